@@ -1,0 +1,51 @@
+/**
+ * The coded error catalogue, shared by server (which answers with these) and clients (which react to
+ * some codes specially, spec §8). Messages are the Chinese text a user sees.
+ */
+export interface ErrorDef {
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 416 | 429 | 500;
+  readonly message: string;
+}
+
+export const ERRORS = {
+  // §8: the session was ended by the server (kicked out, account locked...). Client shows '登出' box.
+  SESSION_TERMINATED: { code: '400sec-core-301', status: 400, message: '您的账号已在别处登录或已被管理员登出' },
+  // §8: download quota exceeded → /downloadExceeded.
+  DOWNLOAD_EXCEEDED: { code: 'DEP10213', status: 500, message: '下载次数已超过限制' },
+
+  UNAUTHORIZED: { code: 'AUTH-401', status: 401, message: '未登录或登录已过期，请重新登录' },
+  LOGIN_FAILED: { code: 'AUTH-1001', status: 400, message: '账号或密码错误' },
+  CAPTCHA_REQUIRED: { code: 'AUTH-1002', status: 400, message: '请输入验证码' },
+  CAPTCHA_INVALID: { code: 'AUTH-1003', status: 400, message: '验证码错误或已过期，请重新获取' },
+  PASSWORD_CHANGE_REQUIRED: { code: 'AUTH-1004', status: 400, message: '请先修改初始密码' },
+  FORBIDDEN: { code: 'AUTH-1005', status: 400, message: '没有权限执行此操作' },
+  BAD_ORIGIN: { code: 'AUTH-1006', status: 400, message: '请求来源不被允许' },
+
+  VALIDATION: { code: 'REQ-2001', status: 400, message: '请求参数不正确' },
+  NAME_EMPTY: { code: 'FILE-3001', status: 400, message: '名称不能为空' },
+  NAME_INVALID_CHARS: { code: 'FILE-3002', status: 400, message: '名称不能包含以下字符：| , / < > * ? \\ [ ]' },
+  NAME_TOO_LONG: { code: 'FILE-3003', status: 400, message: '名称长度不能超过255个字符' },
+  NAME_CONFLICT: { code: 'FILE-3004', status: 400, message: '当前目录下已存在同名文件或文件夹' },
+  NOT_FOUND: { code: 'FILE-3005', status: 404, message: '文件不存在或已被删除' },
+  PARENT_NOT_FOLDER: { code: 'FILE-3006', status: 400, message: '目标位置不是文件夹' },
+  RANGE_NOT_SATISFIABLE: { code: 'FILE-3007', status: 416, message: '请求的数据范围超出文件大小' },
+  IS_FOLDER: { code: 'FILE-3008', status: 400, message: '文件夹不能直接下载' },
+  NAME_IDENT_INVALID: { code: 'FILE-3009', status: 400, message: '名称只能包含中文、字母、数字和下划线' },
+
+  UPLOAD_NOT_FOUND: { code: 'UPL-4001', status: 400, message: '上传任务不存在或已过期' },
+  CHUNK_DIGEST_MISMATCH: { code: 'UPL-4002', status: 400, message: '分片校验失败，请重试' },
+  CHUNK_SIZE_MISMATCH: { code: 'UPL-4003', status: 400, message: '分片大小不正确' },
+  CHUNK_INDEX_INVALID: { code: 'UPL-4004', status: 400, message: '分片序号不正确' },
+  CHUNKS_MISSING: { code: 'UPL-4005', status: 400, message: '文件分片不完整，无法合并' },
+  FINGERPRINT_MISMATCH: { code: 'UPL-4006', status: 400, message: '文件校验失败，请重新上传' },
+  QUOTA_EXCEEDED: { code: 'UPL-4007', status: 400, message: '空间不足，无法上传' },
+
+  INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },
+} as const satisfies Record<string, { code: string } & ErrorDef>;
+
+export type ErrorKey = keyof typeof ERRORS;
+export type ErrorCode = (typeof ERRORS)[ErrorKey]['code'];
+
+/** HTTP 401 is defined by status alone; the body is informative. */
+export const SESSION_TERMINATED_CODE = ERRORS.SESSION_TERMINATED.code;
+export const DOWNLOAD_EXCEEDED_CODE = ERRORS.DOWNLOAD_EXCEEDED.code;

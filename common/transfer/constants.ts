@@ -1,0 +1,32 @@
+/**
+ * Transfer constants, named and documented in one place (the server may announce other values
+ * through `UploadConfig`; these are the defaults both sides fall back to).
+ */
+
+/** 4 MiB: large enough that per-request overhead is small, small enough for proxy body limits. */
+export const DEFAULT_CHUNK_SIZE = 4 * 1024 * 1024;
+/** Smallest and largest chunk size a server may announce. */
+export const MIN_CHUNK_SIZE = 256 * 1024;
+export const MAX_CHUNK_SIZE = 64 * 1024 * 1024;
+
+/** Chunk requests in flight per file. Seafile and simple-uploader use 3 too. */
+export const DEFAULT_CHUNK_CONCURRENCY = 3;
+/** Files transferred at once. */
+export const DEFAULT_FILE_CONCURRENCY = 2;
+
+/** Retry schedule for network errors, stalls and 5xx: exponential with full jitter. */
+export const RETRY_BASE_DELAY_MS = 500;
+export const RETRY_MAX_DELAY_MS = 30_000;
+export const RETRY_MAX_ATTEMPTS = 8;
+
+/** A chunk request with no progress for this long is aborted and retried (Uppy uses 30 s). */
+export const STALL_TIMEOUT_MS = 30_000;
+
+/** Smoothing of speed/ETA: exponential moving average with this half-life (as Uppy). */
+export const SPEED_HALF_LIFE_MS = 2_000;
+
+/** Partial uploads untouched for this long are removed by the server. */
+export const UPLOAD_EXPIRY_MS = 7 * 24 * 3600 * 1000;
+
+/** Header carrying the hex SHA-256 of a chunk body. */
+export const HEADER_CHUNK_SHA256 = 'X-Chunk-Sha256';

@@ -1,0 +1,90 @@
+/**
+ * The chunked upload protocol (spec §7 names chunk/exist and second/upload; the rest is ours).
+ *
+ * 1. `GET  uploadConfig` → {@link UploadConfig}: the chunk size to hash with.
+ * 2. The client hashes every chunk (SHA-256, hex) and computes the file fingerprint =
+ *    SHA-256 over the concatenated raw 32-byte chunk digests ({@link fingerprintOfChunkDigests}).
+ * 3. `POST chunkExist` {@link ChunkExistRequest} → {@link ChunkExistResponse}: opens (or finds) the upload
+ *    session for this user + fingerprint + size and lists the chunk indexes the server already holds.
+ * 4. `POST chunkUpload?uploadId=&index=` raw body, header `X-Chunk-Sha256` → {@link ChunkUploadResponse}.
+ *    The server hashes while streaming and refuses a chunk whose digest or length differs.
+ *    Re-sending a stored chunk is harmless (idempotent).
+ * 5. `POST chunkMerge` {@link ChunkMergeRequest} → FileEntry, once every chunk is stored.
+ */
+import type { FileCategory } from '../api/types';
+
+export interface UploadConfig {
+  chunkSize: number;
+  /** Largest file the server accepts, bytes. */
+  maxFileSize: number;
+}
+
+export interface ChunkExistRequest {
+  /** Hex SHA-256 over the concatenated chunk digests. */
+  fingerprint: string;
+  size: number;
+  chunkSize: number;
+  /** Hex SHA-256 of each chunk, in order; length = chunkCount(size, chunkSize). */
+  chunkDigests: string[];
+  name: string;
+  parentId: string | null;
+  category: FileCategory;
+}
+
+export interface ChunkExistResponse {
+  uploadId: string;
+  chunkSize: number;
+  chunkCount: number;
+  /** Indexes (0-based) of chunks the server already stores for this upload. */
+  existingChunks: number[];
+}
+
+export interface ChunkUploadQuery {
+  uploadId: string;
+  index: number;
+}
+
+export interface ChunkUploadResponse {
+  index: number;
+  size: number;
+}
+
+export interface ChunkMergeRequest {
+  uploadId: string;
+  name: string;
+  parentId: string | null;
+  category: FileCategory;
+}
+
+/** Number of chunks of a file; an empty file has one empty chunk so every file has a fingerprint. */
+export function chunkCount(size: number, chunkSize: number): number {
+  return size === 0 ? 1 : Math.ceil(size / chunkSize);
+}
+
+/** Byte range [start, end) of chunk `index`. */
+export function chunkRange(index: number, size: number, chunkSize: number): { start: number; end: number } {
+  const start = index * chunkSize;
+  return { start, end: Math.min(size, start + chunkSize) };
+}
+
+export function hexToBytes(hex: string): Uint8Array {
+  if (!/^([0-9a-f]{2})*$/i.test(hex)) throw new Error('invalid hex string');
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+export function bytesToHex(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += bytes[i]!.toString(16).padStart(2, '0');
+  return s;
+}
+
+/** The bytes whose SHA-256 is the file fingerprint: the raw chunk digests, concatenated. */
+export function fingerprintInput(chunkDigestsHex: readonly string[]): Uint8Array {
+  const out = new Uint8Array(chunkDigestsHex.length * 32);
+  chunkDigestsHex.forEach((h, i) => out.set(hexToBytes(h), i * 32));
+  return out;
+}
+
+export const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -1,0 +1,49 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** Where `npm run dev:web` forwards API calls (the server started by `npm run dev:server`). */
+const DEV_API_TARGET = process.env.DEV_API_TARGET ?? 'http://localhost:8080';
+
+export default defineConfig({
+  plugins: [
+    react(),
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: false, // src/pwa.ts registers it, so the app decides when
+      includeAssets: ['favicon.svg', 'icons/*.png'],
+      manifest: {
+        name: '企业云盘',
+        short_name: '云盘',
+        description: '企业云盘：个人文件、共享文件、同步备份',
+        lang: 'zh-CN',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#1677ff',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        // The app shell (HTML, JS, CSS, workers, icons) is precached; API answers never are.
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,wasm}'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//, /^\/spacex\//],
+        maximumFileSizeToCacheInBytes: 6 * 1024 * 1024,
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  worker: { format: 'es' },
+  server: {
+    proxy: { '/api': DEV_API_TARGET, '/spacex': DEV_API_TARGET },
+  },
+  build: {
+    outDir: 'dist',
+    chunkSizeWarningLimit: 2048,
+  },
+});
