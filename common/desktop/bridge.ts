@@ -1,0 +1,29 @@
+/**
+ * The one object the Electron preload exposes to the web app as `window.desktop` (contextBridge).
+ * Every IPC channel it may use is listed in DESKTOP_CHANNELS; the main process answers only those.
+ */
+export const DESKTOP_CHANNELS = {
+  appInfo: 'desktop:app-info',
+  /** main → renderer: a native message asking to open an online-edit preview (spec §1). */
+  openPreview: 'desktop:open-preview',
+} as const;
+
+export type DesktopChannel = (typeof DESKTOP_CHANNELS)[keyof typeof DESKTOP_CHANNELS];
+
+export interface DesktopAppInfo {
+  version: string;
+  platform: string;
+  networkEnv: 'internal' | 'public';
+}
+
+export interface OpenPreviewMessage {
+  fileId: string;
+  url: string;
+}
+
+export interface DesktopBridge {
+  readonly isDesktop: true;
+  getAppInfo(): Promise<DesktopAppInfo>;
+  /** Returns an unsubscribe function. */
+  onOpenPreview(listener: (msg: OpenPreviewMessage) => void): () => void;
+}

@@ -1,0 +1,54 @@
+/**
+ * Electron main process: one window showing the server's web app, with the preload bridge. Kept
+ * thin on purpose: decisions live in small modules (keys, config) that are tested under Node.
+ */
+import { app, BrowserWindow, ipcMain, shell } from 'electron';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DESKTOP_CHANNELS, type DesktopAppInfo } from '../common/desktop/bridge';
+import { readDesktopConfig, isSameOrigin } from './config';
+import { shouldBlockKey } from './keys';
+
+const config = readDesktopConfig(process.env);
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 800,
+    webPreferences: {
+      preload: path.join(here, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+    },
+  });
+  win.webContents.on('before-input-event', (event, input) => {
+    if (shouldBlockKey(input)) event.preventDefault();
+  });
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (!isSameOrigin(url, config.appUrl)) void shell.openExternal(url);
+    return { action: isSameOrigin(url, config.appUrl) ? 'allow' : 'deny' };
+  });
+  win.webContents.on('will-navigate', (event, url) => {
+    if (!isSameOrigin(url, config.appUrl)) event.preventDefault();
+  });
+  void win.loadURL(config.appUrl);
+  return win;
+}
+
+ipcMain.handle(DESKTOP_CHANNELS.appInfo, (): DesktopAppInfo => ({
+  version: app.getVersion(),
+  platform: process.platform,
+  networkEnv: config.networkEnv,
+}));
+
+void app.whenReady().then(() => {
+  createWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+});
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});

@@ -1,0 +1,41 @@
+/** Shared end-to-end helpers: a Chromium per test file, and logging in through the real captcha. */
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { API } from '../../common/api/paths';
+import type { CaptchaImage } from '../../common/api/types';
+import { CHROMIUM_ARGS } from '../support/chromium';
+
+export const baseUrl = (): string => inject('baseUrl');
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: inject('chromiumPath'), args: CHROMIUM_ARGS });
+}
+
+/** The answer the server recorded for `captchaId` (test hook outbox), waiting briefly for the write. */
+export async function captchaAnswer(captchaId: string): Promise<string> {
+  const file = path.join(inject('dataDir'), 'test-outbox', 'captcha.jsonl');
+  for (let i = 0; i < 50; i++) {
+    if (existsSync(file)) {
+      for (const line of readFileSync(file, 'utf8').split('\n')) {
+        if (!line) continue;
+        const rec = JSON.parse(line) as { captchaId: string; answer: string };
+        if (rec.captchaId === captchaId) return rec.answer;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no captcha answer recorded for ${captchaId}`);
+}
+
+/** Opens /login, waits for its captcha, fills the form and submits. Does not wait for navigation. */
+export async function submitLogin(page: Page, username: string, password: string): Promise<void> {
+  const captchaResponse = page.waitForResponse((r) => r.url().includes(API.captcha) && r.ok());
+  await page.goto(baseUrl() + '/login');
+  const { data } = (await (await captchaResponse).json()) as { data: CaptchaImage };
+  await page.getByTestId('login-username').fill(username);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-captcha').fill(await captchaAnswer(data.captchaId));
+  await page.getByTestId('login-submit').click();
+}

@@ -1,0 +1,77 @@
+/**
+ * `npm test`: typecheck, lint, unit + server integration tests, then end-to-end tests in headless
+ * Chromium against the server `npm start` runs. Stops at the first failing stage and ends with one
+ * line `summary: N passed, N failed`. Without Chromium it fails, saying how to get one: never skips.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CHROMIUM_MISSING_MESSAGE, findChromium } from './support/chromium';
+
+interface VitestJson {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+}
+
+const bin = (name: string): string => path.resolve('node_modules', '.bin', name);
+let passed = 0;
+let failed = 0;
+
+function finish(ok: boolean): never {
+  console.log(`\nsummary: ${passed} passed, ${failed} failed`);
+  process.exit(ok && failed === 0 ? 0 : 1);
+}
+
+function stage(title: string, cmd: string, args: string[]): boolean {
+  console.log(`\n=== ${title}: ${[path.basename(cmd), ...args].join(' ')}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { stdio: 'inherit' });
+  const ok = r.status === 0;
+  console.log(`=== ${title}: ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return ok;
+}
+
+function vitestStage(title: string, projects: string[]): boolean {
+  const dir = mkdtempSync(path.join(tmpdir(), 'drive-vitest-'));
+  const out = path.join(dir, 'result.json');
+  const args = ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`];
+  const ok = stage(title, bin('vitest'), args);
+  try {
+    const r = JSON.parse(readFileSync(out, 'utf8')) as VitestJson;
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+    if (r.numPassedTests + r.numFailedTests === 0) {
+      console.error(`${title}: no test ran`);
+      return false;
+    }
+  } catch {
+    failed += 1; // the runner itself broke before reporting
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return ok;
+}
+
+const chromium = findChromium();
+if (!chromium) {
+  console.error(CHROMIUM_MISSING_MESSAGE);
+  failed += 1;
+  finish(false);
+}
+console.log(`chromium: ${chromium}`);
+
+/** Typecheck and lint count as one check each in the summary. */
+function checkStage(title: string, cmd: string, args: string[]): boolean {
+  const ok = stage(title, cmd, args);
+  if (ok) passed += 1;
+  else failed += 1;
+  return ok;
+}
+
+if (!checkStage('typecheck', bin('tsc'), ['-b'])) finish(false);
+if (!checkStage('lint', bin('eslint'), ['.', '--max-warnings=0'])) finish(false);
+if (!vitestStage('unit + server integration', ['unit', 'server'])) finish(false);
+finish(vitestStage('end-to-end (chromium)', ['e2e']));
