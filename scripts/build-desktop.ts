@@ -4,7 +4,7 @@
  */
 import { build } from 'esbuild';
 
-const common = { bundle: true, platform: 'node', target: 'node20', external: ['electron'], sourcemap: true } as const;
+const common = { bundle: true, platform: 'node' as const, target: 'node20', external: ['electron'], sourcemap: true };
 
 await build({ ...common, entryPoints: ['electron/main.ts'], format: 'esm', outfile: 'dist-electron/main.js' });
 await build({ ...common, entryPoints: ['electron/preload.ts'], format: 'cjs', outfile: 'dist-electron/preload.cjs' });

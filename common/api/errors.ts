@@ -40,6 +40,10 @@ export const ERRORS = {
   FINGERPRINT_MISMATCH: { code: 'UPL-4006', status: 400, message: '文件校验失败，请重新上传' },
   QUOTA_EXCEEDED: { code: 'UPL-4007', status: 400, message: '空间不足，无法上传' },
 
+  // Appended by the server work: unknown API path, and a request body above the route's limit.
+  ROUTE_NOT_FOUND: { code: 'REQ-2004', status: 404, message: '请求的接口不存在' },
+  PAYLOAD_TOO_LARGE: { code: 'REQ-2005', status: 413, message: '请求内容过大' },
+
   INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },
 } as const satisfies Record<string, { code: string } & ErrorDef>;
 

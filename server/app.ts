@@ -1,0 +1,115 @@
+import path from 'node:path';
+import { promises as fsp } from 'node:fs';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { assertSafeConfig, type ServerConfig } from './config';
+import { openDatabase } from './db/database';
+import { installErrorHandler } from './http/error-handler';
+import './http/fastify-types';
+import { installSessionGuard } from './http/session-guard';
+import { CaptchaRepository } from './repositories/captcha-repository';
+import { FileRepository } from './repositories/file-repository';
+import { SessionRepository } from './repositories/session-repository';
+import { TenantRepository } from './repositories/tenant-repository';
+import { UploadRepository } from './repositories/upload-repository';
+import { UserRepository } from './repositories/user-repository';
+import { registerAuthRoutes } from './routes/auth-routes';
+import { registerConfigRoutes } from './routes/config-routes';
+import { registerDownloadRoutes } from './routes/download-routes';
+import { registerFileRoutes } from './routes/file-routes';
+import { registerStaticRoutes } from './routes/static-routes';
+import { registerUploadRoutes } from './routes/upload-routes';
+import { registerUserRoutes } from './routes/user-routes';
+import { AuthService } from './services/auth-service';
+import { CaptchaService } from './services/captcha-service';
+import { ConfigService } from './services/config-service';
+import { DownloadService } from './services/download-service';
+import { FileService } from './services/file-service';
+import { seedDemoData } from './services/seed';
+import { Sweeper } from './services/sweeper';
+import { UploadService } from './services/upload-service';
+import { UserService } from './services/user-service';
+import { LocalDiskBlobStore } from './storage/blob-store';
+import { LocalChunkStore } from './storage/chunk-store';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Clean-up of expired uploads, captchas and sessions; tests call `sweeper.sweepOnce()`. */
+    sweeper: Sweeper;
+  }
+}
+
+/** Where the test hook writes issued captchas (only with DRIVE_TEST_HOOKS=1). */
+export function captchaOutboxFile(dataDir: string): string {
+  return path.join(dataDir, 'test-outbox', 'captcha.jsonl');
+}
+
+/**
+ * Builds the whole server (database, storage, services, routes) without listening, so tests can
+ * start it on port 0 with a temp data directory. Closing the app closes the database.
+ */
+export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
+  assertSafeConfig(config);
+  await fsp.mkdir(config.dataDir, { recursive: true });
+  const tmpDir = path.join(config.dataDir, 'tmp');
+  const blobStore = new LocalDiskBlobStore(path.join(config.dataDir, 'blobs'), tmpDir);
+  const chunkStore = new LocalChunkStore(path.join(config.dataDir, 'uploads'), tmpDir);
+  await blobStore.init();
+  await chunkStore.init();
+
+  const db = await openDatabase(config);
+  await seedDemoData(db, blobStore, config.defaultQuota);
+
+  const tenants = new TenantRepository(db);
+  const users = new UserRepository(db);
+  const sessions = new SessionRepository(db);
+  const captchaRepo = new CaptchaRepository(db);
+  const files = new FileRepository(db);
+  const uploadRepo = new UploadRepository(db);
+
+  const captchas = new CaptchaService(captchaRepo, {
+    ttlMs: config.captchaTtlMs,
+    outboxFile: config.testHooks ? captchaOutboxFile(config.dataDir) : undefined,
+  });
+  const auth = new AuthService(users, sessions, captchas, config.sessionTtlMs);
+  const configService = new ConfigService(tenants, blobStore);
+  const userService = new UserService(users, config.publicBaseUrl);
+  const fileService = new FileService(files);
+  const downloads = new DownloadService(files, blobStore);
+  const uploads = new UploadService(uploadRepo, users, fileService, chunkStore, blobStore, {
+    chunkSize: config.chunkSize,
+    maxFileSize: config.maxFileSize,
+    uploadExpiryMs: config.uploadExpiryMs,
+  });
+
+  const app = Fastify({
+    logger: config.logger ? { level: 'info' } : false,
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
+    trustProxy: config.trustProxy,
+    // JSON bodies are small (the largest is chunk/exist with one digest per chunk).
+    bodyLimit: 8 * 1024 * 1024,
+  });
+  const sweeper = new Sweeper(uploads, captchaRepo, sessions, (err) => app.log.error({ err }, 'sweep failed'));
+  app.decorate('sweeper', sweeper);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
+  installErrorHandler(app);
+  installSessionGuard(app, auth);
+
+  registerConfigRoutes(app, configService);
+  registerAuthRoutes(app, auth, captchas, config.sessionTtlMs);
+  registerUserRoutes(app, userService);
+  registerFileRoutes(app, fileService);
+  registerDownloadRoutes(app, downloads);
+  registerUploadRoutes(app, uploads, config.chunkSize);
+  await registerStaticRoutes(app, config.staticDir);
+
+  sweeper.start(config.sweepIntervalMs);
+  app.addHook('onClose', async () => {
+    await sweeper.stop();
+    await db.destroy();
+  });
+  return app;
+}

@@ -1,0 +1,92 @@
+import path from 'node:path';
+
+/**
+ * Typed server configuration. `configFromEnv` reads the process environment (used by main.ts);
+ * tests build a `ServerConfig` directly so they can point it at a temp directory and port 0.
+ */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** SQLite file, stored blobs, upload chunks and temp files live here. */
+  dataDir: string;
+  /** The built web app; missing → API only (with a warning). */
+  staticDir: string;
+  /**
+   * Database location. Unset → SQLite file in dataDir. A `postgres://` URL is the seam for PostgreSQL
+   * (see db/database.ts); it is not implemented yet and refuses to start.
+   */
+  dbUrl: string | undefined;
+  /** Prefix for user avatar URLs (spec §3: avatar is prefixed with the base URL). '' = same origin. */
+  publicBaseUrl: string;
+  /** Chunk size announced to clients in UploadConfig. */
+  chunkSize: number;
+  maxFileSize: number;
+  /** Quota given to seeded accounts, bytes. */
+  defaultQuota: number;
+  sessionTtlMs: number;
+  captchaTtlMs: number;
+  uploadExpiryMs: number;
+  /** How often expired uploads, captchas and sessions are removed; 0 = never (tests call it by hand). */
+  sweepIntervalMs: number;
+  /**
+   * DRIVE_TEST_HOOKS=1: every issued captcha is appended as {captchaId, answer} to
+   * `${dataDir}/test-outbox/captcha.jsonl` so integration and end-to-end tests can log in.
+   * Refused when NODE_ENV=production.
+   */
+  testHooks: boolean;
+  /** Server log (startup, warnings, errors); tests turn it off. */
+  logger: boolean;
+  /** One log line per request (LOG_REQUESTS=0 turns it off). */
+  logRequests: boolean;
+  /** Behind a TLS-terminating proxy: honour X-Forwarded-Proto/Host (Secure cookie, Origin check). */
+  trustProxy: boolean;
+}
+
+const GiB = 1024 * 1024 * 1024;
+
+export const DEFAULTS = {
+  chunkSize: 4 * 1024 * 1024,
+  maxFileSize: 10 * GiB,
+  defaultQuota: 10 * GiB,
+  sessionTtlMs: 7 * 24 * 3600 * 1000,
+  captchaTtlMs: 300 * 1000,
+  sweepIntervalMs: 3600 * 1000,
+} as const;
+
+function intFromEnv(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${value}'`);
+  return n;
+}
+
+/** Refuses test hooks in production: they would leak captcha answers to the data directory. */
+export function assertSafeConfig(config: ServerConfig, nodeEnv: string | undefined = process.env.NODE_ENV): void {
+  if (config.testHooks && nodeEnv === 'production') {
+    throw new Error('DRIVE_TEST_HOOKS=1 must not be used with NODE_ENV=production');
+  }
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const config: ServerConfig = {
+    port: intFromEnv(env.PORT, 8080, 'PORT'),
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    staticDir: path.resolve(env.STATIC_DIR || './dist'),
+    dbUrl: env.DB_URL || undefined,
+    publicBaseUrl: env.PUBLIC_BASE_URL || '',
+    chunkSize: intFromEnv(env.CHUNK_SIZE, DEFAULTS.chunkSize, 'CHUNK_SIZE'),
+    maxFileSize: intFromEnv(env.MAX_FILE_SIZE, DEFAULTS.maxFileSize, 'MAX_FILE_SIZE'),
+    defaultQuota: intFromEnv(env.DEFAULT_QUOTA, DEFAULTS.defaultQuota, 'DEFAULT_QUOTA'),
+    sessionTtlMs: DEFAULTS.sessionTtlMs,
+    captchaTtlMs: DEFAULTS.captchaTtlMs,
+    uploadExpiryMs: intFromEnv(env.UPLOAD_EXPIRY_MS, 7 * 24 * 3600 * 1000, 'UPLOAD_EXPIRY_MS'),
+    sweepIntervalMs: intFromEnv(env.SWEEP_INTERVAL_MS, DEFAULTS.sweepIntervalMs, 'SWEEP_INTERVAL_MS'),
+    testHooks: env.DRIVE_TEST_HOOKS === '1',
+    logger: true,
+    logRequests: env.LOG_REQUESTS !== '0',
+    trustProxy: env.TRUST_PROXY === '1',
+  };
+  assertSafeConfig(config, env.NODE_ENV);
+  return config;
+}

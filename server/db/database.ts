@@ -1,0 +1,45 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, type Dialect } from 'kysely';
+import type { ServerConfig } from '../config';
+import { migrationProvider } from './migrations';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+
+/**
+ * Picks the Kysely dialect from the config. This is the only place that knows which database engine
+ * runs: a PostgreSQL deployment adds a `PostgresDialect` (package `pg`) branch here; repositories
+ * only use portable Kysely queries.
+ */
+function createDialect(config: ServerConfig): Dialect {
+  if (config.dbUrl) {
+    throw new Error(`DB_URL is set (${new URL(config.dbUrl).protocol}) but only SQLite is implemented; unset DB_URL`);
+  }
+  const sqlite = new SQLite(path.join(config.dataDir, 'drive.sqlite'));
+  // WAL lets readers run during a write; synchronous=FULL makes every committed transaction durable
+  // before we answer 200 (field notes: durability).
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new SqliteDialect({ database: sqlite });
+}
+
+export async function openDatabase(config: ServerConfig): Promise<Db> {
+  const db = new Kysely<Database>({ dialect: createDialect(config) });
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    await db.destroy();
+    throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+  return db;
+}
+
+/** True when a write failed because of a UNIQUE constraint (SQLite or PostgreSQL). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

@@ -1,0 +1,110 @@
+/**
+ * Kysely table types. Times are milliseconds since the epoch (INTEGER); booleans are 0/1 so the same
+ * schema works on SQLite and PostgreSQL.
+ */
+export interface TenantsTable {
+  id: string;
+  name: string;
+  brand_name: string;
+  /** BlobStore key of the logo image (SVG), or null. */
+  logo_key: string | null;
+  created_at: number;
+}
+
+export interface UsersTable {
+  id: string;
+  tenant_id: string;
+  username: string;
+  nick_name: string;
+  phone: string;
+  /** Path of the avatar image relative to the base URL, or ''. */
+  avatar: string;
+  role: 'admin' | 'member';
+  /** `scrypt$N$r$p$salt$hash`, see services/password-hash.ts. */
+  password_hash: string;
+  /** 1 = initial password that must be changed before anything else. */
+  must_change_password: number;
+  password_changed_at: number | null;
+  quota: number;
+  used_size: number;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 (hex) of the cookie token; the token itself is never stored. */
+  id: string;
+  user_id: string;
+  tenant_id: string;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+}
+
+export interface CaptchasTable {
+  id: string;
+  answer_hash: string;
+  expires_at: number;
+  used: number;
+}
+
+export interface FilesTable {
+  id: string;
+  tenant_id: string;
+  owner_id: string;
+  parent_id: string | null;
+  category: number;
+  name: string;
+  /** Lower-cased name: the unique index on it makes names case-insensitively unique per folder. */
+  name_key: string;
+  is_dir: number;
+  size: number;
+  blob_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface BlobsTable {
+  id: string;
+  tenant_id: string;
+  /** Hex SHA-256 over the chunk digests (common/transfer/protocol.ts). */
+  fingerprint: string;
+  size: number;
+  storage_key: string;
+  created_at: number;
+}
+
+export interface UploadsTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  fingerprint: string;
+  size: number;
+  chunk_size: number;
+  chunk_count: number;
+  /** JSON array of hex SHA-256 digests, one per chunk. */
+  chunk_digests: string;
+  name: string;
+  parent_id: string | null;
+  category: number;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+export interface UploadChunksTable {
+  upload_id: string;
+  idx: number;
+  size: number;
+  sha256: string;
+}
+
+export interface Database {
+  tenants: TenantsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  captchas: CaptchasTable;
+  files: FilesTable;
+  blobs: BlobsTable;
+  uploads: UploadsTable;
+  upload_chunks: UploadChunksTable;
+}

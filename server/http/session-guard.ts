@@ -1,0 +1,59 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ERRORS } from '../../common/api/errors';
+import type { AuthService } from '../services/auth-service';
+import { AppError } from './app-error';
+import { SESSION_COOKIE, setSessionCookie } from './session-cookie';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function isApiPath(url: string): boolean {
+  return url.startsWith('/api/') || url.startsWith('/spacex/');
+}
+
+/**
+ * A write from another site's page carries that site's Origin; browsers always send Origin on
+ * cross-origin POSTs, so a present and different Origin is refused (field notes: check Origin on writes).
+ */
+function checkOrigin(request: FastifyRequest): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  let originHost: string | null = null;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    originHost = null;
+  }
+  if (!originHost || originHost !== request.host) throw new AppError(ERRORS.BAD_ORIGIN);
+}
+
+/**
+ * Runs before body parsing on every API request: Origin check for writes, then the session. Routes
+ * are private unless marked `config.public`; the initial-password gate lets through only routes
+ * marked `config.allowDuringPasswordChange`.
+ */
+export function installSessionGuard(app: FastifyInstance, auth: AuthService): void {
+  app.decorateRequest('caller', null);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isApiPath(request.url)) return;
+    checkOrigin(request);
+    const config = request.routeOptions.config ?? {};
+    const token = request.cookies[SESSION_COOKIE];
+    const session = token ? await auth.authenticate(token) : null;
+    if (!session) {
+      if (config.public) return;
+      throw new AppError(ERRORS.UNAUTHORIZED);
+    }
+    request.caller = session.caller;
+    if (session.extendedUntil !== null && token) setSessionCookie(request, reply, token, session.extendedUntil);
+    if (session.caller.mustChangePassword && !config.allowDuringPasswordChange && !config.public) {
+      throw new AppError(ERRORS.PASSWORD_CHANGE_REQUIRED);
+    }
+  });
+}
+
+/** The caller of a private route (the guard has already refused requests without one). */
+export function callerOf(request: FastifyRequest) {
+  if (!request.caller) throw new AppError(ERRORS.UNAUTHORIZED);
+  return request.caller;
+}

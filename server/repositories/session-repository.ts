@@ -1,0 +1,55 @@
+import type { Db } from '../db/database';
+import type { SessionsTable, UsersTable } from '../db/schema';
+
+export type SessionWithUser = SessionsTable & { user: UsersTable };
+
+export class SessionRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: SessionsTable): Promise<void> {
+    await this.db.insertInto('sessions').values(row).execute();
+  }
+
+  /** The unexpired session with this hashed id, joined with its user: one query per request. */
+  async findValid(idHash: string, now: number): Promise<SessionWithUser | undefined> {
+    const row = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.tenant_id', '=', 's.tenant_id'))
+      .selectAll('u')
+      .select([
+        's.id as s_id',
+        's.user_id as s_user_id',
+        's.tenant_id as s_tenant_id',
+        's.created_at as s_created_at',
+        's.expires_at as s_expires_at',
+        's.last_seen_at as s_last_seen_at',
+      ])
+      .where('s.id', '=', idHash)
+      .where('s.expires_at', '>', now)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { s_id, s_user_id, s_tenant_id, s_created_at, s_expires_at, s_last_seen_at, ...user } = row;
+    return {
+      id: s_id,
+      user_id: s_user_id,
+      tenant_id: s_tenant_id,
+      created_at: s_created_at,
+      expires_at: s_expires_at,
+      last_seen_at: s_last_seen_at,
+      user,
+    };
+  }
+
+  async extend(idHash: string, now: number, expiresAt: number): Promise<void> {
+    await this.db.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', idHash).execute();
+  }
+
+  async delete(idHash: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id', '=', idHash).execute();
+  }
+
+  async deleteExpired(now: number): Promise<number> {
+    const r = await this.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+}

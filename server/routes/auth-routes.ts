@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { API } from '../../common/api/paths';
+import type { ApiOk } from '../../common/api/envelope';
+import type { CaptchaImage, LoginForm, LoginResult } from '../../common/api/types';
+import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '../http/session-cookie';
+import type { AuthService } from '../services/auth-service';
+import type { CaptchaService } from '../services/captcha-service';
+
+const field = { type: 'string', maxLength: 512 } as const;
+
+export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, captchas: CaptchaService, sessionTtlMs: number): void {
+  app.get(API.captcha, { config: { public: true } }, async (_request, reply): Promise<ApiOk<CaptchaImage>> => {
+    reply.header('Cache-Control', 'no-store');
+    return { data: await captchas.issue() };
+  });
+
+  // Form-encoded (spec §7). Fields are optional in the schema: a missing captcha has its own error code.
+  app.post(
+    API.loginPath,
+    {
+      config: { public: true },
+      schema: {
+        body: {
+          type: 'object',
+          properties: { username: field, password: field, captchaId: field, captchaCode: field },
+        },
+      },
+    },
+    async (request, reply): Promise<ApiOk<LoginResult>> => {
+      const { token, result } = await auth.login(request.body as Partial<LoginForm>);
+      setSessionCookie(request, reply, token, Date.now() + sessionTtlMs);
+      return { data: result };
+    },
+  );
+
+  // Works with or without a session, so a client can always reset to a clean state.
+  app.post(API.logout, { config: { public: true } }, async (request, reply): Promise<ApiOk<null>> => {
+    await auth.logout(request.cookies[SESSION_COOKIE]);
+    clearSessionCookie(request, reply);
+    return { data: null };
+  });
+}

@@ -1,0 +1,97 @@
+import type { FastifyInstance } from 'fastify';
+import { Readable } from 'node:stream';
+import { API } from '../../common/api/paths';
+import type { ApiOk } from '../../common/api/envelope';
+import type { FileEntry } from '../../common/api/types';
+import type {
+  ChunkExistRequest,
+  ChunkExistResponse,
+  ChunkMergeRequest,
+  ChunkUploadResponse,
+  UploadConfig,
+} from '../../common/transfer/protocol';
+import { HEADER_CHUNK_SHA256, MAX_CHUNK_SIZE } from '../../common/transfer/constants';
+import { callerOf } from '../http/session-guard';
+import type { UploadService } from '../services/upload-service';
+import { category, idString, nameString, nullableId, sha256Hex } from './schemas';
+
+export function registerUploadRoutes(app: FastifyInstance, uploads: UploadService, chunkSize: number): void {
+  app.get(API.uploadConfig, async (): Promise<ApiOk<UploadConfig>> => ({ data: uploads.config() }));
+
+  app.post(
+    API.chunkExist,
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['fingerprint', 'size', 'chunkSize', 'chunkDigests', 'name', 'parentId', 'category'],
+          properties: {
+            fingerprint: sha256Hex,
+            size: { type: 'integer', minimum: 0 },
+            chunkSize: { type: 'integer', minimum: 1, maximum: MAX_CHUNK_SIZE },
+            // Upper bound keeps the JSON small; the service checks the exact count.
+            chunkDigests: { type: 'array', items: sha256Hex, minItems: 1, maxItems: 100_000 },
+            name: nameString,
+            parentId: nullableId,
+            category,
+          },
+        },
+      },
+    },
+    async (request): Promise<ApiOk<ChunkExistResponse>> => ({
+      data: await uploads.chunkExist(callerOf(request), request.body as ChunkExistRequest),
+    }),
+  );
+
+  app.post(
+    API.chunkMerge,
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['uploadId', 'name', 'parentId', 'category'],
+          properties: { uploadId: idString, name: nameString, parentId: nullableId, category },
+        },
+      },
+    },
+    async (request): Promise<ApiOk<FileEntry>> => ({ data: await uploads.merge(callerOf(request), request.body as ChunkMergeRequest) }),
+  );
+
+  // Raw chunk bodies: a scope of their own so the pass-through parser applies to this route only.
+  void app.register(async (scope) => {
+    const passThrough = (_req: unknown, payload: Readable, done: (err: Error | null, body?: Readable) => void) => done(null, payload);
+    scope.addContentTypeParser('application/octet-stream', passThrough);
+    scope.addContentTypeParser('*', passThrough);
+    scope.post(
+      API.chunkUpload,
+      {
+        // The service stops reading at the expected length; this limit documents the bound.
+        bodyLimit: chunkSize + 64 * 1024,
+        schema: {
+          querystring: {
+            type: 'object',
+            required: ['uploadId', 'index'],
+            properties: { uploadId: idString, index: { type: 'integer', minimum: 0 } },
+          },
+        },
+      },
+      async (request): Promise<ApiOk<ChunkUploadResponse>> => {
+        const { uploadId, index } = request.query as { uploadId: string; index: number };
+        const digestHeader = request.headers[HEADER_CHUNK_SHA256.toLowerCase()];
+        const lengthHeader = request.headers['content-length'];
+        const declared = lengthHeader === undefined ? undefined : Number(lengthHeader);
+        return {
+          data: await uploads.chunkUpload(
+            callerOf(request),
+            uploadId,
+            index,
+            typeof digestHeader === 'string' ? digestHeader : undefined,
+            declared,
+            // An empty chunk (empty file) may arrive without a parsed body.
+            request.body instanceof Readable ? request.body : Readable.from([]),
+          ),
+        };
+      },
+    );
+  });
+}

@@ -1,0 +1,50 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import svgCaptcha from 'svg-captcha';
+import type { CaptchaImage } from '../../common/api/types';
+import type { CaptchaRepository } from '../repositories/captcha-repository';
+import { newId } from '../ids';
+
+/** Characters easy to confuse with one another are never drawn. */
+const CONFUSABLE = '0oO1lIiq9gZ2zs5S';
+
+function answerHash(captchaId: string, answer: string): string {
+  // Bound to the id so equal answers of different captchas hash differently.
+  return createHash('sha256').update(`${captchaId}:${answer.trim().toLowerCase()}`).digest('hex');
+}
+
+export interface CaptchaServiceOptions {
+  ttlMs: number;
+  /** Test hook: file that receives {captchaId, answer} lines; undefined in normal operation. */
+  outboxFile: string | undefined;
+}
+
+export class CaptchaService {
+  constructor(
+    private readonly repo: CaptchaRepository,
+    private readonly options: CaptchaServiceOptions,
+  ) {}
+
+  async issue(now = Date.now()): Promise<CaptchaImage> {
+    const captcha = svgCaptcha.create({ size: 4, ignoreChars: CONFUSABLE, noise: 3, color: true, width: 120, height: 40 });
+    const captchaId = newId();
+    await this.repo.insert(captchaId, answerHash(captchaId, captcha.text), now + this.options.ttlMs);
+    if (this.options.outboxFile) {
+      await fsp.mkdir(path.dirname(this.options.outboxFile), { recursive: true });
+      await fsp.appendFile(this.options.outboxFile, JSON.stringify({ captchaId, answer: captcha.text }) + '\n');
+    }
+    return {
+      captchaId,
+      image: `data:image/svg+xml;base64,${Buffer.from(captcha.data).toString('base64')}`,
+      expiresIn: Math.floor(this.options.ttlMs / 1000),
+    };
+  }
+
+  /** Checks an answer and uses the captcha up, right or wrong: a captcha never answers twice. */
+  async consume(captchaId: string, answer: string, now = Date.now()): Promise<boolean> {
+    const stored = await this.repo.consume(captchaId, now);
+    if (!stored) return false;
+    return timingSafeEqual(Buffer.from(stored, 'hex'), Buffer.from(answerHash(captchaId, answer), 'hex'));
+  }
+}

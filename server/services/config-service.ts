@@ -1,0 +1,87 @@
+import type { Readable } from 'node:stream';
+import type { MenuItem, PagePermission, SystemConfig, TenantConfig } from '../../common/api/types';
+import { ERRORS } from '../../common/api/errors';
+import { AppError } from '../http/app-error';
+import type { TenantRepository } from '../repositories/tenant-repository';
+import type { BlobStore } from '../storage/blob-store';
+import { HOME_URL } from './auth-service';
+import type { Caller } from './caller';
+
+/** Served by the logo route (ours, not in the spec): public, like the system config that links to it. */
+export const LOGO_PATH = '/api/v2/defaultConfig/logo';
+
+/** Every page button permission code; admins hold all of them. */
+export const ALL_PERMISSIONS = [
+  'file:upload',
+  'file:mkdir',
+  'file:rename',
+  'file:download',
+  'file:move',
+  'file:copy',
+  'file:delete',
+  'file:share',
+  'system:manage',
+] as const;
+const MEMBER_PERMISSIONS = ALL_PERMISSIONS.filter((c) => !c.startsWith('system:'));
+
+const FILE_MENU: MenuItem = {
+  code: 'file',
+  name: '文件',
+  url: '/main/file/personal',
+  icon: 'folder',
+  children: [
+    { code: 'file-personal', name: '个人文件', url: '/main/file/personal', icon: 'user' },
+    { code: 'file-backups', name: '同步文件', url: '/main/file/backups', icon: 'sync' },
+    { code: 'file-favorite', name: '我的收藏', url: '/main/file/favorite', icon: 'star' },
+    { code: 'file-public', name: '公共空间', url: '/main/file/publicSpace', icon: 'global' },
+    { code: 'file-recycle', name: '回收站', url: '/main/file/recycle', icon: 'delete' },
+  ],
+};
+const COMMON_MENU: MenuItem[] = [
+  FILE_MENU,
+  { code: 'group', name: '群组空间', url: '/main/group', icon: 'team' },
+  { code: 'notice', name: '消息', url: '/main/notice', icon: 'bell' },
+  { code: 'user', name: '个人中心', url: '/main/user/userInfo', icon: 'idcard' },
+];
+const ADMIN_MENU: MenuItem = { code: 'system', name: '系统管理', url: '/main/system', icon: 'setting' };
+
+export class ConfigService {
+  constructor(
+    private readonly tenants: TenantRepository,
+    private readonly blobs: BlobStore,
+  ) {}
+
+  private async tenantFor(caller: Caller | null) {
+    const tenant = caller ? await this.tenants.findById(caller.tenantId) : await this.tenants.findDefault();
+    if (!tenant) throw new AppError(ERRORS.INTERNAL, 'no tenant configured');
+    return tenant;
+  }
+
+  async systemConfig(caller: Caller | null): Promise<SystemConfig> {
+    const tenant = await this.tenantFor(caller);
+    return { brandName: tenant.brand_name, logo: tenant.logo_key ? `${LOGO_PATH}?t=${encodeURIComponent(tenant.id)}` : '' };
+  }
+
+  /** The logo of a tenant (the default tenant when the id is unknown or absent). */
+  async logo(tenantId: string | undefined): Promise<Readable | null> {
+    const tenant = (tenantId && (await this.tenants.findById(tenantId))) || (await this.tenants.findDefault());
+    return tenant?.logo_key ? this.blobs.openRead(tenant.logo_key) : null;
+  }
+
+  async tenantConfig(caller: Caller): Promise<TenantConfig> {
+    const tenant = await this.tenantFor(caller);
+    return { tenantId: tenant.id, tenantName: tenant.name, passwordExpiryDays: 0 };
+  }
+
+  menu(caller: Caller): MenuItem[] {
+    return caller.role === 'admin' ? [...COMMON_MENU, ADMIN_MENU] : COMMON_MENU;
+  }
+
+  pagePermissions(caller: Caller): PagePermission[] {
+    return (caller.role === 'admin' ? ALL_PERMISSIONS : MEMBER_PERMISSIONS).map((code) => ({ code }));
+  }
+
+  homeUrl(): string {
+    return HOME_URL;
+  }
+}

@@ -1,0 +1,61 @@
+import type { Db } from '../db/database';
+import { newId } from '../ids';
+import type { BlobStore } from '../storage/blob-store';
+import { defaultLogoSvg } from './logo-svg';
+import { hashPassword } from './password-hash';
+
+/** Demo data documented in the README; keep these credentials exactly. */
+export const DEMO = {
+  brandName: '演示企业云盘',
+  tenantName: '演示企业',
+  admin: { username: 'admin', password: 'Admin@2024', nickName: '管理员' },
+  member: { username: 'member', password: 'Member@2024', nickName: '张三' },
+} as const;
+
+/** Creates the demo tenant and accounts on first run; does nothing once a tenant exists. */
+export async function seedDemoData(db: Db, blobs: BlobStore, quota: number, now = Date.now()): Promise<void> {
+  const existing = await db.selectFrom('tenants').select('id').limit(1).executeTakeFirst();
+  if (existing) return;
+
+  const writer = await blobs.createWriter();
+  await writer.write(Buffer.from(defaultLogoSvg(DEMO.brandName), 'utf8'));
+  const logoKey = await writer.commit();
+
+  const tenantId = newId();
+  const adminHash = await hashPassword(DEMO.admin.password);
+  const memberHash = await hashPassword(DEMO.member.password);
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('tenants')
+      .values({ id: tenantId, name: DEMO.tenantName, brand_name: DEMO.brandName, logo_key: logoKey, created_at: now })
+      .execute();
+    const base = { tenant_id: tenantId, phone: '', avatar: '', quota, used_size: 0, created_at: now };
+    await tx
+      .insertInto('users')
+      .values([
+        {
+          ...base,
+          id: newId(),
+          username: DEMO.admin.username,
+          nick_name: DEMO.admin.nickName,
+          role: 'admin',
+          password_hash: adminHash,
+          must_change_password: 0,
+          password_changed_at: now,
+          phone: '13800000000',
+        },
+        {
+          ...base,
+          id: newId(),
+          username: DEMO.member.username,
+          nick_name: DEMO.member.nickName,
+          role: 'member',
+          password_hash: memberHash,
+          must_change_password: 1,
+          password_changed_at: null,
+          phone: '13900000000',
+        },
+      ])
+      .execute();
+  });
+}

@@ -1,0 +1,41 @@
+import type { CaptchaRepository } from '../repositories/captcha-repository';
+import type { SessionRepository } from '../repositories/session-repository';
+import type { UploadService } from './upload-service';
+
+/** Periodic clean-up of what expires: partial uploads (and their chunk files), captchas, sessions. */
+export class Sweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly uploads: UploadService,
+    private readonly captchas: CaptchaRepository,
+    private readonly sessions: SessionRepository,
+    private readonly log: (err: unknown) => void,
+  ) {}
+
+  /** One pass; also called directly by tests. */
+  async sweepOnce(now = Date.now()): Promise<{ uploads: number; captchas: number; sessions: number }> {
+    const uploads = await this.uploads.sweepExpired(now);
+    const captchas = await this.captchas.deleteExpired(now);
+    const sessions = await this.sessions.deleteExpired(now);
+    return { uploads, captchas, sessions };
+  }
+
+  start(intervalMs: number): void {
+    if (intervalMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.running) return; // never overlap passes
+      this.running = this.sweepOnce()
+        .catch(this.log)
+        .finally(() => (this.running = undefined));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+}

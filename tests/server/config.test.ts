@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../common/api/paths';
+import type { MenuItem, PagePermission, TenantConfig } from '../../common/api/types';
+import { ADMIN, type Client, loggedInClient, startServer, type TestServer } from './helpers';
+
+let server: TestServer;
+let admin: Client;
+beforeAll(async () => {
+  server = await startServer();
+  admin = await loggedInClient(server, ADMIN);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const urlsOf = (items: MenuItem[]): string[] => items.flatMap((i) => [i.url, ...urlsOf(i.children ?? [])]);
+
+describe('menu and config', () => {
+  it('gives admins the full sidebar including system management', async () => {
+    const res = await admin.get<{ data: MenuItem[] }>(API.menu);
+    expect(res.status).toBe(200);
+    const urls = urlsOf(res.body.data);
+    for (const url of [
+      '/main/file/personal',
+      '/main/file/backups',
+      '/main/file/favorite',
+      '/main/file/publicSpace',
+      '/main/file/recycle',
+      '/main/group',
+      '/main/notice',
+      '/main/user/userInfo',
+      '/main/system',
+    ]) {
+      expect(urls).toContain(url);
+    }
+    const file = res.body.data.find((i) => i.name === '文件');
+    expect(file?.children?.map((c) => c.name)).toEqual(['个人文件', '同步文件', '我的收藏', '公共空间', '回收站']);
+  });
+
+  it('lists page permissions and the home url', async () => {
+    const perms = await admin.get<{ data: PagePermission[] }>(API.pagePermissions);
+    expect(perms.body.data.map((p) => p.code)).toEqual(expect.arrayContaining(['file:upload', 'file:mkdir', 'file:rename', 'file:download']));
+    const home = await admin.get<{ data: string }>(API.homeUrl);
+    expect(home.body).toEqual({ data: '/main/file/personal' });
+  });
+
+  it('returns the tenant config', async () => {
+    const res = await admin.get<{ data: TenantConfig }>(API.tenantConfig);
+    expect(res.status).toBe(200);
+    expect(res.body.data.tenantName).toBe('演示企业');
+    expect(res.body.data.tenantId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('answers 404 JSON for unknown API paths (with a session)', async () => {
+    const res = await admin.get('/api/does/not/exist');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ errorCode: 'REQ-2004' });
+  });
+});

@@ -1,0 +1,199 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { API } from '../../common/api/paths';
+import type { CaptchaImage, LoginResult } from '../../common/api/types';
+import { encryptPassword } from '../../common/crypto/password-cipher';
+import { DEFAULT_CHUNK_SIZE } from '../../common/transfer/constants';
+import { bytesToHex, chunkCount, fingerprintInput } from '../../common/transfer/protocol';
+import { buildApp, captchaOutboxFile } from '../../server/app';
+import { DEFAULTS, type ServerConfig } from '../../server/config';
+
+export const ADMIN = { username: 'admin', password: 'Admin@2024' };
+export const MEMBER = { username: 'member', password: 'Member@2024' };
+
+export interface TestServer {
+  app: FastifyInstance;
+  baseUrl: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** Builds the real server on 127.0.0.1:0 with a temp DATA_DIR and the captcha test hook on. */
+export async function startServer(
+  overrides: Partial<ServerConfig> = {},
+  beforeListen?: (app: FastifyInstance) => void,
+): Promise<TestServer> {
+  const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'drive-server-test-'));
+  const config: ServerConfig = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    staticDir: path.join(dataDir, 'no-dist'),
+    dbUrl: undefined,
+    publicBaseUrl: '',
+    chunkSize: DEFAULT_CHUNK_SIZE,
+    maxFileSize: 1024 * 1024 * 1024,
+    defaultQuota: DEFAULTS.defaultQuota,
+    sessionTtlMs: DEFAULTS.sessionTtlMs,
+    captchaTtlMs: DEFAULTS.captchaTtlMs,
+    uploadExpiryMs: 24 * 3600 * 1000,
+    sweepIntervalMs: 0,
+    testHooks: true,
+    logger: false,
+    logRequests: false,
+    trustProxy: false,
+    ...overrides,
+  };
+  const app = await buildApp(config);
+  beforeListen?.(app);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return {
+    app,
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    dataDir,
+    async close() {
+      await app.close();
+      await fsp.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Answer<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A tiny fetch client that keeps the `sid` cookie like a browser would. */
+export class Client {
+  cookie = '';
+
+  constructor(readonly baseUrl: string) {}
+
+  async raw(pathname: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookie) headers.set('cookie', this.cookie);
+    const res = await fetch(this.baseUrl + pathname, { ...init, headers });
+    const setCookie = res.headers.getSetCookie();
+    for (const c of setCookie) {
+      const [pair] = c.split(';');
+      if (pair?.startsWith('sid=')) this.cookie = pair === 'sid=' ? '' : pair;
+    }
+    return res;
+  }
+
+  async request<T = unknown>(method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] = 'application/json';
+    }
+    const res = await this.raw(pathname, init);
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T };
+  }
+
+  get<T = unknown>(pathname: string): Promise<Answer<T>> {
+    return this.request<T>('GET', pathname);
+  }
+
+  post<T = unknown>(pathname: string, body: unknown = {}): Promise<Answer<T>> {
+    return this.request<T>('POST', pathname, body);
+  }
+}
+
+/** Issues a captcha and reads its answer from the test outbox. */
+export async function solveCaptcha(server: TestServer, client: Client): Promise<{ captchaId: string; answer: string }> {
+  const res = await client.get<{ data: CaptchaImage }>(API.captcha);
+  const captchaId = res.body.data.captchaId;
+  const lines = (await fsp.readFile(captchaOutboxFile(server.dataDir), 'utf8')).trim().split('\n');
+  for (const line of lines.reverse()) {
+    const entry = JSON.parse(line) as { captchaId: string; answer: string };
+    if (entry.captchaId === captchaId) return entry;
+  }
+  throw new Error(`captcha ${captchaId} not in the outbox`);
+}
+
+export async function postLoginForm(client: Client, fields: Record<string, string>): Promise<Answer<{ data: LoginResult }>> {
+  const res = await client.raw(API.login, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as { data: LoginResult } };
+}
+
+/** Logs in with a freshly solved captcha; returns the answer. */
+export async function login(
+  server: TestServer,
+  client: Client,
+  account: { username: string; password: string },
+): Promise<Answer<{ data: LoginResult }>> {
+  const { captchaId, answer } = await solveCaptcha(server, client);
+  return postLoginForm(client, {
+    username: account.username,
+    password: encryptPassword(account.password),
+    captchaId,
+    captchaCode: answer,
+  });
+}
+
+export async function loggedInClient(server: TestServer, account = ADMIN): Promise<Client> {
+  const client = new Client(server.baseUrl);
+  const res = await login(server, client, account);
+  if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
+  return client;
+}
+
+export const sha256Hex = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+
+/** Per-chunk digests and the fingerprint of a file, as a client computes them. */
+export function describeFile(content: Buffer, chunkSize = DEFAULT_CHUNK_SIZE): { chunkDigests: string[]; fingerprint: string } {
+  const count = chunkCount(content.length, chunkSize);
+  const chunkDigests: string[] = [];
+  for (let i = 0; i < count; i++) chunkDigests.push(sha256Hex(content.subarray(i * chunkSize, (i + 1) * chunkSize)));
+  const fingerprint = bytesToHex(createHash('sha256').update(fingerprintInput(chunkDigests)).digest());
+  return { chunkDigests, fingerprint };
+}
+
+export const randomContent = (size: number): Buffer => randomBytes(size);
+
+export async function putChunk(
+  client: Client,
+  uploadId: string,
+  index: number,
+  bytes: Uint8Array,
+  digest = sha256Hex(bytes),
+): Promise<Answer> {
+  const res = await client.raw(`${API.chunkUpload}?uploadId=${encodeURIComponent(uploadId)}&index=${index}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream', 'x-chunk-sha256': digest },
+    body: new Uint8Array(bytes), // a copy typed for fetch (Buffer views may be SharedArrayBuffer-backed)
+  });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+/**
+ * Test setup only: lifts the initial-password gate of an account directly in the database (the
+ * change-password endpoint does not exist yet), so a second ordinary user can use the file APIs.
+ */
+export async function liftPasswordGate(server: TestServer, username: string): Promise<void> {
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new SQLite(path.join(server.dataDir, 'drive.sqlite'));
+  try {
+    db.prepare('update users set must_change_password = 0 where username = ?').run(username);
+  } finally {
+    db.close();
+  }
+}
