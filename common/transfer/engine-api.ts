@@ -2,6 +2,7 @@
  * The transfer engine's interface as the UI sees it over Comlink. The UI only reads snapshots and
  * sends commands; every byte is moved by the engine worker.
  */
+import type { ClientPlatform, NetworkEnv } from '../api/client-env';
 import type { FileCategory } from '../api/types';
 import type { TransferState } from './states';
 
@@ -27,6 +28,8 @@ export interface TransferItemView {
   /** Id of the created file once done. */
   fileId: string | null;
   createdAt: number;
+  /** Bytes digested so far while the state is 'hashing' (progress of the hashing phase), else absent. */
+  hashedBytes?: number;
 }
 
 export interface TransferSnapshot {
@@ -53,4 +56,21 @@ export interface EngineApi<TFile = unknown> {
   /** `listener` must be wrapped with Comlink.proxy by the caller. Returns a subscription id. */
   subscribe(listener: (snapshot: TransferSnapshot) => void): Promise<number>;
   unsubscribe(subscriptionId: number): Promise<void>;
+  /**
+   * Optional to call, but call it first: sets where and as whom the engine talks to the server.
+   * Without it the engine uses {@link DEFAULT_ENGINE_CONFIG}. The engine starts working (loads the
+   * persisted queue, resumes interrupted items) on the first call of any method, so calling
+   * `configure` first makes even resumed requests carry the right headers.
+   */
+  configure(config: EngineConfig): Promise<void>;
 }
+
+/** How the engine reaches the server. */
+export interface EngineConfig {
+  /** Prefix of every API path; '' = same origin. */
+  apiBase: string;
+  platform: ClientPlatform;
+  networkEnv: NetworkEnv;
+}
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = { apiBase: '', platform: 'web', networkEnv: 'internal' };

@@ -1,0 +1,36 @@
+/**
+ * `npm run bench` runs every benchmark module and prints a table per module;
+ * `npm run bench -- --json` also prints all metrics as ONE JSON object on the last line (for CI).
+ * `npm run bench -- hashing` runs only the named modules. Add a benchmark by adding a module to BENCHMARKS.
+ */
+import os from 'node:os';
+import { formatTable, type BenchModule } from './lib/report';
+import { hashingBenchmark } from './suites/hashing';
+
+const BENCHMARKS: BenchModule[] = [hashingBenchmark];
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const json = args.includes('--json');
+  const only = args.filter((a) => !a.startsWith('--'));
+  const selected = only.length ? BENCHMARKS.filter((b) => only.includes(b.name)) : BENCHMARKS;
+  if (selected.length === 0) throw new Error(`no benchmark named ${only.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+
+  const metrics: Record<string, number | string> = {
+    node: process.version,
+    cpus: os.cpus().length,
+  };
+  for (const bench of selected) {
+    const started = performance.now();
+    const result = await bench.run();
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(formatTable(`\n[${bench.name}] (${seconds} s)`, bench.columns, result.rows));
+    Object.assign(metrics, result.metrics);
+  }
+  if (json) console.log(JSON.stringify(metrics));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,118 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openTransferDb, type TransferDb } from '../../../workers/queue/db';
+import { addUploads, getUpload, listUploads, markChunkDone, removeFinishedUploads, updateUpload } from '../../../workers/queue/repository';
+import type { UploadRecord } from '../../../workers/queue/types';
+
+let dbCounter = 0;
+const opened: TransferDb[] = [];
+function freshDb(name = `queue-test-${++dbCounter}`): TransferDb {
+  const db = openTransferDb(name);
+  opened.push(db);
+  return db;
+}
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+function record(id: string, createdAt: number, patch: Partial<UploadRecord> = {}): UploadRecord {
+  return {
+    id,
+    direction: 'upload',
+    name: `${id}.bin`,
+    size: 10,
+    lastModified: 1,
+    type: 'application/octet-stream',
+    file: new Blob(['0123456789']),
+    target: { parentId: null, category: 1 },
+    state: 'waiting',
+    bytesDone: 0,
+    chunkSize: 4,
+    chunkDigests: null,
+    fingerprint: null,
+    uploadId: null,
+    chunksDone: [],
+    attempts: 0,
+    lastError: null,
+    fileId: null,
+    createdAt,
+    updatedAt: createdAt,
+    ...patch,
+  };
+}
+
+describe('upload queue (Dexie)', () => {
+  it('adds, gets and lists items oldest first', async () => {
+    const db = freshDb();
+    await addUploads(db, [record('b', 2), record('a', 1), record('c', 3)]);
+    expect((await listUploads(db)).map((r) => r.id)).toEqual(['a', 'b', 'c']);
+    const a = await getUpload(db, 'a');
+    expect(a?.name).toBe('a.bin');
+    expect(a?.target).toEqual({ parentId: null, category: 1 });
+  });
+
+  it('keeps the file bytes', async () => {
+    const db = freshDb();
+    await addUploads(db, [record('a', 1)]);
+    const file = (await getUpload(db, 'a'))?.file;
+    expect(file).toBeInstanceOf(Blob);
+    expect(await file!.text()).toBe('0123456789');
+  });
+
+  it('updates with legal transitions and refuses illegal ones without writing', async () => {
+    const db = freshDb();
+    await addUploads(db, [record('a', 1)]);
+    expect((await updateUpload(db, 'a', { state: 'hashing' }, 5))?.state).toBe('hashing');
+    expect((await updateUpload(db, 'a', { state: 'checking', fingerprint: 'f' }, 6))?.updatedAt).toBe(6);
+    await expect(updateUpload(db, 'a', { state: 'hashing', fingerprint: 'other' }, 7)).rejects.toThrow(/illegal transfer transition checking → hashing/);
+    expect(await getUpload(db, 'a')).toMatchObject({ state: 'checking', fingerprint: 'f', updatedAt: 6 });
+    // Keeping the state is not a transition.
+    expect((await updateUpload(db, 'a', { state: 'checking', attempts: 2 }, 8))?.attempts).toBe(2);
+    expect(await updateUpload(db, 'missing', { state: 'paused' }, 9)).toBeUndefined();
+  });
+
+  it('refuses any move out of done', async () => {
+    const db = freshDb();
+    await addUploads(db, [record('a', 1, { state: 'uploading' })]);
+    await updateUpload(db, 'a', { state: 'done' }, 2);
+    for (const to of ['waiting', 'paused', 'failed', 'cancelled'] as const) {
+      await expect(updateUpload(db, 'a', { state: to }, 3)).rejects.toThrow(/illegal/);
+    }
+  });
+
+  it('records parallel chunk completions without losing any', async () => {
+    const db = freshDb();
+    await addUploads(db, [record('a', 1, { state: 'uploading' })]);
+    await Promise.all([2, 0, 1, 0].map((i) => markChunkDone(db, 'a', i, i === 2 ? 2 : 4, 5)));
+    expect(await getUpload(db, 'a')).toMatchObject({ chunksDone: [0, 1, 2], bytesDone: 10 });
+  });
+
+  it('removes only finished items', async () => {
+    const db = freshDb();
+    await addUploads(db, [record('a', 1, { state: 'done' }), record('b', 2, { state: 'cancelled' }), record('c', 3, { state: 'failed' })]);
+    expect((await removeFinishedUploads(db)).sort()).toEqual(['a', 'b']);
+    expect((await listUploads(db)).map((r) => r.id)).toEqual(['c']);
+  });
+
+  it('persisted state survives closing and reopening the database', async () => {
+    const name = `queue-reopen-${Date.now()}`;
+    const first = freshDb(name);
+    await addUploads(first, [record('a', 1)]);
+    await updateUpload(first, 'a', { state: 'hashing' }, 2);
+    await updateUpload(first, 'a', { state: 'checking', chunkDigests: ['d0', 'd1', 'd2'], fingerprint: 'fp' }, 3);
+    await updateUpload(first, 'a', { state: 'uploading', uploadId: 'up-1' }, 4);
+    await markChunkDone(first, 'a', 1, 4, 5);
+    first.close();
+
+    const second = freshDb(name);
+    expect(await getUpload(second, 'a')).toMatchObject({
+      state: 'uploading',
+      chunkDigests: ['d0', 'd1', 'd2'],
+      fingerprint: 'fp',
+      uploadId: 'up-1',
+      chunksDone: [1],
+      bytesDone: 4,
+    });
+    expect(second.verno).toBe(1);
+  });
+});

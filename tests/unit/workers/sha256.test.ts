@@ -1,0 +1,73 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
+import { chunkCount, fingerprintInput } from '../../../common/transfer/protocol';
+import { createSha256Hex, fingerprintOfChunkDigests, hashChunks, SourceReadError, type ByteSource } from '../../../workers/hash/sha256';
+
+const nodeSha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+const toArrayBuffer = (data: Uint8Array) => data.slice().buffer;
+
+describe('chunk hashing', () => {
+  const samples = [new Uint8Array(0), new TextEncoder().encode('abc'), new Uint8Array(randomBytes(1_000_003))];
+
+  it('WebCrypto SHA-256 matches node:crypto', async () => {
+    const sha256 = createSha256Hex();
+    for (const s of samples) expect(await sha256(toArrayBuffer(s))).toBe(nodeSha256(s));
+  });
+
+  it('the hash-wasm fallback (no crypto.subtle) matches node:crypto, also when called concurrently', async () => {
+    const sha256 = createSha256Hex(undefined);
+    const results = await Promise.all(samples.map((s) => sha256(toArrayBuffer(s))));
+    expect(results).toEqual(samples.map(nodeSha256));
+  });
+
+  it('hashChunks digests each chunk like node:crypto and reports progress', async () => {
+    const data = new Uint8Array(randomBytes(3 * MIN_CHUNK_SIZE + 123));
+    const progress: number[] = [];
+    const digests = await hashChunks(new Blob([data]), MIN_CHUNK_SIZE, { onProgress: (n) => progress.push(n) });
+    expect(digests).toHaveLength(chunkCount(data.length, MIN_CHUNK_SIZE));
+    digests.forEach((d, i) => expect(d).toBe(nodeSha256(data.subarray(i * MIN_CHUNK_SIZE, (i + 1) * MIN_CHUNK_SIZE))));
+    expect(progress).toEqual([1, 2, 3].map((k) => k * MIN_CHUNK_SIZE).concat(data.length));
+  });
+
+  it('an empty file has one empty chunk', async () => {
+    expect(await hashChunks(new Blob([]), DEFAULT_CHUNK_SIZE)).toEqual([nodeSha256(new Uint8Array(0))]);
+  });
+
+  it('reads only one chunk at a time, never the whole file', async () => {
+    const size = 10 * MIN_CHUNK_SIZE;
+    const reads: number[] = [];
+    const source: ByteSource = {
+      size,
+      slice: (start, end) => ({ arrayBuffer: async () => (reads.push(end - start), new ArrayBuffer(end - start)) }),
+    };
+    await hashChunks(source, MIN_CHUNK_SIZE);
+    expect(Math.max(...reads)).toBe(MIN_CHUNK_SIZE);
+  });
+
+  it('stops on abort and turns read failures into SourceReadError', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(hashChunks(new Blob(['x']), MIN_CHUNK_SIZE, { signal: controller.signal })).rejects.toThrow();
+    const broken: ByteSource = { size: 5, slice: () => ({ arrayBuffer: () => Promise.reject(new Error('NotReadableError')) }) };
+    await expect(hashChunks(broken, MIN_CHUNK_SIZE)).rejects.toBeInstanceOf(SourceReadError);
+  });
+});
+
+describe('file fingerprint', () => {
+  it('is SHA-256 over the concatenated raw chunk digests', async () => {
+    const digests = [nodeSha256(new TextEncoder().encode('a')), nodeSha256(new TextEncoder().encode('b'))];
+    const expected = createHash('sha256')
+      .update(Buffer.concat(digests.map((d) => Buffer.from(d, 'hex'))))
+      .digest('hex');
+    expect(await fingerprintOfChunkDigests(digests)).toBe(expected);
+    expect(await fingerprintOfChunkDigests(digests, createSha256Hex(undefined))).toBe(expected);
+    expect(fingerprintInput(digests)).toHaveLength(64);
+  });
+
+  it('depends on chunk order', async () => {
+    const a = nodeSha256(new Uint8Array([1]));
+    const b = nodeSha256(new Uint8Array([2]));
+    expect(await fingerprintOfChunkDigests([a, b])).not.toBe(await fingerprintOfChunkDigests([b, a]));
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * What the engine does after a failed attempt, decided in one place:
+ *  - no HTTP answer, 5xx, 408, 429: transient → retry with backoff (state 'retrying');
+ *  - 401 or a session ended by the server: the user must log in again → 'held';
+ *  - the file can no longer be read: the user must pick it again → 'held';
+ *  - the server forgot the upload session: retry, re-opening it through chunk/exist;
+ *  - any other 4xx: permanent → 'failed' with the server's message.
+ */
+import { ApiCallError } from '../../common/api/failure';
+import { ERRORS } from '../../common/api/errors';
+import { SourceReadError } from '../hash/sha256';
+import { NetworkError } from './api-client';
+import { MESSAGES } from './messages';
+import type { UploadPatch } from '../queue/types';
+
+export type FailureDecision =
+  /** `message` is shown while waiting, `finalMessage` when the attempts run out; `patch` is applied with the retry. */
+  | { action: 'retry'; message: string; finalMessage: string; patch?: UploadPatch }
+  | { action: 'hold'; message: string }
+  | { action: 'fail'; message: string };
+
+/** Raised by the runner for conditions it detects itself; `decision` says how to react. */
+export class UploadError extends Error {
+  constructor(readonly decision: FailureDecision) {
+    super(decision.message);
+    this.name = 'UploadError';
+  }
+}
+
+/** HTTP statuses outside 5xx that still mean "try again later". */
+const TRANSIENT_STATUSES = new Set([408, 429]);
+
+export function decideOnFailure(error: unknown): FailureDecision {
+  if (error instanceof UploadError) return error.decision;
+  if (error instanceof NetworkError) {
+    return { action: 'retry', message: MESSAGES.networkRetrying, finalMessage: MESSAGES.networkGaveUp };
+  }
+  if (error instanceof SourceReadError) return { action: 'hold', message: MESSAGES.fileUnreadable };
+  if (error instanceof ApiCallError) return decideOnApiError(error);
+  // A bug or an unexpected answer shape: retrying will not help, so say so instead of looping.
+  return { action: 'fail', message: MESSAGES.uploadFailed };
+}
+
+function decideOnApiError(error: ApiCallError): FailureDecision {
+  const { failure, status } = error;
+  switch (failure.kind) {
+    case 'unauthorized':
+      return { action: 'hold', message: MESSAGES.sessionExpired };
+    case 'sessionTerminated':
+      return { action: 'hold', message: failure.errorMessage || MESSAGES.sessionExpired };
+    case 'serverError':
+    case 'downloadExceeded':
+      return { action: 'retry', message: MESSAGES.serverRetrying, finalMessage: serverText(error) };
+    case 'badRequest':
+      if (failure.errorCode === ERRORS.UPLOAD_NOT_FOUND.code) {
+        // The session expired on the server: start a new one; chunk/exist reports what survived.
+        return {
+          action: 'retry',
+          message: MESSAGES.uploadExpired,
+          finalMessage: failure.errorMessage || MESSAGES.uploadFailed,
+          patch: { uploadId: null, chunksDone: [], bytesDone: 0 },
+        };
+      }
+      return { action: 'fail', message: failure.errorMessage || MESSAGES.httpStatus(status) };
+    case 'ignored':
+      if (status >= 500 || TRANSIENT_STATUSES.has(status)) {
+        return { action: 'retry', message: MESSAGES.serverRetrying, finalMessage: MESSAGES.serverGaveUp };
+      }
+      return { action: 'fail', message: messageOfBody(error.body) || MESSAGES.httpStatus(status) };
+  }
+}
+
+function serverText(error: ApiCallError): string {
+  return error.failure.kind === 'serverError' && error.failure.message ? error.failure.message : MESSAGES.serverGaveUp;
+}
+
+/** The server's errorMessage, when a status the classifier ignores still came with one. */
+function messageOfBody(body: unknown): string {
+  if (body && typeof body === 'object' && 'errorMessage' in body && typeof body.errorMessage === 'string') return body.errorMessage;
+  return '';
+}

@@ -1,0 +1,72 @@
+/**
+ * Fans snapshots out to subscribers at most once per interval. Progress events can come thousands of
+ * times a second (10k small files, parallel chunks); the UI only needs a few frames a second, and
+ * each snapshot crosses the worker boundary as a structured clone.
+ */
+export type Listener<T> = (value: T) => unknown;
+
+/** Default spacing of notifications. */
+export const NOTIFY_INTERVAL_MS = 200;
+
+export class ThrottledNotifier<T> {
+  private readonly listeners = new Map<number, Listener<T>>();
+  private nextId = 1;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private lastSentAt = -Infinity;
+
+  constructor(
+    private readonly build: () => T,
+    private readonly now: () => number,
+    private readonly intervalMs: number = NOTIFY_INTERVAL_MS,
+  ) {}
+
+  /** Adds a listener and sends it the current value right away, so it never starts empty. */
+  subscribe(listener: Listener<T>): number {
+    const id = this.nextId++;
+    this.listeners.set(id, listener);
+    this.deliver(listener, this.build());
+    return id;
+  }
+
+  unsubscribe(id: number): void {
+    this.listeners.delete(id);
+  }
+
+  /** Something changed: notify now if the interval has passed, else once at its end. */
+  changed(): void {
+    if (this.timer !== null || this.listeners.size === 0) return;
+    const wait = Math.max(0, this.lastSentAt + this.intervalMs - this.now());
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flush();
+    }, wait);
+  }
+
+  /** Sends the current value to every listener now. */
+  flush(): void {
+    if (this.listeners.size === 0) return;
+    this.lastSentAt = this.now();
+    const value = this.build();
+    for (const listener of this.listeners.values()) this.deliver(listener, value);
+  }
+
+  dispose(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.listeners.clear();
+  }
+
+  private deliver(listener: Listener<T>, value: T): void {
+    // A Comlink proxy returns a promise; a listener whose page is gone rejects. Drop it then.
+    try {
+      const result = listener(value);
+      if (result instanceof Promise) result.catch(() => this.dropListener(listener));
+    } catch {
+      this.dropListener(listener);
+    }
+  }
+
+  private dropListener(listener: Listener<T>): void {
+    for (const [id, l] of this.listeners) if (l === listener) this.listeners.delete(id);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Typed access to the persisted upload queue. Every state change goes through `updateUpload`, which
+ * checks it against the transition table inside the same transaction as the write, so no code path
+ * can persist an illegal transition.
+ */
+import { assertTransition, isFinal, TRANSFER_STATES } from '../../common/transfer/states';
+import type { TransferDb } from './db';
+import type { UploadPatch, UploadRecord } from './types';
+
+const FINAL_STATES = TRANSFER_STATES.filter(isFinal);
+
+export async function addUploads(db: TransferDb, records: UploadRecord[]): Promise<void> {
+  await db.uploads.bulkAdd(records);
+}
+
+export function getUpload(db: TransferDb, id: string): Promise<UploadRecord | undefined> {
+  return db.uploads.get(id);
+}
+
+/** All items, oldest first (the order they were queued in). */
+export function listUploads(db: TransferDb): Promise<UploadRecord[]> {
+  return db.uploads.orderBy('createdAt').toArray();
+}
+
+/**
+ * Applies `patch` to item `id` and returns the new record (undefined when the item no longer exists).
+ * A patch that keeps the state unchanged is not a transition and is always allowed; any other state
+ * change must be in TRANSITIONS, else this throws and nothing is written.
+ */
+export async function updateUpload(db: TransferDb, id: string, patch: UploadPatch, now: number): Promise<UploadRecord | undefined> {
+  return db.transaction('rw', db.uploads, async () => {
+    const current = await db.uploads.get(id);
+    if (!current) return undefined;
+    if (patch.state !== undefined && patch.state !== current.state) assertTransition(current.state, patch.state);
+    const next: UploadRecord = { ...current, ...patch, updatedAt: now };
+    await db.uploads.put(next);
+    return next;
+  });
+}
+
+/**
+ * Records that the server holds chunk `index`, keeping the map sorted and duplicate-free. Done in one
+ * transaction so parallel chunk completions never lose each other's entries.
+ */
+export async function markChunkDone(db: TransferDb, id: string, index: number, chunkBytes: number, now: number): Promise<UploadRecord | undefined> {
+  return db.transaction('rw', db.uploads, async () => {
+    const current = await db.uploads.get(id);
+    if (!current || current.chunksDone.includes(index)) return current;
+    const chunksDone = [...current.chunksDone, index].sort((a, b) => a - b);
+    const next: UploadRecord = { ...current, chunksDone, bytesDone: current.bytesDone + chunkBytes, attempts: 0, updatedAt: now };
+    await db.uploads.put(next);
+    return next;
+  });
+}
+
+/** Deletes finished (done / cancelled) items; returns their ids. */
+export async function removeFinishedUploads(db: TransferDb): Promise<string[]> {
+  return db.transaction('rw', db.uploads, async () => {
+    // Keys only, through the state index: no record (and no File reference) is loaded.
+    const finished = await db.uploads.where('state').anyOf(FINAL_STATES).primaryKeys();
+    await db.uploads.bulkDelete(finished);
+    return finished;
+  });
+}
