@@ -66,7 +66,7 @@ const boundaries = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tsbuild/**', 'data/**', 'dev-dist/**', 'test-results/**'] },
+  { ignores: ['dist/**', 'dist-electron/**', 'node_modules/**', '.tsbuild/**', 'data/**', 'dev-dist/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
