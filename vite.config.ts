@@ -40,7 +40,11 @@ export default defineConfig({
   ],
   worker: { format: 'es' },
   server: {
-    proxy: { '/api': DEV_API_TARGET, '/spacex': DEV_API_TARGET },
+    // Keep the browser's Host so the server's Origin check (writes must come from the same host) holds.
+    proxy: {
+      '/api': { target: DEV_API_TARGET, changeOrigin: false },
+      '/spacex': { target: DEV_API_TARGET, changeOrigin: false },
+    },
   },
   build: {
     outDir: 'dist',

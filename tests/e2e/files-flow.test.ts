@@ -68,9 +68,9 @@ describe('admin: folder, upload, list, download', () => {
     const item = page.getByTestId('transfer-item').filter({ hasText: name });
     await item.and(page.locator('[data-state="done"]')).waitFor({ timeout: 90_000 });
 
-    const cell = page.getByTestId('file-table').getByText(name, { exact: true });
-    await cell.waitFor();
-    const rowKey = await page.locator('tr[data-row-key]', { has: cell }).getAttribute('data-row-key');
+    const row = page.getByTestId('file-table').locator('tr[data-row-key]', { has: page.getByText(name, { exact: true }) });
+    await row.waitFor();
+    const rowKey = await row.getAttribute('data-row-key');
     expect(rowKey).toBeTruthy();
 
     const downloadEvent = page.waitForEvent('download');

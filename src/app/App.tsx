@@ -1,0 +1,25 @@
+import { App as AntApp, ConfigProvider } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import { createStore, Provider as JotaiProvider } from 'jotai';
+import { PwaNotifier } from '../features/pwa';
+import { ApiNotifierBridge } from './ApiNotifierBridge';
+import { AppRoutes } from './AppRoutes';
+import { ConfigGate } from './ConfigGate';
+
+const store = createStore();
+
+export function App() {
+  return (
+    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff' } }}>
+      <AntApp>
+        <JotaiProvider store={store}>
+          <ApiNotifierBridge />
+          <PwaNotifier />
+          <ConfigGate>
+            <AppRoutes />
+          </ConfigGate>
+        </JotaiProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,23 @@
+import { useEffect } from 'react';
+import { useLocation } from 'wouter';
+import { PageLoading } from '../components/PageLoading';
+import { DEFAULT_HOME_URL, fetchHomeUrl } from '../lib/session';
+
+/** '/' → the configured home page (GET homeUrl; a 401 there sends the user to /login instead). */
+export function HomeRedirect() {
+  const [, navigate] = useLocation();
+  useEffect(() => {
+    let alive = true;
+    fetchHomeUrl().then(
+      (url) => alive && navigate(url, { replace: true }),
+      (e: unknown) => {
+        const status = (e as { status?: number }).status;
+        if (alive && status !== 401 && status !== 400) navigate(DEFAULT_HOME_URL, { replace: true });
+      },
+    );
+    return () => {
+      alive = false;
+    };
+  }, [navigate]);
+  return <PageLoading />;
+}

@@ -1,0 +1,48 @@
+import { Breadcrumb } from 'antd';
+import { useEffect, useState } from 'react';
+import type { FileCatalogResponse } from '../../../common/api/types';
+import { fileCatalog } from './files-api';
+
+type Path = FileCatalogResponse['path'];
+
+/** 个人文件 / a / b — built from the server's catalog of the open folder; each part opens that folder. */
+export function FileBreadcrumb({ dir, rootName, onOpen }: { dir: string | null; rootName: string; onOpen: (dir: string | null) => void }) {
+  const [path, setPath] = useState<Path>([]);
+
+  useEffect(() => {
+    if (!dir) {
+      setPath([]);
+      return;
+    }
+    let alive = true;
+    fileCatalog(dir).then(
+      (r) => alive && setPath(r.path),
+      () => undefined,
+    );
+    return () => {
+      alive = false;
+    };
+  }, [dir]);
+
+  const link = (id: string | null, name: string, isLast: boolean) =>
+    isLast ? (
+      <span>{name}</span>
+    ) : (
+      <a
+        href="#"
+        onClick={(e) => {
+          e.preventDefault();
+          onOpen(id);
+        }}
+      >
+        {name}
+      </a>
+    );
+
+  const parts = dir ? path : [];
+  const items = [
+    { key: 'root', title: link(null, rootName, parts.length === 0) },
+    ...parts.map((p, i) => ({ key: p.id, title: link(p.id, p.name, i === parts.length - 1) })),
+  ];
+  return <Breadcrumb items={items} data-testid="breadcrumb" />;
+}

@@ -1,0 +1,67 @@
+import { Form, Input, Modal } from 'antd';
+import { useState } from 'react';
+import { NAME_MAX_LENGTH } from '../../../common/constants';
+import { checkFileName } from '../../../common/validation/names';
+
+/**
+ * A modal asking for a file or folder name, validated with the spec §5 name rule (Chinese messages
+ * from common/validation). `onSubmit` rejects when the server refuses (the API client shows why),
+ * which keeps the modal open.
+ */
+export function NameModal({
+  open,
+  title,
+  initialName,
+  inputTestId,
+  onSubmit,
+  onClose,
+}: {
+  open: boolean;
+  title: string;
+  initialName: string;
+  inputTestId: string;
+  onSubmit: (name: string) => Promise<void>;
+  onClose: () => void;
+}) {
+  const [form] = Form.useForm<{ name: string }>();
+  const [saving, setSaving] = useState(false);
+
+  async function ok() {
+    let name: string;
+    try {
+      name = (await form.validateFields()).name.trim();
+    } catch {
+      return;
+    }
+    setSaving(true);
+    try {
+      await onSubmit(name);
+      onClose();
+    } catch {
+      // shown by the API client
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Modal open={open} title={title} onOk={ok} onCancel={onClose} confirmLoading={saving} destroyOnHidden>
+      <Form form={form} layout="vertical" onFinish={ok} preserve={false} initialValues={{ name: initialName }}>
+        <Form.Item
+          name="name"
+          label="名称"
+          rules={[
+            {
+              validator: async (_rule, value: string | undefined) => {
+                const problem = checkFileName(value ?? '');
+                if (problem) throw new Error(problem.message);
+              },
+            },
+          ]}
+        >
+          <Input data-testid={inputTestId} maxLength={NAME_MAX_LENGTH} autoFocus placeholder="请输入名称" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,1 @@
+export { PersonalFilesPage } from './PersonalFilesPage';

@@ -1,0 +1,39 @@
+import { Layout } from 'antd';
+import type { ReactNode } from 'react';
+import { useEffect } from 'react';
+import { BrandMark } from '../../components/BrandMark';
+import { saveMenuRoutes } from '../../lib/menu-routes';
+import { fetchMenu, fetchUserDetails } from './layout-api';
+import { SideMenu } from './SideMenu';
+import { useLoadOnce } from './use-async';
+import { UserMenu } from './UserMenu';
+
+const HEADER_HEIGHT = 56;
+
+/** Header (brand, user), sidebar menu from the server, content, and an optional side panel (`aside`). */
+export function MainLayout({ children, aside }: { children: ReactNode; aside?: ReactNode }) {
+  const menu = useLoadOnce(fetchMenu);
+  const user = useLoadOnce(fetchUserDetails);
+
+  useEffect(() => {
+    if (menu) saveMenuRoutes(menu);
+  }, [menu]);
+
+  return (
+    <Layout style={{ height: '100vh' }}>
+      <Layout.Header
+        style={{ height: HEADER_HEIGHT, lineHeight: `${HEADER_HEIGHT}px`, padding: '0 24px', display: 'flex', alignItems: 'center', justifyContent: 'space-between', background: '#fff', borderBottom: '1px solid #f0f0f0' }}
+      >
+        <BrandMark size={30} />
+        <UserMenu user={user} />
+      </Layout.Header>
+      <Layout style={{ minHeight: 0 }}>
+        <Layout.Sider width={208} theme="light" style={{ borderInlineEnd: '1px solid #f0f0f0', overflow: 'auto' }}>
+          <SideMenu items={menu ?? []} />
+        </Layout.Sider>
+        <Layout.Content style={{ minWidth: 0, overflow: 'auto', padding: 16, display: 'flex', flexDirection: 'column' }}>{children}</Layout.Content>
+        {aside}
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,31 @@
+import { Menu } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation } from 'wouter';
+import type { MenuItem } from '../../../common/api/types';
+import { selectedKeysFor, toAntdItems } from './menu-model';
+
+export function SideMenu({ items }: { items: MenuItem[] }) {
+  const [location, navigate] = useLocation();
+  const antdItems = useMemo(() => toAntdItems(items), [items]);
+  const { selected, open } = useMemo(() => selectedKeysFor(items, location), [items, location]);
+  const [openKeys, setOpenKeys] = useState<string[]>(open);
+
+  useEffect(() => {
+    setOpenKeys((keys) => [...new Set([...keys, ...open])]);
+  }, [open]);
+
+  return (
+    <Menu
+      mode="inline"
+      items={antdItems}
+      selectedKeys={selected}
+      openKeys={openKeys}
+      onOpenChange={setOpenKeys}
+      onClick={({ key }) => {
+        if (key.startsWith('/')) navigate(key);
+      }}
+      style={{ borderInlineEnd: 'none' }}
+      data-testid="side-menu"
+    />
+  );
+}

@@ -1,0 +1,73 @@
+import {
+  AppstoreOutlined,
+  AuditOutlined,
+  BellOutlined,
+  CloudSyncOutlined,
+  ContactsOutlined,
+  DeleteOutlined,
+  FileOutlined,
+  FolderOutlined,
+  GlobalOutlined,
+  SettingOutlined,
+  ShareAltOutlined,
+  StarOutlined,
+  TeamOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import type { MenuProps } from 'antd';
+import type { ReactNode } from 'react';
+import type { MenuItem } from '../../../common/api/types';
+
+const ICONS: Record<string, ReactNode> = {
+  folder: <FolderOutlined />,
+  file: <FileOutlined />,
+  sync: <CloudSyncOutlined />,
+  backups: <CloudSyncOutlined />,
+  star: <StarOutlined />,
+  favorite: <StarOutlined />,
+  delete: <DeleteOutlined />,
+  recycle: <DeleteOutlined />,
+  share: <ShareAltOutlined />,
+  global: <GlobalOutlined />,
+  publicSpace: <GlobalOutlined />,
+  team: <TeamOutlined />,
+  group: <TeamOutlined />,
+  safe: <AuditOutlined />,
+  audit: <AuditOutlined />,
+  setting: <SettingOutlined />,
+  system: <SettingOutlined />,
+  notice: <BellOutlined />,
+  bell: <BellOutlined />,
+  user: <UserOutlined />,
+  contacts: <ContactsOutlined />,
+  addressList: <ContactsOutlined />,
+  appstore: <AppstoreOutlined />,
+};
+
+type AntdItems = NonNullable<MenuProps['items']>;
+
+/** Leaves use their url as key (so a click navigates there); groups use their code. */
+export function toAntdItems(items: readonly MenuItem[]): AntdItems {
+  return items.map((item) =>
+    item.children && item.children.length > 0
+      ? { key: `group:${item.code}`, label: item.name, icon: item.icon ? ICONS[item.icon] : undefined, children: toAntdItems(item.children) }
+      : { key: item.url, label: item.name, icon: item.icon ? ICONS[item.icon] : undefined },
+  );
+}
+
+/** The leaf whose url is the longest prefix of `pathname`, and the groups above it. */
+export function selectedKeysFor(items: readonly MenuItem[], pathname: string): { selected: string[]; open: string[] } {
+  let best: { url: string; groups: string[] } | null = null;
+  const walk = (list: readonly MenuItem[], groups: string[]): void => {
+    for (const item of list) {
+      if (item.children && item.children.length > 0) {
+        walk(item.children, [...groups, `group:${item.code}`]);
+      } else if (item.url && (pathname === item.url || pathname.startsWith(item.url + '/'))) {
+        if (!best || item.url.length > best.url.length) best = { url: item.url, groups };
+      }
+    }
+  };
+  walk(items, []);
+  const found = best as { url: string; groups: string[] } | null;
+  return found ? { selected: [found.url], open: found.groups } : { selected: [], open: [] };
+}

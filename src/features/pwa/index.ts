@@ -1,0 +1,1 @@
+export { PwaNotifier } from './PwaNotifier';

@@ -1,0 +1,1 @@
+export { DownloadExceededPage, NotFoundPage, PermissionDeniedPage, StandalonePlaceholderPage } from './StatusPages';

@@ -1,0 +1,1 @@
+export { TransferPanel, UPLOADER_TIP } from './TransferPanel';

@@ -1,0 +1,194 @@
+/**
+ * The one HTTP client of the web app. Every call goes through `ApiClient.request`:
+ *  - adds the platform / network-environment headers (common/api/client-env.ts) and `credentials: 'include'`;
+ *  - sends JSON by default, form-encoded when asked;
+ *  - unwraps the `{ data }` envelope;
+ *  - on a non-2xx answer classifies the failure (common/api/failure.ts), runs the spec §8 default
+ *    reaction (or the caller's own `onError` instead), then throws `ApiCallError`.
+ *
+ * The module has no React/antd imports: navigation and notices are injected, so unit tests can check
+ * every branch in Node. `src/lib/api.ts` builds the app's default instance.
+ */
+import { ApiCallError, classifyFailure, type ApiFailure } from '../../common/api/failure';
+import { clientHeaders, type ClientPlatform, type NetworkEnv } from '../../common/api/client-env';
+import { REDIRECT_QUERY_PARAM, TOAST_DURATION_SECONDS } from '../../common/constants';
+
+export { ApiCallError };
+export type { ApiFailure };
+
+/** Visible reactions, injected (antd in the app, spies in tests). */
+export interface ApiNotifier {
+  /** Error toast lasting `durationSeconds`. */
+  error(text: string, durationSeconds: number): void;
+  /** The '登出' warning box; `onOk` runs when the user presses '退出'. */
+  logoutBox(options: { title: string; content: string; okText: string; onOk: () => void }): void;
+}
+
+export interface CurrentLocation {
+  pathname: string;
+  search: string;
+}
+
+export interface ApiClientDeps {
+  fetch: typeof fetch;
+  navigate: (to: string) => void;
+  notify: ApiNotifier;
+  platform: ClientPlatform;
+  networkEnv: NetworkEnv;
+  /** Current page location (for the share-link redirect). */
+  location: () => CurrentLocation;
+  /** Stops notice polling when the server ends the session (defaults to nothing). */
+  stopNoticePolling?: () => void;
+  /** Prefix of every path; '' = same origin. */
+  baseUrl?: string;
+}
+
+export type ErrorHandler = (failure: ApiFailure, error: ApiCallError) => void;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** JSON body (default) or, with `form: true`, form-encoded fields. */
+  body?: unknown;
+  form?: boolean;
+  /** Appended to the path as a query string. */
+  query?: Record<string, string | number | boolean | null | undefined>;
+  /** Replaces the spec §8 default reaction. The call still throws ApiCallError afterwards. */
+  onError?: ErrorHandler;
+  signal?: AbortSignal;
+}
+
+export interface ApiClient {
+  request<T>(path: string, options?: RequestOptions): Promise<T>;
+  get<T>(path: string, options?: Omit<RequestOptions, 'method' | 'body' | 'form'>): Promise<T>;
+  post<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
+  /** Form-encoded POST. */
+  postForm<T>(path: string, fields: Record<string, string>, options?: Omit<RequestOptions, 'method' | 'body' | 'form'>): Promise<T>;
+}
+
+export const LOGIN_PATH = '/login';
+export const DOWNLOAD_EXCEEDED_PATH = '/downloadExceeded';
+/** Pages reached through a share link: a 401 there returns to them after login (spec §4/§8). */
+export const SHARE_LINK_PATHS = ['/openShareLink', '/shareLink'] as const;
+
+export const LOGOUT_BOX = { title: '登出', okText: '退出' } as const;
+
+function isShareLinkPath(pathname: string): boolean {
+  return SHARE_LINK_PATHS.some((p) => pathname === p || pathname.startsWith(p + '/'));
+}
+
+/** Where a 401 sends the user: /login, plus `?redirect=` when the current page is a share link. */
+export function loginUrlFor(location: CurrentLocation): string {
+  if (!isShareLinkPath(location.pathname)) return LOGIN_PATH;
+  const current = location.pathname + location.search;
+  return `${LOGIN_PATH}?${REDIRECT_QUERY_PARAM}=${encodeURIComponent(current)}`;
+}
+
+function withQuery(path: string, query: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.append(k, String(v));
+  const qs = params.toString();
+  if (!qs) return path;
+  return path + (path.includes('?') ? '&' : '?') + qs;
+}
+
+function formEncode(fields: unknown): string {
+  const params = new URLSearchParams();
+  if (fields && typeof fields === 'object') {
+    for (const [k, v] of Object.entries(fields as Record<string, unknown>)) {
+      if (v !== undefined && v !== null) params.append(k, String(v));
+    }
+  }
+  return params.toString();
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function unwrap<T>(body: unknown): T {
+  if (body && typeof body === 'object' && 'data' in body) return (body as { data: T }).data;
+  return body as T;
+}
+
+export function createApiClient(deps: ApiClientDeps): ApiClient {
+  const baseUrl = deps.baseUrl ?? '';
+  /** One '登出' box at a time, even when several calls fail together. */
+  let logoutBoxOpen = false;
+
+  function react(failure: ApiFailure): void {
+    switch (failure.kind) {
+      case 'sessionTerminated':
+        deps.stopNoticePolling?.();
+        if (logoutBoxOpen) return;
+        logoutBoxOpen = true;
+        deps.notify.logoutBox({
+          title: LOGOUT_BOX.title,
+          content: failure.errorMessage,
+          okText: LOGOUT_BOX.okText,
+          onOk: () => {
+            logoutBoxOpen = false;
+            deps.navigate(LOGIN_PATH);
+          },
+        });
+        return;
+      case 'badRequest':
+        deps.notify.error(failure.errorMessage || failure.errorCode, TOAST_DURATION_SECONDS);
+        return;
+      case 'unauthorized':
+        deps.navigate(loginUrlFor(deps.location()));
+        return;
+      case 'downloadExceeded':
+        deps.navigate(DOWNLOAD_EXCEEDED_PATH);
+        return;
+      case 'serverError':
+        deps.notify.error(failure.message || failure.errorCode, TOAST_DURATION_SECONDS);
+        return;
+      case 'ignored':
+        return;
+    }
+  }
+
+  async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    const method = options.method ?? 'POST';
+    const headers: Record<string, string> = { ...clientHeaders(deps.platform, deps.networkEnv) };
+    let body: string | undefined;
+    if (method !== 'GET' && method !== 'DELETE') {
+      if (options.form) {
+        headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
+        body = formEncode(options.body);
+      } else {
+        headers['Content-Type'] = 'application/json';
+        body = JSON.stringify(options.body ?? {});
+      }
+    }
+    const res = await deps.fetch(baseUrl + withQuery(path, options.query), {
+      method,
+      headers,
+      body,
+      credentials: 'include',
+      signal: options.signal,
+    });
+    const parsed = await readBody(res);
+    if (res.ok) return unwrap<T>(parsed);
+
+    const failure = classifyFailure(res.status, parsed);
+    const error = new ApiCallError(res.status, failure, parsed);
+    if (options.onError) options.onError(failure, error);
+    else react(failure);
+    throw error;
+  }
+
+  return {
+    request,
+    get: (path, options) => request(path, { ...options, method: 'GET' }),
+    post: (path, body, options) => request(path, { ...options, method: 'POST', body }),
+    postForm: (path, fields, options) => request(path, { ...options, method: 'POST', body: fields, form: true }),
+  };
+}

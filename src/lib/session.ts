@@ -1,0 +1,25 @@
+/** Session-level calls shared by several features. */
+import { API } from '../../common/api/paths';
+import type { HomeUrl } from '../../common/api/types';
+import { api } from './api';
+
+export const DEFAULT_HOME_URL = '/main/file/personal';
+
+/** Ends the session on the server; a failure is ignored (the user leaves anyway). */
+export async function logout(): Promise<void> {
+  try {
+    await api.post<unknown>(API.logout, {}, { onError: () => undefined });
+  } catch {
+    // already logged out or offline: nothing to do
+  }
+}
+
+export async function fetchHomeUrl(): Promise<string> {
+  const url = await api.get<HomeUrl>(API.homeUrl);
+  return isSafeRelativeUrl(url) ? url : DEFAULT_HOME_URL;
+}
+
+/** True for a same-origin relative path such as '/main/file/personal?dir=1' (not '//host', not 'http:'). */
+export function isSafeRelativeUrl(url: unknown): url is string {
+  return typeof url === 'string' && url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\');
+}
