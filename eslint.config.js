@@ -12,7 +12,7 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
  *  - common/ imports only common/ (and environment-free packages);
  *  - workers/, server/, electron/ import only themselves and common/;
  *  - src/ imports src/ and common/; a feature (src/features/<name>) never imports another feature.
- * tests/ and bench/ may import anything.
+ * tests/ (with its bench/ and tools/) may import anything.
  */
 const AREA_MAY_IMPORT = {
   common: ['common'],

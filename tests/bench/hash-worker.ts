@@ -4,7 +4,7 @@
  * Says "ready" once loaded, receives the shared test data once, and answers with the time of each round.
  */
 import { parentPort } from 'node:worker_threads';
-import { createSha256Hex, hashChunks } from '../workers/hash/sha256';
+import { createSha256Hex, hashChunks } from '../../workers/hash/sha256';
 
 interface HashRequest {
   data: SharedArrayBuffer;

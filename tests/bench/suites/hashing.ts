@@ -10,7 +10,7 @@
 import { createHash, randomFillSync } from 'node:crypto';
 import { once } from 'node:events';
 import SparkMD5 from 'spark-md5';
-import { DEFAULT_CHUNK_SIZE } from '../../common/transfer/constants';
+import { DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
 import { megabytesPerSecond, MIB, type BenchModule } from '../lib/report';
 import { startTsWorker } from '../lib/ts-worker';
 
