@@ -13,6 +13,13 @@ import { FileRepository } from './repositories/file-repository';
 import { SessionRepository } from './repositories/session-repository';
 import { TenantRepository } from './repositories/tenant-repository';
 import { UploadRepository } from './repositories/upload-repository';
+import { ChallengeRepository } from './repositories/challenge-repository';
+import { CheckRepository } from './repositories/check-repository';
+import { RecoveryRepository } from './repositories/recovery-repository';
+import { registerTestRoutes } from './routes/test-routes';
+import { registerTransferRoutes } from './routes/transfer-routes';
+import { CheckService } from './services/check-service';
+import { recoverStore } from './services/recovery';
 import { UserRepository } from './repositories/user-repository';
 import { registerAuthRoutes } from './routes/auth-routes';
 import { registerConfigRoutes } from './routes/config-routes';
@@ -28,7 +35,7 @@ import { DownloadService } from './services/download-service';
 import { FileService } from './services/file-service';
 import { seedDemoData } from './services/seed';
 import { Sweeper } from './services/sweeper';
-import { UploadService } from './services/upload-service';
+import { CRASH_POINTS, UploadService, type CrashPoint } from './services/upload-service';
 import { UserService } from './services/user-service';
 import { LocalDiskBlobStore } from './storage/blob-store';
 import { LocalChunkStore } from './storage/chunk-store';
@@ -53,8 +60,9 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   assertSafeConfig(config);
   await fsp.mkdir(config.dataDir, { recursive: true });
   const tmpDir = path.join(config.dataDir, 'tmp');
-  const blobStore = new LocalDiskBlobStore(path.join(config.dataDir, 'blobs'), tmpDir);
-  const chunkStore = new LocalChunkStore(path.join(config.dataDir, 'uploads'), tmpDir);
+  const uploadDir = path.join(config.dataDir, 'uploads');
+  const blobStore = new LocalDiskBlobStore(path.join(config.dataDir, 'blobs'), tmpDir, uploadDir);
+  const chunkStore = new LocalChunkStore(uploadDir, tmpDir);
   await blobStore.init();
   await chunkStore.init();
 
@@ -67,6 +75,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const captchaRepo = new CaptchaRepository(db);
   const files = new FileRepository(db);
   const uploadRepo = new UploadRepository(db);
+  const checkRepo = new CheckRepository(db);
+  const challengeRepo = new ChallengeRepository(db);
 
   const captchas = new CaptchaService(captchaRepo, {
     ttlMs: config.captchaTtlMs,
@@ -77,10 +87,14 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const userService = new UserService(users, config.publicBaseUrl);
   const fileService = new FileService(files);
   const downloads = new DownloadService(files, blobStore);
-  const uploads = new UploadService(uploadRepo, users, fileService, chunkStore, blobStore, {
+  const checks = new CheckService(checkRepo, users, fileService);
+  const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
+  if (config.crashPoint && !crashPoint) throw new Error(`unknown DRIVE_TEST_CRASH_POINT '${config.crashPoint}'`);
+  const uploads = new UploadService(uploadRepo, users, fileService, chunkStore, blobStore, challengeRepo, checks, {
     chunkSize: config.chunkSize,
     maxFileSize: config.maxFileSize,
     uploadExpiryMs: config.uploadExpiryMs,
+    crashPoint: crashPoint as CrashPoint | undefined,
   });
 
   const app = Fastify({
@@ -90,6 +104,11 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     // JSON bodies are small (the largest is chunk/exist with one digest per chunk).
     bodyLimit: 8 * 1024 * 1024,
   });
+  // Repair whatever a crash left half done, before any request can arrive.
+  await recoverStore(
+    { tmpDir, uploads: uploadRepo, recovery: new RecoveryRepository(db), chunks: chunkStore, blobs: blobStore },
+    { info: (obj, msg) => app.log.info(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
+  );
   const sweeper = new Sweeper(uploads, captchaRepo, sessions, (err) => app.log.error({ err }, 'sweep failed'));
   app.decorate('sweeper', sweeper);
 
@@ -104,6 +123,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerFileRoutes(app, fileService);
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
+  registerTransferRoutes(app, uploads, checks);
+  if (config.testHooks) registerTestRoutes(app, tmpDir);
   await registerStaticRoutes(app, config.staticDir);
 
   sweeper.start(config.sweepIntervalMs);

@@ -34,6 +34,11 @@ export interface ServerConfig {
    * Refused when NODE_ENV=production.
    */
   testHooks: boolean;
+  /**
+   * DRIVE_TEST_CRASH_POINT (only with DRIVE_TEST_HOOKS=1): the process SIGKILLs itself at this named
+   * point of a chunk write or merge (CRASH_POINTS in services/upload-service.ts), for crash tests.
+   */
+  crashPoint?: string;
   /** Server log (startup, warnings, errors); tests turn it off. */
   logger: boolean;
   /** One log line per request (LOG_REQUESTS=0 turns it off). */
@@ -65,6 +70,9 @@ export function assertSafeConfig(config: ServerConfig, nodeEnv: string | undefin
   if (config.testHooks && nodeEnv === 'production') {
     throw new Error('DRIVE_TEST_HOOKS=1 must not be used with NODE_ENV=production');
   }
+  if (config.crashPoint && !config.testHooks) {
+    throw new Error('DRIVE_TEST_CRASH_POINT needs DRIVE_TEST_HOOKS=1');
+  }
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -86,6 +94,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     logger: true,
     logRequests: env.LOG_REQUESTS !== '0',
     trustProxy: env.TRUST_PROXY === '1',
+    crashPoint: env.DRIVE_TEST_CRASH_POINT || undefined,
   };
   assertSafeConfig(config, env.NODE_ENV);
   return config;

@@ -4,7 +4,8 @@ import { configFromEnv } from './config';
 /**
  * Entry point of `npm start`. Environment: PORT (8080), HOST (0.0.0.0), DATA_DIR (./data: SQLite file,
  * blobs, upload chunks), STATIC_DIR (./dist: the built web app), DB_URL (unset = SQLite),
- * TRUST_PROXY=1 behind a TLS-terminating proxy, SWEEP_INTERVAL_MS, DRIVE_TEST_HOOKS=1 (tests only).
+ * TRUST_PROXY=1 behind a TLS-terminating proxy, SWEEP_INTERVAL_MS, DRIVE_TEST_HOOKS=1 (tests only),
+ * DRIVE_TEST_CRASH_POINT=<point> (crash tests only, needs DRIVE_TEST_HOOKS=1; see CRASH_POINTS).
  */
 async function main(): Promise<void> {
   const config = configFromEnv();

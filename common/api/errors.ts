@@ -39,6 +39,13 @@ export const ERRORS = {
   CHUNKS_MISSING: { code: 'UPL-4005', status: 400, message: '文件分片不完整，无法合并' },
   FINGERPRINT_MISMATCH: { code: 'UPL-4006', status: 400, message: '文件校验失败，请重新上传' },
   QUOTA_EXCEEDED: { code: 'UPL-4007', status: 400, message: '空间不足，无法上传' },
+  // Appended by the transfer-engine server work.
+  /** The tenant blocks this file type (canBeUploadType); enforced on chunk/exist, merge and second upload. */
+  FILE_TYPE_BLOCKED: { code: 'UPL-4008', status: 400, message: '不允许上传该类型的文件' },
+  /** newVersion onto a file another user has locked. */
+  FILE_LOCKED: { code: 'FILE-3010', status: 400, message: '文件已被他人锁定，无法覆盖' },
+  /** A state-changing GET (keepOnUpload, giveUpUpload) without the X-Client-Platform header. */
+  PLATFORM_HEADER_REQUIRED: { code: 'REQ-2006', status: 400, message: '缺少客户端平台标识，请求被拒绝' },
 
   // Appended by the server work: unknown API path, and a request body above the route's limit.
   ROUTE_NOT_FOUND: { code: 'REQ-2004', status: 404, message: '请求的接口不存在' },

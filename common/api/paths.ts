@@ -32,7 +32,29 @@ export const API = {
   chunkUpload: '/api/v2/file/chunk/upload',
   /** Ours: completes an upload once every chunk is stored. */
   chunkMerge: '/api/v2/file/chunk/merge',
+  /** Instant upload with proof of ownership: see common/transfer/second-upload.ts. */
   secondUpload: '/api/v2/file/second/upload',
+
+  // pre-upload checks and held items (common/transfer/checks.ts). The spec names these without their
+  // full paths; ours put them under /api/v2/file/ like their siblings.
+  canBeUploadType: '/api/uploadType/canBeUploadType',
+  checkFileSensitiveOrLock: '/api/v2/file/checkFileSensitiveOrLock',
+  fileVersionCheck: '/api/v2/file/fileVersion/check',
+  multipleFileCheck: '/api/v2/file/multipleFile/check',
+  relativePathDirCreate: '/api/v2/file/relativePath/dir/create',
+  /**
+   * GET, as the spec says. They change state, so the server requires the client's platform header on
+   * them: a cross-site page cannot add a custom header without a CORS preflight, which is refused.
+   */
+  keepOnUpload: '/api/v2/file/keepOnUpload',
+  giveUpUpload: '/api/v2/file/giveUpUpload',
+  unProcessList: '/api/v2/file/unProcess/list',
+
+  /**
+   * Test hook (only with DRIVE_TEST_HOOKS=1): `PUT` raw body → streamed to a temp file with a chunk's
+   * durability (fsync), then deleted; answers {bytes}. The baseline a benchmark compares uploads to.
+   */
+  testRawSink: '/api/test/raw-sink',
 } as const;
 
 export function downloadUrl(fileId: string): string {

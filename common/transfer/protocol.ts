@@ -49,11 +49,22 @@ export interface ChunkUploadResponse {
   size: number;
 }
 
+/**
+ * What merge does when the folder already holds a file of that name (see fileVersion/check):
+ * - 'fail': refuse with NAME_CONFLICT (the upload is kept, so the client can merge again);
+ * - 'newVersion': the existing file gets this content as its new current version, the old one is kept
+ *   in its history;
+ * - 'rename': the server picks a free name 'name (1).ext', 'name (2).ext', ...
+ */
+export type ConflictPolicy = 'fail' | 'newVersion' | 'rename';
+
 export interface ChunkMergeRequest {
   uploadId: string;
   name: string;
   parentId: string | null;
   category: FileCategory;
+  /** Default 'fail'. */
+  onConflict?: ConflictPolicy;
 }
 
 /** Number of chunks of a file; an empty file has one empty chunk so every file has a fingerprint. */

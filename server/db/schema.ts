@@ -61,6 +61,8 @@ export interface FilesTable {
   blob_id: string | null;
   created_at: number;
   updated_at: number;
+  /** User holding the lock on this file (nobody else may replace it), or null. Set by tests for now. */
+  locked_by?: string | null;
 }
 
 export interface BlobsTable {
@@ -71,6 +73,9 @@ export interface BlobsTable {
   size: number;
   storage_key: string;
   created_at: number;
+  /** Chunked layout (the blob is its ordered chunk files); null = stored as one piece. */
+  chunk_size?: number | null;
+  chunk_count?: number | null;
 }
 
 export interface UploadsTable {
@@ -89,6 +94,11 @@ export interface UploadsTable {
   created_at: number;
   updated_at: number;
   expires_at: number;
+  /**
+   * Set (durably) just before merge moves the chunk directory to blobs/<id>: recovery moves a blob
+   * directory back to the upload when the merge did not commit.
+   */
+  merge_blob_id?: string | null;
 }
 
 export interface UploadChunksTable {
@@ -96,6 +106,55 @@ export interface UploadChunksTable {
   idx: number;
   size: number;
   sha256: string;
+}
+
+export interface FileVersionsTable {
+  id: string;
+  file_id: string;
+  tenant_id: string;
+  /** The content this version had. */
+  blob_id: string;
+  size: number;
+  /** 1 for the oldest kept version; the file row itself is the current content. */
+  version_no: number;
+  created_at: number;
+  created_by: string;
+}
+
+export interface TenantSettingsTable {
+  tenant_id: string;
+  /** JSON array of lower-case extensions without dot; null = DEFAULT_BLOCKED_EXTENSIONS. */
+  blocked_extensions: string | null;
+  /** JSON array of name keywords; null = DEFAULT_SENSITIVE_KEYWORDS. */
+  sensitive_keywords: string | null;
+}
+
+export interface SecondUploadChallengesTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  fingerprint: string;
+  size: number;
+  /** Hex, 32 bytes. */
+  nonce: string;
+  /** JSON ByteRange[]. */
+  ranges: string;
+  expires_at: number;
+}
+
+export interface UnprocessedUploadsTable {
+  user_id: string;
+  /** The client's key for the item. */
+  upload_key: string;
+  tenant_id: string;
+  name: string;
+  parent_id: string | null;
+  category: number;
+  reason: string;
+  created_at: number;
+  decided_at: number | null;
+  /** 'newVersion' | 'rename' | 'giveUp' once decided. */
+  decision: string | null;
 }
 
 export interface Database {
@@ -107,4 +166,8 @@ export interface Database {
   blobs: BlobsTable;
   uploads: UploadsTable;
   upload_chunks: UploadChunksTable;
+  file_versions: FileVersionsTable;
+  tenant_settings: TenantSettingsTable;
+  second_upload_challenges: SecondUploadChallengesTable;
+  unprocessed_uploads: UnprocessedUploadsTable;
 }

@@ -1,30 +1,46 @@
+import { sql, type Transaction } from 'kysely';
+import type { ConflictPolicy } from '../../common/transfer/protocol';
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
-import type { FilesTable, UploadsTable } from '../db/schema';
+import type { Database, FilesTable, UploadsTable } from '../db/schema';
+import { newId } from '../ids';
+import { freeName, numberedLikePattern } from '../services/naming';
+
+export type CommitFailure = 'uploadGone' | 'quota' | 'nameConflict' | 'locked' | 'blobGone';
 
 export type CommitOutcome =
-  | { ok: true; file: FilesTable; blobId: string; reusedExistingBlob: boolean }
-  | { ok: false; reason: 'uploadGone' | 'quota' | 'nameConflict' };
+  | { ok: true; file: FilesTable; blobId: string; reusedExistingBlob: boolean; replacedVersion: boolean }
+  | { ok: false; reason: CommitFailure };
 
-/** Thrown inside the merge transaction to roll it back with a reason. */
+/** Thrown inside a transaction to roll it back with a reason. */
 class Rollback extends Error {
-  constructor(readonly reason: 'uploadGone' | 'quota' | 'nameConflict') {
+  constructor(readonly reason: CommitFailure) {
     super(reason);
   }
 }
 
-export interface CommitUploadInput {
-  uploadId: string;
+/** The content the new file gets. */
+export type CommitBlob =
+  /** A chunked blob just moved into place under `id` (used unless the tenant already has the content). */
+  | { kind: 'new'; id: string; chunkSize: number; chunkCount: number }
+  /** Content the tenant already stores (second upload): must still exist. */
+  | { kind: 'existing'; id: string };
+
+export interface CommitInput {
+  /** The upload being completed (its rows are deleted in the same transaction); null for second upload. */
+  uploadId: string | null;
   userId: string;
   tenantId: string;
   fingerprint: string;
   size: number;
-  /** Storage key of the blob just written; used unless the tenant already has this content. */
-  storageKey: string;
-  newBlobId: string;
+  blob: CommitBlob;
+  /** The file row to create (name, parent, category...); blob_id is filled in. */
   file: FilesTable;
+  onConflict: ConflictPolicy;
   now: number;
 }
+
+type Tx = Transaction<Database>;
 
 export class UploadRepository {
   constructor(private readonly db: Db) {}
@@ -54,6 +70,10 @@ export class UploadRepository {
       .executeTakeFirst();
   }
 
+  findById(uploadId: string): Promise<UploadsTable | undefined> {
+    return this.db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
+  }
+
   async insert(row: UploadsTable): Promise<void> {
     await this.db.insertInto('uploads').values(row).execute();
   }
@@ -70,6 +90,11 @@ export class UploadRepository {
     await this.db.updateTable('uploads').set({ updated_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
   }
 
+  /** Durable merge intent: the chunk directory is about to become blobs/<blobId> (null: not merging). */
+  async setMergeIntent(id: string, blobId: string | null): Promise<void> {
+    await this.db.updateTable('uploads').set({ merge_blob_id: blobId }).where('id', '=', id).execute();
+  }
+
   async storedChunks(uploadId: string): Promise<Array<{ idx: number; size: number; sha256: string }>> {
     return this.db
       .selectFrom('upload_chunks')
@@ -77,6 +102,16 @@ export class UploadRepository {
       .where('upload_id', '=', uploadId)
       .orderBy('idx')
       .execute();
+  }
+
+  async isChunkRecorded(uploadId: string, idx: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('upload_chunks')
+      .select('idx')
+      .where('upload_id', '=', uploadId)
+      .where('idx', '=', idx)
+      .executeTakeFirst();
+    return Boolean(row);
   }
 
   /** Records a stored chunk; recording the same chunk twice is a no-op (idempotent re-send). */
@@ -93,6 +128,11 @@ export class UploadRepository {
     return rows.map((r) => r.id);
   }
 
+  /** Every upload (recovery): id and merge intent. */
+  allUploads(): Promise<Array<{ id: string; merge_blob_id: string | null | undefined }>> {
+    return this.db.selectFrom('uploads').select(['id', 'merge_blob_id']).execute();
+  }
+
   async deleteUpload(id: string): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('upload_chunks').where('upload_id', '=', id).execute();
@@ -100,20 +140,33 @@ export class UploadRepository {
     });
   }
 
+  /** The tenant's blob with this content, if any (dedup is scoped to the tenant). */
+  findTenantBlob(tenantId: string, fingerprint: string, size: number) {
+    return this.db
+      .selectFrom('blobs')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('fingerprint', '=', fingerprint)
+      .where('size', '=', size)
+      .executeTakeFirst();
+  }
+
   /**
-   * Turns a fully received upload into a file, all or nothing: reuse or insert the blob row, check the
-   * quota, insert the file row, charge the quota, delete the upload rows.
+   * Completes an upload (or a second upload) all or nothing: reuse or insert the blob row, place the
+   * file under the conflict policy, charge the quota (versions keep counting), delete the upload rows.
    */
-  async commit(input: CommitUploadInput): Promise<CommitOutcome> {
+  async commit(input: CommitInput): Promise<CommitOutcome> {
     try {
       return await this.db.transaction().execute(async (tx) => {
-        const upload = await tx
-          .selectFrom('uploads')
-          .select('id')
-          .where('id', '=', input.uploadId)
-          .where('user_id', '=', input.userId)
-          .executeTakeFirst();
-        if (!upload) throw new Rollback('uploadGone');
+        if (input.uploadId !== null) {
+          const upload = await tx
+            .selectFrom('uploads')
+            .select('id')
+            .where('id', '=', input.uploadId)
+            .where('user_id', '=', input.userId)
+            .executeTakeFirst();
+          if (!upload) throw new Rollback('uploadGone');
+        }
 
         const existing = await tx
           .selectFrom('blobs')
@@ -122,8 +175,14 @@ export class UploadRepository {
           .where('fingerprint', '=', input.fingerprint)
           .where('size', '=', input.size)
           .executeTakeFirst();
-        const blobId = existing?.id ?? input.newBlobId;
-        if (!existing) {
+        let blobId: string;
+        if (input.blob.kind === 'existing') {
+          if (!existing || existing.id !== input.blob.id) throw new Rollback('blobGone');
+          blobId = existing.id;
+        } else if (existing) {
+          blobId = existing.id;
+        } else {
+          blobId = input.blob.id;
           await tx
             .insertInto('blobs')
             .values({
@@ -131,8 +190,10 @@ export class UploadRepository {
               tenant_id: input.tenantId,
               fingerprint: input.fingerprint,
               size: input.size,
-              storage_key: input.storageKey,
+              storage_key: input.blob.id,
               created_at: input.now,
+              chunk_size: input.blob.chunkSize,
+              chunk_count: input.blob.chunkCount,
             })
             .execute();
         }
@@ -145,21 +206,97 @@ export class UploadRepository {
           .executeTakeFirst();
         if (Number(charged.numUpdatedRows) !== 1) throw new Rollback('quota');
 
-        const file = { ...input.file, blob_id: blobId };
-        try {
-          await tx.insertInto('files').values(file).execute();
-        } catch (err) {
-          if (isUniqueViolation(err)) throw new Rollback('nameConflict');
-          throw err;
-        }
+        const placed = await placeFile(tx, { ...input.file, blob_id: blobId }, input.onConflict, input.userId, input.now);
 
-        await tx.deleteFrom('upload_chunks').where('upload_id', '=', input.uploadId).execute();
-        await tx.deleteFrom('uploads').where('id', '=', input.uploadId).execute();
-        return { ok: true as const, file, blobId, reusedExistingBlob: Boolean(existing) };
+        if (input.uploadId !== null) {
+          await tx.deleteFrom('upload_chunks').where('upload_id', '=', input.uploadId).execute();
+          await tx.deleteFrom('uploads').where('id', '=', input.uploadId).execute();
+        }
+        return {
+          ok: true as const,
+          file: placed.file,
+          blobId,
+          reusedExistingBlob: input.blob.kind === 'new' && blobId !== input.blob.id,
+          replacedVersion: placed.replacedVersion,
+        };
       });
     } catch (err) {
       if (err instanceof Rollback) return { ok: false, reason: err.reason };
       throw err;
     }
+  }
+}
+
+/**
+ * Puts a new file row in its folder under the conflict policy (inside the caller's transaction):
+ * - free name → insert;
+ * - 'fail' → nameConflict;
+ * - 'rename' → the first free 'name (n).ext' (one query for the taken numbered names);
+ * - 'newVersion' → the existing file keeps its id and gets the new blob; its previous blob becomes a
+ *   file_versions row (version_no = highest + 1). A folder of that name, or a file locked by another
+ *   user, cannot be replaced.
+ */
+async function placeFile(
+  tx: Tx,
+  file: FilesTable,
+  policy: ConflictPolicy,
+  userId: string,
+  now: number,
+): Promise<{ file: FilesTable; replacedVersion: boolean }> {
+  const inFolder = (q: ReturnType<typeof selectFiles>) =>
+    q
+      .where('tenant_id', '=', file.tenant_id)
+      .where('owner_id', '=', file.owner_id)
+      .where('category', '=', file.category)
+      .where((eb) => (file.parent_id === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', file.parent_id)));
+  const selectFiles = () => tx.selectFrom('files');
+
+  const clash = await inFolder(selectFiles()).selectAll().where('name_key', '=', file.name_key).executeTakeFirst();
+  if (!clash) {
+    await insertOrConflict(tx, file);
+    return { file, replacedVersion: false };
+  }
+  if (policy === 'rename') {
+    const taken = await inFolder(selectFiles())
+      .select('name_key')
+      .where(sql<boolean>`name_key like ${numberedLikePattern(file.name)} escape '\\'`)
+      .execute();
+    const name = freeName(file.name, new Set([file.name_key, ...taken.map((r) => r.name_key)]));
+    const renamed = { ...file, name, name_key: name.toLowerCase() };
+    await insertOrConflict(tx, renamed);
+    return { file: renamed, replacedVersion: false };
+  }
+  if (policy === 'newVersion' && clash.is_dir === 0 && clash.blob_id) {
+    if (clash.locked_by && clash.locked_by !== userId) throw new Rollback('locked');
+    const last = await tx
+      .selectFrom('file_versions')
+      .select((eb) => eb.fn.max('version_no').as('n'))
+      .where('file_id', '=', clash.id)
+      .executeTakeFirst();
+    await tx
+      .insertInto('file_versions')
+      .values({
+        id: newId(),
+        file_id: clash.id,
+        tenant_id: clash.tenant_id,
+        blob_id: clash.blob_id,
+        size: clash.size,
+        version_no: Number(last?.n ?? 0) + 1,
+        created_at: now,
+        created_by: userId,
+      })
+      .execute();
+    await tx.updateTable('files').set({ blob_id: file.blob_id, size: file.size, updated_at: now }).where('id', '=', clash.id).execute();
+    return { file: { ...clash, blob_id: file.blob_id, size: file.size, updated_at: now }, replacedVersion: true };
+  }
+  throw new Rollback('nameConflict');
+}
+
+async function insertOrConflict(tx: Tx, file: FilesTable): Promise<void> {
+  try {
+    await tx.insertInto('files').values(file).execute();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Rollback('nameConflict');
+    throw err;
   }
 }

@@ -8,3 +8,4 @@ export const nullableId = { anyOf: [idString, { type: 'null' }] } as const;
 export const category = { type: 'integer', minimum: 1, maximum: 1000 } as const;
 export const nameString = { type: 'string', maxLength: 1024 } as const;
 export const sha256Hex = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
+export const conflictPolicy = { type: 'string', enum: ['fail', 'newVersion', 'rename'] } as const;

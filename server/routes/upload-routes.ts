@@ -13,7 +13,7 @@ import type {
 import { HEADER_CHUNK_SHA256, MAX_CHUNK_SIZE } from '../../common/transfer/constants';
 import { callerOf } from '../http/session-guard';
 import type { UploadService } from '../services/upload-service';
-import { category, idString, nameString, nullableId, sha256Hex } from './schemas';
+import { category, conflictPolicy, idString, nameString, nullableId, sha256Hex } from './schemas';
 
 export function registerUploadRoutes(app: FastifyInstance, uploads: UploadService, chunkSize: number): void {
   app.get(API.uploadConfig, async (): Promise<ApiOk<UploadConfig>> => ({ data: uploads.config() }));
@@ -50,7 +50,7 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
         body: {
           type: 'object',
           required: ['uploadId', 'name', 'parentId', 'category'],
-          properties: { uploadId: idString, name: nameString, parentId: nullableId, category },
+          properties: { uploadId: idString, name: nameString, parentId: nullableId, category, onConflict: conflictPolicy },
         },
       },
     },

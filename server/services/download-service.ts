@@ -5,6 +5,7 @@ import type { FileRepository } from '../repositories/file-repository';
 import type { BlobStore } from '../storage/blob-store';
 import type { Caller } from './caller';
 import { scopeOf } from './file-service';
+import { layoutOf } from './upload-service';
 
 export interface Downloadable {
   name: string;
@@ -28,9 +29,9 @@ export class DownloadService {
     if (!blob) throw new AppError(ERRORS.NOT_FOUND);
     return {
       name: row.name,
-      size: blob.size,
+      size: Number(blob.size),
       fingerprint: blob.fingerprint,
-      open: (range) => this.blobs.openRead(blob.storage_key, range),
+      open: (range) => this.blobs.openRead(blob.storage_key, range, layoutOf(blob)),
     };
   }
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ERRORS } from '../../common/api/errors';
 import type { FileEntry } from '../../common/api/types';
@@ -10,20 +10,46 @@ import type {
   UploadConfig,
 } from '../../common/transfer/protocol';
 import { chunkCount, chunkRange, fingerprintInput, SHA256_HEX } from '../../common/transfer/protocol';
-import type { FilesTable, UploadsTable } from '../db/schema';
+import type { ByteRange, SecondUploadChallenge, SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
+import {
+  proofMessageLength,
+  SECOND_UPLOAD_CHALLENGE_TTL_MS,
+  SECOND_UPLOAD_RANGE_COUNT,
+  SECOND_UPLOAD_RANGE_MAX_BYTES,
+} from '../../common/transfer/second-upload';
+import type { BlobsTable, FilesTable, UploadsTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
-import type { UploadRepository } from '../repositories/upload-repository';
+import type { ChallengeRepository } from '../repositories/challenge-repository';
+import type { CommitFailure, CommitOutcome, UploadRepository } from '../repositories/upload-repository';
 import type { UserRepository } from '../repositories/user-repository';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore, ChunkedLayout } from '../storage/blob-store';
 import type { LocalChunkStore } from '../storage/chunk-store';
 import type { Caller } from './caller';
 import { nameKeyOf, toFileEntry, validName, type FileService } from './file-service';
+import { KeyedLock } from './keyed-lock';
+
+/** Named points where a test run (DRIVE_TEST_HOOKS=1 + DRIVE_TEST_CRASH_POINT) kills the process. */
+export const CRASH_POINTS = [
+  'chunk-after-write-before-rename',
+  'chunk-after-rename-before-record',
+  'merge-before-rename',
+  'merge-after-rename',
+  'merge-after-commit',
+] as const;
+export type CrashPoint = (typeof CRASH_POINTS)[number];
+
+/** Refuses file types the tenant blocks (implemented by CheckService). */
+export interface TypePolicy {
+  assertAllowedType(tenantId: string, name: string): Promise<void>;
+}
 
 export interface UploadServiceOptions {
   chunkSize: number;
   maxFileSize: number;
   uploadExpiryMs: number;
+  /** Test hook: SIGKILL this process when the named point is reached. */
+  crashPoint?: CrashPoint;
 }
 
 function digestsOf(upload: UploadsTable): string[] {
@@ -37,8 +63,17 @@ export class UploadService {
     private readonly fileService: FileService,
     private readonly chunks: LocalChunkStore,
     private readonly blobs: BlobStore,
+    private readonly challenges: ChallengeRepository,
+    private readonly types: TypePolicy,
     private readonly options: UploadServiceOptions,
   ) {}
+
+  /** Chunk writes and the merge of one upload run one at a time. */
+  private readonly locks = new KeyedLock();
+
+  private crashPoint(point: CrashPoint): void {
+    if (this.options.crashPoint === point) process.kill(process.pid, 'SIGKILL');
+  }
 
   config(): UploadConfig {
     return { chunkSize: this.options.chunkSize, maxFileSize: this.options.maxFileSize };
@@ -56,6 +91,7 @@ export class UploadService {
     if (fingerprint !== req.fingerprint) throw new AppError(ERRORS.FINGERPRINT_MISMATCH);
     const name = validName(req.name);
     await this.fileService.requireParent(caller, req.parentId, req.category);
+    await this.types.assertAllowedType(caller.tenantId, name);
 
     const user = await this.users.findById(caller.userId);
     if (!user || user.used_size + req.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
@@ -125,100 +161,273 @@ export class UploadService {
       await received.discard();
       throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
     }
-    // Same digest → same bytes, so replacing an already stored chunk is harmless (idempotent).
-    await received.keep();
-    await this.uploads.recordChunk(upload.id, index, received.size, received.sha256);
-    await this.uploads.touch(upload.id, now, now + this.options.uploadExpiryMs);
+    // Keep it under the upload's lock: never during a merge, never after one, and a chunk already
+    // recorded stays as it is (a concurrent or repeated duplicate is dropped, so two writers at once
+    // leave one whole chunk). Order: rename into place (fsync), then record — a crash between leaves an
+    // unrecorded file that recovery removes and the client re-sends.
+    await this.locks.run(upload.id, async () => {
+      const current = await this.uploads.findOwned(upload.id, caller.userId, caller.tenantId, now);
+      if (!current || current.merge_blob_id) {
+        await received.discard();
+        throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+      }
+      if (await this.uploads.isChunkRecorded(upload.id, index)) {
+        await received.discard();
+      } else {
+        this.crashPoint('chunk-after-write-before-rename');
+        await received.keep();
+        this.crashPoint('chunk-after-rename-before-record');
+        await this.uploads.recordChunk(upload.id, index, received.size, received.sha256);
+      }
+      await this.uploads.touch(upload.id, now, now + this.options.uploadExpiryMs);
+    });
     return { index, size: received.size };
   }
 
-  /** Concatenates the chunks into one blob, verifying every byte again, then commits the file. */
+  /**
+   * Completes an upload without copying a byte: the recorded chunk digests (each verified when its
+   * chunk arrived) are checked against the announced ones and the fingerprint, then the chunk
+   * directory becomes the blob in one rename and the file is created in one DB transaction.
+   * Crash-safe order (see services/recovery.ts for the other half):
+   *   1. merge intent (uploads.merge_blob_id) committed   → crash: intent cleared at startup
+   *   2. rename uploads/<id>/ → blobs/<xx>/<blobId>/, fsync → crash: moved back, upload resumable
+   *   3. DB transaction: blob row, file row, quota, upload rows deleted → crash after: consistent
+   * If the tenant already stores this content, no rename happens: the file references that blob and
+   * the chunk directory is deleted after the commit (a crash before that leaves an upload directory
+   * without an upload row, which recovery removes).
+   */
   async merge(caller: Caller, req: ChunkMergeRequest, now = Date.now()): Promise<FileEntry> {
-    const upload = await this.requireUpload(caller, req.uploadId, now);
     const name = validName(req.name);
-    await this.fileService.requireParent(caller, req.parentId, req.category);
-    const stored = await this.uploads.storedChunks(upload.id);
-    if (stored.length !== upload.chunk_count) throw new AppError(ERRORS.CHUNKS_MISSING);
-    const expected = digestsOf(upload);
-
-    const writer = await this.blobs.createWriter();
-    let storageKey: string;
-    try {
-      const actualDigests: string[] = [];
-      let total = 0;
-      for (let i = 0; i < upload.chunk_count; i++) {
-        const hash = createHash('sha256');
-        for await (const piece of this.chunks.openRead(upload.id, i) as AsyncIterable<Buffer>) {
-          hash.update(piece);
-          total += piece.length;
-          await writer.write(piece);
-        }
-        actualDigests.push(hash.digest('hex'));
-      }
-      const fingerprint = createHash('sha256').update(fingerprintInput(actualDigests)).digest('hex');
-      const intact = total === upload.size && fingerprint === upload.fingerprint && actualDigests.every((d, i) => d === expected[i]);
+    await this.types.assertAllowedType(caller.tenantId, name);
+    return this.locks.run(req.uploadId, async () => {
+      const upload = await this.requireUpload(caller, req.uploadId, now);
+      await this.fileService.requireParent(caller, req.parentId, req.category);
+      const stored = await this.uploads.storedChunks(upload.id);
+      if (stored.length !== upload.chunk_count) throw new AppError(ERRORS.CHUNKS_MISSING);
+      const expected = digestsOf(upload);
+      const recorded = stored.map((c) => c.sha256);
+      const total = stored.reduce((n, c) => n + Number(c.size), 0);
+      const fingerprint = createHash('sha256').update(fingerprintInput(recorded)).digest('hex');
+      const intact =
+        total === upload.size &&
+        fingerprint === upload.fingerprint &&
+        stored.every((c, i) => c.idx === i && c.sha256 === expected[i]);
       if (!intact) throw new AppError(ERRORS.FINGERPRINT_MISMATCH);
-      storageKey = await writer.commit();
-    } catch (err) {
-      await writer.abort();
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError(ERRORS.CHUNKS_MISSING);
-      throw err;
-    }
+      const user = await this.users.findById(caller.userId);
+      if (!user || user.used_size + upload.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
 
-    const file: FilesTable = {
+      const file = this.draftFile(caller, name, req.parentId, req.category, upload.size, now);
+      const policy = req.onConflict ?? 'fail';
+      const known = await this.uploads.findTenantBlob(caller.tenantId, upload.fingerprint, upload.size);
+      if (known) {
+        const outcome = await this.uploads.commit({
+          uploadId: upload.id,
+          userId: caller.userId,
+          tenantId: caller.tenantId,
+          fingerprint: upload.fingerprint,
+          size: upload.size,
+          blob: { kind: 'existing', id: known.id },
+          file,
+          onConflict: policy,
+          now,
+        });
+        if (outcome.ok) {
+          this.crashPoint('merge-after-commit');
+          await this.chunks.removeUpload(upload.id);
+          return toFileEntry(outcome.file);
+        }
+        if (outcome.reason !== 'blobGone') throw commitError(outcome.reason);
+      }
+
+      const blobId = newId();
+      await this.uploads.setMergeIntent(upload.id, blobId);
+      this.crashPoint('merge-before-rename');
+      try {
+        await this.blobs.adoptUpload(upload.id, blobId);
+      } catch (err) {
+        await this.uploads.setMergeIntent(upload.id, null);
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError(ERRORS.CHUNKS_MISSING);
+        throw err;
+      }
+      this.crashPoint('merge-after-rename');
+      let outcome: CommitOutcome;
+      try {
+        outcome = await this.uploads.commit({
+          uploadId: upload.id,
+          userId: caller.userId,
+          tenantId: caller.tenantId,
+          fingerprint: upload.fingerprint,
+          size: upload.size,
+          blob: { kind: 'new', id: blobId, chunkSize: upload.chunk_size, chunkCount: upload.chunk_count },
+          file,
+          onConflict: policy,
+          now,
+        });
+      } catch (err) {
+        await this.undoAdopt(upload.id, blobId);
+        throw err;
+      }
+      if (!outcome.ok) {
+        await this.undoAdopt(upload.id, blobId);
+        throw commitError(outcome.reason);
+      }
+      this.crashPoint('merge-after-commit');
+      // Another upload of the same content committed first: the file uses that blob, ours goes.
+      if (outcome.reusedExistingBlob) await this.blobs.remove(blobId);
+      return toFileEntry(outcome.file);
+    });
+  }
+
+  /** The merge did not commit: the chunks belong to the upload again, so it can be merged later. */
+  private async undoAdopt(uploadId: string, blobId: string): Promise<void> {
+    await this.blobs.returnToUpload(blobId, uploadId);
+    await this.uploads.setMergeIntent(uploadId, null);
+  }
+
+  private draftFile(caller: Caller, name: string, parentId: string | null, category: number, size: number, now: number): FilesTable {
+    return {
       id: newId(),
       tenant_id: caller.tenantId,
       owner_id: caller.userId,
-      parent_id: req.parentId,
-      category: req.category,
+      parent_id: parentId,
+      category,
       name,
       name_key: nameKeyOf(name),
       is_dir: 0,
-      size: upload.size,
+      size,
       blob_id: null,
       created_at: now,
       updated_at: now,
     };
-    let outcome;
-    try {
-      outcome = await this.uploads.commit({
-        uploadId: upload.id,
-        userId: caller.userId,
-        tenantId: caller.tenantId,
-        fingerprint: upload.fingerprint,
-        size: upload.size,
-        storageKey,
-        newBlobId: newId(),
-        file,
-        now,
-      });
-    } catch (err) {
-      await this.blobs.remove(storageKey);
-      throw err;
-    }
-    if (!outcome.ok) {
-      await this.blobs.remove(storageKey);
-      if (outcome.reason === 'quota') throw new AppError(ERRORS.QUOTA_EXCEEDED);
-      if (outcome.reason === 'nameConflict') throw new AppError(ERRORS.NAME_CONFLICT);
-      throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
-    }
-    // The tenant already had this content: the new copy is redundant.
-    if (outcome.reusedExistingBlob) await this.blobs.remove(storageKey);
-    await this.chunks.removeUpload(upload.id);
-    return toFileEntry(outcome.file);
   }
 
-  /** Removes expired uploads: rows first (so nobody resumes them), then their chunk files. */
+  /**
+   * Second upload (common/transfer/second-upload.ts). Without proof: always a fresh challenge. With
+   * proof: the challenge is consumed (single use) and the HMAC is computed and compared in constant
+   * time in every case — over the stored bytes when the tenant has the content, over random bytes
+   * when it does not — so "not stored", "wrong proof", "expired/reused challenge" and "another
+   * tenant's content" all answer the same {status:'unknown'} after the same work.
+   */
+  async secondUpload(caller: Caller, req: SecondUploadRequest, now = Date.now()): Promise<SecondUploadResponse> {
+    const name = validName(req.name);
+    await this.fileService.requireParent(caller, req.parentId, req.category);
+    await this.types.assertAllowedType(caller.tenantId, name);
+    if (req.size > this.options.maxFileSize) throw new AppError(ERRORS.VALIDATION, '文件超过允许的最大大小');
+    const user = await this.users.findById(caller.userId);
+    if (!user || user.used_size + req.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
+
+    if (!req.proof) {
+      const challenge: SecondUploadChallenge = {
+        status: 'challenge',
+        challengeId: newId(),
+        nonce: randomBytes(32).toString('hex'),
+        ranges: randomRanges(req.size),
+      };
+      await this.challenges.insert({
+        id: challenge.challengeId,
+        tenant_id: caller.tenantId,
+        user_id: caller.userId,
+        fingerprint: req.fingerprint,
+        size: req.size,
+        nonce: challenge.nonce,
+        ranges: JSON.stringify(challenge.ranges),
+        expires_at: now + SECOND_UPLOAD_CHALLENGE_TTL_MS,
+      });
+      return challenge;
+    }
+
+    const challenge = await this.challenges.consume(req.proof.challengeId, caller.userId, caller.tenantId, now);
+    const matches = Boolean(challenge && challenge.fingerprint === req.fingerprint && Number(challenge.size) === req.size);
+    const blob = matches ? await this.uploads.findTenantBlob(caller.tenantId, req.fingerprint, req.size) : undefined;
+    const ranges = challenge ? (JSON.parse(challenge.ranges) as ByteRange[]) : randomRanges(req.size);
+    const key = challenge ? Buffer.from(challenge.nonce, 'hex') : randomBytes(32);
+    let message: Buffer | null = blob ? await this.readRanges(blob, ranges) : null;
+    const stored = message !== null;
+    message ??= randomBytes(proofMessageLength(ranges));
+    const expected = createHmac('sha256', key).update(message).digest();
+    const given = /^[0-9a-f]{64}$/i.test(req.proof.hmac) ? Buffer.from(req.proof.hmac, 'hex') : Buffer.alloc(32);
+    const proven = timingSafeEqual(expected, given);
+    if (!(proven && stored && matches && blob)) return { status: 'unknown' };
+
+    const outcome = await this.uploads.commit({
+      uploadId: null,
+      userId: caller.userId,
+      tenantId: caller.tenantId,
+      fingerprint: req.fingerprint,
+      size: req.size,
+      blob: { kind: 'existing', id: blob.id },
+      file: this.draftFile(caller, name, req.parentId, req.category, req.size, now),
+      onConflict: req.onConflict ?? 'fail',
+      now,
+    });
+    if (!outcome.ok) {
+      if (outcome.reason === 'blobGone') return { status: 'unknown' };
+      throw commitError(outcome.reason);
+    }
+    return { status: 'created', file: toFileEntry(outcome.file) };
+  }
+
+  /** The challenged bytes of a stored blob, concatenated; null when the bytes cannot be read. */
+  private async readRanges(blob: BlobsTable, ranges: ByteRange[]): Promise<Buffer | null> {
+    const layout = layoutOf(blob);
+    const parts: Buffer[] = [];
+    try {
+      for (const r of ranges) {
+        if (r.end > blob.size || r.start < 0 || r.end <= r.start) return null;
+        for await (const piece of this.blobs.openRead(blob.storage_key, { start: r.start, end: r.end - 1 }, layout) as AsyncIterable<Buffer>) {
+          parts.push(piece);
+        }
+      }
+    } catch {
+      return null;
+    }
+    return Buffer.concat(parts);
+  }
+
+  /** Removes expired uploads (rows first, so nobody resumes them, then their chunk files) and challenges. */
   async sweepExpired(now = Date.now()): Promise<number> {
     let removed = 0;
+    await this.challenges.deleteExpired(now);
     for (;;) {
       const ids = await this.uploads.expiredUploadIds(now, 100);
       for (const id of ids) {
-        await this.uploads.deleteUpload(id);
-        await this.chunks.removeUpload(id);
+        await this.locks.run(id, async () => {
+          await this.uploads.deleteUpload(id);
+          await this.chunks.removeUpload(id);
+        });
         removed++;
       }
       if (ids.length < 100) return removed;
     }
+  }
+}
+
+export function layoutOf(blob: Pick<BlobsTable, 'chunk_size' | 'chunk_count' | 'size'>): ChunkedLayout | null {
+  return blob.chunk_size ? { chunkSize: blob.chunk_size, chunkCount: blob.chunk_count ?? 0, size: Number(blob.size) } : null;
+}
+
+/** SECOND_UPLOAD_RANGE_COUNT random ranges inside [0, size), each 1..SECOND_UPLOAD_RANGE_MAX_BYTES long. */
+export function randomRanges(size: number): ByteRange[] {
+  if (size <= 0) return [];
+  const ranges: ByteRange[] = [];
+  const maxLen = Math.min(SECOND_UPLOAD_RANGE_MAX_BYTES, size);
+  for (let i = 0; i < SECOND_UPLOAD_RANGE_COUNT; i++) {
+    const length = 1 + randomInt(maxLen);
+    const start = randomInt(size - length + 1);
+    ranges.push({ start, end: start + length });
+  }
+  return ranges;
+}
+
+function commitError(reason: CommitFailure): AppError {
+  switch (reason) {
+    case 'quota':
+      return new AppError(ERRORS.QUOTA_EXCEEDED);
+    case 'nameConflict':
+      return new AppError(ERRORS.NAME_CONFLICT);
+    case 'locked':
+      return new AppError(ERRORS.FILE_LOCKED);
+    default:
+      return new AppError(ERRORS.UPLOAD_NOT_FOUND);
   }
 }

@@ -89,4 +89,25 @@ export class LocalChunkStore {
   async removeUpload(uploadId: string): Promise<void> {
     await fsp.rm(this.dirOf(uploadId), { recursive: true, force: true });
   }
+
+  /** Upload ids that have a chunk directory (recovery). */
+  async listUploadIds(): Promise<string[]> {
+    const entries = await fsp.readdir(this.uploadDir, { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory() && /^[A-Za-z0-9_-]{22}$/.test(e.name)).map((e) => e.name);
+  }
+
+  /** Names of the files in one upload's directory ([] when it has none). */
+  async listFiles(uploadId: string): Promise<string[]> {
+    try {
+      return await fsp.readdir(this.dirOf(uploadId));
+    } catch {
+      return [];
+    }
+  }
+
+  /** Removes one entry of an upload directory by its name as listed (recovery of unrecorded chunks). */
+  async removeFile(uploadId: string, name: string): Promise<void> {
+    if (!/^[0-9]+$/.test(name) && !/^[A-Za-z0-9._-]+$/.test(name)) throw new Error('invalid chunk file name');
+    await fsp.rm(path.join(this.dirOf(uploadId), name), { recursive: true, force: true });
+  }
 }

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { API } from '../../common/api/paths';
-import type { CaptchaImage, LoginResult } from '../../common/api/types';
+import type { Database as SqliteDatabase } from 'better-sqlite3';
+import type { CaptchaImage, FileEntry, LoginResult } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { DEFAULT_CHUNK_SIZE } from '../../common/transfer/constants';
 import { bytesToHex, chunkCount, fingerprintInput } from '../../common/transfer/protocol';
@@ -196,4 +197,54 @@ export async function liftPasswordGate(server: TestServer, username: string): Pr
   } finally {
     db.close();
   }
+}
+
+/** Test-only direct access to the server's SQLite file (inspection and setup the API cannot do yet). */
+export async function withDb<T>(server: { dataDir: string }, fn: (db: SqliteDatabase) => T): Promise<T> {
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new SQLite(path.join(server.dataDir, 'drive.sqlite'));
+  try {
+    db.pragma('busy_timeout = 5000');
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Adds a tenant with one member account (password gate lifted) straight into the database. */
+export async function addTenantWithUser(server: TestServer, username: string, password: string, quota = 10 * 1024 ** 3): Promise<void> {
+  const { hashPassword } = await import('../../server/services/password-hash');
+  const hash = await hashPassword(password);
+  const now = Date.now();
+  const tenantId = randomBytes(16).toString('base64url');
+  await withDb(server, (db) => {
+    db.prepare('insert into tenants (id, name, brand_name, logo_key, created_at) values (?, ?, ?, null, ?)').run(tenantId, 'Other', 'Other', now);
+    db.prepare(
+      `insert into users (id, tenant_id, username, nick_name, phone, avatar, role, password_hash, must_change_password,
+         password_changed_at, quota, used_size, created_at) values (?, ?, ?, ?, '', '', 'member', ?, 0, ?, ?, 0, ?)`,
+    ).run(randomBytes(16).toString('base64url'), tenantId, username, username, hash, now, quota, now);
+  });
+}
+
+/** Uploads a whole file through chunk/exist, chunk upload and merge; returns the merge answer. */
+export async function uploadFile(
+  client: Client,
+  content: Buffer,
+  name: string,
+  opts: { parentId?: string | null; onConflict?: string; chunkSize?: number } = {},
+): Promise<Answer<{ data: FileEntry; errorCode?: string }>> {
+  const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const { chunkDigests, fingerprint } = describeFile(content, chunkSize);
+  const open = await client.post<{ data: { uploadId: string; chunkCount: number; existingChunks: number[] }; errorCode?: string }>(
+    API.chunkExist,
+    { fingerprint, size: content.length, chunkSize, chunkDigests, name, parentId: opts.parentId ?? null, category: 1 },
+  );
+  if (open.status !== 200) return open as never;
+  const { uploadId, chunkCount: count, existingChunks } = open.body.data;
+  for (let i = 0; i < count; i++) {
+    if (existingChunks.includes(i)) continue;
+    const res = await putChunk(client, uploadId, i, content.subarray(i * chunkSize, (i + 1) * chunkSize));
+    if (res.status !== 200) throw new Error(`chunk ${i}: ${JSON.stringify(res.body)}`);
+  }
+  return client.post(API.chunkMerge, { uploadId, name, parentId: opts.parentId ?? null, category: 1, onConflict: opts.onConflict });
 }

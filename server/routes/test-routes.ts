@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { ApiOk } from '../../common/api/envelope';
+import { API } from '../../common/api/paths';
+import { callerOf } from '../http/session-guard';
+
+/**
+ * Test hooks, registered only with DRIVE_TEST_HOOKS=1. `PUT /api/test/raw-sink` streams the raw body
+ * to a temp file with a chunk's durability (write, fsync), deletes it and answers {bytes}: the plain
+ * upload (`curl -T`) a benchmark compares the engine's upload with.
+ */
+export function registerTestRoutes(app: FastifyInstance, tmpDir: string): void {
+  void app.register(async (scope) => {
+    const passThrough = (_req: unknown, payload: Readable, done: (err: Error | null, body?: Readable) => void) => done(null, payload);
+    scope.addContentTypeParser('*', passThrough);
+    scope.put(API.testRawSink, { bodyLimit: Number.MAX_SAFE_INTEGER }, async (request): Promise<ApiOk<{ bytes: number }>> => {
+      callerOf(request);
+      const file = path.join(tmpDir, `raw-sink-${randomUUID()}.part`);
+      const handle = await fsp.open(file, 'wx');
+      let bytes = 0;
+      try {
+        const body = request.body as AsyncIterable<Buffer> | undefined;
+        if (body && Symbol.asyncIterator in Object(body)) {
+          for await (const piece of body) {
+            let offset = 0;
+            while (offset < piece.length) offset += (await handle.write(piece, offset, piece.length - offset)).bytesWritten;
+            bytes += piece.length;
+          }
+        }
+        await handle.sync();
+      } finally {
+        await handle.close();
+        await fsp.rm(file, { force: true });
+      }
+      return { data: { bytes } };
+    });
+  });
+}

@@ -1,0 +1,182 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ApiOk } from '../../common/api/envelope';
+import { ERRORS } from '../../common/api/errors';
+import { HEADER_PLATFORM } from '../../common/api/client-env';
+import { API } from '../../common/api/paths';
+import type {
+  CanBeUploadTypeRequest,
+  CanBeUploadTypeResponse,
+  FileVersionCheckRequest,
+  FileVersionCheckResponse,
+  MultipleFileCheckRequest,
+  MultipleFileCheckResponse,
+  RelativePathDirCreateRequest,
+  RelativePathDirCreateResponse,
+  SensitiveOrLockRequest,
+  SensitiveOrLockResult,
+  UnprocessedUpload,
+  UploadDecision,
+} from '../../common/transfer/checks';
+import type { SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
+import { AppError } from '../http/app-error';
+import { callerOf } from '../http/session-guard';
+import { CHECK_BATCH_MAX, type CheckService } from '../services/check-service';
+import type { UploadService } from '../services/upload-service';
+import { category, conflictPolicy, nameString, nullableId, sha256Hex } from './schemas';
+
+const candidate = {
+  type: 'object',
+  required: ['key', 'name', 'size', 'parentId', 'category'],
+  properties: {
+    key: { type: 'string', minLength: 1, maxLength: 256 },
+    name: nameString,
+    size: { type: 'integer', minimum: 0 },
+    parentId: nullableId,
+    category,
+  },
+} as const;
+const candidates = {
+  type: 'object',
+  required: ['items'],
+  properties: { items: { type: 'array', items: candidate, maxItems: CHECK_BATCH_MAX } },
+} as const;
+const keyString = { type: 'string', minLength: 1, maxLength: 256 } as const;
+
+/**
+ * keepOnUpload / giveUpUpload are GETs because the spec says so, yet they change state. A cross-site
+ * page can make a browser send a GET with our cookie (an <img> or a link) but cannot add a custom
+ * header without a CORS preflight, which this server never grants. Requiring X-Client-Platform (sent
+ * by our clients on every call) therefore makes these GETs as safe as our Origin-checked POSTs.
+ */
+function requirePlatformHeader(request: FastifyRequest): void {
+  const value = request.headers[HEADER_PLATFORM.toLowerCase()];
+  if (value !== 'web' && value !== 'desktop') throw new AppError(ERRORS.PLATFORM_HEADER_REQUIRED);
+}
+
+export function registerTransferRoutes(app: FastifyInstance, uploads: UploadService, checks: CheckService): void {
+  app.post(
+    API.secondUpload,
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['fingerprint', 'size', 'name', 'parentId', 'category'],
+          properties: {
+            fingerprint: sha256Hex,
+            size: { type: 'integer', minimum: 0 },
+            name: nameString,
+            parentId: nullableId,
+            category,
+            onConflict: conflictPolicy,
+            proof: {
+              type: 'object',
+              required: ['challengeId', 'hmac'],
+              properties: { challengeId: { type: 'string', maxLength: 64 }, hmac: { type: 'string', maxLength: 128 } },
+            },
+          },
+        },
+      },
+    },
+    async (request): Promise<ApiOk<SecondUploadResponse>> => ({
+      data: await uploads.secondUpload(callerOf(request), request.body as SecondUploadRequest),
+    }),
+  );
+
+  app.post(
+    API.canBeUploadType,
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['names'],
+          properties: { names: { type: 'array', items: nameString, maxItems: CHECK_BATCH_MAX } },
+        },
+      },
+    },
+    async (request): Promise<ApiOk<CanBeUploadTypeResponse>> => ({
+      data: await checks.canBeUploadType(callerOf(request), request.body as CanBeUploadTypeRequest),
+    }),
+  );
+
+  app.post(
+    API.checkFileSensitiveOrLock,
+    { schema: { body: candidates } },
+    async (request): Promise<ApiOk<SensitiveOrLockResult[]>> => ({
+      data: await checks.sensitiveOrLock(callerOf(request), request.body as SensitiveOrLockRequest),
+    }),
+  );
+
+  app.post(
+    API.fileVersionCheck,
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['name', 'parentId', 'category'],
+          properties: { name: nameString, parentId: nullableId, category },
+        },
+      },
+    },
+    async (request): Promise<ApiOk<FileVersionCheckResponse>> => ({
+      data: await checks.fileVersionCheck(callerOf(request), request.body as FileVersionCheckRequest),
+    }),
+  );
+
+  app.post(
+    API.multipleFileCheck,
+    { schema: { body: candidates } },
+    async (request): Promise<ApiOk<MultipleFileCheckResponse>> => ({
+      data: await checks.multipleFileCheck(callerOf(request), request.body as MultipleFileCheckRequest),
+    }),
+  );
+
+  app.post(
+    API.relativePathDirCreate,
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['parentId', 'category', 'relativePaths'],
+          properties: {
+            parentId: nullableId,
+            category,
+            relativePaths: { type: 'array', items: { type: 'string', maxLength: 4096 }, maxItems: CHECK_BATCH_MAX },
+          },
+        },
+      },
+    },
+    async (request): Promise<ApiOk<RelativePathDirCreateResponse>> => ({
+      data: await checks.relativePathDirCreate(callerOf(request), request.body as RelativePathDirCreateRequest),
+    }),
+  );
+
+  app.get(
+    API.keepOnUpload,
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['key', 'policy'],
+          properties: { key: keyString, policy: { type: 'string', enum: ['newVersion', 'rename'] } },
+        },
+      },
+    },
+    async (request): Promise<ApiOk<UploadDecision>> => {
+      requirePlatformHeader(request);
+      return { data: await checks.keep(callerOf(request), request.query as UploadDecision) };
+    },
+  );
+
+  app.get(
+    API.giveUpUpload,
+    { schema: { querystring: { type: 'object', required: ['key'], properties: { key: keyString } } } },
+    async (request): Promise<ApiOk<{ key: string }>> => {
+      requirePlatformHeader(request);
+      return { data: await checks.giveUp(callerOf(request), (request.query as { key: string }).key) };
+    },
+  );
+
+  app.get(API.unProcessList, async (request): Promise<ApiOk<UnprocessedUpload[]>> => ({
+    data: await checks.listUnprocessed(callerOf(request)),
+  }));
+}

@@ -1,0 +1,278 @@
+import { ERRORS } from '../../common/api/errors';
+import type {
+  CanBeUploadTypeRequest,
+  CanBeUploadTypeResponse,
+  FileVersionCheckRequest,
+  FileVersionCheckResponse,
+  HoldReason,
+  MultipleFileCheckRequest,
+  MultipleFileCheckResponse,
+  MultipleFileCheckResult,
+  RelativePathDirCreateRequest,
+  RelativePathDirCreateResponse,
+  SensitiveOrLockRequest,
+  SensitiveOrLockResult,
+  UnprocessedUpload,
+  UploadCandidate,
+  UploadDecision,
+} from '../../common/transfer/checks';
+import { DEFAULT_BLOCKED_EXTENSIONS, DEFAULT_SENSITIVE_KEYWORDS } from '../../common/transfer/checks';
+import type { UnprocessedUploadsTable } from '../db/schema';
+import { AppError } from '../http/app-error';
+import { newId } from '../ids';
+import type { CheckRepository, NamedRow } from '../repositories/check-repository';
+import type { UserRepository } from '../repositories/user-repository';
+import type { Caller } from './caller';
+import { scopeOf, validName, type FileService } from './file-service';
+import { freeName, numberedLikePattern } from './naming';
+import type { TypePolicy } from './upload-service';
+
+/** At most this many items / paths per batch call (the route schemas say so too). */
+export const CHECK_BATCH_MAX = 1000;
+const UNPROCESSED_LIST_MAX = 1000;
+
+/** Lower-case extension without dot, '' when the name has none ('.env' has none). */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot + 1).trim().toLowerCase();
+}
+
+const folderKey = (parentId: string | null, category: number): string => `${category}:${parentId ?? ''}`;
+
+interface Analysis {
+  name: string;
+  blockedType: boolean;
+  sensitive: boolean;
+  locked: boolean;
+  existing: NamedRow | undefined;
+  suggestedName: string;
+}
+
+export class CheckService implements TypePolicy {
+  constructor(
+    private readonly repo: CheckRepository,
+    private readonly users: UserRepository,
+    private readonly fileService: FileService,
+  ) {}
+
+  async settings(tenantId: string): Promise<{ blockedExtensions: string[]; sensitiveKeywords: string[] }> {
+    const s = await this.repo.tenantSettings(tenantId);
+    return {
+      blockedExtensions: (s.blockedExtensions ?? [...DEFAULT_BLOCKED_EXTENSIONS]).map((e) => e.toLowerCase()),
+      sensitiveKeywords: s.sensitiveKeywords ?? [...DEFAULT_SENSITIVE_KEYWORDS],
+    };
+  }
+
+  async assertAllowedType(tenantId: string, name: string): Promise<void> {
+    const { blockedExtensions } = await this.settings(tenantId);
+    if (blockedExtensions.includes(extensionOf(name))) throw new AppError(ERRORS.FILE_TYPE_BLOCKED);
+  }
+
+  async canBeUploadType(caller: Caller, req: CanBeUploadTypeRequest): Promise<CanBeUploadTypeResponse> {
+    const { blockedExtensions } = await this.settings(caller.tenantId);
+    const allowed: string[] = [];
+    const blocked: CanBeUploadTypeResponse['blocked'] = [];
+    for (const name of req.names) {
+      const extension = extensionOf(name);
+      if (extension && blockedExtensions.includes(extension)) blocked.push({ name, extension });
+      else allowed.push(name);
+    }
+    return { allowed, blocked, blockedExtensions };
+  }
+
+  /**
+   * Every check for a batch with a fixed number of queries whatever its size: settings, parent
+   * folders, same-name entries, taken numbered names.
+   */
+  private async analyze(caller: Caller, items: UploadCandidate[]): Promise<Analysis[]> {
+    const scope = scopeOf(caller);
+    const names = items.map((i) => validName(i.name));
+    const { blockedExtensions, sensitiveKeywords } = await this.settings(caller.tenantId);
+
+    const parentIds = [...new Set(items.map((i) => i.parentId).filter((p): p is string => p !== null))];
+    const folders = new Map((await this.repo.foldersByIds(scope, parentIds)).map((f) => [f.id, f]));
+    for (const item of items) {
+      if (item.parentId === null) continue;
+      const f = folders.get(item.parentId);
+      if (!f || f.category !== item.category) throw new AppError(ERRORS.NOT_FOUND);
+      if (f.is_dir !== 1) throw new AppError(ERRORS.PARENT_NOT_FOLDER);
+    }
+
+    const groups = new Map<string, { parentId: string | null; category: number; nameKeys: string[]; patterns: string[] }>();
+    items.forEach((item, i) => {
+      const k = folderKey(item.parentId, item.category);
+      let g = groups.get(k);
+      if (!g) groups.set(k, (g = { parentId: item.parentId, category: item.category, nameKeys: [], patterns: [] }));
+      g.nameKeys.push(names[i]!.toLowerCase());
+    });
+    const existing = new Map<string, NamedRow>();
+    for (const row of await this.repo.findByNames(scope, [...groups.values()])) {
+      existing.set(`${folderKey(row.parent_id, row.category)}/${row.name_key}`, row);
+    }
+    const clashing = items.map((item, i) => existing.get(`${folderKey(item.parentId, item.category)}/${names[i]!.toLowerCase()}`));
+    items.forEach((item, i) => {
+      if (clashing[i]) groups.get(folderKey(item.parentId, item.category))!.patterns.push(numberedLikePattern(names[i]!));
+    });
+    // Names taken in each folder: existing entries of interest, then every name this batch uses.
+    const taken = new Map<string, Set<string>>();
+    const takenIn = (k: string) => taken.get(k) ?? taken.set(k, new Set()).get(k)!;
+    for (const row of existing.values()) takenIn(folderKey(row.parent_id, row.category)).add(row.name_key);
+    for (const row of await this.repo.namesLike(scope, [...groups.values()])) takenIn(folderKey(row.parent_id, row.category)).add(row.name_key);
+    items.forEach((item, i) => {
+      if (!clashing[i]) takenIn(folderKey(item.parentId, item.category)).add(names[i]!.toLowerCase());
+    });
+
+    return items.map((item, i) => {
+      const name = names[i]!;
+      const lower = name.toLowerCase();
+      const row = clashing[i];
+      let suggestedName = name;
+      if (row) {
+        const set = takenIn(folderKey(item.parentId, item.category));
+        suggestedName = freeName(name, set);
+        set.add(suggestedName.toLowerCase());
+      }
+      const extension = extensionOf(name);
+      return {
+        name,
+        blockedType: extension !== '' && blockedExtensions.includes(extension),
+        sensitive: sensitiveKeywords.some((k) => k !== '' && lower.includes(k.toLowerCase())),
+        locked: Boolean(row?.locked_by && row.locked_by !== caller.userId),
+        existing: row,
+        suggestedName,
+      };
+    });
+  }
+
+  /** Records the held items (the user decides later, maybe on another device). */
+  private async hold(caller: Caller, items: UploadCandidate[], reasons: Array<HoldReason | null>, now: number): Promise<void> {
+    const rows: UnprocessedUploadsTable[] = [];
+    items.forEach((item, i) => {
+      const reason = reasons[i];
+      if (!reason) return;
+      rows.push({
+        user_id: caller.userId,
+        upload_key: item.key,
+        tenant_id: caller.tenantId,
+        name: item.name.trim(),
+        parent_id: item.parentId,
+        category: item.category,
+        reason,
+        created_at: now,
+        decided_at: null,
+        decision: null,
+      });
+    });
+    await this.repo.upsertUnprocessed(rows);
+  }
+
+  async sensitiveOrLock(caller: Caller, req: SensitiveOrLockRequest, now = Date.now()): Promise<SensitiveOrLockResult[]> {
+    const analysis = await this.analyze(caller, req.items);
+    await this.hold(
+      caller,
+      req.items,
+      analysis.map((a) => (a.locked ? 'locked' : a.sensitive ? 'sensitive' : null)),
+      now,
+    );
+    return req.items.map((item, i) => ({ key: item.key, sensitive: analysis[i]!.sensitive, locked: analysis[i]!.locked }));
+  }
+
+  async fileVersionCheck(caller: Caller, req: FileVersionCheckRequest): Promise<FileVersionCheckResponse> {
+    const [a] = await this.analyze(caller, [{ key: '', name: req.name, size: 0, parentId: req.parentId, category: req.category }]);
+    return { exists: Boolean(a!.existing), fileId: a!.existing?.id ?? null, suggestedName: a!.suggestedName };
+  }
+
+  /**
+   * One pass for a batch. overQuota is cumulative in request order over the items that may be
+   * uploaded (blocked types never are, so they do not count). Held items (locked, sensitive, or a
+   * name that exists) are recorded as unprocessed entries under the client's key.
+   */
+  async multipleFileCheck(caller: Caller, req: MultipleFileCheckRequest, now = Date.now()): Promise<MultipleFileCheckResponse> {
+    const analysis = await this.analyze(caller, req.items);
+    const user = await this.users.findById(caller.userId);
+    const remaining = user ? Number(user.quota) - Number(user.used_size) : 0;
+    let cumulative = 0;
+    const results: MultipleFileCheckResult[] = req.items.map((item, i) => {
+      const a = analysis[i]!;
+      if (!a.blockedType) cumulative += item.size;
+      return {
+        key: item.key,
+        blockedType: a.blockedType,
+        sensitive: a.sensitive,
+        locked: a.locked,
+        exists: Boolean(a.existing),
+        existingFileId: a.existing?.id ?? null,
+        suggestedName: a.suggestedName,
+        overQuota: !a.blockedType && cumulative > remaining,
+      };
+    });
+    await this.hold(
+      caller,
+      req.items,
+      results.map((r) => (r.blockedType ? null : r.locked ? 'locked' : r.sensitive ? 'sensitive' : r.exists ? 'exists' : null)),
+      now,
+    );
+    return { results };
+  }
+
+  /**
+   * Creates the folders of a folder upload idempotently: every '/'-separated segment must pass
+   * checkFileName (so '', '.', '..' and separators are refused, no path can climb out of parentId),
+   * existing folders are reused, a file in the way is NAME_CONFLICT. All or nothing.
+   */
+  async relativePathDirCreate(caller: Caller, req: RelativePathDirCreateRequest, now = Date.now()): Promise<RelativePathDirCreateResponse> {
+    if (req.relativePaths.length > CHECK_BATCH_MAX) throw new AppError(ERRORS.VALIDATION, `一次最多创建 ${CHECK_BATCH_MAX} 个目录`);
+    await this.fileService.requireParent(caller, req.parentId, req.category);
+    // Normalised prefix ('a/b') → its segments, for every requested path and all its ancestors.
+    const prefixes = new Map<string, string[]>();
+    const requested: Array<[string, string]> = [];
+    for (const raw of req.relativePaths) {
+      const segments = raw.split('/').map((seg) => validName(seg));
+      for (let d = 1; d <= segments.length; d++) prefixes.set(segments.slice(0, d).join('/'), segments.slice(0, d));
+      requested.push([raw, segments.join('/')]);
+    }
+    const ordered = [...prefixes.entries()].sort((a, b) => a[1].length - b[1].length);
+    const ids = await this.repo.ensureFolderTree(
+      ordered.map(([path, segments]) => ({ path, parentPath: segments.length > 1 ? segments.slice(0, -1).join('/') : null, name: segments.at(-1)! })),
+      (name, parentId) => ({
+        id: newId(),
+        tenant_id: caller.tenantId,
+        owner_id: caller.userId,
+        parent_id: parentId,
+        category: req.category,
+        name,
+        name_key: name.toLowerCase(),
+        is_dir: 1,
+        size: 0,
+        blob_id: null,
+        created_at: now,
+        updated_at: now,
+      }),
+      req.parentId,
+    );
+    if (!ids) throw new AppError(ERRORS.NAME_CONFLICT);
+    return { dirs: Object.fromEntries(requested.map(([raw, path]) => [raw, ids.get(path)!])) };
+  }
+
+  async keep(caller: Caller, decision: UploadDecision, now = Date.now()): Promise<UploadDecision> {
+    if (!(await this.repo.decide(caller.userId, decision.key, decision.policy, now))) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+    return decision;
+  }
+
+  async giveUp(caller: Caller, key: string, now = Date.now()): Promise<{ key: string }> {
+    if (!(await this.repo.decide(caller.userId, key, 'giveUp', now))) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+    return { key };
+  }
+
+  async listUnprocessed(caller: Caller): Promise<UnprocessedUpload[]> {
+    const rows = await this.repo.listUndecided(caller.userId, UNPROCESSED_LIST_MAX);
+    return rows.map((r) => ({
+      key: r.upload_key,
+      name: r.name,
+      parentId: r.parent_id,
+      category: r.category,
+      reason: r.reason as HoldReason,
+      createdAt: Number(r.created_at),
+    }));
+  }
+}

@@ -1,0 +1,129 @@
+import { clearTempDir } from '../storage/durable-fs';
+import type { RecoveryRepository } from '../repositories/recovery-repository';
+import type { UploadRepository } from '../repositories/upload-repository';
+import type { BlobStore } from '../storage/blob-store';
+import type { LocalChunkStore } from '../storage/chunk-store';
+
+export interface RecoveryReport {
+  tempFiles: number;
+  mergesRolledBack: number;
+  orphanUploadDirs: number;
+  unrecordedChunkFiles: number;
+  missingChunkRows: number;
+  orphanBlobDirs: number;
+  missingBlobRows: number;
+  unreferencedBlobs: number;
+  /** Blob rows whose bytes are gone but that files still reference: kept, logged loudly. */
+  brokenReferencedBlobs: string[];
+}
+
+export interface RecoveryLog {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Startup recovery, run before the server listens (nothing else touches the store meanwhile). Every
+ * multi-step write is ordered so a crash between two steps leaves a state this pass repairs:
+ * - temp files (a chunk or blob being written) are deleted;
+ * - a merge that renamed uploads/<id>/ to blobs/<blobId>/ but did not commit (upload row still there,
+ *   its merge_blob_id naming a blob directory without a blob row) is moved back: the upload resumes;
+ * - upload directories without an upload row (finished, swept or cancelled) are deleted; inside live
+ *   ones, chunk files without a chunk row are deleted and chunk rows without a file are forgotten
+ *   (so chunk/exist never lists a chunk the server does not hold);
+ * - blob directories without a blob row are deleted;
+ * - blob rows whose bytes are missing are deleted if nothing references them, else logged loudly;
+ * - chunked blobs no file or version references are deleted (row and bytes).
+ */
+export async function recoverStore(
+  deps: { tmpDir: string; uploads: UploadRepository; recovery: RecoveryRepository; chunks: LocalChunkStore; blobs: BlobStore },
+  log: RecoveryLog,
+): Promise<RecoveryReport> {
+  const { uploads, recovery, chunks, blobs } = deps;
+  const report: RecoveryReport = {
+    tempFiles: await clearTempDir(deps.tmpDir),
+    mergesRolledBack: 0,
+    orphanUploadDirs: 0,
+    unrecordedChunkFiles: 0,
+    missingChunkRows: 0,
+    orphanBlobDirs: 0,
+    missingBlobRows: 0,
+    unreferencedBlobs: 0,
+    brokenReferencedBlobs: [],
+  };
+
+  const liveUploads = await uploads.allUploads();
+  const uploadIds = new Set(liveUploads.map((u) => u.id));
+  const intents = liveUploads.filter((u) => u.merge_blob_id);
+  const knownKeys = await recovery.blobIdsByKeys(intents.map((u) => u.merge_blob_id!));
+  for (const u of intents) {
+    const key = u.merge_blob_id!;
+    if (!knownKeys.has(key) && (await blobs.hasChunked(key))) {
+      if ((await chunks.listFiles(u.id)).length === 0) {
+        await chunks.removeUpload(u.id);
+        await blobs.returnToUpload(key, u.id);
+        report.mergesRolledBack++;
+      } else {
+        await blobs.remove(key);
+      }
+    }
+    await recovery.clearMergeIntent(u.id);
+  }
+
+  for (const id of await chunks.listUploadIds()) {
+    if (!uploadIds.has(id)) {
+      await chunks.removeUpload(id);
+      report.orphanUploadDirs++;
+    }
+  }
+  for (const id of uploadIds) {
+    const recorded = await recovery.recordedChunks(id);
+    const onDisk = new Set<number>();
+    for (const name of await chunks.listFiles(id)) {
+      const idx = /^[0-9]+$/.test(name) ? Number(name) : NaN;
+      if (Number.isSafeInteger(idx) && recorded.has(idx)) {
+        onDisk.add(idx);
+      } else {
+        await chunks.removeFile(id, name);
+        report.unrecordedChunkFiles++;
+      }
+    }
+    const missing = [...recorded].filter((i) => !onDisk.has(i));
+    await recovery.forgetChunks(id, missing);
+    report.missingChunkRows += missing.length;
+  }
+  await recovery.deleteOrphanChunkRows();
+
+  const stored = await blobs.listChunked();
+  const withRows = await recovery.blobIdsByKeys(stored);
+  for (const key of stored) {
+    if (!withRows.has(key)) {
+      await blobs.remove(key);
+      report.orphanBlobDirs++;
+    }
+  }
+  const storedSet = new Set(stored);
+  for (const blob of await recovery.chunkedBlobs()) {
+    if (storedSet.has(blob.storage_key)) continue;
+    if ((await recovery.references(blob.id)) === 0) {
+      await recovery.deleteBlobRow(blob.id);
+      report.missingBlobRows++;
+    } else {
+      report.brokenReferencedBlobs.push(blob.id);
+    }
+  }
+  for (const blob of await recovery.unreferencedChunkedBlobs()) {
+    await recovery.deleteBlobRow(blob.id);
+    await blobs.remove(blob.storage_key);
+    report.unreferencedBlobs++;
+  }
+
+  if (report.brokenReferencedBlobs.length > 0) {
+    log.error(
+      { blobIds: report.brokenReferencedBlobs },
+      'STORAGE DAMAGE: blobs referenced by files have no bytes on disk; the rows are kept for an operator to restore',
+    );
+  }
+  log.info({ report }, 'startup recovery done');
+  return report;
+}
