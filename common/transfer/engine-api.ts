@@ -4,6 +4,7 @@
  */
 import type { ClientPlatform, NetworkEnv } from '../api/client-env';
 import type { FileCategory } from '../api/types';
+import type { HoldReason } from './checks';
 import type { TransferState } from './states';
 
 export interface UploadTarget {
@@ -30,6 +31,31 @@ export interface TransferItemView {
   createdAt: number;
   /** Bytes digested so far while the state is 'hashing' (progress of the hashing phase), else absent. */
   hashedBytes?: number;
+  /** For folder uploads: the path inside the picked folder, '/'-separated, e.g. 'photos/2024/a.jpg'. */
+  relativePath?: string;
+  /**
+   * Why the item waits for the user (state 'held'), or 'blockedType' for a file whose type the tenant
+   * blocks (state 'failed', the intercepted list: it is never uploaded).
+   */
+  holdReason?: HoldReason | 'blockedType' | null;
+  /** 'instant' when the server already had the content (second upload: zero chunk bytes sent). */
+  via?: 'chunks' | 'instant';
+}
+
+/** A file from a picked or dropped folder, with its path inside that folder. */
+export interface FolderEntry<TFile> {
+  file: TFile;
+  /** '/'-separated, includes the file name: 'photos/2024/a.jpg'. */
+  relativePath: string;
+}
+
+/** What the user decided for a held item. */
+export type HeldDecision = 'newVersion' | 'rename' | 'giveUp';
+
+export interface DownloadRequest {
+  fileId: string;
+  name: string;
+  size: number;
 }
 
 export interface TransferSnapshot {
@@ -46,10 +72,29 @@ export interface TransferSnapshot {
 export interface EngineApi<TFile = unknown> {
   /** Queues files for upload into the target folder; returns the new item ids. */
   enqueueUploads(files: TFile[], target: UploadTarget): Promise<string[]>;
+  /** Queues a picked or dropped folder: creates its folders (relativePath/dir/create), keeps the tree. */
+  enqueueFolder(entries: FolderEntry<TFile>[], target: UploadTarget): Promise<string[]>;
+  /** Queues a download of a stored file (Range requests, pausable). */
+  enqueueDownload(request: DownloadRequest): Promise<string>;
+  /** The bytes of a finished download, for the UI to save; null when not (or no longer) available. */
+  getDownloadedFile(id: string): Promise<TFile | null>;
   pause(id: string): Promise<void>;
   resume(id: string): Promise<void>;
   cancel(id: string): Promise<void>;
   retry(id: string): Promise<void>;
+  pauseAll(): Promise<void>;
+  resumeAll(): Promise<void>;
+  cancelAll(): Promise<void>;
+  retryAll(): Promise<void>;
+  /** Applies the user's decision to a held item (name conflict, sensitive content). */
+  decide(id: string, decision: HeldDecision): Promise<void>;
+  /**
+   * Gives a held item whose file the browser no longer holds its file again. Resolves false (and
+   * changes nothing) when the picked file's fingerprint differs from the one recorded.
+   */
+  reattach(id: string, file: TFile): Promise<boolean>;
+  /** The queue as JSON, for testers to replay (`npm run replay`). */
+  exportQueue(): Promise<QueueExport>;
   /** Removes finished (done / cancelled) items from the list. */
   clearFinished(): Promise<void>;
   getSnapshot(): Promise<TransferSnapshot>;
@@ -74,3 +119,28 @@ export interface EngineConfig {
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = { apiBase: '', platform: 'web', networkEnv: 'internal' };
+
+/** The queue as exported for replay (version 1). Bytes are not included: the replayer finds files by path. */
+export interface QueueExport {
+  format: 'cloud-drive-queue';
+  version: 1;
+  exportedAt: number;
+  items: Array<{
+    id: string;
+    direction: 'upload' | 'download';
+    name: string;
+    size: number;
+    /** Path inside a picked folder, or absent. */
+    relativePath?: string;
+    /** File id, for downloads. */
+    fileId?: string | null;
+    target: UploadTarget;
+    state: TransferState;
+    lastModified?: number;
+    fingerprint?: string | null;
+    chunkSize?: number;
+    chunksDone?: number[];
+    attempts?: number;
+    lastError?: string | null;
+  }>;
+}

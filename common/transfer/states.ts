@@ -5,8 +5,8 @@
 export const TRANSFER_STATES = [
   'waiting', // queued, not started
   'hashing', // computing chunk digests and fingerprint
-  'checking', // asking the server what it already has
-  'uploading', // sending chunks / merging
+  'checking', // asking the server what it already has (downloads: waiting for the first Range answer)
+  'uploading', // sending chunks / merging (downloads: receiving pieces; the table is shared by both directions)
   'paused', // stopped by the user, resumable
   'retrying', // waiting out a backoff after a transient failure
   'held', // waiting for a user decision (file must be picked again, conflict...)

@@ -1,12 +1,14 @@
 /**
  * The engine's HTTP calls. Every request carries the session cookie and the client headers (spec §7);
- * every answer other than 2xx becomes an ApiCallError with the failure classified once, in common/.
- * `fetch` is injected so tests can play the server and a Node replay can point anywhere.
+ * every answer other than 2xx becomes an ApiCallError with the failure classified once, in common/
+ * (a 429 becomes a RateLimitedError carrying Retry-After). `fetch` and the chunk transport are
+ * injected so tests can play the server and a Node replay can point anywhere.
  */
 import { clientHeaders } from '../../common/api/client-env';
 import type { ApiOk } from '../../common/api/envelope';
 import { ApiCallError, classifyFailure } from '../../common/api/failure';
 import type { EngineConfig } from '../../common/transfer/engine-api';
+import { parseBody, type ChunkTransport } from './transport';
 
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -18,30 +20,47 @@ export class NetworkError extends Error {
   }
 }
 
-export interface ApiClient {
-  getJson<T>(path: string, signal: AbortSignal): Promise<T>;
-  postJson<T>(path: string, body: unknown, signal: AbortSignal): Promise<T>;
-  /** POSTs raw bytes (a chunk) with extra headers. */
-  postBytes<T>(path: string, body: Blob, headers: Record<string, string>, signal: AbortSignal): Promise<T>;
-}
+export const HTTP_TOO_MANY_REQUESTS = 429;
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
+/** HTTP 429: the server asks us to slow down, after `retryAfterMs` when it said so. */
+export class RateLimitedError extends ApiCallError {
+  constructor(
+    body: unknown,
+    readonly retryAfterMs: number | null,
+  ) {
+    super(HTTP_TOO_MANY_REQUESTS, classifyFailure(HTTP_TOO_MANY_REQUESTS, body), body);
+    this.name = 'RateLimitedError';
   }
 }
 
+/** Retry-After is either delta-seconds or an HTTP date. */
+export function parseRetryAfterMs(value: string | null, now: number = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+function failureOf(status: number, body: unknown, header: (name: string) => string | null): ApiCallError {
+  if (status === HTTP_TOO_MANY_REQUESTS) return new RateLimitedError(body, parseRetryAfterMs(header('Retry-After')));
+  return new ApiCallError(status, classifyFailure(status, body), body);
+}
+
+export interface ApiClient {
+  getJson<T>(path: string, signal: AbortSignal): Promise<T>;
+  postJson<T>(path: string, body: unknown, signal: AbortSignal): Promise<T>;
+  /** POSTs raw bytes (a chunk) with extra headers, reporting bytes sent through `onProgress`. */
+  postBytes<T>(path: string, body: Blob, headers: Record<string, string>, signal: AbortSignal, onProgress?: (bytesSent: number) => void): Promise<T>;
+  /** GET returning the raw 2xx Response (downloads); non-2xx throws like the JSON calls. */
+  getRaw(path: string, headers: Record<string, string>, signal: AbortSignal): Promise<Response>;
+}
+
 /** `getConfig` is read per request, so a later `configure()` applies to the next call. */
-export function createApiClient(fetchFn: FetchFn, getConfig: () => EngineConfig): ApiClient {
-  async function call<T>(method: 'GET' | 'POST', path: string, init: { body?: BodyInit; headers?: Record<string, string> }, signal: AbortSignal): Promise<T> {
+export function createApiClient(fetchFn: FetchFn, getConfig: () => EngineConfig, transport?: ChunkTransport): ApiClient {
+  async function send(method: 'GET' | 'POST', path: string, init: { body?: BodyInit; headers?: Record<string, string> }, signal: AbortSignal): Promise<Response> {
     const config = getConfig();
-    let response: Response;
     try {
-      response = await fetchFn(config.apiBase + path, {
+      return await fetchFn(config.apiBase + path, {
         method,
         credentials: 'include',
         headers: { ...clientHeaders(config.platform, config.networkEnv), ...init.headers },
@@ -53,21 +72,56 @@ export function createApiClient(fetchFn: FetchFn, getConfig: () => EngineConfig)
       if (signal.aborted) throw signal.reason;
       throw new NetworkError(err);
     }
+  }
+
+  async function call<T>(method: 'GET' | 'POST', path: string, init: { body?: BodyInit; headers?: Record<string, string> }, signal: AbortSignal): Promise<T> {
+    const response = await send(method, path, init, signal);
     let body: unknown;
     try {
-      body = await readBody(response);
+      body = parseBody(await response.text());
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       throw new NetworkError(err);
     }
-    if (!response.ok) throw new ApiCallError(response.status, classifyFailure(response.status, body), body);
+    if (!response.ok) throw failureOf(response.status, body, (n) => response.headers.get(n));
     return (body as ApiOk<T>).data;
+  }
+
+  async function postBytes<T>(path: string, body: Blob, headers: Record<string, string>, signal: AbortSignal, onProgress?: (bytesSent: number) => void): Promise<T> {
+    if (!transport) return call<T>('POST', path, { body, headers: { 'Content-Type': 'application/octet-stream', ...headers } }, signal);
+    const config = getConfig();
+    let answer;
+    try {
+      answer = await transport({
+        url: config.apiBase + path,
+        body,
+        headers: { ...clientHeaders(config.platform, config.networkEnv), 'Content-Type': 'application/octet-stream', ...headers },
+        signal,
+        onProgress: onProgress ?? (() => undefined),
+      });
+    } catch (err) {
+      if (signal.aborted) throw signal.reason;
+      if (err instanceof Error && err.name === 'StallError') throw err;
+      throw new NetworkError(err);
+    }
+    if (answer.status < 200 || answer.status >= 300) throw failureOf(answer.status, answer.body, answer.header);
+    return (answer.body as ApiOk<T>).data;
   }
 
   return {
     getJson: (path, signal) => call('GET', path, {}, signal),
     postJson: (path, body, signal) => call('POST', path, { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }, signal),
-    postBytes: (path, body, headers, signal) =>
-      call('POST', path, { body, headers: { 'Content-Type': 'application/octet-stream', ...headers } }, signal),
+    postBytes,
+    async getRaw(path, headers, signal) {
+      const response = await send('GET', path, { headers }, signal);
+      if (response.ok) return response;
+      let body: unknown = null;
+      try {
+        body = parseBody(await response.text());
+      } catch {
+        // the status says enough
+      }
+      throw failureOf(response.status, body, (n) => response.headers.get(n));
+    },
   };
 }

@@ -1,51 +1,81 @@
 /**
- * The transfer engine: owns the queue (persisted in Dexie), schedules up to DEFAULT_FILE_CONCURRENCY
- * items at once, applies the user's commands, retries transient failures, and publishes throttled
- * snapshots. Everything it touches from outside comes in through `EngineDeps`, so tests and a Node
- * replay can run it with their own fetch, clock, database and hasher.
+ * The transfer engine: owns the queue (persisted in Dexie), schedules up to `fileConcurrency` items
+ * at once, applies the user's commands, retries transient failures, waits out offline periods, and
+ * publishes throttled snapshots. Everything it touches from outside comes in through `EngineDeps`, so
+ * tests and a Node replay can run it with their own fetch, transport, clock, database and hashers.
  *
  * Consistency rule: every write of an item goes through `write()`, which serializes writes per item
  * and keeps the in-memory mirror equal to the database. A running attempt writes with its abort
  * signal; once aborted (pause, cancel), its state changes are dropped, so a command never races with
  * a late "done" or "retrying" from the attempt it stopped.
  */
-import {
-  DEFAULT_CHUNK_CONCURRENCY,
-  DEFAULT_FILE_CONCURRENCY,
-  RETRY_MAX_ATTEMPTS,
-} from '../../common/transfer/constants';
+import { API } from '../../common/api/paths';
+import type { UploadCandidate } from '../../common/transfer/checks';
+import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_FILE_CONCURRENCY, RETRY_MAX_ATTEMPTS, STALL_TIMEOUT_MS } from '../../common/transfer/constants';
 import {
   DEFAULT_ENGINE_CONFIG,
+  type DownloadRequest,
   type EngineApi,
   type EngineConfig,
+  type FolderEntry,
+  type HeldDecision,
   type TransferItemView,
   type TransferSnapshot,
   type UploadTarget,
 } from '../../common/transfer/engine-api';
-import { canTransition, isActive, type TransferState } from '../../common/transfer/states';
-import { createSha256Hex, type Sha256Hex } from '../hash/sha256';
+import { canTransition, isActive, isFinal, type TransferState } from '../../common/transfer/states';
+import { createDefaultPieceStore, type PieceStore } from '../downloads/piece-store';
+import { runDownload } from '../downloads/download-runner';
+import { createInThreadHashChunk, createSha256Hex, type HashChunk, type Sha256Hex } from '../hash/sha256';
 import type { TransferDb } from '../queue/db';
 import { addUploads, listUploads, markChunkDone, removeFinishedUploads, updateUpload } from '../queue/repository';
 import type { UploadPatch, UploadRecord } from '../queue/types';
+import { ConcurrencyLimit } from './adaptive-pool';
 import { createApiClient, type FetchFn } from './api-client';
 import { abortableSleep, backoffDelayMs, type Sleep } from './backoff';
+import { checkBatch, type CheckOutcome } from './pre-upload-checks';
 import { decideOnFailure } from './failure-policy';
+import { createFolders, folderOf, folderPaths, normalizePath } from './folders';
 import { newItemId } from './ids';
 import { MESSAGES } from './messages';
 import { NOTIFY_INTERVAL_MS, ThrottledNotifier } from './notifier';
+import { browserOnlineSignal, waitUntilOnline, type OnlineSignal } from './online';
+import { toQueueExport } from './queue-export';
+import { fingerprintMatches } from './reattach';
 import { etaSeconds, SpeedMeter } from './speed';
+import { defaultChunkTransport, withStallDetection, type ChunkTransport } from './transport';
 import { runUpload } from './upload-runner';
 
 export interface EngineDeps {
   db: TransferDb;
+  /** JSON calls, downloads, and chunk bodies when no `transport` is given and there is no XHR. */
   fetch: FetchFn;
   config?: EngineConfig;
   now?: () => number;
   random?: () => number;
   sleep?: Sleep;
+  /** SHA-256 for the fingerprint and for re-checking a chunk after a digest mismatch. */
   sha256?: Sha256Hex;
+  /**
+   * Hashes chunk [start, end) of a file: the hash worker pool in the browser (workers/hash/hash-pool.ts),
+   * a worker_threads pool or the in-thread hasher under Node. Default: in-thread (createInThreadHashChunk).
+   */
+  hashChunk?: HashChunk;
+  /** Chunks hashed at once (the pool's size). Default 2: even in-thread, reading overlaps digesting. */
+  hashConcurrency?: number;
+  /** Sends chunk bodies with byte progress. Default: XMLHttpRequest where present, else `fetch`. */
+  transport?: ChunkTransport;
+  /** A chunk request with no progress for this long is aborted and retried. Default STALL_TIMEOUT_MS. */
+  stallTimeoutMs?: number;
+  /** Network up/down. Default: navigator.onLine and the 'online'/'offline' events (always online in Node). */
+  onlineSignal?: OnlineSignal;
+  /** Where download pieces are kept. Default: OPFS when available, else Dexie `downloadPieces`. */
+  pieceStore?: PieceStore;
+  /** Range request size of downloads (tests use small pieces). Default DOWNLOAD_PIECE_SIZE. */
+  downloadPieceSize?: number;
   newId?: (now: number) => string;
   fileConcurrency?: number;
+  /** Most chunk requests in flight per item (429 answers lower it for a while). */
   chunkConcurrency?: number;
   notifyIntervalMs?: number;
   /** Asks the browser not to evict the queue's storage; default: navigator.storage.persist when present. */
@@ -53,6 +83,8 @@ export interface EngineDeps {
 }
 
 export interface Engine extends EngineApi<Blob> {
+  /** A File built from the stored pieces (File is a Blob, so this narrows the shared signature). */
+  getDownloadedFile(id: string): Promise<File | null>;
   /** Loads the persisted queue and starts scheduling; called implicitly by every other method. */
   start(): Promise<void>;
   /** Aborts every attempt and stops notifying (tests, worker shutdown). Persisted state is kept. */
@@ -67,14 +99,35 @@ interface LiveItem {
   /** The attempt currently running, if any. */
   run: AbortController | null;
   hashedBytes: number;
+  /** Bytes sent so far of chunks in flight (not yet confirmed), by chunk index. */
+  inflight: Map<number, number>;
   speed: SpeedMeter;
 }
 
 const ABORTED_BY_COMMAND = 'transfer stopped by a command';
 
+/**
+ * An attempt tried to change the state after a command had moved the item (e.g. an attempt that
+ * started just as pauseAll ran): the command wins, the attempt ends quietly.
+ */
+class OvertakenByCommand extends Error {
+  constructor() {
+    super(ABORTED_BY_COMMAND);
+    this.name = 'OvertakenByCommand';
+  }
+}
+/** Holds the server knows about (multipleFile/check recorded them): decisions are reported to it. */
+const SERVER_HOLDS = new Set(['exists', 'sensitive', 'locked']);
+/** Downloads have no upload target; the view still needs one. */
+const DOWNLOAD_TARGET: UploadTarget = { parentId: null, category: 1 };
+
 function defaultRequestPersistence(): void {
   const nav = (globalThis as { navigator?: { storage?: { persist?: () => Promise<boolean> } } }).navigator;
   nav?.storage?.persist?.().catch(() => undefined);
+}
+
+function isDataCloneError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'DataCloneError';
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -83,19 +136,29 @@ export function createEngine(deps: EngineDeps): Engine {
   const random = deps.random ?? Math.random;
   const sleep = deps.sleep ?? abortableSleep;
   const sha256 = deps.sha256 ?? createSha256Hex();
+  const hashChunk = deps.hashChunk ?? createInThreadHashChunk(sha256);
+  const hashConcurrency = Math.max(1, deps.hashConcurrency ?? 2);
   const newId = deps.newId ?? newItemId;
   const fileConcurrency = deps.fileConcurrency ?? DEFAULT_FILE_CONCURRENCY;
-  const chunkConcurrency = deps.chunkConcurrency ?? DEFAULT_CHUNK_CONCURRENCY;
+  const chunkConcurrency = Math.max(1, deps.chunkConcurrency ?? DEFAULT_CHUNK_CONCURRENCY);
+  const online = deps.onlineSignal ?? browserOnlineSignal();
+  const pieceStore = deps.pieceStore ?? createDefaultPieceStore(db);
+  const transport = withStallDetection(deps.transport ?? defaultChunkTransport(deps.fetch), deps.stallTimeoutMs ?? STALL_TIMEOUT_MS);
   let config: EngineConfig = deps.config ?? DEFAULT_ENGINE_CONFIG;
-  const api = createApiClient(deps.fetch, () => config);
+  const api = createApiClient(deps.fetch, () => config, transport);
 
   /** Insertion order = queue order (loaded sorted by createdAt, then appended). */
   const items = new Map<string, LiveItem>();
   const writeChains = new Map<string, Promise<unknown>>();
+  /** Aborts engine-level calls (checks, folder creation) on dispose. */
+  const lifetime = new AbortController();
   let running = 0;
   let starting: Promise<void> | null = null;
   let disposed = false;
   const notifier = new ThrottledNotifier<TransferSnapshot>(buildSnapshot, now, deps.notifyIntervalMs ?? NOTIFY_INTERVAL_MS);
+  const stopListeningOnline = online.subscribe((up) => {
+    if (up) pump();
+  });
 
   // ---- persistence ---------------------------------------------------------------------------
 
@@ -118,6 +181,10 @@ export function createEngine(deps: EngineDeps): Engine {
   function write(id: string, patch: UploadPatch, attempt?: AbortSignal): Promise<UploadRecord> {
     return serialize(id, async () => {
       if (attempt?.aborted && patch.state !== undefined) throw attempt.reason;
+      const current = items.get(id)?.record.state;
+      if (attempt && patch.state !== undefined && current !== undefined && current !== patch.state && !canTransition(current, patch.state)) {
+        throw new OvertakenByCommand();
+      }
       const updated = await updateUpload(db, id, patch, now());
       const live = items.get(id);
       if (!updated || !live) throw new Error(`transfer item ${id} no longer exists`);
@@ -142,11 +209,72 @@ export function createEngine(deps: EngineDeps): Engine {
   // ---- scheduling ----------------------------------------------------------------------------
 
   function pump(): void {
-    if (disposed || starting === null) return;
+    // Offline, nothing starts: items stay 'waiting' and the 'online' event pumps again.
+    if (disposed || starting === null || !online.isOnline()) return;
     for (const live of items.values()) {
       if (running >= fileConcurrency) break;
       if (live.record.state === 'waiting' && live.run === null) void drive(live);
     }
+  }
+
+  function runAttempt(live: LiveItem, signal: AbortSignal): Promise<void> {
+    const id = live.record.id;
+    const update = (patch: UploadPatch) => write(id, patch, signal);
+    if (live.record.direction === 'download') {
+      return runDownload({
+        record: live.record,
+        signal,
+        api,
+        store: pieceStore,
+        ...(deps.downloadPieceSize ? { pieceSize: deps.downloadPieceSize } : {}),
+        update,
+        onPieceProgress: (buffered) => {
+          // Index 0 of `inflight` stands for the piece being received; stored pieces are in bytesDone.
+          const before = live.inflight.get(0) ?? 0;
+          if (buffered > before) live.speed.record(buffered - before, now());
+          if (buffered > 0) live.inflight.set(0, buffered);
+          else live.inflight.delete(0);
+          notifier.changed();
+        },
+      });
+    }
+    const limit = new ConcurrencyLimit(live.record.chunkConcurrency || chunkConcurrency, chunkConcurrency, now, (value) => {
+      void write(id, { chunkConcurrency: value }).catch(() => undefined);
+    });
+    return runUpload({
+      record: live.record,
+      file: live.file,
+      signal,
+      api,
+      sha256,
+      hashChunk,
+      hashConcurrency,
+      limit,
+      sleep,
+      random,
+      update,
+      chunkProgress: (index, sent) => {
+        const before = live.inflight.get(index) ?? 0;
+        if (sent > 0) live.inflight.set(index, sent);
+        else live.inflight.delete(index);
+        if (sent > before) live.speed.record(sent - before, now());
+        notifier.changed();
+      },
+      chunkDone: async (index, bytes) => {
+        const before = live.inflight.get(index) ?? 0;
+        await serialize(id, async () => {
+          const updated = await markChunkDone(db, id, index, bytes, now());
+          if (updated) live.record = updated;
+        });
+        live.inflight.delete(index);
+        if (bytes > before) live.speed.record(bytes - before, now());
+        notifier.changed();
+      },
+      onHashProgress: (bytesHashed) => {
+        live.hashedBytes = bytesHashed;
+        notifier.changed();
+      },
+    });
   }
 
   /** Runs attempts of one item until it is done, gives up, is held, or is stopped by a command. */
@@ -160,51 +288,43 @@ export function createEngine(deps: EngineDeps): Engine {
     try {
       for (;;) {
         try {
-          await runUpload({
-            record: live.record,
-            file: live.file,
-            signal,
-            api,
-            sha256,
-            chunkConcurrency,
-            update: (patch) => write(id, patch, signal),
-            chunkDone: async (index, bytes) => {
-              await serialize(id, async () => {
-                const updated = await markChunkDone(db, id, index, bytes, now());
-                if (updated) live.record = updated;
-              });
-              live.speed.record(bytes, now());
-              notifier.changed();
-            },
-            onHashProgress: (bytesHashed) => {
-              live.hashedBytes = bytesHashed;
-              notifier.changed();
-            },
-          });
+          await runAttempt(live, signal);
           return;
         } catch (error) {
-          if (signal.aborted) return; // the command that aborted us has set the state
+          // The command that aborted (or overtook) us has set the state.
+          if (signal.aborted || error instanceof OvertakenByCommand) return;
+          live.inflight.clear();
           const decision = decideOnFailure(error);
+          if (decision.action === 'retry' && decision.network && !online.isOnline()) {
+            // Offline: wait for the network without spending an attempt, then go on by ourselves.
+            await write(id, { state: 'retrying', lastError: MESSAGES.offline }, signal);
+            live.speed.reset();
+            await waitUntilOnline(online, signal);
+            live.speed.start(now());
+            continue;
+          }
           const attempts = live.record.attempts + 1;
           if (decision.action === 'retry' && attempts < RETRY_MAX_ATTEMPTS) {
             await write(id, { ...decision.patch, state: 'retrying', attempts, lastError: decision.message }, signal);
             live.speed.reset();
-            await sleep(backoffDelayMs(attempts, random), signal);
+            await sleep(decision.retryAfterMs ?? backoffDelayMs(attempts, random), signal);
             live.speed.start(now());
             continue;
           }
           const message = decision.action === 'retry' ? decision.finalMessage : decision.message;
-          await write(id, { state: decision.action === 'hold' ? 'held' : 'failed', attempts, lastError: message }, signal);
+          const holdReason = decision.action === 'retry' ? null : (decision.holdReason ?? null);
+          await write(id, { state: decision.action === 'hold' ? 'held' : 'failed', attempts, lastError: message, holdReason }, signal);
           return;
         }
       }
     } catch (error) {
       // Only an abort (or the item vanishing under clearFinished) ends up here; anything else is a bug.
-      if (!signal.aborted && items.has(id)) console.error('transfer engine: unexpected error', error);
+      if (!signal.aborted && !(error instanceof OvertakenByCommand) && items.has(id)) console.error('transfer engine: unexpected error', error);
     } finally {
       if (live.run === controller) live.run = null;
       running--;
       live.hashedBytes = 0;
+      live.inflight.clear();
       live.speed.reset();
       notifier.changed();
       pump();
@@ -215,19 +335,21 @@ export function createEngine(deps: EngineDeps): Engine {
     live.run?.abort(new DOMException(ABORTED_BY_COMMAND, 'AbortError'));
   }
 
+  function liveOf(record: UploadRecord, file: Blob | null): LiveItem {
+    return { record, file, run: null, hashedBytes: 0, inflight: new Map(), speed: new SpeedMeter() };
+  }
+
   // ---- start-up ------------------------------------------------------------------------------
 
   async function load(): Promise<void> {
     (deps.requestPersistence ?? defaultRequestPersistence)();
-    for (const record of await listUploads(db)) {
-      items.set(record.id, { record, file: record.file, run: null, hashedBytes: 0, speed: new SpeedMeter() });
-    }
+    for (const record of await listUploads(db)) items.set(record.id, liveOf(record, record.file));
     for (const live of items.values()) {
-      const { id, state } = live.record;
-      // The page died mid-transfer: queue it again; chunk/exist will say which chunks survived.
+      const { id, state, direction } = live.record;
+      // The page died mid-transfer: queue it again; chunk/exist (or the piece store) says what survived.
       if (isActive(state)) await transitionIfAllowed(id, 'waiting');
-      if (live.record.state === 'waiting' && !live.file) {
-        await transitionIfAllowed(id, 'held', { lastError: MESSAGES.fileUnreadable });
+      if (direction === 'upload' && live.record.state === 'waiting' && !live.file) {
+        await transitionIfAllowed(id, 'held', { lastError: MESSAGES.fileUnreadable, holdReason: 'fileMissing' });
       }
     }
   }
@@ -237,27 +359,101 @@ export function createEngine(deps: EngineDeps): Engine {
     return starting;
   }
 
+  // ---- enqueueing ----------------------------------------------------------------------------
+
+  function newUploadRecord(file: Blob, target: UploadTarget, createdAt: number, relativePath: string | null): UploadRecord {
+    const fromPath = relativePath ? relativePath.split('/').pop() : undefined;
+    return {
+      id: newId(createdAt),
+      direction: 'upload',
+      name: file instanceof File && file.name ? file.name : (fromPath ?? 'untitled'),
+      size: file.size,
+      lastModified: file instanceof File ? file.lastModified : createdAt,
+      type: file.type,
+      file,
+      target: { ...target },
+      state: 'waiting',
+      bytesDone: 0,
+      chunkSize: 0,
+      chunkDigests: null,
+      fingerprint: null,
+      uploadId: null,
+      chunksDone: [],
+      attempts: 0,
+      lastError: null,
+      fileId: null,
+      createdAt,
+      updatedAt: createdAt,
+      relativePath,
+      holdReason: null,
+      via: null,
+      chunkConcurrency,
+      onConflict: 'fail',
+      etag: null,
+    };
+  }
+
+  /**
+   * Runs the pre-upload checks for the batch. A server without the check (or a failed call) lets the
+   * batch through: the server enforces the same rules again at merge.
+   */
+  async function preUploadChecks(records: UploadRecord[]): Promise<Map<string, CheckOutcome>> {
+    const candidates: UploadCandidate[] = records.map((r) => ({ key: r.id, name: r.name, size: r.size, parentId: r.target.parentId, category: r.target.category }));
+    try {
+      return await checkBatch(api, candidates, lifetime.signal);
+    } catch (error) {
+      if (lifetime.signal.aborted) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      console.warn(`transfer engine: pre-upload checks unavailable (${reason}); the server enforces them at merge`);
+      return new Map();
+    }
+  }
+
+  /** Checks, persists and schedules new upload records (the records start in their checked state). */
+  async function addChecked(records: UploadRecord[]): Promise<string[]> {
+    const outcomes = await preUploadChecks(records);
+    for (const record of records) Object.assign(record, outcomes.get(record.id) ?? {});
+    try {
+      await addUploads(db, records);
+    } catch (error) {
+      // Some stores refuse Blobs (DataCloneError). Keep the queue persistent anyway; the bytes stay
+      // in memory for this page, and after a reload the item is held until the file is picked again.
+      if (!isDataCloneError(error)) throw error;
+      await addUploads(db, records.map((r) => ({ ...r, file: null })));
+    }
+    for (const record of records) items.set(record.id, liveOf(record, record.file));
+    notifier.changed();
+    pump();
+    return records.map((r) => r.id);
+  }
+
   // ---- views ---------------------------------------------------------------------------------
 
   function toView(live: LiveItem): TransferItemView {
     const r = live.record;
     const active = live.run !== null && isActive(r.state);
     const speed = active ? live.speed.bytesPerSecond : 0;
+    let inflight = 0;
+    for (const bytes of live.inflight.values()) inflight += bytes;
+    const bytesDone = Math.min(r.size, r.bytesDone + inflight);
     const view: TransferItemView = {
       id: r.id,
       direction: r.direction,
       name: r.name,
       size: r.size,
-      bytesDone: r.bytesDone,
+      bytesDone,
       state: r.state,
       speed,
-      etaSeconds: active && r.state === 'uploading' ? etaSeconds(r.size - r.bytesDone, speed) : null,
+      etaSeconds: active && r.state === 'uploading' ? etaSeconds(r.size - bytesDone, speed) : null,
       lastError: r.lastError,
       target: r.target,
       fileId: r.fileId,
       createdAt: r.createdAt,
+      holdReason: r.holdReason,
     };
     if (r.state === 'hashing') view.hashedBytes = live.hashedBytes;
+    if (r.relativePath) view.relativePath = r.relativePath;
+    if (r.via) view.via = r.via;
     return view;
   }
 
@@ -279,8 +475,12 @@ export function createEngine(deps: EngineDeps): Engine {
 
   // ---- commands ------------------------------------------------------------------------------
 
-  function liveItem(id: string): LiveItem | undefined {
-    return items.get(id);
+  /** Items a command may act on (retry/resume of intercepted files is refused). */
+  function retryable(live: LiveItem): boolean {
+    const { state, holdReason } = live.record;
+    if (state === 'failed') return holdReason !== 'blockedType';
+    if (state === 'held') return holdReason === null || holdReason === 'unauthorized';
+    return state === 'paused';
   }
 
   const engine: Engine = {
@@ -291,58 +491,65 @@ export function createEngine(deps: EngineDeps): Engine {
       await start();
     },
 
-    async enqueueUploads(files, target: UploadTarget) {
+    async enqueueUploads(files, target) {
       await start();
       const createdAt = now();
-      const records: UploadRecord[] = files.map((file) => ({
-        id: newId(createdAt),
-        direction: 'upload',
-        name: file instanceof File ? file.name : 'untitled',
-        size: file.size,
-        lastModified: file instanceof File ? file.lastModified : createdAt,
-        type: file.type,
-        file,
-        target: { ...target },
-        state: 'waiting',
-        bytesDone: 0,
-        chunkSize: 0,
-        chunkDigests: null,
-        fingerprint: null,
-        uploadId: null,
-        chunksDone: [],
-        attempts: 0,
-        lastError: null,
-        fileId: null,
-        createdAt,
-        updatedAt: createdAt,
-      }));
-      try {
-        await addUploads(db, records);
-      } catch (error) {
-        // Some stores refuse Blobs (DataCloneError). Keep the queue persistent anyway; the bytes stay
-        // in memory for this page, and after a reload the item is held until the file is picked again.
-        if (!(error instanceof Error && error.name === 'DataCloneError')) throw error;
-        await addUploads(db, records.map((r) => ({ ...r, file: null })));
-      }
-      for (const record of records) {
-        items.set(record.id, { record, file: record.file, run: null, hashedBytes: 0, speed: new SpeedMeter() });
-      }
+      return addChecked(files.map((file) => newUploadRecord(file, target, createdAt, null)));
+    },
+
+    async enqueueFolder(entries: FolderEntry<Blob>[], target) {
+      await start();
+      const paths = entries.map((e) => normalizePath(e.relativePath));
+      const folderIds = await createFolders(api, folderPaths(paths), target, lifetime.signal);
+      const createdAt = now();
+      const records = entries.map((entry, i) => {
+        const path = paths[i] as string;
+        const parentId = folderIds.get(folderOf(path)) ?? target.parentId;
+        return newUploadRecord(entry.file, { parentId, category: target.category }, createdAt, path);
+      });
+      return addChecked(records);
+    },
+
+    async enqueueDownload(request: DownloadRequest) {
+      await start();
+      const createdAt = now();
+      const record: UploadRecord = {
+        ...newUploadRecord(new Blob([]), DOWNLOAD_TARGET, createdAt, null),
+        direction: 'download',
+        name: request.name,
+        size: request.size,
+        file: null,
+        fileId: request.fileId,
+      };
+      await addUploads(db, [record]);
+      items.set(record.id, liveOf(record, null));
       notifier.changed();
       pump();
-      return records.map((r) => r.id);
+      return record.id;
+    },
+
+    async getDownloadedFile(id) {
+      await start();
+      const live = items.get(id);
+      if (!live || live.record.direction !== 'download' || live.record.state !== 'done') return null;
+      const blob = (await pieceStore.read(id)) ?? (live.record.size === 0 ? new Blob([]) : null);
+      if (!blob || blob.size !== live.record.size) return null;
+      return new File([blob], live.record.name);
     },
 
     async pause(id) {
       await start();
-      const live = liveItem(id);
+      const live = items.get(id);
       if (!live) return;
       stopAttempt(live);
       await transitionIfAllowed(id, 'paused');
+      stopAttempt(live); // an attempt the scheduler started meanwhile
+
     },
 
     async resume(id) {
       await start();
-      const live = liveItem(id);
+      const live = items.get(id);
       if (!live) return;
       if (live.record.state === 'failed' || live.record.state === 'held') return engine.retry(id);
       if (await transitionIfAllowed(id, 'waiting')) pump();
@@ -350,24 +557,88 @@ export function createEngine(deps: EngineDeps): Engine {
 
     async cancel(id) {
       await start();
-      const live = liveItem(id);
+      const live = items.get(id);
       if (!live) return;
       stopAttempt(live);
-      await transitionIfAllowed(id, 'cancelled');
+      const cancelled = await transitionIfAllowed(id, 'cancelled');
+      stopAttempt(live); // an attempt the scheduler started meanwhile
+      if (cancelled && live.record.direction === 'download') await pieceStore.remove(id);
     },
 
     async retry(id) {
       await start();
-      const live = liveItem(id);
-      if (!live) return;
-      const state = live.record.state;
-      if (state !== 'failed' && state !== 'held' && state !== 'paused') return;
-      if (await transitionIfAllowed(id, 'waiting', { attempts: 0, lastError: null })) pump();
+      const live = items.get(id);
+      if (!live || !retryable(live)) return;
+      if (await transitionIfAllowed(id, 'waiting', { attempts: 0, lastError: null, holdReason: null })) pump();
+    },
+
+    async pauseAll() {
+      await start();
+      await Promise.all([...items.values()].filter((l) => !isFinal(l.record.state)).map((l) => engine.pause(l.record.id)));
+    },
+
+    async resumeAll() {
+      await start();
+      await Promise.all([...items.values()].filter((l) => l.record.state === 'paused').map((l) => engine.resume(l.record.id)));
+    },
+
+    async cancelAll() {
+      await start();
+      await Promise.all([...items.values()].filter((l) => !isFinal(l.record.state)).map((l) => engine.cancel(l.record.id)));
+    },
+
+    async retryAll() {
+      await start();
+      await Promise.all([...items.values()].filter((l) => l.record.state !== 'paused' && retryable(l)).map((l) => engine.retry(l.record.id)));
+    },
+
+    async decide(id, decision: HeldDecision) {
+      await start();
+      const live = items.get(id);
+      if (!live || live.record.state !== 'held') return;
+      const reason = live.record.holdReason;
+      const known = reason !== null && SERVER_HOLDS.has(reason);
+      if (decision === 'giveUp') {
+        if (known) await api.getJson(`${API.giveUpUpload}?key=${encodeURIComponent(id)}`, lifetime.signal);
+        await engine.cancel(id);
+        return;
+      }
+      if (reason === 'locked' && decision === 'newVersion') {
+        throw new Error('a locked file cannot get a new version: rename or give up');
+      }
+      if (known) await api.getJson(`${API.keepOnUpload}?key=${encodeURIComponent(id)}&policy=${decision}`, lifetime.signal);
+      const patch: UploadPatch = { onConflict: decision, holdReason: null, lastError: null, attempts: 0 };
+      if (await transitionIfAllowed(id, 'waiting', patch)) pump();
+    },
+
+    async reattach(id, file) {
+      await start();
+      const live = items.get(id);
+      if (!live || live.record.direction !== 'upload' || live.record.state !== 'held') return false;
+      if (live.record.holdReason !== 'fileMissing' && live.file) return false;
+      if (!(await fingerprintMatches(live.record, file, hashChunk, sha256, lifetime.signal))) return false;
+      live.file = file;
+      try {
+        await write(id, { file });
+      } catch (error) {
+        if (!isDataCloneError(error)) throw error; // kept in memory only, as at enqueue
+      }
+      const patch: UploadPatch = { holdReason: null, lastError: null, attempts: 0 };
+      if (await transitionIfAllowed(id, 'waiting', patch)) pump();
+      return true;
+    },
+
+    async exportQueue() {
+      await start();
+      return toQueueExport([...items.values()].map((l) => l.record), now());
     },
 
     async clearFinished() {
       await start();
-      for (const id of await removeFinishedUploads(db)) items.delete(id);
+      for (const id of await removeFinishedUploads(db)) {
+        if (items.get(id)?.record.direction === 'download') await pieceStore.remove(id);
+        items.delete(id);
+      }
       notifier.changed();
     },
 
@@ -387,6 +658,8 @@ export function createEngine(deps: EngineDeps): Engine {
 
     async dispose() {
       disposed = true;
+      lifetime.abort(new DOMException(ABORTED_BY_COMMAND, 'AbortError'));
+      stopListeningOnline();
       for (const live of items.values()) stopAttempt(live);
       notifier.dispose();
       await Promise.all([...writeChains.values()]);

@@ -4,20 +4,24 @@
  *  - 401 or a session ended by the server: the user must log in again → 'held';
  *  - the file can no longer be read: the user must pick it again → 'held';
  *  - the server forgot the upload session: retry, re-opening it through chunk/exist;
+ *  - a stalled chunk request (no progress for the stall timeout): retry like a network error;
+ *  - 429: retry after Retry-After when given (the chunk scheduler also halves concurrency);
+ *  - merge refused for a name conflict: 'held' for the user's decision (new version or rename);
  *  - any other 4xx: permanent → 'failed' with the server's message.
  */
 import { ApiCallError } from '../../common/api/failure';
 import { ERRORS } from '../../common/api/errors';
 import { SourceReadError } from '../hash/sha256';
-import { NetworkError } from './api-client';
+import { NetworkError, RateLimitedError } from './api-client';
+import { StallError } from './transport';
 import { MESSAGES } from './messages';
-import type { UploadPatch } from '../queue/types';
+import type { ItemHoldReason, UploadPatch } from '../queue/types';
 
 export type FailureDecision =
   /** `message` is shown while waiting, `finalMessage` when the attempts run out; `patch` is applied with the retry. */
-  | { action: 'retry'; message: string; finalMessage: string; patch?: UploadPatch }
-  | { action: 'hold'; message: string }
-  | { action: 'fail'; message: string };
+  | { action: 'retry'; message: string; finalMessage: string; patch?: UploadPatch; retryAfterMs?: number; network?: boolean }
+  | { action: 'hold'; message: string; holdReason?: ItemHoldReason }
+  | { action: 'fail'; message: string; holdReason?: 'blockedType' };
 
 /** Raised by the runner for conditions it detects itself; `decision` says how to react. */
 export class UploadError extends Error {
@@ -33,9 +37,20 @@ const TRANSIENT_STATUSES = new Set([408, 429]);
 export function decideOnFailure(error: unknown): FailureDecision {
   if (error instanceof UploadError) return error.decision;
   if (error instanceof NetworkError) {
-    return { action: 'retry', message: MESSAGES.networkRetrying, finalMessage: MESSAGES.networkGaveUp };
+    return { action: 'retry', message: MESSAGES.networkRetrying, finalMessage: MESSAGES.networkGaveUp, network: true };
   }
-  if (error instanceof SourceReadError) return { action: 'hold', message: MESSAGES.fileUnreadable };
+  if (error instanceof StallError) {
+    return { action: 'retry', message: MESSAGES.stalledRetrying, finalMessage: MESSAGES.networkGaveUp, network: true };
+  }
+  if (error instanceof RateLimitedError) {
+    return {
+      action: 'retry',
+      message: MESSAGES.serverBusy,
+      finalMessage: MESSAGES.serverGaveUp,
+      ...(error.retryAfterMs !== null ? { retryAfterMs: error.retryAfterMs } : {}),
+    };
+  }
+  if (error instanceof SourceReadError) return { action: 'hold', message: MESSAGES.fileUnreadable, holdReason: 'fileMissing' };
   if (error instanceof ApiCallError) return decideOnApiError(error);
   // A bug or an unexpected answer shape: retrying will not help, so say so instead of looping.
   return { action: 'fail', message: MESSAGES.uploadFailed };
@@ -45,9 +60,9 @@ function decideOnApiError(error: ApiCallError): FailureDecision {
   const { failure, status } = error;
   switch (failure.kind) {
     case 'unauthorized':
-      return { action: 'hold', message: MESSAGES.sessionExpired };
+      return { action: 'hold', message: MESSAGES.sessionExpired, holdReason: 'unauthorized' };
     case 'sessionTerminated':
-      return { action: 'hold', message: failure.errorMessage || MESSAGES.sessionExpired };
+      return { action: 'hold', message: failure.errorMessage || MESSAGES.sessionExpired, holdReason: 'unauthorized' };
     case 'serverError':
     case 'downloadExceeded':
       return { action: 'retry', message: MESSAGES.serverRetrying, finalMessage: serverText(error) };
@@ -61,6 +76,10 @@ function decideOnApiError(error: ApiCallError): FailureDecision {
           patch: { uploadId: null, chunksDone: [], bytesDone: 0 },
         };
       }
+      if (failure.errorCode === ERRORS.NAME_CONFLICT.code) return { action: 'hold', message: MESSAGES.held.exists, holdReason: 'exists' };
+      // The server enforces the pre-upload checks again; the item ends where the check would have put it.
+      if (failure.errorCode === ERRORS.FILE_LOCKED.code) return { action: 'hold', message: MESSAGES.held.locked, holdReason: 'locked' };
+      if (failure.errorCode === ERRORS.FILE_TYPE_BLOCKED.code) return { action: 'fail', message: MESSAGES.blockedType, holdReason: 'blockedType' };
       return { action: 'fail', message: failure.errorMessage || MESSAGES.httpStatus(status) };
     case 'ignored':
       if (status >= 500 || TRANSIENT_STATUSES.has(status)) {

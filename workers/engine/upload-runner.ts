@@ -1,5 +1,6 @@
 /**
- * One attempt at uploading one item: config → hash → chunk/exist → missing chunks → merge.
+ * One attempt at uploading one item:
+ *   config → hash (pool) → second upload (challenge + proof) → chunk/exist → missing chunks → merge.
  *
  * Each step is skipped when the record shows it already happened (digests computed, chunks stored),
  * so the same function serves a fresh upload, a retry and a resume after reload. The server is the
@@ -12,8 +13,9 @@ import { ApiCallError } from '../../common/api/failure';
 import type { FileEntry } from '../../common/api/types';
 import { API } from '../../common/api/paths';
 import { formatSize } from '../../common/format/size';
-import { DEFAULT_CHUNK_SIZE, HEADER_CHUNK_SHA256, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from '../../common/transfer/constants';
+import { DEFAULT_CHUNK_SIZE, HEADER_CHUNK_SHA256, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE, RETRY_MAX_ATTEMPTS } from '../../common/transfer/constants';
 import {
+  chunkCount,
   chunkRange,
   type ChunkExistRequest,
   type ChunkExistResponse,
@@ -21,11 +23,15 @@ import {
   type ChunkUploadResponse,
   type UploadConfig,
 } from '../../common/transfer/protocol';
-import { fingerprintOfChunkDigests, hashChunks, readRange, SourceReadError, type Sha256Hex } from '../hash/sha256';
+import type { SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
+import { fingerprintOfChunkDigests, readRange, SourceReadError, type HashChunk, type Sha256Hex } from '../hash/sha256';
 import type { UploadPatch, UploadRecord } from '../queue/types';
-import type { ApiClient } from './api-client';
+import { RateLimitedError, type ApiClient } from './api-client';
+import { runAdaptivePool, type ConcurrencyLimit } from './adaptive-pool';
+import { backoffDelayMs, type Sleep } from './backoff';
 import { UploadError } from './failure-policy';
 import { MESSAGES } from './messages';
+import { computeProof } from './proof';
 import { runPool } from './pool';
 
 export interface UploadRunContext {
@@ -36,11 +42,19 @@ export interface UploadRunContext {
   signal: AbortSignal;
   api: ApiClient;
   sha256: Sha256Hex;
-  chunkConcurrency: number;
+  hashChunk: HashChunk;
+  /** Chunks hashed at once (the hash pool's size). */
+  hashConcurrency: number;
+  /** Chunk requests in flight, adapted to 429 answers. */
+  limit: ConcurrencyLimit;
+  sleep: Sleep;
+  random: () => number;
   /** Persists a patch and returns the new record; rejects once the attempt was aborted. */
   update(patch: UploadPatch): Promise<UploadRecord>;
   /** Persists that the server stored chunk `index` of `bytes` bytes. */
   chunkDone(index: number, bytes: number): Promise<void>;
+  /** Bytes of chunk `index` sent so far (0 = taken back after a failure). Memory only. */
+  chunkProgress(index: number, bytesSent: number): void;
   /** Bytes digested so far (memory only: cheap, frequent). */
   onHashProgress(bytesHashed: number): void;
 }
@@ -60,17 +74,19 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
       throw new UploadError({ action: 'fail', message: MESSAGES.fileTooLarge(formatSize(config.maxFileSize)) });
     }
     const chunkSize = usableChunkSize(config.chunkSize);
-    const chunkDigests = await hashChunks(file, chunkSize, { signal, sha256: ctx.sha256, onProgress: ctx.onHashProgress });
+    const chunkDigests = await hashWithPool(file, chunkSize, ctx);
     const fingerprint = await fingerprintOfChunkDigests(chunkDigests, ctx.sha256);
     item = await ctx.update({ chunkSize, chunkDigests, fingerprint });
   } else {
     // Digests from an earlier attempt or page: make sure the file is still readable before trusting
-    // them. (A failed read inside fetch would look like a network error and be retried in vain.)
+    // them. (A failed read inside a request would look like a network error and be retried in vain.)
     await readRange(file, 0, Math.min(1, item.size));
   }
   const digests = item.chunkDigests as string[];
 
   item = await ctx.update({ state: 'checking' });
+  if (item.chunksDone.length === 0 && (await trySecondUpload(ctx, item, file))) return;
+
   const existRequest: ChunkExistRequest = {
     fingerprint: item.fingerprint as string,
     size: item.size,
@@ -96,19 +112,71 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
     bytesDone: storedBytes,
   });
 
-  await runPool(missing, ctx.chunkConcurrency, signal, (index, laneSignal) => sendChunk(ctx, item, index, laneSignal));
+  const sending = item;
+  await runAdaptivePool(missing, () => ctx.limit.current, signal, (index, laneSignal) => sendChunk(ctx, sending, index, laneSignal));
 
   const merge: ChunkMergeRequest = {
     uploadId: session.uploadId,
     name: item.name,
     parentId: item.target.parentId,
     category: item.target.category,
+    onConflict: item.onConflict,
   };
   const entry = await ctx.api.postJson<FileEntry>(API.chunkMerge, merge, signal);
-  await ctx.update({ state: 'done', fileId: entry.id, lastError: null, bytesDone: item.size });
+  await ctx.update({ state: 'done', fileId: entry.id, lastError: null, bytesDone: item.size, via: 'chunks' });
+}
+
+/** Chunk digests computed `hashConcurrency` at a time (the hash pool works in parallel). */
+async function hashWithPool(file: Blob, chunkSize: number, ctx: UploadRunContext): Promise<string[]> {
+  const count = chunkCount(file.size, chunkSize);
+  const digests = new Array<string>(count);
+  let hashed = 0;
+  await runPool(
+    Array.from({ length: count }, (_, i) => i),
+    ctx.hashConcurrency,
+    ctx.signal,
+    async (index, signal) => {
+      const { start, end } = chunkRange(index, file.size, chunkSize);
+      digests[index] = await ctx.hashChunk(file, start, end, signal);
+      hashed += end - start;
+      ctx.onHashProgress(hashed);
+    },
+  );
+  return digests;
+}
+
+/**
+ * Second upload: claim the fingerprint, answer the challenge with a proof over the named ranges.
+ * Returns true when the server created the file (zero chunk bytes sent); false → chunked upload.
+ */
+async function trySecondUpload(ctx: UploadRunContext, item: UploadRecord, file: Blob): Promise<boolean> {
+  const claim: SecondUploadRequest = {
+    fingerprint: item.fingerprint as string,
+    size: item.size,
+    name: item.name,
+    parentId: item.target.parentId,
+    category: item.target.category,
+    onConflict: item.onConflict,
+  };
+  let challenge: SecondUploadResponse;
+  try {
+    challenge = await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, claim, ctx.signal);
+  } catch (error) {
+    // A server without second upload (404) is not a failure: upload the chunks.
+    if (error instanceof ApiCallError && error.status === HTTP_NOT_FOUND) return false;
+    throw error;
+  }
+  if (challenge.status !== 'challenge') return false;
+  const hmac = await computeProof(file, challenge.nonce, challenge.ranges);
+  const answer = await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, { ...claim, proof: { challengeId: challenge.challengeId, hmac } }, ctx.signal);
+  if (answer.status !== 'created') return false;
+  await ctx.update({ state: 'done', fileId: answer.file.id, lastError: null, bytesDone: item.size, via: 'instant' });
+  return true;
 }
 
 /** The announced chunk size if it is within the protocol's bounds, else the default. */
+const HTTP_NOT_FOUND = 404;
+
 function usableChunkSize(announced: number): number {
   return Number.isInteger(announced) && announced >= MIN_CHUNK_SIZE && announced <= MAX_CHUNK_SIZE ? announced : DEFAULT_CHUNK_SIZE;
 }
@@ -123,9 +191,10 @@ function isDigestMismatch(error: unknown): boolean {
 }
 
 /**
- * Sends one chunk. A digest mismatch is retried once: if the bytes now hash differently from the
- * recorded digest, the file changed after hashing and resending cannot help (→ failed); otherwise
- * the bytes were damaged on the way and one more try is worth it.
+ * Sends one chunk. A 429 halves the item's concurrency and waits (Retry-After when given, else
+ * backoff) before sending the same chunk again, without failing the attempt. A digest mismatch is
+ * retried once: if the bytes now hash differently from the recorded digest, the file changed after
+ * hashing and resending cannot help (→ failed); otherwise the bytes were damaged on the way.
  */
 async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: number, signal: AbortSignal): Promise<void> {
   const file = ctx.file as Blob;
@@ -133,14 +202,31 @@ async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: numbe
   const { start, end } = chunkRange(index, item.size, item.chunkSize);
   const url = `${API.chunkUpload}?uploadId=${encodeURIComponent(item.uploadId as string)}&index=${index}`;
   const headers = { [HEADER_CHUNK_SHA256]: digest };
-  const send = () => ctx.api.postBytes<ChunkUploadResponse>(url, file.slice(start, end), headers, signal);
-  try {
-    await send();
-  } catch (error) {
-    if (!isDigestMismatch(error)) throw error;
-    const current = await ctx.sha256(await readRange(file, start, end));
-    if (current !== digest) throw new UploadError({ action: 'fail', message: MESSAGES.fileChanged });
-    await send();
+  const send = async () => {
+    try {
+      await ctx.api.postBytes<ChunkUploadResponse>(url, file.slice(start, end), headers, signal, (sent) => ctx.chunkProgress(index, sent));
+    } catch (error) {
+      ctx.chunkProgress(index, 0); // a failed request's partial progress is taken back
+      throw error;
+    }
+  };
+  let mismatchRetried = false;
+  for (let rateLimited = 0; ; ) {
+    try {
+      await send();
+      break;
+    } catch (error) {
+      if (error instanceof RateLimitedError && ++rateLimited < RETRY_MAX_ATTEMPTS) {
+        ctx.limit.rateLimited();
+        await ctx.sleep(error.retryAfterMs ?? backoffDelayMs(rateLimited, ctx.random), signal);
+        continue;
+      }
+      if (!isDigestMismatch(error) || mismatchRetried) throw error;
+      const current = await ctx.sha256(await readRange(file, start, end));
+      if (current !== digest) throw new UploadError({ action: 'fail', message: MESSAGES.fileChanged });
+      mismatchRetried = true;
+    }
   }
+  ctx.limit.succeeded();
   await ctx.chunkDone(index, end - start);
 }

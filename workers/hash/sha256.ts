@@ -8,12 +8,15 @@
 import { createSHA256, type IHasher } from 'hash-wasm';
 import { bytesToHex, chunkCount, chunkRange, fingerprintInput } from '../../common/transfer/protocol';
 
-/** Hex SHA-256 of one buffer. */
-export type Sha256Hex = (data: ArrayBuffer) => Promise<string>;
+/**
+ * Hex SHA-256 of one buffer. WebCrypto copies `data` when called, so the caller may reuse the buffer
+ * once the promise settles (hashChunks does, with two buffers alternating).
+ */
+export type Sha256Hex = (data: ArrayBuffer | Uint8Array<ArrayBuffer>) => Promise<string>;
 
 /** Minimal WebCrypto surface we use, so a test can pass its own or `undefined`. */
 export interface DigestProvider {
-  digest(algorithm: 'SHA-256', data: ArrayBuffer): Promise<ArrayBuffer>;
+  digest(algorithm: 'SHA-256', data: ArrayBuffer | Uint8Array<ArrayBuffer>): Promise<ArrayBuffer>;
 }
 
 function defaultSubtle(): DigestProvider | undefined {
@@ -25,7 +28,9 @@ function defaultSubtle(): DigestProvider | undefined {
  * hash-wasm. The wasm hasher is created once and reused: init/update/digest run synchronously, so
  * concurrent callers never interleave on it.
  */
-export function createSha256Hex(subtle: DigestProvider | undefined = defaultSubtle()): Sha256Hex {
+export function createSha256Hex(...provider: [subtle?: DigestProvider | null]): Sha256Hex {
+  // An explicit `undefined`/`null` means "no WebCrypto" (the fallback test); no argument means the global.
+  const subtle = provider.length > 0 ? provider[0] : defaultSubtle();
   if (subtle) {
     return async (data) => bytesToHex(new Uint8Array(await subtle.digest('SHA-256', data)));
   }
@@ -34,7 +39,7 @@ export function createSha256Hex(subtle: DigestProvider | undefined = defaultSubt
     wasm ??= createSHA256();
     const hasher = await wasm;
     hasher.init();
-    hasher.update(new Uint8Array(data));
+    hasher.update(data instanceof Uint8Array ? data : new Uint8Array(data));
     return hasher.digest('hex');
   };
 }
@@ -46,10 +51,16 @@ export async function fingerprintOfChunkDigests(chunkDigests: readonly string[],
   return sha256(input.slice().buffer);
 }
 
+/** What `slice()` of a source returns: a Blob (stream() preferred) or anything with arrayBuffer(). */
+export interface ByteSlice {
+  arrayBuffer(): Promise<ArrayBuffer>;
+  stream?(): ReadableStream<Uint8Array>;
+}
+
 /** Anything sliceable like a Blob: a browser File, or a Node Blob from fs.openAsBlob. */
 export interface ByteSource {
   readonly size: number;
-  slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
+  slice(start: number, end: number): ByteSlice;
 }
 
 /** Raised when the source cannot be read (file moved, deleted, or changed since it was picked). */
@@ -69,6 +80,36 @@ export async function readRange(source: ByteSource, start: number, end: number):
   }
 }
 
+/**
+ * Reads bytes [start, end) into `into` (which must hold end - start bytes) and returns the filled
+ * view. Streaming into a reused buffer avoids the fresh allocation + copy of Blob.arrayBuffer(), which
+ * measured as the main cost of hashing (bench "hashing": 515 → 779 MB/s on its own).
+ */
+export async function readRangeInto(source: ByteSource, start: number, end: number, into: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const length = end - start;
+  if (into.length < length) throw new RangeError('buffer smaller than the range');
+  try {
+    const slice = source.slice(start, end);
+    if (typeof slice.stream !== 'function') {
+      const bytes = new Uint8Array(await slice.arrayBuffer());
+      into.set(bytes);
+      return into.subarray(0, bytes.length);
+    }
+    const reader = slice.stream().getReader();
+    let offset = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (offset + value.length > length) throw new Error('the source returned more bytes than its size');
+      into.set(value, offset);
+      offset += value.length;
+    }
+    return into.subarray(0, offset);
+  } catch (err) {
+    throw err instanceof SourceReadError ? err : new SourceReadError(err);
+  }
+}
+
 export interface HashChunksOptions {
   signal?: AbortSignal;
   sha256?: Sha256Hex;
@@ -77,20 +118,54 @@ export interface HashChunksOptions {
 }
 
 /**
- * Hex SHA-256 of every chunk of `source`, in order. Reads one chunk at a time, so memory stays at
- * about one chunk whatever the file size.
+ * Hex SHA-256 of every chunk of `source`, in order. Memory stays at two chunk buffers whatever the
+ * file size: while chunk n is digested (WebCrypto runs off the JS thread), chunk n+1 is read into the
+ * other buffer. Overlapping the read with the digest is what brings a worker close to native speed
+ * (bench "hashing": ~0.5× sequential → ~0.8× pipelined).
  */
 export async function hashChunks(source: ByteSource, chunkSize: number, options: HashChunksOptions = {}): Promise<string[]> {
   const sha256 = options.sha256 ?? createSha256Hex();
   const count = chunkCount(source.size, chunkSize);
+  const bufferSize = Math.min(chunkSize, Math.max(source.size, 0));
+  const buffers = [new Uint8Array(bufferSize), new Uint8Array(bufferSize)] as const;
+  const read = (index: number) => {
+    const { start, end } = chunkRange(index, source.size, chunkSize);
+    return readRangeInto(source, start, end, buffers[index % 2]!);
+  };
   const digests: string[] = [];
   let hashed = 0;
+  options.signal?.throwIfAborted();
+  let current = await read(0);
   for (let index = 0; index < count; index++) {
     options.signal?.throwIfAborted();
-    const { start, end } = chunkRange(index, source.size, chunkSize);
-    digests.push(await sha256(await readRange(source, start, end)));
-    hashed += end - start;
+    const nextRead = index + 1 < count ? read(index + 1) : null;
+    // Keep a failed read-ahead from surfacing as an unhandled rejection if the digest throws first.
+    nextRead?.catch(() => undefined);
+    digests.push(await sha256(current));
+    hashed += current.length;
     options.onProgress?.(hashed);
+    if (nextRead) current = await nextRead;
   }
   return digests;
+}
+
+/** Hashes one chunk [start, end) of a source: the unit of work of a hash worker pool. */
+export type HashChunk = (source: Blob, start: number, end: number, signal: AbortSignal) => Promise<string>;
+
+/**
+ * A HashChunk running in this thread (tests, Node without a worker pool, or inside a hash worker).
+ * Keeps one reusable buffer per concurrent call, so memory stays at `concurrency` chunks.
+ */
+export function createInThreadHashChunk(sha256: Sha256Hex = createSha256Hex()): HashChunk {
+  const spare: Uint8Array<ArrayBuffer>[] = [];
+  return async (source, start, end, signal) => {
+    signal.throwIfAborted();
+    let buffer = spare.pop();
+    if (!buffer || buffer.length < end - start) buffer = new Uint8Array(end - start);
+    try {
+      return await sha256(await readRangeInto(source, start, end, buffer));
+    } finally {
+      spare.push(buffer);
+    }
+  };
 }

@@ -4,18 +4,42 @@
  * Schema changes: never edit a released `version(n)` block. Add `version(n + 1).stores(...)` with only
  * the changed tables and, when existing rows must be rewritten, an `.upgrade(tx => ...)`. Dexie runs
  * every missing step in order on open, so a browser still on version 1 migrates straight to the newest.
+ *
+ * v1: uploads.
+ * v2: new item fields (relativePath, holdReason, via, chunkConcurrency, onConflict, etag; direction may
+ *     be 'download'), an index on direction, and `downloadPieces` (the Dexie piece store of downloads).
  */
-import Dexie, { type EntityTable } from 'dexie';
-import type { UploadRecord } from './types';
+import Dexie, { type EntityTable, type Table } from 'dexie';
+import { DEFAULT_CHUNK_CONCURRENCY } from '../../common/transfer/constants';
+import type { DownloadPieceRecord, UploadRecord } from './types';
 
 export const TRANSFER_DB_NAME = 'transfer-engine';
+export const TRANSFER_DB_VERSION = 2;
 
-export type TransferDb = Dexie & { uploads: EntityTable<UploadRecord, 'id'> };
+export type TransferDb = Dexie & {
+  uploads: EntityTable<UploadRecord, 'id'>;
+  downloadPieces: Table<DownloadPieceRecord, [string, number]>;
+};
 
 /** Where IndexedDB comes from: the global one by default, or e.g. fake-indexeddb in a test. */
 export interface IndexedDbProvider {
   indexedDB: IDBFactory;
   IDBKeyRange: typeof IDBKeyRange;
+}
+
+/** v1 → v2 defaults for one record (exported for the migration test). */
+export function migrateRecordV1toV2(record: Partial<UploadRecord>): UploadRecord {
+  const r = record as UploadRecord;
+  return {
+    ...r,
+    relativePath: r.relativePath ?? null,
+    // v1 held items were held because the file was lost or the session ended; the file tells which.
+    holdReason: r.holdReason ?? (r.state === 'held' && !r.file ? 'fileMissing' : null),
+    via: r.via ?? (r.state === 'done' ? 'chunks' : null),
+    chunkConcurrency: r.chunkConcurrency ?? DEFAULT_CHUNK_CONCURRENCY,
+    onConflict: r.onConflict ?? 'fail',
+    etag: r.etag ?? null,
+  };
 }
 
 export function openTransferDb(name: string = TRANSFER_DB_NAME, provider?: IndexedDbProvider): TransferDb {
@@ -24,5 +48,18 @@ export function openTransferDb(name: string = TRANSFER_DB_NAME, provider?: Index
     // Primary key first; only the fields we query by are indexed (the File is never indexed).
     uploads: 'id, state, createdAt',
   });
+  db.version(2)
+    .stores({
+      uploads: 'id, state, createdAt, direction',
+      downloadPieces: '[itemId+offset], itemId',
+    })
+    .upgrade((tx) =>
+      tx
+        .table<UploadRecord, string>('uploads')
+        .toCollection()
+        .modify((record: UploadRecord, ref: { value: UploadRecord }) => {
+          ref.value = migrateRecordV1toV2(record);
+        }),
+    );
   return db;
 }

@@ -1,10 +1,16 @@
 /** The persisted shape of a transfer item: everything needed to resume it after a reload. */
-import type { UploadTarget } from '../../common/transfer/engine-api';
+import type { HoldReason } from '../../common/transfer/checks';
+import type { TransferItemView, UploadTarget } from '../../common/transfer/engine-api';
+import type { ConflictPolicy } from '../../common/transfer/protocol';
 import type { TransferState } from '../../common/transfer/states';
+
+export type ItemHoldReason = NonNullable<TransferItemView['holdReason']>;
+export type { HoldReason };
 
 export interface UploadRecord {
   id: string;
-  direction: 'upload';
+  /** Schema v2: downloads live in the same table, so one queue order covers both. */
+  direction: 'upload' | 'download';
   name: string;
   size: number;
   lastModified: number;
@@ -13,12 +19,13 @@ export interface UploadRecord {
   /**
    * The bytes. Chromium keeps a File in IndexedDB as a reference to the disk file, so it stays readable
    * after a reload unless the file changed; structured cloning under Node turns it into a Blob. null
-   * when the store refused it: the item is then held until the user picks the file again.
+   * when the store refused it: the item is then held until the user picks the file again. Always null
+   * for downloads (their bytes are in the piece store).
    */
   file: Blob | null;
   target: UploadTarget;
   state: TransferState;
-  /** Bytes the server confirmed (sum of the chunks in `chunksDone`). */
+  /** Bytes the server confirmed (uploads) or stored locally (downloads). */
   bytesDone: number;
   /** Chunk size the digests were computed with; 0 until the server announced it. */
   chunkSize: number;
@@ -34,10 +41,32 @@ export interface UploadRecord {
   attempts: number;
   /** Chinese, user-facing. */
   lastError: string | null;
+  /** Upload: the created file. Download: the file being downloaded. */
   fileId: string | null;
   createdAt: number;
   updatedAt: number;
+
+  // ---- schema v2 ----
+  /** Path inside a picked folder ('photos/2024/a.jpg'), or null. */
+  relativePath: string | null;
+  /** Why the item is held (or 'blockedType' for an intercepted file), else null. */
+  holdReason: ItemHoldReason | null;
+  /** How the upload finished: 'instant' = second upload, no chunk bytes sent; null until done. */
+  via: 'chunks' | 'instant' | null;
+  /** Chunk requests in flight for this item; lowered by 429 answers, raised again after successes. */
+  chunkConcurrency: number;
+  /** What merge / second upload do on a name conflict: set by the user's decision on a held item. */
+  onConflict: ConflictPolicy;
+  /** Download: the ETag the stored pieces belong to (sent as If-Range), null until the first answer. */
+  etag: string | null;
 }
 
 /** Fields a caller may change; `id`, `direction` and `createdAt` never change. */
 export type UploadPatch = Partial<Omit<UploadRecord, 'id' | 'direction' | 'createdAt' | 'updatedAt'>>;
+
+/** One stored piece of a download (Dexie piece store): bytes [offset, offset + data.size). */
+export interface DownloadPieceRecord {
+  itemId: string;
+  offset: number;
+  data: Blob;
+}

@@ -66,7 +66,7 @@ describe('transfer engine with an injected fetch', () => {
 
     expect(server.uploadedChunks.sort()).toEqual([1, 3]);
     expect(done).toMatchObject({ bytesDone: file.size, fileId: `file-up-${fingerprint.slice(0, 8)}`, lastError: null, name: 'report.bin' });
-    expect(server.requests.map((r) => r.path).filter((p, i, a) => a.indexOf(p) === i)).toEqual([API.uploadConfig, API.chunkExist, API.chunkUpload, API.chunkMerge]);
+    expect(server.requests.map((r) => r.path).filter((p, i, a) => a.indexOf(p) === i)).toEqual([API.multipleFileCheck, API.uploadConfig, API.secondUpload, API.chunkExist, API.chunkUpload, API.chunkMerge]);
     for (const r of server.requests) {
       expect(r.credentials).toBe('include');
       expect(r.headers['x-network-env']).toBe('internal');
@@ -237,6 +237,7 @@ describe('transfer engine with an injected fetch', () => {
         id: 'x', direction: 'upload', name: 'x.bin', size: 5, lastModified: now, type: '', file: null, target, state: 'waiting',
         bytesDone: 0, chunkSize: 0, chunkDigests: null, fingerprint: null, uploadId: null, chunksDone: [], attempts: 0,
         lastError: null, fileId: null, createdAt: now, updatedAt: now,
+        relativePath: null, holdReason: null, via: null, chunkConcurrency: 3, onConflict: 'fail', etag: null,
       },
     ]);
     await updateUpload(db, 'x', { state: 'hashing' }, now);

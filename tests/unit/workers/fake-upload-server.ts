@@ -2,12 +2,14 @@
  * An in-memory stand-in for the upload endpoints, used as the engine's injected fetch. It checks what
  * the real server checks (headers, digests) and records every request, so tests can assert on them.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { HEADER_NETWORK_ENV, HEADER_PLATFORM } from '../../../common/api/client-env';
 import { ERRORS } from '../../../common/api/errors';
 import { API } from '../../../common/api/paths';
 import { HEADER_CHUNK_SHA256, MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
+import type { MultipleFileCheckRequest, MultipleFileCheckResult, RelativePathDirCreateRequest } from '../../../common/transfer/checks';
 import type { ChunkExistRequest } from '../../../common/transfer/protocol';
+import type { ByteRange, SecondUploadRequest } from '../../../common/transfer/second-upload';
 
 export interface RecordedRequest {
   path: string;
@@ -15,6 +17,14 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   query: URLSearchParams;
   credentials: RequestCredentials | undefined;
+  /** Parsed JSON body of JSON requests. */
+  body?: unknown;
+}
+
+/** A stored file the fake serves for downloads (ETag = strong validator of its content). */
+export interface FakeDownload {
+  bytes: Uint8Array;
+  etag: string;
 }
 
 /** Lets a test replace the answer to one request; return undefined to let the fake answer. */
@@ -31,6 +41,14 @@ export class FakeUploadServer {
   readonly requests: RecordedRequest[] = [];
   readonly uploadedChunks: number[] = [];
   interceptor: Interceptor | undefined;
+  /** Content the tenant already stores, by fingerprint: second upload succeeds for these with a valid proof. */
+  readonly tenantContent = new Map<string, Uint8Array>();
+  /** Findings of multipleFile/check by file name (default: nothing found). */
+  readonly checkFindings = new Map<string, Partial<MultipleFileCheckResult>>();
+  /** Proofs the fake expected, in order (for asserting the client's HMAC). */
+  readonly expectedProofs: string[] = [];
+  readonly downloads = new Map<string, FakeDownload>();
+  private challenges = new Map<string, { nonce: string; ranges: ByteRange[]; fingerprint: string }>();
   private sessions = new Map<string, { fingerprint: string; stored: Set<number>; count: number }>();
 
   readonly fetch = async (input: string, init: RequestInit): Promise<Response> => {
@@ -38,6 +56,7 @@ export class FakeUploadServer {
     const url = new URL(input, 'http://fake.local');
     const headers = Object.fromEntries(new Headers(init.headers).entries());
     const req: RecordedRequest = { path: url.pathname, method: init.method ?? 'GET', headers, query: url.searchParams, credentials: init.credentials };
+    if (typeof init.body === 'string') req.body = JSON.parse(init.body) as unknown;
     this.requests.push(req);
     const intercepted = await this.interceptor?.(req, this.requests.length - 1);
     // Like a real fetch: a request aborted while it was held up never completes.
@@ -54,6 +73,17 @@ export class FakeUploadServer {
         return this.exist(JSON.parse(String(init.body)) as ChunkExistRequest);
       case API.chunkUpload:
         return this.chunk(url.searchParams, headers, init.body as Blob);
+      case API.multipleFileCheck:
+        return this.check(req.body as MultipleFileCheckRequest);
+      case API.secondUpload:
+        return this.secondUpload(req.body as SecondUploadRequest);
+      case API.relativePathDirCreate: {
+        const { relativePaths } = req.body as RelativePathDirCreateRequest;
+        return json(200, { data: { dirs: Object.fromEntries(relativePaths.map((p) => [p, `dir-${p}`])) } });
+      }
+      case API.keepOnUpload:
+      case API.giveUpUpload:
+        return json(200, { data: null });
       case API.chunkMerge: {
         const { uploadId, name } = JSON.parse(String(init.body)) as { uploadId: string; name: string };
         const session = this.sessions.get(uploadId);
@@ -61,6 +91,7 @@ export class FakeUploadServer {
         return json(200, { data: { id: `file-${uploadId}`, name } });
       }
       default:
+        if (url.pathname.startsWith(API.downloadPrefix)) return this.download(decodeURIComponent(url.pathname.slice(API.downloadPrefix.length)), headers);
         return json(404, {});
     }
   };
@@ -87,6 +118,51 @@ export class FakeUploadServer {
     session.stored.add(index);
     this.uploadedChunks.push(index);
     return json(200, { data: { index, size: bytes.length } });
+  }
+
+  private check(body: MultipleFileCheckRequest): Response {
+    const results = body.items.map((c) => ({
+      key: c.key, blockedType: false, sensitive: false, locked: false, exists: false, existingFileId: null, suggestedName: c.name, overQuota: false,
+      ...this.checkFindings.get(c.name),
+    }));
+    return json(200, { data: { results } });
+  }
+
+  /** Challenge every claim alike; create only for stored content with the right proof. */
+  private secondUpload(body: SecondUploadRequest): Response {
+    if (!body.proof) {
+      const challengeId = `ch-${this.challenges.size + 1}`;
+      const nonce = randomBytes(32).toString('hex');
+      const third = Math.floor(body.size / 3);
+      const ranges = body.size === 0 ? [] : [{ start: 0, end: Math.min(body.size, 100) }, { start: third, end: Math.min(body.size, third + 5000) }, { start: Math.max(0, body.size - 7), end: body.size }];
+      this.challenges.set(challengeId, { nonce, ranges, fingerprint: body.fingerprint });
+      return json(200, { data: { status: 'challenge', challengeId, nonce, ranges } });
+    }
+    const challenge = this.challenges.get(body.proof.challengeId);
+    this.challenges.delete(body.proof.challengeId);
+    const content = this.tenantContent.get(body.fingerprint);
+    if (!challenge || !content || challenge.fingerprint !== body.fingerprint) return json(200, { data: { status: 'unknown' } });
+    const hmac = createHmac('sha256', Buffer.from(challenge.nonce, 'hex'));
+    for (const r of challenge.ranges) hmac.update(content.subarray(r.start, r.end));
+    const expected = hmac.digest('hex');
+    this.expectedProofs.push(expected);
+    if (expected !== body.proof.hmac) return json(200, { data: { status: 'unknown' } });
+    return json(200, { data: { status: 'created', file: { id: `instant-${body.fingerprint.slice(0, 8)}`, name: body.name } } });
+  }
+
+  /** Range + If-Range like the real download route: a stale If-Range gets the whole file (200). */
+  private download(fileId: string, headers: Record<string, string>): Response {
+    const file = this.downloads.get(fileId);
+    if (!file) return json(404, { errorCode: ERRORS.NOT_FOUND.code, errorMessage: ERRORS.NOT_FOUND.message });
+    const ifRange = headers['if-range'];
+    const match = /^bytes=(\d+)-(\d*)$/.exec(headers.range ?? '');
+    const size = file.bytes.length;
+    if (!match || (ifRange && ifRange !== file.etag)) {
+      return new Response(file.bytes.slice(), { status: 200, headers: { ETag: file.etag, 'Content-Length': String(size) } });
+    }
+    const start = Number(match[1]);
+    const end = Math.min(size - 1, match[2] ? Number(match[2]) : size - 1);
+    return new Response(file.bytes.slice(start, end + 1), { status: 206, headers: { ETag: file.etag, 'Content-Range': `bytes ${start}-${end}/${size}` } });
   }
 
   requestsTo(path: string): RecordedRequest[] {

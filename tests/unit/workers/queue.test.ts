@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openTransferDb, type TransferDb } from '../../../workers/queue/db';
+import { openTransferDb, TRANSFER_DB_VERSION, type TransferDb } from '../../../workers/queue/db';
 import { addUploads, getUpload, listUploads, markChunkDone, removeFinishedUploads, updateUpload } from '../../../workers/queue/repository';
 import type { UploadRecord } from '../../../workers/queue/types';
 
@@ -37,6 +37,12 @@ function record(id: string, createdAt: number, patch: Partial<UploadRecord> = {}
     fileId: null,
     createdAt,
     updatedAt: createdAt,
+    relativePath: null,
+    holdReason: null,
+    via: null,
+    chunkConcurrency: 3,
+    onConflict: 'fail',
+    etag: null,
     ...patch,
   };
 }
@@ -113,6 +119,6 @@ describe('upload queue (Dexie)', () => {
       chunksDone: [1],
       bytesDone: 4,
     });
-    expect(second.verno).toBe(1);
+    expect(second.verno).toBe(TRANSFER_DB_VERSION);
   });
 });

@@ -1,0 +1,101 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
+import { createHashPool, hashPoolSize, MAX_HASH_WORKERS, type HashResultMessage, type HashTaskMessage, type HashWorkerLike } from '../../../workers/hash/hash-pool';
+import { createInThreadHashChunk, createSha256Hex, hashChunks, readRangeInto, SourceReadError } from '../../../workers/hash/sha256';
+import { computeProof, hmacSha256Hex } from '../../../workers/engine/proof';
+
+const nodeSha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/** A hash "worker" running the real worker code path (createInThreadHashChunk) in this thread. */
+function inThreadWorker(log: HashTaskMessage[]): HashWorkerLike {
+  const hash = createInThreadHashChunk();
+  let listener: ((e: MessageEvent<HashResultMessage>) => void) | undefined;
+  return {
+    postMessage(task) {
+      log.push(task);
+      hash(task.source, task.start, task.end, new AbortController().signal).then(
+        (digest) => listener?.({ data: { taskId: task.taskId, digest } } as MessageEvent<HashResultMessage>),
+        (e: unknown) => listener?.({ data: { taskId: task.taskId, error: String(e) } } as MessageEvent<HashResultMessage>),
+      );
+    },
+    addEventListener: (_type, l) => (listener = l),
+    terminate: () => undefined,
+  };
+}
+
+describe('hash worker pool', () => {
+  it('sizes itself from hardwareConcurrency: at least 1, at most MAX_HASH_WORKERS', () => {
+    expect(hashPoolSize(undefined)).toBe(1);
+    expect(hashPoolSize(0)).toBe(1);
+    expect(hashPoolSize(2)).toBe(2);
+    expect(hashPoolSize(64)).toBe(MAX_HASH_WORKERS);
+  });
+
+  it('digests every chunk like node:crypto, spreading tasks over the workers (slices, not the whole file)', async () => {
+    const bytes = new Uint8Array(randomBytes(MIN_CHUNK_SIZE * 5 + 123));
+    const blob = new Blob([bytes]);
+    const logs: HashTaskMessage[][] = [[], [], []];
+    let n = 0;
+    const pool = createHashPool(3, () => inThreadWorker(logs[n++]!));
+    const ranges = Array.from({ length: 6 }, (_, i) => [i * MIN_CHUNK_SIZE, Math.min(bytes.length, (i + 1) * MIN_CHUNK_SIZE)] as const);
+    const signal = new AbortController().signal;
+    const digests = await Promise.all(ranges.map(([s, e]) => pool.hashChunk(blob, s, e, signal)));
+    expect(digests).toEqual(ranges.map(([s, e]) => nodeSha(bytes.subarray(s, e))));
+    expect(logs.map((l) => l.length)).toEqual([2, 2, 2]);
+    for (const task of logs.flat()) expect(task.end - task.start).toBeLessThanOrEqual(MIN_CHUNK_SIZE);
+  });
+
+  it('an aborted task rejects at once; a worker read failure becomes SourceReadError', async () => {
+    const pool = createHashPool(1, () => inThreadWorker([]));
+    const controller = new AbortController();
+    const pending = pool.hashChunk(new Blob(['abc']), 0, 3, controller.signal);
+    controller.abort(new Error('stop'));
+    await expect(pending).rejects.toThrow('stop');
+    const broken = { size: 3, slice: () => ({ arrayBuffer: () => Promise.reject(new Error('gone')) }) } as unknown as Blob;
+    await expect(pool.hashChunk(broken, 0, 3, new AbortController().signal)).rejects.toBeInstanceOf(SourceReadError);
+  });
+});
+
+describe('reading and hashing slices', () => {
+  it('readRangeInto streams a slice into the given buffer', async () => {
+    const bytes = new Uint8Array(randomBytes(100_000));
+    const into = new Uint8Array(50_000);
+    const view = await readRangeInto(new Blob([bytes]), 10_000, 60_000, into);
+    expect(view.buffer).toBe(into.buffer);
+    expect(Buffer.from(view).equals(Buffer.from(bytes.subarray(10_000, 60_000)))).toBe(true);
+  });
+
+  it('pipelined hashChunks equals node:crypto for Blob sources, with WebCrypto and with hash-wasm', async () => {
+    const bytes = new Uint8Array(randomBytes(MIN_CHUNK_SIZE * 3 + 7));
+    const expected = [0, 1, 2, 3].map((i) => nodeSha(bytes.subarray(i * MIN_CHUNK_SIZE, (i + 1) * MIN_CHUNK_SIZE)));
+    expect(await hashChunks(new Blob([bytes]), MIN_CHUNK_SIZE)).toEqual(expected);
+    expect(await hashChunks(new Blob([bytes]), MIN_CHUNK_SIZE, { sha256: createSha256Hex(undefined) })).toEqual(expected);
+  });
+});
+
+describe('second-upload proof', () => {
+  const bytes = new Uint8Array(randomBytes(300_000));
+  const nonce = randomBytes(32).toString('hex');
+  const ranges = [
+    { start: 5, end: 65_541 },
+    { start: 200_000, end: 200_010 },
+    { start: 0, end: 3 },
+  ];
+  const expected = (() => {
+    const h = createHmac('sha256', Buffer.from(nonce, 'hex'));
+    for (const r of ranges) h.update(bytes.subarray(r.start, r.end));
+    return h.digest('hex');
+  })();
+
+  it('is HMAC-SHA256 keyed by the nonce over the ranges in order (WebCrypto and hash-wasm agree with node:crypto)', async () => {
+    expect(await computeProof(new Blob([bytes]), nonce, ranges)).toBe(expected);
+    expect(await computeProof(new Blob([bytes]), nonce, ranges, null)).toBe(expected);
+    expect(await computeProof(new Blob([bytes]), nonce, [...ranges].reverse())).not.toBe(expected);
+  });
+
+  it('refuses ranges outside the file', async () => {
+    await expect(computeProof(new Blob([bytes]), nonce, [{ start: 0, end: bytes.length + 1 }])).rejects.toThrow(RangeError);
+    expect(await hmacSha256Hex(nonce, new Uint8Array(0), null)).toBe(createHmac('sha256', Buffer.from(nonce, 'hex')).digest('hex'));
+  });
+});

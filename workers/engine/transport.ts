@@ -1,0 +1,137 @@
+/**
+ * Sending one chunk body with byte progress, and aborting a request that stalls.
+ *
+ * `ChunkTransport` is an engine dependency: the browser default uses XMLHttpRequest (available in
+ * dedicated workers, and the only API with upload progress events); where there is no XHR (Node) the
+ * fetch transport sends the body in one go and reports progress when it is accepted. Either way
+ * `withStallDetection` aborts a request that shows no progress for the stall timeout.
+ */
+import type { FetchFn } from './api-client';
+
+export interface ChunkRequest {
+  url: string;
+  body: Blob;
+  headers: Record<string, string>;
+  signal: AbortSignal;
+  /** Total bytes of the body sent so far (monotonic within one request). */
+  onProgress(bytesSent: number): void;
+}
+
+export interface ChunkResponse {
+  status: number;
+  /** Parsed JSON, or the text when it is not JSON, or null when empty. */
+  body: unknown;
+  header(name: string): string | null;
+}
+
+/** Rejects with the abort reason when aborted, with any other error when no HTTP answer came. */
+export type ChunkTransport = (request: ChunkRequest) => Promise<ChunkResponse>;
+
+/** The request showed no progress for the stall timeout and was aborted (retryable). */
+export class StallError extends Error {
+  constructor(timeoutMs: number) {
+    super(`no progress for ${timeoutMs} ms`);
+    this.name = 'StallError';
+  }
+}
+
+export function parseBody(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** XMLHttpRequest transport: reports upload progress as the browser sends the body. */
+export function createXhrTransport(): ChunkTransport {
+  return (request) =>
+    new Promise<ChunkResponse>((resolve, reject) => {
+      const { signal } = request;
+      if (signal.aborted) return reject(signal.reason as unknown);
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', request.url);
+      xhr.withCredentials = true;
+      for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
+      const onAbort = () => xhr.abort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      const settle = () => signal.removeEventListener('abort', onAbort);
+      xhr.upload.onprogress = (event) => request.onProgress(event.loaded);
+      xhr.onload = () => {
+        settle();
+        resolve({ status: xhr.status, body: parseBody(xhr.responseText), header: (name) => xhr.getResponseHeader(name) });
+      };
+      xhr.onerror = () => {
+        settle();
+        reject(new TypeError('XMLHttpRequest failed'));
+      };
+      xhr.onabort = () => {
+        settle();
+        reject(signal.aborted ? (signal.reason as unknown) : new TypeError('XMLHttpRequest aborted'));
+      };
+      xhr.send(request.body);
+    });
+}
+
+/** fetch transport (no upload progress in fetch): the whole body counts as sent once answered. */
+export function createFetchTransport(fetchFn: FetchFn): ChunkTransport {
+  return async (request) => {
+    const response = await fetchFn(request.url, {
+      method: 'POST',
+      credentials: 'include',
+      headers: request.headers,
+      body: request.body,
+      signal: request.signal,
+    });
+    const body = parseBody(await response.text());
+    if (response.ok) request.onProgress(request.body.size);
+    return { status: response.status, body, header: (name) => response.headers.get(name) };
+  };
+}
+
+/** The browser's XHR transport when XMLHttpRequest exists, else fetch. */
+export function defaultChunkTransport(fetchFn: FetchFn): ChunkTransport {
+  return typeof (globalThis as { XMLHttpRequest?: unknown }).XMLHttpRequest === 'function' ? createXhrTransport() : createFetchTransport(fetchFn);
+}
+
+/**
+ * Wraps a transport so that a request with no progress for `timeoutMs` (none since it started, or
+ * since its last progress event) is aborted and rejects with StallError.
+ */
+export function withStallDetection(transport: ChunkTransport, timeoutMs: number): ChunkTransport {
+  return async (request) => {
+    const outer = request.signal;
+    outer.throwIfAborted();
+    const inner = new AbortController();
+    const forward = () => inner.abort(outer.reason);
+    outer.addEventListener('abort', forward, { once: true });
+    let stalled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        stalled = true;
+        inner.abort(new StallError(timeoutMs));
+      }, timeoutMs);
+    };
+    arm();
+    try {
+      return await transport({
+        ...request,
+        signal: inner.signal,
+        onProgress: (bytes) => {
+          arm();
+          request.onProgress(bytes);
+        },
+      });
+    } catch (error) {
+      if (outer.aborted) throw outer.reason;
+      if (stalled) throw new StallError(timeoutMs);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      outer.removeEventListener('abort', forward);
+    }
+  };
+}

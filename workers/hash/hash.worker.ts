@@ -1,0 +1,22 @@
+/**
+ * A hash worker: digests the byte ranges the engine's hash pool (hash-pool.ts) sends it, with
+ * WebCrypto, or hash-wasm where crypto.subtle is missing (plain http on a LAN address). Only the
+ * requested slice is read, into a buffer reused between tasks.
+ */
+import { createInThreadHashChunk, SourceReadError } from './sha256';
+import type { HashResultMessage, HashTaskMessage } from './hash-pool';
+
+const hashChunk = createInThreadHashChunk();
+const never = new AbortController().signal;
+
+globalThis.addEventListener('message', (event: Event) => {
+  const { taskId, source, start, end } = (event as MessageEvent<HashTaskMessage>).data;
+  hashChunk(source, start, end, never).then(
+    (digest) => globalThis.postMessage({ taskId, digest } satisfies HashResultMessage),
+    (error: unknown) =>
+      globalThis.postMessage({
+        taskId,
+        error: error instanceof SourceReadError ? error.message : String(error),
+      } satisfies HashResultMessage),
+  );
+});
