@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
  * Three projects, all run by `npm test`:
  *  - unit: pure logic, the API client, the Dexie queue on fake-indexeddb (Node environment);
  *  - server: integration over real HTTP against a started server with a temp SQLite database;
+ *  - integration: the transfer engine (run under Node) against the real server, through a
+ *    fault-injecting proxy, across server crashes;
  *  - e2e: playwright-core driving Debian chromium against the server `npm start` runs.
  */
 export default defineConfig({
@@ -23,6 +25,16 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          environment: 'node',
+          include: ['tests/integration/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
         },
       },
       {

@@ -74,4 +74,5 @@ function checkStage(title: string, cmd: string, args: string[]): boolean {
 if (!checkStage('typecheck', bin('tsc'), ['-b'])) finish(false);
 if (!checkStage('lint', bin('eslint'), ['.', '--max-warnings=0'])) finish(false);
 if (!vitestStage('unit + server integration', ['unit', 'server'])) finish(false);
+if (!vitestStage('engine against the real server (faults, crashes)', ['integration'])) finish(false);
 finish(vitestStage('end-to-end (chromium)', ['e2e']));

@@ -5,9 +5,14 @@
  */
 import os from 'node:os';
 import { formatTable, type BenchModule } from './lib/report';
+import { closeTransferContext } from './lib/transfer-context';
 import { hashingBenchmark } from './suites/hashing';
+import { memoryBenchmark } from './suites/memory';
+import { resendBenchmark } from './suites/resend';
+import { uploadBenchmark } from './suites/upload';
 
-const BENCHMARKS: BenchModule[] = [hashingBenchmark];
+/** upload, resend and memory share one server child process and temp directory (lib/transfer-context). */
+const BENCHMARKS: BenchModule[] = [hashingBenchmark, uploadBenchmark, resendBenchmark, memoryBenchmark];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -20,12 +25,17 @@ async function main(): Promise<void> {
     node: process.version,
     cpus: os.cpus().length,
   };
-  for (const bench of selected) {
-    const started = performance.now();
-    const result = await bench.run();
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(formatTable(`\n[${bench.name}] (${seconds} s)`, bench.columns, result.rows));
-    Object.assign(metrics, result.metrics);
+  try {
+    for (const bench of selected) {
+      const started = performance.now();
+      const result = await bench.run();
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      console.log(formatTable(`\n[${bench.name}] (${seconds} s)`, bench.columns, result.rows));
+      Object.assign(metrics, result.metrics);
+    }
+  } finally {
+    // Stops the bench server and deletes its temp directory (generated files included), even on failure.
+    await closeTransferContext();
   }
   if (json) console.log(JSON.stringify(metrics));
 }

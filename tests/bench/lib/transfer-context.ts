@@ -1,0 +1,81 @@
+/**
+ * What the transfer benchmarks share: one temp directory, the real server as a child process on a
+ * temp DATA_DIR (so it never shares an event loop with the engine or the raw baseline), a logged-in
+ * cookie jar, and the generated 1 GiB file. Created on first use; `closeTransferContext()` (called
+ * by run.ts when every benchmark is done, also on failure) stops the server and deletes everything.
+ */
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CookieFetch } from '../../replay/node-runtime';
+import { freePort, loggedInJar, startServerProcess, writeGeneratedFile, type ServerProcess } from '../../support/drive-server';
+
+export const GiB = 1024 ** 3;
+
+export interface TransferContext {
+  dir: string;
+  dataDir: string;
+  server: ServerProcess;
+  jar: CookieFetch;
+  /** Restarts the server on the same port and DATA_DIR (after a kill). */
+  restartServer(): Promise<void>;
+  /** The generated 1 GiB file (made on first call). */
+  oneGiBFile(): Promise<string>;
+}
+
+let context: Promise<TransferContext> | null = null;
+let cleanup: (() => Promise<void>) | null = null;
+
+async function create(): Promise<TransferContext> {
+  const dir = await fsp.mkdtemp(path.join(process.env.BENCH_TMPDIR ?? os.tmpdir(), 'drive-bench-'));
+  const dataDir = path.join(dir, 'data');
+  const port = await freePort();
+  let server = await startServerProcess({ dataDir, port });
+  cleanup = async () => {
+    await server.stop().catch(() => undefined);
+    await fsp.rm(dir, { recursive: true, force: true });
+  };
+  const jar = await loggedInJar(server.url, dataDir);
+  let oneGiB: Promise<string> | null = null;
+  const ctx: TransferContext = {
+    dir,
+    dataDir,
+    get server() {
+      return server;
+    },
+    jar,
+    async restartServer() {
+      server = await startServerProcess({ dataDir, port });
+    },
+    oneGiBFile() {
+      oneGiB ??= (async () => {
+        const file = path.join(dir, 'one-gib.bin');
+        await writeGeneratedFile(file, GiB);
+        return file;
+      })();
+      return oneGiB;
+    },
+  };
+  return ctx;
+}
+
+export function transferContext(): Promise<TransferContext> {
+  context ??= create();
+  return context;
+}
+
+export async function closeTransferContext(): Promise<void> {
+  const done = cleanup;
+  context = null;
+  cleanup = null;
+  await done?.();
+}
+
+/** Free bytes on the file system holding `dir`. */
+export async function freeBytes(dir: string): Promise<number> {
+  const s = await fsp.statfs(dir);
+  return s.bavail * s.bsize;
+}
+
+export const round1 = (n: number): number => Math.round(n * 10) / 10;
+export const round3 = (n: number): number => Math.round(n * 1000) / 1000;

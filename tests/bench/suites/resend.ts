@@ -1,0 +1,61 @@
+/**
+ * Bytes re-sent after a cut at 50 %: the engine uploads a generated 256 MiB file; when half of it is
+ * confirmed the server (a child process) is SIGKILLed and restarted on the same DATA_DIR; the engine
+ * resumes by itself. resentBytes = chunk bytes handed to fetch in total (every attempt counted in
+ * full, so an upper bound) minus the file size.
+ */
+import path from 'node:path';
+import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
+import { createNodeEngine, waitUntilSettled } from '../../replay/engine-harness';
+import { openFileSource } from '../../replay/node-runtime';
+import { writeGeneratedFile } from '../../support/drive-server';
+import type { BenchModule } from '../lib/report';
+import { transferContext } from '../lib/transfer-context';
+
+const SIZE = 256 * 1024 * 1024;
+
+export const resendBenchmark: BenchModule = {
+  name: 'resend',
+  columns: ['what', 'bytes', 'chunks'],
+  async run() {
+    const ctx = await transferContext();
+    const file = path.join(ctx.dir, 'resend-256mib.bin');
+    await writeGeneratedFile(file, SIZE, 16 * 1024 * 1024);
+    ctx.jar.resetCounters();
+    // Fixed jitter so the retry schedule (250 ms, 500 ms, 1 s, 2 s...) outlasts the restart.
+    const { engine, close } = createNodeEngine(ctx.server.url, ctx.jar, { random: () => 0.5 });
+    let cutAt = -1;
+    let restart: Promise<void> | null = null;
+    try {
+      const [id] = await engine.enqueueUploads([await openFileSource(file)], { parentId: null, category: 1 });
+      const s = await waitUntilSettled(engine, {
+        ids: [id!],
+        timeoutMs: 300_000,
+        pollMs: 10,
+        onSnapshot: async (snap) => {
+          const item = snap.items[0]!;
+          if (cutAt < 0 && item.bytesDone >= SIZE / 2) {
+            cutAt = item.bytesDone;
+            await ctx.server.kill();
+            restart = ctx.restartServer();
+          }
+        },
+      });
+      await restart;
+      const item = s.items.find((i) => i.id === id)!;
+      if (item.state !== 'done') throw new Error(`resend upload ended ${item.state}: ${item.lastError}`);
+    } finally {
+      await close();
+    }
+    const sent = ctx.jar.counters.chunkBytes;
+    const resent = sent - SIZE;
+    return {
+      rows: [
+        { label: `file (cut at ${cutAt} B confirmed, server SIGKILL + restart)`, cells: { bytes: String(SIZE), chunks: String(SIZE / DEFAULT_CHUNK_SIZE) } },
+        { label: 'chunk bytes sent in total', cells: { bytes: String(sent), chunks: (sent / DEFAULT_CHUNK_SIZE).toFixed(2) } },
+        { label: `re-sent (bound: ${DEFAULT_CHUNK_CONCURRENCY} chunks in flight)`, cells: { bytes: String(resent), chunks: (resent / DEFAULT_CHUNK_SIZE).toFixed(2) } },
+      ],
+      metrics: { resentBytes: resent, resentChunks: Math.round((resent / DEFAULT_CHUNK_SIZE) * 100) / 100, resendFileBytes: SIZE, resendCutAtBytes: cutAt },
+    };
+  },
+};
