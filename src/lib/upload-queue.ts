@@ -1,15 +1,25 @@
 /**
- * How a page asks for uploads without knowing the transfer engine: the transfer feature provides the
- * handler (it owns the engine worker), pages call `enqueueUploads`.
+ * How a page asks for transfers without knowing the transfer engine: the transfer feature provides the
+ * handler (it owns the engine worker), pages call `enqueueUploads` / `enqueueFolder` / `enqueueDownload`.
  */
-import type { UploadTarget } from '../../common/transfer/engine-api';
+import type { DownloadRequest, FolderEntry, UploadTarget } from '../../common/transfer/engine-api';
 
 export type EnqueueUploads = (files: File[], target: UploadTarget) => Promise<string[]>;
 
-let handler: EnqueueUploads | null = null;
+export interface TransferHandler {
+  enqueueUploads: EnqueueUploads;
+  /** A picked or dropped folder: its files with their paths inside it (folders are created too). */
+  enqueueFolder(entries: FolderEntry<File>[], target: UploadTarget): Promise<string[]>;
+  /** A large file's download through the engine (pausable, resumable); it is saved when done. */
+  enqueueDownload(request: DownloadRequest): Promise<string>;
+}
+
+let handler: TransferHandler | null = null;
+
+const NOT_READY = '传输服务尚未就绪，请稍后重试';
 
 /** Returns a function that withdraws the handler. */
-export function provideUploadHandler(next: EnqueueUploads): () => void {
+export function provideTransferHandler(next: TransferHandler): () => void {
   handler = next;
   return () => {
     if (handler === next) handler = null;
@@ -17,6 +27,16 @@ export function provideUploadHandler(next: EnqueueUploads): () => void {
 }
 
 export function enqueueUploads(files: File[], target: UploadTarget): Promise<string[]> {
-  if (!handler) return Promise.reject(new Error('传输服务尚未就绪，请稍后重试'));
-  return handler(files, target);
+  if (!handler) return Promise.reject(new Error(NOT_READY));
+  return handler.enqueueUploads(files, target);
+}
+
+export function enqueueFolder(entries: FolderEntry<File>[], target: UploadTarget): Promise<string[]> {
+  if (!handler) return Promise.reject(new Error(NOT_READY));
+  return handler.enqueueFolder(entries, target);
+}
+
+export function enqueueDownload(request: DownloadRequest): Promise<string> {
+  if (!handler) return Promise.reject(new Error(NOT_READY));
+  return handler.enqueueDownload(request);
 }

@@ -39,3 +39,36 @@ export async function submitLogin(page: Page, username: string, password: string
   await page.getByTestId('login-captcha').fill(await captchaAnswer(data.captchaId));
   await page.getByTestId('login-submit').click();
 }
+
+/** Logs in as the seeded admin and waits for the personal files page with its transfer engine connected. */
+export async function loginAsAdmin(page: Page): Promise<void> {
+  await submitLogin(page, 'admin', 'Admin@2024');
+  await page.waitForURL('**/main/file/personal**');
+  await page.getByTestId('file-table').waitFor();
+  await waitForRole(page);
+}
+
+/** The tab's role in the one-engine-per-origin election, once its worker has reported it. */
+export async function waitForRole(page: Page): Promise<'leader' | 'follower'> {
+  const tag = page.locator('[data-testid="transfer-role"][data-role="leader"], [data-testid="transfer-role"][data-role="follower"]');
+  await tag.waitFor();
+  return (await tag.getAttribute('data-role')) as 'leader' | 'follower';
+}
+
+/** Transfer items (upload or download list, whichever is shown) whose name shows `name`. */
+export function transferItems(page: Page, name: string, state?: string) {
+  const items = page.getByTestId('transfer-item').filter({ has: page.getByTestId('transfer-name').getByText(name, { exact: true }) });
+  return state ? items.and(page.locator(`[data-state="${state}"]`)) : items;
+}
+
+/** The file table row showing `name`. */
+export function fileRow(page: Page, name: string) {
+  return page.getByTestId('file-table').locator('tr[data-row-key]', { has: page.getByText(name, { exact: true }) });
+}
+
+/** Chunk-upload requests carry `index` in their query. */
+export function chunkIndexOf(url: string): number | null {
+  if (!url.includes(API.chunkUpload)) return null;
+  const index = new URL(url).searchParams.get('index');
+  return index === null ? null : Number(index);
+}

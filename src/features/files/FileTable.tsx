@@ -1,15 +1,30 @@
-import { Button, Space, Table, type TableColumnsType } from 'antd';
+import { App, Button, Space, Table, type TableColumnsType } from 'antd';
 import { useRef } from 'react';
 import { downloadUrl } from '../../../common/api/paths';
 import type { FileEntry } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
 import { formatSize } from '../../../common/format/size';
 import { FileKindIcon } from '../../components/FileKindIcon';
+import { enqueueDownload } from '../../lib/upload-queue';
 import { useInfiniteScroll } from './use-infinite-scroll';
 import type { FilePages } from './use-file-pages';
 
+/**
+ * Files larger than this download through the transfer engine (Range requests: pausable, resumable,
+ * listed under '下载'); smaller ones are a plain link the browser downloads by itself.
+ */
+export const ENGINE_DOWNLOAD_THRESHOLD = 64 * 1024 * 1024;
+
 export function FileTable({ pages, onOpenFolder, onRename }: { pages: FilePages; onOpenFolder: (id: string) => void; onRename: (file: FileEntry) => void }) {
   const container = useRef<HTMLDivElement>(null);
+  const { message } = App.useApp();
+
+  const downloadThroughEngine = (file: FileEntry): void => {
+    enqueueDownload({ fileId: file.id, name: file.name, size: file.size }).then(
+      () => message.success('已加入下载列表'),
+      (e: unknown) => message.error(e instanceof Error ? e.message : '无法开始下载'),
+    );
+  };
   useInfiniteScroll(container, pages.loadMore, pages.hasMore, pages.items.length);
 
   const columns: TableColumnsType<FileEntry> = [
@@ -49,11 +64,16 @@ export function FileTable({ pages, onOpenFolder, onRename }: { pages: FilePages;
           <Button type="link" size="small" onClick={() => onRename(file)} data-testid={`rename-${file.id}`}>
             重命名
           </Button>
-          {!file.isDir && (
-            <Button type="link" size="small" href={downloadUrl(file.id)} download={file.name} data-testid={`download-${file.id}`}>
-              下载
-            </Button>
-          )}
+          {!file.isDir &&
+            (file.size > ENGINE_DOWNLOAD_THRESHOLD ? (
+              <Button type="link" size="small" onClick={() => downloadThroughEngine(file)} data-testid={`download-${file.id}`} data-via="engine">
+                下载
+              </Button>
+            ) : (
+              <Button type="link" size="small" href={downloadUrl(file.id)} download={file.name} data-testid={`download-${file.id}`} data-via="link">
+                下载
+              </Button>
+            ))}
         </Space>
       ),
     },

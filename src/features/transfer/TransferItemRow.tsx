@@ -1,9 +1,22 @@
-import { CaretRightOutlined, CloseOutlined, PauseOutlined, RedoOutlined } from '@ant-design/icons';
-import { Button, Progress, Tooltip, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { CaretRightOutlined, CloseOutlined, PauseOutlined, RedoOutlined, SaveOutlined } from '@ant-design/icons';
+import { Button, Progress, Space, Tag, Tooltip, Typography } from 'antd';
+import { memo, useRef, type ReactNode } from 'react';
 import { formatSize } from '../../../common/format/size';
-import type { TransferItemView } from '../../../common/transfer/engine-api';
-import { commandsFor, formatEta, STATE_LABELS, type TransferCommand } from './state-labels';
+import type { HeldDecision, TransferItemView } from '../../../common/transfer/engine-api';
+import { commandsFor, formatEta, heldChoices, HOLD_REASON_LABELS, stateLabel, type TransferCommand } from './state-labels';
+
+const isHeldWithReason = (item: TransferItemView): boolean => item.state === 'held' && !!item.holdReason && item.holdReason !== 'blockedType';
+
+function noteOf(item: TransferItemView): string | null {
+  if (isHeldWithReason(item)) return HOLD_REASON_LABELS[item.holdReason as keyof typeof HOLD_REASON_LABELS];
+  if (item.lastError && (item.state === 'failed' || item.state === 'held' || item.state === 'retrying')) return item.lastError;
+  return null;
+}
+
+/** A row's height, known from the item alone (the list is virtualized without measuring). */
+export function transferRowHeight(item: TransferItemView): number {
+  return 82 + (noteOf(item) ? 20 : 0) + (isHeldWithReason(item) ? 30 : 0);
+}
 
 const COMMANDS: Record<TransferCommand, { label: string; icon: ReactNode }> = {
   pause: { label: '暂停', icon: <PauseOutlined /> },
@@ -11,6 +24,13 @@ const COMMANDS: Record<TransferCommand, { label: string; icon: ReactNode }> = {
   cancel: { label: '取消', icon: <CloseOutlined /> },
   retry: { label: '重试', icon: <RedoOutlined /> },
 };
+
+export interface TransferRowActions {
+  onCommand(command: TransferCommand, id: string): void;
+  onDecide(id: string, decision: HeldDecision): void;
+  onReattach(id: string, file: File): void;
+  onSave(item: TransferItemView): void;
+}
 
 function progressStatus(item: TransferItemView): 'success' | 'exception' | 'active' | 'normal' {
   if (item.state === 'done') return 'success';
@@ -25,33 +45,111 @@ function percentOf(item: TransferItemView): number {
   return item.size > 0 ? Math.floor((item.bytesDone / item.size) * 100) : 0;
 }
 
-export function TransferItemRow({ item, onCommand }: { item: TransferItemView; onCommand: (command: TransferCommand, id: string) => void }) {
-  const active = item.state === 'uploading' && item.speed > 0;
+/** Choices for a held item with a known reason; the file input serves '重新选择文件'. */
+function HeldChoices({ item, actions }: { item: TransferItemView; actions: TransferRowActions }) {
+  const input = useRef<HTMLInputElement>(null);
+  const reason = item.holdReason === 'blockedType' ? null : item.holdReason;
   return (
-    <div data-testid="transfer-item" data-state={item.state} data-id={item.id} style={{ padding: '8px 0', borderBottom: '1px solid #f0f0f0' }}>
-      <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
-        <Typography.Text ellipsis style={{ flex: 1, minWidth: 0 }} title={item.name}>
-          {item.name}
+    <Space size={4} wrap={false}>
+      {heldChoices(reason).map((choice) => {
+        const testId = choice.kind === 'decide' ? `transfer-decide-${choice.decision}` : `transfer-${choice.kind}`;
+        const onClick = (): void => {
+          if (choice.kind === 'decide') actions.onDecide(item.id, choice.decision);
+          else if (choice.kind === 'retry') actions.onCommand('retry', item.id);
+          else input.current?.click();
+        };
+        return (
+          <Button key={testId} size="small" type={choice.kind === 'decide' && choice.decision === 'giveUp' ? 'default' : 'primary'} ghost={!(choice.kind === 'decide' && choice.decision === 'giveUp')} onClick={onClick} data-testid={testId}>
+            {choice.label}
+          </Button>
+        );
+      })}
+      {reason === 'fileMissing' && (
+        <input
+          ref={input}
+          type="file"
+          hidden
+          data-testid="transfer-reattach-input"
+          aria-label="重新选择文件"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file) actions.onReattach(item.id, file);
+          }}
+        />
+      )}
+    </Space>
+  );
+}
+
+function TransferItemRowImpl({ item, actions }: { item: TransferItemView; actions: TransferRowActions }) {
+  const active = (item.state === 'uploading' || item.state === 'hashing') && item.speed > 0;
+  const heldWithReason = isHeldWithReason(item);
+  const commands = heldWithReason ? [] : commandsFor(item.state);
+  const shownName = item.relativePath ?? item.name;
+  const note = noteOf(item);
+  return (
+    <div
+      data-testid="transfer-item"
+      data-state={item.state}
+      data-id={item.id}
+      data-direction={item.direction}
+      data-hold-reason={item.holdReason ?? ''}
+      style={{ padding: '8px 0', borderBottom: '1px solid #f0f0f0', height: '100%', boxSizing: 'border-box' }}
+    >
+      <div style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
+        <Typography.Text ellipsis style={{ flex: 1, minWidth: 0 }} title={shownName} data-testid="transfer-name">
+          {shownName}
         </Typography.Text>
-        {commandsFor(item.state).map((command) => (
+        {item.via === 'instant' && (
+          <Tag color="green" style={{ marginInlineEnd: 0 }} data-testid="transfer-instant">
+            秒传
+          </Tag>
+        )}
+        {item.direction === 'download' && item.state === 'done' && (
+          <Tooltip title="保存到本地">
+            <Button size="small" type="text" icon={<SaveOutlined />} aria-label="保存" data-testid="transfer-save" onClick={() => actions.onSave(item)} />
+          </Tooltip>
+        )}
+        {commands.map((command) => (
           <Tooltip key={command} title={COMMANDS[command].label}>
-            <Button size="small" type="text" icon={COMMANDS[command].icon} aria-label={COMMANDS[command].label} data-testid={`transfer-${command}`} onClick={() => onCommand(command, item.id)} />
+            <Button size="small" type="text" icon={COMMANDS[command].icon} aria-label={COMMANDS[command].label} data-testid={`transfer-${command}`} onClick={() => actions.onCommand(command, item.id)} />
           </Tooltip>
         ))}
       </div>
-      <Progress percent={percentOf(item)} size="small" status={progressStatus(item)} />
-      <div style={{ display: 'flex', justifyContent: 'space-between', fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
-        <span>
+      <Progress percent={percentOf(item)} size="small" status={progressStatus(item)} style={{ marginBottom: 0 }} />
+      <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8, fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
+        <span data-testid="transfer-bytes">
           {formatSize(item.bytesDone)}/{formatSize(item.size)}
         </span>
-        <span data-testid="transfer-state">{item.state === 'hashing' ? `${STATE_LABELS.hashing}…` : STATE_LABELS[item.state]}</span>
+        <span data-testid="transfer-state">{stateLabel(item)}</span>
         <span>{active ? `${formatSize(item.speed)}/s · 剩余 ${formatEta(item.etaSeconds)}` : ''}</span>
       </div>
-      {item.lastError && (item.state === 'failed' || item.state === 'held' || item.state === 'retrying') && (
-        <Typography.Text type="danger" style={{ fontSize: 12 }}>
-          {item.lastError}
+      {note && (
+        <Typography.Text type={heldWithReason ? 'warning' : 'danger'} ellipsis style={{ fontSize: 12, display: 'block' }} title={note} data-testid="transfer-note">
+          {note}
         </Typography.Text>
       )}
+      {heldWithReason && <HeldChoices item={item} actions={actions} />}
     </div>
+  );
+}
+
+/** One queue item; memoized, since snapshots arrive several times a second. */
+export const TransferItemRow = memo(TransferItemRowImpl, (a, b) => a.actions === b.actions && shallowEqualItem(a.item, b.item));
+
+function shallowEqualItem(a: TransferItemView, b: TransferItemView): boolean {
+  return (
+    a.id === b.id &&
+    a.state === b.state &&
+    a.bytesDone === b.bytesDone &&
+    a.speed === b.speed &&
+    a.etaSeconds === b.etaSeconds &&
+    a.lastError === b.lastError &&
+    a.hashedBytes === b.hashedBytes &&
+    a.holdReason === b.holdReason &&
+    a.via === b.via &&
+    a.name === b.name &&
+    a.relativePath === b.relativePath
   );
 }

@@ -1,36 +1,175 @@
-import { DownOutlined, SwapOutlined, UpOutlined } from '@ant-design/icons';
-import { Alert, Button, Empty, Typography } from 'antd';
+import { DownOutlined, ExportOutlined, StopOutlined, SwapOutlined, UpOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Collapse, Empty, Progress, Space, Tabs, Tag, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { formatSize } from '../../../common/format/size';
+import type { TransferItemView } from '../../../common/transfer/engine-api';
+import { saveBlob } from '../../lib/save-blob';
 import { getEngine } from './engine-client';
-import type { TransferCommand } from './state-labels';
-import { TransferItemRow } from './TransferItemRow';
-import { transferSnapshotAtom } from './transfer-atoms';
-import { useTransferEngine } from './use-transfer-engine';
+import { formatEta, HOLD_REASON_LABELS } from './state-labels';
+import { transferRowHeight, TransferItemRow, type TransferRowActions } from './TransferItemRow';
+import { tabRoleAtom, transferSnapshotAtom } from './transfer-atoms';
+import { saveDownload, useTransferEngine } from './use-transfer-engine';
+import { useOnline } from './use-online';
+import { VirtualList } from './VirtualList';
 
 /** The spec §3 uploader tip, shown by default. */
 export const UPLOADER_TIP = '禁止上传或分享涉密文件，以及法律法规规定不得公开的信息。';
+export const OFFLINE_TIP = '网络已断开，恢复后将自动继续上传';
 
-/** '传输列表': every upload of the engine, with its progress and controls. Owns the engine connection. */
+type Direction = 'upload' | 'download';
+
+const isBlocked = (item: TransferItemView): boolean => item.holdReason === 'blockedType';
+const isFinished = (item: TransferItemView): boolean => item.state === 'done' || item.state === 'cancelled';
+
+/** Bytes, speed and ETA over the items of one list (cancelled and intercepted items do not count). */
+function overall(items: TransferItemView[]): { done: number; total: number; speed: number; eta: number | null } {
+  let done = 0;
+  let total = 0;
+  let speed = 0;
+  for (const item of items) {
+    if (item.state === 'cancelled' || isBlocked(item)) continue;
+    total += item.size;
+    done += item.state === 'done' ? item.size : item.bytesDone;
+    speed += item.speed;
+  }
+  return { done, total, speed, eta: speed > 0 ? (total - done) / speed : null };
+}
+
+function downloadQueueJson(data: unknown): void {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  saveBlob(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), `transfer-queue-${stamp}.json`);
+}
+
+function TransferList({ direction, items, actions }: { direction: Direction; items: TransferItemView[]; actions: TransferRowActions }) {
+  const engine = getEngine();
+  const { message } = App.useApp();
+  const sum = overall(items);
+  const percent = sum.total > 0 ? Math.floor((sum.done / sum.total) * 100) : 0;
+  const unfinished = items.filter((i) => !isFinished(i)).length;
+  const bulk = (run: () => Promise<void>, what: string) => () => {
+    run().catch((e: unknown) => message.error(`${what}失败：${e instanceof Error ? e.message : String(e)}`));
+  };
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0, flex: 1 }} data-testid={`transfer-list-${direction}`}>
+      <div data-testid={`transfer-overall-${direction}`} style={{ marginBottom: 4 }}>
+        <Progress percent={percent} size="small" status={sum.speed > 0 ? 'active' : 'normal'} />
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {formatSize(sum.done)}/{formatSize(sum.total)}
+          {sum.speed > 0 ? ` · ${formatSize(sum.speed)}/s · 剩余 ${formatEta(sum.eta)}` : ''}
+        </Typography.Text>
+      </div>
+      <Space size={4} wrap style={{ marginBottom: 6 }}>
+        <Button size="small" onClick={bulk(() => engine.pauseAll(), '全部暂停')} disabled={unfinished === 0} data-testid="transfer-pause-all">
+          全部暂停
+        </Button>
+        <Button size="small" onClick={bulk(() => engine.resumeAll(), '全部继续')} disabled={unfinished === 0} data-testid="transfer-resume-all">
+          全部继续
+        </Button>
+        <Button size="small" onClick={bulk(() => engine.retryAll(), '全部重试')} disabled={!items.some((i) => i.state === 'failed' && !isBlocked(i))} data-testid="transfer-retry-all">
+          全部重试
+        </Button>
+        <Button size="small" danger onClick={bulk(() => engine.cancelAll(), '全部取消')} disabled={unfinished === 0} data-testid="transfer-cancel-all">
+          全部取消
+        </Button>
+      </Space>
+      {items.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={direction === 'upload' ? '暂无上传任务' : '暂无下载任务'} />
+      ) : (
+        <VirtualList items={items} rowHeight={transferRowHeight} getKey={(i) => i.id} renderRow={(item) => <TransferItemRow item={item} actions={actions} />} testId={`transfer-scroll-${direction}`} />
+      )}
+    </div>
+  );
+}
+
+/** '已拦截': files whose type the tenant blocks; they are never uploaded. */
+function BlockedList({ items }: { items: TransferItemView[] }) {
+  if (items.length === 0) return null;
+  return (
+    <Collapse
+      size="small"
+      style={{ marginBottom: 6 }}
+      data-testid="transfer-blocked"
+      items={[
+        {
+          key: 'blocked',
+          label: (
+            <span>
+              <StopOutlined style={{ color: '#ff4d4f', marginInlineEnd: 6 }} />
+              已拦截（{items.length}）
+            </span>
+          ),
+          children: (
+            <div style={{ maxHeight: 160, overflowY: 'auto' }}>
+              {items.slice(0, 500).map((item) => (
+                <div key={item.id} data-testid="transfer-blocked-item" style={{ fontSize: 12, padding: '2px 0' }}>
+                  <Typography.Text ellipsis style={{ maxWidth: '100%' }} title={item.relativePath ?? item.name}>
+                    {item.relativePath ?? item.name}
+                  </Typography.Text>
+                  <div style={{ color: 'rgba(0,0,0,0.45)' }}>{item.lastError ?? HOLD_REASON_LABELS.blockedType}</div>
+                </div>
+              ))}
+              {items.length > 500 && <Typography.Text type="secondary">另有 {items.length - 500} 个文件被拦截</Typography.Text>}
+            </div>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+/** '传输列表': uploads and downloads of the engine, with their progress and controls. Owns the engine connection. */
 export function TransferPanel() {
   const snapshot = useAtomValue(transferSnapshotAtom);
+  const role = useAtomValue(tabRoleAtom);
+  const online = useOnline();
+  const { message } = App.useApp();
   const [expanded, setExpanded] = useState(true);
+  const [tab, setTab] = useState<Direction>('upload');
   const expand = useCallback(() => setExpanded(true), []);
   useTransferEngine(expand);
 
-  const onCommand = (command: TransferCommand, id: string): void => {
-    void getEngine()[command](id);
-  };
+  const actions = useMemo<TransferRowActions>(() => {
+    const engine = getEngine();
+    const fail = (what: string) => (e: unknown) => message.error(`${what}失败：${e instanceof Error ? e.message : String(e)}`);
+    return {
+      onCommand: (command, id) => void engine[command](id).catch(fail('操作')),
+      onDecide: (id, decision) => void engine.decide(id, decision).catch(fail('操作')),
+      onReattach: (id, file) =>
+        void engine.reattach(id, file).then((ok) => {
+          if (!ok) message.error('所选文件与原文件不一致');
+        }, fail('重新选择文件')),
+      onSave: (item) =>
+        void saveDownload(engine, item).then((ok) => {
+          if (!ok) message.error('文件内容已不在本地，请重新下载');
+        }, fail('保存')),
+    };
+  }, [message]);
 
-  const items = [...snapshot.items].sort((a, b) => b.createdAt - a.createdAt);
-  const running = items.filter((i) => i.state !== 'done' && i.state !== 'cancelled').length;
+  const { uploads, downloads, blocked, running } = useMemo(() => {
+    const sorted = [...snapshot.items].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+    const lists = { uploads: [] as TransferItemView[], downloads: [] as TransferItemView[], blocked: [] as TransferItemView[], running: 0 };
+    for (const item of sorted) {
+      if (!isFinished(item) && !isBlocked(item)) lists.running++;
+      if (item.direction === 'download') lists.downloads.push(item);
+      else if (isBlocked(item)) lists.blocked.push(item);
+      else lists.uploads.push(item);
+    }
+    return lists;
+  }, [snapshot]);
+  const hasFinished = snapshot.items.some(isFinished);
+
+  const exportQueue = (): void => {
+    getEngine()
+      .exportQueue()
+      .then(downloadQueueJson, (e: unknown) => message.error(`导出失败：${e instanceof Error ? e.message : String(e)}`));
+  };
 
   return (
     <aside
       data-testid="transfer-panel"
       aria-label="传输列表"
-      style={{ width: expanded ? 340 : 44, flex: 'none', background: '#fff', borderInlineStart: '1px solid #f0f0f0', display: 'flex', flexDirection: 'column', minHeight: 0, transition: 'width .2s' }}
+      style={{ width: expanded ? 380 : 44, flex: 'none', background: '#fff', borderInlineStart: '1px solid #f0f0f0', display: 'flex', flexDirection: 'column', minHeight: 0, transition: 'width .2s' }}
     >
       <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '12px', borderBottom: '1px solid #f0f0f0' }}>
         <Button type="text" size="small" icon={expanded ? <DownOutlined rotate={-90} /> : <UpOutlined rotate={-90} />} onClick={() => setExpanded((e) => !e)} aria-label={expanded ? '收起传输列表' : '展开传输列表'} />
@@ -40,21 +179,43 @@ export function TransferPanel() {
             <Typography.Text strong style={{ flex: 1 }}>
               传输列表{running > 0 ? `（${running}）` : ''}
             </Typography.Text>
-            <Button size="small" type="link" onClick={() => void getEngine().clearFinished()} disabled={items.length === running}>
+            <Button size="small" type="link" onClick={() => void getEngine().clearFinished()} disabled={!hasFinished} data-testid="transfer-clear-finished">
               清除已完成
+            </Button>
+            <Button size="small" type="text" icon={<ExportOutlined />} onClick={exportQueue} title="导出队列（供测试回放）" aria-label="导出队列" data-testid="transfer-export">
+              导出队列
             </Button>
           </>
         )}
       </div>
       {expanded && (
-        <div style={{ padding: '8px 12px', overflow: 'auto', flex: 1, minHeight: 0 }}>
+        <div style={{ padding: '8px 12px', flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+          <div style={{ marginBottom: 6 }}>
+            <Tag color={role === 'leader' ? 'blue' : 'default'} data-testid="transfer-role" data-role={role ?? ''}>
+              {role === null ? '正在连接传输服务…' : role === 'leader' ? '本标签页正在传输' : '由其他标签页传输'}
+            </Tag>
+          </div>
           <Alert type="warning" showIcon title={UPLOADER_TIP} style={{ marginBottom: 8 }} data-testid="uploader-tip" />
-          {snapshot.speed > 0 && (
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              总速度 {formatSize(snapshot.speed)}/s · {formatSize(snapshot.doneBytes)}/{formatSize(snapshot.totalBytes)}
-            </Typography.Text>
+          {!online && <Alert type="error" showIcon title={OFFLINE_TIP} style={{ marginBottom: 8 }} data-testid="transfer-offline" />}
+          {/* The tabs are only the switch; the active list renders below so it can fill the panel. */}
+          <Tabs
+            size="small"
+            activeKey={tab}
+            onChange={(key) => setTab(key as Direction)}
+            style={{ marginBottom: 4 }}
+            items={[
+              { key: 'upload', label: <span data-testid="transfer-tab-upload">上传（{uploads.length}）</span> },
+              { key: 'download', label: <span data-testid="transfer-tab-download">下载（{downloads.length}）</span> },
+            ]}
+          />
+          {tab === 'upload' ? (
+            <>
+              <BlockedList items={blocked} />
+              <TransferList key="upload" direction="upload" items={uploads} actions={actions} />
+            </>
+          ) : (
+            <TransferList key="download" direction="download" items={downloads} actions={actions} />
           )}
-          {items.length === 0 ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无传输任务" /> : items.map((item) => <TransferItemRow key={item.id} item={item} onCommand={onCommand} />)}
         </div>
       )}
     </aside>

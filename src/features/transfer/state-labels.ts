@@ -1,3 +1,5 @@
+import type { HoldReason } from '../../../common/transfer/checks';
+import type { HeldDecision, TransferItemView } from '../../../common/transfer/engine-api';
 import type { TransferState } from '../../../common/transfer/states';
 
 export const STATE_LABELS: Record<TransferState, string> = {
@@ -13,6 +15,45 @@ export const STATE_LABELS: Record<TransferState, string> = {
   cancelled: '已取消',
 };
 
+/** The state as shown for this item (a download in progress reads '下载中'). */
+export function stateLabel(item: Pick<TransferItemView, 'state' | 'direction'>): string {
+  if (item.direction === 'download' && item.state === 'uploading') return '下载中';
+  return item.state === 'hashing' ? `${STATE_LABELS.hashing}…` : STATE_LABELS[item.state];
+}
+
+/** Why an item waits for the user, or why it was intercepted. */
+export const HOLD_REASON_LABELS: Record<HoldReason | 'blockedType', string> = {
+  exists: '目标文件夹中已有同名文件',
+  sensitive: '文件名包含敏感内容，请确认是否继续上传',
+  locked: '同名文件已被他人锁定，无法覆盖',
+  fileMissing: '浏览器已无法读取原文件，请重新选择该文件',
+  unauthorized: '登录已失效，请重新登录后重试',
+  blockedType: '该文件类型不允许上传',
+};
+
+/** A choice offered for a held item: a decision, or picking the file again. */
+export type HeldChoice = { kind: 'decide'; decision: HeldDecision; label: string } | { kind: 'reattach'; label: string } | { kind: 'retry'; label: string };
+
+/** The choices for a held item, by the reason it is held. */
+export function heldChoices(reason: HoldReason | null | undefined): HeldChoice[] {
+  const giveUp: HeldChoice = { kind: 'decide', decision: 'giveUp', label: '放弃' };
+  switch (reason) {
+    case 'exists':
+      return [{ kind: 'decide', decision: 'newVersion', label: '作为新版本上传' }, { kind: 'decide', decision: 'rename', label: '重命名后上传' }, giveUp];
+    case 'sensitive':
+      // 'rename' never replaces anything: if the name is also taken, the server picks a free one.
+      return [{ kind: 'decide', decision: 'rename', label: '继续上传' }, giveUp];
+    case 'locked':
+      return [{ kind: 'decide', decision: 'rename', label: '重命名后上传' }, giveUp];
+    case 'fileMissing':
+      return [{ kind: 'reattach', label: '重新选择文件' }, giveUp];
+    case 'unauthorized':
+      return [{ kind: 'retry', label: '重试' }, giveUp];
+    default:
+      return [];
+  }
+}
+
 export type TransferCommand = 'pause' | 'resume' | 'cancel' | 'retry';
 
 /** Buttons offered in each state (consistent with common/transfer/states.ts transitions). */
@@ -25,7 +66,9 @@ export function commandsFor(state: TransferState): TransferCommand[] {
     case 'retrying':
       return ['pause', 'cancel'];
     case 'paused':
+      return ['resume', 'cancel'];
     case 'held':
+      // With a known reason the row offers that reason's choices instead (heldChoices).
       return ['resume', 'cancel'];
     case 'failed':
       return ['retry', 'cancel'];

@@ -1,0 +1,63 @@
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+
+/** Pixels rendered beyond the visible area, above and below, so fast scrolling shows no gaps. */
+const OVERSCAN_PX = 400;
+
+/** Index of the last row whose top is at or above `y` (offsets ascending, offsets[0] = 0). */
+function rowAt(offsets: number[], y: number): number {
+  let lo = 0;
+  let hi = offsets.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((offsets[mid] as number) <= y) lo = mid;
+    else hi = mid - 1;
+  }
+  return Math.max(0, lo);
+}
+
+/**
+ * A virtual scroller for rows whose height is known from the item (no measuring): only the rows in
+ * view (plus OVERSCAN_PX) are in the DOM, so a queue of 10k items costs a few dozen rows. Fills its
+ * flex parent.
+ */
+export function VirtualList<T>({ items, rowHeight, getKey, renderRow, testId }: { items: T[]; rowHeight: (item: T) => number; getKey: (item: T) => string; renderRow: (item: T) => ReactNode; testId?: string }) {
+  const container = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(600);
+
+  useEffect(() => {
+    const el = container.current;
+    if (!el) return;
+    const measure = (): void => setViewport(el.clientHeight || 600);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  /** offsets[i] = top of row i; offsets[items.length] = total height. */
+  const offsets = useMemo(() => {
+    const out = new Array<number>(items.length + 1);
+    out[0] = 0;
+    for (let i = 0; i < items.length; i++) out[i + 1] = (out[i] as number) + rowHeight(items[i] as T);
+    return out;
+  }, [items, rowHeight]);
+
+  const first = rowAt(offsets, Math.max(0, scrollTop - OVERSCAN_PX));
+  const last = Math.min(items.length, rowAt(offsets, scrollTop + viewport + OVERSCAN_PX) + 1);
+  const visible = items.slice(first, last);
+
+  return (
+    <div ref={container} data-testid={testId} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} style={{ flex: 1, minHeight: 0, overflowY: 'auto', position: 'relative' }}>
+      <div style={{ height: offsets[items.length], position: 'relative' }}>
+        <div style={{ position: 'absolute', top: offsets[first], left: 0, right: 0 }}>
+          {visible.map((item) => (
+            <div key={getKey(item)} style={{ height: rowHeight(item), overflow: 'hidden' }}>
+              {renderRow(item)}
+            </div>
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}

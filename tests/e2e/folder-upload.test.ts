@@ -1,0 +1,107 @@
+/**
+ * Folder uploads keep their tree: a small folder picked through '上传文件夹' (an <input webkitdirectory>)
+ * creates its nested folders and files; a folder's files also arrive when dropped on the page; a
+ * same-name upload is held and uploaded as a new version on the user's word.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileRow, launchBrowser, loginAsAdmin, transferItems } from './browser';
+
+describe('folders, drops and held uploads', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let workDir: string;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await browser.newContext();
+    page = await context.newPage();
+    workDir = mkdtempSync(path.join(tmpdir(), 'drive-e2e-folder-'));
+    await loginAsAdmin(page);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  async function openFolder(name: string): Promise<void> {
+    await fileRow(page, name).getByText(name, { exact: true }).click();
+    await page.getByTestId('breadcrumb').getByText(name).waitFor();
+  }
+
+  it("uploads a folder tree through '上传文件夹' and lists its nested folders and files", async () => {
+    const root = `tree-${Date.now()}`;
+    const dir = path.join(workDir, root);
+    mkdirSync(path.join(dir, 'sub', 'deep'), { recursive: true });
+    writeFileSync(path.join(dir, 'a.txt'), 'top level\n');
+    writeFileSync(path.join(dir, 'sub', 'b.txt'), 'one down\n');
+    writeFileSync(path.join(dir, 'sub', 'deep', 'c.txt'), 'two down\n');
+
+    await page.getByTestId('upload-folder-input').setInputFiles(dir);
+    for (const rel of [`${root}/a.txt`, `${root}/sub/b.txt`, `${root}/sub/deep/c.txt`]) {
+      await transferItems(page, rel, 'done').waitFor({ timeout: 60_000 });
+    }
+
+    await openFolder(root);
+    await fileRow(page, 'a.txt').waitFor();
+    await fileRow(page, 'sub').waitFor();
+    await openFolder('sub');
+    await fileRow(page, 'b.txt').waitFor();
+    await fileRow(page, 'deep').waitFor();
+    await openFolder('deep');
+    await fileRow(page, 'c.txt').waitFor();
+    await page.getByTestId('breadcrumb').getByText('个人文件').click();
+    await fileRow(page, root).waitFor();
+  });
+
+  it('shows the drop overlay and uploads files dropped on the page', async () => {
+    const name = `dropped-${Date.now()}.txt`;
+    await page.evaluate((fileName) => {
+      const target = document.querySelector('[data-testid="files-page"]') as HTMLElement;
+      const dt = new DataTransfer();
+      dt.items.add(new File(['dropped content\n'], fileName, { type: 'text/plain' }));
+      target.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      (window as unknown as { __drop: DataTransfer }).__drop = dt;
+    }, name);
+    await page.getByTestId('drop-overlay').getByText('松开鼠标上传到当前文件夹').waitFor();
+    await page.evaluate(() => {
+      const target = document.querySelector('[data-testid="files-page"]') as HTMLElement;
+      const dt = (window as unknown as { __drop: DataTransfer }).__drop;
+      target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    await page.getByTestId('drop-overlay').waitFor({ state: 'detached' });
+    await transferItems(page, name, 'done').waitFor({ timeout: 60_000 });
+    await fileRow(page, name).waitFor();
+  });
+
+  it("holds a same-name upload and uploads it as a new version on '作为新版本上传'", async () => {
+    const name = `conflict-${Date.now()}.txt`;
+    const first = path.join(workDir, 'v1');
+    const second = path.join(workDir, 'v2');
+    mkdirSync(first);
+    mkdirSync(second);
+    writeFileSync(path.join(first, name), 'version one\n');
+    writeFileSync(path.join(second, name), 'version two, longer\n');
+
+    await page.getByTestId('upload-input').setInputFiles(path.join(first, name));
+    await transferItems(page, name, 'done').waitFor({ timeout: 60_000 });
+    await fileRow(page, name).waitFor();
+
+    await page.getByTestId('upload-input').setInputFiles(path.join(second, name));
+    const held = transferItems(page, name, 'held');
+    await held.waitFor({ timeout: 60_000 });
+    expect(await held.getAttribute('data-hold-reason')).toBe('exists');
+    await held.getByTestId('transfer-note').getByText('目标文件夹中已有同名文件').waitFor();
+    await held.getByTestId('transfer-decide-newVersion').click();
+
+    await expect.poll(() => transferItems(page, name, 'done').count(), { timeout: 60_000 }).toBe(2);
+    // Still one file of that name, now holding the second content.
+    await expect.poll(() => fileRow(page, name).count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await fileRow(page, name).textContent()) ?? '', { timeout: 10_000 }).toContain('20 B');
+  });
+});
