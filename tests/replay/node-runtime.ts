@@ -30,8 +30,71 @@ export function openNodeTransferDb(name = 'transfer-engine-node'): TransferDb {
 /** A disk file as a lazily-read `File` (nothing is read until a slice is). */
 export async function openFileSource(filePath: string, name = path.basename(filePath)): Promise<File> {
   const stat = await fsp.stat(filePath);
+  if (stat.size >= OPEN_AS_BLOB_SIZE_LIMIT) return new LargeDiskFile(filePath, name, stat.size, Math.floor(stat.mtimeMs));
   const blob = await fs.openAsBlob(filePath);
   return new File([blob], name, { lastModified: Math.floor(stat.mtimeMs) });
+}
+
+/**
+ * Node 20's `fs.openAsBlob` keeps the size in 32 bits: a 4 GiB file comes back as a 0-byte Blob, and
+ * 4 GiB + 7 as 7 bytes. Files that large get {@link LargeDiskFile} instead.
+ */
+const OPEN_AS_BLOB_SIZE_LIMIT = 2 ** 32;
+
+/**
+ * A `File` over a disk file of any size that reads nothing until sliced. A slice reads exactly its
+ * own byte range into memory (the engine slices chunk-sized ranges, so at most a few chunks are in
+ * memory, which the memory benchmark measures). Reading the whole file through it would load the
+ * whole file, so it refuses an unsliced read.
+ */
+class LargeDiskFile extends File {
+  readonly #path: string;
+  readonly #size: number;
+
+  constructor(filePath: string, name: string, size: number, lastModified: number) {
+    super([], name, { lastModified });
+    this.#path = filePath;
+    this.#size = size;
+  }
+
+  override get size(): number {
+    return this.#size;
+  }
+
+  override slice(start = 0, end = this.#size, contentType = ''): Blob {
+    const from = clampIndex(start, this.#size);
+    const to = Math.max(from, clampIndex(end, this.#size));
+    const bytes = Buffer.allocUnsafe(to - from);
+    const fd = fs.openSync(this.#path, 'r');
+    try {
+      let done = 0;
+      while (done < bytes.length) {
+        const n = fs.readSync(fd, bytes, done, bytes.length - done, from + done);
+        if (n === 0) throw new Error(`${this.#path} is shorter than ${to} bytes`);
+        done += n;
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+    return new Blob([bytes], { type: contentType });
+  }
+
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.reject(new Error('LargeDiskFile: read a slice, not the whole file'));
+  }
+
+  override stream(): ReturnType<Blob['stream']> {
+    throw new Error('LargeDiskFile: read a slice, not the whole file');
+  }
+
+  override text(): Promise<string> {
+    return Promise.reject(new Error('LargeDiskFile: read a slice, not the whole file'));
+  }
+}
+
+/** Blob.slice semantics: negative indexes count from the end; the result is clamped to [0, size]. */
+function clampIndex(index: number, size: number): number {
+  return index < 0 ? Math.max(size + index, 0) : Math.min(index, size);
 }
 
 export function engineConfigFor(serverUrl: string): EngineConfig {

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     const s = await waitUntilSettled(engine, { ids: [id!], timeoutMs: 900_000, pollMs: 50 });
     const item = s.items[0]!;
     peak = Math.max(peak, process.memoryUsage().rss);
-    console.log(JSON.stringify({ state: item.state, error: item.lastError, baseline, peak, ms: performance.now() - started, chunkBytes: jar.counters.chunkBytes }));
+    console.log(JSON.stringify({ state: item.state, via: item.via, size: item.size, bytesDone: item.bytesDone, error: item.lastError, baseline, peak, ms: performance.now() - started, chunkBytes: jar.counters.chunkBytes }));
   } finally {
     clearInterval(timer);
     await close();

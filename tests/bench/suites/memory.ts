@@ -41,7 +41,7 @@ export const memoryBenchmark: BenchModule = {
       const r = JSON.parse(out.trim().split('\n').pop()!) as { state: string; error: string | null; baseline: number; peak: number; ms: number; chunkBytes: number };
       if (r.state !== 'done') throw new Error(`4 GiB upload ended ${r.state}: ${r.error}`);
       // A figure from an upload that did not send the bytes would be meaningless: refuse it.
-      if (r.chunkBytes < SIZE) throw new Error(`memory child sent only ${r.chunkBytes} chunk bytes of ${SIZE} in ${r.ms.toFixed(0)} ms: no real upload was measured`);
+      if (r.chunkBytes < SIZE) throw new Error(`${out.trim().split("\n").pop()} — memory child sent only ${r.chunkBytes} chunk bytes of ${SIZE} in ${r.ms.toFixed(0)} ms: no real upload was measured`);
       const peakMemMB = (r.peak - r.baseline) / MiB;
       return {
         rows: [
