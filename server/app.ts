@@ -124,7 +124,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
   registerTransferRoutes(app, uploads, checks);
-  if (config.testHooks) registerTestRoutes(app, tmpDir);
+  if (config.testHooks) registerTestRoutes(app, tmpDir, uploads);
   await registerStaticRoutes(app, config.staticDir);
 
   sweeper.start(config.sweepIntervalMs);

@@ -51,6 +51,10 @@ export const ERRORS = {
   ROUTE_NOT_FOUND: { code: 'REQ-2004', status: 404, message: '请求的接口不存在' },
   PAYLOAD_TOO_LARGE: { code: 'REQ-2005', status: 413, message: '请求内容过大' },
 
+  // Appended by the partial-chunk resume work: a chunk upload with `offset` > 0 when the server does
+  // not hold that many bytes of the chunk (the client restarts the chunk from offset 0).
+  CHUNK_OFFSET_MISMATCH: { code: 'UPL-4009', status: 400, message: '分片续传位置与服务器记录不一致，请从头重传该分片' },
+
   INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },
 } as const satisfies Record<string, { code: string } & ErrorDef>;
 

@@ -55,6 +55,11 @@ export const API = {
    * durability (fsync), then deleted; answers {bytes}. The baseline a benchmark compares uploads to.
    */
   testRawSink: '/api/test/raw-sink',
+  /**
+   * Test hook (only with DRIVE_TEST_HOOKS=1, login required): `GET` → {chunkBytesReceived}: every byte
+   * read from chunk upload bodies since the server started, kept or not (re-sent bytes, measured).
+   */
+  testStats: '/api/test/stats',
 } as const;
 
 export function downloadUrl(fileId: string): string {

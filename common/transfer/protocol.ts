@@ -5,11 +5,26 @@
  * 2. The client hashes every chunk (SHA-256, hex) and computes the file fingerprint =
  *    SHA-256 over the concatenated raw 32-byte chunk digests ({@link fingerprintOfChunkDigests}).
  * 3. `POST chunkExist` {@link ChunkExistRequest} → {@link ChunkExistResponse}: opens (or finds) the upload
- *    session for this user + fingerprint + size and lists the chunk indexes the server already holds.
- * 4. `POST chunkUpload?uploadId=&index=` raw body, header `X-Chunk-Sha256` → {@link ChunkUploadResponse}.
- *    The server hashes while streaming and refuses a chunk whose digest or length differs.
- *    Re-sending a stored chunk is harmless (idempotent).
+ *    session for this user + fingerprint + size and lists the chunk indexes the server already holds
+ *    (`existingChunks`) and, optionally, the chunks it holds a prefix of (`partialChunks`).
+ * 4. `POST chunkUpload?uploadId=&index=[&offset=]` raw body, header `X-Chunk-Sha256` → {@link ChunkUploadResponse}.
+ *    The body is the chunk's bytes from `offset` (default 0) to its end; the header is always the digest
+ *    of the WHOLE chunk. The server hashes while streaming and refuses a chunk whose digest or length
+ *    differs. Re-sending a stored chunk is harmless (idempotent).
  * 5. `POST chunkMerge` {@link ChunkMergeRequest} → FileEntry, once every chunk is stored.
+ *
+ * Partial chunks (resume inside a chunk, so a reload or a cut connection re-sends at most one chunk):
+ * - the server streams a chunk body into `uploads/<uploadId>/<index>.part`. When the body ends early
+ *   (client aborted, connection cut) it keeps (fsyncs) what arrived and does not record the chunk;
+ *   chunk/exist then lists `{index, bytes}` in `partialChunks` (0 < bytes < chunk length).
+ * - the client sends only the rest: `offset=bytes`, body = chunk bytes [bytes, end). The server
+ *   truncates the partial to `offset`, hashes its first `offset` bytes, appends and hashes the body;
+ *   complete and matching (length, header digest, announced digest) → the chunk is stored.
+ * - `offset` > bytes held (or no partial at all) → 400 `CHUNK_OFFSET_MISMATCH`: send the chunk again
+ *   from offset 0. A digest or length mismatch discards the partial: the next attempt starts at 0.
+ * - `offset` 0 always starts a fresh partial. Writers of one (upload, chunk) are serialized.
+ * - `partialChunks` is optional: a client treats its absence as "no partials" and sends `offset` only
+ *   for indexes the server listed, so it works with a server that does not keep partials.
  */
 import type { FileCategory } from '../api/types';
 
@@ -37,11 +52,23 @@ export interface ChunkExistResponse {
   chunkCount: number;
   /** Indexes (0-based) of chunks the server already stores for this upload. */
   existingChunks: number[];
+  /**
+   * Chunks (not in `existingChunks`) of which the server holds the first `bytes` bytes,
+   * 0 < bytes < chunk length: send only the rest, with `offset=bytes`. Absent = none.
+   */
+  partialChunks?: PartialChunk[];
+}
+
+export interface PartialChunk {
+  index: number;
+  bytes: number;
 }
 
 export interface ChunkUploadQuery {
   uploadId: string;
   index: number;
+  /** Where in the chunk the body starts (default 0); > 0 only for a chunk listed in `partialChunks`. */
+  offset?: number;
 }
 
 export interface ChunkUploadResponse {

@@ -129,8 +129,8 @@ export class UploadRepository {
   }
 
   /** Every upload (recovery): id and merge intent. */
-  allUploads(): Promise<Array<{ id: string; merge_blob_id: string | null | undefined }>> {
-    return this.db.selectFrom('uploads').select(['id', 'merge_blob_id']).execute();
+  allUploads(): Promise<Array<{ id: string; merge_blob_id: string | null | undefined; size: number; chunk_size: number; chunk_count: number }>> {
+    return this.db.selectFrom('uploads').select(['id', 'merge_blob_id', 'size', 'chunk_size', 'chunk_count']).execute();
   }
 
   async deleteUpload(id: string): Promise<void> {

@@ -6,13 +6,20 @@ import type { FastifyInstance } from 'fastify';
 import type { ApiOk } from '../../common/api/envelope';
 import { API } from '../../common/api/paths';
 import { callerOf } from '../http/session-guard';
+import type { UploadService } from '../services/upload-service';
 
 /**
  * Test hooks, registered only with DRIVE_TEST_HOOKS=1. `PUT /api/test/raw-sink` streams the raw body
  * to a temp file with a chunk's durability (write, fsync), deletes it and answers {bytes}: the plain
- * upload (`curl -T`) a benchmark compares the engine's upload with.
+ * upload (`curl -T`) a benchmark compares the engine's upload with. `GET /api/test/stats` answers
+ * {chunkBytesReceived}: every byte read from chunk upload bodies (kept or not), so tests can measure
+ * the bytes a resume sends again.
  */
-export function registerTestRoutes(app: FastifyInstance, tmpDir: string): void {
+export function registerTestRoutes(app: FastifyInstance, tmpDir: string, uploads: UploadService): void {
+  app.get(API.testStats, async (request): Promise<ApiOk<{ chunkBytesReceived: number }>> => {
+    callerOf(request);
+    return { data: { chunkBytesReceived: uploads.chunkBytesReceived } };
+  });
   void app.register(async (scope) => {
     const passThrough = (_req: unknown, payload: Readable, done: (err: Error | null, body?: Readable) => void) => done(null, payload);
     scope.addContentTypeParser('*', passThrough);

@@ -71,12 +71,12 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
           querystring: {
             type: 'object',
             required: ['uploadId', 'index'],
-            properties: { uploadId: idString, index: { type: 'integer', minimum: 0 } },
+            properties: { uploadId: idString, index: { type: 'integer', minimum: 0 }, offset: { type: 'integer', minimum: 0, default: 0 } },
           },
         },
       },
       async (request): Promise<ApiOk<ChunkUploadResponse>> => {
-        const { uploadId, index } = request.query as { uploadId: string; index: number };
+        const { uploadId, index, offset } = request.query as { uploadId: string; index: number; offset?: number };
         const digestHeader = request.headers[HEADER_CHUNK_SHA256.toLowerCase()];
         const lengthHeader = request.headers['content-length'];
         const declared = lengthHeader === undefined ? undefined : Number(lengthHeader);
@@ -89,6 +89,8 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
             declared,
             // An empty chunk (empty file) may arrive without a parsed body.
             request.body instanceof Readable ? request.body : Readable.from([]),
+            undefined,
+            offset ?? 0,
           ),
         };
       },

@@ -2,13 +2,16 @@ import { clearTempDir } from '../storage/durable-fs';
 import type { RecoveryRepository } from '../repositories/recovery-repository';
 import type { UploadRepository } from '../repositories/upload-repository';
 import type { BlobStore } from '../storage/blob-store';
-import type { LocalChunkStore } from '../storage/chunk-store';
+import { partialIndexOf, type LocalChunkStore } from '../storage/chunk-store';
+import { chunkRange } from '../../common/transfer/protocol';
 
 export interface RecoveryReport {
   tempFiles: number;
   mergesRolledBack: number;
   orphanUploadDirs: number;
   unrecordedChunkFiles: number;
+  /** `<index>.part` files kept for a resume inside the chunk. */
+  partialChunkFiles: number;
   missingChunkRows: number;
   orphanBlobDirs: number;
   missingBlobRows: number;
@@ -30,7 +33,9 @@ export interface RecoveryLog {
  *   its merge_blob_id naming a blob directory without a blob row) is moved back: the upload resumes;
  * - upload directories without an upload row (finished, swept or cancelled) are deleted; inside live
  *   ones, chunk files without a chunk row are deleted and chunk rows without a file are forgotten
- *   (so chunk/exist never lists a chunk the server does not hold);
+ *   (so chunk/exist never lists a chunk the server does not hold); partial chunks `<index>.part` of
+ *   unrecorded chunks are kept when 0 < length < chunk length (a cut body, resumable with `offset`),
+ *   others (empty, full-length but unverified, of a recorded chunk) are deleted;
  * - blob directories without a blob row are deleted;
  * - blob rows whose bytes are missing are deleted if nothing references them, else logged loudly;
  * - chunked blobs no file or version references are deleted (row and bytes).
@@ -45,6 +50,7 @@ export async function recoverStore(
     mergesRolledBack: 0,
     orphanUploadDirs: 0,
     unrecordedChunkFiles: 0,
+    partialChunkFiles: 0,
     missingChunkRows: 0,
     orphanBlobDirs: 0,
     missingBlobRows: 0,
@@ -76,10 +82,21 @@ export async function recoverStore(
       report.orphanUploadDirs++;
     }
   }
-  for (const id of uploadIds) {
+  for (const upload of liveUploads) {
+    const id = upload.id;
     const recorded = await recovery.recordedChunks(id);
     const onDisk = new Set<number>();
+    const partialLengths = await chunks.partialFileSizes(id);
     for (const name of await chunks.listFiles(id)) {
+      const partial = partialIndexOf(name);
+      if (partial !== null) {
+        const bytes = partialLengths.get(name) ?? 0;
+        const { start, end } = chunkRange(partial, Number(upload.size), upload.chunk_size);
+        if (partial < upload.chunk_count && !recorded.has(partial) && bytes > 0 && bytes < end - start) {
+          report.partialChunkFiles++;
+          continue;
+        }
+      }
       const idx = /^[0-9]+$/.test(name) ? Number(name) : NaN;
       if (Number.isSafeInteger(idx) && recorded.has(idx)) {
         onDisk.add(idx);

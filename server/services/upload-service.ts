@@ -7,6 +7,7 @@ import type {
   ChunkExistResponse,
   ChunkMergeRequest,
   ChunkUploadResponse,
+  PartialChunk,
   UploadConfig,
 } from '../../common/transfer/protocol';
 import { chunkCount, chunkRange, fingerprintInput, SHA256_HEX } from '../../common/transfer/protocol';
@@ -68,8 +69,14 @@ export class UploadService {
     private readonly options: UploadServiceOptions,
   ) {}
 
-  /** Chunk writes and the merge of one upload run one at a time. */
+  /**
+   * Keys: the upload id (the rename + record of a chunk, the merge, the sweep of one upload run one
+   * at a time) and `<uploadId>/<index>` (writers of one chunk's partial run one at a time).
+   */
   private readonly locks = new KeyedLock();
+
+  /** Every byte read from chunk upload bodies, kept or not (exposed by a test hook only). */
+  chunkBytesReceived = 0;
 
   private crashPoint(point: CrashPoint): void {
     if (this.options.crashPoint === point) process.kill(process.pid, 'SIGKILL');
@@ -101,7 +108,9 @@ export class UploadService {
     if (existing) {
       await this.uploads.updateTarget(existing.id, name, req.parentId, req.category, now, expiresAt);
       const stored = await this.uploads.storedChunks(existing.id);
-      return { uploadId: existing.id, chunkSize, chunkCount: count, existingChunks: stored.map((c) => c.idx) };
+      const existingChunks = stored.map((c) => c.idx);
+      const partialChunks = await this.partialChunks(existing, existingChunks);
+      return { uploadId: existing.id, chunkSize, chunkCount: count, existingChunks, partialChunks };
     }
     const uploadId = newId();
     await this.uploads.insert({
@@ -120,7 +129,22 @@ export class UploadService {
       updated_at: now,
       expires_at: expiresAt,
     });
-    return { uploadId, chunkSize, chunkCount: count, existingChunks: [] };
+    return { uploadId, chunkSize, chunkCount: count, existingChunks: [], partialChunks: [] };
+  }
+
+  /** Missing chunks of which a prefix is held (0 < bytes < chunk length), from the `.part` files. */
+  private async partialChunks(upload: UploadsTable, stored: number[]): Promise<PartialChunk[]> {
+    const storedSet = new Set(stored);
+    const missing = new Set<number>();
+    for (let i = 0; i < upload.chunk_count; i++) if (!storedSet.has(i)) missing.add(i);
+    if (missing.size === 0) return [];
+    const sizes = await this.chunks.partialSizes(upload.id, missing);
+    const partials: PartialChunk[] = [];
+    for (const [index, bytes] of [...sizes].sort((a, b) => a[0] - b[0])) {
+      const { start, end } = chunkRange(index, Number(upload.size), upload.chunk_size);
+      if (bytes < end - start) partials.push({ index, bytes });
+    }
+    return partials;
   }
 
   private async requireUpload(caller: Caller, uploadId: string, now: number): Promise<UploadsTable> {
@@ -130,8 +154,13 @@ export class UploadService {
   }
 
   /**
-   * Streams one chunk to disk and keeps it only if its length and SHA-256 match both the header and
-   * the digest announced in chunk/exist.
+   * Streams one chunk (or its rest, from `offset`) into the chunk's partial file and keeps it only if
+   * its length and SHA-256 match both the header and the digest announced in chunk/exist. A body cut
+   * short leaves the partial (fsynced) for a resume with `offset`; wrong bytes discard it.
+   * Writers of one (upload, chunk) run one at a time; the rename and record run under the upload's
+   * lock (never during a merge, never after one). A chunk already recorded stays as it is (a repeated
+   * or concurrent duplicate is dropped without touching any file). Order: fsync, rename into place,
+   * record — a crash between leaves an unrecorded file that recovery removes and the client re-sends.
    */
   async chunkUpload(
     caller: Caller,
@@ -141,6 +170,7 @@ export class UploadService {
     declaredLength: number | undefined,
     body: Readable,
     now = Date.now(),
+    offset = 0,
   ): Promise<ChunkUploadResponse> {
     const upload = await this.requireUpload(caller, uploadId, now);
     if (index < 0 || index >= upload.chunk_count) throw new AppError(ERRORS.CHUNK_INDEX_INVALID);
@@ -149,39 +179,78 @@ export class UploadService {
     if (!digest || digest !== expectedDigest) throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
     const { start, end } = chunkRange(index, upload.size, upload.chunk_size);
     const expectedLength = end - start;
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset >= Math.max(1, expectedLength)) {
+      throw new AppError(ERRORS.CHUNK_OFFSET_MISMATCH, `续传位置 ${offset} 超出分片范围`);
+    }
     // Refuse before reading when the client already says the length is wrong.
-    if (declaredLength !== undefined && declaredLength !== expectedLength) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
+    if (declaredLength !== undefined && declaredLength !== expectedLength - offset) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
 
-    const received = await this.chunks.receive(upload.id, index, body, expectedLength);
-    if (received.overflow || received.size !== expectedLength) {
-      await received.discard();
-      throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
-    }
-    if (received.sha256 !== digest) {
-      await received.discard();
-      throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
-    }
-    // Keep it under the upload's lock: never during a merge, never after one, and a chunk already
-    // recorded stays as it is (a concurrent or repeated duplicate is dropped, so two writers at once
-    // leave one whole chunk). Order: rename into place (fsync), then record — a crash between leaves an
-    // unrecorded file that recovery removes and the client re-sends.
-    await this.locks.run(upload.id, async () => {
-      const current = await this.uploads.findOwned(upload.id, caller.userId, caller.tenantId, now);
-      if (!current || current.merge_blob_id) {
-        await received.discard();
-        throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+    return this.locks.run(`${upload.id}/${index}`, async () => {
+      const partial = await this.locks.run(upload.id, async () => {
+        const current = await this.uploads.findOwned(upload.id, caller.userId, caller.tenantId, now);
+        if (!current || current.merge_blob_id) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+        if (await this.uploads.isChunkRecorded(upload.id, index)) return null;
+        const opened = await this.chunks.openPartial(upload.id, index, offset);
+        if (!opened) throw new AppError(ERRORS.CHUNK_OFFSET_MISMATCH, `服务器未保存该分片的前 ${offset} 字节，请从头重传该分片`);
+        return opened;
+      });
+      if (!partial) {
+        // Already stored: no file is touched, but the duplicate is still checked (hashed in passing).
+        await this.verifyDuplicate(body, offset, expectedLength, digest);
+        return { index, size: expectedLength };
       }
-      if (await this.uploads.isChunkRecorded(upload.id, index)) {
-        await received.discard();
-      } else {
+      const ended = await partial.append(body, expectedLength - offset, (n) => (this.chunkBytesReceived += n));
+      if (ended === 'cut') {
+        await partial.retain();
+        throw new AppError(ERRORS.VALIDATION, '分片传输中断，已收到的部分已保留');
+      }
+      if (ended === 'overflow' || partial.size !== expectedLength) {
+        await partial.discard();
+        throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
+      }
+      if (partial.digest() !== digest) {
+        await partial.discard();
+        throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
+      }
+      await this.locks.run(upload.id, async () => {
+        const current = await this.uploads.findOwned(upload.id, caller.userId, caller.tenantId, now);
+        if (!current || current.merge_blob_id) {
+          await partial.discard();
+          throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+        }
         this.crashPoint('chunk-after-write-before-rename');
-        await received.keep();
+        await partial.keep();
         this.crashPoint('chunk-after-rename-before-record');
-        await this.uploads.recordChunk(upload.id, index, received.size, received.sha256);
-      }
-      await this.uploads.touch(upload.id, now, now + this.options.uploadExpiryMs);
+        await this.uploads.recordChunk(upload.id, index, expectedLength, digest);
+        await this.uploads.touch(upload.id, now, now + this.options.uploadExpiryMs);
+      });
+      return { index, size: expectedLength };
     });
-    return { index, size: received.size };
+  }
+
+  /**
+   * A body for a chunk already recorded: read and counted, refused like a first copy when its bytes
+   * are wrong. With `offset` > 0 only its length can be checked (the prefix is the stored chunk's).
+   */
+  private async verifyDuplicate(body: Readable, offset: number, expectedLength: number, digest: string): Promise<void> {
+    const hash = createHash('sha256');
+    let received = 0;
+    try {
+      for await (const piece of body as AsyncIterable<Buffer>) {
+        this.chunkBytesReceived += piece.length;
+        received += piece.length;
+        if (received > expectedLength - offset) {
+          body.destroy();
+          throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
+        }
+        hash.update(piece);
+      }
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new AppError(ERRORS.VALIDATION, '分片传输中断');
+    }
+    if (received !== expectedLength - offset) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
+    if (offset === 0 && hash.digest('hex') !== digest) throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
   }
 
   /**

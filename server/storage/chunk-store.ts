@@ -1,22 +1,109 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { TempFile } from './durable-fs';
+import { fsyncDir } from './durable-fs';
 
-/** A received chunk held in a temp file: checked by the caller, then kept or thrown away. */
-export interface ReceivedChunk {
-  size: number;
-  sha256: string;
-  /** True when the body had more bytes than the limit (reading stopped there). */
-  overflow: boolean;
-  keep(): Promise<void>;
-  discard(): Promise<void>;
+/** How a chunk body ended: all of it arrived, it had more bytes than the limit, or it was cut. */
+export type BodyEnd = 'complete' | 'overflow' | 'cut';
+
+/** Name of the partial file of chunk `index` inside its upload directory. */
+export const PARTIAL_SUFFIX = '.part';
+const PARTIAL_RE = /^([0-9]+)\.part$/;
+
+/** The index a partial file name stands for, or null when `name` is not one. */
+export function partialIndexOf(name: string): number | null {
+  const m = PARTIAL_RE.exec(name);
+  if (!m) return null;
+  const index = Number(m[1]);
+  return Number.isSafeInteger(index) ? index : null;
 }
 
 /**
- * Upload chunks on local disk under `<uploadDir>/<uploadId>/<index>`. Upload ids are server-generated
- * (checked against a strict pattern), indexes are integers, so no user input reaches a path.
+ * A chunk being received into `<uploadDir>/<uploadId>/<index>.part` (opened by
+ * {@link LocalChunkStore.openPartial}): the bytes already there are hashed, the body is appended and
+ * hashed, then the caller keeps it (rename to `<index>`), retains it (a cut body: fsync and leave the
+ * partial for a resume) or discards it.
+ */
+export class PartialChunkFile {
+  private closed = false;
+
+  constructor(
+    private readonly handle: fsp.FileHandle,
+    private readonly partPath: string,
+    private readonly finalPath: string,
+    private readonly hash: Hash,
+    /** Bytes of the chunk in the partial (the offset, then growing with the body). */
+    public size: number,
+  ) {}
+
+  /**
+   * Appends the body, reading at most `limit` more bytes; `onBytes` sees every piece read (kept or
+   * not). Never holds the whole chunk in memory. A body that errors or closes before its end is 'cut'
+   * (what arrived stays written); the stream error is not rethrown.
+   */
+  async append(body: Readable, limit: number, onBytes: (n: number) => void): Promise<BodyEnd> {
+    let received = 0;
+    try {
+      for await (const piece of body as AsyncIterable<Buffer>) {
+        onBytes(piece.length);
+        received += piece.length;
+        if (received > limit) {
+          body.destroy();
+          return 'overflow';
+        }
+        this.hash.update(piece);
+        for (let done = 0; done < piece.length; ) {
+          done += (await this.handle.write(piece, done, piece.length - done, this.size + done)).bytesWritten;
+        }
+        this.size += piece.length;
+      }
+    } catch {
+      return 'cut';
+    }
+    // An IncomingMessage whose connection closed early may end its iteration without an error.
+    return (body as Readable & { complete?: boolean }).complete === false ? 'cut' : 'complete';
+  }
+
+  /** Hex SHA-256 of every byte of the partial (call once, after `append`). */
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+
+  /** Complete and verified: fsync, rename `<index>.part` → `<index>`, fsync the directory. */
+  async keep(): Promise<void> {
+    await this.handle.sync();
+    await this.close();
+    await fsp.rename(this.partPath, this.finalPath);
+    await fsyncDir(path.dirname(this.finalPath));
+  }
+
+  /** The body was cut: make what arrived durable and leave the partial for a resume. */
+  async retain(): Promise<void> {
+    try {
+      await this.handle.sync();
+    } finally {
+      await this.close();
+    }
+  }
+
+  /** Wrong bytes (or the upload is gone): the partial goes, the next attempt starts at offset 0. */
+  async discard(): Promise<void> {
+    await this.close().catch(() => undefined);
+    await fsp.rm(this.partPath, { force: true });
+  }
+
+  private async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.handle.close();
+  }
+}
+
+/**
+ * Upload chunks on local disk under `<uploadDir>/<uploadId>/<index>`, and chunks being received (or
+ * cut mid-body) as `<index>.part` next to them. Upload ids are server-generated (checked against a
+ * strict pattern), indexes are integers, so no user input reaches a path.
  */
 export class LocalChunkStore {
   constructor(
@@ -39,38 +126,77 @@ export class LocalChunkStore {
     return path.join(this.dirOf(uploadId), String(index));
   }
 
+  private partPathOf(uploadId: string, index: number): string {
+    return this.pathOf(uploadId, index) + PARTIAL_SUFFIX;
+  }
+
   /**
-   * Streams the body into a temp file while hashing it, reading at most `limit` bytes; never holds
-   * the whole chunk in memory.
+   * Opens the partial of chunk `index` to continue at `offset`. 0: a fresh (truncated) partial. > 0:
+   * the partial must hold at least `offset` bytes; it is truncated to `offset` and those bytes are
+   * hashed (streamed, 1 MiB at a time). Null when it is missing or shorter (offset mismatch).
    */
-  async receive(uploadId: string, index: number, body: Readable, limit: number): Promise<ReceivedChunk> {
+  async openPartial(uploadId: string, index: number, offset: number): Promise<PartialChunkFile | null> {
+    const partPath = this.partPathOf(uploadId, index);
     const finalPath = this.pathOf(uploadId, index);
-    const temp = await TempFile.create(this.tmpDir);
     const hash = createHash('sha256');
-    let size = 0;
-    let overflow = false;
+    if (offset === 0) {
+      await fsp.mkdir(path.dirname(partPath), { recursive: true });
+      return new PartialChunkFile(await fsp.open(partPath, 'w'), partPath, finalPath, hash, 0);
+    }
+    let handle: fsp.FileHandle;
     try {
-      for await (const piece of body as AsyncIterable<Buffer>) {
-        size += piece.length;
-        if (size > limit) {
-          overflow = true;
-          break;
-        }
-        hash.update(piece);
-        await temp.write(piece);
-      }
+      handle = await fsp.open(partPath, 'r+');
     } catch (err) {
-      await temp.discard();
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
-    if (overflow) body.destroy();
-    return {
-      size,
-      sha256: hash.digest('hex'),
-      overflow,
-      keep: () => temp.commit(finalPath),
-      discard: () => temp.discard(),
-    };
+    try {
+      if ((await handle.stat()).size < offset) {
+        await handle.close();
+        return null;
+      }
+      await handle.truncate(offset);
+      const buffer = Buffer.allocUnsafe(Math.min(offset, 1024 * 1024));
+      for (let position = 0; position < offset; ) {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, offset - position), position);
+        if (bytesRead === 0) throw new Error('partial chunk shrank while being read');
+        hash.update(buffer.subarray(0, bytesRead));
+        position += bytesRead;
+      }
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      throw err;
+    }
+    return new PartialChunkFile(handle, partPath, finalPath, hash, offset);
+  }
+
+  /** Byte length of every partial file of one upload, by file name (recovery). */
+  async partialFileSizes(uploadId: string): Promise<Map<string, number>> {
+    const sizes = new Map<string, number>();
+    for (const name of await this.listFiles(uploadId)) {
+      if (partialIndexOf(name) === null) continue;
+      sizes.set(name, (await fsp.stat(path.join(this.dirOf(uploadId), name))).size);
+    }
+    return sizes;
+  }
+
+  /**
+   * Byte counts of the partials of one upload among `indexes` (one readdir, one stat per partial).
+   * Entries of 0 bytes are left out; the caller drops those not shorter than their chunk.
+   */
+  async partialSizes(uploadId: string, indexes: ReadonlySet<number>): Promise<Map<number, number>> {
+    const sizes = new Map<number, number>();
+    for (const name of await this.listFiles(uploadId)) {
+      const index = partialIndexOf(name);
+      if (index === null || !indexes.has(index)) continue;
+      try {
+        const { size } = await fsp.stat(path.join(this.dirOf(uploadId), name));
+        if (size > 0) sizes.set(index, size);
+      } catch {
+        // removed meanwhile
+      }
+    }
+    return sizes;
   }
 
   openRead(uploadId: string, index: number): Readable {

@@ -4,8 +4,9 @@
  *
  * Each step is skipped when the record shows it already happened (digests computed, chunks stored),
  * so the same function serves a fresh upload, a retry and a resume after reload. The server is the
- * truth about stored chunks: every attempt asks chunk/exist again, so at most the chunks that were in
- * flight when the previous attempt died are sent twice. State changes and progress go through
+ * truth about stored chunks: every attempt asks chunk/exist again, and a chunk the server holds a
+ * prefix of (`partialChunks`, a body cut by a reload or a dropped connection) is continued from there
+ * with `offset`, so little more than what was lost on the wire is sent twice. State changes and progress go through
  * `ctx.update` / `ctx.chunkDone`, which persist them (checked against the transition table).
  */
 import { ERRORS } from '../../common/api/errors';
@@ -104,16 +105,20 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
   const stored = [...new Set(session.existingChunks)].filter((i) => i >= 0 && i < digests.length).sort((a, b) => a - b);
   const storedSet = new Set(stored);
   const missing = digests.map((_, i) => i).filter((i) => !storedSet.has(i));
+  const partial = partialOffsets(session, storedSet, item);
   const storedBytes = stored.reduce((sum, i) => sum + chunkLength(i, item), 0);
+  const partialBytes = [...partial.values()].reduce((sum, bytes) => sum + bytes, 0);
   item = await ctx.update({
     ...(missing.length > 0 ? { state: 'uploading' as const } : {}),
     uploadId: session.uploadId,
     chunksDone: stored,
-    bytesDone: storedBytes,
+    bytesDone: storedBytes + partialBytes,
   });
 
   const sending = item;
-  await runAdaptivePool(missing, () => ctx.limit.current, signal, (index, laneSignal) => sendChunk(ctx, sending, index, laneSignal));
+  await runAdaptivePool(missing, () => ctx.limit.current, signal, (index, laneSignal) =>
+    sendChunk(ctx, sending, index, partial.get(index) ?? 0, laneSignal),
+  );
 
   const merge: ChunkMergeRequest = {
     uploadId: session.uploadId,
@@ -186,31 +191,52 @@ function chunkLength(index: number, item: UploadRecord): number {
   return end - start;
 }
 
+/** Valid partials the server listed: index → bytes held (0 < bytes < chunk length, chunk missing). */
+function partialOffsets(session: ChunkExistResponse, stored: ReadonlySet<number>, item: UploadRecord): Map<number, number> {
+  const offsets = new Map<number, number>();
+  for (const p of session.partialChunks ?? []) {
+    if (!Number.isSafeInteger(p.index) || p.index < 0 || p.index >= item.chunkDigests!.length || stored.has(p.index)) continue;
+    if (Number.isSafeInteger(p.bytes) && p.bytes > 0 && p.bytes < chunkLength(p.index, item)) offsets.set(p.index, p.bytes);
+  }
+  return offsets;
+}
+
 function isDigestMismatch(error: unknown): boolean {
   return error instanceof ApiCallError && error.errorCode === ERRORS.CHUNK_DIGEST_MISMATCH.code;
+}
+
+function isOffsetMismatch(error: unknown): boolean {
+  return error instanceof ApiCallError && error.errorCode === ERRORS.CHUNK_OFFSET_MISMATCH.code;
 }
 
 /**
  * Sends one chunk. A 429 halves the item's concurrency and waits (Retry-After when given, else
  * backoff) before sending the same chunk again, without failing the attempt. A digest mismatch is
  * retried once: if the bytes now hash differently from the recorded digest, the file changed after
- * hashing and resending cannot help (→ failed); otherwise the bytes were damaged on the way.
+ * hashing and resending cannot help (→ failed); otherwise the bytes were damaged on the way (the
+ * server dropped its partial: the chunk goes again from its start).
+ * `heldBytes` > 0: the server holds that prefix of the chunk (counted in bytesDone already), so only
+ * the rest is sent, with `offset`; the header stays the whole chunk's digest. If the server no longer
+ * holds it (CHUNK_OFFSET_MISMATCH), the chunk goes again from its start, once.
  */
-async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: number, signal: AbortSignal): Promise<void> {
+async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: number, heldBytes: number, signal: AbortSignal): Promise<void> {
   const file = ctx.file as Blob;
   const digest = (item.chunkDigests as string[])[index] as string;
   const { start, end } = chunkRange(index, item.size, item.chunkSize);
-  const url = `${API.chunkUpload}?uploadId=${encodeURIComponent(item.uploadId as string)}&index=${index}`;
+  const base = `${API.chunkUpload}?uploadId=${encodeURIComponent(item.uploadId as string)}&index=${index}`;
   const headers = { [HEADER_CHUNK_SHA256]: digest };
+  let offset = heldBytes;
   const send = async () => {
+    const url = offset > 0 ? `${base}&offset=${offset}` : base;
     try {
-      await ctx.api.postBytes<ChunkUploadResponse>(url, file.slice(start, end), headers, signal, (sent) => ctx.chunkProgress(index, sent));
+      await ctx.api.postBytes<ChunkUploadResponse>(url, file.slice(start + offset, end), headers, signal, (sent) => ctx.chunkProgress(index, sent));
     } catch (error) {
       ctx.chunkProgress(index, 0); // a failed request's partial progress is taken back
       throw error;
     }
   };
   let mismatchRetried = false;
+  let offsetRetried = false;
   for (let rateLimited = 0; ; ) {
     try {
       await send();
@@ -221,12 +247,19 @@ async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: numbe
         await ctx.sleep(error.retryAfterMs ?? backoffDelayMs(rateLimited, ctx.random), signal);
         continue;
       }
+      if (isOffsetMismatch(error) && offset > 0 && !offsetRetried) {
+        offsetRetried = true;
+        offset = 0;
+        continue;
+      }
       if (!isDigestMismatch(error) || mismatchRetried) throw error;
       const current = await ctx.sha256(await readRange(file, start, end));
       if (current !== digest) throw new UploadError({ action: 'fail', message: MESSAGES.fileChanged });
       mismatchRetried = true;
+      offset = 0;
     }
   }
   ctx.limit.succeeded();
-  await ctx.chunkDone(index, end - start);
+  // The held prefix is in bytesDone already (the view clamps if the chunk had to start over).
+  await ctx.chunkDone(index, end - start - heldBytes);
 }

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
+import { ERRORS } from '../../../common/api/errors';
 import { API, downloadUrl } from '../../../common/api/paths';
 import type { FetchFn } from '../../../workers/engine/api-client';
 import { openTransferDb, TRANSFER_DB_VERSION } from '../../../workers/queue/db';
@@ -159,5 +160,55 @@ describe('downloads', () => {
     const id = await engine.enqueueDownload({ fileId: 'nope', name: 'x.bin', size: 10 });
     const failed = await waitForItem(engine, id, (i) => i.state === 'failed');
     expect(failed.lastError).toBe('文件不存在或已被删除');
+  });
+});
+
+describe('resume inside a chunk (partialChunks)', () => {
+  const CHUNK = 262_144;
+  const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+  it('sends only the rest of a partial chunk, with offset and the whole-chunk digest', async () => {
+    const server = new FakeUploadServer();
+    const { file, bytes, fingerprint } = testFile('partial.bin', 4);
+    const chunk = (i: number) => bytes.subarray(i * CHUNK, Math.min(bytes.length, (i + 1) * CHUNK));
+    server.preStored.set(fingerprint, new Set([0]));
+    server.prePartial.set(fingerprint, new Map([[1, chunk(1).slice(0, 100_000)], [3, chunk(3).slice(0, 7)]]));
+    const { engine, db } = setupEngine(server);
+    const [id] = await engine.enqueueUploads([file], target);
+    const done = await waitForItem(engine, id!, (i) => i.state === 'done');
+    expect(done.bytesDone).toBe(file.size);
+    expect((await getUpload(db, id!))!.bytesDone).toBe(file.size);
+
+    const bodies = [...server.chunkBodies].sort((a, b) => a.index - b.index);
+    expect(bodies.map(({ index, offset, bytes: n }) => ({ index, offset, bytes: n }))).toEqual([
+      { index: 1, offset: 100_000, bytes: CHUNK - 100_000 },
+      { index: 2, offset: 0, bytes: CHUNK },
+      { index: 3, offset: 7, bytes: chunk(3).length - 7 },
+    ]);
+    for (const b of bodies) expect(b.digestHeader).toBe(sha(chunk(b.index)));
+    const urls = server.requestsTo(API.chunkUpload).map((r) => r.query.get('offset'));
+    expect(urls.sort()).toEqual(['100000', '7', null].sort());
+    expect(server.uploadedChunks.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('CHUNK_OFFSET_MISMATCH: the chunk goes again from offset 0, once', async () => {
+    const server = new FakeUploadServer();
+    const { file, bytes, fingerprint } = testFile('lost-partial.bin', 2);
+    server.prePartial.set(fingerprint, new Map([[0, bytes.slice(0, 5000)]]));
+    // The server lost the partial between chunk/exist and the upload.
+    server.interceptor = (req) =>
+      req.path === API.chunkUpload && req.query.get('offset')
+        ? new Response(JSON.stringify({ errorCode: ERRORS.CHUNK_OFFSET_MISMATCH.code, errorMessage: ERRORS.CHUNK_OFFSET_MISMATCH.message }), {
+            status: 400,
+            headers: { 'Content-Type': 'application/json' },
+          })
+        : undefined;
+    const { engine } = setupEngine(server);
+    const [id] = await engine.enqueueUploads([file], target);
+    const done = await waitForItem(engine, id!, (i) => i.state === 'done');
+    expect(done.bytesDone).toBe(file.size);
+    const chunk0 = server.requestsTo(API.chunkUpload).filter((r) => r.query.get('index') === '0');
+    expect(chunk0.map((r) => r.query.get('offset'))).toEqual(['5000', null]);
+    expect(server.chunkBodies.filter((b) => b.index === 0).map((b) => b.bytes)).toEqual([262_144]);
   });
 });

@@ -38,8 +38,15 @@ export class FakeUploadServer {
   maxFileSize = 1 << 30;
   /** Chunks already stored per fingerprint before any upload (e.g. from an earlier session). */
   preStored = new Map<string, Set<number>>();
+  /**
+   * Prefixes of chunks the server holds per fingerprint before any upload (a body cut by a reload):
+   * index → the bytes held. chunk/exist lists them in `partialChunks`; chunk upload accepts `offset`.
+   */
+  prePartial = new Map<string, Map<number, Uint8Array>>();
   readonly requests: RecordedRequest[] = [];
   readonly uploadedChunks: number[] = [];
+  /** Every chunk request body the fake read: index, offset and body length. */
+  readonly chunkBodies: Array<{ index: number; offset: number; bytes: number; digestHeader: string | undefined }> = [];
   interceptor: Interceptor | undefined;
   /** Content the tenant already stores, by fingerprint: second upload succeeds for these with a valid proof. */
   readonly tenantContent = new Map<string, Uint8Array>();
@@ -49,7 +56,7 @@ export class FakeUploadServer {
   readonly expectedProofs: string[] = [];
   readonly downloads = new Map<string, FakeDownload>();
   private challenges = new Map<string, { nonce: string; ranges: ByteRange[]; fingerprint: string }>();
-  private sessions = new Map<string, { fingerprint: string; stored: Set<number>; count: number }>();
+  private sessions = new Map<string, { fingerprint: string; stored: Set<number>; count: number; partial: Map<number, Uint8Array> }>();
 
   readonly fetch = async (input: string, init: RequestInit): Promise<Response> => {
     init.signal?.throwIfAborted();
@@ -100,17 +107,31 @@ export class FakeUploadServer {
     const uploadId = `up-${body.fingerprint.slice(0, 8)}`;
     let session = this.sessions.get(uploadId);
     if (!session) {
-      session = { fingerprint: body.fingerprint, stored: new Set(this.preStored.get(body.fingerprint)), count: body.chunkDigests.length };
+      session = {
+        fingerprint: body.fingerprint,
+        stored: new Set(this.preStored.get(body.fingerprint)),
+        count: body.chunkDigests.length,
+        partial: new Map(this.prePartial.get(body.fingerprint)),
+      };
       this.sessions.set(uploadId, session);
     }
-    return json(200, { data: { uploadId, chunkSize: body.chunkSize, chunkCount: session.count, existingChunks: [...session.stored] } });
+    const partialChunks = [...session.partial].filter(([i]) => !session.stored.has(i)).map(([index, held]) => ({ index, bytes: held.length }));
+    return json(200, { data: { uploadId, chunkSize: body.chunkSize, chunkCount: session.count, existingChunks: [...session.stored], partialChunks } });
   }
 
   private async chunk(query: URLSearchParams, headers: Record<string, string>, body: Blob): Promise<Response> {
     const session = this.sessions.get(query.get('uploadId') ?? '');
     if (!session) return json(400, { errorCode: ERRORS.UPLOAD_NOT_FOUND.code, errorMessage: ERRORS.UPLOAD_NOT_FOUND.message });
     const index = Number(query.get('index'));
-    const bytes = new Uint8Array(await body.arrayBuffer());
+    const offset = Number(query.get('offset') ?? 0);
+    const received = new Uint8Array(await body.arrayBuffer());
+    this.chunkBodies.push({ index, offset, bytes: received.length, digestHeader: headers[HEADER_CHUNK_SHA256.toLowerCase()] });
+    const held = session.partial.get(index);
+    if (offset > 0 && (!held || held.length < offset)) {
+      return json(400, { errorCode: ERRORS.CHUNK_OFFSET_MISMATCH.code, errorMessage: ERRORS.CHUNK_OFFSET_MISMATCH.message });
+    }
+    const bytes = offset > 0 ? new Uint8Array(Buffer.concat([held!.subarray(0, offset), received])) : received;
+    session.partial.delete(index);
     const digest = createHash('sha256').update(bytes).digest('hex');
     if (headers['content-type'] !== 'application/octet-stream' || digest !== headers[HEADER_CHUNK_SHA256.toLowerCase()]) {
       return json(400, { errorCode: ERRORS.CHUNK_DIGEST_MISMATCH.code, errorMessage: ERRORS.CHUNK_DIGEST_MISMATCH.message });
