@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
-import type { FilesTable, UnprocessedUploadsTable } from '../db/schema';
-import { sql } from 'kysely';
+import type { Database, FilesTable, UnprocessedUploadsTable } from '../db/schema';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { OwnerScope } from './file-repository';
 
 export interface FolderNames {
@@ -10,6 +10,11 @@ export interface FolderNames {
 }
 
 export type NamedRow = Pick<FilesTable, 'id' | 'parent_id' | 'category' | 'name_key' | 'is_dir'> & { locked_by: string | null };
+
+/** The conditions that put a row in one folder of one category (a null parent is the category's root). */
+function inFolder(eb: ExpressionBuilder<Database, 'files'>, folder: { parentId: string | null; category: number }) {
+  return [eb('category', '=', folder.category), folder.parentId === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', folder.parentId)];
+}
 
 /** Queries behind the pre-upload checks, held items and folder-upload directories. */
 export class CheckRepository {
@@ -36,14 +41,16 @@ export class CheckRepository {
       .execute();
   }
 
+  /** The caller's own entries in `files`; callers add the columns and further conditions. */
+  private ownedFiles(scope: OwnerScope) {
+    return this.db.selectFrom('files').where('tenant_id', '=', scope.tenantId).where('owner_id', '=', scope.ownerId);
+  }
+
   /** The caller's folders among `ids` (one query). */
   async foldersByIds(scope: OwnerScope, ids: string[]): Promise<Array<Pick<FilesTable, 'id' | 'category' | 'is_dir'>>> {
     if (ids.length === 0) return [];
-    return this.db
-      .selectFrom('files')
+    return this.ownedFiles(scope)
       .select(['id', 'category', 'is_dir'])
-      .where('tenant_id', '=', scope.tenantId)
-      .where('owner_id', '=', scope.ownerId)
       .where('id', 'in', ids)
       .execute();
   }
@@ -52,22 +59,9 @@ export class CheckRepository {
   async findByNames(scope: OwnerScope, groups: FolderNames[]): Promise<NamedRow[]> {
     const nonEmpty = groups.filter((g) => g.nameKeys.length > 0);
     if (nonEmpty.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('files')
+    const rows = await this.ownedFiles(scope)
       .select(['id', 'parent_id', 'category', 'name_key', 'is_dir', 'locked_by'])
-      .where('tenant_id', '=', scope.tenantId)
-      .where('owner_id', '=', scope.ownerId)
-      .where((eb) =>
-        eb.or(
-          nonEmpty.map((g) =>
-            eb.and([
-              eb('category', '=', g.category),
-              g.parentId === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', g.parentId),
-              eb('name_key', 'in', g.nameKeys),
-            ]),
-          ),
-        ),
-      )
+      .where((eb) => eb.or(nonEmpty.map((g) => eb.and([...inFolder(eb, g), eb('name_key', 'in', g.nameKeys)]))))
       .execute();
     return rows.map((r) => ({ ...r, locked_by: r.locked_by ?? null }));
   }
@@ -76,21 +70,10 @@ export class CheckRepository {
   async namesLike(scope: OwnerScope, groups: Array<{ parentId: string | null; category: number; patterns: string[] }>) {
     const nonEmpty = groups.filter((g) => g.patterns.length > 0);
     if (nonEmpty.length === 0) return [];
-    return this.db
-      .selectFrom('files')
+    return this.ownedFiles(scope)
       .select(['parent_id', 'category', 'name_key'])
-      .where('tenant_id', '=', scope.tenantId)
-      .where('owner_id', '=', scope.ownerId)
       .where((eb) =>
-        eb.or(
-          nonEmpty.map((g) =>
-            eb.and([
-              eb('category', '=', g.category),
-              g.parentId === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', g.parentId),
-              eb.or(g.patterns.map((p) => sql<boolean>`name_key like ${p} escape '\\'`)),
-            ]),
-          ),
-        ),
+        eb.or(nonEmpty.map((g) => eb.and([...inFolder(eb, g), eb.or(g.patterns.map((p) => sql<boolean>`name_key like ${p} escape '\\'`))]))),
       )
       .execute();
   }

@@ -1,7 +1,8 @@
 /** Shared end-to-end helpers: a Chromium per test file, and logging in through the real captcha. */
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { CaptchaImage } from '../../common/api/types';
@@ -11,6 +12,29 @@ export const baseUrl = (): string => inject('baseUrl');
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: inject('chromiumPath'), args: CHROMIUM_ARGS });
+}
+
+export interface BrowserSession {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** A temp folder of its own for the files a test writes, named `drive-e2e-<label>-…`. */
+  workDir: string;
+}
+
+/** Launches Chromium with one context and one page in it, and makes the test file's temp work folder. */
+export async function openBrowserSession(label: string, contextOptions: BrowserContextOptions = {}): Promise<BrowserSession> {
+  const browser = await launchBrowser();
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  const workDir = mkdtempSync(path.join(tmpdir(), `drive-e2e-${label}-`));
+  return { browser, context, page, workDir };
+}
+
+/** Closes the browser (if it was launched) and removes the work folder. */
+export async function closeBrowserSession(browser: Browser | undefined, workDir: string): Promise<void> {
+  await browser?.close();
+  rmSync(workDir, { recursive: true, force: true });
 }
 
 /** The answer the server recorded for `captchaId` (test hook outbox), waiting briefly for the write. */

@@ -4,32 +4,26 @@
  * download it and compare every byte.
  */
 import { randomBytes, createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, launchBrowser, submitLogin } from './browser';
+import { baseUrl, closeBrowserSession, launchBrowser, openBrowserSession, submitLogin } from './browser';
 
 /** 9 MiB + a bit: three chunks at the default 4 MiB chunk size, the last one short. */
 const UPLOAD_SIZE = 9 * 1024 * 1024 + 12345;
 
 describe('admin: folder, upload, list, download', () => {
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let workDir: string;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    context = await browser.newContext({ acceptDownloads: true });
-    page = await context.newPage();
-    workDir = mkdtempSync(path.join(tmpdir(), 'drive-e2e-files-'));
+    ({ browser, page, workDir } = await openBrowserSession('files', { acceptDownloads: true }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    rmSync(workDir, { recursive: true, force: true });
+    await closeBrowserSession(browser, workDir);
   });
 
   it('logs in through the captcha and lands on personal files', async () => {

@@ -3,30 +3,24 @@
  * creates its nested folders and files; a folder's files also arrive when dropped on the page; a
  * same-name upload is held and uploaded as a new version on the user's word.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileRow, launchBrowser, loginAsAdmin, transferItems } from './browser';
+import { closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
 
 describe('folders, drops and held uploads', () => {
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let workDir: string;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    context = await browser.newContext();
-    page = await context.newPage();
-    workDir = mkdtempSync(path.join(tmpdir(), 'drive-e2e-folder-'));
+    ({ browser, page, workDir } = await openBrowserSession('folder'));
     await loginAsAdmin(page);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    rmSync(workDir, { recursive: true, force: true });
+    await closeBrowserSession(browser, workDir);
   });
 
   async function openFolder(name: string): Promise<void> {

@@ -4,13 +4,12 @@
  * the leader mid-upload hands the engine to the other tab, which finishes the upload by itself.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, downloadUrl } from '../../common/api/paths';
-import { baseUrl, chunkIndexOf, fileRow, launchBrowser, loginAsAdmin, transferItems, waitForRole } from './browser';
+import { baseUrl, chunkIndexOf, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems, waitForRole } from './browser';
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -22,15 +21,11 @@ describe('two tabs, one engine', () => {
   let workDir: string;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    context = await browser.newContext();
-    tabA = await context.newPage();
-    workDir = mkdtempSync(path.join(tmpdir(), 'drive-e2e-tabs-'));
+    ({ browser, context, page: tabA, workDir } = await openBrowserSession('tabs'));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    rmSync(workDir, { recursive: true, force: true });
+    await closeBrowserSession(browser, workDir);
   });
 
   it('exactly one tab runs the engine', async () => {

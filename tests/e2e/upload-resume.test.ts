@@ -9,14 +9,13 @@
  * it read, before and after); the chunk requests the browser issued are counted too, for the log.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, downloadUrl } from '../../common/api/paths';
 import type { UploadConfig } from '../../common/transfer/protocol';
-import { baseUrl, chunkIndexOf, fileRow, launchBrowser, loginAsAdmin, transferItems } from './browser';
+import { baseUrl, chunkIndexOf, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
 
 /** 80 MiB + a bit: 21 chunks at 4 MiB, the last one short. */
 const FILE_SIZE = 80 * 1024 * 1024 + 4321;
@@ -36,18 +35,14 @@ describe('a large upload survives a page reload', () => {
   let chunkSize: number;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    context = await browser.newContext({ acceptDownloads: true });
-    page = await context.newPage();
-    workDir = mkdtempSync(path.join(tmpdir(), 'drive-e2e-resume-'));
+    ({ browser, context, page, workDir } = await openBrowserSession('resume', { acceptDownloads: true }));
     bytes = randomBytes(FILE_SIZE);
     name = `resume-${Date.now()}.bin`;
     writeFileSync(path.join(workDir, name), bytes);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    rmSync(workDir, { recursive: true, force: true });
+    await closeBrowserSession(browser, workDir);
   });
 
   it('resumes by itself after a reload at about half, re-sending at most one chunk', async () => {

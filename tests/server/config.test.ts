@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { MenuItem, PagePermission, TenantConfig } from '../../common/api/types';
-import { ADMIN, type Client, loggedInClient, startServer, type TestServer } from './helpers';
+import { type Client, startServerAsAdmin, type TestServer } from './helpers';
 
 let server: TestServer;
 let admin: Client;
 beforeAll(async () => {
-  server = await startServer();
-  admin = await loggedInClient(server, ADMIN);
+  ({ server, admin } = await startServerAsAdmin());
 });
 afterAll(async () => {
   await server.close();

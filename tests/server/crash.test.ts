@@ -14,7 +14,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { API, downloadUrl } from '../../common/api/paths';
 import type { FileEntry, FileListResponse } from '../../common/api/types';
 import type { ChunkExistResponse } from '../../common/transfer/protocol';
-import { ADMIN, Client, describeFile, login, putChunk, randomContent, type TestServer, withDb } from './helpers';
+import { ADMIN, Client, login, putChunk, randomContent, type TestServer, withDb } from './helpers';
+import { openUploadSession } from './upload-session';
 
 const CHUNK = 256 * 1024;
 const ROOT = path.resolve(__dirname, '../..');
@@ -97,20 +98,7 @@ async function adminClient(run: Running, dataDir: string): Promise<Client> {
 }
 
 /** A tiny protocol client: open (or resume) the upload of `content`. */
-async function open(client: Client, content: Buffer, name: string) {
-  const { chunkDigests, fingerprint } = describeFile(content, CHUNK);
-  const res = await client.post<{ data: ChunkExistResponse }>(API.chunkExist, {
-    fingerprint,
-    size: content.length,
-    chunkSize: CHUNK,
-    chunkDigests,
-    name,
-    parentId: null,
-    category: 1,
-  });
-  expect(res.status).toBe(200);
-  return res.body.data;
-}
+const open = (client: Client, content: Buffer, name: string) => openUploadSession(client, content, name, CHUNK);
 
 const chunkOf = (content: Buffer, i: number) => content.subarray(i * CHUNK, (i + 1) * CHUNK);
 

@@ -3,13 +3,12 @@ import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import type { FileCatalogResponse, FileEntry, FileListResponse } from '../../common/api/types';
 import { FORBIDDEN_NAME_CHARS } from '../../common/validation/names';
-import { ADMIN, type Client, loggedInClient, startServer, type TestServer } from './helpers';
+import { type Client, startServerAsAdmin, type TestServer } from './helpers';
 
 let server: TestServer;
 let admin: Client;
 beforeAll(async () => {
-  server = await startServer();
-  admin = await loggedInClient(server, ADMIN);
+  ({ server, admin } = await startServerAsAdmin());
 });
 afterAll(async () => {
   await server.close();

@@ -8,7 +8,7 @@ import type { Database as SqliteDatabase } from 'better-sqlite3';
 import type { CaptchaImage, FileEntry, LoginResult } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { DEFAULT_CHUNK_SIZE } from '../../common/transfer/constants';
-import { bytesToHex, chunkCount, fingerprintInput } from '../../common/transfer/protocol';
+import { bytesToHex, type ChunkExistResponse, chunkCount, fingerprintInput } from '../../common/transfer/protocol';
 import { buildApp, captchaOutboxFile } from '../../server/app';
 import { DEFAULTS, type ServerConfig } from '../../server/config';
 
@@ -157,6 +157,19 @@ export async function loggedInClient(server: TestServer, account = ADMIN): Promi
   return client;
 }
 
+/** Starts a server (see startServer) and logs its admin in. */
+export async function startServerAsAdmin(overrides: Partial<ServerConfig> = {}): Promise<{ server: TestServer; admin: Client }> {
+  const server = await startServer(overrides);
+  return { server, admin: await loggedInClient(server, ADMIN) };
+}
+
+/** Starts a server and logs in its admin and its member (whose initial-password gate is lifted first). */
+export async function startServerWithMember(): Promise<{ server: TestServer; admin: Client; member: Client }> {
+  const { server, admin } = await startServerAsAdmin();
+  await liftPasswordGate(server, MEMBER.username);
+  return { server, admin, member: await loggedInClient(server, MEMBER) };
+}
+
 export const sha256Hex = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
 /** Per-chunk digests and the fingerprint of a file, as a client computes them. */
@@ -166,6 +179,26 @@ export function describeFile(content: Buffer, chunkSize = DEFAULT_CHUNK_SIZE): {
   for (let i = 0; i < count; i++) chunkDigests.push(sha256Hex(content.subarray(i * chunkSize, (i + 1) * chunkSize)));
   const fingerprint = bytesToHex(createHash('sha256').update(fingerprintInput(chunkDigests)).digest());
   return { chunkDigests, fingerprint };
+}
+
+/** Posts chunk/exist for `content` (opens or resumes its upload); returns the answer as it came. */
+export function postChunkExist(
+  client: Client,
+  content: Buffer,
+  name: string,
+  opts: { parentId?: string | null; chunkSize?: number } = {},
+): Promise<Answer<{ data: ChunkExistResponse }>> {
+  const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const { chunkDigests, fingerprint } = describeFile(content, chunkSize);
+  return client.post<{ data: ChunkExistResponse }>(API.chunkExist, {
+    fingerprint,
+    size: content.length,
+    chunkSize,
+    chunkDigests,
+    name,
+    parentId: opts.parentId ?? null,
+    category: 1,
+  });
 }
 
 export const randomContent = (size: number): Buffer => randomBytes(size);

@@ -10,7 +10,8 @@ import { ERRORS } from '../../common/api/errors';
 import { API, downloadUrl } from '../../common/api/paths';
 import type { FileEntry } from '../../common/api/types';
 import type { ChunkExistResponse } from '../../common/transfer/protocol';
-import { type Client, describeFile, loggedInClient, putChunk, randomContent, sha256Hex, startServer, type TestServer } from './helpers';
+import { type Client, loggedInClient, putChunk, randomContent, sha256Hex, startServer, startServerAsAdmin, type TestServer } from './helpers';
+import { openUploadSession } from './upload-session';
 
 const CHUNK = 256 * 1024;
 const HALF = CHUNK / 2;
@@ -19,8 +20,7 @@ let server: TestServer;
 let admin: Client;
 
 beforeAll(async () => {
-  server = await startServer({ chunkSize: CHUNK });
-  admin = await loggedInClient(server);
+  ({ server, admin } = await startServerAsAdmin({ chunkSize: CHUNK }));
 });
 afterAll(async () => {
   await server?.close();
@@ -28,20 +28,7 @@ afterAll(async () => {
 
 const chunkOf = (content: Buffer, i: number) => content.subarray(i * CHUNK, (i + 1) * CHUNK);
 
-async function open(client: Client, content: Buffer, name: string): Promise<ChunkExistResponse> {
-  const { chunkDigests, fingerprint } = describeFile(content, CHUNK);
-  const res = await client.post<{ data: ChunkExistResponse }>(API.chunkExist, {
-    fingerprint,
-    size: content.length,
-    chunkSize: CHUNK,
-    chunkDigests,
-    name,
-    parentId: null,
-    category: 1,
-  });
-  expect(res.status).toBe(200);
-  return res.body.data;
-}
+const open = (client: Client, content: Buffer, name: string) => openUploadSession(client, content, name, CHUNK);
 
 async function bytesReceived(s: TestServer, client: Client): Promise<number> {
   const res = await client.get<{ data: { chunkBytesReceived: number } }>(API.testStats);

@@ -17,17 +17,14 @@ import {
 } from '../../common/transfer/second-upload';
 import {
   addTenantWithUser,
-  ADMIN,
   Client,
   describeFile,
-  liftPasswordGate,
-  loggedInClient,
   login,
-  MEMBER,
+  postChunkExist,
   putChunk,
   randomContent,
   sha256Hex,
-  startServer,
+  startServerWithMember,
   type TestServer,
   uploadFile,
   withDb,
@@ -40,10 +37,7 @@ let member: Client;
 let other: Client;
 
 beforeAll(async () => {
-  server = await startServer();
-  admin = await loggedInClient(server, ADMIN);
-  await liftPasswordGate(server, MEMBER.username);
-  member = await loggedInClient(server, MEMBER);
+  ({ server, admin, member } = await startServerWithMember());
   await addTenantWithUser(server, 'other', 'Other@2024');
   other = new Client(server.baseUrl);
   expect((await login(server, other, { username: 'other', password: 'Other@2024' })).status).toBe(200);
@@ -312,16 +306,7 @@ describe('merge conflict policies, versions and dedup', () => {
 describe('chunk upload hardening and quota', () => {
   it('two writers of one chunk at once leave one whole chunk', async () => {
     const data = randomContent(2 * MiB + 77);
-    const { chunkDigests, fingerprint } = describeFile(data);
-    const open = await admin.post<{ data: ChunkExistResponse }>(API.chunkExist, {
-      fingerprint,
-      size: data.length,
-      chunkSize: DEFAULT_CHUNK_SIZE,
-      chunkDigests,
-      name: 'concurrent.bin',
-      parentId: null,
-      category: 1,
-    });
+    const open = await postChunkExist(admin, data, 'concurrent.bin');
     const { uploadId } = open.body.data;
     const corrupt = Buffer.from(data);
     corrupt[12345] = corrupt[12345]! ^ 1;

@@ -5,18 +5,15 @@ import { ERRORS } from '../../common/api/errors';
 import { API, downloadUrl } from '../../common/api/paths';
 import type { FileEntry, FileListResponse } from '../../common/api/types';
 import { DEFAULT_CHUNK_SIZE } from '../../common/transfer/constants';
-import type { ChunkExistResponse, UploadConfig } from '../../common/transfer/protocol';
+import type { UploadConfig } from '../../common/transfer/protocol';
 import {
-  ADMIN,
   type Client,
   describeFile,
-  liftPasswordGate,
-  loggedInClient,
-  MEMBER,
+  postChunkExist,
   putChunk,
   randomContent,
   sha256Hex,
-  startServer,
+  startServerWithMember,
   type TestServer,
 } from './helpers';
 
@@ -26,26 +23,14 @@ let admin: Client;
 let member: Client;
 
 beforeAll(async () => {
-  server = await startServer();
-  admin = await loggedInClient(server, ADMIN);
-  await liftPasswordGate(server, MEMBER.username);
-  member = await loggedInClient(server, MEMBER);
+  ({ server, admin, member } = await startServerWithMember());
 });
 afterAll(async () => {
   await server.close();
 });
 
 function openUpload(client: Client, content: Buffer, name: string, parentId: string | null = null) {
-  const { chunkDigests, fingerprint } = describeFile(content);
-  return client.post<{ data: ChunkExistResponse }>(API.chunkExist, {
-    fingerprint,
-    size: content.length,
-    chunkSize: DEFAULT_CHUNK_SIZE,
-    chunkDigests,
-    name,
-    parentId,
-    category: 1,
-  });
+  return postChunkExist(client, content, name, { parentId });
 }
 
 const chunkOf = (content: Buffer, i: number): Buffer => content.subarray(i * DEFAULT_CHUNK_SIZE, (i + 1) * DEFAULT_CHUNK_SIZE);

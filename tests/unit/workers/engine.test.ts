@@ -1,65 +1,18 @@
 import 'fake-indexeddb/auto';
-import { createHash, randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API } from '../../../common/api/paths';
-import { MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
-import type { TransferItemView, TransferSnapshot } from '../../../common/transfer/engine-api';
-import { createEngine, type Engine, type EngineDeps } from '../../../workers/engine/engine';
+import type { TransferSnapshot } from '../../../common/transfer/engine-api';
 import { openTransferDb } from '../../../workers/queue/db';
 import { addUploads, getUpload, updateUpload } from '../../../workers/queue/repository';
+import { setupEngine, target, testFile, waitForItem } from './engine-test-kit';
 import { FakeUploadServer } from './fake-upload-server';
-
-const sha = (b: Uint8Array) => createHash('sha256').update(b).digest();
-const target = { parentId: 'folder-1', category: 1 };
-
-/** A 4-chunk file (3.5 × chunk size) and its fingerprint, as the server would compute it. */
-function fourChunkFile(name = 'report.bin') {
-  const bytes = new Uint8Array(randomBytes(MIN_CHUNK_SIZE * 3 + MIN_CHUNK_SIZE / 2));
-  const digests = [0, 1, 2, 3].map((i) => sha(bytes.subarray(i * MIN_CHUNK_SIZE, (i + 1) * MIN_CHUNK_SIZE)));
-  const fingerprint = createHash('sha256').update(Buffer.concat(digests)).digest('hex');
-  return { file: new File([bytes], name, { type: 'application/octet-stream' }), fingerprint };
-}
-
-let dbCounter = 0;
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function setup(server: FakeUploadServer, overrides: Partial<EngineDeps> = {}, dbName = `engine-test-${++dbCounter}`) {
-  const db = openTransferDb(dbName);
-  const engine = createEngine({
-    db,
-    fetch: server.fetch,
-    config: { apiBase: '', platform: 'web', networkEnv: 'internal' },
-    sleep: async () => undefined, // no real backoff in tests
-    notifyIntervalMs: 0,
-    requestPersistence: () => undefined,
-    ...overrides,
-  });
-  cleanups.push(async () => {
-    await engine.dispose();
-    db.close();
-  });
-  return { db, engine, dbName };
-}
-
-async function waitForItem(engine: Engine, id: string, predicate: (item: TransferItemView) => boolean, timeoutMs = 5_000): Promise<TransferItemView> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const item = (await engine.getSnapshot()).items.find((i) => i.id === id);
-    if (item && predicate(item)) return item;
-    if (Date.now() > deadline) throw new Error(`timed out; last state: ${JSON.stringify(item && { ...item, target: undefined })}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('transfer engine with an injected fetch', () => {
   it('sends only the chunks the server lacks (server holds {0,2} → sends 1 and 3), then merges', async () => {
     const server = new FakeUploadServer();
-    const { file, fingerprint } = fourChunkFile();
+    const { file, fingerprint } = testFile();
     server.preStored.set(fingerprint, new Set([0, 2]));
-    const { engine, db } = setup(server);
+    const { engine, db } = setupEngine(server);
 
     const [id] = await engine.enqueueUploads([file], target);
     const done = await waitForItem(engine, id!, (i) => i.state === 'done');
@@ -78,8 +31,8 @@ describe('transfer engine with an injected fetch', () => {
 
   it('resumes after a reload: an item left "uploading" goes back to waiting and re-sends only missing chunks', async () => {
     const server = new FakeUploadServer();
-    const { file, fingerprint } = fourChunkFile();
-    const first = setup(server, {}, `engine-reload-${Date.now()}`);
+    const { file, fingerprint } = testFile();
+    const first = setupEngine(server, {}, `engine-reload-${Date.now()}`);
 
     // First page: stop the network after two chunk uploads, then "close the tab".
     let chunkCalls = 0;
@@ -98,7 +51,7 @@ describe('transfer engine with an injected fetch', () => {
 
     // Second page: same database, server still holds what it got.
     server.interceptor = undefined;
-    const second = setup(server, {}, first.dbName);
+    const second = setupEngine(server, {}, first.dbName);
     await second.engine.start();
     const done = await waitForItem(second.engine, id!, (i) => i.state === 'done');
     expect(done.fileId).toBe(`file-up-${fingerprint.slice(0, 8)}`);
@@ -111,7 +64,7 @@ describe('transfer engine with an injected fetch', () => {
 
   it('retries network errors and 5xx (state retrying), then succeeds', async () => {
     const server = new FakeUploadServer();
-    const { file } = fourChunkFile();
+    const { file } = testFile();
     let failures = 0;
     server.interceptor = (req) => {
       if (req.path !== API.chunkUpload || failures >= 2) return undefined;
@@ -120,7 +73,7 @@ describe('transfer engine with an injected fetch', () => {
     };
     // The backoff waits happen in state 'retrying'; record them instead of sleeping.
     const waits: Array<{ ms: number; state: string | undefined }> = [];
-    const { engine, db } = setup(server, {
+    const { engine, db } = setupEngine(server, {
       chunkConcurrency: 1, // one failure per attempt, so the attempt count is predictable
       random: () => 0.5,
       sleep: async (ms) => {
@@ -140,8 +93,8 @@ describe('transfer engine with an injected fetch', () => {
   it('gives up after RETRY_MAX_ATTEMPTS and marks the item failed with a Chinese message', async () => {
     const server = new FakeUploadServer();
     server.interceptor = (req) => (req.path === API.chunkExist ? 'network-error' : undefined);
-    const { engine } = setup(server);
-    const [id] = await engine.enqueueUploads([fourChunkFile().file], target);
+    const { engine } = setupEngine(server);
+    const [id] = await engine.enqueueUploads([testFile().file], target);
     const failed = await waitForItem(engine, id!, (i) => i.state === 'failed');
     expect(failed.lastError).toBe('网络连接失败，请检查网络后重试');
     // A manual retry starts over with a fresh attempt count.
@@ -153,13 +106,13 @@ describe('transfer engine with an injected fetch', () => {
   it('401 holds the item with the re-login message; other 4xx fail with the server message', async () => {
     const server = new FakeUploadServer();
     server.interceptor = (req) => (req.path === API.chunkExist ? new Response('{}', { status: 401 }) : undefined);
-    const { engine } = setup(server);
-    const [a] = await engine.enqueueUploads([fourChunkFile('a.bin').file], target);
+    const { engine } = setupEngine(server);
+    const [a] = await engine.enqueueUploads([testFile('a.bin').file], target);
     expect((await waitForItem(engine, a!, (i) => i.state === 'held')).lastError).toBe('登录已过期，请重新登录后继续');
 
     server.interceptor = (req) =>
       req.path === API.chunkExist ? new Response(JSON.stringify({ errorCode: 'UPL-4007', errorMessage: '空间不足，无法上传' }), { status: 400 }) : undefined;
-    const [b] = await engine.enqueueUploads([fourChunkFile('b.bin').file], target);
+    const [b] = await engine.enqueueUploads([testFile('b.bin').file], target);
     expect((await waitForItem(engine, b!, (i) => i.state === 'failed')).lastError).toBe('空间不足，无法上传');
   });
 
@@ -170,8 +123,8 @@ describe('transfer engine with an injected fetch', () => {
       req.path === API.chunkUpload && req.query.get('index') === '2' && mismatches++ === 0
         ? new Response(JSON.stringify({ errorCode: 'UPL-4002', errorMessage: '分片校验失败，请重试' }), { status: 400 })
         : undefined;
-    const { engine } = setup(server);
-    const [id] = await engine.enqueueUploads([fourChunkFile().file], target);
+    const { engine } = setupEngine(server);
+    const [id] = await engine.enqueueUploads([testFile().file], target);
     await waitForItem(engine, id!, (i) => i.state === 'done');
     expect(server.requestsTo(API.chunkUpload).filter((r) => r.query.get('index') === '2')).toHaveLength(2);
   });
@@ -185,8 +138,8 @@ describe('transfer engine with an injected fetch', () => {
       if (req.path === API.chunkUpload && ++calls > 1) await gate;
       return undefined;
     };
-    const { engine, db } = setup(server, { chunkConcurrency: 1 });
-    const [id] = await engine.enqueueUploads([fourChunkFile().file], target);
+    const { engine, db } = setupEngine(server, { chunkConcurrency: 1 });
+    const [id] = await engine.enqueueUploads([testFile().file], target);
     await waitForItem(engine, id!, (i) => i.bytesDone > 0);
     await engine.pause(id!);
     expect((await engine.getSnapshot()).items[0]).toMatchObject({ state: 'paused', speed: 0 });
@@ -204,8 +157,8 @@ describe('transfer engine with an injected fetch', () => {
   it('cancel stops the item for good; clearFinished removes done and cancelled items', async () => {
     const server = new FakeUploadServer();
     server.interceptor = (req) => (req.path === API.chunkUpload ? new Promise<Response>(() => undefined) : undefined);
-    const { engine } = setup(server);
-    const [id] = await engine.enqueueUploads([fourChunkFile().file], target);
+    const { engine } = setupEngine(server);
+    const [id] = await engine.enqueueUploads([testFile().file], target);
     await waitForItem(engine, id!, (i) => i.state === 'uploading');
     await engine.cancel(id!);
     await engine.resume(id!); // no effect on a cancelled item
@@ -216,12 +169,12 @@ describe('transfer engine with an injected fetch', () => {
 
   it('runs at most fileConcurrency files at once and keeps queue order', async () => {
     const server = new FakeUploadServer();
-    const { engine } = setup(server, { fileConcurrency: 2 });
+    const { engine } = setupEngine(server, { fileConcurrency: 2 });
     let maxActive = 0;
     await engine.subscribe((s: TransferSnapshot) => {
       maxActive = Math.max(maxActive, s.items.filter((i) => ['hashing', 'checking', 'uploading'].includes(i.state)).length);
     });
-    const ids = await engine.enqueueUploads([1, 2, 3, 4, 5].map((n) => fourChunkFile(`f${n}.bin`).file), target);
+    const ids = await engine.enqueueUploads([1, 2, 3, 4, 5].map((n) => testFile(`f${n}.bin`).file), target);
     for (const id of ids) await waitForItem(engine, id, (i) => i.state === 'done');
     expect(maxActive).toBeLessThanOrEqual(2);
     expect((await engine.getSnapshot()).items.map((i) => i.name)).toEqual(['f1.bin', 'f2.bin', 'f3.bin', 'f4.bin', 'f5.bin']);
@@ -242,7 +195,7 @@ describe('transfer engine with an injected fetch', () => {
     ]);
     await updateUpload(db, 'x', { state: 'hashing' }, now);
     db.close();
-    const { engine } = setup(server, {}, name);
+    const { engine } = setupEngine(server, {}, name);
     const item = await waitForItem(engine, 'x', (i) => i.state === 'held');
     expect(item.lastError).toBe('无法读取文件，请重新选择该文件后继续');
     expect(server.requests).toHaveLength(0);
