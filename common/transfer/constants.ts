@@ -14,6 +14,16 @@ export const DEFAULT_CHUNK_CONCURRENCY = 3;
 /** Files transferred at once. */
 export const DEFAULT_FILE_CONCURRENCY = 2;
 
+/**
+ * Files at least this large are hashed while they upload (a streaming session, protocol.ts) after a
+ * size-keyed second-upload probe. Smaller ones are hashed first: that takes under 0.1 s, and the
+ * probe's extra round trips would cost more than they save.
+ */
+export const PIPELINE_MIN_BYTES = 64 * 1024 * 1024;
+
+/** At most this many stored files of the probed size are checked against a probe's proof. */
+export const PROBE_MAX_CANDIDATES = 8;
+
 /** Retry schedule for network errors, stalls and 5xx: exponential with full jitter. */
 export const RETRY_BASE_DELAY_MS = 500;
 export const RETRY_MAX_DELAY_MS = 30_000;

@@ -25,6 +25,17 @@
  * - `offset` 0 always starts a fresh partial. Writers of one (upload, chunk) are serialized.
  * - `partialChunks` is optional: a client treats its absence as "no partials" and sends `offset` only
  *   for indexes the server listed, so it works with a server that does not keep partials.
+ *
+ * Streaming sessions (pipelined hashing, for files of at least PIPELINE_MIN_BYTES): hashing a large
+ * file first and uploading after wastes the hashing time, so the client may open the session before
+ * it knows the digests:
+ * - step 3 without `fingerprint` and `chunkDigests` (and with the `uploadId` of an earlier answer to
+ *   continue that session; an unknown or expired one gets a new session);
+ * - step 4 as usual: the header digest is checked against the body, and recorded;
+ * - step 5 carries `chunkDigests` and `fingerprint`: the server checks them against each other and
+ *   against every recorded chunk (FINGERPRINT_MISMATCH otherwise: the client starts a new session).
+ * Before opening one, the client probes for content the tenant already stores (second-upload.ts,
+ * "probe"), so a duplicate still sends zero chunk bytes.
  */
 import type { FileCategory } from '../api/types';
 
@@ -35,12 +46,14 @@ export interface UploadConfig {
 }
 
 export interface ChunkExistRequest {
-  /** Hex SHA-256 over the concatenated chunk digests. */
-  fingerprint: string;
+  /** Hex SHA-256 over the concatenated chunk digests. Omitted (with chunkDigests): a streaming session. */
+  fingerprint?: string;
   size: number;
   chunkSize: number;
-  /** Hex SHA-256 of each chunk, in order; length = chunkCount(size, chunkSize). */
-  chunkDigests: string[];
+  /** Hex SHA-256 of each chunk, in order; length = chunkCount(size, chunkSize). Omitted: streaming. */
+  chunkDigests?: string[];
+  /** Streaming sessions only: the session to continue. */
+  uploadId?: string;
   name: string;
   parentId: string | null;
   category: FileCategory;
@@ -92,6 +105,9 @@ export interface ChunkMergeRequest {
   category: FileCategory;
   /** Default 'fail'. */
   onConflict?: ConflictPolicy;
+  /** Streaming sessions: required (the digests and fingerprint the client computed meanwhile). */
+  chunkDigests?: string[];
+  fingerprint?: string;
 }
 
 /** Number of chunks of a file; an empty file has one empty chunk so every file has a fingerprint. */

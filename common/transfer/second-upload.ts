@@ -14,6 +14,13 @@
  *    not stored, wrong proof, expired or reused challenge — answers `{status: 'unknown'}`, the very
  *    same answer, and the client goes on with a normal chunked upload.
  * Challenges are single-use and expire after {@link SECOND_UPLOAD_CHALLENGE_TTL_MS}. Dedup is per tenant.
+ *
+ * Probe (before a streaming session, protocol.ts): the same two steps WITHOUT `fingerprint`, before
+ * the client has hashed the file. The proof is checked against the tenant's stored files of that
+ * exact size (at most PROBE_MAX_CANDIDATES, newest first). Any match → `{status: 'candidate'}`: the
+ * client hashes the whole file and makes the ordinary claim above (zero chunk bytes sent); else
+ * `{status: 'unknown'}` and it uploads with hashing pipelined. A probe never creates a file, and a
+ * 'candidate' needs the bytes at the random ranges, so it tells nothing to someone without the file.
  */
 import type { FileCategory, FileEntry } from '../api/types';
 import type { ConflictPolicy } from './protocol';
@@ -37,7 +44,8 @@ export interface SecondUploadProof {
 }
 
 export interface SecondUploadRequest {
-  fingerprint: string;
+  /** Omitted: a probe (see above). */
+  fingerprint?: string;
   size: number;
   name: string;
   parentId: string | null;
@@ -57,6 +65,8 @@ export interface SecondUploadChallenge {
 export type SecondUploadResponse =
   | SecondUploadChallenge
   | { status: 'created'; file: FileEntry }
+  /** Probes only: the tenant stores a file of this size with these bytes at the challenged ranges. */
+  | { status: 'candidate' }
   | { status: 'unknown' };
 
 export function proofMessageLength(ranges: readonly ByteRange[]): number {

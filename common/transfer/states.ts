@@ -4,8 +4,8 @@
  */
 export const TRANSFER_STATES = [
   'waiting', // queued, not started
-  'hashing', // computing chunk digests and fingerprint
-  'checking', // asking the server what it already has (downloads: waiting for the first Range answer)
+  'hashing', // computing chunk digests and fingerprint (a pipelined upload hashes while 'uploading', too)
+  'checking', // asking the server what it already has (downloads: waiting for the first Range answer); back to 'hashing' when a server refuses a streaming session
   'uploading', // sending chunks / merging (downloads: receiving pieces; the table is shared by both directions)
   'paused', // stopped by the user, resumable
   'retrying', // waiting out a backoff after a transient failure
@@ -22,7 +22,7 @@ const ACTIVE: TransferState[] = ['hashing', 'checking', 'uploading', 'retrying']
 export const TRANSITIONS: Record<TransferState, readonly TransferState[]> = {
   waiting: ['hashing', 'checking', 'paused', 'cancelled', 'held'],
   hashing: ['checking', 'paused', 'cancelled', 'retrying', 'failed', 'held', 'waiting'],
-  checking: ['uploading', 'done', 'paused', 'cancelled', 'retrying', 'failed', 'held', 'waiting'],
+  checking: ['uploading', 'done', 'paused', 'cancelled', 'retrying', 'failed', 'held', 'waiting', 'hashing'],
   uploading: ['done', 'paused', 'cancelled', 'retrying', 'failed', 'held', 'waiting'],
   retrying: ['hashing', 'checking', 'uploading', 'paused', 'cancelled', 'failed', 'waiting'],
   paused: ['waiting', 'cancelled'],

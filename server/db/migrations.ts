@@ -207,8 +207,21 @@ const m0002_transfer: Migration = {
   },
 };
 
+/**
+ * Pipelined uploads: the size-keyed second-upload probe looks up the tenant's blobs by size.
+ * (Streaming sessions need no column: their fingerprint is '' and their digests null until merge.)
+ */
+const m0003_pipelined_uploads: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createIndex('blobs_tenant_size').on('blobs').columns(['tenant_id', 'size', 'created_at']).execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropIndex('blobs_tenant_size').ifExists().execute();
+  },
+};
+
 export const migrationProvider: MigrationProvider = {
   async getMigrations() {
-    return { '0001_initial': m0001_initial, '0002_transfer': m0002_transfer };
+    return { '0001_initial': m0001_initial, '0002_transfer': m0002_transfer, '0003_pipelined_uploads': m0003_pipelined_uploads };
   },
 };

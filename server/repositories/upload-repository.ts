@@ -86,8 +86,24 @@ export class UploadRepository {
       .execute();
   }
 
-  async touch(id: string, now: number, expiresAt: number): Promise<void> {
-    await this.db.updateTable('uploads').set({ updated_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
+  /** A streaming session's merge: the fingerprint and digests the client announced (checked by the service). */
+  async announce(id: string, fingerprint: string, chunkDigests: string): Promise<void> {
+    await this.db.updateTable('uploads').set({ fingerprint, chunk_digests: chunkDigests }).where('id', '=', id).execute();
+  }
+
+  /**
+   * The tenant's newest blobs of exactly `size` bytes (the second-upload probe's candidates).
+   * Index blobs_tenant_size.
+   */
+  tenantBlobsOfSize(tenantId: string, size: number, limit: number) {
+    return this.db
+      .selectFrom('blobs')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('size', '=', size)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   /** Durable merge intent: the chunk directory is about to become blobs/<blobId> (null: not merging). */
@@ -114,13 +130,19 @@ export class UploadRepository {
     return Boolean(row);
   }
 
-  /** Records a stored chunk; recording the same chunk twice is a no-op (idempotent re-send). */
-  async recordChunk(uploadId: string, idx: number, size: number, sha256: string): Promise<void> {
-    await this.db
-      .insertInto('upload_chunks')
-      .values({ upload_id: uploadId, idx, size, sha256 })
-      .onConflict((oc) => oc.columns(['upload_id', 'idx']).doNothing())
-      .execute();
+  /**
+   * Records a stored chunk and pushes the upload's expiry, in one transaction (one commit per chunk);
+   * recording the same chunk twice is a no-op (idempotent re-send).
+   */
+  async recordChunk(uploadId: string, idx: number, size: number, sha256: string, now: number, expiresAt: number): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('upload_chunks')
+        .values({ upload_id: uploadId, idx, size, sha256 })
+        .onConflict((oc) => oc.columns(['upload_id', 'idx']).doNothing())
+        .execute();
+      await tx.updateTable('uploads').set({ updated_at: now, expires_at: expiresAt }).where('id', '=', uploadId).execute();
+    });
   }
 
   async expiredUploadIds(now: number, limit: number): Promise<string[]> {

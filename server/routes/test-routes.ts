@@ -7,10 +7,11 @@ import type { ApiOk } from '../../common/api/envelope';
 import { API } from '../../common/api/paths';
 import { callerOf } from '../http/session-guard';
 import type { UploadService } from '../services/upload-service';
+import { CoalescingWriter } from '../storage/coalescing-writer';
 
 /**
  * Test hooks, registered only with DRIVE_TEST_HOOKS=1. `PUT /api/test/raw-sink` streams the raw body
- * to a temp file with a chunk's durability (write, fsync), deletes it and answers {bytes}: the plain
+ * to a temp file with a chunk's durability (coalesced writes, fsync), deletes it and answers {bytes}: the plain
  * upload (`curl -T`) a benchmark compares the engine's upload with. `GET /api/test/stats` answers
  * {chunkBytesReceived}: every byte read from chunk upload bodies (kept or not), so tests can measure
  * the bytes a resume sends again.
@@ -31,11 +32,13 @@ export function registerTestRoutes(app: FastifyInstance, tmpDir: string, uploads
       try {
         const body = request.body as AsyncIterable<Buffer> | undefined;
         if (body && Symbol.asyncIterator in Object(body)) {
+          // The same writer as chunk uploads, so the comparison is of protocols, not of write calls.
+          const writer = new CoalescingWriter(handle, 0);
           for await (const piece of body) {
-            let offset = 0;
-            while (offset < piece.length) offset += (await handle.write(piece, offset, piece.length - offset)).bytesWritten;
+            await writer.write(piece);
             bytes += piece.length;
           }
+          await writer.flush();
         }
         await handle.sync();
       } finally {

@@ -60,7 +60,8 @@ export function registerTransferRoutes(app: FastifyInstance, uploads: UploadServ
       schema: {
         body: {
           type: 'object',
-          required: ['fingerprint', 'size', 'name', 'parentId', 'category'],
+          // Without fingerprint: a probe (common/transfer/second-upload.ts).
+          required: ['size', 'name', 'parentId', 'category'],
           properties: {
             fingerprint: sha256Hex,
             size: { type: 'integer', minimum: 0 },

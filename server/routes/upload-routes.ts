@@ -24,9 +24,11 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
       schema: {
         body: {
           type: 'object',
-          required: ['fingerprint', 'size', 'chunkSize', 'chunkDigests', 'name', 'parentId', 'category'],
+          // fingerprint + chunkDigests: both (announced session) or neither (streaming; the service checks).
+          required: ['size', 'chunkSize', 'name', 'parentId', 'category'],
           properties: {
             fingerprint: sha256Hex,
+            uploadId: idString,
             size: { type: 'integer', minimum: 0 },
             chunkSize: { type: 'integer', minimum: 1, maximum: MAX_CHUNK_SIZE },
             // Upper bound keeps the JSON small; the service checks the exact count.
@@ -50,7 +52,15 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
         body: {
           type: 'object',
           required: ['uploadId', 'name', 'parentId', 'category'],
-          properties: { uploadId: idString, name: nameString, parentId: nullableId, category, onConflict: conflictPolicy },
+          properties: {
+            uploadId: idString,
+            name: nameString,
+            parentId: nullableId,
+            category,
+            onConflict: conflictPolicy,
+            fingerprint: sha256Hex,
+            chunkDigests: { type: 'array', items: sha256Hex, minItems: 1, maxItems: 100_000 },
+          },
         },
       },
     },

@@ -10,6 +10,7 @@ import type {
   PartialChunk,
   UploadConfig,
 } from '../../common/transfer/protocol';
+import { PROBE_MAX_CANDIDATES } from '../../common/transfer/constants';
 import { chunkCount, chunkRange, fingerprintInput, SHA256_HEX } from '../../common/transfer/protocol';
 import type { ByteRange, SecondUploadChallenge, SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
 import {
@@ -53,8 +54,24 @@ export interface UploadServiceOptions {
   crashPoint?: CrashPoint;
 }
 
-function digestsOf(upload: UploadsTable): string[] {
-  return JSON.parse(upload.chunk_digests) as string[];
+/** The fingerprint of a streaming session until its merge announces the real one. */
+const STREAMING_FINGERPRINT = '';
+/** The fingerprint recorded for a probe's challenge (a probe has none). */
+const PROBE_FINGERPRINT = '';
+
+/** Announced chunk digests; null entries: a streaming session's, not announced yet. */
+function digestsOf(upload: UploadsTable): Array<string | null> {
+  return JSON.parse(upload.chunk_digests) as Array<string | null>;
+}
+
+/** Digests and fingerprint a client announced, checked for form, count and agreement. */
+function checkedDigests(digests: string[] | undefined, fingerprint: string | undefined, count: number): { digests: string[]; fingerprint: string } {
+  if (!digests || !fingerprint) throw new AppError(ERRORS.VALIDATION, '需同时提供文件指纹与分片摘要');
+  if (digests.length !== count) throw new AppError(ERRORS.VALIDATION, `分片摘要数量应为 ${count}`);
+  if (!digests.every((d) => SHA256_HEX.test(d))) throw new AppError(ERRORS.VALIDATION, '分片摘要格式不正确');
+  const computed = createHash('sha256').update(fingerprintInput(digests)).digest('hex');
+  if (computed !== fingerprint) throw new AppError(ERRORS.FINGERPRINT_MISMATCH);
+  return { digests, fingerprint };
 }
 
 export class UploadService {
@@ -86,16 +103,18 @@ export class UploadService {
     return { chunkSize: this.options.chunkSize, maxFileSize: this.options.maxFileSize };
   }
 
-  /** Opens (or finds) the upload session for this content and lists the chunks already stored. */
+  /**
+   * Opens (or finds) the upload session and lists the chunks already stored. Announced session
+   * (fingerprint + digests given): found by this user + fingerprint + size. Streaming session (neither
+   * given, protocol.ts): found by `uploadId`; its fingerprint is '' and its digests null until merge.
+   */
   async chunkExist(caller: Caller, req: ChunkExistRequest, now = Date.now()): Promise<ChunkExistResponse> {
     const { chunkSize } = this.options;
     if (req.chunkSize !== chunkSize) throw new AppError(ERRORS.VALIDATION, `分片大小必须为 ${chunkSize} 字节`);
     if (req.size > this.options.maxFileSize) throw new AppError(ERRORS.VALIDATION, '文件超过允许的最大大小');
     const count = chunkCount(req.size, chunkSize);
-    if (req.chunkDigests.length !== count) throw new AppError(ERRORS.VALIDATION, `分片摘要数量应为 ${count}`);
-    if (!req.chunkDigests.every((d) => SHA256_HEX.test(d))) throw new AppError(ERRORS.VALIDATION, '分片摘要格式不正确');
-    const fingerprint = createHash('sha256').update(fingerprintInput(req.chunkDigests)).digest('hex');
-    if (fingerprint !== req.fingerprint) throw new AppError(ERRORS.FINGERPRINT_MISMATCH);
+    const streaming = req.fingerprint === undefined && req.chunkDigests === undefined;
+    const announced = streaming ? null : checkedDigests(req.chunkDigests, req.fingerprint, count);
     const name = validName(req.name);
     await this.fileService.requireParent(caller, req.parentId, req.category);
     await this.types.assertAllowedType(caller.tenantId, name);
@@ -104,7 +123,9 @@ export class UploadService {
     if (!user || user.used_size + req.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
 
     const expiresAt = now + this.options.uploadExpiryMs;
-    const existing = await this.uploads.findActiveByFingerprint(caller.userId, fingerprint, req.size, chunkSize, now);
+    const existing = announced
+      ? await this.uploads.findActiveByFingerprint(caller.userId, announced.fingerprint, req.size, chunkSize, now)
+      : await this.findStreamingSession(caller, req, now);
     if (existing) {
       await this.uploads.updateTarget(existing.id, name, req.parentId, req.category, now, expiresAt);
       const stored = await this.uploads.storedChunks(existing.id);
@@ -117,11 +138,11 @@ export class UploadService {
       id: uploadId,
       tenant_id: caller.tenantId,
       user_id: caller.userId,
-      fingerprint,
+      fingerprint: announced?.fingerprint ?? STREAMING_FINGERPRINT,
       size: req.size,
       chunk_size: chunkSize,
       chunk_count: count,
-      chunk_digests: JSON.stringify(req.chunkDigests),
+      chunk_digests: JSON.stringify(announced?.digests ?? new Array<null>(count).fill(null)),
       name,
       parent_id: req.parentId,
       category: req.category,
@@ -130,6 +151,14 @@ export class UploadService {
       expires_at: expiresAt,
     });
     return { uploadId, chunkSize, chunkCount: count, existingChunks: [], partialChunks: [] };
+  }
+
+  /** The caller's live streaming session `req.uploadId` when it is for a file of this size. */
+  private async findStreamingSession(caller: Caller, req: ChunkExistRequest, now: number): Promise<UploadsTable | undefined> {
+    if (!req.uploadId) return undefined;
+    const upload = await this.uploads.findOwned(req.uploadId, caller.userId, caller.tenantId, now);
+    const usable = upload && !upload.merge_blob_id && upload.fingerprint === STREAMING_FINGERPRINT && Number(upload.size) === req.size;
+    return usable ? upload : undefined;
   }
 
   /** Missing chunks of which a prefix is held (0 < bytes < chunk length), from the `.part` files. */
@@ -159,8 +188,8 @@ export class UploadService {
    * short leaves the partial (fsynced) for a resume with `offset`; wrong bytes discard it.
    * Writers of one (upload, chunk) run one at a time; the rename and record run under the upload's
    * lock (never during a merge, never after one). A chunk already recorded stays as it is (a repeated
-   * or concurrent duplicate is dropped without touching any file). Order: fsync, rename into place,
-   * record — a crash between leaves an unrecorded file that recovery removes and the client re-sends.
+   * or concurrent duplicate is dropped without touching any file). Order: fsync (outside the lock),
+   * then under the lock rename into place and record — a crash between leaves an unrecorded file that recovery removes and the client re-sends.
    */
   async chunkUpload(
     caller: Caller,
@@ -174,8 +203,9 @@ export class UploadService {
   ): Promise<ChunkUploadResponse> {
     const upload = await this.requireUpload(caller, uploadId, now);
     if (index < 0 || index >= upload.chunk_count) throw new AppError(ERRORS.CHUNK_INDEX_INVALID);
-    const expectedDigest = digestsOf(upload)[index];
     const digest = headerDigest?.toLowerCase();
+    // A streaming session has no announced digest yet: the header's is checked against the body.
+    const expectedDigest = digestsOf(upload)[index] ?? (digest && SHA256_HEX.test(digest) ? digest : undefined);
     if (!digest || digest !== expectedDigest) throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
     const { start, end } = chunkRange(index, upload.size, upload.chunk_size);
     const expectedLength = end - start;
@@ -212,6 +242,8 @@ export class UploadService {
         await partial.discard();
         throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
       }
+      // The fsync runs outside the upload's lock, so the chunks in flight reach the disk in parallel.
+      await partial.flush();
       await this.locks.run(upload.id, async () => {
         const current = await this.uploads.findOwned(upload.id, caller.userId, caller.tenantId, now);
         if (!current || current.merge_blob_id) {
@@ -219,10 +251,9 @@ export class UploadService {
           throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
         }
         this.crashPoint('chunk-after-write-before-rename');
-        await partial.keep();
+        await partial.install();
         this.crashPoint('chunk-after-rename-before-record');
-        await this.uploads.recordChunk(upload.id, index, expectedLength, digest);
-        await this.uploads.touch(upload.id, now, now + this.options.uploadExpiryMs);
+        await this.uploads.recordChunk(upload.id, index, expectedLength, digest, now, now + this.options.uploadExpiryMs);
       });
       return { index, size: expectedLength };
     });
@@ -269,8 +300,14 @@ export class UploadService {
     const name = validName(req.name);
     await this.types.assertAllowedType(caller.tenantId, name);
     return this.locks.run(req.uploadId, async () => {
-      const upload = await this.requireUpload(caller, req.uploadId, now);
+      let upload = await this.requireUpload(caller, req.uploadId, now);
       await this.fileService.requireParent(caller, req.parentId, req.category);
+      const streaming = upload.fingerprint === STREAMING_FINGERPRINT;
+      if (streaming) {
+        // Announced now; checked against the recorded chunks below like any session's, kept once they agree.
+        const announced = checkedDigests(req.chunkDigests, req.fingerprint, upload.chunk_count);
+        upload = { ...upload, fingerprint: announced.fingerprint, chunk_digests: JSON.stringify(announced.digests) };
+      }
       const stored = await this.uploads.storedChunks(upload.id);
       if (stored.length !== upload.chunk_count) throw new AppError(ERRORS.CHUNKS_MISSING);
       const expected = digestsOf(upload);
@@ -282,6 +319,7 @@ export class UploadService {
         fingerprint === upload.fingerprint &&
         stored.every((c, i) => c.idx === i && c.sha256 === expected[i]);
       if (!intact) throw new AppError(ERRORS.FINGERPRINT_MISMATCH);
+      if (streaming) await this.uploads.announce(upload.id, upload.fingerprint, upload.chunk_digests);
       const user = await this.users.findById(caller.userId);
       if (!user || user.used_size + upload.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
 
@@ -371,7 +409,7 @@ export class UploadService {
   }
 
   /**
-   * Second upload (common/transfer/second-upload.ts). Without proof: always a fresh challenge. With
+   * Second upload and its probe (common/transfer/second-upload.ts). Without proof: always a fresh challenge. With
    * proof: the challenge is consumed (single use) and the HMAC is computed and compared in constant
    * time in every case — over the stored bytes when the tenant has the content, over random bytes
    * when it does not — so "not stored", "wrong proof", "expired/reused challenge" and "another
@@ -396,7 +434,7 @@ export class UploadService {
         id: challenge.challengeId,
         tenant_id: caller.tenantId,
         user_id: caller.userId,
-        fingerprint: req.fingerprint,
+        fingerprint: req.fingerprint ?? PROBE_FINGERPRINT,
         size: req.size,
         nonce: challenge.nonce,
         ranges: JSON.stringify(challenge.ranges),
@@ -406,17 +444,18 @@ export class UploadService {
     }
 
     const challenge = await this.challenges.consume(req.proof.challengeId, caller.userId, caller.tenantId, now);
-    const matches = Boolean(challenge && challenge.fingerprint === req.fingerprint && Number(challenge.size) === req.size);
-    const blob = matches ? await this.uploads.findTenantBlob(caller.tenantId, req.fingerprint, req.size) : undefined;
+    const fingerprint = req.fingerprint ?? PROBE_FINGERPRINT;
+    const matches = Boolean(challenge && challenge.fingerprint === fingerprint && Number(challenge.size) === req.size);
     const ranges = challenge ? (JSON.parse(challenge.ranges) as ByteRange[]) : randomRanges(req.size);
     const key = challenge ? Buffer.from(challenge.nonce, 'hex') : randomBytes(32);
-    let message: Buffer | null = blob ? await this.readRanges(blob, ranges) : null;
-    const stored = message !== null;
-    message ??= randomBytes(proofMessageLength(ranges));
-    const expected = createHmac('sha256', key).update(message).digest();
     const given = /^[0-9a-f]{64}$/i.test(req.proof.hmac) ? Buffer.from(req.proof.hmac, 'hex') : Buffer.alloc(32);
-    const proven = timingSafeEqual(expected, given);
-    if (!(proven && stored && matches && blob)) return { status: 'unknown' };
+    if (req.fingerprint === undefined) {
+      const candidates = matches ? await this.uploads.tenantBlobsOfSize(caller.tenantId, req.size, PROBE_MAX_CANDIDATES) : [];
+      return (await this.provenByAny(candidates, ranges, key, given)) ? { status: 'candidate' } : { status: 'unknown' };
+    }
+    const blob = matches ? await this.uploads.findTenantBlob(caller.tenantId, req.fingerprint, req.size) : undefined;
+    const proven = await this.provenByAny(blob ? [blob] : [], ranges, key, given);
+    if (!(proven && matches && blob)) return { status: 'unknown' };
 
     const outcome = await this.uploads.commit({
       uploadId: null,
@@ -434,6 +473,22 @@ export class UploadService {
       throw commitError(outcome.reason);
     }
     return { status: 'created', file: toFileEntry(outcome.file) };
+  }
+
+  /**
+   * Does `given` equal the HMAC of the challenged bytes of any of `blobs`? Always computes as many
+   * HMACs (over random bytes for a missing or unreadable blob) and compares each in constant time,
+   * so the work done says little about how many files were found.
+   */
+  private async provenByAny(blobs: BlobsTable[], ranges: ByteRange[], key: Buffer, given: Buffer): Promise<boolean> {
+    let proven = false;
+    for (let i = 0; i < Math.max(1, blobs.length); i++) {
+      const blob = blobs[i];
+      const stored = blob ? await this.readRanges(blob, ranges) : null;
+      const expected = createHmac('sha256', key).update(stored ?? randomBytes(proofMessageLength(ranges))).digest();
+      if (timingSafeEqual(expected, given) && stored !== null) proven = true;
+    }
+    return proven;
   }
 
   /** The challenged bytes of a stored blob, concatenated; null when the bytes cannot be read. */

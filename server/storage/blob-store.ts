@@ -110,10 +110,15 @@ export class LocalDiskBlobStore implements BlobStore {
     await fsp.rm(this.pathOf(key), { recursive: true, force: true });
   }
 
-  /** rename(2) of the whole directory, then fsync of both parents: either place, never half. */
+  /**
+   * rename(2) of the whole directory, then fsync of both parents: either place, never half. The
+   * directory itself is fsynced first: chunks are renamed into it without a directory fsync each
+   * (their bytes are fsynced), so this is where their names become durable.
+   */
   async adoptUpload(uploadId: string, key: string): Promise<void> {
     const from = this.uploadPathOf(uploadId);
     const to = this.pathOf(key);
+    await fsyncDir(from);
     await fsp.mkdir(path.dirname(to), { recursive: true });
     await fsp.rename(from, to);
     await fsyncDir(path.dirname(to));

@@ -5,7 +5,9 @@
 import type { TransferItemView, TransferSnapshot } from '../../common/transfer/engine-api';
 import { createEngine, type Engine, type EngineDeps } from '../../workers/engine/engine';
 import type { TransferDb } from '../../workers/queue/db';
+import { createNodeHashPool } from './node-hash-pool';
 import { createCookieFetch, engineConfigFor, openNodeTransferDb, type CookieFetch } from './node-runtime';
+import { createNodeChunkTransport } from './node-transport';
 
 export interface NodeEngine {
   engine: Engine;
@@ -21,17 +23,23 @@ export interface NodeEngine {
 export type NodeEngineDeps = Partial<EngineDeps> & Record<string, unknown>;
 
 /**
- * The real engine on a fresh in-memory queue, talking to `serverUrl` with `jar`'s cookie.
- * `deps` overrides or adds engine dependencies (timeouts, concurrency, sleep...).
+ * The real engine on a fresh in-memory queue, talking to `serverUrl` with `jar`'s cookie, with the
+ * Node counterparts of the browser's parts: a worker_threads hash pool and an http chunk transport
+ * (both read disk-file chunks straight from the file). `deps` overrides or adds engine dependencies
+ * (timeouts, concurrency, sleep, a fetch-based transport...).
  */
 export function createNodeEngine(serverUrl: string, jar: CookieFetch = createCookieFetch(), deps: NodeEngineDeps = {}): NodeEngine {
   const db = openNodeTransferDb(`transfer-engine-${Math.random().toString(36).slice(2)}`);
+  const hashPool = createNodeHashPool();
   const engine = createEngine({
     db,
     fetch: jar.fetch,
     config: engineConfigFor(serverUrl),
     requestPersistence: () => undefined,
     notifyIntervalMs: 50,
+    hashChunk: hashPool.hashChunk,
+    hashConcurrency: hashPool.size,
+    transport: createNodeChunkTransport(jar),
     ...deps,
   } as EngineDeps);
   return {
@@ -40,6 +48,7 @@ export function createNodeEngine(serverUrl: string, jar: CookieFetch = createCoo
     jar,
     async close() {
       await engine.dispose();
+      hashPool.terminate();
       db.close();
     },
   };

@@ -21,6 +21,7 @@ import { encryptPassword } from '../../common/crypto/password-cipher';
 import type { EngineConfig } from '../../common/transfer/engine-api';
 import { openTransferDb, type TransferDb } from '../../workers/queue/db';
 import type { FetchFn } from '../../workers/engine/api-client';
+import { clampIndex, recordDiskRange } from './disk-ranges';
 
 /** A fresh, empty queue database in memory. */
 export function openNodeTransferDb(name = 'transfer-engine-node'): TransferDb {
@@ -31,8 +32,28 @@ export function openNodeTransferDb(name = 'transfer-engine-node'): TransferDb {
 export async function openFileSource(filePath: string, name = path.basename(filePath)): Promise<File> {
   const stat = await fsp.stat(filePath);
   if (stat.size >= OPEN_AS_BLOB_SIZE_LIMIT) return new LargeDiskFile(filePath, name, stat.size, Math.floor(stat.mtimeMs));
-  const blob = await fs.openAsBlob(filePath);
-  return new File([blob], name, { lastModified: Math.floor(stat.mtimeMs) });
+  return new DiskFile(await fs.openAsBlob(filePath), filePath, name, Math.floor(stat.mtimeMs));
+}
+
+/**
+ * A disk file as a `File` built on `fs.openAsBlob` (lazy: nothing is read until a slice is), whose
+ * slices are recorded in disk-ranges.ts so the Node hash pool and transport read them from the file.
+ */
+class DiskFile extends File {
+  readonly #path: string;
+
+  constructor(blob: Blob, filePath: string, name: string, lastModified: number) {
+    super([blob], name, { lastModified });
+    this.#path = filePath;
+    recordDiskRange(this, { path: filePath, start: 0, end: this.size });
+  }
+
+  override slice(start = 0, end = this.size, contentType = ''): Blob {
+    const slice = super.slice(start, end, contentType);
+    const from = clampIndex(start, this.size);
+    recordDiskRange(slice, { path: this.#path, start: from, end: from + slice.size });
+    return slice;
+  }
 }
 
 /**
@@ -42,10 +63,9 @@ export async function openFileSource(filePath: string, name = path.basename(file
 const OPEN_AS_BLOB_SIZE_LIMIT = 2 ** 32;
 
 /**
- * A `File` over a disk file of any size that reads nothing until sliced. A slice reads exactly its
- * own byte range into memory (the engine slices chunk-sized ranges, so at most a few chunks are in
- * memory, which the memory benchmark measures). Reading the whole file through it would load the
- * whole file, so it refuses an unsliced read.
+ * A `File` over a disk file of any size that reads nothing until sliced, and whose slices read
+ * nothing until read ({@link DiskRangeBlob}). Reading the whole file through it would load the whole
+ * file, so it refuses an unsliced read.
  */
 class LargeDiskFile extends File {
   readonly #path: string;
@@ -55,6 +75,7 @@ class LargeDiskFile extends File {
     super([], name, { lastModified });
     this.#path = filePath;
     this.#size = size;
+    recordDiskRange(this, { path: filePath, start: 0, end: size });
   }
 
   override get size(): number {
@@ -64,19 +85,7 @@ class LargeDiskFile extends File {
   override slice(start = 0, end = this.#size, contentType = ''): Blob {
     const from = clampIndex(start, this.#size);
     const to = Math.max(from, clampIndex(end, this.#size));
-    const bytes = Buffer.allocUnsafe(to - from);
-    const fd = fs.openSync(this.#path, 'r');
-    try {
-      let done = 0;
-      while (done < bytes.length) {
-        const n = fs.readSync(fd, bytes, done, bytes.length - done, from + done);
-        if (n === 0) throw new Error(`${this.#path} is shorter than ${to} bytes`);
-        done += n;
-      }
-    } finally {
-      fs.closeSync(fd);
-    }
-    return new Blob([bytes], { type: contentType });
+    return new DiskRangeBlob(this.#path, from, to, contentType);
   }
 
   override arrayBuffer(): Promise<ArrayBuffer> {
@@ -92,16 +101,67 @@ class LargeDiskFile extends File {
   }
 }
 
-/** Blob.slice semantics: negative indexes count from the end; the result is clamped to [0, size]. */
-function clampIndex(index: number, size: number): number {
-  return index < 0 ? Math.max(size + index, 0) : Math.min(index, size);
+/**
+ * Bytes [start, end) of a disk file as a Blob that reads them only when asked (each read opens the
+ * file, so a file changed meanwhile is seen changed, as a browser's File would fail). Recorded in
+ * disk-ranges.ts, so the Node hash pool and transport read the file themselves.
+ */
+class DiskRangeBlob extends Blob {
+  constructor(
+    private readonly filePath: string,
+    private readonly start: number,
+    private readonly end: number,
+    contentType: string,
+  ) {
+    super([], { type: contentType });
+    recordDiskRange(this, { path: filePath, start, end });
+  }
+
+  override get size(): number {
+    return this.end - this.start;
+  }
+
+  override slice(start = 0, end = this.size, contentType = ''): Blob {
+    const from = clampIndex(start, this.size);
+    const to = Math.max(from, clampIndex(end, this.size));
+    return new DiskRangeBlob(this.filePath, this.start + from, this.start + to, contentType);
+  }
+
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = new Uint8Array(this.size);
+    const handle = await fsp.open(this.filePath, 'r');
+    try {
+      for (let done = 0; done < bytes.length; ) {
+        const { bytesRead } = await handle.read(bytes, done, bytes.length - done, this.start + done);
+        if (bytesRead === 0) throw new Error(`${this.filePath} is shorter than ${this.end} bytes`);
+        done += bytesRead;
+      }
+    } finally {
+      await handle.close();
+    }
+    return bytes.buffer;
+  }
+
+  override stream(): ReturnType<Blob['stream']> {
+    const read = () => this.arrayBuffer();
+    return new ReadableStream<Uint8Array<ArrayBuffer>>({
+      async pull(controller) {
+        controller.enqueue(new Uint8Array(await read()));
+        controller.close();
+      },
+    }) as ReturnType<Blob['stream']>;
+  }
+
+  override async text(): Promise<string> {
+    return new TextDecoder().decode(await this.arrayBuffer());
+  }
 }
 
 export function engineConfigFor(serverUrl: string): EngineConfig {
   return { apiBase: serverUrl.replace(/\/+$/, ''), platform: 'desktop', networkEnv: 'internal' };
 }
 
-/** Counts what the engine handed to fetch for chunk uploads (every attempt, whole body size). */
+/** Counts what the engine handed to fetch or the chunk transport for chunk uploads (every attempt, whole body size). */
 export interface FetchCounters {
   chunkRequests: number;
   chunkBytes: number;
@@ -115,6 +175,10 @@ export interface CookieFetch {
   /** 'sid=...' or ''. */
   cookie(): string;
   setCookie(cookie: string): void;
+  /** Keeps the session cookie of a response's Set-Cookie headers (for requests sent without `fetch`). */
+  absorbSetCookie(setCookies: readonly string[]): void;
+  /** Counts one request to `url` with a body of `bodyBytes` (done by `fetch`; call it for others). */
+  countRequest(url: string, bodyBytes: number): void;
   counters: FetchCounters;
   resetCounters(): void;
 }
@@ -132,23 +196,27 @@ function bodySize(body: BodyInit | null | undefined): number {
 export function createCookieFetch(initialCookie = ''): CookieFetch {
   let cookie = initialCookie;
   const counters: FetchCounters = { chunkRequests: 0, chunkBytes: 0, chunkBytesByUpload: new Map(), requests: 0 };
-  const fetchFn: FetchFn = async (input, init) => {
-    const headers = new Headers(init.headers);
-    if (cookie) headers.set('cookie', cookie);
+  const countRequest = (input: string, bytes: number) => {
     counters.requests++;
     const url = new URL(input);
-    if (url.pathname === API.chunkUpload) {
-      const bytes = bodySize(init.body);
-      const uploadId = url.searchParams.get('uploadId') ?? '';
-      counters.chunkRequests++;
-      counters.chunkBytes += bytes;
-      counters.chunkBytesByUpload.set(uploadId, (counters.chunkBytesByUpload.get(uploadId) ?? 0) + bytes);
-    }
-    const response = await fetch(input, { ...init, headers });
-    for (const c of response.headers.getSetCookie()) {
+    if (url.pathname !== API.chunkUpload) return;
+    const uploadId = url.searchParams.get('uploadId') ?? '';
+    counters.chunkRequests++;
+    counters.chunkBytes += bytes;
+    counters.chunkBytesByUpload.set(uploadId, (counters.chunkBytesByUpload.get(uploadId) ?? 0) + bytes);
+  };
+  const absorbSetCookie = (setCookies: readonly string[]) => {
+    for (const c of setCookies) {
       const [pair] = c.split(';');
       if (pair?.startsWith('sid=')) cookie = pair === 'sid=' ? '' : pair;
     }
+  };
+  const fetchFn: FetchFn = async (input, init) => {
+    const headers = new Headers(init.headers);
+    if (cookie) headers.set('cookie', cookie);
+    countRequest(input, bodySize(init.body));
+    const response = await fetch(input, { ...init, headers });
+    absorbSetCookie(response.headers.getSetCookie());
     return response;
   };
   return {
@@ -157,6 +225,8 @@ export function createCookieFetch(initialCookie = ''): CookieFetch {
     setCookie: (c) => {
       cookie = c;
     },
+    absorbSetCookie,
+    countRequest,
     counters,
     resetCounters() {
       counters.chunkBytes = 0;

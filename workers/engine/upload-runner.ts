@@ -14,7 +14,14 @@ import { ApiCallError } from '../../common/api/failure';
 import type { FileEntry } from '../../common/api/types';
 import { API } from '../../common/api/paths';
 import { formatSize } from '../../common/format/size';
-import { DEFAULT_CHUNK_SIZE, HEADER_CHUNK_SHA256, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE, RETRY_MAX_ATTEMPTS } from '../../common/transfer/constants';
+import {
+  DEFAULT_CHUNK_SIZE,
+  HEADER_CHUNK_SHA256,
+  MAX_CHUNK_SIZE,
+  MIN_CHUNK_SIZE,
+  PIPELINE_MIN_BYTES,
+  RETRY_MAX_ATTEMPTS,
+} from '../../common/transfer/constants';
 import {
   chunkCount,
   chunkRange,
@@ -32,6 +39,7 @@ import { runAdaptivePool, type ConcurrencyLimit } from './adaptive-pool';
 import { backoffDelayMs, type Sleep } from './backoff';
 import { UploadError } from './failure-policy';
 import { MESSAGES } from './messages';
+import { hashChunksInBackground } from './chunk-digests';
 import { computeProof } from './proof';
 import { runPool } from './pool';
 
@@ -67,6 +75,12 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
   if (!file) throw new SourceReadError('the file was not kept across the reload');
   let item = ctx.record;
 
+  if (item.streamingSession && item.uploadId && item.chunkSize) {
+    // A streaming session of an earlier attempt: continue it (its digests, if any, are reused).
+    const outcome = await runStreaming(ctx, item, file);
+    if (outcome.done) return;
+    item = outcome.record;
+  }
   if (!item.chunkDigests || !item.fingerprint) {
     // Leave 'waiting' before the first request, so a failure there has a legal state to go to.
     item = await ctx.update({ state: 'hashing' });
@@ -75,6 +89,12 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
       throw new UploadError({ action: 'fail', message: MESSAGES.fileTooLarge(formatSize(config.maxFileSize)) });
     }
     const chunkSize = usableChunkSize(config.chunkSize);
+    if (item.size >= PIPELINE_MIN_BYTES && item.chunksDone.length === 0 && !(await probeFindsCandidate(ctx, item, file))) {
+      // Not stored yet (as far as the probe can tell): hash while uploading.
+      const outcome = await runStreaming(ctx, await ctx.update({ chunkSize }), file);
+      if (outcome.done) return;
+      item = outcome.record;
+    }
     const chunkDigests = await hashWithPool(file, chunkSize, ctx);
     const fingerprint = await fingerprintOfChunkDigests(chunkDigests, ctx.sha256);
     item = await ctx.update({ chunkSize, chunkDigests, fingerprint });
@@ -102,10 +122,10 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
     throw new UploadError({ action: 'fail', message: MESSAGES.protocolMismatch });
   }
 
-  const stored = [...new Set(session.existingChunks)].filter((i) => i >= 0 && i < digests.length).sort((a, b) => a - b);
+  const stored = storedIndexes(session, digests.length);
   const storedSet = new Set(stored);
   const missing = digests.map((_, i) => i).filter((i) => !storedSet.has(i));
-  const partial = partialOffsets(session, storedSet, item);
+  const partial = partialOffsets(session, storedSet, item, digests.length);
   const storedBytes = stored.reduce((sum, i) => sum + chunkLength(i, item), 0);
   const partialBytes = [...partial.values()].reduce((sum, bytes) => sum + bytes, 0);
   item = await ctx.update({
@@ -117,18 +137,117 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
 
   const sending = item;
   await runAdaptivePool(missing, () => ctx.limit.current, signal, (index, laneSignal) =>
-    sendChunk(ctx, sending, index, partial.get(index) ?? 0, laneSignal),
+    sendChunk(ctx, sending, index, digests[index] as string, partial.get(index) ?? 0, laneSignal),
   );
 
-  const merge: ChunkMergeRequest = {
-    uploadId: session.uploadId,
+  const entry = await ctx.api.postJson<FileEntry>(API.chunkMerge, mergeRequest(item, session.uploadId), signal);
+  await ctx.update({ state: 'done', fileId: entry.id, lastError: null, bytesDone: item.size, via: 'chunks' });
+}
+
+/** What a streaming attempt came to: done, or refused by the server (the caller hashes first instead). */
+type StreamingOutcome = { done: true } | { done: false; record: UploadRecord };
+
+/**
+ * Upload with hashing pipelined (a streaming session, common/transfer/protocol.ts): chunks are
+ * hashed in the background in order and each is sent as soon as its digest exists; the digests and
+ * fingerprint go with the merge. A server that refuses streaming sessions (a 4xx on chunk/exist)
+ * gets the ordinary hash-first upload. A merge refused with FINGERPRINT_MISMATCH (the stored chunks
+ * are not this file's: the file changed, or another file was picked again) drops the session, so
+ * the retry starts a new one.
+ */
+async function runStreaming(ctx: UploadRunContext, record: UploadRecord, file: Blob): Promise<StreamingOutcome> {
+  const { signal } = ctx;
+  let item = await ctx.update({ state: 'checking' });
+  const request: ChunkExistRequest = {
+    size: item.size,
+    chunkSize: item.chunkSize,
     name: item.name,
     parentId: item.target.parentId,
     category: item.target.category,
-    onConflict: item.onConflict,
+    ...(record.uploadId ? { uploadId: record.uploadId } : {}),
   };
-  const entry = await ctx.api.postJson<FileEntry>(API.chunkMerge, merge, signal);
+  let session: ChunkExistResponse;
+  try {
+    session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, request, signal);
+  } catch (error) {
+    if (!(error instanceof ApiCallError) || error.status < 400 || error.status >= 500 || error instanceof RateLimitedError) throw error;
+    return { done: false, record: await ctx.update({ streamingSession: false, uploadId: null, chunksDone: [] }) };
+  }
+  if (session.chunkSize !== item.chunkSize || session.chunkCount !== chunkCount(item.size, item.chunkSize)) {
+    throw new UploadError({ action: 'fail', message: MESSAGES.protocolMismatch });
+  }
+  // A new session (the old one expired) holds none of the chunks the record lists.
+  const stored = storedIndexes(session, session.chunkCount);
+  const storedSet = new Set(stored);
+  const missing = Array.from({ length: session.chunkCount }, (_, i) => i).filter((i) => !storedSet.has(i));
+  const partial = partialOffsets(session, storedSet, item, session.chunkCount);
+  const storedBytes = stored.reduce((sum, i) => sum + chunkLength(i, item), 0) + [...partial.values()].reduce((a, b) => a + b, 0);
+  item = await ctx.update({
+    ...(missing.length > 0 ? { state: 'uploading' as const } : {}),
+    uploadId: session.uploadId,
+    streamingSession: true,
+    chunksDone: stored,
+    bytesDone: storedBytes,
+  });
+
+  const digests = hashChunksInBackground(file, item.chunkSize, {
+    hashChunk: ctx.hashChunk,
+    concurrency: ctx.hashConcurrency,
+    signal,
+    onProgress: ctx.onHashProgress,
+    known: item.chunkDigests,
+  });
+  const sending = item;
+  try {
+    await runAdaptivePool(missing, () => ctx.limit.current, signal, async (index, laneSignal) =>
+      sendChunk(ctx, sending, index, await digests.digest(index), partial.get(index) ?? 0, laneSignal),
+    );
+    const chunkDigests = await digests.all();
+    const fingerprint = await fingerprintOfChunkDigests(chunkDigests, ctx.sha256);
+    item = await ctx.update({ chunkDigests, fingerprint });
+  } finally {
+    digests.stop(new DOMException('upload attempt ended', 'AbortError'));
+  }
+
+  let entry: FileEntry;
+  try {
+    entry = await ctx.api.postJson<FileEntry>(API.chunkMerge, { ...mergeRequest(item, session.uploadId), chunkDigests: item.chunkDigests, fingerprint: item.fingerprint }, signal);
+  } catch (error) {
+    if (error instanceof ApiCallError && error.errorCode === ERRORS.FINGERPRINT_MISMATCH.code) {
+      await ctx.update({ uploadId: null, streamingSession: false, chunksDone: [], bytesDone: 0, chunkDigests: null, fingerprint: null });
+    }
+    throw error;
+  }
   await ctx.update({ state: 'done', fileId: entry.id, lastError: null, bytesDone: item.size, via: 'chunks' });
+  return { done: true };
+}
+
+/**
+ * The second-upload probe (common/transfer/second-upload.ts): before hashing, does the tenant store
+ * a file of this size with these bytes at a few random ranges? True → hash first and claim it.
+ * A server without probes (404, or a 4xx refusing a claim without fingerprint) means "no".
+ */
+async function probeFindsCandidate(ctx: UploadRunContext, item: UploadRecord, file: Blob): Promise<boolean> {
+  const claim: SecondUploadRequest = { size: item.size, name: item.name, parentId: item.target.parentId, category: item.target.category };
+  try {
+    const challenge = await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, claim, ctx.signal);
+    if (challenge.status !== 'challenge') return false;
+    const hmac = await computeProof(file, challenge.nonce, challenge.ranges);
+    const answer = await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, { ...claim, proof: { challengeId: challenge.challengeId, hmac } }, ctx.signal);
+    return answer.status === 'candidate';
+  } catch (error) {
+    if (error instanceof ApiCallError && error.status >= 400 && error.status < 500 && !(error instanceof RateLimitedError)) return false;
+    throw error;
+  }
+}
+
+function mergeRequest(item: UploadRecord, uploadId: string): ChunkMergeRequest {
+  return { uploadId, name: item.name, parentId: item.target.parentId, category: item.target.category, onConflict: item.onConflict };
+}
+
+/** Stored chunk indexes the server listed, deduplicated, in range, ascending. */
+function storedIndexes(session: ChunkExistResponse, count: number): number[] {
+  return [...new Set(session.existingChunks)].filter((i) => Number.isSafeInteger(i) && i >= 0 && i < count).sort((a, b) => a - b);
 }
 
 /** Chunk digests computed `hashConcurrency` at a time (the hash pool works in parallel). */
@@ -192,10 +311,10 @@ function chunkLength(index: number, item: UploadRecord): number {
 }
 
 /** Valid partials the server listed: index → bytes held (0 < bytes < chunk length, chunk missing). */
-function partialOffsets(session: ChunkExistResponse, stored: ReadonlySet<number>, item: UploadRecord): Map<number, number> {
+function partialOffsets(session: ChunkExistResponse, stored: ReadonlySet<number>, item: UploadRecord, count: number): Map<number, number> {
   const offsets = new Map<number, number>();
   for (const p of session.partialChunks ?? []) {
-    if (!Number.isSafeInteger(p.index) || p.index < 0 || p.index >= item.chunkDigests!.length || stored.has(p.index)) continue;
+    if (!Number.isSafeInteger(p.index) || p.index < 0 || p.index >= count || stored.has(p.index)) continue;
     if (Number.isSafeInteger(p.bytes) && p.bytes > 0 && p.bytes < chunkLength(p.index, item)) offsets.set(p.index, p.bytes);
   }
   return offsets;
@@ -219,9 +338,8 @@ function isOffsetMismatch(error: unknown): boolean {
  * the rest is sent, with `offset`; the header stays the whole chunk's digest. If the server no longer
  * holds it (CHUNK_OFFSET_MISMATCH), the chunk goes again from its start, once.
  */
-async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: number, heldBytes: number, signal: AbortSignal): Promise<void> {
+async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: number, digest: string, heldBytes: number, signal: AbortSignal): Promise<void> {
   const file = ctx.file as Blob;
-  const digest = (item.chunkDigests as string[])[index] as string;
   const { start, end } = chunkRange(index, item.size, item.chunkSize);
   const base = `${API.chunkUpload}?uploadId=${encodeURIComponent(item.uploadId as string)}&index=${index}`;
   const headers = { [HEADER_CHUNK_SHA256]: digest };

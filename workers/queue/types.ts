@@ -59,6 +59,11 @@ export interface UploadRecord {
   onConflict: ConflictPolicy;
   /** Download: the ETag the stored pieces belong to (sent as If-Range), null until the first answer. */
   etag: string | null;
+  /**
+   * `uploadId` is a streaming session (hashing pipelined with the upload, digests announced at merge;
+   * common/transfer/protocol.ts). Not indexed, so no schema version: a record without it is false.
+   */
+  streamingSession?: boolean;
 }
 
 /** Fields a caller may change; `id`, `direction` and `createdAt` never change. */

@@ -18,7 +18,7 @@ import { DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
 import { createNodeEngine, waitUntilSettled } from '../../replay/engine-harness';
 import { openFileSource } from '../../replay/node-runtime';
 import { megabytesPerSecond, type BenchModule, type BenchRow } from '../lib/report';
-import { GiB, round1, round3, transferContext } from '../lib/transfer-context';
+import { GiB, round1, round3, settleDisk, transferContext } from '../lib/transfer-context';
 
 export const RAW_SINK_PATH = '/api/test/raw-sink';
 
@@ -86,6 +86,7 @@ export const uploadBenchmark: BenchModule = {
     let secondMs = NaN;
     let secondVia = '-';
     try {
+      settleDisk();
       const started = performance.now();
       const [id] = await engine.enqueueUploads([await openFileSource(file, 'bench-1gib.bin')], { parentId: null, category: 1 });
       const s = await waitUntilSettled(engine, { ids: [id!], timeoutMs: 600_000, pollMs: 20 });
@@ -96,6 +97,7 @@ export const uploadBenchmark: BenchModule = {
 
       // Second upload of the same bytes under another name.
       ctx.jar.resetCounters();
+      settleDisk();
       const started2 = performance.now();
       const [id2] = await engine.enqueueUploads([await openFileSource(file, 'bench-1gib-again.bin')], { parentId: null, category: 1 });
       const s2 = await waitUntilSettled(engine, { ids: [id2!], timeoutMs: 600_000, pollMs: 10 });
@@ -121,6 +123,7 @@ export const uploadBenchmark: BenchModule = {
     let rawLabel = 'raw PUT /api/test/raw-sink: NOT AVAILABLE (route missing on the server)';
     if (await rawSinkAvailable(ctx.server.url, ctx.jar.cookie())) {
       const curl = hasCurl();
+      settleDisk();
       const rawMs = curl ? await rawUploadCurl(ctx.server.url, ctx.jar.cookie(), file) : await rawUploadNode(ctx.server.url, ctx.jar.cookie(), file, GiB);
       rawMBps = megabytesPerSecond(GiB, rawMs);
       rawLabel = curl ? 'raw: curl -T → /api/test/raw-sink' : 'raw: Node http streaming PUT → /api/test/raw-sink';

@@ -104,17 +104,17 @@ export class FakeUploadServer {
   };
 
   private exist(body: ChunkExistRequest): Response {
-    const uploadId = `up-${body.fingerprint.slice(0, 8)}`;
-    let session = this.sessions.get(uploadId);
-    if (!session) {
-      session = {
-        fingerprint: body.fingerprint,
-        stored: new Set(this.preStored.get(body.fingerprint)),
-        count: body.chunkDigests.length,
-        partial: new Map(this.prePartial.get(body.fingerprint)),
-      };
-      this.sessions.set(uploadId, session);
-    }
+    // Streaming sessions (files of PIPELINE_MIN_BYTES and more) are the real server's business.
+    if (!body.fingerprint || !body.chunkDigests) return json(400, { errorCode: ERRORS.VALIDATION.code, errorMessage: 'streaming sessions not faked' });
+    const { fingerprint, chunkDigests } = body;
+    const uploadId = `up-${fingerprint.slice(0, 8)}`;
+    const session = this.sessions.get(uploadId) ?? {
+      fingerprint,
+      stored: new Set(this.preStored.get(fingerprint)),
+      count: chunkDigests.length,
+      partial: new Map(this.prePartial.get(fingerprint)),
+    };
+    this.sessions.set(uploadId, session);
     const partialChunks = [...session.partial].filter(([i]) => !session.stored.has(i)).map(([index, held]) => ({ index, bytes: held.length }));
     return json(200, { data: { uploadId, chunkSize: body.chunkSize, chunkCount: session.count, existingChunks: [...session.stored], partialChunks } });
   }
@@ -151,24 +151,27 @@ export class FakeUploadServer {
 
   /** Challenge every claim alike; create only for stored content with the right proof. */
   private secondUpload(body: SecondUploadRequest): Response {
+    // Probes come only before streaming sessions, which this fake does not play.
+    if (body.fingerprint === undefined) return json(200, { data: { status: 'unknown' } });
+    const { fingerprint } = body;
     if (!body.proof) {
       const challengeId = `ch-${this.challenges.size + 1}`;
       const nonce = randomBytes(32).toString('hex');
       const third = Math.floor(body.size / 3);
       const ranges = body.size === 0 ? [] : [{ start: 0, end: Math.min(body.size, 100) }, { start: third, end: Math.min(body.size, third + 5000) }, { start: Math.max(0, body.size - 7), end: body.size }];
-      this.challenges.set(challengeId, { nonce, ranges, fingerprint: body.fingerprint });
+      this.challenges.set(challengeId, { nonce, ranges, fingerprint });
       return json(200, { data: { status: 'challenge', challengeId, nonce, ranges } });
     }
     const challenge = this.challenges.get(body.proof.challengeId);
     this.challenges.delete(body.proof.challengeId);
-    const content = this.tenantContent.get(body.fingerprint);
-    if (!challenge || !content || challenge.fingerprint !== body.fingerprint) return json(200, { data: { status: 'unknown' } });
+    const content = this.tenantContent.get(fingerprint);
+    if (!challenge || !content || challenge.fingerprint !== fingerprint) return json(200, { data: { status: 'unknown' } });
     const hmac = createHmac('sha256', Buffer.from(challenge.nonce, 'hex'));
     for (const r of challenge.ranges) hmac.update(content.subarray(r.start, r.end));
     const expected = hmac.digest('hex');
     this.expectedProofs.push(expected);
     if (expected !== body.proof.hmac) return json(200, { data: { status: 'unknown' } });
-    return json(200, { data: { status: 'created', file: { id: `instant-${body.fingerprint.slice(0, 8)}`, name: body.name } } });
+    return json(200, { data: { status: 'created', file: { id: `instant-${fingerprint.slice(0, 8)}`, name: body.name } } });
   }
 
   /** Range + If-Range like the real download route: a stale If-Range gets the whole file (200). */

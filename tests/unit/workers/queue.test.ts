@@ -69,11 +69,12 @@ describe('upload queue (Dexie)', () => {
     const db = freshDb();
     await addUploads(db, [record('a', 1)]);
     expect((await updateUpload(db, 'a', { state: 'hashing' }, 5))?.state).toBe('hashing');
-    expect((await updateUpload(db, 'a', { state: 'checking', fingerprint: 'f' }, 6))?.updatedAt).toBe(6);
-    await expect(updateUpload(db, 'a', { state: 'hashing', fingerprint: 'other' }, 7)).rejects.toThrow(/illegal transfer transition checking → hashing/);
-    expect(await getUpload(db, 'a')).toMatchObject({ state: 'checking', fingerprint: 'f', updatedAt: 6 });
+    expect((await updateUpload(db, 'a', { state: 'checking' }, 6))?.state).toBe('checking');
+    expect((await updateUpload(db, 'a', { state: 'uploading', fingerprint: 'f' }, 6))?.updatedAt).toBe(6);
+    await expect(updateUpload(db, 'a', { state: 'hashing', fingerprint: 'other' }, 7)).rejects.toThrow(/illegal transfer transition uploading → hashing/);
+    expect(await getUpload(db, 'a')).toMatchObject({ state: 'uploading', fingerprint: 'f', updatedAt: 6 });
     // Keeping the state is not a transition.
-    expect((await updateUpload(db, 'a', { state: 'checking', attempts: 2 }, 8))?.attempts).toBe(2);
+    expect((await updateUpload(db, 'a', { state: 'uploading', attempts: 2 }, 8))?.attempts).toBe(2);
     expect(await updateUpload(db, 'missing', { state: 'paused' }, 9)).toBeUndefined();
   });
 
