@@ -1,7 +1,8 @@
 /**
  * Chunk digests computed in the background, in index order, `concurrency` at a time (the hash pool's
- * size), so a pipelined upload can send chunk i as soon as its digest exists while later chunks are
- * still being hashed. Digests already known (an earlier attempt) are not computed again.
+ * size): the one hashing loop of the engine. A pipelined upload awaits `digest(i)` and sends chunk i
+ * while later chunks are still being hashed; a hash-first upload and the re-pick match await `all()`.
+ * Digests already known (an earlier attempt) are not computed again.
  */
 import { chunkCount, chunkRange } from '../../common/transfer/protocol';
 import type { HashChunk } from '../hash/sha256';

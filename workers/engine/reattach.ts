@@ -3,9 +3,8 @@
  * the item was hashed, the same fingerprint (re-hashed with the recorded chunk size). A never-hashed
  * item only has its size and name to go by.
  */
-import { chunkCount, chunkRange } from '../../common/transfer/protocol';
 import { fingerprintOfChunkDigests, type HashChunk, type Sha256Hex } from '../hash/sha256';
-import { runPool } from './pool';
+import { hashChunksInBackground } from './chunk-digests';
 import type { UploadRecord } from '../queue/types';
 
 /** Chunks hashed at once while matching. */
@@ -14,16 +13,11 @@ const REATTACH_HASH_CONCURRENCY = 2;
 export async function fingerprintMatches(record: UploadRecord, file: Blob, hashChunk: HashChunk, sha256: Sha256Hex, signal: AbortSignal): Promise<boolean> {
   if (file.size !== record.size) return false;
   if (!record.fingerprint || !record.chunkSize) return !(file instanceof File) || !file.name || file.name === record.name;
-  const count = chunkCount(file.size, record.chunkSize);
-  const digests = new Array<string>(count);
-  await runPool(
-    Array.from({ length: count }, (_, i) => i),
-    REATTACH_HASH_CONCURRENCY,
+  const digests = await hashChunksInBackground(file, record.chunkSize, {
+    hashChunk,
+    concurrency: REATTACH_HASH_CONCURRENCY,
     signal,
-    async (index, laneSignal) => {
-      const { start, end } = chunkRange(index, file.size, record.chunkSize);
-      digests[index] = await hashChunk(file, start, end, laneSignal);
-    },
-  );
+    onProgress: () => undefined,
+  }).all();
   return (await fingerprintOfChunkDigests(digests, sha256)) === record.fingerprint;
 }

@@ -39,9 +39,8 @@ import { runAdaptivePool, type ConcurrencyLimit } from './adaptive-pool';
 import { backoffDelayMs, type Sleep } from './backoff';
 import { UploadError } from './failure-policy';
 import { MESSAGES } from './messages';
-import { hashChunksInBackground } from './chunk-digests';
+import { hashChunksInBackground, type DigestOptions } from './chunk-digests';
 import { computeProof } from './proof';
-import { runPool } from './pool';
 
 export interface UploadRunContext {
   /** The item as it was when this attempt started. */
@@ -77,7 +76,7 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
 
   if (item.streamingSession && item.uploadId && item.chunkSize) {
     // A streaming session of an earlier attempt: continue it (its digests, if any, are reused).
-    const outcome = await runStreaming(ctx, item, file);
+    const outcome = await runStreaming(ctx, file);
     if (outcome.done) return;
     item = outcome.record;
   }
@@ -91,11 +90,11 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
     const chunkSize = usableChunkSize(config.chunkSize);
     if (item.size >= PIPELINE_MIN_BYTES && item.chunksDone.length === 0 && !(await probeFindsCandidate(ctx, item, file))) {
       // Not stored yet (as far as the probe can tell): hash while uploading.
-      const outcome = await runStreaming(ctx, await ctx.update({ chunkSize }), file);
+      const outcome = await runStreaming(ctx, file, { chunkSize });
       if (outcome.done) return;
       item = outcome.record;
     }
-    const chunkDigests = await hashWithPool(file, chunkSize, ctx);
+    const chunkDigests = await hashChunksInBackground(file, chunkSize, hashOptions(ctx)).all();
     const fingerprint = await fingerprintOfChunkDigests(chunkDigests, ctx.sha256);
     item = await ctx.update({ chunkSize, chunkDigests, fingerprint });
   } else {
@@ -118,27 +117,9 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
     category: item.target.category,
   };
   const session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, existRequest, signal);
-  if (session.chunkSize !== item.chunkSize || session.chunkCount !== digests.length) {
-    throw new UploadError({ action: 'fail', message: MESSAGES.protocolMismatch });
-  }
-
-  const stored = storedIndexes(session, digests.length);
-  const storedSet = new Set(stored);
-  const missing = digests.map((_, i) => i).filter((i) => !storedSet.has(i));
-  const partial = partialOffsets(session, storedSet, item, digests.length);
-  const storedBytes = stored.reduce((sum, i) => sum + chunkLength(i, item), 0);
-  const partialBytes = [...partial.values()].reduce((sum, bytes) => sum + bytes, 0);
-  item = await ctx.update({
-    ...(missing.length > 0 ? { state: 'uploading' as const } : {}),
-    uploadId: session.uploadId,
-    chunksDone: stored,
-    bytesDone: storedBytes + partialBytes,
-  });
-
-  const sending = item;
-  await runAdaptivePool(missing, () => ctx.limit.current, signal, (index, laneSignal) =>
-    sendChunk(ctx, sending, index, digests[index] as string, partial.get(index) ?? 0, laneSignal),
-  );
+  const plan = await adoptSession(ctx, item, session);
+  item = plan.item;
+  await sendMissing(ctx, plan, (index) => digests[index] as string);
 
   const entry = await ctx.api.postJson<FileEntry>(API.chunkMerge, mergeRequest(item, session.uploadId), signal);
   await ctx.update({ state: 'done', fileId: entry.id, lastError: null, bytesDone: item.size, via: 'chunks' });
@@ -155,16 +136,16 @@ type StreamingOutcome = { done: true } | { done: false; record: UploadRecord };
  * are not this file's: the file changed, or another file was picked again) drops the session, so
  * the retry starts a new one.
  */
-async function runStreaming(ctx: UploadRunContext, record: UploadRecord, file: Blob): Promise<StreamingOutcome> {
+async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatch = {}): Promise<StreamingOutcome> {
   const { signal } = ctx;
-  let item = await ctx.update({ state: 'checking' });
+  let item = await ctx.update({ ...patch, state: 'checking' });
   const request: ChunkExistRequest = {
     size: item.size,
     chunkSize: item.chunkSize,
     name: item.name,
     parentId: item.target.parentId,
     category: item.target.category,
-    ...(record.uploadId ? { uploadId: record.uploadId } : {}),
+    ...(item.uploadId ? { uploadId: item.uploadId } : {}),
   };
   let session: ChunkExistResponse;
   try {
@@ -173,35 +154,13 @@ async function runStreaming(ctx: UploadRunContext, record: UploadRecord, file: B
     if (!(error instanceof ApiCallError) || error.status < 400 || error.status >= 500 || error instanceof RateLimitedError) throw error;
     return { done: false, record: await ctx.update({ streamingSession: false, uploadId: null, chunksDone: [] }) };
   }
-  if (session.chunkSize !== item.chunkSize || session.chunkCount !== chunkCount(item.size, item.chunkSize)) {
-    throw new UploadError({ action: 'fail', message: MESSAGES.protocolMismatch });
-  }
   // A new session (the old one expired) holds none of the chunks the record lists.
-  const stored = storedIndexes(session, session.chunkCount);
-  const storedSet = new Set(stored);
-  const missing = Array.from({ length: session.chunkCount }, (_, i) => i).filter((i) => !storedSet.has(i));
-  const partial = partialOffsets(session, storedSet, item, session.chunkCount);
-  const storedBytes = stored.reduce((sum, i) => sum + chunkLength(i, item), 0) + [...partial.values()].reduce((a, b) => a + b, 0);
-  item = await ctx.update({
-    ...(missing.length > 0 ? { state: 'uploading' as const } : {}),
-    uploadId: session.uploadId,
-    streamingSession: true,
-    chunksDone: stored,
-    bytesDone: storedBytes,
-  });
+  const plan = await adoptSession(ctx, item, session, { streamingSession: true });
+  item = plan.item;
 
-  const digests = hashChunksInBackground(file, item.chunkSize, {
-    hashChunk: ctx.hashChunk,
-    concurrency: ctx.hashConcurrency,
-    signal,
-    onProgress: ctx.onHashProgress,
-    known: item.chunkDigests,
-  });
-  const sending = item;
+  const digests = hashChunksInBackground(file, item.chunkSize, { ...hashOptions(ctx), known: item.chunkDigests });
   try {
-    await runAdaptivePool(missing, () => ctx.limit.current, signal, async (index, laneSignal) =>
-      sendChunk(ctx, sending, index, await digests.digest(index), partial.get(index) ?? 0, laneSignal),
-    );
+    await sendMissing(ctx, plan, (index) => digests.digest(index));
     const chunkDigests = await digests.all();
     const fingerprint = await fingerprintOfChunkDigests(chunkDigests, ctx.sha256);
     item = await ctx.update({ chunkDigests, fingerprint });
@@ -245,28 +204,55 @@ function mergeRequest(item: UploadRecord, uploadId: string): ChunkMergeRequest {
   return { uploadId, name: item.name, parentId: item.target.parentId, category: item.target.category, onConflict: item.onConflict };
 }
 
+/** How chunks are hashed for an upload: the pool's concurrency, progress into the item's view. */
+function hashOptions(ctx: UploadRunContext): DigestOptions {
+  return { hashChunk: ctx.hashChunk, concurrency: ctx.hashConcurrency, signal: ctx.signal, onProgress: ctx.onHashProgress };
+}
+
+/** A session's answer applied to the item: what to send, the prefixes the server holds, the record now. */
+interface SessionPlan {
+  item: UploadRecord;
+  /** Chunk indexes to send, ascending. */
+  missing: number[];
+  /** index → bytes of the chunk the server already holds (sent from there with `offset`). */
+  partial: Map<number, number>;
+}
+
+/**
+ * Checks chunk/exist's answer against the item and records it: the session id, the chunks stored,
+ * the bytes held (whole chunks and prefixes), 'uploading' while anything is missing, plus `patch`.
+ */
+async function adoptSession(ctx: UploadRunContext, item: UploadRecord, session: ChunkExistResponse, patch: UploadPatch = {}): Promise<SessionPlan> {
+  const count = chunkCount(item.size, item.chunkSize);
+  if (session.chunkSize !== item.chunkSize || session.chunkCount !== count) {
+    throw new UploadError({ action: 'fail', message: MESSAGES.protocolMismatch });
+  }
+  const stored = storedIndexes(session, count);
+  const storedSet = new Set(stored);
+  const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !storedSet.has(i));
+  const partial = partialOffsets(session, storedSet, item, count);
+  const storedBytes = stored.reduce((sum, i) => sum + chunkLength(i, item), 0);
+  const partialBytes = [...partial.values()].reduce((sum, bytes) => sum + bytes, 0);
+  const updated = await ctx.update({
+    ...(missing.length > 0 ? { state: 'uploading' as const } : {}),
+    uploadId: session.uploadId,
+    chunksDone: stored,
+    bytesDone: storedBytes + partialBytes,
+    ...patch,
+  });
+  return { item: updated, missing, partial };
+}
+
+/** Sends the plan's missing chunks, `ctx.limit.current` at a time; `digestOf` gives each one's digest. */
+async function sendMissing(ctx: UploadRunContext, plan: SessionPlan, digestOf: (index: number) => string | Promise<string>): Promise<void> {
+  await runAdaptivePool(plan.missing, () => ctx.limit.current, ctx.signal, async (index, laneSignal) =>
+    sendChunk(ctx, plan.item, index, await digestOf(index), plan.partial.get(index) ?? 0, laneSignal),
+  );
+}
+
 /** Stored chunk indexes the server listed, deduplicated, in range, ascending. */
 function storedIndexes(session: ChunkExistResponse, count: number): number[] {
   return [...new Set(session.existingChunks)].filter((i) => Number.isSafeInteger(i) && i >= 0 && i < count).sort((a, b) => a - b);
-}
-
-/** Chunk digests computed `hashConcurrency` at a time (the hash pool works in parallel). */
-async function hashWithPool(file: Blob, chunkSize: number, ctx: UploadRunContext): Promise<string[]> {
-  const count = chunkCount(file.size, chunkSize);
-  const digests = new Array<string>(count);
-  let hashed = 0;
-  await runPool(
-    Array.from({ length: count }, (_, i) => i),
-    ctx.hashConcurrency,
-    ctx.signal,
-    async (index, signal) => {
-      const { start, end } = chunkRange(index, file.size, chunkSize);
-      digests[index] = await ctx.hashChunk(file, start, end, signal);
-      hashed += end - start;
-      ctx.onHashProgress(hashed);
-    },
-  );
-  return digests;
 }
 
 /**
