@@ -151,7 +151,7 @@ async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatc
   try {
     session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, request, signal);
   } catch (error) {
-    if (!(error instanceof ApiCallError) || error.status < 400 || error.status >= 500 || error instanceof RateLimitedError) throw error;
+    if (!isRefusal(error)) throw error;
     return { done: false, record: await ctx.update({ streamingSession: false, uploadId: null, chunksDone: [] }) };
   }
   // A new session (the old one expired) holds none of the chunks the record lists.
@@ -195,7 +195,7 @@ async function probeFindsCandidate(ctx: UploadRunContext, item: UploadRecord, fi
     const answer = await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, { ...claim, proof: { challengeId: challenge.challengeId, hmac } }, ctx.signal);
     return answer.status === 'candidate';
   } catch (error) {
-    if (error instanceof ApiCallError && error.status >= 400 && error.status < 500 && !(error instanceof RateLimitedError)) return false;
+    if (isRefusal(error)) return false;
     throw error;
   }
 }
@@ -304,6 +304,11 @@ function partialOffsets(session: ChunkExistResponse, stored: ReadonlySet<number>
     if (Number.isSafeInteger(p.bytes) && p.bytes > 0 && p.bytes < chunkLength(p.index, item)) offsets.set(p.index, p.bytes);
   }
   return offsets;
+}
+
+/** A 4xx other than 429: the server will not do this (here: a streaming session or a probe it does not know). */
+function isRefusal(error: unknown): boolean {
+  return error instanceof ApiCallError && error.status >= 400 && error.status < 500 && !(error instanceof RateLimitedError);
 }
 
 function isDigestMismatch(error: unknown): boolean {
