@@ -33,6 +33,12 @@ export function diskRangeOf(blob: Blob, start = 0, end = blob.size): DiskRange |
 }
 
 /** Blob.slice semantics: negative indexes count from the end; the result is clamped to [0, size]. */
-export function clampIndex(index: number, size: number): number {
+function clampIndex(index: number, size: number): number {
   return index < 0 ? Math.max(size + index, 0) : Math.min(index, size);
+}
+
+/** The byte range [from, to) that `slice(start, end)` of a Blob of `size` bytes covers (never reversed). */
+export function sliceBounds(start: number, end: number, size: number): { from: number; to: number } {
+  const from = clampIndex(start, size);
+  return { from, to: Math.max(from, clampIndex(end, size)) };
 }

@@ -21,7 +21,7 @@ import { encryptPassword } from '../../common/crypto/password-cipher';
 import type { EngineConfig } from '../../common/transfer/engine-api';
 import { openTransferDb, type TransferDb } from '../../workers/queue/db';
 import type { FetchFn } from '../../workers/engine/api-client';
-import { clampIndex, recordDiskRange } from './disk-ranges';
+import { recordDiskRange, sliceBounds } from './disk-ranges';
 
 /** A fresh, empty queue database in memory. */
 export function openNodeTransferDb(name = 'transfer-engine-node'): TransferDb {
@@ -50,8 +50,8 @@ class DiskFile extends File {
 
   override slice(start = 0, end = this.size, contentType = ''): Blob {
     const slice = super.slice(start, end, contentType);
-    const from = clampIndex(start, this.size);
-    recordDiskRange(slice, { path: this.#path, start: from, end: from + slice.size });
+    const { from, to } = sliceBounds(start, end, this.size);
+    recordDiskRange(slice, { path: this.#path, start: from, end: to });
     return slice;
   }
 }
@@ -83,8 +83,7 @@ class LargeDiskFile extends File {
   }
 
   override slice(start = 0, end = this.#size, contentType = ''): Blob {
-    const from = clampIndex(start, this.#size);
-    const to = Math.max(from, clampIndex(end, this.#size));
+    const { from, to } = sliceBounds(start, end, this.#size);
     return new DiskRangeBlob(this.#path, from, to, contentType);
   }
 
@@ -122,8 +121,7 @@ class DiskRangeBlob extends Blob {
   }
 
   override slice(start = 0, end = this.size, contentType = ''): Blob {
-    const from = clampIndex(start, this.size);
-    const to = Math.max(from, clampIndex(end, this.size));
+    const { from, to } = sliceBounds(start, end, this.size);
     return new DiskRangeBlob(this.filePath, this.start + from, this.start + to, contentType);
   }
 
@@ -192,6 +190,16 @@ function bodySize(body: BodyInit | null | undefined): number {
   return 0;
 }
 
+/** The session cookie ('sid=...', or '' once cleared) after a response's Set-Cookie headers. */
+export function sessionCookieAfter(current: string, setCookies: readonly string[]): string {
+  let cookie = current;
+  for (const c of setCookies) {
+    const [pair] = c.split(';');
+    if (pair?.startsWith('sid=')) cookie = pair === 'sid=' ? '' : pair;
+  }
+  return cookie;
+}
+
 /** Node's fetch with a cookie jar holding the session cookie, as a browser would keep it. */
 export function createCookieFetch(initialCookie = ''): CookieFetch {
   let cookie = initialCookie;
@@ -206,10 +214,7 @@ export function createCookieFetch(initialCookie = ''): CookieFetch {
     counters.chunkBytesByUpload.set(uploadId, (counters.chunkBytesByUpload.get(uploadId) ?? 0) + bytes);
   };
   const absorbSetCookie = (setCookies: readonly string[]) => {
-    for (const c of setCookies) {
-      const [pair] = c.split(';');
-      if (pair?.startsWith('sid=')) cookie = pair === 'sid=' ? '' : pair;
-    }
+    cookie = sessionCookieAfter(cookie, setCookies);
   };
   const fetchFn: FetchFn = async (input, init) => {
     const headers = new Headers(init.headers);

@@ -11,6 +11,7 @@ import { DEFAULT_CHUNK_SIZE } from '../../common/transfer/constants';
 import { bytesToHex, type ChunkExistResponse, chunkCount, fingerprintInput } from '../../common/transfer/protocol';
 import { buildApp, captchaOutboxFile } from '../../server/app';
 import { DEFAULTS, type ServerConfig } from '../../server/config';
+import { sessionCookieAfter } from '../replay/node-runtime';
 
 export const ADMIN = { username: 'admin', password: 'Admin@2024' };
 export const MEMBER = { username: 'member', password: 'Member@2024' };
@@ -80,11 +81,7 @@ export class Client {
     const headers = new Headers(init.headers);
     if (this.cookie) headers.set('cookie', this.cookie);
     const res = await fetch(this.baseUrl + pathname, { ...init, headers });
-    const setCookie = res.headers.getSetCookie();
-    for (const c of setCookie) {
-      const [pair] = c.split(';');
-      if (pair?.startsWith('sid=')) this.cookie = pair === 'sid=' ? '' : pair;
-    }
+    this.cookie = sessionCookieAfter(this.cookie, res.headers.getSetCookie());
     return res;
   }
 
