@@ -189,7 +189,8 @@ export class UploadService {
    * Writers of one (upload, chunk) run one at a time; the rename and record run under the upload's
    * lock (never during a merge, never after one). A chunk already recorded stays as it is (a repeated
    * or concurrent duplicate is dropped without touching any file). Order: fsync (outside the lock),
-   * then under the lock rename into place and record — a crash between leaves an unrecorded file that recovery removes and the client re-sends.
+   * then under the lock rename into place and record — a crash between leaves an unrecorded file
+   * that recovery removes and the client re-sends.
    */
   async chunkUpload(
     caller: Caller,
@@ -409,10 +410,10 @@ export class UploadService {
   }
 
   /**
-   * Second upload and its probe (common/transfer/second-upload.ts). Without proof: always a fresh challenge. With
-   * proof: the challenge is consumed (single use) and the HMAC is computed and compared in constant
-   * time in every case — over the stored bytes when the tenant has the content, over random bytes
-   * when it does not — so "not stored", "wrong proof", "expired/reused challenge" and "another
+   * Second upload and its probe (common/transfer/second-upload.ts). Without proof: always a fresh
+   * challenge. With proof: the challenge is consumed (single use) and the HMAC is computed and
+   * compared in constant time in every case — over the stored bytes when the tenant has the content,
+   * over random bytes when it does not — so "not stored", "wrong proof", "expired/reused challenge" and "another
    * tenant's content" all answer the same {status:'unknown'} after the same work.
    */
   async secondUpload(caller: Caller, req: SecondUploadRequest, now = Date.now()): Promise<SecondUploadResponse> {
@@ -476,9 +477,10 @@ export class UploadService {
   }
 
   /**
-   * Does `given` equal the HMAC of the challenged bytes of any of `blobs`? Always computes as many
-   * HMACs (over random bytes for a missing or unreadable blob) and compares each in constant time,
-   * so the work done says little about how many files were found.
+   * Does `given` equal the HMAC of the challenged bytes of any of `blobs`? Computes one HMAC per blob,
+   * and one over random bytes when there is none, each compared in constant time: "nothing stored"
+   * costs what one stored file costs. (A probe with several candidates reads each one's ranges, so
+   * the time taken can still hint at their number; the answer itself never does.)
    */
   private async provenByAny(blobs: BlobsTable[], ranges: ByteRange[], key: Buffer, given: Buffer): Promise<boolean> {
     let proven = false;
