@@ -29,6 +29,7 @@ import { runDownload } from '../downloads/download-runner';
 import { createInThreadHashChunk, createSha256Hex, type HashChunk, type Sha256Hex } from '../hash/sha256';
 import type { TransferDb } from '../queue/db';
 import { addUploads, listUploads, markChunkDone, removeFinishedUploads, updateUpload } from '../queue/repository';
+import { newUploadRecord as initialUploadRecord } from '../queue/records';
 import type { UploadPatch, UploadRecord } from '../queue/types';
 import { ConcurrencyLimit } from './adaptive-pool';
 import { createApiClient, type FetchFn } from './api-client';
@@ -362,35 +363,7 @@ export function createEngine(deps: EngineDeps): Engine {
   // ---- enqueueing ----------------------------------------------------------------------------
 
   function newUploadRecord(file: Blob, target: UploadTarget, createdAt: number, relativePath: string | null): UploadRecord {
-    const fromPath = relativePath ? relativePath.split('/').pop() : undefined;
-    return {
-      id: newId(createdAt),
-      direction: 'upload',
-      name: file instanceof File && file.name ? file.name : (fromPath ?? 'untitled'),
-      size: file.size,
-      lastModified: file instanceof File ? file.lastModified : createdAt,
-      type: file.type,
-      file,
-      target: { ...target },
-      state: 'waiting',
-      bytesDone: 0,
-      chunkSize: 0,
-      chunkDigests: null,
-      fingerprint: null,
-      uploadId: null,
-      chunksDone: [],
-      attempts: 0,
-      lastError: null,
-      fileId: null,
-      createdAt,
-      updatedAt: createdAt,
-      relativePath,
-      holdReason: null,
-      via: null,
-      chunkConcurrency,
-      onConflict: 'fail',
-      etag: null,
-    };
+    return initialUploadRecord({ id: newId(createdAt), file, target, createdAt, relativePath, chunkConcurrency });
   }
 
   /**

@@ -4,6 +4,7 @@ import { API } from '../../../common/api/paths';
 import type { TransferSnapshot } from '../../../common/transfer/engine-api';
 import { openTransferDb } from '../../../workers/queue/db';
 import { addUploads, getUpload, updateUpload } from '../../../workers/queue/repository';
+import { newUploadRecord } from '../../../workers/queue/records';
 import { setupEngine, target, testFile, waitForItem } from './engine-test-kit';
 import { FakeUploadServer } from './fake-upload-server';
 
@@ -186,12 +187,8 @@ describe('transfer engine with an injected fetch', () => {
     const db = openTransferDb(name);
     const now = Date.now();
     await addUploads(db, [
-      {
-        id: 'x', direction: 'upload', name: 'x.bin', size: 5, lastModified: now, type: '', file: null, target, state: 'waiting',
-        bytesDone: 0, chunkSize: 0, chunkDigests: null, fingerprint: null, uploadId: null, chunksDone: [], attempts: 0,
-        lastError: null, fileId: null, createdAt: now, updatedAt: now,
-        relativePath: null, holdReason: null, via: null, chunkConcurrency: 3, onConflict: 'fail', etag: null,
-      },
+      // As a reload leaves it when the store could not keep the File: a 5-byte item without its bytes.
+      { ...newUploadRecord({ id: 'x', file: new Blob(['12345']), target, createdAt: now, relativePath: null, chunkConcurrency: 3 }), name: 'x.bin', file: null },
     ]);
     await updateUpload(db, 'x', { state: 'hashing' }, now);
     db.close();

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTransferDb, TRANSFER_DB_VERSION, type TransferDb } from '../../../workers/queue/db';
 import { addUploads, getUpload, listUploads, markChunkDone, removeFinishedUploads, updateUpload } from '../../../workers/queue/repository';
+import { newUploadRecord } from '../../../workers/queue/records';
 import type { UploadRecord } from '../../../workers/queue/types';
 
 let dbCounter = 0;
@@ -16,33 +17,12 @@ afterEach(() => {
 });
 
 function record(id: string, createdAt: number, patch: Partial<UploadRecord> = {}): UploadRecord {
+  const file = new Blob(['0123456789'], { type: 'application/octet-stream' });
   return {
-    id,
-    direction: 'upload',
+    ...newUploadRecord({ id, file, target: { parentId: null, category: 1 }, createdAt, relativePath: null, chunkConcurrency: 3 }),
     name: `${id}.bin`,
-    size: 10,
     lastModified: 1,
-    type: 'application/octet-stream',
-    file: new Blob(['0123456789']),
-    target: { parentId: null, category: 1 },
-    state: 'waiting',
-    bytesDone: 0,
     chunkSize: 4,
-    chunkDigests: null,
-    fingerprint: null,
-    uploadId: null,
-    chunksDone: [],
-    attempts: 0,
-    lastError: null,
-    fileId: null,
-    createdAt,
-    updatedAt: createdAt,
-    relativePath: null,
-    holdReason: null,
-    via: null,
-    chunkConcurrency: 3,
-    onConflict: 'fail',
-    etag: null,
     ...patch,
   };
 }
