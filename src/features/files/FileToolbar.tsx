@@ -1,6 +1,6 @@
 import { FolderAddOutlined, FolderOpenOutlined, UploadOutlined } from '@ant-design/icons';
 import { Button, Space } from 'antd';
-import { useEffect, useRef } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 import type { FolderEntry } from '../../../common/transfer/engine-api';
 import { folderEntriesFromInput } from '../../lib/folder-walk';
 
@@ -18,38 +18,33 @@ export function FileToolbar({ onFiles, onFolder, onMkdir }: { onFiles: (files: F
       <Button type="primary" icon={<UploadOutlined />} onClick={() => input.current?.click()} data-testid="toolbar-upload">
         上传文件
       </Button>
-      <input
-        ref={input}
-        type="file"
-        multiple
-        hidden
-        data-testid="upload-input"
-        aria-label="选择要上传的文件"
-        onChange={(e) => {
-          const files = Array.from(e.target.files ?? []);
-          e.target.value = '';
-          if (files.length > 0) onFiles(files);
-        }}
-      />
+      <HiddenPicker inputRef={input} testId="upload-input" label="选择要上传的文件" onPick={onFiles} />
       <Button icon={<FolderOpenOutlined />} onClick={() => folderInput.current?.click()} data-testid="toolbar-upload-folder">
         上传文件夹
       </Button>
-      <input
-        ref={folderInput}
-        type="file"
-        multiple
-        hidden
-        data-testid="upload-folder-input"
-        aria-label="选择要上传的文件夹"
-        onChange={(e) => {
-          const files = Array.from(e.target.files ?? []);
-          e.target.value = '';
-          if (files.length > 0) onFolder(folderEntriesFromInput(files));
-        }}
-      />
+      <HiddenPicker inputRef={folderInput} testId="upload-folder-input" label="选择要上传的文件夹" onPick={(files) => onFolder(folderEntriesFromInput(files))} />
       <Button icon={<FolderAddOutlined />} onClick={onMkdir} data-testid="toolbar-mkdir">
         新建文件夹
       </Button>
     </Space>
+  );
+}
+
+/** A hidden multi-file input: hands over what was picked (if anything) and clears itself, so the same files can be picked again. */
+function HiddenPicker({ inputRef, testId, label, onPick }: { inputRef: RefObject<HTMLInputElement | null>; testId: string; label: string; onPick: (files: File[]) => void }) {
+  return (
+    <input
+      ref={inputRef}
+      type="file"
+      multiple
+      hidden
+      data-testid={testId}
+      aria-label={label}
+      onChange={(e) => {
+        const files = Array.from(e.target.files ?? []);
+        e.target.value = '';
+        if (files.length > 0) onPick(files);
+      }}
+    />
   );
 }
