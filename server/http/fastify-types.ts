@@ -7,6 +7,8 @@ declare module 'fastify' {
     public?: boolean;
     /** Reachable while the initial password must still be changed (logout, details, config, menu). */
     allowDuringPasswordChange?: boolean;
+    /** Only tenant administrators may call it; members get ERRORS.FORBIDDEN. */
+    adminOnly?: boolean;
   }
   interface FastifyRequest {
     /** Set by the session guard; null on public routes without a session. */

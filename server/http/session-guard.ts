@@ -30,7 +30,7 @@ function checkOrigin(request: FastifyRequest): void {
 /**
  * Runs before body parsing on every API request: Origin check for writes, then the session. Routes
  * are private unless marked `config.public`; the initial-password gate lets through only routes
- * marked `config.allowDuringPasswordChange`.
+ * marked `config.allowDuringPasswordChange`; routes marked `config.adminOnly` refuse members.
  */
 export function installSessionGuard(app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('caller', null);
@@ -49,6 +49,7 @@ export function installSessionGuard(app: FastifyInstance, auth: AuthService): vo
     if (session.caller.mustChangePassword && !config.allowDuringPasswordChange && !config.public) {
       throw new AppError(ERRORS.PASSWORD_CHANGE_REQUIRED);
     }
+    if (config.adminOnly && session.caller.role !== 'admin') throw new AppError(ERRORS.FORBIDDEN);
   });
 }
 

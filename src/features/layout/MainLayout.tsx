@@ -2,6 +2,7 @@ import { Layout } from 'antd';
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { BrandMark } from '../../components/BrandMark';
+import { usePagePermissionsLoader } from '../../lib/button-permissions';
 import { saveMenuRoutes } from '../../lib/menu-routes';
 import { fetchMenu, fetchUserDetails } from './layout-api';
 import { SideMenu } from './SideMenu';
@@ -14,6 +15,7 @@ const HEADER_HEIGHT = 56;
 export function MainLayout({ children, aside }: { children: ReactNode; aside?: ReactNode }) {
   const menu = useLoadOnce(fetchMenu);
   const user = useLoadOnce(fetchUserDetails);
+  usePagePermissionsLoader();
 
   useEffect(() => {
     if (menu) saveMenuRoutes(menu);

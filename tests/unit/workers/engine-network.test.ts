@@ -25,8 +25,15 @@ describe('byte progress and stall detection', () => {
       return base(req);
     };
     const sleeps: number[] = [];
-    const { engine } = setupEngine(server, { transport, stallTimeoutMs: 40, chunkConcurrency: 1, sleep: async (ms) => void sleeps.push(ms) });
     const snapshots: TransferSnapshot[] = [];
+    const sawRetrying = () => snapshots.some((s) => s.items.some((i) => i.state === 'retrying'));
+    // The back-off waits until a snapshot has shown the retrying state: snapshots are coalesced, and
+    // on a loaded machine a zero-length back-off could otherwise pass between two of them.
+    const sleep = async (ms: number) => {
+      sleeps.push(ms);
+      for (let waited = 0; !sawRetrying() && waited < 5_000; waited += 10) await tick(10);
+    };
+    const { engine } = setupEngine(server, { transport, stallTimeoutMs: 40, chunkConcurrency: 1, sleep });
     await engine.subscribe((s) => snapshots.push(s));
     const { file } = testFile();
     const [id] = await engine.enqueueUploads([file], target);
