@@ -1,3 +1,5 @@
+// Must stay the first import: sizes libuv's thread pool before anything starts it.
+import './threadpool';
 import { buildApp } from './app';
 import { configFromEnv } from './config';
 

@@ -7,7 +7,7 @@
  */
 import * as Comlink from 'comlink';
 import { createEngine } from './engine/engine';
-import { createHashPool, hashPoolSize, type HashWorkerLike } from './hash/hash-pool';
+import { createHashPool, HASH_TASKS_PER_WORKER, hashPoolSize, type HashWorkerLike } from './hash/hash-pool';
 import { openTransferDb } from './queue/db';
 import { createTabEngine } from './tabs/tab-engine';
 
@@ -25,7 +25,7 @@ const engine = createTabEngine({
       // Bound: a detached `fetch` throws "Illegal invocation" in browsers.
       fetch: (input, init) => globalThis.fetch(input, init),
       hashChunk: hashPool.hashChunk,
-      hashConcurrency: hashPool.size,
+      hashConcurrency: hashPool.size * HASH_TASKS_PER_WORKER,
     });
   },
 });

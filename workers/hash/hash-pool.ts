@@ -28,6 +28,14 @@ export interface HashWorkerLike {
 /** More hash workers than this gives nothing: the disk and the upload are the limit by then. */
 export const MAX_HASH_WORKERS = 4;
 
+/**
+ * Tasks the engine keeps in flight per hash worker. With two, a worker reads the next slice while
+ * WebCrypto digests the current one off its thread (both browsers run digests on their own threads),
+ * so the read is hidden behind the digest; each task has its own reused buffer, so memory stays at
+ * HASH_TASKS_PER_WORKER chunks per worker.
+ */
+export const HASH_TASKS_PER_WORKER = 2;
+
 /** Pool size from the number of logical cores: one per core, at least 1, at most MAX_HASH_WORKERS. */
 export function hashPoolSize(hardwareConcurrency: number | undefined): number {
   const cores = Number.isFinite(hardwareConcurrency) && hardwareConcurrency! > 0 ? Math.floor(hardwareConcurrency!) : 1;
