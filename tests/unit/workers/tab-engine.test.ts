@@ -125,7 +125,7 @@ describe('one engine per origin (Web Locks)', () => {
     engineA.stalled.add('pause');
     const pause = c.api.pause('item-1');
     await vi.waitFor(() => expect(engineA.callsOf('pause')).toEqual([['item-1']]));
-    const requestsBefore = c.channel.sent.length;
+    const sentBeforeClose = c.channel.sent.length;
     o.close(a);
 
     // Calls made during the hand-over, from a follower and from the tab about to lead.
@@ -146,7 +146,7 @@ describe('one engine per origin (Web Locks)', () => {
     expect(engineB.callsOf('cancel')).toEqual([['item-2']]);
     // …but not the enqueue a had answered already: c did not send it again.
     expect(engineB.callsOf('enqueueUploads')).toEqual([]);
-    const resent = c.channel.sent.slice(requestsBefore).filter((m): m is Extract<TabMessage, { type: 'request' }> => m.type === 'request');
+    const resent = c.channel.sent.slice(sentBeforeClose).filter((m): m is Extract<TabMessage, { type: 'request' }> => m.type === 'request');
     expect(new Set(resent.map((m) => m.method))).toEqual(new Set(['pause', 'cancel']));
     expect(engineA.callsOf('cancel')).toEqual([]);
 
