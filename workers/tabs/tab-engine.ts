@@ -15,8 +15,9 @@
  * Protocol on the BroadcastChannel {@link ENGINE_CHANNEL} (all messages are structured clones; File
  * and Blob objects clone fine, the receiving side gets the same disk-backed file):
  *   follower → all   { type: 'hello', from }                       a follower started: leader, say who you are
- *   leader   → all   { type: 'leader', leader }                    "I run the engine" (on election, on hello,
- *                                                                  and every HEARTBEAT_MS as a heartbeat)
+ *   leader   → all   { type: 'leader', leader }                    "I run the engine" (once its engine is ready,
+ *                                                                  on hello after the snapshot, on a fallback
+ *                                                                  claim, and every HEARTBEAT_MS as a heartbeat)
  *   follower → all   { type: 'request', from, reqId, method, args } an EngineApi call to run on the leader
  *   leader   → all   { type: 'reply', to, reqId, ok, value|error }  its result, addressed to the caller
  *   leader   → all   { type: 'snapshot', leader, snapshot }         every engine snapshot (throttled by the engine)
@@ -133,6 +134,8 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
   let engine: AnyEngine | null = null;
   /** Leader: resolves once the engine is configured and subscribed; calls wait for it. */
   let engineReady: Promise<AnyEngine> | null = null;
+  /** Leader: engineReady has resolved, so lastSnapshot holds the engine's snapshot. */
+  let ready = false;
   let config: EngineConfig | null = null;
   let lastSnapshot: TransferSnapshot | null = null;
   let knownLeader: string | null = null;
@@ -181,6 +184,7 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
     })();
     setRole('leader');
     await engineReady;
+    ready = true;
     post({ type: 'leader', leader: tabId });
     setInterval(() => post({ type: 'leader', leader: tabId }), HEARTBEAT_MS);
     // Calls this tab made while it was a follower now run here.
@@ -224,9 +228,13 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
     const message = event.data;
     switch (message.type) {
       case 'hello':
-        if (engine) {
+        // Only once the engine is ready, and the snapshot first: a follower without a snapshot answers
+        // every 'leader' with another 'hello', so answering before there is a snapshot to give (the
+        // engine still loading its queue) ping-pongs, and with several such tabs multiplies the
+        // messages each round. The ready leader's own announcement reaches those tabs anyway.
+        if (ready && lastSnapshot) {
+          post({ type: 'snapshot', leader: tabId, snapshot: lastSnapshot });
           post({ type: 'leader', leader: tabId });
-          if (lastSnapshot) post({ type: 'snapshot', leader: tabId, snapshot: lastSnapshot });
         }
         break;
       case 'request':
@@ -267,12 +275,20 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
    * Without Web Locks: a follower that hears no heartbeat for LEADER_SILENCE_MS claims leadership and
    * takes it unless, within CLAIM_WAIT_MS, a heartbeat arrives or a competing claim with a smaller tab
    * id does. Best effort (timers in background tabs are throttled), which is why Web Locks come first.
+   *
+   * Two claims only settle by tab id when each reaches the other while it is claiming. So a tab that
+   * hears a claim while NOT claiming counts it as a sign of life and waits a whole silence before
+   * claiming itself (otherwise it claims right after and both win when the first winner's engine
+   * takes longer than a claim window to announce itself), and a leader answers a claim at once,
+   * before its engine is ready.
    */
   function startFallbackElection(): void {
     let claiming = false;
     let beaten = false;
     onClaim = (from) => {
-      if (claiming && from < tabId) beaten = true;
+      if (engine) post({ type: 'leader', leader: tabId });
+      else if (!claiming) lastHeartbeat = Date.now();
+      else if (from < tabId) beaten = true;
     };
     lastHeartbeat = Date.now() - LEADER_SILENCE_MS + CLAIM_WAIT_MS; // give a live leader time to answer 'hello'
     const timer = setInterval(() => {
@@ -324,8 +340,10 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
     },
     async watchRole(listener: (role: TabRole) => void) {
       roleListeners.add(listener);
+      // The role now: read later, a change made meanwhile would be reported twice and this one never.
+      const current = role;
       Promise.resolve()
-        .then(() => listener(role))
+        .then(() => listener(current))
         .catch(() => undefined);
     },
   };
