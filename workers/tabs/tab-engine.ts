@@ -101,6 +101,12 @@ export interface TabEngineDeps<TFile> {
   /** `navigator.locks` by default; null → fallback election. */
   locks?: LockManagerLike | null;
   tabId?: string;
+  /**
+   * Ends this tab's part (tests, or a page that shuts its worker down cleanly): timers stop, the
+   * engine lock is released so the next tab is elected, and channel messages are ignored. A worker
+   * that simply dies needs none of this: the browser drops its timers and releases its lock.
+   */
+  signal?: AbortSignal;
 }
 
 interface Pending {
@@ -129,6 +135,14 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
   const tabId = deps.tabId ?? randomTabId();
   const channel = deps.channel ?? (new BroadcastChannel(ENGINE_CHANNEL) as unknown as TabChannel);
   const locks = deps.locks === undefined ? defaultLocks() : deps.locks;
+  const signal = deps.signal ?? new AbortController().signal;
+  /** setInterval that stops when the tab ends. */
+  const every = (ms: number, tick: () => void): (() => void) => {
+    const timer = setInterval(tick, ms);
+    const stop = () => clearInterval(timer);
+    signal.addEventListener('abort', stop, { once: true });
+    return stop;
+  };
 
   let role: TabRole = 'follower';
   let engine: AnyEngine | null = null;
@@ -150,7 +164,9 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
   /** Leader: request keys already run (from:reqId), so a re-sent request runs once. */
   const handled = new Set<string>();
 
-  const post = (message: TabMessage): void => channel.postMessage(message);
+  const post = (message: TabMessage): void => {
+    if (!signal.aborted) channel.postMessage(message);
+  };
 
   function publish(snapshot: TransferSnapshot): void {
     lastSnapshot = snapshot;
@@ -186,7 +202,7 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
     await engineReady;
     ready = true;
     post({ type: 'leader', leader: tabId });
-    setInterval(() => post({ type: 'leader', leader: tabId }), HEARTBEAT_MS);
+    every(HEARTBEAT_MS, () => post({ type: 'leader', leader: tabId }));
     // Calls this tab made while it was a follower now run here.
     for (const [reqId, call] of [...pending]) {
       pending.delete(reqId);
@@ -225,6 +241,7 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
   }
 
   channel.addEventListener('message', (event) => {
+    if (signal.aborted) return;
     const message = event.data;
     switch (message.type) {
       case 'hello':
@@ -291,7 +308,7 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
       else if (from < tabId) beaten = true;
     };
     lastHeartbeat = Date.now() - LEADER_SILENCE_MS + CLAIM_WAIT_MS; // give a live leader time to answer 'hello'
-    const timer = setInterval(() => {
+    const stopTimer = every(HEARTBEAT_MS / 2, () => {
       if (engine || claiming || Date.now() - lastHeartbeat < LEADER_SILENCE_MS) return;
       claiming = true;
       beaten = false;
@@ -299,18 +316,19 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
       post({ type: 'claim', from: tabId });
       setTimeout(() => {
         claiming = false;
-        if (beaten || lastHeartbeat > claimedAt) return;
-        clearInterval(timer);
+        if (signal.aborted || beaten || lastHeartbeat > claimedAt) return;
+        stopTimer();
         void becomeLeader();
       }, CLAIM_WAIT_MS);
-    }, HEARTBEAT_MS / 2);
+    });
   }
 
   if (locks) {
-    // Held until the worker dies: the callback's promise never settles.
+    // Held until the worker dies (or the signal ends this tab): the callback's promise settles only then.
     void locks.request(ENGINE_LOCK, () => {
+      if (signal.aborted) return Promise.resolve();
       void becomeLeader().catch((error: unknown) => console.error('transfer engine failed to start', error));
-      return new Promise<never>(() => undefined);
+      return new Promise<void>((release) => signal.addEventListener('abort', () => release(), { once: true }));
     });
   } else {
     startFallbackElection();

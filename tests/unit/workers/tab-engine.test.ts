@@ -156,6 +156,26 @@ describe('one engine per origin (Web Locks)', () => {
     await vi.waitFor(() => expect(lastStates(c)).toEqual(['item-1:paused', 'item-2:cancelled']));
   });
 
+  it("aborting a leader's signal releases the engine lock itself and silences the tab; the next tab takes over", async () => {
+    const o = origin();
+    const a = await o.open('tab-a');
+    const b = await o.open('tab-b');
+    await settled(o, a, [b]);
+
+    // Only the signal: the channel stays open and the kit does not drop a's lock for it.
+    a.lifetime.abort();
+    await vi.waitFor(() => expect(o.locks!.holder(ENGINE_LOCK)).toBe('tab-b'));
+    await vi.waitFor(() => expect(b.roles).toEqual(['follower', 'leader']));
+    expect(o.factory.engines.map((e) => e.createdBy)).toEqual(['tab-a', 'tab-b']);
+
+    // a neither posts (no heartbeat) nor answers any more.
+    const sentByA = a.channel.sent.length;
+    await tick(1_200); // longer than one heartbeat
+    expect(a.channel.sent.length).toBe(sentByA);
+    await expect(b.api.getSnapshot()).resolves.toMatchObject({ items: [] });
+    expect(o.engineOf(a)!.callsOf('getSnapshot')).toEqual([]);
+  });
+
   it('a leader still starting its engine does not ping-pong hello/leader with tabs that have no snapshot yet', async () => {
     // The real engine loads the persisted queue before its first snapshot; a browser restoring a
     // session opens every tab at once, so the followers' 'hello' reach a leader that is not ready.

@@ -371,6 +371,8 @@ export interface TestTab {
   /** Every snapshot this tab's subscriber received, in order. */
   snapshots: TransferSnapshot[];
   closed: boolean;
+  /** Aborting it shuts the tab's engine side down cleanly (createTabEngine's `signal`). */
+  lifetime: AbortController;
 }
 
 let originCount = 0;
@@ -387,13 +389,15 @@ export function createOrigin(options: { locks?: null; hub?: ReturnType<typeof cr
 
   async function open(id: string, config?: EngineConfig): Promise<TestTab> {
     const channel = options.hub ? options.hub.channel() : broadcastChannel(name);
+    const lifetime = new AbortController();
     const api = createTabEngine<FakeFile>({
       tabId: id,
       channel,
       locks: locks ? locks.forTab(id) : null,
       createEngine: () => factory.create(id).api,
+      signal: lifetime.signal,
     });
-    const tab: TestTab = { id, api, channel, roles: [], snapshots: [], closed: false };
+    const tab: TestTab = { id, api, channel, roles: [], snapshots: [], closed: false, lifetime };
     tabs.push(tab);
     if (config) await api.configure(config);
     await api.watchRole((role) => tab.roles.push(role));
@@ -402,15 +406,14 @@ export function createOrigin(options: { locks?: null; hub?: ReturnType<typeof cr
   }
 
   /**
-   * The tab (and its worker) goes away: its messages stop both ways and the browser drops its lock.
-   * Its timers keep running (createTabEngine has no shutdown: a dead worker needs none), which is
-   * harmless for a closed leader; fallback-election tests must not close a follower, whose election
-   * timer would go on claiming into the void.
+   * The tab (and its worker) dies: its messages stop both ways and the browser drops its lock. Its
+   * timers are stopped too, as a dead worker's are (through the tab's signal).
    */
   function close(tab: TestTab): void {
     tab.closed = true;
     tab.channel.close();
     locks?.release(tab.id);
+    tab.lifetime.abort();
   }
 
   return {
