@@ -2,6 +2,7 @@ import { FolderAddOutlined, FolderOpenOutlined, UploadOutlined } from '@ant-desi
 import { Button, Space } from 'antd';
 import { type RefObject, useEffect, useRef } from 'react';
 import type { FolderEntry } from '../../../common/transfer/engine-api';
+import { Permission } from '../../lib/button-permissions';
 import { folderEntriesFromInput } from '../../lib/folder-walk';
 
 /** '上传文件' (a hidden multi-file input), '上传文件夹' (a hidden folder input) and '新建文件夹'. */
@@ -15,17 +16,21 @@ export function FileToolbar({ onFiles, onFolder, onMkdir }: { onFiles: (files: F
   }, []);
   return (
     <Space>
-      <Button type="primary" icon={<UploadOutlined />} onClick={() => input.current?.click()} data-testid="toolbar-upload">
-        上传文件
-      </Button>
-      <HiddenPicker inputRef={input} testId="upload-input" label="选择要上传的文件" onPick={onFiles} />
-      <Button icon={<FolderOpenOutlined />} onClick={() => folderInput.current?.click()} data-testid="toolbar-upload-folder">
-        上传文件夹
-      </Button>
-      <HiddenPicker inputRef={folderInput} testId="upload-folder-input" label="选择要上传的文件夹" onPick={(files) => onFolder(folderEntriesFromInput(files))} />
-      <Button icon={<FolderAddOutlined />} onClick={onMkdir} data-testid="toolbar-mkdir">
-        新建文件夹
-      </Button>
+      <Permission code="file:upload">
+        <Button type="primary" icon={<UploadOutlined />} onClick={() => input.current?.click()} data-testid="toolbar-upload">
+          上传文件
+        </Button>
+        <HiddenPicker inputRef={input} testId="upload-input" label="选择要上传的文件" onPick={onFiles} />
+        <Button icon={<FolderOpenOutlined />} onClick={() => folderInput.current?.click()} data-testid="toolbar-upload-folder">
+          上传文件夹
+        </Button>
+        <HiddenPicker inputRef={folderInput} testId="upload-folder-input" label="选择要上传的文件夹" onPick={(files) => onFolder(folderEntriesFromInput(files))} />
+      </Permission>
+      <Permission code="file:mkdir">
+        <Button icon={<FolderAddOutlined />} onClick={onMkdir} data-testid="toolbar-mkdir">
+          新建文件夹
+        </Button>
+      </Permission>
     </Space>
   );
 }
