@@ -1,10 +1,15 @@
 import { Redirect, Route, Switch } from 'wouter';
-import { InitialPswChangePage, LoginPage } from '../features/auth';
+import { lazyPage } from '../components/LazyPage';
 import { DownloadExceededPage, NotFoundPage, PermissionDeniedPage, StandalonePlaceholderPage } from '../features/status';
 import { HomeRedirect } from './HomeRedirect';
-import { MainShell } from './MainShell';
 import { RouteGuard } from './RouteGuard';
 import { STANDALONE_PAGES } from './route-table';
+
+// Each page group is its own chunk (spec §8: a chunk that does not load within 120 s shows a retry screen).
+// The status pages stay in the entry chunk: they are what a failure lands on.
+const LoginPage = lazyPage(() => import('../features/auth').then((m) => m.LoginPage));
+const InitialPswChangePage = lazyPage(() => import('../features/auth').then((m) => m.InitialPswChangePage));
+const MainShell = lazyPage(() => import('./MainShell').then((m) => m.MainShell));
 
 export function AppRoutes() {
   return (

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { PASSWORD_MAX_LENGTH } from '../../../common/constants';
 import { BrandMark } from '../../components/BrandMark';
+import { clearMenuRoutes } from '../../lib/menu-routes';
 import { login } from './auth-api';
 import { loginTarget } from './login-target';
 import { useCaptcha } from './use-captcha';
@@ -26,6 +27,8 @@ export function LoginPage() {
     setSubmitting(true);
     try {
       const result = await login({ ...values, captchaId: captcha.captchaId });
+      // Another account may have used this browser: its saved menu must not guard this one's pages.
+      clearMenuRoutes();
       navigate(loginTarget(result, search), { replace: true });
     } catch {
       // The API client already showed the reason; the captcha is single-use, so take a new one.
