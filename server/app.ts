@@ -29,6 +29,9 @@ import { registerStaticRoutes } from './routes/static-routes';
 import { registerUploadRoutes } from './routes/upload-routes';
 import { registerUserRoutes } from './routes/user-routes';
 import { AuthService } from './services/auth-service';
+import { resolveAccountPolicy } from './services/account-policy';
+import { LoginThrottle } from './services/login-throttle';
+import { LoginFailureRepository } from './repositories/login-failure-repository';
 import { CaptchaService } from './services/captcha-service';
 import { ConfigService } from './services/config-service';
 import { DownloadService } from './services/download-service';
@@ -82,7 +85,9 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     ttlMs: config.captchaTtlMs,
     outboxFile: config.testHooks ? captchaOutboxFile(config.dataDir) : undefined,
   });
-  const auth = new AuthService(users, sessions, captchas, config.sessionTtlMs);
+  const accountPolicy = resolveAccountPolicy(config.accounts);
+  const throttle = new LoginThrottle(new LoginFailureRepository(db), accountPolicy);
+  const auth = new AuthService(users, sessions, captchas, throttle, accountPolicy, config.sessionTtlMs);
   const configService = new ConfigService(tenants, blobStore);
   const userService = new UserService(users, config.publicBaseUrl);
   const fileService = new FileService(files);

@@ -3,6 +3,7 @@ import { API } from '../../common/api/paths';
 import type { ApiOk } from '../../common/api/envelope';
 import type { CaptchaImage, LoginForm, LoginResult } from '../../common/api/types';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '../http/session-cookie';
+import { claimedNetworkEnv } from '../http/client-headers';
 import type { AuthService } from '../services/auth-service';
 import type { CaptchaService } from '../services/captcha-service';
 
@@ -27,7 +28,10 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, capt
       },
     },
     async (request, reply): Promise<ApiOk<LoginResult>> => {
-      const { token, result } = await auth.login(request.body as Partial<LoginForm>);
+      const { token, result } = await auth.login(request.body as Partial<LoginForm>, {
+        address: request.ip,
+        networkEnv: claimedNetworkEnv(request),
+      });
       setSessionCookie(request, reply, token, Date.now() + sessionTtlMs);
       return { data: result };
     },

@@ -21,6 +21,8 @@ export const ALL_PERMISSIONS = [
   'file:delete',
   'file:share',
   'system:manage',
+  /** Lock/unlock accounts, set roles and outer login (the adminOnly /api/v2/account, setRoles, outerLogin calls). */
+  'system:user',
 ] as const;
 const MEMBER_PERMISSIONS = ALL_PERMISSIONS.filter((c) => !c.startsWith('system:'));
 
