@@ -9,6 +9,7 @@ import { STANDALONE_PAGES } from './route-table';
 // The status pages stay in the entry chunk: they are what a failure lands on.
 const LoginPage = lazyPage(() => import('../features/auth').then((m) => m.LoginPage));
 const InitialPswChangePage = lazyPage(() => import('../features/auth').then((m) => m.InitialPswChangePage));
+const PasswordChangePage = lazyPage(() => import('../features/auth').then((m) => m.PasswordChangePage));
 const MainShell = lazyPage(() => import('./MainShell').then((m) => m.MainShell));
 
 export function AppRoutes() {
@@ -19,6 +20,7 @@ export function AppRoutes() {
         <Route path="/login" component={LoginPage} />
         <Route path="/login/:id" component={LoginPage} />
         <Route path="/initialPswChange" component={InitialPswChangePage} />
+        <Route path="/passwordChage" component={PasswordChangePage} />
         <Route path="/error" component={NotFoundPage} />
         <Route path="/permissionDenied" component={PermissionDeniedPage} />
         <Route path="/downloadExceeded" component={DownloadExceededPage} />

@@ -44,7 +44,6 @@ export const MAIN_DEFAULTS: Record<string, string> = {
 /** Top-level spec §2 pages not built yet. */
 export const STANDALONE_PAGES: Record<string, string> = {
   '/downLoadM': '移动端下载',
-  '/passwordChage': '修改密码',
   '/openShareLink': '打开分享链接',
   '/shareLink': '分享链接',
 };
