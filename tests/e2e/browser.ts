@@ -53,7 +53,7 @@ export async function captchaAnswer(captchaId: string): Promise<string> {
   throw new Error(`no captcha answer recorded for ${captchaId}`);
 }
 
-/** Opens /login, waits for its captcha, fills the form and submits. Does not wait for navigation. */
+/** Opens /login, waits for its captcha, fills the form, accepts the user agreement and submits. Does not wait for navigation. */
 export async function submitLogin(page: Page, username: string, password: string): Promise<void> {
   const captchaResponse = page.waitForResponse((r) => r.url().includes(API.captcha) && r.ok());
   await page.goto(baseUrl() + '/login');
@@ -61,6 +61,7 @@ export async function submitLogin(page: Page, username: string, password: string
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-captcha').fill(await captchaAnswer(data.captchaId));
+  await page.getByTestId('login-agreement').click();
   await page.getByTestId('login-submit').click();
 }
 
