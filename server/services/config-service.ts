@@ -43,7 +43,17 @@ const COMMON_MENU: MenuItem[] = [
   FILE_MENU,
   { code: 'group', name: '群组空间', url: '/main/group', icon: 'team' },
   { code: 'notice', name: '消息', url: '/main/notice', icon: 'bell' },
-  { code: 'user', name: '个人中心', url: '/main/user/userInfo', icon: 'idcard' },
+  {
+    code: 'user',
+    name: '个人中心',
+    url: '/main/user/userInfo',
+    icon: 'idcard',
+    // Both pages listed: the client's route guard (spec §2) only lets saved menu routes through.
+    children: [
+      { code: 'user-info', name: '基本信息', url: '/main/user/userInfo', icon: 'user' },
+      { code: 'user-safe', name: '账号安全', url: '/main/user/accountSafe', icon: 'safe' },
+    ],
+  },
 ];
 const ADMIN_MENU: MenuItem = { code: 'system', name: '系统管理', url: '/main/system', icon: 'setting' };
 

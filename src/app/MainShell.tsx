@@ -1,11 +1,15 @@
 import { Redirect, Route, Switch } from 'wouter';
+import { lazyPage } from '../components/LazyPage';
 import { UnderConstruction } from '../components/UnderConstruction';
 import { PersonalFilesPage } from '../features/files';
 import { MainLayout } from '../features/layout';
 import { TransferPanel } from '../features/transfer';
 import { MAIN_DEFAULTS, MAIN_PAGES } from './route-table';
 
-const BUILT_PAGES = new Set(['/main/file/personal']);
+const UserInfoPage = lazyPage(() => import('../features/user-centre').then((m) => m.UserInfoPage));
+const AccountSafePage = lazyPage(() => import('../features/user-centre').then((m) => m.AccountSafePage));
+
+const BUILT_PAGES = new Set(['/main/file/personal', '/main/user/userInfo', '/main/user/accountSafe']);
 
 /** Everything under /main: the layout with the transfer panel, and the §2 pages. */
 export function MainShell() {
@@ -13,6 +17,8 @@ export function MainShell() {
     <MainLayout aside={<TransferPanel />}>
       <Switch>
         <Route path="/main/file/personal" component={PersonalFilesPage} />
+        <Route path="/main/user/userInfo" component={UserInfoPage} />
+        <Route path="/main/user/accountSafe" component={AccountSafePage} />
         {Object.entries(MAIN_PAGES)
           .filter(([path]) => !BUILT_PAGES.has(path))
           .map(([path, title]) => (

@@ -28,6 +28,7 @@ describe('menu and config', () => {
       '/main/group',
       '/main/notice',
       '/main/user/userInfo',
+      '/main/user/accountSafe',
       '/main/system',
     ]) {
       expect(urls).toContain(url);
