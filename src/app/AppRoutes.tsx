@@ -3,7 +3,8 @@ import { lazyPage } from '../components/LazyPage';
 import { DownloadExceededPage, NotFoundPage, PermissionDeniedPage, StandalonePlaceholderPage } from '../features/status';
 import { HomeRedirect } from './HomeRedirect';
 import { RouteGuard } from './RouteGuard';
-import { STANDALONE_PAGES } from './route-table';
+import { SHARE_LINK_PAGES, STANDALONE_PAGES } from './route-table';
+import { ShareLinkRoute } from './ShareLinkRoute';
 
 // Each page group is its own chunk (spec §8: a chunk that does not load within 120 s shows a retry screen).
 // The status pages stay in the entry chunk: they are what a failure lands on.
@@ -27,6 +28,11 @@ export function AppRoutes() {
         {Object.entries(STANDALONE_PAGES).map(([path, title]) => (
           <Route key={path} path={path}>
             <StandalonePlaceholderPage title={title} />
+          </Route>
+        ))}
+        {Object.entries(SHARE_LINK_PAGES).map(([path, title]) => (
+          <Route key={path} path={path} nest>
+            <ShareLinkRoute title={title} />
           </Route>
         ))}
         <Route path="/main" component={MainShell} />
