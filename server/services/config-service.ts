@@ -51,6 +51,7 @@ export class ConfigService {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly blobs: BlobStore,
+    private readonly passwordExpiryDays: number,
   ) {}
 
   private async tenantFor(caller: Caller | null) {
@@ -72,7 +73,7 @@ export class ConfigService {
 
   async tenantConfig(caller: Caller): Promise<TenantConfig> {
     const tenant = await this.tenantFor(caller);
-    return { tenantId: tenant.id, tenantName: tenant.name, passwordExpiryDays: 0 };
+    return { tenantId: tenant.id, tenantName: tenant.name, passwordExpiryDays: this.passwordExpiryDays };
   }
 
   menu(caller: Caller): MenuItem[] {
