@@ -70,6 +70,8 @@ export const ERRORS = {
   PASSWORD_INVALID: { code: 'AUTH-1013', status: 400, message: '密码必须是8-16位字母、数字和符号三种组合' },
   /** setRoles would leave the tenant without an administrator. */
   LAST_ADMIN: { code: 'AUTH-1014', status: 400, message: '至少需要保留一名管理员' },
+  /** A user id unknown in the caller's tenant (another tenant's ids included). */
+  USER_NOT_FOUND: { code: 'AUTH-1016', status: 404, message: '用户不存在' },
   CANNOT_LOCK_SELF: { code: 'AUTH-1015', status: 400, message: '不能锁定当前登录的账号' },
   SMS_CODE_INVALID: { code: 'SMS-1101', status: 400, message: '短信验证码错误或已过期，请重新获取' },
   /** Per phone (one code per SMS_RESEND_MS, SMS_PER_PHONE_PER_HOUR) or per address (SMS_PER_ADDRESS_PER_HOUR). */

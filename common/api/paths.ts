@@ -24,8 +24,6 @@ export const API = {
   smsSend: '/api/captcha/sms/send',
   /** SMS login: `POST {phone, code}` (SmsLoginRequest) → LoginResult and the session cookie. */
   smsValidate: '/api/captcha/smsCode/validate',
-  /** `GET ?clientType=3|4` → ClientVersion (the desktop update check). */
-  clientVersion: '/api/clientVersion/get',
 
   // users
   userDetails: '/api/user/details/search',

@@ -183,13 +183,6 @@ export interface OuterLoginSetRequest {
   enabled: boolean;
 }
 
-/** `GET /api/clientVersion/get?clientType=3|4` answer (spec §3 client version info). */
-export interface ClientVersion {
-  isForce: boolean;
-  versionName: string;
-  versionDesc: string;
-}
-
 export interface CaptchaImage {
   captchaId: string;
   /** `data:image/svg+xml;base64,...` */

@@ -25,14 +25,28 @@ export class UserRepository {
     return this.db.selectFrom('users').selectAll().where('phone', '=', phone).executeTakeFirst();
   }
 
-  async countAdmins(tenantId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('tenant_id', '=', tenantId)
-      .where('role', '=', 'admin')
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  /**
+   * Changes a role in one statement that refuses to demote the tenant's last admin (two admins
+   * demoting each other at once cannot both succeed). Returns false when refused.
+   */
+  async setRoleKeepingAnAdmin(tenantId: string, id: string, role: 'admin' | 'member'): Promise<boolean> {
+    let q = this.db.updateTable('users').set({ role }).where('id', '=', id).where('tenant_id', '=', tenantId);
+    if (role !== 'admin') {
+      q = q.where((eb) =>
+        eb(
+          eb
+            .selectFrom('users as other')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .where('other.tenant_id', '=', tenantId)
+            .where('other.role', '=', 'admin')
+            .where('other.id', '!=', id),
+          '>',
+          0,
+        ),
+      );
+    }
+    const r = await q.executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   }
 
   async update(

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { NetworkEnv } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
-import type { LoginForm, LoginResult, PasswordChangeType } from '../../common/api/types';
+import type { LoginForm, LoginResult, PasswordChangeType, SmsLoginRequest, SmsSendQuery, SmsSendResult } from '../../common/api/types';
 import { decryptPassword } from '../../common/crypto/password-cipher';
 import type { UsersTable } from '../db/schema';
 import { AppError } from '../http/app-error';
@@ -11,6 +11,7 @@ import type { AccountPolicy } from './account-policy';
 import type { CaptchaService } from './captcha-service';
 import type { Caller } from './caller';
 import type { LoginThrottle } from './login-throttle';
+import { assertPhone, type SmsCodeService } from './sms-code-service';
 import { dummyVerify, verifyPassword } from './password-hash';
 
 export const HOME_URL = '/main/file/personal';
@@ -56,6 +57,7 @@ export class AuthService {
     private readonly sessions: SessionRepository,
     private readonly captchas: CaptchaService,
     private readonly throttle: LoginThrottle,
+    private readonly smsCodes: SmsCodeService,
     private readonly policy: AccountPolicy,
     private readonly sessionTtlMs: number,
   ) {}
@@ -84,6 +86,30 @@ export class AuthService {
     }
     // Only the right password learns that an admin locked the account (no enumeration by locking).
     if (user.locked) throw new AppError(ERRORS.ACCOUNT_LOCKED);
+    return this.openSession(user, ctx, now);
+  }
+
+  /**
+   * `GET /api/captcha/sms/send` (rules: SmsSendQuery). The image captcha is used up first, so phones
+   * cannot be bombed by a script; a login code reaches only a phone that belongs to an account, with
+   * the same answer either way. A bindPhone code needs a session and goes to the phone being bound.
+   */
+  async sendSmsCode(query: SmsSendQuery, caller: Caller | null, address: string, now = Date.now()): Promise<SmsSendResult> {
+    if (query.purpose === 'bindPhone' && !caller) throw new AppError(ERRORS.UNAUTHORIZED);
+    assertPhone(query.phone);
+    if (!(await this.captchas.consume(query.captchaId, query.captchaCode, now))) throw new AppError(ERRORS.CAPTCHA_INVALID);
+    const deliver = query.purpose === 'bindPhone' || (await this.users.findByPhone(query.phone)) !== undefined;
+    return this.smsCodes.issue(
+      { phone: query.phone, purpose: query.purpose, userId: query.purpose === 'bindPhone' ? caller!.userId : null, deliver, address },
+      now,
+    );
+  }
+
+  /** SMS login: the code proves the phone; then the same checks as a password login (lock, outer login). */
+  async smsLogin(req: SmsLoginRequest, ctx: LoginContext, now = Date.now()): Promise<{ token: string; result: LoginResult }> {
+    await this.smsCodes.consume(req.phone, 'login', null, req.code, now);
+    const user = await this.users.findByPhone(req.phone);
+    if (!user) throw new AppError(ERRORS.SMS_CODE_INVALID);
     return this.openSession(user, ctx, now);
   }
 

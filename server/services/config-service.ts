@@ -61,6 +61,7 @@ export class ConfigService {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly blobs: BlobStore,
+    private readonly passwordExpiryDays: number,
   ) {}
 
   private async tenantFor(caller: Caller | null) {
@@ -82,7 +83,7 @@ export class ConfigService {
 
   async tenantConfig(caller: Caller): Promise<TenantConfig> {
     const tenant = await this.tenantFor(caller);
-    return { tenantId: tenant.id, tenantName: tenant.name, passwordExpiryDays: 0 };
+    return { tenantId: tenant.id, tenantName: tenant.name, passwordExpiryDays: this.passwordExpiryDays };
   }
 
   menu(caller: Caller): MenuItem[] {
