@@ -53,10 +53,13 @@ export async function captchaAnswer(captchaId: string): Promise<string> {
   throw new Error(`no captcha answer recorded for ${captchaId}`);
 }
 
-/** Opens /login, waits for its captcha, fills the form, accepts the user agreement and submits. Does not wait for navigation. */
-export async function submitLogin(page: Page, username: string, password: string): Promise<void> {
+/**
+ * Opens /login (or, with `reachLogin`, lets the caller get there: a redirect to it), waits for its
+ * captcha, fills the form, accepts the user agreement and submits. Does not wait for navigation.
+ */
+export async function submitLogin(page: Page, username: string, password: string, reachLogin?: () => Promise<unknown>): Promise<void> {
   const captchaResponse = page.waitForResponse((r) => r.url().includes(API.captcha) && r.ok());
-  await page.goto(baseUrl() + '/login');
+  await (reachLogin ? reachLogin() : page.goto(baseUrl() + '/login'));
   const { data } = (await (await captchaResponse).json()) as { data: CaptchaImage };
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill(password);
