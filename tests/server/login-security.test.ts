@@ -77,7 +77,7 @@ describe('brute force', () => {
     // The 4th try at once, even from a new address and with the right password, must wait.
     const tooSoon = await login(server, new Client(server.baseUrl), MEMBER, freshAddress());
     expect(tooSoon.body).toMatchObject({ errorCode: ERRORS.TOO_MANY_ATTEMPTS.code });
-    expect((tooSoon.body as { errorMessage: string }).errorMessage).toMatch(/^尝试次数过多，请稍后再试（\d+秒后）$/);
+    expect((tooSoon.body as unknown as { errorMessage: string }).errorMessage).toMatch(/^尝试次数过多，请稍后再试（\d+秒后）$/);
     expect(tooSoon.headers.getSetCookie().some((c) => c.startsWith('sid=') && !c.startsWith('sid=;'))).toBe(false);
 
     const rest = await hammer(lockCandidate, 3);
