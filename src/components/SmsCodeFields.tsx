@@ -5,7 +5,7 @@ import { SMS_CODE_PATTERN, type SmsPurpose } from '../../common/api/types';
 import { sendSmsCode } from '../lib/account-api';
 import { useCaptcha } from '../lib/use-captcha';
 import { useCountdown } from '../lib/use-countdown';
-import { CaptchaField } from './CaptchaField';
+import { CAPTCHA_REQUIRED_MESSAGE, CaptchaField } from './CaptchaField';
 
 export const SMS_CODE_MESSAGE = '请输入6位数字短信验证码';
 
@@ -23,15 +23,22 @@ export function SmsCodeFields({ form, phoneField, purpose, testIdPrefix, size }:
 
   async function send() {
     if (!captcha) return;
-    let values: Record<string, string>;
+    let phone: string;
     try {
-      values = (await form.validateFields([phoneField, 'captchaCode'])) as Record<string, string>;
+      phone = ((await form.validateFields([phoneField])) as Record<string, string>)[phoneField]!.trim();
     } catch {
-      return; // the fields show what is missing
+      return; // the field shows what is wrong
     }
+    // Checked here, not on submit: only sending uses the captcha, and a send clears it.
+    const captchaCode = ((form.getFieldValue('captchaCode') as string | undefined) ?? '').trim();
+    if (!captchaCode) {
+      form.setFields([{ name: 'captchaCode', errors: [CAPTCHA_REQUIRED_MESSAGE] }]);
+      return;
+    }
+    form.setFields([{ name: 'captchaCode', errors: [] }]);
     setSending(true);
     try {
-      const result = await sendSmsCode({ phone: values[phoneField]!.trim(), purpose, captchaId: captcha.captchaId, captchaCode: values.captchaCode!.trim() });
+      const result = await sendSmsCode({ phone, purpose, captchaId: captcha.captchaId, captchaCode });
       startCountdown(result.resendAfter);
       message.success(`验证码已发送，${Math.round(result.expiresIn / 60)}分钟内有效`);
     } catch {
@@ -45,7 +52,7 @@ export function SmsCodeFields({ form, phoneField, purpose, testIdPrefix, size }:
 
   return (
     <>
-      <CaptchaField name="captchaCode" captcha={captcha} refresh={refresh} testId={`${testIdPrefix}-captcha`} size={size} />
+      <CaptchaField name="captchaCode" captcha={captcha} refresh={refresh} testId={`${testIdPrefix}-captcha`} size={size} checkedOnSubmit={false} />
       <Form.Item label="短信验证码" required>
         <div style={{ display: 'flex', gap: 8 }}>
           <Form.Item name="smsCode" noStyle validateTrigger="onBlur" rules={[{ required: true, pattern: SMS_CODE_PATTERN, message: SMS_CODE_MESSAGE }]}>

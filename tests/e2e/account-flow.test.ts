@@ -47,9 +47,9 @@ function postFromPage(page: Page, apiPath: string, body: unknown): Promise<{ sta
 /** The validation message under a form item, or null when it shows none. */
 async function fieldError(page: Page, testId: string): Promise<string | null> {
   const item = page.locator('.ant-form-item', { has: page.getByTestId(testId) });
-  const explain = item.locator('.ant-form-item-explain-error');
-  if ((await explain.count()) === 0) return null;
-  return (await explain.first().textContent())?.trim() ?? null;
+  // allTextContents does not wait: a message leaving (antd animates it out) must not stall the poll.
+  const texts = await item.locator('.ant-form-item-explain-error').allTextContents();
+  return texts.map((t) => t.trim()).find(Boolean) ?? null;
 }
 
 /** Types `value` into a field (replacing what was there), leaves it, and waits for the on-blur validation. */

@@ -53,6 +53,21 @@ export async function captchaAnswer(captchaId: string): Promise<string> {
   throw new Error(`no captcha answer recorded for ${captchaId}`);
 }
 
+/** The newest 6-digit SMS code the server's test gateway sent to `phone` at or after `since` (ms). */
+export async function smsCodeFor(phone: string, since: number): Promise<string> {
+  const file = path.join(inject('dataDir'), 'test-outbox', 'sms.jsonl');
+  for (let i = 0; i < 50; i++) {
+    if (existsSync(file)) {
+      const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { phone: string; text: string; sentAt: number });
+      const hit = lines.reverse().find((l) => l.phone === phone && l.sentAt >= since);
+      const code = hit && /(\d{6})/.exec(hit.text)?.[1];
+      if (code) return code;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no SMS code recorded for ${phone}`);
+}
+
 /**
  * Opens /login (or, with `reachLogin`, lets the caller get there: a redirect to it), waits for its
  * captcha, fills the form, accepts the user agreement and submits. Does not wait for navigation.

@@ -29,7 +29,8 @@ describe('admin: folder, upload, list, download', () => {
   it('logs in through the captcha and lands on personal files', async () => {
     await submitLogin(page, 'admin', 'Admin@2024');
     await page.waitForURL('**/main/file/personal**');
-    await expect(page.getByTestId('file-table').isVisible()).resolves.toBe(true);
+    // The main shell is a lazy chunk: wait for it rather than sample it.
+    await page.getByTestId('file-table').waitFor();
   });
 
   it('creates a folder and opens it', async () => {
