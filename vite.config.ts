@@ -60,7 +60,9 @@ export default defineConfig(({ mode }) => ({
     },
   },
   build: {
-    outDir: 'dist',
+    // The server serves STATIC_DIR: building there lets `npm start` run several instances side by side.
+    outDir: process.env.STATIC_DIR || 'dist',
+    emptyOutDir: true,
     chunkSizeWarningLimit: 2048,
   },
 }));

@@ -7,13 +7,13 @@
  *    400sec-core-301, the '登出' box shows the server's message, '退出' lands on /login.
  * It owns the member account (its password changes here), so no other e2e file logs in as member.
  */
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { UserInfoModifyRequest } from '../../common/api/types';
 import { decryptPassword } from '../../common/crypto/password-cipher';
 import { PASSWORD_MESSAGES } from '../../common/validation/password';
+import { withServerDb } from '../support/drive-server';
 import { baseUrl, launchBrowser, submitLogin } from './browser';
 
 const MEMBER = { username: 'member', initial: 'Member@2024', changed: 'Member#2025x' };
@@ -21,16 +21,9 @@ const ADMIN = { username: 'admin', password: 'Admin@2024' };
 
 /** The member's id, read from the server's database (no API lists users yet). */
 async function userIdOf(username: string): Promise<string> {
-  const { default: SQLite } = await import('better-sqlite3');
-  const db = new SQLite(path.join(inject('dataDir'), 'drive.sqlite'), { readonly: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    const row = db.prepare('select id from users where username = ?').get(username) as { id: string } | undefined;
-    if (!row) throw new Error(`no user ${username}`);
-    return row.id;
-  } finally {
-    db.close();
-  }
+  const row = await withServerDb(inject('dataDir'), (db) => db.prepare('select id from users where username = ?').get(username) as { id: string } | undefined);
+  if (!row) throw new Error(`no user ${username}`);
+  return row.id;
 }
 
 /** A same-origin JSON POST from the page (its session cookie, its Origin). */

@@ -37,9 +37,12 @@ export async function closeBrowserSession(browser: Browser | undefined, workDir:
   rmSync(workDir, { recursive: true, force: true });
 }
 
-/** The answer the server recorded for `captchaId` (test hook outbox), waiting briefly for the write. */
-export async function captchaAnswer(captchaId: string): Promise<string> {
-  const file = path.join(inject('dataDir'), 'test-outbox', 'captcha.jsonl');
+/**
+ * The answer the server recorded for `captchaId` (test hook outbox), waiting briefly for the write.
+ * `dataDir`: the DATA_DIR of the server that issued it (default: the one every e2e test shares).
+ */
+export async function captchaAnswer(captchaId: string, dataDir: string = inject('dataDir')): Promise<string> {
+  const file = path.join(dataDir, 'test-outbox', 'captcha.jsonl');
   for (let i = 0; i < 50; i++) {
     if (existsSync(file)) {
       for (const line of readFileSync(file, 'utf8').split('\n')) {

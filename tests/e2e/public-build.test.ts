@@ -1,0 +1,65 @@
+/**
+ * `NETWORK_ENV=public npm start` serves the public-network build: every call carries
+ * `X-Network-Env: public`, and the beian footer shows on the login pages and nowhere else. Started
+ * here as a second instance with its own STATIC_DIR, DATA_DIR and port, beside the internal build
+ * the other end-to-end tests use.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEADER_NETWORK_ENV } from '../../common/api/client-env';
+import { API } from '../../common/api/paths';
+import type { CaptchaImage } from '../../common/api/types';
+import { startNpmStart, type NpmStartInstance } from '../support/npm-start';
+import { captchaAnswer, launchBrowser } from './browser';
+
+const BEIAN = '沪ICP备00000001号-1';
+
+describe('NETWORK_ENV=public npm start', () => {
+  let server: NpmStartInstance;
+  let work: string;
+  let browser: Browser;
+  let page: Page;
+  const dataDir = (): string => path.join(work, 'data');
+
+  beforeAll(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'drive-e2e-public-'));
+    server = await startNpmStart(
+      { NETWORK_ENV: 'public', BEIAN_NUMBER: BEIAN, DATA_DIR: dataDir(), STATIC_DIR: path.join(work, 'dist'), DRIVE_TEST_HOOKS: '1' },
+      path.join(work, 'server.log'),
+    );
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ serviceWorkers: 'block' })).newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('shows the beian footer on /login, sends X-Network-Env: public, and hides the footer after login', async () => {
+    const captchaResponse = page.waitForResponse((r) => r.url().includes(API.captcha) && r.ok());
+    await page.goto(server.baseUrl + '/login');
+    const captcha = await captchaResponse;
+    expect(captcha.request().headers()[HEADER_NETWORK_ENV.toLowerCase()]).toBe('public');
+    await expect(page.getByTestId('beian-footer').textContent()).resolves.toBe(BEIAN);
+
+    const { data } = (await captcha.json()) as { data: CaptchaImage };
+    await page.getByTestId('login-username').fill('admin');
+    await page.getByTestId('login-password').fill('Admin@2024');
+    await page.getByTestId('login-captcha').fill(await captchaAnswer(data.captchaId, dataDir()));
+    await page.getByTestId('login-agreement').click();
+    const login = page.waitForRequest((r) => r.url().includes(API.loginPath));
+    await page.getByTestId('login-submit').click();
+    expect((await login).headers()[HEADER_NETWORK_ENV.toLowerCase()]).toBe('public');
+    await page.waitForURL('**/main/file/personal**');
+    await page.getByTestId('file-table').waitFor();
+    expect(await page.getByTestId('beian-footer').count()).toBe(0);
+
+    await page.goto(server.baseUrl + '/login/7');
+    await page.getByTestId('beian-footer').waitFor();
+  });
+});
