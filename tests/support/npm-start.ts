@@ -21,8 +21,11 @@ export interface NpmStartInstance {
 export async function startNpmStart(env: Record<string, string>, logFile: string): Promise<NpmStartInstance> {
   const port = await freePort();
   const log = createWriteStream(logFile);
+  // Not the runner's NODE_ENV (vitest sets 'test'): Vite would then bundle React's development build,
+  // and the tests would not see what a newcomer's `npm start` serves.
+  const { NODE_ENV: _runnerNodeEnv, ...inherited } = process.env;
   const child = spawn('npm', ['start'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', ...env },
     detached: true, // own process group: stop() ends npm, the build and the server together
     stdio: ['ignore', 'pipe', 'pipe'],
   });
