@@ -46,7 +46,11 @@ export class AccountService {
    * Password change (rules: UserInfoModifyRequest in common). Old-password failures go through the
    * login throttle, so a stolen session cannot guess the password faster than the login page could.
    */
-  async changePassword(caller: Caller, req: UserInfoModifyRequest, address: string, now = Date.now()): Promise<void> {
+  changePassword(caller: Caller, req: UserInfoModifyRequest, address: string, now = Date.now()): Promise<void> {
+    return this.throttle.serialize(caller.username, () => this.changePasswordNow(caller, req, address, Math.max(now, Date.now())));
+  }
+
+  private async changePasswordNow(caller: Caller, req: UserInfoModifyRequest, address: string, now: number): Promise<void> {
     await this.throttle.check(caller.username, address, now);
     const user = await this.target(caller, caller.userId);
     const oldPassword = decryptPassword(req.oldPassword) ?? '';

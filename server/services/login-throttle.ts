@@ -3,6 +3,7 @@ import { AppError } from '../http/app-error';
 import type { LoginFailureRepository } from '../repositories/login-failure-repository';
 import type { AccountPolicy } from './account-policy';
 import type { LoginFailuresTable } from '../db/schema';
+import { KeyedLock } from './keyed-lock';
 
 /** Account names are counted case-insensitively and whether or not the account exists (no enumeration). */
 export function accountKey(name: string): string {
@@ -18,6 +19,8 @@ export function addressKey(address: string): string {
  * failures, and an account-name lock after `loginLockAfter` (rules: LoginForm in common/api/types.ts).
  */
 export class LoginThrottle {
+  private readonly perAccount = new KeyedLock();
+
   constructor(
     private readonly repo: LoginFailureRepository,
     private readonly policy: AccountPolicy,
@@ -30,6 +33,14 @@ export class LoginThrottle {
     if (row.failures < p.loginSlowAfter) return 0;
     const delay = Math.min(p.loginDelayBaseMs * 2 ** (row.failures - p.loginSlowAfter), p.loginDelayMaxMs);
     return Math.max(0, row.last_failure_at + delay - now);
+  }
+
+  /**
+   * Runs one password check of an account name at a time, so attempts fired in parallel cannot all
+   * pass `check` before the first failure is counted.
+   */
+  serialize<T>(name: string, task: () => Promise<T>): Promise<T> {
+    return this.perAccount.run(accountKey(name), task);
   }
 
   /** Refuses before any password work: a name locked by failures, or an attempt that came too soon. */

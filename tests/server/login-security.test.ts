@@ -114,6 +114,24 @@ describe('brute force', () => {
     expect((await login(server, new Client(server.baseUrl), ADMIN, freshAddress())).status).toBe(200);
   });
 
+  it('attempts fired in parallel cannot slip past the count', async () => {
+    const name = 'parallel-target';
+    const solved = [];
+    for (let i = 0; i < 8; i++) solved.push(await solveCaptcha(server, new Client(server.baseUrl)));
+    const answers = await Promise.all(
+      solved.map(({ captchaId, answer }) =>
+        postLoginForm(
+          new Client(server.baseUrl),
+          { username: name, password: encryptPassword('Wrong@2024'), captchaId, captchaCode: answer },
+          freshAddress(),
+        ),
+      ),
+    );
+    const codes = answers.map((a) => (a.body as unknown as { errorCode: string }).errorCode);
+    expect(codes.filter((c) => c === ERRORS.LOGIN_FAILED.code)).toHaveLength(POLICY.loginSlowAfter);
+    expect(codes.filter((c) => c === ERRORS.TOO_MANY_ATTEMPTS.code)).toHaveLength(8 - POLICY.loginSlowAfter);
+  });
+
   it('slows down one address trying many names, without touching other addresses', async () => {
     const attacker = freshAddress();
     for (const name of ['n1', 'n2', 'n3']) {
