@@ -136,6 +136,26 @@ export interface UserInfoModifyRequest {
   oldPassword: string;
 }
 
+export interface UserSearchRequest {
+  /** Part of the account or nickname, case-insensitive; empty = everyone. */
+  keyword?: string;
+}
+
+export const USER_SEARCH_LIMIT = 200;
+
+/** One row of the admin's user list. */
+export interface UserSummary {
+  id: string;
+  /** The login account. */
+  website: string;
+  nickName: string;
+  phone: string;
+  role: RoleCode;
+  /** Locked by an admin or by failed logins. */
+  locked: boolean;
+  outerLogin: boolean;
+}
+
 /** Binds `phone` to the caller with the code sent by `sms/send?purpose=bindPhone`. */
 export interface PhoneValidateRequest {
   phone: string;

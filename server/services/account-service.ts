@@ -7,6 +7,9 @@ import {
   type SetRolesRequest,
   type UserInfoModifyRequest,
   type UserRoles,
+  type UserSearchRequest,
+  type UserSummary,
+  USER_SEARCH_LIMIT,
 } from '../../common/api/types';
 import { decryptPassword } from '../../common/crypto/password-cipher';
 import { validateNewPassword } from '../../common/validation/password';
@@ -36,6 +39,21 @@ export class AccountService {
     const user = await this.users.findInTenant(caller.tenantId, userId);
     if (!user) throw new AppError(ERRORS.USER_NOT_FOUND);
     return user;
+  }
+
+  /** The admin's user list (tenant-scoped), with both kinds of lock shown as one flag. */
+  async search(caller: Caller, req: UserSearchRequest): Promise<UserSummary[]> {
+    const rows = await this.users.search(caller.tenantId, (req.keyword ?? '').trim(), USER_SEARCH_LIMIT);
+    const lockedByFailures = await this.throttle.lockedAmong(rows.map((u) => u.username));
+    return rows.map((u) => ({
+      id: u.id,
+      website: u.username,
+      nickName: u.nick_name,
+      phone: u.phone,
+      role: u.role,
+      locked: u.locked === 1 || lockedByFailures.has(u.username),
+      outerLogin: u.outer_login === 1,
+    }));
   }
 
   async readAgreement(caller: Caller, now = Date.now()): Promise<void> {

@@ -75,6 +75,13 @@ export class LoginThrottle {
     return row?.locked === 1;
   }
 
+  /** Which of these account names are locked by failures. */
+  async lockedAmong(names: string[]): Promise<Set<string>> {
+    const rows = await this.repo.find(names.map(accountKey));
+    const locked = new Set(rows.filter((r) => r.locked === 1).map((r) => r.key));
+    return new Set(names.filter((n) => locked.has(accountKey(n))));
+  }
+
   deleteStale(now: number): Promise<number> {
     return this.repo.deleteStale(now - this.policy.loginFailureWindowMs);
   }

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER_NETWORK_ENV, HEADER_PLATFORM } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
-import { ROLES, type MenuItem, type PagePermission, type UserRoles } from '../../common/api/types';
-import { Client, liftPasswordGate, loggedInClient, MEMBER, readSmsCode, solveCaptcha, startServer, userIdOf, type TestServer } from './helpers';
+import { ROLES, type MenuItem, type PagePermission, type UserRoles, type UserSummary } from '../../common/api/types';
+import { Client, liftPasswordGate, loggedInClient, login, MEMBER, readSmsCode, solveCaptcha, startServer, userIdOf, type TestServer } from './helpers';
 
 let server: TestServer;
 let admin: Client;
@@ -62,6 +62,42 @@ describe('roles', () => {
       expect(res.body, JSON.stringify(roles)).toMatchObject({ errorCode: ERRORS.VALIDATION.code });
     }
     expect((await admin.post(API.setRoles, { userId: 'no-such-user', roles: ['admin'] })).status).toBe(404);
+  });
+});
+
+describe('user list', () => {
+  it('lists the tenant with roles and both kinds of lock, filtered by keyword', async () => {
+    const all = await admin.post<{ data: UserSummary[] }>(API.userSearch, {});
+    expect(all.body.data.map((u) => u.website)).toEqual(['admin', 'member']);
+    expect(all.body.data[1]).toEqual({
+      id: memberId,
+      website: 'member',
+      nickName: '张三',
+      phone: '13900000000',
+      role: 'member',
+      locked: false,
+      outerLogin: true,
+    });
+    const byNick = await admin.post<{ data: UserSummary[] }>(API.userSearch, { keyword: '张' });
+    expect(byNick.body.data.map((u) => u.website)).toEqual(['member']);
+    // LIKE wildcards in the keyword are taken literally.
+    expect((await admin.post<{ data: UserSummary[] }>(API.userSearch, { keyword: '%' })).body.data).toEqual([]);
+
+    expect((await admin.post(API.accountLock, { userId: memberId })).status).toBe(200);
+    const locked = await admin.post<{ data: UserSummary[] }>(API.userSearch, { keyword: 'member' });
+    expect(locked.body.data[0]!.locked).toBe(true);
+    expect((await admin.post(API.accountUnlock, { userId: memberId })).status).toBe(200);
+
+    // A lock by failed logins shows too.
+    const lockedByFailures = await startServer({ accounts: { loginLockAfter: 1, loginSlowAfter: 5 } });
+    try {
+      const otherAdmin = await loggedInClient(lockedByFailures);
+      await login(lockedByFailures, new Client(lockedByFailures.baseUrl), { username: 'member', password: 'Wrong@2024' });
+      const rows = await otherAdmin.post<{ data: UserSummary[] }>(API.userSearch, { keyword: 'member' });
+      expect(rows.body.data[0]!.locked).toBe(true);
+    } finally {
+      await lockedByFailures.close();
+    }
   });
 });
 
