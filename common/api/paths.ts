@@ -6,6 +6,8 @@ export const API = {
   menu: '/api/menu/get',
   pagePermissions: '/api/menu/pagePermissions',
   homeUrl: '/api/menu/get/homeUrl',
+  /** Public: `GET ?clientType=3|4` → ClientVersion, the desktop client's update check (spec §1). */
+  clientVersion: '/api/clientVersion/get',
 
   // login (form-encoded POST for login)
   login: '/spacex/login?ajax=true',

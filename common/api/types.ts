@@ -37,6 +37,17 @@ export interface PagePermission {
 
 export type HomeUrl = string;
 
+/**
+ * The desktop release the server offers (spec §3 client version info), the same for client type 3
+ * (internal build) and 4 (public build). `versionName` '' means no release is published: nothing to
+ * update. The client compares it with its own version; `isForce` makes the prompt non-dismissable.
+ */
+export interface ClientVersion {
+  isForce: boolean;
+  versionName: string;
+  versionDesc: string;
+}
+
 // ---- login -------------------------------------------------------------------------------------
 
 /**

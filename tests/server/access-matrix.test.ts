@@ -81,6 +81,7 @@ const chunkOpen = (parentId: string | null) => ({
 const MATRIX: Record<string, Row> = {
   'GET /api/v2/defaultConfig/system/get': { access: 'public', call: { method: 'GET', path: API.systemConfig }, foreign: 'none' },
   'GET /api/v2/defaultConfig/logo': { access: 'public', call: { method: 'GET', path: '/api/v2/defaultConfig/logo' }, foreign: 'none' },
+  'GET /api/clientVersion/get': { access: 'public', call: { method: 'GET', path: `${API.clientVersion}?clientType=3` }, foreign: 'none' },
   'GET /api/captcha/generateBase64': { access: 'public', call: { method: 'GET', path: API.captcha }, foreign: 'none' },
   'POST /spacex/login': { access: 'public', call: { method: 'POST', path: API.login, body: '', headers: form }, foreign: 'none' },
   'GET /spacex/captcha/validate': {

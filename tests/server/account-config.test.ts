@@ -35,6 +35,15 @@ describe('account settings from the environment', () => {
     });
   });
 
+  it('reads the desktop release', () => {
+    expect(configFromEnv({}).desktopRelease).toBeUndefined();
+    expect(configFromEnv({ DESKTOP_VERSION_NAME: '2.0.1', DESKTOP_VERSION_DESC: 'x', DESKTOP_VERSION_FORCE: '1' }).desktopRelease).toEqual({
+      versionName: '2.0.1',
+      versionDesc: 'x',
+      isForce: true,
+    });
+  });
+
   it('refuses an SMS code lifetime above 10 minutes and unknown values', () => {
     expect(() => configFromEnv({ SMS_CODE_TTL_MS: '600001' })).toThrow(/at most 600000/);
     expect(() => resolveAccountPolicy({ smsCodeTtlMs: 11 * 60 * 1000 })).toThrow();
