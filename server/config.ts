@@ -89,6 +89,7 @@ function accountsFromEnv(env: NodeJS.ProcessEnv): AccountPolicy {
   }
   return resolveAccountPolicy({
     loginSlowAfter: intFromEnv(env.LOGIN_SLOW_AFTER, d.loginSlowAfter, 'LOGIN_SLOW_AFTER'),
+    loginAddressSlowAfter: intFromEnv(env.LOGIN_ADDRESS_SLOW_AFTER, d.loginAddressSlowAfter, 'LOGIN_ADDRESS_SLOW_AFTER'),
     loginDelayBaseMs: intFromEnv(env.LOGIN_DELAY_BASE_MS, d.loginDelayBaseMs, 'LOGIN_DELAY_BASE_MS'),
     loginDelayMaxMs: intFromEnv(env.LOGIN_DELAY_MAX_MS, d.loginDelayMaxMs, 'LOGIN_DELAY_MAX_MS'),
     loginLockAfter: intFromEnv(env.LOGIN_LOCK_AFTER, d.loginLockAfter, 'LOGIN_LOCK_AFTER'),

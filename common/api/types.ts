@@ -59,8 +59,10 @@ export interface ClientVersion {
  * Login throttling (server side, documented here once for both sides):
  * - the image captcha is required on EVERY password login, so "captcha after N failures" is always on;
  * - failures are counted per account name (lower-cased, whether or not the account exists) and per
- *   client address; after LOGIN_SLOW_AFTER failures each further attempt must wait a delay that doubles
- *   per failure (LOGIN_DELAY_BASE_MS .. LOGIN_DELAY_MAX_MS), else TOO_MANY_ATTEMPTS (with Retry-After);
+ *   client address; after LOGIN_SLOW_AFTER failures of the name, or LOGIN_ADDRESS_SLOW_AFTER from the
+ *   address, each further attempt must wait a delay that doubles per failure (LOGIN_DELAY_BASE_MS ..
+ *   LOGIN_DELAY_MAX_MS), else TOO_MANY_ATTEMPTS (with Retry-After); a success clears the name's count,
+ *   never the address's (an attacker's own account must not reset it);
  * - after LOGIN_LOCK_AFTER failures of one account name it is locked until an admin unlocks it. Names
  *   that do not exist "lock" the same way, so the ACCOUNT_LOCKED answer reveals nothing. An account an
  *   admin locked answers LOGIN_FAILED to a wrong password and ACCOUNT_LOCKED only to the right one.

@@ -30,8 +30,9 @@ export class LoginThrottle {
   private waitFor(row: LoginFailuresTable, now: number): number {
     const p = this.policy;
     if (row.last_failure_at < now - p.loginFailureWindowMs) return 0;
-    if (row.failures < p.loginSlowAfter) return 0;
-    const delay = Math.min(p.loginDelayBaseMs * 2 ** (row.failures - p.loginSlowAfter), p.loginDelayMaxMs);
+    const slowAfter = row.key.startsWith('addr:') ? p.loginAddressSlowAfter : p.loginSlowAfter;
+    if (row.failures < slowAfter) return 0;
+    const delay = Math.min(p.loginDelayBaseMs * 2 ** Math.min(row.failures - slowAfter, 30), p.loginDelayMaxMs);
     return Math.max(0, row.last_failure_at + delay - now);
   }
 

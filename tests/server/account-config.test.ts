@@ -7,6 +7,7 @@ describe('account settings from the environment', () => {
     expect(configFromEnv({}).accounts).toEqual(DEFAULT_ACCOUNT_POLICY);
     const accounts = configFromEnv({
       LOGIN_SLOW_AFTER: '5',
+      LOGIN_ADDRESS_SLOW_AFTER: '50',
       LOGIN_DELAY_BASE_MS: '2000',
       LOGIN_DELAY_MAX_MS: '25000',
       LOGIN_LOCK_AFTER: '0',
@@ -21,6 +22,7 @@ describe('account settings from the environment', () => {
     }).accounts;
     expect(accounts).toEqual({
       loginSlowAfter: 5,
+      loginAddressSlowAfter: 50,
       loginDelayBaseMs: 2000,
       loginDelayMaxMs: 25000,
       loginLockAfter: 0,
