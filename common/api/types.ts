@@ -129,7 +129,7 @@ export interface SmsLoginRequest {
   code: string;
 }
 
-/** Mainland mobile numbers: 11 digits starting with 1. */
+/** Mainland mobile numbers: 11 digits, 13x to 19x. */
 export const PHONE_PATTERN = /^1[3-9][0-9]{9}$/;
 export const SMS_CODE_PATTERN = /^[0-9]{6}$/;
 
@@ -150,7 +150,7 @@ export interface UserInfoModifyRequest {
 }
 
 export interface UserSearchRequest {
-  /** Part of the account or nickname, case-insensitive; empty = everyone. */
+  /** Part of the account or nickname (ASCII letters case-insensitive); empty = everyone. */
   keyword?: string;
 }
 
@@ -200,7 +200,7 @@ export interface UserRoles {
 }
 
 /**
- * Admin only, same tenant (another tenant's id → NOT_FOUND). Lock ends the user's sessions (their next
+ * Admin only, same tenant (another tenant's id → USER_NOT_FOUND, 404). Lock ends the user's sessions (their next
  * call answers 400sec-core-301); an admin cannot lock themself. Unlock also clears the failure count.
  */
 export interface AccountLockRequest {
