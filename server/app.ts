@@ -104,7 +104,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const smsCodes = new SmsCodeService(new SmsCodeRepository(db), smsGateway, accountPolicy, (err) => app.log.error({ err }, 'SMS send failed'));
   const auth = new AuthService(users, sessions, captchas, throttle, smsCodes, accountPolicy, config.sessionTtlMs);
   const accounts = new AccountService(users, sessions, throttle, smsCodes);
-  const configService = new ConfigService(tenants, blobStore, accountPolicy.passwordExpiryDays);
+  const configService = new ConfigService(tenants, blobStore, accountPolicy.passwordExpiryDays, config.desktopRelease);
   const userService = new UserService(users, config.publicBaseUrl);
   const fileService = new FileService(files);
   const downloads = new DownloadService(files, blobStore);

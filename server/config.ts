@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ClientVersion } from '../common/api/types';
 import { resolveAccountPolicy, type AccountPolicy } from './services/account-policy';
 
 /**
@@ -48,6 +49,8 @@ export interface ServerConfig {
   trustProxy: boolean;
   /** Login throttling, lock-out, password expiry, SMS limits; unset fields take DEFAULT_ACCOUNT_POLICY. */
   accounts?: Partial<AccountPolicy>;
+  /** The desktop release offered by /api/clientVersion/get; unset = none published. */
+  desktopRelease?: ClientVersion;
 }
 
 const GiB = 1024 * 1024 * 1024;
@@ -86,6 +89,7 @@ function accountsFromEnv(env: NodeJS.ProcessEnv): AccountPolicy {
   }
   return resolveAccountPolicy({
     loginSlowAfter: intFromEnv(env.LOGIN_SLOW_AFTER, d.loginSlowAfter, 'LOGIN_SLOW_AFTER'),
+    loginAddressSlowAfter: intFromEnv(env.LOGIN_ADDRESS_SLOW_AFTER, d.loginAddressSlowAfter, 'LOGIN_ADDRESS_SLOW_AFTER'),
     loginDelayBaseMs: intFromEnv(env.LOGIN_DELAY_BASE_MS, d.loginDelayBaseMs, 'LOGIN_DELAY_BASE_MS'),
     loginDelayMaxMs: intFromEnv(env.LOGIN_DELAY_MAX_MS, d.loginDelayMaxMs, 'LOGIN_DELAY_MAX_MS'),
     loginLockAfter: intFromEnv(env.LOGIN_LOCK_AFTER, d.loginLockAfter, 'LOGIN_LOCK_AFTER'),
@@ -121,6 +125,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     trustProxy: env.TRUST_PROXY === '1',
     crashPoint: env.DRIVE_TEST_CRASH_POINT || undefined,
     accounts: accountsFromEnv(env),
+    desktopRelease: env.DESKTOP_VERSION_NAME
+      ? { versionName: env.DESKTOP_VERSION_NAME, versionDesc: env.DESKTOP_VERSION_DESC || '', isForce: env.DESKTOP_VERSION_FORCE === '1' }
+      : undefined,
   };
   assertSafeConfig(config, env.NODE_ENV);
   return config;

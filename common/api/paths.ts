@@ -6,6 +6,8 @@ export const API = {
   menu: '/api/menu/get',
   pagePermissions: '/api/menu/pagePermissions',
   homeUrl: '/api/menu/get/homeUrl',
+  /** Public: `GET ?clientType=3|4` → ClientVersion, the desktop client's update check (spec §1). */
+  clientVersion: '/api/clientVersion/get',
 
   // login (form-encoded POST for login)
   login: '/spacex/login?ajax=true',
@@ -27,6 +29,11 @@ export const API = {
 
   // users
   userDetails: '/api/user/details/search',
+  /**
+   * Admin only (user management): `POST {keyword?}` (UserSearchRequest) → UserSummary[] of the caller's
+   * tenant, at most USER_SEARCH_LIMIT, ordered by account. Gives admins the ids the calls below take.
+   */
+  userSearch: '/api/user/search',
   /** `POST {}` → null: records that the caller accepted the user agreement (UserDetails.agreementRead). */
   readAgreement: '/api/user/readAgreement',
   /** `POST {value, type: 4, oldPassword}` (UserInfoModifyRequest), both AES-encrypted (§9). */

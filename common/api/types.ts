@@ -37,6 +37,17 @@ export interface PagePermission {
 
 export type HomeUrl = string;
 
+/**
+ * The desktop release the server offers (spec §3 client version info), the same for client type 3
+ * (internal build) and 4 (public build). `versionName` '' means no release is published: nothing to
+ * update. The client compares it with its own version; `isForce` makes the prompt non-dismissable.
+ */
+export interface ClientVersion {
+  isForce: boolean;
+  versionName: string;
+  versionDesc: string;
+}
+
 // ---- login -------------------------------------------------------------------------------------
 
 /**
@@ -48,8 +59,10 @@ export type HomeUrl = string;
  * Login throttling (server side, documented here once for both sides):
  * - the image captcha is required on EVERY password login, so "captcha after N failures" is always on;
  * - failures are counted per account name (lower-cased, whether or not the account exists) and per
- *   client address; after LOGIN_SLOW_AFTER failures each further attempt must wait a delay that doubles
- *   per failure (LOGIN_DELAY_BASE_MS .. LOGIN_DELAY_MAX_MS), else TOO_MANY_ATTEMPTS (with Retry-After);
+ *   client address; after LOGIN_SLOW_AFTER failures of the name, or LOGIN_ADDRESS_SLOW_AFTER from the
+ *   address, each further attempt must wait a delay that doubles per failure (LOGIN_DELAY_BASE_MS ..
+ *   LOGIN_DELAY_MAX_MS), else TOO_MANY_ATTEMPTS (with Retry-After); a success clears the name's count,
+ *   never the address's (an attacker's own account must not reset it);
  * - after LOGIN_LOCK_AFTER failures of one account name it is locked until an admin unlocks it. Names
  *   that do not exist "lock" the same way, so the ACCOUNT_LOCKED answer reveals nothing. An account an
  *   admin locked answers LOGIN_FAILED to a wrong password and ACCOUNT_LOCKED only to the right one.
@@ -116,7 +129,7 @@ export interface SmsLoginRequest {
   code: string;
 }
 
-/** Mainland mobile numbers: 11 digits starting with 1. */
+/** Mainland mobile numbers: 11 digits, 13x to 19x. */
 export const PHONE_PATTERN = /^1[3-9][0-9]{9}$/;
 export const SMS_CODE_PATTERN = /^[0-9]{6}$/;
 
@@ -134,6 +147,26 @@ export interface UserInfoModifyRequest {
   value: string;
   type: 4;
   oldPassword: string;
+}
+
+export interface UserSearchRequest {
+  /** Part of the account or nickname (ASCII letters case-insensitive); empty = everyone. */
+  keyword?: string;
+}
+
+export const USER_SEARCH_LIMIT = 200;
+
+/** One row of the admin's user list. */
+export interface UserSummary {
+  id: string;
+  /** The login account. */
+  website: string;
+  nickName: string;
+  phone: string;
+  role: RoleCode;
+  /** Locked by an admin or by failed logins. */
+  locked: boolean;
+  outerLogin: boolean;
 }
 
 /** Binds `phone` to the caller with the code sent by `sms/send?purpose=bindPhone`. */
@@ -167,7 +200,7 @@ export interface UserRoles {
 }
 
 /**
- * Admin only, same tenant (another tenant's id → NOT_FOUND). Lock ends the user's sessions (their next
+ * Admin only, same tenant (another tenant's id → USER_NOT_FOUND, 404). Lock ends the user's sessions (their next
  * call answers 400sec-core-301); an admin cannot lock themself. Unlock also clears the failure count.
  */
 export interface AccountLockRequest {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { UsersTable } from '../db/schema';
 
@@ -19,6 +20,16 @@ export class UserRepository {
   /** The user with this id in this tenant: another tenant's id reads as absent (→ NOT_FOUND). */
   findInTenant(tenantId: string, id: string): Promise<UsersTable | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).where('tenant_id', '=', tenantId).executeTakeFirst();
+  }
+
+  /** Users of a tenant whose account or nickname contains `keyword` (LIKE, case-insensitive for ASCII). */
+  search(tenantId: string, keyword: string, limit: number): Promise<UsersTable[]> {
+    let q = this.db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId);
+    if (keyword) {
+      const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where((eb) => eb.or([sql<boolean>`username like ${pattern} escape '\\'`, sql<boolean>`nick_name like ${pattern} escape '\\'`]));
+    }
+    return q.orderBy('username').limit(limit).execute();
   }
 
   findByPhone(phone: string): Promise<UsersTable | undefined> {

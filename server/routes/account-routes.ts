@@ -8,6 +8,8 @@ import type {
   SetRolesRequest,
   UserInfoModifyRequest,
   UserRoles,
+  UserSearchRequest,
+  UserSummary,
 } from '../../common/api/types';
 import { clearSessionCookie } from '../http/session-cookie';
 import { callerOf } from '../http/session-guard';
@@ -84,6 +86,14 @@ export function registerAccountRoutes(app: FastifyInstance, accounts: AccountSer
       },
     },
     async (request): Promise<ApiOk<UserRoles>> => ({ data: await accounts.setRoles(callerOf(request), request.body as SetRolesRequest) }),
+  );
+
+  app.post(
+    API.userSearch,
+    { config: adminOnly, schema: { body: { type: 'object', properties: { keyword: { type: 'string', maxLength: 64 } } } } },
+    async (request): Promise<ApiOk<UserSummary[]>> => ({
+      data: await accounts.search(callerOf(request), (request.body ?? {}) as UserSearchRequest),
+    }),
   );
 
   app.post(API.accountLock, { config: adminOnly, schema: { body: userIdBody } }, async (request): Promise<ApiOk<null>> => {

@@ -6,8 +6,13 @@ import type { NetworkEnv } from '../../common/api/client-env';
  * environment variables (configFromEnv in config.ts).
  */
 export interface AccountPolicy {
-  /** Failures of one account name or address before each next attempt must wait. */
+  /** Failures of one account name before each next attempt must wait. */
   loginSlowAfter: number;
+  /**
+   * Failures from one client address before each next attempt from it must wait. Higher than the
+   * account's: one address may be a whole office behind NAT, whose typos add up.
+   */
+  loginAddressSlowAfter: number;
   /** First wait; it doubles with every further failure... */
   loginDelayBaseMs: number;
   /** ...up to this. */
@@ -37,6 +42,7 @@ export const SMS_CODE_MAX_TTL_MS = 10 * 60 * 1000;
 
 export const DEFAULT_ACCOUNT_POLICY: AccountPolicy = {
   loginSlowAfter: 3,
+  loginAddressSlowAfter: 20,
   loginDelayBaseMs: 1000,
   loginDelayMaxMs: 30_000,
   loginLockAfter: 10,

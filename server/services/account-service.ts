@@ -7,6 +7,9 @@ import {
   type SetRolesRequest,
   type UserInfoModifyRequest,
   type UserRoles,
+  type UserSearchRequest,
+  type UserSummary,
+  USER_SEARCH_LIMIT,
 } from '../../common/api/types';
 import { decryptPassword } from '../../common/crypto/password-cipher';
 import { validateNewPassword } from '../../common/validation/password';
@@ -38,6 +41,21 @@ export class AccountService {
     return user;
   }
 
+  /** The admin's user list (tenant-scoped), with both kinds of lock shown as one flag. */
+  async search(caller: Caller, req: UserSearchRequest): Promise<UserSummary[]> {
+    const rows = await this.users.search(caller.tenantId, (req.keyword ?? '').trim(), USER_SEARCH_LIMIT);
+    const lockedByFailures = await this.throttle.lockedAmong(rows.map((u) => u.username));
+    return rows.map((u) => ({
+      id: u.id,
+      website: u.username,
+      nickName: u.nick_name,
+      phone: u.phone,
+      role: u.role,
+      locked: u.locked === 1 || lockedByFailures.has(u.username),
+      outerLogin: u.outer_login === 1,
+    }));
+  }
+
   async readAgreement(caller: Caller, now = Date.now()): Promise<void> {
     await this.users.update(caller.userId, { agreement_read_at: now });
   }
@@ -46,7 +64,11 @@ export class AccountService {
    * Password change (rules: UserInfoModifyRequest in common). Old-password failures go through the
    * login throttle, so a stolen session cannot guess the password faster than the login page could.
    */
-  async changePassword(caller: Caller, req: UserInfoModifyRequest, address: string, now = Date.now()): Promise<void> {
+  changePassword(caller: Caller, req: UserInfoModifyRequest, address: string, now = Date.now()): Promise<void> {
+    return this.throttle.serialize(caller.username, () => this.changePasswordNow(caller, req, address, Math.max(now, Date.now())));
+  }
+
+  private async changePasswordNow(caller: Caller, req: UserInfoModifyRequest, address: string, now: number): Promise<void> {
     await this.throttle.check(caller.username, address, now);
     const user = await this.target(caller, caller.userId);
     const oldPassword = decryptPassword(req.oldPassword) ?? '';

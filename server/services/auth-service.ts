@@ -70,10 +70,15 @@ export class AuthService {
   async login(form: Partial<LoginForm>, ctx: LoginContext, now = Date.now()): Promise<{ token: string; result: LoginResult }> {
     if (!form.captchaId || !form.captchaCode) throw new AppError(ERRORS.CAPTCHA_REQUIRED);
     const name = form.username ?? '';
+    // The clock is read again once it is this attempt's turn.
+    return this.throttle.serialize(name, () => this.passwordLogin(form, name, ctx, Math.max(now, Date.now())));
+  }
+
+  private async passwordLogin(form: Partial<LoginForm>, name: string, ctx: LoginContext, now: number) {
     await this.throttle.check(name, ctx.address, now);
     // The captcha is consumed before the password is looked at: each attempt costs a fresh captcha,
     // and a captured request cannot be replayed.
-    if (!(await this.captchas.consume(form.captchaId, form.captchaCode, now))) throw new AppError(ERRORS.CAPTCHA_INVALID);
+    if (!(await this.captchas.consume(form.captchaId ?? '', form.captchaCode ?? '', now))) throw new AppError(ERRORS.CAPTCHA_INVALID);
 
     const password = decryptPassword(form.password ?? '') ?? '';
     const user = name ? await this.users.findByUsername(name) : undefined;

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { MenuItem, PagePermission, SystemConfig, TenantConfig } from '../../common/api/types';
+import type { ClientVersion, MenuItem, PagePermission, SystemConfig, TenantConfig } from '../../common/api/types';
 import { ERRORS } from '../../common/api/errors';
 import { AppError } from '../http/app-error';
 import type { TenantRepository } from '../repositories/tenant-repository';
@@ -62,6 +62,7 @@ export class ConfigService {
     private readonly tenants: TenantRepository,
     private readonly blobs: BlobStore,
     private readonly passwordExpiryDays: number,
+    private readonly desktopRelease: ClientVersion | undefined,
   ) {}
 
   private async tenantFor(caller: Caller | null) {
@@ -92,6 +93,10 @@ export class ConfigService {
 
   pagePermissions(caller: Caller): PagePermission[] {
     return (caller.role === 'admin' ? ALL_PERMISSIONS : MEMBER_PERMISSIONS).map((code) => ({ code }));
+  }
+
+  clientVersion(): ClientVersion {
+    return this.desktopRelease ?? { isForce: false, versionName: '', versionDesc: '' };
   }
 
   homeUrl(): string {

@@ -3,6 +3,7 @@ import { AppError } from '../http/app-error';
 import type { LoginFailureRepository } from '../repositories/login-failure-repository';
 import type { AccountPolicy } from './account-policy';
 import type { LoginFailuresTable } from '../db/schema';
+import { KeyedLock } from './keyed-lock';
 
 /** Account names are counted case-insensitively and whether or not the account exists (no enumeration). */
 export function accountKey(name: string): string {
@@ -18,6 +19,8 @@ export function addressKey(address: string): string {
  * failures, and an account-name lock after `loginLockAfter` (rules: LoginForm in common/api/types.ts).
  */
 export class LoginThrottle {
+  private readonly perAccount = new KeyedLock();
+
   constructor(
     private readonly repo: LoginFailureRepository,
     private readonly policy: AccountPolicy,
@@ -27,9 +30,18 @@ export class LoginThrottle {
   private waitFor(row: LoginFailuresTable, now: number): number {
     const p = this.policy;
     if (row.last_failure_at < now - p.loginFailureWindowMs) return 0;
-    if (row.failures < p.loginSlowAfter) return 0;
-    const delay = Math.min(p.loginDelayBaseMs * 2 ** (row.failures - p.loginSlowAfter), p.loginDelayMaxMs);
+    const slowAfter = row.key.startsWith('addr:') ? p.loginAddressSlowAfter : p.loginSlowAfter;
+    if (row.failures < slowAfter) return 0;
+    const delay = Math.min(p.loginDelayBaseMs * 2 ** Math.min(row.failures - slowAfter, 30), p.loginDelayMaxMs);
     return Math.max(0, row.last_failure_at + delay - now);
+  }
+
+  /**
+   * Runs one password check of an account name at a time, so attempts fired in parallel cannot all
+   * pass `check` before the first failure is counted.
+   */
+  serialize<T>(name: string, task: () => Promise<T>): Promise<T> {
+    return this.perAccount.run(accountKey(name), task);
   }
 
   /** Refuses before any password work: a name locked by failures, or an attempt that came too soon. */
@@ -62,6 +74,13 @@ export class LoginThrottle {
   async isLocked(name: string): Promise<boolean> {
     const [row] = await this.repo.find([accountKey(name)]);
     return row?.locked === 1;
+  }
+
+  /** Which of these account names are locked by failures. */
+  async lockedAmong(names: string[]): Promise<Set<string>> {
+    const rows = await this.repo.find(names.map(accountKey));
+    const locked = new Set(rows.filter((r) => r.locked === 1).map((r) => r.key));
+    return new Set(names.filter((n) => locked.has(accountKey(n))));
   }
 
   deleteStale(now: number): Promise<number> {

@@ -51,7 +51,7 @@ export class SmsCodeService {
     assertPhone(req.phone);
     const p = this.policy;
     const tooFrequent =
-      (await this.repo.countSince('phone', req.phone, now - p.smsResendMs)) > 0 ||
+      (p.smsResendMs > 0 && (await this.repo.countSince('phone', req.phone, now - p.smsResendMs)) > 0) ||
       (await this.repo.countSince('phone', req.phone, now - HOUR_MS)) >= p.smsPerPhonePerHour ||
       (await this.repo.countSince('address', req.address, now - HOUR_MS)) >= p.smsPerAddressPerHour;
     if (tooFrequent) throw new AppError(ERRORS.SMS_TOO_FREQUENT);

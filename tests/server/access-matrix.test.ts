@@ -81,6 +81,7 @@ const chunkOpen = (parentId: string | null) => ({
 const MATRIX: Record<string, Row> = {
   'GET /api/v2/defaultConfig/system/get': { access: 'public', call: { method: 'GET', path: API.systemConfig }, foreign: 'none' },
   'GET /api/v2/defaultConfig/logo': { access: 'public', call: { method: 'GET', path: '/api/v2/defaultConfig/logo' }, foreign: 'none' },
+  'GET /api/clientVersion/get': { access: 'public', call: { method: 'GET', path: `${API.clientVersion}?clientType=3` }, foreign: 'none' },
   'GET /api/captcha/generateBase64': { access: 'public', call: { method: 'GET', path: API.captcha }, foreign: 'none' },
   'POST /spacex/login': { access: 'public', call: { method: 'POST', path: API.login, body: '', headers: form }, foreign: 'none' },
   'GET /spacex/captcha/validate': {
@@ -123,6 +124,8 @@ const MATRIX: Record<string, Row> = {
     call: { method: 'GET', path: API.getRoles },
     foreign: (ids) => ({ method: 'GET', path: `${API.getRoles}?userId=${ids.memberId}` }),
   },
+  // Tenant-scoped by the caller's session; takes no id (the tenant-isolation test below checks its rows).
+  'POST /api/user/search': { access: 'admin', call: { method: 'POST', path: API.userSearch, body: {} }, foreign: 'none' },
   'POST /api/v2/user/setRoles': {
     access: 'admin',
     call: { method: 'POST', path: API.setRoles, body: { userId: BOGUS, roles: ['member'] } },
@@ -353,6 +356,9 @@ describe('access matrix', () => {
       if (uploadRoute) expect(real.body, key).toMatchObject({ errorCode: ERRORS.UPLOAD_NOT_FOUND.code });
       else expect(real.status, `${key} ${JSON.stringify(real.body)}`).toBe(404);
     }
+    // The other tenant's user list holds only its own users.
+    const theirs = await foreignAdmin.post<{ data: Array<{ website: string }> }>(API.userSearch, {});
+    expect(theirs.body.data.map((u) => u.website)).toEqual(['other-admin']);
     // Nothing of tenant one changed.
     const listing = await admin.post<{ data: { items: FileEntry[] } }>(API.fileList, { parentId: ids.folderId, category: 1 });
     expect(listing.body.data.items.map((f) => f.name)).toEqual(['secret.bin']);

@@ -7,6 +7,7 @@ describe('account settings from the environment', () => {
     expect(configFromEnv({}).accounts).toEqual(DEFAULT_ACCOUNT_POLICY);
     const accounts = configFromEnv({
       LOGIN_SLOW_AFTER: '5',
+      LOGIN_ADDRESS_SLOW_AFTER: '50',
       LOGIN_DELAY_BASE_MS: '2000',
       LOGIN_DELAY_MAX_MS: '25000',
       LOGIN_LOCK_AFTER: '0',
@@ -21,6 +22,7 @@ describe('account settings from the environment', () => {
     }).accounts;
     expect(accounts).toEqual({
       loginSlowAfter: 5,
+      loginAddressSlowAfter: 50,
       loginDelayBaseMs: 2000,
       loginDelayMaxMs: 25000,
       loginLockAfter: 0,
@@ -32,6 +34,15 @@ describe('account settings from the environment', () => {
       smsPerAddressPerHour: 10,
       smsMaxAttempts: 4,
       forceNetworkEnv: 'public',
+    });
+  });
+
+  it('reads the desktop release', () => {
+    expect(configFromEnv({}).desktopRelease).toBeUndefined();
+    expect(configFromEnv({ DESKTOP_VERSION_NAME: '2.0.1', DESKTOP_VERSION_DESC: 'x', DESKTOP_VERSION_FORCE: '1' }).desktopRelease).toEqual({
+      versionName: '2.0.1',
+      versionDesc: 'x',
+      isForce: true,
     });
   });
 

@@ -294,7 +294,7 @@ export async function userIdOf(server: TestServer, username: string): Promise<st
  * The newest SMS code the development gateway sent to `phone` after `since` (ms), or null when none
  * arrived within `waitMs` (the gateway is not awaited by the server, so the line may come a bit later).
  */
-export async function readSmsCode(server: TestServer, phone: string, since: number, waitMs = 1000): Promise<string | null> {
+export async function readSmsCode(server: TestServer, phone: string, since: number, waitMs = 5000): Promise<string | null> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const text = await fsp.readFile(smsOutboxFile(server.dataDir), 'utf8').catch(() => '');

@@ -13,23 +13,27 @@ import {
   solveCaptcha,
   startServer,
   userIdOf,
+  withDb,
   type Answer,
   type TestServer,
 } from './helpers';
 
 /**
- * Brute force, captcha skipping and replay against the real server. Small waits and thresholds so the
- * test runs in seconds; trustProxy lets each request claim its client address with X-Forwarded-For,
- * so per-account and per-address counting can be told apart.
+ * Brute force, captcha skipping and replay against the real server. Small thresholds; waits long
+ * enough that "too soon" holds on a loaded machine, and `elapse` moves the recorded failures into the
+ * past instead of sleeping through them. trustProxy lets each request claim its client address with
+ * X-Forwarded-For, so per-account and per-address counting can be told apart.
  */
-const POLICY = { loginSlowAfter: 3, loginDelayBaseMs: 300, loginDelayMaxMs: 600, loginLockAfter: 6 };
+const POLICY = { loginSlowAfter: 3, loginAddressSlowAfter: 3, loginDelayBaseMs: 10_000, loginDelayMaxMs: 20_000, loginLockAfter: 6 };
 
 let server: TestServer;
 let admin: Client;
 let addressSeq = 0;
 /** A client address never used before in this file. */
 const freshAddress = (): Record<string, string> => ({ 'x-forwarded-for': `10.0.${Math.floor(++addressSeq / 250)}.${addressSeq % 250}` });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Lets `ms` pass for the login throttle: every recorded failure moves that far into the past. */
+const elapse = (ms: number) =>
+  withDb(server, (db) => db.prepare('update login_failures set last_failure_at = last_failure_at - ?, first_failure_at = first_failure_at - ?').run(ms, ms));
 
 beforeAll(async () => {
   server = await startServer({ trustProxy: true, accounts: POLICY });
@@ -57,7 +61,7 @@ async function hammer(username: string, attempts: number): Promise<string[]> {
       if ((res.body as { errorCode?: string }).errorCode !== ERRORS.TOO_MANY_ATTEMPTS.code) break;
       const retryAfter = Number(res.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThanOrEqual(1);
-      await sleep(POLICY.loginDelayMaxMs + 50);
+      await elapse(POLICY.loginDelayMaxMs);
     }
   }
   return seen;
@@ -84,7 +88,7 @@ describe('brute force', () => {
     expect(rest.filter((o) => o === failed)).toHaveLength(3);
     expect(rest.filter((o) => o !== failed).every((o) => o === wait)).toBe(true);
 
-    await sleep(POLICY.loginDelayMaxMs + 50);
+    await elapse(POLICY.loginDelayMaxMs);
     const right = await login(server, new Client(server.baseUrl), MEMBER, freshAddress());
     expect(right.body).toEqual({ errorCode: ERRORS.ACCOUNT_LOCKED.code, errorMessage: ERRORS.ACCOUNT_LOCKED.message });
 
@@ -101,7 +105,7 @@ describe('brute force', () => {
     const ghost = await hammer('ghost-account', 6);
     const compact = (xs: string[]) => xs.filter((x) => !x.endsWith(ERRORS.TOO_MANY_ATTEMPTS.code));
     expect(compact(real)).toEqual(compact(ghost));
-    await sleep(POLICY.loginDelayMaxMs + 50);
+    await elapse(POLICY.loginDelayMaxMs);
     const realLocked = await login(server, new Client(server.baseUrl), { username: 'admin', password: 'Wrong@2024' }, freshAddress());
     const ghostLocked = await login(server, new Client(server.baseUrl), { username: 'ghost-account', password: 'Wrong@2024' }, freshAddress());
     expect(realLocked.body).toEqual({ errorCode: ERRORS.ACCOUNT_LOCKED.code, errorMessage: ERRORS.ACCOUNT_LOCKED.message });
@@ -114,6 +118,24 @@ describe('brute force', () => {
     expect((await login(server, new Client(server.baseUrl), ADMIN, freshAddress())).status).toBe(200);
   });
 
+  it('attempts fired in parallel cannot slip past the count', async () => {
+    const name = 'parallel-target';
+    const solved = [];
+    for (let i = 0; i < 8; i++) solved.push(await solveCaptcha(server, new Client(server.baseUrl)));
+    const answers = await Promise.all(
+      solved.map(({ captchaId, answer }) =>
+        postLoginForm(
+          new Client(server.baseUrl),
+          { username: name, password: encryptPassword('Wrong@2024'), captchaId, captchaCode: answer },
+          freshAddress(),
+        ),
+      ),
+    );
+    const codes = answers.map((a) => (a.body as unknown as { errorCode: string }).errorCode);
+    expect(codes.filter((c) => c === ERRORS.LOGIN_FAILED.code)).toHaveLength(POLICY.loginSlowAfter);
+    expect(codes.filter((c) => c === ERRORS.TOO_MANY_ATTEMPTS.code)).toHaveLength(8 - POLICY.loginSlowAfter);
+  });
+
   it('slows down one address trying many names, without touching other addresses', async () => {
     const attacker = freshAddress();
     for (const name of ['n1', 'n2', 'n3']) {
@@ -124,7 +146,7 @@ describe('brute force', () => {
     expect(fromAttacker.body).toMatchObject({ errorCode: ERRORS.TOO_MANY_ATTEMPTS.code });
     const elsewhere = await login(server, new Client(server.baseUrl), ADMIN, freshAddress());
     expect(elsewhere.status).toBe(200);
-    await sleep(POLICY.loginDelayBaseMs + 50);
+    await elapse(POLICY.loginDelayBaseMs);
     expect((await login(server, new Client(server.baseUrl), ADMIN, attacker)).status).toBe(200);
   });
 });

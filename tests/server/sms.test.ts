@@ -3,15 +3,17 @@ import { HEADER_PLATFORM } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import type { LoginResult, SmsSendResult, UserDetails } from '../../common/api/types';
-import { Client, loggedInClient, readSmsCode, solveCaptcha, startServer, type Answer, type TestServer } from './helpers';
+import { Client, loggedInClient, readSmsCode, solveCaptcha, startServer, withDb, type Answer, type TestServer } from './helpers';
 
 /**
  * SMS codes against the real server; the development gateway writes each message to the test outbox.
- * Short lifetime and resend interval so expiry and limits are observable in seconds.
+ * Real lifetimes; `elapse` moves the stored codes into the past instead of sleeping through them.
  */
-const POLICY = { smsCodeTtlMs: 1500, smsResendMs: 300, smsPerPhonePerHour: 5, smsPerAddressPerHour: 1000, smsMaxAttempts: 3 };
+const POLICY = { smsCodeTtlMs: 600_000, smsResendMs: 60_000, smsPerPhonePerHour: 5, smsPerAddressPerHour: 1000, smsMaxAttempts: 3 };
 const ADMIN_PHONE = '13800000000';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Lets `ms` pass for every stored SMS code (its sending and its expiry). */
+const elapse = (ms: number) =>
+  withDb(server, (db) => db.prepare('update sms_codes set created_at = created_at - ?, expires_at = expires_at - ?').run(ms, ms));
 
 let server: TestServer;
 beforeAll(async () => {
@@ -40,7 +42,7 @@ const smsLogin = (client: Client, phone: string, code: string) =>
   client.post<{ data: LoginResult }>(API.smsValidate, { phone, code });
 
 async function waitOutResend(): Promise<void> {
-  await sleep(POLICY.smsResendMs + 50);
+  await elapse(POLICY.smsResendMs);
 }
 
 describe('SMS login', () => {
@@ -49,7 +51,7 @@ describe('SMS login', () => {
     const since = Date.now();
     const sent = await sendCode(client, ADMIN_PHONE);
     expect(sent.status).toBe(200);
-    expect(sent.body.data).toEqual({ expiresIn: 1, resendAfter: 1 });
+    expect(sent.body.data).toEqual({ expiresIn: 600, resendAfter: 60 });
     const code = await readSmsCode(server, ADMIN_PHONE, since);
     expect(code).toMatch(/^\d{6}$/);
 
@@ -67,7 +69,7 @@ describe('SMS login', () => {
     const since = Date.now();
     expect((await sendCode(new Client(server.baseUrl), ADMIN_PHONE)).status).toBe(200);
     const code = await readSmsCode(server, ADMIN_PHONE, since);
-    await sleep(POLICY.smsCodeTtlMs + 100);
+    await elapse(POLICY.smsCodeTtlMs);
     expect((await smsLogin(new Client(server.baseUrl), ADMIN_PHONE, code!)).body).toMatchObject({ errorCode: ERRORS.SMS_CODE_INVALID.code });
   });
 
