@@ -55,7 +55,16 @@ const COMMON_MENU: MenuItem[] = [
     ],
   },
 ];
-const ADMIN_MENU: MenuItem = { code: 'system', name: '系统管理', url: '/main/system', icon: 'setting' };
+const ADMIN_MENU: MenuItem = {
+  code: 'system',
+  name: '系统管理',
+  url: '/main/system',
+  icon: 'setting',
+  children: [
+    { code: 'system-desk', name: '工作台', url: '/main/system/desk', icon: 'appstore' },
+    { code: 'system-user', name: '用户管理', url: '/main/system/user/list', icon: 'user' },
+  ],
+};
 
 export class ConfigService {
   constructor(

@@ -9,7 +9,9 @@ import { MAIN_DEFAULTS, MAIN_PAGES } from './route-table';
 const UserInfoPage = lazyPage(() => import('../features/user-centre').then((m) => m.UserInfoPage));
 const AccountSafePage = lazyPage(() => import('../features/user-centre').then((m) => m.AccountSafePage));
 
-const BUILT_PAGES = new Set(['/main/file/personal', '/main/user/userInfo', '/main/user/accountSafe']);
+const UserListPage = lazyPage(() => import('../features/system-users').then((m) => m.UserListPage));
+
+const BUILT_PAGES = new Set(['/main/file/personal', '/main/user/userInfo', '/main/user/accountSafe', '/main/system/user/list']);
 
 /** Everything under /main: the layout with the transfer panel, and the §2 pages. */
 export function MainShell() {
@@ -19,6 +21,7 @@ export function MainShell() {
         <Route path="/main/file/personal" component={PersonalFilesPage} />
         <Route path="/main/user/userInfo" component={UserInfoPage} />
         <Route path="/main/user/accountSafe" component={AccountSafePage} />
+        <Route path="/main/system/user/list" component={UserListPage} />
         {Object.entries(MAIN_PAGES)
           .filter(([path]) => !BUILT_PAGES.has(path))
           .map(([path, title]) => (

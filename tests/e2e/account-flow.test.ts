@@ -3,7 +3,7 @@
  *  - the member's first login is forced to /initialPswChange?type=1, every §5 message appears on blur,
  *    Finish sends the encrypted {value, type: 4, oldPassword}, logs out, and the new password logs in;
  *  - a 401 reached from a share link goes to /login?redirect=… and comes back after login;
- *  - an admin locking the member ends the member's session: the member's next call answers
+ *  - an admin locking the member in 用户管理 ends the member's session: the member's next call answers
  *    400sec-core-301, the '登出' box shows the server's message, '退出' lands on /login.
  * It owns the member account (its password changes here), so no other e2e file logs in as member.
  */
@@ -197,7 +197,13 @@ describe('session: 401 from a share link, and an ended session (400sec-core-301)
     await admin.waitForURL('**/main/file/personal**');
     const memberId = await userIdOf(MEMBER.username);
     try {
-      expect((await postFromPage(admin, API.accountLock, { userId: memberId })).status).toBe(200);
+      // The admin locks the member in 用户管理.
+      await admin.goto(baseUrl() + '/main/system/user/list');
+      const locked = admin.waitForResponse((r) => r.url().endsWith(API.accountLock));
+      await admin.getByTestId(`user-lock-${MEMBER.username}`).click();
+      await admin.locator('.ant-popconfirm').getByRole('button', { name: /锁\s*定/ }).click();
+      expect((await locked).status()).toBe(200);
+      await admin.locator('tr', { has: admin.getByText(MEMBER.username, { exact: true }) }).getByText('已锁定').waitFor();
 
       // The member's next call (opening the user centre) is answered 400sec-core-301.
       const answer = member.waitForResponse((r) => r.url().endsWith(API.userDetails));
@@ -215,7 +221,14 @@ describe('session: 401 from a share link, and an ended session (400sec-core-301)
       expect(await member.locator('.ant-modal-confirm').count()).toBe(1);
       await box.getByRole('button', { name: /退\s*出/ }).click();
       await member.waitForURL((url) => url.pathname === '/login');
+
+      // ...and unlocks it there again.
+      const unlocked = admin.waitForResponse((r) => r.url().endsWith(API.accountUnlock));
+      await admin.getByTestId(`user-unlock-${MEMBER.username}`).click();
+      expect((await unlocked).status()).toBe(200);
+      await admin.locator('tr', { has: admin.getByText(MEMBER.username, { exact: true }) }).getByText('正常').waitFor();
     } finally {
+      // Whatever failed above, leave the member usable.
       expect((await postFromPage(admin, API.accountUnlock, { userId: memberId })).status).toBe(200);
     }
   });
