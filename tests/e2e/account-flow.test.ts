@@ -233,3 +233,43 @@ describe('session: 401 from a share link, and an ended session (400sec-core-301)
     }
   });
 });
+
+describe('member: a voluntary change in 账号安全', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('/passwordChage shows the same form, and Back returns to the page the user came from', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await submitLogin(page, MEMBER.username, MEMBER.changed);
+    await page.waitForURL('**/main/file/personal**');
+    await page.goto(baseUrl() + '/passwordChage');
+    await expect.poll(() => page.getByTestId('psw-account').inputValue()).toBe(MEMBER.username);
+    await page.getByTestId('psw-back').click();
+    await page.waitForURL('**/main/file/personal**');
+  });
+
+  it('changes the password from the 账号安全 dialog, lands on /login, and the new one logs in', async () => {
+    const page = await (await browser.newContext()).newPage();
+    const newest = 'Member$2026y';
+    await submitLogin(page, MEMBER.username, MEMBER.changed);
+    await page.waitForURL('**/main/file/personal**');
+    await page.goto(baseUrl() + '/main/user/accountSafe');
+    await page.getByTestId('account-safe-password').click();
+    await page.getByTestId('psw-old').fill(MEMBER.changed);
+    await fillAndBlur(page, 'psw-new', newest);
+    await fillAndBlur(page, 'psw-repeat', newest);
+    const modified = page.waitForResponse((r) => r.url().endsWith(API.userInfoModify));
+    await page.getByTestId('psw-finish').click();
+    expect((await modified).status()).toBe(200);
+    await page.waitForURL((url) => url.pathname === '/login');
+
+    await submitLogin(page, MEMBER.username, newest);
+    await page.waitForURL('**/main/file/personal**');
+  });
+});
