@@ -2,6 +2,7 @@ import { LockOutlined, UnlockOutlined } from '@ant-design/icons';
 import { App, Button, Card, Input, Popconfirm, Select, Space, Switch, Table, Tag, type TableColumnsType } from 'antd';
 import { useEffect, useState } from 'react';
 import { ROLES, type RoleCode, type UserSummary } from '../../../common/api/types';
+import { fetchUserDetails } from '../../lib/account-api';
 import { Permission, usePermission } from '../../lib/button-permissions';
 import { searchUsers, setLocked, setOuterLogin, setRole } from './users-api';
 
@@ -20,6 +21,19 @@ export function UserListPage() {
   const [users, setUsers] = useState<UserSummary[] | null>(null);
   const [generation, setGeneration] = useState(0);
   const [busy, setBusy] = useState<string | null>(null);
+  // An admin cannot lock themself (the server refuses it): no lock button on their own row.
+  const [selfId, setSelfId] = useState<string | null>(null);
+
+  useEffect(() => {
+    let alive = true;
+    fetchUserDetails().then(
+      (me) => alive && setSelfId(me.id),
+      () => undefined,
+    );
+    return () => {
+      alive = false;
+    };
+  }, []);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -45,9 +59,9 @@ export function UserListPage() {
   }
 
   const columns: TableColumnsType<UserSummary> = [
-    { title: '账号', dataIndex: 'website', key: 'website' },
-    { title: '昵称', dataIndex: 'nickName', key: 'nickName' },
-    { title: '手机号', dataIndex: 'phone', key: 'phone', render: (phone: string) => phone || '-' },
+    { title: '账号', dataIndex: 'website', key: 'website', width: 140, ellipsis: true },
+    { title: '昵称', dataIndex: 'nickName', key: 'nickName', width: 140, ellipsis: true },
+    { title: '手机号', dataIndex: 'phone', key: 'phone', width: 130, render: (phone: string) => phone || '-' },
     {
       title: '角色',
       key: 'role',
@@ -90,7 +104,7 @@ export function UserListPage() {
       width: 110,
       render: (_: unknown, user) => (
         <Permission code={MANAGE}>
-          {user.locked ? (
+          {user.id === selfId ? null : user.locked ? (
             <Button size="small" icon={<UnlockOutlined />} loading={busy === user.id} onClick={() => void act(user.id, () => setLocked(user.id, false), '账号已解锁')} data-testid={`user-unlock-${user.website}`}>
               解锁
             </Button>
@@ -119,7 +133,7 @@ export function UserListPage() {
           data-testid="user-search"
         />
       </Space>
-      <Table<UserSummary> rowKey="id" columns={columns} dataSource={users ?? []} loading={users === null} pagination={false} size="middle" locale={{ emptyText: '没有符合条件的用户' }} />
+      <Table<UserSummary> rowKey="id" columns={columns} dataSource={users ?? []} loading={users === null} pagination={false} size="middle" scroll={{ x: 'max-content' }} locale={{ emptyText: '没有符合条件的用户' }} />
     </Card>
   );
 }
