@@ -8,7 +8,6 @@ import { MAIN_DEFAULTS, MAIN_PAGES } from './route-table';
 
 const UserInfoPage = lazyPage(() => import('../features/user-centre').then((m) => m.UserInfoPage));
 const AccountSafePage = lazyPage(() => import('../features/user-centre').then((m) => m.AccountSafePage));
-
 const UserListPage = lazyPage(() => import('../features/system-users').then((m) => m.UserListPage));
 
 const BUILT_PAGES = new Set(['/main/file/personal', '/main/user/userInfo', '/main/user/accountSafe', '/main/system/user/list']);
