@@ -1,11 +1,24 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { resolveNetworkEnv, NETWORK_ENV_VARIABLE } from './common/api/client-env';
 
 /** Where `npm run dev:web` forwards API calls (the server started by `npm run dev:server`). */
 const DEV_API_TARGET = process.env.DEV_API_TARGET ?? 'http://localhost:8080';
 
-export default defineConfig({
+/**
+ * Build-time constants of the web app: which network build it is (client type 3 or 4, the
+ * network-environment header, the beian footer) and the ICP filing number the public build shows.
+ */
+export function buildDefines(mode: string, env: Record<string, string | undefined>): Record<string, string> {
+  return {
+    'import.meta.env.VITE_NETWORK_ENV': JSON.stringify(resolveNetworkEnv(mode, env[NETWORK_ENV_VARIABLE])),
+    'import.meta.env.VITE_BEIAN_NUMBER': JSON.stringify(env.BEIAN_NUMBER ?? ''),
+  };
+}
+
+export default defineConfig(({ mode }) => ({
+  define: buildDefines(mode, process.env),
   plugins: [
     react(),
     VitePWA({
@@ -47,7 +60,9 @@ export default defineConfig({
     },
   },
   build: {
-    outDir: 'dist',
+    // The server serves STATIC_DIR: building there lets `npm start` run several instances side by side.
+    outDir: process.env.STATIC_DIR || 'dist',
+    emptyOutDir: true,
     chunkSizeWarningLimit: 2048,
   },
-});
+}));

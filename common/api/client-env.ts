@@ -14,3 +14,18 @@ export const CLIENT_TYPE: Record<NetworkEnv, 3 | 4> = { internal: 3, public: 4 }
 export function clientHeaders(platform: ClientPlatform, networkEnv: NetworkEnv): Record<string, string> {
   return { [HEADER_PLATFORM]: platform, [HEADER_NETWORK_ENV]: networkEnv };
 }
+
+/** The environment variable naming the network build (`npm start`, `npm run build`, the desktop shell). */
+export const NETWORK_ENV_VARIABLE = 'NETWORK_ENV';
+
+/**
+ * Which network build to make: a Vite mode of 'internal' or 'public' (`npm run build:internal` /
+ * `build:public`) decides; otherwise the NETWORK_ENV variable; unset means internal. Any other value
+ * is refused, so a typo cannot silently ship the wrong build.
+ */
+export function resolveNetworkEnv(mode: string | undefined, envValue: string | undefined): NetworkEnv {
+  if (mode === 'internal' || mode === 'public') return mode;
+  if (envValue === undefined || envValue === '' || envValue === 'internal') return 'internal';
+  if (envValue === 'public') return 'public';
+  throw new Error(`${NETWORK_ENV_VARIABLE} must be 'internal' or 'public', not '${envValue}'`);
+}

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { MenuItem, PagePermission, SystemConfig, TenantConfig } from '../../common/api/types';
+import type { ClientVersion, MenuItem, PagePermission, SystemConfig, TenantConfig } from '../../common/api/types';
 import { ERRORS } from '../../common/api/errors';
 import { AppError } from '../http/app-error';
 import type { TenantRepository } from '../repositories/tenant-repository';
@@ -21,6 +21,8 @@ export const ALL_PERMISSIONS = [
   'file:delete',
   'file:share',
   'system:manage',
+  /** Lock/unlock accounts, set roles and outer login (the adminOnly /api/v2/account, setRoles, outerLogin calls). */
+  'system:user',
 ] as const;
 const MEMBER_PERMISSIONS = ALL_PERMISSIONS.filter((c) => !c.startsWith('system:'));
 
@@ -41,14 +43,35 @@ const COMMON_MENU: MenuItem[] = [
   FILE_MENU,
   { code: 'group', name: '群组空间', url: '/main/group', icon: 'team' },
   { code: 'notice', name: '消息', url: '/main/notice', icon: 'bell' },
-  { code: 'user', name: '个人中心', url: '/main/user/userInfo', icon: 'idcard' },
+  {
+    code: 'user',
+    name: '个人中心',
+    url: '/main/user/userInfo',
+    icon: 'idcard',
+    // Both pages listed: the client's route guard (spec §2) only lets saved menu routes through.
+    children: [
+      { code: 'user-info', name: '基本信息', url: '/main/user/userInfo', icon: 'user' },
+      { code: 'user-safe', name: '账号安全', url: '/main/user/accountSafe', icon: 'safe' },
+    ],
+  },
 ];
-const ADMIN_MENU: MenuItem = { code: 'system', name: '系统管理', url: '/main/system', icon: 'setting' };
+const ADMIN_MENU: MenuItem = {
+  code: 'system',
+  name: '系统管理',
+  url: '/main/system',
+  icon: 'setting',
+  children: [
+    { code: 'system-desk', name: '工作台', url: '/main/system/desk', icon: 'appstore' },
+    { code: 'system-user', name: '用户管理', url: '/main/system/user/list', icon: 'user' },
+  ],
+};
 
 export class ConfigService {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly blobs: BlobStore,
+    private readonly passwordExpiryDays: number,
+    private readonly desktopRelease: ClientVersion | undefined,
   ) {}
 
   private async tenantFor(caller: Caller | null) {
@@ -70,7 +93,7 @@ export class ConfigService {
 
   async tenantConfig(caller: Caller): Promise<TenantConfig> {
     const tenant = await this.tenantFor(caller);
-    return { tenantId: tenant.id, tenantName: tenant.name, passwordExpiryDays: 0 };
+    return { tenantId: tenant.id, tenantName: tenant.name, passwordExpiryDays: this.passwordExpiryDays };
   }
 
   menu(caller: Caller): MenuItem[] {
@@ -79,6 +102,10 @@ export class ConfigService {
 
   pagePermissions(caller: Caller): PagePermission[] {
     return (caller.role === 'admin' ? ALL_PERMISSIONS : MEMBER_PERMISSIONS).map((code) => ({ code }));
+  }
+
+  clientVersion(): ClientVersion {
+    return this.desktopRelease ?? { isForce: false, versionName: '', versionDesc: '' };
   }
 
   homeUrl(): string {

@@ -4,6 +4,7 @@ import { createStore, Provider as JotaiProvider } from 'jotai';
 import { PwaNotifier } from '../features/pwa';
 import { ApiNotifierBridge } from './ApiNotifierBridge';
 import { AppRoutes } from './AppRoutes';
+import { BeianFooter } from './BeianFooter';
 import { ConfigGate } from './ConfigGate';
 
 const store = createStore();
@@ -17,6 +18,7 @@ export function App() {
           <PwaNotifier />
           <ConfigGate>
             <AppRoutes />
+            <BeianFooter />
           </ConfigGate>
         </JotaiProvider>
       </AntApp>

@@ -1,10 +1,17 @@
 import { Redirect, Route, Switch } from 'wouter';
-import { InitialPswChangePage, LoginPage } from '../features/auth';
+import { lazyPage } from '../components/LazyPage';
 import { DownloadExceededPage, NotFoundPage, PermissionDeniedPage, StandalonePlaceholderPage } from '../features/status';
 import { HomeRedirect } from './HomeRedirect';
-import { MainShell } from './MainShell';
 import { RouteGuard } from './RouteGuard';
-import { STANDALONE_PAGES } from './route-table';
+import { SHARE_LINK_PAGES, STANDALONE_PAGES } from './route-table';
+import { ShareLinkRoute } from './ShareLinkRoute';
+
+// Each page group is its own chunk (spec §8: a chunk that does not load within 120 s shows a retry screen).
+// The status pages stay in the entry chunk: they are what a failure lands on.
+const LoginPage = lazyPage(() => import('../features/auth').then((m) => m.LoginPage));
+const InitialPswChangePage = lazyPage(() => import('../features/auth').then((m) => m.InitialPswChangePage));
+const PasswordChangePage = lazyPage(() => import('../features/auth').then((m) => m.PasswordChangePage));
+const MainShell = lazyPage(() => import('./MainShell').then((m) => m.MainShell));
 
 export function AppRoutes() {
   return (
@@ -14,12 +21,18 @@ export function AppRoutes() {
         <Route path="/login" component={LoginPage} />
         <Route path="/login/:id" component={LoginPage} />
         <Route path="/initialPswChange" component={InitialPswChangePage} />
+        <Route path="/passwordChage" component={PasswordChangePage} />
         <Route path="/error" component={NotFoundPage} />
         <Route path="/permissionDenied" component={PermissionDeniedPage} />
         <Route path="/downloadExceeded" component={DownloadExceededPage} />
         {Object.entries(STANDALONE_PAGES).map(([path, title]) => (
           <Route key={path} path={path}>
             <StandalonePlaceholderPage title={title} />
+          </Route>
+        ))}
+        {Object.entries(SHARE_LINK_PAGES).map(([path, title]) => (
+          <Route key={path} path={path} nest>
+            <ShareLinkRoute title={title} />
           </Route>
         ))}
         <Route path="/main" component={MainShell} />

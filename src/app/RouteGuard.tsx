@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
+import { Redirect, useLocation } from 'wouter';
+import { useMenuRoutes } from '../lib/menu-routes';
+import { isRouteAllowed, NOT_ALLOWED_PATH } from './route-access';
 
-/**
- * Placeholder for the spec §2 route guard (a later issue): it will allow login and public paths,
- * check other paths against the menu route list saved by src/lib/menu-routes.ts, and send the rest
- * to /error. For now every path is allowed.
- */
+/** Spec §2: paths outside the saved menu go to /error (the rule is in route-access.ts). */
 export function RouteGuard({ children }: { children: ReactNode }) {
+  const [location] = useLocation();
+  const menuRoutes = useMenuRoutes();
+  if (!isRouteAllowed(location, menuRoutes)) return <Redirect to={NOT_ALLOWED_PATH} replace />;
   return <>{children}</>;
 }

@@ -44,7 +44,10 @@ export const MAIN_DEFAULTS: Record<string, string> = {
 /** Top-level spec §2 pages not built yet. */
 export const STANDALONE_PAGES: Record<string, string> = {
   '/downLoadM': '移动端下载',
-  '/passwordChage': '修改密码',
+};
+
+/** Share-link pages: they exist only when the home page is the personal files page (spec §2). */
+export const SHARE_LINK_PAGES: Record<string, string> = {
   '/openShareLink': '打开分享链接',
   '/shareLink': '分享链接',
 };

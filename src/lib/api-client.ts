@@ -141,9 +141,13 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       case 'badRequest':
         deps.notify.error(failure.errorMessage || failure.errorCode, TOAST_DURATION_SECONDS);
         return;
-      case 'unauthorized':
-        deps.navigate(loginUrlFor(deps.location()));
+      case 'unauthorized': {
+        // Already on /login (another call's 401 got there first): stay, keeping its ?redirect=.
+        const location = deps.location();
+        if (location.pathname === LOGIN_PATH || location.pathname.startsWith(LOGIN_PATH + '/')) return;
+        deps.navigate(loginUrlFor(location));
         return;
+      }
       case 'downloadExceeded':
         deps.navigate(DOWNLOAD_EXCEEDED_PATH);
         return;

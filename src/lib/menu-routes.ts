@@ -1,7 +1,9 @@
 /**
- * The menu route list saved from the server menu (spec §2 route guard). The guard itself reads it
- * later; for now the layout saves it whenever the menu loads.
+ * The menu route list saved from the server menu (spec §2 route guard). It lives in the app storage
+ * (so a reload keeps guarding before the menu is fetched again) and is observable, so the guard
+ * re-checks the current page as soon as a freshly loaded menu is saved.
  */
+import { useSyncExternalStore } from 'react';
 import type { MenuItem } from '../../common/api/types';
 import { getAppStorage } from './storage';
 
@@ -20,12 +22,44 @@ export function menuRoutesOf(items: readonly MenuItem[]): string[] {
   return [...out];
 }
 
+const listeners = new Set<() => void>();
+/** undefined until first read from storage. */
+let current: string[] | null | undefined;
+
+function publish(routes: string[] | null): void {
+  current = routes;
+  for (const l of [...listeners]) l();
+}
+
 export function saveMenuRoutes(items: readonly MenuItem[]): void {
-  getAppStorage().set(MENU_ROUTES_KEY, menuRoutesOf(items));
+  const routes = menuRoutesOf(items);
+  getAppStorage().set(MENU_ROUTES_KEY, routes);
+  publish(routes);
+}
+
+/** Forgets the saved menu (logout, or another account logging in). */
+export function clearMenuRoutes(): void {
+  getAppStorage().remove(MENU_ROUTES_KEY);
+  publish(null);
 }
 
 /** null when no menu was saved (then the guard allows navigation, spec §2). */
 export function loadMenuRoutes(): string[] | null {
-  const routes = getAppStorage().get<unknown>(MENU_ROUTES_KEY);
-  return Array.isArray(routes) ? routes.filter((r): r is string => typeof r === 'string') : null;
+  if (current === undefined) {
+    const routes = getAppStorage().get<unknown>(MENU_ROUTES_KEY);
+    current = Array.isArray(routes) ? routes.filter((r): r is string => typeof r === 'string') : null;
+  }
+  return current;
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+/** The saved menu routes, re-rendering when they change. */
+export function useMenuRoutes(): string[] | null {
+  return useSyncExternalStore(subscribe, loadMenuRoutes);
 }

@@ -2,11 +2,14 @@
 import { API } from '../../common/api/paths';
 import type { HomeUrl } from '../../common/api/types';
 import { api } from './api';
+import { clearMenuRoutes } from './menu-routes';
 
 export const DEFAULT_HOME_URL = '/main/file/personal';
 
 /** Ends the session on the server; a failure is ignored (the user leaves anyway). */
 export async function logout(): Promise<void> {
+  // The next account to log in has its own menu: never guard its pages with this one's.
+  clearMenuRoutes();
   try {
     await api.post<unknown>(API.logout, {}, { onError: () => undefined });
   } catch {

@@ -8,6 +8,8 @@ declare global {
   interface ImportMetaEnv {
     /** 'internal' (default) or 'public' network build. */
     readonly VITE_NETWORK_ENV?: string;
+    /** ICP filing number of the public build's beian footer (BEIAN_NUMBER at build time). */
+    readonly VITE_BEIAN_NUMBER?: string;
   }
 }
 

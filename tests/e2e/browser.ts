@@ -37,9 +37,12 @@ export async function closeBrowserSession(browser: Browser | undefined, workDir:
   rmSync(workDir, { recursive: true, force: true });
 }
 
-/** The answer the server recorded for `captchaId` (test hook outbox), waiting briefly for the write. */
-export async function captchaAnswer(captchaId: string): Promise<string> {
-  const file = path.join(inject('dataDir'), 'test-outbox', 'captcha.jsonl');
+/**
+ * The answer the server recorded for `captchaId` (test hook outbox), waiting briefly for the write.
+ * `dataDir`: the DATA_DIR of the server that issued it (default: the one every e2e test shares).
+ */
+export async function captchaAnswer(captchaId: string, dataDir: string = inject('dataDir')): Promise<string> {
+  const file = path.join(dataDir, 'test-outbox', 'captcha.jsonl');
   for (let i = 0; i < 50; i++) {
     if (existsSync(file)) {
       for (const line of readFileSync(file, 'utf8').split('\n')) {
@@ -53,14 +56,33 @@ export async function captchaAnswer(captchaId: string): Promise<string> {
   throw new Error(`no captcha answer recorded for ${captchaId}`);
 }
 
-/** Opens /login, waits for its captcha, fills the form and submits. Does not wait for navigation. */
-export async function submitLogin(page: Page, username: string, password: string): Promise<void> {
+/** The newest 6-digit SMS code the server's test gateway sent to `phone` at or after `since` (ms). */
+export async function smsCodeFor(phone: string, since: number): Promise<string> {
+  const file = path.join(inject('dataDir'), 'test-outbox', 'sms.jsonl');
+  for (let i = 0; i < 50; i++) {
+    if (existsSync(file)) {
+      const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { phone: string; text: string; sentAt: number });
+      const hit = lines.reverse().find((l) => l.phone === phone && l.sentAt >= since);
+      const code = hit && /(\d{6})/.exec(hit.text)?.[1];
+      if (code) return code;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no SMS code recorded for ${phone}`);
+}
+
+/**
+ * Opens /login (or, with `reachLogin`, lets the caller get there: a redirect to it), waits for its
+ * captcha, fills the form, accepts the user agreement and submits. Does not wait for navigation.
+ */
+export async function submitLogin(page: Page, username: string, password: string, reachLogin?: () => Promise<unknown>): Promise<void> {
   const captchaResponse = page.waitForResponse((r) => r.url().includes(API.captcha) && r.ok());
-  await page.goto(baseUrl() + '/login');
+  await (reachLogin ? reachLogin() : page.goto(baseUrl() + '/login'));
   const { data } = (await (await captchaResponse).json()) as { data: CaptchaImage };
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-captcha').fill(await captchaAnswer(data.captchaId));
+  await page.getByTestId('login-agreement').click();
   await page.getByTestId('login-submit').click();
 }
 

@@ -8,7 +8,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import fs, { promises as fsp } from 'node:fs';
-import net from 'node:net';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import path from 'node:path';
 import { API, downloadUrl } from '../../common/api/paths';
@@ -18,15 +17,7 @@ import { ADMIN } from '../server/helpers';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
-/** A free loopback TCP port (bound then released). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from './free-port';
 
 export interface ServerProcess {
   url: string;

@@ -1,11 +1,7 @@
 import { API } from '../../../common/api/paths';
-import type { CaptchaImage, LoginForm, LoginResult } from '../../../common/api/types';
+import type { LoginForm, LoginResult, SmsLoginRequest } from '../../../common/api/types';
 import { encryptPassword } from '../../../common/crypto/password-cipher';
 import { api } from '../../lib/api';
-
-export function fetchCaptcha(): Promise<CaptchaImage> {
-  return api.get<CaptchaImage>(API.captcha);
-}
 
 /** Form-encoded login; the password is AES-encrypted first (common/crypto). */
 export function login(fields: { username: string; password: string; captchaId: string; captchaCode: string }): Promise<LoginResult> {
@@ -16,4 +12,14 @@ export function login(fields: { username: string; password: string; captchaId: s
     captchaCode: fields.captchaCode.trim(),
   };
   return api.postForm<LoginResult>(API.login, { ...form });
+}
+
+/** SMS login with the 6-digit code sent for purpose 'login'. */
+export function smsLogin(request: SmsLoginRequest): Promise<LoginResult> {
+  return api.post<LoginResult>(API.smsValidate, { phone: request.phone.trim(), code: request.code.trim() });
+}
+
+/** Records on the server that the user accepted the user agreement (needs the new session). */
+export function readAgreement(): Promise<unknown> {
+  return api.post<unknown>(API.readAgreement, {});
 }

@@ -1,2 +1,3 @@
 export { LoginPage } from './LoginPage';
 export { InitialPswChangePage } from './InitialPswChangePage';
+export { PasswordChangePage } from './PasswordChangePage';

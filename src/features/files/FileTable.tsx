@@ -5,6 +5,7 @@ import type { FileEntry } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
 import { formatSize } from '../../../common/format/size';
 import { FileKindIcon } from '../../components/FileKindIcon';
+import { Permission, usePermission } from '../../lib/button-permissions';
 import { enqueueDownload } from '../../lib/upload-queue';
 import { useInfiniteScroll } from './use-infinite-scroll';
 import type { FilePages } from './use-file-pages';
@@ -18,6 +19,7 @@ export const ENGINE_DOWNLOAD_THRESHOLD = 64 * 1024 * 1024;
 export function FileTable({ pages, onOpenFolder, onRename }: { pages: FilePages; onOpenFolder: (id: string) => void; onRename: (file: FileEntry) => void }) {
   const container = useRef<HTMLDivElement>(null);
   const { message } = App.useApp();
+  const canDownload = usePermission('file:download');
 
   const downloadThroughEngine = (file: FileEntry): void => {
     enqueueDownload({ fileId: file.id, name: file.name, size: file.size }).then(
@@ -61,10 +63,13 @@ export function FileTable({ pages, onOpenFolder, onRename }: { pages: FilePages;
       width: 160,
       render: (_: unknown, file) => (
         <Space size={4}>
-          <Button type="link" size="small" onClick={() => onRename(file)} data-testid={`rename-${file.id}`}>
-            重命名
-          </Button>
+          <Permission code="file:rename">
+            <Button type="link" size="small" onClick={() => onRename(file)} data-testid={`rename-${file.id}`}>
+              重命名
+            </Button>
+          </Permission>
           {!file.isDir &&
+            canDownload &&
             (file.size > ENGINE_DOWNLOAD_THRESHOLD ? (
               <Button type="link" size="small" onClick={() => downloadThroughEngine(file)} data-testid={`download-${file.id}`} data-via="engine">
                 下载

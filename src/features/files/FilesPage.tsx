@@ -4,6 +4,7 @@ import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import type { FileCategory, FileEntry } from '../../../common/api/types';
 import type { FolderEntry } from '../../../common/transfer/engine-api';
+import { usePermission } from '../../lib/button-permissions';
 import { fileListVersionAtom } from '../../lib/file-events';
 import type { PickedFiles } from '../../lib/folder-walk';
 import { enqueueFolder, enqueueUploads } from '../../lib/upload-queue';
@@ -54,10 +55,11 @@ export function FilesPage({ category, rootName }: { category: FileCategory; root
     if (files.length === 0 && folderEntries.length === 0) message.info('没有可上传的文件（空文件夹不会上传）');
   }
 
+  const canUpload = usePermission('file:upload');
   const drop = useFileDrop(uploadPicked, failed);
 
   return (
-    <Flex vertical gap={12} style={{ flex: 1, minHeight: 0, position: 'relative' }} data-testid="files-page" {...drop.handlers}>
+    <Flex vertical gap={12} style={{ flex: 1, minHeight: 0, position: 'relative' }} data-testid="files-page" {...(canUpload ? drop.handlers : {})}>
       {drop.dragging && (
         <div
           data-testid="drop-overlay"

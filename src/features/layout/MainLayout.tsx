@@ -1,6 +1,7 @@
 import { Layout } from 'antd';
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
+import { useLocation } from 'wouter';
 import { BrandMark } from '../../components/BrandMark';
 import { usePagePermissionsLoader } from '../../lib/button-permissions';
 import { saveMenuRoutes } from '../../lib/menu-routes';
@@ -17,9 +18,17 @@ export function MainLayout({ children, aside }: { children: ReactNode; aside?: R
   const user = useLoadOnce(fetchUserDetails);
   usePagePermissionsLoader();
 
+  const [, navigate] = useLocation();
+
   useEffect(() => {
     if (menu) saveMenuRoutes(menu);
   }, [menu]);
+
+  // The server refuses everything else until an initial or expired password is changed (spec §4):
+  // a user reaching the app another way (reload, bookmark) is sent to the change screen too.
+  useEffect(() => {
+    if (user && user.passwordChangeType !== 0) navigate(`/initialPswChange?type=${user.passwordChangeType}`, { replace: true });
+  }, [user, navigate]);
 
   return (
     <Layout style={{ height: '100vh' }}>

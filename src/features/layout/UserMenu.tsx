@@ -1,4 +1,4 @@
-import { DownOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, IdcardOutlined, LockOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Dropdown } from 'antd';
 import { useLocation } from 'wouter';
 import type { UserDetails } from '../../../common/api/types';
@@ -9,8 +9,14 @@ export function UserMenu({ user }: { user: UserDetails | null }) {
   return (
     <Dropdown
       menu={{
-        items: [{ key: 'logout', icon: <LogoutOutlined />, label: '退出登录' }],
+        items: [
+          { key: '/main/user/userInfo', icon: <IdcardOutlined />, label: '基本信息' },
+          { key: '/main/user/accountSafe', icon: <LockOutlined />, label: '账号安全' },
+          { type: 'divider' },
+          { key: 'logout', icon: <LogoutOutlined />, label: '退出登录' },
+        ],
         onClick: async ({ key }) => {
+          if (key.startsWith('/')) return navigate(key);
           if (key !== 'logout') return;
           await logout();
           navigate('/login', { replace: true });

@@ -141,6 +141,12 @@ describe('api client: spec §8 default reactions', () => {
     expect(h2.navigate).toHaveBeenCalledWith('/login?redirect=%2FshareLink');
   });
 
+  it('a second 401 arriving on /login stays there, keeping the share link redirect', async () => {
+    const h = harness(401, {}, { pathname: '/login', search: '?redirect=%2FshareLink' });
+    await failure(h.client.get('/api/menu/get'));
+    expect(h.navigate).not.toHaveBeenCalled();
+  });
+
   it('500 + DEP10213: goes to /downloadExceeded', async () => {
     const h = harness(500, { errorCode: 'DEP10213', message: '下载次数已超过限制' });
     await failure(h.client.get('/api/file/download/1'));

@@ -1,6 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CaptchaImage } from '../../../common/api/types';
-import { fetchCaptcha } from './auth-api';
+import { API } from '../../common/api/paths';
+import type { CaptchaImage } from '../../common/api/types';
+import { api } from './api';
+
+export function fetchCaptcha(): Promise<CaptchaImage> {
+  return api.get<CaptchaImage>(API.captcha);
+}
 
 /**
  * The current single-use captcha and a function to fetch a new one. One request per generation, even

@@ -1,0 +1,66 @@
+import { Button, Result, Space } from 'antd';
+import { Component, lazy, Suspense, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import { ChunkLoadError, loadWithTimeout } from '../lib/chunk-timeout';
+import { PageLoading } from './PageLoading';
+
+interface BoundaryProps {
+  onRetry: () => void;
+  children: ReactNode;
+}
+
+/** Catches a page chunk that failed or timed out and offers to try again; other errors go on up. */
+class ChunkErrorBoundary extends Component<BoundaryProps, { error: ChunkLoadError | null }> {
+  override state: { error: ChunkLoadError | null } = { error: null };
+
+  static getDerivedStateFromError(error: unknown): { error: ChunkLoadError | null } {
+    if (error instanceof ChunkLoadError) return { error };
+    throw error;
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo): void {
+    console.warn('page chunk failed', error, info.componentStack);
+  }
+
+  override render() {
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    return (
+      <Result
+        status="warning"
+        title={error.timedOut ? '页面加载超时' : '页面加载失败'}
+        subTitle={error.timedOut ? '网络较慢或已断开，页面在 120 秒内未能加载完成。请检查网络后重试。' : '页面资源未能加载，可能是网络中断或系统已更新。请重试或刷新页面。'}
+        extra={
+          <Space>
+            <Button type="primary" onClick={this.props.onRetry} data-testid="chunk-retry">
+              重试
+            </Button>
+            <Button onClick={() => window.location.reload()}>刷新页面</Button>
+          </Space>
+        }
+        data-testid="chunk-load-failed"
+      />
+    );
+  }
+}
+
+/**
+ * A route page loaded as its own chunk (React.lazy), failing after 120 s with a retry screen.
+ * Retry builds a fresh lazy component: React.lazy remembers a rejected load forever.
+ */
+export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>, timeoutMs?: number): ComponentType<P> {
+  const make = () => lazy(() => loadWithTimeout(load, timeoutMs).then((component) => ({ default: component })));
+  let first: ReturnType<typeof make> | null = null;
+  function LazyPage(props: P) {
+    // Shared by every mount until a retry, so a page revisited does not load its chunk again.
+    const [{ Page, attempt }, setState] = useState(() => ({ Page: (first ??= make()), attempt: 0 }));
+    const retry = () => setState((s) => ({ Page: (first = make()), attempt: s.attempt + 1 }));
+    return (
+      <ChunkErrorBoundary key={attempt} onRetry={retry}>
+        <Suspense fallback={<PageLoading />}>
+          <Page {...props} />
+        </Suspense>
+      </ChunkErrorBoundary>
+    );
+  }
+  return LazyPage;
+}

@@ -1,0 +1,83 @@
+import { Button, Form, Input, Space } from 'antd';
+import { useState } from 'react';
+import { PASSWORD_MAX_LENGTH } from '../../common/constants';
+import { validateNewPassword, validateRepeatPassword } from '../../common/validation/password';
+import { changePassword } from '../lib/account-api';
+
+interface Fields {
+  website: string;
+  oldPassword: string;
+  newPassword: string;
+  repeatPassword: string;
+}
+
+/**
+ * The password change form of spec §2/§5: account (read-only), old, new and repeated password, each
+ * with a show/hide toggle, capped at 16 characters, validated on blur with the exact §5 messages from
+ * common/validation (the old password is not validated here: only the server can judge it).
+ * `onDone` runs after the server accepted the new password; `onBack` is the Back button.
+ */
+export function PasswordChangeForm({ account, onDone, onBack, backText = '返回' }: { account: string; onDone: () => void; onBack: () => void; backText?: string }) {
+  const [form] = Form.useForm<Fields>();
+  const [submitting, setSubmitting] = useState(false);
+
+  async function onFinish(values: Fields) {
+    setSubmitting(true);
+    try {
+      await changePassword(values.oldPassword ?? '', values.newPassword);
+      onDone();
+    } catch {
+      // The API client has shown the server's reason (old password wrong, same as old...); keep the input.
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <Form form={form} layout="vertical" onFinish={onFinish} requiredMark={false} autoComplete="off" name="password-change" validateTrigger="onBlur" initialValues={{ website: account }}>
+      <Form.Item label="账号" name="website">
+        <Input data-testid="psw-account" disabled />
+      </Form.Item>
+      <Form.Item label="原密码" name="oldPassword">
+        <Input.Password data-testid="psw-old" placeholder="请输入原密码" maxLength={PASSWORD_MAX_LENGTH} autoComplete="current-password" />
+      </Form.Item>
+      <Form.Item
+        label="新密码"
+        name="newPassword"
+        rules={[
+          {
+            validator: (_rule, value: string | undefined) => {
+              const problem = validateNewPassword(value ?? '');
+              return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
+            },
+          },
+        ]}
+      >
+        <Input.Password data-testid="psw-new" placeholder="8-16位字母、数字和符号组合" maxLength={PASSWORD_MAX_LENGTH} autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item
+        label="确认新密码"
+        name="repeatPassword"
+        rules={[
+          ({ getFieldValue }) => ({
+            validator: (_rule, value: string | undefined) => {
+              const problem = validateRepeatPassword(value ?? '', (getFieldValue('newPassword') as string | undefined) ?? '');
+              return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
+            },
+          }),
+        ]}
+      >
+        <Input.Password data-testid="psw-repeat" placeholder="请再次输入新密码" maxLength={PASSWORD_MAX_LENGTH} autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item style={{ marginBottom: 0 }}>
+        <Space style={{ width: '100%', justifyContent: 'flex-end' }}>
+          <Button onClick={onBack} data-testid="psw-back">
+            {backText}
+          </Button>
+          <Button type="primary" htmlType="submit" loading={submitting} data-testid="psw-finish">
+            完成
+          </Button>
+        </Space>
+      </Form.Item>
+    </Form>
+  );
+}

@@ -1,0 +1,52 @@
+import { App, Card, Skeleton, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'wouter';
+import { BrandMark } from '../../components/BrandMark';
+import { PasswordChangeForm } from '../../components/PasswordChangeForm';
+import { fetchUserDetails } from '../../lib/account-api';
+import { logout } from '../../lib/session';
+
+/**
+ * The full-page password change of spec §2: brand, tip, the form. Finish: the server has ended the
+ * session, so log out and go to /login. `onBack` decides what Back does (forced change: log out).
+ */
+export function PasswordChangeScreen({ title, tip, onBack, backText }: { title: string; tip: string; onBack: () => void; backText?: string }) {
+  const { message } = App.useApp();
+  const [, navigate] = useLocation();
+  const [account, setAccount] = useState<string | null>(null);
+
+  useEffect(() => {
+    let alive = true;
+    // A 401 here (no session) is sent to /login by the API client.
+    fetchUserDetails().then(
+      (user) => alive && setAccount(user.website),
+      () => undefined,
+    );
+    return () => {
+      alive = false;
+    };
+  }, []);
+
+  async function done() {
+    message.success('密码修改成功，请使用新密码重新登录');
+    await logout();
+    navigate('/login', { replace: true });
+  }
+
+  return (
+    <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: '#f5f5f5', padding: 16 }}>
+      <Card style={{ width: 440 }} data-testid="password-change">
+        <div style={{ textAlign: 'center' }}>
+          <BrandMark size={36} />
+          <Typography.Title level={4} style={{ marginTop: 20 }}>
+            {title}
+          </Typography.Title>
+          <Typography.Paragraph type="secondary" data-testid="password-change-tip">
+            {tip}
+          </Typography.Paragraph>
+        </div>
+        {account === null ? <Skeleton active paragraph={{ rows: 6 }} /> : <PasswordChangeForm account={account} onDone={done} onBack={onBack} backText={backText} />}
+      </Card>
+    </div>
+  );
+}

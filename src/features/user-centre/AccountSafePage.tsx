@@ -1,0 +1,70 @@
+import { LockOutlined, MobileOutlined } from '@ant-design/icons';
+import { Button, Card, List, Modal, Skeleton, Typography } from 'antd';
+import { useState } from 'react';
+import { useLocation } from 'wouter';
+import { PasswordChangeForm } from '../../components/PasswordChangeForm';
+import { logout } from '../../lib/session';
+import { BindPhoneModal } from './BindPhoneModal';
+import { LoadFailed } from './LoadFailed';
+import { maskPhone, useUserDetails } from './use-user-details';
+
+/** Spec §2 `/main/user/accountSafe` (账号安全): change the password, bind and validate a phone. */
+export function AccountSafePage() {
+  const { user, failed, reload } = useUserDetails();
+  const [, navigate] = useLocation();
+  const [dialog, setDialog] = useState<'password' | 'phone' | null>(null);
+
+  if (failed && !user) return <LoadFailed onRetry={reload} />;
+  if (!user) return <Skeleton active paragraph={{ rows: 4 }} />;
+
+  async function passwordChanged() {
+    setDialog(null);
+    // The server ended every session of the user: log in again with the new password.
+    await logout();
+    navigate('/login', { replace: true });
+  }
+
+  return (
+    <Card title="账号安全" data-testid="account-safe">
+      <List itemLayout="horizontal">
+        <List.Item
+          actions={[
+            <Button key="change" onClick={() => setDialog('password')} data-testid="account-safe-password">
+              修改密码
+            </Button>,
+          ]}
+        >
+          <List.Item.Meta avatar={<LockOutlined style={{ fontSize: 22, color: '#1677ff' }} />} title="登录密码" description="建议定期修改密码，密码须为8-16位字母、数字和符号三种组合。" />
+        </List.Item>
+        <List.Item
+          actions={[
+            <Button key="bind" onClick={() => setDialog('phone')} data-testid="account-safe-phone">
+              {user.phone ? '更换手机号' : '绑定手机号'}
+            </Button>,
+          ]}
+        >
+          <List.Item.Meta
+            avatar={<MobileOutlined style={{ fontSize: 22, color: '#1677ff' }} />}
+            title="手机号"
+            description={
+              <span data-testid="account-safe-phone-value">
+                {user.phone ? `已绑定：${maskPhone(user.phone)}（可用于短信登录）` : <Typography.Text type="secondary">未绑定，绑定后可使用短信验证码登录</Typography.Text>}
+              </span>
+            }
+          />
+        </List.Item>
+      </List>
+      <Modal title="修改密码" open={dialog === 'password'} onCancel={() => setDialog(null)} footer={null} destroyOnHidden>
+        <PasswordChangeForm account={user.website} onDone={passwordChanged} onBack={() => setDialog(null)} backText="取消" />
+      </Modal>
+      <BindPhoneModal
+        open={dialog === 'phone'}
+        onClose={() => setDialog(null)}
+        onBound={() => {
+          setDialog(null);
+          reload();
+        }}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,39 @@
+import { UserOutlined } from '@ant-design/icons';
+import { Avatar, Card, Descriptions, Progress, Skeleton, Typography } from 'antd';
+import { formatSize } from '../../../common/format/size';
+import { LoadFailed } from './LoadFailed';
+import { maskPhone, quotaPercent, useUserDetails } from './use-user-details';
+
+/** Spec §2 `/main/user/userInfo` (基本信息): avatar, nickname, account, phone, quota used of total. */
+export function UserInfoPage() {
+  const { user, failed, reload } = useUserDetails();
+  if (failed && !user) return <LoadFailed onRetry={reload} />;
+  if (!user) return <Skeleton active avatar paragraph={{ rows: 4 }} />;
+  const percent = quotaPercent(user.usedSize, user.quota);
+  return (
+    <Card title="基本信息" data-testid="user-info">
+      <div style={{ display: 'flex', gap: 24, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+        <Avatar size={80} src={user.avatar || undefined} icon={<UserOutlined />} data-testid="user-info-avatar" />
+        <Descriptions column={1} style={{ flex: 1, minWidth: 280 }} styles={{ label: { width: 100 } }}>
+          <Descriptions.Item label="昵称">
+            <span data-testid="user-info-nickname">{user.nickName || '-'}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label="账号">
+            <span data-testid="user-info-account">{user.website}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label="手机号">
+            <span data-testid="user-info-phone">{user.phone ? maskPhone(user.phone) : <Typography.Text type="secondary">未绑定</Typography.Text>}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label="存储空间">
+            <div style={{ width: '100%', maxWidth: 360 }}>
+              <Progress percent={percent} status={percent >= 90 ? 'exception' : 'normal'} showInfo={false} data-testid="user-info-quota-bar" aria-valuenow={percent} />
+              <span data-testid="user-info-quota">
+                已使用 {formatSize(user.usedSize)} / 共 {formatSize(user.quota)}（{percent}%）
+              </span>
+            </div>
+          </Descriptions.Item>
+        </Descriptions>
+      </div>
+    </Card>
+  );
+}

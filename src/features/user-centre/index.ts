@@ -1,0 +1,2 @@
+export { UserInfoPage } from './UserInfoPage';
+export { AccountSafePage } from './AccountSafePage';

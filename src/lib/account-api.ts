@@ -1,0 +1,32 @@
+/** Account calls shared by the login, password and user-centre pages. */
+import { API } from '../../common/api/paths';
+import { USER_INFO_TYPE, type PhoneValidateRequest, type SmsPurpose, type SmsSendResult, type UserDetails, type UserInfoModifyRequest } from '../../common/api/types';
+import { encryptPassword } from '../../common/crypto/password-cipher';
+import { api } from './api';
+
+export function fetchUserDetails(): Promise<UserDetails> {
+  return api.post<UserDetails>(API.userDetails, {});
+}
+
+/**
+ * Spec §7: `{value, type: 4, oldPassword}`, both passwords AES-encrypted (§9). The server ends every
+ * session of the user on success, so the caller logs out and goes to /login.
+ */
+export function changePassword(oldPassword: string, newPassword: string): Promise<unknown> {
+  const body: UserInfoModifyRequest = {
+    value: encryptPassword(newPassword),
+    type: USER_INFO_TYPE.password,
+    oldPassword: encryptPassword(oldPassword),
+  };
+  return api.post<unknown>(API.userInfoModify, body);
+}
+
+/** Sends a 6-digit SMS code; the image captcha answer is required (and used up) by the server. */
+export function sendSmsCode(query: { phone: string; purpose: SmsPurpose; captchaId: string; captchaCode: string }): Promise<SmsSendResult> {
+  return api.get<SmsSendResult>(API.smsSend, { query });
+}
+
+/** Binds the phone to the caller with the code sent for purpose bindPhone. */
+export function validatePhone(request: PhoneValidateRequest): Promise<unknown> {
+  return api.post<unknown>(API.phoneValidate, request);
+}
