@@ -153,6 +153,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   sweeper.start(config.sweepIntervalMs);
   app.addHook('onClose', async () => {
     await sweeper.stop();
+    await chunkStore.close();
     await db.destroy();
   });
   return app;

@@ -134,14 +134,30 @@ export class UploadRepository {
    * Records a stored chunk and pushes the upload's expiry, in one transaction (one commit per chunk);
    * recording the same chunk twice is a no-op (idempotent re-send).
    */
+  /**
+   * Records a stored chunk. Committed WITHOUT its own WAL fsync (synchronous=NORMAL for this one
+   * transaction, the connection held so nothing else commits in between): with better-sqlite3 that
+   * fsync blocked the event loop once per chunk. What a chunk record needs is order, not its own
+   * flush: its file is already fsynced and renamed, and the record reaches the disk with the next
+   * FULL commit on this database (at the latest the merge's, which cannot succeed without it). A power
+   * cut before that forgets the record; recovery then removes the unrecorded file and chunk/exist asks
+   * for the chunk again. A process crash loses nothing (the WAL is in the OS's hands).
+   */
   async recordChunk(uploadId: string, idx: number, size: number, sha256: string, now: number, expiresAt: number): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
-      await tx
-        .insertInto('upload_chunks')
-        .values({ upload_id: uploadId, idx, size, sha256 })
-        .onConflict((oc) => oc.columns(['upload_id', 'idx']).doNothing())
-        .execute();
-      await tx.updateTable('uploads').set({ updated_at: now, expires_at: expiresAt }).where('id', '=', uploadId).execute();
+    await this.db.connection().execute(async (conn) => {
+      await sql`PRAGMA synchronous = NORMAL`.execute(conn);
+      try {
+        await conn.transaction().execute(async (tx) => {
+          await tx
+            .insertInto('upload_chunks')
+            .values({ upload_id: uploadId, idx, size, sha256 })
+            .onConflict((oc) => oc.columns(['upload_id', 'idx']).doNothing())
+            .execute();
+          await tx.updateTable('uploads').set({ updated_at: now, expires_at: expiresAt }).where('id', '=', uploadId).execute();
+        });
+      } finally {
+        await sql`PRAGMA synchronous = FULL`.execute(conn);
+      }
     });
   }
 

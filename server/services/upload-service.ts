@@ -239,7 +239,11 @@ export class UploadService {
         await partial.discard();
         throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
       }
-      if (partial.digest() !== digest) {
+      const received = await partial.digest().catch(async (error: unknown) => {
+        await partial.discard();
+        throw error;
+      });
+      if (received !== digest) {
         await partial.discard();
         throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
       }

@@ -1,8 +1,8 @@
-import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { CoalescingWriter } from './coalescing-writer';
+import { HashThreads, type StreamHasher } from './hash-threads';
 
 /** How a chunk body ended: all of it arrived, it had more bytes than the limit, or it was cut. */
 export type BodyEnd = 'complete' | 'overflow' | 'cut';
@@ -32,7 +32,8 @@ export class PartialChunkFile {
     private readonly handle: fsp.FileHandle,
     private readonly partPath: string,
     private readonly finalPath: string,
-    private readonly hash: Hash,
+    /** SHA-256 of the partial so far, computed off the event loop (hash-threads.ts). */
+    private readonly hash: StreamHasher,
     /** Bytes of the chunk in the partial (the offset, then growing with the body). */
     public size: number,
   ) {}
@@ -44,7 +45,8 @@ export class PartialChunkFile {
    */
   async append(body: Readable, limit: number, onBytes: (n: number) => void): Promise<BodyEnd> {
     let received = 0;
-    const writer = new CoalescingWriter(this.handle, this.size);
+    // Hashed as it is written: each gathered buffer goes to the hash thread once on its way to disk.
+    const writer = new CoalescingWriter(this.handle, this.size, (written) => this.hash.update(written));
     try {
       for await (const piece of body as AsyncIterable<Buffer>) {
         onBytes(piece.length);
@@ -53,7 +55,6 @@ export class PartialChunkFile {
           body.destroy();
           return 'overflow';
         }
-        this.hash.update(piece);
         await writer.write(piece);
         this.size += piece.length;
       }
@@ -68,8 +69,8 @@ export class PartialChunkFile {
   }
 
   /** Hex SHA-256 of every byte of the partial (call once, after `append`). */
-  digest(): string {
-    return this.hash.digest('hex');
+  digest(): Promise<string> {
+    return this.hash.digest();
   }
 
   /**
@@ -94,6 +95,7 @@ export class PartialChunkFile {
 
   /** The body was cut: make what arrived durable and leave the partial for a resume. */
   async retain(): Promise<void> {
+    this.hash.dispose();
     try {
       await this.handle.sync();
     } finally {
@@ -103,6 +105,7 @@ export class PartialChunkFile {
 
   /** Wrong bytes (or the upload is gone): the partial goes, the next attempt starts at offset 0. */
   async discard(): Promise<void> {
+    this.hash.dispose();
     await this.close().catch(() => undefined);
     await fsp.rm(this.partPath, { force: true });
   }
@@ -115,15 +118,37 @@ export class PartialChunkFile {
 }
 
 /**
+ * Opens `file` for writing (truncated), creating its directory only when the open says it is missing:
+ * every chunk but an upload's first finds it there, so the common case costs one syscall, not a
+ * recursive mkdir per chunk (measured ~5 % of the server's main thread during a 1 GiB upload).
+ */
+async function openCreatingDir(file: string): Promise<fsp.FileHandle> {
+  try {
+    return await fsp.open(file, 'w');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    return fsp.open(file, 'w');
+  }
+}
+
+/**
  * Upload chunks on local disk under `<uploadDir>/<uploadId>/<index>`, and chunks being received (or
  * cut mid-body) as `<index>.part` next to them. Upload ids are server-generated (checked against a
  * strict pattern), indexes are integers, so no user input reaches a path.
  */
 export class LocalChunkStore {
+  private readonly hashThreads = new HashThreads();
+
   constructor(
     private readonly uploadDir: string,
     private readonly tmpDir: string,
   ) {}
+
+  /** Stops the hash threads (app close). */
+  async close(): Promise<void> {
+    await this.hashThreads.close();
+  }
 
   async init(): Promise<void> {
     await fsp.mkdir(this.uploadDir, { recursive: true });
@@ -147,16 +172,13 @@ export class LocalChunkStore {
   /**
    * Opens the partial of chunk `index` to continue at `offset`. 0: a fresh (truncated) partial. > 0:
    * the partial must hold at least `offset` bytes; it is truncated to `offset` and those bytes are
-   * hashed (streamed, 1 MiB at a time). Null when it is missing or shorter (offset mismatch).
+   * hashed (read 1 MiB at a time, on the hash threads). Null when it is missing or shorter (offset mismatch).
    */
   async openPartial(uploadId: string, index: number, offset: number): Promise<PartialChunkFile | null> {
     const partPath = this.partPathOf(uploadId, index);
     const finalPath = this.pathOf(uploadId, index);
-    const hash = createHash('sha256');
-    if (offset === 0) {
-      await fsp.mkdir(path.dirname(partPath), { recursive: true });
-      return new PartialChunkFile(await fsp.open(partPath, 'w'), partPath, finalPath, hash, 0);
-    }
+    const hash = this.hashThreads.create();
+    if (offset === 0) return new PartialChunkFile(await openCreatingDir(partPath), partPath, finalPath, hash, 0);
     let handle: fsp.FileHandle;
     try {
       handle = await fsp.open(partPath, 'r+');
@@ -170,14 +192,16 @@ export class LocalChunkStore {
         return null;
       }
       await handle.truncate(offset);
-      const buffer = Buffer.allocUnsafe(Math.min(offset, 1024 * 1024));
       for (let position = 0; position < offset; ) {
-        const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, offset - position), position);
+        // A buffer of its own per read: the hasher moves it to its thread.
+        const buffer = Buffer.allocUnsafeSlow(Math.min(offset - position, 1024 * 1024));
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
         if (bytesRead === 0) throw new Error('partial chunk shrank while being read');
-        hash.update(buffer.subarray(0, bytesRead));
+        hash.update(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
         position += bytesRead;
       }
     } catch (err) {
+      hash.dispose();
       await handle.close().catch(() => undefined);
       throw err;
     }

@@ -17,6 +17,11 @@ export class CoalescingWriter {
     private readonly handle: fsp.FileHandle,
     /** Where the next write goes. */
     private position: number,
+    /**
+     * Receives each buffer once it is written, in order (the chunk hasher). The writer never touches
+     * a buffer again after handing it over, so the receiver may move it to another thread.
+     */
+    private readonly onWritten?: (data: Buffer) => void,
   ) {}
 
   async write(piece: Buffer): Promise<void> {
@@ -35,5 +40,6 @@ export class CoalescingWriter {
       done += (await this.handle.write(data, done, data.length - done, this.position + done)).bytesWritten;
     }
     this.position += data.length;
+    this.onWritten?.(data);
   }
 }
