@@ -20,6 +20,7 @@ import { CHROMIUM_ARGS, CHROMIUM_MISSING_MESSAGE, findChromium } from '../../sup
 import type { PageRunRequest, PageRunResult } from '../browser/hash-page';
 import { fillChunk } from '../browser/pattern';
 import { megabytesPerSecond, MIB, type BenchModule } from '../lib/report';
+import { round1 } from '../lib/transfer-context';
 
 const DATA_BYTES = 256 * MIB;
 const ROUNDS = 3;
@@ -134,6 +135,3 @@ export const browserHashingBenchmark: BenchModule = {
   },
 };
 
-function round1(n: number): number {
-  return Math.round(n * 10) / 10;
-}

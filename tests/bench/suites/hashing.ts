@@ -12,6 +12,7 @@ import { once } from 'node:events';
 import SparkMD5 from 'spark-md5';
 import { DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
 import { megabytesPerSecond, MIB, type BenchModule } from '../lib/report';
+import { round1 } from '../lib/transfer-context';
 import { startTsWorker } from '../lib/ts-worker';
 
 /** 256 MiB for the fast hashers; spark-md5 (~100 MB/s) gets 64 MiB to keep the run short. */
@@ -108,6 +109,3 @@ export const hashingBenchmark: BenchModule = {
   },
 };
 
-function round1(n: number): number {
-  return Math.round(n * 10) / 10;
-}
