@@ -8,6 +8,7 @@ import { openDatabase } from './db/database';
 import { installErrorHandler } from './http/error-handler';
 import './http/fastify-types';
 import { installSessionGuard } from './http/session-guard';
+import { installRouteRegistry } from './http/route-registry';
 import { CaptchaRepository } from './repositories/captcha-repository';
 import { FileRepository } from './repositories/file-repository';
 import { SessionRepository } from './repositories/session-repository';
@@ -29,6 +30,14 @@ import { registerStaticRoutes } from './routes/static-routes';
 import { registerUploadRoutes } from './routes/upload-routes';
 import { registerUserRoutes } from './routes/user-routes';
 import { AuthService } from './services/auth-service';
+import { resolveAccountPolicy } from './services/account-policy';
+import { LoginThrottle } from './services/login-throttle';
+import { LoginFailureRepository } from './repositories/login-failure-repository';
+import { SmsCodeRepository } from './repositories/sms-code-repository';
+import { SmsCodeService } from './services/sms-code-service';
+import { LogSmsGateway, OutboxSmsGateway } from './services/sms/dev-sms-gateways';
+import { AccountService } from './services/account-service';
+import { registerAccountRoutes } from './routes/account-routes';
 import { CaptchaService } from './services/captcha-service';
 import { ConfigService } from './services/config-service';
 import { DownloadService } from './services/download-service';
@@ -50,6 +59,11 @@ declare module 'fastify' {
 /** Where the test hook writes issued captchas (only with DRIVE_TEST_HOOKS=1). */
 export function captchaOutboxFile(dataDir: string): string {
   return path.join(dataDir, 'test-outbox', 'captcha.jsonl');
+}
+
+/** Where the development SMS gateway writes messages (only with DRIVE_TEST_HOOKS=1). */
+export function smsOutboxFile(dataDir: string): string {
+  return path.join(dataDir, 'test-outbox', 'sms.jsonl');
 }
 
 /**
@@ -82,8 +96,15 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     ttlMs: config.captchaTtlMs,
     outboxFile: config.testHooks ? captchaOutboxFile(config.dataDir) : undefined,
   });
-  const auth = new AuthService(users, sessions, captchas, config.sessionTtlMs);
-  const configService = new ConfigService(tenants, blobStore);
+  const accountPolicy = resolveAccountPolicy(config.accounts);
+  const throttle = new LoginThrottle(new LoginFailureRepository(db), accountPolicy);
+  const smsGateway = config.testHooks
+    ? new OutboxSmsGateway(smsOutboxFile(config.dataDir))
+    : new LogSmsGateway((obj, msg) => app.log.warn(obj, msg));
+  const smsCodes = new SmsCodeService(new SmsCodeRepository(db), smsGateway, accountPolicy, (err) => app.log.error({ err }, 'SMS send failed'));
+  const auth = new AuthService(users, sessions, captchas, throttle, smsCodes, accountPolicy, config.sessionTtlMs);
+  const accounts = new AccountService(users, sessions, throttle, smsCodes);
+  const configService = new ConfigService(tenants, blobStore, accountPolicy.passwordExpiryDays, config.desktopRelease);
   const userService = new UserService(users, config.publicBaseUrl);
   const fileService = new FileService(files);
   const downloads = new DownloadService(files, blobStore);
@@ -109,17 +130,19 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     { tmpDir, uploads: uploadRepo, recovery: new RecoveryRepository(db), chunks: chunkStore, blobs: blobStore },
     { info: (obj, msg) => app.log.info(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
   );
-  const sweeper = new Sweeper(uploads, captchaRepo, sessions, (err) => app.log.error({ err }, 'sweep failed'));
+  const sweeper = new Sweeper(uploads, captchaRepo, sessions, { throttle, smsCodes }, (err) => app.log.error({ err }, 'sweep failed'));
   app.decorate('sweeper', sweeper);
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   installErrorHandler(app);
+  installRouteRegistry(app);
   installSessionGuard(app, auth);
 
   registerConfigRoutes(app, configService);
   registerAuthRoutes(app, auth, captchas, config.sessionTtlMs);
   registerUserRoutes(app, userService);
+  registerAccountRoutes(app, accounts);
   registerFileRoutes(app, fileService);
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);

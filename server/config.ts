@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { ClientVersion } from '../common/api/types';
+import { resolveAccountPolicy, type AccountPolicy } from './services/account-policy';
 
 /**
  * Typed server configuration. `configFromEnv` reads the process environment (used by main.ts);
@@ -45,6 +47,10 @@ export interface ServerConfig {
   logRequests: boolean;
   /** Behind a TLS-terminating proxy: honour X-Forwarded-Proto/Host (Secure cookie, Origin check). */
   trustProxy: boolean;
+  /** Login throttling, lock-out, password expiry, SMS limits; unset fields take DEFAULT_ACCOUNT_POLICY. */
+  accounts?: Partial<AccountPolicy>;
+  /** The desktop release offered by /api/clientVersion/get; unset = none published. */
+  desktopRelease?: ClientVersion;
 }
 
 const GiB = 1024 * 1024 * 1024;
@@ -75,6 +81,29 @@ export function assertSafeConfig(config: ServerConfig, nodeEnv: string | undefin
   }
 }
 
+function accountsFromEnv(env: NodeJS.ProcessEnv): AccountPolicy {
+  const d = resolveAccountPolicy(undefined);
+  const forced = env.FORCE_NETWORK_ENV || undefined;
+  if (forced !== undefined && forced !== 'public' && forced !== 'internal') {
+    throw new Error(`FORCE_NETWORK_ENV must be 'public' or 'internal', got '${forced}'`);
+  }
+  return resolveAccountPolicy({
+    loginSlowAfter: intFromEnv(env.LOGIN_SLOW_AFTER, d.loginSlowAfter, 'LOGIN_SLOW_AFTER'),
+    loginAddressSlowAfter: intFromEnv(env.LOGIN_ADDRESS_SLOW_AFTER, d.loginAddressSlowAfter, 'LOGIN_ADDRESS_SLOW_AFTER'),
+    loginDelayBaseMs: intFromEnv(env.LOGIN_DELAY_BASE_MS, d.loginDelayBaseMs, 'LOGIN_DELAY_BASE_MS'),
+    loginDelayMaxMs: intFromEnv(env.LOGIN_DELAY_MAX_MS, d.loginDelayMaxMs, 'LOGIN_DELAY_MAX_MS'),
+    loginLockAfter: intFromEnv(env.LOGIN_LOCK_AFTER, d.loginLockAfter, 'LOGIN_LOCK_AFTER'),
+    loginFailureWindowMs: intFromEnv(env.LOGIN_FAILURE_WINDOW_MS, d.loginFailureWindowMs, 'LOGIN_FAILURE_WINDOW_MS'),
+    passwordExpiryDays: intFromEnv(env.PASSWORD_EXPIRY_DAYS, d.passwordExpiryDays, 'PASSWORD_EXPIRY_DAYS'),
+    smsCodeTtlMs: intFromEnv(env.SMS_CODE_TTL_MS, d.smsCodeTtlMs, 'SMS_CODE_TTL_MS'),
+    smsResendMs: intFromEnv(env.SMS_RESEND_MS, d.smsResendMs, 'SMS_RESEND_MS'),
+    smsPerPhonePerHour: intFromEnv(env.SMS_PER_PHONE_PER_HOUR, d.smsPerPhonePerHour, 'SMS_PER_PHONE_PER_HOUR'),
+    smsPerAddressPerHour: intFromEnv(env.SMS_PER_ADDRESS_PER_HOUR, d.smsPerAddressPerHour, 'SMS_PER_ADDRESS_PER_HOUR'),
+    smsMaxAttempts: intFromEnv(env.SMS_MAX_ATTEMPTS, d.smsMaxAttempts, 'SMS_MAX_ATTEMPTS'),
+    forceNetworkEnv: forced,
+  });
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const config: ServerConfig = {
     port: intFromEnv(env.PORT, 8080, 'PORT'),
@@ -95,6 +124,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     logRequests: env.LOG_REQUESTS !== '0',
     trustProxy: env.TRUST_PROXY === '1',
     crashPoint: env.DRIVE_TEST_CRASH_POINT || undefined,
+    accounts: accountsFromEnv(env),
+    desktopRelease: env.DESKTOP_VERSION_NAME
+      ? { versionName: env.DESKTOP_VERSION_NAME, versionDesc: env.DESKTOP_VERSION_DESC || '', isForce: env.DESKTOP_VERSION_FORCE === '1' }
+      : undefined,
   };
   assertSafeConfig(config, env.NODE_ENV);
   return config;

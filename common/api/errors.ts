@@ -55,6 +55,30 @@ export const ERRORS = {
   // not hold that many bytes of the chunk (the client restarts the chunk from offset 0).
   CHUNK_OFFSET_MISMATCH: { code: 'UPL-4009', status: 400, message: '分片续传位置与服务器记录不一致，请从头重传该分片' },
 
+  // Appended by the accounts work (issue 4). Login throttling and lock rules: see LoginForm in types.ts.
+  /** Locked by an admin or after too many failed logins; an admin unlocks it. */
+  ACCOUNT_LOCKED: { code: 'AUTH-1007', status: 400, message: '账号已被锁定，请联系管理员解锁' },
+  /** Too many failures from this account name or address: wait (Retry-After header, seconds in the text). */
+  TOO_MANY_ATTEMPTS: { code: 'AUTH-1008', status: 400, message: '尝试次数过多，请稍后再试' },
+  /** The password is older than PASSWORD_EXPIRY_DAYS: only the change screen's APIs answer. */
+  PASSWORD_EXPIRED: { code: 'AUTH-1009', status: 400, message: '密码已过期，请先修改密码' },
+  /** Public-network build (X-Network-Env: public) and the account lacks outer login. */
+  OUTER_LOGIN_REFUSED: { code: 'AUTH-1010', status: 400, message: '该账号未开通外网登录权限' },
+  OLD_PASSWORD_WRONG: { code: 'AUTH-1011', status: 400, message: '原密码错误' },
+  PASSWORD_SAME_AS_OLD: { code: 'AUTH-1012', status: 400, message: '新密码不能与原密码相同' },
+  /** A new password breaking a §5 rule; the answer's errorMessage is that rule's exact §5 message. */
+  PASSWORD_INVALID: { code: 'AUTH-1013', status: 400, message: '密码必须是8-16位字母、数字和符号三种组合' },
+  /** setRoles would leave the tenant without an administrator. */
+  LAST_ADMIN: { code: 'AUTH-1014', status: 400, message: '至少需要保留一名管理员' },
+  /** A user id unknown in the caller's tenant (another tenant's ids included). */
+  USER_NOT_FOUND: { code: 'AUTH-1016', status: 404, message: '用户不存在' },
+  CANNOT_LOCK_SELF: { code: 'AUTH-1015', status: 400, message: '不能锁定当前登录的账号' },
+  SMS_CODE_INVALID: { code: 'SMS-1101', status: 400, message: '短信验证码错误或已过期，请重新获取' },
+  /** Per phone (one code per SMS_RESEND_MS, SMS_PER_PHONE_PER_HOUR) or per address (SMS_PER_ADDRESS_PER_HOUR). */
+  SMS_TOO_FREQUENT: { code: 'SMS-1102', status: 400, message: '短信发送过于频繁，请稍后再试' },
+  PHONE_INVALID: { code: 'SMS-1103', status: 400, message: '请输入正确的手机号码' },
+  PHONE_IN_USE: { code: 'SMS-1104', status: 400, message: '该手机号已绑定其他账号' },
+
   INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },
 } as const satisfies Record<string, { code: string } & ErrorDef>;
 

@@ -6,15 +6,49 @@ export const API = {
   menu: '/api/menu/get',
   pagePermissions: '/api/menu/pagePermissions',
   homeUrl: '/api/menu/get/homeUrl',
+  /** Public: `GET ?clientType=3|4` → ClientVersion, the desktop client's update check (spec §1). */
+  clientVersion: '/api/clientVersion/get',
 
   // login (form-encoded POST for login)
   login: '/spacex/login?ajax=true',
   loginPath: '/spacex/login',
   logout: '/spacex/logout',
   captcha: '/api/captcha/generateBase64',
+  /**
+   * `GET ?captchaId=&captchaCode=` (CaptchaValidateQuery) → `{data: true}` or CAPTCHA_INVALID. A wrong
+   * answer uses the captcha up; a right one leaves it usable once more (by login or SMS send).
+   */
+  captchaValidate: '/spacex/captcha/validate',
+  /**
+   * `GET ?phone=&purpose=&captchaId=&captchaCode=` (SmsSendQuery) → SmsSendResult. It changes state, so
+   * like keepOnUpload it requires the X-Client-Platform header (no cross-site GET can add it).
+   */
+  smsSend: '/api/captcha/sms/send',
+  /** SMS login: `POST {phone, code}` (SmsLoginRequest) → LoginResult and the session cookie. */
+  smsValidate: '/api/captcha/smsCode/validate',
 
   // users
   userDetails: '/api/user/details/search',
+  /**
+   * Admin only (user management): `POST {keyword?}` (UserSearchRequest) → UserSummary[] of the caller's
+   * tenant, at most USER_SEARCH_LIMIT, ordered by account. Gives admins the ids the calls below take.
+   */
+  userSearch: '/api/user/search',
+  /** `POST {}` → null: records that the caller accepted the user agreement (UserDetails.agreementRead). */
+  readAgreement: '/api/user/readAgreement',
+  /** `POST {value, type: 4, oldPassword}` (UserInfoModifyRequest), both AES-encrypted (§9). */
+  userInfoModify: '/api/user/info/modify',
+  /** `POST {phone, code}` (PhoneValidateRequest): binds the phone after an SMS sent with purpose bindPhone. */
+  phoneValidate: '/api/user/phone/validate',
+  /** Admin only: `POST {userId, roles}` (SetRolesRequest). */
+  setRoles: '/api/v2/user/setRoles',
+  /** `GET ?userId=` → UserRoles; without userId the caller's own; another user's needs an admin. */
+  getRoles: '/api/v2/user/getRoles',
+  /** Admin only: `POST {userId}` (AccountLockRequest). */
+  accountLock: '/api/v2/account/lock',
+  accountUnlock: '/api/v2/account/unlock',
+  /** Admin only: `POST {userId, enabled}` (OuterLoginSetRequest). */
+  outerLoginSet: '/api/user/outerLogin/set',
 
   // files
   fileList: '/api/file/list',

@@ -28,6 +28,13 @@ export interface UsersTable {
   quota: number;
   used_size: number;
   created_at: number;
+  /** 1 = may not log in (sessions ended at lock time). */
+  locked?: number;
+  /** 'admin' | 'failures' (see LoginForm in common/api/types.ts), null when unlocked. */
+  locked_reason?: string | null;
+  /** 1 = may log in through the public-network build. */
+  outer_login?: number;
+  agreement_read_at?: number | null;
 }
 
 export interface SessionsTable {
@@ -38,6 +45,34 @@ export interface SessionsTable {
   created_at: number;
   expires_at: number;
   last_seen_at: number;
+  /** The X-Network-Env the session logged in with ('internal' | 'public'). */
+  network_env?: string;
+  /** Set when the server ended the session ('locked', 'outerLogin'); its next call answers 400sec-core-301. */
+  ended_reason?: string | null;
+}
+
+export interface LoginFailuresTable {
+  /** `acct:<lower-cased account name>` or `addr:<client address>`. */
+  key: string;
+  failures: number;
+  first_failure_at: number;
+  last_failure_at: number;
+  /** 1 = an account name locked by failures (kept even for names that do not exist). */
+  locked: number;
+}
+
+export interface SmsCodesTable {
+  id: string;
+  phone: string;
+  purpose: string;
+  user_id: string | null;
+  address: string;
+  /** HMAC-SHA-256 of the code, keyed per row (services/sms-code-service.ts). */
+  code_hash: string;
+  attempts: number;
+  used: number;
+  created_at: number;
+  expires_at: number;
 }
 
 export interface CaptchasTable {
@@ -170,4 +205,6 @@ export interface Database {
   tenant_settings: TenantSettingsTable;
   second_upload_challenges: SecondUploadChallengesTable;
   unprocessed_uploads: UnprocessedUploadsTable;
+  login_failures: LoginFailuresTable;
+  sms_codes: SmsCodesTable;
 }

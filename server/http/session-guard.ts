@@ -29,8 +29,9 @@ function checkOrigin(request: FastifyRequest): void {
 
 /**
  * Runs before body parsing on every API request: Origin check for writes, then the session. Routes
- * are private unless marked `config.public`; the initial-password gate lets through only routes
- * marked `config.allowDuringPasswordChange`; routes marked `config.adminOnly` refuse members.
+ * are private unless marked `config.public`; the initial/expired-password gate lets through only
+ * routes marked `config.allowDuringPasswordChange`; routes marked `config.adminOnly` refuse members.
+ * Tenant and ownership of ids are checked by the services (another tenant's id → NOT_FOUND).
  */
 export function installSessionGuard(app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('caller', null);
@@ -39,15 +40,17 @@ export function installSessionGuard(app: FastifyInstance, auth: AuthService): vo
     checkOrigin(request);
     const config = request.routeOptions.config ?? {};
     const token = request.cookies[SESSION_COOKIE];
-    const session = token ? await auth.authenticate(token) : null;
-    if (!session) {
+    const session = token ? await auth.authenticate(token) : ({ kind: 'none' } as const);
+    if (session.kind !== 'valid') {
       if (config.public) return;
-      throw new AppError(ERRORS.UNAUTHORIZED);
+      // A session the server ended (locked account...) says so once more: spec §8 '登出' box.
+      throw new AppError(session.kind === 'ended' ? ERRORS.SESSION_TERMINATED : ERRORS.UNAUTHORIZED);
     }
     request.caller = session.caller;
     if (session.extendedUntil !== null && token) setSessionCookie(request, reply, token, session.extendedUntil);
-    if (session.caller.mustChangePassword && !config.allowDuringPasswordChange && !config.public) {
-      throw new AppError(ERRORS.PASSWORD_CHANGE_REQUIRED);
+    const changeType = session.caller.passwordChangeType;
+    if (changeType !== 0 && !config.allowDuringPasswordChange && !config.public) {
+      throw new AppError(changeType === 1 ? ERRORS.PASSWORD_CHANGE_REQUIRED : ERRORS.PASSWORD_EXPIRED);
     }
     if (config.adminOnly && session.caller.role !== 'admin') throw new AppError(ERRORS.FORBIDDEN);
   });

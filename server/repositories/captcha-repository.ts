@@ -23,6 +23,11 @@ export class CaptchaRepository {
     return row?.answer_hash;
   }
 
+  /** Makes a consumed captcha usable once more (after /spacex/captcha/validate found the answer right). */
+  async rearm(id: string, now: number): Promise<void> {
+    await this.db.updateTable('captchas').set({ used: 0 }).where('id', '=', id).where('expires_at', '>', now).execute();
+  }
+
   async deleteExpired(now: number): Promise<number> {
     const r = await this.db
       .deleteFrom('captchas')

@@ -23,12 +23,14 @@ export class SessionRepository {
         's.created_at as s_created_at',
         's.expires_at as s_expires_at',
         's.last_seen_at as s_last_seen_at',
+        's.network_env as s_network_env',
+        's.ended_reason as s_ended_reason',
       ])
       .where('s.id', '=', idHash)
       .where('s.expires_at', '>', now)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { s_id, s_user_id, s_tenant_id, s_created_at, s_expires_at, s_last_seen_at, ...user } = row;
+    const { s_id, s_user_id, s_tenant_id, s_created_at, s_expires_at, s_last_seen_at, s_network_env, s_ended_reason, ...user } = row;
     return {
       id: s_id,
       user_id: s_user_id,
@@ -36,6 +38,8 @@ export class SessionRepository {
       created_at: s_created_at,
       expires_at: s_expires_at,
       last_seen_at: s_last_seen_at,
+      network_env: s_network_env,
+      ended_reason: s_ended_reason,
       user,
     };
   }
@@ -46,6 +50,20 @@ export class SessionRepository {
 
   async delete(idHash: string): Promise<void> {
     await this.db.deleteFrom('sessions').where('id', '=', idHash).execute();
+  }
+
+  /**
+   * Ends a user's sessions but keeps them until they expire, so their next call learns why
+   * (400sec-core-301) instead of a bare 401. `networkEnv` limits it to sessions from that network.
+   */
+  async endForUser(userId: string, reason: string, networkEnv?: string): Promise<void> {
+    let q = this.db.updateTable('sessions').set({ ended_reason: reason }).where('user_id', '=', userId);
+    if (networkEnv) q = q.where('network_env', '=', networkEnv);
+    await q.execute();
+  }
+
+  async deleteForUser(userId: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
   }
 
   async deleteExpired(now: number): Promise<number> {

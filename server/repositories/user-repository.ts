@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { UsersTable } from '../db/schema';
 
@@ -14,5 +15,68 @@ export class UserRepository {
 
   async insert(row: UsersTable): Promise<void> {
     await this.db.insertInto('users').values(row).execute();
+  }
+
+  /** The user with this id in this tenant: another tenant's id reads as absent (→ NOT_FOUND). */
+  findInTenant(tenantId: string, id: string): Promise<UsersTable | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).where('tenant_id', '=', tenantId).executeTakeFirst();
+  }
+
+  /** Users of a tenant whose account or nickname contains `keyword` (LIKE, case-insensitive for ASCII). */
+  search(tenantId: string, keyword: string, limit: number): Promise<UsersTable[]> {
+    let q = this.db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId);
+    if (keyword) {
+      const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where((eb) => eb.or([sql<boolean>`username like ${pattern} escape '\\'`, sql<boolean>`nick_name like ${pattern} escape '\\'`]));
+    }
+    return q.orderBy('username').limit(limit).execute();
+  }
+
+  findByPhone(phone: string): Promise<UsersTable | undefined> {
+    return this.db.selectFrom('users').selectAll().where('phone', '=', phone).executeTakeFirst();
+  }
+
+  /**
+   * Changes a role in one statement that refuses to demote the tenant's last admin (two admins
+   * demoting each other at once cannot both succeed). Returns false when refused.
+   */
+  async setRoleKeepingAnAdmin(tenantId: string, id: string, role: 'admin' | 'member'): Promise<boolean> {
+    let q = this.db.updateTable('users').set({ role }).where('id', '=', id).where('tenant_id', '=', tenantId);
+    if (role !== 'admin') {
+      q = q.where((eb) =>
+        eb(
+          eb
+            .selectFrom('users as other')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .where('other.tenant_id', '=', tenantId)
+            .where('other.role', '=', 'admin')
+            .where('other.id', '!=', id),
+          '>',
+          0,
+        ),
+      );
+    }
+    const r = await q.executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async update(
+    id: string,
+    patch: Partial<
+      Pick<
+        UsersTable,
+        | 'role'
+        | 'locked'
+        | 'locked_reason'
+        | 'outer_login'
+        | 'agreement_read_at'
+        | 'password_hash'
+        | 'must_change_password'
+        | 'password_changed_at'
+        | 'phone'
+      >
+    >,
+  ): Promise<void> {
+    await this.db.updateTable('users').set(patch).where('id', '=', id).execute();
   }
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { API } from '../../common/api/paths';
 import type { ApiOk } from '../../common/api/envelope';
-import type { HomeUrl, MenuItem, PagePermission, SystemConfig, TenantConfig } from '../../common/api/types';
+import type { ClientVersion, HomeUrl, MenuItem, PagePermission, SystemConfig, TenantConfig } from '../../common/api/types';
 import { ERRORS } from '../../common/api/errors';
 import { AppError } from '../http/app-error';
 import { callerOf } from '../http/session-guard';
@@ -26,6 +26,16 @@ export function registerConfigRoutes(app: FastifyInstance, config: ConfigService
         .header('Cache-Control', 'public, max-age=300')
         .send(stream);
     },
+  );
+
+  // Public: the desktop shell checks before anyone logs in (spec §1).
+  app.get(
+    API.clientVersion,
+    {
+      config: { public: true },
+      schema: { querystring: { type: 'object', required: ['clientType'], properties: { clientType: { type: 'integer', enum: [3, 4] } } } },
+    },
+    async (): Promise<ApiOk<ClientVersion>> => ({ data: config.clientVersion() }),
   );
 
   const duringPasswordChange = { config: { allowDuringPasswordChange: true } };

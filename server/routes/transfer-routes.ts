@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ApiOk } from '../../common/api/envelope';
-import { ERRORS } from '../../common/api/errors';
-import { HEADER_PLATFORM } from '../../common/api/client-env';
 import { API } from '../../common/api/paths';
+import { requirePlatformHeader } from '../http/client-headers';
 import type {
   CanBeUploadTypeRequest,
   CanBeUploadTypeResponse,
@@ -18,7 +17,6 @@ import type {
   UploadDecision,
 } from '../../common/transfer/checks';
 import type { SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
-import { AppError } from '../http/app-error';
 import { callerOf } from '../http/session-guard';
 import { CHECK_BATCH_MAX, type CheckService } from '../services/check-service';
 import type { UploadService } from '../services/upload-service';
@@ -41,17 +39,6 @@ const candidates = {
   properties: { items: { type: 'array', items: candidate, maxItems: CHECK_BATCH_MAX } },
 } as const;
 const keyString = { type: 'string', minLength: 1, maxLength: 256 } as const;
-
-/**
- * keepOnUpload / giveUpUpload are GETs because the spec says so, yet they change state. A cross-site
- * page can make a browser send a GET with our cookie (an <img> or a link) but cannot add a custom
- * header without a CORS preflight, which this server never grants. Requiring X-Client-Platform (sent
- * by our clients on every call) therefore makes these GETs as safe as our Origin-checked POSTs.
- */
-function requirePlatformHeader(request: FastifyRequest): void {
-  const value = request.headers[HEADER_PLATFORM.toLowerCase()];
-  if (value !== 'web' && value !== 'desktop') throw new AppError(ERRORS.PLATFORM_HEADER_REQUIRED);
-}
 
 export function registerTransferRoutes(app: FastifyInstance, uploads: UploadService, checks: CheckService): void {
   app.post(

@@ -1,12 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { NetworkEnv } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
-import type { LoginForm, LoginResult } from '../../common/api/types';
+import type { LoginForm, LoginResult, PasswordChangeType, SmsLoginRequest, SmsSendQuery, SmsSendResult } from '../../common/api/types';
 import { decryptPassword } from '../../common/crypto/password-cipher';
+import type { UsersTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import type { SessionRepository } from '../repositories/session-repository';
 import type { UserRepository } from '../repositories/user-repository';
+import type { AccountPolicy } from './account-policy';
 import type { CaptchaService } from './captcha-service';
 import type { Caller } from './caller';
+import type { LoginThrottle } from './login-throttle';
+import { assertPhone, type SmsCodeService } from './sms-code-service';
 import { dummyVerify, verifyPassword } from './password-hash';
 
 export const HOME_URL = '/main/file/personal';
@@ -14,15 +19,36 @@ export const HOME_URL = '/main/file/personal';
 /** Sessions are extended at most this often, so an active user does not cause a write per request. */
 const EXTEND_EVERY_MS = 60_000;
 
+const DAY_MS = 24 * 3600 * 1000;
+
 /** The database stores only SHA-256(token): a leaked database does not yield usable cookies. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export interface AuthenticatedSession {
-  caller: Caller;
-  /** Set when the expiry moved forward: the cookie should be sent again with the new lifetime. */
-  extendedUntil: number | null;
+/** 1 = initial password, 2 = older than the expiry days, 0 = fine (see PasswordChangeType). */
+export function passwordChangeTypeOf(user: UsersTable, expiryDays: number, now: number): PasswordChangeType {
+  if (user.must_change_password) return 1;
+  if (expiryDays > 0 && (user.password_changed_at ?? user.created_at) + expiryDays * DAY_MS <= now) return 2;
+  return 0;
+}
+
+export type SessionLookup =
+  | { kind: 'none' }
+  /** The server ended it (account locked, outer login withdrawn): answer 400sec-core-301. */
+  | { kind: 'ended' }
+  | {
+      kind: 'valid';
+      caller: Caller;
+      /** Set when the expiry moved forward: the cookie should be sent again with the new lifetime. */
+      extendedUntil: number | null;
+    };
+
+/** Where a login request came from: the throttle counts per address, outer login looks at the network. */
+export interface LoginContext {
+  address: string;
+  /** The client's X-Network-Env header; FORCE_NETWORK_ENV wins over it. */
+  networkEnv: NetworkEnv;
 }
 
 export class AuthService {
@@ -30,22 +56,77 @@ export class AuthService {
     private readonly users: UserRepository,
     private readonly sessions: SessionRepository,
     private readonly captchas: CaptchaService,
+    private readonly throttle: LoginThrottle,
+    private readonly smsCodes: SmsCodeService,
+    private readonly policy: AccountPolicy,
     private readonly sessionTtlMs: number,
   ) {}
 
-  /** Returns the new session token (for the cookie) and the §2 login result. */
-  async login(form: Partial<LoginForm>, now = Date.now()): Promise<{ token: string; result: LoginResult }> {
+  effectiveNetwork(claimed: NetworkEnv): NetworkEnv {
+    return this.policy.forceNetworkEnv ?? claimed;
+  }
+
+  /** Returns the new session token (for the cookie) and the §2 login result. Rules: LoginForm. */
+  async login(form: Partial<LoginForm>, ctx: LoginContext, now = Date.now()): Promise<{ token: string; result: LoginResult }> {
     if (!form.captchaId || !form.captchaCode) throw new AppError(ERRORS.CAPTCHA_REQUIRED);
-    // The captcha is consumed before anything else, so each attempt costs a fresh captcha.
-    if (!(await this.captchas.consume(form.captchaId, form.captchaCode, now))) throw new AppError(ERRORS.CAPTCHA_INVALID);
+    const name = form.username ?? '';
+    // The clock is read again once it is this attempt's turn.
+    return this.throttle.serialize(name, () => this.passwordLogin(form, name, ctx, Math.max(now, Date.now())));
+  }
+
+  private async passwordLogin(form: Partial<LoginForm>, name: string, ctx: LoginContext, now: number) {
+    await this.throttle.check(name, ctx.address, now);
+    // The captcha is consumed before the password is looked at: each attempt costs a fresh captcha,
+    // and a captured request cannot be replayed.
+    if (!(await this.captchas.consume(form.captchaId ?? '', form.captchaCode ?? '', now))) throw new AppError(ERRORS.CAPTCHA_INVALID);
 
     const password = decryptPassword(form.password ?? '') ?? '';
-    const user = form.username ? await this.users.findByUsername(form.username) : undefined;
-    if (!user) {
-      await dummyVerify(password);
+    const user = name ? await this.users.findByUsername(name) : undefined;
+    let ok = false;
+    if (user) ok = await verifyPassword(password, user.password_hash);
+    else await dummyVerify(password);
+    if (!user || !ok) {
+      await this.throttle.recordFailure(name, ctx.address, now);
       throw new AppError(ERRORS.LOGIN_FAILED);
     }
-    if (!(await verifyPassword(password, user.password_hash))) throw new AppError(ERRORS.LOGIN_FAILED);
+    // Only the right password learns that an admin locked the account (no enumeration by locking).
+    if (user.locked) throw new AppError(ERRORS.ACCOUNT_LOCKED);
+    return this.openSession(user, ctx, now);
+  }
+
+  /**
+   * `GET /api/captcha/sms/send` (rules: SmsSendQuery). The image captcha is used up first, so phones
+   * cannot be bombed by a script; a login code reaches only a phone that belongs to an account, with
+   * the same answer either way. A bindPhone code needs a session and goes to the phone being bound.
+   */
+  async sendSmsCode(query: SmsSendQuery, caller: Caller | null, address: string, now = Date.now()): Promise<SmsSendResult> {
+    if (query.purpose === 'bindPhone' && !caller) throw new AppError(ERRORS.UNAUTHORIZED);
+    assertPhone(query.phone);
+    if (!(await this.captchas.consume(query.captchaId, query.captchaCode, now))) throw new AppError(ERRORS.CAPTCHA_INVALID);
+    const deliver = query.purpose === 'bindPhone' || (await this.users.findByPhone(query.phone)) !== undefined;
+    return this.smsCodes.issue(
+      { phone: query.phone, purpose: query.purpose, userId: query.purpose === 'bindPhone' ? caller!.userId : null, deliver, address },
+      now,
+    );
+  }
+
+  /** SMS login: the code proves the phone; then the same checks as a password login (lock, outer login). */
+  async smsLogin(req: SmsLoginRequest, ctx: LoginContext, now = Date.now()): Promise<{ token: string; result: LoginResult }> {
+    await this.smsCodes.consume(req.phone, 'login', null, req.code, now);
+    const user = await this.users.findByPhone(req.phone);
+    if (!user) throw new AppError(ERRORS.SMS_CODE_INVALID);
+    return this.openSession(user, ctx, now);
+  }
+
+  /**
+   * Opens a session for a user whose credentials were already proven (password or SMS code): refuses
+   * an account locked by failures, and the public network without outer login.
+   */
+  async openSession(user: UsersTable, ctx: LoginContext, now: number): Promise<{ token: string; result: LoginResult }> {
+    if (user.locked || (await this.throttle.isLocked(user.username))) throw new AppError(ERRORS.ACCOUNT_LOCKED);
+    const networkEnv = this.effectiveNetwork(ctx.networkEnv);
+    if (networkEnv === 'public' && !user.outer_login) throw new AppError(ERRORS.OUTER_LOGIN_REFUSED);
+    await this.throttle.clearAccount(user.username);
 
     const token = randomBytes(32).toString('base64url');
     await this.sessions.insert({
@@ -55,28 +136,32 @@ export class AuthService {
       created_at: now,
       expires_at: now + this.sessionTtlMs,
       last_seen_at: now,
+      network_env: networkEnv,
     });
-    return { token, result: { passwordChangeType: user.must_change_password ? 1 : 0, homeUrl: HOME_URL } };
+    return { token, result: { passwordChangeType: passwordChangeTypeOf(user, this.policy.passwordExpiryDays, now), homeUrl: HOME_URL } };
   }
 
-  /** The caller behind a cookie token, or null; slides the expiry forward while the user is active. */
-  async authenticate(token: string, now = Date.now()): Promise<AuthenticatedSession | null> {
+  /** The caller behind a cookie token; slides the expiry forward while the user is active. */
+  async authenticate(token: string, now = Date.now()): Promise<SessionLookup> {
     const idHash = hashToken(token);
     const session = await this.sessions.findValid(idHash, now);
-    if (!session) return null;
+    if (!session) return { kind: 'none' };
+    const u = session.user;
+    if (session.ended_reason || u.locked) return { kind: 'ended' };
     let extendedUntil: number | null = null;
     if (now - session.last_seen_at >= EXTEND_EVERY_MS) {
       extendedUntil = now + this.sessionTtlMs;
       await this.sessions.extend(idHash, now, extendedUntil);
     }
-    const u = session.user;
     return {
+      kind: 'valid',
       caller: {
         userId: u.id,
         tenantId: u.tenant_id,
         username: u.username,
         role: u.role,
-        mustChangePassword: u.must_change_password === 1,
+        passwordChangeType: passwordChangeTypeOf(u, this.policy.passwordExpiryDays, now),
+        networkEnv: session.network_env === 'public' ? 'public' : 'internal',
       },
       extendedUntil,
     };

@@ -1,8 +1,14 @@
+import type { NetworkEnv } from '../../common/api/client-env';
+import type { PasswordChangeType, RoleCode } from '../../common/api/types';
+
 /** Who is calling: taken from the session, never from the request body. */
 export interface Caller {
   userId: string;
   tenantId: string;
   username: string;
-  role: 'admin' | 'member';
-  mustChangePassword: boolean;
+  role: RoleCode;
+  /** Non-zero: only routes marked allowDuringPasswordChange answer (see PasswordChangeType). */
+  passwordChangeType: PasswordChangeType;
+  /** The network the session logged in from. */
+  networkEnv: NetworkEnv;
 }

@@ -47,4 +47,15 @@ export class CaptchaService {
     if (!stored) return false;
     return timingSafeEqual(Buffer.from(stored, 'hex'), Buffer.from(answerHash(captchaId, answer), 'hex'));
   }
+
+  /**
+   * `/spacex/captcha/validate`: a wrong answer uses the captcha up (no guessing against it); a right
+   * one leaves it usable once more, by the login or SMS send it was solved for. It is consumed and then
+   * re-armed, so two racing checks cannot both guess.
+   */
+  async validate(captchaId: string, answer: string, now = Date.now()): Promise<boolean> {
+    const ok = await this.consume(captchaId, answer, now);
+    if (ok) await this.repo.rearm(captchaId, now);
+    return ok;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { MenuItem, PagePermission, SystemConfig, TenantConfig } from '../../common/api/types';
+import type { ClientVersion, MenuItem, PagePermission, SystemConfig, TenantConfig } from '../../common/api/types';
 import { ERRORS } from '../../common/api/errors';
 import { AppError } from '../http/app-error';
 import type { TenantRepository } from '../repositories/tenant-repository';
@@ -21,6 +21,8 @@ export const ALL_PERMISSIONS = [
   'file:delete',
   'file:share',
   'system:manage',
+  /** Lock/unlock accounts, set roles and outer login (the adminOnly /api/v2/account, setRoles, outerLogin calls). */
+  'system:user',
 ] as const;
 const MEMBER_PERMISSIONS = ALL_PERMISSIONS.filter((c) => !c.startsWith('system:'));
 
@@ -49,6 +51,8 @@ export class ConfigService {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly blobs: BlobStore,
+    private readonly passwordExpiryDays: number,
+    private readonly desktopRelease: ClientVersion | undefined,
   ) {}
 
   private async tenantFor(caller: Caller | null) {
@@ -70,7 +74,7 @@ export class ConfigService {
 
   async tenantConfig(caller: Caller): Promise<TenantConfig> {
     const tenant = await this.tenantFor(caller);
-    return { tenantId: tenant.id, tenantName: tenant.name, passwordExpiryDays: 0 };
+    return { tenantId: tenant.id, tenantName: tenant.name, passwordExpiryDays: this.passwordExpiryDays };
   }
 
   menu(caller: Caller): MenuItem[] {
@@ -79,6 +83,10 @@ export class ConfigService {
 
   pagePermissions(caller: Caller): PagePermission[] {
     return (caller.role === 'admin' ? ALL_PERMISSIONS : MEMBER_PERMISSIONS).map((code) => ({ code }));
+  }
+
+  clientVersion(): ClientVersion {
+    return this.desktopRelease ?? { isForce: false, versionName: '', versionDesc: '' };
   }
 
   homeUrl(): string {

@@ -29,7 +29,8 @@ export async function seedDemoData(db: Db, blobs: BlobStore, quota: number, now 
       .insertInto('tenants')
       .values({ id: tenantId, name: DEMO.tenantName, brand_name: DEMO.brandName, logo_key: logoKey, created_at: now })
       .execute();
-    const base = { tenant_id: tenantId, phone: '', avatar: '', quota, used_size: 0, created_at: now };
+    // Both demo accounts may use the public-network build, so the demo works from either build.
+    const base = { tenant_id: tenantId, phone: '', avatar: '', quota, used_size: 0, created_at: now, outer_login: 1 };
     await tx
       .insertInto('users')
       .values([

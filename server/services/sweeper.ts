@@ -1,8 +1,13 @@
 import type { CaptchaRepository } from '../repositories/captcha-repository';
 import type { SessionRepository } from '../repositories/session-repository';
+import type { LoginThrottle } from './login-throttle';
+import type { SmsCodeService } from './sms-code-service';
 import type { UploadService } from './upload-service';
 
-/** Periodic clean-up of what expires: partial uploads (and their chunk files), captchas, sessions. */
+/**
+ * Periodic clean-up of what expires: partial uploads (and their chunk files), captchas, sessions,
+ * idle login-failure counters (never a lock) and SMS codes no limit counts any more.
+ */
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
@@ -11,15 +16,18 @@ export class Sweeper {
     private readonly uploads: UploadService,
     private readonly captchas: CaptchaRepository,
     private readonly sessions: SessionRepository,
+    private readonly accounts: { throttle: LoginThrottle; smsCodes: SmsCodeService },
     private readonly log: (err: unknown) => void,
   ) {}
 
   /** One pass; also called directly by tests. */
-  async sweepOnce(now = Date.now()): Promise<{ uploads: number; captchas: number; sessions: number }> {
+  async sweepOnce(now = Date.now()): Promise<{ uploads: number; captchas: number; sessions: number; loginFailures: number; smsCodes: number }> {
     const uploads = await this.uploads.sweepExpired(now);
     const captchas = await this.captchas.deleteExpired(now);
     const sessions = await this.sessions.deleteExpired(now);
-    return { uploads, captchas, sessions };
+    const loginFailures = await this.accounts.throttle.deleteStale(now);
+    const smsCodes = await this.accounts.smsCodes.deleteOld(now);
+    return { uploads, captchas, sessions, loginFailures, smsCodes };
   }
 
   start(intervalMs: number): void {

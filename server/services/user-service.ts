@@ -23,6 +23,9 @@ export class UserService {
       usedSize: u.used_size,
       website: u.username,
       role: u.role,
+      passwordChangeType: caller.passwordChangeType,
+      agreementRead: u.agreement_read_at != null,
+      outerLogin: u.outer_login === 1,
     };
   }
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { MenuItem, PagePermission, TenantConfig } from '../../common/api/types';
-import { type Client, startServerAsAdmin, type TestServer } from './helpers';
+import { Client, startServer, startServerAsAdmin, type TestServer } from './helpers';
 
 let server: TestServer;
 let admin: Client;
@@ -54,5 +54,24 @@ describe('menu and config', () => {
     const res = await admin.get('/api/does/not/exist');
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ errorCode: 'REQ-2004' });
+  });
+});
+
+describe('desktop update check', () => {
+  it('offers no release until one is configured, then the configured one to both client types, without a session', async () => {
+    const none = await new Client(server.baseUrl).get(`${API.clientVersion}?clientType=3`);
+    expect(none.body).toEqual({ data: { isForce: false, versionName: '', versionDesc: '' } });
+    expect((await new Client(server.baseUrl).get(`${API.clientVersion}?clientType=9`)).status).toBe(400);
+
+    const release = { isForce: true, versionName: '1.2.0', versionDesc: '修复若干问题' };
+    const withRelease = await startServer({ desktopRelease: release });
+    try {
+      for (const clientType of [3, 4]) {
+        const res = await new Client(withRelease.baseUrl).get(`${API.clientVersion}?clientType=${clientType}`);
+        expect(res.body).toEqual({ data: release });
+      }
+    } finally {
+      await withRelease.close();
+    }
   });
 });

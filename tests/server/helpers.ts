@@ -9,7 +9,7 @@ import type { CaptchaImage, FileEntry, LoginResult } from '../../common/api/type
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { DEFAULT_CHUNK_SIZE } from '../../common/transfer/constants';
 import { bytesToHex, type ChunkExistResponse, chunkCount, fingerprintInput } from '../../common/transfer/protocol';
-import { buildApp, captchaOutboxFile } from '../../server/app';
+import { buildApp, captchaOutboxFile, smsOutboxFile } from '../../server/app';
 import { DEFAULTS, type ServerConfig } from '../../server/config';
 import { sessionCookieAfter } from '../replay/node-runtime';
 
@@ -123,10 +123,14 @@ export async function solveCaptcha(server: TestServer, client: Client): Promise<
   throw new Error(`captcha ${captchaId} not in the outbox`);
 }
 
-export async function postLoginForm(client: Client, fields: Record<string, string>): Promise<Answer<{ data: LoginResult }>> {
+export async function postLoginForm(
+  client: Client,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Answer<{ data: LoginResult }>> {
   const res = await client.raw(API.login, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
   });
   return { status: res.status, headers: res.headers, body: (await res.json()) as { data: LoginResult } };
@@ -137,14 +141,14 @@ export async function login(
   server: TestServer,
   client: Client,
   account: { username: string; password: string },
+  headers: Record<string, string> = {},
 ): Promise<Answer<{ data: LoginResult }>> {
   const { captchaId, answer } = await solveCaptcha(server, client);
-  return postLoginForm(client, {
-    username: account.username,
-    password: encryptPassword(account.password),
-    captchaId,
-    captchaCode: answer,
-  });
+  return postLoginForm(
+    client,
+    { username: account.username, password: encryptPassword(account.password), captchaId, captchaCode: answer },
+    headers,
+  );
 }
 
 export async function loggedInClient(server: TestServer, account = ADMIN): Promise<Client> {
@@ -216,8 +220,8 @@ export async function putChunk(
 }
 
 /**
- * Test setup only: lifts the initial-password gate of an account directly in the database (the
- * change-password endpoint does not exist yet), so a second ordinary user can use the file APIs.
+ * Test setup only: lifts the initial-password gate of an account directly in the database (faster
+ * than the info/modify flow, which password-change.test.ts covers), so a member can use the file APIs.
  */
 export async function liftPasswordGate(server: TestServer, username: string): Promise<void> {
   const { default: SQLite } = await import('better-sqlite3');
@@ -277,4 +281,27 @@ export async function uploadFile(
     if (res.status !== 200) throw new Error(`chunk ${i}: ${JSON.stringify(res.body)}`);
   }
   return client.post(API.chunkMerge, { uploadId, name, parentId: opts.parentId ?? null, category: 1, onConflict: opts.onConflict });
+}
+
+/** The id of an account (test setup reads it from the database; no user-list API exists yet). */
+export async function userIdOf(server: TestServer, username: string): Promise<string> {
+  const row = await withDb(server, (db) => db.prepare('select id from users where username = ?').get(username) as { id: string } | undefined);
+  if (!row) throw new Error(`no user ${username}`);
+  return row.id;
+}
+
+/**
+ * The newest SMS code the development gateway sent to `phone` after `since` (ms), or null when none
+ * arrived within `waitMs` (the gateway is not awaited by the server, so the line may come a bit later).
+ */
+export async function readSmsCode(server: TestServer, phone: string, since: number, waitMs = 5000): Promise<string | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const text = await fsp.readFile(smsOutboxFile(server.dataDir), 'utf8').catch(() => '');
+    const lines = text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { phone: string; text: string; sentAt: number });
+    const hit = lines.reverse().find((l) => l.phone === phone && l.sentAt >= since);
+    if (hit) return /(\d{6})/.exec(hit.text)?.[1] ?? null;
+    if (Date.now() >= deadline) return null;
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }

@@ -1,0 +1,136 @@
+import { ERRORS } from '../../common/api/errors';
+import {
+  ROLES,
+  type AccountLockRequest,
+  type OuterLoginSetRequest,
+  type PhoneValidateRequest,
+  type SetRolesRequest,
+  type UserInfoModifyRequest,
+  type UserRoles,
+  type UserSearchRequest,
+  type UserSummary,
+  USER_SEARCH_LIMIT,
+} from '../../common/api/types';
+import { decryptPassword } from '../../common/crypto/password-cipher';
+import { validateNewPassword } from '../../common/validation/password';
+import type { UsersTable } from '../db/schema';
+import { AppError } from '../http/app-error';
+import type { SessionRepository } from '../repositories/session-repository';
+import type { UserRepository } from '../repositories/user-repository';
+import type { Caller } from './caller';
+import type { LoginThrottle } from './login-throttle';
+import { hashPassword, verifyPassword } from './password-hash';
+import type { SmsCodeService } from './sms-code-service';
+
+/**
+ * What users do to their own account (agreement, password, phone) and what tenant admins do to their
+ * users (lock, roles, outer login). Every target id is looked up within the caller's tenant: another
+ * tenant's id answers USER_NOT_FOUND (404), like an unknown one.
+ */
+export class AccountService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly sessions: SessionRepository,
+    private readonly throttle: LoginThrottle,
+    private readonly smsCodes: SmsCodeService,
+  ) {}
+
+  private async target(caller: Caller, userId: string): Promise<UsersTable> {
+    const user = await this.users.findInTenant(caller.tenantId, userId);
+    if (!user) throw new AppError(ERRORS.USER_NOT_FOUND);
+    return user;
+  }
+
+  /** The admin's user list (tenant-scoped), with both kinds of lock shown as one flag. */
+  async search(caller: Caller, req: UserSearchRequest): Promise<UserSummary[]> {
+    const rows = await this.users.search(caller.tenantId, (req.keyword ?? '').trim(), USER_SEARCH_LIMIT);
+    const lockedByFailures = await this.throttle.lockedAmong(rows.map((u) => u.username));
+    return rows.map((u) => ({
+      id: u.id,
+      website: u.username,
+      nickName: u.nick_name,
+      phone: u.phone,
+      role: u.role,
+      locked: u.locked === 1 || lockedByFailures.has(u.username),
+      outerLogin: u.outer_login === 1,
+    }));
+  }
+
+  async readAgreement(caller: Caller, now = Date.now()): Promise<void> {
+    await this.users.update(caller.userId, { agreement_read_at: now });
+  }
+
+  /**
+   * Password change (rules: UserInfoModifyRequest in common). Old-password failures go through the
+   * login throttle, so a stolen session cannot guess the password faster than the login page could.
+   */
+  changePassword(caller: Caller, req: UserInfoModifyRequest, address: string, now = Date.now()): Promise<void> {
+    return this.throttle.serialize(caller.username, () => this.changePasswordNow(caller, req, address, Math.max(now, Date.now())));
+  }
+
+  private async changePasswordNow(caller: Caller, req: UserInfoModifyRequest, address: string, now: number): Promise<void> {
+    await this.throttle.check(caller.username, address, now);
+    const user = await this.target(caller, caller.userId);
+    const oldPassword = decryptPassword(req.oldPassword) ?? '';
+    if (!(await verifyPassword(oldPassword, user.password_hash))) {
+      await this.throttle.recordFailure(caller.username, address, now);
+      throw new AppError(ERRORS.OLD_PASSWORD_WRONG);
+    }
+    const value = decryptPassword(req.value) ?? '';
+    const broken = validateNewPassword(value);
+    if (broken) throw new AppError(ERRORS.PASSWORD_INVALID, broken);
+    if (value === oldPassword) throw new AppError(ERRORS.PASSWORD_SAME_AS_OLD);
+    await this.users.update(user.id, {
+      password_hash: await hashPassword(value),
+      must_change_password: 0,
+      password_changed_at: now,
+    });
+    await this.sessions.deleteForUser(user.id);
+    await this.throttle.clearAccount(user.username);
+  }
+
+  /** Binds a phone proven by the code sent to it (purpose bindPhone, requested by this caller). */
+  async bindPhone(caller: Caller, req: PhoneValidateRequest, now = Date.now()): Promise<void> {
+    await this.smsCodes.consume(req.phone, 'bindPhone', caller.userId, req.code, now);
+    const holder = await this.users.findByPhone(req.phone);
+    if (holder && holder.id !== caller.userId) throw new AppError(ERRORS.PHONE_IN_USE);
+    await this.users.update(caller.userId, { phone: req.phone });
+  }
+
+  async lock(caller: Caller, req: AccountLockRequest): Promise<void> {
+    const user = await this.target(caller, req.userId);
+    if (user.id === caller.userId) throw new AppError(ERRORS.CANNOT_LOCK_SELF);
+    await this.users.update(user.id, { locked: 1, locked_reason: 'admin' });
+    await this.sessions.endForUser(user.id, 'locked');
+  }
+
+  /** Lifts an admin's lock and a lock by failures, and forgets the failure count. */
+  async unlock(caller: Caller, req: AccountLockRequest): Promise<void> {
+    const user = await this.target(caller, req.userId);
+    await this.users.update(user.id, { locked: 0, locked_reason: null });
+    await this.throttle.clearAccount(user.username);
+  }
+
+  async getRoles(caller: Caller, userId: string | undefined): Promise<UserRoles> {
+    const id = userId || caller.userId;
+    if (id !== caller.userId && caller.role !== 'admin') throw new AppError(ERRORS.FORBIDDEN);
+    const user = await this.target(caller, id);
+    return { userId: user.id, roles: [user.role], available: ROLES };
+  }
+
+  async setRoles(caller: Caller, req: SetRolesRequest): Promise<UserRoles> {
+    const user = await this.target(caller, req.userId);
+    const role = req.roles[0];
+    if (req.roles.length !== 1 || !role || !ROLES.some((r) => r.code === role)) throw new AppError(ERRORS.VALIDATION);
+    if (role !== user.role && !(await this.users.setRoleKeepingAnAdmin(caller.tenantId, user.id, role))) {
+      throw new AppError(ERRORS.LAST_ADMIN);
+    }
+    return { userId: user.id, roles: [role], available: ROLES };
+  }
+
+  async setOuterLogin(caller: Caller, req: OuterLoginSetRequest): Promise<void> {
+    const user = await this.target(caller, req.userId);
+    await this.users.update(user.id, { outer_login: req.enabled ? 1 : 0 });
+    if (!req.enabled) await this.sessions.endForUser(user.id, 'outerLogin', 'public');
+  }
+}

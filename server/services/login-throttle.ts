@@ -1,0 +1,89 @@
+import { ERRORS } from '../../common/api/errors';
+import { AppError } from '../http/app-error';
+import type { LoginFailureRepository } from '../repositories/login-failure-repository';
+import type { AccountPolicy } from './account-policy';
+import type { LoginFailuresTable } from '../db/schema';
+import { KeyedLock } from './keyed-lock';
+
+/** Account names are counted case-insensitively and whether or not the account exists (no enumeration). */
+export function accountKey(name: string): string {
+  return `acct:${name.trim().toLowerCase()}`;
+}
+
+export function addressKey(address: string): string {
+  return `addr:${address}`;
+}
+
+/**
+ * Per-account-name and per-address failure counting: progressive waits after `loginSlowAfter`
+ * failures, and an account-name lock after `loginLockAfter` (rules: LoginForm in common/api/types.ts).
+ */
+export class LoginThrottle {
+  private readonly perAccount = new KeyedLock();
+
+  constructor(
+    private readonly repo: LoginFailureRepository,
+    private readonly policy: AccountPolicy,
+  ) {}
+
+  /** The wait still owed by one counter, in ms (0 = may try now). */
+  private waitFor(row: LoginFailuresTable, now: number): number {
+    const p = this.policy;
+    if (row.last_failure_at < now - p.loginFailureWindowMs) return 0;
+    const slowAfter = row.key.startsWith('addr:') ? p.loginAddressSlowAfter : p.loginSlowAfter;
+    if (row.failures < slowAfter) return 0;
+    const delay = Math.min(p.loginDelayBaseMs * 2 ** Math.min(row.failures - slowAfter, 30), p.loginDelayMaxMs);
+    return Math.max(0, row.last_failure_at + delay - now);
+  }
+
+  /**
+   * Runs one password check of an account name at a time, so attempts fired in parallel cannot all
+   * pass `check` before the first failure is counted.
+   */
+  serialize<T>(name: string, task: () => Promise<T>): Promise<T> {
+    return this.perAccount.run(accountKey(name), task);
+  }
+
+  /** Refuses before any password work: a name locked by failures, or an attempt that came too soon. */
+  async check(name: string, address: string, now: number): Promise<void> {
+    const rows = await this.repo.find([accountKey(name), addressKey(address)]);
+    if (rows.some((r) => r.key === accountKey(name) && r.locked === 1)) throw new AppError(ERRORS.ACCOUNT_LOCKED);
+    const wait = Math.max(0, ...rows.map((r) => this.waitFor(r, now)));
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      throw new AppError(ERRORS.TOO_MANY_ATTEMPTS, `${ERRORS.TOO_MANY_ATTEMPTS.message}（${seconds}秒后）`, {
+        'Retry-After': String(seconds),
+      });
+    }
+  }
+
+  /** Counts a failed password for the name and the address; locks the name at the threshold. */
+  async recordFailure(name: string, address: string, now: number): Promise<void> {
+    const windowStart = now - this.policy.loginFailureWindowMs;
+    const account = await this.repo.recordFailure(accountKey(name), now, windowStart);
+    await this.repo.recordFailure(addressKey(address), now, windowStart);
+    const lockAfter = this.policy.loginLockAfter;
+    if (lockAfter > 0 && account.failures >= lockAfter && account.locked === 0) await this.repo.lock(accountKey(name));
+  }
+
+  /** A successful login forgets the name's failures (never the address's: see LoginForm). */
+  async clearAccount(name: string): Promise<void> {
+    await this.repo.clear(accountKey(name));
+  }
+
+  async isLocked(name: string): Promise<boolean> {
+    const [row] = await this.repo.find([accountKey(name)]);
+    return row?.locked === 1;
+  }
+
+  /** Which of these account names are locked by failures. */
+  async lockedAmong(names: string[]): Promise<Set<string>> {
+    const rows = await this.repo.find(names.map(accountKey));
+    const locked = new Set(rows.filter((r) => r.locked === 1).map((r) => r.key));
+    return new Set(names.filter((n) => locked.has(accountKey(n))));
+  }
+
+  deleteStale(now: number): Promise<number> {
+    return this.repo.deleteStale(now - this.policy.loginFailureWindowMs);
+  }
+}

@@ -1,0 +1,369 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEADER_PLATFORM } from '../../common/api/client-env';
+import { ERRORS } from '../../common/api/errors';
+import { API, downloadUrl } from '../../common/api/paths';
+import type { FileEntry } from '../../common/api/types';
+import { encryptPassword } from '../../common/crypto/password-cipher';
+import {
+  addTenantWithUser,
+  Client,
+  describeFile,
+  liftPasswordGate,
+  loggedInClient,
+  login,
+  MEMBER,
+  postChunkExist,
+  randomContent,
+  startServer,
+  uploadFile,
+  userIdOf,
+  withDb,
+  type Answer,
+  type TestServer,
+} from './helpers';
+
+/**
+ * The access matrix over EVERY API route the server registers (app.apiRoutes, collected by an onRoute
+ * hook). Each route must be classified below; a route added later without a row fails the first test.
+ *
+ * - anonymous: 401 UNAUTHORIZED, except `public` routes;
+ * - a member whose initial password is not changed: PASSWORD_CHANGE_REQUIRED, except `duringChange`;
+ * - member: FORBIDDEN on `admin` routes, through the guard elsewhere;
+ * - admin: through the guard everywhere;
+ * - an admin of another tenant using the first tenant's ids: 404, exactly as for ids that never
+ *   existed (`foreign`), or `ids: 'none'` when the route takes no object id.
+ *
+ * "Through the guard" means the answer is neither 401, nor FORBIDDEN, nor a password gate: requests
+ * here carry harmless, often bogus, arguments, so a 400 from validation or a 404 still counts.
+ */
+type Access = 'public' | 'user' | 'admin';
+
+interface Ids {
+  folderId: string;
+  fileId: string;
+  uploadId: string;
+  memberId: string;
+}
+
+interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+interface Row {
+  access: Access;
+  /** Reachable while the initial/expired password must still be changed. */
+  duringChange?: boolean;
+  /** The call made by anonymous, member and admin. */
+  call: Call;
+  /** The same kind of call by another tenant's admin with this tenant's ids, or 'none'. */
+  foreign: ((ids: Ids) => Call) | 'none';
+  /** The call ends the session it is made with (logout): run with a throwaway session. */
+  endsSession?: boolean;
+}
+
+const BOGUS = 'no-such-id-0000';
+const platform = { [HEADER_PLATFORM]: 'web' };
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+const ONE_BYTE = describeFile(Buffer.from('x'));
+const chunkOpen = (parentId: string | null) => ({
+  fingerprint: ONE_BYTE.fingerprint,
+  size: 1,
+  chunkSize: 4 * 1024 * 1024,
+  chunkDigests: ONE_BYTE.chunkDigests,
+  name: 'matrix.bin',
+  parentId,
+  category: 1,
+});
+
+const MATRIX: Record<string, Row> = {
+  'GET /api/v2/defaultConfig/system/get': { access: 'public', call: { method: 'GET', path: API.systemConfig }, foreign: 'none' },
+  'GET /api/v2/defaultConfig/logo': { access: 'public', call: { method: 'GET', path: '/api/v2/defaultConfig/logo' }, foreign: 'none' },
+  'GET /api/clientVersion/get': { access: 'public', call: { method: 'GET', path: `${API.clientVersion}?clientType=3` }, foreign: 'none' },
+  'GET /api/captcha/generateBase64': { access: 'public', call: { method: 'GET', path: API.captcha }, foreign: 'none' },
+  'POST /spacex/login': { access: 'public', call: { method: 'POST', path: API.login, body: '', headers: form }, foreign: 'none' },
+  'GET /spacex/captcha/validate': {
+    access: 'public',
+    call: { method: 'GET', path: `${API.captchaValidate}?captchaId=${BOGUS}&captchaCode=abcd` },
+    foreign: 'none',
+  },
+  'GET /api/captcha/sms/send': {
+    access: 'public',
+    call: { method: 'GET', path: `${API.smsSend}?phone=13800000000&purpose=login&captchaId=${BOGUS}&captchaCode=abcd`, headers: platform },
+    foreign: 'none',
+  },
+  'POST /api/captcha/smsCode/validate': {
+    access: 'public',
+    call: { method: 'POST', path: API.smsValidate, body: { phone: '13800000000', code: '000000' } },
+    foreign: 'none',
+  },
+  'POST /spacex/logout': { access: 'public', call: { method: 'POST', path: API.logout, body: {} }, foreign: 'none', endsSession: true },
+
+  'GET /api/v2/defaultConfig/tenant/get': { access: 'user', duringChange: true, call: { method: 'GET', path: API.tenantConfig }, foreign: 'none' },
+  'GET /api/menu/get': { access: 'user', duringChange: true, call: { method: 'GET', path: API.menu }, foreign: 'none' },
+  'GET /api/menu/get/homeUrl': { access: 'user', duringChange: true, call: { method: 'GET', path: API.homeUrl }, foreign: 'none' },
+  'POST /api/user/details/search': { access: 'user', duringChange: true, call: { method: 'POST', path: API.userDetails, body: {} }, foreign: 'none' },
+  'POST /api/user/readAgreement': { access: 'user', duringChange: true, call: { method: 'POST', path: API.readAgreement, body: {} }, foreign: 'none' },
+  'POST /api/user/info/modify': {
+    access: 'user',
+    duringChange: true,
+    // The caller's own account only: there is no id to point elsewhere.
+    call: { method: 'POST', path: API.userInfoModify, body: { value: encryptPassword('x'), type: 4, oldPassword: encryptPassword('x') } },
+    foreign: 'none',
+  },
+  'GET /api/menu/pagePermissions': { access: 'user', call: { method: 'GET', path: API.pagePermissions }, foreign: 'none' },
+  'POST /api/user/phone/validate': {
+    access: 'user',
+    call: { method: 'POST', path: API.phoneValidate, body: { phone: '13800000000', code: '000000' } },
+    foreign: 'none',
+  },
+  'GET /api/v2/user/getRoles': {
+    access: 'user',
+    call: { method: 'GET', path: API.getRoles },
+    foreign: (ids) => ({ method: 'GET', path: `${API.getRoles}?userId=${ids.memberId}` }),
+  },
+  // Tenant-scoped by the caller's session; takes no id (the tenant-isolation test below checks its rows).
+  'POST /api/user/search': { access: 'admin', call: { method: 'POST', path: API.userSearch, body: {} }, foreign: 'none' },
+  'POST /api/v2/user/setRoles': {
+    access: 'admin',
+    call: { method: 'POST', path: API.setRoles, body: { userId: BOGUS, roles: ['member'] } },
+    foreign: (ids) => ({ method: 'POST', path: API.setRoles, body: { userId: ids.memberId, roles: ['admin'] } }),
+  },
+  'POST /api/v2/account/lock': {
+    access: 'admin',
+    call: { method: 'POST', path: API.accountLock, body: { userId: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.accountLock, body: { userId: ids.memberId } }),
+  },
+  'POST /api/v2/account/unlock': {
+    access: 'admin',
+    call: { method: 'POST', path: API.accountUnlock, body: { userId: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.accountUnlock, body: { userId: ids.memberId } }),
+  },
+  'POST /api/user/outerLogin/set': {
+    access: 'admin',
+    call: { method: 'POST', path: API.outerLoginSet, body: { userId: BOGUS, enabled: true } },
+    foreign: (ids) => ({ method: 'POST', path: API.outerLoginSet, body: { userId: ids.memberId, enabled: false } }),
+  },
+
+  'POST /api/file/list': {
+    access: 'user',
+    call: { method: 'POST', path: API.fileList, body: { parentId: null, category: 1 } },
+    foreign: (ids) => ({ method: 'POST', path: API.fileList, body: { parentId: ids.folderId, category: 1 } }),
+  },
+  'POST /api/file/fileCatalog': {
+    access: 'user',
+    call: { method: 'POST', path: API.fileCatalog, body: { id: null } },
+    foreign: (ids) => ({ method: 'POST', path: API.fileCatalog, body: { id: ids.folderId } }),
+  },
+  'POST /api/file/mkdir': {
+    access: 'user',
+    call: { method: 'POST', path: API.mkdir, body: { parentId: BOGUS, category: 1, name: 'm' } },
+    foreign: (ids) => ({ method: 'POST', path: API.mkdir, body: { parentId: ids.folderId, category: 1, name: 'intruder' } }),
+  },
+  'POST /api/file/rename': {
+    access: 'user',
+    call: { method: 'POST', path: API.rename, body: { id: BOGUS, name: 'r' } },
+    foreign: (ids) => ({ method: 'POST', path: API.rename, body: { id: ids.fileId, name: 'stolen.bin' } }),
+  },
+  'GET /api/file/download/:id': {
+    access: 'user',
+    call: { method: 'GET', path: downloadUrl(BOGUS) },
+    foreign: (ids) => ({ method: 'GET', path: downloadUrl(ids.fileId) }),
+  },
+  'GET /api/v2/file/upload/config': { access: 'user', call: { method: 'GET', path: API.uploadConfig }, foreign: 'none' },
+  'POST /api/v2/file/chunk/exist': {
+    access: 'user',
+    call: { method: 'POST', path: API.chunkExist, body: chunkOpen(BOGUS) },
+    foreign: (ids) => ({ method: 'POST', path: API.chunkExist, body: chunkOpen(ids.folderId) }),
+  },
+  'POST /api/v2/file/chunk/upload': {
+    access: 'user',
+    call: { method: 'POST', path: `${API.chunkUpload}?uploadId=${BOGUS}&index=0`, body: {} },
+    foreign: (ids) => ({ method: 'POST', path: `${API.chunkUpload}?uploadId=${ids.uploadId}&index=0`, body: {} }),
+  },
+  'POST /api/v2/file/chunk/merge': {
+    access: 'user',
+    call: { method: 'POST', path: API.chunkMerge, body: { uploadId: BOGUS, name: 'x', parentId: null, category: 1 } },
+    foreign: (ids) => ({ method: 'POST', path: API.chunkMerge, body: { uploadId: ids.uploadId, name: 'x', parentId: null, category: 1 } }),
+  },
+  'POST /api/v2/file/second/upload': {
+    access: 'user',
+    call: { method: 'POST', path: API.secondUpload, body: { size: 1, name: 'x', parentId: BOGUS, category: 1 } },
+    foreign: (ids) => ({ method: 'POST', path: API.secondUpload, body: { size: 1, name: 'x', parentId: ids.folderId, category: 1 } }),
+  },
+  'POST /api/uploadType/canBeUploadType': {
+    access: 'user',
+    call: { method: 'POST', path: API.canBeUploadType, body: { names: ['a.txt'] } },
+    foreign: 'none',
+  },
+  'POST /api/v2/file/checkFileSensitiveOrLock': {
+    access: 'user',
+    call: { method: 'POST', path: API.checkFileSensitiveOrLock, body: { items: [] } },
+    foreign: (ids) => ({
+      method: 'POST',
+      path: API.checkFileSensitiveOrLock,
+      body: { items: [{ key: 'k', name: 'x', size: 1, parentId: ids.folderId, category: 1 }] },
+    }),
+  },
+  'POST /api/v2/file/fileVersion/check': {
+    access: 'user',
+    call: { method: 'POST', path: API.fileVersionCheck, body: { name: 'x', parentId: null, category: 1 } },
+    foreign: (ids) => ({ method: 'POST', path: API.fileVersionCheck, body: { name: 'x', parentId: ids.folderId, category: 1 } }),
+  },
+  'POST /api/v2/file/multipleFile/check': {
+    access: 'user',
+    call: { method: 'POST', path: API.multipleFileCheck, body: { items: [] } },
+    foreign: (ids) => ({
+      method: 'POST',
+      path: API.multipleFileCheck,
+      body: { items: [{ key: 'k', name: 'x', size: 1, parentId: ids.folderId, category: 1 }] },
+    }),
+  },
+  'POST /api/v2/file/relativePath/dir/create': {
+    access: 'user',
+    call: { method: 'POST', path: API.relativePathDirCreate, body: { parentId: null, category: 1, relativePaths: [] } },
+    foreign: (ids) => ({
+      method: 'POST',
+      path: API.relativePathDirCreate,
+      body: { parentId: ids.folderId, category: 1, relativePaths: ['a/b.txt'] },
+    }),
+  },
+  // Held items are keyed per user: another user's key is simply unknown (no object id of the tenant).
+  'GET /api/v2/file/keepOnUpload': {
+    access: 'user',
+    call: { method: 'GET', path: `${API.keepOnUpload}?key=k&policy=rename`, headers: platform },
+    foreign: 'none',
+  },
+  'GET /api/v2/file/giveUpUpload': { access: 'user', call: { method: 'GET', path: `${API.giveUpUpload}?key=k`, headers: platform }, foreign: 'none' },
+  'GET /api/v2/file/unProcess/list': { access: 'user', call: { method: 'GET', path: API.unProcessList }, foreign: 'none' },
+  // Test hooks (DRIVE_TEST_HOOKS=1 only), private like everything else.
+  'GET /api/test/stats': { access: 'user', call: { method: 'GET', path: API.testStats }, foreign: 'none' },
+  'PUT /api/test/raw-sink': { access: 'user', call: { method: 'PUT', path: API.testRawSink, body: 'x' }, foreign: 'none' },
+};
+
+let server: TestServer;
+let admin: Client;
+let member: Client;
+let gated: Client;
+let foreignAdmin: Client;
+let ids: Ids;
+
+async function send(client: Client, call: Call): Promise<Answer<{ errorCode?: string }>> {
+  if (call.body === undefined || typeof call.body === 'object') {
+    return client.request(call.method, call.path, call.body, call.headers);
+  }
+  const res = await client.raw(call.path, { method: call.method, headers: { 'content-type': 'text/plain', ...call.headers }, body: call.body as string });
+  const text = await res.text();
+  let body: { errorCode?: string } = {};
+  try {
+    body = JSON.parse(text) as { errorCode?: string };
+  } catch {
+    body = {};
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+const GUARD_CODES: string[] = [ERRORS.UNAUTHORIZED.code, ERRORS.FORBIDDEN.code, ERRORS.PASSWORD_CHANGE_REQUIRED.code, ERRORS.PASSWORD_EXPIRED.code];
+const throughGuard = (res: Answer<{ errorCode?: string }>) => res.status !== 401 && !GUARD_CODES.includes(res.body?.errorCode ?? '');
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await loggedInClient(server);
+  // The member logs in before its initial password gate is lifted: that session shows the gate.
+  gated = new Client(server.baseUrl);
+  expect((await login(server, gated, MEMBER)).status).toBe(200);
+
+  const folder = await admin.post<{ data: FileEntry }>(API.mkdir, { parentId: null, category: 1, name: 'tenant-one' });
+  const file = await uploadFile(admin, randomContent(1000), 'secret.bin', { parentId: folder.body.data.id });
+  const open = await postChunkExist(admin, randomContent(2000), 'pending.bin');
+  ids = {
+    folderId: folder.body.data.id,
+    fileId: file.body.data.id,
+    uploadId: (open.body.data as unknown as { uploadId: string }).uploadId,
+    memberId: await userIdOf(server, 'member'),
+  };
+
+  await addTenantWithUser(server, 'other-admin', 'Other@2024');
+  await withDb(server, (db) => db.prepare("update users set role = 'admin' where username = 'other-admin'").run());
+  foreignAdmin = await loggedInClient(server, { username: 'other-admin', password: 'Other@2024' });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('access matrix', () => {
+  it('classifies every registered API route, and each classification matches the route options', () => {
+    const registered = server.app.apiRoutes.map((r) => `${r.method} ${r.url}`);
+    const unclassified = registered.filter((key) => !(key in MATRIX));
+    expect(unclassified, 'routes without a row in MATRIX').toEqual([]);
+    expect(Object.keys(MATRIX).filter((key) => !registered.includes(key)), 'rows without a route').toEqual([]);
+    for (const route of server.app.apiRoutes) {
+      const row = MATRIX[`${route.method} ${route.url}`]!;
+      expect(Boolean(route.config.public), route.url).toBe(row.access === 'public');
+      expect(Boolean(route.config.adminOnly), route.url).toBe(row.access === 'admin');
+      expect(Boolean(route.config.allowDuringPasswordChange), route.url).toBe(Boolean(row.duringChange));
+    }
+  });
+
+  it('anonymous: 401 except on public routes', async () => {
+    for (const [key, row] of Object.entries(MATRIX)) {
+      const res = await send(new Client(server.baseUrl), row.call);
+      if (row.access === 'public') expect(res.status, key).not.toBe(401);
+      else expect(res.body, key).toEqual({ errorCode: ERRORS.UNAUTHORIZED.code, errorMessage: ERRORS.UNAUTHORIZED.message });
+    }
+  });
+
+  it('a member with an initial password: only the change screen routes answer', async () => {
+    for (const [key, row] of Object.entries(MATRIX)) {
+      if (row.endsSession || key.startsWith('POST /api/user/info/modify')) continue;
+      const res = await send(gated, row.call);
+      if (row.access === 'public' || row.duringChange) expect(throughGuard(res), `${key} ${JSON.stringify(res.body)}`).toBe(true);
+      else expect(res.body, key).toMatchObject({ errorCode: ERRORS.PASSWORD_CHANGE_REQUIRED.code });
+    }
+  });
+
+  it('member: FORBIDDEN on admin routes, through the guard elsewhere; admin: through everywhere', async () => {
+    await liftPasswordGate(server, 'member');
+    member = await loggedInClient(server, MEMBER);
+    for (const [key, row] of Object.entries(MATRIX)) {
+      const asMember = row.endsSession ? await loggedInClient(server, MEMBER) : member;
+      const m = await send(asMember, row.call);
+      if (row.access === 'admin') expect(m.body, key).toEqual({ errorCode: ERRORS.FORBIDDEN.code, errorMessage: ERRORS.FORBIDDEN.message });
+      else expect(throughGuard(m), `${key} ${JSON.stringify(m.body)}`).toBe(true);
+
+      const asAdmin = row.endsSession ? await loggedInClient(server) : admin;
+      const a = await send(asAdmin, row.call);
+      expect(throughGuard(a), `${key} ${JSON.stringify(a.body)}`).toBe(true);
+    }
+    // A member cannot read another user's roles either.
+    expect((await member.get(`${API.getRoles}?userId=${ids.memberId}`)).status).toBe(200);
+    const adminId = await userIdOf(server, 'admin');
+    expect((await member.get(`${API.getRoles}?userId=${adminId}`)).body).toMatchObject({ errorCode: ERRORS.FORBIDDEN.code });
+  });
+
+  it("another tenant's admin gets 404 for this tenant's ids, exactly like ids that never existed", async () => {
+    const bogus: Ids = { folderId: BOGUS, fileId: BOGUS, uploadId: BOGUS, memberId: BOGUS };
+    for (const [key, row] of Object.entries(MATRIX)) {
+      if (row.foreign === 'none') continue;
+      const real = await send(foreignAdmin, row.foreign(ids));
+      const never = await send(foreignAdmin, row.foreign(bogus));
+      expect(real.body, key).toEqual(never.body);
+      expect(real.status, key).toBe(never.status);
+      // Upload ids answer UPLOAD_NOT_FOUND (400) like any unknown upload: the engine restarts on that code.
+      const uploadRoute = key.includes('/chunk/upload') || key.includes('/chunk/merge');
+      if (uploadRoute) expect(real.body, key).toMatchObject({ errorCode: ERRORS.UPLOAD_NOT_FOUND.code });
+      else expect(real.status, `${key} ${JSON.stringify(real.body)}`).toBe(404);
+    }
+    // The other tenant's user list holds only its own users.
+    const theirs = await foreignAdmin.post<{ data: Array<{ website: string }> }>(API.userSearch, {});
+    expect(theirs.body.data.map((u) => u.website)).toEqual(['other-admin']);
+    // Nothing of tenant one changed.
+    const listing = await admin.post<{ data: { items: FileEntry[] } }>(API.fileList, { parentId: ids.folderId, category: 1 });
+    expect(listing.body.data.items.map((f) => f.name)).toEqual(['secret.bin']);
+    const roles = await admin.get<{ data: { roles: string[] } }>(`${API.getRoles}?userId=${ids.memberId}`);
+    expect(roles.body.data.roles).toEqual(['member']);
+    expect((await login(server, new Client(server.baseUrl), MEMBER)).status).toBe(200);
+  });
+});
