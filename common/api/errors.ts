@@ -103,6 +103,10 @@ export const ERRORS = {
   GROUP_NAME_CONFLICT: { code: 'GRP-6001', status: 400, message: '群组名称已存在' },
   GROUP_NOT_EMPTY: { code: 'GRP-6002', status: 400, message: '群组空间中仍有文件，无法删除' },
   GROUP_LAST_OWNER: { code: 'GRP-6003', status: 400, message: '群组至少需要保留一位所有者' },
+  /**
+   * member/add: no account of that name in the tenant; setRole/remove: a user of the tenant who is not
+   * in the group. A user id unknown in the tenant (another tenant's included) answers USER_NOT_FOUND.
+   */
   GROUP_USER_NOT_FOUND: { code: 'GRP-6004', status: 400, message: '用户不存在' },
 
   INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },

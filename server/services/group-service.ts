@@ -104,6 +104,7 @@ export class GroupService {
 
   async setRole(caller: Caller, id: string, userId: string, role: SpaceRole): Promise<GroupMemberListResponse> {
     const { space, role: myRole } = await this.group(caller, id, 'manageMembers');
+    await this.assertUserInTenant(caller, userId);
     const current = await this.spaces.roleOf(space.id, userId);
     if (!current) throw new AppError(ERRORS.GROUP_USER_NOT_FOUND);
     this.assertMayGrant(caller, myRole, current);
@@ -116,11 +117,21 @@ export class GroupService {
   async removeMember(caller: Caller, id: string, userId: string): Promise<GroupMemberListResponse> {
     const leaving = userId === caller.userId;
     const { space, role: myRole } = await this.group(caller, id, leaving ? 'read' : 'manageMembers');
+    await this.assertUserInTenant(caller, userId);
     const current = await this.spaces.roleOf(space.id, userId);
     if (!current) throw new AppError(ERRORS.GROUP_USER_NOT_FOUND);
     if (!leaving) this.assertMayGrant(caller, myRole, current);
     if (!(await this.spaces.changeMember(space.id, userId, null))) throw new AppError(ERRORS.GROUP_LAST_OWNER);
     return leaving ? { members: [] } : this.members(caller, id);
+  }
+
+  /**
+   * A user id must belong to the caller's tenant: another tenant's user ids answer USER_NOT_FOUND (404)
+   * exactly like ids never issued (as the account calls do); GROUP_USER_NOT_FOUND is for a user of the
+   * tenant who is not in the group.
+   */
+  private async assertUserInTenant(caller: Caller, userId: string): Promise<void> {
+    if (!(await this.users.findInTenant(caller.tenantId, userId))) throw new AppError(ERRORS.USER_NOT_FOUND);
   }
 
   /** Touching the owner role (giving it, or changing/removing an owner) needs manageOwners. */
