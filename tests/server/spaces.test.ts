@@ -11,7 +11,8 @@ import type {
 } from '../../common/api/types';
 import { PUBLIC_SPACE_ID } from '../../common/api/types';
 import { createGroup, download, expectError, mkdir, names, text } from './file-kit';
-import { addTenantWithUser, type Client, liftPasswordGate, loggedInClient, MEMBER, startServerAsAdmin, type TestServer } from './helpers';
+import type { MultipleFileCheckResponse } from '../../common/transfer/checks';
+import { addTenantWithUser, type Client, liftPasswordGate, loggedInClient, MEMBER, startServerAsAdmin, type TestServer, uploadFile } from './helpers';
 
 let server: TestServer;
 let admin: Client;
@@ -240,5 +241,38 @@ describe('search', () => {
     expect(memberAll.body.data.items.map((i) => i.name)).not.toContain('group-report.txt');
     // LIKE wildcards are literal.
     expect((await admin.get<{ data: SearchResponse }>(`${API.keywordList}?keyword=%25&category=1`)).body.data.items).toEqual([]);
+  });
+});
+
+describe('uploads into group folders', () => {
+  it('a member uploads into a group folder; pre-checks see clashes with other owners; folder uploads create group folders', async () => {
+    const group = await createGroup(admin, '上传组');
+    await admin.post(API.groupMemberAdd, { id: group.id, username: 'member' });
+    const folder = await mkdir(admin, 'uploads', null, { spaceId: group.id });
+    await text(admin, 'taken.txt', 'by admin', folder.id);
+    const content = Buffer.from('uploaded by member');
+    const up = await uploadFile(member, content, 'member.bin', { parentId: folder.id });
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    expect(up.body.data).toMatchObject({ spaceId: group.id, category: 0, parentId: folder.id });
+    expect(await download(admin, up.body.data.id)).toBe('uploaded by member');
+
+    const check = await member.post<{ data: MultipleFileCheckResponse }>(API.multipleFileCheck, {
+      items: [{ key: 'k1', name: 'taken.txt', size: 3, parentId: folder.id, category: 1 }],
+    });
+    expect(check.status, JSON.stringify(check.body)).toBe(200);
+    expect(check.body.data.results[0]).toMatchObject({ exists: true, suggestedName: 'taken (1).txt' });
+
+    const dirs = await member.post<{ data: { dirs: Record<string, string> } }>(API.relativePathDirCreate, {
+      parentId: folder.id,
+      category: 1,
+      relativePaths: ['a/b'],
+    });
+    expect(dirs.status, JSON.stringify(dirs.body)).toBe(200);
+    const listed = await admin.post<{ data: FileListResponse }>(API.fileList, { parentId: dirs.body.data.dirs['a/b'], category: 1 });
+    expect(listed.status).toBe(200);
+    const catalog = await admin.post<{ data: { path: Array<{ name: string }> } }>(API.fileCatalog, { id: dirs.body.data.dirs['a/b'] });
+    expect(catalog.body.data.path.map((p) => p.name)).toEqual(['上传组', 'uploads', 'a', 'b']);
+    // A stranger's upload into that folder is refused as unknown.
+    expect((await uploadFile(stranger, content, 'x.bin', { parentId: folder.id })).status).toBe(404);
   });
 });
