@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import http from 'node:http';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,6 +70,27 @@ describe('streamed ZIP download', () => {
     expectError(res, ERRORS.ZIP_TOO_LARGE.code);
     expect(res.headers.get('content-type')).toContain('application/json');
     expectError(await admin.get(zipDownloadUrl(['A'.repeat(22)])), ERRORS.NOT_FOUND.code, 404);
+  });
+
+  it('a client leaving mid-download leaves no stuck response (the server serves on and closes)', async () => {
+    const big = Buffer.alloc(8 * 1024 * 1024, 3);
+    const up = await uploadFile(admin, big, 'abort.bin');
+    // A plain http request whose socket is destroyed after the first bytes: the client went away.
+    const firstBytes = await new Promise<number>((resolve, reject) => {
+      const req = http.get(server.baseUrl + zipDownloadUrl([up.body.data.id]), { headers: { cookie: admin.cookie } }, (res) => {
+        res.once('data', (chunk: Buffer) => {
+          req.destroy();
+          resolve(chunk.length);
+        });
+      });
+      req.on('error', reject);
+    });
+    expect(firstBytes).toBeGreaterThan(0);
+    const again = await admin.raw(zipDownloadUrl([up.body.data.id]));
+    expect(again.status).toBe(200);
+    const { file } = await unzipList(Buffer.from(await again.arrayBuffer()), 'again.zip');
+    const bytes = await run('unzip', ['-p', file, 'abort.bin'], { encoding: 'buffer', maxBuffer: 16 << 20 });
+    expect(Buffer.compare(bytes.stdout, big)).toBe(0);
   });
 
   it('the writer emits valid ZIP64 records (forced at a tiny threshold) that unzip accepts', async () => {
