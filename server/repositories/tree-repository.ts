@@ -52,16 +52,19 @@ export class TreeRepository {
 
   /** The caller's recycle bin: the roots they deleted, newest first, keyset by (deleted_at, id). */
   trashPage(tenantId: string, userId: string, after: { deletedAt: number; id: string } | null, limit: number): Promise<FilesTable[]> {
+    return this.trashPageQuery(tenantId, userId, after, limit).execute();
+  }
+
+  /** The recycle-bin page query (tests check its plan). */
+  trashPageQuery(tenantId: string, userId: string, after: { deletedAt: number; id: string } | null, limit: number) {
     let q = this.db
       .selectFrom('files')
       .selectAll()
       .where('deleted_by', '=', userId)
       .where(sql<boolean>`trash_root_id = id`)
       .where('tenant_id', '=', tenantId);
-    if (after) {
-      q = q.where((eb) => eb.or([eb('deleted_at', '<', after.deletedAt), eb.and([eb('deleted_at', '=', after.deletedAt), eb('id', '<', after.id)])]));
-    }
-    return q.orderBy('deleted_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    if (after) q = q.where((eb) => eb(eb.refTuple('deleted_at', 'id'), '<', eb.tuple(after.deletedAt, after.id)));
+    return q.orderBy('deleted_at', 'desc').orderBy('id', 'desc').limit(limit);
   }
 
   /** Deleted roots of a user, all of them (empty the bin), or older than `before` for everybody. */

@@ -8,6 +8,7 @@ import type { ServerConfig } from '../../server/config';
 import { openDatabase } from '../../server/db/database';
 import type { Database } from '../../server/db/schema';
 import { FileRepository, type ListParent, type SortColumn } from '../../server/repositories/file-repository';
+import { TreeRepository } from '../../server/repositories/tree-repository';
 
 /**
  * The listing of a 100k-entry folder must be an index walk: EXPLAIN QUERY PLAN of the real
@@ -59,4 +60,13 @@ describe('query plans', () => {
       }
     }
   }
+
+  it('recycle bin pages: index files_trash, cursor seek, no sort', () => {
+    const tree = new TreeRepository(db);
+    for (const after of [null, { deletedAt: 1, id: 'x' }]) {
+      const p = plan(tree.trashPageQuery('t', 'u', after, 101).compile());
+      expect(p).toContain('USING INDEX files_trash (deleted_by=?');
+      expect(p).not.toContain('TEMP B-TREE');
+    }
+  });
 });
