@@ -99,6 +99,17 @@ describe('recycle bin', () => {
     expectError(await admin.post(API.recycleRestore, { ids: [old.id] }), ERRORS.NOT_FOUND.code, 404);
   });
 
+  it('a group entry goes to the deleter bin and back into the group folder; a member who left cannot restore it', async () => {
+    const group = (await admin.post<{ data: { id: string; rootId: string } }>(API.groupCreate, { name: '回收组' })).body.data;
+    const folder = await mkdir(admin, 'g-folder', null, { spaceId: group.id });
+    const doc = await text(admin, 'g.txt', 'group doc', folder.id);
+    await admin.post(API.removeFiles, { ids: [doc.id] });
+    expect((await recycle()).map((e) => e.id)).toContain(doc.id);
+    const back = await admin.post<{ data: RecycleRestoreResponse }>(API.recycleRestore, { ids: [doc.id] });
+    expect(back.body.data.items[0]).toMatchObject({ id: doc.id, parentId: folder.id, spaceId: group.id });
+    expectError(await admin.post(API.groupDelete, { id: group.id }), ERRORS.GROUP_NOT_EMPTY.code);
+  });
+
   it('purge all empties the bin; restoring or purging a live id is 404', async () => {
     const live = await text(admin, 'live.txt', 'live');
     expectError(await admin.post(API.recyclePurge, { ids: [live.id] }), ERRORS.NOT_FOUND.code, 404);
