@@ -158,6 +158,9 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     // JSON bodies are small (the largest is chunk/exist with one digest per chunk).
     bodyLimit: 8 * 1024 * 1024,
+    // Closing the server ends every connection, also keep-alive ones and long downloads (ZIPs,
+    // previews): clients resume with Range. Waiting for them could hold a shutdown for hours.
+    forceCloseConnections: true,
   });
   // Repair whatever a crash left half done, before any request can arrive.
   await recoverStore(

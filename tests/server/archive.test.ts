@@ -133,6 +133,7 @@ describe('previews', () => {
     expect(inline.headers.get('content-disposition')).toMatch(/^inline;/);
     expect(inline.headers.get('x-content-type-options')).toBe('nosniff');
     expect(inline.headers.get('content-security-policy')).toBe('sandbox');
+    expect(await inline.text()).toBe('plain <b>text</b>');
     const ranged = await admin.raw(API.previewPrefix + txt.id, { headers: { range: 'bytes=6-' } });
     expect(ranged.status).toBe(206);
     expect(await ranged.text()).toBe('<b>text</b>');
@@ -147,9 +148,11 @@ describe('previews', () => {
       expect(res.headers.get('content-disposition'), name).toMatch(/^attachment;/);
       expect(res.headers.get('content-security-policy'), name).toBe('sandbox');
       expect(res.headers.get('x-content-type-options'), name).toBe('nosniff');
+      expect(await res.text(), name).toBe(body);
       // The normal download is an attachment as well.
       const dl = await admin.raw(API.downloadPrefix + file.id);
       expect(dl.headers.get('content-disposition'), name).toMatch(/^attachment;/);
+      await dl.arrayBuffer();
       expectError(await admin.get(API.thumbnailPrefix + file.id), ERRORS.NO_THUMBNAIL.code);
     }
   });
@@ -164,7 +167,9 @@ describe('previews', () => {
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 256, 128]);
     const again = await admin.raw(API.thumbnailPrefix + up.body.data.id, { headers: { 'if-none-match': res.headers.get('etag')! } });
     expect(again.status).toBe(304);
+    await again.arrayBuffer();
     const inline = await admin.raw(API.previewPrefix + up.body.data.id);
     expect(inline.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await inline.arrayBuffer()).equals(png)).toBe(true);
   });
 });
