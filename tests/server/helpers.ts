@@ -60,15 +60,7 @@ export async function startServer(
     baseUrl: `http://127.0.0.1:${address.port}`,
     dataDir,
     async close() {
-      // Every test of the file is over: a connection still open after a grace period is one whose
-      // response the test left unread (seen with a preview body under load). Node does not count it as
-      // idle, so it would hold close() for Fastify's 72 s keepAliveTimeout, past the hook timeout.
-      const force = setTimeout(() => app.server.closeAllConnections(), 2000);
-      try {
-        await app.close();
-      } finally {
-        clearTimeout(force);
-      }
+      await app.close();
       await fsp.rm(dataDir, { recursive: true, force: true });
     },
   };
