@@ -20,18 +20,48 @@ import type { Caller } from './caller';
 
 const SORT_COLUMNS: Record<FileSortField, SortColumn> = { name: 'name_key', size: 'size', updatedAt: 'updated_at' };
 
-export function toFileEntry(row: FilesTable): FileEntry {
+/**
+ * Per-page facts that need a look-up beyond the row (each is one batched query per page, never one
+ * per row): see EntryDecorator in services/entry-decorator.ts.
+ */
+export interface EntryFacts {
+  favorites?: ReadonlySet<string>;
+  versionCounts?: ReadonlyMap<string, number>;
+  nickNames?: ReadonlyMap<string, string>;
+  sensitiveKeywords?: readonly string[];
+  /** Recycle-bin retention (ms), for expiresAt of deleted entries. */
+  retentionMs?: number;
+  now?: number;
+}
+
+export function toFileEntry(row: FilesTable, facts: EntryFacts = {}): FileEntry {
   const isDir = row.is_dir === 1;
+  const deletedAt = row.deleted_at ?? null;
+  const expiresAt = deletedAt !== null && facts.retentionMs !== undefined ? deletedAt + facts.retentionMs : null;
+  const lowerName = row.name.toLowerCase();
+  const spaceId = row.space_id ?? null;
   return {
     id: row.id,
     parentId: row.parent_id,
     name: row.name,
     isDir,
     size: isDir ? 0 : row.size,
-    kind: fileKindOf(row.name, isDir),
+    kind: isDir && spaceId !== null && row.parent_id === null ? 'groupFolder' : fileKindOf(row.name, isDir),
     category: row.category,
+    spaceId,
+    ownerId: row.owner_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    encrypted: row.encrypted === 1,
+    deleted: deletedAt !== null,
+    deletedAt,
+    expiresAt,
+    expired: expiresAt !== null && (facts.now ?? Date.now()) >= expiresAt,
+    sensitive: (facts.sensitiveKeywords ?? []).some((k) => k !== '' && lowerName.includes(k.toLowerCase())),
+    locked: Boolean(row.locked_by),
+    lockedBy: row.locked_by ? { id: row.locked_by, nickName: facts.nickNames?.get(row.locked_by) ?? '' } : null,
+    favorite: facts.favorites?.has(row.id) ?? false,
+    versionCount: facts.versionCounts?.get(row.id) ?? 0,
   };
 }
 
@@ -116,7 +146,7 @@ export class FileService {
     const last = page[page.length - 1];
     const nextCursor =
       rows.length > pageSize && last ? encodeCursor({ s: sortKey, isDir: last.is_dir, value: last[column], id: last.id }) : null;
-    return { items: page.map(toFileEntry), nextCursor };
+    return { items: page.map((r) => toFileEntry(r)), nextCursor };
   }
 
   async catalog(caller: Caller, id: string | null): Promise<FileCatalogResponse> {
