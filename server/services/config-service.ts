@@ -20,6 +20,14 @@ export const ALL_PERMISSIONS = [
   'file:copy',
   'file:delete',
   'file:share',
+  'file:lock',
+  'file:version',
+  'file:favorite',
+  'file:createTxt',
+  'file:sort',
+  'file:restore',
+  'file:purge',
+  'group:create',
   'system:manage',
 ] as const;
 const MEMBER_PERMISSIONS = ALL_PERMISSIONS.filter((c) => !c.startsWith('system:'));

@@ -50,6 +50,7 @@ export type TabRole = 'leader' | 'follower';
 const FORWARDED = [
   'enqueueUploads',
   'enqueueFolder',
+  'enqueueNewVersion',
   'enqueueDownload',
   'getDownloadedFile',
   'pause',

@@ -1,27 +1,50 @@
 /**
- * Name conflicts of a copy or move (spec §3 "copy", "move"): the server names the items whose name
- * already exists in the target; the user is asked item by item — rename (the server picks a free
- * name), upload as a new version (files only: the target keeps its history), or skip — optionally
- * applying the answer to the rest. Pure state, so the dialog stays a thin view and the rules are tested.
+ * Name conflicts of a copy, move or restore (spec §3 "copy", "move"): the server answers
+ * CONFLICT_DECISION_REQUIRED with the clashing items and changes nothing; the user is asked item by
+ * item — rename (the server picks a free name), new version (files onto files only: the existing file
+ * keeps its history), or skip — optionally applying the answer to the rest; then the call is sent
+ * again with a decision per id. Pure state, so the dialog stays a thin view and the rules are tested.
  */
+import type { ConflictDecision, NameConflict } from '../../../common/api/types';
 
-export type ConflictDecision = 'rename' | 'newVersion' | 'skip';
+export type { ConflictDecision };
 
 export interface ConflictItem {
   id: string;
   name: string;
+  /** The item being placed is a folder. */
   isDir: boolean;
+  /** The entry already holding the name is a folder. */
+  existingIsDir: boolean;
+  /** The free name 'rename' would use. */
+  suggestedName: string;
 }
 
 export const DECISION_LABELS: Record<ConflictDecision, string> = {
   rename: '保留两者（自动重命名）',
-  newVersion: '作为新版本覆盖',
+  overwrite: '作为新版本覆盖',
   skip: '跳过',
 };
 
-/** A folder has no versions: it can only be renamed or skipped. */
-export function decisionsFor(item: ConflictItem): ConflictDecision[] {
-  return item.isDir ? ['rename', 'skip'] : ['rename', 'newVersion', 'skip'];
+/** A folder has no versions: when either side is a folder, only rename or skip apply. */
+export function decisionsFor(item: Pick<ConflictItem, 'isDir' | 'existingIsDir'>): ConflictDecision[] {
+  return item.isDir || item.existingIsDir ? ['rename', 'skip'] : ['rename', 'overwrite', 'skip'];
+}
+
+/**
+ * The server's clashes joined with what the client knows of each item (whether it is a folder),
+ * keeping the server's order. A clash for an id the client did not send is ignored.
+ */
+export function conflictItemsOf(conflicts: readonly NameConflict[], selection: ReadonlyArray<{ id: string; isDir: boolean }>): ConflictItem[] {
+  const dirs = new Map(selection.map((s) => [s.id, s.isDir]));
+  return conflicts
+    .filter((c) => dirs.has(c.id))
+    .map((c) => ({ id: c.id, name: c.name, isDir: dirs.get(c.id) === true, existingIsDir: c.existingIsDir, suggestedName: c.suggestedName }));
+}
+
+/** The decisions to send with the retry: one for each asked item, skips included. */
+export function decisionsOf(session: ConflictSession): Record<string, ConflictDecision> {
+  return Object.fromEntries(session.decided);
 }
 
 export interface ConflictSession {
@@ -44,7 +67,7 @@ export function conflictsDone(session: ConflictSession): boolean {
 
 /**
  * Records `decision` for the current item. With `applyToRest`, every remaining item for which the
- * decision is allowed gets it too; the others (folders, for 'newVersion') are still asked about.
+ * decision is allowed gets it too; the others (folders, for 'overwrite') are still asked about.
  * A decision the current item does not allow is refused (the session is returned unchanged).
  */
 export function decideConflict(session: ConflictSession, decision: ConflictDecision, applyToRest = false): ConflictSession {
@@ -60,11 +83,9 @@ export function decideConflict(session: ConflictSession, decision: ConflictDecis
   return { pending, decided };
 }
 
-/** The items to send again and how, leaving out the skipped ones. */
-export function resolutionsOf(session: ConflictSession): Array<{ id: string; decision: Exclude<ConflictDecision, 'skip'> }> {
-  const out: Array<{ id: string; decision: Exclude<ConflictDecision, 'skip'> }> = [];
-  for (const [id, decision] of session.decided) if (decision !== 'skip') out.push({ id, decision });
-  return out;
+/** Every item was skipped: nothing to send again. */
+export function allSkipped(session: ConflictSession): boolean {
+  return [...session.decided.values()].every((d) => d === 'skip');
 }
 
 /**
