@@ -48,6 +48,9 @@ export function FileToolbar(p: FileToolbarProps) {
 
   return (
     <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', justifyContent: 'space-between' }}>
+      {/* Outside the Space: its items are keyed by position, which would hand one input's DOM node to the other. */}
+      <HiddenPicker inputRef={input} testId="upload-input" label="选择要上传的文件" onPick={p.onFiles} />
+      <HiddenPicker inputRef={folderInput} testId="upload-folder-input" label="选择要上传的文件夹" onPick={(files) => p.onFolder(folderEntriesFromInput(files))} />
       <Space wrap>
         {folderMode && p.canUpload && (
           <>
@@ -59,8 +62,6 @@ export function FileToolbar(p: FileToolbarProps) {
             </Button>
           </>
         )}
-        <HiddenPicker inputRef={input} testId="upload-input" label="选择要上传的文件" onPick={p.onFiles} />
-        <HiddenPicker inputRef={folderInput} testId="upload-folder-input" label="选择要上传的文件夹" onPick={(files) => p.onFolder(folderEntriesFromInput(files))} />
         {folderMode && (
           <Permission code={PAGE_PERMISSIONS.mkdir}>
             <Button icon={<FolderAddOutlined />} onClick={p.onMkdir} data-testid="toolbar-mkdir">
