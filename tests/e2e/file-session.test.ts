@@ -1,0 +1,320 @@
+/**
+ * A whole files session in Chromium against `npm start`, every step through the UI: create a folder
+ * and a text file, rename, preview, copy (with a name conflict answered in the dialog), move (the
+ * picker refuses a folder into itself), lock, upload a new version and fetch the old one, delete to
+ * the recycle bin and restore, search, download a folder as a zip and read its entries, and scroll a
+ * folder of hundreds of entries with only a screenful of rows in the DOM.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../common/api/paths';
+import { readZip } from '../support/zip-entries';
+import { closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
+
+const OK = /确\s*定/;
+
+describe('files session', () => {
+  let browser: Browser;
+  let page: Page;
+  let workDir: string;
+  const stamp = Date.now().toString(36);
+  const folderA = `项目A-${stamp}`;
+  const folderB = `资料B-${stamp}`;
+  const note = `笔记-${stamp}.txt`;
+  const renamed = `会议纪要-${stamp}.txt`;
+  const text = `第一版内容 ${stamp}\nsecond line`;
+
+  beforeAll(async () => {
+    ({ browser, page, workDir } = await openBrowserSession('session', { acceptDownloads: true }));
+    await loginAsAdmin(page);
+  });
+
+  afterAll(async () => {
+    await closeBrowserSession(browser, workDir);
+  });
+
+  const table = () => page.getByTestId('file-table');
+
+  /** Ticks exactly these rows' checkboxes. */
+  async function select(...names: string[]): Promise<void> {
+    const checked = table().locator('.ant-table-row .ant-checkbox-checked');
+    while ((await checked.count()) > 0) await checked.first().click();
+    for (const name of names) await fileRow(page, name).locator('.ant-checkbox').click();
+    await page.getByTestId('selection-count').getByText(`已选 ${names.length} 项`).waitFor();
+  }
+
+  /** Right-clicks a row and picks an item of the context menu. */
+  async function contextAction(name: string, action: string): Promise<void> {
+    await fileRow(page, name).getByTestId('file-name').click({ button: 'right' });
+    await page.locator(`.ant-dropdown:visible [data-testid="menu-${action}"]`).click();
+  }
+
+  async function openFolder(name: string): Promise<void> {
+    await fileRow(page, name).getByTestId('file-name').click();
+    await page.getByTestId('breadcrumb').getByText(name).waitFor();
+  }
+
+  async function goRoot(): Promise<void> {
+    await page.getByTestId('breadcrumb').getByText('个人文件').click();
+    await fileRow(page, folderA).waitFor();
+  }
+
+  /** Opens the folder picker's personal root and picks `folder` under it. */
+  async function pickTarget(folder: string): Promise<void> {
+    const picker = page.getByTestId('folder-picker');
+    await picker.waitFor();
+    await picker.locator('.ant-tree-treenode', { hasText: '个人文件' }).first().locator('.ant-tree-switcher').click();
+    await picker.getByText(folder, { exact: true }).click();
+    await page.getByTestId('folder-picker-ok').click();
+  }
+
+  it('creates two folders and a text file', async () => {
+    for (const name of [folderA, folderB]) {
+      await page.getByTestId('toolbar-mkdir').click();
+      await page.getByTestId('mkdir-name-input').fill(name);
+      await page.getByRole('button', { name: OK }).click();
+      await fileRow(page, name).waitFor();
+    }
+    await page.getByTestId('toolbar-create-txt').click();
+    await page.getByTestId('txt-name-input').fill(note);
+    await page.getByTestId('txt-content-input').fill(text);
+    await page.getByRole('button', { name: OK }).click();
+    await fileRow(page, note).waitFor();
+    await expect(fileRow(page, note).getByTestId('file-kind-icon').getAttribute('data-kind')).resolves.toBe('txt');
+  });
+
+  it('renames from the context menu, refusing a forbidden character first', async () => {
+    await contextAction(note, 'rename');
+    const input = page.getByTestId('rename-name-input');
+    await input.fill('坏/名字.txt');
+    await page.getByRole('button', { name: OK }).click();
+    await page.getByText('名称不能包含以下字符').first().waitFor();
+    await input.fill(renamed);
+    await page.getByRole('button', { name: OK }).click();
+    await fileRow(page, renamed).waitFor();
+    await expect(fileRow(page, note).count()).resolves.toBe(0);
+  });
+
+  it('previews the text file', async () => {
+    await fileRow(page, renamed).getByTestId('file-name').click();
+    const preview = page.getByTestId('preview-text');
+    await preview.waitFor();
+    await expect(preview.textContent()).resolves.toBe(text);
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
+  });
+
+  it('copies into a folder twice; the second copy asks about the name and keeps both', async () => {
+    for (let round = 0; round < 2; round++) {
+      await select(renamed);
+      await page.getByTestId('action-copy').click();
+      await pickTarget(folderA);
+      if (round === 1) {
+        const dialog = page.getByTestId('conflict-dialog');
+        await dialog.waitFor();
+        // a file onto a file may also become a new version; rename keeps both
+        await dialog.getByTestId('conflict-overwrite').waitFor();
+        await dialog.getByTestId('conflict-rename').click();
+      }
+      await page.getByTestId('folder-picker').waitFor({ state: 'detached' });
+    }
+    await openFolder(folderA);
+    await fileRow(page, renamed).waitFor();
+    await expect(table().locator('.ant-table-row').count()).resolves.toBe(2);
+    await goRoot();
+    await fileRow(page, renamed).waitFor();
+  });
+
+  it('moves a folder into another; the picker will not offer the folder itself', async () => {
+    await select(folderB);
+    await page.getByTestId('action-move').click();
+    const picker = page.getByTestId('folder-picker');
+    await picker.waitFor();
+    await picker.locator('.ant-tree-treenode', { hasText: '个人文件' }).first().locator('.ant-tree-switcher').click();
+    const self = picker.locator('.ant-tree-treenode', { hasText: folderB });
+    await self.waitFor();
+    await expect(self.getAttribute('class')).resolves.toContain('ant-tree-treenode-disabled');
+    await picker.getByText(folderA, { exact: true }).click();
+    await page.getByTestId('folder-picker-ok').click();
+    await picker.waitFor({ state: 'detached' });
+    await fileRow(page, folderB).waitFor({ state: 'detached' });
+    await openFolder(folderA);
+    await fileRow(page, folderB).waitFor();
+    await goRoot();
+  });
+
+  it('locks the file (shown as 已锁定) and unlocks it', async () => {
+    await contextAction(renamed, 'lock');
+    await fileRow(page, renamed).getByTestId('state-locked').waitFor();
+    await contextAction(renamed, 'unlock');
+    await fileRow(page, renamed).getByTestId('state-locked').waitFor({ state: 'detached' });
+  });
+
+  it('uploads a new version through the transfer engine, lists both and downloads the old one', async () => {
+    const v2 = `第二版内容 ${stamp}`;
+    const source = path.join(workDir, 'any-name-v2.txt');
+    writeFileSync(source, v2);
+    await contextAction(renamed, 'versions');
+    await page.getByTestId('version-list').waitFor();
+    await page.getByTestId('version-upload-input').setInputFiles(source);
+    await transferItems(page, renamed, 'done').waitFor({ timeout: 60_000 });
+
+    // reopen: the history now has the old content as version 1 and the new one as current
+    await page.keyboard.press('Escape');
+    await contextAction(renamed, 'versions');
+    await expect.poll(() => page.getByTestId('version-item').count(), { timeout: 10_000 }).toBe(2);
+    const downloadEvent = page.waitForEvent('download');
+    await page.getByTestId('version-download-1').click();
+    const saved = path.join(workDir, 'v1.txt');
+    await (await downloadEvent).saveAs(saved);
+    expect(readFileSync(saved, 'utf8')).toBe(text);
+    await page.keyboard.press('Escape');
+
+    const current = await page.evaluate(async (url) => (await fetch(url, { credentials: 'include' })).text(), await fileDownloadUrl(renamed));
+    expect(current).toBe(v2);
+  });
+
+  it('deletes to the recycle bin and restores it', async () => {
+    await select(renamed);
+    await page.getByTestId('action-delete').click();
+    await page.getByTestId('confirm-delete').click();
+    await fileRow(page, renamed).waitFor({ state: 'detached' });
+
+    await page.goto(new URL('/main/file/recycle', page.url()).toString());
+    const row = fileRow(page, renamed);
+    await row.waitFor();
+    await row.getByTestId('state-deleted').waitFor();
+    await select(renamed);
+    await page.getByTestId('action-restore').click();
+    await row.waitFor({ state: 'detached' });
+
+    await page.goto(new URL('/main/file/personal', page.url()).toString());
+    await fileRow(page, renamed).waitFor();
+  });
+
+  it('finds the file by keyword, in its space and across every space', async () => {
+    await page.getByTestId('toolbar-search').locator('input').fill(`会议纪要-${stamp}`);
+    await page.getByTestId('toolbar-search').locator('input').press('Enter');
+    await page.waitForURL('**/main/file/search?**');
+    await fileRow(page, renamed).first().waitFor();
+    // the copy inside 项目A is found too, with its location
+    await expect.poll(() => table().locator('.ant-table-row').count()).toBe(3);
+
+    await page.goto(new URL(`/main/file/unifiedSearch?keyword=${encodeURIComponent(folderB)}`, page.url()).toString());
+    await fileRow(page, folderB).waitFor();
+    await page.goto(new URL('/main/file/personal', page.url()).toString());
+  });
+
+  it('previews a picture through the server thumbnail', async () => {
+    const name = `图片-${stamp}.png`;
+    const source = path.join(workDir, name);
+    writeFileSync(source, tinyPng(64, 48));
+    await page.getByTestId('upload-input').setInputFiles(source);
+    await transferItems(page, name, 'done').waitFor({ timeout: 60_000 });
+    await fileRow(page, name).getByTestId('file-name').click();
+    const img = page.getByTestId('preview-image');
+    await img.waitFor();
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    expect(await img.getAttribute('src')).toContain(API.thumbnailPrefix);
+    await page.keyboard.press('Escape');
+  });
+
+  it('downloads a folder as a zip holding its tree', async () => {
+    await select(folderA);
+    const downloadEvent = page.waitForEvent('download');
+    await page.getByTestId('action-zip').click();
+    const download = await downloadEvent;
+    expect(download.suggestedFilename()).toBe(`${folderA}.zip`);
+    const saved = path.join(workDir, 'a.zip');
+    await download.saveAs(saved);
+    const entries = readZip(readFileSync(saved));
+    const files = entries.filter((e) => !e.isDir).map((e) => e.name).sort();
+    expect(files).toHaveLength(2);
+    expect(files.every((n) => n.startsWith(`${folderA}/`))).toBe(true);
+    expect(entries.some((e) => e.isDir && e.name === `${folderA}/${folderB}/`)).toBe(true);
+    for (const e of entries.filter((x) => !x.isDir)) expect(e.data.toString('utf8')).toBe(text);
+  });
+
+  it('keeps only a screenful of rows in the DOM while scrolling through hundreds of entries', async () => {
+    const big = `大目录-${stamp}`;
+    await page.getByTestId('toolbar-mkdir').click();
+    await page.getByTestId('mkdir-name-input').fill(big);
+    await page.getByRole('button', { name: OK }).click();
+    await fileRow(page, big).waitFor();
+    const parentId = await fileRow(page, big).getAttribute('data-row-key');
+    const total = 320;
+    await page.evaluate(
+      async ({ mkdir, parentId, total }) => {
+        for (let i = 0; i < total; i += 16) {
+          await Promise.all(
+            Array.from({ length: Math.min(16, total - i) }, (_, k) =>
+              fetch(mkdir, {
+                method: 'POST',
+                credentials: 'include',
+                headers: { 'Content-Type': 'application/json', 'X-Client-Platform': 'web' },
+                body: JSON.stringify({ parentId, category: 1, name: `子目录-${String(i + k).padStart(4, '0')}` }),
+              }),
+            ),
+          );
+        }
+      },
+      { mkdir: API.mkdir, parentId, total },
+    );
+    await openFolder(big);
+    await fileRow(page, '子目录-0000').waitFor();
+    const box = (await table().boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < 40 && Number(await table().getAttribute('data-count')) < total; i++) {
+      await page.mouse.wheel(0, 3000);
+      await page.waitForTimeout(120);
+    }
+    await expect.poll(() => table().getAttribute('data-count'), { timeout: 15_000 }).toBe(String(total));
+    const domRows = await table().locator('.ant-table-row').count();
+    expect(domRows).toBeGreaterThan(0);
+    expect(domRows).toBeLessThan(60);
+    await page.mouse.wheel(0, 100_000);
+    await fileRow(page, `子目录-${String(total - 1).padStart(4, '0')}`).waitFor();
+  });
+
+  /** The plain download URL of a row's file (its 下载 button). */
+  async function fileDownloadUrl(name: string): Promise<string> {
+    const id = await fileRow(page, name).getAttribute('data-row-key');
+    return API.downloadPrefix + encodeURIComponent(id ?? '');
+  }
+});
+
+/** A valid RGB PNG of the given size (a gradient), built by hand so no image library is needed. */
+function tinyPng(width: number, height: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer): number => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // RGB
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    for (let x = 0; x < width; x++) raw.set([(x * 4) & 0xff, (y * 5) & 0xff, 128], row + 1 + x * 3);
+  }
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
