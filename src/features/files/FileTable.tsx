@@ -170,6 +170,11 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
               onSort(sortFromTable(sorter.columnKey, sorter.order));
             }}
             onRow={(file) => ({
+              // A click selects the row alone; Ctrl/⌘-click adds or removes it.
+              onClick: (e) => {
+                if (e.ctrlKey || e.metaKey) onSelect(selectedIds.includes(file.id) ? selectedIds.filter((id) => id !== file.id) : [...selectedIds, file.id]);
+                else onSelect([file.id]);
+              },
               onContextMenu: () => {
                 if (!selectedIds.includes(file.id)) onSelect([file.id]);
               },
