@@ -25,6 +25,23 @@ import { registerAuthRoutes } from './routes/auth-routes';
 import { registerConfigRoutes } from './routes/config-routes';
 import { registerDownloadRoutes } from './routes/download-routes';
 import { registerFileRoutes } from './routes/file-routes';
+import { registerArchiveRoutes } from './routes/archive-routes';
+import { registerFileStateRoutes } from './routes/file-state-routes';
+import { registerGroupRoutes } from './routes/group-routes';
+import { SearchRepository } from './repositories/search-repository';
+import { SpaceRepository } from './repositories/space-repository';
+import { TextHoldRepository } from './repositories/text-hold-repository';
+import { TreeRepository } from './repositories/tree-repository';
+import { ArchiveService } from './services/archive-service';
+import { EntryDecorator } from './services/entry-decorator';
+import { FileStateService } from './services/file-state-service';
+import { GroupService } from './services/group-service';
+import { SearchService } from './services/search-service';
+import { AccessService } from './services/space-access';
+import { TextService } from './services/text-service';
+import { TransferService } from './services/transfer-service';
+import { TrashService } from './services/trash-service';
+import { ThumbnailStore } from './storage/thumbnail-store';
 import { registerStaticRoutes } from './routes/static-routes';
 import { registerUploadRoutes } from './routes/upload-routes';
 import { registerUserRoutes } from './routes/user-routes';
@@ -63,8 +80,10 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const uploadDir = path.join(config.dataDir, 'uploads');
   const blobStore = new LocalDiskBlobStore(path.join(config.dataDir, 'blobs'), tmpDir, uploadDir);
   const chunkStore = new LocalChunkStore(uploadDir, tmpDir);
+  const thumbnails = new ThumbnailStore(path.join(config.dataDir, 'thumbs'), tmpDir);
   await blobStore.init();
   await chunkStore.init();
+  await thumbnails.init();
 
   const db = await openDatabase(config);
   await seedDemoData(db, blobStore, config.defaultQuota);
@@ -85,8 +104,23 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const auth = new AuthService(users, sessions, captchas, config.sessionTtlMs);
   const configService = new ConfigService(tenants, blobStore);
   const userService = new UserService(users, config.publicBaseUrl);
-  const fileService = new FileService(files);
-  const downloads = new DownloadService(files, blobStore);
+  const spaceRepo = new SpaceRepository(db);
+  const treeRepo = new TreeRepository(db);
+  const retentionMs = config.recycleRetentionDays * 24 * 3600 * 1000;
+  const access = new AccessService(files, spaceRepo);
+  const decorator = new EntryDecorator(files, checkRepo, retentionMs);
+  const fileService = new FileService(files, access, decorator);
+  const downloads = new DownloadService(files, blobStore, access);
+  const trash = new TrashService(files, treeRepo, access, decorator, blobStore, thumbnails, retentionMs);
+  const transfers = new TransferService(files, treeRepo, access, decorator, trash);
+  const fileStates = new FileStateService(files, treeRepo, access, decorator, downloads);
+  const texts = new TextService(files, uploadRepo, new TextHoldRepository(db), blobStore, access, decorator, {
+    chunkSize: config.chunkSize,
+    holdTtlMs: config.uploadExpiryMs,
+  });
+  const search = new SearchService(new SearchRepository(db), files, spaceRepo, access, decorator);
+  const groups = new GroupService(spaceRepo, users, access);
+  const archives = new ArchiveService(files, blobStore, access, thumbnails);
   const checks = new CheckService(checkRepo, users, fileService);
   const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
   if (config.crashPoint && !crashPoint) throw new Error(`unknown DRIVE_TEST_CRASH_POINT '${config.crashPoint}'`);
@@ -109,7 +143,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     { tmpDir, uploads: uploadRepo, recovery: new RecoveryRepository(db), chunks: chunkStore, blobs: blobStore },
     { info: (obj, msg) => app.log.info(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
   );
-  const sweeper = new Sweeper(uploads, captchaRepo, sessions, (err) => app.log.error({ err }, 'sweep failed'));
+  const sweeper = new Sweeper(uploads, captchaRepo, sessions, trash, texts, (err) => app.log.error({ err }, 'sweep failed'));
   app.decorate('sweeper', sweeper);
 
   await app.register(fastifyCookie);
@@ -120,7 +154,10 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerConfigRoutes(app, configService);
   registerAuthRoutes(app, auth, captchas, config.sessionTtlMs);
   registerUserRoutes(app, userService);
-  registerFileRoutes(app, fileService);
+  registerFileRoutes(app, { files: fileService, transfers, trash, texts, search });
+  registerFileStateRoutes(app, trash, fileStates);
+  registerGroupRoutes(app, groups);
+  registerArchiveRoutes(app, archives, downloads);
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
   registerTransferRoutes(app, uploads, checks);

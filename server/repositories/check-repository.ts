@@ -43,7 +43,8 @@ export class CheckRepository {
 
   /** The caller's own entries in `files`; callers add the columns and further conditions. */
   private ownedFiles(scope: OwnerScope) {
-    return this.db.selectFrom('files').where('tenant_id', '=', scope.tenantId).where('owner_id', '=', scope.ownerId);
+    // Entries in the recycle bin neither clash nor serve as folders.
+    return this.db.selectFrom('files').where('tenant_id', '=', scope.tenantId).where('owner_id', '=', scope.ownerId).where('deleted_at', 'is', null);
   }
 
   /** The caller's folders among `ids` (one query). */
@@ -102,6 +103,7 @@ export class CheckRepository {
           .where('category', '=', row.category)
           .where((eb) => (parentId === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', parentId)))
           .where('name_key', '=', row.name_key)
+          .where('deleted_at', 'is', null)
           .executeTakeFirst();
         if (found && found.is_dir !== 1) throw conflict; // rolls back every folder created so far
         if (found) {

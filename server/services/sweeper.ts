@@ -1,8 +1,14 @@
 import type { CaptchaRepository } from '../repositories/captcha-repository';
 import type { SessionRepository } from '../repositories/session-repository';
+import type { TextService } from './text-service';
+import type { TrashService } from './trash-service';
 import type { UploadService } from './upload-service';
 
-/** Periodic clean-up of what expires: partial uploads (and their chunk files), captchas, sessions. */
+/**
+ * Periodic clean-up of what expires: partial uploads (and their chunk files), captchas, sessions,
+ * recycle-bin entries past the retention (purged for good, freeing quota and blobs) and held
+ * createTxt texts.
+ */
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
@@ -11,15 +17,19 @@ export class Sweeper {
     private readonly uploads: UploadService,
     private readonly captchas: CaptchaRepository,
     private readonly sessions: SessionRepository,
+    private readonly trash: TrashService,
+    private readonly texts: TextService,
     private readonly log: (err: unknown) => void,
   ) {}
 
   /** One pass; also called directly by tests. */
-  async sweepOnce(now = Date.now()): Promise<{ uploads: number; captchas: number; sessions: number }> {
+  async sweepOnce(now = Date.now()): Promise<{ uploads: number; captchas: number; sessions: number; recycled: number; textHolds: number }> {
     const uploads = await this.uploads.sweepExpired(now);
     const captchas = await this.captchas.deleteExpired(now);
     const sessions = await this.sessions.deleteExpired(now);
-    return { uploads, captchas, sessions };
+    const recycled = await this.trash.sweepExpired(now);
+    const textHolds = await this.texts.sweepExpired(now);
+    return { uploads, captchas, sessions, recycled, textHolds };
   }
 
   start(intervalMs: number): void {
