@@ -6,10 +6,11 @@
  * folder of hundreds of entries with only a screenful of rows in the DOM.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { API } from '../../common/api/paths';
 import { readZip } from '../support/zip-entries';
 import { closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
@@ -34,6 +35,15 @@ describe('files session', () => {
 
   afterAll(async () => {
     await closeBrowserSession(browser, workDir);
+  });
+
+  beforeEach((ctx) => {
+    // What the page looked like when a step failed, kept for whoever reads the failure.
+    onTestFailed(async () => {
+      const file = path.join(tmpdir(), `drive-e2e-session-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}.png`);
+      await page.screenshot({ path: file }).catch(() => undefined);
+      console.error(`screenshot of the failed step: ${file}`);
+    });
   });
 
   const table = () => page.getByTestId('file-table');
@@ -162,16 +172,16 @@ describe('files session', () => {
     await page.getByTestId('version-upload-input').setInputFiles(source);
     await transferItems(page, renamed, 'done').waitFor({ timeout: 60_000 });
 
-    // reopen: the history now has the old content as version 1 and the new one as current
-    await page.keyboard.press('Escape');
-    await contextAction(renamed, 'versions');
+    // the open history refreshes: the old content is version 1, the upload is the current version 2
     await expect.poll(() => page.getByTestId('version-item').count(), { timeout: 10_000 }).toBe(2);
+    await page.locator('[data-testid="version-item"][data-version="2"]').getByText('当前版本').waitFor();
     const downloadEvent = page.waitForEvent('download');
     await page.getByTestId('version-download-1').click();
     const saved = path.join(workDir, 'v1.txt');
     await (await downloadEvent).saveAs(saved);
     expect(readFileSync(saved, 'utf8')).toBe(text);
-    await page.keyboard.press('Escape');
+    await page.locator('.ant-drawer-close').click();
+    await page.getByTestId('version-list').waitFor({ state: 'detached' });
 
     const current = await page.evaluate(async (url) => (await fetch(url, { credentials: 'include' })).text(), await fileDownloadUrl(renamed));
     expect(current).toBe(v2);

@@ -1,11 +1,13 @@
 import { CloudUploadOutlined, DownloadOutlined, RollbackOutlined } from '@ant-design/icons';
 import { App, Button, Drawer, List, Popconfirm, Space, Tag, Typography } from 'antd';
+import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { downloadUrl, versionDownloadUrl } from '../../../common/api/paths';
 import type { FileEntry, FileVersion } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
 import { formatSize } from '../../../common/format/size';
 import { Permission } from '../../lib/button-permissions';
+import { fileListVersionAtom } from '../../lib/file-events';
 import { enqueueNewVersion } from '../../lib/upload-queue';
 import { ACTION_PERMISSIONS } from './file-actions';
 import { listVersions, restoreVersion } from './files-api';
@@ -19,14 +21,17 @@ export function VersionsDrawer({ file, canChange, onClose, onChanged }: { file: 
   const { message } = App.useApp();
   const [versions, setVersions] = useState<FileVersion[] | null>(null);
   const picker = useRef<HTMLInputElement>(null);
+  // Bumped when an upload finishes: a new version uploaded from here shows up without reopening.
+  const filesChanged = useAtomValue(fileListVersionAtom);
 
   const load = useCallback(() => {
     if (!file) return;
-    setVersions(null);
     listVersions(file.id).then(setVersions, () => setVersions([]));
   }, [file]);
 
-  useEffect(load, [load]);
+  useEffect(() => setVersions(null), [file]);
+  useEffect(load, [load, filesChanged]);
+
 
   async function restore(v: FileVersion) {
     if (!file) return;

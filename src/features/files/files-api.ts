@@ -150,8 +150,8 @@ export function listVersions(id: string): Promise<FileVersion[]> {
   return api.post<VersionListResponse>(API.versionList, { id }).then((r) => r.versions);
 }
 
-export function restoreVersion(id: string, versionId: string): Promise<FileEntry> {
-  return api.post<FileEntry>(API.versionRestore, { id, versionId });
+export function restoreVersion(id: string, versionId: string): Promise<IdsResponse> {
+  return api.post<IdsResponse>(API.versionRestore, { id, versionId });
 }
 
 export function createTxt(req: CreateTxtRequest): Promise<CreateTxtResponse> {
