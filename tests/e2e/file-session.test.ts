@@ -248,6 +248,79 @@ describe('files session', () => {
     for (const e of entries.filter((x) => !x.isDir)) expect(e.data.toString('utf8')).toBe(text);
   });
 
+  it('sorts on the server by a column header click', async () => {
+    const picture = `图片-${stamp}.png`;
+    const order = async (): Promise<[number, number]> => {
+      const names = await table().locator('.ant-table-row [data-testid="file-name"]').allTextContents();
+      return [names.indexOf(renamed), names.indexOf(picture)];
+    };
+    const sortedBy = (order: 'asc' | 'desc') =>
+      page.waitForResponse((r) => {
+        if (!r.url().endsWith(API.fileList)) return false;
+        const body = r.request().postDataJSON() as { sortField?: string; sortOrder?: string };
+        return body.sortField === 'name' && body.sortOrder === order;
+      });
+    const header = table().locator('.ant-table-thead th', { hasText: '名称' });
+
+    let answered = sortedBy('desc');
+    await header.click();
+    await answered;
+    // 图 (U+56FE) sorts after 会 (U+4F1A): descending puts the picture first
+    await expect.poll(async () => {
+      const [note, pic] = await order();
+      return note >= 0 && pic >= 0 && pic < note;
+    }).toBe(true);
+
+    answered = sortedBy('asc');
+    await header.click();
+    await answered;
+    await expect.poll(async () => {
+      const [note, pic] = await order();
+      return note >= 0 && pic >= 0 && note < pic;
+    }).toBe(true);
+  });
+
+  it('adds to favorites, lists them on 我的收藏 and removes them there', async () => {
+    await contextAction(renamed, 'favorite');
+    await fileRow(page, renamed).getByTestId('state-favorite').waitFor();
+    await page.goto(new URL('/main/file/favorite', page.url()).toString());
+    await fileRow(page, renamed).waitFor();
+    await contextAction(renamed, 'unfavorite');
+    await fileRow(page, renamed).waitFor({ state: 'detached' });
+    await page.goto(new URL('/main/file/personal', page.url()).toString());
+    await fileRow(page, renamed).waitFor();
+  });
+
+  it('creates a group space (second name rule), works in it, and shows its owner', async () => {
+    const group = `研发组_${stamp}`;
+    await page.goto(new URL('/main/group', page.url()).toString());
+    await page.getByTestId('group-create').click();
+    await page.getByTestId('group-name-input').fill('研发 组!');
+    await page.getByRole('button', { name: OK }).click();
+    await page.getByText('名称只能包含中文、字母、数字和下划线').waitFor();
+    await page.getByTestId('group-name-input').fill(group);
+    await page.getByRole('button', { name: OK }).click();
+    await page.getByTestId('group-table').getByText(group, { exact: true }).click();
+    await page.getByTestId('breadcrumb').getByText(group).waitFor();
+
+    await page.getByTestId('toolbar-mkdir').click();
+    await page.getByTestId('mkdir-name-input').fill('组内资料');
+    await page.getByRole('button', { name: OK }).click();
+    await fileRow(page, '组内资料').waitFor();
+    const source = path.join(workDir, `组内文件-${stamp}.txt`);
+    writeFileSync(source, 'group content');
+    await page.getByTestId('upload-input').setInputFiles(source);
+    await transferItems(page, `组内文件-${stamp}.txt`, 'done').waitFor({ timeout: 60_000 });
+    await fileRow(page, `组内文件-${stamp}.txt`).waitFor();
+
+    await page.getByTestId('group-members').click();
+    const admin = page.locator('.ant-drawer .ant-table-row', { hasText: 'admin' });
+    await admin.getByText('所有者').waitFor();
+    await page.locator('.ant-drawer-close').click();
+    await page.goto(new URL('/main/file/personal', page.url()).toString());
+    await fileRow(page, folderA).waitFor();
+  });
+
   it('keeps only a screenful of rows in the DOM while scrolling through hundreds of entries', async () => {
     const big = `大目录-${stamp}`;
     await page.getByTestId('toolbar-mkdir').click();

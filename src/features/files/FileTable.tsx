@@ -51,7 +51,7 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
   // Rebuilt on each render: cheap, and only the visible rows render cells.
   const columns = ((): TableColumnsType<FileEntry> => {
     const sortable = (key: FileSortField) =>
-      sort && mode === 'folder' ? { sorter: true, sortOrder: tableOrderOf(sort, key), sortDirections: ['ascend' as const, 'descend' as const, 'ascend' as const] } : {};
+      sort && mode === 'folder' ? { sorter: true, sortOrder: tableOrderOf(sort, key), sortDirections: ['ascend' as const, 'descend' as const] } : {};
     const extra = mode === 'search' ? 200 : mode === 'recycle' ? 170 : 0;
     const nameWidth = Math.max(260, size.width - FIXED_COLUMNS_WIDTH - extra - 40);
     const cols: TableColumnsType<FileEntry> = [
