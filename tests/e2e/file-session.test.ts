@@ -183,8 +183,17 @@ describe('files session', () => {
     await page.locator('.ant-drawer-close').click();
     await page.getByTestId('version-list').waitFor({ state: 'detached' });
 
-    const current = await page.evaluate(async (url) => (await fetch(url, { credentials: 'include' })).text(), await fileDownloadUrl(renamed));
-    expect(current).toBe(v2);
+    const current = async () => page.evaluate(async (url) => (await fetch(url, { credentials: 'include' })).text(), await fileDownloadUrl(renamed));
+    expect(await current()).toBe(v2);
+
+    // restoring version 1 makes its content current again (the replaced content is kept as a version)
+    await contextAction(renamed, 'versions');
+    await page.getByTestId('version-restore-1').click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: /恢\s*复/ }).click();
+    await expect.poll(() => page.getByTestId('version-item').count(), { timeout: 10_000 }).toBe(3);
+    expect(await current()).toBe(text);
+    await page.locator('.ant-drawer-close').click();
+    await page.getByTestId('version-list').waitFor({ state: 'detached' });
   });
 
   it('deletes to the recycle bin and restores it', async () => {
@@ -216,6 +225,21 @@ describe('files session', () => {
     await page.goto(new URL(`/main/file/unifiedSearch?keyword=${encodeURIComponent(folderB)}`, page.url()).toString());
     await fileRow(page, folderB).waitFor();
     await page.goto(new URL('/main/file/personal', page.url()).toString());
+  });
+
+  it('creates a text file under a taken name: the server holds it and the user picks a free name', async () => {
+    await page.getByTestId('toolbar-create-txt').click();
+    await page.getByTestId('txt-name-input').fill(renamed);
+    await page.getByTestId('txt-content-input').fill('held text');
+    await page.getByRole('button', { name: OK }).click();
+    const dialog = page.getByTestId('txt-conflict');
+    await dialog.waitFor();
+    await dialog.getByTestId('txt-newversion').waitFor();
+    await dialog.getByTestId('txt-rename').click();
+    const held = renamed.replace(/\.txt$/, ' (1).txt');
+    await fileRow(page, held).waitFor();
+    const content = await page.evaluate(async (url) => (await fetch(url, { credentials: 'include' })).text(), await fileDownloadUrl(held));
+    expect(content).toBe('held text');
   });
 
   it('previews a picture through the server thumbnail', async () => {
@@ -317,6 +341,28 @@ describe('files session', () => {
     const admin = page.locator('.ant-drawer .ant-table-row', { hasText: 'admin' });
     await admin.getByText('所有者').waitFor();
     await page.locator('.ant-drawer-close').click();
+    await page.goto(new URL('/main/file/personal', page.url()).toString());
+    await fileRow(page, folderA).waitFor();
+  });
+
+  it('deletes two entries in one batch and purges them from the recycle bin for good', async () => {
+    const held = renamed.replace(/\.txt$/, ' (1).txt');
+    const picture = `图片-${stamp}.png`;
+    await select(held, picture);
+    await page.getByTestId('action-delete').click();
+    await page.getByTestId('confirm-delete').click();
+    await fileRow(page, held).waitFor({ state: 'detached' });
+    await fileRow(page, picture).waitFor({ state: 'detached' });
+
+    await page.goto(new URL('/main/file/recycle', page.url()).toString());
+    await select(held, picture);
+    await page.getByTestId('action-purge').click();
+    await page.getByTestId('confirm-purge').click();
+    await fileRow(page, held).waitFor({ state: 'detached' });
+    await fileRow(page, picture).waitFor({ state: 'detached' });
+    await page.reload();
+    await table().waitFor();
+    await expect.poll(() => fileRow(page, picture).count()).toBe(0);
     await page.goto(new URL('/main/file/personal', page.url()).toString());
     await fileRow(page, folderA).waitFor();
   });
