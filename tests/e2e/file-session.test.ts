@@ -256,6 +256,20 @@ describe('files session', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('previews a PDF from a blob: URL (never from the app origin as a document)', async () => {
+    const name = `说明-${stamp}.pdf`;
+    const source = path.join(workDir, name);
+    writeFileSync(source, minimalPdf());
+    await page.getByTestId('upload-input').setInputFiles(source);
+    await transferItems(page, name, 'done').waitFor({ timeout: 60_000 });
+    await fileRow(page, name).getByTestId('file-name').click();
+    const frame = page.getByTestId('preview-pdf');
+    await frame.waitFor();
+    expect(await frame.getAttribute('src')).toMatch(/^blob:/);
+    await page.keyboard.press('Escape');
+    await frame.waitFor({ state: 'detached' });
+  });
+
   it('downloads a folder as a zip holding its tree', async () => {
     await select(folderA);
     const downloadEvent = page.waitForEvent('download');
@@ -446,4 +460,19 @@ function tinyPng(width: number, height: number): Buffer {
     for (let x = 0; x < width; x++) raw.set([(x * 4) & 0xff, (y * 5) & 0xff, 128], row + 1 + x * 3);
   }
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A one-page PDF with a correct cross-reference table. */
+function minimalPdf(): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>'];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out);
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
 }
