@@ -1,34 +1,32 @@
-import { CloudUploadOutlined } from '@ant-design/icons';
 import { App, Flex, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { FileEntry } from '../../../common/api/types';
-import type { FolderEntry } from '../../../common/transfer/engine-api';
 import { usePermissionCheck } from '../../lib/button-permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { fileListVersionAtom } from '../../lib/file-events';
-import type { PickedFiles } from '../../lib/folder-walk';
-import { enqueueFolder, enqueueUploads } from '../../lib/upload-queue';
 import { loaderFor, type BrowserSource } from './browser-source';
 import { ConflictModal } from './ConflictModal';
-import { conflictItemsOf, folderIntoItself, type ConflictDecision, type ConflictItem } from './conflict-model';
+import { folderIntoItself } from './conflict-model';
 import { downloadFile, downloadZip } from './download-entries';
+import { DropOverlay } from './DropOverlay';
 import { ACTION_LABELS, ACTION_PERMISSIONS, actionsFor, type FileAction, type OfferedAction } from './file-actions';
 import { locationOf } from './file-locations';
 import { FileBreadcrumb } from './FileBreadcrumb';
 import { FileTable } from './FileTable';
 import { FileToolbar } from './FileToolbar';
-import { copyOrMove, makeFolder, publicSpace, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked, type Decidable } from './files-api';
+import { copyOrMove, makeFolder, publicSpace, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked } from './files-api';
 import { FolderPickerModal, type PickedTarget } from './FolderPickerModal';
 import { NameModal } from './NameModal';
 import { PreviewModal } from './PreviewModal';
 import { previewModeOf } from './preview-mode';
 import { DEFAULT_SORT, type SortState } from './sort-state';
 import { TextFileModal } from './TextFileModal';
+import { errorText, useBrowserUploads } from './use-browser-uploads';
+import { useConflictDecisions } from './use-conflict-decisions';
 import { useCurrentDir } from './use-current-dir';
 import { useEntryPages } from './use-entry-pages';
-import { useFileDrop } from './use-file-drop';
 import { usePickerRoots } from './use-picker-roots';
 import { VersionsDrawer } from './VersionsDrawer';
 
@@ -40,11 +38,6 @@ type Dialog =
   | { kind: 'preview'; file: FileEntry }
   | { kind: 'versions'; file: FileEntry }
   | null;
-
-interface PendingConflicts {
-  items: ConflictItem[];
-  resolve: (decisions: Record<string, ConflictDecision> | null) => void;
-}
 
 /**
  * The one file browser every file page uses (configured by a BrowserSource): breadcrumb and toolbar,
@@ -60,7 +53,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [conflicts, setConflicts] = useState<PendingConflicts | null>(null);
+  const { withDecisions, modal: conflictModal } = useConflictDecisions();
   const [publicSpaceId, setPublicSpaceId] = useState<string | null>(null);
 
   const sourceKey = JSON.stringify(source);
@@ -95,30 +88,11 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const writeScope = source.mode === 'folder' ? source.scope : null;
   const uploadParent = dir ?? space?.rootId ?? null;
 
-  // ---- conflicts ---------------------------------------------------------------------------------
-
-  const askConflicts = useCallback(
-    (items: ConflictItem[]) => new Promise<Record<string, ConflictDecision> | null>((resolve) => setConflicts({ items, resolve })),
-    [],
-  );
-
-  /** Runs a decidable call, asking about clashes and sending it again with the decisions. */
-  async function withDecisions<T>(entries: FileEntry[], call: (decisions?: Record<string, ConflictDecision>) => Promise<Decidable<T>>): Promise<T | null> {
-    const first = await call();
-    if (first.done) return first.result;
-    const decisions = await askConflicts(conflictItemsOf(first.conflicts, entries));
-    if (!decisions) return null;
-    const second = await call(decisions);
-    if (second.done) return second.result;
-    message.error('目标位置的文件已变化，请重试');
-    return null;
-  }
-
   // ---- operations --------------------------------------------------------------------------------
 
   const failed = (e: unknown, fallback: string): void => {
-    // API failures were already shown by the API client.
-    if (!(e instanceof Error && e.name === 'ApiCallError')) message.error(e instanceof Error ? e.message : fallback);
+    const text = errorText(e, fallback);
+    if (text) message.error(text);
   };
 
   async function transfer(op: 'copy' | 'move', entries: FileEntry[], target: PickedTarget): Promise<void> {
@@ -256,34 +230,8 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
 
   // ---- uploads -----------------------------------------------------------------------------------
 
-  async function upload(files: File[]) {
-    if (!writeScope) return;
-    try {
-      await enqueueUploads(files, { parentId: uploadParent, category: writeScope.category });
-      message.success(`已加入传输列表：${files.length} 个文件`);
-    } catch (e) {
-      failed(e, '无法开始上传');
-    }
-  }
-
-  async function uploadFolder(entries: FolderEntry<File>[]) {
-    if (!writeScope) return;
-    try {
-      await enqueueFolder(entries, { parentId: uploadParent, category: writeScope.category });
-      message.success(`已加入传输列表：${entries.length} 个文件`);
-    } catch (e) {
-      failed(e, '无法开始上传');
-    }
-  }
-
-  function uploadPicked({ files, folderEntries }: PickedFiles) {
-    if (files.length > 0) void upload(files);
-    if (folderEntries.length > 0) void uploadFolder(folderEntries);
-    if (files.length === 0 && folderEntries.length === 0) message.info('没有可上传的文件（空文件夹不会上传）');
-  }
-
   const canUpload = writeScope !== null && permitted('file:upload');
-  const drop = useFileDrop(uploadPicked, (e) => failed(e, '无法开始上传'));
+  const { upload, uploadFolder, drop } = useBrowserUploads(canUpload && writeScope ? { parentId: uploadParent, category: writeScope.category } : null);
 
   // ---- menus -------------------------------------------------------------------------------------
 
@@ -306,30 +254,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
 
   return (
     <Flex vertical gap={12} style={{ flex: 1, minHeight: 0, position: 'relative' }} data-testid="files-page" data-mode={source.mode} {...(canUpload ? drop.handlers : {})}>
-      {canUpload && drop.dragging && (
-        <div
-          data-testid="drop-overlay"
-          style={{
-            position: 'absolute',
-            inset: 0,
-            zIndex: 10,
-            display: 'flex',
-            flexDirection: 'column',
-            alignItems: 'center',
-            justifyContent: 'center',
-            gap: 12,
-            background: 'rgba(22, 119, 255, 0.06)',
-            border: '2px dashed #1677ff',
-            borderRadius: 8,
-            color: '#1677ff',
-            fontSize: 16,
-            pointerEvents: 'none',
-          }}
-        >
-          <CloudUploadOutlined style={{ fontSize: 40 }} />
-          松开鼠标上传到当前文件夹
-        </div>
-      )}
+      {canUpload && drop.dragging && <DropOverlay />}
       {source.mode === 'folder' ? (
         <FileBreadcrumb dir={dir} rootName={source.rootName} hiddenIds={space ? [space.rootId] : []} onOpen={openDir} />
       ) : (
@@ -402,13 +327,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         onClose={() => setDialog(null)}
         onPick={(target) => (dialog?.kind === 'pick' ? transfer(dialog.op, dialog.entries, target) : Promise.resolve())}
       />
-      <ConflictModal
-        items={conflicts?.items ?? null}
-        onDone={(decisions) => {
-          conflicts?.resolve(decisions);
-          setConflicts(null);
-        }}
-      />
+      <ConflictModal {...conflictModal} />
       <PreviewModal file={dialog?.kind === 'preview' ? dialog.file : null} onClose={() => setDialog(null)} />
       <VersionsDrawer
         file={versionsFile}
