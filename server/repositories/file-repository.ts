@@ -64,10 +64,23 @@ export class FileRepository {
 
   /**
    * One page of a folder: folders first, then `column` in the wanted direction, id as tie-breaker.
-   * Keyset pagination (WHERE past the last row, no OFFSET) keeps deep pages as cheap as the first;
-   * the WHERE matches the partial indexes files_root_* / files_child_* (migration 0005).
+   * Keyset pagination (WHERE past the last row, no OFFSET) keeps deep pages as cheap as the first.
+   * Folders and files are read by two queries with is_dir fixed, so each is one forward or backward
+   * walk of a partial index (files_root_* / files_child_*, migration 0005) with no sort step, in
+   * either direction (one query ordering is_dir DESC with a column ASC would need a temp B-tree).
    */
-  list(q: ListQuery): Promise<FilesTable[]> {
+  async list(q: ListQuery): Promise<FilesTable[]> {
+    const after = q.after;
+    const rows: FilesTable[] = [];
+    if (!after || after.isDir === 1) rows.push(...(await this.listQuery(q, 1, after).execute()));
+    if (rows.length < q.limit && !q.dirsOnly) {
+      rows.push(...(await this.listQuery({ ...q, limit: q.limit - rows.length }, 0, after?.isDir === 0 ? after : null).execute()));
+    }
+    return rows;
+  }
+
+  /** The listing query for folders (1) or files (0); tests check its plan with EXPLAIN QUERY PLAN. */
+  listQuery(q: ListQuery, isDir: 0 | 1, after: ListPosition | null) {
     const cmp = q.descending ? '<' : '>';
     let query = this.db.selectFrom('files').selectAll().where('deleted_at', 'is', null);
     if (q.parent.kind === 'folder') {
@@ -79,21 +92,13 @@ export class FileRepository {
         .where('category', '=', q.parent.category)
         .where('parent_id', 'is', null);
     }
-    if (q.dirsOnly) query = query.where('is_dir', '=', 1);
-    const after = q.after;
-    if (after) {
-      query = query.where((eb: FilesEb) =>
-        eb.or([
-          eb('is_dir', '<', after.isDir),
-          eb.and([
-            eb('is_dir', '=', after.isDir),
-            eb.or([eb(q.column, cmp, after.value), eb.and([eb(q.column, '=', after.value), eb('id', cmp, after.id)])]),
-          ]),
-        ]),
-      );
+    query = query.where('is_dir', '=', isDir);
+    if (after && after.isDir === isDir) {
+      // A row-value comparison is a range on the index (a seek), where OR-ed terms would be a scan.
+      query = query.where((eb: FilesEb) => eb(eb.refTuple(q.column, 'id'), cmp, eb.tuple(after.value, after.id)));
     }
     const dir = q.descending ? 'desc' : 'asc';
-    return query.orderBy('is_dir', 'desc').orderBy(q.column, dir).orderBy('id', dir).limit(q.limit).execute();
+    return query.orderBy(q.column, dir).orderBy('id', dir).limit(q.limit);
   }
 
   /** Which of these folders have at least one live sub-folder (one query). */

@@ -33,9 +33,9 @@ export function registerArchiveRoutes(app: FastifyInstance, archives: ArchiveSer
       const ids = q.ids.split(',').filter(Boolean);
       if (ids.length === 0 || ids.length > BATCH_MAX_IDS || ids.some((id) => id.length > 64)) throw new AppError(ERRORS.VALIDATION);
       const plan = await archives.planZip(callerOf(request), ids, q.name);
-      // The client going away aborts the stream: no blob is read further.
+      // The client going away (the response closes before its end) aborts the stream: no blob is read further.
       const abort = new AbortController();
-      request.raw.on('close', () => abort.abort());
+      reply.raw.on('close', () => abort.abort());
       reply
         .header('Content-Type', 'application/zip')
         .header('Content-Disposition', attachmentDisposition(plan.fileName))

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { ERRORS } from '../../common/api/errors';
 import { THUMBNAIL_SIZE, ZIP_MAX_BYTES, ZIP_MAX_ENTRIES } from '../../common/api/types';
@@ -102,12 +101,14 @@ export class ArchiveService {
     if (Number(blob.size) > THUMBNAIL_MAX_INPUT) throw new AppError(ERRORS.NO_THUMBNAIL);
     let data: Buffer;
     try {
-      const source: Readable = this.blobs.openRead(blob.storage_key, undefined, layoutOf(blob));
-      const transform = sharp({ limitInputPixels: 100_000_000 })
+      // Read whole (bounded by THUMBNAIL_MAX_INPUT): a read error then rejects instead of stalling a pipe.
+      const parts: Buffer[] = [];
+      for await (const piece of this.blobs.openRead(blob.storage_key, undefined, layoutOf(blob)) as AsyncIterable<Buffer>) parts.push(piece);
+      data = await sharp(Buffer.concat(parts), { limitInputPixels: 100_000_000 })
         .rotate()
         .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: 75 });
-      data = await source.pipe(transform).toBuffer();
+        .webp({ quality: 75 })
+        .toBuffer();
     } catch {
       // Not decodable as an image (wrong extension, damaged): no thumbnail, the UI shows the icon.
       throw new AppError(ERRORS.NO_THUMBNAIL);

@@ -173,17 +173,7 @@ export class FileService {
 
   /** Entries by id; ids the caller may not see are left out (as if unknown). */
   async multiList(caller: Caller, ids: readonly string[]): Promise<FileEntry[]> {
-    const rows = await this.files.findManyInTenant(caller.tenantId, ids);
-    const visible: FilesTable[] = [];
-    for (const row of rows) {
-      if (row.deleted_at != null) continue;
-      try {
-        await this.access.entry(caller, row.id);
-        visible.push(row);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-      }
-    }
+    const visible = await this.access.visible(caller, await this.files.findManyInTenant(caller.tenantId, ids));
     const order = new Map(ids.map((id, i) => [id, i]));
     visible.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     return this.decorator.decorate(caller, visible);

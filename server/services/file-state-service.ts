@@ -34,16 +34,7 @@ export class FileStateService {
   /** Removing needs no access to the entry any more (it may have left a group): only the caller's own rows change. */
   async removeFavorites(caller: Caller, ids: readonly string[]): Promise<IdsResponse> {
     await this.tree.removeFavorites(caller.userId, ids);
-    const visible = (await this.files.findManyInTenant(caller.tenantId, ids)).filter((r) => r.deleted_at == null);
-    const readable = [];
-    for (const r of visible) {
-      try {
-        await this.access.entry(caller, r.id);
-        readable.push(r);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-      }
-    }
+    const readable = await this.access.visible(caller, await this.files.findManyInTenant(caller.tenantId, ids));
     return { items: await this.decorator.decorate(caller, readable) };
   }
 
@@ -64,15 +55,7 @@ export class FileStateService {
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];
     // A favorite in a group the caller left is hidden (not an error).
-    const readable = [];
-    for (const { favorited_at: _at, ...row } of page) {
-      try {
-        await this.access.entry(caller, row.id);
-        readable.push(row);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-      }
-    }
+    const readable = await this.access.visible(caller, page.map(({ favorited_at: _at, ...row }) => row));
     const nextCursor = rows.length > pageSize && last ? Buffer.from(JSON.stringify([last.favorited_at, last.id])).toString('base64url') : null;
     return { items: await this.decorator.decorate(caller, readable), nextCursor };
   }

@@ -102,6 +102,33 @@ export class AccessService {
     return out;
   }
 
+  /**
+   * The rows the caller may read, in order; others are left out (as if unknown). One role look-up
+   * per distinct space, not per row.
+   */
+  async visible(caller: Caller, rows: readonly FilesTable[]): Promise<FilesTable[]> {
+    const spaceOk = new Map<string, boolean>();
+    const out: FilesTable[] = [];
+    for (const row of rows) {
+      if (row.deleted_at != null || row.tenant_id !== caller.tenantId) continue;
+      if (!row.space_id) {
+        if (row.owner_id === caller.userId) out.push(row);
+        continue;
+      }
+      if (!spaceOk.has(row.space_id)) {
+        try {
+          await this.space(caller, row.space_id);
+          spaceOk.set(row.space_id, true);
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          spaceOk.set(row.space_id, false);
+        }
+      }
+      if (spaceOk.get(row.space_id)) out.push(row);
+    }
+    return out;
+  }
+
   /** Same as `entries`, but each must be modifiable by the caller (role and lock). */
   async modifiable(caller: Caller, ids: readonly string[], opts: { allowDeleted?: boolean } = {}): Promise<EntryAccess[]> {
     const list = await this.entries(caller, ids, opts);

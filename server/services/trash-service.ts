@@ -144,7 +144,9 @@ export class TrashService {
   /** Where a deleted root goes back when its folder still exists (live); null when it must be recreated. */
   private async existingTarget(caller: Caller, row: FilesTable): Promise<ListParent | null> {
     if (row.parent_id === null) {
-      if (row.space_id) return null; // cannot happen: space entries always have a parent
+      // A purge of its folder cut the link (the names in trash_path remain): recreate the path.
+      const lostFolders = row.trash_path ? (JSON.parse(row.trash_path) as string[]).length > 0 : false;
+      if (row.space_id || lostFolders) return null;
       return { kind: 'root', scope: { tenantId: caller.tenantId, ownerId: row.owner_id }, category: row.category };
     }
     const parent = await this.files.findInTenant(caller.tenantId, row.parent_id);

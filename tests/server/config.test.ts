@@ -33,7 +33,7 @@ describe('menu and config', () => {
       expect(urls).toContain(url);
     }
     const file = res.body.data.find((i) => i.name === '文件');
-    expect(file?.children?.map((c) => c.name)).toEqual(['个人文件', '同步文件', '我的收藏', '公共空间', '回收站']);
+    expect(file?.children?.map((c) => c.name)).toEqual(['个人文件', '同步文件', '共享文件', '其他', '我的收藏', '公共空间', '回收站']);
   });
 
   it('lists page permissions and the home url', async () => {

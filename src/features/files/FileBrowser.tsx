@@ -11,7 +11,7 @@ import { ConflictModal } from './ConflictModal';
 import { folderIntoItself } from './conflict-model';
 import { downloadFile, downloadZip } from './download-entries';
 import { DropOverlay } from './DropOverlay';
-import { ACTION_LABELS, ACTION_PERMISSIONS, actionsFor, type FileAction, type OfferedAction } from './file-actions';
+import { ACTION_LABELS, ACTION_PERMISSIONS, actionsFor, PAGE_PERMISSIONS, type FileAction, type OfferedAction } from './file-actions';
 import { locationOf } from './file-locations';
 import { FileBreadcrumb } from './FileBreadcrumb';
 import { FileTable } from './FileTable';
@@ -209,8 +209,8 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       else navigate(locationOf(file, publicSpaceId, true));
       return;
     }
-    if (previewModeOf(file)) setDialog({ kind: 'preview', file });
-    else void run('download', [file]);
+    if (previewModeOf(file) && permitted(ACTION_PERMISSIONS.preview ?? '')) setDialog({ kind: 'preview', file });
+    else if (permitted(ACTION_PERMISSIONS.download ?? '')) void run('download', [file]);
   }
 
   function emptyRecycleBin(): void {
@@ -230,7 +230,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
 
   // ---- uploads -----------------------------------------------------------------------------------
 
-  const canUpload = writeScope !== null && permitted('file:upload');
+  const canUpload = writeScope !== null && permitted(PAGE_PERMISSIONS.upload);
   const { upload, uploadFolder, drop } = useBrowserUploads(canUpload && writeScope ? { parentId: uploadParent, category: writeScope.category } : null);
 
   // ---- menus -------------------------------------------------------------------------------------
@@ -273,7 +273,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         onCreateTxt={() => setDialog({ kind: 'txt' })}
         onAction={(action) => void run(action, selection)}
         onEmptyRecycle={emptyRecycleBin}
-        sort={source.mode === 'folder' && permitted('file:sort') ? sort : null}
+        sort={source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null}
         onSort={setSort}
         onSearch={(keyword) => navigate(searchUrl(source, keyword))}
       />
@@ -283,11 +283,11 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         selectedIds={selectedIds}
         onSelect={setSelectedIds}
         onActivate={openEntry}
-        sort={source.mode === 'folder' && permitted('file:sort') ? sort : null}
+        sort={source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null}
         onSort={setSort}
         contextMenu={contextMenu}
         isSpaceRoot={(file) => file.spaceId !== null && file.parentId === null}
-        onDownload={permitted('file:download') ? (file) => void run('download', [file]) : null}
+        onDownload={permitted(ACTION_PERMISSIONS.download ?? '') ? (file) => void run('download', [file]) : null}
       />
       {writeScope && (
         <>

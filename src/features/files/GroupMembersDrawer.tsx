@@ -3,6 +3,8 @@ import { useCallback, useEffect, useState } from 'react';
 import type { SpaceInfo, SpaceMember, SpaceRole } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
 import { SPACE_ROLE_LABELS, spaceAllows } from '../../../common/files/space-roles';
+import { usePermission } from '../../lib/button-permissions';
+import { PAGE_PERMISSIONS } from './file-actions';
 import { addGroupMember, listGroupMembers, removeGroupMember, setGroupMemberRole } from './files-api';
 
 const ROLES: SpaceRole[] = ['owner', 'manager', 'member'];
@@ -24,7 +26,9 @@ export function GroupMembersDrawer({ group, isAdmin, onClose, onChanged }: { gro
   useEffect(load, [load]);
 
   const role = group?.myRole ?? null;
-  const manages = group !== null && spaceAllows(role, 'manageMembers', isAdmin);
+  // Both must agree: the page button permission, and the caller's role in this group.
+  const mayManage = usePermission(PAGE_PERMISSIONS.manageGroup);
+  const manages = group !== null && mayManage && spaceAllows(role, 'manageMembers', isAdmin);
   const managesOwners = group !== null && spaceAllows(role, 'manageOwners', isAdmin);
   const mayTouch = (m: SpaceMember) => manages && (m.role !== 'owner' || managesOwners);
   const grantable = ROLES.filter((r) => r !== 'owner' || managesOwners);

@@ -86,28 +86,30 @@ function GroupList({ groups, onOpen, onChanged }: { groups: SpaceInfo[] | null; 
                 <Button type="link" size="small" icon={<TeamOutlined />} onClick={() => setMembers(g)}>
                   成员
                 </Button>
-                {spaceAllows(g.myRole, 'renameGroup', isAdmin) && (
-                  <Button type="link" size="small" onClick={() => setDialog({ kind: 'rename', group: g })}>
-                    重命名
-                  </Button>
-                )}
-                {spaceAllows(g.myRole, 'deleteGroup', isAdmin) && (
-                  <Popconfirm
-                    title={`删除群组「${g.name}」？`}
-                    description="只有空的群组可以删除。"
-                    okText="删除"
-                    cancelText="取消"
-                    onConfirm={async () => {
-                      await deleteGroup(g.id);
-                      message.success('群组已删除');
-                      onChanged();
-                    }}
-                  >
-                    <Button type="link" size="small" danger>
-                      删除
+                <Permission code={PAGE_PERMISSIONS.manageGroup}>
+                  {spaceAllows(g.myRole, 'renameGroup', isAdmin) && (
+                    <Button type="link" size="small" onClick={() => setDialog({ kind: 'rename', group: g })}>
+                      重命名
                     </Button>
-                  </Popconfirm>
-                )}
+                  )}
+                  {spaceAllows(g.myRole, 'deleteGroup', isAdmin) && (
+                    <Popconfirm
+                      title={`删除群组「${g.name}」？`}
+                      description="只有空的群组可以删除。"
+                      okText="删除"
+                      cancelText="取消"
+                      onConfirm={async () => {
+                        await deleteGroup(g.id);
+                        message.success('群组已删除');
+                        onChanged();
+                      }}
+                    >
+                      <Button type="link" size="small" danger>
+                        删除
+                      </Button>
+                    </Popconfirm>
+                  )}
+                </Permission>
               </Space>
             ),
           },

@@ -51,10 +51,10 @@ export const ACTION_LABELS: Record<FileAction, string> = {
 /** Button-permission code of each action; null = never gated (looking is always allowed). */
 export const ACTION_PERMISSIONS: Record<FileAction, string | null> = {
   open: null,
-  preview: null,
   openLocation: null,
+  preview: 'file:preview',
   download: 'file:download',
-  zip: 'file:download',
+  zip: 'file:zip',
   rename: 'file:rename',
   move: 'file:move',
   copy: 'file:copy',
@@ -62,9 +62,9 @@ export const ACTION_PERMISSIONS: Record<FileAction, string | null> = {
   favorite: 'file:favorite',
   unfavorite: 'file:favorite',
   lock: 'file:lock',
-  unlock: 'file:lock',
-  uploadVersion: 'file:version',
-  versions: 'file:version',
+  unlock: 'file:unlock',
+  uploadVersion: 'file:newVersion',
+  versions: 'file:versions',
   restore: 'file:restore',
   purge: 'file:purge',
 };
@@ -77,6 +77,8 @@ export const PAGE_PERMISSIONS = {
   sort: 'file:sort',
   emptyRecycle: 'file:purge',
   createGroup: 'group:create',
+  /** Rename or delete a group, manage its members (the space role decides the rest). */
+  manageGroup: 'group:manage',
 } as const;
 
 export type BrowserMode = 'folder' | 'favorite' | 'recycle' | 'search';
