@@ -15,8 +15,10 @@ import type { EntryPages } from './use-entry-pages';
 import { useInfiniteScroll } from './use-infinite-scroll';
 
 const FALLBACK_SIZE = { width: 900, height: 480 };
-/** size + date + row actions columns. */
-const FIXED_COLUMNS_WIDTH = 120 + 170 + 110;
+/** The checkbox column, and room for the vertical scrollbar. */
+const SELECTION_WIDTH = 40;
+const SCROLLBAR_ALLOWANCE = 16;
+const NAME_MIN_WIDTH = 220;
 
 export interface FileTableProps {
   mode: BrowserMode;
@@ -52,13 +54,11 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
   const columns = ((): TableColumnsType<FileEntry> => {
     const sortable = (key: FileSortField) =>
       sort && mode === 'folder' ? { sorter: true, sortOrder: tableOrderOf(sort, key), sortDirections: ['ascend' as const, 'descend' as const] } : {};
-    const extra = mode === 'search' ? 200 : mode === 'recycle' ? 170 : 0;
-    const nameWidth = Math.max(260, size.width - FIXED_COLUMNS_WIDTH - extra - 40);
     const cols: TableColumnsType<FileEntry> = [
       {
         title: '名称',
         key: 'name',
-        width: nameWidth,
+        width: NAME_MIN_WIDTH, // widened below to fill the box
         ...sortable('name'),
         render: (_: unknown, file) => (
           <span style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
@@ -96,8 +96,8 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
     cols.push({ title: '大小', key: 'size', width: 120, ...sortable('size'), render: (_: unknown, file) => (file.isDir ? '-' : formatSize(file.size)) });
     if (mode === 'recycle') {
       cols.push(
-        { title: '删除时间', key: 'deletedAt', width: 170, render: (_: unknown, file) => (file.deletedAt ? formatDateTime(file.deletedAt) : '-') },
-        { title: '自动清除时间', key: 'expiresAt', width: 170, render: (_: unknown, file) => (file.expiresAt ? formatDateTime(file.expiresAt) : '-') },
+        { title: '删除时间', key: 'deletedAt', width: 150, render: (_: unknown, file) => (file.deletedAt ? formatDateTime(file.deletedAt) : '-') },
+        { title: '自动清除时间', key: 'expiresAt', width: 150, render: (_: unknown, file) => (file.expiresAt ? formatDateTime(file.expiresAt) : '-') },
       );
     } else {
       cols.push({ title: '修改时间', key: 'updatedAt', width: 170, ...sortable('updatedAt'), render: (_: unknown, file) => formatDateTime(file.updatedAt) });
@@ -105,7 +105,8 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
     cols.push({
       title: '操作',
       key: 'actions',
-      width: 110,
+      // the recycle bin has no 下载 button, only the menu
+      width: mode === 'recycle' ? 56 : 110,
       render: (_: unknown, file) => (
         <span style={{ display: 'inline-flex', gap: 2 }}>
           {onDownload && !file.isDir && mode !== 'recycle' && (
@@ -138,10 +139,13 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
         </span>
       ),
     });
+    // The name column takes what the fixed columns leave, so the table fits the box when it can.
+    const fixed = cols.slice(1).reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), 0);
+    cols[0] = { ...cols[0], width: Math.max(NAME_MIN_WIDTH, size.width - fixed - SELECTION_WIDTH - SCROLLBAR_ALLOWANCE) };
     return cols;
   })();
 
-  const scrollX = columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), 0) + 40;
+  const scrollX = columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), 0) + SELECTION_WIDTH;
   // Header (~47 px) and footer (~40 px) sit inside the box too.
   const scrollY = Math.max(120, size.height - 47 - 40);
 

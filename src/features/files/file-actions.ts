@@ -134,7 +134,7 @@ export function actionsFor(selection: readonly FileEntry[], ctx: ActionContext):
   out.push(ok('move', blocked), ok('copy'), ok('delete', blocked));
   if (selection.some((e) => !e.favorite)) out.push(ok('favorite'));
   if (selection.some((e) => e.favorite)) out.push(ok('unfavorite'));
-  if (selection.some((e) => !e.isDir && !e.locked)) out.push(ok('lock', selection.some((e) => !mayModify(e, ctx)) ? NOT_YOURS : null));
+  if (selection.some((e) => !e.locked)) out.push(ok('lock', selection.some((e) => !mayModify(e, ctx)) ? NOT_YOURS : null));
   if (selection.some((e) => e.locked)) out.push(ok('unlock', selection.some((e) => lockedByOther(e, ctx)) ? '只有锁定者或管理员可以解锁' : null));
   if (single && !single.isDir) out.push(ok('uploadVersion', blocked), ok('versions'));
   return out;

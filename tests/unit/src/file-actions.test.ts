@@ -40,7 +40,7 @@ describe('file actions offered for a selection', () => {
   });
 
   it('a folder opens and downloads as a zip; several entries get batch actions only', () => {
-    expect(names(actionsFor([entry({ isDir: true, kind: 'folder' })], me))).toEqual(['open', 'zip', 'rename', 'move', 'copy', 'delete', 'favorite']);
+    expect(names(actionsFor([entry({ isDir: true, kind: 'folder' })], me))).toEqual(['open', 'zip', 'rename', 'move', 'copy', 'delete', 'favorite', 'lock']);
     expect(names(actionsFor([entry({ id: 'a' }), entry({ id: 'b', favorite: true })], me))).toEqual(['zip', 'move', 'copy', 'delete', 'favorite', 'unfavorite', 'lock']);
     expect(actionsFor([], me)).toEqual([]);
   });
