@@ -159,7 +159,9 @@ describe('files session', () => {
   it('locks the file (shown as 已锁定) and unlocks it', async () => {
     await contextAction(renamed, 'lock');
     await fileRow(page, renamed).getByTestId('state-locked').waitFor();
-    await contextAction(renamed, 'unlock');
+    // the row's ⋮ button opens the same menu
+    await fileRow(page, renamed).locator('[data-testid^="more-"]').click();
+    await page.locator('.ant-dropdown:visible [data-testid="menu-unlock"]').click();
     await fileRow(page, renamed).getByTestId('state-locked').waitFor({ state: 'detached' });
   });
 

@@ -286,7 +286,6 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         sort={source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null}
         onSort={setSort}
         contextMenu={contextMenu}
-        isSpaceRoot={(file) => file.spaceId !== null && file.parentId === null}
         onDownload={permitted(ACTION_PERMISSIONS.download ?? '') ? (file) => void run('download', [file]) : null}
       />
       {writeScope && (

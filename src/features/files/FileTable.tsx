@@ -1,6 +1,6 @@
 import { MoreOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Table, type MenuProps, type TableColumnsType } from 'antd';
-import { useRef, useState } from 'react';
+import { Button, Dropdown, Table, type MenuProps, type TableColumnsType, type TableProps } from 'antd';
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { FileEntry, FileSortField, SearchHit } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
 import { formatSize } from '../../../common/format/size';
@@ -19,6 +19,9 @@ const FALLBACK_SIZE = { width: 900, height: 480 };
 const SELECTION_WIDTH = 40;
 const SCROLLBAR_ALLOWANCE = 16;
 const NAME_MIN_WIDTH = 220;
+/** Header and the footer line below the table. */
+const HEADER_HEIGHT = 47;
+const FOOTER_HEIGHT = 32;
 
 export interface FileTableProps {
   mode: BrowserMode;
@@ -32,10 +35,17 @@ export interface FileTableProps {
   onSort: (sort: SortState) => void;
   /** The context menu for the current selection. */
   contextMenu: MenuProps;
-  /** Rows that are group-space roots (drawn as group folders). */
-  isSpaceRoot?: (file: FileEntry) => boolean;
   /** The row's 下载 button (hidden when the user may not download). */
   onDownload: ((file: FileEntry) => void) | null;
+}
+
+/** The latest value of a prop, for handlers that must not change identity on every render. */
+function useLatest<T>(value: T) {
+  const ref = useRef(value);
+  useLayoutEffect(() => {
+    ref.current = value;
+  });
+  return ref;
 }
 
 /**
@@ -43,32 +53,37 @@ export interface FileTableProps {
  * folder scrolls smoothly), loading the next keyset page within 100 px of the bottom, server-side
  * sort on the column headers, checkboxes for multi-select, and a right-click menu that acts on the
  * row under the cursor (selecting it first when it was not selected).
+ *
+ * Every prop handed to antd's Table is stable between renders unless what it shows changed, and the
+ * table itself is memoised: the O(rows) work antd does per render (selection, row keys) runs when a
+ * page arrives or the selection changes, not on every loading flag or parent render.
  */
-export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort, onSort, contextMenu, isSpaceRoot, onDownload }: FileTableProps) {
+export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort, onSort, contextMenu, onDownload }: FileTableProps) {
   const box = useRef<HTMLDivElement>(null);
   const size = useElementSize(box, FALLBACK_SIZE);
   const [menuOpen, setMenuOpen] = useState(false);
   useInfiniteScroll(box, pages.loadMore, pages.hasMore, pages.items.length);
 
-  // Rebuilt on each render: cheap, and only the visible rows render cells.
-  const columns = ((): TableColumnsType<FileEntry> => {
+  const latest = useLatest({ selectedIds, onSelect, onActivate, onSort, onDownload, sort });
+  const canDownload = onDownload !== null;
+
+  const columns = useMemo((): TableColumnsType<FileEntry> => {
     const sortable = (key: FileSortField) =>
       sort && mode === 'folder' ? { sorter: true, sortOrder: tableOrderOf(sort, key), sortDirections: ['ascend' as const, 'descend' as const] } : {};
     const cols: TableColumnsType<FileEntry> = [
       {
         title: '名称',
         key: 'name',
-        width: NAME_MIN_WIDTH, // widened below to fill the box
         ...sortable('name'),
         render: (_: unknown, file) => (
           <span style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
-            <FileKindIcon kind={displayKindOf(file, isSpaceRoot?.(file) ?? false)} encrypted={file.encrypted} />
+            <FileKindIcon kind={displayKindOf(file)} encrypted={file.encrypted} />
             <a
               href="#"
               onClick={(e) => {
                 e.preventDefault();
                 e.stopPropagation();
-                onActivate(file);
+                latest.current.onActivate(file);
               }}
               title={file.name}
               data-testid="file-name"
@@ -109,13 +124,13 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
       width: mode === 'recycle' ? 56 : 110,
       render: (_: unknown, file) => (
         <span style={{ display: 'inline-flex', gap: 2 }}>
-          {onDownload && !file.isDir && mode !== 'recycle' && (
+          {canDownload && !file.isDir && mode !== 'recycle' && (
             <Button
               type="link"
               size="small"
               onClick={(e) => {
                 e.stopPropagation();
-                onDownload(file);
+                latest.current.onDownload?.(file);
               }}
               data-testid={`download-${file.id}`}
               data-via={file.size > ENGINE_DOWNLOAD_THRESHOLD ? 'engine' : 'link'}
@@ -123,19 +138,21 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
               下载
             </Button>
           )}
-          <Dropdown menu={contextMenu} trigger={['click']}>
-            <Button
-              type="text"
-              size="small"
-              icon={<MoreOutlined />}
-              aria-label="更多操作"
-              data-testid={`more-${file.id}`}
-              onClick={(e) => {
-                e.stopPropagation();
-                if (!selectedIds.includes(file.id)) onSelect([file.id]);
-              }}
-            />
-          </Dropdown>
+          <Button
+            type="text"
+            size="small"
+            icon={<MoreOutlined />}
+            aria-label="更多操作"
+            data-testid={`more-${file.id}`}
+            onClick={(e) => {
+              // Opens the one context menu (it always shows the current selection's actions) at the button.
+              e.stopPropagation();
+              const { selectedIds: chosen, onSelect: select } = latest.current;
+              if (!chosen.includes(file.id)) select([file.id]);
+              const r = e.currentTarget.getBoundingClientRect();
+              e.currentTarget.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, clientX: r.left, clientY: r.bottom }));
+            }}
+          />
         </span>
       ),
     });
@@ -143,52 +160,113 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
     const fixed = cols.slice(1).reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), 0);
     cols[0] = { ...cols[0], width: Math.max(NAME_MIN_WIDTH, size.width - fixed - SELECTION_WIDTH - SCROLLBAR_ALLOWANCE) };
     return cols;
-  })();
+  }, [mode, sort, size.width, canDownload, latest]);
 
-  const scrollX = columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), 0) + SELECTION_WIDTH;
-  // Header (~47 px) and footer (~40 px) sit inside the box too.
-  const scrollY = Math.max(120, size.height - 47 - 40);
+  const scroll = useMemo(() => {
+    const x = columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), 0) + SELECTION_WIDTH;
+    return { x, y: Math.max(120, size.height - HEADER_HEIGHT - FOOTER_HEIGHT) };
+  }, [columns, size.height]);
+
+  const rowSelection = useMemo(
+    (): TableProps<FileEntry>['rowSelection'] => ({
+      selectedRowKeys: selectedIds,
+      onChange: (keys) => latest.current.onSelect(keys.map(String)),
+      columnWidth: SELECTION_WIDTH,
+    }),
+    [selectedIds, latest],
+  );
+
+  const onRow = useMemo(
+    (): TableProps<FileEntry>['onRow'] => (file) => ({
+      // A click selects the row alone; Ctrl/⌘-click adds or removes it.
+      onClick: (e) => {
+        const { selectedIds: chosen, onSelect: select } = latest.current;
+        if (e.ctrlKey || e.metaKey) select(chosen.includes(file.id) ? chosen.filter((id) => id !== file.id) : [...chosen, file.id]);
+        else select([file.id]);
+      },
+      onContextMenu: () => {
+        const { selectedIds: chosen, onSelect: select } = latest.current;
+        if (!chosen.includes(file.id)) select([file.id]);
+      },
+      onDoubleClick: () => latest.current.onActivate(file),
+    }),
+    [latest],
+  );
+
+  const onChange = useMemo(
+    (): TableProps<FileEntry>['onChange'] => (_p, _f, sorter) => {
+      if (Array.isArray(sorter) || !latest.current.sort) return;
+      latest.current.onSort(sortFromTable(sorter.columnKey, sorter.order));
+    },
+    [latest],
+  );
+
+  const empty = pages.items.length === 0;
+  const locale = useMemo(() => ({ emptyText: pages.loading ? ' ' : '暂无文件' }), [pages.loading]);
 
   return (
-    <div ref={box} style={{ flex: 1, minHeight: 0, overflow: 'hidden' }} data-testid="file-table-box">
-      <Dropdown menu={{ ...contextMenu, onClick: (info) => { setMenuOpen(false); contextMenu.onClick?.(info); } }} trigger={['contextMenu']} open={menuOpen && selectedIds.length > 0} onOpenChange={setMenuOpen}>
+    <div ref={box} style={{ flex: 1, minHeight: 0, overflow: 'hidden', display: 'flex', flexDirection: 'column' }} data-testid="file-table-box">
+      <Dropdown
+        menu={{
+          ...contextMenu,
+          onClick: (info) => {
+            setMenuOpen(false);
+            contextMenu.onClick?.(info);
+          },
+        }}
+        trigger={['contextMenu']}
+        open={menuOpen && selectedIds.length > 0}
+        onOpenChange={setMenuOpen}
+      >
         <div>
-          <Table<FileEntry>
-            data-testid="file-table"
-            data-count={pages.items.length}
-            virtual
-            rowKey="id"
+          <EntryTable
+            items={pages.items}
             columns={columns}
-            dataSource={pages.items}
-            loading={pages.loading && pages.items.length === 0}
-            pagination={false}
-            size="middle"
-            scroll={{ x: scrollX, y: scrollY }}
-            rowSelection={{
-              selectedRowKeys: selectedIds,
-              onChange: (keys) => onSelect(keys.map(String)),
-              columnWidth: 40,
-            }}
-            onChange={(_p, _f, sorter) => {
-              if (Array.isArray(sorter) || !sort) return;
-              onSort(sortFromTable(sorter.columnKey, sorter.order));
-            }}
-            onRow={(file) => ({
-              // A click selects the row alone; Ctrl/⌘-click adds or removes it.
-              onClick: (e) => {
-                if (e.ctrlKey || e.metaKey) onSelect(selectedIds.includes(file.id) ? selectedIds.filter((id) => id !== file.id) : [...selectedIds, file.id]);
-                else onSelect([file.id]);
-              },
-              onContextMenu: () => {
-                if (!selectedIds.includes(file.id)) onSelect([file.id]);
-              },
-              onDoubleClick: () => onActivate(file),
-            })}
-            locale={{ emptyText: pages.loading ? ' ' : '暂无文件' }}
-            footer={() => (pages.loading ? '加载中…' : pages.hasMore ? '向下滚动加载更多' : `共 ${pages.items.length} 项`)}
+            scroll={scroll}
+            rowSelection={rowSelection}
+            onRow={onRow}
+            onChange={onChange}
+            locale={locale}
+            loading={pages.loading && empty}
           />
         </div>
       </Dropdown>
+      <div style={{ height: FOOTER_HEIGHT, lineHeight: `${FOOTER_HEIGHT}px`, padding: '0 8px', color: '#8c8c8c' }} data-testid="file-table-footer">
+        {pages.loading ? '加载中…' : pages.hasMore ? '向下滚动加载更多' : empty ? '' : `共 ${pages.items.length} 项`}
+      </div>
     </div>
   );
 }
+
+interface EntryTableProps {
+  items: FileEntry[];
+  columns: TableColumnsType<FileEntry>;
+  scroll: { x: number; y: number };
+  rowSelection: TableProps<FileEntry>['rowSelection'];
+  onRow: TableProps<FileEntry>['onRow'];
+  onChange: TableProps<FileEntry>['onChange'];
+  locale: TableProps<FileEntry>['locale'];
+  loading: boolean;
+}
+
+/** antd's virtual table; re-rendered only when one of its props really changed. */
+const EntryTable = memo(function EntryTable({ items, columns, scroll, rowSelection, onRow, onChange, locale, loading }: EntryTableProps) {
+  return (
+    <Table<FileEntry>
+      data-testid="file-table"
+      data-count={items.length}
+      virtual
+      rowKey="id"
+      columns={columns}
+      dataSource={items}
+      loading={loading}
+      pagination={false}
+      size="middle"
+      scroll={scroll}
+      rowSelection={rowSelection}
+      onChange={onChange}
+      onRow={onRow}
+      locale={locale}
+    />
+  );
+});
