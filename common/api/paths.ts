@@ -58,7 +58,7 @@ export const API = {
   /** `GET /api/file/version/download/:versionId`, honours Range like downloadPrefix. */
   versionDownloadPrefix: '/api/file/version/download/',
   /**
-   * `GET /api/file/zip?ids=a,b,c&name=archive` → a streamed ZIP (stored entries, UTF-8 names, ZIP64
+   * `GET /api/file/zip?ids=a,b,c&name=archive` → a streamed ZIP (deflated text, stored media, UTF-8 names, ZIP64
    * when needed) of the files and folder trees; capped by ZIP_MAX_ENTRIES / ZIP_MAX_BYTES.
    */
   zipDownload: '/api/file/zip',

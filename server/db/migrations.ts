@@ -309,8 +309,20 @@ const m0005_files: Migration = {
   },
 };
 
+/** Recycle-bin pages walk (deleted_by, deleted_at, id) with no sort step, like folder listings. */
+const m0007_files_trash_order: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`drop index files_trash`.execute(db);
+    await sql`create index files_trash on files (deleted_by, deleted_at, id) where trash_root_id = id`.execute(db);
+  },
+  async down(db: Kysely<unknown>) {
+    await sql`drop index files_trash`.execute(db);
+    await sql`create index files_trash on files (deleted_by, deleted_at) where trash_root_id = id`.execute(db);
+  },
+};
+
 export const migrationProvider: MigrationProvider = {
   async getMigrations() {
-    return { '0001_initial': m0001_initial, '0002_transfer': m0002_transfer, '0003_pipelined_uploads': m0003_pipelined_uploads, '0005_files': m0005_files };
+    return { '0001_initial': m0001_initial, '0002_transfer': m0002_transfer, '0003_pipelined_uploads': m0003_pipelined_uploads, '0005_files': m0005_files, '0007_files_trash_order': m0007_files_trash_order };
   },
 };

@@ -1,4 +1,5 @@
-import { crc32 } from 'node:zlib';
+import { once } from 'node:events';
+import { crc32, createDeflateRaw } from 'node:zlib';
 
 /** One archive member: a folder (name ends with '/') or a file whose bytes `open()` streams. */
 export interface ZipMember {
@@ -8,6 +9,39 @@ export interface ZipMember {
   size: number;
   modifiedAt: number;
   open?: () => AsyncIterable<Uint8Array>;
+  /** Deflate this entry (text-like content); stored otherwise. */
+  deflate?: boolean;
+}
+
+/** Deflating pays off only for content that is not compressed already; bounded so ZIP64 decisions stay exact. */
+export const DEFLATE_MAX_SIZE = 1024 * 1024 * 1024;
+
+/**
+ * Deflates a byte stream with back-pressure both ways, handing each input piece to `onInput`
+ * (the CRC is over the uncompressed bytes). Stopping early destroys the compressor and the source.
+ */
+async function* deflateStream(source: AsyncIterable<Uint8Array>, onInput: (piece: Buffer) => void): AsyncGenerator<Buffer> {
+  const deflate = createDeflateRaw({ level: 6 });
+  const closed = once(deflate, 'close').catch(() => undefined);
+  const feed = (async () => {
+    try {
+      for await (const piece of source) {
+        if (deflate.destroyed) return;
+        const buf = Buffer.isBuffer(piece) ? piece : Buffer.from(piece);
+        onInput(buf);
+        if (!deflate.write(buf)) await Promise.race([once(deflate, 'drain'), closed]);
+      }
+      if (!deflate.destroyed) deflate.end();
+    } catch (err) {
+      deflate.destroy(err as Error);
+    }
+  })();
+  try {
+    for await (const out of deflate) yield out as Buffer;
+  } finally {
+    if (!deflate.destroyed) deflate.destroy();
+    await feed;
+  }
 }
 
 const U32 = 0xffffffff;
@@ -29,7 +63,10 @@ interface Written {
   name: Buffer;
   isDir: boolean;
   crc: number;
+  /** Uncompressed and stored (compressed) sizes. */
   size: number;
+  stored: number;
+  method: number;
   offset: number;
   zip64: boolean;
   time: number;
@@ -37,7 +74,7 @@ interface Written {
 }
 
 /**
- * A streaming ZIP encoder (APPNOTE 6.3): stored entries, sizes and CRC-32 in a data descriptor
+ * A streaming ZIP encoder (APPNOTE 6.3): stored or deflated entries, sizes and CRC-32 in a data descriptor
  * after each entry's bytes (so nothing is buffered or read twice), UTF-8 names, and ZIP64 records
  * for entries, offsets or counts beyond the 32/16-bit fields. Memory stays at one read buffer plus
  * the central directory. `zip64Threshold` exists so tests can exercise ZIP64 on small data.
@@ -49,7 +86,9 @@ export async function* zipStream(members: AsyncIterable<ZipMember> | Iterable<Zi
   for await (const m of members) {
     opts.signal?.throwIfAborted();
     const name = Buffer.from(m.isDir && !m.name.endsWith('/') ? `${m.name}/` : m.name, 'utf8');
-    const zip64 = m.size >= limit || offset >= limit;
+    const method = m.deflate && !m.isDir && m.size > 0 && m.size <= DEFLATE_MAX_SIZE ? 8 : 0;
+    // Deflate never grows data by more than a few bytes per 16 KiB block: decided on the input size.
+    const zip64 = m.size + (method ? 1024 + m.size / 1000 : 0) >= limit || offset >= limit;
     const { time, date } = dosTime(m.modifiedAt);
     // Local header: CRC and sizes are zero (bit 3); a ZIP64 entry announces itself with the extra field.
     const extra = zip64 ? Buffer.alloc(20) : Buffer.alloc(0);
@@ -61,7 +100,7 @@ export async function* zipStream(members: AsyncIterable<ZipMember> | Iterable<Zi
     header.writeUInt32LE(0x04034b50, 0);
     header.writeUInt16LE(zip64 ? VERSION_ZIP64 : VERSION_PLAIN, 4);
     header.writeUInt16LE(FLAGS, 6);
-    header.writeUInt16LE(0, 8); // stored
+    header.writeUInt16LE(method, 8); // 0 stored, 8 deflate
     header.writeUInt16LE(time, 10);
     header.writeUInt16LE(date, 12);
     header.writeUInt32LE(0, 14);
@@ -77,41 +116,54 @@ export async function* zipStream(members: AsyncIterable<ZipMember> | Iterable<Zi
 
     let crc = 0;
     let size = 0;
+    let stored = 0;
     if (!m.isDir && m.open) {
-      for await (const piece of m.open()) {
-        opts.signal?.throwIfAborted();
-        const buf = Buffer.isBuffer(piece) ? piece : Buffer.from(piece);
+      const count = (buf: Buffer) => {
         crc = crc32(buf, crc);
         size += buf.length;
-        yield buf;
+      };
+      if (method === 8) {
+        for await (const out of deflateStream(m.open(), count)) {
+          opts.signal?.throwIfAborted();
+          stored += out.length;
+          yield out;
+        }
+      } else {
+        for await (const piece of m.open()) {
+          opts.signal?.throwIfAborted();
+          const buf = Buffer.isBuffer(piece) ? piece : Buffer.from(piece);
+          count(buf);
+          stored += buf.length;
+          yield buf;
+        }
       }
     }
     if (size !== (m.isDir ? 0 : m.size)) throw new Error(`zip member ${m.name}: expected ${m.size} bytes, read ${size}`);
-    offset += size;
+    offset += stored;
     const descriptor = Buffer.alloc(zip64 ? 24 : 16);
     descriptor.writeUInt32LE(0x08074b50, 0);
     descriptor.writeUInt32LE(crc >>> 0, 4);
     if (zip64) {
-      descriptor.writeBigUInt64LE(BigInt(size), 8);
+      descriptor.writeBigUInt64LE(BigInt(stored), 8);
       descriptor.writeBigUInt64LE(BigInt(size), 16);
     } else {
-      descriptor.writeUInt32LE(size, 8);
+      descriptor.writeUInt32LE(stored, 8);
       descriptor.writeUInt32LE(size, 12);
     }
     yield descriptor;
     offset += descriptor.length;
-    written.push({ name, isDir: m.isDir, crc: crc >>> 0, size, offset: entryOffset, zip64: zip64 || entryOffset >= limit, time, date });
+    written.push({ name, isDir: m.isDir, crc: crc >>> 0, size, stored, method, offset: entryOffset, zip64: zip64 || entryOffset >= limit, time, date });
   }
 
   const cdStart = offset;
   for (const w of written) {
-    const big = w.zip64 || w.size >= limit || w.offset >= limit;
+    const big = w.zip64 || w.size >= limit || w.stored >= limit || w.offset >= limit;
     const extra = big ? Buffer.alloc(28) : Buffer.alloc(0);
     if (big) {
       extra.writeUInt16LE(0x0001, 0);
       extra.writeUInt16LE(24, 2);
       extra.writeBigUInt64LE(BigInt(w.size), 4);
-      extra.writeBigUInt64LE(BigInt(w.size), 12);
+      extra.writeBigUInt64LE(BigInt(w.stored), 12);
       extra.writeBigUInt64LE(BigInt(w.offset), 20);
     }
     const h = Buffer.alloc(46);
@@ -119,11 +171,11 @@ export async function* zipStream(members: AsyncIterable<ZipMember> | Iterable<Zi
     h.writeUInt16LE((3 << 8) | VERSION_ZIP64, 4); // made by: Unix, 4.5
     h.writeUInt16LE(big ? VERSION_ZIP64 : VERSION_PLAIN, 6);
     h.writeUInt16LE(FLAGS, 8);
-    h.writeUInt16LE(0, 10);
+    h.writeUInt16LE(w.method, 10);
     h.writeUInt16LE(w.time, 12);
     h.writeUInt16LE(w.date, 14);
     h.writeUInt32LE(w.crc, 16);
-    h.writeUInt32LE(big ? U32 : w.size, 20);
+    h.writeUInt32LE(big ? U32 : w.stored, 20);
     h.writeUInt32LE(big ? U32 : w.size, 24);
     h.writeUInt16LE(w.name.length, 28);
     h.writeUInt16LE(extra.length, 30);

@@ -21,6 +21,11 @@ export class SearchRepository {
   constructor(private readonly db: Db) {}
 
   search(scope: SearchScope, keyword: string, after: { key: string; id: string } | null, limit: number): Promise<FilesTable[]> {
+    return this.searchQuery(scope, keyword, after, limit).execute();
+  }
+
+  /** The search query (tests check its plan). */
+  searchQuery(scope: SearchScope, keyword: string, after: { key: string; id: string } | null, limit: number) {
     const pattern = `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     let q = this.db
       .selectFrom('files')
@@ -39,7 +44,7 @@ export class SearchRepository {
         if (scope.spaceIds.length > 0) parts.push(eb.and([eb('space_id', 'in', [...scope.spaceIds]), eb('parent_id', 'is not', null)]));
         return parts.length > 0 ? eb.or(parts) : eb.val(false);
       });
-    if (after) q = q.where((eb) => eb.or([eb('name_key', '>', after.key), eb.and([eb('name_key', '=', after.key), eb('id', '>', after.id)])]));
-    return q.orderBy('name_key').orderBy('id').limit(limit).execute();
+    if (after) q = q.where((eb) => eb(eb.refTuple('name_key', 'id'), '>', eb.tuple(after.key, after.id)));
+    return q.orderBy('name_key').orderBy('id').limit(limit);
   }
 }

@@ -52,16 +52,19 @@ export class TreeRepository {
 
   /** The caller's recycle bin: the roots they deleted, newest first, keyset by (deleted_at, id). */
   trashPage(tenantId: string, userId: string, after: { deletedAt: number; id: string } | null, limit: number): Promise<FilesTable[]> {
+    return this.trashPageQuery(tenantId, userId, after, limit).execute();
+  }
+
+  /** The recycle-bin page query (tests check its plan). */
+  trashPageQuery(tenantId: string, userId: string, after: { deletedAt: number; id: string } | null, limit: number) {
     let q = this.db
       .selectFrom('files')
       .selectAll()
       .where('deleted_by', '=', userId)
       .where(sql<boolean>`trash_root_id = id`)
       .where('tenant_id', '=', tenantId);
-    if (after) {
-      q = q.where((eb) => eb.or([eb('deleted_at', '<', after.deletedAt), eb.and([eb('deleted_at', '=', after.deletedAt), eb('id', '<', after.id)])]));
-    }
-    return q.orderBy('deleted_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    if (after) q = q.where((eb) => eb(eb.refTuple('deleted_at', 'id'), '<', eb.tuple(after.deletedAt, after.id)));
+    return q.orderBy('deleted_at', 'desc').orderBy('id', 'desc').limit(limit);
   }
 
   /** Deleted roots of a user, all of them (empty the bin), or older than `before` for everybody. */
@@ -157,7 +160,9 @@ export class TreeRepository {
 
   /**
    * Moves an entry under another parent (maybe renamed). Its tree takes the target's category and
-   * space; moving into personal files makes the caller the owner of the whole tree.
+   * space; moving into personal files makes the caller the owner of the whole tree, and the bytes
+   * (contents and kept versions) other owners were charged for move to the caller's quota
+   * (refused when it would overflow).
    */
   async move(
     rootId: string,
@@ -173,6 +178,21 @@ export class TreeRepository {
           .set({ parent_id: to.parentId, name, name_key: nameKey, updated_at: now })
           .where('id', '=', rootId)
           .execute();
+        if (to.ownerId !== null) {
+          const tree = liveTreeIds(rootId);
+          const charged = await sql<{ owner_id: string; bytes: number }>`
+            select owner_id, sum(bytes) as bytes from (
+              select owner_id, size as bytes from files where id in (${tree}) and is_dir = 0
+              union all
+              select f.owner_id, v.size from file_versions v join files f on f.id = v.file_id where f.id in (${tree})
+            ) where owner_id != ${to.ownerId} group by owner_id`.execute(tx);
+          let total = 0;
+          for (const c of charged.rows) {
+            total += Number(c.bytes);
+            await sql`update users set used_size = max(0, used_size - ${Number(c.bytes)}) where id = ${c.owner_id}`.execute(tx);
+          }
+          if (total > 0) await charge(tx, to.ownerId, total);
+        }
         const owner = to.ownerId === null ? sql`owner_id` : sql`${to.ownerId}`;
         await sql`update files set category = ${to.category}, space_id = ${to.spaceId}, owner_id = ${owner}
           where id in (${liveTreeIds(rootId)})`.execute(tx);

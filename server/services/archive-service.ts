@@ -13,6 +13,8 @@ import { freeName } from './naming';
 import type { AccessService } from './space-access';
 import { layoutOf } from './upload-service';
 
+const DEFLATE_KINDS = new Set(['txt', 'unknown']);
+
 /** Pictures above this size get no thumbnail (the preview serves the picture itself). */
 const THUMBNAIL_MAX_INPUT = 64 * 1024 * 1024;
 
@@ -81,6 +83,8 @@ export class ArchiveService {
         size: row.is_dir ? 0 : Number(blob!.size),
         modifiedAt: row.updated_at,
         open: blob && Number(blob.size) > 0 ? () => this.blobs.openRead(blob.storage_key, undefined, layoutOf(blob)) as AsyncIterable<Uint8Array> : undefined,
+        // Text compresses well; pictures, video, music, packages and Office files are compressed already.
+        deflate: row.is_dir === 0 && DEFLATE_KINDS.has(fileKindOf(row.name, false)),
       };
     });
     const single = entries.length === 1 ? entries[0]!.row.name : null;

@@ -42,15 +42,19 @@ describe('streamed ZIP download', () => {
     await text(admin, '说明.txt', '中文内容', sub.id);
     await mkdir(admin, '空文件夹', folder.id);
     const big = Buffer.alloc(300_000, 7);
-    const loose = await uploadFile(admin, big, 'loose.bin');
+    const loose = await uploadFile(admin, big, 'loose.zip');
     const res = await admin.raw(zipDownloadUrl([folder.id, loose.body.data.id], '打包'));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect(res.headers.get('content-disposition')).toContain("filename*=UTF-8''%E6%89%93%E5%8C%85.zip");
     const { listing, file } = await unzipList(Buffer.from(await res.arrayBuffer()));
-    expect(listing.trim().split('\n').sort()).toEqual(['loose.bin', '项目/', '项目/子目录/', '项目/子目录/说明.txt', '项目/空文件夹/'].sort());
+    expect(listing.trim().split('\n').sort()).toEqual(['loose.zip', '项目/', '项目/子目录/', '项目/子目录/说明.txt', '项目/空文件夹/'].sort());
     expect((await run('unzip', ['-p', file, '项目/子目录/说明.txt'])).stdout).toBe('中文内容');
-    const bin = await run('unzip', ['-p', file, 'loose.bin'], { encoding: 'buffer', maxBuffer: 1 << 20 });
+    // Text is deflated, other kinds stored ('unzip -v' names the method per member).
+    const verbose = (await run('unzip', ['-v', file])).stdout;
+    expect(verbose).toMatch(/Defl:N.*说明\.txt/);
+    expect(verbose).toMatch(/Stored.*loose\.zip/);
+    const bin = await run('unzip', ['-p', file, 'loose.zip'], { encoding: 'buffer', maxBuffer: 1 << 20 });
     expect(Buffer.compare(bin.stdout, big)).toBe(0);
   });
 
@@ -98,14 +102,26 @@ describe('streamed ZIP download', () => {
       { name: 'd/', isDir: true, size: 0, modifiedAt: Date.now() },
       { name: 'd/one.txt', isDir: false, size: 5, modifiedAt: Date.now(), open: async function* () { yield Buffer.from('hello'); } },
       { name: 'two.txt', isDir: false, size: 6, modifiedAt: Date.now(), open: async function* () { yield Buffer.from('wor'); yield Buffer.from('ld!'); } },
+      {
+        name: 'three.txt',
+        isDir: false,
+        size: 300_000,
+        modifiedAt: Date.now(),
+        deflate: true,
+        open: async function* () {
+          for (let i = 0; i < 3; i++) yield Buffer.alloc(100_000, 'ab');
+        },
+      },
     ];
     const parts: Buffer[] = [];
     for await (const p of zipStream(members, { zip64Threshold: 1 })) parts.push(p);
     const bytes = Buffer.concat(parts);
     expect(bytes.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(true); // ZIP64 end record
     const { listing, file } = await unzipList(bytes, 'z64.zip');
-    expect(listing.trim().split('\n')).toEqual(['d/', 'd/one.txt', 'two.txt']);
+    expect(listing.trim().split('\n')).toEqual(['d/', 'd/one.txt', 'two.txt', 'three.txt']);
     expect((await run('unzip', ['-p', file, 'two.txt'])).stdout).toBe('world!');
+    expect((await run('unzip', ['-p', file, 'three.txt'], { maxBuffer: 1 << 20 })).stdout).toBe('ab'.repeat(150_000));
+    expect(bytes.length).toBeLessThan(10_000); // 300 kB of text deflated
   });
 });
 

@@ -8,6 +8,8 @@ import type { ServerConfig } from '../../server/config';
 import { openDatabase } from '../../server/db/database';
 import type { Database } from '../../server/db/schema';
 import { FileRepository, type ListParent, type SortColumn } from '../../server/repositories/file-repository';
+import { SearchRepository } from '../../server/repositories/search-repository';
+import { TreeRepository } from '../../server/repositories/tree-repository';
 
 /**
  * The listing of a 100k-entry folder must be an index walk: EXPLAIN QUERY PLAN of the real
@@ -59,4 +61,29 @@ describe('query plans', () => {
       }
     }
   }
+
+  it('recycle bin pages: index files_trash, cursor seek, no sort', () => {
+    const tree = new TreeRepository(db);
+    for (const after of [null, { deletedAt: 1, id: 'x' }]) {
+      const p = plan(tree.trashPageQuery('t', 'u', after, 101).compile());
+      expect(p).toContain('USING INDEX files_trash (deleted_by=?');
+      expect(p).not.toContain('TEMP B-TREE');
+    }
+  });
+
+  it('keyword search walks files_search in name order (stops after a page), no sort', () => {
+    const search = new SearchRepository(db);
+    const scopes = [
+      { tenantId: 't', ownerId: 'o', category: 1, spaceIds: [] },
+      { tenantId: 't', ownerId: 'o', category: null, spaceIds: ['a', 'b'] },
+      { tenantId: 't', ownerId: null, category: null, spaceIds: ['a'] },
+    ];
+    for (const scope of scopes) {
+      for (const after of [null, { key: 'k', id: 'x' }]) {
+        const p = plan(search.searchQuery(scope, 'abc', after, 101).compile());
+        expect(p, JSON.stringify(scope)).toContain('USING INDEX files_search (tenant_id=?');
+        expect(p).not.toContain('TEMP B-TREE');
+      }
+    }
+  });
 });

@@ -98,6 +98,19 @@ describe('group spaces and roles', () => {
     expect(await download(admin, copied.body.data.items[0]!.id)).toBe('travel');
   });
 
+  it('a manager taking a member\'s group file into personal files takes its quota over', async () => {
+    const group = await createGroup(admin, '配额组');
+    await admin.post(API.groupMemberAdd, { id: group.id, username: 'member' });
+    const used = (client: Client) => client.post<{ data: { usedSize: number } }>(API.userDetails, {}).then((r) => r.body.data.usedSize);
+    const doc = await text(member, 'quota-move.txt', '0123456789', null, { spaceId: group.id });
+    const [memberBefore, adminBefore] = [await used(member), await used(admin)];
+    const moved = await admin.post(API.move, { ids: [doc.id], targetParentId: null, targetCategory: 1 });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(await used(member)).toBe(memberBefore - 10);
+    expect(await used(admin)).toBe(adminBefore + 10);
+    expect((await member.raw(API.downloadPrefix + doc.id)).status).toBe(404);
+  });
+
   it('the public space is shared by the tenant, not by another tenant', async () => {
     const space = (await member.post<{ data: SpaceInfo }>(API.publicSpace, {})).body.data;
     expect(space).toMatchObject({ kind: 'public', myRole: null });
