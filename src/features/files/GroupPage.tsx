@@ -158,7 +158,11 @@ function GroupSpace({ spaceId, groups, onBack, onChanged }: { spaceId: string; g
     if (groups === null || group) return;
     publicSpace().then(
       (pub) => {
-        if (pub.id === spaceId) navigate(`/main/file/publicSpace${window.location.search.replace(/([?&])space=[^&]*&?/, '$1').replace(/[?&]$/, '')}`, { replace: true });
+        if (pub.id !== spaceId) return;
+        const params = new URLSearchParams(window.location.search);
+        params.delete(SPACE_QUERY_PARAM);
+        const qs = params.toString();
+        navigate(`/main/file/publicSpace${qs ? `?${qs}` : ''}`, { replace: true });
       },
       () => undefined,
     );
