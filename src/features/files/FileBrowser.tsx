@@ -16,7 +16,7 @@ import { locationOf } from './file-locations';
 import { FileBreadcrumb } from './FileBreadcrumb';
 import { FileTable } from './FileTable';
 import { FileToolbar } from './FileToolbar';
-import { copyOrMove, makeFolder, publicSpace, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked } from './files-api';
+import { copyOrMove, entriesByIds, makeFolder, publicSpace, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked } from './files-api';
 import { FolderPickerModal, type PickedTarget } from './FolderPickerModal';
 import { NameModal } from './NameModal';
 import { PreviewModal } from './PreviewModal';
@@ -332,7 +332,10 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         file={versionsFile}
         canChange={versionsFile !== null && !actionsFor([versionsFile], ctx).some((o) => o.action === 'uploadVersion' && o.disabledReason)}
         onClose={() => setDialog(null)}
-        onChanged={() => pages.reload()}
+        onChanged={(id) => {
+          // one row changed (its size, date, version count): fetch just that row
+          entriesByIds([id]).then(pages.patch, () => pages.reload());
+        }}
       />
     </Flex>
   );

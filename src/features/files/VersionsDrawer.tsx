@@ -17,7 +17,7 @@ import { listVersions, restoreVersion } from './files-api';
  * can be restored as the new current content. 上传新版本 hands the picked file to the transfer engine
  * with its newVersion policy under the file's own name, so the upload becomes this file's next version.
  */
-export function VersionsDrawer({ file, canChange, onClose, onChanged }: { file: FileEntry | null; canChange: boolean; onClose: () => void; onChanged: () => void }) {
+export function VersionsDrawer({ file, canChange, onClose, onChanged }: { file: FileEntry | null; canChange: boolean; onClose: () => void; onChanged: (fileId: string) => void }) {
   const { message } = App.useApp();
   const [versions, setVersions] = useState<FileVersion[] | null>(null);
   const picker = useRef<HTMLInputElement>(null);
@@ -39,7 +39,7 @@ export function VersionsDrawer({ file, canChange, onClose, onChanged }: { file: 
       await restoreVersion(file.id, v.id);
       message.success(`已恢复到版本 ${v.versionNo}`);
       load();
-      onChanged();
+      onChanged(file.id);
     } catch {
       // shown by the API client
     }

@@ -3,7 +3,6 @@
  * page with one of these, so every page shares the same table, menus and dialogs.
  */
 import type { FileEntry, SpaceRole } from '../../../common/api/types';
-import type { BrowserMode } from './file-actions';
 import { keywordSearch, listFavorites, listFiles, listRecycleBin, listSharedFiles, unifiedSearch, type FolderScope } from './files-api';
 import type { PageLoader } from './use-entry-pages';
 import type { SortState } from './sort-state';
@@ -22,10 +21,6 @@ export type BrowserSource =
   | { mode: 'recycle' }
   /** Keyword search in one category or space, or unified across everything the caller may see. */
   | { mode: 'search'; keyword: string; unified: boolean; scope?: FolderScope };
-
-export function modeOf(source: BrowserSource): BrowserMode {
-  return source.mode;
-}
 
 /** The page loader for the source at folder `dir` with `sort`; null when there is nothing to list yet. */
 export function loaderFor(source: BrowserSource, dir: string | null, sort: SortState): PageLoader<FileEntry> | null {

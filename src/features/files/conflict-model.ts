@@ -83,11 +83,6 @@ export function decideConflict(session: ConflictSession, decision: ConflictDecis
   return { pending, decided };
 }
 
-/** Every item was skipped: nothing to send again. */
-export function allSkipped(session: ConflictSession): boolean {
-  return [...session.decided.values()].every((d) => d === 'skip');
-}
-
 /**
  * A folder cannot go into itself or into one of its own sub-folders. `targetPath` is the target's
  * path from the root (its ancestors' ids, then its own); returns the first selected folder on it, or null.

@@ -30,7 +30,3 @@ export function tableOrderOf(sort: SortState, columnKey: FileSortField): 'ascend
   if (sort.field !== columnKey) return null;
   return sort.order === 'asc' ? 'ascend' : 'descend';
 }
-
-export function sameSort(a: SortState, b: SortState): boolean {
-  return a.field === b.field && a.order === b.order;
-}

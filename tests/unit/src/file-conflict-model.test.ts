@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  allSkipped,
   conflictItemsOf,
   conflictsDone,
   currentConflict,
@@ -45,7 +44,6 @@ describe('copy/move conflict decisions', () => {
     expect(conflictsDone(s)).toBe(true);
     expect(currentConflict(s)).toBeNull();
     expect(decisionsOf(s)).toEqual({ a: 'overwrite', b: 'skip', c: 'rename' });
-    expect(allSkipped(s)).toBe(false);
   });
 
   it('applies an answer to the rest only where it is allowed; folders are still asked', () => {
@@ -63,10 +61,10 @@ describe('copy/move conflict decisions', () => {
     expect(decideConflict(s, 'overwrite')).toBe(s);
   });
 
-  it('skip for all sends nothing', () => {
+  it('skip for all answers every item at once', () => {
     const s = decideConflict(startConflicts([a!, b!, c!]), 'skip', true);
     expect(conflictsDone(s)).toBe(true);
-    expect(allSkipped(s)).toBe(true);
+    expect(decisionsOf(s)).toEqual({ a: 'skip', b: 'skip', c: 'skip' });
   });
 
   it('never lets a folder go into itself or its sub-folders', () => {
