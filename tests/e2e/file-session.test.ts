@@ -383,6 +383,27 @@ describe('files session', () => {
     await fileRow(page, folderA).waitFor();
   });
 
+  it('each category page lists its own category (同步文件 4, 其他 3, 共享文件 2 through its own call)', async () => {
+    const pages = [
+      { path: '/main/file/backups', call: API.fileList, category: 4 },
+      { path: '/main/file/other', call: API.fileList, category: 3 },
+      { path: '/main/file/share', call: API.shareFileList, category: 2 },
+    ];
+    for (const { path: route, call, category } of pages) {
+      const listed = page.waitForRequest((r) => r.url().endsWith(call) && (r.postDataJSON() as { category?: number }).category === category);
+      await page.goto(new URL(route, page.url()).toString());
+      await listed;
+      const name = `分类${category}-${stamp}`;
+      await page.getByTestId('toolbar-mkdir').click();
+      await page.getByTestId('mkdir-name-input').fill(name);
+      await page.getByRole('button', { name: OK }).click();
+      await fileRow(page, name).waitFor();
+    }
+    await page.goto(new URL('/main/file/personal', page.url()).toString());
+    await fileRow(page, folderA).waitFor();
+    for (const category of [2, 3, 4]) await expect(fileRow(page, `分类${category}-${stamp}`).count()).resolves.toBe(0);
+  });
+
   it('keeps only a screenful of rows in the DOM while scrolling through hundreds of entries', async () => {
     const big = `大目录-${stamp}`;
     await page.getByTestId('toolbar-mkdir').click();
