@@ -96,6 +96,15 @@ describe('files session', () => {
     await expect(fileRow(page, note).getByTestId('file-kind-icon').getAttribute('data-kind')).resolves.toBe('txt');
   });
 
+  it('marks a name with a sensitive keyword as 敏感', async () => {
+    const name = `绝密方案-${stamp}`;
+    await page.getByTestId('toolbar-mkdir').click();
+    await page.getByTestId('mkdir-name-input').fill(name);
+    await page.getByRole('button', { name: OK }).click();
+    await fileRow(page, name).getByTestId('state-sensitive').getByText('敏感').waitFor();
+    await expect(fileRow(page, folderA).getByTestId('state-sensitive').count()).resolves.toBe(0);
+  });
+
   it('renames from the context menu, refusing a forbidden character first', async () => {
     await contextAction(note, 'rename');
     const input = page.getByTestId('rename-name-input');
