@@ -205,6 +205,16 @@ describe('files session', () => {
     expect(await current()).toBe(text);
     await page.locator('.ant-drawer-close').click();
     await page.getByTestId('version-list').waitFor({ state: 'detached' });
+
+    // the toolbar's 上传新版本 does the same without opening the history
+    const v3 = `第三版内容 ${stamp}`;
+    const source3 = path.join(workDir, 'v3.txt');
+    writeFileSync(source3, v3);
+    await select(renamed);
+    await page.getByTestId('action-uploadVersion').click();
+    await page.getByTestId('new-version-input').setInputFiles(source3);
+    await expect.poll(() => transferItems(page, renamed, 'done').count(), { timeout: 60_000 }).toBe(2);
+    await expect.poll(current).toBe(v3);
   });
 
   it('deletes to the recycle bin and restores it', async () => {

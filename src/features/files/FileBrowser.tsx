@@ -27,6 +27,7 @@ import { errorText, useBrowserUploads } from './use-browser-uploads';
 import { useConflictDecisions } from './use-conflict-decisions';
 import { useCurrentDir } from './use-current-dir';
 import { useEntryPages } from './use-entry-pages';
+import { useNewVersionUpload } from './use-new-version-upload';
 import { usePickerRoots } from './use-picker-roots';
 import { VersionsDrawer } from './VersionsDrawer';
 
@@ -54,6 +55,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
   const { withDecisions, modal: conflictModal } = useConflictDecisions();
+  const newVersion = useNewVersionUpload('new-version-input');
   const [publicSpaceId, setPublicSpaceId] = useState<string | null>(null);
 
   const sourceKey = JSON.stringify(source);
@@ -170,6 +172,8 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
           return;
         }
         case 'uploadVersion':
+          if (first) newVersion.pick(first);
+          return;
         case 'versions':
           if (first) setDialog({ kind: 'versions', file: first });
           return;
@@ -327,6 +331,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         onPick={(target) => (dialog?.kind === 'pick' ? transfer(dialog.op, dialog.entries, target) : Promise.resolve())}
       />
       <ConflictModal {...conflictModal} />
+      {newVersion.input}
       <PreviewModal file={dialog?.kind === 'preview' ? dialog.file : null} onClose={() => setDialog(null)} />
       <VersionsDrawer
         file={versionsFile}

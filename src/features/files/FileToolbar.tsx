@@ -12,7 +12,7 @@ import type { SortState } from './sort-state';
 const SORT_LABELS: Record<FileSortField, string> = { name: '名称', size: '大小', updatedAt: '修改时间' };
 
 /** Actions shown as toolbar buttons for a selection (the rest stay in the context menu). */
-const TOOLBAR_ACTIONS: readonly FileAction[] = ['download', 'zip', 'rename', 'move', 'copy', 'delete', 'favorite', 'unfavorite', 'lock', 'unlock', 'versions', 'restore', 'purge'];
+const TOOLBAR_ACTIONS: readonly FileAction[] = ['download', 'zip', 'rename', 'move', 'copy', 'delete', 'favorite', 'unfavorite', 'lock', 'unlock', 'uploadVersion', 'versions', 'restore', 'purge'];
 
 export interface FileToolbarProps {
   source: BrowserSource;

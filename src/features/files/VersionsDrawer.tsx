@@ -1,26 +1,25 @@
 import { CloudUploadOutlined, DownloadOutlined, RollbackOutlined } from '@ant-design/icons';
 import { App, Button, Drawer, List, Popconfirm, Space, Tag, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { downloadUrl, versionDownloadUrl } from '../../../common/api/paths';
 import type { FileEntry, FileVersion } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
 import { formatSize } from '../../../common/format/size';
 import { Permission } from '../../lib/button-permissions';
 import { fileListVersionAtom } from '../../lib/file-events';
-import { enqueueNewVersion } from '../../lib/upload-queue';
 import { ACTION_PERMISSIONS } from './file-actions';
 import { listVersions, restoreVersion } from './files-api';
+import { useNewVersionUpload } from './use-new-version-upload';
 
 /**
  * 历史版本 of a file: newest first (the first is the current content), each downloadable; an old one
- * can be restored as the new current content. 上传新版本 hands the picked file to the transfer engine
- * with its newVersion policy under the file's own name, so the upload becomes this file's next version.
+ * can be restored as the new current content; 上传新版本 uploads the next one (use-new-version-upload).
  */
 export function VersionsDrawer({ file, canChange, onClose, onChanged }: { file: FileEntry | null; canChange: boolean; onClose: () => void; onChanged: (fileId: string) => void }) {
   const { message } = App.useApp();
   const [versions, setVersions] = useState<FileVersion[] | null>(null);
-  const picker = useRef<HTMLInputElement>(null);
+  const newVersion = useNewVersionUpload('version-upload-input', file);
   // Bumped when an upload finishes: a new version uploaded from here shows up without reopening.
   const filesChanged = useAtomValue(fileListVersionAtom);
 
@@ -45,35 +44,15 @@ export function VersionsDrawer({ file, canChange, onClose, onChanged }: { file: 
     }
   }
 
-  async function uploadVersion(picked: File) {
-    if (!file) return;
-    try {
-      await enqueueNewVersion(picked, { fileId: file.id, name: file.name, parentId: file.parentId, category: file.category });
-      message.success('新版本已加入传输列表');
-    } catch (e) {
-      message.error(e instanceof Error ? e.message : '无法开始上传');
-    }
-  }
 
   return (
     <Drawer open={file !== null} title={file ? `历史版本：${file.name}` : ''} onClose={onClose} size="large" destroyOnHidden>
       {file && canChange && (
         <Permission code={ACTION_PERMISSIONS.uploadVersion ?? ''}>
-          <Button icon={<CloudUploadOutlined />} onClick={() => picker.current?.click()} data-testid="version-upload" style={{ marginBottom: 12 }}>
+          <Button icon={<CloudUploadOutlined />} onClick={() => newVersion.pick(file)} data-testid="version-upload" style={{ marginBottom: 12 }}>
             上传新版本
           </Button>
-          <input
-            ref={picker}
-            type="file"
-            hidden
-            data-testid="version-upload-input"
-            aria-label="选择新版本文件"
-            onChange={(e) => {
-              const picked = e.target.files?.[0];
-              e.target.value = '';
-              if (picked) void uploadVersion(picked);
-            }}
-          />
+          {newVersion.input}
         </Permission>
       )}
       <List<FileVersion>
