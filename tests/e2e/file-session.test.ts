@@ -244,6 +244,11 @@ describe('files session', () => {
     await expect.poll(() => table().locator('.ant-table-row').count()).toBe(3);
 
     await page.goto(new URL(`/main/file/unifiedSearch?keyword=${encodeURIComponent(folderB)}`, page.url()).toString());
+    await fileRow(page, folderB).getByText(folderA).waitFor(); // the 位置 column
+    // 打开所在位置: the personal page, inside 项目A where 资料B now lives
+    await contextAction(folderB, 'openLocation');
+    await page.waitForURL('**/main/file/personal?dir=**');
+    await page.getByTestId('breadcrumb').getByText(folderA).waitFor();
     await fileRow(page, folderB).waitFor();
     await page.goto(new URL('/main/file/personal', page.url()).toString());
   });
