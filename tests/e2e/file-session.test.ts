@@ -296,6 +296,20 @@ describe('files session', () => {
     await frame.waitFor({ state: 'detached' });
   });
 
+  it('previews audio in an <audio> element the browser can play', async () => {
+    const name = `录音-${stamp}.wav`;
+    const source = path.join(workDir, name);
+    writeFileSync(source, silentWav(0.5));
+    await page.getByTestId('upload-input').setInputFiles(source);
+    await transferItems(page, name, 'done').waitFor({ timeout: 60_000 });
+    await fileRow(page, name).getByTestId('file-name').click();
+    const audio = page.getByTestId('preview-audio');
+    await audio.waitFor();
+    await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.duration)).toBeCloseTo(0.5, 1);
+    await page.keyboard.press('Escape');
+    await audio.waitFor({ state: 'detached' });
+  });
+
   it('downloads a folder as a zip holding its tree', async () => {
     await select(folderA);
     const downloadEvent = page.waitForEvent('download');
@@ -522,4 +536,24 @@ function minimalPdf(): Buffer {
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
+}
+
+/** `seconds` of 8 kHz mono 16-bit silence as a WAV file. */
+function silentWav(seconds: number): Buffer {
+  const rate = 8000;
+  const data = Buffer.alloc(Math.round(rate * seconds) * 2);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8, 'ascii');
+  header.writeUInt32LE(16, 16); // fmt chunk size
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28); // byte rate
+  header.writeUInt16LE(2, 32); // block align
+  header.writeUInt16LE(16, 34); // bits per sample
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
 }
