@@ -1,9 +1,11 @@
 /**
- * A whole files session in Chromium against `npm start`, every step through the UI: create a folder
- * and a text file, rename, preview, copy (with a name conflict answered in the dialog), move (the
- * picker refuses a folder into itself), lock, upload a new version and fetch the old one, delete to
- * the recycle bin and restore, search, download a folder as a zip and read its entries, and scroll a
- * folder of hundreds of entries with only a screenful of rows in the DOM.
+ * A whole files session in Chromium against `npm start`, every step through the UI: create folders and a
+ * text file, the 敏感 tag, rename (the §5 rule refused first), preview text, copy with a name conflict
+ * answered in the dialog, move (the picker never offers the folder itself), lock/unlock, new versions
+ * (drawer and toolbar) with the old one downloaded and restored, recycle bin and restore, keyword and
+ * unified search with 打开所在位置, createTxt held under a taken name, previews of a thumbnail, a PDF and
+ * audio, a folder as a zip (entries read back), server sort, favorites, a group space, batch delete and
+ * purge, the category pages, and a folder of hundreds of entries with only a screenful of rows in the DOM.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
