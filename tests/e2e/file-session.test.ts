@@ -405,7 +405,7 @@ describe('files session', () => {
     const held = renamed.replace(/\.txt$/, ' (1).txt');
     const picture = `图片-${stamp}.png`;
     await select(held, picture);
-    await page.getByTestId('action-delete').click();
+    await page.keyboard.press('Delete'); // same as 删除
     await page.getByTestId('confirm-delete').click();
     await fileRow(page, held).waitFor({ state: 'detached' });
     await fileRow(page, picture).waitFor({ state: 'detached' });

@@ -1,6 +1,6 @@
 import { App, Flex, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useState } from 'react';
+import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { FileEntry } from '../../../common/api/types';
 import { usePermissionCheck } from '../../lib/button-permissions';
@@ -253,11 +253,31 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
     onClick: ({ key }) => void run(key as FileAction, selection),
   };
 
+  /** Delete (to the recycle bin, or purge there) and F2 (rename) act on the selection, as in a file manager. */
+  function onShortcut(e: KeyboardEvent): void {
+    const target = e.target as HTMLElement;
+    // Typing in a field (the search box, a dialog) is not a shortcut; a row's checkbox is.
+    if (target.closest('input:not([type="checkbox"]), textarea, [contenteditable="true"], .ant-modal, .ant-drawer')) return;
+    const action: FileAction | null = e.key === 'Delete' ? (source.mode === 'recycle' ? 'purge' : 'delete') : e.key === 'F2' ? 'rename' : null;
+    const usable = action && offered.find((o) => o.action === action && o.disabledReason === null);
+    if (!usable) return;
+    e.preventDefault();
+    void run(usable.action, selection);
+  }
+
   const excluded = useMemo(() => new Set(dialog?.kind === 'pick' ? dialog.entries.filter((e) => e.isDir).map((e) => e.id) : []), [dialog]);
   const versionsFile = dialog?.kind === 'versions' ? dialog.file : null;
 
   return (
-    <Flex vertical gap={12} style={{ flex: 1, minHeight: 0, position: 'relative' }} data-testid="files-page" data-mode={source.mode} {...(canUpload ? drop.handlers : {})}>
+    <Flex
+      vertical
+      gap={12}
+      style={{ flex: 1, minHeight: 0, position: 'relative' }}
+      data-testid="files-page"
+      data-mode={source.mode}
+      onKeyDown={onShortcut}
+      {...(canUpload ? drop.handlers : {})}
+    >
       {canUpload && drop.dragging && <DropOverlay />}
       {source.mode === 'folder' ? (
         <FileBreadcrumb dir={dir} rootName={source.rootName} hiddenIds={space ? [space.rootId] : []} onOpen={openDir} />
