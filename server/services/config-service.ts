@@ -31,6 +31,8 @@ export const ALL_PERMISSIONS = [
   'file:zip',
   'file:restore',
   'file:purge',
+  /** Column-header and toolbar sort of a file list (spec §3 "sort"). */
+  'file:sort',
   'group:create',
   'group:manage',
   'system:manage',
