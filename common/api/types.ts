@@ -27,6 +27,11 @@ export interface MenuItem {
   url: string;
   /** Icon name the client maps to an icon (ours). */
   icon?: string;
+  /**
+   * A page the menu grants (the route guard lets it through) but the sidebar does not list: the
+   * keyword search page opens from the file toolbar, not from the menu.
+   */
+  hidden?: boolean;
   children?: MenuItem[];
 }
 

@@ -54,6 +54,7 @@ const FILE_MENU: MenuItem = {
     { code: 'file-favorite', name: '我的收藏', url: '/main/file/favorite', icon: 'star' },
     { code: 'file-public', name: '公共空间', url: '/main/file/publicSpace', icon: 'global' },
     { code: 'file-recycle', name: '回收站', url: '/main/file/recycle', icon: 'delete' },
+    { code: 'file-search', name: '搜索', url: '/main/file/search', icon: 'search', hidden: true },
   ],
 };
 const COMMON_MENU: MenuItem[] = [

@@ -29,7 +29,7 @@ describe('admin: folder, upload, list, download', () => {
   it('logs in through the captcha and lands on personal files', async () => {
     await submitLogin(page, 'admin', 'Admin@2024');
     await page.waitForURL('**/main/file/personal**');
-    await expect(page.getByTestId('file-table').isVisible()).resolves.toBe(true);
+    await page.getByTestId('file-table').waitFor({ state: 'visible' });
   });
 
   it('creates a folder and opens it', async () => {

@@ -16,7 +16,7 @@ export function SearchPage({ unified, keyword, scope }: { unified: boolean; keyw
     navigate(`${location}?${params.toString()}`);
   };
   return (
-    <Flex vertical gap={12} style={{ flex: 1, minHeight: 0 }}>
+    <Flex vertical gap={12} style={{ flex: 1, minHeight: 0 }} data-testid="search-page">
       <Input.Search
         key={keyword}
         defaultValue={keyword}
