@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, closeBrowserSession, fileRow, launchBrowser, openBrowserSession, submitLogin } from './browser';
+import { closeBrowserSession, fileRow, openBrowserSession, submitLogin } from './browser';
 
 /** 9 MiB + a bit: three chunks at the default 4 MiB chunk size, the last one short. */
 const UPLOAD_SIZE = 9 * 1024 * 1024 + 12345;
@@ -29,7 +29,8 @@ describe('admin: folder, upload, list, download', () => {
   it('logs in through the captcha and lands on personal files', async () => {
     await submitLogin(page, 'admin', 'Admin@2024');
     await page.waitForURL('**/main/file/personal**');
-    await page.getByTestId('file-table').waitFor({ state: 'visible' });
+    // The main shell is a lazy chunk: wait for it rather than sample it.
+    await page.getByTestId('file-table').waitFor();
   });
 
   it('creates a folder and opens it', async () => {
@@ -76,32 +77,5 @@ describe('admin: folder, upload, list, download', () => {
     expect(got.length).toBe(bytes.length);
     expect(createHash('sha256').update(got).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
     expect(download.suggestedFilename()).toBe(name);
-  });
-});
-
-describe('member: first login is forced to change the initial password', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  it('goes to /initialPswChange?type=1 and cannot list files', async () => {
-    const page = await browser.newPage();
-    await submitLogin(page, 'member', 'Member@2024');
-    await page.waitForURL('**/initialPswChange?type=1');
-    const status = await page.evaluate(async (url) => {
-      const r = await fetch(url + '/api/file/list', {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ parentId: null, category: 1 }),
-      });
-      return { status: r.status, body: (await r.json()) as { errorCode?: string } };
-    }, baseUrl());
-    expect(status.status).toBe(400);
-    expect(status.body.errorCode).toBe('AUTH-1004');
   });
 });
