@@ -26,6 +26,23 @@ import { registerAuthRoutes } from './routes/auth-routes';
 import { registerConfigRoutes } from './routes/config-routes';
 import { registerDownloadRoutes } from './routes/download-routes';
 import { registerFileRoutes } from './routes/file-routes';
+import { registerArchiveRoutes } from './routes/archive-routes';
+import { registerFileStateRoutes } from './routes/file-state-routes';
+import { registerGroupRoutes } from './routes/group-routes';
+import { SearchRepository } from './repositories/search-repository';
+import { SpaceRepository } from './repositories/space-repository';
+import { TextHoldRepository } from './repositories/text-hold-repository';
+import { TreeRepository } from './repositories/tree-repository';
+import { ArchiveService } from './services/archive-service';
+import { EntryDecorator } from './services/entry-decorator';
+import { FileStateService } from './services/file-state-service';
+import { GroupService } from './services/group-service';
+import { SearchService } from './services/search-service';
+import { AccessService } from './services/space-access';
+import { TextService } from './services/text-service';
+import { TransferService } from './services/transfer-service';
+import { TrashService } from './services/trash-service';
+import { ThumbnailStore } from './storage/thumbnail-store';
 import { registerStaticRoutes } from './routes/static-routes';
 import { registerUploadRoutes } from './routes/upload-routes';
 import { registerUserRoutes } from './routes/user-routes';
@@ -77,8 +94,10 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const uploadDir = path.join(config.dataDir, 'uploads');
   const blobStore = new LocalDiskBlobStore(path.join(config.dataDir, 'blobs'), tmpDir, uploadDir);
   const chunkStore = new LocalChunkStore(uploadDir, tmpDir);
+  const thumbnails = new ThumbnailStore(path.join(config.dataDir, 'thumbs'), tmpDir);
   await blobStore.init();
   await chunkStore.init();
+  await thumbnails.init();
 
   const db = await openDatabase(config);
   await seedDemoData(db, blobStore, config.defaultQuota);
@@ -106,8 +125,23 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const accounts = new AccountService(users, sessions, throttle, smsCodes);
   const configService = new ConfigService(tenants, blobStore, accountPolicy.passwordExpiryDays, config.desktopRelease);
   const userService = new UserService(users, config.publicBaseUrl);
-  const fileService = new FileService(files);
-  const downloads = new DownloadService(files, blobStore);
+  const spaceRepo = new SpaceRepository(db);
+  const treeRepo = new TreeRepository(db);
+  const retentionMs = config.recycleRetentionDays * 24 * 3600 * 1000;
+  const access = new AccessService(files, spaceRepo);
+  const decorator = new EntryDecorator(files, checkRepo, retentionMs);
+  const fileService = new FileService(files, access, decorator);
+  const downloads = new DownloadService(files, blobStore, access);
+  const trash = new TrashService(files, treeRepo, access, decorator, blobStore, thumbnails, retentionMs);
+  const transfers = new TransferService(files, treeRepo, access, decorator, trash);
+  const fileStates = new FileStateService(files, treeRepo, access, decorator, downloads);
+  const texts = new TextService(files, uploadRepo, new TextHoldRepository(db), blobStore, access, decorator, {
+    chunkSize: config.chunkSize,
+    holdTtlMs: config.uploadExpiryMs,
+  });
+  const search = new SearchService(new SearchRepository(db), files, spaceRepo, access, decorator);
+  const groups = new GroupService(spaceRepo, users, access);
+  const archives = new ArchiveService(files, blobStore, access, thumbnails);
   const checks = new CheckService(checkRepo, users, fileService);
   const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
   if (config.crashPoint && !crashPoint) throw new Error(`unknown DRIVE_TEST_CRASH_POINT '${config.crashPoint}'`);
@@ -124,13 +158,17 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     // JSON bodies are small (the largest is chunk/exist with one digest per chunk).
     bodyLimit: 8 * 1024 * 1024,
+    // Closing the server ends every connection, also keep-alive ones and long downloads (ZIPs,
+    // previews): clients resume with Range. Waiting for them could hold a shutdown for hours.
+    forceCloseConnections: true,
   });
   // Repair whatever a crash left half done, before any request can arrive.
   await recoverStore(
     { tmpDir, uploads: uploadRepo, recovery: new RecoveryRepository(db), chunks: chunkStore, blobs: blobStore },
     { info: (obj, msg) => app.log.info(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
   );
-  const sweeper = new Sweeper(uploads, captchaRepo, sessions, { throttle, smsCodes }, (err) => app.log.error({ err }, 'sweep failed'));
+  const sweeper = new Sweeper(uploads, captchaRepo, sessions, { throttle, smsCodes }, { trash, texts }, (err) =>
+    app.log.error({ err }, 'sweep failed'));
   app.decorate('sweeper', sweeper);
 
   await app.register(fastifyCookie);
@@ -143,7 +181,10 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerAuthRoutes(app, auth, captchas, config.sessionTtlMs);
   registerUserRoutes(app, userService);
   registerAccountRoutes(app, accounts);
-  registerFileRoutes(app, fileService);
+  registerFileRoutes(app, { files: fileService, transfers, trash, texts, search });
+  registerFileStateRoutes(app, trash, fileStates);
+  registerGroupRoutes(app, groups);
+  registerArchiveRoutes(app, archives, downloads);
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
   registerTransferRoutes(app, uploads, checks);

@@ -30,6 +30,8 @@ export interface ServerConfig {
   uploadExpiryMs: number;
   /** How often expired uploads, captchas and sessions are removed; 0 = never (tests call it by hand). */
   sweepIntervalMs: number;
+  /** Days an entry stays in the recycle bin before the sweeper purges it for good (RECYCLE_RETENTION_DAYS). */
+  recycleRetentionDays: number;
   /**
    * DRIVE_TEST_HOOKS=1: every issued captcha is appended as {captchaId, answer} to
    * `${dataDir}/test-outbox/captcha.jsonl` so integration and end-to-end tests can log in.
@@ -62,6 +64,7 @@ export const DEFAULTS = {
   sessionTtlMs: 7 * 24 * 3600 * 1000,
   captchaTtlMs: 300 * 1000,
   sweepIntervalMs: 3600 * 1000,
+  recycleRetentionDays: 30,
 } as const;
 
 function intFromEnv(value: string | undefined, fallback: number, name: string): number {
@@ -119,6 +122,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     captchaTtlMs: DEFAULTS.captchaTtlMs,
     uploadExpiryMs: intFromEnv(env.UPLOAD_EXPIRY_MS, 7 * 24 * 3600 * 1000, 'UPLOAD_EXPIRY_MS'),
     sweepIntervalMs: intFromEnv(env.SWEEP_INTERVAL_MS, DEFAULTS.sweepIntervalMs, 'SWEEP_INTERVAL_MS'),
+    recycleRetentionDays: intFromEnv(env.RECYCLE_RETENTION_DAYS, DEFAULTS.recycleRetentionDays, 'RECYCLE_RETENTION_DAYS'),
     testHooks: env.DRIVE_TEST_HOOKS === '1',
     logger: true,
     logRequests: env.LOG_REQUESTS !== '0',

@@ -13,6 +13,8 @@ export interface ApiOk<T> {
 export interface ApiError400 {
   errorCode: string;
   errorMessage: string;
+  /** Only with CONFLICT_DECISION_REQUIRED: the clashes to decide on (NameConflict[] in types.ts). */
+  conflicts?: unknown[];
 }
 
 export type ApiError401 = ApiError400;

@@ -78,6 +78,36 @@ export const ERRORS = {
   SMS_TOO_FREQUENT: { code: 'SMS-1102', status: 400, message: '短信发送过于频繁，请稍后再试' },
   PHONE_INVALID: { code: 'SMS-1103', status: 400, message: '请输入正确的手机号码' },
   PHONE_IN_USE: { code: 'SMS-1104', status: 400, message: '该手机号已绑定其他账号' },
+  // Appended by the file operations work (issue 5).
+  /** Move or copy of a folder into itself or one of its descendants. */
+  MOVE_INTO_SELF: { code: 'FILE-3011', status: 400, message: '不能将文件夹移动或复制到其自身或其子文件夹中' },
+  /** Rename, move, delete, lock or a new version of an entry another user has locked. */
+  LOCKED_BY_OTHER: { code: 'FILE-3012', status: 400, message: '文件已被他人锁定，无法修改' },
+  /**
+   * Copy/move/restore met taken names: nothing was changed. The body carries `conflicts`
+   * (NameConflict[], common/api/types.ts); retry with a decision per conflicting id.
+   */
+  CONFLICT_DECISION_REQUIRED: { code: 'FILE-3013', status: 400, message: '目标位置存在同名文件，请选择处理方式' },
+  /** 'overwrite' chosen for a folder (or onto a folder): only rename or skip apply. */
+  FOLDER_OVERWRITE_UNSUPPORTED: { code: 'FILE-3014', status: 400, message: '文件夹不能覆盖，请选择重命名或跳过' },
+  /** Unlock by someone who is neither the locker nor an administrator. */
+  UNLOCK_NOT_ALLOWED: { code: 'FILE-3015', status: 400, message: '只有锁定者或管理员可以解锁' },
+  ZIP_TOO_LARGE: { code: 'FILE-3016', status: 400, message: '打包下载的文件数量或大小超过限制' },
+  /** keepOnCreateTxt with an unknown, expired or already decided hold. */
+  TXT_HOLD_NOT_FOUND: { code: 'FILE-3017', status: 400, message: '待处理的文本文件不存在或已处理' },
+  TEXT_TOO_LARGE: { code: 'FILE-3018', status: 400, message: '文本内容过大' },
+  /** The entry is in the recycle bin: restore it first. */
+  IN_RECYCLE_BIN: { code: 'FILE-3019', status: 400, message: '文件已在回收站中' },
+  /** Thumbnails exist only for pictures. */
+  NO_THUMBNAIL: { code: 'FILE-3020', status: 400, message: '该文件没有缩略图' },
+  GROUP_NAME_CONFLICT: { code: 'GRP-6001', status: 400, message: '群组名称已存在' },
+  GROUP_NOT_EMPTY: { code: 'GRP-6002', status: 400, message: '群组空间中仍有文件，无法删除' },
+  GROUP_LAST_OWNER: { code: 'GRP-6003', status: 400, message: '群组至少需要保留一位所有者' },
+  /**
+   * member/add: no account of that name in the tenant; setRole/remove: a user of the tenant who is not
+   * in the group. A user id unknown in the tenant (another tenant's included) answers USER_NOT_FOUND.
+   */
+  GROUP_USER_NOT_FOUND: { code: 'GRP-6004', status: 400, message: '用户不存在' },
 
   INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },
 } as const satisfies Record<string, { code: string } & ErrorDef>;

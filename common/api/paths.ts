@@ -58,6 +58,66 @@ export const API = {
   /** Ours (not in the spec): `GET /api/file/download/:id`, honours Range. */
   downloadPrefix: '/api/file/download/',
 
+  // file operations of spec §7 (POST + JSON unless said otherwise; payloads in types.ts)
+  /** Entries by id, in one call (FileMultiListRequest): refreshes selected rows after a batch action. */
+  fileMultiList: '/api/file/multi/list',
+  /** The 共享文件 page: category 2 (shared files), same request/answer as fileList. */
+  shareFileList: '/api/shareFile/list',
+  /** Folder-picker tree for move/copy: one level of folders, loaded lazily by parent. */
+  dirList: '/api/file/dir/list',
+  copy: '/api/v2/file/copy',
+  move: '/api/v2/file/move',
+  /** Moves entries to the recycle bin (RemoveFilesRequest). */
+  removeFiles: '/api/file/removeFiles',
+  /** GET ?keyword=&category=&spaceId=&cursor=&pageSize= (KeywordSearchQuery). */
+  keywordList: '/api/v2/file/keyword/list',
+  createTxt: '/api/file/createTxt',
+  /** The spec gives no prefix for keepOnCreateTxt; ours sits beside createTxt. */
+  keepOnCreateTxt: '/api/file/keepOnCreateTxt',
+
+  // ours (the spec does not show these); payloads documented in types.ts
+  /** GET, same query as keywordList without category/spaceId: every space the caller may see. */
+  unifiedSearch: '/api/v2/file/unified/search',
+  recycleList: '/api/file/recycle/list',
+  recycleRestore: '/api/file/recycle/restore',
+  /** Deletes for good the given recycle-bin entries (or all of them with `all: true`). */
+  recyclePurge: '/api/file/recycle/purge',
+  favoriteAdd: '/api/file/favorite/add',
+  favoriteRemove: '/api/file/favorite/remove',
+  favoriteList: '/api/file/favorite/list',
+  lock: '/api/file/lock',
+  unlock: '/api/file/unlock',
+  versionList: '/api/file/version/list',
+  versionRestore: '/api/file/version/restore',
+  /** `GET /api/file/version/download/:versionId`, honours Range like downloadPrefix. */
+  versionDownloadPrefix: '/api/file/version/download/',
+  /**
+   * `GET /api/file/zip?ids=a,b,c&name=archive` → a streamed ZIP (deflated text, stored media, UTF-8 names, ZIP64
+   * when needed) of the files and folder trees; capped by ZIP_MAX_ENTRIES / ZIP_MAX_BYTES.
+   */
+  zipDownload: '/api/file/zip',
+  /**
+   * `GET /api/file/preview/:id`: inline with its type for the safe-inline kinds (PREVIEW_INLINE_TYPES),
+   * Range honoured; anything else is an attachment. Always `nosniff` and `Content-Security-Policy: sandbox`.
+   */
+  previewPrefix: '/api/file/preview/',
+  /** `GET /api/file/thumbnail/:id`: a server-made WebP of at most THUMBNAIL_SIZE px for pictures. */
+  thumbnailPrefix: '/api/file/thumbnail/',
+
+  // group spaces (/main/group) and the public space; roles in common/files/space-roles.ts
+  /** POST {} → SpaceInfo[]: the caller's group spaces (admins: every group of the tenant). */
+  groupList: '/api/group/list',
+  groupCreate: '/api/group/create',
+  groupRename: '/api/group/rename',
+  /** Only an empty group (nothing live, nothing in its recycle bin) can be deleted. */
+  groupDelete: '/api/group/delete',
+  groupMemberList: '/api/group/member/list',
+  groupMemberAdd: '/api/group/member/add',
+  groupMemberSetRole: '/api/group/member/setRole',
+  groupMemberRemove: '/api/group/member/remove',
+  /** POST {} → SpaceInfo of the tenant's public space (created on first use). */
+  publicSpace: '/api/space/public/get',
+
   // transfer protocol
   /** Ours: the chunk size and limits the server announces; fetched before hashing. */
   uploadConfig: '/api/v2/file/upload/config',
@@ -98,4 +158,22 @@ export const API = {
 
 export function downloadUrl(fileId: string): string {
   return API.downloadPrefix + encodeURIComponent(fileId);
+}
+
+export function versionDownloadUrl(versionId: string): string {
+  return API.versionDownloadPrefix + encodeURIComponent(versionId);
+}
+
+export function previewUrl(fileId: string): string {
+  return API.previewPrefix + encodeURIComponent(fileId);
+}
+
+export function thumbnailUrl(fileId: string): string {
+  return API.thumbnailPrefix + encodeURIComponent(fileId);
+}
+
+/** The streamed ZIP of these entries; `name` (without .zip) names the archive. */
+export function zipDownloadUrl(ids: readonly string[], name?: string): string {
+  const q = `ids=${encodeURIComponent(ids.join(','))}`;
+  return `${API.zipDownload}?${q}${name ? `&name=${encodeURIComponent(name)}` : ''}`;
 }

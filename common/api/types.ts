@@ -27,6 +27,11 @@ export interface MenuItem {
   url: string;
   /** Icon name the client maps to an icon (ours). */
   icon?: string;
+  /**
+   * A page the menu grants (the route guard lets it through) but the sidebar does not list: the
+   * keyword search page opens from the file toolbar, not from the menu.
+   */
+  hidden?: boolean;
   children?: MenuItem[];
 }
 
@@ -267,27 +272,78 @@ export type FileKind =
   | 'folder'
   | 'groupFolder';
 
+/**
+ * Entries inside group spaces and the public space carry this category (not one of §3's values, and
+ * refused by the category-based calls): they are reached through `spaceId`, never by category.
+ */
+export const SPACE_CATEGORY = 0;
+
+/** Which §3 category each file page lists (共享文件 and 其他 use their own category). */
+export const FILE_PAGE_CATEGORY = {
+  personal: FILE_CATEGORY.personal,
+  /** 共享文件 (`/main/file/share`, listed through `/api/shareFile/list`). */
+  share: FILE_CATEGORY.shared,
+  /** 其他 (`/main/file/other`): the exchange area. */
+  other: FILE_CATEGORY.exchange,
+  /** 同步文件 (`/main/file/backups`): synced files. */
+  backups: FILE_CATEGORY.synced,
+} as const;
+
+/** Who holds a lock. */
+export interface UserRef {
+  id: string;
+  nickName: string;
+}
+
 export interface FileEntry {
   id: string;
-  /** null for an entry at the root of its category. */
+  /** null for an entry at the root of its category (or, in a space, the space's root folder itself). */
   parentId: string | null;
   name: string;
   isDir: boolean;
   /** Bytes; 0 for folders. */
   size: number;
+  /** §3 kind; 'groupFolder' for the root folder of a group space. */
   kind: FileKind;
   category: FileCategory;
+  /** Group or public space holding the entry; null = the owner's personal categories. */
+  spaceId: string | null;
+  ownerId: string;
   /** Milliseconds since the epoch. */
   createdAt: number;
   updatedAt: number;
+  /** §3 encrypted variant of the kind (stored flag; the icon shows the encrypted variant). */
+  encrypted: boolean;
+  // ---- §3 states -----------------------------------------------------------------------------
+  /** In the recycle bin (only recycle-bin listings return such entries). */
+  deleted: boolean;
+  /** Recycle bin: when it went there; null otherwise. */
+  deletedAt: number | null;
+  /** Recycle bin: when the automatic purge removes it for good; null otherwise. */
+  expiresAt: number | null;
+  /** Recycle bin: past `expiresAt`, waiting for the next purge pass. */
+  expired: boolean;
+  /** The name contains one of the tenant's sensitive keywords. */
+  sensitive: boolean;
+  /** Someone holds the lock; only they (and admins) may unlock, nobody else may change the file. */
+  locked: boolean;
+  lockedBy: UserRef | null;
+  /** The caller has it in 我的收藏. */
+  favorite: boolean;
+  /** Number of earlier versions kept (0 = only the current content). Always 0 for folders. */
+  versionCount: number;
 }
 
 export type FileSortField = 'name' | 'size' | 'updatedAt';
 export type SortOrder = 'asc' | 'desc';
 
 export interface FileListRequest {
+  /** null = the root of the category, or of the space when `spaceId` is set. */
   parentId: string | null;
+  /** 1.. for personal categories; ignored (send 1) when `spaceId` is set. */
   category: FileCategory;
+  /** A group space id, or PUBLIC_SPACE_ID; absent/null = the caller's own categories. */
+  spaceId?: string | null;
   sortField?: FileSortField;
   sortOrder?: SortOrder;
   /** Opaque keyset cursor from the previous page's `nextCursor`. */
@@ -315,6 +371,8 @@ export interface FileCatalogResponse {
 export interface MkdirRequest {
   parentId: string | null;
   category: FileCategory;
+  /** Set to create inside a group/public space (parentId null = the space's root). */
+  spaceId?: string | null;
   name: string;
 }
 
@@ -325,3 +383,258 @@ export interface RenameRequest {
 
 export const FILE_LIST_DEFAULT_PAGE_SIZE = 100;
 export const FILE_LIST_MAX_PAGE_SIZE = 500;
+
+// ---- file operations (payloads the spec does not show: our design) ------------------------------
+
+/** `POST /api/file/multi/list`: entries by id (unknown or inaccessible ids are left out). */
+export interface FileMultiListRequest {
+  ids: string[];
+}
+export interface FileMultiListResponse {
+  items: FileEntry[];
+}
+
+/** `POST /api/file/dir/list`: one level of the folder-picker tree (folders only, sorted by name). */
+export interface DirListRequest {
+  parentId: string | null;
+  category: FileCategory;
+  spaceId?: string | null;
+}
+export interface DirNode {
+  id: string;
+  name: string;
+  /** Has at least one live sub-folder (the tree shows an expander). */
+  hasChildren: boolean;
+}
+export interface DirListResponse {
+  items: DirNode[];
+}
+
+/**
+ * What to do with one item whose name is taken at the target (copy, move, restore):
+ * - 'rename': place it as 'name (n).ext';
+ * - 'overwrite': files only — its content becomes a new version of the existing file (the existing
+ *   file keeps its id and history; refused when that file is locked by someone else). A folder onto
+ *   a folder answers FOLDER_OVERWRITE_UNSUPPORTED: choose rename or skip;
+ * - 'skip': leave it where it is.
+ */
+export type ConflictDecision = 'rename' | 'overwrite' | 'skip';
+
+/** One name clash, listed by the CONFLICT_DECISION_REQUIRED error (field `conflicts` of its body). */
+export interface NameConflict {
+  /** The item being copied/moved/restored. */
+  id: string;
+  name: string;
+  /** The entry already holding that name at the target. */
+  existingId: string;
+  existingIsDir: boolean;
+  /** A free name the 'rename' decision would use now. */
+  suggestedName: string;
+}
+
+/**
+ * `POST /api/v2/file/copy` and `/api/v2/file/move`. The target is a folder (targetParentId) or the
+ * root of a category (targetParentId null + targetCategory) or of a space (+ targetSpaceId).
+ * A first call without decisions answers CONFLICT_DECISION_REQUIRED (with `conflicts`) and changes
+ * nothing when any name is taken; the retry carries a decision for each conflicting id.
+ * Copying a folder copies its tree; contents are shared, not duplicated, but count against quota.
+ */
+export interface TransferRequest {
+  ids: string[];
+  targetParentId: string | null;
+  targetCategory: FileCategory;
+  targetSpaceId?: string | null;
+  decisions?: Record<string, ConflictDecision>;
+}
+export interface TransferResponse {
+  /** The placed top-level entries (copies for copy; the moved entries for move). */
+  items: FileEntry[];
+  /** Ids left in place by a 'skip' decision. */
+  skipped: string[];
+}
+
+/** `POST /api/file/removeFiles`: to the recycle bin (folders with their tree). */
+export interface RemoveFilesRequest {
+  ids: string[];
+}
+export interface RemoveFilesResponse {
+  removed: number;
+}
+
+/** Recycle bin list: the caller's deleted items (the roots they deleted), newest first. */
+export interface PageRequest {
+  cursor?: string | null;
+  /** 1..500, default 100. */
+  pageSize?: number;
+}
+
+/**
+ * Restore to the original place. When the original folder is gone (purged, or itself in the bin)
+ * the missing folders are recreated along the original path (their names, in the original
+ * category/space). Name clashes at the target work like copy/move: CONFLICT_DECISION_REQUIRED,
+ * then a retry with decisions ('overwrite' is treated like 'rename' for folders).
+ */
+export interface RecycleRestoreRequest {
+  ids: string[];
+  decisions?: Record<string, ConflictDecision>;
+}
+export interface RecycleRestoreResponse {
+  items: FileEntry[];
+  skipped: string[];
+}
+export interface RecyclePurgeRequest {
+  ids?: string[];
+  /** Empties the caller's whole recycle bin. */
+  all?: boolean;
+}
+export interface RecyclePurgeResponse {
+  purged: number;
+}
+
+/** favorite add/remove, lock, unlock: a batch of ids. */
+export interface IdsRequest {
+  ids: string[];
+}
+export interface IdsResponse {
+  /** Entries after the change. */
+  items: FileEntry[];
+}
+
+export interface FileVersion {
+  /** Version id (for restore/download); the current content has the file's id and `current: true`. */
+  id: string;
+  /** 1 = oldest; the current content has the highest number. */
+  versionNo: number;
+  size: number;
+  createdAt: number;
+  createdBy: UserRef;
+  current: boolean;
+}
+export interface VersionListRequest {
+  id: string;
+}
+export interface VersionListResponse {
+  /** Newest first; the first is the current content. */
+  versions: FileVersion[];
+}
+/** Restores an old version as the new current content (the current one becomes a version). */
+export interface VersionRestoreRequest {
+  id: string;
+  versionId: string;
+}
+
+/** `POST /api/file/createTxt`: a UTF-8 text file (name must end with .txt unless it has an extension). */
+export interface CreateTxtRequest {
+  parentId: string | null;
+  category: FileCategory;
+  spaceId?: string | null;
+  name: string;
+  /** At most TEXT_FILE_MAX_BYTES once encoded. */
+  content: string;
+}
+/**
+ * 'created': the file is there. 'held': the name is taken; the text is kept under `holdId` until
+ * keepOnCreateTxt decides (held texts expire with the upload expiry).
+ */
+export type CreateTxtResponse =
+  | { status: 'created'; file: FileEntry }
+  | { status: 'held'; holdId: string; conflict: { existingId: string; existingIsDir: boolean; suggestedName: string } };
+/** 'rename' → 'name (n).txt'; 'newVersion' → new version of the existing file; 'giveUp' → dropped. */
+export interface KeepOnCreateTxtRequest {
+  holdId: string;
+  decision: 'rename' | 'newVersion' | 'giveUp';
+}
+export type KeepOnCreateTxtResponse = { status: 'created'; file: FileEntry } | { status: 'givenUp' };
+
+/**
+ * `GET /api/v2/file/keyword/list?keyword=..&category=..&spaceId=..&cursor=..&pageSize=..`: entries
+ * whose name contains the keyword (case-insensitive) in one category (or space), any folder depth,
+ * sorted by name. `GET /api/v2/file/unified/search?keyword=..&cursor=..&pageSize=..` searches every
+ * space the caller may see (all personal categories, the public space, their groups).
+ */
+export interface KeywordSearchQuery {
+  keyword: string;
+  category?: number;
+  spaceId?: string;
+  cursor?: string;
+  pageSize?: number;
+}
+export interface SearchHit extends FileEntry {
+  /** Path of the containing folder, root first ('' parts omitted), e.g. ['项目', '2024']. */
+  path: string[];
+  /** Group or public space name; null for the caller's own files. */
+  spaceName: string | null;
+}
+export interface SearchResponse {
+  items: SearchHit[];
+  nextCursor: string | null;
+}
+
+// ---- spaces (public space, group spaces) -------------------------------------------------------
+
+/** The public space's id alias in requests (each tenant has one public space). */
+export const PUBLIC_SPACE_ID = 'public';
+
+export type SpaceRole = 'owner' | 'manager' | 'member';
+
+export interface SpaceInfo {
+  id: string;
+  kind: 'group' | 'public';
+  name: string;
+  /** The space's root folder (list it with parentId null + spaceId). */
+  rootId: string;
+  /** The caller's role; null in the public space (everyone of the tenant may use it). */
+  myRole: SpaceRole | null;
+  memberCount: number;
+  createdAt: number;
+}
+
+/** Group names follow §5's second rule (Chinese, letters, digits, underscore). */
+export interface GroupCreateRequest {
+  name: string;
+}
+export interface GroupRenameRequest {
+  id: string;
+  name: string;
+}
+export interface GroupIdRequest {
+  id: string;
+}
+export interface SpaceMember {
+  userId: string;
+  username: string;
+  nickName: string;
+  role: SpaceRole;
+  joinedAt: number;
+}
+export interface GroupMemberListResponse {
+  members: SpaceMember[];
+}
+/** Adds by login account (`website` of UserDetails) of the same tenant; role default 'member'. */
+export interface GroupMemberAddRequest {
+  id: string;
+  username: string;
+  role?: SpaceRole;
+}
+export interface GroupMemberSetRoleRequest {
+  id: string;
+  userId: string;
+  role: SpaceRole;
+}
+export interface GroupMemberRemoveRequest {
+  id: string;
+  userId: string;
+}
+
+// ---- limits ----------------------------------------------------------------------------------
+
+/** Most ids one batch call accepts (delete, move, copy, favorite, lock, zip...). */
+export const BATCH_MAX_IDS = 1000;
+export const TEXT_FILE_MAX_BYTES = 1024 * 1024;
+/** A ZIP download holds at most this many files and folders... */
+export const ZIP_MAX_ENTRIES = 10_000;
+/** ...and at most this many bytes of content. */
+export const ZIP_MAX_BYTES = 20 * 1024 * 1024 * 1024;
+export const THUMBNAIL_SIZE = 256;
+/** Keyword search: shortest keyword accepted. */
+export const SEARCH_MIN_KEYWORD = 1;

@@ -52,6 +52,18 @@ export interface FolderEntry<TFile> {
 /** What the user decided for a held item. */
 export type HeldDecision = 'newVersion' | 'rename' | 'giveUp';
 
+/**
+ * 上传新版本 of an existing file: the picked content is uploaded under the file's own name into its
+ * folder with the 'newVersion' conflict policy, so it becomes that file's next version (the old content
+ * stays in its history). A lock held by someone else still holds the item (the server refuses it).
+ */
+export interface NewVersionTarget {
+  fileId: string;
+  name: string;
+  parentId: string | null;
+  category: FileCategory;
+}
+
 export interface DownloadRequest {
   fileId: string;
   name: string;
@@ -74,6 +86,8 @@ export interface EngineApi<TFile = unknown> {
   enqueueUploads(files: TFile[], target: UploadTarget): Promise<string[]>;
   /** Queues a picked or dropped folder: creates its folders (relativePath/dir/create), keeps the tree. */
   enqueueFolder(entries: FolderEntry<TFile>[], target: UploadTarget): Promise<string[]>;
+  /** Queues new content for an existing file as its next version; returns the item id. */
+  enqueueNewVersion(file: TFile, target: NewVersionTarget): Promise<string>;
   /** Queues a download of a stored file (Range requests, pausable). */
   enqueueDownload(request: DownloadRequest): Promise<string>;
   /** The bytes of a finished download, for the UI to save; null when not (or no longer) available. */

@@ -96,8 +96,58 @@ export interface FilesTable {
   blob_id: string | null;
   created_at: number;
   updated_at: number;
-  /** User holding the lock on this file (nobody else may replace it), or null. Set by tests for now. */
+  /** User holding the lock on this entry (nobody else may change it), or null. */
   locked_by?: string | null;
+  /** Group or public space holding the entry; null = the owner's personal categories. */
+  space_id?: string | null;
+  /** §3 encrypted variant (0/1). */
+  encrypted?: number;
+  /** Set on a deleted entry and its whole tree (recycle bin); null = live. */
+  deleted_at?: number | null;
+  deleted_by?: string | null;
+  /** The entry the user deleted (its own id for that entry; the same for its whole tree). */
+  trash_root_id?: string | null;
+  /** Deleted roots only: JSON array of the ancestor folder names at deletion (restore recreates them). */
+  trash_path?: string | null;
+}
+
+export interface SpacesTable {
+  id: string;
+  tenant_id: string;
+  kind: 'group' | 'public';
+  name: string;
+  name_key: string;
+  /** The space's root folder (files.id). */
+  root_id: string;
+  created_by: string;
+  created_at: number;
+}
+
+export interface SpaceMembersTable {
+  space_id: string;
+  user_id: string;
+  role: 'owner' | 'manager' | 'member';
+  joined_at: number;
+}
+
+export interface FavoritesTable {
+  user_id: string;
+  file_id: string;
+  created_at: number;
+}
+
+/** A createTxt whose name was taken: kept until keepOnCreateTxt decides or it expires. */
+export interface TextHoldsTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  parent_id: string | null;
+  category: number;
+  space_id: string | null;
+  name: string;
+  content: string;
+  created_at: number;
+  expires_at: number;
 }
 
 export interface BlobsTable {
@@ -207,4 +257,8 @@ export interface Database {
   unprocessed_uploads: UnprocessedUploadsTable;
   login_failures: LoginFailuresTable;
   sms_codes: SmsCodesTable;
+  spaces: SpacesTable;
+  space_members: SpaceMembersTable;
+  favorites: FavoritesTable;
+  text_holds: TextHoldsTable;
 }

@@ -11,12 +11,20 @@ export class AppError extends Error {
   readonly status: number;
   /** Extra response headers (e.g. Content-Range on 416). */
   readonly headers: Record<string, string>;
+  /** Extra fields of the error body (e.g. `conflicts` of CONFLICT_DECISION_REQUIRED). */
+  readonly details: Record<string, unknown> | undefined;
 
-  constructor(entry: ErrorEntry | { code: string; status: number; message: string }, message?: string, headers: Record<string, string> = {}) {
+  constructor(
+    entry: ErrorEntry | { code: string; status: number; message: string },
+    message?: string,
+    headers: Record<string, string> = {},
+    details?: Record<string, unknown>,
+  ) {
     super(message ?? entry.message);
     this.name = 'AppError';
     this.code = entry.code;
     this.status = entry.status;
     this.headers = headers;
+    this.details = details;
   }
 }

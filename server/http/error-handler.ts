@@ -4,12 +4,14 @@ import type { ApiError400, ApiError500 } from '../../common/api/envelope';
 import { AppError } from './app-error';
 
 /** Spec §8 shapes: 500 answers carry `message`, every other status `errorMessage`. */
-export function sendError(reply: FastifyReply, status: number, errorCode: string, text: string): FastifyReply {
-  const body: ApiError400 | ApiError500 = status >= 500 ? { errorCode, message: text } : { errorCode, errorMessage: text };
+export function sendError(reply: FastifyReply, status: number, errorCode: string, text: string, details?: Record<string, unknown>): FastifyReply {
+  const body: ApiError400 | ApiError500 = status >= 500 ? { errorCode, message: text } : { ...details, errorCode, errorMessage: text };
   // A handler may have set download headers before failing; the error body is JSON.
   reply.removeHeader('content-disposition');
   reply.removeHeader('content-length');
   reply.removeHeader('etag');
+  reply.removeHeader('content-security-policy');
+  reply.removeHeader('content-type');
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
@@ -23,7 +25,7 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-      return sendError(reply, err.status, err.code, err.message);
+      return sendError(reply, err.status, err.code, err.message, err.details);
     }
     if (err.validation) return sendError(reply, 400, ERRORS.VALIDATION.code, validationMessage(err));
     const status = err.statusCode ?? 500;

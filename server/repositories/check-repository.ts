@@ -11,9 +11,14 @@ export interface FolderNames {
 
 export type NamedRow = Pick<FilesTable, 'id' | 'parent_id' | 'category' | 'name_key' | 'is_dir'> & { locked_by: string | null };
 
-/** The conditions that put a row in one folder of one category (a null parent is the category's root). */
-function inFolder(eb: ExpressionBuilder<Database, 'files'>, folder: { parentId: string | null; category: number }) {
-  return [eb('category', '=', folder.category), folder.parentId === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', folder.parentId)];
+/**
+ * The conditions that put a row in one folder (any owner: a group folder holds several owners'
+ * entries) or in the root of one of the caller's categories.
+ */
+function inFolder(eb: ExpressionBuilder<Database, 'files'>, folder: { parentId: string | null; category: number }, ownerId: string) {
+  return folder.parentId === null
+    ? [eb('owner_id', '=', ownerId), eb('category', '=', folder.category), eb('parent_id', 'is', null)]
+    : [eb('parent_id', '=', folder.parentId)];
 }
 
 /** Queries behind the pre-upload checks, held items and folder-upload directories. */
@@ -43,25 +48,22 @@ export class CheckRepository {
 
   /** The caller's own entries in `files`; callers add the columns and further conditions. */
   private ownedFiles(scope: OwnerScope) {
-    return this.db.selectFrom('files').where('tenant_id', '=', scope.tenantId).where('owner_id', '=', scope.ownerId);
+    // Entries in the recycle bin neither clash nor serve as folders.
+    return this.liveFiles(scope).where('owner_id', '=', scope.ownerId);
   }
 
-  /** The caller's folders among `ids` (one query). */
-  async foldersByIds(scope: OwnerScope, ids: string[]): Promise<Array<Pick<FilesTable, 'id' | 'category' | 'is_dir'>>> {
-    if (ids.length === 0) return [];
-    return this.ownedFiles(scope)
-      .select(['id', 'category', 'is_dir'])
-      .where('id', 'in', ids)
-      .execute();
+  /** Live entries of the tenant (folder conditions narrow them to one folder, see inFolder). */
+  private liveFiles(scope: OwnerScope) {
+    return this.db.selectFrom('files').where('tenant_id', '=', scope.tenantId).where('deleted_at', 'is', null);
   }
 
   /** Entries with these names in these folders, one query for the whole batch. */
   async findByNames(scope: OwnerScope, groups: FolderNames[]): Promise<NamedRow[]> {
     const nonEmpty = groups.filter((g) => g.nameKeys.length > 0);
     if (nonEmpty.length === 0) return [];
-    const rows = await this.ownedFiles(scope)
+    const rows = await this.liveFiles(scope)
       .select(['id', 'parent_id', 'category', 'name_key', 'is_dir', 'locked_by'])
-      .where((eb) => eb.or(nonEmpty.map((g) => eb.and([...inFolder(eb, g), eb('name_key', 'in', g.nameKeys)]))))
+      .where((eb) => eb.or(nonEmpty.map((g) => eb.and([...inFolder(eb, g, scope.ownerId), eb('name_key', 'in', g.nameKeys)]))))
       .execute();
     return rows.map((r) => ({ ...r, locked_by: r.locked_by ?? null }));
   }
@@ -70,10 +72,10 @@ export class CheckRepository {
   async namesLike(scope: OwnerScope, groups: Array<{ parentId: string | null; category: number; patterns: string[] }>) {
     const nonEmpty = groups.filter((g) => g.patterns.length > 0);
     if (nonEmpty.length === 0) return [];
-    return this.ownedFiles(scope)
+    return this.liveFiles(scope)
       .select(['parent_id', 'category', 'name_key'])
       .where((eb) =>
-        eb.or(nonEmpty.map((g) => eb.and([...inFolder(eb, g), eb.or(g.patterns.map((p) => sql<boolean>`name_key like ${p} escape '\\'`))]))),
+        eb.or(nonEmpty.map((g) => eb.and([...inFolder(eb, g, scope.ownerId), eb.or(g.patterns.map((p) => sql<boolean>`name_key like ${p} escape '\\'`))]))),
       )
       .execute();
   }
@@ -98,10 +100,9 @@ export class CheckRepository {
           .selectFrom('files')
           .select(['id', 'is_dir'])
           .where('tenant_id', '=', row.tenant_id)
-          .where('owner_id', '=', row.owner_id)
-          .where('category', '=', row.category)
-          .where((eb) => (parentId === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', parentId)))
+          .where((eb) => eb.and(inFolder(eb, { parentId, category: row.category }, row.owner_id)))
           .where('name_key', '=', row.name_key)
+          .where('deleted_at', 'is', null)
           .executeTakeFirst();
         if (found && found.is_dir !== 1) throw conflict; // rolls back every folder created so far
         if (found) {

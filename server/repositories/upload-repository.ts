@@ -281,12 +281,22 @@ async function placeFile(
   userId: string,
   now: number,
 ): Promise<{ file: FilesTable; replacedVersion: boolean }> {
-  const inFolder = (q: ReturnType<typeof selectFiles>) =>
-    q
-      .where('tenant_id', '=', file.tenant_id)
-      .where('owner_id', '=', file.owner_id)
-      .where('category', '=', file.category)
-      .where((eb) => (file.parent_id === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', file.parent_id)));
+  // Inside a folder the entry takes the folder's category and space (a group folder's children
+  // belong to the group); names are unique among the folder's live children, whoever owns them.
+  if (file.parent_id !== null) {
+    const parent = await tx.selectFrom('files').select(['category', 'space_id']).where('id', '=', file.parent_id).executeTakeFirst();
+    if (parent) file = { ...file, category: parent.category, space_id: parent.space_id ?? null };
+  }
+  const inFolder = (q: ReturnType<typeof selectFiles>) => {
+    const live = q.where('deleted_at', 'is', null);
+    return file.parent_id !== null
+      ? live.where('parent_id', '=', file.parent_id)
+      : live
+          .where('tenant_id', '=', file.tenant_id)
+          .where('owner_id', '=', file.owner_id)
+          .where('category', '=', file.category)
+          .where('parent_id', 'is', null);
+  };
   const selectFiles = () => tx.selectFrom('files');
 
   const clash = await inFolder(selectFiles()).selectAll().where('name_key', '=', file.name_key).executeTakeFirst();

@@ -9,3 +9,13 @@ export const category = { type: 'integer', minimum: 1, maximum: 1000 } as const;
 export const nameString = { type: 'string', maxLength: 1024 } as const;
 export const sha256Hex = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 export const conflictPolicy = { type: 'string', enum: ['fail', 'newVersion', 'rename'] } as const;
+/** A group space id or 'public' (PUBLIC_SPACE_ID); null/absent = personal files. */
+export const spaceId = { anyOf: [idString, { type: 'null' }] } as const;
+/** Batch calls: 1..BATCH_MAX_IDS ids (common/api/types.ts). */
+export const idList = { type: 'array', items: idString, minItems: 1, maxItems: 1000 } as const;
+/** Per-id conflict decisions (ConflictDecision). */
+export const decisions = {
+  type: 'object',
+  maxProperties: 1000,
+  additionalProperties: { type: 'string', enum: ['rename', 'overwrite', 'skip'] },
+} as const;

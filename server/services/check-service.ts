@@ -24,6 +24,7 @@ import type { CheckRepository, NamedRow } from '../repositories/check-repository
 import type { UserRepository } from '../repositories/user-repository';
 import type { Caller } from './caller';
 import { scopeOf, validName, type FileService } from './file-service';
+import type { Place } from './space-access';
 import { freeName, numberedLikePattern } from './naming';
 import type { TypePolicy } from './upload-service';
 
@@ -89,14 +90,14 @@ export class CheckService implements TypePolicy {
     const names = items.map((i) => validName(i.name));
     const { blockedExtensions, sensitiveKeywords } = await this.settings(caller.tenantId);
 
-    const parentIds = [...new Set(items.map((i) => i.parentId).filter((p): p is string => p !== null))];
-    const folders = new Map((await this.repo.foldersByIds(scope, parentIds)).map((f) => [f.id, f]));
+    // Each distinct folder once: it must be one the caller may write to (their own, or a group or
+    // public folder); items inside take the folder's category, so clashes are found whatever they sent.
+    const places = new Map<string, Place>();
     for (const item of items) {
-      if (item.parentId === null) continue;
-      const f = folders.get(item.parentId);
-      if (!f || f.category !== item.category) throw new AppError(ERRORS.NOT_FOUND);
-      if (f.is_dir !== 1) throw new AppError(ERRORS.PARENT_NOT_FOLDER);
+      if (item.parentId === null || places.has(item.parentId)) continue;
+      places.set(item.parentId, await this.fileService.requireParent(caller, item.parentId, item.category));
     }
+    items = items.map((item) => (item.parentId === null ? item : { ...item, category: places.get(item.parentId)!.category }));
 
     const groups = new Map<string, { parentId: string | null; category: number; nameKeys: string[]; patterns: string[] }>();
     items.forEach((item, i) => {
@@ -222,7 +223,8 @@ export class CheckService implements TypePolicy {
    */
   async relativePathDirCreate(caller: Caller, req: RelativePathDirCreateRequest, now = Date.now()): Promise<RelativePathDirCreateResponse> {
     if (req.relativePaths.length > CHECK_BATCH_MAX) throw new AppError(ERRORS.VALIDATION, `一次最多创建 ${CHECK_BATCH_MAX} 个目录`);
-    await this.fileService.requireParent(caller, req.parentId, req.category);
+    // Inside a group or public folder the new folders take its category and space.
+    const place = await this.fileService.requireParent(caller, req.parentId, req.category);
     // Normalised prefix ('a/b') → its segments, for every requested path and all its ancestors.
     const prefixes = new Map<string, string[]>();
     const requested: Array<[string, string]> = [];
@@ -239,7 +241,7 @@ export class CheckService implements TypePolicy {
         tenant_id: caller.tenantId,
         owner_id: caller.userId,
         parent_id: parentId,
-        category: req.category,
+        category: place.category,
         name,
         name_key: name.toLowerCase(),
         is_dir: 1,
@@ -247,6 +249,7 @@ export class CheckService implements TypePolicy {
         blob_id: null,
         created_at: now,
         updated_at: now,
+        space_id: place.spaceId,
       }),
       req.parentId,
     );

@@ -20,6 +20,21 @@ export const ALL_PERMISSIONS = [
   'file:copy',
   'file:delete',
   'file:share',
+  // issue 5: the §3 suggested actions and the other file operations, one code each
+  'file:createTxt',
+  'file:favorite',
+  'file:lock',
+  'file:unlock',
+  'file:newVersion',
+  'file:versions',
+  'file:preview',
+  'file:zip',
+  'file:restore',
+  'file:purge',
+  /** Column-header and toolbar sort of a file list (spec §3 "sort"). */
+  'file:sort',
+  'group:create',
+  'group:manage',
   'system:manage',
   /** Lock/unlock accounts, set roles and outer login (the adminOnly /api/v2/account, setRoles, outerLogin calls). */
   'system:user',
@@ -34,9 +49,12 @@ const FILE_MENU: MenuItem = {
   children: [
     { code: 'file-personal', name: '个人文件', url: '/main/file/personal', icon: 'user' },
     { code: 'file-backups', name: '同步文件', url: '/main/file/backups', icon: 'sync' },
+    { code: 'file-share', name: '共享文件', url: '/main/file/share', icon: 'share' },
+    { code: 'file-other', name: '其他', url: '/main/file/other', icon: 'appstore' },
     { code: 'file-favorite', name: '我的收藏', url: '/main/file/favorite', icon: 'star' },
     { code: 'file-public', name: '公共空间', url: '/main/file/publicSpace', icon: 'global' },
     { code: 'file-recycle', name: '回收站', url: '/main/file/recycle', icon: 'delete' },
+    { code: 'file-search', name: '搜索', url: '/main/file/search', icon: 'search', hidden: true },
   ],
 };
 const COMMON_MENU: MenuItem[] = [

@@ -4,7 +4,7 @@ import { AppError } from '../http/app-error';
 import type { FileRepository } from '../repositories/file-repository';
 import type { BlobStore } from '../storage/blob-store';
 import type { Caller } from './caller';
-import { scopeOf } from './file-service';
+import type { AccessService } from './space-access';
 import { layoutOf } from './upload-service';
 
 export interface Downloadable {
@@ -19,16 +19,23 @@ export class DownloadService {
   constructor(
     private readonly files: FileRepository,
     private readonly blobs: BlobStore,
+    private readonly access: AccessService,
   ) {}
 
+  /** A live file the caller may read (any space). */
   async resolve(caller: Caller, fileId: string): Promise<Downloadable> {
-    const row = await this.files.findOwned(scopeOf(caller), fileId);
-    if (!row) throw new AppError(ERRORS.NOT_FOUND);
+    const { row } = await this.access.entry(caller, fileId);
     if (row.is_dir === 1) throw new AppError(ERRORS.IS_FOLDER);
-    const blob = row.blob_id ? await this.files.findBlob(caller.tenantId, row.blob_id) : undefined;
+    if (!row.blob_id) throw new AppError(ERRORS.NOT_FOUND);
+    return this.ofBlob(caller.tenantId, row.name, row.blob_id);
+  }
+
+  /** The content of a stored blob of the caller's tenant, under a name. */
+  async ofBlob(tenantId: string, name: string, blobId: string): Promise<Downloadable> {
+    const blob = await this.files.findBlob(tenantId, blobId);
     if (!blob) throw new AppError(ERRORS.NOT_FOUND);
     return {
-      name: row.name,
+      name,
       size: Number(blob.size),
       fingerprint: blob.fingerprint,
       open: (range) => this.blobs.openRead(blob.storage_key, range, layoutOf(blob)),

@@ -1,5 +1,7 @@
 import { ERRORS } from '../../common/api/errors';
 import type {
+  DirListRequest,
+  DirListResponse,
   FileCatalogResponse,
   FileEntry,
   FileListRequest,
@@ -15,23 +17,55 @@ import { isUniqueViolation } from '../db/database';
 import type { FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
-import type { FileRepository, ListPosition, OwnerScope, SortColumn } from '../repositories/file-repository';
+import type { FileRepository, ListParent, ListPosition, OwnerScope, SortColumn } from '../repositories/file-repository';
+import type { EntryDecorator } from './entry-decorator';
+import type { AccessService, Place } from './space-access';
 import type { Caller } from './caller';
 
 const SORT_COLUMNS: Record<FileSortField, SortColumn> = { name: 'name_key', size: 'size', updatedAt: 'updated_at' };
 
-export function toFileEntry(row: FilesTable): FileEntry {
+/**
+ * Per-page facts that need a look-up beyond the row (each is one batched query per page, never one
+ * per row): see EntryDecorator in services/entry-decorator.ts.
+ */
+export interface EntryFacts {
+  favorites?: ReadonlySet<string>;
+  versionCounts?: ReadonlyMap<string, number>;
+  nickNames?: ReadonlyMap<string, string>;
+  sensitiveKeywords?: readonly string[];
+  /** Recycle-bin retention (ms), for expiresAt of deleted entries. */
+  retentionMs?: number;
+  now?: number;
+}
+
+export function toFileEntry(row: FilesTable, facts: EntryFacts = {}): FileEntry {
   const isDir = row.is_dir === 1;
+  const deletedAt = row.deleted_at ?? null;
+  const expiresAt = deletedAt !== null && facts.retentionMs !== undefined ? deletedAt + facts.retentionMs : null;
+  const lowerName = row.name.toLowerCase();
+  const spaceId = row.space_id ?? null;
   return {
     id: row.id,
     parentId: row.parent_id,
     name: row.name,
     isDir,
     size: isDir ? 0 : row.size,
-    kind: fileKindOf(row.name, isDir),
+    kind: isDir && spaceId !== null && row.parent_id === null ? 'groupFolder' : fileKindOf(row.name, isDir),
     category: row.category,
+    spaceId,
+    ownerId: row.owner_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    encrypted: row.encrypted === 1,
+    deleted: deletedAt !== null,
+    deletedAt,
+    expiresAt,
+    expired: expiresAt !== null && (facts.now ?? Date.now()) >= expiresAt,
+    sensitive: (facts.sensitiveKeywords ?? []).some((k) => k !== '' && lowerName.includes(k.toLowerCase())),
+    locked: Boolean(row.locked_by),
+    lockedBy: row.locked_by ? { id: row.locked_by, nickName: facts.nickNames?.get(row.locked_by) ?? '' } : null,
+    favorite: facts.favorites?.has(row.id) ?? false,
+    versionCount: facts.versionCounts?.get(row.id) ?? 0,
   };
 }
 
@@ -77,36 +111,34 @@ function decodeCursor(cursor: string, sortKey: string): ListPosition {
 }
 
 export class FileService {
-  constructor(private readonly files: FileRepository) {}
+  constructor(
+    private readonly files: FileRepository,
+    private readonly access: AccessService,
+    private readonly decorator: EntryDecorator,
+  ) {}
 
-  /** The caller's folder with this id in this category, else 404 (others' ids look unknown). */
+  /** A live folder the caller may read (any space), else 404 (others' ids look unknown). */
   async requireFolder(caller: Caller, id: string, category?: number): Promise<FilesTable> {
-    const row = await this.files.findOwned(scopeOf(caller), id);
-    if (!row || row.is_dir !== 1 || (category !== undefined && row.category !== category)) {
-      throw new AppError(ERRORS.NOT_FOUND);
-    }
+    const { row, access } = await this.access.entry(caller, id);
+    if (row.is_dir !== 1 || (!access && category !== undefined && row.category !== category)) throw new AppError(ERRORS.NOT_FOUND);
     return row;
   }
 
-  /** Where a new entry may go: null (root) or the caller's folder in the same category. */
-  async requireParent(caller: Caller, parentId: string | null, category: number): Promise<void> {
-    if (parentId === null) return;
-    const row = await this.files.findOwned(scopeOf(caller), parentId);
-    if (!row || row.category !== category) throw new AppError(ERRORS.NOT_FOUND);
-    if (row.is_dir !== 1) throw new AppError(ERRORS.PARENT_NOT_FOLDER);
+  /** Where a new entry may go: null (root of the category) or a folder the caller may write to. */
+  async requireParent(caller: Caller, parentId: string | null, category: number): Promise<Place> {
+    return this.access.place(caller, parentId, category);
   }
 
   async list(caller: Caller, req: FileListRequest): Promise<FileListResponse> {
-    if (req.parentId !== null) await this.requireFolder(caller, req.parentId, req.category);
+    const place = await this.listPlace(caller, req.parentId, req.category, req.spaceId);
     const sortField = req.sortField ?? 'name';
     const descending = req.sortOrder === 'desc';
     const sortKey = `${sortField}:${descending ? 'desc' : 'asc'}`;
     const pageSize = Math.min(req.pageSize ?? FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE);
     const column = SORT_COLUMNS[sortField];
     // One extra row tells whether another page exists without a COUNT query.
-    const rows = await this.files.list(scopeOf(caller), {
-      parentId: req.parentId,
-      category: req.category,
+    const rows = await this.files.list({
+      parent: place,
       column,
       descending,
       after: req.cursor ? decodeCursor(req.cursor, sortKey) : null,
@@ -116,54 +148,92 @@ export class FileService {
     const last = page[page.length - 1];
     const nextCursor =
       rows.length > pageSize && last ? encodeCursor({ s: sortKey, isDir: last.is_dir, value: last[column], id: last.id }) : null;
-    return { items: page.map(toFileEntry), nextCursor };
+    return { items: await this.decorator.decorate(caller, page), nextCursor };
   }
 
+  /** The listing source for a folder (readable) or a root: a space's root folder, or a personal category root. */
+  private async listPlace(caller: Caller, parentId: string | null, category: number, spaceId?: string | null): Promise<ListParent> {
+    if (parentId === null && spaceId) {
+      const { space } = await this.access.space(caller, spaceId);
+      return { kind: 'folder', parentId: space.root_id };
+    }
+    if (parentId === null) return { kind: 'root', scope: scopeOf(caller), category };
+    const row = await this.requireFolder(caller, parentId, spaceId ? undefined : category);
+    if (spaceId && row.space_id == null) throw new AppError(ERRORS.NOT_FOUND);
+    return { kind: 'folder', parentId: row.id };
+  }
+
+  /** Folder-picker tree: one level of live folders (name order), each saying whether it has sub-folders. */
+  async dirList(caller: Caller, req: DirListRequest): Promise<DirListResponse> {
+    const parent = await this.listPlace(caller, req.parentId, req.category, req.spaceId);
+    const rows = await this.files.list({ parent, column: 'name_key', descending: false, after: null, limit: DIR_LIST_LIMIT, dirsOnly: true });
+    const withChildren = await this.files.withSubfolders(rows.map((r) => r.id));
+    return { items: rows.map((r) => ({ id: r.id, name: r.name, hasChildren: withChildren.has(r.id) })) };
+  }
+
+  /** Entries by id; ids the caller may not see are left out (as if unknown). */
+  async multiList(caller: Caller, ids: readonly string[]): Promise<FileEntry[]> {
+    const visible = await this.access.visible(caller, await this.files.findManyInTenant(caller.tenantId, ids));
+    const order = new Map(ids.map((id, i) => [id, i]));
+    visible.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    return this.decorator.decorate(caller, visible);
+  }
+
+  /** Breadcrumb: from the top (a personal category root or the space's root folder) to the folder. */
   async catalog(caller: Caller, id: string | null): Promise<FileCatalogResponse> {
     if (id === null) return { path: [] };
     await this.requireFolder(caller, id);
-    return { path: await this.files.pathTo(scopeOf(caller), id) };
+    const chain = await this.files.pathTo(caller.tenantId, id);
+    return { path: chain.map((r) => ({ id: r.id, name: r.name })) };
   }
 
   async mkdir(caller: Caller, req: MkdirRequest, now = Date.now()): Promise<FileEntry> {
     const name = validName(req.name);
-    await this.requireParent(caller, req.parentId, req.category);
-    const row: FilesTable = {
-      id: newId(),
-      tenant_id: caller.tenantId,
-      owner_id: caller.userId,
-      parent_id: req.parentId,
-      category: req.category,
-      name,
-      name_key: nameKeyOf(name),
-      is_dir: 1,
-      size: 0,
-      blob_id: null,
-      created_at: now,
-      updated_at: now,
-    };
+    const place = await this.access.place(caller, req.parentId, req.category, req.spaceId);
+    const row = newEntryRow(caller, place, name, now, { isDir: true });
     try {
       await this.files.insert(row);
     } catch (err) {
       if (isUniqueViolation(err)) throw new AppError(ERRORS.NAME_CONFLICT);
       throw err;
     }
-    return toFileEntry(row);
+    return this.decorator.one(caller, row);
   }
 
   async rename(caller: Caller, req: RenameRequest, now = Date.now()): Promise<FileEntry> {
     const name = validName(req.name);
-    const scope = scopeOf(caller);
-    const row = await this.files.findOwned(scope, req.id);
-    if (!row) throw new AppError(ERRORS.NOT_FOUND);
-    if (row.name === name) return toFileEntry(row);
+    const [target] = await this.access.modifiable(caller, [req.id]);
+    const row = target!.row;
+    if (row.name === name) return this.decorator.one(caller, row);
     try {
-      await this.files.rename(scope, row.id, name, nameKeyOf(name), now);
+      await this.files.rename(caller.tenantId, row.id, name, nameKeyOf(name), now);
     } catch (err) {
       // The unique index refuses the update: the row keeps its old name.
       if (isUniqueViolation(err)) throw new AppError(ERRORS.NAME_CONFLICT);
       throw err;
     }
-    return toFileEntry({ ...row, name, name_key: nameKeyOf(name), updated_at: now });
+    return this.decorator.one(caller, { ...row, name, name_key: nameKeyOf(name), updated_at: now });
   }
+}
+
+/** Folder-picker levels are short in practice; this bounds a pathological one. */
+const DIR_LIST_LIMIT = 2000;
+
+/** A new live row at a place, owned by the caller (category and space come from the place). */
+export function newEntryRow(caller: Caller, place: Place, name: string, now: number, opts: { isDir: boolean; size?: number; blobId?: string | null }): FilesTable {
+  return {
+    id: newId(),
+    tenant_id: caller.tenantId,
+    owner_id: caller.userId,
+    parent_id: place.parentId,
+    category: place.category,
+    name,
+    name_key: nameKeyOf(name),
+    is_dir: opts.isDir ? 1 : 0,
+    size: opts.size ?? 0,
+    blob_id: opts.blobId ?? null,
+    created_at: now,
+    updated_at: now,
+    space_id: place.spaceId,
+  };
 }

@@ -2,11 +2,14 @@ import type { CaptchaRepository } from '../repositories/captcha-repository';
 import type { SessionRepository } from '../repositories/session-repository';
 import type { LoginThrottle } from './login-throttle';
 import type { SmsCodeService } from './sms-code-service';
+import type { TextService } from './text-service';
+import type { TrashService } from './trash-service';
 import type { UploadService } from './upload-service';
 
 /**
  * Periodic clean-up of what expires: partial uploads (and their chunk files), captchas, sessions,
- * idle login-failure counters (never a lock) and SMS codes no limit counts any more.
+ * idle login-failure counters (never a lock), SMS codes no limit counts any more, recycle-bin entries
+ * past the retention (purged for good, freeing quota and blobs) and held createTxt texts.
  */
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -17,17 +20,22 @@ export class Sweeper {
     private readonly captchas: CaptchaRepository,
     private readonly sessions: SessionRepository,
     private readonly accounts: { throttle: LoginThrottle; smsCodes: SmsCodeService },
+    private readonly files: { trash: TrashService; texts: TextService },
     private readonly log: (err: unknown) => void,
   ) {}
 
   /** One pass; also called directly by tests. */
-  async sweepOnce(now = Date.now()): Promise<{ uploads: number; captchas: number; sessions: number; loginFailures: number; smsCodes: number }> {
+  async sweepOnce(now = Date.now()): Promise<{
+    uploads: number; captchas: number; sessions: number; loginFailures: number; smsCodes: number; recycled: number; textHolds: number;
+  }> {
     const uploads = await this.uploads.sweepExpired(now);
     const captchas = await this.captchas.deleteExpired(now);
     const sessions = await this.sessions.deleteExpired(now);
     const loginFailures = await this.accounts.throttle.deleteStale(now);
     const smsCodes = await this.accounts.smsCodes.deleteOld(now);
-    return { uploads, captchas, sessions, loginFailures, smsCodes };
+    const recycled = await this.files.trash.sweepExpired(now);
+    const textHolds = await this.files.texts.sweepExpired(now);
+    return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds };
   }
 
   start(intervalMs: number): void {

@@ -1,7 +1,18 @@
 import { Redirect, Route, Switch } from 'wouter';
 import { lazyPage } from '../components/LazyPage';
 import { UnderConstruction } from '../components/UnderConstruction';
-import { PersonalFilesPage } from '../features/files';
+import {
+  BackupsPage,
+  FavoritePage,
+  GroupPage,
+  KeywordSearchPage,
+  OtherFilesPage,
+  PersonalFilesPage,
+  PublicSpacePage,
+  RecyclePage,
+  SharedFilesPage,
+  UnifiedSearchPage,
+} from '../features/files';
 import { MainLayout } from '../features/layout';
 import { TransferPanel } from '../features/transfer';
 import { MAIN_DEFAULTS, MAIN_PAGES } from './route-table';
@@ -10,19 +21,36 @@ const UserInfoPage = lazyPage(() => import('../features/user-centre').then((m) =
 const AccountSafePage = lazyPage(() => import('../features/user-centre').then((m) => m.AccountSafePage));
 const UserListPage = lazyPage(() => import('../features/system-users').then((m) => m.UserListPage));
 
-const BUILT_PAGES = new Set(['/main/file/personal', '/main/user/userInfo', '/main/user/accountSafe', '/main/system/user/list']);
+/** The built §2 pages; every other page of the route table shows the under-construction notice. */
+const BUILT_PAGES: Record<string, React.ComponentType> = {
+  '/main/file/personal': PersonalFilesPage,
+  '/main/file/backups': BackupsPage,
+  '/main/file/favorite': FavoritePage,
+  '/main/file/other': OtherFilesPage,
+  '/main/file/recycle': RecyclePage,
+  '/main/file/publicSpace': PublicSpacePage,
+  '/main/file/share': SharedFilesPage,
+  '/main/file/search': KeywordSearchPage,
+  '/main/file/unifiedSearch': UnifiedSearchPage,
+  '/main/group': GroupPage,
+  '/main/user/userInfo': UserInfoPage,
+  '/main/user/accountSafe': AccountSafePage,
+  '/main/system/user/list': UserListPage,
+};
 
 /** Everything under /main: the layout with the transfer panel, and the §2 pages. */
 export function MainShell() {
   return (
     <MainLayout aside={<TransferPanel />}>
       <Switch>
-        <Route path="/main/file/personal" component={PersonalFilesPage} />
-        <Route path="/main/user/userInfo" component={UserInfoPage} />
-        <Route path="/main/user/accountSafe" component={AccountSafePage} />
-        <Route path="/main/system/user/list" component={UserListPage} />
+        {Object.entries(BUILT_PAGES).map(([path, Page]) => (
+          <Route key={path} path={path}>
+            {/* keyed by path: switching pages starts a fresh browser (selection, sort, dialogs) */}
+            <Page key={path} />
+          </Route>
+        ))}
         {Object.entries(MAIN_PAGES)
-          .filter(([path]) => !BUILT_PAGES.has(path))
+          .filter(([path]) => !(path in BUILT_PAGES))
           .map(([path, title]) => (
             <Route key={path} path={path}>
               <UnderConstruction title={title} />

@@ -54,6 +54,11 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | null | undefined>;
   /** Replaces the spec §8 default reaction. The call still throws ApiCallError afterwards. */
   onError?: ErrorHandler;
+  /**
+   * 400 error codes the caller answers itself (e.g. a conflict it turns into a dialog): no default
+   * reaction for them; every other failure still gets it. The call throws ApiCallError either way.
+   */
+  quietCodes?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -185,7 +190,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     const failure = classifyFailure(res.status, parsed);
     const error = new ApiCallError(res.status, failure, parsed);
     if (options.onError) options.onError(failure, error);
-    else react(failure);
+    else if (!(failure.kind === 'badRequest' && options.quietCodes?.includes(failure.errorCode))) react(failure);
     throw error;
   }
 

@@ -44,6 +44,12 @@ export function usePermission(code: string): boolean {
   return isPermitted(useAtomValue(pagePermissionsAtom), code);
 }
 
+/** For lists of gated items (menus, toolbars): one check function instead of a hook per item. */
+export function usePermissionCheck(): (code: string) => boolean {
+  const codes = useAtomValue(pagePermissionsAtom);
+  return (code: string) => isPermitted(codes, code);
+}
+
 /** Renders its children only when the caller holds `code`. */
 export function Permission({ code, children }: { code: string; children: ReactNode }) {
   return usePermission(code) ? <>{children}</> : null;

@@ -1,8 +1,8 @@
 /**
  * How a page asks for transfers without knowing the transfer engine: the transfer feature provides the
- * handler (it owns the engine worker), pages call `enqueueUploads` / `enqueueFolder` / `enqueueDownload`.
+ * handler (it owns the engine worker), pages call `enqueueUploads` / `enqueueFolder` / `enqueueNewVersion` / `enqueueDownload`.
  */
-import type { DownloadRequest, FolderEntry, UploadTarget } from '../../common/transfer/engine-api';
+import type { DownloadRequest, FolderEntry, NewVersionTarget, UploadTarget } from '../../common/transfer/engine-api';
 
 export type EnqueueUploads = (files: File[], target: UploadTarget) => Promise<string[]>;
 
@@ -10,6 +10,8 @@ export interface TransferHandler {
   enqueueUploads: EnqueueUploads;
   /** A picked or dropped folder: its files with their paths inside it (folders are created too). */
   enqueueFolder(entries: FolderEntry<File>[], target: UploadTarget): Promise<string[]>;
+  /** New content for an existing file, uploaded as its next version (the engine's newVersion policy). */
+  enqueueNewVersion(file: File, target: NewVersionTarget): Promise<string>;
   /** A large file's download through the engine (pausable, resumable); it is saved when done. */
   enqueueDownload(request: DownloadRequest): Promise<string>;
 }
@@ -34,6 +36,11 @@ export function enqueueUploads(files: File[], target: UploadTarget): Promise<str
 export function enqueueFolder(entries: FolderEntry<File>[], target: UploadTarget): Promise<string[]> {
   if (!handler) return Promise.reject(new Error(NOT_READY));
   return handler.enqueueFolder(entries, target);
+}
+
+export function enqueueNewVersion(file: File, target: NewVersionTarget): Promise<string> {
+  if (!handler) return Promise.reject(new Error(NOT_READY));
+  return handler.enqueueNewVersion(file, target);
 }
 
 export function enqueueDownload(request: DownloadRequest): Promise<string> {

@@ -8,12 +8,13 @@ import { formatTable, type BenchModule } from './lib/report';
 import { closeTransferContext } from './lib/transfer-context';
 import { browserHashingBenchmark } from './suites/browser-hashing';
 import { hashingBenchmark } from './suites/hashing';
+import { listBenchmark } from './suites/list';
 import { memoryBenchmark } from './suites/memory';
 import { resendBenchmark } from './suites/resend';
 import { uploadBenchmark } from './suites/upload';
 
 /** upload, resend and memory share one server child process and temp directory (lib/transfer-context). */
-const BENCHMARKS: BenchModule[] = [hashingBenchmark, browserHashingBenchmark, uploadBenchmark, resendBenchmark, memoryBenchmark];
+const BENCHMARKS: BenchModule[] = [hashingBenchmark, browserHashingBenchmark, uploadBenchmark, resendBenchmark, memoryBenchmark, listBenchmark];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

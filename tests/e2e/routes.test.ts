@@ -10,7 +10,7 @@ import { MAIN_DEFAULTS, MAIN_PAGES, SHARE_LINK_PAGES, STANDALONE_PAGES } from '.
 import { baseUrl, launchBrowser, submitLogin } from './browser';
 
 /** What a rendered route shows: a built page, the empty state, or a status page. */
-const RENDERED = ['files-page', 'user-info', 'account-safe', 'user-list', 'under-construction', 'not-found', 'permission-denied', 'download-exceeded']
+const RENDERED = ['files-page', 'group-page', 'search-page', 'user-info', 'account-safe', 'user-list', 'under-construction', 'not-found', 'permission-denied', 'download-exceeded']
   .map((id) => `[data-testid="${id}"]`)
   .join(', ');
 
@@ -37,7 +37,13 @@ describe('every §2 route, as the admin', () => {
 
   async function visit(path: string): Promise<string> {
     await page.goto(baseUrl() + path);
-    await page.locator(RENDERED).first().waitFor();
+    await page
+      .locator(RENDERED)
+      .first()
+      .waitFor()
+      .catch((e: unknown) => {
+        throw new Error(`${path}: none of the page test ids rendered (at ${page.url()})`, { cause: e });
+      });
     return new URL(page.url()).pathname;
   }
 

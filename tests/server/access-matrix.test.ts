@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER_PLATFORM } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
-import { API, downloadUrl } from '../../common/api/paths';
-import type { FileEntry } from '../../common/api/types';
+import { API, downloadUrl, previewUrl, thumbnailUrl, versionDownloadUrl, zipDownloadUrl } from '../../common/api/paths';
+import type { CreateTxtResponse, FileEntry, GroupMemberListResponse, SearchResponse, SpaceInfo, VersionListResponse } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
+import { createGroup, mkdir, text } from './file-kit';
 import {
   addTenantWithUser,
   Client,
@@ -31,18 +32,39 @@ import {
  * - member: FORBIDDEN on `admin` routes, through the guard elsewhere;
  * - admin: through the guard everywhere;
  * - an admin of another tenant using the first tenant's ids: 404, exactly as for ids that never
- *   existed (`foreign`), or `ids: 'none'` when the route takes no object id.
+ *   existed (`foreign`, one call or several: each id a route takes, and mixes with that admin's own
+ *   ids), or `foreign: 'none'` when the route takes no object id. Ids that are keyed per user rather
+ *   than per tenant object (upload ids, createTxt holds) answer their own not-found code instead of
+ *   404, because the client reacts to that code (`foreignCode`) — still exactly like unknown ones.
  *
  * "Through the guard" means the answer is neither 401, nor FORBIDDEN, nor a password gate: requests
  * here carry harmless, often bogus, arguments, so a 400 from validation or a 404 still counts.
  */
 type Access = 'public' | 'user' | 'admin';
 
+/** Ids of the first tenant (the second tenant's admin must not reach them). */
 interface Ids {
   folderId: string;
   fileId: string;
   uploadId: string;
   memberId: string;
+  groupId: string;
+  /** A file in the group space. */
+  groupFileId: string;
+  /** A file of the admin's in the recycle bin. */
+  trashedId: string;
+  /** A file with one earlier version, and that version's id. */
+  versionedId: string;
+  versionId: string;
+  /** A createTxt hold still waiting for its decision. */
+  holdId: string;
+}
+
+/** The second tenant admin's own ids, mixed with the first tenant's in some foreign calls. */
+interface Own {
+  folderId: string;
+  fileId: string;
+  groupId: string;
 }
 
 interface Call {
@@ -58,8 +80,16 @@ interface Row {
   duringChange?: boolean;
   /** The call made by anonymous, member and admin. */
   call: Call;
-  /** The same kind of call by another tenant's admin with this tenant's ids, or 'none'. */
-  foreign: ((ids: Ids) => Call) | 'none';
+  /** The same kind of call(s) by another tenant's admin with this tenant's ids, or 'none'. */
+  foreign: ((ids: Ids, own: Own) => Call | Call[]) | 'none';
+  /** The error code those calls answer when it is not a 404 (ids keyed per user; see above). */
+  foreignCode?: string;
+  /**
+   * A call that by design leaves out ids the caller cannot see instead of failing (multi/list refreshes
+   * rows after a batch that may have removed some; favorite/remove only drops the caller's own rows):
+   * another tenant's ids are left out too, so the answer is 200 with none of them, like unknown ids.
+   */
+  filtersIds?: true;
   /** The call ends the session it is made with (logout): run with a throwaway session. */
   endsSession?: boolean;
 }
@@ -180,11 +210,13 @@ const MATRIX: Record<string, Row> = {
   },
   'POST /api/v2/file/chunk/upload': {
     access: 'user',
+    foreignCode: ERRORS.UPLOAD_NOT_FOUND.code,
     call: { method: 'POST', path: `${API.chunkUpload}?uploadId=${BOGUS}&index=0`, body: {} },
     foreign: (ids) => ({ method: 'POST', path: `${API.chunkUpload}?uploadId=${ids.uploadId}&index=0`, body: {} }),
   },
   'POST /api/v2/file/chunk/merge': {
     access: 'user',
+    foreignCode: ERRORS.UPLOAD_NOT_FOUND.code,
     call: { method: 'POST', path: API.chunkMerge, body: { uploadId: BOGUS, name: 'x', parentId: null, category: 1 } },
     foreign: (ids) => ({ method: 'POST', path: API.chunkMerge, body: { uploadId: ids.uploadId, name: 'x', parentId: null, category: 1 } }),
   },
@@ -238,6 +270,195 @@ const MATRIX: Record<string, Row> = {
   },
   'GET /api/v2/file/giveUpUpload': { access: 'user', call: { method: 'GET', path: `${API.giveUpUpload}?key=k`, headers: platform }, foreign: 'none' },
   'GET /api/v2/file/unProcess/list': { access: 'user', call: { method: 'GET', path: API.unProcessList }, foreign: 'none' },
+  // File operations (issue 5). Calls by member and admin name bogus ids or invalid input, so they change nothing.
+  'POST /api/shareFile/list': {
+    access: 'user',
+    call: { method: 'POST', path: API.shareFileList, body: { parentId: null } },
+    foreign: (ids) => ({ method: 'POST', path: API.shareFileList, body: { parentId: ids.folderId } }),
+  },
+  'POST /api/file/multi/list': {
+    access: 'user',
+    filtersIds: true,
+    call: { method: 'POST', path: API.fileMultiList, body: { ids: [BOGUS] } },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.fileMultiList, body: { ids: [ids.fileId] } },
+      { method: 'POST', path: API.fileMultiList, body: { ids: [own.fileId, ids.groupFileId] } },
+    ],
+  },
+  'POST /api/file/dir/list': {
+    access: 'user',
+    call: { method: 'POST', path: API.dirList, body: { parentId: null, category: 1 } },
+    foreign: (ids) => [
+      { method: 'POST', path: API.dirList, body: { parentId: ids.folderId, category: 1 } },
+      { method: 'POST', path: API.dirList, body: { parentId: null, category: 1, spaceId: ids.groupId } },
+    ],
+  },
+  'POST /api/v2/file/copy': {
+    access: 'user',
+    call: { method: 'POST', path: API.copy, body: { ids: [BOGUS], targetParentId: null, targetCategory: 1 } },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.copy, body: { ids: [ids.fileId], targetParentId: own.folderId, targetCategory: 1 } },
+      { method: 'POST', path: API.copy, body: { ids: [own.fileId], targetParentId: ids.folderId, targetCategory: 1 } },
+      { method: 'POST', path: API.copy, body: { ids: [own.fileId], targetParentId: null, targetCategory: 1, targetSpaceId: ids.groupId } },
+    ],
+  },
+  'POST /api/v2/file/move': {
+    access: 'user',
+    call: { method: 'POST', path: API.move, body: { ids: [BOGUS], targetParentId: null, targetCategory: 1 } },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.move, body: { ids: [ids.fileId], targetParentId: own.folderId, targetCategory: 1 } },
+      { method: 'POST', path: API.move, body: { ids: [own.fileId], targetParentId: ids.folderId, targetCategory: 1 } },
+    ],
+  },
+  'POST /api/file/removeFiles': {
+    access: 'user',
+    call: { method: 'POST', path: API.removeFiles, body: { ids: [BOGUS] } },
+    foreign: (ids) => [
+      { method: 'POST', path: API.removeFiles, body: { ids: [ids.fileId] } },
+      { method: 'POST', path: API.removeFiles, body: { ids: [ids.groupFileId] } },
+    ],
+  },
+  'GET /api/v2/file/keyword/list': {
+    access: 'user',
+    call: { method: 'GET', path: `${API.keywordList}?keyword=matrix` },
+    foreign: (ids) => ({ method: 'GET', path: `${API.keywordList}?keyword=g&spaceId=${ids.groupId}` }),
+  },
+  // Every space the caller may see: no id to name (the last test checks that no hit comes from tenant one).
+  'GET /api/v2/file/unified/search': { access: 'user', call: { method: 'GET', path: `${API.unifiedSearch}?keyword=matrix` }, foreign: 'none' },
+  'POST /api/file/createTxt': {
+    access: 'user',
+    call: { method: 'POST', path: API.createTxt, body: { parentId: BOGUS, category: 1, name: 'm.txt', content: '' } },
+    foreign: (ids) => [
+      { method: 'POST', path: API.createTxt, body: { parentId: ids.folderId, category: 1, name: 'intruder.txt', content: '' } },
+      { method: 'POST', path: API.createTxt, body: { parentId: null, spaceId: ids.groupId, category: 1, name: 'intruder.txt', content: '' } },
+    ],
+  },
+  // Holds are keyed per user: anyone else's hold id is as unknown as a never-issued one.
+  'POST /api/file/keepOnCreateTxt': {
+    access: 'user',
+    call: { method: 'POST', path: API.keepOnCreateTxt, body: { holdId: BOGUS, decision: 'giveUp' } },
+    foreign: (ids) => ({ method: 'POST', path: API.keepOnCreateTxt, body: { holdId: ids.holdId, decision: 'rename' } }),
+    foreignCode: ERRORS.TXT_HOLD_NOT_FOUND.code,
+  },
+  // The caller's own recycle bin and favorites: no id to name.
+  'POST /api/file/recycle/list': { access: 'user', call: { method: 'POST', path: API.recycleList, body: {} }, foreign: 'none' },
+  'POST /api/file/recycle/restore': {
+    access: 'user',
+    call: { method: 'POST', path: API.recycleRestore, body: { ids: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.recycleRestore, body: { ids: [ids.trashedId] } }),
+  },
+  'POST /api/file/recycle/purge': {
+    access: 'user',
+    call: { method: 'POST', path: API.recyclePurge, body: { ids: [BOGUS] } },
+    foreign: (ids) => [
+      { method: 'POST', path: API.recyclePurge, body: { ids: [ids.trashedId] } },
+      { method: 'POST', path: API.recyclePurge, body: { ids: [ids.fileId] } },
+    ],
+  },
+  'POST /api/file/favorite/add': {
+    access: 'user',
+    call: { method: 'POST', path: API.favoriteAdd, body: { ids: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.favoriteAdd, body: { ids: [ids.fileId] } }),
+  },
+  'POST /api/file/favorite/remove': {
+    access: 'user',
+    filtersIds: true,
+    call: { method: 'POST', path: API.favoriteRemove, body: { ids: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.favoriteRemove, body: { ids: [ids.fileId] } }),
+  },
+  'POST /api/file/favorite/list': { access: 'user', call: { method: 'POST', path: API.favoriteList, body: {} }, foreign: 'none' },
+  'POST /api/file/lock': {
+    access: 'user',
+    call: { method: 'POST', path: API.lock, body: { ids: [BOGUS] } },
+    foreign: (ids) => [
+      { method: 'POST', path: API.lock, body: { ids: [ids.fileId] } },
+      { method: 'POST', path: API.lock, body: { ids: [ids.groupFileId] } },
+    ],
+  },
+  'POST /api/file/unlock': {
+    access: 'user',
+    call: { method: 'POST', path: API.unlock, body: { ids: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.unlock, body: { ids: [ids.fileId] } }),
+  },
+  'POST /api/file/version/list': {
+    access: 'user',
+    call: { method: 'POST', path: API.versionList, body: { id: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.versionList, body: { id: ids.versionedId } }),
+  },
+  'POST /api/file/version/restore': {
+    access: 'user',
+    call: { method: 'POST', path: API.versionRestore, body: { id: BOGUS, versionId: BOGUS } },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.versionRestore, body: { id: ids.versionedId, versionId: ids.versionId } },
+      { method: 'POST', path: API.versionRestore, body: { id: own.fileId, versionId: ids.versionId } },
+    ],
+  },
+  'GET /api/file/version/download/:id': {
+    access: 'user',
+    call: { method: 'GET', path: versionDownloadUrl(BOGUS) },
+    foreign: (ids) => ({ method: 'GET', path: versionDownloadUrl(ids.versionId) }),
+  },
+  'GET /api/file/zip': {
+    access: 'user',
+    call: { method: 'GET', path: zipDownloadUrl([BOGUS]) },
+    foreign: (ids, own) => [
+      { method: 'GET', path: zipDownloadUrl([ids.folderId]) },
+      { method: 'GET', path: zipDownloadUrl([own.fileId, ids.groupFileId]) },
+    ],
+  },
+  'GET /api/file/preview/:id': {
+    access: 'user',
+    call: { method: 'GET', path: previewUrl(BOGUS) },
+    foreign: (ids) => ({ method: 'GET', path: previewUrl(ids.fileId) }),
+  },
+  'GET /api/file/thumbnail/:id': {
+    access: 'user',
+    call: { method: 'GET', path: thumbnailUrl(BOGUS) },
+    foreign: (ids) => ({ method: 'GET', path: thumbnailUrl(ids.fileId) }),
+  },
+
+  // Group spaces and the public space. Their own group list and public space: no id to name.
+  'POST /api/group/list': { access: 'user', call: { method: 'POST', path: API.groupList, body: {} }, foreign: 'none' },
+  'POST /api/space/public/get': { access: 'user', call: { method: 'POST', path: API.publicSpace, body: {} }, foreign: 'none' },
+  // An invalid name (§5 second rule): through the guard, nothing created.
+  'POST /api/group/create': { access: 'user', call: { method: 'POST', path: API.groupCreate, body: { name: 'a-b' } }, foreign: 'none' },
+  'POST /api/group/rename': {
+    access: 'user',
+    call: { method: 'POST', path: API.groupRename, body: { id: BOGUS, name: 'x' } },
+    foreign: (ids) => ({ method: 'POST', path: API.groupRename, body: { id: ids.groupId, name: 'stolen' } }),
+  },
+  'POST /api/group/delete': {
+    access: 'user',
+    call: { method: 'POST', path: API.groupDelete, body: { id: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.groupDelete, body: { id: ids.groupId } }),
+  },
+  'POST /api/group/member/list': {
+    access: 'user',
+    call: { method: 'POST', path: API.groupMemberList, body: { id: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.groupMemberList, body: { id: ids.groupId } }),
+  },
+  'POST /api/group/member/add': {
+    access: 'user',
+    call: { method: 'POST', path: API.groupMemberAdd, body: { id: BOGUS, username: 'member' } },
+    foreign: (ids) => ({ method: 'POST', path: API.groupMemberAdd, body: { id: ids.groupId, username: 'other-admin', role: 'owner' } }),
+  },
+  'POST /api/group/member/setRole': {
+    access: 'user',
+    call: { method: 'POST', path: API.groupMemberSetRole, body: { id: BOGUS, userId: BOGUS, role: 'member' } },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.groupMemberSetRole, body: { id: ids.groupId, userId: ids.memberId, role: 'owner' } },
+      { method: 'POST', path: API.groupMemberSetRole, body: { id: own.groupId, userId: ids.memberId, role: 'member' } },
+    ],
+  },
+  'POST /api/group/member/remove': {
+    access: 'user',
+    call: { method: 'POST', path: API.groupMemberRemove, body: { id: BOGUS, userId: BOGUS } },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.groupMemberRemove, body: { id: ids.groupId, userId: ids.memberId } },
+      { method: 'POST', path: API.groupMemberRemove, body: { id: own.groupId, userId: ids.memberId } },
+    ],
+  },
+
   // Test hooks (DRIVE_TEST_HOOKS=1 only), private like everything else.
   'GET /api/test/stats': { access: 'user', call: { method: 'GET', path: API.testStats }, foreign: 'none' },
   'PUT /api/test/raw-sink': { access: 'user', call: { method: 'PUT', path: API.testRawSink, body: 'x' }, foreign: 'none' },
@@ -249,6 +470,7 @@ let member: Client;
 let gated: Client;
 let foreignAdmin: Client;
 let ids: Ids;
+let own: Own;
 
 async function send(client: Client, call: Call): Promise<Answer<{ errorCode?: string }>> {
   if (call.body === undefined || typeof call.body === 'object') {
@@ -278,16 +500,41 @@ beforeAll(async () => {
   const folder = await admin.post<{ data: FileEntry }>(API.mkdir, { parentId: null, category: 1, name: 'tenant-one' });
   const file = await uploadFile(admin, randomContent(1000), 'secret.bin', { parentId: folder.body.data.id });
   const open = await postChunkExist(admin, randomContent(2000), 'pending.bin');
+  const memberId = await userIdOf(server, 'member');
+  const group = await createGroup(admin, 'matrix_group');
+  expect((await admin.post(API.groupMemberAdd, { id: group.id, username: 'member', role: 'member' })).status).toBe(200);
+  const groupFile = await text(admin, 'g.txt', 'group content', null, { spaceId: group.id });
+  const trashed = await text(admin, 'gone.txt', 'gone', folder.body.data.id);
+  expect((await admin.post(API.removeFiles, { ids: [trashed.id] })).status).toBe(200);
+  // A second createTxt of one name is held; 'newVersion' makes the first content a version.
+  const versioned = await text(admin, 'v.txt', 'one');
+  const held = await admin.post<{ data: CreateTxtResponse }>(API.createTxt, { parentId: null, category: 1, name: 'v.txt', content: 'two' });
+  expect(held.body.data.status).toBe('held');
+  const kept = await admin.post(API.keepOnCreateTxt, { holdId: (held.body.data as { holdId: string }).holdId, decision: 'newVersion' });
+  expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+  const versions = await admin.post<{ data: VersionListResponse }>(API.versionList, { id: versioned.id });
+  const pending = await admin.post<{ data: CreateTxtResponse }>(API.createTxt, { parentId: null, category: 1, name: 'v.txt', content: 'three' });
   ids = {
     folderId: folder.body.data.id,
     fileId: file.body.data.id,
     uploadId: (open.body.data as unknown as { uploadId: string }).uploadId,
-    memberId: await userIdOf(server, 'member'),
+    memberId,
+    groupId: group.id,
+    groupFileId: groupFile.id,
+    trashedId: trashed.id,
+    versionedId: versioned.id,
+    versionId: versions.body.data.versions.find((v) => !v.current)!.id,
+    holdId: (pending.body.data as { holdId: string }).holdId,
   };
 
   await addTenantWithUser(server, 'other-admin', 'Other@2024');
   await withDb(server, (db) => db.prepare("update users set role = 'admin' where username = 'other-admin'").run());
   foreignAdmin = await loggedInClient(server, { username: 'other-admin', password: 'Other@2024' });
+  own = {
+    folderId: (await mkdir(foreignAdmin, 'theirs')).id,
+    fileId: (await text(foreignAdmin, 'theirs.txt', 'theirs')).id,
+    groupId: (await createGroup(foreignAdmin, 'their_group')).id,
+  };
 });
 afterAll(async () => {
   await server.close();
@@ -344,24 +591,66 @@ describe('access matrix', () => {
   });
 
   it("another tenant's admin gets 404 for this tenant's ids, exactly like ids that never existed", async () => {
-    const bogus: Ids = { folderId: BOGUS, fileId: BOGUS, uploadId: BOGUS, memberId: BOGUS };
+    const bogus: Ids = {
+      folderId: BOGUS,
+      fileId: BOGUS,
+      uploadId: BOGUS,
+      memberId: BOGUS,
+      groupId: BOGUS,
+      groupFileId: BOGUS,
+      trashedId: BOGUS,
+      versionedId: BOGUS,
+      versionId: BOGUS,
+      holdId: BOGUS,
+    };
     for (const [key, row] of Object.entries(MATRIX)) {
       if (row.foreign === 'none') continue;
-      const real = await send(foreignAdmin, row.foreign(ids));
-      const never = await send(foreignAdmin, row.foreign(bogus));
-      expect(real.body, key).toEqual(never.body);
-      expect(real.status, key).toBe(never.status);
-      // Upload ids answer UPLOAD_NOT_FOUND (400) like any unknown upload: the engine restarts on that code.
-      const uploadRoute = key.includes('/chunk/upload') || key.includes('/chunk/merge');
-      if (uploadRoute) expect(real.body, key).toMatchObject({ errorCode: ERRORS.UPLOAD_NOT_FOUND.code });
-      else expect(real.status, `${key} ${JSON.stringify(real.body)}`).toBe(404);
+      const reals = [row.foreign(ids, own)].flat();
+      const nevers = [row.foreign(bogus, own)].flat();
+      for (const [i, call] of reals.entries()) {
+        const label = `${key} #${i} ${JSON.stringify(call.body ?? call.path)}`;
+        const real = await send(foreignAdmin, call);
+        const never = await send(foreignAdmin, nevers[i]!);
+        expect(real.body, label).toEqual(never.body);
+        expect(real.status, label).toBe(never.status);
+        if (row.foreignCode) expect(real.body, label).toMatchObject({ errorCode: row.foreignCode });
+        else if (row.filtersIds) {
+          expect(real.status, label).toBe(200);
+          const seen = (real.body as { data: { items: Array<{ id: string }> } }).data.items.map((item) => item.id);
+          expect(seen.filter((id) => !Object.values(own).includes(id)), label).toEqual([]);
+        }
+        else expect(real.status, `${label} ${JSON.stringify(real.body)}`).toBe(404);
+      }
     }
-    // The other tenant's user list holds only its own users.
+    // The other tenant's user list holds only its own users; its searches find nothing of tenant one.
     const theirs = await foreignAdmin.post<{ data: Array<{ website: string }> }>(API.userSearch, {});
     expect(theirs.body.data.map((u) => u.website)).toEqual(['other-admin']);
-    // Nothing of tenant one changed.
+    for (const path of [`${API.unifiedSearch}?keyword=.`, `${API.keywordList}?keyword=.`]) {
+      const found = await foreignAdmin.get<{ data: SearchResponse }>(path);
+      expect(found.body.data.items.map((f) => f.name), path).toEqual(['theirs.txt']);
+    }
+    const groups = await foreignAdmin.post<{ data: SpaceInfo[] }>(API.groupList, {});
+    expect(groups.body.data.map((g) => g.name)).toEqual(['their_group']);
+    // Nothing of tenant one changed: entries, locks, favorites, recycle bin, versions, hold, group.
     const listing = await admin.post<{ data: { items: FileEntry[] } }>(API.fileList, { parentId: ids.folderId, category: 1 });
     expect(listing.body.data.items.map((f) => f.name)).toEqual(['secret.bin']);
+    const current = await admin.post<{ data: { items: FileEntry[] } }>(API.fileMultiList, { ids: [ids.fileId, ids.groupFileId] });
+    expect(current.body.data.items.map((f) => [f.name, f.locked])).toEqual([
+      ['secret.bin', false],
+      ['g.txt', false],
+    ]);
+    const bin = await admin.post<{ data: { items: FileEntry[] } }>(API.recycleList, {});
+    expect(bin.body.data.items.map((f) => f.id)).toEqual([ids.trashedId]);
+    const versions = await admin.post<{ data: VersionListResponse }>(API.versionList, { id: ids.versionedId });
+    expect(versions.body.data.versions.map((v) => v.id)).toEqual([ids.versionedId, ids.versionId]);
+    expect((await admin.post(API.keepOnCreateTxt, { holdId: ids.holdId, decision: 'giveUp' })).status).toBe(200);
+    const members = await admin.post<{ data: GroupMemberListResponse }>(API.groupMemberList, { id: ids.groupId });
+    expect(members.body.data.members.map((m) => [m.username, m.role])).toEqual([
+      ['admin', 'owner'],
+      ['member', 'member'],
+    ]);
+    const adminGroups = await admin.post<{ data: SpaceInfo[] }>(API.groupList, {});
+    expect(adminGroups.body.data.map((g) => g.name)).toEqual(['matrix_group']);
     const roles = await admin.get<{ data: { roles: string[] } }>(`${API.getRoles}?userId=${ids.memberId}`);
     expect(roles.body.data.roles).toEqual(['member']);
     expect((await login(server, new Client(server.baseUrl), MEMBER)).status).toBe(200);

@@ -34,7 +34,10 @@ describe('menu and config', () => {
       expect(urls).toContain(url);
     }
     const file = res.body.data.find((i) => i.name === '文件');
-    expect(file?.children?.map((c) => c.name)).toEqual(['个人文件', '同步文件', '我的收藏', '公共空间', '回收站']);
+    const shown = file?.children?.filter((c) => !c.hidden);
+    expect(shown?.map((c) => c.name)).toEqual(['个人文件', '同步文件', '共享文件', '其他', '我的收藏', '公共空间', '回收站']);
+    // The keyword search page opens from the toolbar: granted to the route guard, not in the sidebar.
+    expect(file?.children?.find((c) => c.hidden)?.url).toBe('/main/file/search');
   });
 
   it('lists page permissions and the home url', async () => {

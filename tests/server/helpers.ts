@@ -43,6 +43,7 @@ export async function startServer(
     captchaTtlMs: DEFAULTS.captchaTtlMs,
     uploadExpiryMs: 24 * 3600 * 1000,
     sweepIntervalMs: 0,
+    recycleRetentionDays: DEFAULTS.recycleRetentionDays,
     testHooks: true,
     logger: false,
     logRequests: false,

@@ -15,6 +15,7 @@ import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_FILE_CONCURRENCY, RETRY_MAX_ATTEMPTS
 import {
   DEFAULT_ENGINE_CONFIG,
   type DownloadRequest,
+  type NewVersionTarget,
   type EngineApi,
   type EngineConfig,
   type FolderEntry,
@@ -385,7 +386,12 @@ export function createEngine(deps: EngineDeps): Engine {
   /** Checks, persists and schedules new upload records (the records start in their checked state). */
   async function addChecked(records: UploadRecord[]): Promise<string[]> {
     const outcomes = await preUploadChecks(records);
-    for (const record of records) Object.assign(record, outcomes.get(record.id) ?? {});
+    for (const record of records) {
+      const outcome = outcomes.get(record.id);
+      // A new version was asked for up front: the existing name is the point, not a question.
+      if (outcome?.holdReason === 'exists' && record.onConflict === 'newVersion') continue;
+      Object.assign(record, outcome ?? {});
+    }
     try {
       await addUploads(db, records);
     } catch (error) {
@@ -481,6 +487,17 @@ export function createEngine(deps: EngineDeps): Engine {
         return newUploadRecord(entry.file, { parentId, category: target.category }, createdAt, path);
       });
       return addChecked(records);
+    },
+
+    async enqueueNewVersion(file: Blob, target: NewVersionTarget) {
+      await start();
+      const record: UploadRecord = {
+        ...newUploadRecord(file, { parentId: target.parentId, category: target.category }, now(), null),
+        name: target.name,
+        onConflict: 'newVersion',
+      };
+      const [id] = await addChecked([record]);
+      return id as string;
     },
 
     async enqueueDownload(request: DownloadRequest) {

@@ -51,6 +51,7 @@ export type TabRole = 'leader' | 'follower';
 const FORWARDED = [
   'enqueueUploads',
   'enqueueFolder',
+  'enqueueNewVersion',
   'enqueueDownload',
   'getDownloadedFile',
   'pause',

@@ -5,8 +5,11 @@ import { fileCatalog } from './files-api';
 
 type Path = FileCatalogResponse['path'];
 
-/** 个人文件 / a / b — built from the server's catalog of the open folder; each part opens that folder. */
-export function FileBreadcrumb({ dir, rootName, onOpen }: { dir: string | null; rootName: string; onOpen: (dir: string | null) => void }) {
+/**
+ * 个人文件 / a / b — built from the server's catalog of the open folder; each part opens that folder.
+ * `hiddenIds` are left out (a space's root folder, which the root link already stands for).
+ */
+export function FileBreadcrumb({ dir, rootName, hiddenIds = [], onOpen }: { dir: string | null; rootName: string; hiddenIds?: readonly string[]; onOpen: (dir: string | null) => void }) {
   const [path, setPath] = useState<Path>([]);
 
   useEffect(() => {
@@ -39,7 +42,7 @@ export function FileBreadcrumb({ dir, rootName, onOpen }: { dir: string | null; 
       </a>
     );
 
-  const parts = dir ? path : [];
+  const parts = dir ? path.filter((p) => !hiddenIds.includes(p.id)) : [];
   const items = [
     { key: 'root', title: link(null, rootName, parts.length === 0) },
     ...parts.map((p, i) => ({ key: p.id, title: link(p.id, p.name, i === parts.length - 1) })),

@@ -1,48 +1,150 @@
-import { FolderAddOutlined, FolderOpenOutlined, UploadOutlined } from '@ant-design/icons';
-import { Button, Space } from 'antd';
-import { type RefObject, useRef } from 'react';
+import { ClearOutlined, FileAddOutlined, FolderAddOutlined, FolderOpenOutlined, SortAscendingOutlined, UploadOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Input, Space } from 'antd';
+import { type RefObject, useEffect, useRef } from 'react';
+import type { FileSortField } from '../../../common/api/types';
 import type { FolderEntry } from '../../../common/transfer/engine-api';
 import { Permission } from '../../lib/button-permissions';
 import { folderEntriesFromInput } from '../../lib/folder-walk';
+import type { BrowserSource } from './browser-source';
+import { ACTION_LABELS, PAGE_PERMISSIONS, type FileAction, type OfferedAction } from './file-actions';
+import type { SortState } from './sort-state';
 
-/** '上传文件' (a hidden multi-file input), '上传文件夹' (a hidden folder input) and '新建文件夹'. */
-export function FileToolbar({ onFiles, onFolder, onMkdir }: { onFiles: (files: File[]) => void; onFolder: (entries: FolderEntry<File>[]) => void; onMkdir: () => void }) {
+const SORT_LABELS: Record<FileSortField, string> = { name: '名称', size: '大小', updatedAt: '修改时间' };
+
+/** Actions shown as toolbar buttons for a selection (the rest stay in the context menu). */
+const TOOLBAR_ACTIONS: readonly FileAction[] = ['download', 'zip', 'rename', 'move', 'copy', 'delete', 'favorite', 'unfavorite', 'lock', 'unlock', 'uploadVersion', 'versions', 'restore', 'purge'];
+
+export interface FileToolbarProps {
+  source: BrowserSource;
+  /** Actions for the selection, already filtered by button permissions. */
+  offered: OfferedAction[];
+  selectionCount: number;
+  canUpload: boolean;
+  onFiles: (files: File[]) => void;
+  onFolder: (entries: FolderEntry<File>[]) => void;
+  onMkdir: () => void;
+  onCreateTxt: () => void;
+  onAction: (action: FileAction) => void;
+  onEmptyRecycle: () => void;
+  /** null = no sort control on this page. */
+  sort: SortState | null;
+  onSort: (sort: SortState) => void;
+  onSearch: (keyword: string) => void;
+}
+
+/**
+ * Page actions (upload, upload folder, new folder, new text file; empty the recycle bin), the batch
+ * actions of the selection, sort, and the search box. Every button is gated by its permission code.
+ */
+export function FileToolbar(p: FileToolbarProps) {
   const input = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    // Not in React's attribute list: set on the element.
+    folderInput.current?.setAttribute('webkitdirectory', '');
+    folderInput.current?.setAttribute('directory', '');
+  }, []);
+  const folderMode = p.source.mode === 'folder';
+
   return (
-    <Space>
-      <Permission code="file:upload">
-        <Button type="primary" icon={<UploadOutlined />} onClick={() => input.current?.click()} data-testid="toolbar-upload">
-          上传文件
-        </Button>
-        <HiddenPicker inputRef={input} testId="upload-input" label="选择要上传的文件" onPick={onFiles} />
-        <Button icon={<FolderOpenOutlined />} onClick={() => folderInput.current?.click()} data-testid="toolbar-upload-folder">
-          上传文件夹
-        </Button>
-        <HiddenPicker inputRef={folderInput} directory testId="upload-folder-input" label="选择要上传的文件夹" onPick={(files) => onFolder(folderEntriesFromInput(files))} />
-      </Permission>
-      <Permission code="file:mkdir">
-        <Button icon={<FolderAddOutlined />} onClick={onMkdir} data-testid="toolbar-mkdir">
-          新建文件夹
-        </Button>
-      </Permission>
-    </Space>
+    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', justifyContent: 'space-between' }}>
+      {/* Outside the Space: its items are keyed by position, which would hand one input's DOM node to the other. */}
+      <HiddenPicker inputRef={input} testId="upload-input" label="选择要上传的文件" onPick={p.onFiles} />
+      <HiddenPicker inputRef={folderInput} testId="upload-folder-input" label="选择要上传的文件夹" onPick={(files) => p.onFolder(folderEntriesFromInput(files))} />
+      <Space wrap>
+        {folderMode && p.canUpload && (
+          <>
+            <Button type="primary" icon={<UploadOutlined />} onClick={() => input.current?.click()} data-testid="toolbar-upload">
+              上传文件
+            </Button>
+            <Button icon={<FolderOpenOutlined />} onClick={() => folderInput.current?.click()} data-testid="toolbar-upload-folder">
+              上传文件夹
+            </Button>
+          </>
+        )}
+        {folderMode && (
+          <Permission code={PAGE_PERMISSIONS.mkdir}>
+            <Button icon={<FolderAddOutlined />} onClick={p.onMkdir} data-testid="toolbar-mkdir">
+              新建文件夹
+            </Button>
+          </Permission>
+        )}
+        {folderMode && (
+          <Permission code={PAGE_PERMISSIONS.createTxt}>
+            <Button icon={<FileAddOutlined />} onClick={p.onCreateTxt} data-testid="toolbar-create-txt">
+              新建文本文件
+            </Button>
+          </Permission>
+        )}
+        {p.source.mode === 'recycle' && p.selectionCount === 0 && (
+          <Permission code={PAGE_PERMISSIONS.emptyRecycle}>
+            <Button danger icon={<ClearOutlined />} onClick={p.onEmptyRecycle} data-testid="toolbar-empty-recycle">
+              清空回收站
+            </Button>
+          </Permission>
+        )}
+        {p.selectionCount > 0 && (
+          <Space.Compact data-testid="selection-actions">
+            {p.offered
+              .filter((o) => TOOLBAR_ACTIONS.includes(o.action))
+              .map((o) => (
+                <Button
+                  key={o.action}
+                  danger={o.action === 'delete' || o.action === 'purge'}
+                  disabled={o.disabledReason !== null}
+                  title={o.disabledReason ?? undefined}
+                  onClick={() => p.onAction(o.action)}
+                  data-testid={`action-${o.action}`}
+                >
+                  {ACTION_LABELS[o.action]}
+                </Button>
+              ))}
+          </Space.Compact>
+        )}
+        {p.selectionCount > 0 && <span data-testid="selection-count">已选 {p.selectionCount} 项</span>}
+      </Space>
+      <Space wrap>
+        {p.sort && (
+          <Dropdown
+            menu={{
+              selectable: true,
+              selectedKeys: [`${p.sort.field}:${p.sort.order}`],
+              items: (Object.keys(SORT_LABELS) as FileSortField[]).flatMap((field) => [
+                { key: `${field}:asc`, label: `${SORT_LABELS[field]} 升序` },
+                { key: `${field}:desc`, label: `${SORT_LABELS[field]} 降序` },
+              ]),
+              onClick: ({ key }) => {
+                const [field, order] = key.split(':') as [FileSortField, 'asc' | 'desc'];
+                p.onSort({ field, order });
+              },
+            }}
+          >
+            <Button icon={<SortAscendingOutlined />} data-testid="toolbar-sort">
+              排序：{SORT_LABELS[p.sort.field]}
+              {p.sort.order === 'asc' ? '↑' : '↓'}
+            </Button>
+          </Dropdown>
+        )}
+        {p.source.mode !== 'search' && (
+          <Input.Search
+            placeholder={folderMode ? '搜索当前空间的文件' : '搜索全部文件'}
+            allowClear
+            enterButton
+            onSearch={(v) => v.trim() && p.onSearch(v.trim())}
+            style={{ width: 260 }}
+            data-testid="toolbar-search"
+          />
+        )}
+      </Space>
+    </div>
   );
 }
 
 /** A hidden multi-file input: hands over what was picked (if anything) and clears itself, so the same files can be picked again. */
-function HiddenPicker({ inputRef, directory, testId, label, onPick }: { inputRef: RefObject<HTMLInputElement | null>; directory?: boolean; testId: string; label: string; onPick: (files: File[]) => void }) {
+function HiddenPicker({ inputRef, testId, label, onPick }: { inputRef: RefObject<HTMLInputElement | null>; testId: string; label: string; onPick: (files: File[]) => void }) {
   return (
     <input
-      ref={(el) => {
-        inputRef.current = el;
-        // Not in React's attribute list: set on the element whenever it is (re)created — it appears
-        // only once the button permissions have loaded.
-        if (el && directory) {
-          el.setAttribute('webkitdirectory', '');
-          el.setAttribute('directory', '');
-        }
-      }}
+      ref={inputRef}
       type="file"
       multiple
       hidden

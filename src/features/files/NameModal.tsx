@@ -1,11 +1,12 @@
 import { Form, Input, Modal } from 'antd';
 import { useState } from 'react';
 import { NAME_MAX_LENGTH } from '../../../common/constants';
-import { checkFileName } from '../../../common/validation/names';
+import { checkFileName, checkIdentifierName } from '../../../common/validation/names';
 
 /**
- * A modal asking for a file or folder name, validated with the spec §5 name rule (Chinese messages
- * from common/validation). `onSubmit` rejects when the server refuses (the API client shows why),
+ * A modal asking for a name, validated on the client with the spec §5 rule that applies (Chinese
+ * messages from common/validation): 'file' forbids | , / < > * ? \ [ ] (files and folders);
+ * 'identifier' allows only Chinese, letters, digits and underscore (group names). `onSubmit` rejects when the server refuses (the API client shows why),
  * which keeps the modal open.
  */
 export function NameModal({
@@ -13,9 +14,11 @@ export function NameModal({
   title,
   initialName,
   inputTestId,
+  rule = 'file',
   onSubmit,
   onClose,
 }: {
+  rule?: 'file' | 'identifier';
   open: boolean;
   title: string;
   initialName: string;
@@ -50,10 +53,11 @@ export function NameModal({
         <Form.Item
           name="name"
           label="名称"
+          validateTrigger="onBlur"
           rules={[
             {
               validator: async (_rule, value: string | undefined) => {
-                const problem = checkFileName(value ?? '');
+                const problem = (rule === 'file' ? checkFileName : checkIdentifierName)(value ?? '');
                 if (problem) throw new Error(problem.message);
               },
             },

@@ -1,25 +1,102 @@
+/** Every file call the files pages make (paths in common/api/paths.ts, payloads in common/api/types.ts). */
 import { API } from '../../../common/api/paths';
+import { ERRORS } from '../../../common/api/errors';
 import type {
+  ConflictDecision,
+  CreateTxtRequest,
+  CreateTxtResponse,
+  DirListResponse,
   FileCatalogRequest,
   FileCatalogResponse,
   FileCategory,
   FileEntry,
   FileListRequest,
   FileListResponse,
+  FileMultiListResponse,
+  FileVersion,
+  GroupMemberListResponse,
+  IdsResponse,
+  KeepOnCreateTxtRequest,
+  KeepOnCreateTxtResponse,
+  KeywordSearchQuery,
   MkdirRequest,
+  NameConflict,
+  PageRequest,
+  RecyclePurgeResponse,
+  RecycleRestoreResponse,
+  RemoveFilesResponse,
   RenameRequest,
+  SearchResponse,
+  SpaceInfo,
+  SpaceMember,
+  SpaceRole,
+  TransferRequest,
+  TransferResponse,
+  VersionListResponse,
 } from '../../../common/api/types';
 import { FILE_LIST_DEFAULT_PAGE_SIZE } from '../../../common/api/types';
 import { api } from '../../lib/api';
+import { ApiCallError } from '../../lib/api-client';
+import type { SortState } from './sort-state';
 
-export function listFiles(parentId: string | null, category: FileCategory, cursor: string | null): Promise<FileListResponse> {
-  const body: FileListRequest = { parentId, category, cursor, pageSize: FILE_LIST_DEFAULT_PAGE_SIZE, sortField: 'name', sortOrder: 'asc' };
-  return api.post<FileListResponse>(API.fileList, body);
+/** Where a folder listing lives: a personal category, or a group/public space. */
+export interface FolderScope {
+  category: FileCategory;
+  spaceId: string | null;
+}
+
+export function listFiles(scope: FolderScope, parentId: string | null, sort: SortState, cursor: string | null, signal?: AbortSignal): Promise<FileListResponse> {
+  const body: FileListRequest = {
+    parentId,
+    category: scope.category,
+    spaceId: scope.spaceId,
+    cursor,
+    pageSize: FILE_LIST_DEFAULT_PAGE_SIZE,
+    sortField: sort.field,
+    sortOrder: sort.order,
+  };
+  return api.post<FileListResponse>(API.fileList, body, { signal });
+}
+
+/** 共享文件: same request and answer as listFiles, through its own spec path. */
+export function listSharedFiles(parentId: string | null, sort: SortState, cursor: string | null, signal?: AbortSignal): Promise<FileListResponse> {
+  const body: FileListRequest = { parentId, category: 2, cursor, pageSize: FILE_LIST_DEFAULT_PAGE_SIZE, sortField: sort.field, sortOrder: sort.order };
+  return api.post<FileListResponse>(API.shareFileList, body, { signal });
+}
+
+export function listFavorites(cursor: string | null, signal?: AbortSignal): Promise<FileListResponse> {
+  const body: PageRequest = { cursor, pageSize: FILE_LIST_DEFAULT_PAGE_SIZE };
+  return api.post<FileListResponse>(API.favoriteList, body, { signal });
+}
+
+export function listRecycleBin(cursor: string | null, signal?: AbortSignal): Promise<FileListResponse> {
+  const body: PageRequest = { cursor, pageSize: FILE_LIST_DEFAULT_PAGE_SIZE };
+  return api.post<FileListResponse>(API.recycleList, body, { signal });
+}
+
+function searchQuery(q: KeywordSearchQuery): Record<string, string | number | undefined> {
+  return { keyword: q.keyword, category: q.category, spaceId: q.spaceId, cursor: q.cursor, pageSize: q.pageSize ?? FILE_LIST_DEFAULT_PAGE_SIZE };
+}
+
+export function keywordSearch(q: KeywordSearchQuery, signal?: AbortSignal): Promise<SearchResponse> {
+  return api.get<SearchResponse>(API.keywordList, { query: searchQuery(q), signal });
+}
+
+export function unifiedSearch(q: Pick<KeywordSearchQuery, 'keyword' | 'cursor'>, signal?: AbortSignal): Promise<SearchResponse> {
+  return api.get<SearchResponse>(API.unifiedSearch, { query: searchQuery(q), signal });
 }
 
 export function fileCatalog(id: string | null): Promise<FileCatalogResponse> {
   const body: FileCatalogRequest = { id };
   return api.post<FileCatalogResponse>(API.fileCatalog, body);
+}
+
+export function entriesByIds(ids: string[]): Promise<FileEntry[]> {
+  return api.post<FileMultiListResponse>(API.fileMultiList, { ids }).then((r) => r.items);
+}
+
+export function listDirs(scope: FolderScope, parentId: string | null): Promise<DirListResponse> {
+  return api.post<DirListResponse>(API.dirList, { parentId, category: scope.category, spaceId: scope.spaceId });
 }
 
 export function makeFolder(req: MkdirRequest): Promise<FileEntry> {
@@ -28,4 +105,97 @@ export function makeFolder(req: MkdirRequest): Promise<FileEntry> {
 
 export function renameFile(req: RenameRequest): Promise<FileEntry> {
   return api.post<FileEntry>(API.rename, req);
+}
+
+export function removeFiles(ids: string[]): Promise<RemoveFilesResponse> {
+  return api.post<RemoveFilesResponse>(API.removeFiles, { ids });
+}
+
+/** A call that may answer CONFLICT_DECISION_REQUIRED: either done, or the clashes to decide on. */
+export type Decidable<T> = { done: true; result: T } | { done: false; conflicts: NameConflict[] };
+
+async function decidable<T>(path: string, body: unknown): Promise<Decidable<T>> {
+  try {
+    return { done: true, result: await api.post<T>(path, body, { quietCodes: [ERRORS.CONFLICT_DECISION_REQUIRED.code] }) };
+  } catch (e) {
+    if (e instanceof ApiCallError && e.errorCode === ERRORS.CONFLICT_DECISION_REQUIRED.code) {
+      const conflicts = (e.body as { conflicts?: NameConflict[] } | undefined)?.conflicts;
+      return { done: false, conflicts: Array.isArray(conflicts) ? conflicts : [] };
+    }
+    throw e;
+  }
+}
+
+export function copyOrMove(op: 'copy' | 'move', req: TransferRequest): Promise<Decidable<TransferResponse>> {
+  return decidable<TransferResponse>(op === 'copy' ? API.copy : API.move, req);
+}
+
+export function restoreFromRecycle(ids: string[], decisions?: Record<string, ConflictDecision>): Promise<Decidable<RecycleRestoreResponse>> {
+  return decidable<RecycleRestoreResponse>(API.recycleRestore, { ids, decisions });
+}
+
+export function purgeRecycle(req: { ids: string[] } | { all: true }): Promise<RecyclePurgeResponse> {
+  return api.post<RecyclePurgeResponse>(API.recyclePurge, req);
+}
+
+export function setFavorite(ids: string[], on: boolean): Promise<IdsResponse> {
+  return api.post<IdsResponse>(on ? API.favoriteAdd : API.favoriteRemove, { ids });
+}
+
+export function setLocked(ids: string[], on: boolean): Promise<IdsResponse> {
+  return api.post<IdsResponse>(on ? API.lock : API.unlock, { ids });
+}
+
+export function listVersions(id: string): Promise<FileVersion[]> {
+  return api.post<VersionListResponse>(API.versionList, { id }).then((r) => r.versions);
+}
+
+export function restoreVersion(id: string, versionId: string): Promise<IdsResponse> {
+  return api.post<IdsResponse>(API.versionRestore, { id, versionId });
+}
+
+export function createTxt(req: CreateTxtRequest): Promise<CreateTxtResponse> {
+  return api.post<CreateTxtResponse>(API.createTxt, req);
+}
+
+export function keepOnCreateTxt(req: KeepOnCreateTxtRequest): Promise<KeepOnCreateTxtResponse> {
+  return api.post<KeepOnCreateTxtResponse>(API.keepOnCreateTxt, req);
+}
+
+// ---- spaces --------------------------------------------------------------------------------------
+
+export function publicSpace(): Promise<SpaceInfo> {
+  return api.post<SpaceInfo>(API.publicSpace, {});
+}
+
+export function listGroups(): Promise<SpaceInfo[]> {
+  return api.post<SpaceInfo[]>(API.groupList, {});
+}
+
+export function createGroup(name: string): Promise<SpaceInfo> {
+  return api.post<SpaceInfo>(API.groupCreate, { name });
+}
+
+export function renameGroup(id: string, name: string): Promise<SpaceInfo> {
+  return api.post<SpaceInfo>(API.groupRename, { id, name });
+}
+
+export function deleteGroup(id: string): Promise<unknown> {
+  return api.post<unknown>(API.groupDelete, { id });
+}
+
+export function listGroupMembers(id: string): Promise<SpaceMember[]> {
+  return api.post<GroupMemberListResponse>(API.groupMemberList, { id }).then((r) => r.members);
+}
+
+export function addGroupMember(id: string, username: string, role: SpaceRole): Promise<unknown> {
+  return api.post<unknown>(API.groupMemberAdd, { id, username, role });
+}
+
+export function setGroupMemberRole(id: string, userId: string, role: SpaceRole): Promise<unknown> {
+  return api.post<unknown>(API.groupMemberSetRole, { id, userId, role });
+}
+
+export function removeGroupMember(id: string, userId: string): Promise<unknown> {
+  return api.post<unknown>(API.groupMemberRemove, { id, userId });
 }

@@ -1,1 +1,12 @@
-export { PersonalFilesPage } from './PersonalFilesPage';
+export {
+  BackupsPage,
+  FavoritePage,
+  KeywordSearchPage,
+  OtherFilesPage,
+  PersonalFilesPage,
+  PublicSpacePage,
+  RecyclePage,
+  SharedFilesPage,
+  UnifiedSearchPage,
+} from './FilePages';
+export { GroupPage } from './GroupPage';

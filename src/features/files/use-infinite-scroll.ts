@@ -7,6 +7,9 @@ export function nearBottom(el: { scrollTop: number; scrollHeight: number; client
   return el.scrollHeight - el.scrollTop - el.clientHeight <= INFINITE_SCROLL_THRESHOLD_PX;
 }
 
+/** The element that scrolls inside an antd table: the virtual list's holder, or the plain body. */
+const SCROLLER = '.ant-table-tbody-virtual-holder, .ant-table-body';
+
 /**
  * Calls `loadMore` when the antd table body inside `container` is scrolled near its bottom, throttled
  * (spec §9: 350 ms). Also checks after every change of `itemCount`, so a first page that does not fill
@@ -21,7 +24,7 @@ export function useInfiniteScroll(container: RefObject<HTMLElement | null>, load
   });
 
   useEffect(() => {
-    const body = container.current?.querySelector<HTMLElement>('.ant-table-body');
+    const body = container.current?.querySelector<HTMLElement>(SCROLLER);
     if (!body) return;
     const check = throttle(() => {
       if (hasMoreRef.current && nearBottom(body)) loadMoreRef.current();

@@ -48,7 +48,7 @@ type AntdItems = NonNullable<MenuProps['items']>;
 
 /** Leaves use their url as key (so a click navigates there); groups use their code. */
 export function toAntdItems(items: readonly MenuItem[]): AntdItems {
-  return items.map((item) =>
+  return items.filter((item) => !item.hidden).map((item) =>
     item.children && item.children.length > 0
       ? { key: `group:${item.code}`, label: item.name, icon: item.icon ? ICONS[item.icon] : undefined, children: toAntdItems(item.children) }
       : { key: item.url, label: item.name, icon: item.icon ? ICONS[item.icon] : undefined },

@@ -72,6 +72,11 @@ export function useTransferEngine(onNewItems: () => void): void {
         bumpFileList();
         return ids;
       },
+      async enqueueNewVersion(file, target) {
+        const id = await engine.enqueueNewVersion(file, target);
+        onNewItemsRef.current();
+        return id;
+      },
       async enqueueDownload(request) {
         const id = await engine.enqueueDownload(request);
         ownDownloads.add(id);

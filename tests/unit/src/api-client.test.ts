@@ -186,6 +186,23 @@ describe('api client: spec §8 default reactions', () => {
     expect(h401.navigate).not.toHaveBeenCalled();
   });
 
+  it('quietCodes silence only the listed 400 codes; the body stays on the error', async () => {
+    const conflict = { errorCode: 'FILE-3013', errorMessage: '目标位置存在同名文件', conflicts: [{ id: 'a' }] };
+    const h = harness(400, conflict);
+    const e = await failure(h.client.post('/api/v2/file/move', {}, { quietCodes: ['FILE-3013'] }));
+    expect(e.errorCode).toBe('FILE-3013');
+    expect(e.body).toEqual(conflict);
+    expect(h.error).not.toHaveBeenCalled();
+
+    const other = harness(400, { errorCode: 'FILE-3011', errorMessage: '不能移动到自身' });
+    await failure(other.client.post('/api/v2/file/move', {}, { quietCodes: ['FILE-3013'] }));
+    expect(other.error).toHaveBeenCalledWith('不能移动到自身', 3);
+
+    const unauthorized = harness(401, {});
+    await failure(unauthorized.client.post('/api/v2/file/move', {}, { quietCodes: ['FILE-3013'] }));
+    expect(unauthorized.navigate).toHaveBeenCalledWith('/login');
+  });
+
   it('an answer that is not JSON is still classified', async () => {
     const calls: string[] = [];
     const navigate = vi.fn();

@@ -114,6 +114,24 @@ describe('pre-upload checks and held items', () => {
     expect(server.requests.filter((r) => r.path === API.uploadConfig)).toHaveLength(1);
   });
 
+  it('enqueueNewVersion uploads under the existing name with the newVersion policy, without asking; a lock still holds it', async () => {
+    const server = new FakeUploadServer();
+    server.checkFindings.set('报告.doc', { exists: true });
+    server.checkFindings.set('locked.doc', { exists: true, locked: true });
+    const { engine, db } = setupEngine(server);
+    // the picked file's own name does not matter: it becomes the existing file's next version
+    const id = await engine.enqueueNewVersion(testFile('报告-修订稿.doc', 2).file, { fileId: 'f1', name: '报告.doc', parentId: target.parentId, category: target.category });
+    const done = await waitForItem(engine, id, (i) => i.state === 'done');
+    expect(done.name).toBe('报告.doc');
+    expect(server.requestsTo(API.keepOnUpload)).toHaveLength(0);
+    const merges = server.requestsTo(API.chunkMerge).map((r) => r.body as { name: string; onConflict: string });
+    expect(merges).toEqual([expect.objectContaining({ name: '报告.doc', onConflict: 'newVersion' })]);
+    expect((await getUpload(db, id))!.onConflict).toBe('newVersion');
+
+    const locked = await engine.enqueueNewVersion(testFile('x.doc', 1).file, { fileId: 'f2', name: 'locked.doc', parentId: target.parentId, category: target.category });
+    expect((await engine.getSnapshot()).items.find((i) => i.id === locked)).toMatchObject({ state: 'held', holdReason: 'locked' });
+  });
+
   it('a name conflict at merge holds the item for a decision instead of failing it', async () => {
     const server = new FakeUploadServer();
     let conflicts = 0;

@@ -246,6 +246,12 @@ export class FakeEngine {
       this.changed();
       return ids;
     },
+    enqueueNewVersion: async (file, versionTarget) => {
+      await this.record('enqueueNewVersion', [file, versionTarget]);
+      const id = this.add(file, { parentId: versionTarget.parentId, category: versionTarget.category }, 'upload');
+      this.changed();
+      return id;
+    },
     enqueueFolder: async (entries, uploadTarget) => {
       await this.record('enqueueFolder', [entries, uploadTarget]);
       const ids = entries.map((entry) => this.add(entry.file, uploadTarget, 'upload', entry.relativePath));

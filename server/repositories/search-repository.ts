@@ -1,0 +1,50 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import type { FilesTable } from '../db/schema';
+
+/** Which entries a search may return. */
+export interface SearchScope {
+  tenantId: string;
+  /** The caller's personal entries (optionally of one category)... */
+  ownerId: string | null;
+  category: number | null;
+  /** ...and/or entries of these spaces. */
+  spaceIds: readonly string[];
+}
+
+/**
+ * Name search. An infix match cannot seek in an index, so the query walks files_search
+ * (tenant, name_key, id; live rows only) in name order, filters, and stops after one page: the
+ * cost is bounded by how far the page's last hit is, never a sort of every match.
+ */
+export class SearchRepository {
+  constructor(private readonly db: Db) {}
+
+  search(scope: SearchScope, keyword: string, after: { key: string; id: string } | null, limit: number): Promise<FilesTable[]> {
+    return this.searchQuery(scope, keyword, after, limit).execute();
+  }
+
+  /** The search query (tests check its plan). */
+  searchQuery(scope: SearchScope, keyword: string, after: { key: string; id: string } | null, limit: number) {
+    const pattern = `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    let q = this.db
+      .selectFrom('files')
+      .selectAll()
+      .where('tenant_id', '=', scope.tenantId)
+      .where('deleted_at', 'is', null)
+      .where(sql<boolean>`name_key like ${pattern} escape '\\'`)
+      .where((eb) => {
+        const parts = [];
+        if (scope.ownerId) {
+          const own = [eb('owner_id', '=', scope.ownerId), eb('space_id', 'is', null)];
+          if (scope.category !== null) own.push(eb('category', '=', scope.category));
+          parts.push(eb.and(own));
+        }
+        // A space's root folder is the space itself, not a hit.
+        if (scope.spaceIds.length > 0) parts.push(eb.and([eb('space_id', 'in', [...scope.spaceIds]), eb('parent_id', 'is not', null)]));
+        return parts.length > 0 ? eb.or(parts) : eb.val(false);
+      });
+    if (after) q = q.where((eb) => eb(eb.refTuple('name_key', 'id'), '>', eb.tuple(after.key, after.id)));
+    return q.orderBy('name_key').orderBy('id').limit(limit);
+  }
+}

@@ -1,0 +1,304 @@
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../db/database';
+import { isUniqueViolation } from '../db/database';
+import type { BlobsTable, Database, FilesTable, FileVersionsTable } from '../db/schema';
+import { newId } from '../ids';
+
+type Tx = Transaction<Database>;
+
+/** A write refused inside a transaction (rolled back): the service maps it to a coded error. */
+export class TreeWriteRefused extends Error {
+  constructor(readonly reason: 'nameConflict' | 'quota' | 'gone' | 'locked') {
+    super(reason);
+  }
+}
+
+/** Blobs no row references any more: their bytes can go once the transaction committed. */
+export type FreedBlob = Pick<BlobsTable, 'id' | 'storage_key' | 'chunk_size' | 'chunk_count' | 'size'>;
+
+/** SQLite allows a bounded number of bound parameters; long id lists go in slices. */
+const SLICE = 500;
+function slices<T>(list: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += SLICE) out.push(list.slice(i, i + SLICE));
+  return out;
+}
+
+/** The live tree under an entry, as a recursive CTE usable inside statements. */
+const liveTreeIds = (rootId: string) => sql`
+  with recursive tree(id) as (
+    select id from files where id = ${rootId} and deleted_at is null
+    union all
+    select f.id from files f join tree on f.parent_id = tree.id where f.deleted_at is null
+  ) select id from tree`;
+
+/**
+ * Multi-row writes on file trees (recycle bin, copy, move, versions), each one transaction so a
+ * crash or a refusal leaves the tree as it was.
+ */
+export class TreeRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Moves an entry and its live tree to the recycle bin; returns the number of rows. */
+  async trash(tenantId: string, rootId: string, userId: string, ancestorNames: string[], now: number): Promise<number> {
+    return this.db.transaction().execute(async (tx) => {
+      const res = await sql`
+        update files set deleted_at = ${now}, deleted_by = ${userId}, trash_root_id = ${rootId}
+        where tenant_id = ${tenantId} and id in (${liveTreeIds(rootId)})`.execute(tx);
+      await tx.updateTable('files').set({ trash_path: JSON.stringify(ancestorNames) }).where('id', '=', rootId).execute();
+      return Number(res.numAffectedRows ?? 0);
+    });
+  }
+
+  /** The caller's recycle bin: the roots they deleted, newest first, keyset by (deleted_at, id). */
+  trashPage(tenantId: string, userId: string, after: { deletedAt: number; id: string } | null, limit: number): Promise<FilesTable[]> {
+    return this.trashPageQuery(tenantId, userId, after, limit).execute();
+  }
+
+  /** The recycle-bin page query (tests check its plan). */
+  trashPageQuery(tenantId: string, userId: string, after: { deletedAt: number; id: string } | null, limit: number) {
+    let q = this.db
+      .selectFrom('files')
+      .selectAll()
+      .where('deleted_by', '=', userId)
+      .where(sql<boolean>`trash_root_id = id`)
+      .where('tenant_id', '=', tenantId);
+    if (after) q = q.where((eb) => eb(eb.refTuple('deleted_at', 'id'), '<', eb.tuple(after.deletedAt, after.id)));
+    return q.orderBy('deleted_at', 'desc').orderBy('id', 'desc').limit(limit);
+  }
+
+  /** Deleted roots of a user, all of them (empty the bin), or older than `before` for everybody. */
+  async trashRoots(tenantId: string | null, userId: string | null, before: number | null, limit: number): Promise<Array<Pick<FilesTable, 'id' | 'tenant_id'>>> {
+    let q = this.db.selectFrom('files').select(['id', 'tenant_id']).where(sql<boolean>`trash_root_id = id`);
+    if (tenantId) q = q.where('tenant_id', '=', tenantId);
+    if (userId) q = q.where('deleted_by', '=', userId);
+    if (before !== null) q = q.where('deleted_at', '<', before);
+    return q.limit(limit).execute();
+  }
+
+  /**
+   * Brings a deleted root and its tree back under `parentId` (maybe renamed). A name taken meanwhile
+   * makes the unique index refuse it: nameConflict, nothing changed.
+   */
+  async restore(rootId: string, parentId: string | null, name: string, nameKey: string, now: number): Promise<void> {
+    try {
+      await this.db.transaction().execute(async (tx) => {
+        await tx
+          .updateTable('files')
+          .set({ deleted_at: null, deleted_by: null, trash_root_id: null })
+          .where('trash_root_id', '=', rootId)
+          .where('id', '!=', rootId)
+          .execute();
+        await tx
+          .updateTable('files')
+          .set({ deleted_at: null, deleted_by: null, trash_root_id: null, trash_path: null, parent_id: parentId, name, name_key: nameKey, updated_at: now })
+          .where('id', '=', rootId)
+          .execute();
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new TreeWriteRefused('nameConflict');
+      throw err;
+    }
+  }
+
+  /**
+   * Deletes deleted roots and their trees for good: their versions, favorites, the quota they
+   * used (given back to each owner), and every blob nobody references any more (returned, so the
+   * caller removes the bytes after the commit).
+   */
+  async purge(rootIds: readonly string[]): Promise<{ rows: number; freed: FreedBlob[] }> {
+    if (rootIds.length === 0) return { rows: 0, freed: [] };
+    return this.db.transaction().execute(async (tx) => {
+      // Rows are deleted in one statement; children and parents go together, checked at commit.
+      await sql`pragma defer_foreign_keys = on`.execute(tx);
+      let rows = 0;
+      const candidates = new Set<string>();
+      for (const part of slices(rootIds)) {
+        const inTrees = sql`select id from files where trash_root_id in (${sql.join(part.map((id) => sql`${id}`))})`;
+        const blobs = await sql<{ blob_id: string }>`
+          select blob_id from files where id in (${inTrees}) and blob_id is not null
+          union select blob_id from file_versions where file_id in (${inTrees})`.execute(tx);
+        for (const b of blobs.rows) candidates.add(b.blob_id);
+        // Quota: each owner gets back what their files and the files' kept versions counted.
+        const charged = await sql<{ owner_id: string; bytes: number }>`
+          select owner_id, sum(bytes) as bytes from (
+            select owner_id, size as bytes from files where id in (${inTrees}) and is_dir = 0
+            union all
+            select f.owner_id, v.size from file_versions v join files f on f.id = v.file_id where f.id in (${inTrees})
+          ) group by owner_id`.execute(tx);
+        for (const c of charged.rows) {
+          await sql`update users set used_size = max(0, used_size - ${Number(c.bytes)}) where id = ${c.owner_id}`.execute(tx);
+        }
+        await sql`delete from file_versions where file_id in (${inTrees})`.execute(tx);
+        await sql`delete from favorites where file_id in (${inTrees})`.execute(tx);
+        // Entries deleted separately earlier from inside these trees lose their (purged) parent;
+        // their trash_path still lets a restore recreate the folders.
+        await sql`update files set parent_id = null where parent_id in (${inTrees}) and id not in (${inTrees})`.execute(tx);
+        const res = await sql`delete from files where id in (${inTrees})`.execute(tx);
+        rows += Number(res.numAffectedRows ?? 0);
+      }
+      const freed = await deleteUnreferencedBlobs(tx, [...candidates]);
+      return { rows, freed };
+    });
+  }
+
+  /**
+   * Inserts a copied tree (rows ordered parents first) and charges `bytes` to the user's quota, in
+   * one transaction. A name taken meanwhile or a full quota refuses it all.
+   */
+  async insertTree(rows: readonly FilesTable[], chargeUserId: string, bytes: number): Promise<void> {
+    try {
+      await this.db.transaction().execute(async (tx) => {
+        if (bytes > 0) await charge(tx, chargeUserId, bytes);
+        for (const part of slices(rows)) await tx.insertInto('files').values(part).execute();
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new TreeWriteRefused('nameConflict');
+      throw err;
+    }
+  }
+
+  /**
+   * Moves an entry under another parent (maybe renamed). Its tree takes the target's category and
+   * space; moving into personal files makes the caller the owner of the whole tree, and the bytes
+   * (contents and kept versions) other owners were charged for move to the caller's quota
+   * (refused when it would overflow).
+   */
+  async move(
+    rootId: string,
+    to: { parentId: string | null; category: number; spaceId: string | null; ownerId: string | null },
+    name: string,
+    nameKey: string,
+    now: number,
+  ): Promise<void> {
+    try {
+      await this.db.transaction().execute(async (tx) => {
+        await tx
+          .updateTable('files')
+          .set({ parent_id: to.parentId, name, name_key: nameKey, updated_at: now })
+          .where('id', '=', rootId)
+          .execute();
+        if (to.ownerId !== null) {
+          const tree = liveTreeIds(rootId);
+          const charged = await sql<{ owner_id: string; bytes: number }>`
+            select owner_id, sum(bytes) as bytes from (
+              select owner_id, size as bytes from files where id in (${tree}) and is_dir = 0
+              union all
+              select f.owner_id, v.size from file_versions v join files f on f.id = v.file_id where f.id in (${tree})
+            ) where owner_id != ${to.ownerId} group by owner_id`.execute(tx);
+          let total = 0;
+          for (const c of charged.rows) {
+            total += Number(c.bytes);
+            await sql`update users set used_size = max(0, used_size - ${Number(c.bytes)}) where id = ${c.owner_id}`.execute(tx);
+          }
+          if (total > 0) await charge(tx, to.ownerId, total);
+        }
+        const owner = to.ownerId === null ? sql`owner_id` : sql`${to.ownerId}`;
+        await sql`update files set category = ${to.category}, space_id = ${to.spaceId}, owner_id = ${owner}
+          where id in (${liveTreeIds(rootId)})`.execute(tx);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new TreeWriteRefused('nameConflict');
+      throw err;
+    }
+  }
+
+  /**
+   * Gives a file new content, keeping the old one as a version (version_no = highest + 1), and
+   * charges the new size. Refused when someone else locked the file meanwhile.
+   */
+  async newVersion(fileId: string, blobId: string, size: number, userId: string, now: number): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const file = await tx.selectFrom('files').selectAll().where('id', '=', fileId).where('deleted_at', 'is', null).executeTakeFirst();
+      if (!file || file.is_dir === 1 || !file.blob_id) throw new TreeWriteRefused('gone');
+      if (file.locked_by && file.locked_by !== userId) throw new TreeWriteRefused('locked');
+      await charge(tx, userId, size);
+      await keepAsVersion(tx, file, userId, now);
+      await tx.updateTable('files').set({ blob_id: blobId, size, updated_at: now }).where('id', '=', fileId).execute();
+    });
+  }
+
+  versions(fileId: string): Promise<FileVersionsTable[]> {
+    return this.db.selectFrom('file_versions').selectAll().where('file_id', '=', fileId).orderBy('version_no', 'desc').execute();
+  }
+
+  findVersion(tenantId: string, versionId: string): Promise<FileVersionsTable | undefined> {
+    return this.db.selectFrom('file_versions').selectAll().where('id', '=', versionId).where('tenant_id', '=', tenantId).executeTakeFirst();
+  }
+
+  /** Favorites: add (idempotent) and remove. */
+  async addFavorites(userId: string, fileIds: readonly string[], now: number): Promise<void> {
+    for (const part of slices(fileIds)) {
+      await this.db
+        .insertInto('favorites')
+        .values(part.map((file_id) => ({ user_id: userId, file_id, created_at: now })))
+        .onConflict((oc) => oc.columns(['user_id', 'file_id']).doNothing())
+        .execute();
+    }
+  }
+
+  async removeFavorites(userId: string, fileIds: readonly string[]): Promise<void> {
+    for (const part of slices(fileIds)) await this.db.deleteFrom('favorites').where('user_id', '=', userId).where('file_id', 'in', part).execute();
+  }
+
+  /** The user's favorites that are still live, newest first, keyset by (created_at, file_id). */
+  favoritePage(tenantId: string, userId: string, after: { at: number; id: string } | null, limit: number) {
+    let q = this.db
+      .selectFrom('favorites as fav')
+      .innerJoin('files', 'files.id', 'fav.file_id')
+      .selectAll('files')
+      .select('fav.created_at as favorited_at')
+      .where('fav.user_id', '=', userId)
+      .where('files.tenant_id', '=', tenantId)
+      .where('files.deleted_at', 'is', null);
+    if (after) {
+      q = q.where((eb) => eb.or([eb('fav.created_at', '<', after.at), eb.and([eb('fav.created_at', '=', after.at), eb('fav.file_id', '<', after.id)])]));
+    }
+    return q.orderBy('fav.created_at', 'desc').orderBy('fav.file_id', 'desc').limit(limit).execute();
+  }
+}
+
+/** Adds `bytes` to the user's used size, refused (quota) beyond their quota. */
+async function charge(tx: Tx, userId: string, bytes: number): Promise<void> {
+  const res = await tx
+    .updateTable('users')
+    .set((eb) => ({ used_size: eb('used_size', '+', bytes) }))
+    .where('id', '=', userId)
+    .where((eb) => eb(eb('used_size', '+', bytes), '<=', eb.ref('quota')))
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new TreeWriteRefused('quota');
+}
+
+/** The file's current content becomes its newest kept version. */
+async function keepAsVersion(tx: Tx, file: FilesTable, userId: string, now: number): Promise<void> {
+  const last = await tx.selectFrom('file_versions').select((eb) => eb.fn.max('version_no').as('n')).where('file_id', '=', file.id).executeTakeFirst();
+  await tx
+    .insertInto('file_versions')
+    .values({
+      id: newId(),
+      file_id: file.id,
+      tenant_id: file.tenant_id,
+      blob_id: file.blob_id!,
+      size: file.size,
+      version_no: Number(last?.n ?? 0) + 1,
+      created_at: now,
+      created_by: userId,
+    })
+    .execute();
+}
+
+/** Deletes the blob rows among `ids` nothing references; returns them. */
+async function deleteUnreferencedBlobs(tx: Tx, ids: readonly string[]): Promise<FreedBlob[]> {
+  const freed: FreedBlob[] = [];
+  for (const part of slices(ids)) {
+    const rows = await tx
+      .deleteFrom('blobs')
+      .where('id', 'in', part)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('files').select('files.id').whereRef('files.blob_id', '=', 'blobs.id'))))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('file_versions').select('file_versions.id').whereRef('file_versions.blob_id', '=', 'blobs.id'))))
+      .returning(['id', 'storage_key', 'chunk_size', 'chunk_count', 'size'])
+      .execute();
+    freed.push(...rows);
+  }
+  return freed;
+}

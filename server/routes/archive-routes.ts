@@ -1,0 +1,67 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { ERRORS } from '../../common/api/errors';
+import { API } from '../../common/api/paths';
+import { BATCH_MAX_IDS } from '../../common/api/types';
+import { previewTypeOf } from '../../common/files/preview';
+import { AppError } from '../http/app-error';
+import { attachmentDisposition } from '../http/range';
+import { sendContent } from '../http/send-content';
+import { callerOf } from '../http/session-guard';
+import { zipStream } from '../http/zip-writer';
+import type { ArchiveService } from '../services/archive-service';
+import type { DownloadService } from '../services/download-service';
+import { idString } from './schemas';
+
+const idParams = { params: { type: 'object', required: ['id'], properties: { id: idString } } };
+
+/** Streamed ZIP downloads, inline previews and thumbnails (ours). */
+export function registerArchiveRoutes(app: FastifyInstance, archives: ArchiveService, downloads: DownloadService): void {
+  app.get(
+    API.zipDownload,
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['ids'],
+          properties: { ids: { type: 'string', minLength: 1, maxLength: 64 * BATCH_MAX_IDS }, name: { type: 'string', maxLength: 255 } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query as { ids: string; name?: string };
+      const ids = q.ids.split(',').filter(Boolean);
+      if (ids.length === 0 || ids.length > BATCH_MAX_IDS || ids.some((id) => id.length > 64)) throw new AppError(ERRORS.VALIDATION);
+      const plan = await archives.planZip(callerOf(request), ids, q.name);
+      // The client going away (the response closes before its end) aborts the stream: no blob is read further.
+      const abort = new AbortController();
+      reply.raw.on('close', () => abort.abort());
+      reply
+        .header('Content-Type', 'application/zip')
+        .header('Content-Disposition', attachmentDisposition(plan.fileName))
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', 'private, no-store');
+      return reply.send(Readable.from(zipStream(plan.members, { signal: abort.signal })));
+    },
+  );
+
+  app.get(`${API.previewPrefix}:id`, { schema: idParams }, async (request, reply) => {
+    const file = await downloads.resolve(callerOf(request), (request.params as { id: string }).id);
+    const type = previewTypeOf(file.name);
+    // Chrome's PDF viewer does not run in a sandboxed document; a PDF's scripts run in the viewer,
+    // never on our origin. Every other inline type is sandboxed too.
+    return sendContent(request, reply, file, type ? { inline: true, contentType: type, sandbox: type !== 'application/pdf' } : { inline: false });
+  });
+
+  app.get(`${API.thumbnailPrefix}:id`, { schema: idParams }, async (request, reply) => {
+    const { data, etag } = await archives.thumbnail(callerOf(request), (request.params as { id: string }).id);
+    if (request.headers['if-none-match'] === etag) return reply.code(304).header('ETag', etag).send();
+    return reply
+      .header('Content-Type', 'image/webp')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', 'sandbox')
+      .header('ETag', etag)
+      .header('Cache-Control', 'private, max-age=86400')
+      .send(data);
+  });
+}

@@ -1,0 +1,123 @@
+import sharp from 'sharp';
+import { ERRORS } from '../../common/api/errors';
+import { THUMBNAIL_SIZE, ZIP_MAX_BYTES, ZIP_MAX_ENTRIES } from '../../common/api/types';
+import { fileKindOf } from '../../common/files/kind';
+import type { BlobsTable, FilesTable } from '../db/schema';
+import { AppError } from '../http/app-error';
+import type { ZipMember } from '../http/zip-writer';
+import type { FileRepository } from '../repositories/file-repository';
+import type { BlobStore } from '../storage/blob-store';
+import type { ThumbnailStore } from '../storage/thumbnail-store';
+import type { Caller } from './caller';
+import { freeName } from './naming';
+import type { AccessService } from './space-access';
+import { layoutOf } from './upload-service';
+
+const DEFLATE_KINDS = new Set(['txt', 'unknown']);
+
+/** Pictures above this size get no thumbnail (the preview serves the picture itself). */
+const THUMBNAIL_MAX_INPUT = 64 * 1024 * 1024;
+
+/** One path component made safe for an archive: no separators, no control characters, no '.'/'..'. */
+function safeComponent(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what we replace
+  const cleaned = name.replace(/[/\\\u0000-\u001f\u007f]/g, '_').trim();
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? '_' : cleaned;
+}
+
+export interface ZipPlan {
+  /** Archive file name (with .zip). */
+  fileName: string;
+  members: ZipMember[];
+  totalBytes: number;
+}
+
+/**
+ * Archives (streamed ZIP of files and folder trees) and previews (thumbnails) of entries the caller
+ * may read. The ZIP's member list is built up front (bounded by ZIP_MAX_ENTRIES / ZIP_MAX_BYTES,
+ * so the cap is refused before a byte is sent); the bytes then stream blob by blob.
+ */
+export class ArchiveService {
+  constructor(
+    private readonly files: FileRepository,
+    private readonly blobs: BlobStore,
+    private readonly access: AccessService,
+    private readonly thumbnails: ThumbnailStore,
+  ) {}
+
+  async planZip(caller: Caller, ids: readonly string[], archiveName?: string): Promise<ZipPlan> {
+    const entries = await this.access.entries(caller, ids);
+    const rows: Array<{ row: FilesTable; path: string }> = [];
+    const topTaken = new Set<string>();
+    for (const { row } of entries) {
+      const top = freeName(safeComponent(row.name), topTaken);
+      topTaken.add(top.toLowerCase());
+      if (row.is_dir === 0) {
+        rows.push({ row, path: top });
+        continue;
+      }
+      const tree = await this.files.liveTree(caller.tenantId, row.id);
+      const paths = new Map<string, string>([[row.id, top]]);
+      for (const t of tree) {
+        const path = t.depth === 0 ? top : `${paths.get(t.parent_id!)}/${safeComponent(t.name)}`;
+        paths.set(t.id, path);
+        rows.push({ row: t, path });
+        if (rows.length > ZIP_MAX_ENTRIES) throw new AppError(ERRORS.ZIP_TOO_LARGE);
+      }
+    }
+    if (rows.length > ZIP_MAX_ENTRIES) throw new AppError(ERRORS.ZIP_TOO_LARGE);
+    const totalBytes = rows.reduce((n, r) => n + (r.row.is_dir ? 0 : Number(r.row.size)), 0);
+    if (totalBytes > ZIP_MAX_BYTES) throw new AppError(ERRORS.ZIP_TOO_LARGE);
+
+    const blobIds = [...new Set(rows.map((r) => r.row.blob_id).filter((b): b is string => Boolean(b)))];
+    const blobs = new Map<string, BlobsTable>();
+    for (let i = 0; i < blobIds.length; i += 500) {
+      for (const b of await this.files.findBlobs(caller.tenantId, blobIds.slice(i, i + 500))) blobs.set(b.id, b);
+    }
+    const members: ZipMember[] = rows.map(({ row, path }) => {
+      const blob = row.blob_id ? blobs.get(row.blob_id) : undefined;
+      if (row.is_dir === 0 && !blob) throw new AppError(ERRORS.NOT_FOUND);
+      return {
+        name: path,
+        isDir: row.is_dir === 1,
+        size: row.is_dir ? 0 : Number(blob!.size),
+        modifiedAt: row.updated_at,
+        open: blob && Number(blob.size) > 0 ? () => this.blobs.openRead(blob.storage_key, undefined, layoutOf(blob)) as AsyncIterable<Uint8Array> : undefined,
+        // Text compresses well; pictures, video, music, packages and Office files are compressed already.
+        deflate: row.is_dir === 0 && DEFLATE_KINDS.has(fileKindOf(row.name, false)),
+      };
+    });
+    const single = entries.length === 1 ? entries[0]!.row.name : null;
+    const base = safeComponent(archiveName?.trim() || single || '打包下载').replace(/\.zip$/i, '');
+    return { fileName: `${base}.zip`, members, totalBytes };
+  }
+
+  /** A WebP of at most THUMBNAIL_SIZE px for a picture, made once per content and kept. */
+  async thumbnail(caller: Caller, id: string): Promise<{ data: Buffer; etag: string }> {
+    const { row } = await this.access.entry(caller, id);
+    // SVG is a picture kind but never rendered by the server: it may carry scripts and entities.
+    if (row.is_dir === 1 || fileKindOf(row.name, false) !== 'picture' || /\.svg$/i.test(row.name) || !row.blob_id) throw new AppError(ERRORS.NO_THUMBNAIL);
+    const blob = await this.files.findBlob(caller.tenantId, row.blob_id);
+    if (!blob) throw new AppError(ERRORS.NOT_FOUND);
+    const etag = `"thumb-${blob.fingerprint}"`;
+    const cached = await this.thumbnails.get(blob.id);
+    if (cached) return { data: cached, etag };
+    if (Number(blob.size) > THUMBNAIL_MAX_INPUT) throw new AppError(ERRORS.NO_THUMBNAIL);
+    let data: Buffer;
+    try {
+      // Read whole (bounded by THUMBNAIL_MAX_INPUT): a read error then rejects instead of stalling a pipe.
+      const parts: Buffer[] = [];
+      for await (const piece of this.blobs.openRead(blob.storage_key, undefined, layoutOf(blob)) as AsyncIterable<Buffer>) parts.push(piece);
+      data = await sharp(Buffer.concat(parts), { limitInputPixels: 100_000_000 })
+        .rotate()
+        .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 75 })
+        .toBuffer();
+    } catch {
+      // Not decodable as an image (wrong extension, damaged): no thumbnail, the UI shows the icon.
+      throw new AppError(ERRORS.NO_THUMBNAIL);
+    }
+    await this.thumbnails.put(blob.id, data);
+    return { data, etag };
+  }
+}

@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { ERRORS } from '../../common/api/errors';
+import type { CreateTxtRequest, CreateTxtResponse, FileEntry, KeepOnCreateTxtRequest, KeepOnCreateTxtResponse } from '../../common/api/types';
+import { TEXT_FILE_MAX_BYTES } from '../../common/api/types';
+import type { ConflictPolicy } from '../../common/transfer/protocol';
+import { AppError } from '../http/app-error';
+import { newId } from '../ids';
+import type { FileRepository } from '../repositories/file-repository';
+import type { TextHoldRepository } from '../repositories/text-hold-repository';
+import type { UploadRepository } from '../repositories/upload-repository';
+import type { BlobStore } from '../storage/blob-store';
+import type { Caller } from './caller';
+import type { EntryDecorator } from './entry-decorator';
+import { newEntryRow, validName } from './file-service';
+import { freeName, numberedLikePattern } from './naming';
+import type { AccessService } from './space-access';
+
+/** Fingerprint of content as the transfer protocol defines it (SHA-256 over the chunk digests). */
+export function fingerprintOf(content: Buffer, chunkSize: number): string {
+  const digests: Buffer[] = [];
+  for (let start = 0; start < content.length || (start === 0 && digests.length === 0); start += chunkSize) {
+    digests.push(createHash('sha256').update(content.subarray(start, start + chunkSize)).digest());
+    if (content.length === 0) break;
+  }
+  return createHash('sha256').update(Buffer.concat(digests)).digest('hex');
+}
+
+/** `createTxt` and `keepOnCreateTxt`: a text file written by the server, held on a name clash. */
+export class TextService {
+  constructor(
+    private readonly files: FileRepository,
+    private readonly uploads: UploadRepository,
+    private readonly holds: TextHoldRepository,
+    private readonly blobs: BlobStore,
+    private readonly access: AccessService,
+    private readonly decorator: EntryDecorator,
+    private readonly options: { chunkSize: number; holdTtlMs: number },
+  ) {}
+
+  async createTxt(caller: Caller, req: CreateTxtRequest, now = Date.now()): Promise<CreateTxtResponse> {
+    let name = validName(req.name);
+    if (!/\.[^.]+$/.test(name)) name = validName(`${name}.txt`);
+    const content = Buffer.from(req.content, 'utf8');
+    if (content.length > TEXT_FILE_MAX_BYTES) throw new AppError(ERRORS.TEXT_TOO_LARGE);
+    const place = await this.access.place(caller, req.parentId, req.category, req.spaceId);
+    const [clash] = await this.files.liveNamesAt(place.parent, [name.toLowerCase()]);
+    if (clash) {
+      const taken = new Set([clash.name_key, ...(await this.files.namesLikeAt(place.parent, [numberedLikePattern(name)]))]);
+      const holdId = newId();
+      await this.holds.insert({
+        id: holdId,
+        tenant_id: caller.tenantId,
+        user_id: caller.userId,
+        parent_id: place.parentId,
+        category: place.category,
+        space_id: place.spaceId,
+        name,
+        content: req.content,
+        created_at: now,
+        expires_at: now + this.options.holdTtlMs,
+      });
+      return { status: 'held', holdId, conflict: { existingId: clash.id, existingIsDir: clash.is_dir === 1, suggestedName: freeName(name, taken) } };
+    }
+    return { status: 'created', file: await this.write(caller, place.parentId, place.category, place.spaceId, name, content, 'fail', now) };
+  }
+
+  async keepOnCreateTxt(caller: Caller, req: KeepOnCreateTxtRequest, now = Date.now()): Promise<KeepOnCreateTxtResponse> {
+    const hold = await this.holds.find(caller.userId, req.holdId, now);
+    if (!hold) throw new AppError(ERRORS.TXT_HOLD_NOT_FOUND);
+    if (req.decision === 'giveUp') {
+      await this.holds.take(caller.userId, hold.id);
+      return { status: 'givenUp' };
+    }
+    // The folder may have gone or the caller lost access since: checked again.
+    const place = await this.access.place(caller, hold.parent_id, hold.category, hold.space_id);
+    const file = await this.write(caller, place.parentId, place.category, place.spaceId, hold.name, Buffer.from(hold.content, 'utf8'), req.decision, now);
+    await this.holds.take(caller.userId, hold.id);
+    return { status: 'created', file };
+  }
+
+  /** Stores the bytes as a blob (deduplicated per tenant by the commit) and places the file. */
+  private async write(
+    caller: Caller,
+    parentId: string | null,
+    category: number,
+    spaceId: string | null,
+    name: string,
+    content: Buffer,
+    policy: ConflictPolicy,
+    now: number,
+  ): Promise<FileEntry> {
+    const writer = await this.blobs.createWriter();
+    let key: string;
+    try {
+      await writer.write(content);
+      key = await writer.commit();
+    } catch (err) {
+      await writer.abort();
+      throw err;
+    }
+    const draft = newEntryRow(caller, { parent: { kind: 'folder', parentId: parentId ?? '' }, parentId, category, spaceId, folder: null }, name, now, {
+      isDir: false,
+      size: content.length,
+    });
+    const outcome = await this.uploads.commit({
+      uploadId: null,
+      userId: caller.userId,
+      tenantId: caller.tenantId,
+      fingerprint: fingerprintOf(content, this.options.chunkSize),
+      size: content.length,
+      // Stored as one piece: chunkSize 0 = no chunked layout (see layoutOf).
+      blob: { kind: 'new', id: key, chunkSize: 0, chunkCount: 0 },
+      file: draft,
+      onConflict: policy,
+      now,
+    });
+    if (!outcome.ok || outcome.reusedExistingBlob) await this.blobs.remove(key);
+    if (!outcome.ok) {
+      const e =
+        outcome.reason === 'quota'
+          ? ERRORS.QUOTA_EXCEEDED
+          : outcome.reason === 'locked'
+            ? ERRORS.LOCKED_BY_OTHER
+            : outcome.reason === 'nameConflict'
+              ? ERRORS.NAME_CONFLICT
+              : ERRORS.NOT_FOUND;
+      throw new AppError(e);
+    }
+    return this.decorator.one(caller, outcome.file);
+  }
+
+  sweepExpired(now = Date.now()): Promise<number> {
+    return this.holds.deleteExpired(now);
+  }
+}

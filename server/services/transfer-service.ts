@@ -1,0 +1,131 @@
+import { ERRORS } from '../../common/api/errors';
+import type { TransferRequest, TransferResponse } from '../../common/api/types';
+import type { FilesTable } from '../db/schema';
+import { AppError } from '../http/app-error';
+import { newId } from '../ids';
+import type { FileRepository } from '../repositories/file-repository';
+import { TreeWriteRefused, type TreeRepository } from '../repositories/tree-repository';
+import type { Caller } from './caller';
+import { planArrivals } from './conflict-plan';
+import type { EntryDecorator } from './entry-decorator';
+import { nameKeyOf } from './file-service';
+import type { AccessService, Place } from './space-access';
+import type { TrashService } from './trash-service';
+
+/** Maps a refused tree write to its coded error. */
+export function treeError(err: unknown): unknown {
+  if (!(err instanceof TreeWriteRefused)) return err;
+  switch (err.reason) {
+    case 'nameConflict':
+      return new AppError(ERRORS.NAME_CONFLICT);
+    case 'quota':
+      return new AppError(ERRORS.QUOTA_EXCEEDED);
+    case 'locked':
+      return new AppError(ERRORS.LOCKED_BY_OTHER);
+    default:
+      return new AppError(ERRORS.NOT_FOUND);
+  }
+}
+
+/** `/api/v2/file/copy` and `/api/v2/file/move`. */
+export class TransferService {
+  constructor(
+    private readonly files: FileRepository,
+    private readonly tree: TreeRepository,
+    private readonly access: AccessService,
+    private readonly decorator: EntryDecorator,
+    private readonly trash: TrashService,
+  ) {}
+
+  async copy(caller: Caller, req: TransferRequest, now = Date.now()): Promise<TransferResponse> {
+    return this.transfer(caller, req, 'copy', now);
+  }
+
+  async move(caller: Caller, req: TransferRequest, now = Date.now()): Promise<TransferResponse> {
+    return this.transfer(caller, req, 'move', now);
+  }
+
+  private async transfer(caller: Caller, req: TransferRequest, mode: 'copy' | 'move', now: number): Promise<TransferResponse> {
+    const place = await this.access.place(caller, req.targetParentId, req.targetCategory, req.targetSpaceId);
+    const sources = mode === 'move' ? await this.access.modifiable(caller, req.ids) : await this.access.entries(caller, req.ids);
+    await this.refuseCycles(caller, place, sources.map((s) => s.row));
+    if (mode === 'move') {
+      for (const { row } of sources) {
+        if (row.is_dir !== 1) continue;
+        if (await this.files.lockedByOtherInTree(caller.tenantId, row.id, caller.userId)) throw new AppError(ERRORS.LOCKED_BY_OTHER);
+      }
+    }
+    const plans = await planArrivals(this.files, place.parent, sources.map((s) => s.row), req.decisions);
+
+    const placedIds: string[] = [];
+    const skipped: string[] = [];
+    try {
+      for (const plan of plans) {
+        if (plan.kind === 'skip') skipped.push(plan.row.id);
+        else if (plan.kind === 'stay') placedIds.push(plan.row.id);
+        else if (plan.kind === 'overwrite') {
+          await this.tree.newVersion(plan.existing.id, plan.row.blob_id!, plan.row.size, caller.userId, now);
+          // A moved file that became a version of another leaves its own entry in the recycle bin.
+          if (mode === 'move') await this.trash.remove(caller, { ids: [plan.row.id] }, now);
+          placedIds.push(plan.existing.id);
+        } else if (mode === 'copy') {
+          placedIds.push(await this.copyTree(caller, plan.row, place, plan.name, now));
+        } else {
+          await this.tree.move(
+            plan.row.id,
+            { parentId: place.parentId, category: place.category, spaceId: place.spaceId, ownerId: place.spaceId === null ? caller.userId : null },
+            plan.name,
+            nameKeyOf(plan.name),
+            now,
+          );
+          placedIds.push(plan.row.id);
+        }
+      }
+    } catch (err) {
+      throw treeError(err);
+    }
+    const rows = await this.files.findManyInTenant(caller.tenantId, placedIds);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return { items: await this.decorator.decorate(caller, placedIds.map((id) => byId.get(id)!).filter(Boolean)), skipped };
+  }
+
+  /** A folder cannot go into itself or any of its descendants (checked on the target's ancestor chain). */
+  private async refuseCycles(caller: Caller, place: Place, rows: readonly FilesTable[]): Promise<void> {
+    if (!place.parentId || !rows.some((r) => r.is_dir === 1)) return;
+    const chain = new Set((await this.files.pathTo(caller.tenantId, place.parentId)).map((r) => r.id));
+    if (rows.some((r) => r.is_dir === 1 && chain.has(r.id))) throw new AppError(ERRORS.MOVE_INTO_SELF);
+  }
+
+  /**
+   * Copies an entry's live tree under the place: new ids, the caller as owner, the target's category
+   * and space, no locks. Contents are shared (same blob ids), never copied byte by byte; the copied
+   * bytes count against the caller's quota.
+   */
+  private async copyTree(caller: Caller, root: FilesTable, place: Place, name: string, now: number): Promise<string> {
+    const tree = await this.files.liveTree(caller.tenantId, root.id);
+    const newIds = new Map(tree.map((r) => [r.id, newId()]));
+    let bytes = 0;
+    const rows: FilesTable[] = tree.map(({ depth, ...r }) => {
+      if (r.is_dir === 0) bytes += Number(r.size);
+      const isRoot = depth === 0;
+      return {
+        id: newIds.get(r.id)!,
+        tenant_id: caller.tenantId,
+        owner_id: caller.userId,
+        parent_id: isRoot ? place.parentId : newIds.get(r.parent_id!)!,
+        category: place.category,
+        name: isRoot ? name : r.name,
+        name_key: isRoot ? nameKeyOf(name) : r.name_key,
+        is_dir: r.is_dir,
+        size: r.size,
+        blob_id: r.blob_id,
+        created_at: now,
+        updated_at: now,
+        space_id: place.spaceId,
+        encrypted: r.encrypted ?? 0,
+      };
+    });
+    await this.tree.insertTree(rows, caller.userId, bytes);
+    return rows[0]!.id;
+  }
+}

@@ -1,0 +1,227 @@
+import { ERRORS } from '../../common/api/errors';
+import type {
+  FileListResponse,
+  PageRequest,
+  RecyclePurgeRequest,
+  RecyclePurgeResponse,
+  RecycleRestoreRequest,
+  RecycleRestoreResponse,
+  RemoveFilesRequest,
+  RemoveFilesResponse,
+} from '../../common/api/types';
+import { FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';
+import { isUniqueViolation } from '../db/database';
+import type { FilesTable } from '../db/schema';
+import { AppError } from '../http/app-error';
+import type { FileRepository, ListParent } from '../repositories/file-repository';
+import type { TreeRepository } from '../repositories/tree-repository';
+import type { BlobStore } from '../storage/blob-store';
+import type { ThumbnailStore } from '../storage/thumbnail-store';
+import type { Caller } from './caller';
+import { planArrivals } from './conflict-plan';
+import type { EntryDecorator } from './entry-decorator';
+import { nameKeyOf, newEntryRow } from './file-service';
+import { freeName } from './naming';
+import type { AccessService, Place } from './space-access';
+import { treeError } from './transfer-service';
+import { layoutOf } from './upload-service';
+
+/** Roots purged per transaction by the automatic purge (keeps each write short). */
+const SWEEP_BATCH = 100;
+
+/**
+ * The recycle bin: delete moves an entry and its tree there (names become free at once), restore
+ * brings it back to where it was (recreating the folders that are gone), purge deletes for good
+ * and frees the quota and every blob nobody references any more. Entries older than the retention
+ * are purged by the sweeper.
+ */
+export class TrashService {
+  constructor(
+    private readonly files: FileRepository,
+    private readonly tree: TreeRepository,
+    private readonly access: AccessService,
+    private readonly decorator: EntryDecorator,
+    private readonly blobs: BlobStore,
+    private readonly thumbnails: ThumbnailStore,
+    private readonly retentionMs: number,
+  ) {}
+
+  async remove(caller: Caller, req: RemoveFilesRequest, now = Date.now()): Promise<RemoveFilesResponse> {
+    const entries = await this.access.modifiable(caller, req.ids);
+    for (const { row } of entries) {
+      if (row.is_dir === 1 && (await this.files.lockedByOtherInTree(caller.tenantId, row.id, caller.userId))) {
+        throw new AppError(ERRORS.LOCKED_BY_OTHER);
+      }
+    }
+    let removed = 0;
+    for (const { row } of entries) {
+      // An entry inside a folder deleted earlier in this batch went with it.
+      const current = await this.files.findInTenant(caller.tenantId, row.id);
+      if (!current || current.deleted_at != null) continue;
+      removed += await this.tree.trash(caller.tenantId, row.id, caller.userId, await this.ancestorNames(caller, row), now);
+    }
+    return { removed };
+  }
+
+  /** Names of the folders between the base (category root or space root) and the entry. */
+  private async ancestorNames(caller: Caller, row: FilesTable): Promise<string[]> {
+    if (row.parent_id === null) return [];
+    const chain = await this.files.pathTo(caller.tenantId, row.parent_id);
+    // In a space the first element is the space's root folder: the base itself.
+    return (row.space_id ? chain.slice(1) : chain).map((r) => r.name);
+  }
+
+  async list(caller: Caller, req: PageRequest): Promise<FileListResponse> {
+    const pageSize = Math.min(req.pageSize ?? FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE);
+    const after = req.cursor ? decodeTrashCursor(req.cursor) : null;
+    const rows = await this.tree.trashPage(caller.tenantId, caller.userId, after, pageSize + 1);
+    const page = rows.slice(0, pageSize);
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > pageSize && last ? Buffer.from(JSON.stringify([last.deleted_at, last.id])).toString('base64url') : null;
+    return { items: await this.decorator.decorate(caller, page), nextCursor };
+  }
+
+  /** The caller's own deleted roots among `ids`; anything else → 404. */
+  private async ownTrashRoots(caller: Caller, ids: readonly string[]): Promise<FilesTable[]> {
+    const rows = await this.files.findManyInTenant(caller.tenantId, [...new Set(ids)]);
+    if (rows.length !== new Set(ids).size) throw new AppError(ERRORS.NOT_FOUND);
+    for (const row of rows) {
+      if (row.trash_root_id !== row.id || row.deleted_by !== caller.userId) throw new AppError(ERRORS.NOT_FOUND);
+    }
+    return rows;
+  }
+
+  async restore(caller: Caller, req: RecycleRestoreRequest, now = Date.now()): Promise<RecycleRestoreResponse> {
+    const roots = await this.ownTrashRoots(caller, req.ids);
+    // Group by where each goes; a space the caller lost access to answers 404.
+    const targets = new Map<string, { parent: ListParent | null; rows: FilesTable[]; row0: FilesTable }>();
+    for (const row of roots) {
+      if (row.space_id) await this.access.space(caller, row.space_id, 'write');
+      const parent = await this.existingTarget(caller, row);
+      const key = parent ? (parent.kind === 'folder' ? parent.parentId : `root:${parent.category}`) : `new:${row.id}`;
+      const t = targets.get(key) ?? targets.set(key, { parent, rows: [], row0: row }).get(key)!;
+      t.rows.push(row);
+    }
+    // Plan every group first: any undecided clash refuses the whole restore before a change.
+    const planned = [];
+    for (const t of targets.values()) {
+      planned.push({ t, plans: t.parent ? await planArrivals(this.files, t.parent, t.rows, req.decisions, { overwriteFolderAsRename: true }) : null });
+    }
+    const restored: string[] = [];
+    const skipped: string[] = [];
+    try {
+      for (const { t, plans } of planned) {
+        if (!plans) {
+          // The original folder is gone: recreate the path, then put it there under its own name.
+          const place = await this.recreatePath(caller, t.row0, now);
+          for (const row of t.rows) {
+            await this.tree.restore(row.id, place.parentId, row.name, row.name_key, now);
+            restored.push(row.id);
+          }
+          continue;
+        }
+        for (const plan of plans) {
+          if (plan.kind === 'skip') skipped.push(plan.row.id);
+          else if (plan.kind === 'overwrite') {
+            await this.tree.newVersion(plan.existing.id, plan.row.blob_id!, plan.row.size, caller.userId, now);
+            await this.purgeRoots([plan.row.id]);
+            restored.push(plan.existing.id);
+          } else {
+            const parentId = t.parent!.kind === 'folder' ? t.parent!.parentId : null;
+            const name = plan.kind === 'place' ? plan.name : plan.row.name;
+            await this.tree.restore(plan.row.id, parentId, name, nameKeyOf(name), now);
+            restored.push(plan.row.id);
+          }
+        }
+      }
+    } catch (err) {
+      throw treeError(err);
+    }
+    const rows = await this.files.findManyInTenant(caller.tenantId, restored);
+    return { items: await this.decorator.decorate(caller, rows), skipped };
+  }
+
+  /** Where a deleted root goes back when its folder still exists (live); null when it must be recreated. */
+  private async existingTarget(caller: Caller, row: FilesTable): Promise<ListParent | null> {
+    if (row.parent_id === null) {
+      // A purge of its folder cut the link (the names in trash_path remain): recreate the path.
+      const lostFolders = row.trash_path ? (JSON.parse(row.trash_path) as string[]).length > 0 : false;
+      if (row.space_id || lostFolders) return null;
+      return { kind: 'root', scope: { tenantId: caller.tenantId, ownerId: row.owner_id }, category: row.category };
+    }
+    const parent = await this.files.findInTenant(caller.tenantId, row.parent_id);
+    return parent && parent.deleted_at == null ? { kind: 'folder', parentId: parent.id } : null;
+  }
+
+  /**
+   * Walks the original path from the base (the category root, or the space's root folder), reusing
+   * live folders of the same name and creating the missing ones (a file in the way gets a folder
+   * 'name (n)' beside it).
+   */
+  private async recreatePath(caller: Caller, row: FilesTable, now: number): Promise<Place> {
+    let place: Place = row.space_id
+      ? await this.access.place(caller, null, row.category, row.space_id)
+      : await this.access.place(caller, null, row.category);
+    const names = row.trash_path ? (JSON.parse(row.trash_path) as string[]) : [];
+    for (const name of names) {
+      const [found] = await this.files.liveNamesAt(place.parent, [name.toLowerCase()]);
+      if (found && found.is_dir === 1) {
+        place = await this.access.place(caller, found.id, place.category);
+        continue;
+      }
+      const taken = found ? new Set([found.name_key, ...(await this.files.namesLikeAt(place.parent, [`${name.toLowerCase()} (%)`]))]) : new Set<string>();
+      const folder = newEntryRow(caller, place, freeName(name, taken), now, { isDir: true });
+      try {
+        await this.files.insert(folder);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError(ERRORS.NAME_CONFLICT);
+        throw err;
+      }
+      place = await this.access.place(caller, folder.id, place.category);
+    }
+    return place;
+  }
+
+  async purge(caller: Caller, req: RecyclePurgeRequest): Promise<RecyclePurgeResponse> {
+    if (req.all) {
+      let purged = 0;
+      for (;;) {
+        const roots = await this.tree.trashRoots(caller.tenantId, caller.userId, null, SWEEP_BATCH);
+        if (roots.length === 0) return { purged };
+        purged += await this.purgeRoots(roots.map((r) => r.id));
+      }
+    }
+    const roots = await this.ownTrashRoots(caller, req.ids ?? []);
+    return { purged: await this.purgeRoots(roots.map((r) => r.id)) };
+  }
+
+  /** Purges, then removes the bytes of the blobs nobody references any more. */
+  private async purgeRoots(ids: readonly string[]): Promise<number> {
+    const { rows, freed } = await this.tree.purge(ids);
+    for (const blob of freed) {
+      await this.blobs.remove(blob.storage_key, layoutOf(blob));
+      await this.thumbnails.remove(blob.id);
+    }
+    return rows;
+  }
+
+  /** Automatic purge: every deleted root older than the retention (called by the sweeper). */
+  async sweepExpired(now = Date.now()): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const roots = await this.tree.trashRoots(null, null, now - this.retentionMs, SWEEP_BATCH);
+      if (roots.length === 0) return purged;
+      purged += await this.purgeRoots(roots.map((r) => r.id));
+    }
+  }
+}
+
+function decodeTrashCursor(cursor: string): { deletedAt: number; id: string } {
+  try {
+    const d = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(d) && typeof d[0] === 'number' && typeof d[1] === 'string') return { deletedAt: d[0], id: d[1] };
+  } catch {
+    // fall through
+  }
+  throw new AppError(ERRORS.VALIDATION, '分页游标无效');
+}

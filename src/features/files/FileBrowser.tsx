@@ -1,0 +1,378 @@
+import { App, Flex, type MenuProps } from 'antd';
+import { useAtomValue } from 'jotai';
+import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
+import { useLocation } from 'wouter';
+import type { FileEntry } from '../../../common/api/types';
+import { usePermissionCheck } from '../../lib/button-permissions';
+import { useCurrentUser } from '../../lib/current-user';
+import { fileListVersionAtom } from '../../lib/file-events';
+import { loaderFor, type BrowserSource } from './browser-source';
+import { ConflictModal } from './ConflictModal';
+import { folderIntoItself } from './conflict-model';
+import { downloadFile, downloadZip } from './download-entries';
+import { DropOverlay } from './DropOverlay';
+import { ACTION_LABELS, ACTION_PERMISSIONS, actionsFor, PAGE_PERMISSIONS, type FileAction, type OfferedAction } from './file-actions';
+import { locationOf } from './file-locations';
+import { FileBreadcrumb } from './FileBreadcrumb';
+import { FileTable } from './FileTable';
+import { FileToolbar } from './FileToolbar';
+import { copyOrMove, entriesByIds, makeFolder, publicSpace, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked } from './files-api';
+import { FolderPickerModal, type PickedTarget } from './FolderPickerModal';
+import { NameModal } from './NameModal';
+import { PreviewModal } from './PreviewModal';
+import { previewModeOf } from './preview-mode';
+import { DEFAULT_SORT, type SortState } from './sort-state';
+import { TextFileModal } from './TextFileModal';
+import { errorText, useBrowserUploads } from './use-browser-uploads';
+import { useConflictDecisions } from './use-conflict-decisions';
+import { useCurrentDir } from './use-current-dir';
+import { useEntryPages } from './use-entry-pages';
+import { useNewVersionUpload } from './use-new-version-upload';
+import { usePickerRoots } from './use-picker-roots';
+import { VersionsDrawer } from './VersionsDrawer';
+
+type Dialog =
+  | { kind: 'mkdir' }
+  | { kind: 'txt' }
+  | { kind: 'rename'; file: FileEntry }
+  | { kind: 'pick'; op: 'copy' | 'move'; entries: FileEntry[] }
+  | { kind: 'preview'; file: FileEntry }
+  | { kind: 'versions'; file: FileEntry }
+  | null;
+
+/**
+ * The one file browser every file page uses (configured by a BrowserSource): breadcrumb and toolbar,
+ * the virtualised table with multi-select and a context menu, and the dialogs of every operation.
+ */
+export function FileBrowser({ source, title }: { source: BrowserSource; title: string }) {
+  const { message, modal } = App.useApp();
+  const [, navigate] = useLocation();
+  const [dir, openDir] = useCurrentDir();
+  const version = useAtomValue(fileListVersionAtom);
+  const user = useCurrentUser();
+  const permitted = usePermissionCheck();
+  const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
+  const [selectedIds, setSelectedIds] = useState<string[]>([]);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const { withDecisions, modal: conflictModal } = useConflictDecisions();
+  const newVersion = useNewVersionUpload('new-version-input');
+  const [publicSpaceId, setPublicSpaceId] = useState<string | null>(null);
+
+  const sourceKey = JSON.stringify(source);
+  const folderDir = source.mode === 'folder' ? dir : null;
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the source is compared by value (sourceKey)
+  const loader = useMemo(() => loaderFor(source, folderDir, sort), [sourceKey, folderDir, sort]);
+  const pages = useEntryPages<FileEntry>(loader, version);
+  const pickerRoots = usePickerRoots(source, dialog?.kind === 'pick');
+
+  useEffect(() => setSelectedIds([]), [loader]);
+  useEffect(() => {
+    if (source.mode === 'folder') return;
+    publicSpace().then(
+      (s) => setPublicSpaceId(s.id),
+      () => undefined,
+    );
+  }, [source.mode]);
+
+  const selection = useMemo(() => {
+    const chosen = new Set(selectedIds);
+    return pages.items.filter((e) => chosen.has(e.id));
+  }, [pages.items, selectedIds]);
+
+  const space = source.mode === 'folder' ? source.space : undefined;
+  const ctx = { mode: source.mode, callerId: user?.id ?? null, isAdmin: user?.role === 'admin', spaceRole: space ? space.role : undefined };
+  const offered = actionsFor(selection, ctx).filter((o) => {
+    const code = ACTION_PERMISSIONS[o.action];
+    return code === null || permitted(code);
+  });
+
+  /** Where writes at the current folder go (uploads need a folder id at a space's top level). */
+  const writeScope = source.mode === 'folder' ? source.scope : null;
+  const uploadParent = dir ?? space?.rootId ?? null;
+
+  // ---- operations --------------------------------------------------------------------------------
+
+  const failed = (e: unknown, fallback: string): void => {
+    const text = errorText(e, fallback);
+    if (text) message.error(text);
+  };
+
+  async function transfer(op: 'copy' | 'move', entries: FileEntry[], target: PickedTarget): Promise<void> {
+    const cycle = folderIntoItself(entries, target.path);
+    if (cycle) {
+      message.error('不能将文件夹移动或复制到其自身或其子文件夹中');
+      throw new Error('cycle');
+    }
+    const ids = entries.map((e) => e.id);
+    const result = await withDecisions(entries, (decisions) =>
+      copyOrMove(op, { ids, targetParentId: target.parentId, targetCategory: target.scope.category, targetSpaceId: target.scope.spaceId, decisions }),
+    );
+    if (!result) return;
+    const placed = result.items.length;
+    message.success(`${op === 'copy' ? '已复制' : '已移动'} ${placed} 项${result.skipped.length ? `，跳过 ${result.skipped.length} 项` : ''}`);
+    setSelectedIds([]);
+    pages.reload();
+  }
+
+  async function run(action: FileAction, entries: FileEntry[]): Promise<void> {
+    const ids = entries.map((e) => e.id);
+    const first = entries[0];
+    try {
+      switch (action) {
+        case 'open':
+          if (first) openEntry(first);
+          return;
+        case 'preview':
+          if (first) setDialog({ kind: 'preview', file: first });
+          return;
+        case 'download':
+          if (first && (await downloadFile(first)) === 'engine') message.success('已加入下载列表');
+          return;
+        case 'zip':
+          downloadZip(entries);
+          return;
+        case 'openLocation':
+          if (first) navigate(locationOf(first, publicSpaceId));
+          return;
+        case 'rename':
+          if (first) setDialog({ kind: 'rename', file: first });
+          return;
+        case 'move':
+        case 'copy':
+          setDialog({ kind: 'pick', op: action, entries });
+          return;
+        case 'delete':
+          modal.confirm({
+            title: `删除 ${entries.length} 项？`,
+            content: '删除的文件会移入回收站，可在回收站中还原。',
+            okText: '删除',
+            okButtonProps: { danger: true, ...({ 'data-testid': 'confirm-delete' } as Record<string, string>) },
+            cancelText: '取消',
+            onOk: async () => {
+              const r = await removeFiles(ids);
+              message.success(`已移入回收站：${r.removed} 项`);
+              pages.drop(ids);
+              setSelectedIds([]);
+            },
+          });
+          return;
+        case 'favorite':
+        case 'unfavorite': {
+          const r = await setFavorite(ids, action === 'favorite');
+          message.success(action === 'favorite' ? '已收藏' : '已取消收藏');
+          if (source.mode === 'favorite' && action === 'unfavorite') pages.drop(ids);
+          else pages.patch(r.items);
+          return;
+        }
+        case 'lock':
+        case 'unlock': {
+          const r = await setLocked(ids, action === 'lock');
+          message.success(action === 'lock' ? '已锁定' : '已解锁');
+          pages.patch(r.items);
+          return;
+        }
+        case 'uploadVersion':
+          if (first) newVersion.pick(first);
+          return;
+        case 'versions':
+          if (first) setDialog({ kind: 'versions', file: first });
+          return;
+        case 'restore': {
+          const r = await withDecisions(entries, (decisions) => restoreFromRecycle(ids, decisions));
+          if (!r) return;
+          message.success(`已还原 ${r.items.length} 项${r.skipped.length ? `，跳过 ${r.skipped.length} 项` : ''}`);
+          setSelectedIds([]);
+          pages.reload();
+          return;
+        }
+        case 'purge':
+          modal.confirm({
+            title: `彻底删除 ${entries.length} 项？`,
+            content: '彻底删除后无法恢复。',
+            okText: '彻底删除',
+            okButtonProps: { danger: true, ...({ 'data-testid': 'confirm-purge' } as Record<string, string>) },
+            cancelText: '取消',
+            onOk: async () => {
+              const r = await purgeRecycle({ ids });
+              message.success(`已彻底删除 ${r.purged} 项`);
+              pages.drop(ids);
+              setSelectedIds([]);
+            },
+          });
+          return;
+      }
+    } catch (e) {
+      failed(e, '操作失败');
+    }
+  }
+
+  function openEntry(file: FileEntry): void {
+    if (source.mode === 'recycle') return;
+    if (file.isDir) {
+      if (source.mode === 'folder') openDir(file.id);
+      else navigate(locationOf(file, publicSpaceId, true));
+      return;
+    }
+    if (previewModeOf(file) && permitted(ACTION_PERMISSIONS.preview ?? '')) setDialog({ kind: 'preview', file });
+    else if (permitted(ACTION_PERMISSIONS.download ?? '')) void run('download', [file]);
+  }
+
+  function emptyRecycleBin(): void {
+    modal.confirm({
+      title: '清空回收站？',
+      content: '回收站中的所有文件将被彻底删除，无法恢复。',
+      okText: '清空',
+      okButtonProps: { danger: true },
+      cancelText: '取消',
+      onOk: async () => {
+        const r = await purgeRecycle({ all: true });
+        message.success(`已彻底删除 ${r.purged} 项`);
+        pages.reload();
+      },
+    });
+  }
+
+  // ---- uploads -----------------------------------------------------------------------------------
+
+  const canUpload = writeScope !== null && permitted(PAGE_PERMISSIONS.upload);
+  const { upload, uploadFolder, drop } = useBrowserUploads(canUpload && writeScope ? { parentId: uploadParent, category: writeScope.category } : null);
+
+  // ---- menus -------------------------------------------------------------------------------------
+
+  const menuItems = (list: OfferedAction[]): MenuProps['items'] =>
+    list.map((o) => ({
+      key: o.action,
+      label: o.disabledReason ? `${ACTION_LABELS[o.action]}（${o.disabledReason}）` : ACTION_LABELS[o.action],
+      disabled: o.disabledReason !== null,
+      danger: o.action === 'delete' || o.action === 'purge',
+      'data-testid': `menu-${o.action}`,
+    }));
+
+  const contextMenu: MenuProps = {
+    items: menuItems(offered),
+    onClick: ({ key }) => void run(key as FileAction, selection),
+  };
+
+  /** Delete (to the recycle bin, or purge there) and F2 (rename) act on the selection, as in a file manager. */
+  function onShortcut(e: KeyboardEvent): void {
+    const target = e.target as HTMLElement;
+    // Typing in a field (the search box, a dialog) is not a shortcut; a row's checkbox is.
+    if (target.closest('input:not([type="checkbox"]), textarea, [contenteditable="true"], .ant-modal, .ant-drawer')) return;
+    const action: FileAction | null = e.key === 'Delete' ? (source.mode === 'recycle' ? 'purge' : 'delete') : e.key === 'F2' ? 'rename' : null;
+    const usable = action && offered.find((o) => o.action === action && o.disabledReason === null);
+    if (!usable) return;
+    e.preventDefault();
+    void run(usable.action, selection);
+  }
+
+  const excluded = useMemo(() => new Set(dialog?.kind === 'pick' ? dialog.entries.filter((e) => e.isDir).map((e) => e.id) : []), [dialog]);
+  const versionsFile = dialog?.kind === 'versions' ? dialog.file : null;
+
+  return (
+    <Flex
+      vertical
+      gap={12}
+      style={{ flex: 1, minHeight: 0, position: 'relative' }}
+      data-testid="files-page"
+      data-mode={source.mode}
+      onKeyDown={onShortcut}
+      {...(canUpload ? drop.handlers : {})}
+    >
+      {canUpload && drop.dragging && <DropOverlay />}
+      {source.mode === 'folder' ? (
+        <FileBreadcrumb dir={dir} rootName={source.rootName} hiddenIds={space ? [space.rootId] : []} onOpen={openDir} />
+      ) : (
+        <div style={{ fontSize: 16, fontWeight: 500 }} data-testid="page-title">
+          {title}
+        </div>
+      )}
+      <FileToolbar
+        source={source}
+        offered={offered}
+        selectionCount={selection.length}
+        canUpload={canUpload}
+        onFiles={(files) => void upload(files)}
+        onFolder={(entries) => void uploadFolder(entries)}
+        onMkdir={() => setDialog({ kind: 'mkdir' })}
+        onCreateTxt={() => setDialog({ kind: 'txt' })}
+        onAction={(action) => void run(action, selection)}
+        onEmptyRecycle={emptyRecycleBin}
+        sort={source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null}
+        onSort={setSort}
+        onSearch={(keyword) => navigate(searchUrl(source, keyword))}
+      />
+      <FileTable
+        mode={source.mode}
+        pages={pages}
+        selectedIds={selectedIds}
+        onSelect={setSelectedIds}
+        onActivate={openEntry}
+        sort={source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null}
+        onSort={setSort}
+        contextMenu={contextMenu}
+        onDownload={permitted(ACTION_PERMISSIONS.download ?? '') ? (file) => void run('download', [file]) : null}
+      />
+      {writeScope && (
+        <>
+          <NameModal
+            open={dialog?.kind === 'mkdir'}
+            title="新建文件夹"
+            initialName=""
+            inputTestId="mkdir-name-input"
+            onClose={() => setDialog(null)}
+            onSubmit={async (name) => {
+              await makeFolder({ parentId: dir, category: writeScope.category, spaceId: writeScope.spaceId, name });
+              message.success('文件夹已创建');
+              pages.reload();
+            }}
+          />
+          <TextFileModal open={dialog?.kind === 'txt'} scope={writeScope} parentId={dir} onClose={() => setDialog(null)} onCreated={() => pages.reload()} />
+        </>
+      )}
+      <NameModal
+        open={dialog?.kind === 'rename'}
+        title="重命名"
+        initialName={dialog?.kind === 'rename' ? dialog.file.name : ''}
+        inputTestId="rename-name-input"
+        onClose={() => setDialog(null)}
+        onSubmit={async (name) => {
+          if (dialog?.kind !== 'rename') return;
+          const renamed = await renameFile({ id: dialog.file.id, name });
+          message.success('已重命名');
+          pages.patch([renamed]);
+        }}
+      />
+      <FolderPickerModal
+        open={dialog?.kind === 'pick'}
+        title={dialog?.kind === 'pick' ? `${dialog.op === 'copy' ? '复制' : '移动'} ${dialog.entries.length} 项到` : ''}
+        roots={pickerRoots}
+        excludedIds={excluded}
+        onClose={() => setDialog(null)}
+        onPick={(target) => (dialog?.kind === 'pick' ? transfer(dialog.op, dialog.entries, target) : Promise.resolve())}
+      />
+      <ConflictModal {...conflictModal} />
+      {newVersion.input}
+      <PreviewModal file={dialog?.kind === 'preview' ? dialog.file : null} onClose={() => setDialog(null)} />
+      <VersionsDrawer
+        file={versionsFile}
+        canChange={versionsFile !== null && !actionsFor([versionsFile], ctx).some((o) => o.action === 'uploadVersion' && o.disabledReason)}
+        onClose={() => setDialog(null)}
+        onChanged={(id) => {
+          // one row changed (its size, date, version count): fetch just that row
+          entriesByIds([id]).then(pages.patch, () => pages.reload());
+        }}
+      />
+    </Flex>
+  );
+}
+
+/** The keyword search of the page's own category or space (unified search for the others). */
+function searchUrl(source: BrowserSource, keyword: string): string {
+  const params = new URLSearchParams({ keyword });
+  if (source.mode === 'folder') {
+    if (source.scope.spaceId) params.set('spaceId', source.scope.spaceId);
+    else params.set('category', String(source.scope.category));
+    return `/main/file/search?${params.toString()}`;
+  }
+  return `/main/file/unifiedSearch?${params.toString()}`;
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { FileEntry } from '../../../common/api/types';
+import { ALL_PERMISSIONS } from '../../../server/services/config-service';
+import { ACTION_PERMISSIONS, actionsFor, PAGE_PERMISSIONS, type ActionContext } from '../../../src/features/files/file-actions';
+
+function entry(over: Partial<FileEntry> = {}): FileEntry {
+  return {
+    id: 'f',
+    parentId: null,
+    name: 'a.txt',
+    isDir: false,
+    size: 1,
+    kind: 'txt',
+    category: 1,
+    spaceId: null,
+    ownerId: 'me',
+    createdAt: 0,
+    updatedAt: 0,
+    encrypted: false,
+    deleted: false,
+    deletedAt: null,
+    expiresAt: null,
+    expired: false,
+    sensitive: false,
+    locked: false,
+    lockedBy: null,
+    favorite: false,
+    versionCount: 0,
+    ...over,
+  };
+}
+
+const me: ActionContext = { mode: 'folder', callerId: 'me', isAdmin: false };
+const names = (list: ReturnType<typeof actionsFor>) => list.map((o) => o.action);
+const reason = (list: ReturnType<typeof actionsFor>, action: string) => list.find((o) => o.action === action)?.disabledReason;
+
+describe('file actions offered for a selection', () => {
+  it('a single file: preview, download, the §3 suggested actions, favorites and versions', () => {
+    expect(names(actionsFor([entry()], me))).toEqual(['preview', 'download', 'rename', 'move', 'copy', 'delete', 'favorite', 'lock', 'uploadVersion', 'versions']);
+  });
+
+  it('a folder opens and downloads as a zip; several entries get batch actions only', () => {
+    expect(names(actionsFor([entry({ isDir: true, kind: 'folder' })], me))).toEqual(['open', 'zip', 'rename', 'move', 'copy', 'delete', 'favorite', 'lock']);
+    expect(names(actionsFor([entry({ id: 'a' }), entry({ id: 'b', favorite: true })], me))).toEqual(['zip', 'move', 'copy', 'delete', 'favorite', 'unfavorite', 'lock']);
+    expect(actionsFor([], me)).toEqual([]);
+  });
+
+  it('a file locked by someone else is shown but cannot be changed; its locker and admins can', () => {
+    const locked = entry({ locked: true, lockedBy: { id: 'other', nickName: '张三' } });
+    const offered = actionsFor([locked], me);
+    for (const a of ['rename', 'move', 'delete', 'uploadVersion']) expect(reason(offered, a)).toBe('文件已被他人锁定');
+    expect(reason(offered, 'copy')).toBeNull();
+    expect(reason(offered, 'unlock')).toBe('只有锁定者或管理员可以解锁');
+    expect(names(offered)).not.toContain('lock');
+    expect(reason(actionsFor([locked], { ...me, isAdmin: true }), 'rename')).toBeNull();
+    const mine = entry({ locked: true, lockedBy: { id: 'me', nickName: '我' } });
+    expect(reason(actionsFor([mine], me), 'unlock')).toBeNull();
+    expect(reason(actionsFor([mine], me), 'rename')).toBeNull();
+  });
+
+  it('in a space, a member changes only their own entries; managers change any', () => {
+    const theirs = entry({ spaceId: 's', ownerId: 'other' });
+    expect(reason(actionsFor([theirs], { ...me, spaceRole: 'member' }), 'rename')).toBe('只能修改自己上传的文件');
+    expect(reason(actionsFor([theirs], { ...me, spaceRole: null }), 'delete')).toBe('只能修改自己上传的文件');
+    expect(reason(actionsFor([theirs], { ...me, spaceRole: 'manager' }), 'rename')).toBeNull();
+    expect(reason(actionsFor([entry({ spaceId: 's' })], { ...me, spaceRole: 'member' }), 'rename')).toBeNull();
+  });
+
+  it('the recycle bin offers restore and purge; lists outside a folder offer the location', () => {
+    expect(names(actionsFor([entry({ deleted: true })], { ...me, mode: 'recycle' }))).toEqual(['restore', 'purge']);
+    expect(names(actionsFor([entry()], { ...me, mode: 'search' }))).toContain('openLocation');
+    expect(names(actionsFor([entry()], me))).not.toContain('openLocation');
+  });
+
+  it('every gating code is one the server hands out', () => {
+    const codes = [...Object.values(ACTION_PERMISSIONS), ...Object.values(PAGE_PERMISSIONS)].filter((c): c is string => c !== null);
+    for (const code of codes) expect(ALL_PERMISSIONS).toContain(code);
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { MenuItem } from '../../../common/api/types';
+import { toAntdItems } from '../../../src/features/layout/menu-model';
+import { menuRoutesOf } from '../../../src/lib/menu-routes';
+import { isRouteAllowed } from '../../../src/app/route-access';
+
+const MENU: MenuItem[] = [
+  {
+    code: 'file',
+    name: '文件',
+    url: '/main/file/personal',
+    children: [
+      { code: 'file-personal', name: '个人文件', url: '/main/file/personal' },
+      { code: 'file-search', name: '搜索', url: '/main/file/search', hidden: true },
+    ],
+  },
+];
+
+describe('hidden menu items', () => {
+  it('are granted to the route guard but not drawn in the sidebar', () => {
+    const routes = menuRoutesOf(MENU);
+    expect(routes).toContain('/main/file/search');
+    expect(isRouteAllowed('/main/file/search?keyword=a', routes)).toBe(true);
+
+    const items = toAntdItems(MENU) as { key: string; children?: { key: string }[] }[];
+    expect(items[0]!.children!.map((c) => c.key)).toEqual(['/main/file/personal']);
+  });
+});
