@@ -16,7 +16,7 @@ import path from 'node:path';
 import http from 'node:http';
 import { clientHeaders } from '../../../common/api/client-env';
 import { hashChunks, fingerprintOfChunkDigests, createSha256Hex } from '../../../workers/hash/sha256';
-import { DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
+import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
 import { createNodeEngine, waitUntilSettled } from '../../replay/engine-harness';
 import { openFileSource } from '../../replay/node-runtime';
 import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
@@ -76,6 +76,9 @@ async function rawUploadNode(url: string, cookie: string, file: string, size: nu
 /** Rounds of (engine, raw) pairs; the ratio reported is their median (the disk here varies ±20 % run to run). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3));
 
+/** Chunk requests in flight for the engine; unset = the engine's default (DEFAULT_CHUNK_CONCURRENCY). */
+const CHUNK_CONCURRENCY = process.env.BENCH_CHUNK_CONCURRENCY ? Math.max(1, Number(process.env.BENCH_CHUNK_CONCURRENCY)) : undefined;
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -98,14 +101,19 @@ export const uploadBenchmark: BenchModule = {
     const ctx = await transferContext();
     const first = await ctx.oneGiBFile();
     const rows: BenchRow[] = [];
-    const metrics: Record<string, number | string> = { chunkSize: DEFAULT_CHUNK_SIZE, uploadBytes: GiB, uploadRounds: ROUNDS };
+    const metrics: Record<string, number | string> = {
+      chunkSize: DEFAULT_CHUNK_SIZE,
+      uploadBytes: GiB,
+      uploadRounds: ROUNDS,
+      uploadChunkConcurrency: CHUNK_CONCURRENCY ?? DEFAULT_CHUNK_CONCURRENCY,
+    };
     if (!(await rawSinkAvailable(ctx.server.url, ctx.jar.cookie()))) throw new Error('the raw-sink test route is missing: start the server with DRIVE_TEST_HOOKS=1');
     const curl = hasCurl();
     const rawUpload = (file: string, size: number) => (curl ? rawUploadCurl(ctx.server.url, ctx.jar.cookie(), file) : rawUploadNode(ctx.server.url, ctx.jar.cookie(), file, size));
 
     // Each round uploads new content of a new size (GiB + round bytes), so no round is answered by a
     // second upload of an earlier one; engine and raw take turns going first, so drift cancels out.
-    const { engine, close } = createNodeEngine(ctx.server.url, ctx.jar);
+    const { engine, close } = createNodeEngine(ctx.server.url, ctx.jar, CHUNK_CONCURRENCY ? { chunkConcurrency: CHUNK_CONCURRENCY } : {});
     const ratios: number[] = [];
     const engineRates: number[] = [];
     const rawRates: number[] = [];
