@@ -63,6 +63,8 @@ export class PartialChunkFile {
       // What arrived is kept for a resume: write what is gathered (a failing disk fails the retain).
       await writer.flush().catch(() => undefined);
       return 'cut';
+    } finally {
+      writer.release();
     }
     // An IncomingMessage whose connection closed early may end its iteration without an error.
     return (body as Readable & { complete?: boolean }).complete === false ? 'cut' : 'complete';

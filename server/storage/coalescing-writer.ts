@@ -1,4 +1,5 @@
 import type { promises as fsp } from 'node:fs';
+import { SharedBufferPool } from './shared-buffers';
 
 /**
  * An HTTP body arrives in pieces of 16–64 KiB; writing each with its own `write` call costs a trip
@@ -8,38 +9,66 @@ import type { promises as fsp } from 'node:fs';
  */
 export const COALESCE_BYTES = 1024 * 1024;
 
-/** Appends pieces to a file from `position` on, in writes of at least COALESCE_BYTES (the last may be shorter). */
+/** The gathering buffers of every writer of this process (shared-buffers.ts). */
+const sharedPool = new SharedBufferPool(COALESCE_BYTES);
+
+/**
+ * Receives each written buffer, in order (the chunk hasher). If it returns a promise, the bytes are
+ * left untouched until it settles (the hash thread reads them in place); otherwise they are free again
+ * as soon as it returns.
+ */
+export type WrittenConsumer = (data: Buffer) => Promise<void> | void;
+
+/**
+ * Appends pieces to a file from `position` on, in writes of COALESCE_BYTES (the last may be shorter),
+ * gathered in pooled shared buffers. Call {@link release} when done (also after a failure), so the
+ * buffer goes back to the pool.
+ */
 export class CoalescingWriter {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
+  private buffer: Buffer | null = null;
+  private filled = 0;
 
   constructor(
     private readonly handle: fsp.FileHandle,
     /** Where the next write goes. */
     private position: number,
-    /**
-     * Receives each buffer once it is written, in order (the chunk hasher). The writer never touches
-     * a buffer again after handing it over, so the receiver may move it to another thread.
-     */
-    private readonly onWritten?: (data: Buffer) => void,
+    private readonly onWritten?: WrittenConsumer,
+    private readonly pool: SharedBufferPool = sharedPool,
   ) {}
 
   async write(piece: Buffer): Promise<void> {
-    this.pending.push(piece);
-    this.pendingBytes += piece.length;
-    if (this.pendingBytes >= COALESCE_BYTES) await this.flush();
+    for (let taken = 0; taken < piece.length; ) {
+      this.buffer ??= this.pool.take();
+      const n = Math.min(piece.length - taken, this.buffer.length - this.filled);
+      piece.copy(this.buffer, this.filled, taken, taken + n);
+      this.filled += n;
+      taken += n;
+      if (this.filled === this.buffer.length) await this.flush();
+    }
   }
 
   /** Writes whatever is gathered. Call it before fsync and before giving up on a cut body. */
   async flush(): Promise<void> {
-    if (this.pendingBytes === 0) return;
-    const data = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
-    this.pending = [];
-    this.pendingBytes = 0;
+    const buffer = this.buffer;
+    if (!buffer || this.filled === 0) return;
+    const data = buffer.subarray(0, this.filled);
+    this.filled = 0;
     for (let done = 0; done < data.length; ) {
       done += (await this.handle.write(data, done, data.length - done, this.position + done)).bytesWritten;
     }
     this.position += data.length;
-    this.onWritten?.(data);
+    const inUse = this.onWritten?.(data);
+    if (inUse) {
+      // Read in place by the consumer: the next bytes go to another buffer; this one returns later.
+      this.buffer = null;
+      inUse.then(() => this.pool.give(buffer), () => undefined);
+    }
+  }
+
+  /** Returns the gathering buffer to the pool; unflushed bytes are dropped. */
+  release(): void {
+    if (this.buffer) this.pool.give(this.buffer);
+    this.buffer = null;
+    this.filled = 0;
   }
 }

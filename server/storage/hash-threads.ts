@@ -4,10 +4,11 @@
  * The server hashes every chunk while it stores it. Done on the main thread, that was ~0.55 s of
  * event-loop time per GiB (profile of the 1 GiB upload bench: the largest item after I/O), time in
  * which no socket was read. Here each {@link StreamHasher} belongs to one of a few hash threads
- * (round robin): `update` posts the bytes in order — moving, not copying, a buffer that owns its
- * memory, which is what CoalescingWriter hands over after each write — and `digest` asks for the
- * result. Order is kept because one hasher always talks to the same thread, whose messages arrive in
- * the order they were posted.
+ * (round robin): `update` posts the bytes in order — a buffer over a SharedArrayBuffer (what
+ * CoalescingWriter hands over after each write) is read in place and acknowledged, a buffer that owns
+ * its memory is moved, anything else is copied — and `digest` asks for the result. Order is kept
+ * because one hasher always talks to the same thread, whose messages arrive in the order they were
+ * posted.
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -16,16 +17,24 @@ import { Worker } from 'node:worker_threads';
 const MAX_HASH_THREADS = 4;
 
 export interface StreamHasher {
-  /** Adds bytes (in order). A buffer that owns its whole ArrayBuffer is moved: do not use it after. */
-  update(data: Buffer): void;
+  /**
+   * Adds bytes (in order). Over a SharedArrayBuffer: the thread reads them in place, so they must not
+   * change until the returned promise settles. A buffer that owns its whole ArrayBuffer is moved: do
+   * not use it after. Any other buffer is copied.
+   */
+  update(data: Buffer): Promise<void> | void;
   /** Hex SHA-256 of everything added; the hasher is finished afterwards. */
   digest(): Promise<string>;
   /** Forgets the state (a body that was cut or refused). */
   dispose(): void;
 }
 
-type ThreadMessage = { op: 'update'; id: number; data: Uint8Array } | { op: 'digest'; id: number } | { op: 'drop'; id: number };
-type ThreadAnswer = { id: number; digest: string } | { id: number; error: string };
+type ThreadMessage =
+  | { op: 'update'; id: number; data: Uint8Array; ack?: number }
+  | { op: 'digest'; id: number }
+  | { op: 'drop'; id: number };
+/** `ack`: the shared bytes of that update were read (sent even when hashing them failed). */
+type ThreadAnswer = { id: number; digest: string } | { id: number; error: string } | { ack: number };
 
 /** The thread's code (plain CommonJS: worker threads do not inherit tsx's loader on Node 20). */
 const THREAD_SOURCE = `
@@ -35,9 +44,13 @@ const hashes = new Map();
 parentPort.on('message', (m) => {
   try {
     if (m.op === 'update') {
-      let h = hashes.get(m.id);
-      if (!h) hashes.set(m.id, (h = createHash('sha256')));
-      h.update(m.data);
+      try {
+        let h = hashes.get(m.id);
+        if (!h) hashes.set(m.id, (h = createHash('sha256')));
+        h.update(m.data);
+      } finally {
+        if (m.ack !== undefined) parentPort.postMessage({ ack: m.ack });
+      }
     } else if (m.op === 'digest') {
       const h = hashes.get(m.id) || createHash('sha256');
       hashes.delete(m.id);
@@ -55,12 +68,20 @@ parentPort.on('message', (m) => {
 class HashThread {
   private worker: Worker | null = null;
   private readonly waiting = new Map<number, { resolve: (hex: string) => void; reject: (error: Error) => void }>();
+  /** Shared updates not yet read by the thread: ack → release. */
+  private readonly reading = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private nextAck = 1;
 
   private started(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(THREAD_SOURCE, { eval: true });
     worker.unref(); // idle hash threads never keep the server alive
     worker.on('message', (answer: ThreadAnswer) => {
+      if ('ack' in answer) {
+        this.reading.get(answer.ack)?.resolve();
+        this.reading.delete(answer.ack);
+        return;
+      }
       const task = this.waiting.get(answer.id);
       if (!task) return;
       this.waiting.delete(answer.id);
@@ -73,6 +94,8 @@ class HashThread {
       if (this.worker === worker) this.worker = null;
       for (const task of this.waiting.values()) task.reject(error);
       this.waiting.clear();
+      for (const read of this.reading.values()) read.reject(error);
+      this.reading.clear();
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`hash thread exited (${code})`)));
@@ -82,6 +105,15 @@ class HashThread {
 
   post(message: ThreadMessage, transfer: ArrayBuffer[] = []): void {
     this.started().postMessage(message, transfer);
+  }
+
+  /** Posts shared bytes; settles once the thread has read them (rejects if it died first). */
+  updateShared(id: number, data: Uint8Array): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const ack = this.nextAck++;
+      this.reading.set(ack, { resolve, reject });
+      this.post({ op: 'update', id, data, ack });
+    });
   }
 
   digest(id: number): Promise<string> {
@@ -120,6 +152,7 @@ export class HashThreads {
       update(data) {
         if (finished) throw new Error('hasher already finished');
         if (data.length === 0) return;
+        if (data.buffer instanceof SharedArrayBuffer) return thread.updateShared(id, data);
         if (ownsItsMemory(data)) thread.post({ op: 'update', id, data }, [data.buffer]);
         else thread.post({ op: 'update', id, data }); // copied by postMessage
       },
