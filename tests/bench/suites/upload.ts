@@ -24,6 +24,8 @@ import { writeGeneratedFile } from '../../support/drive-server';
 import { GiB, round1, round3, settleDisk, transferContext } from '../lib/transfer-context';
 
 export const RAW_SINK_PATH = '/api/test/raw-sink';
+/** The raw upload keeps its file, as the engine's upload keeps its blob (see server/routes/test-routes.ts). */
+const RAW_SINK_KEEP = `${RAW_SINK_PATH}?keep=1`;
 
 function hasCurl(): boolean {
   return spawnSync('which', ['curl']).status === 0;
@@ -47,7 +49,7 @@ async function rawUploadCurl(url: string, cookie: string, file: string): Promise
     '-sS', '--fail', '-T', file, '-o', '/dev/null', '--max-time', '600',
     '-H', `Cookie: ${cookie}`, '-H', 'Content-Type: application/octet-stream',
     ...Object.entries(clientHeaders('desktop', 'internal')).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
-    url + RAW_SINK_PATH,
+    url + RAW_SINK_KEEP,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -59,7 +61,7 @@ async function rawUploadCurl(url: string, cookie: string, file: string): Promise
 async function rawUploadNode(url: string, cookie: string, file: string, size: number): Promise<number> {
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const req = http.request(url + RAW_SINK_PATH, {
+    const req = http.request(url + RAW_SINK_KEEP, {
       method: 'PUT',
       headers: { cookie, ...clientHeaders('desktop', 'internal'), 'content-type': 'application/octet-stream', 'content-length': size },
       timeout: 600_000,
