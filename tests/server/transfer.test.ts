@@ -346,12 +346,20 @@ describe('chunk upload hardening and quota', () => {
     expect(merge.status).toBe(200);
   });
 
-  it('raw-sink streams a body durably and keeps nothing', async () => {
+  it('raw-sink streams a body durably and keeps nothing unless asked to', async () => {
     const body = randomContent(3 * MiB);
     const res = await admin.raw(API.testRawSink, { method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': 'application/octet-stream' } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: { bytes: body.length } });
     expect(await fsp.readdir(path.join(server.dataDir, 'tmp'))).toEqual([]);
+    // ?keep=1 (the benchmark's baseline) keeps the bytes, as an upload keeps its blob.
+    const kept = await admin.raw(`${API.testRawSink}?keep=1`, { method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': 'application/octet-stream' } });
+    expect(kept.status).toBe(200);
+    const keptDir = path.join(server.dataDir, 'tmp', 'raw-sink');
+    const keptFiles = await fsp.readdir(keptDir);
+    expect(keptFiles).toHaveLength(1);
+    expect((await fsp.readFile(path.join(keptDir, keptFiles[0]!))).equals(body)).toBe(true);
+    await fsp.rm(keptDir, { recursive: true });
     const anonymous = await new Client(server.baseUrl).raw(API.testRawSink, { method: 'PUT', body: 'x' });
     expect(anonymous.status).toBe(401);
   });
