@@ -123,6 +123,7 @@ export const uploadBenchmark: BenchModule = {
     // second upload of an earlier one; engine and raw take turns going first, so drift cancels out.
     const { engine, close } = createNodeEngine(ctx.server.url, ctx.jar, CHUNK_CONCURRENCY ? { chunkConcurrency: CHUNK_CONCURRENCY } : {});
     const ratios: number[] = [];
+    const resent: number[] = [];
     const engineRates: number[] = [];
     const rawRates: number[] = [];
     let secondMs = NaN;
@@ -141,6 +142,8 @@ export const uploadBenchmark: BenchModule = {
           await engineUpload(engine, file, `bench-round-${round}.bin`);
           engineMs = performance.now() - started;
           if (round === 0) metrics.engineChunkBytes = ctx.jar.counters.chunkBytes;
+          // Bytes sent beyond the file's own (chunks sent again after a failure), per round.
+          resent.push(ctx.jar.counters.chunkBytes - size);
         };
         const timeRaw = async () => {
           settleDisk();
@@ -207,6 +210,7 @@ export const uploadBenchmark: BenchModule = {
       rawUploadMBps: round1(median(rawRates)),
       uploadRatio: round3(ratio),
       uploadRatioRounds: ratios.map(round3).join(' '),
+      uploadResentBytesRounds: resent.join(' '),
       fingerprintMs: Math.round(fingerprintMs),
       secondUploadMs: Math.round(secondMs),
       secondUploadVia: secondVia,
