@@ -17,9 +17,9 @@ import { MainLayout } from '../features/layout';
 import { TransferPanel } from '../features/transfer';
 import { MAIN_DEFAULTS, MAIN_PAGES } from './route-table';
 
-const UserInfoPage = lazyPage(() => import('../features/user-centre').then((m) => m.UserInfoPage));
-const AccountSafePage = lazyPage(() => import('../features/user-centre').then((m) => m.AccountSafePage));
-const UserListPage = lazyPage(() => import('../features/system-users').then((m) => m.UserListPage));
+const UserInfoPage = lazyPage(() => import('../features/user-centre'), (m) => m.UserInfoPage);
+const AccountSafePage = lazyPage(() => import('../features/user-centre'), (m) => m.AccountSafePage);
+const UserListPage = lazyPage(() => import('../features/system-users'), (m) => m.UserListPage);
 
 /** The built §2 pages; every other page of the route table shows the under-construction notice. */
 const BUILT_PAGES: Record<string, React.ComponentType> = {

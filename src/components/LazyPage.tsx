@@ -1,6 +1,7 @@
 import { Button, Result, Space } from 'antd';
 import { Component, lazy, Suspense, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { ChunkLoadError, loadWithTimeout } from '../lib/chunk-timeout';
+import { failedModuleUrl, reimportFailedModule } from '../lib/module-retry';
 import { PageLoading } from './PageLoading';
 
 interface BoundaryProps {
@@ -45,10 +46,23 @@ class ChunkErrorBoundary extends Component<BoundaryProps, { error: ChunkLoadErro
 
 /**
  * A route page loaded as its own chunk (React.lazy), failing after 120 s with a retry screen.
- * Retry builds a fresh lazy component: React.lazy remembers a rejected load forever.
+ * `load` imports the chunk, `pick` takes the page from it. Retry builds a fresh lazy component
+ * (React.lazy remembers a rejected load forever) and, when the failure named the chunk's URL,
+ * imports it again under a new URL (lib/module-retry.ts: the browser remembers the failed import too).
  */
-export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>, timeoutMs?: number): ComponentType<P> {
-  const make = () => lazy(() => loadWithTimeout(load, timeoutMs).then((component) => ({ default: component })));
+export function lazyPage<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>, timeoutMs?: number): ComponentType<P> {
+  let failedUrl: string | null = null;
+  const importChunk = () => (failedUrl ? reimportFailedModule<M>(failedUrl) : load());
+  const make = () =>
+    lazy(() =>
+      loadWithTimeout(importChunk, timeoutMs).then(
+        (module) => ({ default: pick(module) }),
+        (error: unknown) => {
+          failedUrl = failedModuleUrl(error instanceof ChunkLoadError ? error.cause : error) ?? failedUrl;
+          throw error;
+        },
+      ),
+    );
   let first: ReturnType<typeof make> | null = null;
   function LazyPage(props: P) {
     // Shared by every mount until a retry, so a page revisited does not load its chunk again.

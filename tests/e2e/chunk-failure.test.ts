@@ -1,6 +1,7 @@
 /**
  * A route chunk that cannot be loaded (spec §8) shows the Chinese retry screen instead of a blank
- * page, and 重试 loads it once the network is back. The network failure is injected with
+ * page, and 重试 loads it once the network is back (fetching the chunk again, though the browser
+ * remembers the failed import). The network failure is injected with
  * playwright's routing on the chunk's own URL; the 120-second limit itself is unit-tested
  * (tests/unit/src/chunk-timeout.test.ts).
  */
@@ -38,8 +39,12 @@ describe('a page chunk that fails to load', () => {
     expect(refused).toBeGreaterThan(0);
 
     await page.unroute(MAIN_SHELL_CHUNK);
+    // The browser may keep the failed import in its module map: the retry asks for the chunk anew.
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
     await page.getByTestId('chunk-retry').click();
     await page.getByTestId('file-table').waitFor();
     expect(await page.getByTestId('chunk-load-failed').count()).toBe(0);
+    expect(requested.some((url) => /\/assets\/MainShell-[^/]+\.js(\?retry=1)?$/.test(url))).toBe(true);
   });
 });

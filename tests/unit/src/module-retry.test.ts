@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { failedModuleUrl, reimportFailedModule, retryModuleUrl } from '../../../src/lib/module-retry';
+
+describe('importing a failed page chunk again', () => {
+  it('finds the module URL in the failed import messages of Chromium and Firefox, without an earlier retry', () => {
+    expect(failedModuleUrl(new TypeError('Failed to fetch dynamically imported module: http://drive.local/assets/MainShell-a1B2.js'))).toBe(
+      'http://drive.local/assets/MainShell-a1B2.js',
+    );
+    expect(failedModuleUrl(new TypeError('error loading dynamically imported module: https://drive.local:8443/assets/auth-9.js?retry=2'))).toBe(
+      'https://drive.local:8443/assets/auth-9.js',
+    );
+    expect(failedModuleUrl(new TypeError('Importing a module script failed.'))).toBeNull();
+    expect(failedModuleUrl(undefined)).toBeNull();
+  });
+
+  it('adds or replaces the retry parameter, keeping other query parameters', () => {
+    expect(retryModuleUrl('http://h/a.js', 1)).toBe('http://h/a.js?retry=1');
+    expect(retryModuleUrl('http://h/a.js?v=3&retry=1', 2)).toBe('http://h/a.js?v=3&retry=2');
+  });
+
+  it('shares one re-import per failed URL, and makes a new one only after it failed too', async () => {
+    const asked: string[] = [];
+    let fail = true;
+    const importModule = (url: string) => {
+      asked.push(url);
+      return fail ? Promise.reject(new TypeError(`Failed to fetch dynamically imported module: ${url}`)) : Promise.resolve({ url });
+    };
+    const url = 'http://h/assets/Shared-x.js';
+    await expect(reimportFailedModule(url, importModule)).rejects.toThrow(TypeError);
+    fail = false;
+    const first = reimportFailedModule<{ url: string }>(url, importModule);
+    const second = reimportFailedModule<{ url: string }>(url, importModule);
+    expect(second).toBe(first);
+    await expect(first).resolves.toEqual({ url: 'http://h/assets/Shared-x.js?retry=2' });
+    expect(asked).toEqual(['http://h/assets/Shared-x.js?retry=1', 'http://h/assets/Shared-x.js?retry=2']);
+  });
+});
