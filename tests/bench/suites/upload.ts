@@ -7,6 +7,7 @@
  *    streams the body to disk), or a Node http streaming PUT when curl is missing.
  * uploadRatio = engine MB/s / raw MB/s (goal ≥ 1.0), the median of BENCH_UPLOAD_ROUNDS (5) interleaved
  * rounds, each on new content. The server runs as a child process.
+ * Each round also shows the CPU-seconds spent: the engine's client and server, the raw upload's server.
  * Also: the second upload of that file (fingerprint + challenge) against the time to fingerprint it.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -87,6 +88,30 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_UPLOAD_ROUNDS ?? 5));
 /** Chunk requests in flight for the engine; unset = the engine's default (DEFAULT_CHUNK_CONCURRENCY). */
 const CHUNK_CONCURRENCY = process.env.BENCH_CHUNK_CONCURRENCY ? Math.max(1, Number(process.env.BENCH_CHUNK_CONCURRENCY)) : undefined;
 
+/**
+ * CPU-seconds a process has used (user + system, all threads), from /proc on Linux; NaN elsewhere.
+ * Shown per round because on this 2-core machine client and server share the CPU: a round's time
+ * is set by the CPU both spend when writes are cheap, by the writes when they are not.
+ */
+function processCpuSeconds(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/** USER_HZ of /proc/<pid>/stat: 100 on every Linux this runs on (sysconf(_SC_CLK_TCK)). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+function ownCpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
+const cpuCell = (seconds: number): string => (Number.isFinite(seconds) ? seconds.toFixed(2) : '-');
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -104,7 +129,7 @@ async function engineUpload(engine: ReturnType<typeof createNodeEngine>['engine'
 
 export const uploadBenchmark: BenchModule = {
   name: 'upload',
-  columns: ['what', 'MiB', 'seconds', 'MB/s', 'ratio'],
+  columns: ['what', 'MiB', 'seconds', 'MB/s', 'ratio', 'CPU s'],
   async run() {
     const ctx = await transferContext();
     const first = await ctx.oneGiBFile();
@@ -124,6 +149,8 @@ export const uploadBenchmark: BenchModule = {
     const { engine, close } = createNodeEngine(ctx.server.url, ctx.jar, CHUNK_CONCURRENCY ? { chunkConcurrency: CHUNK_CONCURRENCY } : {});
     const ratios: number[] = [];
     const resent: number[] = [];
+    const engineCpus: number[] = [];
+    const rawCpus: number[] = [];
     const engineRates: number[] = [];
     const rawRates: number[] = [];
     let secondMs = NaN;
@@ -135,19 +162,26 @@ export const uploadBenchmark: BenchModule = {
         if (round > 0) await writeGeneratedFile(file, size);
         let engineMs = 0;
         let rawMs = 0;
+        let engineCpu = NaN;
+        let rawCpu = NaN;
+        const serverPid = ctx.server.child.pid ?? -1;
         const timeEngine = async () => {
           ctx.jar.resetCounters();
           settleDisk();
+          const cpu0 = processCpuSeconds(serverPid) + ownCpuSeconds();
           const started = performance.now();
           await engineUpload(engine, file, `bench-round-${round}.bin`);
           engineMs = performance.now() - started;
+          engineCpu = processCpuSeconds(serverPid) + ownCpuSeconds() - cpu0;
           if (round === 0) metrics.engineChunkBytes = ctx.jar.counters.chunkBytes;
           // Bytes sent beyond the file's own (chunks sent again after a failure), per round.
           resent.push(ctx.jar.counters.chunkBytes - size);
         };
         const timeRaw = async () => {
           settleDisk();
+          const cpu0 = processCpuSeconds(serverPid);
           rawMs = await rawUpload(file, size);
+          rawCpu = processCpuSeconds(serverPid) - cpu0;
         };
         if (round % 2 === 0) {
           await timeEngine();
@@ -159,11 +193,13 @@ export const uploadBenchmark: BenchModule = {
         const engineMBps = megabytesPerSecond(size, engineMs);
         const rawMBps = megabytesPerSecond(size, rawMs);
         engineRates.push(engineMBps);
+        engineCpus.push(engineCpu);
+        rawCpus.push(rawCpu);
         rawRates.push(rawMBps);
         ratios.push(engineMBps / rawMBps);
         const mib = (size / MIB).toFixed(0);
-        rows.push({ label: `round ${round + 1}: raw, ${curl ? 'curl -T' : 'Node http PUT'} → /api/test/raw-sink`, cells: { MiB: mib, seconds: (rawMs / 1000).toFixed(2), 'MB/s': rawMBps.toFixed(0), ratio: '1.00' } });
-        rows.push({ label: `round ${round + 1}: engine (Node, hashing included, enqueue → done)`, cells: { MiB: mib, seconds: (engineMs / 1000).toFixed(2), 'MB/s': engineMBps.toFixed(0), ratio: (engineMBps / rawMBps).toFixed(2) } });
+        rows.push({ label: `round ${round + 1}: raw, ${curl ? 'curl -T' : 'Node http PUT'} → /api/test/raw-sink`, cells: { MiB: mib, seconds: (rawMs / 1000).toFixed(2), 'MB/s': rawMBps.toFixed(0), ratio: '1.00', 'CPU s': cpuCell(rawCpu) } });
+        rows.push({ label: `round ${round + 1}: engine (Node, hashing included, enqueue → done)`, cells: { MiB: mib, seconds: (engineMs / 1000).toFixed(2), 'MB/s': engineMBps.toFixed(0), ratio: (engineMBps / rawMBps).toFixed(2), 'CPU s': cpuCell(engineCpu) } });
         if (round > 0) await fsp.rm(file, { force: true });
       }
 
@@ -211,6 +247,9 @@ export const uploadBenchmark: BenchModule = {
       uploadRatio: round3(ratio),
       uploadRatioRounds: ratios.map(round3).join(' '),
       uploadResentBytesRounds: resent.join(' '),
+      // CPU-seconds per round: the engine's client and server; the raw upload's server (curl not counted).
+      uploadEngineCpuSecondsRounds: engineCpus.map(round3).join(' '),
+      uploadRawServerCpuSecondsRounds: rawCpus.map(round3).join(' '),
       fingerprintMs: Math.round(fingerprintMs),
       secondUploadMs: Math.round(secondMs),
       secondUploadVia: secondVia,
