@@ -11,6 +11,8 @@
  * goes the ordinary, slower way.
  */
 
+import type { FileHandle } from 'node:fs/promises';
+
 export interface DiskRange {
   path: string;
   /** Inclusive byte offset in the file. */
@@ -41,4 +43,16 @@ function clampIndex(index: number, size: number): number {
 export function sliceBounds(start: number, end: number, size: number): { from: number; to: number } {
   const from = clampIndex(start, size);
   return { from, to: Math.max(from, clampIndex(end, size)) };
+}
+
+/**
+ * Reads `length` bytes of `range`'s file from `position` on into the start of `into` (a short read
+ * is continued; a file that ended early, changed since it was picked, is refused).
+ */
+export async function readDiskRangeInto(handle: FileHandle, into: Uint8Array, position: number, length: number, range: DiskRange): Promise<void> {
+  for (let done = 0; done < length; ) {
+    const { bytesRead } = await handle.read(into, done, length - done, position + done);
+    if (bytesRead === 0) throw new Error(`${range.path} is shorter than ${range.end} bytes`);
+    done += bytesRead;
+  }
 }

@@ -21,7 +21,7 @@ import { encryptPassword } from '../../common/crypto/password-cipher';
 import type { EngineConfig } from '../../common/transfer/engine-api';
 import { openTransferDb, type TransferDb } from '../../workers/queue/db';
 import type { FetchFn } from '../../workers/engine/api-client';
-import { recordDiskRange, sliceBounds } from './disk-ranges';
+import { readDiskRangeInto, recordDiskRange, sliceBounds } from './disk-ranges';
 
 /** A fresh, empty queue database in memory. */
 export function openNodeTransferDb(name = 'transfer-engine-node'): TransferDb {
@@ -129,11 +129,7 @@ class DiskRangeBlob extends Blob {
     const bytes = new Uint8Array(this.size);
     const handle = await fsp.open(this.filePath, 'r');
     try {
-      for (let done = 0; done < bytes.length; ) {
-        const { bytesRead } = await handle.read(bytes, done, bytes.length - done, this.start + done);
-        if (bytesRead === 0) throw new Error(`${this.filePath} is shorter than ${this.end} bytes`);
-        done += bytesRead;
-      }
+      await readDiskRangeInto(handle, bytes, this.start, bytes.length, { path: this.filePath, start: this.start, end: this.end });
     } finally {
       await handle.close();
     }

@@ -12,7 +12,7 @@ import { promises as fsp } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { parseBody, type ChunkResponse, type ChunkTransport } from '../../workers/engine/transport';
-import { diskRangeOf, type DiskRange } from './disk-ranges';
+import { diskRangeOf, readDiskRangeInto, type DiskRange } from './disk-ranges';
 import type { CookieFetch } from './node-runtime';
 
 /** Read size when sending a chunk from disk: few syscalls, little memory per request. */
@@ -35,16 +35,6 @@ class ReadBufferPool {
   give(buffer: Buffer): void {
     this.free.push(buffer);
   }
-}
-
-/** Reads [position, position + length) of the file into `into`; refuses a file that got shorter. */
-async function readFully(handle: fsp.FileHandle, into: Buffer, length: number, position: number, range: DiskRange): Promise<Buffer> {
-  for (let done = 0; done < length; ) {
-    const { bytesRead } = await handle.read(into, done, length - done, position + done);
-    if (bytesRead === 0) throw new Error(`${range.path} is shorter than ${range.end} bytes`);
-    done += bytesRead;
-  }
-  return into.subarray(0, length);
 }
 
 /**
@@ -86,7 +76,9 @@ async function sendDiskRange(
       if (previous) await Promise.race([previous, gone]);
       if (stopped() || !reusable[slot]) break;
       const length = Math.min(DISK_READ_BYTES, range.end - position);
-      const data = await readFully(handle, buffers[slot]!, length, position, range);
+      const buffer = buffers[slot]!;
+      await readDiskRangeInto(handle, buffer, position, length, range);
+      const data = buffer.subarray(0, length);
       if (stopped()) break;
       const pending = write(data, slot);
       pending.catch(() => undefined); // awaited on the next use of the slot, or below
