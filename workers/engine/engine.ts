@@ -29,7 +29,7 @@ import { createDefaultPieceStore, type PieceStore } from '../downloads/piece-sto
 import { runDownload } from '../downloads/download-runner';
 import { createInThreadHashChunk, createSha256Hex, type HashChunk, type Sha256Hex } from '../hash/sha256';
 import type { TransferDb } from '../queue/db';
-import { addUploads, listUploads, markChunkDone, removeFinishedUploads, updateUpload } from '../queue/repository';
+import { addUploads, listUploads, markChunksDone, removeFinishedUploads, updateUpload } from '../queue/repository';
 import { newUploadRecord as initialUploadRecord } from '../queue/records';
 import type { UploadPatch, UploadRecord } from '../queue/types';
 import { ConcurrencyLimit } from './adaptive-pool';
@@ -103,6 +103,10 @@ interface LiveItem {
   hashedBytes: number;
   /** Bytes sent so far of chunks in flight (not yet confirmed), by chunk index. */
   inflight: Map<number, number>;
+  /** Chunks the server confirmed that are not in `record` yet (index → bytes): written in batches. */
+  confirmed: Map<number, number>;
+  /** The batch write that will take the chunks confirmed until it starts, if one is queued. */
+  confirmedWrite: Promise<void> | null;
   speed: SpeedMeter;
 }
 
@@ -196,6 +200,31 @@ export function createEngine(deps: EngineDeps): Engine {
     });
   }
 
+  /**
+   * Writes the chunks confirmed so far to the queue, in one transaction queued behind the item's other
+   * writes: chunks confirmed while it waits join it, so a lane never waits for the database and the
+   * queue takes one write per batch instead of one per chunk (each rewrites the whole record). Later
+   * writes of the item (merge, 'done') come after it. The confirmed bytes count in the view meanwhile.
+   */
+  function persistConfirmed(live: LiveItem): void {
+    if (live.confirmedWrite) return;
+    const id = live.record.id;
+    const written = serialize(id, async () => {
+      live.confirmedWrite = null;
+      const batch = new Map(live.confirmed);
+      const updated = await markChunksDone(db, id, batch, now());
+      if (updated) live.record = updated;
+      for (const index of batch.keys()) live.confirmed.delete(index);
+      notifier.changed();
+    });
+    live.confirmedWrite = written;
+    // Nobody awaits a batch: a failed one (the database went away) is reported, and the chunks stay
+    // counted in memory; the server's chunk list is what a resume trusts anyway.
+    written.catch((error: unknown) => {
+      if (items.has(id)) console.warn('transfer engine: chunk progress not saved', error);
+    });
+  }
+
   /** Moves item `id` to `to` (with `patch`) if the table allows it from its current state; else no-op. */
   function transitionIfAllowed(id: string, to: TransferState, patch: UploadPatch = {}): Promise<boolean> {
     return serialize(id, async () => {
@@ -262,15 +291,13 @@ export function createEngine(deps: EngineDeps): Engine {
         if (sent > before) live.speed.record(sent - before, now());
         notifier.changed();
       },
-      chunkDone: async (index, bytes) => {
+      chunkDone: (index, bytes) => {
         const before = live.inflight.get(index) ?? 0;
-        await serialize(id, async () => {
-          const updated = await markChunkDone(db, id, index, bytes, now());
-          if (updated) live.record = updated;
-        });
         live.inflight.delete(index);
+        live.confirmed.set(index, bytes);
         if (bytes > before) live.speed.record(bytes - before, now());
         notifier.changed();
+        persistConfirmed(live);
       },
       onHashProgress: (bytesHashed) => {
         live.hashedBytes = bytesHashed;
@@ -338,7 +365,7 @@ export function createEngine(deps: EngineDeps): Engine {
   }
 
   function liveOf(record: UploadRecord, file: Blob | null): LiveItem {
-    return { record, file, run: null, hashedBytes: 0, inflight: new Map(), speed: new SpeedMeter() };
+    return { record, file, run: null, hashedBytes: 0, inflight: new Map(), confirmed: new Map(), confirmedWrite: null, speed: new SpeedMeter() };
   }
 
   // ---- start-up ------------------------------------------------------------------------------
@@ -414,6 +441,7 @@ export function createEngine(deps: EngineDeps): Engine {
     const speed = active ? live.speed.bytesPerSecond : 0;
     let inflight = 0;
     for (const bytes of live.inflight.values()) inflight += bytes;
+    for (const bytes of live.confirmed.values()) inflight += bytes;
     const bytesDone = Math.min(r.size, r.bytesDone + inflight);
     const view: TransferItemView = {
       id: r.id,

@@ -6,8 +6,9 @@
  * so the same function serves a fresh upload, a retry and a resume after reload. The server is the
  * truth about stored chunks: every attempt asks chunk/exist again, and a chunk the server holds a
  * prefix of (`partialChunks`, a body cut by a reload or a dropped connection) is continued from there
- * with `offset`, so little more than what was lost on the wire is sent twice. State changes and progress go through
- * `ctx.update` / `ctx.chunkDone`, which persist them (checked against the transition table).
+ * with `offset`, so little more than what was lost on the wire is sent twice. State changes go through
+ * `ctx.update` (persisted, checked against the transition table), confirmed chunks through
+ * `ctx.chunkDone` (persisted in batches behind the lanes).
  */
 import { ERRORS } from '../../common/api/errors';
 import { ApiCallError } from '../../common/api/failure';
@@ -59,8 +60,11 @@ export interface UploadRunContext {
   random: () => number;
   /** Persists a patch and returns the new record; rejects once the attempt was aborted. */
   update(patch: UploadPatch): Promise<UploadRecord>;
-  /** Persists that the server stored chunk `index` of `bytes` bytes. */
-  chunkDone(index: number, bytes: number): Promise<void>;
+  /**
+   * The server stored chunk `index` of `bytes` bytes: counted at once, persisted in the background
+   * (batched, ordered before every later `update`), so the lane goes on without waiting for storage.
+   */
+  chunkDone(index: number, bytes: number): void;
   /** Bytes of chunk `index` sent so far (0 = taken back after a failure). Memory only. */
   chunkProgress(index: number, bytesSent: number): void;
   /** Bytes digested so far (memory only: cheap, frequent). */
@@ -370,5 +374,5 @@ async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: numbe
   }
   ctx.limit.succeeded();
   // The held prefix is in bytesDone already (the view clamps if the chunk had to start over).
-  await ctx.chunkDone(index, end - start - heldBytes);
+  ctx.chunkDone(index, end - start - heldBytes);
 }

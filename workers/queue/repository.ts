@@ -39,15 +39,24 @@ export async function updateUpload(db: TransferDb, id: string, patch: UploadPatc
 }
 
 /**
- * Records that the server holds chunk `index`, keeping the map sorted and duplicate-free. Done in one
- * transaction so parallel chunk completions never lose each other's entries.
+ * Records that the server holds the chunks of `chunks` (index → bytes), keeping the map sorted and
+ * duplicate-free; an index already recorded adds no bytes. One transaction, so parallel completions
+ * never lose each other's entries, and several completions cost one write.
  */
-export async function markChunkDone(db: TransferDb, id: string, index: number, chunkBytes: number, now: number): Promise<UploadRecord | undefined> {
+export async function markChunksDone(db: TransferDb, id: string, chunks: ReadonlyMap<number, number>, now: number): Promise<UploadRecord | undefined> {
   return db.transaction('rw', db.uploads, async () => {
     const current = await db.uploads.get(id);
-    if (!current || current.chunksDone.includes(index)) return current;
-    const chunksDone = [...current.chunksDone, index].sort((a, b) => a - b);
-    const next: UploadRecord = { ...current, chunksDone, bytesDone: current.bytesDone + chunkBytes, attempts: 0, updatedAt: now };
+    if (!current) return undefined;
+    const known = new Set(current.chunksDone);
+    let added = 0;
+    for (const [index, bytes] of chunks) {
+      if (known.has(index)) continue;
+      known.add(index);
+      added += bytes;
+    }
+    if (known.size === current.chunksDone.length) return current;
+    const chunksDone = [...known].sort((a, b) => a - b);
+    const next: UploadRecord = { ...current, chunksDone, bytesDone: current.bytesDone + added, attempts: 0, updatedAt: now };
     await db.uploads.put(next);
     return next;
   });

@@ -63,6 +63,38 @@ describe('transfer engine with an injected fetch', () => {
     expect(server.requestsTo(API.uploadConfig)).toHaveLength(1);
   });
 
+  it('confirmed chunks are written to the queue in batches, behind the lanes, and every one arrives', async () => {
+    const server = new FakeUploadServer();
+    const { file } = testFile('batch.bin', 8);
+    // Every chunk request waits until all eight have arrived: their answers then come back together.
+    let arrived = 0;
+    let releaseAll!: () => void;
+    const gate = new Promise<void>((resolve) => (releaseAll = resolve));
+    server.interceptor = async (req) => {
+      if (req.path !== API.chunkUpload) return undefined;
+      if (++arrived === 8) releaseAll();
+      await gate;
+      return undefined;
+    };
+    const { engine, db } = setupEngine(server, { chunkConcurrency: 8 });
+    const progressWrites: number[][] = [];
+    const put = db.uploads.put.bind(db.uploads);
+    db.uploads.put = ((record: Parameters<typeof put>[0], key?: Parameters<typeof put>[1]) => {
+      const last = progressWrites.at(-1) ?? [];
+      if (record.chunksDone.length > last.length) progressWrites.push([...record.chunksDone]);
+      return put(record, key);
+    }) as typeof db.uploads.put;
+
+    const [id] = await engine.enqueueUploads([file], target);
+    const done = await waitForItem(engine, id!, (i) => i.state === 'done');
+
+    expect(done.bytesDone).toBe(file.size);
+    expect(progressWrites.at(-1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // Eight confirmations, fewer writes: the ones that arrived while a write was queued joined it.
+    expect(progressWrites.length).toBeLessThan(8);
+    expect(await getUpload(db, id!)).toMatchObject({ state: 'done', chunksDone: [0, 1, 2, 3, 4, 5, 6, 7], bytesDone: file.size });
+  });
+
   it('retries network errors and 5xx (state retrying), then succeeds', async () => {
     const server = new FakeUploadServer();
     const { file } = testFile();

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTransferDb, TRANSFER_DB_VERSION, type TransferDb } from '../../../workers/queue/db';
-import { addUploads, getUpload, listUploads, markChunkDone, removeFinishedUploads, updateUpload } from '../../../workers/queue/repository';
+import { addUploads, getUpload, listUploads, markChunksDone, removeFinishedUploads, updateUpload } from '../../../workers/queue/repository';
 import { newUploadRecord } from '../../../workers/queue/records';
 import type { UploadRecord } from '../../../workers/queue/types';
 
@@ -70,8 +70,19 @@ describe('upload queue (Dexie)', () => {
   it('records parallel chunk completions without losing any', async () => {
     const db = freshDb();
     await addUploads(db, [record('a', 1, { state: 'uploading' })]);
-    await Promise.all([2, 0, 1, 0].map((i) => markChunkDone(db, 'a', i, i === 2 ? 2 : 4, 5)));
+    await Promise.all([2, 0, 1, 0].map((i) => markChunksDone(db, 'a', new Map([[i, i === 2 ? 2 : 4]]), 5)));
     expect(await getUpload(db, 'a')).toMatchObject({ chunksDone: [0, 1, 2], bytesDone: 10 });
+  });
+
+  it('records a batch of chunk completions in one write, counting each index once', async () => {
+    const db = freshDb();
+    await addUploads(db, [record('a', 1, { state: 'uploading', chunksDone: [1], bytesDone: 4, attempts: 2 })]);
+    const updated = await markChunksDone(db, 'a', new Map([[3, 4], [1, 4], [0, 4]]), 6);
+    expect(updated).toMatchObject({ chunksDone: [0, 1, 3], bytesDone: 12, attempts: 0, updatedAt: 6 });
+    expect(await getUpload(db, 'a')).toMatchObject({ chunksDone: [0, 1, 3], bytesDone: 12 });
+    // Nothing new: nothing written.
+    expect(await markChunksDone(db, 'a', new Map([[0, 4]]), 7)).toMatchObject({ updatedAt: 6 });
+    expect(await markChunksDone(db, 'missing', new Map([[0, 4]]), 7)).toBeUndefined();
   });
 
   it('removes only finished items', async () => {
@@ -88,7 +99,7 @@ describe('upload queue (Dexie)', () => {
     await updateUpload(first, 'a', { state: 'hashing' }, 2);
     await updateUpload(first, 'a', { state: 'checking', chunkDigests: ['d0', 'd1', 'd2'], fingerprint: 'fp' }, 3);
     await updateUpload(first, 'a', { state: 'uploading', uploadId: 'up-1' }, 4);
-    await markChunkDone(first, 'a', 1, 4, 5);
+    await markChunksDone(first, 'a', new Map([[1, 4]]), 5);
     first.close();
 
     const second = freshDb(name);
