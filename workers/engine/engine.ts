@@ -107,10 +107,20 @@ interface LiveItem {
   confirmed: Map<number, number>;
   /** The batch write that will take the chunks confirmed until it starts, if one is queued. */
   confirmedWrite: Promise<void> | null;
+  /** Set while confirmations wait for CHUNK_PROGRESS_SAVE_MS before their batch is queued. */
+  confirmedTimer: ReturnType<typeof setTimeout> | null;
   speed: SpeedMeter;
 }
 
 const ABORTED_BY_COMMAND = 'transfer stopped by a command';
+
+/**
+ * Chunks the server confirmed are saved to the queue at most this often (and before any other write
+ * of the item). Each save rewrites the whole record; one per chunk cost the engine's thread more than
+ * sending the chunk. What a late save could lose (after a crash) is a progress figure: the server's
+ * chunk list is what a resume trusts.
+ */
+export const CHUNK_PROGRESS_SAVE_MS = 500;
 
 /**
  * An attempt tried to change the state after a command had moved the item (e.g. an attempt that
@@ -168,8 +178,13 @@ export function createEngine(deps: EngineDeps): Engine {
 
   // ---- persistence ---------------------------------------------------------------------------
 
-  /** Runs `fn` after every earlier write of item `id`. */
+  /**
+   * Runs `fn` after every earlier write of item `id`. Confirmed chunks still waiting for their save
+   * are queued first, so a later write (a state change, the merge's 'done') never overtakes them.
+   */
   function serialize<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const live = items.get(id);
+    if (live?.confirmedTimer) saveConfirmedNow(live);
     const previous = writeChains.get(id) ?? Promise.resolve();
     const next = previous.then(fn, fn);
     const settled = next.catch(() => undefined);
@@ -178,6 +193,37 @@ export function createEngine(deps: EngineDeps): Engine {
       if (writeChains.get(id) === settled) writeChains.delete(id);
     });
     return next;
+  }
+
+  /**
+   * Saves the chunks confirmed so far, CHUNK_PROGRESS_SAVE_MS after the first of them: one transaction
+   * queued behind the item's other writes takes every confirmation that arrived until it starts. A
+   * lane never waits for it. The confirmed bytes count in the view meanwhile.
+   */
+  function persistConfirmed(live: LiveItem): void {
+    if (live.confirmedWrite || live.confirmedTimer) return;
+    live.confirmedTimer = setTimeout(() => saveConfirmedNow(live), CHUNK_PROGRESS_SAVE_MS);
+  }
+
+  function saveConfirmedNow(live: LiveItem): void {
+    if (live.confirmedTimer) clearTimeout(live.confirmedTimer);
+    live.confirmedTimer = null;
+    if (live.confirmedWrite) return;
+    const id = live.record.id;
+    const written = serialize(id, async () => {
+      live.confirmedWrite = null;
+      const batch = new Map(live.confirmed);
+      const updated = await markChunksDone(db, id, batch, now());
+      if (updated) live.record = updated;
+      for (const index of batch.keys()) live.confirmed.delete(index);
+      notifier.changed();
+    });
+    live.confirmedWrite = written;
+    // Nobody awaits a batch: a failed one (the database went away) is reported, and the chunks stay
+    // counted in memory; the server's chunk list is what a resume trusts anyway.
+    written.catch((error: unknown) => {
+      if (items.has(id)) console.warn('transfer engine: chunk progress not saved', error);
+    });
   }
 
   /**
@@ -197,31 +243,6 @@ export function createEngine(deps: EngineDeps): Engine {
       live.record = updated;
       notifier.changed();
       return updated;
-    });
-  }
-
-  /**
-   * Writes the chunks confirmed so far to the queue, in one transaction queued behind the item's other
-   * writes: chunks confirmed while it waits join it, so a lane never waits for the database and the
-   * queue takes one write per batch instead of one per chunk (each rewrites the whole record). Later
-   * writes of the item (merge, 'done') come after it. The confirmed bytes count in the view meanwhile.
-   */
-  function persistConfirmed(live: LiveItem): void {
-    if (live.confirmedWrite) return;
-    const id = live.record.id;
-    const written = serialize(id, async () => {
-      live.confirmedWrite = null;
-      const batch = new Map(live.confirmed);
-      const updated = await markChunksDone(db, id, batch, now());
-      if (updated) live.record = updated;
-      for (const index of batch.keys()) live.confirmed.delete(index);
-      notifier.changed();
-    });
-    live.confirmedWrite = written;
-    // Nobody awaits a batch: a failed one (the database went away) is reported, and the chunks stay
-    // counted in memory; the server's chunk list is what a resume trusts anyway.
-    written.catch((error: unknown) => {
-      if (items.has(id)) console.warn('transfer engine: chunk progress not saved', error);
     });
   }
 
@@ -365,7 +386,7 @@ export function createEngine(deps: EngineDeps): Engine {
   }
 
   function liveOf(record: UploadRecord, file: Blob | null): LiveItem {
-    return { record, file, run: null, hashedBytes: 0, inflight: new Map(), confirmed: new Map(), confirmedWrite: null, speed: new SpeedMeter() };
+    return { record, file, run: null, hashedBytes: 0, inflight: new Map(), confirmed: new Map(), confirmedWrite: null, confirmedTimer: null, speed: new SpeedMeter() };
   }
 
   // ---- start-up ------------------------------------------------------------------------------
@@ -678,7 +699,10 @@ export function createEngine(deps: EngineDeps): Engine {
       disposed = true;
       lifetime.abort(new DOMException(ABORTED_BY_COMMAND, 'AbortError'));
       stopListeningOnline();
-      for (const live of items.values()) stopAttempt(live);
+      for (const live of items.values()) {
+        stopAttempt(live);
+        if (live.confirmedTimer) saveConfirmedNow(live);
+      }
       notifier.dispose();
       await Promise.all([...writeChains.values()]);
     },
