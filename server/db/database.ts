@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Dialect } from 'kysely';
 import type { ServerConfig } from '../config';
 import { migrationProvider } from './migrations';
+import { withStatementCache } from './statement-cache';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -23,7 +24,7 @@ function createDialect(config: ServerConfig): Dialect {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new SqliteDialect({ database: sqlite });
+  return new SqliteDialect({ database: withStatementCache(sqlite) });
 }
 
 export async function openDatabase(config: ServerConfig): Promise<Db> {
