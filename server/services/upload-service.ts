@@ -239,7 +239,8 @@ export class UploadService {
         await partial.discard();
         throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
       }
-      const received = await partial.digest().catch(async (error: unknown) => {
+      // Digest and fsync together, outside the upload's lock, so the chunks in flight reach the disk in parallel.
+      const received = await partial.digestAndFlush().catch(async (error: unknown) => {
         await partial.discard();
         throw error;
       });
@@ -247,8 +248,6 @@ export class UploadService {
         await partial.discard();
         throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
       }
-      // The fsync runs outside the upload's lock, so the chunks in flight reach the disk in parallel.
-      await partial.flush();
       await this.locks.run(upload.id, async () => {
         const current = await this.uploads.findOwned(upload.id, caller.userId, caller.tenantId, now);
         if (!current || current.merge_blob_id) {

@@ -22,7 +22,7 @@ export function partialIndexOf(name: string): number | null {
 /**
  * A chunk being received into `<uploadDir>/<uploadId>/<index>.part` (opened by
  * {@link LocalChunkStore.openPartial}): the bytes already there are hashed, the body is appended and
- * hashed, then the caller keeps it (flush, then install as `<index>`), retains it (a cut body: fsync and leave the
+ * hashed, then the caller keeps it (digest and flush, then install as `<index>`), retains it (a cut body: fsync and leave the
  * partial for a resume) or discards it.
  */
 export class PartialChunkFile {
@@ -70,22 +70,23 @@ export class PartialChunkFile {
     return (body as Readable & { complete?: boolean }).complete === false ? 'cut' : 'complete';
   }
 
-  /** Hex SHA-256 of every byte of the partial (call once, after `append`). */
-  digest(): Promise<string> {
-    return this.hash.digest();
-  }
-
   /**
-   * Complete and verified, step 1: fsync and close. Needs no lock (the partial is this writer's
-   * alone), so chunks of one upload flush to disk in parallel.
+   * A complete body, step 1 (call once, after `append`): the fsync and the digest run together, so the
+   * bytes go to disk while the hash thread finishes the last of them (a chunk's answer waits for both).
+   * Resolves with the hex SHA-256 of every byte of the partial once it is durable and closed. Needs no
+   * lock (the partial is this writer's alone), so chunks of one upload reach the disk in parallel. A
+   * wrong digest means the caller discards the partial: its fsync was wasted, nothing else.
    */
-  async flush(): Promise<void> {
-    await this.handle.sync();
-    await this.close();
+  async digestAndFlush(): Promise<string> {
+    const durable = this.handle.sync().then(() => this.close());
+    durable.catch(() => undefined); // awaited below, after the digest
+    const digest = await this.hash.digest();
+    await durable;
+    return digest;
   }
 
   /**
-   * Step 2, after {@link flush}: rename `<index>.part` → `<index>`. The directory is not fsynced
+   * Step 2, after {@link digestAndFlush}: rename `<index>.part` → `<index>`. The directory is not fsynced
    * here (it measured 6 ms a chunk, forcing a journal commit): the merge fsyncs it once before the
    * chunks become a blob. If power fails first, the rename may be lost: the full-length `.part` is
    * then removed at startup and its recorded row forgotten (services/recovery.ts), so chunk/exist
