@@ -58,12 +58,41 @@ describe('hash worker pool', () => {
 });
 
 describe('reading and hashing slices', () => {
-  it('readRangeInto streams a slice into the given buffer', async () => {
+  it('readRangeInto reads a slice into the memory of the given buffer (a BYOB read moves it to the returned view)', async () => {
     const bytes = new Uint8Array(randomBytes(100_000));
-    const into = new Uint8Array(50_000);
+    const memory = new ArrayBuffer(70_000);
+    const into = new Uint8Array(memory, 4_000, 60_000);
     const view = await readRangeInto(new Blob([bytes]), 10_000, 60_000, into);
-    expect(view.buffer).toBe(into.buffer);
     expect(Buffer.from(view).equals(Buffer.from(bytes.subarray(10_000, 60_000)))).toBe(true);
+    // Node's Blob stream is a byte stream: no copy into a separate buffer, same offset in the moved memory.
+    expect(memory.byteLength).toBe(0);
+    expect(view.buffer.byteLength).toBe(70_000);
+    expect(view.byteOffset).toBe(4_000);
+  });
+
+  it('readRangeInto copies the pieces of a stream that is not a byte stream into the given buffer', async () => {
+    const bytes = new Uint8Array(randomBytes(30_000));
+    const pieces = [bytes.subarray(0, 7_000), bytes.subarray(7_000, 19_000), bytes.subarray(19_000)];
+    const source = {
+      size: bytes.length,
+      slice: () => ({ arrayBuffer: () => Promise.reject(new Error('unused')), stream: () => new ReadableStream<Uint8Array>({ start: (c) => { pieces.forEach((p) => c.enqueue(p)); c.close(); } }) }),
+    };
+    const into = new Uint8Array(30_000);
+    const view = await readRangeInto(source, 0, bytes.length, into);
+    expect(view.buffer).toBe(into.buffer);
+    expect(Buffer.from(view).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('the in-thread hasher stays correct across BYOB reads that move its buffer', async () => {
+    const bytes = new Uint8Array(randomBytes(MIN_CHUNK_SIZE * 3));
+    const hashChunk = createInThreadHashChunk();
+    const never = new AbortController().signal;
+    const blob = new Blob([bytes]);
+    for (let i = 0; i < 3; i++) {
+      expect(await hashChunk(blob, i * MIN_CHUNK_SIZE, (i + 1) * MIN_CHUNK_SIZE, never)).toBe(nodeSha(bytes.subarray(i * MIN_CHUNK_SIZE, (i + 1) * MIN_CHUNK_SIZE)));
+    }
+    // A shorter last range reads into the same memory.
+    expect(await hashChunk(blob, 5, 1_005, never)).toBe(nodeSha(bytes.subarray(5, 1_005)));
   });
 
   it('pipelined hashChunks equals node:crypto for Blob sources, with WebCrypto and with hash-wasm', async () => {
