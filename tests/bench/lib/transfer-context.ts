@@ -25,12 +25,25 @@ export interface TransferContext {
 }
 
 /**
- * Writes every dirty page back to disk (`sync`) before a timed phase, so the phase does not pay for
- * the write-back of the file generated, or the bytes stored, just before it. Without this, runs of
- * the same code varied by ±30 %.
+ * How long memory freed by earlier work stays cheap to write into on this VM. Its balloon device hands
+ * free memory back to the host within a few seconds (free page reporting); a page written after that
+ * faults in the host again. Writing 1 GiB into the page cache (dd, conv=fsync) measured 0.24 CPU-seconds
+ * of kernel time right after a 1 GiB file was deleted and 1.5 / 1.9 / 2.1 CPU-seconds 2 / 4 / 8 s
+ * later; in the upload suite, the raw upload's server used 0.9 CPU-seconds in rounds that followed a
+ * large deletion and 3.1–3.5 in the others, which moved single rounds between 0.48 and 1.09.
  */
-export function settleDisk(): void {
+export const FREED_MEMORY_SETTLE_MS = 5_000;
+
+/**
+ * Makes every timed transfer phase start from the same state: dirty pages written back to disk
+ * (`sync`, so the phase does not pay for the write-back of what was written just before it; without
+ * it, runs of the same code varied by ±30 %), and memory freed by earlier work (a deleted file, a
+ * finished suite) handed back to the host, so no phase writes into memory that is cheaper than the
+ * next phase's by accident.
+ */
+export async function settleBeforeTimedPhase(): Promise<void> {
   spawnSync('sync');
+  await new Promise((resolve) => setTimeout(resolve, FREED_MEMORY_SETTLE_MS));
 }
 
 let context: Promise<TransferContext> | null = null;

@@ -24,7 +24,7 @@ import { createNodeEngine, waitUntilSettled } from '../../replay/engine-harness'
 import { openFileSource } from '../../replay/node-runtime';
 import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
 import { writeGeneratedFile } from '../../support/drive-server';
-import { GiB, round1, round3, settleDisk, transferContext } from '../lib/transfer-context';
+import { GiB, round1, round3, settleBeforeTimedPhase, transferContext } from '../lib/transfer-context';
 
 export const RAW_SINK_PATH = '/api/test/raw-sink';
 /** The raw upload keeps its file, as the engine's upload keeps its blob (see server/routes/test-routes.ts). */
@@ -167,7 +167,7 @@ export const uploadBenchmark: BenchModule = {
         const serverPid = ctx.server.child.pid ?? -1;
         const timeEngine = async () => {
           ctx.jar.resetCounters();
-          settleDisk();
+          await settleBeforeTimedPhase();
           const cpu0 = processCpuSeconds(serverPid) + ownCpuSeconds();
           const started = performance.now();
           await engineUpload(engine, file, `bench-round-${round}.bin`);
@@ -178,7 +178,7 @@ export const uploadBenchmark: BenchModule = {
           resent.push(ctx.jar.counters.chunkBytes - size);
         };
         const timeRaw = async () => {
-          settleDisk();
+          await settleBeforeTimedPhase();
           const cpu0 = processCpuSeconds(serverPid);
           rawMs = await rawUpload(file, size);
           rawCpu = processCpuSeconds(serverPid) - cpu0;
@@ -208,7 +208,7 @@ export const uploadBenchmark: BenchModule = {
 
       // Second upload of the first round's bytes under another name.
       ctx.jar.resetCounters();
-      settleDisk();
+      await settleBeforeTimedPhase();
       const started2 = performance.now();
       const item2 = await engineUpload(engine, first, 'bench-1gib-again.bin');
       secondMs = performance.now() - started2;
