@@ -6,6 +6,12 @@ import type { Database, FilesTable, UploadsTable } from '../db/schema';
 import { newId } from '../ids';
 import { freeName, numberedLikePattern } from '../services/naming';
 
+/**
+ * What a chunk request needs of its upload: not the digest list, which grows with the file (a 10 GiB
+ * file in 256 KiB chunks announces 40,960 digests) and was read and parsed three times per chunk.
+ */
+export type ChunkTarget = Pick<UploadsTable, 'id' | 'fingerprint' | 'size' | 'chunk_size' | 'chunk_count' | 'merge_blob_id'>;
+
 export type CommitFailure = 'uploadGone' | 'quota' | 'nameConflict' | 'locked' | 'blobGone';
 
 export type CommitOutcome =
@@ -68,6 +74,24 @@ export class UploadRepository {
       .where('tenant_id', '=', tenantId)
       .where('expires_at', '>', now)
       .executeTakeFirst();
+  }
+
+  /** `findOwned` without the digest list (the chunk path). */
+  findChunkTarget(uploadId: string, userId: string, tenantId: string, now: number): Promise<ChunkTarget | undefined> {
+    return this.db
+      .selectFrom('uploads')
+      .select(['id', 'fingerprint', 'size', 'chunk_size', 'chunk_count', 'merge_blob_id'])
+      .where('id', '=', uploadId)
+      .where('user_id', '=', userId)
+      .where('tenant_id', '=', tenantId)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  /** The upload's digest list as stored (JSON), or undefined when the upload is gone. */
+  async chunkDigestsJson(uploadId: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('uploads').select('chunk_digests').where('id', '=', uploadId).executeTakeFirst();
+    return row?.chunk_digests;
   }
 
   findById(uploadId: string): Promise<UploadsTable | undefined> {

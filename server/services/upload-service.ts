@@ -23,7 +23,7 @@ import type { BlobsTable, FilesTable, UploadsTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
 import type { ChallengeRepository } from '../repositories/challenge-repository';
-import type { CommitFailure, CommitOutcome, UploadRepository } from '../repositories/upload-repository';
+import type { ChunkTarget, CommitFailure, CommitOutcome, UploadRepository } from '../repositories/upload-repository';
 import type { UserRepository } from '../repositories/user-repository';
 import type { BlobStore, ChunkedLayout } from '../storage/blob-store';
 import type { LocalChunkStore } from '../storage/chunk-store';
@@ -64,6 +64,14 @@ function digestsOf(upload: UploadsTable): Array<string | null> {
   return JSON.parse(upload.chunk_digests) as Array<string | null>;
 }
 
+/**
+ * Announced digest lists kept decoded (32 bytes a digest) for the chunk path, by upload and
+ * fingerprint: a pair whose list never changes (a streaming session gets its list, and a new
+ * fingerprint, at merge). Bounded: the least recently used session leaves first.
+ */
+const ANNOUNCED_DIGEST_SESSIONS = 32;
+const DIGEST_BYTES = 32;
+
 /** Digests and fingerprint a client announced, checked for form, count and agreement. */
 function checkedDigests(digests: string[] | undefined, fingerprint: string | undefined, count: number): { digests: string[]; fingerprint: string } {
   if (!digests || !fingerprint) throw new AppError(ERRORS.VALIDATION, '需同时提供文件指纹与分片摘要');
@@ -91,6 +99,9 @@ export class UploadService {
    * at a time) and `<uploadId>/<index>` (writers of one chunk's partial run one at a time).
    */
   private readonly locks = new KeyedLock();
+
+  /** See ANNOUNCED_DIGEST_SESSIONS: `${uploadId}/${fingerprint}` → the digests, concatenated. */
+  private readonly announcedDigests = new Map<string, Buffer>();
 
   /** Every byte read from chunk upload bodies, kept or not (exposed by a test hook only). */
   chunkBytesReceived = 0;
@@ -183,6 +194,29 @@ export class UploadService {
   }
 
   /**
+   * The digest announced for chunk `index` (hex), or null when the session is a streaming one that has
+   * not announced its digests yet. Decoded once per session, not per chunk.
+   */
+  private async announcedDigest(upload: ChunkTarget, index: number): Promise<string | null> {
+    if (upload.fingerprint === STREAMING_FINGERPRINT) return null;
+    const key = `${upload.id}/${upload.fingerprint}`;
+    let digests = this.announcedDigests.get(key);
+    if (digests) {
+      this.announcedDigests.delete(key); // most recently used goes last
+    } else {
+      const json = await this.uploads.chunkDigestsJson(upload.id);
+      if (json === undefined) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+      const list = JSON.parse(json) as Array<string | null>;
+      digests = Buffer.alloc(list.length * DIGEST_BYTES);
+      list.forEach((hex, i) => hex && digests!.write(hex, i * DIGEST_BYTES, DIGEST_BYTES, 'hex'));
+      if (this.announcedDigests.size >= ANNOUNCED_DIGEST_SESSIONS) this.announcedDigests.delete(this.announcedDigests.keys().next().value as string);
+    }
+    this.announcedDigests.set(key, digests);
+    if (index >= digests.length / DIGEST_BYTES) return null;
+    return digests.toString('hex', index * DIGEST_BYTES, (index + 1) * DIGEST_BYTES);
+  }
+
+  /**
    * Streams one chunk (or its rest, from `offset`) into the chunk's partial file and keeps it only if
    * its length and SHA-256 match both the header and the digest announced in chunk/exist. A body cut
    * short leaves the partial (fsynced) for a resume with `offset`; wrong bytes discard it.
@@ -202,11 +236,12 @@ export class UploadService {
     now = Date.now(),
     offset = 0,
   ): Promise<ChunkUploadResponse> {
-    const upload = await this.requireUpload(caller, uploadId, now);
+    const upload = await this.uploads.findChunkTarget(uploadId, caller.userId, caller.tenantId, now);
+    if (!upload) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
     if (index < 0 || index >= upload.chunk_count) throw new AppError(ERRORS.CHUNK_INDEX_INVALID);
     const digest = headerDigest?.toLowerCase();
     // A streaming session has no announced digest yet: the header's is checked against the body.
-    const expectedDigest = digestsOf(upload)[index] ?? (digest && SHA256_HEX.test(digest) ? digest : undefined);
+    const expectedDigest = (await this.announcedDigest(upload, index)) ?? (digest && SHA256_HEX.test(digest) ? digest : undefined);
     if (!digest || digest !== expectedDigest) throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
     const { start, end } = chunkRange(index, upload.size, upload.chunk_size);
     const expectedLength = end - start;
@@ -218,7 +253,7 @@ export class UploadService {
 
     return this.locks.run(`${upload.id}/${index}`, async () => {
       const partial = await this.locks.run(upload.id, async () => {
-        const current = await this.uploads.findOwned(upload.id, caller.userId, caller.tenantId, now);
+        const current = await this.uploads.findChunkTarget(upload.id, caller.userId, caller.tenantId, now);
         if (!current || current.merge_blob_id) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
         if (await this.uploads.isChunkRecorded(upload.id, index)) return null;
         const opened = await this.chunks.openPartial(upload.id, index, offset);
@@ -249,7 +284,7 @@ export class UploadService {
         throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
       }
       await this.locks.run(upload.id, async () => {
-        const current = await this.uploads.findOwned(upload.id, caller.userId, caller.tenantId, now);
+        const current = await this.uploads.findChunkTarget(upload.id, caller.userId, caller.tenantId, now);
         if (!current || current.merge_blob_id) {
           await partial.discard();
           throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
@@ -344,6 +379,7 @@ export class UploadService {
         });
         if (outcome.ok) {
           this.crashPoint('merge-after-commit');
+          this.announcedDigests.delete(`${upload.id}/${upload.fingerprint}`);
           await this.chunks.removeUpload(upload.id);
           return toFileEntry(outcome.file);
         }
@@ -383,6 +419,7 @@ export class UploadService {
         throw commitError(outcome.reason);
       }
       this.crashPoint('merge-after-commit');
+      this.announcedDigests.delete(`${upload.id}/${upload.fingerprint}`);
       // Another upload of the same content committed first: the file uses that blob, ours goes.
       if (outcome.reusedExistingBlob) await this.blobs.remove(blobId);
       return toFileEntry(outcome.file);

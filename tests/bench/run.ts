@@ -7,6 +7,7 @@ import os from 'node:os';
 import { formatTable, type BenchModule } from './lib/report';
 import { closeTransferContext } from './lib/transfer-context';
 import { browserHashingBenchmark } from './suites/browser-hashing';
+import { chunkRequestsBenchmark } from './suites/chunk-requests';
 import { hashingBenchmark } from './suites/hashing';
 import { listBenchmark } from './suites/list';
 import { memoryBenchmark } from './suites/memory';
@@ -14,7 +15,7 @@ import { resendBenchmark } from './suites/resend';
 import { uploadBenchmark } from './suites/upload';
 
 /** upload, resend and memory share one server child process and temp directory (lib/transfer-context). */
-const BENCHMARKS: BenchModule[] = [hashingBenchmark, browserHashingBenchmark, uploadBenchmark, resendBenchmark, memoryBenchmark, listBenchmark];
+const BENCHMARKS: BenchModule[] = [hashingBenchmark, browserHashingBenchmark, uploadBenchmark, resendBenchmark, memoryBenchmark, listBenchmark, chunkRequestsBenchmark];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
