@@ -6,11 +6,11 @@
  * a digest of the chunk digests (protocol.ts), so no whole-file state is ever kept.
  */
 import { createSHA256, type IHasher } from 'hash-wasm';
-import { bytesToHex, chunkCount, chunkRange, fingerprintInput } from '../../common/transfer/protocol';
+import { bytesToHex, fingerprintInput } from '../../common/transfer/protocol';
 
 /**
  * Hex SHA-256 of one buffer. WebCrypto copies `data` when called, so the caller may reuse the buffer
- * once the promise settles (hashChunks does, with two buffers alternating).
+ * once the promise settles (createInThreadHashChunk does: each task reuses its buffer for the next).
  */
 export type Sha256Hex = (data: ArrayBuffer | Uint8Array<ArrayBuffer>) => Promise<string>;
 
@@ -142,48 +142,6 @@ async function readByob(reader: ReadableStreamBYOBReader, into: Uint8Array<Array
     reader.cancel().catch(() => undefined);
   }
   return new Uint8Array(buffer, base, offset);
-}
-
-export interface HashChunksOptions {
-  signal?: AbortSignal;
-  sha256?: Sha256Hex;
-  /** Called after each chunk with the total bytes digested so far. */
-  onProgress?: (bytesHashed: number) => void;
-}
-
-/**
- * Hex SHA-256 of every chunk of `source`, in order. Memory stays at two chunk buffers whatever the
- * file size: while chunk n is digested (WebCrypto runs off the JS thread), chunk n+1 is read into the
- * other buffer. Overlapping the read with the digest is what brings a worker close to native speed
- * (bench "hashing": ~0.5× sequential → ~0.8× pipelined).
- */
-export async function hashChunks(source: ByteSource, chunkSize: number, options: HashChunksOptions = {}): Promise<string[]> {
-  const sha256 = options.sha256 ?? createSha256Hex();
-  const count = chunkCount(source.size, chunkSize);
-  const bufferSize = Math.min(chunkSize, Math.max(source.size, 0));
-  const buffers = [new Uint8Array(bufferSize), new Uint8Array(bufferSize)];
-  const read = async (index: number) => {
-    const { start, end } = chunkRange(index, source.size, chunkSize);
-    const view = await readRangeInto(source, start, end, buffers[index % 2]!);
-    // A BYOB read moved the memory to a new ArrayBuffer: that one is the buffer from now on.
-    buffers[index % 2] = new Uint8Array(view.buffer, view.byteOffset, bufferSize);
-    return view;
-  };
-  const digests: string[] = [];
-  let hashed = 0;
-  options.signal?.throwIfAborted();
-  let current = await read(0);
-  for (let index = 0; index < count; index++) {
-    options.signal?.throwIfAborted();
-    const nextRead = index + 1 < count ? read(index + 1) : null;
-    // Keep a failed read-ahead from surfacing as an unhandled rejection if the digest throws first.
-    nextRead?.catch(() => undefined);
-    digests.push(await sha256(current));
-    hashed += current.length;
-    options.onProgress?.(hashed);
-    if (nextRead) current = await nextRead;
-  }
-  return digests;
 }
 
 /** Hashes one chunk [start, end) of a source: the unit of work of a hash worker pool. */

@@ -2,10 +2,24 @@ import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
 import { chunkCount, fingerprintInput } from '../../../common/transfer/protocol';
-import { createSha256Hex, fingerprintOfChunkDigests, hashChunks, SourceReadError, type ByteSource } from '../../../workers/hash/sha256';
+import { hashChunksInBackground } from '../../../workers/engine/chunk-digests';
+import { createInThreadHashChunk, createSha256Hex, fingerprintOfChunkDigests, SourceReadError, type ByteSource, type Sha256Hex } from '../../../workers/hash/sha256';
 
 const nodeSha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 const toArrayBuffer = (data: Uint8Array) => data.slice().buffer;
+
+/**
+ * Every chunk digest of `source` the way the engine computes them: its one hashing loop
+ * (chunk-digests.ts) over the hasher a hash worker runs (createInThreadHashChunk), two tasks at a time.
+ */
+function engineDigests(source: ByteSource, chunkSize: number, options: { sha256?: Sha256Hex; signal?: AbortSignal; onProgress?: (bytes: number) => void } = {}) {
+  return hashChunksInBackground(source as unknown as Blob, chunkSize, {
+    hashChunk: createInThreadHashChunk(options.sha256),
+    concurrency: 2,
+    signal: options.signal ?? new AbortController().signal,
+    onProgress: options.onProgress ?? (() => undefined),
+  }).all();
+}
 
 describe('chunk hashing', () => {
   const samples = [new Uint8Array(0), new TextEncoder().encode('abc'), new Uint8Array(randomBytes(1_000_003))];
@@ -21,36 +35,40 @@ describe('chunk hashing', () => {
     expect(results).toEqual(samples.map(nodeSha256));
   });
 
-  it('hashChunks digests each chunk like node:crypto and reports progress', async () => {
+  it('the engine digests each chunk like node:crypto, in order, with WebCrypto and with hash-wasm, and reports progress', async () => {
     const data = new Uint8Array(randomBytes(3 * MIN_CHUNK_SIZE + 123));
+    const expected = Array.from({ length: chunkCount(data.length, MIN_CHUNK_SIZE) }, (_, i) => nodeSha256(data.subarray(i * MIN_CHUNK_SIZE, (i + 1) * MIN_CHUNK_SIZE)));
     const progress: number[] = [];
-    const digests = await hashChunks(new Blob([data]), MIN_CHUNK_SIZE, { onProgress: (n) => progress.push(n) });
-    expect(digests).toHaveLength(chunkCount(data.length, MIN_CHUNK_SIZE));
-    digests.forEach((d, i) => expect(d).toBe(nodeSha256(data.subarray(i * MIN_CHUNK_SIZE, (i + 1) * MIN_CHUNK_SIZE))));
-    expect(progress).toEqual([1, 2, 3].map((k) => k * MIN_CHUNK_SIZE).concat(data.length));
+    expect(await engineDigests(new Blob([data]), MIN_CHUNK_SIZE, { onProgress: (n) => progress.push(n) })).toEqual(expected);
+    expect(await engineDigests(new Blob([data]), MIN_CHUNK_SIZE, { sha256: createSha256Hex(undefined) })).toEqual(expected);
+    // Bytes digested so far, growing to the whole file (two tasks at a time: chunks may finish out of order).
+    expect(progress).toHaveLength(expected.length);
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+    expect(progress.at(-1)).toBe(data.length);
   });
 
   it('an empty file has one empty chunk', async () => {
-    expect(await hashChunks(new Blob([]), DEFAULT_CHUNK_SIZE)).toEqual([nodeSha256(new Uint8Array(0))]);
+    expect(await engineDigests(new Blob([]), DEFAULT_CHUNK_SIZE)).toEqual([nodeSha256(new Uint8Array(0))]);
   });
 
-  it('reads only one chunk at a time, never the whole file', async () => {
+  it('reads only one chunk per task, never the whole file', async () => {
     const size = 10 * MIN_CHUNK_SIZE;
     const reads: number[] = [];
     const source: ByteSource = {
       size,
       slice: (start, end) => ({ arrayBuffer: async () => (reads.push(end - start), new ArrayBuffer(end - start)) }),
     };
-    await hashChunks(source, MIN_CHUNK_SIZE);
+    await engineDigests(source, MIN_CHUNK_SIZE);
+    expect(reads).toHaveLength(10);
     expect(Math.max(...reads)).toBe(MIN_CHUNK_SIZE);
   });
 
   it('stops on abort and turns read failures into SourceReadError', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(hashChunks(new Blob(['x']), MIN_CHUNK_SIZE, { signal: controller.signal })).rejects.toThrow();
+    await expect(engineDigests(new Blob(['x']), MIN_CHUNK_SIZE, { signal: controller.signal })).rejects.toThrow();
     const broken: ByteSource = { size: 5, slice: () => ({ arrayBuffer: () => Promise.reject(new Error('NotReadableError')) }) };
-    await expect(hashChunks(broken, MIN_CHUNK_SIZE)).rejects.toBeInstanceOf(SourceReadError);
+    await expect(engineDigests(broken, MIN_CHUNK_SIZE)).rejects.toBeInstanceOf(SourceReadError);
   });
 });
 
