@@ -162,9 +162,9 @@ export function createInThreadHashChunk(sha256: Sha256Hex = createSha256Hex()): 
       view = await readRangeInto(source, start, end, buffer);
       return await sha256(view);
     } finally {
-      // After a BYOB read the memory lives in the view's buffer (`buffer` is detached); a read that
-      // failed may have taken it too: a detached buffer is replaced at its next use.
-      spare.push(view ? new Uint8Array(view.buffer, view.byteOffset, buffer.byteLength || view.buffer.byteLength - view.byteOffset) : buffer);
+      // After a BYOB read the memory lives in the view's buffer (`buffer`, which spanned all of it, is
+      // detached); a read that failed may have taken it too: a detached buffer is replaced at its next use.
+      spare.push(view ? new Uint8Array(view.buffer) : buffer);
     }
   };
 }

@@ -7,7 +7,7 @@
  * request used to read and parse the whole digest list three times.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fsp, readFileSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { clientHeaders } from '../../../common/api/client-env';
@@ -15,23 +15,12 @@ import { API } from '../../../common/api/paths';
 import { HEADER_CHUNK_SHA256, MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
 import type { ChunkExistResponse } from '../../../common/transfer/protocol';
 import { freePort, loggedInJar, startServerProcess } from '../../support/drive-server';
+import { procCpuSeconds } from '../lib/proc-cpu';
 import type { BenchModule, BenchRow } from '../lib/report';
 
 const SMALL = 256;
 const LARGE = 2_560;
 const LANES = 3;
-
-/** CPU-seconds of one thread of a process (its main thread when `tid` = `pid`), from /proc on Linux; NaN elsewhere. */
-function threadCpuSeconds(pid: number, tid = pid): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime + stime, in USER_HZ (100 on every Linux this runs on).
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
 
 interface SessionRun {
   chunks: number;
@@ -69,7 +58,7 @@ export const chunkRequestsBenchmark: BenchModule = {
         });
         if (!opened.ok) throw new Error(`chunk/exist: HTTP ${opened.status} ${await opened.text()}`);
         const { uploadId } = ((await opened.json()) as { data: ChunkExistResponse }).data;
-        const cpu0 = threadCpuSeconds(pid);
+        const cpu0 = procCpuSeconds(pid, pid);
         const started = performance.now();
         let next = 0;
         await Promise.all(
@@ -87,7 +76,7 @@ export const chunkRequestsBenchmark: BenchModule = {
           }),
         );
         const ms = performance.now() - started;
-        return { chunks, ms, cpuMsPerRequest: ((threadCpuSeconds(pid) - cpu0) * 1000) / chunks };
+        return { chunks, ms, cpuMsPerRequest: ((procCpuSeconds(pid, pid) - cpu0) * 1000) / chunks };
       };
 
       // A warm-up session first (JIT, statement cache), then the two measured ones.

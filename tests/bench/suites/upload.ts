@@ -22,6 +22,7 @@ import { createNodeHashPool } from '../../replay/node-hash-pool';
 import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
 import { createNodeEngine, waitUntilSettled } from '../../replay/engine-harness';
 import { openFileSource } from '../../replay/node-runtime';
+import { procCpuSeconds } from '../lib/proc-cpu';
 import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
 import { writeGeneratedFile } from '../../support/drive-server';
 import { GiB, round1, round3, settleBeforeTimedPhase, transferContext } from '../lib/transfer-context';
@@ -88,23 +89,6 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_UPLOAD_ROUNDS ?? 5));
 /** Chunk requests in flight for the engine; unset = the engine's default (DEFAULT_CHUNK_CONCURRENCY). */
 const CHUNK_CONCURRENCY = process.env.BENCH_CHUNK_CONCURRENCY ? Math.max(1, Number(process.env.BENCH_CHUNK_CONCURRENCY)) : undefined;
 
-/**
- * CPU-seconds a process has used (user + system, all threads), from /proc on Linux; NaN elsewhere.
- * Shown per round because on this 2-core machine client and server share the CPU: a round's time
- * is set by the CPU both spend when writes are cheap, by the writes when they are not.
- */
-function processCpuSeconds(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return NaN;
-  }
-}
-
-/** USER_HZ of /proc/<pid>/stat: 100 on every Linux this runs on (sysconf(_SC_CLK_TCK)). */
-const CLOCK_TICKS_PER_SECOND = 100;
-
 function ownCpuSeconds(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
@@ -164,24 +148,26 @@ export const uploadBenchmark: BenchModule = {
         let rawMs = 0;
         let engineCpu = NaN;
         let rawCpu = NaN;
+        // CPU per round: on this 2-core machine client and server share the CPU, so a round's time is
+        // set by the CPU both spend when writes are cheap, by the writes when they are not.
         const serverPid = ctx.server.child.pid ?? -1;
         const timeEngine = async () => {
           ctx.jar.resetCounters();
           await settleBeforeTimedPhase();
-          const cpu0 = processCpuSeconds(serverPid) + ownCpuSeconds();
+          const cpu0 = procCpuSeconds(serverPid) + ownCpuSeconds();
           const started = performance.now();
           await engineUpload(engine, file, `bench-round-${round}.bin`);
           engineMs = performance.now() - started;
-          engineCpu = processCpuSeconds(serverPid) + ownCpuSeconds() - cpu0;
+          engineCpu = procCpuSeconds(serverPid) + ownCpuSeconds() - cpu0;
           if (round === 0) metrics.engineChunkBytes = ctx.jar.counters.chunkBytes;
           // Bytes sent beyond the file's own (chunks sent again after a failure), per round.
           resent.push(ctx.jar.counters.chunkBytes - size);
         };
         const timeRaw = async () => {
           await settleBeforeTimedPhase();
-          const cpu0 = processCpuSeconds(serverPid);
+          const cpu0 = procCpuSeconds(serverPid);
           rawMs = await rawUpload(file, size);
-          rawCpu = processCpuSeconds(serverPid) - cpu0;
+          rawCpu = procCpuSeconds(serverPid) - cpu0;
         };
         if (round % 2 === 0) {
           await timeEngine();
