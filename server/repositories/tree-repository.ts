@@ -2,13 +2,13 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
 import type { BlobsTable, Database, FilesTable, FileVersionsTable } from '../db/schema';
-import { newId } from '../ids';
+import { ContentReplaceRefused, replaceContent, type ContentEditor } from './content-replacement';
 
 type Tx = Transaction<Database>;
 
 /** A write refused inside a transaction (rolled back): the service maps it to a coded error. */
 export class TreeWriteRefused extends Error {
-  constructor(readonly reason: 'nameConflict' | 'quota' | 'gone' | 'locked') {
+  constructor(readonly reason: 'nameConflict' | 'quota' | 'gone' | 'locked' | 'forbidden') {
     super(reason);
   }
 }
@@ -204,18 +204,19 @@ export class TreeRepository {
   }
 
   /**
-   * Gives a file new content, keeping the old one as a version (version_no = highest + 1), and
-   * charges the new size. Refused when someone else locked the file meanwhile.
+   * Gives a file new content, keeping the old one as a version (through replaceContent, which
+   * checks the editor's right to modify it and the lock), and charges the new size to the editor.
    */
-  async newVersion(fileId: string, blobId: string, size: number, userId: string, now: number): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
-      const file = await tx.selectFrom('files').selectAll().where('id', '=', fileId).where('deleted_at', 'is', null).executeTakeFirst();
-      if (!file || file.is_dir === 1 || !file.blob_id) throw new TreeWriteRefused('gone');
-      if (file.locked_by && file.locked_by !== userId) throw new TreeWriteRefused('locked');
-      await charge(tx, userId, size);
-      await keepAsVersion(tx, file, userId, now);
-      await tx.updateTable('files').set({ blob_id: blobId, size, updated_at: now }).where('id', '=', fileId).execute();
-    });
+  async newVersion(editor: ContentEditor, fileId: string, content: { blobId: string; size: number }, now: number): Promise<void> {
+    try {
+      await this.db.transaction().execute(async (tx) => {
+        await replaceContent(tx, editor, fileId, content, now);
+        await charge(tx, editor.userId, content.size);
+      });
+    } catch (err) {
+      if (err instanceof ContentReplaceRefused) throw new TreeWriteRefused(err.reason);
+      throw err;
+    }
   }
 
   versions(fileId: string): Promise<FileVersionsTable[]> {
@@ -267,24 +268,6 @@ async function charge(tx: Tx, userId: string, bytes: number): Promise<void> {
     .where((eb) => eb(eb('used_size', '+', bytes), '<=', eb.ref('quota')))
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) throw new TreeWriteRefused('quota');
-}
-
-/** The file's current content becomes its newest kept version. */
-async function keepAsVersion(tx: Tx, file: FilesTable, userId: string, now: number): Promise<void> {
-  const last = await tx.selectFrom('file_versions').select((eb) => eb.fn.max('version_no').as('n')).where('file_id', '=', file.id).executeTakeFirst();
-  await tx
-    .insertInto('file_versions')
-    .values({
-      id: newId(),
-      file_id: file.id,
-      tenant_id: file.tenant_id,
-      blob_id: file.blob_id!,
-      size: file.size,
-      version_no: Number(last?.n ?? 0) + 1,
-      created_at: now,
-      created_by: userId,
-    })
-    .execute();
 }
 
 /** Deletes the blob rows among `ids` nothing references; returns them. */

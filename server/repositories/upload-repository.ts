@@ -3,8 +3,8 @@ import type { ConflictPolicy } from '../../common/transfer/protocol';
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
 import type { Database, FilesTable, UploadsTable } from '../db/schema';
-import { newId } from '../ids';
 import { freeName, numberedLikePattern } from '../services/naming';
+import { ContentReplaceRefused, replaceContent, type ContentEditor } from './content-replacement';
 
 /**
  * What a chunk request needs of its upload: not the digest list, which grows with the file (a 10 GiB
@@ -12,7 +12,7 @@ import { freeName, numberedLikePattern } from '../services/naming';
  */
 export type ChunkTarget = Pick<UploadsTable, 'id' | 'fingerprint' | 'size' | 'chunk_size' | 'chunk_count' | 'merge_blob_id'>;
 
-export type CommitFailure = 'uploadGone' | 'quota' | 'nameConflict' | 'locked' | 'blobGone';
+export type CommitFailure = 'uploadGone' | 'quota' | 'nameConflict' | 'locked' | 'forbidden' | 'blobGone';
 
 export type CommitOutcome =
   | { ok: true; file: FilesTable; blobId: string; reusedExistingBlob: boolean; replacedVersion: boolean }
@@ -35,8 +35,8 @@ export type CommitBlob =
 export interface CommitInput {
   /** The upload being completed (its rows are deleted in the same transaction); null for second upload. */
   uploadId: string | null;
-  userId: string;
-  tenantId: string;
+  /** The uploader: owns the new file, is charged, and must be allowed to replace a clashing one. */
+  editor: ContentEditor;
   fingerprint: string;
   size: number;
   blob: CommitBlob;
@@ -225,7 +225,7 @@ export class UploadRepository {
             .selectFrom('uploads')
             .select('id')
             .where('id', '=', input.uploadId)
-            .where('user_id', '=', input.userId)
+            .where('user_id', '=', input.editor.userId)
             .executeTakeFirst();
           if (!upload) throw new Rollback('uploadGone');
         }
@@ -233,7 +233,7 @@ export class UploadRepository {
         const existing = await tx
           .selectFrom('blobs')
           .select('id')
-          .where('tenant_id', '=', input.tenantId)
+          .where('tenant_id', '=', input.editor.tenantId)
           .where('fingerprint', '=', input.fingerprint)
           .where('size', '=', input.size)
           .executeTakeFirst();
@@ -249,7 +249,7 @@ export class UploadRepository {
             .insertInto('blobs')
             .values({
               id: blobId,
-              tenant_id: input.tenantId,
+              tenant_id: input.editor.tenantId,
               fingerprint: input.fingerprint,
               size: input.size,
               storage_key: input.blob.id,
@@ -263,12 +263,12 @@ export class UploadRepository {
         const charged = await tx
           .updateTable('users')
           .set((eb) => ({ used_size: eb('used_size', '+', input.size) }))
-          .where('id', '=', input.userId)
+          .where('id', '=', input.editor.userId)
           .where((eb) => eb(eb('used_size', '+', input.size), '<=', eb.ref('quota')))
           .executeTakeFirst();
         if (Number(charged.numUpdatedRows) !== 1) throw new Rollback('quota');
 
-        const placed = await placeFile(tx, { ...input.file, blob_id: blobId }, input.onConflict, input.userId, input.now);
+        const placed = await placeFile(tx, { ...input.file, blob_id: blobId }, input.onConflict, input.editor, input.now);
 
         if (input.uploadId !== null) {
           await tx.deleteFrom('upload_chunks').where('upload_id', '=', input.uploadId).execute();
@@ -302,7 +302,7 @@ async function placeFile(
   tx: Tx,
   file: FilesTable,
   policy: ConflictPolicy,
-  userId: string,
+  editor: ContentEditor,
   now: number,
 ): Promise<{ file: FilesTable; replacedVersion: boolean }> {
   // Inside a folder the entry takes the folder's category and space (a group folder's children
@@ -339,27 +339,13 @@ async function placeFile(
     return { file: renamed, replacedVersion: false };
   }
   if (policy === 'newVersion' && clash.is_dir === 0 && clash.blob_id) {
-    if (clash.locked_by && clash.locked_by !== userId) throw new Rollback('locked');
-    const last = await tx
-      .selectFrom('file_versions')
-      .select((eb) => eb.fn.max('version_no').as('n'))
-      .where('file_id', '=', clash.id)
-      .executeTakeFirst();
-    await tx
-      .insertInto('file_versions')
-      .values({
-        id: newId(),
-        file_id: clash.id,
-        tenant_id: clash.tenant_id,
-        blob_id: clash.blob_id,
-        size: clash.size,
-        version_no: Number(last?.n ?? 0) + 1,
-        created_at: now,
-        created_by: userId,
-      })
-      .execute();
-    await tx.updateTable('files').set({ blob_id: file.blob_id, size: file.size, updated_at: now }).where('id', '=', clash.id).execute();
-    return { file: { ...clash, blob_id: file.blob_id, size: file.size, updated_at: now }, replacedVersion: true };
+    try {
+      const replaced = await replaceContent(tx, editor, clash.id, { blobId: file.blob_id!, size: file.size }, now);
+      return { file: replaced, replacedVersion: true };
+    } catch (err) {
+      if (err instanceof ContentReplaceRefused) throw new Rollback(err.reason === 'gone' ? 'nameConflict' : err.reason);
+      throw err;
+    }
   }
   throw new Rollback('nameConflict');
 }

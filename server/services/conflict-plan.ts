@@ -84,3 +84,12 @@ export async function planArrivals(
   }
   return plans;
 }
+
+/**
+ * The existing entries a batch would give new content. Services check them with
+ * AccessService.modifiable before anything changes, so a refused overwrite refuses the whole batch
+ * up front (replaceContent refuses it again inside the write, whatever the path).
+ */
+export function overwriteTargets(plans: readonly ArrivalPlan[]): string[] {
+  return plans.flatMap((p) => (p.kind === 'overwrite' ? [p.existing.id] : []));
+}

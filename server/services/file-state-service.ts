@@ -3,6 +3,7 @@ import type { FileListResponse, IdsResponse, PageRequest, VersionListResponse } 
 import { FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';
 import { AppError } from '../http/app-error';
 import type { FileRepository } from '../repositories/file-repository';
+import { editorOf } from '../repositories/content-replacement';
 import type { TreeRepository } from '../repositories/tree-repository';
 import type { Caller } from './caller';
 import type { Downloadable, DownloadService } from './download-service';
@@ -102,7 +103,7 @@ export class FileStateService {
     const version = await this.tree.findVersion(caller.tenantId, versionId);
     if (!version || version.file_id !== entry!.row.id) throw new AppError(ERRORS.NOT_FOUND);
     try {
-      await this.tree.newVersion(entry!.row.id, version.blob_id, Number(version.size), caller.userId, now);
+      await this.tree.newVersion(editorOf(caller), entry!.row.id, { blobId: version.blob_id, size: Number(version.size) }, now);
     } catch (err) {
       throw treeError(err);
     }

@@ -7,7 +7,8 @@ import { AppError } from '../http/app-error';
 import { newId } from '../ids';
 import type { FileRepository } from '../repositories/file-repository';
 import type { TextHoldRepository } from '../repositories/text-hold-repository';
-import type { UploadRepository } from '../repositories/upload-repository';
+import { editorOf } from '../repositories/content-replacement';
+import type { CommitFailure, UploadRepository } from '../repositories/upload-repository';
 import type { BlobStore } from '../storage/blob-store';
 import type { Caller } from './caller';
 import type { EntryDecorator } from './entry-decorator';
@@ -104,8 +105,7 @@ export class TextService {
     });
     const outcome = await this.uploads.commit({
       uploadId: null,
-      userId: caller.userId,
-      tenantId: caller.tenantId,
+      editor: editorOf(caller),
       fingerprint: fingerprintOf(content, this.options.chunkSize),
       size: content.length,
       // Stored as one piece: chunkSize 0 = no chunked layout (see layoutOf).
@@ -115,17 +115,7 @@ export class TextService {
       now,
     });
     if (!outcome.ok || outcome.reusedExistingBlob) await this.blobs.remove(key);
-    if (!outcome.ok) {
-      const e =
-        outcome.reason === 'quota'
-          ? ERRORS.QUOTA_EXCEEDED
-          : outcome.reason === 'locked'
-            ? ERRORS.LOCKED_BY_OTHER
-            : outcome.reason === 'nameConflict'
-              ? ERRORS.NAME_CONFLICT
-              : ERRORS.NOT_FOUND;
-      throw new AppError(e);
-    }
+    if (!outcome.ok) throw new AppError(TEXT_COMMIT_ERRORS[outcome.reason]);
     return this.decorator.one(caller, outcome.file);
   }
 
@@ -133,3 +123,13 @@ export class TextService {
     return this.holds.deleteExpired(now);
   }
 }
+
+/** A refused text commit, as the code the same refusal gets on rename and upload. */
+const TEXT_COMMIT_ERRORS: Record<CommitFailure, (typeof ERRORS)[keyof typeof ERRORS]> = {
+  quota: ERRORS.QUOTA_EXCEEDED,
+  locked: ERRORS.LOCKED_BY_OTHER,
+  forbidden: ERRORS.FORBIDDEN,
+  nameConflict: ERRORS.NAME_CONFLICT,
+  uploadGone: ERRORS.NOT_FOUND,
+  blobGone: ERRORS.NOT_FOUND,
+};

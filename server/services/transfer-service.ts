@@ -4,9 +4,10 @@ import type { FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
 import type { FileRepository } from '../repositories/file-repository';
+import { editorOf } from '../repositories/content-replacement';
 import { TreeWriteRefused, type TreeRepository } from '../repositories/tree-repository';
 import type { Caller } from './caller';
-import { planArrivals } from './conflict-plan';
+import { overwriteTargets, planArrivals } from './conflict-plan';
 import type { EntryDecorator } from './entry-decorator';
 import { nameKeyOf } from './file-service';
 import type { AccessService, Place } from './space-access';
@@ -22,6 +23,8 @@ export function treeError(err: unknown): unknown {
       return new AppError(ERRORS.QUOTA_EXCEEDED);
     case 'locked':
       return new AppError(ERRORS.LOCKED_BY_OTHER);
+    case 'forbidden':
+      return new AppError(ERRORS.FORBIDDEN);
     default:
       return new AppError(ERRORS.NOT_FOUND);
   }
@@ -56,6 +59,7 @@ export class TransferService {
       }
     }
     const plans = await planArrivals(this.files, place.parent, sources.map((s) => s.row), req.decisions);
+    await this.access.modifiable(caller, overwriteTargets(plans));
 
     const placedIds: string[] = [];
     const skipped: string[] = [];
@@ -64,7 +68,7 @@ export class TransferService {
         if (plan.kind === 'skip') skipped.push(plan.row.id);
         else if (plan.kind === 'stay') placedIds.push(plan.row.id);
         else if (plan.kind === 'overwrite') {
-          await this.tree.newVersion(plan.existing.id, plan.row.blob_id!, plan.row.size, caller.userId, now);
+          await this.tree.newVersion(editorOf(caller), plan.existing.id, { blobId: plan.row.blob_id!, size: plan.row.size }, now);
           // A moved file that became a version of another leaves its own entry in the recycle bin.
           if (mode === 'move') await this.trash.remove(caller, { ids: [plan.row.id] }, now);
           placedIds.push(plan.existing.id);

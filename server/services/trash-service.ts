@@ -14,11 +14,12 @@ import { isUniqueViolation } from '../db/database';
 import type { FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import type { FileRepository, ListParent } from '../repositories/file-repository';
+import { editorOf } from '../repositories/content-replacement';
 import type { TreeRepository } from '../repositories/tree-repository';
 import type { BlobStore } from '../storage/blob-store';
 import type { ThumbnailStore } from '../storage/thumbnail-store';
 import type { Caller } from './caller';
-import { planArrivals } from './conflict-plan';
+import { overwriteTargets, planArrivals } from './conflict-plan';
 import type { EntryDecorator } from './entry-decorator';
 import { nameKeyOf, newEntryRow } from './file-service';
 import { freeName } from './naming';
@@ -107,6 +108,7 @@ export class TrashService {
     for (const t of targets.values()) {
       planned.push({ t, plans: t.parent ? await planArrivals(this.files, t.parent, t.rows, req.decisions, { overwriteFolderAsRename: true }) : null });
     }
+    await this.access.modifiable(caller, planned.flatMap((p) => (p.plans ? overwriteTargets(p.plans) : [])));
     const restored: string[] = [];
     const skipped: string[] = [];
     try {
@@ -123,7 +125,7 @@ export class TrashService {
         for (const plan of plans) {
           if (plan.kind === 'skip') skipped.push(plan.row.id);
           else if (plan.kind === 'overwrite') {
-            await this.tree.newVersion(plan.existing.id, plan.row.blob_id!, plan.row.size, caller.userId, now);
+            await this.tree.newVersion(editorOf(caller), plan.existing.id, { blobId: plan.row.blob_id!, size: plan.row.size }, now);
             await this.purgeRoots([plan.row.id]);
             restored.push(plan.existing.id);
           } else {

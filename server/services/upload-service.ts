@@ -22,6 +22,7 @@ import {
 import type { BlobsTable, FilesTable, UploadsTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
+import { editorOf } from '../repositories/content-replacement';
 import type { ChallengeRepository } from '../repositories/challenge-repository';
 import type { ChunkTarget, CommitFailure, CommitOutcome, UploadRepository } from '../repositories/upload-repository';
 import type { UserRepository } from '../repositories/user-repository';
@@ -368,8 +369,7 @@ export class UploadService {
       if (known) {
         const outcome = await this.uploads.commit({
           uploadId: upload.id,
-          userId: caller.userId,
-          tenantId: caller.tenantId,
+          editor: editorOf(caller),
           fingerprint: upload.fingerprint,
           size: upload.size,
           blob: { kind: 'existing', id: known.id },
@@ -401,8 +401,7 @@ export class UploadService {
       try {
         outcome = await this.uploads.commit({
           uploadId: upload.id,
-          userId: caller.userId,
-          tenantId: caller.tenantId,
+          editor: editorOf(caller),
           fingerprint: upload.fingerprint,
           size: upload.size,
           blob: { kind: 'new', id: blobId, chunkSize: upload.chunk_size, chunkCount: upload.chunk_count },
@@ -500,8 +499,7 @@ export class UploadService {
 
     const outcome = await this.uploads.commit({
       uploadId: null,
-      userId: caller.userId,
-      tenantId: caller.tenantId,
+      editor: editorOf(caller),
       fingerprint: req.fingerprint,
       size: req.size,
       blob: { kind: 'existing', id: blob.id },
@@ -593,6 +591,8 @@ function commitError(reason: CommitFailure): AppError {
       return new AppError(ERRORS.NAME_CONFLICT);
     case 'locked':
       return new AppError(ERRORS.FILE_LOCKED);
+    case 'forbidden':
+      return new AppError(ERRORS.FORBIDDEN);
     default:
       return new AppError(ERRORS.UPLOAD_NOT_FOUND);
   }

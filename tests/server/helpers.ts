@@ -248,17 +248,29 @@ export async function withDb<T>(server: { dataDir: string }, fn: (db: SqliteData
 
 /** Adds a tenant with one member account (password gate lifted) straight into the database. */
 export async function addTenantWithUser(server: TestServer, username: string, password: string, quota = 10 * 1024 ** 3): Promise<void> {
+  const tenantId = randomBytes(16).toString('base64url');
+  await withDb(server, (db) => {
+    db.prepare('insert into tenants (id, name, brand_name, logo_key, created_at) values (?, ?, ?, null, ?)').run(tenantId, 'Other', 'Other', Date.now());
+  });
+  await addUser(server, tenantId, username, password, quota);
+}
+
+/**
+ * Adds a member account (password gate lifted) to a tenant straight into the database: there is no
+ * user-creation API yet. Returns its id.
+ */
+export async function addUser(server: TestServer, tenantId: string, username: string, password: string, quota = 10 * 1024 ** 3): Promise<string> {
   const { hashPassword } = await import('../../server/services/password-hash');
   const hash = await hashPassword(password);
   const now = Date.now();
-  const tenantId = randomBytes(16).toString('base64url');
+  const id = randomBytes(16).toString('base64url');
   await withDb(server, (db) => {
-    db.prepare('insert into tenants (id, name, brand_name, logo_key, created_at) values (?, ?, ?, null, ?)').run(tenantId, 'Other', 'Other', now);
     db.prepare(
       `insert into users (id, tenant_id, username, nick_name, phone, avatar, role, password_hash, must_change_password,
          password_changed_at, quota, used_size, created_at) values (?, ?, ?, ?, '', '', 'member', ?, 0, ?, ?, 0, ?)`,
-    ).run(randomBytes(16).toString('base64url'), tenantId, username, username, hash, now, quota, now);
+    ).run(id, tenantId, username, username, hash, now, quota, now);
   });
+  return id;
 }
 
 /** Uploads a whole file through chunk/exist, chunk upload and merge; returns the merge answer. */

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,6 @@ import {
   SECOND_UPLOAD_RANGE_COUNT,
   SECOND_UPLOAD_RANGE_MAX_BYTES,
   type SecondUploadChallenge,
-  type SecondUploadResponse,
 } from '../../common/transfer/second-upload';
 import {
   addTenantWithUser,
@@ -29,6 +28,7 @@ import {
   uploadFile,
   withDb,
 } from './helpers';
+import { proofFor, secondUpload } from './second-upload-kit';
 
 const MiB = 1024 * 1024;
 let server: TestServer;
@@ -64,30 +64,6 @@ async function usedSize(client: Client): Promise<number> {
 
 const userId = (username: string) =>
   withDb(server, (db) => (db.prepare('select id from users where username = ?').get(username) as { id: string }).id);
-
-function proofFor(challenge: SecondUploadChallenge, content: Buffer): string {
-  const message = Buffer.concat(challenge.ranges.map((r) => content.subarray(r.start, r.end)));
-  return createHmac('sha256', Buffer.from(challenge.nonce, 'hex')).update(message).digest('hex');
-}
-
-interface ClaimOptions {
-  parentId?: string | null;
-  /** Answers the challenge; default: the correct proof over `content`. */
-  prove?: (c: SecondUploadChallenge) => { challengeId: string; hmac: string };
-  onConflict?: string;
-}
-
-async function secondUpload(client: Client, content: Buffer, name: string, opts: ClaimOptions = {}) {
-  const { fingerprint } = describeFile(content);
-  const base = { fingerprint, size: content.length, name, parentId: opts.parentId ?? null, category: 1, onConflict: opts.onConflict };
-  const first = await client.post<{ data: SecondUploadResponse }>(API.secondUpload, base);
-  expect(first.status).toBe(200);
-  const challenge = first.body.data as SecondUploadChallenge;
-  expect(challenge.status).toBe('challenge');
-  const proof = opts.prove ? opts.prove(challenge) : { challengeId: challenge.challengeId, hmac: proofFor(challenge, content) };
-  const second = await client.post<{ data: SecondUploadResponse; errorCode?: string }>(API.secondUpload, { ...base, proof });
-  return { challenge, answer: second, base };
-}
 
 const UNKNOWN = { data: { status: 'unknown' } };
 
