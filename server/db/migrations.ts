@@ -373,11 +373,26 @@ const m0007_files_trash_order: Migration = {
   },
 };
 
+/**
+ * One spelling for "stored as one piece": createTxt used to record chunk_size 0 where the schema says
+ * NULL, so startup recovery took its blobs for chunked ones without a directory and reported them as
+ * STORAGE DAMAGE on every start.
+ */
+const m0008_single_piece_blobs: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`update blobs set chunk_size = null, chunk_count = null where chunk_size = 0`.execute(db);
+  },
+  async down() {
+    // Nothing to undo: NULL is what the earlier code reads as one piece too.
+  },
+};
+
 export const migrationProvider: MigrationProvider = {
   async getMigrations() {
     return {
       '0001_initial': m0001_initial, '0002_transfer': m0002_transfer, '0003_pipelined_uploads': m0003_pipelined_uploads,
       '0004_accounts': m0004_accounts, '0005_files': m0005_files, '0007_files_trash_order': m0007_files_trash_order,
+      '0008_single_piece_blobs': m0008_single_piece_blobs,
     };
   },
 };

@@ -4,8 +4,9 @@ import type { Db } from '../db/database';
 export class RecoveryRepository {
   constructor(private readonly db: Db) {}
 
-  chunkedBlobs(): Promise<Array<{ id: string; storage_key: string }>> {
-    return this.db.selectFrom('blobs').select(['id', 'storage_key']).where('chunk_size', 'is not', null).execute();
+  /** Every blob row with its layout (chunk_size null = stored as one piece). */
+  allBlobs(): Promise<Array<{ id: string; storage_key: string; chunk_size?: number | null }>> {
+    return this.db.selectFrom('blobs').select(['id', 'storage_key', 'chunk_size']).execute();
   }
 
   async blobIdsByKeys(keys: string[]): Promise<Set<string>> {
@@ -28,12 +29,11 @@ export class RecoveryRepository {
     return Number(files?.n ?? 0) + Number(versions?.n ?? 0);
   }
 
-  /** Chunked blobs no file or version references (left by nothing we know, but never kept). */
-  async unreferencedChunkedBlobs(): Promise<Array<{ id: string; storage_key: string }>> {
+  /** Blobs no file or version references (left by nothing we know, but never kept). */
+  async unreferencedBlobs(): Promise<Array<{ id: string; storage_key: string }>> {
     return this.db
       .selectFrom('blobs')
       .select(['id', 'storage_key'])
-      .where('chunk_size', 'is not', null)
       .where((eb) => eb.not(eb.exists(eb.selectFrom('files').select('id').whereRef('files.blob_id', '=', 'blobs.id'))))
       .where((eb) => eb.not(eb.exists(eb.selectFrom('file_versions').select('id').whereRef('file_versions.blob_id', '=', 'blobs.id'))))
       .execute();

@@ -27,8 +27,11 @@ class Rollback extends Error {
 
 /** The content the new file gets. */
 export type CommitBlob =
-  /** A chunked blob just moved into place under `id` (used unless the tenant already has the content). */
-  | { kind: 'new'; id: string; chunkSize: number; chunkCount: number }
+  /**
+   * Bytes just put in the store under `id` (used unless the tenant already has the content): an
+   * upload's ordered chunk files (`layout`), or one piece (`layout: null`, createTxt).
+   */
+  | { kind: 'new'; id: string; layout: { chunkSize: number; chunkCount: number } | null }
   /** Content the tenant already stores (second upload): must still exist. */
   | { kind: 'existing'; id: string };
 
@@ -254,8 +257,8 @@ export class UploadRepository {
               size: input.size,
               storage_key: input.blob.id,
               created_at: input.now,
-              chunk_size: input.blob.chunkSize,
-              chunk_count: input.blob.chunkCount,
+              chunk_size: input.blob.layout?.chunkSize ?? null,
+              chunk_count: input.blob.layout?.chunkCount ?? null,
             })
             .execute();
         }

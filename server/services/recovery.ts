@@ -37,8 +37,9 @@ export interface RecoveryLog {
  *   unrecorded chunks are kept when 0 < length < chunk length (a cut body, resumable with `offset`),
  *   others (empty, full-length but unverified, of a recorded chunk) are deleted;
  * - blob directories without a blob row are deleted;
- * - blob rows whose bytes are missing are deleted if nothing references them, else logged loudly;
- * - chunked blobs no file or version references are deleted (row and bytes).
+ * - blob rows whose bytes are missing (a chunked blob without its directory, a one-piece blob
+ *   without its file) are deleted if nothing references them, else logged loudly;
+ * - blobs no file or version references are deleted (row and bytes).
  */
 export async function recoverStore(
   deps: { tmpDir: string; uploads: UploadRepository; recovery: RecoveryRepository; chunks: LocalChunkStore; blobs: BlobStore },
@@ -111,17 +112,20 @@ export async function recoverStore(
   }
   await recovery.deleteOrphanChunkRows();
 
-  const stored = await blobs.listChunked();
-  const withRows = await recovery.blobIdsByKeys(stored);
-  for (const key of stored) {
+  const stored = await blobs.listStored();
+  // Only directories without a row are orphans of an interrupted merge: a single file without a row
+  // may be a tenant logo (tenants.logo_key), which has none.
+  const chunkedKeys = [...stored].filter(([, layout]) => layout === 'chunked').map(([key]) => key);
+  const withRows = await recovery.blobIdsByKeys(chunkedKeys);
+  for (const key of chunkedKeys) {
     if (!withRows.has(key)) {
       await blobs.remove(key);
+      stored.delete(key);
       report.orphanBlobDirs++;
     }
   }
-  const storedSet = new Set(stored);
-  for (const blob of await recovery.chunkedBlobs()) {
-    if (storedSet.has(blob.storage_key)) continue;
+  for (const blob of await recovery.allBlobs()) {
+    if (stored.get(blob.storage_key) === (blob.chunk_size == null ? 'single' : 'chunked')) continue;
     if ((await recovery.references(blob.id)) === 0) {
       await recovery.deleteBlobRow(blob.id);
       report.missingBlobRows++;
@@ -129,7 +133,7 @@ export async function recoverStore(
       report.brokenReferencedBlobs.push(blob.id);
     }
   }
-  for (const blob of await recovery.unreferencedChunkedBlobs()) {
+  for (const blob of await recovery.unreferencedBlobs()) {
     await recovery.deleteBlobRow(blob.id);
     await blobs.remove(blob.storage_key);
     report.unreferencedBlobs++;

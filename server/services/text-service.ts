@@ -108,8 +108,7 @@ export class TextService {
       editor: editorOf(caller),
       fingerprint: fingerprintOf(content, this.options.chunkSize),
       size: content.length,
-      // Stored as one piece: chunkSize 0 = no chunked layout (see layoutOf).
-      blob: { kind: 'new', id: key, chunkSize: 0, chunkCount: 0 },
+      blob: { kind: 'new', id: key, layout: null },
       file: draft,
       onConflict: policy,
       now,

@@ -41,9 +41,14 @@ export interface BlobStore {
   returnToUpload(key: string, uploadId: string): Promise<void>;
   /** Whether the chunked blob `key` exists (recovery). */
   hasChunked(key: string): Promise<boolean>;
-  /** Keys of every chunked blob in the store (recovery). */
-  listChunked(): Promise<string[]>;
+  /**
+   * Every key in the store with how it is stored (recovery): a directory of chunk files, or one
+   * file (createTxt contents, and tenant logos, which have no blob row).
+   */
+  listStored(): Promise<Map<string, StoredLayout>>;
 }
+
+export type StoredLayout = 'chunked' | 'single';
 
 const KEY_RE = /^[A-Za-z0-9_-]{22}$/;
 
@@ -141,12 +146,14 @@ export class LocalDiskBlobStore implements BlobStore {
     }
   }
 
-  async listChunked(): Promise<string[]> {
-    const keys: string[] = [];
+  async listStored(): Promise<Map<string, StoredLayout>> {
+    const keys = new Map<string, StoredLayout>();
     for (const shard of await fsp.readdir(this.blobDir, { withFileTypes: true })) {
       if (!shard.isDirectory()) continue;
       for (const entry of await fsp.readdir(path.join(this.blobDir, shard.name), { withFileTypes: true })) {
-        if (entry.isDirectory() && KEY_RE.test(entry.name)) keys.push(entry.name);
+        if (!KEY_RE.test(entry.name)) continue;
+        if (entry.isDirectory()) keys.set(entry.name, 'chunked');
+        else if (entry.isFile()) keys.set(entry.name, 'single');
       }
     }
     return keys;

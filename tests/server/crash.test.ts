@@ -5,97 +5,18 @@
  * and must then resume, merge and serve the file byte-exact, leaving no orphan rows, directories or
  * files behind.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API, downloadUrl } from '../../common/api/paths';
 import type { FileEntry, FileListResponse } from '../../common/api/types';
 import type { ChunkExistResponse } from '../../common/transfer/protocol';
-import { ADMIN, Client, login, putChunk, randomContent, type TestServer, withDb } from './helpers';
+import { adminClient, CHILD_CHUNK_SIZE, freePort, kill, spawnServer, startChild, stop, type Running } from './child-server';
+import { type Client, putChunk, randomContent, withDb } from './helpers';
 import { openUploadSession } from './upload-session';
 
-const CHUNK = 256 * 1024;
-const ROOT = path.resolve(__dirname, '../..');
-
-interface Running {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  baseUrl: string;
-  log: string[];
-}
-
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startChild(dataDir: string, crashPoint?: string): Promise<Running> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      STATIC_DIR: path.join(dataDir, 'no-dist'),
-      CHUNK_SIZE: String(CHUNK),
-      DRIVE_TEST_HOOKS: '1',
-      DRIVE_TEST_CRASH_POINT: crashPoint ?? '',
-      LOG_REQUESTS: '0',
-      SWEEP_INTERVAL_MS: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const log: string[] = [];
-  child.stdout!.on('data', (d: Buffer) => log.push(d.toString()));
-  child.stderr!.on('data', (d: Buffer) => log.push(d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited during startup:\n${log.join('')}`);
-    try {
-      if ((await fetch(baseUrl + API.systemConfig)).status === 200) return { child, exited, baseUrl, log };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server did not start:\n${log.join('')}`);
-}
-
-async function kill(run: Running): Promise<void> {
-  run.child.kill('SIGKILL');
-  await run.exited;
-}
-
-async function stop(run: Running): Promise<void> {
-  run.child.kill('SIGTERM');
-  await run.exited;
-}
-
-async function adminClient(run: Running, dataDir: string): Promise<Client> {
-  const client = new Client(run.baseUrl);
-  const res = await login({ dataDir } as TestServer, client, ADMIN);
-  if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
-  return client;
-}
+const CHUNK = CHILD_CHUNK_SIZE;
 
 /** A tiny protocol client: open (or resume) the upload of `content`. */
 const open = (client: Client, content: Buffer, name: string) => openUploadSession(client, content, name, CHUNK);
@@ -279,12 +200,10 @@ describe('server killed with SIGKILL, restarted on the same data', () => {
 
   it('refuses a crash point without test hooks', async () => {
     const dataDir = await tempDataDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: String(await freePort()), DATA_DIR: dataDir, DRIVE_TEST_HOOKS: '0', DRIVE_TEST_CRASH_POINT: 'merge-after-rename' },
-      stdio: 'ignore',
-    });
-    children.push(child);
+    const child = spawnServer(
+      { ...process.env, PORT: String(await freePort()), DATA_DIR: dataDir, DRIVE_TEST_HOOKS: '0', DRIVE_TEST_CRASH_POINT: 'merge-after-rename' },
+      'ignore',
+    );
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
     await fsp.rm(dataDir, { recursive: true, force: true });
