@@ -3,10 +3,10 @@
  * tests that kill it, restart it on the same data, or read what it logs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { API } from '../../common/api/paths';
+import { freePort } from '../support/free-port';
 import { ADMIN, Client, login, type TestServer } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -30,17 +30,6 @@ export function spawnServer(env: NodeJS.ProcessEnv, stdio: 'pipe' | 'ignore'): C
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', stdio, stdio] });
   children.push(child);
   return child;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startChild(dataDir: string, crashPoint?: string): Promise<Running> {

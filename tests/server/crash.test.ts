@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { API, downloadUrl } from '../../common/api/paths';
 import type { FileEntry, FileListResponse } from '../../common/api/types';
 import type { ChunkExistResponse } from '../../common/transfer/protocol';
-import { adminClient, CHILD_CHUNK_SIZE, freePort, kill, spawnServer, startChild, stop, type Running } from './child-server';
+import { freePort } from '../support/free-port';
+import { adminClient, CHILD_CHUNK_SIZE, kill, spawnServer, startChild, stop, type Running } from './child-server';
 import { type Client, putChunk, randomContent, withDb } from './helpers';
 import { openUploadSession } from './upload-session';
 

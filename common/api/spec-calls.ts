@@ -1,0 +1,139 @@
+import { API } from './paths';
+
+/**
+ * Every call of product spec §7, in the spec's order, with the method and body encoding it gives
+ * (default POST + JSON; "form" where the spec says form-encoded; GET calls take a query string).
+ * Where the spec does not show the full path, `path` is ours (from paths.ts) once the call is built,
+ * and null until then. `plannedIn` names the open issue that builds a call not served yet.
+ *
+ * SPEC-COVERAGE.md beside this file is generated from this list and the server's route registry
+ * (`npm run spec:coverage`); tests/server/spec-coverage.test.ts fails when it is stale, when a
+ * served route is missing from it, or when it claims a call the server does not serve.
+ */
+export interface SpecCall {
+  group: string;
+  /** The call as the spec names it (its path, or its short name where the path is not shown). */
+  name: string;
+  method: 'GET' | 'POST';
+  path: string | null;
+  encoding: 'json' | 'form' | 'query';
+  plannedIn?: number;
+}
+
+const get = (group: string, path: string, plannedIn?: number): SpecCall => ({ group, name: path, method: 'GET', path, encoding: 'query', plannedIn });
+const post = (group: string, path: string, plannedIn?: number): SpecCall => ({ group, name: path, method: 'POST', path, encoding: 'json', plannedIn });
+const form = (group: string, path: string, plannedIn?: number): SpecCall => ({ group, name: path, method: 'POST', path, encoding: 'form', plannedIn });
+/** A call whose full path the spec does not show: `path` is ours, or null until it is built. */
+const unnamed = (group: string, name: string, method: 'GET' | 'POST', path: string | null, plannedIn?: number): SpecCall => ({
+  group,
+  name,
+  method,
+  path,
+  encoding: method === 'GET' ? 'query' : 'json',
+  plannedIn,
+});
+
+const CONFIG = 'Config and menu';
+const NOTICES = 'Notices';
+const TENANT = 'Tenant';
+const DICT = 'Dictionary and static data';
+const LOGIN = 'Login';
+const USERS = 'Users';
+const FILES = 'Files';
+const SWITCHES = 'Admin switches';
+const MESSAGES = 'File messages';
+
+// Issue numbers of the open issues that build what is not served yet.
+const ORGANISATION = 14;
+const SHARING = 15;
+const NOTICES_ISSUE = 16;
+const DESKTOP_SYNC = 17;
+
+export const SPEC_CALLS: readonly SpecCall[] = [
+  get(CONFIG, API.clientVersion),
+  get(CONFIG, API.systemConfig),
+  get(CONFIG, API.tenantConfig),
+  get(CONFIG, API.menu),
+  get(CONFIG, API.pagePermissions),
+  get(CONFIG, API.homeUrl),
+  get(CONFIG, '/api/v2/onlyoffice/canoperationforshare', SHARING),
+
+  get(NOTICES, '/api/v2/notice/unread/count', NOTICES_ISSUE),
+  post(NOTICES, '/api/sysMsg/userUnReadNum', NOTICES_ISSUE),
+  unnamed(NOTICES, 'file notice unread', 'POST', null, NOTICES_ISSUE),
+
+  get(TENANT, '/api/tenant/getAlias', ORGANISATION),
+  get(TENANT, '/api/tenant/resetLogo', ORGANISATION),
+  get(TENANT, '/api/tenant/BGImage/reset', ORGANISATION),
+  post(TENANT, '/api/tenant/update', ORGANISATION),
+  get(TENANT, '/api/tenant/list', ORGANISATION),
+  get(TENANT, '/api/tenant/info/get', ORGANISATION),
+
+  post(DICT, '/api/dict/list', ORGANISATION),
+  get(DICT, '/api/dict/queryByGroup', ORGANISATION),
+  get(DICT, '/api/dict/group/get', ORGANISATION),
+  unnamed(DICT, 'static data (quota, customerTelephone, validity)', 'POST', null, ORGANISATION),
+
+  form(LOGIN, API.login),
+  post(LOGIN, API.logout),
+  get(LOGIN, API.captcha),
+  get(LOGIN, API.captchaValidate),
+  get(LOGIN, API.smsSend),
+  post(LOGIN, API.smsValidate),
+
+  post(USERS, API.userSearch),
+  post(USERS, API.userDetails),
+  post(USERS, API.phoneValidate),
+  post(USERS, API.userInfoModify),
+  post(USERS, API.setRoles),
+  get(USERS, API.getRoles),
+  post(USERS, API.accountLock),
+  post(USERS, API.accountUnlock),
+  post(USERS, API.readAgreement),
+  post(USERS, API.outerLoginSet),
+  get(USERS, '/api/user/orgUser/listNowOrgUser', ORGANISATION),
+  get(USERS, '/api/user/orgUser/list', ORGANISATION),
+  get(USERS, '/api/user/orgUser/orgGroupUserList', ORGANISATION),
+
+  post(FILES, API.fileList),
+  post(FILES, API.fileMultiList),
+  post(FILES, API.shareFileList),
+  post(FILES, API.fileCatalog),
+  post(FILES, API.mkdir),
+  post(FILES, API.rename),
+  post(FILES, API.dirList),
+  post(FILES, API.copy),
+  post(FILES, API.move),
+  post(FILES, API.removeFiles),
+  get(FILES, API.keywordList),
+  get(FILES, API.unProcessList),
+  post(FILES, '/api/v2/file/processed/list', SHARING),
+  unnamed(FILES, 'keepOnUpload', 'GET', API.keepOnUpload),
+  unnamed(FILES, 'giveUpUpload', 'GET', API.giveUpUpload),
+  unnamed(FILES, 'keepOnDownload', 'GET', null, SHARING),
+  post(FILES, API.canBeUploadType),
+  unnamed(FILES, 'checkFileSensitiveOrLock', 'POST', API.checkFileSensitiveOrLock),
+  unnamed(FILES, 'checkSwap', 'POST', null, SHARING),
+  unnamed(FILES, 'fileSafe/check', 'POST', null, SHARING),
+  unnamed(FILES, 'fileVersion/check', 'POST', API.fileVersionCheck),
+  unnamed(FILES, 'multipleFile/check', 'POST', API.multipleFileCheck),
+  post(FILES, API.createTxt),
+  post(FILES, API.keepOnCreateTxt),
+  post(FILES, API.relativePathDirCreate),
+  post(FILES, API.secondUpload),
+  post(FILES, '/api/syn/content', DESKTOP_SYNC),
+  post(FILES, API.chunkExist),
+
+  form(SWITCHES, '/api/v2/sysSetting/gesture/switch', ORGANISATION),
+  form(SWITCHES, '/api/v2/sysSetting/keyCreate/switch', SHARING),
+  form(SWITCHES, '/api/v2/sysSetting/publicDownLoad/switch', SHARING),
+  form(SWITCHES, '/api/v2/sysSetting/exchangeSwitch/switch', SHARING),
+  form(SWITCHES, '/api/v2/defaultConfig/modify/syncTime', DESKTOP_SYNC),
+
+  form(MESSAGES, '/api/fileMsg/markAllRead', NOTICES_ISSUE),
+  form(MESSAGES, '/api/fileMsg/list', NOTICES_ISSUE),
+  post(MESSAGES, '/api/v2/fileMessage/delete', NOTICES_ISSUE),
+  post(MESSAGES, '/api/v2/fileMessage/markRead', NOTICES_ISSUE),
+  post(MESSAGES, '/api/fileMsg/userUnReadNum', NOTICES_ISSUE),
+  form(MESSAGES, '/api/fileMsg/search', NOTICES_ISSUE),
+];

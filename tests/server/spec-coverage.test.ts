@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SPEC_CALLS } from '../../common/api/spec-calls';
+import { COVERAGE_FILE, productRoutes, renderSpecCoverage, specCallServed } from '../tools/spec-coverage';
+
+/**
+ * The §7 coverage table (common/api/SPEC-COVERAGE.md) must say exactly what the server serves: it is
+ * regenerated here from the real server's route registry and compared with the committed file.
+ */
+describe('spec §7 coverage table', () => {
+  it('is current: every registered route is in it and every "yes" is served (run `npm run spec:coverage` after adding a route)', async () => {
+    const routes = await productRoutes();
+    const committed = readFileSync(COVERAGE_FILE, 'utf8');
+    expect(committed).toBe(renderSpecCoverage(routes));
+    for (const r of routes) {
+      const asSpecCall = SPEC_CALLS.some((c) => c.method === r.method && c.path?.split('?')[0] === r.url);
+      if (!asSpecCall) expect(committed, `${r.method} ${r.url}`).toContain(`| ${r.method} | \`${r.url}\` |`);
+    }
+  });
+
+  it('lists the 78 calls of §7 once each, and a call not served yet names the issue that builds it', async () => {
+    expect(SPEC_CALLS).toHaveLength(78);
+    expect(new Set(SPEC_CALLS.map((c) => `${c.method} ${c.name}`)).size).toBe(78);
+    const routes = await productRoutes();
+    for (const c of SPEC_CALLS) if (!specCallServed(c, routes)) expect(c.plannedIn, c.name).toBeTypeOf('number');
+  });
+
+  it('a served call is registered with the method the spec gives', async () => {
+    const routes = await productRoutes();
+    for (const c of SPEC_CALLS.filter((call) => call.path !== null)) {
+      const samePath = routes.filter((r) => r.url === c.path!.split('?')[0]);
+      if (samePath.length > 0) expect(samePath.map((r) => r.method), c.name).toContain(c.method);
+    }
+  });
+});
