@@ -4,8 +4,6 @@
  */
 export const DESKTOP_CHANNELS = {
   appInfo: 'desktop:app-info',
-  /** main → renderer: a native message asking to open an online-edit preview (spec §1). */
-  openPreview: 'desktop:open-preview',
 } as const;
 
 export type DesktopChannel = (typeof DESKTOP_CHANNELS)[keyof typeof DESKTOP_CHANNELS];
@@ -16,14 +14,7 @@ export interface DesktopAppInfo {
   networkEnv: 'internal' | 'public';
 }
 
-export interface OpenPreviewMessage {
-  fileId: string;
-  url: string;
-}
-
 export interface DesktopBridge {
   readonly isDesktop: true;
   getAppInfo(): Promise<DesktopAppInfo>;
-  /** Returns an unsubscribe function. */
-  onOpenPreview(listener: (msg: OpenPreviewMessage) => void): () => void;
 }

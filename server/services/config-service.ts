@@ -19,7 +19,6 @@ export const ALL_PERMISSIONS = [
   'file:move',
   'file:copy',
   'file:delete',
-  'file:share',
   // issue 5: the §3 suggested actions and the other file operations, one code each
   'file:createTxt',
   'file:favorite',
@@ -35,7 +34,6 @@ export const ALL_PERMISSIONS = [
   'file:sort',
   'group:create',
   'group:manage',
-  'system:manage',
   /** Lock/unlock accounts, set roles and outer login (the adminOnly /api/v2/account, setRoles, outerLogin calls). */
   'system:user',
 ] as const;

@@ -37,8 +37,6 @@ export interface ApiClientDeps {
   networkEnv: NetworkEnv;
   /** Current page location (for the share-link redirect). */
   location: () => CurrentLocation;
-  /** Stops notice polling when the server ends the session (defaults to nothing). */
-  stopNoticePolling?: () => void;
   /** Prefix of every path; '' = same origin. */
   baseUrl?: string;
 }
@@ -130,7 +128,6 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   function react(failure: ApiFailure): void {
     switch (failure.kind) {
       case 'sessionTerminated':
-        deps.stopNoticePolling?.();
         if (logoutBoxOpen) return;
         logoutBoxOpen = true;
         deps.notify.logoutBox({

@@ -5,7 +5,6 @@
 import { navigate } from 'wouter/use-browser-location';
 import { createApiClient, type ApiNotifier } from './api-client';
 import { currentNetworkEnv, currentPlatform } from './client-env';
-import { stopNoticePolling } from './notice-polling';
 
 let notifier: ApiNotifier = {
   error: (text) => console.error(text),
@@ -30,5 +29,4 @@ export const api = createApiClient({
   platform: currentPlatform(),
   networkEnv: currentNetworkEnv(),
   location: () => ({ pathname: window.location.pathname, search: window.location.search }),
-  stopNoticePolling,
 });

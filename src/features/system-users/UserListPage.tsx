@@ -7,7 +7,7 @@ import { Permission, usePermission } from '../../lib/button-permissions';
 import { searchUsers, setLocked, setOuterLogin, setRole } from './users-api';
 
 /** The button permission that gates every account action on this page (server: ALL_PERMISSIONS). */
-const MANAGE = 'system:manage';
+const MANAGE = 'system:user';
 
 /**
  * Spec §2 `/main/system/user/list` for admins: the tenant's accounts with their role, lock state and

@@ -17,7 +17,6 @@ function harness(status: number, body: unknown, location: CurrentLocation = { pa
   const navigate = vi.fn<(to: string) => void>();
   const error = vi.fn<(text: string, seconds: number) => void>();
   const logoutBox = vi.fn<ApiClientDeps['notify']['logoutBox']>();
-  const stopNoticePolling = vi.fn();
   const client = createApiClient({
     fetch: fetchFn as unknown as typeof fetch,
     navigate,
@@ -25,9 +24,8 @@ function harness(status: number, body: unknown, location: CurrentLocation = { pa
     platform: 'web',
     networkEnv: 'internal',
     location: () => location,
-    stopNoticePolling,
   });
-  return { client, calls, navigate, error, logoutBox, stopNoticePolling };
+  return { client, calls, navigate, error, logoutBox };
 }
 
 async function failure(p: Promise<unknown>): Promise<ApiCallError> {
@@ -96,11 +94,10 @@ describe('api client: success', () => {
 });
 
 describe('api client: spec §8 default reactions', () => {
-  it('400 + 400sec-core-301: stops notices, shows the 登出 box, then goes to /login', async () => {
+  it('400 + 400sec-core-301: shows the 登出 box, then goes to /login', async () => {
     const h = harness(400, { errorCode: '400sec-core-301', errorMessage: '您的账号已在别处登录' });
     const e = await failure(h.client.post('/api/file/list', {}));
     expect(e.failure.kind).toBe('sessionTerminated');
-    expect(h.stopNoticePolling).toHaveBeenCalledTimes(1);
     expect(h.logoutBox).toHaveBeenCalledTimes(1);
     const box = h.logoutBox.mock.calls[0]![0];
     expect(box).toMatchObject({ title: '登出', content: '您的账号已在别处登录', okText: '退出' });
