@@ -1,7 +1,9 @@
 /**
- * Every route of spec §2 renders something proper in a real browser — the page, its empty state
- * (功能建设中), or, when the admin's menu does not list it, /error by the route guard — and never
- * throws. Parent paths land on their default child.
+ * Every route of spec §2 renders what it should in a real browser, and never throws: a built page
+ * renders its OWN content (its test id, never the 功能建设中 notice); a page not built yet is listed in
+ * PLACEHOLDERS and shows that notice; a page the admin's menu does not list goes to /error by the
+ * route guard. Parent paths land on their default child. When an issue builds a page, it moves from
+ * PLACEHOLDERS to BUILT with the test id of its content.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,10 +11,60 @@ import { isRouteAllowed } from '../../src/app/route-access';
 import { MAIN_DEFAULTS, MAIN_PAGES, SHARE_LINK_PAGES, STANDALONE_PAGES } from '../../src/app/route-table';
 import { baseUrl, launchBrowser, submitLogin } from './browser';
 
-/** What a rendered route shows: a built page, the empty state, or a status page. */
-const RENDERED = ['files-page', 'group-page', 'search-page', 'user-info', 'account-safe', 'user-list', 'under-construction', 'not-found', 'permission-denied', 'download-exceeded']
-  .map((id) => `[data-testid="${id}"]`)
-  .join(', ');
+/** Built pages and the test id of the content each renders itself. */
+const BUILT: Record<string, string> = {
+  '/main/file/personal': 'files-page',
+  '/main/file/backups': 'files-page',
+  '/main/file/favorite': 'files-page',
+  '/main/file/other': 'files-page',
+  '/main/file/recycle': 'files-page',
+  '/main/file/publicSpace': 'files-page',
+  '/main/file/share': 'files-page',
+  '/main/file/search': 'search-page',
+  '/main/file/unifiedSearch': 'search-page',
+  '/main/group': 'group-page',
+  '/main/user/userInfo': 'user-info',
+  '/main/user/accountSafe': 'account-safe',
+  '/main/system/user/list': 'user-list',
+  '/error': 'not-found',
+  '/permissionDenied': 'permission-denied',
+  '/downloadExceeded': 'download-exceeded',
+};
+
+/** Pages not built yet: each shows 功能建设中 until its issue builds it and moves it to BUILT. */
+const PLACEHOLDERS = [
+  '/main/safe/myShare',
+  '/main/safe/myApply',
+  '/main/safe/dealApply',
+  '/main/system/department',
+  '/main/system/fileSecurity',
+  '/main/system/notice',
+  '/main/system/reportForm',
+  '/main/system/desk',
+  '/main/system/systemConfig',
+  '/main/system/actionLog',
+  '/main/system/user/add',
+  '/main/system/user/batchAdd',
+  '/main/system/user/edit',
+  '/main/notice/fileNotice',
+  '/main/notice/systemNotice',
+  '/main/addressList',
+  '/downLoadM',
+  '/openShareLink',
+  '/shareLink',
+];
+
+const UNDER_CONSTRUCTION = 'under-construction';
+/** Anything a route may end on: a built page's content, the notice, or a status page. */
+const RENDERED = [...new Set([...Object.values(BUILT), UNDER_CONSTRUCTION])].map((id) => `[data-testid="${id}"]`).join(', ');
+
+it('every §2 page is either built or a listed placeholder, never both', () => {
+  const pages = [...Object.keys(MAIN_PAGES), ...Object.keys(STANDALONE_PAGES), ...Object.keys(SHARE_LINK_PAGES)];
+  for (const path of pages) expect([path in BUILT, PLACEHOLDERS.includes(path)], path).toContain(true);
+  for (const path of PLACEHOLDERS) expect(path in BUILT, path).toBe(false);
+  const statusPages = ['/error', '/permissionDenied', '/downloadExceeded'];
+  expect([...Object.keys(BUILT), ...PLACEHOLDERS].filter((p) => !pages.includes(p) && !statusPages.includes(p))).toEqual([]);
+});
 
 describe('every §2 route, as the admin', () => {
   let browser: Browser;
@@ -35,6 +87,7 @@ describe('every §2 route, as the admin', () => {
     await browser?.close();
   });
 
+  /** Goes to `path`; returns where it landed, after checking that place renders what it should. */
   async function visit(path: string): Promise<string> {
     await page.goto(baseUrl() + path);
     await page
@@ -44,7 +97,12 @@ describe('every §2 route, as the admin', () => {
       .catch((e: unknown) => {
         throw new Error(`${path}: none of the page test ids rendered (at ${page.url()})`, { cause: e });
       });
-    return new URL(page.url()).pathname;
+    const landed = new URL(page.url()).pathname;
+    const expected = BUILT[landed] ?? (PLACEHOLDERS.includes(landed) ? UNDER_CONSTRUCTION : null);
+    expect(expected, `${path} landed on ${landed}, which is neither built nor a listed placeholder`).not.toBeNull();
+    await expect(page.getByTestId(expected!).first().isVisible(), `${landed} renders ${expected}`).resolves.toBe(true);
+    if (expected !== UNDER_CONSTRUCTION) expect(await page.getByTestId(UNDER_CONSTRUCTION).count(), `${landed} is built but shows 功能建设中`).toBe(0);
+    return landed;
   }
 
   it('pages under /main: the page or its empty state when the menu lists it, else /error', async () => {
