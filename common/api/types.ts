@@ -235,6 +235,8 @@ export interface UserDetails {
   /** URL, already prefixed with the base URL (spec §3), or '' when none. */
   avatar: string;
   id: string;
+  /** Ours: with `id`, the partition of the client's offline cache (one per tenant and account). */
+  tenantId: string;
   nickName: string;
   phone: string;
   /** Bytes. */

@@ -17,6 +17,7 @@ export class UserService {
     return {
       avatar: u.avatar ? this.publicBaseUrl + u.avatar : '',
       id: u.id,
+      tenantId: u.tenant_id,
       nickName: u.nick_name,
       phone: u.phone,
       quota: u.quota,

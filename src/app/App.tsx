@@ -5,6 +5,7 @@ import { PwaNotifier } from '../features/pwa';
 import { ApiNotifierBridge } from './ApiNotifierBridge';
 import { AppRoutes } from './AppRoutes';
 import { BeianFooter } from './BeianFooter';
+import { CacheGate } from './CacheGate';
 import { ConfigGate } from './ConfigGate';
 
 const store = createStore();
@@ -16,10 +17,12 @@ export function App() {
         <JotaiProvider store={store}>
           <ApiNotifierBridge />
           <PwaNotifier />
-          <ConfigGate>
-            <AppRoutes />
-            <BeianFooter />
-          </ConfigGate>
+          <CacheGate>
+            <ConfigGate>
+              <AppRoutes />
+              <BeianFooter />
+            </ConfigGate>
+          </CacheGate>
         </JotaiProvider>
       </AntApp>
     </ConfigProvider>

@@ -15,6 +15,7 @@ import {
 } from '../features/files';
 import { MainLayout } from '../features/layout';
 import { TransferPanel } from '../features/transfer';
+import { AccountGate } from './AccountGate';
 import { MAIN_DEFAULTS, MAIN_PAGES } from './route-table';
 
 const UserInfoPage = lazyPage(() => import('../features/user-centre'), (m) => m.UserInfoPage);
@@ -41,6 +42,7 @@ const BUILT_PAGES: Record<string, React.ComponentType> = {
 /** Everything under /main: the layout with the transfer panel, and the §2 pages. */
 export function MainShell() {
   return (
+    <AccountGate>
     <MainLayout aside={<TransferPanel />}>
       <Switch>
         {Object.entries(BUILT_PAGES).map(([path, Page]) => (
@@ -66,5 +68,6 @@ export function MainShell() {
         </Route>
       </Switch>
     </MainLayout>
+    </AccountGate>
   );
 }

@@ -37,6 +37,11 @@ export interface ApiClientDeps {
   networkEnv: NetworkEnv;
   /** Current page location (for the share-link redirect). */
   location: () => CurrentLocation;
+  /**
+   * The server says the session is over (401, or 400sec-core-301 ended it): the data layer wipes the
+   * account's cached answers before the user is sent to log in again.
+   */
+  onSessionEnded?: () => void;
   /** Prefix of every path; '' = same origin. */
   baseUrl?: string;
 }
@@ -128,6 +133,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   function react(failure: ApiFailure): void {
     switch (failure.kind) {
       case 'sessionTerminated':
+        deps.onSessionEnded?.();
         if (logoutBoxOpen) return;
         logoutBoxOpen = true;
         deps.notify.logoutBox({
@@ -144,6 +150,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         deps.notify.error(failure.errorMessage || failure.errorCode, TOAST_DURATION_SECONDS);
         return;
       case 'unauthorized': {
+        deps.onSessionEnded?.();
         // Already on /login (another call's 401 got there first): stay, keeping its ?redirect=.
         const location = deps.location();
         if (location.pathname === LOGIN_PATH || location.pathname.startsWith(LOGIN_PATH + '/')) return;

@@ -5,6 +5,7 @@
 import { navigate } from 'wouter/use-browser-location';
 import { createApiClient, type ApiNotifier } from './api-client';
 import { currentNetworkEnv, currentPlatform } from './client-env';
+import { endAccountSession } from './data/session';
 
 let notifier: ApiNotifier = {
   error: (text) => console.error(text),
@@ -29,4 +30,5 @@ export const api = createApiClient({
   platform: currentPlatform(),
   networkEnv: currentNetworkEnv(),
   location: () => ({ pathname: window.location.pathname, search: window.location.search }),
+  onSessionEnded: () => void endAccountSession(),
 });

@@ -6,9 +6,8 @@
  */
 import { atom, useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, type ReactNode } from 'react';
-import { API } from '../../common/api/paths';
 import type { PagePermission } from '../../common/api/types';
-import { api } from './api';
+import { usePagePermissionsQuery } from './data/queries';
 
 /** null until loaded: nothing gated shows before the list is known (no flash of forbidden buttons). */
 export const pagePermissionsAtom = atom<ReadonlySet<string> | null>(null);
@@ -19,25 +18,24 @@ export function isPermitted(codes: ReadonlySet<string> | null, code: string): bo
   return codes.size === 0 || codes.has(code);
 }
 
-export async function fetchPagePermissions(): Promise<ReadonlySet<string>> {
-  const list = await api.get<PagePermission[]>(API.pagePermissions);
-  return new Set((Array.isArray(list) ? list : []).map((p) => p.code));
+export function permissionCodes(list: readonly PagePermission[] | unknown): ReadonlySet<string> {
+  return new Set((Array.isArray(list) ? (list as PagePermission[]) : []).map((p) => p.code));
 }
 
-/** Loads the list once per session; mounted by the main layout. Call again after a login. */
+/**
+ * Publishes the caller's list (from the data layer: cached offline, refreshed online); mounted by the
+ * main layout.
+ */
 export function usePagePermissionsLoader(): void {
   const set = useSetAtom(pagePermissionsAtom);
+  const query = usePagePermissionsQuery();
   useEffect(() => {
-    let alive = true;
-    fetchPagePermissions().then(
-      (codes) => alive && set(codes),
-      // The API client has already told the user; show everything rather than lock them out of their files.
-      () => alive && set(new Set()),
-    );
-    return () => {
-      alive = false;
-    };
-  }, [set]);
+    if (query.data) set(permissionCodes(query.data));
+    // The server refused and the API client has told the user: show everything rather than lock them out of their files.
+    else if (query.isError) set(new Set());
+    // Not known yet (another account's list must not linger): nothing gated shows.
+    else set(null);
+  }, [query.data, query.isError, set]);
 }
 
 export function usePermission(code: string): boolean {

@@ -2,14 +2,14 @@
 import { API } from '../../common/api/paths';
 import type { HomeUrl } from '../../common/api/types';
 import { api } from './api';
-import { clearMenuRoutes } from './menu-routes';
+import { endAccountSession } from './data/session';
 
 export const DEFAULT_HOME_URL = '/main/file/personal';
 
-/** Ends the session on the server; a failure is ignored (the user leaves anyway). */
+/** Ends the session on the server and wipes this account's cache; a failure is ignored (the user leaves anyway). */
 export async function logout(): Promise<void> {
-  // The next account to log in has its own menu: never guard its pages with this one's.
-  clearMenuRoutes();
+  // The next account to log in has its own menu and cache: never show it this one's.
+  await endAccountSession();
   try {
     await api.post<unknown>(API.logout, {}, { onError: () => undefined });
   } catch {

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { LoginResult } from '../../../common/api/types';
 import { BrandMark } from '../../components/BrandMark';
-import { clearMenuRoutes } from '../../lib/menu-routes';
+import { beginLogin } from '../../lib/data/session';
 import { readAgreement } from './auth-api';
 import { loginTarget } from './login-target';
 import { PasswordLoginForm } from './PasswordLoginForm';
@@ -22,8 +22,8 @@ export function LoginPage() {
   };
 
   async function onLoggedIn(result: LoginResult) {
-    // Another account may have used this browser: its saved menu must not guard this one's pages.
-    clearMenuRoutes();
+    // Another account may have used this browser: its saved menu and cached data must not reach this one.
+    await beginLogin();
     // The box was ticked; record it with the new session. A failure is shown and does not block the user.
     await readAgreement().catch(() => undefined);
     navigate(loginTarget(result, search), { replace: true });

@@ -1,5 +1,5 @@
 import { Breadcrumb } from 'antd';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { FileCatalogResponse } from '../../../common/api/types';
 import { fileCatalog } from './files-api';
 
@@ -10,22 +10,9 @@ type Path = FileCatalogResponse['path'];
  * `hiddenIds` are left out (a space's root folder, which the root link already stands for).
  */
 export function FileBreadcrumb({ dir, rootName, hiddenIds = [], onOpen }: { dir: string | null; rootName: string; hiddenIds?: readonly string[]; onOpen: (dir: string | null) => void }) {
-  const [path, setPath] = useState<Path>([]);
-
-  useEffect(() => {
-    if (!dir) {
-      setPath([]);
-      return;
-    }
-    let alive = true;
-    fileCatalog(dir).then(
-      (r) => alive && setPath(r.path),
-      () => undefined,
-    );
-    return () => {
-      alive = false;
-    };
-  }, [dir]);
+  // Through the data layer: a folder opened before shows its path offline too.
+  const catalog = useQuery({ queryKey: ['files', 'catalog', dir], queryFn: ({ signal }) => fileCatalog(dir!, signal), enabled: dir !== null });
+  const path: Path = catalog.data?.path ?? [];
 
   const link = (id: string | null, name: string, isLast: boolean) =>
     isLast ? (

@@ -6,7 +6,7 @@ import type { FileEntry } from '../../../common/api/types';
 import { usePermissionCheck } from '../../lib/button-permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { fileListVersionAtom } from '../../lib/file-events';
-import { loaderFor, type BrowserSource } from './browser-source';
+import { listingFor, type BrowserSource } from './browser-source';
 import { ConflictModal } from './ConflictModal';
 import { folderIntoItself } from './conflict-model';
 import { downloadFile, downloadZip } from './download-entries';
@@ -16,7 +16,7 @@ import { locationOf } from './file-locations';
 import { FileBreadcrumb } from './FileBreadcrumb';
 import { FileTable } from './FileTable';
 import { FileToolbar } from './FileToolbar';
-import { copyOrMove, entriesByIds, makeFolder, publicSpace, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked } from './files-api';
+import { copyOrMove, entriesByIds, makeFolder, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked } from './files-api';
 import { FolderPickerModal, type PickedTarget } from './FolderPickerModal';
 import { NameModal } from './NameModal';
 import { PreviewModal } from './PreviewModal';
@@ -30,6 +30,7 @@ import { useEntryPages } from './use-entry-pages';
 import { useNewVersionUpload } from './use-new-version-upload';
 import { usePickerRoots } from './use-picker-roots';
 import { VersionsDrawer } from './VersionsDrawer';
+import { usePublicSpace } from './space-queries';
 
 type Dialog =
   | { kind: 'mkdir' }
@@ -56,23 +57,16 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const [dialog, setDialog] = useState<Dialog>(null);
   const { withDecisions, modal: conflictModal } = useConflictDecisions();
   const newVersion = useNewVersionUpload('new-version-input');
-  const [publicSpaceId, setPublicSpaceId] = useState<string | null>(null);
 
   const sourceKey = JSON.stringify(source);
   const folderDir = source.mode === 'folder' ? dir : null;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the source is compared by value (sourceKey)
-  const loader = useMemo(() => loaderFor(source, folderDir, sort), [sourceKey, folderDir, sort]);
-  const pages = useEntryPages<FileEntry>(loader, version);
+  const listing = useMemo(() => listingFor(source, folderDir, sort), [sourceKey, folderDir, sort]);
+  const pages = useEntryPages<FileEntry>(listing, version);
   const pickerRoots = usePickerRoots(source, dialog?.kind === 'pick');
 
-  useEffect(() => setSelectedIds([]), [loader]);
-  useEffect(() => {
-    if (source.mode === 'folder') return;
-    publicSpace().then(
-      (s) => setPublicSpaceId(s.id),
-      () => undefined,
-    );
-  }, [source.mode]);
+  useEffect(() => setSelectedIds([]), [listing]);
+  const publicSpaceId = usePublicSpace(source.mode !== 'folder').data?.id ?? null;
 
   const selection = useMemo(() => {
     const chosen = new Set(selectedIds);

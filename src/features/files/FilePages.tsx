@@ -1,12 +1,11 @@
 import { Alert, Spin } from 'antd';
-import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
 import { FILE_CATEGORY, FILE_PAGE_CATEGORY, type SpaceInfo } from '../../../common/api/types';
 import type { BrowserSource } from './browser-source';
 import { FileBrowser } from './FileBrowser';
 import { KEYWORD_QUERY_PARAM } from './file-locations';
-import { publicSpace } from './files-api';
 import { SearchPage } from './SearchPage';
+import { usePublicSpace } from './space-queries';
 
 /** The spec §2 pages under /main/file: each is the one FileBrowser, configured. */
 
@@ -55,12 +54,9 @@ export function UnifiedSearchPage() {
 
 /** 公共空间: the tenant's one public space (everyone may read and write; changes only to own entries). */
 export function PublicSpacePage() {
-  const [space, setSpace] = useState<SpaceInfo | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    publicSpace().then(setSpace, () => setFailed(true));
-  }, []);
-  if (failed) return <Alert type="error" showIcon message="无法打开公共空间" />;
+  const query = usePublicSpace();
+  const space = query.data ?? null;
+  if (!space && query.isError) return <Alert type="error" showIcon message="无法打开公共空间" />;
   if (!space) return <Spin />;
   return <SpaceBrowser space={space} />;
 }

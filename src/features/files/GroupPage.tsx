@@ -11,9 +11,10 @@ import { useCurrentUser } from '../../lib/current-user';
 import { PAGE_PERMISSIONS } from './file-actions';
 import { SPACE_QUERY_PARAM } from './file-locations';
 import { SpaceBrowser } from './FilePages';
-import { createGroup, deleteGroup, listGroups, publicSpace, renameGroup } from './files-api';
+import { createGroup, deleteGroup, renameGroup } from './files-api';
 import { GroupMembersDrawer } from './GroupMembersDrawer';
 import { NameModal } from './NameModal';
+import { useGroups, usePublicSpace } from './space-queries';
 
 /**
  * 群组空间 (/main/group): the caller's group spaces; `?space=<id>` opens one as a file tree, with its
@@ -23,11 +24,10 @@ export function GroupPage() {
   const params = new URLSearchParams(useSearch());
   const spaceId = params.get(SPACE_QUERY_PARAM);
   const [, navigate] = useLocation();
-  const [groups, setGroups] = useState<SpaceInfo[] | null>(null);
-  const reload = useCallback(() => {
-    listGroups().then(setGroups, () => setGroups([]));
-  }, []);
-  useEffect(reload, [reload]);
+  const list = useGroups();
+  const groups = list.data ?? (list.isError ? [] : null);
+  const { refetch } = list;
+  const reload = useCallback(() => void refetch(), [refetch]);
 
   if (spaceId) return <GroupSpace spaceId={spaceId} groups={groups} onBack={() => navigate('/main/group')} onChanged={reload} />;
   return <GroupList groups={groups} onOpen={(id) => navigate(`/main/group?${SPACE_QUERY_PARAM}=${encodeURIComponent(id)}`)} onChanged={reload} />;
@@ -154,19 +154,14 @@ function GroupSpace({ spaceId, groups, onBack, onChanged }: { spaceId: string; g
   const group = groups?.find((g) => g.id === spaceId) ?? null;
 
   // An id that is not one of the caller's groups may be the public space (a search hit there).
+  const pub = usePublicSpace(groups !== null && !group).data;
   useEffect(() => {
-    if (groups === null || group) return;
-    publicSpace().then(
-      (pub) => {
-        if (pub.id !== spaceId) return;
-        const params = new URLSearchParams(window.location.search);
-        params.delete(SPACE_QUERY_PARAM);
-        const qs = params.toString();
-        navigate(`/main/file/publicSpace${qs ? `?${qs}` : ''}`, { replace: true });
-      },
-      () => undefined,
-    );
-  }, [groups, group, spaceId, navigate]);
+    if (groups === null || group || !pub || pub.id !== spaceId) return;
+    const params = new URLSearchParams(window.location.search);
+    params.delete(SPACE_QUERY_PARAM);
+    const qs = params.toString();
+    navigate(`/main/file/publicSpace${qs ? `?${qs}` : ''}`, { replace: true });
+  }, [groups, group, pub, spaceId, navigate]);
 
   if (groups === null) return <Spin />;
   if (!group) return <div data-testid="group-missing">群组不存在或您不是其成员</div>;

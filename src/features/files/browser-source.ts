@@ -4,7 +4,7 @@
  */
 import type { FileEntry, SpaceRole } from '../../../common/api/types';
 import { keywordSearch, listFavorites, listFiles, listRecycleBin, listSharedFiles, unifiedSearch, type FolderScope } from './files-api';
-import type { PageLoader } from './use-entry-pages';
+import type { Listing } from './use-entry-pages';
 import type { SortState } from './sort-state';
 
 export type BrowserSource =
@@ -22,21 +22,30 @@ export type BrowserSource =
   /** Keyword search in one category or space, or unified across everything the caller may see. */
   | { mode: 'search'; keyword: string; unified: boolean; scope?: FolderScope };
 
-/** The page loader for the source at folder `dir` with `sort`; null when there is nothing to list yet. */
-export function loaderFor(source: BrowserSource, dir: string | null, sort: SortState): PageLoader<FileEntry> | null {
+/**
+ * The listing of the source at folder `dir` with `sort` (its data-layer key and page loader); null
+ * when there is nothing to list yet (a search without a keyword).
+ */
+export function listingFor(source: BrowserSource, dir: string | null, sort: SortState): Listing<FileEntry> | null {
   switch (source.mode) {
     case 'folder':
-      return source.via === 'share' ? (cursor, signal) => listSharedFiles(dir, sort, cursor, signal) : (cursor, signal) => listFiles(source.scope, dir, sort, cursor, signal);
+      return source.via === 'share'
+        ? { key: ['files', 'share', dir, sort], load: (cursor, signal) => listSharedFiles(dir, sort, cursor, signal) }
+        : { key: ['files', 'folder', source.scope, dir, sort], load: (cursor, signal) => listFiles(source.scope, dir, sort, cursor, signal) };
     case 'favorite':
-      return (cursor, signal) => listFavorites(cursor, signal);
+      return { key: ['files', 'favorite'], load: (cursor, signal) => listFavorites(cursor, signal) };
     case 'recycle':
-      return (cursor, signal) => listRecycleBin(cursor, signal);
+      return { key: ['files', 'recycle'], load: (cursor, signal) => listRecycleBin(cursor, signal) };
     case 'search': {
       const keyword = source.keyword.trim();
       if (!keyword) return null;
-      if (source.unified) return (cursor, signal) => unifiedSearch({ keyword, cursor: cursor ?? undefined }, signal);
-      return (cursor, signal) =>
-        keywordSearch({ keyword, category: source.scope?.spaceId ? undefined : source.scope?.category, spaceId: source.scope?.spaceId ?? undefined, cursor: cursor ?? undefined }, signal);
+      if (source.unified) return { key: ['files', 'unifiedSearch', keyword], load: (cursor, signal) => unifiedSearch({ keyword, cursor: cursor ?? undefined }, signal) };
+      const category = source.scope?.spaceId ? undefined : source.scope?.category;
+      const spaceId = source.scope?.spaceId ?? undefined;
+      return {
+        key: ['files', 'search', keyword, category ?? null, spaceId ?? null],
+        load: (cursor, signal) => keywordSearch({ keyword, category, spaceId, cursor: cursor ?? undefined }, signal),
+      };
     }
   }
 }

@@ -86,9 +86,9 @@ export function unifiedSearch(q: Pick<KeywordSearchQuery, 'keyword' | 'cursor'>,
   return api.get<SearchResponse>(API.unifiedSearch, { query: searchQuery(q), signal });
 }
 
-export function fileCatalog(id: string | null): Promise<FileCatalogResponse> {
+export function fileCatalog(id: string | null, signal?: AbortSignal): Promise<FileCatalogResponse> {
   const body: FileCatalogRequest = { id };
-  return api.post<FileCatalogResponse>(API.fileCatalog, body);
+  return api.post<FileCatalogResponse>(API.fileCatalog, body, { signal });
 }
 
 export function entriesByIds(ids: string[]): Promise<FileEntry[]> {
@@ -164,12 +164,12 @@ export function keepOnCreateTxt(req: KeepOnCreateTxtRequest): Promise<KeepOnCrea
 
 // ---- spaces --------------------------------------------------------------------------------------
 
-export function publicSpace(): Promise<SpaceInfo> {
-  return api.post<SpaceInfo>(API.publicSpace, {});
+export function publicSpace(signal?: AbortSignal): Promise<SpaceInfo> {
+  return api.post<SpaceInfo>(API.publicSpace, {}, { signal });
 }
 
-export function listGroups(): Promise<SpaceInfo[]> {
-  return api.post<SpaceInfo[]>(API.groupList, {});
+export function listGroups(signal?: AbortSignal): Promise<SpaceInfo[]> {
+  return api.post<SpaceInfo[]>(API.groupList, {}, { signal });
 }
 
 export function createGroup(name: string): Promise<SpaceInfo> {

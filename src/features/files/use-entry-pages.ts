@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { FileEntry } from '../../../common/api/types';
 
 export interface EntryPage<T extends FileEntry> {
@@ -8,6 +9,12 @@ export interface EntryPage<T extends FileEntry> {
 
 /** Loads one keyset page; `cursor` null = the first page. */
 export type PageLoader<T extends FileEntry> = (cursor: string | null, signal: AbortSignal) => Promise<EntryPage<T>>;
+
+/** One listing: its cache key in the data layer (account partition) and how to load its pages. */
+export interface Listing<T extends FileEntry> {
+  key: QueryKey;
+  load: PageLoader<T>;
+}
 
 export interface EntryPages<T extends FileEntry> {
   items: T[];
@@ -21,78 +28,68 @@ export interface EntryPages<T extends FileEntry> {
   drop: (ids: readonly string[]) => void;
 }
 
+type Pages<T extends FileEntry> = InfiniteData<EntryPage<T>, string | null>;
+
+const NO_LISTING: QueryKey = ['files', 'none'];
+
 /**
- * Keyset-paged entries of one listing; pages are appended as `loadMore` is called. A new `loader`
- * (another folder, sort, keyword...) or `version` starts over and aborts the request in flight, so an
- * answer for an old listing never lands in the new one.
+ * Keyset-paged entries of one listing, through the data layer: a folder opened before shows its
+ * cached rows at once (also offline) while the first page is asked again; pages are appended as
+ * `loadMore` is called. A new listing (folder, sort, keyword) is another cache entry, so an answer
+ * for an old listing never lands in the new one. `version` (bumped after uploads and other changes)
+ * reloads from the first page.
  */
-export function useEntryPages<T extends FileEntry>(loader: PageLoader<T> | null, version: number): EntryPages<T> {
-  const [items, setItems] = useState<T[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(false);
-  const [reloadCount, setReloadCount] = useState(0);
-  const current = useRef<AbortController | null>(null);
-  const busy = useRef(false);
-  const shownLoader = useRef<PageLoader<T> | null>(null);
+export function useEntryPages<T extends FileEntry>(listing: Listing<T> | null, version: number): EntryPages<T> {
+  const client = useQueryClient();
+  const key = listing?.key ?? NO_LISTING;
+  const query = useInfiniteQuery({
+    queryKey: key,
+    enabled: listing !== null,
+    queryFn: ({ pageParam, signal }) => listing!.load(pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: EntryPage<T>) => last.nextCursor,
+  });
 
-  const fetchPage = useCallback(
-    async (from: string | null, controller: AbortController) => {
-      if (!loader) return;
-      busy.current = true;
-      setLoading(true);
-      try {
-        const page = await loader(from, controller.signal);
-        if (controller.signal.aborted) return;
-        setItems((prev) => (from === null ? page.items : [...prev, ...page.items]));
-        setCursor(page.nextCursor);
-        setHasMore(page.nextCursor !== null);
-      } catch {
-        if (!controller.signal.aborted) setHasMore(false);
-      } finally {
-        if (!controller.signal.aborted) {
-          busy.current = false;
-          setLoading(false);
-        }
-      }
-    },
-    [loader],
-  );
+  const edit = useCallback((change: (items: T[]) => T[]) => {
+    client.setQueryData<Pages<T>>(key, (data) => data && { ...data, pages: data.pages.map((p) => ({ ...p, items: change(p.items) })) });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keys are compared by value
+  }, [client, JSON.stringify(key)]);
 
+  const reload = useCallback(() => {
+    // Back to the first page (as a fresh visit would): refetching every loaded page of a deep scroll
+    // through a 100k-entry folder would cost one request per page.
+    client.setQueryData<Pages<T>>(key, (data) => data && { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) });
+    void client.refetchQueries({ queryKey: key, exact: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keys are compared by value
+  }, [client, JSON.stringify(key)]);
+
+  const seenVersion = useRef(version);
   useEffect(() => {
-    current.current?.abort();
-    const controller = new AbortController();
-    current.current = controller;
-    busy.current = false;
-    // Another listing starts empty; a reload of the same one keeps its rows until the fresh first page
-    // replaces them (no flash of an empty table after each operation).
-    if (shownLoader.current !== loader) {
-      shownLoader.current = loader;
-      setItems([]);
-      setCursor(null);
-      setHasMore(false);
-    }
-    void fetchPage(null, controller);
-    return () => controller.abort();
-  }, [fetchPage, loader, version, reloadCount]);
+    if (seenVersion.current === version) return;
+    seenVersion.current = version;
+    reload();
+  }, [version, reload]);
 
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const loadMore = useCallback(() => {
-    const controller = current.current;
-    if (!controller || busy.current || !hasMore || cursor === null) return;
-    void fetchPage(cursor, controller);
-  }, [cursor, fetchPage, hasMore]);
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const reload = useCallback(() => setReloadCount((n) => n + 1), []);
-
-  const patch = useCallback((changed: readonly FileEntry[]) => {
-    const byId = new Map(changed.map((e) => [e.id, e]));
-    setItems((prev) => prev.map((item) => (byId.has(item.id) ? ({ ...item, ...byId.get(item.id) } as T) : item)));
-  }, []);
-
-  const drop = useCallback((ids: readonly string[]) => {
-    const gone = new Set(ids);
-    setItems((prev) => prev.filter((item) => !gone.has(item.id)));
-  }, []);
-
-  return { items, loading, hasMore, loadMore, reload, patch, drop };
+  const data = query.data;
+  const items = useMemo(() => data?.pages.flatMap((p) => p.items) ?? [], [data]);
+  return {
+    items,
+    loading: query.fetchStatus === 'fetching',
+    hasMore: hasNextPage,
+    loadMore,
+    reload,
+    patch: (changed) => {
+      const byId = new Map(changed.map((e) => [e.id, e]));
+      edit((list) => list.map((item) => (byId.has(item.id) ? ({ ...item, ...byId.get(item.id) } as T) : item)));
+    },
+    drop: (ids) => {
+      const gone = new Set(ids);
+      edit((list) => list.filter((item) => !gone.has(item.id)));
+    },
+  };
 }

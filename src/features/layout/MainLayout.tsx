@@ -4,18 +4,18 @@ import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { BrandMark } from '../../components/BrandMark';
 import { usePagePermissionsLoader } from '../../lib/button-permissions';
+import { useMenuQuery, useUserDetailsQuery } from '../../lib/data/queries';
 import { saveMenuRoutes } from '../../lib/menu-routes';
-import { fetchMenu, fetchUserDetails } from './layout-api';
+import { OfflineBanner } from '../../components/OfflineBanner';
 import { SideMenu } from './SideMenu';
-import { useLoadOnce } from './use-async';
 import { UserMenu } from './UserMenu';
 
 const HEADER_HEIGHT = 56;
 
 /** Header (brand, user), sidebar menu from the server, content, and an optional side panel (`aside`). */
 export function MainLayout({ children, aside }: { children: ReactNode; aside?: ReactNode }) {
-  const menu = useLoadOnce(fetchMenu);
-  const user = useLoadOnce(fetchUserDetails);
+  const menu = useMenuQuery().data ?? null;
+  const user = useUserDetailsQuery().data ?? null;
   usePagePermissionsLoader();
 
   const [, navigate] = useLocation();
@@ -42,7 +42,10 @@ export function MainLayout({ children, aside }: { children: ReactNode; aside?: R
         <Layout.Sider width={208} theme="light" style={{ borderInlineEnd: '1px solid #f0f0f0', overflow: 'auto' }}>
           <SideMenu items={menu ?? []} />
         </Layout.Sider>
-        <Layout.Content style={{ minWidth: 0, overflow: 'auto', padding: 16, display: 'flex', flexDirection: 'column' }}>{children}</Layout.Content>
+        <Layout.Content style={{ minWidth: 0, overflow: 'auto', padding: 16, display: 'flex', flexDirection: 'column' }}>
+          <OfflineBanner />
+          {children}
+        </Layout.Content>
         {aside}
       </Layout>
     </Layout>

@@ -1,8 +1,9 @@
 import { LockOutlined, UnlockOutlined } from '@ant-design/icons';
 import { App, Button, Card, Input, Popconfirm, Select, Space, Switch, Table, Tag, type TableColumnsType } from 'antd';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ROLES, type RoleCode, type UserSummary } from '../../../common/api/types';
-import { fetchUserDetails } from '../../lib/account-api';
+import { useCurrentUser } from '../../lib/current-user';
 import { Permission, usePermission } from '../../lib/button-permissions';
 import { searchUsers, setLocked, setOuterLogin, setRole } from './users-api';
 
@@ -18,31 +19,11 @@ export function UserListPage() {
   const canManage = usePermission(MANAGE);
   const [keyword, setKeyword] = useState('');
   const [query, setQuery] = useState('');
-  const [users, setUsers] = useState<UserSummary[] | null>(null);
-  const [generation, setGeneration] = useState(0);
   const [busy, setBusy] = useState<string | null>(null);
   // An admin cannot lock themself (the server refuses it): no lock button on their own row.
-  const [selfId, setSelfId] = useState<string | null>(null);
-
-  useEffect(() => {
-    let alive = true;
-    fetchUserDetails().then(
-      (me) => alive && setSelfId(me.id),
-      () => undefined,
-    );
-    return () => {
-      alive = false;
-    };
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    searchUsers(query, controller.signal).then(
-      (list) => setUsers(list),
-      () => !controller.signal.aborted && setUsers((u) => u ?? []),
-    );
-    return () => controller.abort();
-  }, [query, generation]);
+  const selfId = useCurrentUser()?.id ?? null;
+  const list = useQuery({ queryKey: ['account', 'users', query], queryFn: ({ signal }) => searchUsers(query, signal) });
+  const users = list.data ?? (list.isError ? [] : null);
 
   /** Runs one account action, then reloads the list (the server's answer is the truth). */
   async function act(userId: string, action: () => Promise<unknown>, done: string) {
@@ -54,7 +35,7 @@ export function UserListPage() {
       // the API client has shown the reason (last admin, cannot lock yourself...)
     } finally {
       setBusy(null);
-      setGeneration((g) => g + 1);
+      void list.refetch();
     }
   }
 

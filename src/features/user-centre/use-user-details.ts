@@ -1,28 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
 import type { UserDetails } from '../../../common/api/types';
-import { fetchUserDetails } from '../../lib/account-api';
+import { useUserDetailsQuery } from '../../lib/data/queries';
 
-/** The caller's details, null while loading; `reload` fetches them again (after binding a phone). */
+/** The caller's details from the data layer (cached offline); `reload` asks the server again (after binding a phone). */
 export function useUserDetails(): { user: UserDetails | null; failed: boolean; reload: () => void } {
-  const [user, setUser] = useState<UserDetails | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [generation, setGeneration] = useState(0);
-  useEffect(() => {
-    let alive = true;
-    fetchUserDetails().then(
-      (u) => {
-        if (!alive) return;
-        setUser(u);
-        setFailed(false);
-      },
-      () => alive && setFailed(true),
-    );
-    return () => {
-      alive = false;
-    };
-  }, [generation]);
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { user, failed, reload };
+  const query = useUserDetailsQuery({ revalidate: true });
+  return { user: query.data ?? null, failed: query.isError && !query.data, reload: () => void query.refetch() };
 }
 
 /** '138****8000': enough to recognise one's own number on a shared screen. */
