@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { PageLoading } from '../components/PageLoading';
-import { queryClient } from '../lib/data/query-client';
+import { queryClient, syncOnlineFlagAtStart } from '../lib/data/query-client';
 import { cachePersistence } from '../lib/data/session';
 
 /**
@@ -11,6 +11,7 @@ import { cachePersistence } from '../lib/data/session';
 export function CacheGate({ children }: { children: ReactNode }) {
   const [ready, setReady] = useState(false);
   useEffect(() => {
+    syncOnlineFlagAtStart();
     // A broken IndexedDB (private mode quirks, quota) costs the offline cache, never the app.
     cachePersistence.start().catch((e: unknown) => console.warn('offline cache unavailable', e)).finally(() => setReady(true));
   }, []);

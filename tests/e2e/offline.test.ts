@@ -1,0 +1,140 @@
+/**
+ * The app keeps working with the network gone (issue 13): after a visit to 个人文件 and a sub-folder,
+ * going offline and reloading shows both lists from the cache with the offline banner; a deep link
+ * opens offline; logging out wipes that account's cache, and another account never sees it.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { API } from '../../common/api/paths';
+import type { CreateTxtResponse, FileEntry } from '../../common/api/types';
+import { addUser, withDb, type TestServer } from '../server/helpers';
+import { baseUrl, closeBrowserSession, fileRow, openBrowserSession, submitLogin } from './browser';
+
+/** Calls the API from the page (same origin, with its session cookie and the client headers). */
+async function apiPost<T>(page: Page, path: string, body: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const res = await fetch(path, {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'Content-Type': 'application/json', 'X-Client-Platform': 'web', 'X-Network-Env': 'internal' },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as { data: T };
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json.data;
+    },
+    { path, body },
+  );
+}
+
+/** The keys of the cache partitions saved in IndexedDB, with whether each mentions `text`. */
+async function savedPartitions(page: Page, text: string): Promise<Array<{ key: string; mentions: boolean }>> {
+  return page.evaluate(async (needle) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('drive-cache');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    try {
+      if (!db.objectStoreNames.contains('entries')) return [];
+      const rows = await new Promise<Array<{ key: string; value: string }>>((resolve, reject) => {
+        const req = db.transaction('entries').objectStore('entries').getAll();
+        req.onsuccess = () => resolve(req.result as Array<{ key: string; value: string }>);
+        req.onerror = () => reject(req.error);
+      });
+      return rows.map((r) => ({ key: r.key, mentions: r.value.includes(needle) }));
+    } finally {
+      db.close();
+    }
+  }, text);
+}
+
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('offline-first: the app opens and shows cached data without network', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let workDir: string;
+  const stamp = Date.now();
+  const folderName = `离线目录 ${stamp}`;
+  const fileName = `离线笔记-${stamp}.txt`;
+  let folder: FileEntry;
+
+  beforeAll(async () => {
+    ({ browser, context, page, workDir } = await openBrowserSession('offline'));
+  });
+  afterAll(async () => {
+    await closeBrowserSession(browser, workDir);
+  });
+
+  it('visits personal files and a sub-folder online; the service worker takes control', async () => {
+    await submitLogin(page, 'admin', 'Admin@2024');
+    await page.waitForURL('**/main/file/personal**');
+    await page.getByTestId('file-table').waitFor();
+    folder = await apiPost<FileEntry>(page, API.mkdir, { parentId: null, category: 1, name: folderName });
+    const created = await apiPost<CreateTxtResponse>(page, API.createTxt, { parentId: folder.id, category: 1, name: fileName, content: 'offline' });
+    expect(created.status).toBe('created');
+
+    await page.reload();
+    await page.getByTestId('file-table').getByText(folderName, { exact: true }).click();
+    await fileRow(page, fileName).waitFor();
+    await page.getByTestId('breadcrumb').getByText(folderName).waitFor();
+    await waitUntil(() => page.evaluate(() => navigator.serviceWorker.controller !== null), 'the service worker to control the page');
+    await waitUntil(async () => (await savedPartitions(page, fileName)).some((p) => p.key.startsWith('account:') && p.mentions), 'the folder listing to be saved');
+  });
+
+  it('offline, a reload shows the sub-folder from the cache with the offline banner, and its parent too', async () => {
+    await context.setOffline(true);
+    await page.reload();
+    await fileRow(page, fileName).waitFor();
+    await page.getByTestId('offline-banner').waitFor();
+    await expect(page.getByTestId('offline-banner').textContent()).resolves.toContain('从服务器确认的数据');
+    await page.getByTestId('breadcrumb').getByText(folderName).waitFor();
+
+    await page.getByTestId('breadcrumb').getByText('个人文件').click();
+    await fileRow(page, folderName).waitFor();
+  });
+
+  it('offline, a deep link to the folder opens', async () => {
+    await page.goto(`${baseUrl()}/main/file/personal?dir=${encodeURIComponent(folder.id)}`);
+    await fileRow(page, fileName).waitFor();
+    await page.getByTestId('offline-banner').waitFor();
+  });
+
+  it("online again, logging out wipes the account's cache; another account sees none of it, online or offline", async () => {
+    await context.setOffline(false);
+    await page.reload();
+    await fileRow(page, fileName).waitFor();
+    await page.getByTestId('user-menu').click();
+    await page.getByText('退出登录', { exact: true }).click();
+    await page.waitForURL('**/login**');
+    expect((await savedPartitions(page, fileName)).filter((p) => p.mentions)).toEqual([]);
+
+    // Another account of the same tenant logs in on this browser: nothing of the admin's shows,
+    // online or offline.
+    const other = `offline_${stamp}`;
+    const tenantId = await withDb({ dataDir: inject('dataDir') }, (db) => (db.prepare("select tenant_id from users where username = 'admin'").get() as { tenant_id: string }).tenant_id);
+    await addUser({ dataDir: inject('dataDir') } as TestServer, tenantId, other, 'Offline@2024');
+    await submitLogin(page, other, 'Offline@2024');
+    await page.waitForURL('**/main/file/personal**');
+    await page.getByTestId('file-table').waitFor();
+    await waitUntil(async () => (await savedPartitions(page, other)).some((p) => p.key.startsWith('account:')), "the other account's partition to be saved");
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByTestId('offline-banner').waitFor();
+    await page.goto(`${baseUrl()}/main/file/personal?dir=${encodeURIComponent(folder.id)}`);
+    await page.getByTestId('offline-banner').waitFor();
+    expect(await page.getByText(fileName).count()).toBe(0);
+    expect(await page.getByText(folderName).count()).toBe(0);
+    expect((await savedPartitions(page, fileName)).filter((p) => p.mentions)).toEqual([]);
+    await context.setOffline(false);
+  });
+});
