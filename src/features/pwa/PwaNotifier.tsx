@@ -31,7 +31,7 @@ export function PwaNotifier() {
         });
       },
       onOfflineReady() {
-        notification.success({ key: 'pwa-offline', placement: 'bottomLeft', title: '已可离线使用', description: '应用已缓存：断网时也能打开，并显示您在本机浏览过的文件夹（离线时的修改会在联网后同步）。', duration: 4.5 });
+        notification.success({ key: 'pwa-offline', placement: 'bottomLeft', title: '已可离线使用', description: '应用已缓存：断网时也能打开，并显示您在本机浏览过的文件夹。', duration: 4.5 });
       },
       onRegisterError(error: unknown) {
         console.warn('service worker registration failed', error);
