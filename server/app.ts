@@ -9,6 +9,8 @@ import { installErrorHandler } from './http/error-handler';
 import './http/fastify-types';
 import { installSessionGuard } from './http/session-guard';
 import { installRouteRegistry } from './http/route-registry';
+import { installClientOps } from './http/client-ops';
+import { ClientOpRepository } from './repositories/client-op-repository';
 import { CaptchaRepository } from './repositories/captcha-repository';
 import { FileRepository } from './repositories/file-repository';
 import { SessionRepository } from './repositories/session-repository';
@@ -110,6 +112,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const uploadRepo = new UploadRepository(db);
   const checkRepo = new CheckRepository(db);
   const challengeRepo = new ChallengeRepository(db);
+  const clientOps = new ClientOpRepository(db);
 
   const captchas = new CaptchaService(captchaRepo, {
     ttlMs: config.captchaTtlMs,
@@ -167,7 +170,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     { tmpDir, uploads: uploadRepo, recovery: new RecoveryRepository(db), chunks: chunkStore, blobs: blobStore },
     { info: (obj, msg) => app.log.info(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
   );
-  const sweeper = new Sweeper(uploads, captchaRepo, sessions, { throttle, smsCodes }, { trash, texts }, (err) =>
+  const sweeper = new Sweeper(uploads, captchaRepo, sessions, { throttle, smsCodes }, { trash, texts, clientOps }, (err) =>
     app.log.error({ err }, 'sweep failed'));
   app.decorate('sweeper', sweeper);
 
@@ -176,6 +179,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   installErrorHandler(app);
   installRouteRegistry(app);
   installSessionGuard(app, auth);
+  installClientOps(app, clientOps);
 
   registerConfigRoutes(app, configService);
   registerAuthRoutes(app, auth, captchas, config.sessionTtlMs);

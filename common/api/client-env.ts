@@ -4,6 +4,12 @@
  */
 export const HEADER_PLATFORM = 'X-Client-Platform';
 export const HEADER_NETWORK_ENV = 'X-Network-Env';
+/**
+ * Ours: a client operation id (16-64 of [A-Za-z0-9_-]) on the file-metadata writes the offline outbox
+ * replays (mkdir, rename, copy, move, removeFiles, favorite add/remove, createTxt, keepOnCreateTxt).
+ * The server applies an id once per user and answers a repeat with the first answer.
+ */
+export const HEADER_CLIENT_OP_ID = 'X-Client-Op-Id';
 
 export type ClientPlatform = 'web' | 'desktop';
 export type NetworkEnv = 'internal' | 'public';

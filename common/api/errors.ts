@@ -50,6 +50,12 @@ export const ERRORS = {
   // Appended by the server work: unknown API path, and a request body above the route's limit.
   ROUTE_NOT_FOUND: { code: 'REQ-2004', status: 404, message: '请求的接口不存在' },
   PAYLOAD_TOO_LARGE: { code: 'REQ-2005', status: 413, message: '请求内容过大' },
+  /** X-Client-Op-Id is not 16-64 characters of [A-Za-z0-9_-]. */
+  OP_ID_INVALID: { code: 'REQ-2007', status: 400, message: '操作标识格式不正确' },
+  /** The op id was used before for another request (another path or body): nothing was run. */
+  OP_ID_REUSED: { code: 'REQ-2008', status: 400, message: '操作标识已用于其他请求' },
+  /** The first request with this op id is still running: retry shortly to get its answer. */
+  OP_IN_PROGRESS: { code: 'REQ-2009', status: 409, message: '该操作正在处理中，请稍后重试' },
 
   // Appended by the partial-chunk resume work: a chunk upload with `offset` > 0 when the server does
   // not hold that many bytes of the chunk (the client restarts the chunk from offset 0).

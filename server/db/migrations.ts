@@ -387,12 +387,33 @@ const m0008_single_piece_blobs: Migration = {
   },
 };
 
+/** Client operation ids of replayed offline changes, each applied once per user (http/client-ops.ts). */
+const m0009_client_ops: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('client_ops')
+      .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('op_id', 'text', (c) => c.notNull())
+      .addColumn('request_hash', 'text', (c) => c.notNull())
+      .addColumn('status', 'integer')
+      .addColumn('body', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('client_ops_pk', ['user_id', 'op_id'])
+      .execute();
+    await db.schema.createIndex('client_ops_created').on('client_ops').column('created_at').execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('client_ops').ifExists().execute();
+  },
+};
+
 export const migrationProvider: MigrationProvider = {
   async getMigrations() {
     return {
       '0001_initial': m0001_initial, '0002_transfer': m0002_transfer, '0003_pipelined_uploads': m0003_pipelined_uploads,
       '0004_accounts': m0004_accounts, '0005_files': m0005_files, '0007_files_trash_order': m0007_files_trash_order,
       '0008_single_piece_blobs': m0008_single_piece_blobs,
+      '0009_client_ops': m0009_client_ops,
     };
   },
 };

@@ -242,6 +242,18 @@ export interface UnprocessedUploadsTable {
   decision: string | null;
 }
 
+/** An outbox replay's client operation id and the answer it got (http/client-ops.ts). */
+export interface ClientOpsTable {
+  user_id: string;
+  op_id: string;
+  /** SHA-256 of method, path and body: the same id with another request is refused. */
+  request_hash: string;
+  /** null while the first request runs. */
+  status: number | null;
+  body: string | null;
+  created_at: number;
+}
+
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -261,4 +273,5 @@ export interface Database {
   space_members: SpaceMembersTable;
   favorites: FavoritesTable;
   text_holds: TextHoldsTable;
+  client_ops: ClientOpsTable;
 }

@@ -1,4 +1,6 @@
+import { CLIENT_OP_TTL_MS } from '../http/client-ops';
 import type { CaptchaRepository } from '../repositories/captcha-repository';
+import type { ClientOpRepository } from '../repositories/client-op-repository';
 import type { SessionRepository } from '../repositories/session-repository';
 import type { LoginThrottle } from './login-throttle';
 import type { SmsCodeService } from './sms-code-service';
@@ -9,7 +11,8 @@ import type { UploadService } from './upload-service';
 /**
  * Periodic clean-up of what expires: partial uploads (and their chunk files), captchas, sessions,
  * idle login-failure counters (never a lock), SMS codes no limit counts any more, recycle-bin entries
- * past the retention (purged for good, freeing quota and blobs) and held createTxt texts.
+ * past the retention (purged for good, freeing quota and blobs), held createTxt texts and the kept
+ * answers of client operation ids.
  */
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -20,13 +23,13 @@ export class Sweeper {
     private readonly captchas: CaptchaRepository,
     private readonly sessions: SessionRepository,
     private readonly accounts: { throttle: LoginThrottle; smsCodes: SmsCodeService },
-    private readonly files: { trash: TrashService; texts: TextService },
+    private readonly files: { trash: TrashService; texts: TextService; clientOps: ClientOpRepository },
     private readonly log: (err: unknown) => void,
   ) {}
 
   /** One pass; also called directly by tests. */
   async sweepOnce(now = Date.now()): Promise<{
-    uploads: number; captchas: number; sessions: number; loginFailures: number; smsCodes: number; recycled: number; textHolds: number;
+    uploads: number; captchas: number; sessions: number; loginFailures: number; smsCodes: number; recycled: number; textHolds: number; clientOps: number;
   }> {
     const uploads = await this.uploads.sweepExpired(now);
     const captchas = await this.captchas.deleteExpired(now);
@@ -35,7 +38,8 @@ export class Sweeper {
     const smsCodes = await this.accounts.smsCodes.deleteOld(now);
     const recycled = await this.files.trash.sweepExpired(now);
     const textHolds = await this.files.texts.sweepExpired(now);
-    return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds };
+    const clientOps = await this.files.clientOps.deleteOlderThan(now - CLIENT_OP_TTL_MS);
+    return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps };
   }
 
   start(intervalMs: number): void {
