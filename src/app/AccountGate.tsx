@@ -6,6 +6,7 @@ import { ApiCallError } from '../lib/api-client';
 import { savedAccount, sameAccount } from '../lib/data/account';
 import { fetchUserDetailsQuery, QUERY_KEYS, useUserDetailsQuery } from '../lib/data/queries';
 import { cachePersistence, confirmAccount } from '../lib/data/session';
+import { startOutbox } from '../lib/outbox/outbox';
 
 type State = 'loading' | 'ready' | 'offline';
 
@@ -57,9 +58,16 @@ export function AccountGate({ children }: { children: ReactNode }) {
   return (
     <>
       <AccountCheck />
+      <OutboxReplayer />
       {children}
     </>
   );
+}
+
+/** Takes part in electing the tab that replays offline changes (one per origin) while an account is open. */
+function OutboxReplayer() {
+  useEffect(() => startOutbox(), []);
+  return null;
 }
 
 /** When fresh user details name another account than the partition shown, switch partitions. */

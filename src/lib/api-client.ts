@@ -63,6 +63,8 @@ export interface RequestOptions {
    */
   quietCodes?: readonly string[];
   signal?: AbortSignal;
+  /** Extra request headers (e.g. the outbox's client operation id). */
+  headers?: Record<string, string>;
 }
 
 export interface ApiClient {
@@ -170,7 +172,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
 
   async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
     const method = options.method ?? 'POST';
-    const headers: Record<string, string> = { ...clientHeaders(deps.platform, deps.networkEnv) };
+    const headers: Record<string, string> = { ...options.headers, ...clientHeaders(deps.platform, deps.networkEnv) };
     let body: string | undefined;
     if (method !== 'GET' && method !== 'DELETE') {
       if (options.form) {

@@ -1,13 +1,16 @@
 /**
  * The app keeps working with the network gone (issue 13): after a visit to 个人文件 and a sub-folder,
  * going offline and reloading shows both lists from the cache with the offline banner; a deep link
- * opens offline; logging out wipes that account's cache, and another account never sees it.
+ * opens offline; changes made offline wait in 待同步 and replay in order when the network is back,
+ * a clash with a change made meanwhile on the server is asked about; logging out wipes that
+ * account's cache, and another account never sees it.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { CreateTxtResponse, FileEntry } from '../../common/api/types';
 import { addUser, withDb, type TestServer } from '../server/helpers';
+import { loggedInJar } from '../support/drive-server';
 import { baseUrl, closeBrowserSession, fileRow, openBrowserSession, submitLogin } from './browser';
 
 /** Calls the API from the page (same origin, with its session cookie and the client headers). */
@@ -66,6 +69,9 @@ describe('offline-first: the app opens and shows cached data without network', (
   const stamp = Date.now();
   const folderName = `离线目录 ${stamp}`;
   const fileName = `离线笔记-${stamp}.txt`;
+  const renamedFile = `离线改名-${stamp}.txt`;
+  const newFolder = `离线新建 ${stamp}`;
+  const clashName = `撞名 ${stamp}`;
   let folder: FileEntry;
 
   beforeAll(async () => {
@@ -109,14 +115,72 @@ describe('offline-first: the app opens and shows cached data without network', (
     await page.getByTestId('offline-banner').waitFor();
   });
 
-  it("online again, logging out wipes the account's cache; another account sees none of it, online or offline", async () => {
+  it('offline: a new folder, a rename and a clashing folder are kept in 待同步 and shown at once', async () => {
+    await page.getByTestId('toolbar-mkdir').click();
+    await page.getByTestId('mkdir-name-input').fill(newFolder);
+    await page.getByRole('button', { name: /确\s*定/ }).click();
+    await fileRow(page, newFolder).waitFor();
+
+    await fileRow(page, fileName).getByTestId('file-name').click({ button: 'right' });
+    await page.locator('.ant-dropdown:visible [data-testid="menu-rename"]').click();
+    await page.getByTestId('rename-name-input').fill(renamedFile);
+    await page.getByRole('button', { name: /确\s*定/ }).click();
+    await fileRow(page, renamedFile).waitFor();
+
+    // Meanwhile someone else (the same account on another device, online) takes a name we will use.
+    const jar = await loggedInJar(baseUrl(), inject('dataDir'));
+    const made = await jar.fetch(baseUrl() + API.mkdir, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Client-Platform': 'web', 'X-Network-Env': 'internal' },
+      body: JSON.stringify({ parentId: folder.id, category: 1, name: clashName }),
+    });
+    expect(made.status).toBe(200);
+    await page.getByTestId('toolbar-mkdir').click();
+    await page.getByTestId('mkdir-name-input').fill(clashName);
+    await page.getByRole('button', { name: /确\s*定/ }).click();
+
+    // Server-only actions say why they are unavailable.
+    await fileRow(page, renamedFile).getByTestId('file-name').click({ button: 'right' });
+    await page.locator('.ant-dropdown:visible [data-testid="menu-lock"]').getByText('离线时不可用').waitFor();
+    await page.keyboard.press('Escape');
+
+    await expect(page.getByTestId('outbox-button').textContent()).resolves.toContain('待同步');
+    await page.getByTestId('outbox-button').click();
+    await expect(page.getByTestId('outbox-row').count()).resolves.toBe(3);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('outbox-drawer').waitFor({ state: 'hidden' });
+  });
+
+  it('online again: the changes replay in order, the clash is asked about, and the server has all of them', async () => {
     await context.setOffline(false);
+    const drawer = page.getByTestId('outbox-drawer');
+    await page.getByTestId('outbox-button').click();
+    await drawer.waitFor();
+    const conflict = drawer.locator('[data-testid="outbox-row"][data-state="conflict"]');
+    await conflict.waitFor({ timeout: 30_000 });
+    await expect(conflict.getByTestId('outbox-label').textContent()).resolves.toContain(clashName);
+    await conflict.getByTestId('outbox-new-name').fill(`${clashName} 离线版`);
+    await conflict.getByTestId('outbox-use-name').click();
+    await page.getByTestId('outbox-button').waitFor({ state: 'detached', timeout: 30_000 });
+
+    const jar = await loggedInJar(baseUrl(), inject('dataDir'));
+    const listed = await jar.fetch(baseUrl() + API.fileList, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Client-Platform': 'web', 'X-Network-Env': 'internal' },
+      body: JSON.stringify({ parentId: folder.id, category: 1, pageSize: 100 }),
+    });
+    const names = ((await listed.json()) as { data: { items: FileEntry[] } }).data.items.map((i) => i.name).sort();
+    expect(names).toEqual([clashName, `${clashName} 离线版`, newFolder, renamedFile].sort());
+    await fileRow(page, `${clashName} 离线版`).waitFor();
+  });
+
+  it("logging out wipes the account's cache; another account sees none of it, online or offline", async () => {
     await page.reload();
-    await fileRow(page, fileName).waitFor();
+    await fileRow(page, renamedFile).waitFor();
     await page.getByTestId('user-menu').click();
     await page.getByText('退出登录', { exact: true }).click();
     await page.waitForURL('**/login**');
-    expect((await savedPartitions(page, fileName)).filter((p) => p.mentions)).toEqual([]);
+    expect((await savedPartitions(page, renamedFile)).filter((p) => p.mentions)).toEqual([]);
 
     // Another account of the same tenant logs in on this browser: nothing of the admin's shows,
     // online or offline.
@@ -132,9 +196,9 @@ describe('offline-first: the app opens and shows cached data without network', (
     await page.getByTestId('offline-banner').waitFor();
     await page.goto(`${baseUrl()}/main/file/personal?dir=${encodeURIComponent(folder.id)}`);
     await page.getByTestId('offline-banner').waitFor();
-    expect(await page.getByText(fileName).count()).toBe(0);
+    expect(await page.getByText(renamedFile).count()).toBe(0);
     expect(await page.getByText(folderName).count()).toBe(0);
-    expect((await savedPartitions(page, fileName)).filter((p) => p.mentions)).toEqual([]);
+    expect((await savedPartitions(page, renamedFile)).filter((p) => p.mentions)).toEqual([]);
     await context.setOffline(false);
   });
 });

@@ -5,6 +5,7 @@ import { useLocation } from 'wouter';
 import type { FileEntry } from '../../../common/api/types';
 import { usePermissionCheck } from '../../lib/button-permissions';
 import { useCurrentUser } from '../../lib/current-user';
+import { useOnline } from '../../lib/data/online';
 import { fileListVersionAtom } from '../../lib/file-events';
 import { listingFor, type BrowserSource } from './browser-source';
 import { ConflictModal } from './ConflictModal';
@@ -19,6 +20,8 @@ import { FileToolbar } from './FileToolbar';
 import { copyOrMove, entriesByIds, makeFolder, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked } from './files-api';
 import { FolderPickerModal, type PickedTarget } from './FolderPickerModal';
 import { NameModal } from './NameModal';
+import { queueFavorite, queueMkdir, queueRemove, queueRename, queueTransfer } from './offline-ops';
+import { OutboxPanel } from './OutboxPanel';
 import { PreviewModal } from './PreviewModal';
 import { previewModeOf } from './preview-mode';
 import { DEFAULT_SORT, type SortState } from './sort-state';
@@ -74,7 +77,10 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   }, [pages.items, selectedIds]);
 
   const space = source.mode === 'folder' ? source.space : undefined;
-  const ctx = { mode: source.mode, callerId: user?.id ?? null, isAdmin: user?.role === 'admin', spaceRole: space ? space.role : undefined };
+  const online = useOnline();
+  const ctx = { mode: source.mode, callerId: user?.id ?? null, isAdmin: user?.role === 'admin', spaceRole: space ? space.role : undefined, offline: !online };
+  /** Offline, a change is applied to the cached lists and kept in the outbox (待同步) until the network is back. */
+  const queued = (): void => void message.info('当前离线：修改已保存在本机，联网后自动同步');
   const offered = actionsFor(selection, ctx).filter((o) => {
     const code = ACTION_PERMISSIONS[o.action];
     return code === null || permitted(code);
@@ -98,6 +104,11 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       throw new Error('cycle');
     }
     const ids = entries.map((e) => e.id);
+    if (!online) {
+      await queueTransfer(op, entries, { ids, targetParentId: target.parentId, targetCategory: target.scope.category, targetSpaceId: target.scope.spaceId });
+      setSelectedIds([]);
+      return queued();
+    }
     const result = await withDecisions(entries, (decisions) =>
       copyOrMove(op, { ids, targetParentId: target.parentId, targetCategory: target.scope.category, targetSpaceId: target.scope.spaceId, decisions }),
     );
@@ -143,6 +154,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
             okButtonProps: { danger: true, ...({ 'data-testid': 'confirm-delete' } as Record<string, string>) },
             cancelText: '取消',
             onOk: async () => {
+              if (!online) return void (await queueRemove(entries), setSelectedIds([]), queued());
               const r = await removeFiles(ids);
               message.success(`已移入回收站：${r.removed} 项`);
               pages.drop(ids);
@@ -152,6 +164,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
           return;
         case 'favorite':
         case 'unfavorite': {
+          if (!online) return void (await queueFavorite(entries, action === 'favorite'), queued());
           const r = await setFavorite(ids, action === 'favorite');
           message.success(action === 'favorite' ? '已收藏' : '已取消收藏');
           if (source.mode === 'favorite' && action === 'unfavorite') pages.drop(ids);
@@ -273,13 +286,16 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       {...(canUpload ? drop.handlers : {})}
     >
       {canUpload && drop.dragging && <DropOverlay />}
-      {source.mode === 'folder' ? (
-        <FileBreadcrumb dir={dir} rootName={source.rootName} hiddenIds={space ? [space.rootId] : []} onOpen={openDir} />
-      ) : (
-        <div style={{ fontSize: 16, fontWeight: 500 }} data-testid="page-title">
-          {title}
-        </div>
-      )}
+      <Flex justify="space-between" align="center" gap={8}>
+        {source.mode === 'folder' ? (
+          <FileBreadcrumb dir={dir} rootName={source.rootName} hiddenIds={space ? [space.rootId] : []} onOpen={openDir} />
+        ) : (
+          <div style={{ fontSize: 16, fontWeight: 500 }} data-testid="page-title">
+            {title}
+          </div>
+        )}
+        <OutboxPanel />
+      </Flex>
       <FileToolbar
         source={source}
         offered={offered}
@@ -315,12 +331,14 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
             inputTestId="mkdir-name-input"
             onClose={() => setDialog(null)}
             onSubmit={async (name) => {
-              await makeFolder({ parentId: dir, category: writeScope.category, spaceId: writeScope.spaceId, name });
+              const req = { parentId: dir, category: writeScope.category, spaceId: writeScope.spaceId, name };
+              if (!online) return void (await queueMkdir(req, writeScope), queued());
+              await makeFolder(req);
               message.success('文件夹已创建');
               pages.reload();
             }}
           />
-          <TextFileModal open={dialog?.kind === 'txt'} scope={writeScope} parentId={dir} onClose={() => setDialog(null)} onCreated={() => pages.reload()} />
+          <TextFileModal open={dialog?.kind === 'txt'} scope={writeScope} parentId={dir} offline={!online} onClose={() => setDialog(null)} onCreated={() => pages.reload()} onQueued={queued} />
         </>
       )}
       <NameModal
@@ -331,6 +349,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         onClose={() => setDialog(null)}
         onSubmit={async (name) => {
           if (dialog?.kind !== 'rename') return;
+          if (!online) return void (await queueRename(dialog.file, name), queued());
           const renamed = await renameFile({ id: dialog.file.id, name });
           message.success('已重命名');
           pages.patch([renamed]);

@@ -4,6 +4,7 @@ import { NAME_MAX_LENGTH } from '../../../common/constants';
 import { TEXT_FILE_MAX_BYTES, type FileEntry } from '../../../common/api/types';
 import { checkFileName } from '../../../common/validation/names';
 import { createTxt, keepOnCreateTxt, type FolderScope } from './files-api';
+import { queueCreateTxt } from './offline-ops';
 
 interface Held {
   holdId: string;
@@ -17,7 +18,24 @@ interface Held {
  * name, save as a new version of the existing file (not when that is a folder), or give up
  * (keepOnCreateTxt). Nothing typed is lost while the user decides.
  */
-export function TextFileModal({ open, scope, parentId, onClose, onCreated }: { open: boolean; scope: FolderScope; parentId: string | null; onClose: () => void; onCreated: (file: FileEntry) => void }) {
+export function TextFileModal({
+  open,
+  scope,
+  parentId,
+  offline = false,
+  onClose,
+  onCreated,
+  onQueued,
+}: {
+  open: boolean;
+  scope: FolderScope;
+  parentId: string | null;
+  /** No network: the text is kept in the outbox and created when the network is back (a clash is asked then). */
+  offline?: boolean;
+  onClose: () => void;
+  onCreated: (file: FileEntry) => void;
+  onQueued?: () => void;
+}) {
   const { message } = App.useApp();
   const [form] = Form.useForm<{ name: string; content: string }>();
   const [busy, setBusy] = useState(false);
@@ -33,7 +51,14 @@ export function TextFileModal({ open, scope, parentId, onClose, onCreated }: { o
     const name = values.name.trim();
     setBusy(true);
     try {
-      const answer = await createTxt({ parentId, category: scope.category, spaceId: scope.spaceId, name, content: values.content ?? '' });
+      const req = { parentId, category: scope.category, spaceId: scope.spaceId, name, content: values.content ?? '' };
+      if (offline) {
+        await queueCreateTxt(req, scope);
+        onQueued?.();
+        onClose();
+        return;
+      }
+      const answer = await createTxt(req);
       if (answer.status === 'created') {
         message.success('文本文件已创建');
         onCreated(answer.file);

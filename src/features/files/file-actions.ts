@@ -89,7 +89,13 @@ export interface ActionContext {
   isAdmin: boolean;
   /** In a space: the caller's role there (null in the public space); undefined outside spaces. */
   spaceRole?: SpaceRole | null;
+  /** No network: only what the outbox can keep for later (OFFLINE_ACTIONS) stays usable. */
+  offline?: boolean;
 }
+
+/** What works offline: looking around, and the changes the outbox keeps and replays (offline-ops.ts). */
+export const OFFLINE_ACTIONS: ReadonlySet<FileAction> = new Set<FileAction>(['open', 'openLocation', 'rename', 'move', 'copy', 'delete', 'favorite', 'unfavorite']);
+export const OFFLINE_REASON = '离线时不可用，联网后再试';
 
 export interface OfferedAction {
   action: FileAction;
@@ -118,6 +124,12 @@ function changeBlocked(selection: readonly FileEntry[], ctx: ActionContext): str
 
 /** The actions offered for `selection`, in menu order. */
 export function actionsFor(selection: readonly FileEntry[], ctx: ActionContext): OfferedAction[] {
+  const offered = onlineActionsFor(selection, ctx);
+  if (!ctx.offline) return offered;
+  return offered.map((o) => (OFFLINE_ACTIONS.has(o.action) || o.disabledReason ? o : { ...o, disabledReason: OFFLINE_REASON }));
+}
+
+function onlineActionsFor(selection: readonly FileEntry[], ctx: ActionContext): OfferedAction[] {
   if (selection.length === 0) return [];
   const ok = (action: FileAction, disabledReason: string | null = null): OfferedAction => ({ action, disabledReason });
   if (ctx.mode === 'recycle') return [ok('restore'), ok('purge')];

@@ -1,11 +1,13 @@
 import { DownOutlined, IdcardOutlined, LockOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { Avatar, Dropdown } from 'antd';
+import { App, Avatar, Dropdown } from 'antd';
 import { useLocation } from 'wouter';
 import type { UserDetails } from '../../../common/api/types';
+import { clearOutboxOfCurrentAccount, pendingOutboxCount } from '../../lib/outbox/outbox';
 import { logout } from '../../lib/session';
 
 export function UserMenu({ user }: { user: UserDetails | null }) {
   const [, navigate] = useLocation();
+  const { modal } = App.useApp();
   return (
     <Dropdown
       menu={{
@@ -18,8 +20,21 @@ export function UserMenu({ user }: { user: UserDetails | null }) {
         onClick: async ({ key }) => {
           if (key.startsWith('/')) return navigate(key);
           if (key !== 'logout') return;
-          await logout();
-          navigate('/login', { replace: true });
+          const unsent = await pendingOutboxCount();
+          const leave = async (): Promise<void> => {
+            await clearOutboxOfCurrentAccount();
+            await logout();
+            navigate('/login', { replace: true });
+          };
+          if (unsent === 0) return leave();
+          modal.confirm({
+            title: '还有离线修改未同步',
+            content: `有 ${unsent} 项离线时做的修改还没有同步到服务器，退出登录将丢弃它们。`,
+            okText: '丢弃并退出',
+            okButtonProps: { danger: true },
+            cancelText: '取消',
+            onOk: leave,
+          });
         },
       }}
       trigger={['click', 'hover']}
