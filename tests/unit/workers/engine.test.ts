@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { API } from '../../../common/api/paths';
-import { MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
+import { MIN_CHUNK_SIZE, RETRY_MAX_ATTEMPTS } from '../../../common/transfer/constants';
 import type { TransferSnapshot } from '../../../common/transfer/engine-api';
 import { openTransferDb } from '../../../workers/queue/db';
 import { addUploads, getUpload, updateUpload } from '../../../workers/queue/repository';
@@ -144,6 +144,19 @@ describe('transfer engine with an injected fetch', () => {
     ]);
     // Chunks in flight when an attempt failed may be sent twice, never lost.
     expect(new Set(server.uploadedChunks)).toEqual(new Set([0, 1, 2, 3]));
+  });
+
+  it('an upload that keeps making progress never runs out of attempts (every other chunk request fails)', async () => {
+    const server = new FakeUploadServer();
+    // Far more chunks than attempts: counting every failure would give up half-way.
+    const { file } = testFile('flaky.bin', RETRY_MAX_ATTEMPTS * 3);
+    let chunkRequests = 0;
+    server.interceptor = (req) => (req.path === API.chunkUpload && ++chunkRequests % 2 === 0 ? 'network-error' : undefined);
+    const { engine } = setupEngine(server, { chunkConcurrency: 3, random: () => 0.5 });
+    const [id] = await engine.enqueueUploads([file], target);
+    const done = await waitForItem(engine, id!, (i) => i.state === 'done' || i.state === 'failed', 20_000);
+    expect(done.state, done.lastError ?? '').toBe('done');
+    expect(chunkRequests).toBeGreaterThan(RETRY_MAX_ATTEMPTS * 2);
   });
 
   it('gives up after RETRY_MAX_ATTEMPTS and marks the item failed with a Chinese message', async () => {
