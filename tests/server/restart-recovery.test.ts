@@ -6,12 +6,26 @@
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Kysely, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { CreateTxtResponse } from '../../common/api/types';
+import { migrationProvider } from '../../server/db/migrations';
 import { adminClient, CHILD_CHUNK_SIZE, startChild, stop, type Running } from './child-server';
 import { download, text } from './file-kit';
 import { randomContent, uploadFile, withDb } from './helpers';
+
+/** Runs one migration's `up` on the data directory's database (an upgrade of data written before it). */
+async function runMigrationStep(dataDir: string, name: string): Promise<void> {
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(path.join(dataDir, 'drive.sqlite')) }) });
+  try {
+    const migrations = await migrationProvider.getMigrations();
+    await migrations[name]!.up(db);
+  } finally {
+    await db.destroy();
+  }
+}
 
 interface LogLine {
   level: number;
@@ -52,11 +66,11 @@ describe('restart on the same data', () => {
     const uploaded = await uploadFile(admin, big, 'big.bin', { chunkSize: CHILD_CHUNK_SIZE });
     expect(uploaded.status).toBe(200);
     // Data from before migration 0008: the earlier code recorded one-piece blobs with chunk_size 0.
-    await withDb({ dataDir }, (db) => {
-      db.prepare("update blobs set chunk_size = 0, chunk_count = 0 where id = (select blob_id from files where name = 'b.txt')").run();
-      db.prepare("delete from kysely_migration where name = '0008_single_piece_blobs'").run();
-    });
+    // Migrations run once, so the upgrade is replayed here with 0008's own step on that data.
     await stop(run);
+    await withDb({ dataDir }, (db) => db.prepare("update blobs set chunk_size = 0, chunk_count = 0 where id = (select blob_id from files where name = 'b.txt')").run());
+    await runMigrationStep(dataDir, '0008_single_piece_blobs');
+    expect(await withDb({ dataDir }, (db) => (db.prepare('select count(*) n from blobs where chunk_size = 0').get() as { n: number }).n)).toBe(0);
 
     run = await startChild(dataDir);
     expect(errorsOf(run)).toEqual([]);
