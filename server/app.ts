@@ -21,6 +21,7 @@ import { CheckRepository } from './repositories/check-repository';
 import { RecoveryRepository } from './repositories/recovery-repository';
 import { registerTestRoutes } from './routes/test-routes';
 import { registerTransferRoutes } from './routes/transfer-routes';
+import { BlockedTypes } from './services/blocked-types';
 import { CheckService } from './services/check-service';
 import { recoverStore } from './services/recovery';
 import { UserRepository } from './repositories/user-repository';
@@ -133,22 +134,23 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const retentionMs = config.recycleRetentionDays * 24 * 3600 * 1000;
   const access = new AccessService(files, spaceRepo);
   const decorator = new EntryDecorator(files, checkRepo, retentionMs);
-  const fileService = new FileService(files, access, decorator);
+  const blockedTypes = new BlockedTypes(checkRepo);
+  const fileService = new FileService(files, access, decorator, blockedTypes);
   const downloads = new DownloadService(files, blobStore, access);
   const trash = new TrashService(files, treeRepo, access, decorator, blobStore, thumbnails, retentionMs);
   const transfers = new TransferService(files, treeRepo, access, decorator, trash);
   const fileStates = new FileStateService(files, treeRepo, access, decorator, downloads);
-  const texts = new TextService(files, uploadRepo, new TextHoldRepository(db), blobStore, access, decorator, {
+  const texts = new TextService(files, uploadRepo, new TextHoldRepository(db), blobStore, access, decorator, blockedTypes, {
     chunkSize: config.chunkSize,
     holdTtlMs: config.uploadExpiryMs,
   });
   const search = new SearchService(new SearchRepository(db), files, spaceRepo, access, decorator);
   const groups = new GroupService(spaceRepo, users, access);
   const archives = new ArchiveService(files, blobStore, access, thumbnails);
-  const checks = new CheckService(checkRepo, users, fileService);
+  const checks = new CheckService(checkRepo, users, fileService, blockedTypes);
   const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
   if (config.crashPoint && !crashPoint) throw new Error(`unknown DRIVE_TEST_CRASH_POINT '${config.crashPoint}'`);
-  const uploads = new UploadService(uploadRepo, users, fileService, chunkStore, blobStore, challengeRepo, checks, {
+  const uploads = new UploadService(uploadRepo, users, fileService, chunkStore, blobStore, challengeRepo, blockedTypes, {
     chunkSize: config.chunkSize,
     maxFileSize: config.maxFileSize,
     uploadExpiryMs: config.uploadExpiryMs,

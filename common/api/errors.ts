@@ -31,6 +31,9 @@ export const ERRORS = {
   RANGE_NOT_SATISFIABLE: { code: 'FILE-3007', status: 416, message: '请求的数据范围超出文件大小' },
   IS_FOLDER: { code: 'FILE-3008', status: 400, message: '文件夹不能直接下载' },
   NAME_IDENT_INVALID: { code: 'FILE-3009', status: 400, message: '名称只能包含中文、字母、数字和下划线' },
+  NAME_INVISIBLE_CHARS: { code: 'FILE-3021', status: 400, message: '名称不能包含控制字符或不可见字符（如零宽字符、文字方向控制符）' },
+  NAME_TRAILING_DOT: { code: 'FILE-3022', status: 400, message: '名称不能以点号结尾' },
+  NAME_RESERVED: { code: 'FILE-3023', status: 400, message: '名称不能使用系统保留名（CON、PRN、AUX、NUL、COM1–COM9、LPT1–LPT9）' },
 
   UPLOAD_NOT_FOUND: { code: 'UPL-4001', status: 400, message: '上传任务不存在或已过期' },
   CHUNK_DIGEST_MISMATCH: { code: 'UPL-4002', status: 400, message: '分片校验失败，请重试' },

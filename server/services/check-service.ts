@@ -16,7 +16,7 @@ import type {
   UploadCandidate,
   UploadDecision,
 } from '../../common/transfer/checks';
-import { DEFAULT_BLOCKED_EXTENSIONS, DEFAULT_SENSITIVE_KEYWORDS } from '../../common/transfer/checks';
+import { DEFAULT_SENSITIVE_KEYWORDS } from '../../common/transfer/checks';
 import type { UnprocessedUploadsTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
@@ -26,17 +26,12 @@ import type { Caller } from './caller';
 import { scopeOf, validName, type FileService } from './file-service';
 import type { Place } from './space-access';
 import { freeName, numberedLikePattern } from './naming';
-import type { TypePolicy } from './upload-service';
+import { extensionOf, type BlockedTypes } from './blocked-types';
 
 /** At most this many items / paths per batch call (the route schemas say so too). */
 export const CHECK_BATCH_MAX = 1000;
 const UNPROCESSED_LIST_MAX = 1000;
 
-/** Lower-case extension without dot, '' when the name has none ('.env' has none). */
-export function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot <= 0 ? '' : name.slice(dot + 1).trim().toLowerCase();
-}
 
 const folderKey = (parentId: string | null, category: number): string => `${category}:${parentId ?? ''}`;
 
@@ -49,24 +44,17 @@ interface Analysis {
   suggestedName: string;
 }
 
-export class CheckService implements TypePolicy {
+export class CheckService {
   constructor(
     private readonly repo: CheckRepository,
     private readonly users: UserRepository,
     private readonly fileService: FileService,
+    private readonly types: BlockedTypes,
   ) {}
 
   async settings(tenantId: string): Promise<{ blockedExtensions: string[]; sensitiveKeywords: string[] }> {
     const s = await this.repo.tenantSettings(tenantId);
-    return {
-      blockedExtensions: (s.blockedExtensions ?? [...DEFAULT_BLOCKED_EXTENSIONS]).map((e) => e.toLowerCase()),
-      sensitiveKeywords: s.sensitiveKeywords ?? [...DEFAULT_SENSITIVE_KEYWORDS],
-    };
-  }
-
-  async assertAllowedType(tenantId: string, name: string): Promise<void> {
-    const { blockedExtensions } = await this.settings(tenantId);
-    if (blockedExtensions.includes(extensionOf(name))) throw new AppError(ERRORS.FILE_TYPE_BLOCKED);
+    return { blockedExtensions: await this.types.blockedExtensions(tenantId), sensitiveKeywords: s.sensitiveKeywords ?? [...DEFAULT_SENSITIVE_KEYWORDS] };
   }
 
   async canBeUploadType(caller: Caller, req: CanBeUploadTypeRequest): Promise<CanBeUploadTypeResponse> {

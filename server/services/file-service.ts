@@ -12,7 +12,7 @@ import type {
 } from '../../common/api/types';
 import { FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';
 import { fileKindOf } from '../../common/files/kind';
-import { checkFileName } from '../../common/validation/names';
+import { checkFileName, normalizeFileName } from '../../common/validation/names';
 import { isUniqueViolation } from '../db/database';
 import type { FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
@@ -20,6 +20,7 @@ import { newId } from '../ids';
 import type { FileRepository, ListParent, ListPosition, OwnerScope, SortColumn } from '../repositories/file-repository';
 import type { EntryDecorator } from './entry-decorator';
 import type { AccessService, Place } from './space-access';
+import type { BlockedTypes } from './blocked-types';
 import type { Caller } from './caller';
 
 const SORT_COLUMNS: Record<FileSortField, SortColumn> = { name: 'name_key', size: 'size', updatedAt: 'updated_at' };
@@ -71,14 +72,14 @@ export function toFileEntry(row: FilesTable, facts: EntryFacts = {}): FileEntry 
 
 export const scopeOf = (caller: Caller): OwnerScope => ({ tenantId: caller.tenantId, ownerId: caller.userId });
 
-/** Names are compared case-insensitively (also in the unique index). */
-export const nameKeyOf = (name: string): string => name.toLowerCase();
+/** Names are compared case-insensitively and in NFC (also in the unique index). */
+export const nameKeyOf = (name: string): string => name.normalize('NFC').toLowerCase();
 
-/** Checks a name with the shared rule and returns it trimmed (what is stored). */
+/** Checks a name with the shared rule and returns its stored form (NFC, trimmed). */
 export function validName(raw: string): string {
   const problem = checkFileName(raw);
   if (problem) throw new AppError({ ...problem, status: 400 });
-  return raw.trim();
+  return normalizeFileName(raw);
 }
 
 /**
@@ -115,6 +116,7 @@ export class FileService {
     private readonly files: FileRepository,
     private readonly access: AccessService,
     private readonly decorator: EntryDecorator,
+    private readonly types: BlockedTypes,
   ) {}
 
   /** A live folder the caller may read (any space), else 404 (others' ids look unknown). */
@@ -205,6 +207,8 @@ export class FileService {
     const [target] = await this.access.modifiable(caller, [req.id]);
     const row = target!.row;
     if (row.name === name) return this.decorator.one(caller, row);
+    // x.txt renamed x.exe is an .exe: the tenant's blocked types hold on rename as on upload.
+    if (row.is_dir === 0) await this.types.assertAllowedType(caller.tenantId, name);
     try {
       await this.files.rename(caller.tenantId, row.id, name, nameKeyOf(name), now);
     } catch (err) {

@@ -15,6 +15,8 @@ import type { EntryDecorator } from './entry-decorator';
 import { newEntryRow, validName } from './file-service';
 import { freeName, numberedLikePattern } from './naming';
 import type { AccessService } from './space-access';
+import type { BlockedTypes } from './blocked-types';
+import { CONTENT_HEAD_BYTES } from '../../common/files/content-signatures';
 
 /** Fingerprint of content as the transfer protocol defines it (SHA-256 over the chunk digests). */
 export function fingerprintOf(content: Buffer, chunkSize: number): string {
@@ -35,6 +37,7 @@ export class TextService {
     private readonly blobs: BlobStore,
     private readonly access: AccessService,
     private readonly decorator: EntryDecorator,
+    private readonly types: BlockedTypes,
     private readonly options: { chunkSize: number; holdTtlMs: number },
   ) {}
 
@@ -43,6 +46,8 @@ export class TextService {
     if (!/\.[^.]+$/.test(name)) name = validName(`${name}.txt`);
     const content = Buffer.from(req.content, 'utf8');
     if (content.length > TEXT_FILE_MAX_BYTES) throw new AppError(ERRORS.TEXT_TOO_LARGE);
+    // A text named script.bat is a script all the same: the tenant's blocked types hold here as on upload.
+    await this.types.assertAllowedContent(caller.tenantId, name, content.subarray(0, CONTENT_HEAD_BYTES));
     const place = await this.access.place(caller, req.parentId, req.category, req.spaceId);
     const [clash] = await this.files.liveNamesAt(place.parent, [name.toLowerCase()]);
     if (clash) {

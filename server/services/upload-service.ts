@@ -22,6 +22,7 @@ import {
 import type { BlobsTable, FilesTable, UploadsTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
+import { CONTENT_HEAD_BYTES } from '../../common/files/content-signatures';
 import { editorOf } from '../repositories/content-replacement';
 import type { ChallengeRepository } from '../repositories/challenge-repository';
 import type { ChunkTarget, CommitFailure, CommitOutcome, UploadRepository } from '../repositories/upload-repository';
@@ -42,9 +43,10 @@ export const CRASH_POINTS = [
 ] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 
-/** Refuses file types the tenant blocks (implemented by CheckService). */
+/** Refuses file types the tenant blocks, by name and by content (implemented by BlockedTypes). */
 export interface TypePolicy {
   assertAllowedType(tenantId: string, name: string): Promise<void>;
+  assertAllowedContent(tenantId: string, name: string, head: Uint8Array): Promise<void>;
 }
 
 export interface UploadServiceOptions {
@@ -359,6 +361,8 @@ export class UploadService {
         fingerprint === upload.fingerprint &&
         stored.every((c, i) => c.idx === i && c.sha256 === expected[i]);
       if (!intact) throw new AppError(ERRORS.FINGERPRINT_MISMATCH);
+      // The name passed; the bytes may still be a program the tenant blocks under another name.
+      if (upload.size > 0) await this.types.assertAllowedContent(caller.tenantId, name, await this.chunks.readHead(upload.id, CONTENT_HEAD_BYTES));
       if (streaming) await this.uploads.announce(upload.id, upload.fingerprint, upload.chunk_digests);
       const user = await this.users.findById(caller.userId);
       if (!user || user.used_size + upload.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
@@ -496,6 +500,9 @@ export class UploadService {
     const blob = matches ? await this.uploads.findTenantBlob(caller.tenantId, req.fingerprint, req.size) : undefined;
     const proven = await this.provenByAny(blob ? [blob] : [], ranges, key, given);
     if (!(proven && matches && blob)) return { status: 'unknown' };
+    // Only a caller who proved they hold the bytes learns that their content is refused.
+    const head = await this.readRanges(blob, [{ start: 0, end: Math.min(CONTENT_HEAD_BYTES, req.size) }]);
+    if (head) await this.types.assertAllowedContent(caller.tenantId, name, head);
 
     const outcome = await this.uploads.commit({
       uploadId: null,

@@ -244,6 +244,18 @@ export class LocalChunkStore {
     return createReadStream(this.pathOf(uploadId, index));
   }
 
+  /** The first `bytes` bytes of an upload (its chunk 0), for content checks before a merge. */
+  async readHead(uploadId: string, bytes: number): Promise<Uint8Array> {
+    const handle = await fsp.open(this.pathOf(uploadId, 0), 'r');
+    try {
+      const buffer = Buffer.alloc(bytes);
+      const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  }
+
   async exists(uploadId: string, index: number): Promise<boolean> {
     try {
       await fsp.access(this.pathOf(uploadId, index));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkFileName, checkIdentifierName, FORBIDDEN_NAME_CHARS } from '../../../common/validation/names';
+import { blockedContentExtension } from '../../../common/files/content-signatures';
+import { checkFileName, checkIdentifierName, FORBIDDEN_NAME_CHARS, normalizeFileName } from '../../../common/validation/names';
 import { PASSWORD_MESSAGES, validateNewPassword, validateRepeatPassword } from '../../../common/validation/password';
 import { ERRORS } from '../../../common/api/errors';
 
@@ -13,9 +14,69 @@ describe('checkFileName (spec §5 first rule)', () => {
   it('refuses empty, dot names, control characters and over-long names', () => {
     expect(checkFileName('   ')?.code).toBe(ERRORS.NAME_EMPTY.code);
     expect(checkFileName('..')?.code).toBe(ERRORS.NAME_INVALID_CHARS.code);
-    expect(checkFileName('a\u0007b')?.code).toBe(ERRORS.NAME_INVALID_CHARS.code);
+    expect(checkFileName('a\u0007b')?.code).toBe(ERRORS.NAME_INVISIBLE_CHARS.code);
     expect(checkFileName('x'.repeat(256))?.code).toBe(ERRORS.NAME_TOO_LONG.code);
     expect(checkFileName('x'.repeat(255))).toBeNull();
+  });
+});
+
+describe('checkFileName: names every file system and desktop client can hold, shown as they are', () => {
+  it.each([
+    ['U+202E right-to-left override', 'report\u202Efdp.exe'],
+    ['U+202A..U+202D and U+2066..U+2069 bidi controls', 'a\u202Ab\u2066c'],
+    ['U+200E / U+200F marks', 'a\u200Fb'],
+    ['U+200B zero-width space', 'x.exe\u200B'],
+    ['U+200C / U+200D joiners', 'a\u200Db'],
+    ['U+2060 word joiner', 'a\u2060b'],
+    ['U+FEFF inside a name (at either end it is trimmed like white space)', 'name\uFEFF.txt'],
+    ['U+00AD soft hyphen', 'na\u00ADme'],
+    ['U+0085 next line (C1)', 'a\u0085b'],
+    ['U+009B (C1)', 'a\u009Bb'],
+    ['U+0000', 'a\u0000b'],
+    ['U+2028 line separator', 'a\u2028b'],
+  ])('refuses %s', (_label, name) => {
+    expect(checkFileName(name)?.code).toBe(ERRORS.NAME_INVISIBLE_CHARS.code);
+  });
+
+  it.each(['CON', 'con', 'nul.txt', 'COM1.txt', 'lpt9', 'Aux.log', 'PRN.tar', 'COM¹'])('refuses the Windows device name %s', (name) => {
+    expect(checkFileName(name)?.code).toBe(ERRORS.NAME_RESERVED.code);
+  });
+
+  it('allows names that only start like a device name', () => {
+    for (const n of ['console.txt', 'CON1', 'nullable.ts', 'COM10.txt', 'my con.txt', 'con.tar.gz']) expect(checkFileName(n), n).toBeNull();
+  });
+
+  it('refuses a trailing dot (x.exe. would be x.exe on Windows) and trims trailing spaces', () => {
+    expect(checkFileName('x.exe.')?.code).toBe(ERRORS.NAME_TRAILING_DOT.code);
+    expect(checkFileName('notes...')?.code).toBe(ERRORS.NAME_TRAILING_DOT.code);
+    expect(checkFileName('x.exe . ')?.code).toBe(ERRORS.NAME_TRAILING_DOT.code);
+    expect(checkFileName('x.txt  ')).toBeNull();
+    expect(normalizeFileName('  x.txt  ')).toBe('x.txt');
+  });
+
+  it('stores NFC: the NFD spelling of café.txt is the same name', () => {
+    const nfd = 'cafe\u0301.txt';
+    const nfc = 'caf\u00E9.txt';
+    expect(nfd).not.toBe(nfc);
+    expect(normalizeFileName(nfd)).toBe(nfc);
+    expect(checkFileName(nfd)).toBeNull();
+  });
+});
+
+describe('blockedContentExtension: executables by their first bytes', () => {
+  const bytes = (...b: number[]) => new Uint8Array(b);
+  it('knows PE, ELF, Mach-O and #! scripts when their extensions are blocked', () => {
+    expect(blockedContentExtension(bytes(0x4d, 0x5a, 0x90, 0), ['exe'])).toBe('exe');
+    expect(blockedContentExtension(bytes(0x4d, 0x5a), ['scr'])).toBe('scr');
+    expect(blockedContentExtension(bytes(0x7f, 0x45, 0x4c, 0x46), ['so'])).toBe('so');
+    expect(blockedContentExtension(bytes(0xcf, 0xfa, 0xed, 0xfe), ['dylib'])).toBe('dylib');
+    expect(blockedContentExtension(new TextEncoder().encode('#!/bin/sh\n'), ['sh'])).toBe('sh');
+  });
+  it('lets content through when the tenant blocks none of its family, and plain content always', () => {
+    expect(blockedContentExtension(bytes(0x4d, 0x5a), ['msi', 'bat'])).toBeNull();
+    expect(blockedContentExtension(new TextEncoder().encode('MZ is also how this note starts'), ['pdf'])).toBeNull();
+    expect(blockedContentExtension(bytes(0x25, 0x50, 0x44, 0x46), ['exe'])).toBeNull();
+    expect(blockedContentExtension(bytes(), ['exe'])).toBeNull();
   });
 });
 

@@ -1,0 +1,42 @@
+/**
+ * Executable content recognised by its first bytes, whatever the file is called: a tenant that
+ * blocks `exe` also refuses a PE program uploaded as `report.txt`. Each family lists the extensions
+ * it stands for; content of a family is refused when the tenant blocks any of them.
+ *
+ * Script types (bat, cmd, vbs, ps1) have no signature — they are plain text — and are judged by name.
+ * MSI shares the OLE container with Word and Excel 97 files, so it is judged by name too: refusing
+ * the container would refuse every old Office document.
+ */
+export interface ContentFamily {
+  name: string;
+  extensions: readonly string[];
+  matches(head: Uint8Array): boolean;
+}
+
+const startsWith = (head: Uint8Array, bytes: readonly number[]): boolean => bytes.every((b, i) => head[i] === b);
+
+export const CONTENT_FAMILIES: readonly ContentFamily[] = [
+  // DOS/Windows executables: 'MZ' (PE images carry it too).
+  { name: 'windows-executable', extensions: ['exe', 'com', 'scr', 'dll', 'sys', 'cpl', 'ocx', 'efi', 'pif'], matches: (h) => startsWith(h, [0x4d, 0x5a]) },
+  { name: 'elf', extensions: ['elf', 'so', 'bin', 'run', 'out'], matches: (h) => startsWith(h, [0x7f, 0x45, 0x4c, 0x46]) },
+  {
+    name: 'mach-o',
+    extensions: ['dylib', 'macho', 'app'],
+    matches: (h) => [[0xfe, 0xed, 0xfa, 0xce], [0xfe, 0xed, 0xfa, 0xcf], [0xce, 0xfa, 0xed, 0xfe], [0xcf, 0xfa, 0xed, 0xfe]].some((m) => startsWith(h, m)),
+  },
+  // '#!' scripts run by the interpreter they name.
+  { name: 'shebang-script', extensions: ['sh', 'bash', 'zsh', 'ksh', 'csh', 'command', 'run'], matches: (h) => startsWith(h, [0x23, 0x21]) },
+];
+
+/** How many leading bytes the families need (read at most this much of an upload). */
+export const CONTENT_HEAD_BYTES = 8;
+
+/** The blocked extension the content stands for, or null when it is none of them. */
+export function blockedContentExtension(head: Uint8Array, blockedExtensions: readonly string[]): string | null {
+  for (const family of CONTENT_FAMILIES) {
+    if (!family.matches(head)) continue;
+    const hit = family.extensions.find((e) => blockedExtensions.includes(e));
+    if (hit) return hit;
+  }
+  return null;
+}

@@ -1,0 +1,43 @@
+import { ERRORS } from '../../common/api/errors';
+import { blockedContentExtension } from '../../common/files/content-signatures';
+import { DEFAULT_BLOCKED_EXTENSIONS } from '../../common/transfer/checks';
+import { AppError } from '../http/app-error';
+import type { CheckRepository } from '../repositories/check-repository';
+
+/** Lower-case extension without dot, '' when the name has none ('.env' has none). */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot + 1).trim().toLowerCase();
+}
+
+/**
+ * The file types a tenant refuses, judged on the stored form of the name (validName: NFC, no
+ * invisible characters, no trailing dot — so `x.exe.` and `x.exe` + U+200B never get here as
+ * something else) and, where the bytes are at hand, by their first bytes
+ * (common/files/content-signatures.ts). Every way a file gets a name or content asks here: upload
+ * checks, merge, second upload, createTxt, rename.
+ */
+export class BlockedTypes {
+  constructor(private readonly repo: CheckRepository) {}
+
+  async blockedExtensions(tenantId: string): Promise<string[]> {
+    const s = await this.repo.tenantSettings(tenantId);
+    return (s.blockedExtensions ?? [...DEFAULT_BLOCKED_EXTENSIONS]).map((e) => e.toLowerCase());
+  }
+
+  async isBlockedName(tenantId: string, name: string): Promise<boolean> {
+    const extension = extensionOf(name);
+    return extension !== '' && (await this.blockedExtensions(tenantId)).includes(extension);
+  }
+
+  async assertAllowedType(tenantId: string, name: string): Promise<void> {
+    if (await this.isBlockedName(tenantId, name)) throw new AppError(ERRORS.FILE_TYPE_BLOCKED);
+  }
+
+  /** The name, then the content's first bytes (`head`, CONTENT_HEAD_BYTES of them suffice). */
+  async assertAllowedContent(tenantId: string, name: string, head: Uint8Array): Promise<void> {
+    const blocked = await this.blockedExtensions(tenantId);
+    const extension = extensionOf(name);
+    if ((extension !== '' && blocked.includes(extension)) || blockedContentExtension(head, blocked)) throw new AppError(ERRORS.FILE_TYPE_BLOCKED);
+  }
+}
