@@ -40,3 +40,29 @@ export function blockedContentExtension(head: Uint8Array, blockedExtensions: rea
   }
   return null;
 }
+
+/** Raster picture formats the server makes thumbnails of, by their first bytes. */
+export type RasterFormat = 'png' | 'jpeg' | 'gif' | 'webp' | 'avif' | 'heif' | 'tiff';
+
+/** How many leading bytes pictureFormatOf needs. */
+export const PICTURE_HEAD_BYTES = 16;
+
+const ascii = (h: Uint8Array, from: number, to: number): string => String.fromCharCode(...h.subarray(from, to));
+
+/**
+ * The raster format of a picture by its content, or null — whatever its name says. SVG (XML that can
+ * carry scripts and external references) and anything else is never handed to the image decoder.
+ */
+export function pictureFormatOf(h: Uint8Array): RasterFormat | null {
+  if (startsWith(h, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (startsWith(h, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (ascii(h, 0, 6) === 'GIF87a' || ascii(h, 0, 6) === 'GIF89a') return 'gif';
+  if (ascii(h, 0, 4) === 'RIFF' && ascii(h, 8, 12) === 'WEBP') return 'webp';
+  if (startsWith(h, [0x49, 0x49, 0x2a, 0x00]) || startsWith(h, [0x4d, 0x4d, 0x00, 0x2a])) return 'tiff';
+  if (ascii(h, 4, 8) === 'ftyp') {
+    const brand = ascii(h, 8, 12);
+    if (brand === 'avif' || brand === 'avis') return 'avif';
+    if (['heic', 'heix', 'mif1', 'msf1', 'hevc'].includes(brand)) return 'heif';
+  }
+  return null;
+}

@@ -2,6 +2,8 @@ import sharp from 'sharp';
 import { ERRORS } from '../../common/api/errors';
 import { THUMBNAIL_SIZE, ZIP_MAX_BYTES, ZIP_MAX_ENTRIES } from '../../common/api/types';
 import { fileKindOf } from '../../common/files/kind';
+import { COMPONENT_MAX_BYTES, portableName } from '../../common/files/portable-name';
+import { PICTURE_HEAD_BYTES, pictureFormatOf } from '../../common/files/content-signatures';
 import type { BlobsTable, FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import type { ZipMember } from '../http/zip-writer';
@@ -18,11 +20,22 @@ const DEFLATE_KINDS = new Set(['txt', 'unknown']);
 /** Pictures above this size get no thumbnail (the preview serves the picture itself). */
 const THUMBNAIL_MAX_INPUT = 64 * 1024 * 1024;
 
-/** One path component made safe for an archive: no separators, no control characters, no '.'/'..'. */
-function safeComponent(name: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what we replace
-  const cleaned = name.replace(/[/\\\u0000-\u001f\u007f]/g, '_').trim();
-  return cleaned === '' || cleaned === '.' || cleaned === '..' ? '_' : cleaned;
+/** Room left for ' (n)' when two names of one folder map to the same portable name. */
+const NUMBERING_ROOM = 12;
+
+/**
+ * Member names unique within their folder (case-insensitively, as Windows and macOS compare them)
+ * after making each portable (common/files/portable-name.ts).
+ */
+class FolderNames {
+  private readonly taken = new Map<string, Set<string>>();
+  name(folder: string, raw: string): string {
+    const set = this.taken.get(folder) ?? this.taken.set(folder, new Set()).get(folder)!;
+    const portable = portableName(raw);
+    const unique = set.has(portable.toLowerCase()) ? freeName(portableName(raw, COMPONENT_MAX_BYTES - NUMBERING_ROOM), set) : portable;
+    set.add(unique.toLowerCase());
+    return unique;
+  }
 }
 
 export interface ZipPlan {
@@ -48,10 +61,9 @@ export class ArchiveService {
   async planZip(caller: Caller, ids: readonly string[], archiveName?: string): Promise<ZipPlan> {
     const entries = await this.access.entries(caller, ids);
     const rows: Array<{ row: FilesTable; path: string }> = [];
-    const topTaken = new Set<string>();
+    const names = new FolderNames();
     for (const { row } of entries) {
-      const top = freeName(safeComponent(row.name), topTaken);
-      topTaken.add(top.toLowerCase());
+      const top = names.name('', row.name);
       if (row.is_dir === 0) {
         rows.push({ row, path: top });
         continue;
@@ -59,7 +71,8 @@ export class ArchiveService {
       const tree = await this.files.liveTree(caller.tenantId, row.id);
       const paths = new Map<string, string>([[row.id, top]]);
       for (const t of tree) {
-        const path = t.depth === 0 ? top : `${paths.get(t.parent_id!)}/${safeComponent(t.name)}`;
+        const parentPath = paths.get(t.parent_id!)!;
+        const path = t.depth === 0 ? top : `${parentPath}/${names.name(parentPath, t.name)}`;
         paths.set(t.id, path);
         rows.push({ row: t, path });
         if (rows.length > ZIP_MAX_ENTRIES) throw new AppError(ERRORS.ZIP_TOO_LARGE);
@@ -88,15 +101,14 @@ export class ArchiveService {
       };
     });
     const single = entries.length === 1 ? entries[0]!.row.name : null;
-    const base = safeComponent(archiveName?.trim() || single || '打包下载').replace(/\.zip$/i, '');
+    const base = portableName(archiveName?.trim() || single || '打包下载', COMPONENT_MAX_BYTES - 4).replace(/\.zip$/i, '');
     return { fileName: `${base}.zip`, members, totalBytes };
   }
 
   /** A WebP of at most THUMBNAIL_SIZE px for a picture, made once per content and kept. */
   async thumbnail(caller: Caller, id: string): Promise<{ data: Buffer; etag: string }> {
     const { row } = await this.access.entry(caller, id);
-    // SVG is a picture kind but never rendered by the server: it may carry scripts and entities.
-    if (row.is_dir === 1 || fileKindOf(row.name, false) !== 'picture' || /\.svg$/i.test(row.name) || !row.blob_id) throw new AppError(ERRORS.NO_THUMBNAIL);
+    if (row.is_dir === 1 || fileKindOf(row.name, false) !== 'picture' || !row.blob_id) throw new AppError(ERRORS.NO_THUMBNAIL);
     const blob = await this.files.findBlob(caller.tenantId, row.blob_id);
     if (!blob) throw new AppError(ERRORS.NOT_FOUND);
     const etag = `"thumb-${blob.fingerprint}"`;
@@ -108,7 +120,12 @@ export class ArchiveService {
       // Read whole (bounded by THUMBNAIL_MAX_INPUT): a read error then rejects instead of stalling a pipe.
       const parts: Buffer[] = [];
       for await (const piece of this.blobs.openRead(blob.storage_key, undefined, layoutOf(blob)) as AsyncIterable<Buffer>) parts.push(piece);
-      data = await sharp(Buffer.concat(parts), { limitInputPixels: 100_000_000 })
+      const bytes = Buffer.concat(parts);
+      // The content decides, not the name: an SVG (or anything else) called .png is never decoded.
+      // SVG is never rendered by the server at all: it may carry scripts, entities and external links.
+      if (!pictureFormatOf(bytes.subarray(0, PICTURE_HEAD_BYTES))) throw new AppError(ERRORS.NO_THUMBNAIL);
+      // The first frame only: an animated picture is no way to make the server decode thousands of frames.
+      data = await sharp(bytes, { limitInputPixels: 100_000_000, pages: 1, failOn: 'error' })
         .rotate()
         .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
         .webp({ quality: 75 })

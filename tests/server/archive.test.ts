@@ -58,6 +58,43 @@ describe('streamed ZIP download', () => {
     expect(Buffer.compare(bin.stdout, big)).toBe(0);
   });
 
+  it('maps names Windows or a file system cannot hold, keeping them unique; unzip extracts every file', async () => {
+    const folder = await mkdir(admin, '旧数据');
+    // Names stored before the name rule (or by another client): put in the database directly.
+    const longLatin = `${'x'.repeat(300)}.txt`;
+    const longChinese = `${'长'.repeat(100)}.docx`;
+    const raw = ['a:b*c?.txt', 'a_b_c_.txt', 'CON.txt', 'nul', 'trailing. ', 'quote"pipe|.md', longLatin, longChinese];
+    const expected = new Map<string, string>();
+    for (const [i, name] of raw.entries()) {
+      const made = await text(admin, `plain-${i}.txt`, `content ${i}`, folder.id);
+      await withDb(server, (db) => db.prepare('update files set name = ?, name_key = ? where id = ?').run(name, name.toLowerCase(), made.id));
+      expected.set(`content ${i}`, name);
+    }
+    const res = await admin.raw(zipDownloadUrl([folder.id]));
+    expect(res.status).toBe(200);
+    const { file } = await unzipList(Buffer.from(await res.arrayBuffer()), 'portable.zip');
+    const out = path.join(tmp, 'portable');
+    await run('unzip', ['-q', file, '-d', out]);
+    const extracted = await fsp.readdir(path.join(out, '旧数据'));
+    expect(extracted).toHaveLength(raw.length);
+    const byContent = new Map<string, string>();
+    for (const name of extracted) {
+      expect(Buffer.byteLength(name), name).toBeLessThanOrEqual(255);
+      expect(name).not.toMatch(/[:"*?<>|\\]|[. ]$/);
+      byContent.set(await fsp.readFile(path.join(out, '旧数据', name), 'utf8'), name);
+    }
+    expect([...byContent.keys()].sort()).toEqual([...expected.keys()].sort());
+    const as = (content: string) => byContent.get(content)!;
+    expect(as('content 2')).toBe('_CON.txt');
+    expect(as('content 3')).toBe('_nul');
+    expect(as('content 4')).toBe('trailing');
+    expect(as('content 5')).toBe('quote_pipe_.md');
+    expect([as('content 0'), as('content 1')].sort()).toEqual(['a_b_c_ (1).txt', 'a_b_c_.txt']);
+    expect(as('content 6')).toMatch(/^x+\.txt$/);
+    expect(as('content 7')).toMatch(/^长+\.docx$/);
+    expect(Buffer.byteLength(as('content 7'))).toBeGreaterThan(240);
+  });
+
   it('refuses more entries than ZIP_MAX_ENTRIES before sending anything; unknown ids are 404', async () => {
     const crowded = await mkdir(admin, 'crowded');
     await withDb(server, (db) => {
@@ -171,5 +208,16 @@ describe('previews', () => {
     const inline = await admin.raw(API.previewPrefix + up.body.data.id);
     expect(inline.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await inline.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it('decides the format by content: an SVG named .png gets no thumbnail (never rasterised); a JPEG named .png does', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400" fill="red"/><script>alert(1)</script></svg>';
+    const disguised = await text(admin, 'disguised.png', svg);
+    expectError(await admin.get(API.thumbnailPrefix + disguised.id), ERRORS.NO_THUMBNAIL.code);
+    const jpeg = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 0, g: 90, b: 200 } } }).jpeg().toBuffer();
+    const misnamed = await uploadFile(admin, jpeg, 'really-a-jpeg.png');
+    const res = await admin.raw(API.thumbnailPrefix + misnamed.body.data.id);
+    expect(res.status).toBe(200);
+    expect((await sharp(Buffer.from(await res.arrayBuffer())).metadata()).format).toBe('webp');
   });
 });
