@@ -1,4 +1,8 @@
-import { defineConfig } from 'vite';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { resolveNetworkEnv, NETWORK_ENV_VARIABLE } from './common/api/client-env';
@@ -14,6 +18,55 @@ export function buildDefines(mode: string, env: Record<string, string | undefine
   return {
     'import.meta.env.VITE_NETWORK_ENV': JSON.stringify(resolveNetworkEnv(mode, env[NETWORK_ENV_VARIABLE])),
     'import.meta.env.VITE_BEIAN_NUMBER': JSON.stringify(env.BEIAN_NUMBER ?? ''),
+  };
+}
+
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|webmanifest|wasm|txt)$/;
+/** Below this a compressed twin saves less than its headers cost. */
+const MIN_BYTES = 1024;
+
+async function* filesUnder(dir: string): AsyncGenerator<string> {
+  for (const entry of await fsp.readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* filesUnder(full);
+    else if (entry.isFile()) yield full;
+  }
+}
+
+async function precompressDir(dir: string): Promise<number> {
+  let count = 0;
+  for await (const file of filesUnder(dir)) {
+    if (!COMPRESSIBLE.test(file)) continue;
+    const data = await fsp.readFile(file);
+    if (data.length < MIN_BYTES) continue;
+    const [br, gzipped] = await Promise.all([
+      brotli(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+      gz(data, { level: 9 }),
+    ]);
+    if (br.length < data.length) await fsp.writeFile(`${file}.br`, br);
+    if (gzipped.length < data.length) await fsp.writeFile(`${file}.gz`, gzipped);
+    count++;
+  }
+  return count;
+}
+
+/**
+ * After the build, every text asset gets a brotli (.br) and a gzip (.gz) twin, which the server sends
+ * as they are (@fastify/static preCompressed): compressed once at the best ratios, never per request.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'drive-precompress',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    // After every other plugin's closeBundle (the service worker is written there too).
+    closeBundle: { order: 'post', sequential: true, handler: async () => void (await precompressDir(outDir)) },
   };
 }
 
@@ -50,6 +103,7 @@ export default defineConfig(({ mode }) => ({
         cleanupOutdatedCaches: true,
       },
     }),
+    precompress(),
   ],
   worker: { format: 'es' },
   server: {

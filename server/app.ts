@@ -10,6 +10,7 @@ import './http/fastify-types';
 import { installSessionGuard } from './http/session-guard';
 import { installRouteRegistry } from './http/route-registry';
 import { installClientOps } from './http/client-ops';
+import { installSecurityHeaders } from './http/security-headers';
 import { ClientOpRepository } from './repositories/client-op-repository';
 import { CaptchaRepository } from './repositories/captcha-repository';
 import { FileRepository } from './repositories/file-repository';
@@ -179,6 +180,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   installErrorHandler(app);
+  installSecurityHeaders(app);
   installRouteRegistry(app);
   installSessionGuard(app, auth);
   installClientOps(app, clientOps);

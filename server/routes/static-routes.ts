@@ -5,6 +5,15 @@ import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../../common/api/errors';
 import { sendError } from '../http/error-handler';
 
+/**
+ * Files under assets/ carry a content hash in their name: a new build is a new name, so browsers may
+ * keep them for a year without asking. Everything else (index.html, the service worker, the
+ * manifest, icons) is revalidated on every use (ETag → 304), so a deploy reaches users at once.
+ */
+export function cacheControlFor(relativePath: string): string {
+  return relativePath.split(path.sep)[0] === 'assets' ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 const isApiPath = (url: string): boolean => url.startsWith('/api/') || url.startsWith('/spacex/') || url === '/api' || url === '/spacex';
 
 /**
@@ -14,7 +23,19 @@ const isApiPath = (url: string): boolean => url.startsWith('/api/') || url.start
 export async function registerStaticRoutes(app: FastifyInstance, staticDir: string): Promise<void> {
   const hasApp = existsSync(path.join(staticDir, 'index.html'));
   if (hasApp) {
-    await app.register(fastifyStatic, { root: staticDir, wildcard: true, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: staticDir,
+      wildcard: true,
+      index: ['index.html'],
+      // The build writes .br and .gz twins (build/precompress.ts): sent as they are, with Vary.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        res.setHeader('Cache-Control', cacheControlFor(path.relative(staticDir, filePath)));
+        // The same URL is sent as brotli, gzip or plain by the request's Accept-Encoding.
+        res.setHeader('Vary', 'Accept-Encoding');
+      },
+    });
   } else {
     app.log.warn({ staticDir }, 'web app not built (no index.html): serving the API only');
   }

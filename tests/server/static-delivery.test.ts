@@ -1,0 +1,99 @@
+import { promises as fsp } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../common/api/paths';
+import { CONTENT_SECURITY_POLICY } from '../../server/http/security-headers';
+import { startServer, type TestServer } from './helpers';
+
+/**
+ * How the built app is delivered (issues 13 and 19): security headers on every page response
+ * (CSP with frame-ancestors 'none', X-Frame-Options, Referrer-Policy, Permissions-Policy, nosniff),
+ * hashed assets precompressed and immutable, index.html revalidated (ETag → 304).
+ */
+let server: TestServer;
+let staticDir: string;
+const script = `console.log(${JSON.stringify('x'.repeat(5000))});`;
+
+beforeAll(async () => {
+  staticDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'drive-static-'));
+  await fsp.mkdir(path.join(staticDir, 'assets'));
+  await fsp.writeFile(path.join(staticDir, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/app-Ab12Cd34.js"></script></head><body></body></html>');
+  await fsp.writeFile(path.join(staticDir, 'assets', 'app-Ab12Cd34.js'), script);
+  await fsp.writeFile(path.join(staticDir, 'assets', 'app-Ab12Cd34.js.br'), brotliCompressSync(script));
+  await fsp.writeFile(path.join(staticDir, 'assets', 'app-Ab12Cd34.js.gz'), gzipSync(script));
+  server = await startServer({ staticDir });
+});
+afterAll(async () => {
+  await server.close();
+  await fsp.rm(staticDir, { recursive: true, force: true });
+});
+
+const get = (p: string, headers: Record<string, string> = {}) => fetch(server.baseUrl + p, { headers });
+
+/** A raw GET (node:http): no automatic decompression, no headers added by a fetch implementation. */
+function rawGet(p: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(server.baseUrl + p, { headers }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+      })
+      .on('error', reject);
+  });
+}
+const statusOf = async (p: string, headers: Record<string, string>) => (await rawGet(p, headers)).status;
+
+describe('page responses', () => {
+  it('index.html and deep links carry the security headers and are revalidated', async () => {
+    for (const p of ['/', '/main/file/personal?dir=abc']) {
+      const res = await get(p);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self' 'wasm-unsafe-eval'");
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('permissions-policy')).toContain('camera=()');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      await res.text();
+    }
+    const first = await get('/index.html');
+    const etag = first.headers.get('etag');
+    expect(etag).toBeTruthy();
+    await first.text();
+    // node:http, not fetch: fetch adds Cache-Control: no-cache to a conditional request, as the fetch
+    // standard says for a request it cannot cache itself, and the server rightly answers in full then.
+    expect(await statusOf('/index.html', { 'if-none-match': etag! })).toBe(304);
+  });
+
+  it('API answers are nosniff and keep their own policy', async () => {
+    const res = await get(API.systemConfig);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toBeNull();
+    await res.text();
+  });
+});
+
+describe('hashed assets', () => {
+  it('are sent precompressed (brotli, else gzip, else as they are), immutable for a year, with Vary', async () => {
+    const br = await rawGet('/assets/app-Ab12Cd34.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('Accept-Encoding');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(brotliDecompressSync(br.body).toString()).toBe(script);
+
+    const gz = await rawGet('/assets/app-Ab12Cd34.js', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(script);
+
+    const plain = await rawGet('/assets/app-Ab12Cd34.js', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(script);
+  });
+});
