@@ -11,6 +11,7 @@ import { installSessionGuard } from './http/session-guard';
 import { installRouteRegistry } from './http/route-registry';
 import { installClientOps } from './http/client-ops';
 import { installSecurityHeaders } from './http/security-headers';
+import { installBodyEncodingGuard } from './http/body-encoding';
 import { ClientOpRepository } from './repositories/client-op-repository';
 import { CaptchaRepository } from './repositories/captcha-repository';
 import { FileRepository } from './repositories/file-repository';
@@ -183,6 +184,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   installSecurityHeaders(app);
   installRouteRegistry(app);
   installSessionGuard(app, auth);
+  installBodyEncodingGuard(app);
   installClientOps(app, clientOps);
 
   registerConfigRoutes(app, configService);

@@ -3,7 +3,7 @@
  * some codes specially, spec §8). Messages are the Chinese text a user sees.
  */
 export interface ErrorDef {
-  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 416 | 429 | 500;
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 416 | 429 | 500;
   readonly message: string;
 }
 
@@ -59,6 +59,8 @@ export const ERRORS = {
   OP_ID_REUSED: { code: 'REQ-2008', status: 400, message: '操作标识已用于其他请求' },
   /** The first request with this op id is still running: retry shortly to get its answer. */
   OP_IN_PROGRESS: { code: 'REQ-2009', status: 409, message: '该操作正在处理中，请稍后重试' },
+  /** The body's encoding is not the one the route takes (spec §7: JSON, or form where stated). */
+  BODY_ENCODING_UNSUPPORTED: { code: 'REQ-2010', status: 415, message: '请求内容的编码方式不被该接口接受' },
 
   // Appended by the partial-chunk resume work: a chunk upload with `offset` > 0 when the server does
   // not hold that many bytes of the chunk (the client restarts the chunk from offset 0).

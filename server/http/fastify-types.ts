@@ -9,6 +9,11 @@ declare module 'fastify' {
     allowDuringPasswordChange?: boolean;
     /** Only tenant administrators may call it; members get ERRORS.FORBIDDEN. */
     adminOnly?: boolean;
+    /**
+     * 'form': the body is form-encoded (spec §7 says so for this call). Unset: JSON, the spec's
+     * default. Either way the other encoding is refused (http/body-encoding.ts).
+     */
+    bodyEncoding?: 'form';
   }
   interface FastifyRequest {
     /** Set by the session guard; null on public routes without a session. */

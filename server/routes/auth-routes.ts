@@ -21,7 +21,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, capt
   app.post(
     API.loginPath,
     {
-      config: { public: true },
+      config: { public: true, bodyEncoding: 'form' },
       schema: {
         body: {
           type: 'object',

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEADER_PLATFORM } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
+import { API } from '../../common/api/paths';
 import { Client, startServer, type TestServer } from './helpers';
 
 let server: TestServer;
@@ -27,7 +29,8 @@ describe('error handler', () => {
     const client = new Client(server.baseUrl);
     const res = await client.request('POST', '/api/v2/defaultConfig/system/get', undefined);
     expect(res.status).toBe(401); // unknown route without session: the guard answers first
-    const bad = await client.raw('/spacex/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{bad' });
+    // A public JSON route (the form-encoded login refuses JSON bodies outright: body-encoding.test.ts).
+    const bad = await client.raw(API.smsValidate, { method: 'POST', headers: { 'content-type': 'application/json', [HEADER_PLATFORM]: 'web' }, body: '{bad' });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ errorCode: ERRORS.VALIDATION.code });
   });
