@@ -85,7 +85,12 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
           },
         },
       },
-      async (request): Promise<ApiOk<ChunkUploadResponse>> => {
+      async (request, reply): Promise<ApiOk<ChunkUploadResponse>> => {
+        // An answer given before the body was read to its end (a refusal) closes the connection: the
+        // rest of the body must not be read as the next request.
+        reply.raw.once('finish', () => {
+          if (!request.raw.complete) request.raw.socket?.destroySoon();
+        });
         const { uploadId, index, offset } = request.query as { uploadId: string; index: number; offset?: number };
         const digestHeader = request.headers[HEADER_CHUNK_SHA256.toLowerCase()];
         const lengthHeader = request.headers['content-length'];

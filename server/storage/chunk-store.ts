@@ -48,13 +48,12 @@ export class PartialChunkFile {
     // Hashed as it is written: each gathered buffer goes to the hash thread once on its way to disk.
     const writer = new CoalescingWriter(this.handle, this.size, (written) => this.hash.update(written));
     try {
-      for await (const piece of body as AsyncIterable<Buffer>) {
+      // Leaving the loop early must not destroy the request: that would close the socket before the
+      // 400 is written (a chunked body running past its length got no answer at all).
+      for await (const piece of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
         onBytes(piece.length);
         received += piece.length;
-        if (received > limit) {
-          body.destroy();
-          return 'overflow';
-        }
+        if (received > limit) return 'overflow';
         await writer.write(piece);
         this.size += piece.length;
       }

@@ -266,3 +266,54 @@ describe('partials across a restart', () => {
     }
   });
 });
+
+describe('a chunked-encoded chunk body that runs past its length', () => {
+  /** Posts `body` with Transfer-Encoding: chunked (no Content-Length), in 16 KiB pieces; resolves with the answer. */
+  function postChunked(client: Client, uploadId: string, index: number, chunk: Buffer, body: Buffer): Promise<{ status: number; json: { errorCode?: string } }> {
+    const url = new URL(`${server.baseUrl}${API.chunkUpload}?uploadId=${uploadId}&index=${index}`);
+    return new Promise((resolve, reject) => {
+      const req = http.request(url, {
+        method: 'POST',
+        headers: { cookie: client.cookie, 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked', 'x-chunk-sha256': sha256Hex(chunk) },
+      });
+      req.on('response', (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(parts).toString() || '{}') as { errorCode?: string } }));
+      });
+      // The server may close the connection once it has answered: writes after that fail, the answer stands.
+      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+      const timer = setTimeout(() => reject(new Error('no HTTP answer within 10 s')), 10_000);
+      req.on('response', () => clearTimeout(timer));
+      void (async () => {
+        for (let at = 0; at < body.length; at += 16 * 1024) {
+          if (req.destroyed) return;
+          await new Promise<void>((r) => req.write(body.subarray(at, at + 16 * 1024), () => r()));
+        }
+        req.end();
+      })();
+    });
+  }
+
+  it('is answered 400 UPL-4003, keeps nothing of it, and the chunk can then be sent right', async () => {
+    const content = randomContent(2 * CHUNK);
+    const session = await open(admin, content, 'overrun.bin');
+    const chunk = chunkOf(content, 0);
+    const answer = await postChunked(admin, session.uploadId, 0, chunk, Buffer.concat([chunk, randomContent(64 * 1024)]));
+    expect(answer.status).toBe(400);
+    expect(answer.json.errorCode).toBe(ERRORS.CHUNK_SIZE_MISMATCH.code);
+    expect(await partFiles(server, session.uploadId)).toEqual([]);
+    expect((await putChunk(admin, session.uploadId, 0, chunk)).status).toBe(200);
+    expect((await putChunk(admin, session.uploadId, 1, chunkOf(content, 1))).status).toBe(200);
+    await mergeAndCheck(admin, session.uploadId, 'overrun.bin', content);
+  });
+
+  it('an exact chunked body is stored as usual', async () => {
+    const content = randomContent(CHUNK + 100);
+    const session = await open(admin, content, 'chunked-ok.bin');
+    expect((await postChunked(admin, session.uploadId, 0, chunkOf(content, 0), chunkOf(content, 0))).status).toBe(200);
+    expect((await postChunked(admin, session.uploadId, 1, chunkOf(content, 1), chunkOf(content, 1))).status).toBe(200);
+    await mergeAndCheck(admin, session.uploadId, 'chunked-ok.bin', content);
+  });
+});
+
