@@ -70,6 +70,12 @@ export interface MultipleFileCheckResult {
   locked: boolean;
   exists: boolean;
   existingFileId: string | null;
+  /**
+   * Ours: whether the caller may give the existing entry new content (a new version) — false for a
+   * folder, or for another member's file in a space where the caller may change only their own
+   * (common/files/space-roles.ts); true when nothing exists. Such a clash can only be renamed.
+   */
+  replaceable: boolean;
   suggestedName: string;
   /**
    * The file would exceed the user's remaining quota (with the other files of the batch before it).
@@ -102,7 +108,7 @@ export interface RelativePathDirCreateResponse {
  * answers UploadDecision, giveUpUpload answers {key}; an unknown key is UPLOAD_NOT_FOUND; both need
  * the X-Client-Platform header ('web' | 'desktop') or answer PLATFORM_HEADER_REQUIRED.
  */
-export type HoldReason = 'exists' | 'sensitive' | 'locked' | 'fileMissing' | 'unauthorized';
+export type HoldReason = 'exists' | 'existsNotYours' | 'sensitive' | 'locked' | 'fileMissing' | 'unauthorized';
 
 /** GET keepOnUpload?key=..&policy=newVersion|rename / giveUpUpload?key=.. — the user's decision. */
 export interface UploadDecision {

@@ -9,7 +9,7 @@ export interface FolderNames {
   nameKeys: string[];
 }
 
-export type NamedRow = Pick<FilesTable, 'id' | 'parent_id' | 'category' | 'name_key' | 'is_dir'> & { locked_by: string | null };
+export type NamedRow = Pick<FilesTable, 'id' | 'parent_id' | 'category' | 'name_key' | 'is_dir' | 'owner_id'> & { locked_by: string | null };
 
 /**
  * The conditions that put a row in one folder (any owner: a group folder holds several owners'
@@ -62,7 +62,7 @@ export class CheckRepository {
     const nonEmpty = groups.filter((g) => g.nameKeys.length > 0);
     if (nonEmpty.length === 0) return [];
     const rows = await this.liveFiles(scope)
-      .select(['id', 'parent_id', 'category', 'name_key', 'is_dir', 'locked_by'])
+      .select(['id', 'parent_id', 'category', 'name_key', 'is_dir', 'owner_id', 'locked_by'])
       .where((eb) => eb.or(nonEmpty.map((g) => eb.and([...inFolder(eb, g, scope.ownerId), eb('name_key', 'in', g.nameKeys)]))))
       .execute();
     return rows.map((r) => ({ ...r, locked_by: r.locked_by ?? null }));

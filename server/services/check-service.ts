@@ -26,6 +26,7 @@ import type { Caller } from './caller';
 import { scopeOf, validName, type FileService } from './file-service';
 import type { Place } from './space-access';
 import { freeName, numberedLikePattern } from './naming';
+import { spaceMayModify } from '../../common/files/space-roles';
 import { extensionOf, type BlockedTypes } from './blocked-types';
 
 /** At most this many items / paths per batch call (the route schemas say so too). */
@@ -41,6 +42,8 @@ interface Analysis {
   sensitive: boolean;
   locked: boolean;
   existing: NamedRow | undefined;
+  /** The existing entry may get new content from the caller (the rule rename obeys, space-roles.ts). */
+  replaceable: boolean;
   suggestedName: string;
 }
 
@@ -128,6 +131,7 @@ export class CheckService {
         sensitive: sensitiveKeywords.some((k) => k !== '' && lower.includes(k.toLowerCase())),
         locked: Boolean(row?.locked_by && row.locked_by !== caller.userId),
         existing: row,
+        replaceable: !row || mayReplace(caller, item.parentId === null ? undefined : places.get(item.parentId), row),
         suggestedName,
       };
     });
@@ -191,6 +195,7 @@ export class CheckService {
         locked: a.locked,
         exists: Boolean(a.existing),
         existingFileId: a.existing?.id ?? null,
+        replaceable: a.replaceable,
         suggestedName: a.suggestedName,
         overQuota: !a.blockedType && cumulative > remaining,
       };
@@ -198,7 +203,7 @@ export class CheckService {
     await this.hold(
       caller,
       req.items,
-      results.map((r) => (r.blockedType ? null : r.locked ? 'locked' : r.sensitive ? 'sensitive' : r.exists ? 'exists' : null)),
+      results.map((r) => (r.blockedType ? null : r.locked ? 'locked' : r.sensitive ? 'sensitive' : r.exists ? (r.replaceable ? 'exists' : 'existsNotYours') : null)),
       now,
     );
     return { results };
@@ -266,4 +271,15 @@ export class CheckService {
       createdAt: Number(r.created_at),
     }));
   }
+}
+
+/**
+ * May the caller give the existing entry at `place` new content? The rule rename and the content gate
+ * (repositories/content-replacement.ts) apply: never a folder; in a space by role; in personal files
+ * only their owner.
+ */
+function mayReplace(caller: Caller, place: Place | undefined, row: NamedRow): boolean {
+  if (row.is_dir === 1) return false;
+  if (place?.spaceRole === undefined) return row.owner_id === caller.userId;
+  return spaceMayModify(place.spaceRole, caller.userId, row.owner_id, caller.role === 'admin');
 }

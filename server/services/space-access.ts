@@ -29,6 +29,8 @@ export interface Place {
   spaceId: string | null;
   /** The target folder row (null at a personal root). */
   folder: FilesTable | null;
+  /** In a space: the caller's role there (null in the public space); undefined in personal files. */
+  spaceRole?: SpaceRole | null;
 }
 
 export const PUBLIC_SPACE_NAME = '公共空间';
@@ -171,7 +173,7 @@ export class AccessService {
     if (!access && spaceId == null && row.category !== category) throw new AppError(ERRORS.NOT_FOUND);
     if (row.is_dir !== 1) throw new AppError(ERRORS.PARENT_NOT_FOLDER);
     if (access && !spaceAllows(access.role, 'write', caller.role === 'admin')) throw new AppError(ERRORS.FORBIDDEN);
-    return { parent: { kind: 'folder', parentId: row.id }, parentId: row.id, category: row.category, spaceId: row.space_id ?? null, folder: row };
+    return { parent: { kind: 'folder', parentId: row.id }, parentId: row.id, category: row.category, spaceId: row.space_id ?? null, folder: row, spaceRole: access ? access.role : undefined };
   }
 
   private async accessTo(caller: Caller, row: FilesTable): Promise<SpaceAccess | null> {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import { PUBLIC_SPACE_ID, type CreateTxtResponse, type FileEntry, type VersionListResponse } from '../../common/api/types';
+import type { MultipleFileCheckResponse, UnprocessedUpload } from '../../common/transfer/checks';
 import { createGroup, download, mkdir, text } from './file-kit';
 import { addUser, type Answer, type Client, loggedInClient, randomContent, startServerWithMember, uploadFile, withDb, type TestServer } from './helpers';
 import { secondUpload } from './second-upload-kit';
@@ -171,4 +172,20 @@ describe('overwriting an existing file follows the rename rule on every path', (
     expect(answer.body).toMatchObject({ errorCode: ERRORS.FORBIDDEN.code });
     expect(await download(admin, target.id)).toBe('v2');
   });
+
+  it('the upload check says in advance which clashes the caller may not replace (only a rename is offered)', async () => {
+    const theirs = await text(admin, `check-theirs-${++serial}.txt`, 'x', folders.group);
+    const mine = await text(member, `check-mine-${++serial}.txt`, 'x', folders.group);
+    const items = [theirs, mine].map((f, i) => ({ key: `k${serial}-${i}`, name: f.name, size: 5, parentId: folders.group, category: 1 }));
+    const res = await member.post<{ data: MultipleFileCheckResponse }>(API.multipleFileCheck, { items });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.results.map((r) => [r.exists, r.replaceable])).toEqual([
+      [true, false],
+      [true, true],
+    ]);
+    const held = await member.get<{ data: UnprocessedUpload[] }>(API.unProcessList);
+    const reasons = new Map(held.body.data.map((u) => [u.key, u.reason]));
+    expect([reasons.get(items[0]!.key), reasons.get(items[1]!.key)]).toEqual(['existsNotYours', 'exists']);
+  });
 });
+

@@ -18,6 +18,7 @@ export const MESSAGES = {
   overQuota: '空间不足，无法上传',
   held: {
     exists: '当前目录下已存在同名文件，请选择上传为新版本或重命名',
+    existsNotYours: '当前目录下已有他人的同名文件，您无权覆盖，只能重命名后上传',
     sensitive: '文件名包含敏感内容，请确认是否继续上传',
     locked: '同名文件已被他人锁定，只能重命名后上传或放弃上传',
     fileMissing: '无法读取文件，请重新选择该文件后继续',

@@ -28,6 +28,7 @@ export function outcomeOf(result: MultipleFileCheckResult | undefined): CheckOut
   if (result.overQuota) return { state: 'failed', holdReason: null, lastError: MESSAGES.overQuota };
   if (result.locked) return { state: 'held', holdReason: 'locked', lastError: MESSAGES.held.locked };
   if (result.sensitive) return { state: 'held', holdReason: 'sensitive', lastError: MESSAGES.held.sensitive };
+  if (result.exists && result.replaceable === false) return { state: 'held', holdReason: 'existsNotYours', lastError: MESSAGES.held.existsNotYours };
   if (result.exists) return { state: 'held', holdReason: 'exists', lastError: MESSAGES.held.exists };
   return PASS;
 }

@@ -24,6 +24,7 @@ export function stateLabel(item: Pick<TransferItemView, 'state' | 'direction'>):
 /** Why an item waits for the user, or why it was intercepted. */
 export const HOLD_REASON_LABELS: Record<HoldReason | 'blockedType', string> = {
   exists: '目标文件夹中已有同名文件',
+  existsNotYours: '目标文件夹中已有他人的同名文件，您无权覆盖',
   sensitive: '文件名包含敏感内容，请确认是否继续上传',
   locked: '同名文件已被他人锁定，无法覆盖',
   fileMissing: '浏览器已无法读取原文件，请重新选择该文件',
@@ -44,6 +45,7 @@ export function heldChoices(reason: HoldReason | null | undefined): HeldChoice[]
       // 'rename' never replaces anything: if the name is also taken, the server picks a free one.
       return [{ kind: 'decide', decision: 'rename', label: '继续上传' }, giveUp];
     case 'locked':
+    case 'existsNotYours':
       return [{ kind: 'decide', decision: 'rename', label: '重命名后上传' }, giveUp];
     case 'fileMissing':
       return [{ kind: 'reattach', label: '重新选择文件' }, giveUp];
