@@ -23,7 +23,7 @@ const AREA_MAY_IMPORT = {
 };
 /** Packages an area must not use, whatever the type-checker allows. */
 const AREA_FORBIDDEN_PACKAGES = {
-  common: /^(?!crypto-js$)/, // common: environment-free, crypto-js only
+  common: /^(?!crypto-js(\/|$))/, // common: environment-free, crypto-js (or its modules) only
   workers: /^(react|react-dom|antd|@ant-design\/|jotai|wouter|fastify|@fastify\/|kysely|better-sqlite3|electron)(\/|$)/,
   server: /^(react|react-dom|antd|@ant-design\/|jotai|wouter|dexie|comlink|electron)(\/|$)/,
   src: /^(node:|fastify|@fastify\/|kysely|better-sqlite3|electron)(\/|$)?/,

@@ -1,9 +1,11 @@
-import CryptoJS from 'crypto-js';
+// The modules AES needs, not the whole library: this runs on the login page, where every kB counts.
+// crypto-js/aes brings cipher-core, which puts CBC and PKCS#7 on the shared core object.
+import AES from 'crypto-js/aes';
+import CryptoJS from 'crypto-js/core';
+import Utf8 from 'crypto-js/enc-utf8';
 
-const { AES, enc, mode, pad } = CryptoJS;
-const Utf8 = enc.Utf8;
-const CBC = mode.CBC;
-const Pkcs7 = pad.Pkcs7;
+const CBC = CryptoJS.mode.CBC;
+const Pkcs7 = CryptoJS.pad.Pkcs7;
 
 /**
  * Spec §9: a fixed AES key and IV embedded in the client encrypt passwords before they are sent.

@@ -8,7 +8,7 @@ import { ShareLinkRoute } from './ShareLinkRoute';
 
 // Each page group is its own chunk (spec §8: a chunk that does not load within 120 s shows a retry screen).
 // The status pages stay in the entry chunk: they are what a failure lands on.
-const LoginPage = lazyPage(() => import('../features/auth'), (m) => m.LoginPage);
+const LoginPage = lazyPage(() => import('../features/auth/login'), (m) => m.LoginPage);
 const InitialPswChangePage = lazyPage(() => import('../features/auth'), (m) => m.InitialPswChangePage);
 const PasswordChangePage = lazyPage(() => import('../features/auth'), (m) => m.PasswordChangePage);
 const MainShell = lazyPage(() => import('./MainShell'), (m) => m.MainShell);

@@ -8,6 +8,7 @@ import { formatTable, type BenchModule } from './lib/report';
 import { closeTransferContext } from './lib/transfer-context';
 import { browserHashingBenchmark } from './suites/browser-hashing';
 import { chunkRequestsBenchmark } from './suites/chunk-requests';
+import { deliveryBenchmark } from './suites/delivery';
 import { hashingBenchmark } from './suites/hashing';
 import { listBenchmark } from './suites/list';
 import { memoryBenchmark } from './suites/memory';
@@ -15,7 +16,16 @@ import { resendBenchmark } from './suites/resend';
 import { uploadBenchmark } from './suites/upload';
 
 /** upload, resend and memory share one server child process and temp directory (lib/transfer-context). */
-const BENCHMARKS: BenchModule[] = [hashingBenchmark, browserHashingBenchmark, uploadBenchmark, resendBenchmark, memoryBenchmark, listBenchmark, chunkRequestsBenchmark];
+const BENCHMARKS: BenchModule[] = [
+  hashingBenchmark,
+  browserHashingBenchmark,
+  uploadBenchmark,
+  resendBenchmark,
+  memoryBenchmark,
+  listBenchmark,
+  chunkRequestsBenchmark,
+  deliveryBenchmark,
+];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

@@ -41,11 +41,14 @@ async function savedPartitions(page: Page, text: string): Promise<Array<{ key: s
     });
     try {
       if (!db.objectStoreNames.contains('entries')) return [];
-      const rows = await new Promise<Array<{ key: string; value: string }>>((resolve, reject) => {
-        const req = db.transaction('entries').objectStore('entries').getAll();
-        req.onsuccess = () => resolve(req.result as Array<{ key: string; value: string }>);
-        req.onerror = () => reject(req.error);
-      });
+      const store = db.transaction('entries').objectStore('entries');
+      const read = <T,>(req: IDBRequest<T>) =>
+        new Promise<T>((resolve, reject) => {
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error);
+        });
+      const [keys, values] = await Promise.all([read(store.getAllKeys()), read(store.getAll())]);
+      const rows = keys.map((key, i) => ({ key: String(key), value: String(values[i]) }));
       return rows.map((r) => ({ key: r.key, mentions: r.value.includes(needle) }));
     } finally {
       db.close();

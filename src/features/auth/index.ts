@@ -1,3 +1,2 @@
-export { LoginPage } from './LoginPage';
 export { InitialPswChangePage } from './InitialPswChangePage';
 export { PasswordChangePage } from './PasswordChangePage';

@@ -48,6 +48,9 @@ export function useEntryPages<T extends FileEntry>(listing: Listing<T> | null, v
     queryFn: ({ pageParam, signal }) => listing!.load(pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last: EntryPage<T>) => last.nextCursor,
+    // A folder opened again shows its cached rows at once and is always asked again: other tabs,
+    // devices and people change folders, and a list must never stay behind for 30 s.
+    staleTime: 0,
   });
 
   const edit = useCallback((change: (items: T[]) => T[]) => {
@@ -60,6 +63,9 @@ export function useEntryPages<T extends FileEntry>(listing: Listing<T> | null, v
     // through a 100k-entry folder would cost one request per page.
     client.setQueryData<Pages<T>>(key, (data) => data && { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) });
     void client.refetchQueries({ queryKey: key, exact: true });
+    // A change here (a move, a restore, an upload) may change other listings too: they are asked
+    // again when next shown.
+    void client.invalidateQueries({ queryKey: ['files'], refetchType: 'none' });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- keys are compared by value
   }, [client, JSON.stringify(key)]);
 

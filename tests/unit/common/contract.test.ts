@@ -1,3 +1,4 @@
+import { createCipheriv } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from '../../../common/api/failure';
 import { decryptPassword, encryptPassword } from '../../../common/crypto/password-cipher';
@@ -26,6 +27,11 @@ describe('password cipher (spec §9)', () => {
     const c = encryptPassword('Admin@2024');
     expect(c).not.toContain('Admin');
     expect(decryptPassword(c)).toBe('Admin@2024');
+  });
+  it('is AES-128-CBC with PKCS#7 and the spec key and IV (checked against node:crypto, so a backend can decrypt it)', () => {
+    const cipher = createCipheriv('aes-128-cbc', Buffer.from('Cl0udDr1ve#K3y!6'), Buffer.from('Cl0udDr1ve#Iv!16'));
+    const expected = Buffer.concat([cipher.update('Admin@2024 密码', 'utf8'), cipher.final()]).toString('base64');
+    expect(encryptPassword('Admin@2024 密码')).toBe(expected);
   });
   it('gives null for garbage', () => {
     expect(decryptPassword('not-a-cipher')).toBeNull();

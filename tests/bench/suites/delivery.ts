@@ -1,0 +1,135 @@
+/**
+ * What a user's browser downloads and how the pages score, on the path users take: `npm start` (the
+ * production build, precompressed assets) opened in Debian's Chromium.
+ *  - JavaScript budgets (issue 13): the compressed bytes of every script needed to show the login
+ *    page (goal ≤ 200 kB), and to show 个人文件 after logging in (login included, goal ≤ 350 kB).
+ *    Measured with the service worker blocked, so its background precache of every chunk is not
+ *    counted as something the page needed.
+ *  - Lighthouse (12.x, driving the same Chromium) on the login page and on 个人文件 logged in:
+ *    performance, accessibility and best-practices; each metric is the lower of the two pages.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { API } from '../../../common/api/paths';
+import type { CaptchaImage } from '../../../common/api/types';
+import { CHROMIUM_ARGS, CHROMIUM_MISSING_MESSAGE, findChromium } from '../../support/chromium';
+import { startNpmStart } from '../../support/npm-start';
+import type { BenchModule, BenchRow } from '../lib/report';
+
+const ADMIN = { username: 'admin', password: 'Admin@2024' };
+const LOGIN_JS_BUDGET_KB = 200;
+const PERSONAL_JS_BUDGET_KB = 350;
+
+function captchaAnswer(dataDir: string, captchaId: string): string {
+  const file = path.join(dataDir, 'test-outbox', 'captcha.jsonl');
+  for (const line of existsSync(file) ? readFileSync(file, 'utf8').split('\n') : []) {
+    if (!line) continue;
+    const rec = JSON.parse(line) as { captchaId: string; answer: string };
+    if (rec.captchaId === captchaId) return rec.answer;
+  }
+  throw new Error(`no captcha answer for ${captchaId}`);
+}
+
+/** Compressed bytes of the scripts the page has loaded so far (transfer size of each response). */
+function scriptCounter(page: Page): () => number {
+  let bytes = 0;
+  page.on('requestfinished', (request) => {
+    if (request.resourceType() !== 'script') return;
+    void request.sizes().then(
+      (s) => (bytes += s.responseBodySize),
+      () => undefined,
+    );
+  });
+  return () => bytes;
+}
+
+async function logIn(page: Page, baseUrl: string, dataDir: string): Promise<void> {
+  const captcha = page.waitForResponse((r) => r.url().includes(API.captcha) && r.ok());
+  await page.goto(baseUrl + '/login');
+  const { data } = (await (await captcha).json()) as { data: CaptchaImage };
+  await page.getByTestId('login-username').fill(ADMIN.username);
+  await page.getByTestId('login-password').fill(ADMIN.password);
+  await page.getByTestId('login-captcha').fill(captchaAnswer(dataDir, data.captchaId));
+  await page.getByTestId('login-agreement').click();
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL('**/main/file/personal**');
+}
+
+interface Scores {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+}
+
+async function lighthouseScores(url: string, chromePath: string, cookie: string | null): Promise<Scores> {
+  const { launch } = await import('chrome-launcher');
+  const { default: lighthouse } = await import('lighthouse');
+  const chrome = await launch({ chromePath, chromeFlags: [...CHROMIUM_ARGS, '--headless=new'] });
+  try {
+    const result = await lighthouse(
+      url,
+      { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], extraHeaders: cookie ? { Cookie: cookie } : undefined },
+      // Desktop form factor: the product's main screen; mobile throttling would measure the 2-core VM twice.
+      { extends: 'lighthouse:default', settings: { formFactor: 'desktop', screenEmulation: { mobile: false, width: 1350, height: 940, deviceScaleFactor: 1, disabled: false }, throttlingMethod: 'simulate' } },
+    );
+    const categories = result!.lhr.categories;
+    const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+    return { performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices') };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+export const deliveryBenchmark: BenchModule = {
+  name: 'delivery',
+  columns: ['page', 'JS kB (compressed)', 'budget kB', 'performance', 'accessibility', 'best practices'],
+  async run() {
+    const chromePath = findChromium();
+    if (!chromePath) throw new Error(CHROMIUM_MISSING_MESSAGE);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'drive-bench-delivery-'));
+    const dataDir = path.join(dir, 'data');
+    const app = await startNpmStart({ DATA_DIR: dataDir, STATIC_DIR: path.join(dir, 'dist'), DRIVE_TEST_HOOKS: '1', LOG_REQUESTS: '0' }, path.join(dir, 'npm-start.log'));
+    const browser = await chromium.launch({ executablePath: chromePath, args: CHROMIUM_ARGS });
+    try {
+      const context = await browser.newContext({ serviceWorkers: 'block' });
+      const page = await context.newPage();
+      const scripts = scriptCounter(page);
+      await page.goto(app.baseUrl + '/login');
+      await page.getByTestId('login-submit').waitFor();
+      await page.waitForLoadState('networkidle');
+      const loginJsKB = Math.round(scripts() / 1000);
+      await logIn(page, app.baseUrl, dataDir);
+      await page.getByTestId('file-table').waitFor();
+      await page.waitForLoadState('networkidle');
+      const personalJsKB = Math.round(scripts() / 1000);
+      const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+      await context.close();
+
+      const login = await lighthouseScores(app.baseUrl + '/login', chromePath, null);
+      const personal = await lighthouseScores(app.baseUrl + '/main/file/personal', chromePath, cookie);
+      const rows: BenchRow[] = [
+        { label: '/login', cells: { 'JS kB (compressed)': String(loginJsKB), 'budget kB': String(LOGIN_JS_BUDGET_KB), performance: String(login.performance), accessibility: String(login.accessibility), 'best practices': String(login.bestPractices) } },
+        {
+          label: '个人文件 (after login)',
+          cells: { 'JS kB (compressed)': String(personalJsKB), 'budget kB': String(PERSONAL_JS_BUDGET_KB), performance: String(personal.performance), accessibility: String(personal.accessibility), 'best practices': String(personal.bestPractices) },
+        },
+      ];
+      return {
+        rows,
+        metrics: {
+          loginJsKB,
+          personalJsKB,
+          lighthousePerformance: Math.min(login.performance, personal.performance),
+          lighthouseAccessibility: Math.min(login.accessibility, personal.accessibility),
+          lighthouseBestPractices: Math.min(login.bestPractices, personal.bestPractices),
+        },
+      };
+    } finally {
+      await browser.close();
+      await app.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
