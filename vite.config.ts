@@ -87,7 +87,7 @@ export default defineConfig(({ mode }) => ({
         scope: '/',
         display: 'standalone',
         background_color: '#ffffff',
-        theme_color: '#1677ff',
+        theme_color: '#0958d9',
         icons: [
           { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
           { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },

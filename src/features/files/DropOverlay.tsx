@@ -15,9 +15,9 @@ export function DropOverlay() {
         justifyContent: 'center',
         gap: 12,
         background: 'rgba(22, 119, 255, 0.06)',
-        border: '2px dashed #1677ff',
+        border: '2px dashed #0958d9',
         borderRadius: 8,
-        color: '#1677ff',
+        color: '#0958d9',
         fontSize: 16,
         pointerEvents: 'none',
       }}

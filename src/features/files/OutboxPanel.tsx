@@ -26,7 +26,7 @@ export function OutboxPanel() {
   const blocked = rows.some((r) => r.state !== 'pending');
   return (
     <>
-      <Badge count={rows.length} size="small" color={blocked ? '#faad14' : '#1677ff'}>
+      <Badge count={rows.length} size="small" color={blocked ? '#faad14' : '#0958d9'}>
         <Button icon={<CloudSyncOutlined />} onClick={() => setOpen(true)} data-testid="outbox-button">
           待同步
         </Button>

@@ -117,7 +117,7 @@ function TransferItemRowImpl({ item, actions }: { item: TransferItemView; action
           </Tooltip>
         ))}
       </div>
-      <Progress percent={percentOf(item)} size="small" status={progressStatus(item)} style={{ marginBottom: 0 }} />
+      <Progress percent={percentOf(item)} size="small" status={progressStatus(item)} style={{ marginBottom: 0 }} aria-label={`${item.name} 的进度`} />
       <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8, fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
         <span data-testid="transfer-bytes">
           {formatSize(item.bytesDone)}/{formatSize(item.size)}

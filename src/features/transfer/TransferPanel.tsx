@@ -53,7 +53,7 @@ function TransferList({ direction, items, actions }: { direction: Direction; ite
   return (
     <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0, flex: 1 }} data-testid={`transfer-list-${direction}`}>
       <div data-testid={`transfer-overall-${direction}`} style={{ marginBottom: 4 }}>
-        <Progress percent={percent} size="small" status={sum.speed > 0 ? 'active' : 'normal'} />
+        <Progress percent={percent} size="small" status={sum.speed > 0 ? 'active' : 'normal'} aria-label="全部传输的总进度" />
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {formatSize(sum.done)}/{formatSize(sum.total)}
           {sum.speed > 0 ? ` · ${formatSize(sum.speed)}/s · 剩余 ${formatEta(sum.eta)}` : ''}

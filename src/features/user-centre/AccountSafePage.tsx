@@ -34,7 +34,7 @@ export function AccountSafePage() {
             </Button>,
           ]}
         >
-          <List.Item.Meta avatar={<LockOutlined style={{ fontSize: 22, color: '#1677ff' }} />} title="登录密码" description="建议定期修改密码，密码须为8-16位字母、数字和符号三种组合。" />
+          <List.Item.Meta avatar={<LockOutlined style={{ fontSize: 22, color: '#0958d9' }} />} title="登录密码" description="建议定期修改密码，密码须为8-16位字母、数字和符号三种组合。" />
         </List.Item>
         <List.Item
           actions={[
@@ -44,7 +44,7 @@ export function AccountSafePage() {
           ]}
         >
           <List.Item.Meta
-            avatar={<MobileOutlined style={{ fontSize: 22, color: '#1677ff' }} />}
+            avatar={<MobileOutlined style={{ fontSize: 22, color: '#0958d9' }} />}
             title="手机号"
             description={
               <span data-testid="account-safe-phone-value">

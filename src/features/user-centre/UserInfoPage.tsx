@@ -26,7 +26,7 @@ export function UserInfoPage() {
           </Descriptions.Item>
           <Descriptions.Item label="存储空间">
             <div style={{ width: '100%', maxWidth: 360 }}>
-              <Progress percent={percent} status={percent >= 90 ? 'exception' : 'normal'} showInfo={false} data-testid="user-info-quota-bar" aria-valuenow={percent} />
+              <Progress percent={percent} status={percent >= 90 ? 'exception' : 'normal'} showInfo={false} data-testid="user-info-quota-bar" aria-valuenow={percent} aria-label="已用空间" />
               <span data-testid="user-info-quota">
                 已使用 {formatSize(user.usedSize)} / 共 {formatSize(user.quota)}（{percent}%）
               </span>

@@ -66,13 +66,14 @@ interface Scores {
 async function lighthouseScores(url: string, chromePath: string, cookie: string | null): Promise<Scores> {
   const { launch } = await import('chrome-launcher');
   const { default: lighthouse } = await import('lighthouse');
+  // Lighthouse's own desktop preset (the product's main screen), as `lighthouse --preset=desktop`.
+  const { default: desktopConfig } = await import('lighthouse/core/config/desktop-config.js');
   const chrome = await launch({ chromePath, chromeFlags: [...CHROMIUM_ARGS, '--headless=new'] });
   try {
     const result = await lighthouse(
       url,
       { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], extraHeaders: cookie ? { Cookie: cookie } : undefined },
-      // Desktop form factor: the product's main screen; mobile throttling would measure the 2-core VM twice.
-      { extends: 'lighthouse:default', settings: { formFactor: 'desktop', screenEmulation: { mobile: false, width: 1350, height: 940, deviceScaleFactor: 1, disabled: false }, throttlingMethod: 'simulate' } },
+      desktopConfig,
     );
     const categories = result!.lhr.categories;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
