@@ -6,6 +6,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { resolveNetworkEnv, NETWORK_ENV_VARIABLE } from './common/api/client-env';
+import { ACCOUNT_PICTURE_CACHE } from './common/api/offline-caches';
 
 /** Where `npm run dev:web` forwards API calls (the server started by `npm run dev:server`). */
 const DEV_API_TARGET = process.env.DEV_API_TARGET ?? 'http://localhost:8080';
@@ -18,6 +19,8 @@ export function buildDefines(mode: string, env: Record<string, string | undefine
   return {
     'import.meta.env.VITE_NETWORK_ENV': JSON.stringify(resolveNetworkEnv(mode, env[NETWORK_ENV_VARIABLE])),
     'import.meta.env.VITE_BEIAN_NUMBER': JSON.stringify(env.BEIAN_NUMBER ?? ''),
+    // Every build is a new version (the update prompt, and the chunk reload after a deployment, key on it).
+    'import.meta.env.VITE_BUILD_ID': JSON.stringify(env.BUILD_ID ?? new Date().toISOString()),
   };
 }
 
@@ -75,32 +78,60 @@ export default defineConfig(({ mode }) => ({
   plugins: [
     react(),
     VitePWA({
-      registerType: 'autoUpdate',
-      injectRegister: false, // src/pwa.ts registers it, so the app decides when
-      includeAssets: ['favicon.svg', 'icons/*.png'],
+      // A new deployment waits until the user says so (发现新版本 → 刷新, src/features/pwa): a page
+      // never runs old and new chunks side by side.
+      registerType: 'prompt',
+      injectRegister: false, // src/features/pwa registers it, so the app decides when
+      includeAssets: ['favicon.svg', 'icons/*.png', 'screenshots/*.png'],
       manifest: {
+        id: '/',
         name: '企业云盘',
         short_name: '云盘',
         description: '企业云盘：个人文件、共享文件、同步备份',
         lang: 'zh-CN',
-        start_url: '/',
+        start_url: '/main/file/personal',
         scope: '/',
         display: 'standalone',
         background_color: '#ffffff',
         theme_color: '#0958d9',
         icons: [
-          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
-          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
-          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+        screenshots: [
+          { src: '/screenshots/files-wide.png', sizes: '1280x800', type: 'image/png', form_factor: 'wide', label: '个人文件' },
+          { src: '/screenshots/files-narrow.png', sizes: '390x844', type: 'image/png', form_factor: 'narrow', label: '手机上的个人文件' },
+        ],
+        shortcuts: [
+          { name: '个人文件', short_name: '文件', url: '/main/file/personal', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
+          { name: '传输列表', short_name: '传输', url: '/main/file/personal?transfers=open', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
         ],
       },
       workbox: {
-        // The app shell (HTML, JS, CSS, workers, icons) is precached; API answers never are.
+        // The app shell (HTML, JS, CSS, workers, icons) is precached, so every route opens offline.
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,wasm}'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/spacex\//],
         maximumFileSizeToCacheInBytes: 6 * 1024 * 1024,
         cleanupOutdatedCaches: true,
+        // The first install takes the open page at once (nothing older to mix with); updates wait.
+        clientsClaim: true,
+        // API answers are never cached here: the data layer keeps them per account (src/lib/data).
+        // Only pictures are: the tenant's logo (public) and thumbnails (wiped at logout with the
+        // account's other data, src/lib/data/session.ts), with bounds on count and age.
+        runtimeCaching: [
+          {
+            urlPattern: ({ url }) => url.pathname === '/api/v2/defaultConfig/logo',
+            handler: 'StaleWhileRevalidate',
+            options: { cacheName: 'drive-logo', expiration: { maxEntries: 4 } },
+          },
+          {
+            urlPattern: ({ url }) => url.pathname.startsWith('/api/file/thumbnail/'),
+            handler: 'CacheFirst',
+            options: { cacheName: ACCOUNT_PICTURE_CACHE, expiration: { maxEntries: 800, maxAgeSeconds: 14 * 24 * 3600 }, cacheableResponse: { statuses: [200] } },
+          },
+        ],
       },
     }),
     precompress(),

@@ -1,6 +1,7 @@
 import { Button, Result, Space } from 'antd';
 import { Component, lazy, Suspense, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { ChunkLoadError, loadWithTimeout } from '../lib/chunk-timeout';
+import { reloadOnceForNewDeployment } from '../lib/deploy-reload';
 import { failedModuleUrl, reimportFailedModule } from '../lib/module-retry';
 import { PageLoading } from './PageLoading';
 
@@ -20,6 +21,10 @@ class ChunkErrorBoundary extends Component<BoundaryProps, { error: ChunkLoadErro
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
     console.warn('page chunk failed', error, info.componentStack);
+    // Not a slow network: most likely a deployment replaced the chunk. Reload onto the new version once.
+    if (error instanceof ChunkLoadError && !error.timedOut) {
+      reloadOnceForNewDeployment({ storage: window.sessionStorage, online: navigator.onLine, now: Date.now(), reload: () => window.location.reload() });
+    }
   }
 
   override render() {

@@ -10,6 +10,8 @@ declare global {
     readonly VITE_NETWORK_ENV?: string;
     /** ICP filing number of the public build's beian footer (BEIAN_NUMBER at build time). */
     readonly VITE_BEIAN_NUMBER?: string;
+    /** The build's own id (a timestamp unless BUILD_ID is set): a new one per deployment. */
+    readonly VITE_BUILD_ID?: string;
   }
 }
 

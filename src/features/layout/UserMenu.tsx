@@ -1,24 +1,28 @@
-import { DownOutlined, IdcardOutlined, LockOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { DesktopOutlined, DownOutlined, IdcardOutlined, LockOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { App, Avatar, Dropdown } from 'antd';
 import { useLocation } from 'wouter';
 import type { UserDetails } from '../../../common/api/types';
 import { clearOutboxOfCurrentAccount, pendingOutboxCount } from '../../lib/outbox/outbox';
+import { promptInstall, useInstallOffer } from '../../lib/pwa-install';
 import { logout } from '../../lib/session';
 
 export function UserMenu({ user }: { user: UserDetails | null }) {
   const [, navigate] = useLocation();
   const { modal } = App.useApp();
+  const installable = useInstallOffer();
   return (
     <Dropdown
       menu={{
         items: [
           { key: '/main/user/userInfo', icon: <IdcardOutlined />, label: '基本信息' },
           { key: '/main/user/accountSafe', icon: <LockOutlined />, label: '账号安全' },
+          ...(installable ? [{ key: 'install', icon: <DesktopOutlined />, label: '安装到桌面', 'data-testid': 'menu-install' }] : []),
           { type: 'divider' },
           { key: 'logout', icon: <LogoutOutlined />, label: '退出登录' },
         ],
         onClick: async ({ key }) => {
           if (key.startsWith('/')) return navigate(key);
+          if (key === 'install') return void promptInstall();
           if (key !== 'logout') return;
           const unsent = await pendingOutboxCount();
           const leave = async (): Promise<void> => {

@@ -6,7 +6,8 @@ let registered = false;
 
 /**
  * Registers the service worker (vite.config.ts sets injectRegister false so the app does it here) and
- * tells the user when a new version is ready or the app works offline. Renders nothing.
+ * tells the user when a new deployment is waiting (it takes over only when the user presses 刷新, so
+ * a page never mixes old and new chunks) or the app can open offline. Renders nothing.
  */
 export function PwaNotifier() {
   const { notification } = App.useApp();
@@ -20,11 +21,11 @@ export function PwaNotifier() {
         notification.info({
           key: 'pwa-update',
           placement: 'bottomLeft',
-          title: '新版本已就绪',
-          description: '刷新页面即可使用新版本。',
+          title: '发现新版本',
+          description: '刷新后即可使用新版本；未完成的传输会在刷新后继续。',
           duration: 0,
           actions: (
-            <Button type="primary" size="small" onClick={() => void updateSW(true)}>
+            <Button type="primary" size="small" onClick={() => takeUpdate(updateSW)} data-testid="pwa-refresh">
               刷新
             </Button>
           ),
@@ -40,4 +41,14 @@ export function PwaNotifier() {
   }, [notification]);
 
   return null;
+}
+
+/**
+ * The user pressed 刷新: the waiting worker takes over, and the page reloads once it controls it —
+ * on the controllerchange itself, which every browser fires (workbox-window's own reload waits for a
+ * signal that does not come when the new worker claims the page as it activates).
+ */
+function takeUpdate(updateSW: (reload?: boolean) => Promise<void>): void {
+  navigator.serviceWorker?.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+  void updateSW(true);
 }

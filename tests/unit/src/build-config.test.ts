@@ -28,10 +28,13 @@ describe('network builds (spec §1/§2/§9)', () => {
   });
 
   it('bakes the network env and the beian number into the app', () => {
-    expect(buildDefines('public', { BEIAN_NUMBER: '沪ICP备12345678号' })).toEqual({
+    expect(buildDefines('public', { BEIAN_NUMBER: '沪ICP备12345678号', BUILD_ID: 'b1' })).toEqual({
       'import.meta.env.VITE_NETWORK_ENV': '"public"',
       'import.meta.env.VITE_BEIAN_NUMBER': '"沪ICP备12345678号"',
+      'import.meta.env.VITE_BUILD_ID': '"b1"',
     });
+    // Without BUILD_ID every build is its own version.
+    expect(buildDefines('production', {})['import.meta.env.VITE_BUILD_ID']).toMatch(/^"\d{4}-\d\d-\d\dT/);
     expect(buildDefines('production', { NETWORK_ENV: 'public' })['import.meta.env.VITE_NETWORK_ENV']).toBe('"public"');
     expect(buildDefines('production', {})['import.meta.env.VITE_NETWORK_ENV']).toBe('"internal"');
   });
