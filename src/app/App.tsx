@@ -2,6 +2,7 @@ import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import { createStore, Provider as JotaiProvider } from 'jotai';
 import { PwaNotifier } from '../features/pwa';
+import { TOUCH_TARGET_PX, usePhone } from '../lib/use-phone';
 import { ApiNotifierBridge } from './ApiNotifierBridge';
 import { AppRoutes } from './AppRoutes';
 import { BeianFooter } from './BeianFooter';
@@ -26,9 +27,13 @@ const THEME = {
   },
 };
 
+/** On a phone every control is a touch target of at least 44 px (WCAG 2.5.5). */
+const PHONE_THEME = { token: { ...THEME.token, controlHeight: TOUCH_TARGET_PX, controlHeightSM: 36 } };
+
 export function App() {
+  const phone = usePhone();
   return (
-    <ConfigProvider locale={zhCN} theme={THEME}>
+    <ConfigProvider locale={zhCN} theme={phone ? PHONE_THEME : THEME}>
       <AntApp>
         <JotaiProvider store={store}>
           <ApiNotifierBridge />

@@ -14,7 +14,7 @@ import {
   UnifiedSearchPage,
 } from '../features/files';
 import { MainLayout } from '../features/layout';
-import { TransferPanel } from '../features/transfer';
+import { TransferBadgeButton, TransferPanel } from '../features/transfer';
 import { AccountGate } from './AccountGate';
 import { MAIN_DEFAULTS, MAIN_PAGES } from './route-table';
 
@@ -43,7 +43,7 @@ const BUILT_PAGES: Record<string, React.ComponentType> = {
 export function MainShell() {
   return (
     <AccountGate>
-    <MainLayout aside={<TransferPanel />}>
+    <MainLayout aside={<TransferPanel />} asideButton={<TransferBadgeButton />}>
       <Switch>
         {Object.entries(BUILT_PAGES).map(([path, Page]) => (
           <Route key={path} path={path}>

@@ -1,12 +1,13 @@
 import { MoreOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Table, type MenuProps, type TableColumnsType, type TableProps } from 'antd';
-import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import type { FileEntry, FileSortField, SearchHit } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
 import { formatSize } from '../../../common/format/size';
 import { displayKindOf } from '../../components/file-kind-look';
 import { FileKindIcon } from '../../components/FileKindIcon';
 import { useElementSize } from '../../lib/use-element-size';
+import { TOUCH_TARGET_PX, usePhone } from '../../lib/use-phone';
 import { ENGINE_DOWNLOAD_THRESHOLD } from './download-entries';
 import type { BrowserMode } from './file-actions';
 import { FileStateTags } from './FileStateTags';
@@ -66,6 +67,29 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
 
   const latest = useLatest({ selectedIds, onSelect, onActivate, onSort, onDownload, sort });
   const canDownload = onDownload !== null;
+  const phone = usePhone();
+
+  /** ⋮: opens the one context menu (it always shows the current selection's actions) at the button. */
+  const moreButton = useCallback(
+    (file: FileEntry, style?: CSSProperties) => (
+      <Button
+        type="text"
+        size="small"
+        icon={<MoreOutlined />}
+        aria-label="更多操作"
+        data-testid={`more-${file.id}`}
+        style={style}
+        onClick={(e) => {
+          e.stopPropagation();
+          const { selectedIds: chosen, onSelect: select } = latest.current;
+          if (!chosen.includes(file.id)) select([file.id]);
+          const r = e.currentTarget.getBoundingClientRect();
+          e.currentTarget.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, clientX: r.left, clientY: r.bottom }));
+        }}
+      />
+    ),
+    [latest],
+  );
 
   const columns = useMemo((): TableColumnsType<FileEntry> => {
     const sortable = (key: FileSortField) =>
@@ -96,6 +120,26 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
         ),
       },
     ];
+    if (phone) {
+      // One column and the ⋮ menu (every action, as on a wide screen); size and date under the name.
+      const name = cols[0]!;
+      const renderName = name.render!;
+      cols[0] = {
+        ...name,
+        render: (value: unknown, file: FileEntry, index: number) => (
+          <div style={{ minWidth: 0, minHeight: TOUCH_TARGET_PX, display: 'flex', flexDirection: 'column', justifyContent: 'center' }}>
+            {renderName(value, file, index) as ReactNode}
+            <span style={{ fontSize: 12, color: 'rgba(0,0,0,0.58)' }} data-testid="file-meta">
+              {file.isDir ? '' : `${formatSize(file.size)} · `}
+              {formatDateTime(mode === 'recycle' && file.deletedAt ? file.deletedAt : file.updatedAt)}
+            </span>
+          </div>
+        ),
+      };
+      cols.push({ title: '', key: 'actions', width: 56, render: (_: unknown, file) => moreButton(file, { width: TOUCH_TARGET_PX, height: TOUCH_TARGET_PX }) });
+      cols[0] = { ...cols[0], width: Math.max(160, size.width - 56 - SELECTION_WIDTH) };
+      return cols;
+    }
     if (mode === 'search') {
       cols.push({
         title: '位置',
@@ -138,21 +182,7 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
               下载
             </Button>
           )}
-          <Button
-            type="text"
-            size="small"
-            icon={<MoreOutlined />}
-            aria-label="更多操作"
-            data-testid={`more-${file.id}`}
-            onClick={(e) => {
-              // Opens the one context menu (it always shows the current selection's actions) at the button.
-              e.stopPropagation();
-              const { selectedIds: chosen, onSelect: select } = latest.current;
-              if (!chosen.includes(file.id)) select([file.id]);
-              const r = e.currentTarget.getBoundingClientRect();
-              e.currentTarget.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, clientX: r.left, clientY: r.bottom }));
-            }}
-          />
+          {moreButton(file)}
         </span>
       ),
     });
@@ -160,7 +190,7 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
     const fixed = cols.slice(1).reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), 0);
     cols[0] = { ...cols[0], width: Math.max(NAME_MIN_WIDTH, size.width - fixed - SELECTION_WIDTH - SCROLLBAR_ALLOWANCE) };
     return cols;
-  }, [mode, sort, size.width, canDownload, latest]);
+  }, [mode, sort, size.width, canDownload, latest, phone, moreButton]);
 
   const scroll = useMemo(() => {
     const x = columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), 0) + SELECTION_WIDTH;

@@ -1,28 +1,41 @@
-import { Layout } from 'antd';
+import { MenuOutlined } from '@ant-design/icons';
+import { Button, Drawer, Layout } from 'antd';
 import type { ReactNode } from 'react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { BrandMark } from '../../components/BrandMark';
 import { usePagePermissionsLoader } from '../../lib/button-permissions';
 import { useMenuQuery, useUserDetailsQuery } from '../../lib/data/queries';
 import { saveMenuRoutes } from '../../lib/menu-routes';
+import { TOUCH_TARGET_PX, usePhone } from '../../lib/use-phone';
 import { OfflineBanner } from '../../components/OfflineBanner';
 import { SideMenu } from './SideMenu';
 import { UserMenu } from './UserMenu';
 
 const HEADER_HEIGHT = 56;
 
-/** Header (brand, user), sidebar menu from the server, content, and an optional side panel (`aside`). */
-export function MainLayout({ children, aside }: { children: ReactNode; aside?: ReactNode }) {
+/**
+ * Header (brand, user), sidebar menu from the server, content, and a side panel (`aside`: the
+ * transfer list). On a phone the menu is a drawer behind the header's menu button, and the side
+ * panel a bottom sheet behind a floating button (`asideButton` shows its badge); the panel stays
+ * mounted either way (it owns the transfer engine's connection).
+ */
+export function MainLayout({ children, aside, asideButton }: { children: ReactNode; aside?: ReactNode; asideButton?: ReactNode }) {
   const menu = useMenuQuery().data ?? null;
   const user = useUserDetailsQuery().data ?? null;
   usePagePermissionsLoader();
+  const phone = usePhone();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [sheetOpen, setSheetOpen] = useState(false);
 
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
 
   useEffect(() => {
     if (menu) saveMenuRoutes(menu);
   }, [menu]);
+
+  // The drawer closes once the user has picked a page.
+  useEffect(() => setMenuOpen(false), [location]);
 
   // The server refuses everything else until an initial or expired password is changed (spec §4):
   // a user reaching the app another way (reload, bookmark) is sent to the change screen too.
@@ -30,24 +43,45 @@ export function MainLayout({ children, aside }: { children: ReactNode; aside?: R
     if (user && user.passwordChangeType !== 0) navigate(`/initialPswChange?type=${user.passwordChangeType}`, { replace: true });
   }, [user, navigate]);
 
+  const sideMenu = <SideMenu items={menu ?? []} />;
   return (
-    <Layout style={{ height: '100vh' }}>
+    <Layout style={{ height: '100dvh' }}>
       <Layout.Header
-        style={{ height: HEADER_HEIGHT, lineHeight: `${HEADER_HEIGHT}px`, padding: '0 24px', display: 'flex', alignItems: 'center', justifyContent: 'space-between', background: '#fff', borderBottom: '1px solid #f0f0f0' }}
+        style={{ height: HEADER_HEIGHT, lineHeight: `${HEADER_HEIGHT}px`, padding: phone ? '0 8px' : '0 24px', display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 8, background: '#fff', borderBottom: '1px solid #f0f0f0' }}
       >
-        <BrandMark size={30} />
+        {phone && <Button type="text" icon={<MenuOutlined />} aria-label="打开菜单" onClick={() => setMenuOpen(true)} style={{ width: TOUCH_TARGET_PX, height: TOUCH_TARGET_PX }} data-testid="open-menu" />}
+        <div style={{ flex: 1, minWidth: 0 }}>
+          <BrandMark size={30} />
+        </div>
         <UserMenu user={user} />
       </Layout.Header>
       <Layout style={{ minHeight: 0 }}>
-        <Layout.Sider width={208} theme="light" style={{ borderInlineEnd: '1px solid #f0f0f0', overflow: 'auto' }}>
-          <SideMenu items={menu ?? []} />
-        </Layout.Sider>
-        <Layout.Content style={{ minWidth: 0, overflow: 'auto', padding: 16, display: 'flex', flexDirection: 'column' }}>
+        {phone ? (
+          <Drawer placement="left" open={menuOpen} onClose={() => setMenuOpen(false)} size={260} title="菜单" styles={{ body: { padding: 0 } }} data-testid="menu-drawer">
+            {/* A page picked (even the one shown) closes the drawer; opening a group does not. */}
+            <div onClick={(e) => (e.target as HTMLElement).closest('.ant-menu-item') && setMenuOpen(false)}>{sideMenu}</div>
+          </Drawer>
+        ) : (
+          <Layout.Sider width={208} theme="light" style={{ borderInlineEnd: '1px solid #f0f0f0', overflow: 'auto' }}>
+            {sideMenu}
+          </Layout.Sider>
+        )}
+        <Layout.Content style={{ minWidth: 0, overflow: 'auto', padding: phone ? 8 : 16, display: 'flex', flexDirection: 'column' }}>
           <OfflineBanner />
           {children}
         </Layout.Content>
-        {aside}
+        {!phone && aside}
       </Layout>
+      {phone && aside && (
+        <>
+          <div style={{ position: 'fixed', right: 16, bottom: 16, zIndex: 10 }} onClick={() => setSheetOpen(true)}>
+            {asideButton}
+          </div>
+          <Drawer placement="bottom" open={sheetOpen} onClose={() => setSheetOpen(false)} size="75%" title="传输列表" forceRender styles={{ body: { padding: 0, display: 'flex' } }} data-testid="transfer-sheet">
+            {aside}
+          </Drawer>
+        </>
+      )}
     </Layout>
   );
 }

@@ -1,10 +1,11 @@
 import { DownOutlined, ExportOutlined, StopOutlined, SwapOutlined, UpOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Collapse, Empty, Progress, Space, Tabs, Tag, Typography } from 'antd';
+import { Alert, App, Badge, Button, Collapse, Empty, Progress, Space, Tabs, Tag, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useCallback, useMemo, useState } from 'react';
 import { formatSize } from '../../../common/format/size';
 import type { TransferItemView } from '../../../common/transfer/engine-api';
 import { saveBlob } from '../../lib/save-blob';
+import { usePhone } from '../../lib/use-phone';
 import { getEngine } from './engine-client';
 import { formatEta, HOLD_REASON_LABELS } from './state-labels';
 import { transferRowHeight, TransferItemRow, type TransferRowActions } from './TransferItemRow';
@@ -124,7 +125,10 @@ export function TransferPanel() {
   const role = useAtomValue(tabRoleAtom);
   const online = useOnline();
   const { message } = App.useApp();
-  const [expanded, setExpanded] = useState(true);
+  const phone = usePhone();
+  const [expandedByUser, setExpanded] = useState(true);
+  // On a phone the panel is the bottom sheet's content: always open, as wide as the screen.
+  const expanded = phone || expandedByUser;
   const [tab, setTab] = useState<Direction>('upload');
   const expand = useCallback(() => setExpanded(true), []);
   useTransferEngine(expand);
@@ -169,10 +173,21 @@ export function TransferPanel() {
     <aside
       data-testid="transfer-panel"
       aria-label="传输列表"
-      style={{ width: expanded ? 380 : 44, flex: 'none', background: '#fff', borderInlineStart: '1px solid #f0f0f0', display: 'flex', flexDirection: 'column', minHeight: 0, transition: 'width .2s' }}
+      style={{
+        width: phone ? '100%' : expanded ? 380 : 44,
+        flex: phone ? 1 : 'none',
+        background: '#fff',
+        borderInlineStart: phone ? undefined : '1px solid #f0f0f0',
+        display: 'flex',
+        flexDirection: 'column',
+        minHeight: 0,
+        transition: 'width .2s',
+      }}
     >
       <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '12px', borderBottom: '1px solid #f0f0f0' }}>
-        <Button type="text" size="small" icon={expanded ? <DownOutlined rotate={-90} /> : <UpOutlined rotate={-90} />} onClick={() => setExpanded((e) => !e)} aria-label={expanded ? '收起传输列表' : '展开传输列表'} />
+        {!phone && (
+          <Button type="text" size="small" icon={expanded ? <DownOutlined rotate={-90} /> : <UpOutlined rotate={-90} />} onClick={() => setExpanded((e) => !e)} aria-label={expanded ? '收起传输列表' : '展开传输列表'} />
+        )}
         {expanded && (
           <>
             <SwapOutlined />
@@ -219,5 +234,23 @@ export function TransferPanel() {
         </div>
       )}
     </aside>
+  );
+}
+
+/**
+ * The phone's way into the transfer list (a floating button over the page): the number of transfers
+ * under way and their overall progress, so a glance says how far the uploads are.
+ */
+export function TransferBadgeButton() {
+  const snapshot = useAtomValue(transferSnapshotAtom);
+  const active = snapshot.items.filter((i) => !isFinished(i) && !isBlocked(i));
+  const sum = overall(active);
+  const percent = sum.total > 0 ? Math.floor((sum.done / sum.total) * 100) : 0;
+  return (
+    <Badge count={active.length} size="small">
+      <Button shape="round" type="primary" icon={<SwapOutlined />} style={{ height: 48, paddingInline: 16, boxShadow: '0 4px 12px rgba(0,0,0,.2)' }} data-testid="transfer-sheet-button" aria-label="打开传输列表">
+        {active.length > 0 ? `传输 ${percent}%` : '传输列表'}
+      </Button>
+    </Badge>
   );
 }

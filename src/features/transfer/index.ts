@@ -1,1 +1,1 @@
-export { TransferPanel, UPLOADER_TIP } from './TransferPanel';
+export { TransferBadgeButton, TransferPanel, UPLOADER_TIP } from './TransferPanel';

@@ -1,0 +1,88 @@
+/**
+ * A phone is a first-class screen (issue 13): at 390×844 with touch, the menu is a drawer, the file
+ * list one column with its ⋮ menu, the transfer list a bottom sheet behind a badge, dialogs fit, and
+ * touch targets are at least 44 px. Browse into a folder, upload a file, preview a picture, open the
+ * transfer list.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeBrowserSession, fileRow, openBrowserSession, submitLogin } from './browser';
+
+const VIEWPORT = { width: 390, height: 844 };
+
+describe('on a phone (390×844, touch)', () => {
+  let browser: Browser;
+  let page: Page;
+  let workDir: string;
+  const stamp = Date.now();
+  const folder = `手机目录 ${stamp}`;
+
+  beforeAll(async () => {
+    ({ browser, page, workDir } = await openBrowserSession('phone', { viewport: VIEWPORT, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }));
+  });
+  afterAll(async () => {
+    await closeBrowserSession(browser, workDir);
+  });
+
+  it('logs in; the file list takes the width, the menu is a drawer', async () => {
+    await submitLogin(page, 'admin', 'Admin@2024');
+    await page.waitForURL('**/main/file/personal**');
+    const table = page.getByTestId('file-table');
+    await table.waitFor();
+    expect((await table.boundingBox())!.width).toBeGreaterThan(VIEWPORT.width * 0.9);
+    // No sidebar beside the list; the menu opens from the header.
+    await page.getByTestId('open-menu').tap();
+    await page.getByTestId('menu-drawer').getByText('个人文件').first().waitFor();
+    await page.getByTestId('menu-drawer').getByText('个人文件').first().tap();
+    await page.getByTestId('menu-drawer').waitFor({ state: 'hidden' });
+  });
+
+  it('creates a folder in a dialog that fits the screen and browses into it', async () => {
+    await page.getByTestId('toolbar-mkdir').tap();
+    const dialog = page.getByRole('dialog').last();
+    await dialog.waitFor();
+    const box = (await dialog.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(VIEWPORT.width);
+    await page.getByTestId('mkdir-name-input').fill(folder);
+    await page.getByRole('button', { name: /确\s*定/ }).tap();
+    await fileRow(page, folder).getByTestId('file-name').tap();
+    await page.getByTestId('breadcrumb').getByText(folder).waitFor();
+  });
+
+  it('uploads a picture, shows it as one column with size and date, its ⋮ a 44 px target, and previews it', async () => {
+    const name = `照片-${stamp}.png`;
+    const source = path.join(workDir, name);
+    writeFileSync(source, await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 20, g: 120, b: 60 } } }).png().toBuffer());
+    await page.getByTestId('upload-input').setInputFiles(source);
+    const row = fileRow(page, name);
+    await row.waitFor({ timeout: 60_000 });
+    await expect(row.getByTestId('file-meta').textContent()).resolves.toMatch(/\d{4}-\d{2}-\d{2}/);
+    const more = row.locator('[data-testid^="more-"]');
+    const target = (await more.boundingBox())!;
+    expect(Math.min(target.width, target.height)).toBeGreaterThanOrEqual(44);
+    await row.getByTestId('file-name').tap();
+    const image = page.getByTestId('preview-image');
+    await image.waitFor();
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    // The picture fits the screen.
+    expect((await image.boundingBox())!.width).toBeLessThanOrEqual(VIEWPORT.width);
+    await page.keyboard.press('Escape');
+  });
+
+  it('opens the transfer list as a bottom sheet from its badge', async () => {
+    const button = page.getByTestId('transfer-sheet-button');
+    await button.waitFor();
+    const b = (await button.boundingBox())!;
+    expect(b.height).toBeGreaterThanOrEqual(44);
+    await button.tap();
+    const sheet = page.getByTestId('transfer-sheet');
+    await sheet.getByTestId('transfer-list-upload').waitFor();
+    const panel = (await sheet.getByTestId('transfer-panel').boundingBox())!;
+    expect(panel.width).toBeGreaterThan(VIEWPORT.width * 0.9);
+    expect(await sheet.getByTestId('transfer-item').count()).toBeGreaterThan(0);
+  });
+});
