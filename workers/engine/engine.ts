@@ -110,11 +110,13 @@ interface LiveItem {
   /** Set while confirmations wait for CHUNK_PROGRESS_SAVE_MS before their batch is queued. */
   confirmedTimer: ReturnType<typeof setTimeout> | null;
   /**
-   * A chunk was confirmed since the last failed attempt. Attempts count failures in a row: an upload
-   * that keeps making progress never runs out of them. Kept here, not in the record, because the
-   * record's progress is saved in batches — a failure written before the batch would count on.
+   * How many chunks were known stored at the last failed attempt. Attempts count failures in a row:
+   * an upload that keeps making progress — chunks confirmed, or found stored by the server when an
+   * attempt asks chunk/exist (a chunk whose answer was lost on the way) — never runs out of them.
+   * Kept here, not in the record: the record's progress is saved in batches, and a failure written
+   * before its batch would count on.
    */
-  progressSinceFailure: boolean;
+  doneAtLastFailure: number;
   speed: SpeedMeter;
 }
 
@@ -322,7 +324,6 @@ export function createEngine(deps: EngineDeps): Engine {
         const before = live.inflight.get(index) ?? 0;
         live.inflight.delete(index);
         live.confirmed.set(index, bytes);
-        live.progressSinceFailure = true;
         if (bytes > before) live.speed.record(bytes - before, now());
         notifier.changed();
         persistConfirmed(live);
@@ -360,8 +361,9 @@ export function createEngine(deps: EngineDeps): Engine {
             live.speed.start(now());
             continue;
           }
-          const attempts = (live.progressSinceFailure ? 0 : live.record.attempts) + 1;
-          live.progressSinceFailure = false;
+          const done = live.record.chunksDone.length + live.confirmed.size;
+          const attempts = (done > live.doneAtLastFailure ? 0 : live.record.attempts) + 1;
+          live.doneAtLastFailure = done;
           if (decision.action === 'retry' && attempts < RETRY_MAX_ATTEMPTS) {
             await write(id, { ...decision.patch, state: 'retrying', attempts, lastError: decision.message }, signal);
             live.speed.reset();
@@ -394,7 +396,7 @@ export function createEngine(deps: EngineDeps): Engine {
   }
 
   function liveOf(record: UploadRecord, file: Blob | null): LiveItem {
-    return { record, file, run: null, hashedBytes: 0, inflight: new Map(), confirmed: new Map(), confirmedWrite: null, confirmedTimer: null, progressSinceFailure: false, speed: new SpeedMeter() };
+    return { record, file, run: null, hashedBytes: 0, inflight: new Map(), confirmed: new Map(), confirmedWrite: null, confirmedTimer: null, doneAtLastFailure: record.chunksDone.length, speed: new SpeedMeter() };
   }
 
   // ---- start-up ------------------------------------------------------------------------------

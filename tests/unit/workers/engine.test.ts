@@ -159,6 +159,21 @@ describe('transfer engine with an injected fetch', () => {
     expect(chunkRequests).toBeGreaterThan(RETRY_MAX_ATTEMPTS * 2);
   });
 
+  it('chunks the server stored but whose answers were lost count as progress too (found by chunk/exist on the next attempt)', async () => {
+    const server = new FakeUploadServer();
+    const { file } = testFile('lost-answers.bin', RETRY_MAX_ATTEMPTS * 3);
+    // Every chunk reaches the server and is stored; every answer is lost on the way back.
+    const fetch: typeof server.fetch = async (input, init) => {
+      const res = await server.fetch(input, init);
+      if (input.includes(API.chunkUpload)) throw new TypeError('Failed to fetch');
+      return res;
+    };
+    const { engine } = setupEngine(server, { fetch, chunkConcurrency: 1, random: () => 0.5 });
+    const [id] = await engine.enqueueUploads([file], target);
+    const done = await waitForItem(engine, id!, (i) => i.state === 'done' || i.state === 'failed', 20_000);
+    expect(done.state, done.lastError ?? '').toBe('done');
+  });
+
   it('gives up after RETRY_MAX_ATTEMPTS and marks the item failed with a Chinese message', async () => {
     const server = new FakeUploadServer();
     server.interceptor = (req) => (req.path === API.chunkExist ? 'network-error' : undefined);
