@@ -1,0 +1,19 @@
+/**
+ * Where the data layer keeps answers between visits: one IndexedDB database, one row per partition —
+ * the public one (brand and logo, shown before login) and one per tenant and account. TanStack
+ * Query's async-storage persister writes each partition as one serialized client. idb-keyval (a few
+ * hundred bytes) rather than Dexie: this runs before the login page shows, where every kB counts.
+ */
+import { createStore, del, get, set } from 'idb-keyval';
+
+let store: ReturnType<typeof createStore> | null = null;
+const open = () => (store ??= createStore('drive-cache', 'entries'));
+
+/** The storage the persisters use (getItem/setItem/removeItem over IndexedDB). */
+export const cacheStorage = {
+  async getItem(key: string): Promise<string | null> {
+    return (await get<string>(key, open())) ?? null;
+  },
+  setItem: (key: string, value: string): Promise<void> => set(key, value, open()),
+  removeItem: (key: string): Promise<void> => del(key, open()),
+};

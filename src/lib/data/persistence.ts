@@ -1,0 +1,96 @@
+/**
+ * Keeps the query cache in IndexedDB between visits, in partitions: 'public' (queries whose key
+ * starts with 'public': brand and logo, needed before login) and one per tenant and account (every
+ * other query). Only the partition of the account the server last confirmed is ever loaded; another
+ * account's answers are never hydrated into this tab.
+ */
+import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persister';
+import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import { persistQueryClientRestore, persistQueryClientSubscribe, type PersistedClient, type Persister } from '@tanstack/react-query-persist-client';
+import { partitionOf, type CacheAccount } from './account';
+import { cacheStorage } from './cache-db';
+import { CACHE_MAX_AGE_MS } from './query-client';
+
+/** Bumped when the shape of cached answers changes: older partitions are then dropped, not misread. */
+const CACHE_BUSTER = 'v1';
+/** An infinite list (a folder) is kept with at most this many pages: the first screens, not all 100k rows. */
+export const PERSISTED_PAGES = 4;
+
+export const isPublicKey = (key: QueryKey): boolean => key[0] === 'public';
+
+interface InfiniteData {
+  pages: unknown[];
+  pageParams: unknown[];
+}
+
+const isInfinite = (data: unknown): data is InfiniteData =>
+  typeof data === 'object' && data !== null && Array.isArray((data as InfiniteData).pages) && Array.isArray((data as InfiniteData).pageParams);
+
+/** Serializes a partition, keeping only the first pages of long lists. */
+export function serializeClient(client: PersistedClient): string {
+  const queries = client.clientState.queries.map((q) =>
+    isInfinite(q.state.data) && q.state.data.pages.length > PERSISTED_PAGES
+      ? { ...q, state: { ...q.state, data: { pages: q.state.data.pages.slice(0, PERSISTED_PAGES), pageParams: q.state.data.pageParams.slice(0, PERSISTED_PAGES) } } }
+      : q,
+  );
+  return JSON.stringify({ ...client, clientState: { ...client.clientState, queries } });
+}
+
+const persisterFor = (key: string): Persister => createAsyncStoragePersister({ storage: cacheStorage, key, throttleTime: 1000, serialize: serializeClient });
+
+const succeeded = (q: Query): boolean => q.state.status === 'success';
+
+export class CachePersistence {
+  private publicStop: (() => void) | null = null;
+  private accountStop: (() => void) | null = null;
+  private account: CacheAccount | null = null;
+
+  constructor(private readonly client: QueryClient) {}
+
+  /** Loads the public partition and keeps it written. */
+  async start(): Promise<void> {
+    if (this.publicStop) return;
+    const persister = persisterFor('public');
+    await persistQueryClientRestore({ queryClient: this.client, persister, maxAge: CACHE_MAX_AGE_MS, buster: CACHE_BUSTER });
+    this.publicStop = persistQueryClientSubscribe({
+      queryClient: this.client,
+      persister,
+      buster: CACHE_BUSTER,
+      dehydrateOptions: { shouldDehydrateQuery: (q) => succeeded(q) && isPublicKey(q.queryKey) },
+    });
+  }
+
+  /**
+   * Shows `account`'s partition (null: none): another account's queries leave memory first, then
+   * this one's are loaded from IndexedDB and kept written.
+   */
+  async useAccount(account: CacheAccount | null): Promise<void> {
+    if (this.account && account && partitionOf(this.account) === partitionOf(account) && this.accountStop) return;
+    this.stopAccount();
+    this.client.removeQueries({ predicate: (q) => !isPublicKey(q.queryKey) });
+    this.account = account;
+    if (!account) return;
+    const persister = persisterFor(partitionOf(account));
+    await persistQueryClientRestore({ queryClient: this.client, persister, maxAge: CACHE_MAX_AGE_MS, buster: CACHE_BUSTER });
+    if (this.account !== account) return; // switched again meanwhile
+    this.accountStop = persistQueryClientSubscribe({
+      queryClient: this.client,
+      persister,
+      buster: CACHE_BUSTER,
+      dehydrateOptions: { shouldDehydrateQuery: (q) => succeeded(q) && !isPublicKey(q.queryKey) },
+    });
+  }
+
+  /** Forgets the account's answers in memory and on disk (logout, session ended by the server). */
+  async wipe(account: CacheAccount | null): Promise<void> {
+    this.stopAccount();
+    this.client.removeQueries({ predicate: (q) => !isPublicKey(q.queryKey) });
+    this.account = null;
+    if (account) await cacheStorage.removeItem(partitionOf(account));
+  }
+
+  private stopAccount(): void {
+    this.accountStop?.();
+    this.accountStop = null;
+  }
+}

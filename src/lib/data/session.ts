@@ -1,0 +1,38 @@
+/**
+ * The account whose cache this tab shows, and what happens when a session begins or ends. The
+ * server is the only authority on who is signed in: the pointer is (re)set from user details, and
+ * every way a session ends — logout, 401, 400sec-core-301 — wipes that account's cache.
+ */
+import { ACCOUNT_PICTURE_CACHE } from '../../../common/api/offline-caches';
+import { clearMenuRoutes } from '../menu-routes';
+import { forgetAccount, saveAccount, savedAccount, sameAccount, type CacheAccount } from './account';
+import { CachePersistence } from './persistence';
+import { queryClient } from './query-client';
+
+export const cachePersistence = new CachePersistence(queryClient);
+
+/** The server confirmed who is signed in: show (and keep) that account's partition. */
+export async function confirmAccount(account: CacheAccount): Promise<void> {
+  if (!sameAccount(savedAccount(), account)) saveAccount(account);
+  await cachePersistence.useAccount(account);
+}
+
+/**
+ * A new login: nothing cached is shown until the server says whose session it is (the previous
+ * account's partition stays on disk for its owner, unread).
+ */
+export async function beginLogin(): Promise<void> {
+  forgetAccount();
+  clearMenuRoutes();
+  await cachePersistence.useAccount(null);
+}
+
+/** The session is over (logout, or the server ended it): this account's cache goes, memory and disk. */
+export async function endAccountSession(): Promise<void> {
+  const account = savedAccount();
+  forgetAccount();
+  clearMenuRoutes();
+  await cachePersistence.wipe(account);
+  // The service worker's copies of this account's thumbnails go too (a shared machine, another user next).
+  if (typeof caches !== 'undefined') await caches.delete(ACCOUNT_PICTURE_CACHE).catch(() => false);
+}
