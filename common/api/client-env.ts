@@ -10,6 +10,8 @@ export const HEADER_NETWORK_ENV = 'X-Network-Env';
  * The server applies an id once per user and answers a repeat with the first answer.
  */
 export const HEADER_CLIENT_OP_ID = 'X-Client-Op-Id';
+/** Set ('1') on an answer that is the kept answer of an earlier request with the same op id. */
+export const HEADER_CLIENT_OP_REPLAYED = 'X-Client-Op-Replayed';
 
 export type ClientPlatform = 'web' | 'desktop';
 export type NetworkEnv = 'internal' | 'public';

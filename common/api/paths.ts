@@ -50,7 +50,8 @@ export const API = {
   /** Admin only: `POST {userId, enabled}` (OuterLoginSetRequest). */
   outerLoginSet: '/api/user/outerLogin/set',
 
-  // files
+  // files. mkdir, rename, copy, move, removeFiles, favoriteAdd/Remove, createTxt and keepOnCreateTxt
+  // also take an X-Client-Op-Id header (HEADER_CLIENT_OP_ID in client-env.ts): applied once per user.
   fileList: '/api/file/list',
   fileCatalog: '/api/file/fileCatalog',
   mkdir: '/api/file/mkdir',
