@@ -11,7 +11,7 @@
  */
 import { API } from '../../common/api/paths';
 import type { UploadCandidate } from '../../common/transfer/checks';
-import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_FILE_CONCURRENCY, RETRY_MAX_ATTEMPTS, STALL_TIMEOUT_MS } from '../../common/transfer/constants';
+import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_FILE_CONCURRENCY, STALL_TIMEOUT_MS } from '../../common/transfer/constants';
 import {
   DEFAULT_ENGINE_CONFIG,
   type DownloadRequest,
@@ -24,29 +24,27 @@ import {
   type TransferSnapshot,
   type UploadTarget,
 } from '../../common/transfer/engine-api';
-import { canTransition, isActive, isFinal, type TransferState } from '../../common/transfer/states';
+import { isActive, isFinal } from '../../common/transfer/states';
 import { createDefaultPieceStore, type PieceStore } from '../downloads/piece-store';
-import { runDownload } from '../downloads/download-runner';
 import { createInThreadHashChunk, createSha256Hex, type HashChunk, type Sha256Hex } from '../hash/sha256';
 import type { TransferDb } from '../queue/db';
-import { addUploads, listUploads, markChunksDone, removeFinishedUploads, updateUpload } from '../queue/repository';
+import { addUploads, listUploads, removeFinishedUploads } from '../queue/repository';
 import { newUploadRecord as initialUploadRecord } from '../queue/records';
 import type { UploadPatch, UploadRecord } from '../queue/types';
-import { ConcurrencyLimit } from './adaptive-pool';
 import { createApiClient, type FetchFn } from './api-client';
-import { abortableSleep, backoffDelayMs, type Sleep } from './backoff';
+import { abortableSleep, type Sleep } from './backoff';
 import { checkBatch, type CheckOutcome } from './pre-upload-checks';
-import { decideOnFailure } from './failure-policy';
 import { createFolders, folderOf, folderPaths, normalizePath } from './folders';
 import { newItemId } from './ids';
 import { MESSAGES } from './messages';
 import { NOTIFY_INTERVAL_MS, ThrottledNotifier } from './notifier';
-import { browserOnlineSignal, waitUntilOnline, type OnlineSignal } from './online';
+import { browserOnlineSignal, type OnlineSignal } from './online';
 import { toQueueExport } from './queue-export';
 import { fingerprintMatches } from './reattach';
-import { etaSeconds, SpeedMeter } from './speed';
+import { createItemDriver } from './item-driver';
+import { createItemWrites } from './item-writes';
+import { ABORTED_BY_COMMAND, liveOf, toView, type LiveItem } from './live-item';
 import { defaultChunkTransport, withStallDetection, type ChunkTransport } from './transport';
-import { runUpload } from './upload-runner';
 
 export interface EngineDeps {
   db: TransferDb;
@@ -93,53 +91,8 @@ export interface Engine extends EngineApi<Blob> {
   dispose(): Promise<void>;
 }
 
-/** In-memory state of one item next to its persisted record. */
-interface LiveItem {
-  record: UploadRecord;
-  /** The bytes; may exist only here when IndexedDB refused to store the File. */
-  file: Blob | null;
-  /** The attempt currently running, if any. */
-  run: AbortController | null;
-  hashedBytes: number;
-  /** Bytes sent so far of chunks in flight (not yet confirmed), by chunk index. */
-  inflight: Map<number, number>;
-  /** Chunks the server confirmed that are not in `record` yet (index → bytes): written in batches. */
-  confirmed: Map<number, number>;
-  /** The batch write that will take the chunks confirmed until it starts, if one is queued. */
-  confirmedWrite: Promise<void> | null;
-  /** Set while confirmations wait for CHUNK_PROGRESS_SAVE_MS before their batch is queued. */
-  confirmedTimer: ReturnType<typeof setTimeout> | null;
-  /**
-   * How many chunks were known stored at the last failed attempt. Attempts count failures in a row:
-   * an upload that keeps making progress — chunks confirmed, or found stored by the server when an
-   * attempt asks chunk/exist (a chunk whose answer was lost on the way) — never runs out of them.
-   * Kept here, not in the record: the record's progress is saved in batches, and a failure written
-   * before its batch would count on.
-   */
-  doneAtLastFailure: number;
-  speed: SpeedMeter;
-}
+export { CHUNK_PROGRESS_SAVE_MS } from './item-writes';
 
-const ABORTED_BY_COMMAND = 'transfer stopped by a command';
-
-/**
- * Chunks the server confirmed are saved to the queue at most this often (and before any other write
- * of the item). Each save rewrites the whole record; one per chunk cost the engine's thread more than
- * sending the chunk. What a late save could lose (after a crash) is a progress figure: the server's
- * chunk list is what a resume trusts.
- */
-export const CHUNK_PROGRESS_SAVE_MS = 500;
-
-/**
- * An attempt tried to change the state after a command had moved the item (e.g. an attempt that
- * started just as pauseAll ran): the command wins, the attempt ends quietly.
- */
-class OvertakenByCommand extends Error {
-  constructor() {
-    super(ABORTED_BY_COMMAND);
-    this.name = 'OvertakenByCommand';
-  }
-}
 /** Holds the server knows about (multipleFile/check recorded them): decisions are reported to it. */
 const SERVER_HOLDS = new Set(['exists', 'sensitive', 'locked']);
 /** Downloads have no upload target; the view still needs one. */
@@ -173,7 +126,6 @@ export function createEngine(deps: EngineDeps): Engine {
 
   /** Insertion order = queue order (loaded sorted by createdAt, then appended). */
   const items = new Map<string, LiveItem>();
-  const writeChains = new Map<string, Promise<unknown>>();
   /** Aborts engine-level calls (checks, folder creation) on dispose. */
   const lifetime = new AbortController();
   let running = 0;
@@ -184,87 +136,31 @@ export function createEngine(deps: EngineDeps): Engine {
     if (up) pump();
   });
 
-  // ---- persistence ---------------------------------------------------------------------------
+  // ---- persistence: one write at a time per item (item-writes.ts) -------------------------------
 
-  /**
-   * Runs `fn` after every earlier write of item `id`. Confirmed chunks still waiting for their save
-   * are queued first, so a later write (a state change, the merge's 'done') never overtakes them.
-   */
-  function serialize<T>(id: string, fn: () => Promise<T>): Promise<T> {
-    const live = items.get(id);
-    if (live?.confirmedTimer) saveConfirmedNow(live);
-    const previous = writeChains.get(id) ?? Promise.resolve();
-    const next = previous.then(fn, fn);
-    const settled = next.catch(() => undefined);
-    writeChains.set(id, settled);
-    void settled.then(() => {
-      if (writeChains.get(id) === settled) writeChains.delete(id);
-    });
-    return next;
-  }
-
-  /**
-   * Saves the chunks confirmed so far, CHUNK_PROGRESS_SAVE_MS after the first of them: one transaction
-   * queued behind the item's other writes takes every confirmation that arrived until it starts. A
-   * lane never waits for it. The confirmed bytes count in the view meanwhile.
-   */
-  function persistConfirmed(live: LiveItem): void {
-    if (live.confirmedWrite || live.confirmedTimer) return;
-    live.confirmedTimer = setTimeout(() => saveConfirmedNow(live), CHUNK_PROGRESS_SAVE_MS);
-  }
-
-  function saveConfirmedNow(live: LiveItem): void {
-    if (live.confirmedTimer) clearTimeout(live.confirmedTimer);
-    live.confirmedTimer = null;
-    if (live.confirmedWrite) return;
-    const id = live.record.id;
-    const written = serialize(id, async () => {
-      live.confirmedWrite = null;
-      const batch = new Map(live.confirmed);
-      const updated = await markChunksDone(db, id, batch, now());
-      if (updated) live.record = updated;
-      for (const index of batch.keys()) live.confirmed.delete(index);
-      notifier.changed();
-    });
-    live.confirmedWrite = written;
-    // Nobody awaits a batch: a failed one (the database went away) is reported, and the chunks stay
-    // counted in memory; the server's chunk list is what a resume trusts anyway.
-    written.catch((error: unknown) => {
-      if (items.has(id)) console.warn('transfer engine: chunk progress not saved', error);
-    });
-  }
-
-  /**
-   * Persists `patch` for item `id` and mirrors it in memory. With `attempt`, a state change from an
-   * attempt that was aborted meanwhile is refused (rejects with the abort reason).
-   */
-  function write(id: string, patch: UploadPatch, attempt?: AbortSignal): Promise<UploadRecord> {
-    return serialize(id, async () => {
-      if (attempt?.aborted && patch.state !== undefined) throw attempt.reason;
-      const current = items.get(id)?.record.state;
-      if (attempt && patch.state !== undefined && current !== undefined && current !== patch.state && !canTransition(current, patch.state)) {
-        throw new OvertakenByCommand();
-      }
-      const updated = await updateUpload(db, id, patch, now());
-      const live = items.get(id);
-      if (!updated || !live) throw new Error(`transfer item ${id} no longer exists`);
-      live.record = updated;
-      notifier.changed();
-      return updated;
-    });
-  }
-
-  /** Moves item `id` to `to` (with `patch`) if the table allows it from its current state; else no-op. */
-  function transitionIfAllowed(id: string, to: TransferState, patch: UploadPatch = {}): Promise<boolean> {
-    return serialize(id, async () => {
-      const live = items.get(id);
-      if (!live || !canTransition(live.record.state, to)) return false;
-      const updated = await updateUpload(db, id, { ...patch, state: to }, now());
-      if (updated) live.record = updated;
-      notifier.changed();
-      return true;
-    });
-  }
+  const { write, transitionIfAllowed, persistConfirmed, flush } = createItemWrites(db, items, now, () => notifier.changed());
+  const { drive } = createItemDriver({
+    api,
+    pieceStore,
+    downloadPieceSize: deps.downloadPieceSize,
+    now,
+    random,
+    sleep,
+    sha256,
+    hashChunk,
+    hashConcurrency,
+    chunkConcurrency,
+    online,
+    write,
+    persistConfirmed,
+    changed: () => notifier.changed(),
+    exists: (id) => items.has(id),
+    started: () => void running++,
+    ended: () => {
+      running--;
+      pump();
+    },
+  });
 
   // ---- scheduling ----------------------------------------------------------------------------
 
@@ -277,126 +173,8 @@ export function createEngine(deps: EngineDeps): Engine {
     }
   }
 
-  function runAttempt(live: LiveItem, signal: AbortSignal): Promise<void> {
-    const id = live.record.id;
-    const update = (patch: UploadPatch) => write(id, patch, signal);
-    if (live.record.direction === 'download') {
-      return runDownload({
-        record: live.record,
-        signal,
-        api,
-        store: pieceStore,
-        ...(deps.downloadPieceSize ? { pieceSize: deps.downloadPieceSize } : {}),
-        update,
-        onPieceProgress: (buffered) => {
-          // Index 0 of `inflight` stands for the piece being received; stored pieces are in bytesDone.
-          const before = live.inflight.get(0) ?? 0;
-          if (buffered > before) live.speed.record(buffered - before, now());
-          if (buffered > 0) live.inflight.set(0, buffered);
-          else live.inflight.delete(0);
-          notifier.changed();
-        },
-      });
-    }
-    const limit = new ConcurrencyLimit(live.record.chunkConcurrency || chunkConcurrency, chunkConcurrency, now, (value) => {
-      void write(id, { chunkConcurrency: value }).catch(() => undefined);
-    });
-    return runUpload({
-      record: live.record,
-      file: live.file,
-      signal,
-      api,
-      sha256,
-      hashChunk,
-      hashConcurrency,
-      limit,
-      sleep,
-      random,
-      update,
-      chunkProgress: (index, sent) => {
-        const before = live.inflight.get(index) ?? 0;
-        if (sent > 0) live.inflight.set(index, sent);
-        else live.inflight.delete(index);
-        if (sent > before) live.speed.record(sent - before, now());
-        notifier.changed();
-      },
-      chunkDone: (index, bytes) => {
-        const before = live.inflight.get(index) ?? 0;
-        live.inflight.delete(index);
-        live.confirmed.set(index, bytes);
-        if (bytes > before) live.speed.record(bytes - before, now());
-        notifier.changed();
-        persistConfirmed(live);
-      },
-      onHashProgress: (bytesHashed) => {
-        live.hashedBytes = bytesHashed;
-        notifier.changed();
-      },
-    });
-  }
-
-  /** Runs attempts of one item until it is done, gives up, is held, or is stopped by a command. */
-  async function drive(live: LiveItem): Promise<void> {
-    const controller = new AbortController();
-    const { signal } = controller;
-    const id = live.record.id;
-    live.run = controller;
-    running++;
-    live.speed.start(now());
-    try {
-      for (;;) {
-        try {
-          await runAttempt(live, signal);
-          return;
-        } catch (error) {
-          // The command that aborted (or overtook) us has set the state.
-          if (signal.aborted || error instanceof OvertakenByCommand) return;
-          live.inflight.clear();
-          const decision = decideOnFailure(error);
-          if (decision.action === 'retry' && decision.network && !online.isOnline()) {
-            // Offline: wait for the network without spending an attempt, then go on by ourselves.
-            await write(id, { state: 'retrying', lastError: MESSAGES.offline }, signal);
-            live.speed.reset();
-            await waitUntilOnline(online, signal);
-            live.speed.start(now());
-            continue;
-          }
-          const done = live.record.chunksDone.length + live.confirmed.size;
-          const attempts = (done > live.doneAtLastFailure ? 0 : live.record.attempts) + 1;
-          live.doneAtLastFailure = done;
-          if (decision.action === 'retry' && attempts < RETRY_MAX_ATTEMPTS) {
-            await write(id, { ...decision.patch, state: 'retrying', attempts, lastError: decision.message }, signal);
-            live.speed.reset();
-            await sleep(decision.retryAfterMs ?? backoffDelayMs(attempts, random), signal);
-            live.speed.start(now());
-            continue;
-          }
-          const message = decision.action === 'retry' ? decision.finalMessage : decision.message;
-          const holdReason = decision.action === 'retry' ? null : (decision.holdReason ?? null);
-          await write(id, { state: decision.action === 'hold' ? 'held' : 'failed', attempts, lastError: message, holdReason }, signal);
-          return;
-        }
-      }
-    } catch (error) {
-      // Only an abort (or the item vanishing under clearFinished) ends up here; anything else is a bug.
-      if (!signal.aborted && !(error instanceof OvertakenByCommand) && items.has(id)) console.error('transfer engine: unexpected error', error);
-    } finally {
-      if (live.run === controller) live.run = null;
-      running--;
-      live.hashedBytes = 0;
-      live.inflight.clear();
-      live.speed.reset();
-      notifier.changed();
-      pump();
-    }
-  }
-
   function stopAttempt(live: LiveItem): void {
     live.run?.abort(new DOMException(ABORTED_BY_COMMAND, 'AbortError'));
-  }
-
-  function liveOf(record: UploadRecord, file: Blob | null): LiveItem {
-    return { record, file, run: null, hashedBytes: 0, inflight: new Map(), confirmed: new Map(), confirmedWrite: null, confirmedTimer: null, doneAtLastFailure: record.chunksDone.length, speed: new SpeedMeter() };
   }
 
   // ---- start-up ------------------------------------------------------------------------------
@@ -465,35 +243,6 @@ export function createEngine(deps: EngineDeps): Engine {
   }
 
   // ---- views ---------------------------------------------------------------------------------
-
-  function toView(live: LiveItem): TransferItemView {
-    const r = live.record;
-    const active = live.run !== null && isActive(r.state);
-    const speed = active ? live.speed.bytesPerSecond : 0;
-    let inflight = 0;
-    for (const bytes of live.inflight.values()) inflight += bytes;
-    for (const bytes of live.confirmed.values()) inflight += bytes;
-    const bytesDone = Math.min(r.size, r.bytesDone + inflight);
-    const view: TransferItemView = {
-      id: r.id,
-      direction: r.direction,
-      name: r.name,
-      size: r.size,
-      bytesDone,
-      state: r.state,
-      speed,
-      etaSeconds: active && r.state === 'uploading' ? etaSeconds(r.size - bytesDone, speed) : null,
-      lastError: r.lastError,
-      target: r.target,
-      fileId: r.fileId,
-      createdAt: r.createdAt,
-      holdReason: r.holdReason,
-    };
-    if (r.state === 'hashing') view.hashedBytes = live.hashedBytes;
-    if (r.relativePath) view.relativePath = r.relativePath;
-    if (r.via) view.via = r.via;
-    return view;
-  }
 
   function buildSnapshot(): TransferSnapshot {
     const views: TransferItemView[] = [];
@@ -709,12 +458,11 @@ export function createEngine(deps: EngineDeps): Engine {
       disposed = true;
       lifetime.abort(new DOMException(ABORTED_BY_COMMAND, 'AbortError'));
       stopListeningOnline();
-      for (const live of items.values()) {
-        stopAttempt(live);
-        if (live.confirmedTimer) saveConfirmedNow(live);
-      }
+      for (const live of items.values()) stopAttempt(live);
+      // Confirmed chunks still waiting for their batch are queued at once; every write then finishes.
+      const written = flush();
       notifier.dispose();
-      await Promise.all([...writeChains.values()]);
+      await written;
     },
   };
   return engine;

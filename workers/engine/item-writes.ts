@@ -1,0 +1,120 @@
+/**
+ * Every write of an item's record goes through here, one after another per item, mirrored in memory:
+ * state changes (checked against the transition table when an attempt makes them), and confirmed
+ * chunks saved in batches behind the lanes (CHUNK_PROGRESS_SAVE_MS) but never overtaken by a later
+ * write.
+ */
+import { canTransition, type TransferState } from '../../common/transfer/states';
+import type { TransferDb } from '../queue/db';
+import { markChunksDone, updateUpload } from '../queue/repository';
+import type { UploadPatch, UploadRecord } from '../queue/types';
+import { OvertakenByCommand, type LiveItem } from './live-item';
+
+/**
+ * Chunks the server confirmed are saved to the queue at most this often (and before any other write
+ * of the item). Each save rewrites the whole record; one per chunk cost the engine's thread more than
+ * sending the chunk. What a late save could lose (after a crash) is a progress figure: the server's
+ * chunk list is what a resume trusts.
+ */
+export const CHUNK_PROGRESS_SAVE_MS = 500;
+
+export interface ItemWrites {
+  write(id: string, patch: UploadPatch, attempt?: AbortSignal): Promise<UploadRecord>;
+  transitionIfAllowed(id: string, to: TransferState, patch?: UploadPatch): Promise<boolean>;
+  /** A chunk was confirmed: its save is queued (batched). */
+  persistConfirmed(live: LiveItem): void;
+  /** Saves the batches still waiting, then waits for every write in progress (dispose). */
+  flush(): Promise<void>;
+}
+
+export function createItemWrites(db: TransferDb, items: ReadonlyMap<string, LiveItem>, now: () => number, changed: () => void): ItemWrites {
+  const writeChains = new Map<string, Promise<unknown>>();
+  const notifier = { changed };
+
+/**
+ * Runs `fn` after every earlier write of item `id`. Confirmed chunks still waiting for their save
+ * are queued first, so a later write (a state change, the merge's 'done') never overtakes them.
+ */
+function serialize<T>(id: string, fn: () => Promise<T>): Promise<T> {
+  const live = items.get(id);
+  if (live?.confirmedTimer) saveConfirmedNow(live);
+  const previous = writeChains.get(id) ?? Promise.resolve();
+  const next = previous.then(fn, fn);
+  const settled = next.catch(() => undefined);
+  writeChains.set(id, settled);
+  void settled.then(() => {
+    if (writeChains.get(id) === settled) writeChains.delete(id);
+  });
+  return next;
+}
+
+/**
+ * Saves the chunks confirmed so far, CHUNK_PROGRESS_SAVE_MS after the first of them: one transaction
+ * queued behind the item's other writes takes every confirmation that arrived until it starts. A
+ * lane never waits for it. The confirmed bytes count in the view meanwhile.
+ */
+function persistConfirmed(live: LiveItem): void {
+  if (live.confirmedWrite || live.confirmedTimer) return;
+  live.confirmedTimer = setTimeout(() => saveConfirmedNow(live), CHUNK_PROGRESS_SAVE_MS);
+}
+
+function saveConfirmedNow(live: LiveItem): void {
+  if (live.confirmedTimer) clearTimeout(live.confirmedTimer);
+  live.confirmedTimer = null;
+  if (live.confirmedWrite) return;
+  const id = live.record.id;
+  const written = serialize(id, async () => {
+    live.confirmedWrite = null;
+    const batch = new Map(live.confirmed);
+    const updated = await markChunksDone(db, id, batch, now());
+    if (updated) live.record = updated;
+    for (const index of batch.keys()) live.confirmed.delete(index);
+    notifier.changed();
+  });
+  live.confirmedWrite = written;
+  // Nobody awaits a batch: a failed one (the database went away) is reported, and the chunks stay
+  // counted in memory; the server's chunk list is what a resume trusts anyway.
+  written.catch((error: unknown) => {
+    if (items.has(id)) console.warn('transfer engine: chunk progress not saved', error);
+  });
+}
+
+/**
+ * Persists `patch` for item `id` and mirrors it in memory. With `attempt`, a state change from an
+ * attempt that was aborted meanwhile is refused (rejects with the abort reason).
+ */
+function write(id: string, patch: UploadPatch, attempt?: AbortSignal): Promise<UploadRecord> {
+  return serialize(id, async () => {
+    if (attempt?.aborted && patch.state !== undefined) throw attempt.reason;
+    const current = items.get(id)?.record.state;
+    if (attempt && patch.state !== undefined && current !== undefined && current !== patch.state && !canTransition(current, patch.state)) {
+      throw new OvertakenByCommand();
+    }
+    const updated = await updateUpload(db, id, patch, now());
+    const live = items.get(id);
+    if (!updated || !live) throw new Error(`transfer item ${id} no longer exists`);
+    live.record = updated;
+    notifier.changed();
+    return updated;
+  });
+}
+
+/** Moves item `id` to `to` (with `patch`) if the table allows it from its current state; else no-op. */
+function transitionIfAllowed(id: string, to: TransferState, patch: UploadPatch = {}): Promise<boolean> {
+  return serialize(id, async () => {
+    const live = items.get(id);
+    if (!live || !canTransition(live.record.state, to)) return false;
+    const updated = await updateUpload(db, id, { ...patch, state: to }, now());
+    if (updated) live.record = updated;
+    notifier.changed();
+    return true;
+  });
+}
+
+  async function flush(): Promise<void> {
+    for (const live of items.values()) if (live.confirmedTimer) saveConfirmedNow(live);
+    await Promise.all([...writeChains.values()]);
+  }
+
+  return { write, transitionIfAllowed, persistConfirmed, flush };
+}
