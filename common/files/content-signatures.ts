@@ -15,26 +15,39 @@ export interface ContentFamily {
 
 const startsWith = (head: Uint8Array, bytes: readonly number[]): boolean => bytes.every((b, i) => head[i] === b);
 
+/**
+ * A Windows program: the 'MZ' stub AND the 'PE\0\0' header it points to (e_lfanew at 0x3C). 'MZ'
+ * alone is how plenty of text starts; the PE header is what Windows runs.
+ */
+function isWindowsProgram(h: Uint8Array): boolean {
+  if (!startsWith(h, [0x4d, 0x5a]) || h.length < 0x40) return false;
+  const peAt = h[0x3c]! | (h[0x3d]! << 8) | (h[0x3e]! << 16) | (h[0x3f]! << 24);
+  return peAt >= 0x40 && peAt + 4 <= h.length && startsWith(h.subarray(peAt), [0x50, 0x45, 0x00, 0x00]);
+}
+
 export const CONTENT_FAMILIES: readonly ContentFamily[] = [
-  // DOS/Windows executables: 'MZ' (PE images carry it too).
-  { name: 'windows-executable', extensions: ['exe', 'com', 'scr', 'dll', 'sys', 'cpl', 'ocx', 'efi', 'pif'], matches: (h) => startsWith(h, [0x4d, 0x5a]) },
+  { name: 'windows-executable', extensions: ['exe', 'com', 'scr', 'dll', 'sys', 'cpl', 'ocx', 'efi', 'pif'], matches: isWindowsProgram },
   { name: 'elf', extensions: ['elf', 'so', 'bin', 'run', 'out'], matches: (h) => startsWith(h, [0x7f, 0x45, 0x4c, 0x46]) },
   {
     name: 'mach-o',
     extensions: ['dylib', 'macho', 'app'],
     matches: (h) => [[0xfe, 0xed, 0xfa, 0xce], [0xfe, 0xed, 0xfa, 0xcf], [0xce, 0xfa, 0xed, 0xfe], [0xcf, 0xfa, 0xed, 0xfe]].some((m) => startsWith(h, m)),
   },
-  // '#!' scripts run by the interpreter they name.
-  { name: 'shebang-script', extensions: ['sh', 'bash', 'zsh', 'ksh', 'csh', 'command', 'run'], matches: (h) => startsWith(h, [0x23, 0x21]) },
+  // '#!/…' scripts run by the interpreter they name (an absolute path: '#!' alone is just text).
+  { name: 'shebang-script', extensions: ['sh', 'bash', 'zsh', 'ksh', 'csh', 'command', 'run'], matches: (h) => startsWith(h, [0x23, 0x21, 0x2f]) || startsWith(h, [0x23, 0x21, 0x20, 0x2f]) },
 ];
 
-/** How many leading bytes the families need (read at most this much of an upload). */
-export const CONTENT_HEAD_BYTES = 8;
+/** How many leading bytes the families need (the PE header usually sits within the first few hundred). */
+export const CONTENT_HEAD_BYTES = 4096;
 
-/** The blocked extension the content stands for, or null when it is none of them. */
-export function blockedContentExtension(head: Uint8Array, blockedExtensions: readonly string[]): string | null {
+/**
+ * The blocked extension the content stands for, or null when it is none of them. A file named as a
+ * member of its own family (`lib.dll` holding a PE) is judged by that name alone: otherwise every DLL
+ * would be refused wherever exe is blocked.
+ */
+export function blockedContentExtension(head: Uint8Array, blockedExtensions: readonly string[], ownExtension = ''): string | null {
   for (const family of CONTENT_FAMILIES) {
-    if (!family.matches(head)) continue;
+    if (!family.matches(head) || family.extensions.includes(ownExtension)) continue;
     const hit = family.extensions.find((e) => blockedExtensions.includes(e));
     if (hit) return hit;
   }

@@ -38,6 +38,6 @@ export class BlockedTypes {
   async assertAllowedContent(tenantId: string, name: string, head: Uint8Array): Promise<void> {
     const blocked = await this.blockedExtensions(tenantId);
     const extension = extensionOf(name);
-    if ((extension !== '' && blocked.includes(extension)) || blockedContentExtension(head, blocked)) throw new AppError(ERRORS.FILE_TYPE_BLOCKED);
+    if ((extension !== '' && blocked.includes(extension)) || blockedContentExtension(head, blocked, extension)) throw new AppError(ERRORS.FILE_TYPE_BLOCKED);
   }
 }

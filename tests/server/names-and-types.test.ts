@@ -22,8 +22,14 @@ afterAll(async () => {
   await server.close();
 });
 
-/** A PE executable's first bytes, then filler. */
-const peBytes = (): Buffer => Buffer.concat([Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00]), randomContent(4096 + serial++)]);
+/** A PE executable's head (the MZ stub pointing at 'PE\0\0'), then filler. */
+function peBytes(): Buffer {
+  const head = Buffer.alloc(0x100);
+  head.write('MZ', 0, 'latin1');
+  head.writeUInt32LE(0x80, 0x3c);
+  head.write('PE\0\0', 0x80, 'latin1');
+  return Buffer.concat([head, randomContent(4096 + serial++)]);
+}
 
 const BAD_NAMES: Array<[string, string, string]> = [
   ['a trailing dot', 'setup.exe.', ERRORS.NAME_TRAILING_DOT.code],
@@ -86,6 +92,11 @@ describe('blocked types by stored name and by content', () => {
     const name = `innocent-${serial++}.txt`;
     expectError(await uploadFile(admin, peBytes(), name), ERRORS.FILE_TYPE_BLOCKED.code);
     expect(await names(admin, null)).not.toContain(name);
+  });
+
+  it('a DLL is a DLL: a PE named .dll uploads where exe is blocked, and text starting with MZ is text', async () => {
+    expect((await uploadFile(admin, peBytes(), `library-${serial++}.dll`)).status).toBe(200);
+    expect((await admin.post(API.createTxt, { parentId: null, category: 1, name: `mz-${serial++}.txt`, content: 'MZ'.padEnd(300, ' notes') })).status).toBe(200);
   });
 
   it('a PE program claimed by second upload as x.txt is refused, only after the proof of possession', async () => {

@@ -1,13 +1,13 @@
-import { App, Flex, type MenuProps } from 'antd';
+import { App, Flex, Skeleton, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
 import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { FileEntry } from '../../../common/api/types';
-import { usePermissionCheck } from '../../lib/button-permissions';
+import { pagePermissionsAtom, usePermissionCheck } from '../../lib/button-permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { useOnline } from '../../lib/data/online';
 import { fileListVersionAtom } from '../../lib/file-events';
-import { listingFor, type BrowserSource } from './browser-source';
+import { listingFor, searchUrl, type BrowserSource } from './browser-source';
 import { ConflictModal } from './ConflictModal';
 import { folderIntoItself } from './conflict-model';
 import { downloadFile, downloadZip } from './download-entries';
@@ -55,6 +55,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const version = useAtomValue(fileListVersionAtom);
   const user = useCurrentUser();
   const permitted = usePermissionCheck();
+  const permissionCodes = useAtomValue(pagePermissionsAtom);
   const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -273,6 +274,16 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   }
 
   const excluded = useMemo(() => new Set(dialog?.kind === 'pick' ? dialog.entries.filter((e) => e.isDir).map((e) => e.id) : []), [dialog]);
+
+  // Until the button permissions are known (the first visit; later they come from the cache), the
+  // page waits rather than growing its toolbar under the user's eyes and pushing the list down.
+  if (permissionCodes === null) {
+    return (
+      <div style={{ flex: 1 }} data-testid="files-page-loading">
+        <Skeleton active paragraph={{ rows: 6 }} />
+      </div>
+    );
+  }
   const versionsFile = dialog?.kind === 'versions' ? dialog.file : null;
 
   return (
@@ -377,15 +388,4 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       />
     </Flex>
   );
-}
-
-/** The keyword search of the page's own category or space (unified search for the others). */
-function searchUrl(source: BrowserSource, keyword: string): string {
-  const params = new URLSearchParams({ keyword });
-  if (source.mode === 'folder') {
-    if (source.scope.spaceId) params.set('spaceId', source.scope.spaceId);
-    else params.set('category', String(source.scope.category));
-    return `/main/file/search?${params.toString()}`;
-  }
-  return `/main/file/unifiedSearch?${params.toString()}`;
 }

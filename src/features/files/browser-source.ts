@@ -49,3 +49,14 @@ export function listingFor(source: BrowserSource, dir: string | null, sort: Sort
     }
   }
 }
+
+/** The keyword search of the page's own category or space (unified search for the others). */
+export function searchUrl(source: BrowserSource, keyword: string): string {
+  const params = new URLSearchParams({ keyword });
+  if (source.mode === 'folder') {
+    if (source.scope.spaceId) params.set('spaceId', source.scope.spaceId);
+    else params.set('category', String(source.scope.category));
+    return `/main/file/search?${params.toString()}`;
+  }
+  return `/main/file/unifiedSearch?${params.toString()}`;
+}

@@ -65,16 +65,29 @@ describe('checkFileName: names every file system and desktop client can hold, sh
 
 describe('blockedContentExtension: executables by their first bytes', () => {
   const bytes = (...b: number[]) => new Uint8Array(b);
+  /** A minimal PE image head: the MZ stub pointing (e_lfanew) at 'PE\0\0'. */
+  const pe = () => {
+    const h = new Uint8Array(0x100);
+    h.set([0x4d, 0x5a], 0);
+    h.set([0x80, 0, 0, 0], 0x3c);
+    h.set([0x50, 0x45, 0, 0], 0x80);
+    return h;
+  };
   it('knows PE, ELF, Mach-O and #! scripts when their extensions are blocked', () => {
-    expect(blockedContentExtension(bytes(0x4d, 0x5a, 0x90, 0), ['exe'])).toBe('exe');
-    expect(blockedContentExtension(bytes(0x4d, 0x5a), ['scr'])).toBe('scr');
+    expect(blockedContentExtension(pe(), ['exe'])).toBe('exe');
+    expect(blockedContentExtension(pe(), ['scr'])).toBe('scr');
     expect(blockedContentExtension(bytes(0x7f, 0x45, 0x4c, 0x46), ['so'])).toBe('so');
     expect(blockedContentExtension(bytes(0xcf, 0xfa, 0xed, 0xfe), ['dylib'])).toBe('dylib');
     expect(blockedContentExtension(new TextEncoder().encode('#!/bin/sh\n'), ['sh'])).toBe('sh');
   });
   it('lets content through when the tenant blocks none of its family, and plain content always', () => {
-    expect(blockedContentExtension(bytes(0x4d, 0x5a), ['msi', 'bat'])).toBeNull();
-    expect(blockedContentExtension(new TextEncoder().encode('MZ is also how this note starts'), ['pdf'])).toBeNull();
+    expect(blockedContentExtension(pe(), ['msi', 'bat'])).toBeNull();
+    // 'MZ' without the PE header it would point to is text, whatever is blocked.
+    expect(blockedContentExtension(new TextEncoder().encode('MZ is also how this note starts, and it goes on long enough to have a 0x3C byte or more'), ['exe'])).toBeNull();
+    expect(blockedContentExtension(new TextEncoder().encode('#! not a script'), ['sh'])).toBeNull();
+    // A program named as its own family's member is judged by that name: a DLL is not refused as an exe.
+    expect(blockedContentExtension(pe(), ['exe'], 'dll')).toBeNull();
+    expect(blockedContentExtension(pe(), ['exe'], 'txt')).toBe('exe');
     expect(blockedContentExtension(bytes(0x25, 0x50, 0x44, 0x46), ['exe'])).toBeNull();
     expect(blockedContentExtension(bytes(), ['exe'])).toBeNull();
   });
