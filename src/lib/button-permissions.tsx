@@ -48,18 +48,7 @@ export function usePermissionCheck(): (code: string) => boolean {
   return (code: string) => isPermitted(codes, code);
 }
 
-/**
- * Renders its children only when the caller holds `code`. While the list is still loading they keep
- * their place, invisible and inert, so the page does not jump when the buttons appear (layout shift).
- */
+/** Renders its children only when the caller holds `code`. */
 export function Permission({ code, children }: { code: string; children: ReactNode }) {
-  const codes = useAtomValue(pagePermissionsAtom);
-  if (codes === null) {
-    return (
-      <span style={{ visibility: 'hidden', pointerEvents: 'none' }} aria-hidden inert>
-        {children}
-      </span>
-    );
-  }
-  return isPermitted(codes, code) ? <>{children}</> : null;
+  return usePermission(code) ? <>{children}</> : null;
 }

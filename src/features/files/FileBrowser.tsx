@@ -1,9 +1,9 @@
-import { App, Flex, Skeleton, type MenuProps } from 'antd';
+import { App, Flex, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
 import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { FileEntry } from '../../../common/api/types';
-import { pagePermissionsAtom, usePermissionCheck } from '../../lib/button-permissions';
+import { usePermissionCheck } from '../../lib/button-permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { useOnline } from '../../lib/data/online';
 import { fileListVersionAtom } from '../../lib/file-events';
@@ -55,7 +55,6 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const version = useAtomValue(fileListVersionAtom);
   const user = useCurrentUser();
   const permitted = usePermissionCheck();
-  const permissionCodes = useAtomValue(pagePermissionsAtom);
   const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -274,16 +273,6 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   }
 
   const excluded = useMemo(() => new Set(dialog?.kind === 'pick' ? dialog.entries.filter((e) => e.isDir).map((e) => e.id) : []), [dialog]);
-
-  // Until the button permissions are known (the first visit; later they come from the cache), the
-  // page waits rather than growing its toolbar under the user's eyes and pushing the list down.
-  if (permissionCodes === null) {
-    return (
-      <div style={{ flex: 1 }} data-testid="files-page-loading">
-        <Skeleton active paragraph={{ rows: 6 }} />
-      </div>
-    );
-  }
   const versionsFile = dialog?.kind === 'versions' ? dialog.file : null;
 
   return (
