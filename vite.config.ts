@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -73,6 +73,41 @@ function precompress(): Plugin {
   };
 }
 
+/** The package (or source file) a module belongs to, for the chunk report: 'antd/es/table', '@rc-component/tree', '/src/…'. */
+function moduleGroup(id: string): string {
+  const inPackage = id.split('node_modules/').pop() ?? id;
+  if (inPackage === id) return id.replace(process.cwd(), '');
+  const parts = inPackage.split('/');
+  return parts.slice(0, parts[0]?.startsWith('@') || parts[0] === 'antd' ? 3 : 2).join('/');
+}
+
+/**
+ * `CHUNK_REPORT=1 npx vite build` prints, per chunk, its imports and its largest packages by brotli size
+ * (each compressed alone, so a little above their share of the chunk); `CHUNK_REPORT=<text>` also
+ * prints who imports each module whose id contains <text>. For finding what a page loads and why.
+ */
+function chunkReport(why: string): Plugin {
+  return {
+    name: 'drive-chunk-report',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      if (why !== '1') {
+        for (const id of this.getModuleIds()) {
+          if (id.includes(why)) console.log('importers of', moduleGroup(id), id.split('/').pop(), '<-', (this.getModuleInfo(id)?.importers ?? []).map(moduleGroup).join(' | '));
+        }
+      }
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const code = new Map<string, string>();
+        for (const [id, module] of Object.entries(chunk.modules)) code.set(moduleGroup(id), (code.get(moduleGroup(id)) ?? '') + (module.code ?? ''));
+        const sizes = [...code].map(([group, text]) => [group, brotliCompressSync(text).length] as const).sort((a, b) => b[1] - a[1]);
+        console.log(`\n## ${chunk.fileName} imports ${chunk.imports.join(', ')}`);
+        for (const [group, size] of sizes.slice(0, 40)) console.log(String(size).padStart(8), group);
+      }
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => ({
   define: buildDefines(mode, process.env),
   plugins: [
@@ -135,6 +170,7 @@ export default defineConfig(({ mode }) => ({
       },
     }),
     precompress(),
+    process.env.CHUNK_REPORT ? chunkReport(process.env.CHUNK_REPORT) : null,
   ],
   worker: { format: 'es' },
   server: {

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { PageLoading } from '../components/PageLoading';
 import { ApiCallError } from '../lib/api-client';
@@ -7,6 +7,7 @@ import { savedAccount, sameAccount } from '../lib/data/account';
 import { fetchUserDetailsQuery, QUERY_KEYS, useUserDetailsQuery } from '../lib/data/queries';
 import { cachePersistence, confirmAccount } from '../lib/data/session';
 import { startOutbox } from '../lib/outbox/outbox';
+import { StatusResult } from '../components/StatusResult';
 
 type State = 'loading' | 'ready' | 'offline';
 
@@ -42,7 +43,7 @@ export function AccountGate({ children }: { children: ReactNode }) {
 
   if (state === 'offline') {
     return (
-      <Result
+      <StatusResult
         status="warning"
         title="无法连接服务器"
         subTitle="当前处于离线状态，本机没有该账号的离线数据。请联网后重试。"

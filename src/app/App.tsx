@@ -1,5 +1,6 @@
 import { App as AntApp, ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
+// The ES build of the locale: 'antd/locale/zh_CN' is CommonJS and brings CJS twins of the pickers' locales.
+import zhCN from 'antd/es/locale/zh_CN';
 import { createStore, Provider as JotaiProvider } from 'jotai';
 import { PwaNotifier } from '../features/pwa';
 import { TOUCH_TARGET_PX, usePhone } from '../lib/use-phone';

@@ -1,9 +1,10 @@
-import { Button, Result, Space } from 'antd';
+import { Button } from 'antd';
 import { Component, lazy, Suspense, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { ChunkLoadError, loadWithTimeout } from '../lib/chunk-timeout';
 import { reloadOnceForNewDeployment } from '../lib/deploy-reload';
 import { failedModuleUrl, reimportFailedModule } from '../lib/module-retry';
 import { PageLoading } from './PageLoading';
+import { StatusResult } from './StatusResult';
 
 interface BoundaryProps {
   onRetry: () => void;
@@ -31,17 +32,17 @@ class ChunkErrorBoundary extends Component<BoundaryProps, { error: ChunkLoadErro
     const { error } = this.state;
     if (!error) return this.props.children;
     return (
-      <Result
+      <StatusResult
         status="warning"
         title={error.timedOut ? '页面加载超时' : '页面加载失败'}
         subTitle={error.timedOut ? '网络较慢或已断开，页面在 120 秒内未能加载完成。请检查网络后重试。' : '页面资源未能加载，可能是网络中断或系统已更新。请重试或刷新页面。'}
         extra={
-          <Space>
+          <div style={{ display: 'inline-flex', gap: 8 }}>
             <Button type="primary" onClick={this.props.onRetry} data-testid="chunk-retry">
               重试
             </Button>
             <Button onClick={() => window.location.reload()}>刷新页面</Button>
-          </Space>
+          </div>
         }
         data-testid="chunk-load-failed"
       />

@@ -1,5 +1,5 @@
-import { Card, Tabs } from 'antd';
-import { useState } from 'react';
+import { theme } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { LoginResult } from '../../../common/api/types';
 import { BrandMark } from '../../components/BrandMark';
@@ -7,12 +7,68 @@ import { beginLogin } from '../../lib/data/session';
 import { readAgreement } from './auth-api';
 import { loginTarget } from './login-target';
 import { PasswordLoginForm } from './PasswordLoginForm';
-import { SmsLoginForm } from './SmsLoginForm';
 import { UserAgreement } from './UserAgreement';
+
+type LoginMethod = 'password' | 'sms';
+
+// Most users log in with a password: the SMS form (and its code sender) loads when its tab is chosen.
+const SmsLoginForm = lazy(() => import('./SmsLoginForm').then((m) => ({ default: m.SmsLoginForm })));
+
+const METHODS: { value: LoginMethod; label: string }[] = [
+  { value: 'password', label: '账号登录' },
+  { value: 'sms', label: '短信登录' },
+];
+
+/**
+ * 账号登录 / 短信登录: a two-button tab list (arrow keys move between them). Drawn here rather than
+ * with antd's Tabs or Segmented, whose menus and tooltips the first screen would otherwise load.
+ */
+function LoginMethodTabs({ value, onChange }: { value: LoginMethod; onChange: (method: LoginMethod) => void }) {
+  const { token } = theme.useToken();
+  return (
+    <div role="tablist" aria-label="登录方式" style={{ display: 'flex', marginBottom: 24, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
+      {METHODS.map((m) => {
+        const selected = m.value === value;
+        return (
+          <button
+            key={m.value}
+            type="button"
+            role="tab"
+            aria-selected={selected}
+            tabIndex={selected ? 0 : -1}
+            data-testid={`login-tab-${m.value}`}
+            onClick={() => onChange(m.value)}
+            onKeyDown={(e) => {
+              if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+              const next = METHODS[(METHODS.indexOf(m) + 1) % METHODS.length]!;
+              onChange(next.value);
+              (e.currentTarget.parentElement?.querySelector(`[data-testid="login-tab-${next.value}"]`) as HTMLElement | null)?.focus();
+            }}
+            style={{
+              flex: 1,
+              height: 44,
+              border: 'none',
+              borderBottom: `2px solid ${selected ? token.colorPrimary : 'transparent'}`,
+              marginBottom: -1,
+              background: 'none',
+              cursor: 'pointer',
+              fontSize: 16,
+              color: selected ? token.colorPrimary : token.colorText,
+            }}
+          >
+            {m.label}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
 
 export function LoginPage() {
   const [, navigate] = useLocation();
   const search = useSearch();
+  const { token } = theme.useToken();
+  const [method, setMethod] = useState<LoginMethod>('password');
   const [agreed, setAgreed] = useState(false);
   const [agreementMissing, setAgreementMissing] = useState(false);
 
@@ -31,18 +87,17 @@ export function LoginPage() {
 
   return (
     <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg, #e6f4ff 0%, #f5f5f5 100%)' }}>
-      <Card style={{ width: 400, boxShadow: '0 6px 24px rgba(0,0,0,0.08)' }}>
+      {/* A plain panel rather than antd's Card, which imports Tabs (and their menus) for its tab list. */}
+      <main style={{ width: 400, maxWidth: 'calc(100vw - 32px)', padding: 24, borderRadius: token.borderRadiusLG, background: token.colorBgContainer, boxShadow: '0 6px 24px rgba(0,0,0,0.08)' }}>
         <div style={{ textAlign: 'center', marginBottom: 8 }}>
           <BrandMark size={40} />
         </div>
-        <Tabs
-          centered
-          destroyOnHidden
-          items={[
-            { key: 'password', label: '账号登录', children: <PasswordLoginForm mayLogin={mayLogin} onLoggedIn={onLoggedIn} /> },
-            { key: 'sms', label: <span data-testid="login-tab-sms">短信登录</span>, children: <SmsLoginForm mayLogin={mayLogin} onLoggedIn={onLoggedIn} /> },
-          ]}
-        />
+        <LoginMethodTabs value={method} onChange={setMethod} />
+        {method === 'password' ? <PasswordLoginForm mayLogin={mayLogin} onLoggedIn={onLoggedIn} /> : (
+          <Suspense fallback={<div style={{ minHeight: 236 }} aria-busy="true" />}>
+            <SmsLoginForm mayLogin={mayLogin} onLoggedIn={onLoggedIn} />
+          </Suspense>
+        )}
         <UserAgreement
           checked={agreed}
           onChange={(checked) => {
@@ -51,7 +106,7 @@ export function LoginPage() {
           }}
           showError={agreementMissing}
         />
-      </Card>
+      </main>
     </div>
   );
 }

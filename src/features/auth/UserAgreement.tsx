@@ -1,4 +1,4 @@
-import { Checkbox, Modal, Typography } from 'antd';
+import { Button, Modal, theme } from 'antd';
 import { useState } from 'react';
 
 /** The agreement text: what a company's users accept before using its drive. */
@@ -13,18 +13,22 @@ const AGREEMENT = [
 /** '我已阅读并同意《用户协议》': must be ticked before logging in; the link shows the text. */
 export function UserAgreement({ checked, onChange, showError }: { checked: boolean; onChange: (checked: boolean) => void; showError: boolean }) {
   const [open, setOpen] = useState(false);
+  const { token } = theme.useToken();
   return (
     <div style={{ marginTop: 16 }}>
-      <Checkbox checked={checked} onChange={(e) => onChange(e.target.checked)}>
+      {/* The browser's own checkbox (in the theme's colour): antd's would be loaded for this one box. */}
+      <label style={{ display: 'inline-flex', alignItems: 'center', gap: 8, cursor: 'pointer', minHeight: 24 }}>
+        <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} style={{ width: 16, height: 16, margin: 0, accentColor: token.colorPrimary, cursor: 'pointer' }} />
         <span data-testid="login-agreement">我已阅读并同意</span>
-      </Checkbox>
-      <Typography.Link onClick={() => setOpen(true)} data-testid="login-agreement-link">
+      </label>
+      {/* Plain elements rather than Typography, which would bring its tooltip machinery to the login page. */}
+      <Button type="link" onClick={() => setOpen(true)} data-testid="login-agreement-link" style={{ padding: 0, height: 'auto' }}>
         《用户协议》
-      </Typography.Link>
+      </Button>
       {showError && (
-        <Typography.Text type="danger" style={{ display: 'block', fontSize: 12 }} data-testid="login-agreement-error">
+        <div role="alert" style={{ color: token.colorError, fontSize: 12 }} data-testid="login-agreement-error">
           请先阅读并同意用户协议
-        </Typography.Text>
+        </div>
       )}
       <Modal
         title="用户协议"
@@ -38,7 +42,7 @@ export function UserAgreement({ checked, onChange, showError }: { checked: boole
         onCancel={() => setOpen(false)}
       >
         {AGREEMENT.map((line) => (
-          <Typography.Paragraph key={line}>{line}</Typography.Paragraph>
+          <p key={line}>{line}</p>
         ))}
       </Modal>
     </div>

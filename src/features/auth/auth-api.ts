@@ -1,10 +1,13 @@
 import { API } from '../../../common/api/paths';
 import type { LoginForm, LoginResult, SmsLoginRequest } from '../../../common/api/types';
-import { encryptPassword } from '../../../common/crypto/password-cipher';
 import { api } from '../../lib/api';
 
-/** Form-encoded login; the password is AES-encrypted first (common/crypto). */
-export function login(fields: { username: string; password: string; captchaId: string; captchaCode: string }): Promise<LoginResult> {
+/**
+ * Form-encoded login; the password is AES-encrypted first (common/crypto). The cipher is loaded when
+ * the user submits, not with the login page: the first screen shows sooner.
+ */
+export async function login(fields: { username: string; password: string; captchaId: string; captchaCode: string }): Promise<LoginResult> {
+  const { encryptPassword } = await import('../../../common/crypto/password-cipher');
   const form: LoginForm = {
     username: fields.username.trim(),
     password: encryptPassword(fields.password),

@@ -1,8 +1,9 @@
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { BrandMark } from '../../components/BrandMark';
 import { UnderConstruction } from '../../components/UnderConstruction';
+import { StatusResult } from '../../components/StatusResult';
 
 function FullPage({ children }: { children: ReactNode }) {
   return (
@@ -25,7 +26,7 @@ function HomeButton() {
 export function NotFoundPage() {
   return (
     <FullPage>
-      <Result status="404" title="404" subTitle="抱歉，您访问的页面不存在。" extra={<HomeButton />} data-testid="not-found" />
+      <StatusResult status="404" title="404" subTitle="抱歉，您访问的页面不存在。" extra={<HomeButton />} data-testid="not-found" />
     </FullPage>
   );
 }
@@ -33,7 +34,7 @@ export function NotFoundPage() {
 export function PermissionDeniedPage() {
   return (
     <FullPage>
-      <Result status="403" title="403" subTitle="抱歉，您没有权限访问此页面。" extra={<HomeButton />} data-testid="permission-denied" />
+      <StatusResult status="403" title="403" subTitle="抱歉，您没有权限访问此页面。" extra={<HomeButton />} data-testid="permission-denied" />
     </FullPage>
   );
 }
@@ -41,7 +42,7 @@ export function PermissionDeniedPage() {
 export function DownloadExceededPage() {
   return (
     <FullPage>
-      <Result status="warning" title="下载次数已超过限制" subTitle="该文件的下载次数已用完，请联系分享者或管理员。" extra={<HomeButton />} data-testid="download-exceeded" />
+      <StatusResult status="warning" title="下载次数已超过限制" subTitle="该文件的下载次数已用完，请联系分享者或管理员。" extra={<HomeButton />} data-testid="download-exceeded" />
     </FullPage>
   );
 }
