@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { PageLoading } from '../components/PageLoading';
 import { queryClient, syncOnlineFlagAtStart } from '../lib/data/query-client';
+import { watchBrowserOnline } from '../lib/data/reachability';
 import { cachePersistence } from '../lib/data/session';
 
 /**
@@ -14,6 +15,7 @@ export function CacheGate({ children }: { children: ReactNode }) {
     syncOnlineFlagAtStart();
     // A broken IndexedDB (private mode quirks, quota) costs the offline cache, never the app.
     cachePersistence.start().catch((e: unknown) => console.warn('offline cache unavailable', e)).finally(() => setReady(true));
+    return watchBrowserOnline();
   }, []);
   return <QueryClientProvider client={queryClient}>{ready ? children : <PageLoading />}</QueryClientProvider>;
 }

@@ -5,6 +5,7 @@
 import { navigate } from 'wouter/use-browser-location';
 import { createApiClient, type ApiNotifier } from './api-client';
 import { currentNetworkEnv, currentPlatform } from './client-env';
+import { reachabilityFetch } from './data/reachability';
 import { endAccountSession } from './data/session';
 
 let notifier: ApiNotifier = {
@@ -21,7 +22,8 @@ export function setApiNotifier(next: ApiNotifier): void {
 }
 
 export const api = createApiClient({
-  fetch: (input, init) => fetch(input, init),
+  // Every answer, or its absence, tells the data layer whether the server can be reached.
+  fetch: reachabilityFetch,
   navigate: (to) => navigate(to),
   notify: {
     error: (text, seconds) => notifier.error(text, seconds),

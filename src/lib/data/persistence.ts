@@ -36,7 +36,18 @@ export function serializeClient(client: PersistedClient): string {
   return JSON.stringify({ ...client, clientState: { ...client.clientState, queries } });
 }
 
-const persisterFor = (key: string): Persister => createAsyncStoragePersister({ storage: cacheStorage, key, throttleTime: 1000, serialize: serializeClient });
+/**
+ * The persister writes at most once a second, so a write may still be pending when the partition is
+ * wiped (logout) or left (another account): `live` is asked at the moment of writing, and a partition
+ * no longer live is never written again, so a wiped account's answers cannot come back to disk.
+ */
+const persisterFor = (key: string, live: () => boolean): Persister =>
+  createAsyncStoragePersister({
+    storage: { getItem: cacheStorage.getItem, removeItem: cacheStorage.removeItem, setItem: (k: string, value: string) => (live() ? cacheStorage.setItem(k, value) : Promise.resolve()) },
+    key,
+    throttleTime: 1000,
+    serialize: serializeClient,
+  });
 
 const succeeded = (q: Query): boolean => q.state.status === 'success';
 
@@ -44,13 +55,15 @@ export class CachePersistence {
   private publicStop: (() => void) | null = null;
   private accountStop: (() => void) | null = null;
   private account: CacheAccount | null = null;
+  /** Bumped whenever the account partition is left or wiped: its pending writes are then dropped. */
+  private accountGeneration = 0;
 
   constructor(private readonly client: QueryClient) {}
 
   /** Loads the public partition and keeps it written. */
   async start(): Promise<void> {
     if (this.publicStop) return;
-    const persister = persisterFor('public');
+    const persister = persisterFor('public', () => true);
     await persistQueryClientRestore({ queryClient: this.client, persister, maxAge: CACHE_MAX_AGE_MS, buster: CACHE_BUSTER });
     this.publicStop = persistQueryClientSubscribe({
       queryClient: this.client,
@@ -70,7 +83,8 @@ export class CachePersistence {
     this.client.removeQueries({ predicate: (q) => !isPublicKey(q.queryKey) });
     this.account = account;
     if (!account) return;
-    const persister = persisterFor(partitionOf(account));
+    const generation = this.accountGeneration;
+    const persister = persisterFor(partitionOf(account), () => generation === this.accountGeneration);
     await persistQueryClientRestore({ queryClient: this.client, persister, maxAge: CACHE_MAX_AGE_MS, buster: CACHE_BUSTER });
     if (this.account !== account) return; // switched again meanwhile
     this.accountStop = persistQueryClientSubscribe({
@@ -90,6 +104,7 @@ export class CachePersistence {
   }
 
   private stopAccount(): void {
+    this.accountGeneration++;
     this.accountStop?.();
     this.accountStop = null;
   }

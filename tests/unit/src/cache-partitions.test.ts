@@ -49,6 +49,28 @@ describe('cache partitions', () => {
     expect(await cacheStorage.getItem(partitionOf(A))).toBeNull();
   });
 
+  it('a save still pending when the session ends (the writes are throttled) never brings the wiped partition back', async () => {
+    const client = createQueryClient();
+    const persistence = new CachePersistence(client);
+    await persistence.useAccount(A);
+    client.setQueryData(['files', 'folder', 'a'], { secret: 'first' });
+    await flushed();
+    // A change just before logout: its write waits for the throttle, and the wipe happens meanwhile.
+    client.setQueryData(['files', 'folder', 'a'], { secret: 'last-moment' });
+    await persistence.wipe(A);
+    await flushed();
+    expect(await cacheStorage.getItem(partitionOf(A))).toBeNull();
+    // The same holds when another account takes over instead.
+    await persistence.useAccount(A);
+    client.setQueryData(['files', 'folder', 'a'], { secret: 'again' });
+    await flushed();
+    client.setQueryData(['files', 'folder', 'a'], { secret: 'switch-moment' });
+    await persistence.wipe(A);
+    await persistence.useAccount(B);
+    await flushed();
+    expect(await cacheStorage.getItem(partitionOf(A))).toBeNull();
+  }, 15_000); // four throttle periods
+
   it('saves long lists with their first pages only', () => {
     const pages = Array.from({ length: PERSISTED_PAGES + 3 }, (_, i) => ({ items: [i], nextCursor: `c${i}` }));
     const saved = JSON.parse(
