@@ -5,7 +5,6 @@
  * sees every row (待同步) and decides on the ones the server refused: nothing is dropped silently.
  */
 import { onlineManager } from '@tanstack/react-query';
-import { liveQuery } from 'dexie';
 import { useEffect, useState } from 'react';
 import { partitionOf } from '../data/account';
 import { savedAccount } from '../data/account';
@@ -46,8 +45,24 @@ export function useOutboxRows(): OutboxRow[] {
       setRows([]);
       return;
     }
-    const sub = liveQuery(() => outboxStore().list(account)).subscribe({ next: setRows, error: () => setRows([]) });
-    return () => sub.unsubscribe();
+    let current = true;
+    // Reads after every change; a slower earlier read never overwrites a later one.
+    let reads = 0;
+    const read = () => {
+      const n = ++reads;
+      outboxStore()
+        .list(account)
+        .then(
+          (rows) => current && n === reads && setRows(rows),
+          () => current && setRows([]),
+        );
+    };
+    read();
+    const unwatch = outboxStore().watch(read);
+    return () => {
+      current = false;
+      unwatch();
+    };
   }, [account]);
   return rows;
 }
@@ -118,7 +133,7 @@ export function startOutbox(): () => void {
   const stopped = new AbortController();
   controller = new AbortController();
   const unsubscribeOnline = onlineManager.subscribe((online) => online && kickOutbox());
-  const rows = liveQuery(() => outboxStore().db.table('ops').count()).subscribe({ next: () => kickOutbox(), error: () => undefined });
+  const unwatch = outboxStore().watch(() => kickOutbox());
   const becomeLeader = (): void => {
     leader = true;
     kickOutbox();
@@ -139,7 +154,7 @@ export function startOutbox(): () => void {
     controller?.abort();
     controller = null;
     unsubscribeOnline();
-    rows.unsubscribe();
+    unwatch();
     if (retryTimer) clearTimeout(retryTimer);
     retryTimer = null;
   };

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { replayOnce, retryRow, rewriteIds, type Executors, type OutboxExecutor } from '../../../src/lib/outbox/outbox-replayer';
 import { newOpId, openOutboxStore, type OutboxRow, type OutboxStore } from '../../../src/lib/outbox/outbox-store';
 
@@ -15,9 +15,6 @@ let dbSerial = 0;
 
 beforeEach(() => {
   store = openOutboxStore(`outbox-test-${dbSerial++}`);
-});
-afterEach(async () => {
-  store.db.close();
 });
 
 interface Sent {
@@ -154,5 +151,57 @@ describe('outbox replay', () => {
     const ids = new Set(Array.from({ length: 100 }, newOpId));
     expect(ids.size).toBe(100);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+});
+
+describe('the outbox store shared by the tabs of an origin', () => {
+  const row = (label: string, account = ACCOUNT): Omit<OutboxRow, 'seq'> => ({ opId: newOpId(), account, kind: 'k', payload: { label }, label, state: 'pending', reason: null, createdAt: Date.now(), attempts: 0 });
+
+  it('two tabs adding at the same moment get distinct numbers, and the order holds', async () => {
+    const name = `outbox-tabs-${dbSerial++}`;
+    const [tabA, tabB] = [openOutboxStore(name), openOutboxStore(name)];
+    const seqs = await Promise.all(Array.from({ length: 20 }, (_v, i) => (i % 2 ? tabA : tabB).add(row(`r${i}`))));
+    expect(new Set(seqs).size).toBe(20);
+    const listed = await tabB.list(ACCOUNT);
+    expect(listed.map((r) => r.seq)).toEqual([...seqs].sort((a, b) => a - b));
+  });
+
+  it("a tab hears another tab's writes (the 待同步 count and the replaying tab follow them)", async () => {
+    const name = `outbox-watch-${dbSerial++}`;
+    const [writer, reader] = [openOutboxStore(name), openOutboxStore(name)];
+    let heard = 0;
+    const unwatch = reader.watch(() => heard++);
+    const seq = await writer.add(row('one'));
+    await expect.poll(() => heard).toBe(1);
+    await writer.update(seq, { state: 'failed', reason: 'x' });
+    await expect.poll(() => heard).toBe(2);
+    expect((await reader.list(ACCOUNT))[0]).toMatchObject({ state: 'failed', reason: 'x', seq });
+    await writer.remove(seq);
+    await expect.poll(() => heard).toBe(3);
+    expect(await reader.list(ACCOUNT)).toEqual([]);
+    unwatch();
+  });
+
+  it("rows kept by the earlier outbox (Dexie's database) move over in their order, once", async () => {
+    // The database the Dexie outbox wrote: object store 'ops', key path 'seq', auto-increment.
+    const legacy = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('drive-outbox', 10);
+      open.onupgradeneeded = () => open.result.createObjectStore('ops', { keyPath: 'seq', autoIncrement: true }).createIndex('account', 'account');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    await new Promise<void>((resolve) => {
+      const tx = legacy.transaction('ops', 'readwrite');
+      for (const label of ['first', 'second', 'third']) tx.objectStore('ops').add(row(label));
+      tx.oncomplete = () => resolve();
+    });
+    legacy.close();
+
+    const store = openOutboxStore();
+    expect((await store.list(ACCOUNT)).map((r) => r.label)).toEqual(['first', 'second', 'third']);
+    await store.add(row('fourth'));
+    expect((await openOutboxStore().list(ACCOUNT)).map((r) => r.label)).toEqual(['first', 'second', 'third', 'fourth']);
+    expect((await indexedDB.databases()).map((d) => d.name)).not.toContain('drive-outbox');
+    await store.clearAccount(ACCOUNT);
   });
 });
