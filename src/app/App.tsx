@@ -1,8 +1,9 @@
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 // The ES build of the locale: 'antd/locale/zh_CN' is CommonJS and brings CJS twins of the pickers' locales.
 import zhCN from 'antd/es/locale/zh_CN';
 import { createStore, Provider as JotaiProvider } from 'jotai';
 import { PwaNotifier } from '../features/pwa';
+import { FeedbackProvider } from '../lib/feedback/feedback';
 import { TOUCH_TARGET_PX, usePhone } from '../lib/use-phone';
 import { ApiNotifierBridge } from './ApiNotifierBridge';
 import { AppRoutes } from './AppRoutes';
@@ -35,7 +36,7 @@ export function App() {
   const phone = usePhone();
   return (
     <ConfigProvider locale={zhCN} theme={phone ? PHONE_THEME : THEME}>
-      <AntApp>
+      <FeedbackProvider>
         <JotaiProvider store={store}>
           <ApiNotifierBridge />
           <PwaNotifier />
@@ -46,7 +47,7 @@ export function App() {
             </ConfigGate>
           </CacheGate>
         </JotaiProvider>
-      </AntApp>
+      </FeedbackProvider>
     </ConfigProvider>
   );
 }

@@ -1,11 +1,12 @@
 import { MessageOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, type FormInstance } from 'antd';
+import { Button, Form, Input, type FormInstance } from 'antd';
 import { useState } from 'react';
 import { SMS_CODE_PATTERN, type SmsPurpose } from '../../common/api/types';
 import { sendSmsCode } from '../lib/account-api';
 import { useCaptcha } from '../lib/use-captcha';
 import { useCountdown } from '../lib/use-countdown';
 import { CAPTCHA_REQUIRED_MESSAGE, CaptchaField } from './CaptchaField';
+import { useFeedback } from '../lib/feedback/feedback';
 
 export const SMS_CODE_MESSAGE = '请输入6位数字短信验证码';
 
@@ -16,7 +17,7 @@ export const SMS_CODE_MESSAGE = '请输入6位数字短信验证码';
  * form's `phoneField`.
  */
 export function SmsCodeFields({ form, phoneField, purpose, testIdPrefix, size }: { form: FormInstance; phoneField: string; purpose: SmsPurpose; testIdPrefix: string; size?: 'large' }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const { captcha, refresh } = useCaptcha();
   const [left, startCountdown] = useCountdown();
   const [sending, setSending] = useState(false);

@@ -1,17 +1,18 @@
-import { App, Card, Skeleton, Typography } from 'antd';
+import { Card, Skeleton, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { BrandMark } from '../../components/BrandMark';
 import { PasswordChangeForm } from '../../components/PasswordChangeForm';
 import { fetchUserDetails } from '../../lib/account-api';
 import { logout } from '../../lib/session';
+import { useFeedback } from '../../lib/feedback/feedback';
 
 /**
  * The full-page password change of spec §2: brand, tip, the form. Finish: the server has ended the
  * session, so log out and go to /login. `onBack` decides what Back does (forced change: log out).
  */
 export function PasswordChangeScreen({ title, tip, onBack, backText }: { title: string; tip: string; onBack: () => void; backText?: string }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [, navigate] = useLocation();
   const [account, setAccount] = useState<string | null>(null);
 

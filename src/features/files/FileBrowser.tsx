@@ -1,4 +1,4 @@
-import { App, Flex, type MenuProps } from 'antd';
+import { Flex, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
 import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
@@ -8,7 +8,6 @@ import { useCurrentUser } from '../../lib/current-user';
 import { useOnline } from '../../lib/data/online';
 import { fileListVersionAtom } from '../../lib/file-events';
 import { listingFor, searchUrl, type BrowserSource } from './browser-source';
-import { ConflictModal } from './ConflictModal';
 import { folderIntoItself } from './conflict-model';
 import { downloadFile, downloadZip } from './download-entries';
 import { DropOverlay } from './DropOverlay';
@@ -18,22 +17,29 @@ import { FileBreadcrumb } from './FileBreadcrumb';
 import { FileTable } from './FileTable';
 import { FileToolbar } from './FileToolbar';
 import { copyOrMove, entriesByIds, makeFolder, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked } from './files-api';
-import { FolderPickerModal, type PickedTarget } from './FolderPickerModal';
-import { NameModal } from './NameModal';
 import { queueFavorite, queueMkdir, queueRemove, queueRename, queueTransfer } from './offline-ops';
 import { OutboxPanel } from './OutboxPanel';
-import { PreviewModal } from './PreviewModal';
 import { previewModeOf } from './preview-mode';
 import { DEFAULT_SORT, type SortState } from './sort-state';
-import { TextFileModal } from './TextFileModal';
 import { errorText, useBrowserUploads } from './use-browser-uploads';
 import { useConflictDecisions } from './use-conflict-decisions';
 import { useCurrentDir } from './use-current-dir';
 import { useEntryPages } from './use-entry-pages';
 import { useNewVersionUpload } from './use-new-version-upload';
 import { usePickerRoots } from './use-picker-roots';
-import { VersionsDrawer } from './VersionsDrawer';
 import { usePublicSpace } from './space-queries';
+import { lazyWhenOpen } from '../../components/lazy-when-open';
+import { useFeedback } from '../../lib/feedback/feedback';
+import type { PickedTarget } from './FolderPickerModal';
+
+// Dialogs load when first opened (components/lazy-when-open): the file page shows sooner.
+const VersionsDrawer = lazyWhenOpen(() => import('./VersionsDrawer').then((m) => m.VersionsDrawer), (p) => p.file !== null);
+const PreviewModal = lazyWhenOpen(() => import('./PreviewModal').then((m) => m.PreviewModal), (p) => p.file !== null);
+const TextFileModal = lazyWhenOpen(() => import('./TextFileModal').then((m) => m.TextFileModal), (p) => p.open);
+const NameModal = lazyWhenOpen(() => import('./NameModal').then((m) => m.NameModal), (p) => p.open);
+const ConflictModal = lazyWhenOpen(() => import('./ConflictModal').then((m) => m.ConflictModal), (p) => p.items !== null);
+const FolderPickerModal = lazyWhenOpen(() => import('./FolderPickerModal').then((m) => m.FolderPickerModal), (p) => p.open);
+
 
 type Dialog =
   | { kind: 'mkdir' }
@@ -49,7 +55,7 @@ type Dialog =
  * the virtualised table with multi-select and a context menu, and the dialogs of every operation.
  */
 export function FileBrowser({ source, title }: { source: BrowserSource; title: string }) {
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const [, navigate] = useLocation();
   const [dir, openDir] = useCurrentDir();
   const version = useAtomValue(fileListVersionAtom);

@@ -1,4 +1,4 @@
-import { App, Button, Drawer, Form, Input, Popconfirm, Select, Table } from 'antd';
+import { Button, Drawer, Form, Input, Popconfirm, Select, Table } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import type { SpaceInfo, SpaceMember, SpaceRole } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
@@ -6,6 +6,7 @@ import { SPACE_ROLE_LABELS, spaceAllows } from '../../../common/files/space-role
 import { usePermission } from '../../lib/button-permissions';
 import { PAGE_PERMISSIONS } from './file-actions';
 import { addGroupMember, listGroupMembers, removeGroupMember, setGroupMemberRole } from './files-api';
+import { useFeedback } from '../../lib/feedback/feedback';
 
 const ROLES: SpaceRole[] = ['owner', 'manager', 'member'];
 
@@ -14,7 +15,7 @@ const ROLES: SpaceRole[] = ['owner', 'manager', 'member'];
  * (not owners, and cannot make owners); the server keeps at least one owner and refuses the rest.
  */
 export function GroupMembersDrawer({ group, isAdmin, onClose, onChanged }: { group: SpaceInfo | null; isAdmin: boolean; onClose: () => void; onChanged: () => void }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [members, setMembers] = useState<SpaceMember[] | null>(null);
   const [form] = Form.useForm<{ username: string; role: SpaceRole }>();
 

@@ -1,5 +1,6 @@
+import { lazyWhenOpen } from '../../components/lazy-when-open';
 import { ArrowLeftOutlined, PlusOutlined, TeamOutlined } from '@ant-design/icons';
-import { App, Button, Flex, Popconfirm, Space, Spin, Table, Tag } from 'antd';
+import { Button, Flex, Popconfirm, Space, Spin, Table, Tag } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { SpaceInfo } from '../../../common/api/types';
@@ -12,9 +13,12 @@ import { PAGE_PERMISSIONS } from './file-actions';
 import { SPACE_QUERY_PARAM } from './file-locations';
 import { SpaceBrowser } from './FilePages';
 import { createGroup, deleteGroup, renameGroup } from './files-api';
-import { GroupMembersDrawer } from './GroupMembersDrawer';
 import { NameModal } from './NameModal';
 import { useGroups, usePublicSpace } from './space-queries';
+import { useFeedback } from '../../lib/feedback/feedback';
+
+// Loaded the first time 成员 opens (components/lazy-when-open).
+const GroupMembersDrawer = lazyWhenOpen(() => import('./GroupMembersDrawer').then((m) => m.GroupMembersDrawer), (p) => p.group !== null);
 
 /**
  * 群组空间 (/main/group): the caller's group spaces; `?space=<id>` opens one as a file tree, with its
@@ -34,7 +38,7 @@ export function GroupPage() {
 }
 
 function GroupList({ groups, onOpen, onChanged }: { groups: SpaceInfo[] | null; onOpen: (id: string) => void; onChanged: () => void }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const user = useCurrentUser();
   const isAdmin = user?.role === 'admin';
   const [dialog, setDialog] = useState<{ kind: 'create' } | { kind: 'rename'; group: SpaceInfo } | null>(null);

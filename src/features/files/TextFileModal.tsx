@@ -1,10 +1,11 @@
-import { App, Button, Form, Input, Modal, Space, Typography } from 'antd';
+import { Button, Form, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { NAME_MAX_LENGTH } from '../../../common/constants';
 import { TEXT_FILE_MAX_BYTES, type FileEntry } from '../../../common/api/types';
 import { checkFileName } from '../../../common/validation/names';
 import { createTxt, keepOnCreateTxt, type FolderScope } from './files-api';
 import { queueCreateTxt } from './offline-ops';
+import { useFeedback } from '../../lib/feedback/feedback';
 
 interface Held {
   holdId: string;
@@ -36,7 +37,7 @@ export function TextFileModal({
   onCreated: (file: FileEntry) => void;
   onQueued?: () => void;
 }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<{ name: string; content: string }>();
   const [busy, setBusy] = useState(false);
   const [held, setHeld] = useState<Held | null>(null);

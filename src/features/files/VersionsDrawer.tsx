@@ -1,5 +1,5 @@
 import { CloudUploadOutlined, DownloadOutlined, RollbackOutlined } from '@ant-design/icons';
-import { App, Button, Drawer, List, Popconfirm, Space, Tag, Typography } from 'antd';
+import { Button, Drawer, List, Popconfirm, Space, Tag, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useState } from 'react';
 import { downloadUrl, versionDownloadUrl } from '../../../common/api/paths';
@@ -11,13 +11,14 @@ import { fileListVersionAtom } from '../../lib/file-events';
 import { ACTION_PERMISSIONS } from './file-actions';
 import { listVersions, restoreVersion } from './files-api';
 import { useNewVersionUpload } from './use-new-version-upload';
+import { useFeedback } from '../../lib/feedback/feedback';
 
 /**
  * 历史版本 of a file: newest first (the first is the current content), each downloadable; an old one
  * can be restored as the new current content; 上传新版本 uploads the next one (use-new-version-upload).
  */
 export function VersionsDrawer({ file, canChange, onClose, onChanged }: { file: FileEntry | null; canChange: boolean; onClose: () => void; onChanged: (fileId: string) => void }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [versions, setVersions] = useState<FileVersion[] | null>(null);
   const newVersion = useNewVersionUpload('version-upload-input', file);
   // Bumped when an upload finishes: a new version uploaded from here shows up without reopening.

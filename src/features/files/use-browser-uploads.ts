@@ -1,8 +1,8 @@
-import { App } from 'antd';
 import type { FolderEntry, UploadTarget } from '../../../common/transfer/engine-api';
 import type { PickedFiles } from '../../lib/folder-walk';
 import { enqueueFolder, enqueueUploads } from '../../lib/upload-queue';
 import { useFileDrop } from './use-file-drop';
+import { useFeedback } from '../../lib/feedback/feedback';
 
 /** Non-API failures (the API client has already shown its own). */
 export function errorText(e: unknown, fallback: string): string | null {
@@ -15,7 +15,7 @@ export function errorText(e: unknown, fallback: string): string | null {
  * whatever is dropped on the page. `target` null = this page takes no uploads.
  */
 export function useBrowserUploads(target: UploadTarget | null) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const failed = (e: unknown): void => {
     const text = errorText(e, '无法开始上传');
     if (text) message.error(text);

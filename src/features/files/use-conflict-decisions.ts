@@ -1,8 +1,8 @@
-import { App } from 'antd';
 import { useCallback, useState } from 'react';
 import type { FileEntry } from '../../../common/api/types';
 import { conflictItemsOf, type ConflictDecision, type ConflictItem } from './conflict-model';
 import type { Decidable } from './files-api';
+import { useFeedback } from '../../lib/feedback/feedback';
 
 interface Pending {
   items: ConflictItem[];
@@ -20,7 +20,7 @@ export interface ConflictDecisions {
 }
 
 export function useConflictDecisions(): ConflictDecisions {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [pending, setPending] = useState<Pending | null>(null);
 
   const ask = useCallback((items: ConflictItem[]) => new Promise<Record<string, ConflictDecision> | null>((resolve) => setPending({ items, resolve })), []);

@@ -1,7 +1,7 @@
-import { App } from 'antd';
 import { useRef, type ReactNode } from 'react';
 import type { FileEntry } from '../../../common/api/types';
 import { enqueueNewVersion } from '../../lib/upload-queue';
+import { useFeedback } from '../../lib/feedback/feedback';
 
 /**
  * 上传新版本: asks for a file, then hands it to the transfer engine with its newVersion policy under the
@@ -10,7 +10,7 @@ import { enqueueNewVersion } from '../../lib/upload-queue';
  * drawer about one file), whether or not `pick` opened it.
  */
 export function useNewVersionUpload(testId: string, forFile: FileEntry | null = null): { pick: (file: FileEntry) => void; input: ReactNode } {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const ref = useRef<HTMLInputElement>(null);
   const target = useRef<FileEntry | null>(null);
 

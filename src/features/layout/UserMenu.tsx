@@ -1,14 +1,15 @@
 import { DesktopOutlined, DownOutlined, IdcardOutlined, LockOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { App, Avatar, Dropdown } from 'antd';
+import { Avatar, Dropdown } from 'antd';
 import { useLocation } from 'wouter';
 import type { UserDetails } from '../../../common/api/types';
 import { clearOutboxOfCurrentAccount, pendingOutboxCount } from '../../lib/outbox/outbox';
 import { promptInstall, useInstallOffer } from '../../lib/pwa-install';
 import { logout } from '../../lib/session';
+import { useFeedback } from '../../lib/feedback/feedback';
 
 export function UserMenu({ user }: { user: UserDetails | null }) {
   const [, navigate] = useLocation();
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const installable = useInstallOffer();
   return (
     <Dropdown

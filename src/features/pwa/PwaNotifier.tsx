@@ -1,6 +1,7 @@
-import { App, Button } from 'antd';
+import { Button } from 'antd';
 import { useEffect } from 'react';
 import { registerSW } from 'virtual:pwa-register';
+import { useFeedback } from '../../lib/feedback/feedback';
 
 let registered = false;
 
@@ -10,7 +11,7 @@ let registered = false;
  * a page never mixes old and new chunks) or the app can open offline. Renders nothing.
  */
 export function PwaNotifier() {
-  const { notification } = App.useApp();
+  const { notification } = useFeedback();
 
   useEffect(() => {
     if (registered) return;

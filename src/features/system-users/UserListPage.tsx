@@ -1,11 +1,12 @@
 import { LockOutlined, UnlockOutlined } from '@ant-design/icons';
-import { App, Button, Card, Input, Popconfirm, Select, Space, Switch, Table, Tag, type TableColumnsType } from 'antd';
+import { Button, Card, Input, Popconfirm, Select, Space, Switch, Table, Tag, type TableColumnsType } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ROLES, type RoleCode, type UserSummary } from '../../../common/api/types';
 import { useCurrentUser } from '../../lib/current-user';
 import { Permission, usePermission } from '../../lib/button-permissions';
 import { searchUsers, setLocked, setOuterLogin, setRole } from './users-api';
+import { useFeedback } from '../../lib/feedback/feedback';
 
 /** The button permission that gates every account action on this page (server: ALL_PERMISSIONS). */
 const MANAGE = 'system:user';
@@ -15,7 +16,7 @@ const MANAGE = 'system:user';
  * outer login (spec §6), each changeable in place. The server re-checks everything (adminOnly).
  */
 export function UserListPage() {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const canManage = usePermission(MANAGE);
   const [keyword, setKeyword] = useState('');
   const [query, setQuery] = useState('');

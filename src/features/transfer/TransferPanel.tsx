@@ -1,5 +1,5 @@
 import { DownOutlined, ExportOutlined, StopOutlined, SwapOutlined, UpOutlined } from '@ant-design/icons';
-import { Alert, App, Badge, Button, Collapse, Empty, Progress, Space, Tabs, Tag, Typography } from 'antd';
+import { Alert, Badge, Button, Collapse, Empty, Progress, Space, Tabs, Tag, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useCallback, useMemo, useState } from 'react';
 import { formatSize } from '../../../common/format/size';
@@ -13,6 +13,7 @@ import { tabRoleAtom, transferSnapshotAtom } from './transfer-atoms';
 import { saveDownload, useTransferEngine } from './use-transfer-engine';
 import { useOnline } from './use-online';
 import { VirtualList } from './VirtualList';
+import { useFeedback } from '../../lib/feedback/feedback';
 
 /** The spec §3 uploader tip, shown by default. */
 export const UPLOADER_TIP = '禁止上传或分享涉密文件，以及法律法规规定不得公开的信息。';
@@ -44,7 +45,7 @@ function downloadQueueJson(data: unknown): void {
 
 function TransferList({ direction, items, actions }: { direction: Direction; items: TransferItemView[]; actions: TransferRowActions }) {
   const engine = getEngine();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const sum = overall(items);
   const percent = sum.total > 0 ? Math.floor((sum.done / sum.total) * 100) : 0;
   const unfinished = items.filter((i) => !isFinished(i)).length;
@@ -124,7 +125,7 @@ export function TransferPanel() {
   const snapshot = useAtomValue(transferSnapshotAtom);
   const role = useAtomValue(tabRoleAtom);
   const online = useOnline();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const phone = usePhone();
   const [expandedByUser, setExpanded] = useState(true);
   // On a phone the panel is the bottom sheet's content: always open, as wide as the screen.

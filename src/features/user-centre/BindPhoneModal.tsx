@@ -1,9 +1,10 @@
 import { MobileOutlined } from '@ant-design/icons';
-import { App, Form, Input, Modal, type ButtonProps } from 'antd';
+import { Form, Input, Modal, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { PHONE_PATTERN } from '../../../common/api/types';
 import { SmsCodeFields } from '../../components/SmsCodeFields';
 import { validatePhone } from '../../lib/account-api';
+import { useFeedback } from '../../lib/feedback/feedback';
 
 interface Fields {
   phone: string;
@@ -13,7 +14,7 @@ interface Fields {
 
 /** Binds (or changes) the caller's phone: SMS code sent for purpose bindPhone, then POST phone/validate. */
 export function BindPhoneModal({ open, onClose, onBound }: { open: boolean; onClose: () => void; onBound: () => void }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<Fields>();
   const [saving, setSaving] = useState(false);
 

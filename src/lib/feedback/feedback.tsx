@@ -1,0 +1,84 @@
+/**
+ * Toasts, notifications and confirmation boxes for every page: what antd's <App> gives through
+ * App.useApp(), except that the modal part (Modal, Dialog, Skeleton…) is loaded the first time a box
+ * is asked for. The login page never asks, and its first load is lighter by that much; the file pages
+ * load Modal for their own dialogs anyway, so a confirmation there opens at once.
+ */
+import { message, notification, theme } from 'antd';
+import type { MessageInstance } from 'antd/es/message/interface';
+import type { ModalFuncProps } from 'antd';
+import type { HookAPI as ModalApi } from 'antd/es/modal/useModal';
+import type { NotificationInstance } from 'antd/es/notification/interface';
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+
+const ModalHost = lazy(() => import('./ModalHost'));
+
+/** The boxes pages use; each returns nothing (the box may still be loading when the call returns). */
+export interface LazyModal {
+  confirm(props: ModalFuncProps): void;
+  warning(props: ModalFuncProps): void;
+  info(props: ModalFuncProps): void;
+  error(props: ModalFuncProps): void;
+}
+
+export interface Feedback {
+  message: MessageInstance;
+  notification: NotificationInstance;
+  modal: LazyModal;
+}
+
+const FeedbackContext = createContext<Feedback | null>(null);
+
+export function useFeedback(): Feedback {
+  const feedback = useContext(FeedbackContext);
+  if (!feedback) throw new Error('useFeedback outside <FeedbackProvider>');
+  return feedback;
+}
+
+export function FeedbackProvider({ children }: { children: ReactNode }) {
+  const [messageApi, messageHolder] = message.useMessage();
+  const [notificationApi, notificationHolder] = notification.useNotification();
+  const api = useRef<ModalApi | null>(null);
+  // Boxes asked for before the host has loaded, in order.
+  const waiting = useRef<((api: ModalApi) => void)[]>([]);
+  const [hostWanted, setHostWanted] = useState(false);
+
+  const withModal = useCallback((show: (api: ModalApi) => void) => {
+    if (api.current) return show(api.current);
+    waiting.current.push(show);
+    setHostWanted(true);
+  }, []);
+  const onHostReady = useCallback((ready: ModalApi) => {
+    api.current = ready;
+    for (const show of waiting.current.splice(0)) show(ready);
+  }, []);
+
+  const value = useMemo<Feedback>(
+    () => ({
+      message: messageApi,
+      notification: notificationApi,
+      modal: {
+        confirm: (props) => withModal((m) => void m.confirm(props)),
+        warning: (props) => withModal((m) => void m.warning(props)),
+        info: (props) => withModal((m) => void m.info(props)),
+        error: (props) => withModal((m) => void m.error(props)),
+      },
+    }),
+    [messageApi, notificationApi, withModal],
+  );
+
+  // The base text style antd's <App> gives the page (its .ant-app class).
+  const { token } = theme.useToken();
+  return (
+    <FeedbackContext.Provider value={value}>
+      <div style={{ color: token.colorText, fontSize: token.fontSize, lineHeight: token.lineHeight, fontFamily: token.fontFamily }}>{children}</div>
+      {messageHolder}
+      {notificationHolder}
+      {hostWanted && (
+        <Suspense fallback={null}>
+          <ModalHost onReady={onHostReady} />
+        </Suspense>
+      )}
+    </FeedbackContext.Provider>
+  );
+}
