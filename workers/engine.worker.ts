@@ -11,6 +11,18 @@ import { createHashPool, HASH_TASKS_PER_WORKER, hashPoolSize, type HashWorkerLik
 import { openTransferDb } from './queue/db';
 import { createTabEngine } from './tabs/tab-engine';
 
+/**
+ * Earlier versions kept the pieces of large downloads in OPFS ('downloads/'); downloads are the
+ * browser's own now, so whatever is left there is removed (the queue's v3 upgrade drops their items).
+ */
+function removeFormerDownloadPieces(): void {
+  const storage = globalThis.navigator?.storage as { getDirectory?: () => Promise<FileSystemDirectoryHandle> } | undefined;
+  storage
+    ?.getDirectory?.()
+    .then((root) => root.removeEntry('downloads', { recursive: true }))
+    .catch(() => undefined); // none there, or no OPFS (private mode)
+}
+
 // Every tab runs this worker, but only the one holding the origin's engine lock creates the engine
 // (and its hash workers); the others relay to it (workers/tabs/tab-engine.ts). The API exposed is the
 // same either way, plus `watchRole(listener)`: whether this tab runs the transfers.
@@ -20,6 +32,7 @@ const engine = createTabEngine({
       hashPoolSize(globalThis.navigator?.hardwareConcurrency),
       () => new Worker(new URL('./hash/hash.worker.ts', import.meta.url), { type: 'module', name: 'transfer-hash' }) as unknown as HashWorkerLike,
     );
+    removeFormerDownloadPieces();
     return createEngine({
       db: openTransferDb(),
       // Bound: a detached `fetch` throws "Illegal invocation" in browsers.

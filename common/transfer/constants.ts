@@ -40,9 +40,3 @@ export const UPLOAD_EXPIRY_MS = 7 * 24 * 3600 * 1000;
 
 /** Header carrying the hex SHA-256 of a chunk body. */
 export const HEADER_CHUNK_SHA256 = 'X-Chunk-Sha256';
-
-/**
- * Downloads are fetched with Range requests of this size (and stored piece by piece), so a pause or a
- * reload loses at most one piece. 8 MiB: few requests, little memory.
- */
-export const DOWNLOAD_PIECE_SIZE = 8 * 1024 * 1024;

@@ -14,7 +14,8 @@ export interface UploadTarget {
 
 export interface TransferItemView {
   id: string;
-  direction: 'upload' | 'download';
+  /** Always 'upload': files are downloaded by the browser itself, not by the engine. */
+  direction: 'upload';
   name: string;
   size: number;
   bytesDone: number;
@@ -64,12 +65,6 @@ export interface NewVersionTarget {
   category: FileCategory;
 }
 
-export interface DownloadRequest {
-  fileId: string;
-  name: string;
-  size: number;
-}
-
 export interface TransferSnapshot {
   items: TransferItemView[];
   totalBytes: number;
@@ -88,10 +83,6 @@ export interface EngineApi<TFile = unknown> {
   enqueueFolder(entries: FolderEntry<TFile>[], target: UploadTarget): Promise<string[]>;
   /** Queues new content for an existing file as its next version; returns the item id. */
   enqueueNewVersion(file: TFile, target: NewVersionTarget): Promise<string>;
-  /** Queues a download of a stored file (Range requests, pausable). */
-  enqueueDownload(request: DownloadRequest): Promise<string>;
-  /** The bytes of a finished download, for the UI to save; null when not (or no longer) available. */
-  getDownloadedFile(id: string): Promise<TFile | null>;
   pause(id: string): Promise<void>;
   resume(id: string): Promise<void>;
   cancel(id: string): Promise<void>;
@@ -141,12 +132,13 @@ export interface QueueExport {
   exportedAt: number;
   items: Array<{
     id: string;
+    /** Exports written before downloads left the engine may hold 'download' items (the replay skips them). */
     direction: 'upload' | 'download';
     name: string;
     size: number;
     /** Path inside a picked folder, or absent. */
     relativePath?: string;
-    /** File id, for downloads. */
+    /** The created file, once done. */
     fileId?: string | null;
     target: UploadTarget;
     state: TransferState;

@@ -5,8 +5,8 @@
 export const TRANSFER_STATES = [
   'waiting', // queued, not started
   'hashing', // computing chunk digests and fingerprint (a pipelined upload hashes while 'uploading', too)
-  'checking', // asking the server what it already has (downloads: waiting for the first Range answer); back to 'hashing' when a server refuses a streaming session
-  'uploading', // sending chunks / merging (downloads: receiving pieces; the table is shared by both directions)
+  'checking', // asking the server what it already has; back to 'hashing' when a server refuses a streaming session
+  'uploading', // sending chunks / merging
   'paused', // stopped by the user, resumable
   'retrying', // waiting out a backoff after a transient failure
   'held', // waiting for a user decision (file must be picked again, conflict...)

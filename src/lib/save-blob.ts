@@ -1,4 +1,4 @@
-/** Browser-side saving of bytes the app holds (finished engine downloads, the exported queue). */
+/** Browser-side saving of bytes the app holds (the exported queue). */
 
 /** Saves bytes as a download named `name` (object URL, revoked once the click has been handled). */
 export function saveBlob(blob: Blob, name: string): void {

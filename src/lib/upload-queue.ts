@@ -1,8 +1,8 @@
 /**
  * How a page asks for transfers without knowing the transfer engine: the transfer feature provides the
- * handler (it owns the engine worker), pages call `enqueueUploads` / `enqueueFolder` / `enqueueNewVersion` / `enqueueDownload`.
+ * handler (it owns the engine worker), pages call `enqueueUploads` / `enqueueFolder` / `enqueueNewVersion`.
  */
-import type { DownloadRequest, FolderEntry, NewVersionTarget, UploadTarget } from '../../common/transfer/engine-api';
+import type { FolderEntry, NewVersionTarget, UploadTarget } from '../../common/transfer/engine-api';
 
 export type EnqueueUploads = (files: File[], target: UploadTarget) => Promise<string[]>;
 
@@ -12,8 +12,6 @@ export interface TransferHandler {
   enqueueFolder(entries: FolderEntry<File>[], target: UploadTarget): Promise<string[]>;
   /** New content for an existing file, uploaded as its next version (the engine's newVersion policy). */
   enqueueNewVersion(file: File, target: NewVersionTarget): Promise<string>;
-  /** A large file's download through the engine (pausable, resumable); it is saved when done. */
-  enqueueDownload(request: DownloadRequest): Promise<string>;
 }
 
 let handler: TransferHandler | null = null;
@@ -41,9 +39,4 @@ export function enqueueFolder(entries: FolderEntry<File>[], target: UploadTarget
 export function enqueueNewVersion(file: File, target: NewVersionTarget): Promise<string> {
   if (!handler) return Promise.reject(new Error(NOT_READY));
   return handler.enqueueNewVersion(file, target);
-}
-
-export function enqueueDownload(request: DownloadRequest): Promise<string> {
-  if (!handler) return Promise.reject(new Error(NOT_READY));
-  return handler.enqueueDownload(request);
 }

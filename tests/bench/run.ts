@@ -6,6 +6,7 @@
 import os from 'node:os';
 import { formatTable, type BenchModule } from './lib/report';
 import { closeTransferContext } from './lib/transfer-context';
+import { browserDownloadBenchmark } from './suites/browser-download';
 import { browserHashingBenchmark } from './suites/browser-hashing';
 import { chunkRequestsBenchmark } from './suites/chunk-requests';
 import { deliveryBenchmark } from './suites/delivery';
@@ -25,6 +26,7 @@ const BENCHMARKS: BenchModule[] = [
   listBenchmark,
   chunkRequestsBenchmark,
   deliveryBenchmark,
+  browserDownloadBenchmark,
 ];
 
 async function main(): Promise<void> {

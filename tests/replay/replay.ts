@@ -2,7 +2,7 @@
  * Replays an exported queue (QueueExport, common/transfer/engine-api.ts) against a server with the
  * real engine under Node: each upload item is matched to a file under `filesDir` (by relativePath,
  * then by name; the size must match), enqueued with its original target, and run to the end.
- * Downloads are replayed when the engine offers enqueueDownload.
+ * Download items (in exports from before downloads became the browser's own) are skipped.
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
@@ -83,17 +83,7 @@ export async function replayQueue(options: ReplayOptions): Promise<ReplayResult>
         continue;
       }
       if (item.direction === 'download') {
-        const enqueueDownload = (engine as Partial<typeof engine>).enqueueDownload;
-        if (typeof enqueueDownload !== 'function' || !item.fileId) {
-          results.push({ ...base, outcome: 'unsupported', error: item.fileId ? 'this engine has no downloads' : 'no fileId in the export' });
-          continue;
-        }
-        try {
-          const id = await enqueueDownload.call(engine, { fileId: item.fileId, name: item.name, size: item.size });
-          results.push({ ...base, engineId: id });
-        } catch (error) {
-          results.push({ ...base, outcome: 'unsupported', error: String(error) });
-        }
+        results.push({ ...base, outcome: "skipped (downloads are the browser's own, not the engine's)" });
         continue;
       }
       const found = await findFile(item, options.filesDir);

@@ -147,6 +147,11 @@ describe('chunked upload and download', () => {
     const head = await admin.raw(downloadUrl(file.id), { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe(String(9 * MiB));
+
+    // What a browser's own download asks with: never compressed (the length and Range offsets are the file's).
+    const asBrowser = await admin.raw(downloadUrl(file.id), { method: 'HEAD', headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(asBrowser.headers.get('content-encoding')).toBeNull();
+    expect(asBrowser.headers.get('content-length')).toBe(String(9 * MiB));
   });
 
   it('answers Range requests with 206 and the exact bytes', async () => {

@@ -51,8 +51,6 @@ export interface ApiClient {
   postJson<T>(path: string, body: unknown, signal: AbortSignal): Promise<T>;
   /** POSTs raw bytes (a chunk) with extra headers, reporting bytes sent through `onProgress`. */
   postBytes<T>(path: string, body: Blob, headers: Record<string, string>, signal: AbortSignal, onProgress?: (bytesSent: number) => void): Promise<T>;
-  /** GET returning the raw 2xx Response (downloads); non-2xx throws like the JSON calls. */
-  getRaw(path: string, headers: Record<string, string>, signal: AbortSignal): Promise<Response>;
 }
 
 /** `getConfig` is read per request, so a later `configure()` applies to the next call. */
@@ -112,16 +110,5 @@ export function createApiClient(fetchFn: FetchFn, getConfig: () => EngineConfig,
     getJson: (path, signal) => call('GET', path, {}, signal),
     postJson: (path, body, signal) => call('POST', path, { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }, signal),
     postBytes,
-    async getRaw(path, headers, signal) {
-      const response = await send('GET', path, { headers }, signal);
-      if (response.ok) return response;
-      let body: unknown = null;
-      try {
-        body = parseBody(await response.text());
-      } catch {
-        // the status says enough
-      }
-      throw failureOf(response.status, body, (n) => response.headers.get(n));
-    },
   };
 }

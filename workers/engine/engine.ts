@@ -14,7 +14,6 @@ import type { UploadCandidate } from '../../common/transfer/checks';
 import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_FILE_CONCURRENCY, STALL_TIMEOUT_MS } from '../../common/transfer/constants';
 import {
   DEFAULT_ENGINE_CONFIG,
-  type DownloadRequest,
   type NewVersionTarget,
   type EngineApi,
   type EngineConfig,
@@ -25,7 +24,6 @@ import {
   type UploadTarget,
 } from '../../common/transfer/engine-api';
 import { isActive, isFinal } from '../../common/transfer/states';
-import { createDefaultPieceStore, type PieceStore } from '../downloads/piece-store';
 import { createInThreadHashChunk, createSha256Hex, type HashChunk, type Sha256Hex } from '../hash/sha256';
 import type { TransferDb } from '../queue/db';
 import { addUploads, listUploads, removeFinishedUploads } from '../queue/repository';
@@ -48,7 +46,7 @@ import { defaultChunkTransport, withStallDetection, type ChunkTransport } from '
 
 export interface EngineDeps {
   db: TransferDb;
-  /** JSON calls, downloads, and chunk bodies when no `transport` is given and there is no XHR. */
+  /** JSON calls, and chunk bodies when no `transport` is given and there is no XHR. */
   fetch: FetchFn;
   config?: EngineConfig;
   now?: () => number;
@@ -69,10 +67,6 @@ export interface EngineDeps {
   stallTimeoutMs?: number;
   /** Network up/down. Default: navigator.onLine and the 'online'/'offline' events (always online in Node). */
   onlineSignal?: OnlineSignal;
-  /** Where download pieces are kept. Default: OPFS when available, else Dexie `downloadPieces`. */
-  pieceStore?: PieceStore;
-  /** Range request size of downloads (tests use small pieces). Default DOWNLOAD_PIECE_SIZE. */
-  downloadPieceSize?: number;
   newId?: (now: number) => string;
   fileConcurrency?: number;
   /** Most chunk requests in flight per item (429 answers lower it for a while). */
@@ -83,8 +77,6 @@ export interface EngineDeps {
 }
 
 export interface Engine extends EngineApi<Blob> {
-  /** A File built from the stored pieces (File is a Blob, so this narrows the shared signature). */
-  getDownloadedFile(id: string): Promise<File | null>;
   /** Loads the persisted queue and starts scheduling; called implicitly by every other method. */
   start(): Promise<void>;
   /** Aborts every attempt and stops notifying (tests, worker shutdown). Persisted state is kept. */
@@ -95,8 +87,6 @@ export { CHUNK_PROGRESS_SAVE_MS } from './item-writes';
 
 /** Holds the server knows about (multipleFile/check recorded them): decisions are reported to it. */
 const SERVER_HOLDS = new Set(['exists', 'sensitive', 'locked']);
-/** Downloads have no upload target; the view still needs one. */
-const DOWNLOAD_TARGET: UploadTarget = { parentId: null, category: 1 };
 
 function defaultRequestPersistence(): void {
   const nav = (globalThis as { navigator?: { storage?: { persist?: () => Promise<boolean> } } }).navigator;
@@ -119,7 +109,6 @@ export function createEngine(deps: EngineDeps): Engine {
   const fileConcurrency = deps.fileConcurrency ?? DEFAULT_FILE_CONCURRENCY;
   const chunkConcurrency = Math.max(1, deps.chunkConcurrency ?? DEFAULT_CHUNK_CONCURRENCY);
   const online = deps.onlineSignal ?? browserOnlineSignal();
-  const pieceStore = deps.pieceStore ?? createDefaultPieceStore(db);
   const transport = withStallDetection(deps.transport ?? defaultChunkTransport(deps.fetch), deps.stallTimeoutMs ?? STALL_TIMEOUT_MS);
   let config: EngineConfig = deps.config ?? DEFAULT_ENGINE_CONFIG;
   const api = createApiClient(deps.fetch, () => config, transport);
@@ -141,8 +130,6 @@ export function createEngine(deps: EngineDeps): Engine {
   const { write, transitionIfAllowed, persistConfirmed, flush } = createItemWrites(db, items, now, () => notifier.changed());
   const { drive } = createItemDriver({
     api,
-    pieceStore,
-    downloadPieceSize: deps.downloadPieceSize,
     now,
     random,
     sleep,
@@ -183,10 +170,10 @@ export function createEngine(deps: EngineDeps): Engine {
     (deps.requestPersistence ?? defaultRequestPersistence)();
     for (const record of await listUploads(db)) items.set(record.id, liveOf(record, record.file));
     for (const live of items.values()) {
-      const { id, state, direction } = live.record;
-      // The page died mid-transfer: queue it again; chunk/exist (or the piece store) says what survived.
+      const { id, state } = live.record;
+      // The page died mid-transfer: queue it again; chunk/exist says what survived.
       if (isActive(state)) await transitionIfAllowed(id, 'waiting');
-      if (direction === 'upload' && live.record.state === 'waiting' && !live.file) {
+      if (live.record.state === 'waiting' && !live.file) {
         await transitionIfAllowed(id, 'held', { lastError: MESSAGES.fileUnreadable, holdReason: 'fileMissing' });
       }
     }
@@ -308,33 +295,6 @@ export function createEngine(deps: EngineDeps): Engine {
       return id as string;
     },
 
-    async enqueueDownload(request: DownloadRequest) {
-      await start();
-      const createdAt = now();
-      const record: UploadRecord = {
-        ...newUploadRecord(new Blob([]), DOWNLOAD_TARGET, createdAt, null),
-        direction: 'download',
-        name: request.name,
-        size: request.size,
-        file: null,
-        fileId: request.fileId,
-      };
-      await addUploads(db, [record]);
-      items.set(record.id, liveOf(record, null));
-      notifier.changed();
-      pump();
-      return record.id;
-    },
-
-    async getDownloadedFile(id) {
-      await start();
-      const live = items.get(id);
-      if (!live || live.record.direction !== 'download' || live.record.state !== 'done') return null;
-      const blob = (await pieceStore.read(id)) ?? (live.record.size === 0 ? new Blob([]) : null);
-      if (!blob || blob.size !== live.record.size) return null;
-      return new File([blob], live.record.name);
-    },
-
     async pause(id) {
       await start();
       const live = items.get(id);
@@ -358,9 +318,8 @@ export function createEngine(deps: EngineDeps): Engine {
       const live = items.get(id);
       if (!live) return;
       stopAttempt(live);
-      const cancelled = await transitionIfAllowed(id, 'cancelled');
+      await transitionIfAllowed(id, 'cancelled');
       stopAttempt(live); // an attempt the scheduler started meanwhile
-      if (cancelled && live.record.direction === 'download') await pieceStore.remove(id);
     },
 
     async retry(id) {
@@ -412,7 +371,7 @@ export function createEngine(deps: EngineDeps): Engine {
     async reattach(id, file) {
       await start();
       const live = items.get(id);
-      if (!live || live.record.direction !== 'upload' || live.record.state !== 'held') return false;
+      if (!live || live.record.state !== 'held') return false;
       if (live.record.holdReason !== 'fileMissing' && live.file) return false;
       if (!(await fingerprintMatches(live.record, file, hashChunk, sha256, lifetime.signal))) return false;
       live.file = file;
@@ -433,10 +392,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
     async clearFinished() {
       await start();
-      for (const id of await removeFinishedUploads(db)) {
-        if (items.get(id)?.record.direction === 'download') await pieceStore.remove(id);
-        items.delete(id);
-      }
+      for (const id of await removeFinishedUploads(db)) items.delete(id);
       notifier.changed();
     },
 

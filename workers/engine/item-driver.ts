@@ -1,12 +1,10 @@
 /**
- * Runs one item: attempts (upload-runner.ts or download-runner.ts) until it is done, is held, gives
+ * Runs one item: attempts (upload-runner.ts) until it is done, is held, gives
  * up or is stopped by a command. A failure is retried with backoff while attempts remain — counted
  * as failures in a row: any progress (chunks confirmed, or found stored) starts the count again —
  * and waits for the network without spending one while offline.
  */
 import { RETRY_MAX_ATTEMPTS } from '../../common/transfer/constants';
-import type { PieceStore } from '../downloads/piece-store';
-import { runDownload } from '../downloads/download-runner';
 import type { HashChunk, Sha256Hex } from '../hash/sha256';
 import type { UploadPatch } from '../queue/types';
 import { ConcurrencyLimit } from './adaptive-pool';
@@ -21,8 +19,6 @@ import { runUpload } from './upload-runner';
 
 export interface DriverContext extends Pick<ItemWrites, 'write' | 'persistConfirmed'> {
   api: ApiClient;
-  pieceStore: PieceStore;
-  downloadPieceSize: number | undefined;
   now: () => number;
   random: () => number;
   sleep: Sleep;
@@ -41,29 +37,11 @@ export interface DriverContext extends Pick<ItemWrites, 'write' | 'persistConfir
 }
 
 export function createItemDriver(ctx: DriverContext): { drive(live: LiveItem): Promise<void> } {
-  const { api, pieceStore, now, random, sleep, sha256, hashChunk, hashConcurrency, chunkConcurrency, online, write, persistConfirmed } = ctx;
+  const { api, now, random, sleep, sha256, hashChunk, hashConcurrency, chunkConcurrency, online, write, persistConfirmed } = ctx;
 
 function runAttempt(live: LiveItem, signal: AbortSignal): Promise<void> {
   const id = live.record.id;
   const update = (patch: UploadPatch) => write(id, patch, signal);
-  if (live.record.direction === 'download') {
-    return runDownload({
-      record: live.record,
-      signal,
-      api,
-      store: pieceStore,
-      ...(ctx.downloadPieceSize ? { pieceSize: ctx.downloadPieceSize } : {}),
-      update,
-      onPieceProgress: (buffered) => {
-        // Index 0 of `inflight` stands for the piece being received; stored pieces are in bytesDone.
-        const before = live.inflight.get(0) ?? 0;
-        if (buffered > before) live.speed.record(buffered - before, now());
-        if (buffered > 0) live.inflight.set(0, buffered);
-        else live.inflight.delete(0);
-        ctx.changed();
-      },
-    });
-  }
   const limit = new ConcurrencyLimit(live.record.chunkConcurrency || chunkConcurrency, chunkConcurrency, now, (value) => {
     void write(id, { chunkConcurrency: value }).catch(() => undefined);
   });

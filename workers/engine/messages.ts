@@ -24,7 +24,5 @@ export const MESSAGES = {
     fileMissing: '无法读取文件，请重新选择该文件后继续',
     unauthorized: '登录已过期，请重新登录后继续',
   },
-  downloadFailed: '下载失败，请重试',
-  downloadSizeMismatch: '下载的文件大小与预期不符，请重试',
   httpStatus: (status: number) => `上传失败（HTTP ${status}），请重试`,
 } as const;

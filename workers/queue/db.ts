@@ -8,17 +8,18 @@
  * v1: uploads.
  * v2: new item fields (relativePath, holdReason, via, chunkConcurrency, onConflict, etag; direction may
  *     be 'download'), an index on direction, and `downloadPieces` (the Dexie piece store of downloads).
+ * v3: downloads left the engine (the browser downloads files itself): download items and
+ *     `downloadPieces` are deleted.
  */
-import Dexie, { type EntityTable, type Table } from 'dexie';
+import Dexie, { type EntityTable } from 'dexie';
 import { DEFAULT_CHUNK_CONCURRENCY } from '../../common/transfer/constants';
-import type { DownloadPieceRecord, UploadRecord } from './types';
+import type { UploadRecord } from './types';
 
 export const TRANSFER_DB_NAME = 'transfer-engine';
-export const TRANSFER_DB_VERSION = 2;
+export const TRANSFER_DB_VERSION = 3;
 
 export type TransferDb = Dexie & {
   uploads: EntityTable<UploadRecord, 'id'>;
-  downloadPieces: Table<DownloadPieceRecord, [string, number]>;
 };
 
 /** Where IndexedDB comes from: the global one by default, or e.g. fake-indexeddb in a test. */
@@ -61,5 +62,8 @@ export function openTransferDb(name: string = TRANSFER_DB_NAME, provider?: Index
           ref.value = migrateRecordV1toV2(record);
         }),
     );
+  db.version(3)
+    .stores({ downloadPieces: null })
+    .upgrade((tx) => tx.table('uploads').where('direction').equals('download').delete());
   return db;
 }

@@ -9,8 +9,8 @@ export type { HoldReason };
 
 export interface UploadRecord {
   id: string;
-  /** Schema v2: downloads live in the same table, so one queue order covers both. */
-  direction: 'upload' | 'download';
+  /** Schema v2 kept downloads in the same table; since v3 every item is an upload. */
+  direction: 'upload';
   name: string;
   size: number;
   lastModified: number;
@@ -19,13 +19,12 @@ export interface UploadRecord {
   /**
    * The bytes. Chromium keeps a File in IndexedDB as a reference to the disk file, so it stays readable
    * after a reload unless the file changed; structured cloning under Node turns it into a Blob. null
-   * when the store refused it: the item is then held until the user picks the file again. Always null
-   * for downloads (their bytes are in the piece store).
+   * when the store refused it: the item is then held until the user picks the file again.
    */
   file: Blob | null;
   target: UploadTarget;
   state: TransferState;
-  /** Bytes the server confirmed (uploads) or stored locally (downloads). */
+  /** Bytes the server confirmed. */
   bytesDone: number;
   /** Chunk size the digests were computed with; 0 until the server announced it. */
   chunkSize: number;
@@ -41,7 +40,7 @@ export interface UploadRecord {
   attempts: number;
   /** Chinese, user-facing. */
   lastError: string | null;
-  /** Upload: the created file. Download: the file being downloaded. */
+  /** The created file, once done (or the file a new version is for). */
   fileId: string | null;
   createdAt: number;
   updatedAt: number;
@@ -57,7 +56,7 @@ export interface UploadRecord {
   chunkConcurrency: number;
   /** What merge / second upload do on a name conflict: set by the user's decision on a held item. */
   onConflict: ConflictPolicy;
-  /** Download: the ETag the stored pieces belong to (sent as If-Range), null until the first answer. */
+  /** Schema v2 field of the engine's former downloads; always null. */
   etag: string | null;
   /**
    * `uploadId` is a streaming session (hashing pipelined with the upload, digests announced at merge;
@@ -68,10 +67,3 @@ export interface UploadRecord {
 
 /** Fields a caller may change; `id`, `direction` and `createdAt` never change. */
 export type UploadPatch = Partial<Omit<UploadRecord, 'id' | 'direction' | 'createdAt' | 'updatedAt'>>;
-
-/** One stored piece of a download (Dexie piece store): bytes [offset, offset + data.size). */
-export interface DownloadPieceRecord {
-  itemId: string;
-  offset: number;
-  data: Blob;
-}

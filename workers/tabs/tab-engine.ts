@@ -52,8 +52,6 @@ const FORWARDED = [
   'enqueueUploads',
   'enqueueFolder',
   'enqueueNewVersion',
-  'enqueueDownload',
-  'getDownloadedFile',
   'pause',
   'resume',
   'cancel',

@@ -137,7 +137,11 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
           if (first) setDialog({ kind: 'preview', file: first });
           return;
         case 'download':
-          if (first && (await downloadFile(first)) === 'engine') message.success('已加入下载列表');
+          if (first) {
+            downloadFile(first);
+            // The browser's own download list shows it from here on.
+            message.info('已开始下载');
+          }
           return;
         case 'zip':
           downloadZip(entries);

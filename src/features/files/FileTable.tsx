@@ -8,7 +8,6 @@ import { displayKindOf } from '../../components/file-kind-look';
 import { FileKindIcon } from '../../components/FileKindIcon';
 import { useElementSize } from '../../lib/use-element-size';
 import { TOUCH_TARGET_PX, usePhone } from '../../lib/use-phone';
-import { ENGINE_DOWNLOAD_THRESHOLD } from './download-entries';
 import type { BrowserMode } from './file-actions';
 import { FileStateTags } from './FileStateTags';
 import { sortFromTable, tableOrderOf, type SortState } from './sort-state';
@@ -177,7 +176,6 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
                 latest.current.onDownload?.(file);
               }}
               data-testid={`download-${file.id}`}
-              data-via={file.size > ENGINE_DOWNLOAD_THRESHOLD ? 'engine' : 'link'}
             >
               下载
             </Button>

@@ -1,13 +1,14 @@
-/** Downloads from the files pages: one file (a link, or the transfer engine when large), or a streamed zip. */
+/**
+ * Downloads from the files pages: the browser's own download, for a file of any size (one file) or
+ * a streamed zip (folders, several entries).
+ *
+ * One file is a plain link to the download route, which answers with an attachment, its length, a
+ * strong ETag and Accept-Ranges: the browser writes the bytes to disk as they arrive, shows the
+ * download in its own list, and can resume an interrupted one with Range + If-Range. Nothing passes
+ * through the page, a worker or browser storage on the way.
+ */
 import { downloadUrl, zipDownloadUrl } from '../../../common/api/paths';
 import type { FileEntry } from '../../../common/api/types';
-import { enqueueDownload } from '../../lib/upload-queue';
-
-/**
- * Files larger than this download through the transfer engine (Range requests: pausable, resumable,
- * listed under '下载'); smaller ones are a plain link the browser downloads by itself.
- */
-export const ENGINE_DOWNLOAD_THRESHOLD = 64 * 1024 * 1024;
 
 function clickLink(href: string, name?: string): void {
   const a = document.createElement('a');
@@ -19,14 +20,9 @@ function clickLink(href: string, name?: string): void {
   a.remove();
 }
 
-/** Resolves with 'engine' when the transfer list took it, 'browser' when the browser downloads it. */
-export async function downloadFile(file: FileEntry): Promise<'engine' | 'browser'> {
-  if (file.size > ENGINE_DOWNLOAD_THRESHOLD) {
-    await enqueueDownload({ fileId: file.id, name: file.name, size: file.size });
-    return 'engine';
-  }
+/** Starts the browser's download of one file (whatever its size). */
+export function downloadFile(file: FileEntry): void {
   clickLink(downloadUrl(file.id), file.name);
-  return 'browser';
 }
 
 /** A folder, or several entries, as one zip streamed by the server (named after the only folder, else 打包下载). */

@@ -1,4 +1,4 @@
-import { CaretRightOutlined, CloseOutlined, PauseOutlined, RedoOutlined, SaveOutlined } from '@ant-design/icons';
+import { CaretRightOutlined, CloseOutlined, PauseOutlined, RedoOutlined } from '@ant-design/icons';
 import { Button, Progress, Space, Tag, Tooltip, Typography } from 'antd';
 import { memo, useRef, type ReactNode } from 'react';
 import { formatSize } from '../../../common/format/size';
@@ -29,7 +29,6 @@ export interface TransferRowActions {
   onCommand(command: TransferCommand, id: string): void;
   onDecide(id: string, decision: HeldDecision): void;
   onReattach(id: string, file: File): void;
-  onSave(item: TransferItemView): void;
 }
 
 function progressStatus(item: TransferItemView): 'success' | 'exception' | 'active' | 'normal' {
@@ -105,11 +104,6 @@ function TransferItemRowImpl({ item, actions }: { item: TransferItemView; action
           <Tag color="green" style={{ marginInlineEnd: 0 }} data-testid="transfer-instant">
             秒传
           </Tag>
-        )}
-        {item.direction === 'download' && item.state === 'done' && (
-          <Tooltip title="保存到本地">
-            <Button size="small" type="text" icon={<SaveOutlined />} aria-label="保存" data-testid="transfer-save" onClick={() => actions.onSave(item)} />
-          </Tooltip>
         )}
         {commands.map((command) => (
           <Tooltip key={command} title={COMMANDS[command].label}>

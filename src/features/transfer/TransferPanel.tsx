@@ -1,5 +1,5 @@
 import { DownOutlined, ExportOutlined, StopOutlined, SwapOutlined, UpOutlined } from '@ant-design/icons';
-import { Alert, Badge, Button, Collapse, Empty, Progress, Space, Tabs, Tag, Typography } from 'antd';
+import { Alert, Badge, Button, Collapse, Empty, Progress, Space, Tag, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useCallback, useMemo, useState } from 'react';
 import { formatSize } from '../../../common/format/size';
@@ -10,7 +10,7 @@ import { getEngine } from './engine-client';
 import { formatEta, HOLD_REASON_LABELS } from './state-labels';
 import { transferRowHeight, TransferItemRow, type TransferRowActions } from './TransferItemRow';
 import { tabRoleAtom, transferSnapshotAtom } from './transfer-atoms';
-import { saveDownload, useTransferEngine } from './use-transfer-engine';
+import { useTransferEngine } from './use-transfer-engine';
 import { useOnline } from './use-online';
 import { VirtualList } from './VirtualList';
 import { useFeedback } from '../../lib/feedback/feedback';
@@ -18,8 +18,6 @@ import { useFeedback } from '../../lib/feedback/feedback';
 /** The spec §3 uploader tip, shown by default. */
 export const UPLOADER_TIP = '禁止上传或分享涉密文件，以及法律法规规定不得公开的信息。';
 export const OFFLINE_TIP = '网络已断开，恢复后将自动继续上传';
-
-type Direction = 'upload' | 'download';
 
 const isBlocked = (item: TransferItemView): boolean => item.holdReason === 'blockedType';
 const isFinished = (item: TransferItemView): boolean => item.state === 'done' || item.state === 'cancelled';
@@ -43,7 +41,8 @@ function downloadQueueJson(data: unknown): void {
   saveBlob(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), `transfer-queue-${stamp}.json`);
 }
 
-function TransferList({ direction, items, actions }: { direction: Direction; items: TransferItemView[]; actions: TransferRowActions }) {
+/** The uploads (downloads are the browser's own and show in its download list, not here). */
+function TransferList({ items, actions }: { items: TransferItemView[]; actions: TransferRowActions }) {
   const engine = getEngine();
   const { message } = useFeedback();
   const sum = overall(items);
@@ -53,8 +52,8 @@ function TransferList({ direction, items, actions }: { direction: Direction; ite
     run().catch((e: unknown) => message.error(`${what}失败：${e instanceof Error ? e.message : String(e)}`));
   };
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0, flex: 1 }} data-testid={`transfer-list-${direction}`}>
-      <div data-testid={`transfer-overall-${direction}`} style={{ marginBottom: 4 }}>
+    <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0, flex: 1 }} data-testid="transfer-list-upload">
+      <div data-testid="transfer-overall-upload" style={{ marginBottom: 4 }}>
         <Progress percent={percent} size="small" status={sum.speed > 0 ? 'active' : 'normal'} aria-label="全部传输的总进度" />
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {formatSize(sum.done)}/{formatSize(sum.total)}
@@ -76,9 +75,9 @@ function TransferList({ direction, items, actions }: { direction: Direction; ite
         </Button>
       </Space>
       {items.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={direction === 'upload' ? '暂无上传任务' : '暂无下载任务'} />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无上传任务" />
       ) : (
-        <VirtualList items={items} rowHeight={transferRowHeight} getKey={(i) => i.id} renderRow={(item) => <TransferItemRow item={item} actions={actions} />} testId={`transfer-scroll-${direction}`} />
+        <VirtualList items={items} rowHeight={transferRowHeight} getKey={(i) => i.id} renderRow={(item) => <TransferItemRow item={item} actions={actions} />} testId="transfer-scroll-upload" />
       )}
     </div>
   );
@@ -120,7 +119,7 @@ function BlockedList({ items }: { items: TransferItemView[] }) {
   );
 }
 
-/** '传输列表': uploads and downloads of the engine, with their progress and controls. Owns the engine connection. */
+/** '传输列表': the engine's uploads, with their progress and controls. Owns the engine connection. */
 export function TransferPanel() {
   const snapshot = useAtomValue(transferSnapshotAtom);
   const role = useAtomValue(tabRoleAtom);
@@ -130,7 +129,6 @@ export function TransferPanel() {
   const [expandedByUser, setExpanded] = useState(true);
   // On a phone the panel is the bottom sheet's content: always open, as wide as the screen.
   const expanded = phone || expandedByUser;
-  const [tab, setTab] = useState<Direction>('upload');
   const expand = useCallback(() => setExpanded(true), []);
   useTransferEngine(expand);
 
@@ -144,20 +142,15 @@ export function TransferPanel() {
         void engine.reattach(id, file).then((ok) => {
           if (!ok) message.error('所选文件与原文件不一致');
         }, fail('重新选择文件')),
-      onSave: (item) =>
-        void saveDownload(engine, item).then((ok) => {
-          if (!ok) message.error('文件内容已不在本地，请重新下载');
-        }, fail('保存')),
     };
   }, [message]);
 
-  const { uploads, downloads, blocked, running } = useMemo(() => {
+  const { uploads, blocked, running } = useMemo(() => {
     const sorted = [...snapshot.items].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
-    const lists = { uploads: [] as TransferItemView[], downloads: [] as TransferItemView[], blocked: [] as TransferItemView[], running: 0 };
+    const lists = { uploads: [] as TransferItemView[], blocked: [] as TransferItemView[], running: 0 };
     for (const item of sorted) {
       if (!isFinished(item) && !isBlocked(item)) lists.running++;
-      if (item.direction === 'download') lists.downloads.push(item);
-      else if (isBlocked(item)) lists.blocked.push(item);
+      if (isBlocked(item)) lists.blocked.push(item);
       else lists.uploads.push(item);
     }
     return lists;
@@ -213,25 +206,11 @@ export function TransferPanel() {
           </div>
           <Alert type="warning" showIcon title={UPLOADER_TIP} style={{ marginBottom: 8 }} data-testid="uploader-tip" />
           {!online && <Alert type="error" showIcon title={OFFLINE_TIP} style={{ marginBottom: 8 }} data-testid="transfer-offline" />}
-          {/* The tabs are only the switch; the active list renders below so it can fill the panel. */}
-          <Tabs
-            size="small"
-            activeKey={tab}
-            onChange={(key) => setTab(key as Direction)}
-            style={{ marginBottom: 4 }}
-            items={[
-              { key: 'upload', label: <span data-testid="transfer-tab-upload">上传（{uploads.length}）</span> },
-              { key: 'download', label: <span data-testid="transfer-tab-download">下载（{downloads.length}）</span> },
-            ]}
-          />
-          {tab === 'upload' ? (
-            <>
-              <BlockedList items={blocked} />
-              <TransferList key="upload" direction="upload" items={uploads} actions={actions} />
-            </>
-          ) : (
-            <TransferList key="download" direction="download" items={downloads} actions={actions} />
-          )}
+          <Typography.Text strong style={{ marginBottom: 4 }} data-testid="transfer-heading-upload">
+            上传（{uploads.length}）
+          </Typography.Text>
+          <BlockedList items={blocked} />
+          <TransferList items={uploads} actions={actions} />
         </div>
       )}
     </aside>

@@ -15,9 +15,8 @@ export const STATE_LABELS: Record<TransferState, string> = {
   cancelled: '已取消',
 };
 
-/** The state as shown for this item (a download in progress reads '下载中'). */
-export function stateLabel(item: Pick<TransferItemView, 'state' | 'direction'>): string {
-  if (item.direction === 'download' && item.state === 'uploading') return '下载中';
+/** The state as shown for this item. */
+export function stateLabel(item: Pick<TransferItemView, 'state'>): string {
   return item.state === 'hashing' ? `${STATE_LABELS.hashing}…` : STATE_LABELS[item.state];
 }
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { API } from '../../../common/api/paths';
 import { MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
@@ -121,23 +120,6 @@ describe('offline', () => {
     expect((await engine.getSnapshot()).items.find((i) => i.id === second)!.state).toBe('waiting');
     online.set(true);
     await waitForItem(engine, second!, (i) => i.state === 'done');
-  });
-});
-
-describe('downloads queued offline', () => {
-  it('wait without a request or a spent attempt, and start on their own when the network is back', async () => {
-    const server = new FakeUploadServer();
-    server.downloads.set('file-off', { bytes: new Uint8Array(randomBytes(3000)), etag: '"v1"' });
-    const online = manualOnline(false);
-    const { engine } = setupEngine(server, { onlineSignal: online });
-    const id = await engine.enqueueDownload({ fileId: 'file-off', name: 'offline.bin', size: 3000 });
-    await tick(50);
-    const waiting = (await engine.getSnapshot()).items.find((i) => i.id === id)!;
-    expect(waiting.state).toBe('waiting');
-    expect(server.requests.filter((r) => r.path.includes('file-off'))).toEqual([]);
-    online.set(true);
-    const done = await waitForItem(engine, id, (i) => i.state === 'done');
-    expect(done.bytesDone).toBe(3000);
   });
 });
 

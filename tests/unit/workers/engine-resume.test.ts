@@ -3,13 +3,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../../common/api/errors';
-import { API, downloadUrl } from '../../../common/api/paths';
+import { API } from '../../../common/api/paths';
 import type { FetchFn } from '../../../workers/engine/api-client';
 import { openTransferDb, TRANSFER_DB_VERSION } from '../../../workers/queue/db';
 import { getUpload } from '../../../workers/queue/repository';
 import { FakeUploadServer } from './fake-upload-server';
 import { hangUntilAborted } from './engine-test-kit';
-import { setupEngine, target, testFile, tick, waitForItem } from './engine-test-kit';
+import { setupEngine, target, testFile, waitForItem } from './engine-test-kit';
 
 
 describe('reattach a file the browser did not keep', () => {
@@ -75,91 +75,34 @@ describe('queue schema v1 → v2', () => {
       ...base, state: 'held', relativePath: null, holdReason: 'fileMissing', via: null, chunkConcurrency: 3, onConflict: 'fail', etag: null,
     });
     expect(await getUpload(db, 'done-v1')).toMatchObject({ via: 'chunks', holdReason: null, fileId: 'f-1' });
-    expect(await db.downloadPieces.count()).toBe(0);
     db.close();
   });
 });
 
-describe('downloads', () => {
-  const PIECE = 16 * 1024;
-
-  async function downloadInterrupted(server: FakeUploadServer, fileId: string) {
-    let answered = 0;
-    const fetch: FetchFn = (input, init) =>
-      input.startsWith(downloadUrl(fileId)) && ++answered > 3 ? hangUntilAborted(init.signal!) : server.fetch(input, init);
-    const first = setupEngine(server, { fetch, downloadPieceSize: PIECE });
-    const size = server.downloads.get(fileId)!.bytes.length;
-    const id = await first.engine.enqueueDownload({ fileId, name: 'report.pdf', size });
-    await waitForItem(first.engine, id, (i) => i.bytesDone === 3 * PIECE && i.state === 'uploading');
-    expect(await first.engine.getDownloadedFile(id)).toBeNull(); // not finished
-    await first.dispose(); // the page goes away mid-download
-    const requestsBefore = server.requests.length;
-    const second = setupEngine(server, { downloadPieceSize: PIECE }, first.dbName);
-    return { id, second, requestsBefore };
-  }
-
-  it('fetches in Range pieces and resumes after a reload from the last stored byte (If-Range with the ETag)', async () => {
-    const server = new FakeUploadServer();
-    const bytes = new Uint8Array(randomBytes(5 * PIECE + 100));
-    server.downloads.set('file-9', { bytes, etag: '"v1"' });
-    const { id, second, requestsBefore } = await downloadInterrupted(server, 'file-9');
-    const done = await waitForItem(second.engine, id, (i) => i.state === 'done');
-    expect(done).toMatchObject({ direction: 'download', bytesDone: bytes.length, size: bytes.length });
-    const resumed = server.requests.slice(requestsBefore).filter((r) => r.path === downloadUrl('file-9'));
-    expect(resumed[0]!.headers.range).toBe(`bytes=${3 * PIECE}-${4 * PIECE - 1}`);
-    expect(resumed[0]!.headers['if-range']).toBe('"v1"');
-    expect(resumed).toHaveLength(3);
-    const file = await second.engine.getDownloadedFile(id);
-    expect(file!.name).toBe('report.pdf');
-    expect(Buffer.from(await file!.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
-  });
-
-  it('a file changed meanwhile (another ETag) restarts from byte 0 instead of mixing old and new bytes', async () => {
-    const server = new FakeUploadServer();
-    server.downloads.set('file-7', { bytes: new Uint8Array(randomBytes(5 * PIECE)), etag: '"v1"' });
-    const { id, second } = await downloadInterrupted(server, 'file-7');
-    // Same size: only the validator can tell the stored prefix is stale.
-    const changed = new Uint8Array(randomBytes(5 * PIECE));
-    server.downloads.set('file-7', { bytes: changed, etag: '"v2"' });
-    const requestsBefore = server.requests.length;
-    const done = await waitForItem(second.engine, id, (i) => i.state === 'done');
-    expect(done.size).toBe(changed.length);
-    const resumed = server.requests.slice(requestsBefore).filter((r) => r.path === downloadUrl('file-7'));
-    expect(resumed[0]!.headers['if-range']).toBe('"v1"');
-    const file = await second.engine.getDownloadedFile(id);
-    expect(Buffer.from(await file!.arrayBuffer()).equals(Buffer.from(changed))).toBe(true);
-  });
-
-  it('pause, resume and cancel work on downloads; cancel forgets the stored pieces', async () => {
-    const server = new FakeUploadServer();
-    server.downloads.set('file-5', { bytes: new Uint8Array(randomBytes(8 * PIECE)), etag: '"v1"' });
-    let gate: Promise<void> = new Promise(() => undefined);
-    const fetch: FetchFn = async (input, init) => {
-      if (input.includes('file-5') && (init.headers as Record<string, string>).Range !== `bytes=0-${PIECE - 1}`) {
-        await Promise.race([gate, hangUntilAborted(init.signal!)]);
-      }
-      return server.fetch(input, init);
+describe('queue schema v2 → v3', () => {
+  it('drops the download items and the piece table of the former engine downloads, keeping uploads', async () => {
+    const name = `migration-v3-${Date.now()}`;
+    const v2 = new Dexie(name);
+    v2.version(2).stores({ uploads: 'id, state, createdAt, direction', downloadPieces: '[itemId+offset], itemId' });
+    const base = {
+      name: 'x.bin', size: 5, lastModified: 1, type: '', file: null, target: { parentId: null, category: 1 }, state: 'paused',
+      bytesDone: 0, chunkSize: 0, chunkDigests: null, fingerprint: null, uploadId: null, chunksDone: [], attempts: 0,
+      lastError: null, fileId: null, createdAt: 1, updatedAt: 1, relativePath: null, holdReason: null, via: null,
+      chunkConcurrency: 3, onConflict: 'fail', etag: null,
     };
-    const { engine, db } = setupEngine(server, { fetch, downloadPieceSize: PIECE });
-    const id = await engine.enqueueDownload({ fileId: 'file-5', name: 'x.bin', size: 8 * PIECE });
-    await waitForItem(engine, id, (i) => i.bytesDone === PIECE);
-    await engine.pause(id);
-    expect((await engine.getSnapshot()).items[0]!.state).toBe('paused');
-    gate = Promise.resolve();
-    await engine.resume(id);
-    await waitForItem(engine, id, (i) => i.state === 'done');
-    expect(await db.downloadPieces.where('itemId').equals(id).count()).toBe(8);
-    await engine.clearFinished();
-    expect(await db.downloadPieces.count()).toBe(0);
-    await tick();
-  });
+    await v2.table('uploads').bulkAdd([
+      { ...base, id: 'up', direction: 'upload' },
+      { ...base, id: 'down', direction: 'download', fileId: 'f-1', etag: '"v1"' },
+    ]);
+    await v2.table('downloadPieces').add({ itemId: 'down', offset: 0, data: new Blob(['12345']) });
+    v2.close();
 
-  it('a download of a missing file fails with the server message (no retry on 404)', async () => {
-    const server = new FakeUploadServer();
-    const { engine } = setupEngine(server);
-    const id = await engine.enqueueDownload({ fileId: 'nope', name: 'x.bin', size: 10 });
-    const failed = await waitForItem(engine, id, (i) => i.state === 'failed');
-    expect(failed.lastError).toBe('文件不存在或已被删除');
+    const db = openTransferDb(name);
+    await db.open();
+    expect(db.verno).toBe(TRANSFER_DB_VERSION);
+    expect((await db.uploads.toArray()).map((r) => r.id)).toEqual(['up']);
+    expect(db.tables.map((t) => t.name)).toEqual(['uploads']);
+    db.close();
   });
 });
 

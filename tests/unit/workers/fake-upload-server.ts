@@ -21,12 +21,6 @@ export interface RecordedRequest {
   body?: unknown;
 }
 
-/** A stored file the fake serves for downloads (ETag = strong validator of its content). */
-export interface FakeDownload {
-  bytes: Uint8Array;
-  etag: string;
-}
-
 /** Lets a test replace the answer to one request; return undefined to let the fake answer. */
 type InterceptResult = Response | 'network-error' | undefined;
 export type Interceptor = (req: RecordedRequest, callIndex: number) => InterceptResult | Promise<InterceptResult>;
@@ -54,7 +48,6 @@ export class FakeUploadServer {
   readonly checkFindings = new Map<string, Partial<MultipleFileCheckResult>>();
   /** Proofs the fake expected, in order (for asserting the client's HMAC). */
   readonly expectedProofs: string[] = [];
-  readonly downloads = new Map<string, FakeDownload>();
   private challenges = new Map<string, { nonce: string; ranges: ByteRange[]; fingerprint: string }>();
   private sessions = new Map<string, { fingerprint: string; stored: Set<number>; count: number; partial: Map<number, Uint8Array> }>();
 
@@ -98,7 +91,6 @@ export class FakeUploadServer {
         return json(200, { data: { id: `file-${uploadId}`, name } });
       }
       default:
-        if (url.pathname.startsWith(API.downloadPrefix)) return this.download(decodeURIComponent(url.pathname.slice(API.downloadPrefix.length)), headers);
         return json(404, {});
     }
   };
@@ -172,21 +164,6 @@ export class FakeUploadServer {
     this.expectedProofs.push(expected);
     if (expected !== body.proof.hmac) return json(200, { data: { status: 'unknown' } });
     return json(200, { data: { status: 'created', file: { id: `instant-${fingerprint.slice(0, 8)}`, name: body.name } } });
-  }
-
-  /** Range + If-Range like the real download route: a stale If-Range gets the whole file (200). */
-  private download(fileId: string, headers: Record<string, string>): Response {
-    const file = this.downloads.get(fileId);
-    if (!file) return json(404, { errorCode: ERRORS.NOT_FOUND.code, errorMessage: ERRORS.NOT_FOUND.message });
-    const ifRange = headers['if-range'];
-    const match = /^bytes=(\d+)-(\d*)$/.exec(headers.range ?? '');
-    const size = file.bytes.length;
-    if (!match || (ifRange && ifRange !== file.etag)) {
-      return new Response(file.bytes.slice(), { status: 200, headers: { ETag: file.etag, 'Content-Length': String(size) } });
-    }
-    const start = Number(match[1]);
-    const end = Math.min(size - 1, match[2] ? Number(match[2]) : size - 1);
-    return new Response(file.bytes.slice(start, end + 1), { status: 206, headers: { ETag: file.etag, 'Content-Range': `bytes ${start}-${end}/${size}` } });
   }
 
   requestsTo(path: string): RecordedRequest[] {

@@ -207,11 +207,11 @@ export class FakeEngine {
     for (const listener of this.listeners.values()) listener(snapshot);
   }
 
-  private add(file: FakeFile, uploadTarget: UploadTarget, direction: 'upload' | 'download', relativePath?: string): string {
+  private add(file: FakeFile, uploadTarget: UploadTarget, relativePath?: string): string {
     const id = this.nextId();
     this.store.set(id, {
       id,
-      direction,
+      direction: 'upload',
       name: file.name,
       size: file.size,
       bytesDone: 0,
@@ -242,32 +242,21 @@ export class FakeEngine {
   readonly api: EngineApi<FakeFile> = {
     enqueueUploads: async (files, uploadTarget) => {
       await this.record('enqueueUploads', [files, uploadTarget]);
-      const ids = files.map((file) => this.add(file, uploadTarget, 'upload'));
+      const ids = files.map((file) => this.add(file, uploadTarget));
       this.changed();
       return ids;
     },
     enqueueNewVersion: async (file, versionTarget) => {
       await this.record('enqueueNewVersion', [file, versionTarget]);
-      const id = this.add(file, { parentId: versionTarget.parentId, category: versionTarget.category }, 'upload');
+      const id = this.add(file, { parentId: versionTarget.parentId, category: versionTarget.category });
       this.changed();
       return id;
     },
     enqueueFolder: async (entries, uploadTarget) => {
       await this.record('enqueueFolder', [entries, uploadTarget]);
-      const ids = entries.map((entry) => this.add(entry.file, uploadTarget, 'upload', entry.relativePath));
+      const ids = entries.map((entry) => this.add(entry.file, uploadTarget, entry.relativePath));
       this.changed();
       return ids;
-    },
-    enqueueDownload: async (request) => {
-      await this.record('enqueueDownload', [request]);
-      const id = this.add({ name: request.name, size: request.size }, { parentId: null, category: 1 }, 'download');
-      this.changed();
-      return id;
-    },
-    getDownloadedFile: async (id) => {
-      await this.record('getDownloadedFile', [id]);
-      const item = this.store.get(id);
-      return item?.state === 'done' ? { name: item.name, size: item.size } : null;
     },
     pause: async (id) => {
       await this.record('pause', [id]);
