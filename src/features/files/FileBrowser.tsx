@@ -15,7 +15,7 @@ import { ACTION_LABELS, ACTION_PERMISSIONS, actionsFor, PAGE_PERMISSIONS, type F
 import { locationOf } from './file-locations';
 import { FileBreadcrumb } from './FileBreadcrumb';
 import { FileTable } from './FileTable';
-import { FileToolbar } from './FileToolbar';
+import { FileSearchTools, FileToolbar } from './FileToolbar';
 import { copyOrMove, entriesByIds, makeFolder, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked } from './files-api';
 import { queueFavorite, queueMkdir, queueRemove, queueRename, queueTransfer } from './offline-ops';
 import { OutboxPanel } from './OutboxPanel';
@@ -296,7 +296,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       {...(canUpload ? drop.handlers : {})}
     >
       {canUpload && drop.dragging && <DropOverlay />}
-      <Flex justify="space-between" align="center" gap={8}>
+      <Flex justify="space-between" align="center" gap={8} wrap="wrap">
         {source.mode === 'folder' ? (
           <FileBreadcrumb dir={dir} rootName={source.rootName} hiddenIds={space ? [space.rootId] : []} onOpen={openDir} />
         ) : (
@@ -304,7 +304,15 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
             {title}
           </div>
         )}
-        <OutboxPanel />
+        <Flex gap={8} align="center" wrap="wrap" justify="flex-end">
+          <OutboxPanel />
+          <FileSearchTools
+            source={source}
+            sort={source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null}
+            onSort={setSort}
+            onSearch={(keyword) => navigate(searchUrl(source, keyword))}
+          />
+        </Flex>
       </Flex>
       <FileToolbar
         source={source}
@@ -317,9 +325,6 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         onCreateTxt={() => setDialog({ kind: 'txt' })}
         onAction={(action) => void run(action, selection)}
         onEmptyRecycle={emptyRecycleBin}
-        sort={source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null}
-        onSort={setSort}
-        onSearch={(keyword) => navigate(searchUrl(source, keyword))}
       />
       <FileTable
         mode={source.mode}

@@ -26,6 +26,10 @@ export interface FileToolbarProps {
   onCreateTxt: () => void;
   onAction: (action: FileAction) => void;
   onEmptyRecycle: () => void;
+}
+
+export interface FileSearchToolsProps {
+  source: BrowserSource;
   /** null = no sort control on this page. */
   sort: SortState | null;
   onSort: (sort: SortState) => void;
@@ -33,8 +37,8 @@ export interface FileToolbarProps {
 }
 
 /**
- * Page actions (upload, upload folder, new folder, new text file; empty the recycle bin), the batch
- * actions of the selection, sort, and the search box. Every button is gated by its permission code.
+ * Page actions (upload, upload folder, new folder, new text file; empty the recycle bin) and the batch
+ * actions of the selection. Every button is gated by its permission code.
  */
 export function FileToolbar(p: FileToolbarProps) {
   const input = useRef<HTMLInputElement>(null);
@@ -47,7 +51,8 @@ export function FileToolbar(p: FileToolbarProps) {
   const folderMode = p.source.mode === 'folder';
 
   return (
-    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', justifyContent: 'space-between' }}>
+    // At least one button high before the permissions arrive: the list below does not jump when they do.
+    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', minHeight: 32 }} data-testid="file-toolbar">
       {/* Outside the Space: its items are keyed by position, which would hand one input's DOM node to the other. */}
       <HiddenPicker inputRef={input} testId="upload-input" label="选择要上传的文件" onPick={p.onFiles} />
       <HiddenPicker inputRef={folderInput} testId="upload-folder-input" label="选择要上传的文件夹" onPick={(files) => p.onFolder(folderEntriesFromInput(files))} />
@@ -103,39 +108,6 @@ export function FileToolbar(p: FileToolbarProps) {
         )}
         {p.selectionCount > 0 && <span data-testid="selection-count">已选 {p.selectionCount} 项</span>}
       </Space>
-      <Space wrap>
-        {p.sort && (
-          <Dropdown
-            menu={{
-              selectable: true,
-              selectedKeys: [`${p.sort.field}:${p.sort.order}`],
-              items: (Object.keys(SORT_LABELS) as FileSortField[]).flatMap((field) => [
-                { key: `${field}:asc`, label: `${SORT_LABELS[field]} 升序` },
-                { key: `${field}:desc`, label: `${SORT_LABELS[field]} 降序` },
-              ]),
-              onClick: ({ key }) => {
-                const [field, order] = key.split(':') as [FileSortField, 'asc' | 'desc'];
-                p.onSort({ field, order });
-              },
-            }}
-          >
-            <Button icon={<SortAscendingOutlined />} data-testid="toolbar-sort">
-              排序：{SORT_LABELS[p.sort.field]}
-              {p.sort.order === 'asc' ? '↑' : '↓'}
-            </Button>
-          </Dropdown>
-        )}
-        {p.source.mode !== 'search' && (
-          <Input.Search
-            placeholder={folderMode ? '搜索当前空间的文件' : '搜索全部文件'}
-            allowClear
-            enterButton
-            onSearch={(v) => v.trim() && p.onSearch(v.trim())}
-            style={{ width: 260 }}
-            data-testid="toolbar-search"
-          />
-        )}
-      </Space>
     </div>
   );
 }
@@ -156,5 +128,47 @@ function HiddenPicker({ inputRef, testId, label, onPick }: { inputRef: RefObject
         if (files.length > 0) onPick(files);
       }}
     />
+  );
+}
+
+/**
+ * Sort and search, beside the breadcrumb: they do not depend on button permissions, so the header row
+ * has its final height from the first frame.
+ */
+export function FileSearchTools(p: FileSearchToolsProps) {
+  return (
+    <Space wrap>
+      {p.sort && (
+        <Dropdown
+          menu={{
+            selectable: true,
+            selectedKeys: [`${p.sort.field}:${p.sort.order}`],
+            items: (Object.keys(SORT_LABELS) as FileSortField[]).flatMap((field) => [
+              { key: `${field}:asc`, label: `${SORT_LABELS[field]} 升序` },
+              { key: `${field}:desc`, label: `${SORT_LABELS[field]} 降序` },
+            ]),
+            onClick: ({ key }) => {
+              const [field, order] = key.split(':') as [FileSortField, 'asc' | 'desc'];
+              p.onSort({ field, order });
+            },
+          }}
+        >
+          <Button icon={<SortAscendingOutlined />} data-testid="toolbar-sort">
+            排序：{SORT_LABELS[p.sort.field]}
+            {p.sort.order === 'asc' ? '↑' : '↓'}
+          </Button>
+        </Dropdown>
+      )}
+      {p.source.mode !== 'search' && (
+        <Input.Search
+          placeholder={p.source.mode === 'folder' ? '搜索当前空间的文件' : '搜索全部文件'}
+          allowClear
+          enterButton
+          onSearch={(v) => v.trim() && p.onSearch(v.trim())}
+          style={{ width: 260 }}
+          data-testid="toolbar-search"
+        />
+      )}
+    </Space>
   );
 }
