@@ -7,6 +7,9 @@ import os from 'node:os';
 import { formatTable, type BenchModule } from './lib/report';
 import { closeTransferContext } from './lib/transfer-context';
 import { browserHashingBenchmark } from './suites/browser-hashing';
+import { browserMemoryBenchmark } from './suites/browser-memory';
+import { browserSmallFilesBenchmark } from './suites/browser-small-files';
+import { browserUploadBenchmark } from './suites/browser-upload';
 import { chunkRequestsBenchmark } from './suites/chunk-requests';
 import { deliveryBenchmark } from './suites/delivery';
 import { hashingBenchmark } from './suites/hashing';
@@ -25,6 +28,9 @@ const BENCHMARKS: BenchModule[] = [
   listBenchmark,
   chunkRequestsBenchmark,
   deliveryBenchmark,
+  browserUploadBenchmark,
+  browserSmallFilesBenchmark,
+  browserMemoryBenchmark,
 ];
 
 async function main(): Promise<void> {
