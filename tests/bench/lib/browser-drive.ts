@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_MISSING_MESSAGE, findChromium } from '../../support/chromium';
-import { freePort, startServerProcess } from '../../support/drive-server';
+import { API } from '../../../common/api/paths';
+import { freePort } from '../../support/free-port';
 import { startNpmStart, type NpmStartInstance } from '../../support/npm-start';
 import { logIn } from '../suites/delivery';
 import { npmStartServerPid } from './chromium-procs';
@@ -38,18 +39,40 @@ export interface BrowserDriveOptions {
   profileDir?: string;
 }
 
-/** `vite build --minify false` into `staticDir`, then the server alone under `--cpu-prof`. */
+/**
+ * `vite build --minify false` into `staticDir`, then the server alone under `--cpu-prof` (a flag Node 20
+ * refuses in NODE_OPTIONS, so the server is spawned here), test hooks on.
+ */
 async function startProfiledServer(dir: string, dataDir: string, profileDir: string): Promise<{ app: NpmStartInstance; serverPid: number }> {
   const staticDir = path.join(dir, 'dist');
   const build = spawn('npx', ['vite', 'build', '--minify', 'false', '--logLevel', 'warn'], { env: { ...process.env, STATIC_DIR: staticDir }, stdio: ['ignore', 'inherit', 'inherit'] });
   const [code] = (await once(build, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`vite build exited ${code}`);
-  const server = await startServerProcess({
-    dataDir,
-    port: await freePort(),
-    env: { STATIC_DIR: staticDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${profileDir}`.trim() },
+  const port = await freePort();
+  const child = spawn(process.execPath, [`--cpu-prof`, `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: staticDir, DRIVE_TEST_HOOKS: '1', LOG_REQUESTS: '0' },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
-  return { app: { baseUrl: server.url, stop: () => server.stop() }, serverPid: server.child.pid! };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the profiled server exited ${child.exitCode} while starting`);
+    if (await fetch(baseUrl + API.systemConfig).then((r) => r.ok, () => false)) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('the profiled server did not come up');
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM'); // a graceful exit writes the .cpuprofile
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { app: { baseUrl, stop }, serverPid: child.pid! };
 }
 
 export async function openBrowserDrive(label: string, options: BrowserDriveOptions = {}): Promise<BrowserDrive> {
@@ -121,18 +144,25 @@ export async function waitForAllUploadsFinished(page: Page, count: number, timeo
   }
 }
 
-/** Resolves when the upload row named `name` reads 已完成 (data-state="done"); throws if it fails or is held. */
-export async function waitForUploadDone(page: Page, name: string, timeoutMs: number, pollMs = 50): Promise<void> {
+/**
+ * Resolves when the upload row named `name` reads 已完成 (data-state="done"); throws if it fails, is
+ * held or cancelled, or shows no change at all (state, bytes) for `stallMs`, with what the row showed.
+ */
+export async function waitForUploadDone(page: Page, name: string, timeoutMs: number, pollMs = 50, stallMs = 120_000): Promise<void> {
   const handle = await page.waitForFunction(
-    (n) => {
+    ({ n, stall }) => {
+      const w = window as unknown as { __benchRow?: { text: string; since: number } };
       for (const row of document.querySelectorAll('[data-testid="transfer-item"]')) {
         if (row.querySelector('[data-testid="transfer-name"]')?.textContent !== n) continue;
         const state = row.getAttribute('data-state');
-        if (state === 'done' || state === 'failed' || state === 'held' || state === 'cancelled') return `${state} ${row.textContent ?? ''}`;
+        const text = `${state} ${row.textContent ?? ''}`;
+        if (state === 'done' || state === 'failed' || state === 'held' || state === 'cancelled') return text;
+        if (w.__benchRow?.text !== text) w.__benchRow = { text, since: Date.now() };
+        else if (Date.now() - w.__benchRow.since > stall) return `stalled: ${text}`;
       }
       return false;
     },
-    name,
+    { n: name, stall: stallMs },
     { polling: pollMs, timeout: timeoutMs },
   );
   const result = (await handle.jsonValue()) as string;

@@ -172,3 +172,25 @@ export function rendererRss(): number {
     .filter((p) => p.kind === 'renderer')
     .reduce((sum, p) => sum + rssBytes(p.pid), 0);
 }
+
+/** CPU-seconds used so far by every thread of `pids`, keyed `pid:tid`, with the thread's name (comm). */
+export function threadCpuSnapshot(pids: number[]): Map<string, { name: string; seconds: number }> {
+  const out = new Map<string, { name: string; seconds: number }>();
+  for (const pid of pids) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // gone
+    }
+    for (const tid of tids) {
+      try {
+        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        out.set(`${pid}:${tid}`, { name, seconds: procCpuSeconds(pid, Number(tid)) });
+      } catch {
+        // thread ended meanwhile
+      }
+    }
+  }
+  return out;
+}

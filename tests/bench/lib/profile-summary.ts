@@ -170,7 +170,7 @@ export function summariseCpuProfile(profile: CpuProfile, topN = 25): { sampledMs
 }
 
 /** Plain-text report of both summaries. */
-export function formatProfileReport(threads: ThreadSummary[], server: { sampledMs: number; top: FunctionTime[] } | null, minBusyMs = 50): string {
+export function formatProfileReport(threads: ThreadSummary[], servers: { thread: number; sampledMs: number; top: FunctionTime[] }[], minBusyMs = 50): string {
   const lines: string[] = [];
   for (const t of threads) {
     if (Math.max(t.busyMs, t.sampledMs) < minBusyMs) continue;
@@ -180,8 +180,8 @@ export function formatProfileReport(threads: ThreadSummary[], server: { sampledM
     if (t.tasks.length) lines.push('  top-level tasks by origin:');
     for (const f of t.tasks) lines.push(`  ${f.ms.toFixed(1).padStart(9)} ms  ${f.name}`);
   }
-  if (server) {
-    lines.push(`\n## server (node --cpu-prof): sampled ${server.sampledMs.toFixed(0)} ms without (idle)`);
+  for (const server of servers) {
+    lines.push(`\n## server thread ${server.thread} (node --cpu-prof, whole server lifetime): sampled ${server.sampledMs.toFixed(0)} ms without (idle)`);
     for (const f of server.top) lines.push(`  ${f.ms.toFixed(1).padStart(9)} ms  ${f.name}`);
   }
   return lines.join('\n');

@@ -7,6 +7,8 @@
  * sink (PUT /api/test/raw-sink?keep=1, one kept, fsynced file per request, one keep-alive connection).
  * smallFilesPerSecond (goal ≥ 150) and rawSinkFilesPerSecond are medians over BENCH_SMALL_FILES_ROUNDS (3)
  * rounds, each on new content under a new folder name (the engine deduplicates by content).
+ *
+ * Profile mode, BENCH_BROWSER_PROFILE=<dir>: one traced folder upload, no raw loop (lib/browser-profile).
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -14,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { clientHeaders } from '../../../common/api/client-env';
 import { withServerDb } from '../../support/drive-server';
+import { recordBrowserProfile } from '../lib/browser-profile';
 import { openBrowserDrive, waitForAllUploadsFinished, type BrowserDrive } from '../lib/browser-drive';
 import { cpuDelta, cpuSnapshot, type CpuByKind } from '../lib/chromium-procs';
 import type { BenchModule, BenchRow } from '../lib/report';
@@ -64,15 +67,49 @@ async function rawSinkLoop(drive: BrowserDrive, cookie: string, files: string[])
   return performance.now() - started;
 }
 
+async function runProfile(profileDir: string): Promise<{ rows: BenchRow[]; metrics: Record<string, number | string> }> {
+  const workDir = await fsp.mkdtemp(path.join(process.env.BENCH_TMPDIR ?? os.tmpdir(), 'drive-bench-small-files-profile-'));
+  const root = path.join(workDir, `small-files-profiled-${Date.now()}`);
+  let ms = NaN;
+  try {
+    const { report } = await recordBrowserProfile(
+      profileDir,
+      'small-files-profile',
+      async () => {
+        await writeTree(root);
+        await settleBeforeTimedPhase();
+      },
+      async (drive) => {
+        const cpu0 = cpuSnapshot(drive.serverPid);
+        const started = performance.now();
+        await drive.page.getByTestId('upload-folder-input').setInputFiles(root);
+        await waitForAllUploadsFinished(drive.page, COUNT, 1_800_000);
+        ms = performance.now() - started;
+        const cpu = Object.fromEntries(Object.entries(cpuDelta(cpu0, cpuSnapshot(drive.serverPid))).map(([k, v]) => [k, round3(v)]));
+        return `profiled folder upload of ${COUNT} files of ${FILE_BYTES} B: ${(ms / 1000).toFixed(2)} s, ${(COUNT / (ms / 1000)).toFixed(1)} files/s (traced: slower than unprofiled)\nCPU s: ${JSON.stringify(cpu)}`;
+      },
+    );
+    console.log(report);
+  } finally {
+    await fsp.rm(workDir, { recursive: true, force: true });
+  }
+  return {
+    rows: [{ label: `profiled folder upload (see ${path.join(profileDir, 'summary.txt')})`, cells: { files: String(COUNT), seconds: (ms / 1000).toFixed(2), 'files/s': (COUNT / (ms / 1000)).toFixed(1) } }],
+    metrics: { smallFilesProfiledPerSecond: round1(COUNT / (ms / 1000)) },
+  };
+}
+
 export const browserSmallFilesBenchmark: BenchModule = {
   name: 'browser-small-files',
-  columns: ['what', 'files', 'seconds', 'files/s', 'renderer CPU s', 'other Chromium CPU s', 'server CPU s'],
+  columns: ['what', 'files', 'seconds', 'files/s', 'renderer CPU s', 'browser CPU s', 'network CPU s', 'storage CPU s', 'other Chromium CPU s', 'server CPU s'],
   async run() {
+    if (process.env.BENCH_BROWSER_PROFILE) return runProfile(path.resolve(process.env.BENCH_BROWSER_PROFILE));
     const workDir = await fsp.mkdtemp(path.join(process.env.BENCH_TMPDIR ?? os.tmpdir(), 'drive-bench-small-files-'));
     const drive = await openBrowserDrive('small-files');
     const rows: BenchRow[] = [];
     const browserRates: number[] = [];
     const rawRates: number[] = [];
+    const cpus: CpuByKind[] = [];
     try {
       const cookie = await drive.cookie();
       for (let round = 0; round < ROUNDS; round++) {
@@ -111,6 +148,7 @@ export const browserSmallFilesBenchmark: BenchModule = {
         browserRates.push(browserRate);
         rawRates.push(rawRate);
         const c = timed.cpu!;
+        cpus.push(c);
         rows.push({ label: `round ${round + 1}: raw sink, sequential PUTs (one connection)`, cells: { files: String(COUNT), seconds: (timed.rawMs! / 1000).toFixed(2), 'files/s': rawRate.toFixed(0), 'server CPU s': timed.rawCpu!.toFixed(2) } });
         rows.push({
           label: `round ${round + 1}: Chromium, 上传文件夹 pick → all 已完成`,
@@ -119,7 +157,10 @@ export const browserSmallFilesBenchmark: BenchModule = {
             seconds: (timed.browserMs! / 1000).toFixed(2),
             'files/s': browserRate.toFixed(0),
             'renderer CPU s': c.renderer.toFixed(2),
-            'other Chromium CPU s': (c.browser + c.network + c.storage + c.gpu + c.utility + c.zygote + c.other).toFixed(2),
+            'browser CPU s': c.browser.toFixed(2),
+            'network CPU s': c.network.toFixed(2),
+            'storage CPU s': c.storage.toFixed(2),
+            'other Chromium CPU s': (c.gpu + c.utility + c.zygote + c.other).toFixed(2),
             'server CPU s': c.server.toFixed(2),
           },
         });
@@ -138,6 +179,8 @@ export const browserSmallFilesBenchmark: BenchModule = {
         smallFilesPerSecond: round1(smallFilesPerSecond),
         smallFilesPerSecondRounds: browserRates.map(round1).join(' '),
         rawSinkFilesPerSecond: round1(rawSinkFilesPerSecond),
+        smallFilesRendererCpuMsPerFile: round1(median(cpus.map((c) => (c.renderer * 1000) / COUNT))),
+        smallFilesServerCpuMsPerFile: round1(median(cpus.map((c) => (c.server * 1000) / COUNT))),
         smallFilesVsRawSink: round3(smallFilesPerSecond / rawSinkFilesPerSecond),
       },
     };

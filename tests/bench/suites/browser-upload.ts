@@ -17,13 +17,13 @@
  * a Chromium trace (every process; V8 sampling profiles of the page and its workers), and the top
  * self-time functions per thread and of the server are printed and written to <dir>/summary.txt.
  */
-import { mkdirSync, promises as fsp, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeGeneratedFile } from '../../support/drive-server';
 import { openBrowserDrive, waitForUploadDone, type BrowserDrive } from '../lib/browser-drive';
 import { cpuDelta, cpuSnapshot, rendererRss, sampleChromiumMemory, type CpuByKind } from '../lib/chromium-procs';
-import { formatProfileReport, summariseChromiumTrace, summariseCpuProfile } from '../lib/profile-summary';
+import { recordBrowserProfile } from '../lib/browser-profile';
 import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
 import { GiB, round1, round3, settleBeforeTimedPhase } from '../lib/transfer-context';
 import { hasCurl, median, rawUploadCurl, rawUploadNode } from './upload';
@@ -68,35 +68,32 @@ const perGiB = (seconds: number, bytes: number): number => seconds / (bytes / Gi
 const cell = (n: number, digits = 2): string => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
 async function runProfile(profileDir: string): Promise<{ rows: BenchRow[]; metrics: Record<string, number | string> }> {
-  mkdirSync(profileDir, { recursive: true });
   const fileDir = await fsp.mkdtemp(path.join(process.env.BENCH_TMPDIR ?? os.tmpdir(), 'drive-bench-browser-profile-'));
-  const drive = await openBrowserDrive('browser-profile', { profileDir });
-  let result: BrowserUploadResult;
-  const tracePath = path.join(profileDir, 'trace.json');
+  let file = '';
+  let result: BrowserUploadResult | null = null;
   try {
-    const file = await newFile(fileDir, 'profiled-upload', SIZE);
-    await settleBeforeTimedPhase();
-    // Every process; the V8 sampler on every isolate (page and workers), top-level tasks for the rest.
-    await drive.browser.startTracing(undefined, {
-      path: tracePath,
-      categories: ['-*', 'toplevel', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', '__metadata'],
-    });
-    result = await timedBrowserUpload(drive, file);
-    await drive.browser.stopTracing();
+    const { report } = await recordBrowserProfile(
+      profileDir,
+      'browser-profile',
+      async () => {
+        file = await newFile(fileDir, 'profiled-upload', SIZE);
+        await settleBeforeTimedPhase();
+      },
+      async (drive) => {
+        const r = await timedBrowserUpload(drive, file);
+        result = r;
+        const cpu = Object.fromEntries(Object.entries(r.cpu).map(([k, v]) => [k, round3(v)]));
+        return `profiled browser upload of ${SIZE / MIB} MiB: ${(r.ms / 1000).toFixed(2)} s, ${megabytesPerSecond(SIZE, r.ms).toFixed(0)} MB/s (traced: slower than unprofiled)\nCPU s: ${JSON.stringify(cpu)}`;
+      },
+    );
+    console.log(report);
   } finally {
-    await drive.close(); // the server writes its .cpuprofile as it exits
     await fsp.rm(fileDir, { recursive: true, force: true });
   }
-  const threads = summariseChromiumTrace(JSON.parse(readFileSync(tracePath, 'utf8')));
-  const serverProfile = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
-  const server = serverProfile ? summariseCpuProfile(JSON.parse(readFileSync(path.join(profileDir, serverProfile), 'utf8'))) : null;
-  const mbps = megabytesPerSecond(SIZE, result.ms);
-  const header = `profiled browser upload of ${SIZE / MIB} MiB: ${(result.ms / 1000).toFixed(2)} s, ${mbps.toFixed(0)} MB/s (tracing and --cpu-prof on: slower than unprofiled)\nCPU s: ${JSON.stringify(Object.fromEntries(Object.entries(result.cpu).map(([k, v]) => [k, round3(v)])))}`;
-  const report = `${header}\n${formatProfileReport(threads, server)}\n`;
-  writeFileSync(path.join(profileDir, 'summary.txt'), report);
-  console.log(report);
+  const r = result as BrowserUploadResult | null;
+  const mbps = r ? megabytesPerSecond(SIZE, r.ms) : NaN;
   return {
-    rows: [{ label: `profiled upload (see ${path.join(profileDir, 'summary.txt')})`, cells: { MiB: String(SIZE / MIB), seconds: (result.ms / 1000).toFixed(2), 'MB/s': mbps.toFixed(0) } }],
+    rows: [{ label: `profiled upload (see ${path.join(profileDir, 'summary.txt')})`, cells: { MiB: String(SIZE / MIB), seconds: r ? (r.ms / 1000).toFixed(2) : '-', 'MB/s': mbps.toFixed(0) } }],
     metrics: { browserProfiledUploadMBps: round1(mbps) },
   };
 }
