@@ -150,8 +150,12 @@ export async function waitForAllUploadsFinished(page: Page, count: number, timeo
  */
 export async function waitForUploadDone(page: Page, name: string, timeoutMs: number, pollMs = 50, stallMs = 120_000): Promise<void> {
   const handle = await page.waitForFunction(
-    ({ n, stall }) => {
-      const w = window as unknown as { __benchRow?: { text: string; since: number } };
+    ({ n, stall, token }) => {
+      const w = window as unknown as { __benchRow?: { text: string; since: number }; __benchWait?: { token: number; start: number; messages: string[] } };
+      if (w.__benchWait?.token !== token) w.__benchWait = { token, start: Date.now(), messages: [] };
+      // Toasts (antd message) vanish after seconds: keep what they said for the diagnosis.
+      const toast = document.querySelector('.ant-message')?.textContent;
+      if (toast && !w.__benchWait.messages.includes(toast)) w.__benchWait.messages.push(toast);
       for (const row of document.querySelectorAll('[data-testid="transfer-item"]')) {
         if (row.querySelector('[data-testid="transfer-name"]')?.textContent !== n) continue;
         const state = row.getAttribute('data-state');
@@ -159,10 +163,13 @@ export async function waitForUploadDone(page: Page, name: string, timeoutMs: num
         if (state === 'done' || state === 'failed' || state === 'held' || state === 'cancelled') return text;
         if (w.__benchRow?.text !== text) w.__benchRow = { text, since: Date.now() };
         else if (Date.now() - w.__benchRow.since > stall) return `stalled: ${text}`;
+        return false;
       }
+      // No row of that name at all (refused before it was queued, or listed elsewhere): what the panel shows.
+      if (Date.now() - w.__benchWait.start > stall) return `never listed; messages: ${w.__benchWait.messages.join(' | ') || '(none)'}; panel: ${document.querySelector('[data-testid="transfer-panel"]')?.textContent ?? '(no panel)'}`;
       return false;
     },
-    { n: name, stall: stallMs },
+    { n: name, stall: stallMs, token: Math.random() },
     { polling: pollMs, timeout: timeoutMs },
   );
   const result = (await handle.jsonValue()) as string;
