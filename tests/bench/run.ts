@@ -8,6 +8,9 @@ import { formatTable, type BenchModule } from './lib/report';
 import { closeTransferContext } from './lib/transfer-context';
 import { browserDownloadBenchmark } from './suites/browser-download';
 import { browserHashingBenchmark } from './suites/browser-hashing';
+import { browserMemoryBenchmark } from './suites/browser-memory';
+import { browserSmallFilesBenchmark } from './suites/browser-small-files';
+import { browserUploadBenchmark } from './suites/browser-upload';
 import { chunkRequestsBenchmark } from './suites/chunk-requests';
 import { deliveryBenchmark } from './suites/delivery';
 import { hashingBenchmark } from './suites/hashing';
@@ -26,6 +29,9 @@ const BENCHMARKS: BenchModule[] = [
   listBenchmark,
   chunkRequestsBenchmark,
   deliveryBenchmark,
+  browserUploadBenchmark,
+  browserSmallFilesBenchmark,
+  browserMemoryBenchmark,
   browserDownloadBenchmark,
 ];
 

@@ -22,7 +22,7 @@ const ADMIN = { username: 'admin', password: 'Admin@2024' };
 const LOGIN_JS_BUDGET_KB = 200;
 const PERSONAL_JS_BUDGET_KB = 350;
 
-function captchaAnswer(dataDir: string, captchaId: string): string {
+export function captchaAnswer(dataDir: string, captchaId: string): string {
   const file = path.join(dataDir, 'test-outbox', 'captcha.jsonl');
   for (const line of existsSync(file) ? readFileSync(file, 'utf8').split('\n') : []) {
     if (!line) continue;
@@ -45,7 +45,7 @@ function scriptCounter(page: Page): () => number {
   return () => bytes;
 }
 
-async function logIn(page: Page, baseUrl: string, dataDir: string): Promise<void> {
+export async function logIn(page: Page, baseUrl: string, dataDir: string): Promise<void> {
   const captcha = page.waitForResponse((r) => r.url().includes(API.captcha) && r.ok());
   await page.goto(baseUrl + '/login');
   const { data } = (await (await captcha).json()) as { data: CaptchaImage };

@@ -31,7 +31,7 @@ export const RAW_SINK_PATH = '/api/test/raw-sink';
 /** The raw upload keeps its file, as the engine's upload keeps its blob (see server/routes/test-routes.ts). */
 const RAW_SINK_KEEP = `${RAW_SINK_PATH}?keep=1`;
 
-function hasCurl(): boolean {
+export function hasCurl(): boolean {
   return spawnSync('which', ['curl']).status === 0;
 }
 
@@ -47,7 +47,7 @@ async function rawSinkAvailable(url: string, cookie: string): Promise<boolean> {
   return res.status !== 404;
 }
 
-async function rawUploadCurl(url: string, cookie: string, file: string): Promise<number> {
+export async function rawUploadCurl(url: string, cookie: string, file: string): Promise<number> {
   const started = performance.now();
   const child = spawn('curl', [
     '-sS', '--fail', '-T', file, '-o', '/dev/null', '--max-time', '600',
@@ -62,7 +62,7 @@ async function rawUploadCurl(url: string, cookie: string, file: string): Promise
   return performance.now() - started;
 }
 
-async function rawUploadNode(url: string, cookie: string, file: string, size: number): Promise<number> {
+export async function rawUploadNode(url: string, cookie: string, file: string, size: number): Promise<number> {
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
     const req = http.request(url + RAW_SINK_KEEP, {
@@ -96,7 +96,7 @@ function ownCpuSeconds(): number {
 
 const cpuCell = (seconds: number): string => (Number.isFinite(seconds) ? seconds.toFixed(2) : '-');
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

@@ -1,0 +1,221 @@
+/**
+ * Browser upload throughput (issue 18): `npm start` (production build), Debian's Chromium logged in on
+ * 个人文件, a generated file picked through the real upload input (上传文件, `upload-input`), timed from
+ * the pick to the row reading 已完成 (data-state="done"); against `curl -T` of the same file into the raw
+ * sink (PUT /api/test/raw-sink?keep=1) in the same run. Rounds are interleaved (browser and curl take
+ * turns going first), each on new content under a new name (the engine deduplicates by content), each
+ * timed phase after `sync` and a settle (settleBeforeTimedPhase). Reported: the median of the per-round
+ * ratios (browserUploadRatio, goal ≥ 0.9 for 1 GiB), the median browser MB/s, and CPU-seconds per GiB
+ * of the renderer (page + engine worker + hash workers), Chromium's browser process, its network
+ * service, its storage service (IndexedDB), the rest of Chromium (GPU, zygotes, other utilities) and
+ * the server; plus the renderer's peak RSS while uploading.
+ *
+ * BENCH_BROWSER_UPLOAD_MB (default 1024) sets the size, BENCH_BROWSER_UPLOAD_ROUNDS (default 3) the rounds.
+ *
+ * Profile mode, BENCH_BROWSER_PROFILE=<dir>: no timed rounds and no curl; the app is built unminified
+ * and the server runs under `node --cpu-prof` (lib/browser-drive), ONE browser upload is recorded with
+ * a Chromium trace (every process; V8 sampling profiles of the page and its workers), and the top
+ * self-time functions per thread and of the server are printed and written to <dir>/summary.txt.
+ */
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { writeGeneratedFile } from '../../support/drive-server';
+import { openBrowserDrive, waitForUploadDone, type BrowserDrive } from '../lib/browser-drive';
+import { cpuDelta, cpuSnapshot, rendererRss, sampleChromiumMemory, type CpuByKind } from '../lib/chromium-procs';
+import { recordBrowserProfile } from '../lib/browser-profile';
+import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
+import { GiB, round1, round3, settleBeforeTimedPhase } from '../lib/transfer-context';
+import { hasCurl, median, rawUploadCurl, rawUploadNode } from './upload';
+
+const SIZE = Math.round(Number(process.env.BENCH_BROWSER_UPLOAD_MB ?? 1024) * MIB);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_BROWSER_UPLOAD_ROUNDS ?? 3));
+const PROFILE_DIR = process.env.BENCH_BROWSER_PROFILE;
+/** Ten minutes per GiB at least: a stuck upload fails the suite instead of hanging it. */
+const UPLOAD_TIMEOUT_MS = Math.max(600_000, (SIZE / GiB) * 600_000);
+
+export interface BrowserUploadResult {
+  ms: number;
+  cpu: CpuByKind;
+  baselineRendererBytes: number;
+  rendererPeakBytes: number;
+  othersPeakBytes: number;
+}
+
+/** Picks `file` through 个人文件's upload input and waits for its row to read 已完成. */
+export async function timedBrowserUpload(drive: BrowserDrive, file: string): Promise<BrowserUploadResult> {
+  const name = path.basename(file);
+  const baselineRendererBytes = rendererRss();
+  const memory = sampleChromiumMemory();
+  const cpu0 = cpuSnapshot(drive.serverPid);
+  const started = performance.now();
+  await drive.page.getByTestId('upload-input').setInputFiles(file);
+  await waitForUploadDone(drive.page, name, UPLOAD_TIMEOUT_MS);
+  const ms = performance.now() - started;
+  const cpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid));
+  const peaks = memory.stop();
+  return { ms, cpu, baselineRendererBytes, rendererPeakBytes: peaks.rendererPeak, othersPeakBytes: peaks.othersPeak };
+}
+
+/** A generated file (new random content) of `size` bytes in a fresh temp directory, named uniquely. */
+async function newFile(dir: string, label: string, size: number): Promise<string> {
+  const file = path.join(dir, `${label}-${Date.now()}.bin`);
+  await writeGeneratedFile(file, size);
+  return file;
+}
+
+const perGiB = (seconds: number, bytes: number): number => seconds / (bytes / GiB);
+const cell = (n: number, digits = 2): string => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+
+async function runProfile(profileDir: string): Promise<{ rows: BenchRow[]; metrics: Record<string, number | string> }> {
+  const fileDir = await fsp.mkdtemp(path.join(process.env.BENCH_TMPDIR ?? os.tmpdir(), 'drive-bench-browser-profile-'));
+  let file = '';
+  let result: BrowserUploadResult | null = null;
+  try {
+    const { report } = await recordBrowserProfile(
+      profileDir,
+      'browser-profile',
+      async () => {
+        file = await newFile(fileDir, 'profiled-upload', SIZE);
+        await settleBeforeTimedPhase();
+      },
+      async (drive) => {
+        const r = await timedBrowserUpload(drive, file);
+        result = r;
+        const cpu = Object.fromEntries(Object.entries(r.cpu).map(([k, v]) => [k, round3(v)]));
+        return `profiled browser upload of ${SIZE / MIB} MiB: ${(r.ms / 1000).toFixed(2)} s, ${megabytesPerSecond(SIZE, r.ms).toFixed(0)} MB/s (traced: slower than unprofiled)\nCPU s: ${JSON.stringify(cpu)}`;
+      },
+    );
+    console.log(report);
+  } finally {
+    await fsp.rm(fileDir, { recursive: true, force: true });
+  }
+  const r = result as BrowserUploadResult | null;
+  const mbps = r ? megabytesPerSecond(SIZE, r.ms) : NaN;
+  return {
+    rows: [{ label: `profiled upload (see ${path.join(profileDir, 'summary.txt')})`, cells: { MiB: String(SIZE / MIB), seconds: r ? (r.ms / 1000).toFixed(2) : '-', 'MB/s': mbps.toFixed(0) } }],
+    metrics: { browserProfiledUploadMBps: round1(mbps) },
+  };
+}
+
+export const browserUploadBenchmark: BenchModule = {
+  name: 'browser-upload',
+  columns: ['what', 'MiB', 'seconds', 'MB/s', 'ratio', 'renderer CPU s', 'browser CPU s', 'network CPU s', 'storage CPU s', 'other Chromium CPU s', 'server CPU s', 'renderer peak MiB'],
+  async run() {
+    if (PROFILE_DIR) return runProfile(path.resolve(PROFILE_DIR));
+    const fileDir = await fsp.mkdtemp(path.join(process.env.BENCH_TMPDIR ?? os.tmpdir(), 'drive-bench-browser-upload-'));
+    const drive = await openBrowserDrive('browser-upload');
+    const rows: BenchRow[] = [];
+    const ratios: number[] = [];
+    const browserRates: number[] = [];
+    const rawRates: number[] = [];
+    const cpus: CpuByKind[] = [];
+    const rawServerCpus: number[] = [];
+    let rendererPeak = 0;
+    let rendererBaseline = Infinity;
+    try {
+      const cookie = await drive.cookie();
+      const curl = hasCurl();
+      const rawUpload = (file: string) => (curl ? rawUploadCurl(drive.app.baseUrl, cookie, file) : rawUploadNode(drive.app.baseUrl, cookie, file, SIZE));
+      for (let round = 0; round < ROUNDS; round++) {
+        const file = await newFile(fileDir, `browser-upload-r${round + 1}`, SIZE);
+        const timed: { browser?: BrowserUploadResult } = {};
+        let rawMs = 0;
+        let rawCpu = NaN;
+        const timeBrowser = async () => {
+          await settleBeforeTimedPhase();
+          timed.browser = await timedBrowserUpload(drive, file);
+        };
+        const timeRaw = async () => {
+          await settleBeforeTimedPhase();
+          const cpu0 = cpuSnapshot(drive.serverPid);
+          rawMs = await rawUpload(file);
+          rawCpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid)).server;
+        };
+        if (round % 2 === 0) {
+          await timeBrowser();
+          await timeRaw();
+        } else {
+          await timeRaw();
+          await timeBrowser();
+        }
+        await fsp.rm(file, { force: true });
+        const b = timed.browser!;
+        const browserMBps = megabytesPerSecond(SIZE, b.ms);
+        const rawMBps = megabytesPerSecond(SIZE, rawMs);
+        browserRates.push(browserMBps);
+        rawRates.push(rawMBps);
+        ratios.push(browserMBps / rawMBps);
+        cpus.push(b.cpu);
+        rawServerCpus.push(rawCpu);
+        rendererPeak = Math.max(rendererPeak, b.rendererPeakBytes);
+        rendererBaseline = Math.min(rendererBaseline, b.baselineRendererBytes);
+        const mib = (SIZE / MIB).toFixed(0);
+        rows.push({ label: `round ${round + 1}: raw, ${curl ? 'curl -T' : 'Node http PUT'} → /api/test/raw-sink`, cells: { MiB: mib, seconds: (rawMs / 1000).toFixed(2), 'MB/s': rawMBps.toFixed(0), ratio: '1.00', 'server CPU s': cell(rawCpu) } });
+        const other = b.cpu.gpu + b.cpu.utility + b.cpu.zygote + b.cpu.other;
+        rows.push({
+          label: `round ${round + 1}: Chromium, 上传文件 pick → 已完成`,
+          cells: {
+            MiB: mib,
+            seconds: (b.ms / 1000).toFixed(2),
+            'MB/s': browserMBps.toFixed(0),
+            ratio: (browserMBps / rawMBps).toFixed(2),
+            'renderer CPU s': cell(b.cpu.renderer),
+            'browser CPU s': cell(b.cpu.browser),
+            'network CPU s': cell(b.cpu.network),
+            'storage CPU s': cell(b.cpu.storage),
+            'other Chromium CPU s': cell(other),
+            'server CPU s': cell(b.cpu.server),
+            'renderer peak MiB': (b.rendererPeakBytes / MIB).toFixed(0),
+          },
+        });
+      }
+    } finally {
+      await drive.close();
+      await fsp.rm(fileDir, { recursive: true, force: true });
+    }
+    const med = (pick: (c: CpuByKind) => number) => median(cpus.map((c) => perGiB(pick(c), SIZE)));
+    const perGiBCpu = {
+      renderer: med((c) => c.renderer),
+      browser: med((c) => c.browser),
+      network: med((c) => c.network),
+      storage: med((c) => c.storage),
+      other: med((c) => c.gpu + c.utility + c.zygote + c.other),
+      server: med((c) => c.server),
+      rawServer: median(rawServerCpus.map((s) => perGiB(s, SIZE))),
+    };
+    const ratio = median(ratios);
+    rows.push({ label: `median of ${ROUNDS} rounds: Chromium / raw`, cells: { 'MB/s': `${median(browserRates).toFixed(0)} / ${median(rawRates).toFixed(0)}`, ratio: ratio.toFixed(2) } });
+    rows.push({
+      label: 'CPU-seconds per GiB, median (raw: server only)',
+      cells: {
+        'renderer CPU s': cell(perGiBCpu.renderer),
+        'browser CPU s': cell(perGiBCpu.browser),
+        'network CPU s': cell(perGiBCpu.network),
+        'storage CPU s': cell(perGiBCpu.storage),
+        'other Chromium CPU s': cell(perGiBCpu.other),
+        'server CPU s': `${cell(perGiBCpu.server)} (raw ${cell(perGiBCpu.rawServer)})`,
+      },
+    });
+    return {
+      rows,
+      metrics: {
+        browserUploadBytes: SIZE,
+        browserUploadRounds: ROUNDS,
+        browserUploadRatio: round3(ratio),
+        browserUploadRatioRounds: ratios.map(round3).join(' '),
+        browserUploadMBps: round1(median(browserRates)),
+        browserRawUploadMBps: round1(median(rawRates)),
+        browserUploadRendererCpuSecondsPerGiB: round3(perGiBCpu.renderer),
+        browserUploadBrowserCpuSecondsPerGiB: round3(perGiBCpu.browser),
+        browserUploadNetworkCpuSecondsPerGiB: round3(perGiBCpu.network),
+        browserUploadStorageCpuSecondsPerGiB: round3(perGiBCpu.storage),
+        browserUploadOtherChromiumCpuSecondsPerGiB: round3(perGiBCpu.other),
+        browserUploadServerCpuSecondsPerGiB: round3(perGiBCpu.server),
+        browserRawUploadServerCpuSecondsPerGiB: round3(perGiBCpu.rawServer),
+        browserUploadRendererPeakMB: round1(rendererPeak / MIB),
+        browserUploadRendererBaselineMB: round1(rendererBaseline / MIB),
+      },
+    };
+  },
+};
