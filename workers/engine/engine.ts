@@ -93,8 +93,18 @@ function defaultRequestPersistence(): void {
   nav?.storage?.persist?.().catch(() => undefined);
 }
 
-function isDataCloneError(error: unknown): boolean {
-  return error instanceof Error && error.name === 'DataCloneError';
+/**
+ * The queue's store would not keep the file itself: some stores refuse Blobs (DataCloneError), and a
+ * browser with little room refuses a large one (QuotaExceededError: Chromium counts a stored File
+ * against the origin's quota, so a 2 GiB pick in a small profile failed before it reached the list).
+ * Dexie may wrap the browser's error; its `inner` is then the one that tells.
+ */
+function storeRefusedFile(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'DataCloneError' || error.name === 'QuotaExceededError') return true;
+  const inner = (error as { inner?: unknown }).inner;
+  const failures = (error as { failures?: unknown[] }).failures;
+  return storeRefusedFile(inner) || (Array.isArray(failures) && failures.some(storeRefusedFile));
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -218,9 +228,10 @@ export function createEngine(deps: EngineDeps): Engine {
     try {
       await addUploads(db, records);
     } catch (error) {
-      // Some stores refuse Blobs (DataCloneError). Keep the queue persistent anyway; the bytes stay
-      // in memory for this page, and after a reload the item is held until the file is picked again.
-      if (!isDataCloneError(error)) throw error;
+      // The store would not keep the file (storeRefusedFile). Keep the queue persistent anyway; the
+      // bytes stay in memory for this page, and after a reload the item is held until the file is
+      // picked again.
+      if (!storeRefusedFile(error)) throw error;
       await addUploads(db, records.map((r) => ({ ...r, file: null })));
     }
     for (const record of records) items.set(record.id, liveOf(record, record.file));
@@ -378,7 +389,7 @@ export function createEngine(deps: EngineDeps): Engine {
       try {
         await write(id, { file });
       } catch (error) {
-        if (!isDataCloneError(error)) throw error; // kept in memory only, as at enqueue
+        if (!storeRefusedFile(error)) throw error; // kept in memory only, as at enqueue
       }
       const patch: UploadPatch = { holdReason: null, lastError: null, attempts: 0 };
       if (await transitionIfAllowed(id, 'waiting', patch)) pump();

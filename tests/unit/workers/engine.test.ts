@@ -281,3 +281,30 @@ describe('transfer engine with an injected fetch', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe('a queue store that will not keep the file', () => {
+  it('a file too large for the browser quota still uploads; the queue keeps the item without its bytes', async () => {
+    const server = new FakeUploadServer();
+    const { file } = testFile();
+    const { engine, db } = setupEngine(server);
+    // What Chromium does when a stored File would exceed the origin's quota.
+    const bulkAdd = db.uploads.bulkAdd.bind(db.uploads);
+    db.uploads.bulkAdd = (async (records: Parameters<typeof bulkAdd>[0]) => {
+      if ((records as unknown as ReadonlyArray<{ file: Blob | null }>).some((r) => r.file)) throw new DOMException('the quota has been exceeded', 'QuotaExceededError');
+      return bulkAdd(records);
+    }) as unknown as typeof db.uploads.bulkAdd;
+
+    const [id] = await engine.enqueueUploads([file], target);
+    await waitForItem(engine, id!, (i) => i.state === 'done');
+    expect(server.uploadedChunks.length).toBeGreaterThan(0);
+    expect(await getUpload(db, id!)).toMatchObject({ state: 'done', file: null });
+  });
+
+  it('any other storage failure is not mistaken for it: the enqueue fails and says so', async () => {
+    const { engine, db } = setupEngine(new FakeUploadServer());
+    db.uploads.bulkAdd = (async () => {
+      throw new DOMException('disk gone', 'UnknownError');
+    }) as unknown as typeof db.uploads.bulkAdd;
+    await expect(engine.enqueueUploads([testFile().file], target)).rejects.toThrow('disk gone');
+  });
+});
