@@ -4,7 +4,6 @@ import { UnderConstruction } from '../components/UnderConstruction';
 import {
   BackupsPage,
   FavoritePage,
-  GroupPage,
   KeywordSearchPage,
   OtherFilesPage,
   PersonalFilesPage,
@@ -20,6 +19,8 @@ import { MAIN_DEFAULTS, MAIN_PAGES } from './route-table';
 
 const UserInfoPage = lazyPage(() => import('../features/user-centre'), (m) => m.UserInfoPage);
 const AccountSafePage = lazyPage(() => import('../features/user-centre'), (m) => m.AccountSafePage);
+// Its own chunk: the group list is antd's Table, which the personal files page no longer loads.
+const GroupPage = lazyPage(() => import('../features/files/GroupPage'), (m) => m.GroupPage);
 const UserListPage = lazyPage(() => import('../features/system-users'), (m) => m.UserListPage);
 
 /** The built §2 pages; every other page of the route table shows the under-construction notice. */

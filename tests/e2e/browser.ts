@@ -109,7 +109,7 @@ export function transferItems(page: Page, name: string, state?: string) {
 
 /** The file table row showing `name`. */
 export function fileRow(page: Page, name: string) {
-  return page.getByTestId('file-table').locator('.ant-table-row[data-row-key]', { has: page.getByText(name, { exact: true }) });
+  return page.getByTestId('file-table').locator('[data-testid="file-row"][data-row-key]', { has: page.getByText(name, { exact: true }) });
 }
 
 /** Chunk-upload requests carry `index` in their query. */

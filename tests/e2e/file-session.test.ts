@@ -52,7 +52,7 @@ describe('files session', () => {
 
   /** Ticks exactly these rows' checkboxes. */
   async function select(...names: string[]): Promise<void> {
-    const checked = table().locator('.ant-table-row .ant-checkbox-checked');
+    const checked = table().locator('[data-testid="file-row"] .ant-checkbox-checked');
     while ((await checked.count()) > 0) await checked.first().click();
     for (const name of names) await fileRow(page, name).locator('.ant-checkbox').click();
     await page.getByTestId('selection-count').getByText(`已选 ${names.length} 项`).waitFor();
@@ -144,7 +144,7 @@ describe('files session', () => {
     }
     await openFolder(folderA);
     await fileRow(page, renamed).waitFor();
-    await expect(table().locator('.ant-table-row').count()).resolves.toBe(2);
+    await expect(table().locator('[data-testid="file-row"]').count()).resolves.toBe(2);
     await goRoot();
     await fileRow(page, renamed).waitFor();
   });
@@ -243,7 +243,7 @@ describe('files session', () => {
     await page.waitForURL('**/main/file/search?**');
     await fileRow(page, renamed).first().waitFor();
     // the copy inside 项目A is found too, with its location
-    await expect.poll(() => table().locator('.ant-table-row').count()).toBe(3);
+    await expect.poll(() => table().locator('[data-testid="file-row"]').count()).toBe(3);
 
     await page.goto(new URL(`/main/file/unifiedSearch?keyword=${encodeURIComponent(folderB)}`, page.url()).toString());
     await fileRow(page, folderB).getByText(folderA).waitFor(); // the 位置 column
@@ -331,7 +331,7 @@ describe('files session', () => {
   it('sorts on the server by a column header click', async () => {
     const picture = `图片-${stamp}.png`;
     const order = async (): Promise<[number, number]> => {
-      const names = await table().locator('.ant-table-row [data-testid="file-name"]').allTextContents();
+      const names = await table().locator('[data-testid="file-row"] [data-testid="file-name"]').allTextContents();
       return [names.indexOf(renamed), names.indexOf(picture)];
     };
     const sortedBy = (order: 'asc' | 'desc') =>
@@ -340,7 +340,7 @@ describe('files session', () => {
         const body = r.request().postDataJSON() as { sortField?: string; sortOrder?: string };
         return body.sortField === 'name' && body.sortOrder === order;
       });
-    const header = table().locator('.ant-table-thead th', { hasText: '名称' });
+    const header = table().locator('[role="columnheader"]', { hasText: '名称' });
 
     let answered = sortedBy('desc');
     await header.click();
@@ -478,7 +478,7 @@ describe('files session', () => {
       await page.waitForTimeout(120);
     }
     await expect.poll(() => table().getAttribute('data-count'), { timeout: 15_000 }).toBe(String(total));
-    const domRows = await table().locator('.ant-table-row').count();
+    const domRows = await table().locator('[data-testid="file-row"]').count();
     expect(domRows).toBeGreaterThan(0);
     expect(domRows).toBeLessThan(60);
     await page.mouse.wheel(0, 100_000);

@@ -1,6 +1,6 @@
 import { MoreOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Table, type MenuProps, type TableColumnsType, type TableProps } from 'antd';
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { Button, Checkbox, Dropdown, type MenuProps } from 'antd';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
 import type { FileEntry, FileSortField, SearchHit } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
 import { formatSize } from '../../../common/format/size';
@@ -9,19 +9,23 @@ import { FileKindIcon } from '../../components/FileKindIcon';
 import { useElementSize } from '../../lib/use-element-size';
 import { TOUCH_TARGET_PX, usePhone } from '../../lib/use-phone';
 import type { BrowserMode } from './file-actions';
+import './file-table.css';
 import { FileStateTags } from './FileStateTags';
-import { sortFromTable, tableOrderOf, type SortState } from './sort-state';
+import { nextSort, type SortState } from './sort-state';
 import type { EntryPages } from './use-entry-pages';
 import { useInfiniteScroll } from './use-infinite-scroll';
 
 const FALLBACK_SIZE = { width: 900, height: 480 };
-/** The checkbox column, and room for the vertical scrollbar. */
+/** The checkbox column. */
 const SELECTION_WIDTH = 40;
-const SCROLLBAR_ALLOWANCE = 16;
 const NAME_MIN_WIDTH = 220;
-/** Header and the footer line below the table. */
 const HEADER_HEIGHT = 47;
 const FOOTER_HEIGHT = 32;
+/** Row heights: one line on a wide screen; name and a meta line, touch-sized, on a phone. */
+const ROW_HEIGHT = 48;
+const PHONE_ROW_HEIGHT = 64;
+/** Rows rendered beyond the visible ones, above and below, so fast scrolling shows no gaps. */
+const OVERSCAN_ROWS = 8;
 
 export interface FileTableProps {
   mode: BrowserMode;
@@ -39,6 +43,15 @@ export interface FileTableProps {
   onDownload: ((file: FileEntry) => void) | null;
 }
 
+interface Column {
+  key: string;
+  title: string;
+  /** Null: the name column, which takes what the others leave. */
+  width: number | null;
+  sortField?: FileSortField;
+  render: (file: FileEntry) => ReactNode;
+}
+
 /** The latest value of a prop, for handlers that must not change identity on every render. */
 function useLatest<T>(value: T) {
   const ref = useRef(value);
@@ -49,14 +62,14 @@ function useLatest<T>(value: T) {
 }
 
 /**
- * The file list: a virtualised antd table (only the visible rows are in the DOM, so a 100k-entry
- * folder scrolls smoothly), loading the next keyset page within 100 px of the bottom, server-side
- * sort on the column headers, checkboxes for multi-select, and a right-click menu that acts on the
- * row under the cursor (selecting it first when it was not selected).
+ * The file list: a virtualised table (only the rows in view are in the DOM, so a 100k-entry folder
+ * scrolls smoothly), loading the next keyset page within 100 px of the bottom, server-side sort on the
+ * column headers, checkboxes for multi-select, and a right-click menu that acts on the row under the
+ * cursor (selecting it first when it was not selected).
  *
- * Every prop handed to antd's Table is stable between renders unless what it shows changed, and the
- * table itself is memoised: the O(rows) work antd does per render (selection, row keys) runs when a
- * page arrives or the selection changes, not on every loading flag or parent render.
+ * Drawn here rather than with antd's Table: rows have one height, so the virtualisation is a few lines,
+ * and antd's Table brought its filters (Tree, Radio), pagination (Select) and per-render bookkeeping to
+ * the first screen after login — about a sixth of its JavaScript.
  */
 export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort, onSort, contextMenu, onDownload }: FileTableProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -83,89 +96,83 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
           const { selectedIds: chosen, onSelect: select } = latest.current;
           if (!chosen.includes(file.id)) select([file.id]);
           const r = e.currentTarget.getBoundingClientRect();
-          e.currentTarget.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, clientX: r.left, clientY: r.bottom }));
+          e.currentTarget.dispatchEvent(new window.MouseEvent('contextmenu', { bubbles: true, clientX: r.left, clientY: r.bottom }));
         }}
       />
     ),
     [latest],
   );
 
-  const columns = useMemo((): TableColumnsType<FileEntry> => {
-    const sortable = (key: FileSortField) =>
-      sort && mode === 'folder' ? { sorter: true, sortOrder: tableOrderOf(sort, key), sortDirections: ['ascend' as const, 'descend' as const] } : {};
-    const cols: TableColumnsType<FileEntry> = [
-      {
-        title: '名称',
-        key: 'name',
-        ...sortable('name'),
-        render: (_: unknown, file) => (
-          <span style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
-            <FileKindIcon kind={displayKindOf(file)} encrypted={file.encrypted} />
-            <a
-              href="#"
-              onClick={(e) => {
-                e.preventDefault();
-                e.stopPropagation();
-                latest.current.onActivate(file);
-              }}
-              title={file.name}
-              data-testid="file-name"
-              style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: 'inherit' }}
-            >
-              {file.name}
-            </a>
-            <FileStateTags file={file} />
-          </span>
-        ),
-      },
-    ];
+  const columns = useMemo((): Column[] => {
+    const sortable = (field: FileSortField) => (sort && mode === 'folder' ? { sortField: field } : {});
+    const nameCell = (file: FileEntry) => (
+      <span style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
+        <FileKindIcon kind={displayKindOf(file)} encrypted={file.encrypted} />
+        <a
+          href="#"
+          onClick={(e) => {
+            e.preventDefault();
+            e.stopPropagation();
+            latest.current.onActivate(file);
+          }}
+          title={file.name}
+          data-testid="file-name"
+          style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: 'inherit' }}
+        >
+          {file.name}
+        </a>
+        <FileStateTags file={file} />
+      </span>
+    );
     if (phone) {
       // One column and the ⋮ menu (every action, as on a wide screen); size and date under the name.
-      const name = cols[0]!;
-      const renderName = name.render!;
-      cols[0] = {
-        ...name,
-        render: (value: unknown, file: FileEntry, index: number) => (
-          <div style={{ minWidth: 0, minHeight: TOUCH_TARGET_PX, display: 'flex', flexDirection: 'column', justifyContent: 'center' }}>
-            {renderName(value, file, index) as ReactNode}
-            <span style={{ fontSize: 12, color: 'rgba(0,0,0,0.58)' }} data-testid="file-meta">
-              {file.isDir ? '' : `${formatSize(file.size)} · `}
-              {formatDateTime(mode === 'recycle' && file.deletedAt ? file.deletedAt : file.updatedAt)}
-            </span>
-          </div>
-        ),
-      };
-      cols.push({ title: '', key: 'actions', width: 56, render: (_: unknown, file) => moreButton(file, { width: TOUCH_TARGET_PX, height: TOUCH_TARGET_PX }) });
-      cols[0] = { ...cols[0], width: Math.max(160, size.width - 56 - SELECTION_WIDTH) };
-      return cols;
+      return [
+        {
+          key: 'name',
+          title: '名称',
+          width: null,
+          ...sortable('name'),
+          render: (file) => (
+            <div style={{ minWidth: 0, minHeight: TOUCH_TARGET_PX, display: 'flex', flexDirection: 'column', justifyContent: 'center' }}>
+              {nameCell(file)}
+              <span style={{ fontSize: 12, color: 'rgba(0,0,0,0.58)' }} data-testid="file-meta">
+                {file.isDir ? '' : `${formatSize(file.size)} · `}
+                {formatDateTime(mode === 'recycle' && file.deletedAt ? file.deletedAt : file.updatedAt)}
+              </span>
+            </div>
+          ),
+        },
+        { key: 'actions', title: '', width: 56, render: (file) => moreButton(file, { width: TOUCH_TARGET_PX, height: TOUCH_TARGET_PX }) },
+      ];
     }
+    const cols: Column[] = [{ key: 'name', title: '名称', width: null, ...sortable('name'), render: nameCell }];
     if (mode === 'search') {
       cols.push({
-        title: '位置',
         key: 'path',
+        title: '位置',
         width: 200,
-        ellipsis: true,
-        render: (_: unknown, file) => {
+        render: (file) => {
           const hit = file as SearchHit;
-          return [hit.spaceName ?? '', ...(hit.path ?? [])].filter(Boolean).join(' / ') || '根目录';
+          const where = [hit.spaceName ?? '', ...(hit.path ?? [])].filter(Boolean).join(' / ') || '根目录';
+          return <span title={where} style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{where}</span>;
         },
       });
     }
-    cols.push({ title: '大小', key: 'size', width: 120, ...sortable('size'), render: (_: unknown, file) => (file.isDir ? '-' : formatSize(file.size)) });
+    cols.push({ key: 'size', title: '大小', width: 120, ...sortable('size'), render: (file) => (file.isDir ? '-' : formatSize(file.size)) });
     if (mode === 'recycle') {
       cols.push(
-        { title: '删除时间', key: 'deletedAt', width: 150, render: (_: unknown, file) => (file.deletedAt ? formatDateTime(file.deletedAt) : '-') },
-        { title: '自动清除时间', key: 'expiresAt', width: 150, render: (_: unknown, file) => (file.expiresAt ? formatDateTime(file.expiresAt) : '-') },
+        { key: 'deletedAt', title: '删除时间', width: 150, render: (file) => (file.deletedAt ? formatDateTime(file.deletedAt) : '-') },
+        { key: 'expiresAt', title: '自动清除时间', width: 150, render: (file) => (file.expiresAt ? formatDateTime(file.expiresAt) : '-') },
       );
     } else {
-      cols.push({ title: '修改时间', key: 'updatedAt', width: 170, ...sortable('updatedAt'), render: (_: unknown, file) => formatDateTime(file.updatedAt) });
+      cols.push({ key: 'updatedAt', title: '修改时间', width: 170, ...sortable('updatedAt'), render: (file) => formatDateTime(file.updatedAt) });
     }
     cols.push({
-      title: '操作',
       key: 'actions',
+      title: '操作',
       // the recycle bin has no 下载 button, only the menu
       width: mode === 'recycle' ? 56 : 110,
-      render: (_: unknown, file) => (
+      render: (file) => (
         <span style={{ display: 'inline-flex', gap: 2 }}>
           {canDownload && !file.isDir && mode !== 'recycle' && (
             <Button
@@ -184,53 +191,43 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
         </span>
       ),
     });
-    // The name column takes what the fixed columns leave, so the table fits the box when it can.
-    const fixed = cols.slice(1).reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), 0);
-    cols[0] = { ...cols[0], width: Math.max(NAME_MIN_WIDTH, size.width - fixed - SELECTION_WIDTH - SCROLLBAR_ALLOWANCE) };
     return cols;
-  }, [mode, sort, size.width, canDownload, latest, phone, moreButton]);
+  }, [mode, sort, canDownload, latest, phone, moreButton]);
 
-  const scroll = useMemo(() => {
-    const x = columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), 0) + SELECTION_WIDTH;
-    return { x, y: Math.max(120, size.height - HEADER_HEIGHT - FOOTER_HEIGHT) };
-  }, [columns, size.height]);
+  // The name column takes what the fixed columns leave, so the table fits the box when it can.
+  const fixedWidth = columns.reduce((sum, c) => sum + (c.width ?? 0), 0) + SELECTION_WIDTH;
+  const nameWidth = Math.max(phone ? 160 : NAME_MIN_WIDTH, size.width - fixedWidth);
+  const tableWidth = fixedWidth + nameWidth;
 
-  const rowSelection = useMemo(
-    (): TableProps<FileEntry>['rowSelection'] => ({
-      selectedRowKeys: selectedIds,
-      onChange: (keys) => latest.current.onSelect(keys.map(String)),
-      columnWidth: SELECTION_WIDTH,
-    }),
-    [selectedIds, latest],
-  );
-
-  const onRow = useMemo(
-    (): TableProps<FileEntry>['onRow'] => (file) => ({
+  const onRowClick = useCallback(
+    (file: FileEntry, e: MouseEvent) => {
       // A click selects the row alone; Ctrl/⌘-click adds or removes it.
-      onClick: (e) => {
-        const { selectedIds: chosen, onSelect: select } = latest.current;
-        if (e.ctrlKey || e.metaKey) select(chosen.includes(file.id) ? chosen.filter((id) => id !== file.id) : [...chosen, file.id]);
-        else select([file.id]);
-      },
-      onContextMenu: () => {
-        const { selectedIds: chosen, onSelect: select } = latest.current;
-        if (!chosen.includes(file.id)) select([file.id]);
-      },
-      onDoubleClick: () => latest.current.onActivate(file),
-    }),
+      const { selectedIds: chosen, onSelect: select } = latest.current;
+      if (e.ctrlKey || e.metaKey) select(chosen.includes(file.id) ? chosen.filter((id) => id !== file.id) : [...chosen, file.id]);
+      else select([file.id]);
+    },
     [latest],
   );
-
-  const onChange = useMemo(
-    (): TableProps<FileEntry>['onChange'] => (_p, _f, sorter) => {
-      if (Array.isArray(sorter) || !latest.current.sort) return;
-      latest.current.onSort(sortFromTable(sorter.columnKey, sorter.order));
+  const onRowContextMenu = useCallback(
+    (file: FileEntry) => {
+      const { selectedIds: chosen, onSelect: select } = latest.current;
+      if (!chosen.includes(file.id)) select([file.id]);
+    },
+    [latest],
+  );
+  const onToggle = useCallback(
+    (file: FileEntry, checked: boolean) => {
+      const { selectedIds: chosen, onSelect: select } = latest.current;
+      select(checked ? [...chosen.filter((id) => id !== file.id), file.id] : chosen.filter((id) => id !== file.id));
     },
     [latest],
   );
 
-  const empty = pages.items.length === 0;
-  const locale = useMemo(() => ({ emptyText: pages.loading ? ' ' : '暂无文件' }), [pages.loading]);
+  const items = pages.items;
+  const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
+  const allSelected = items.length > 0 && items.every((f) => selected.has(f.id));
+  const someSelected = !allSelected && items.some((f) => selected.has(f.id));
+  const empty = items.length === 0;
 
   return (
     <div ref={box} style={{ flex: 1, minHeight: 0, overflow: 'hidden', display: 'flex', flexDirection: 'column' }} data-testid="file-table-box">
@@ -246,55 +243,132 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
         open={menuOpen && selectedIds.length > 0}
         onOpenChange={setMenuOpen}
       >
-        <div>
-          <EntryTable
-            items={pages.items}
+        <div role="table" aria-label="文件列表" aria-rowcount={items.length + 1} className="ft-table" data-testid="file-table" data-count={items.length} style={{ height: Math.max(120, size.height - FOOTER_HEIGHT) }}>
+          <div role="rowgroup" style={{ width: tableWidth }}>
+            <div role="row" aria-rowindex={1} className="ft-head" style={{ height: HEADER_HEIGHT }}>
+              <div role="columnheader" className="ft-th ft-check" style={{ width: SELECTION_WIDTH }}>
+                <Checkbox
+                  aria-label="全选"
+                  checked={allSelected}
+                  indeterminate={someSelected}
+                  disabled={empty}
+                  onChange={(e) => latest.current.onSelect(e.target.checked ? items.map((f) => f.id) : [])}
+                  data-testid="select-all"
+                />
+              </div>
+              {columns.map((c) => (
+                <HeaderCell key={c.key} column={c} width={c.width ?? nameWidth} sort={sort} onSort={(next) => latest.current.onSort(next)} />
+              ))}
+            </div>
+          </div>
+          <EntryRows
+            items={items}
             columns={columns}
-            scroll={scroll}
-            rowSelection={rowSelection}
-            onRow={onRow}
-            onChange={onChange}
-            locale={locale}
-            loading={pages.loading && empty}
+            nameWidth={nameWidth}
+            tableWidth={tableWidth}
+            rowHeight={phone ? PHONE_ROW_HEIGHT : ROW_HEIGHT}
+            selected={selected}
+            emptyText={pages.loading ? '' : '暂无文件'}
+            onRowClick={onRowClick}
+            onRowContextMenu={onRowContextMenu}
+            onToggle={onToggle}
+            onActivate={(file) => latest.current.onActivate(file)}
           />
         </div>
       </Dropdown>
       <div style={{ height: FOOTER_HEIGHT, lineHeight: `${FOOTER_HEIGHT}px`, padding: '0 8px', color: '#8c8c8c' }} data-testid="file-table-footer">
-        {pages.loading ? '加载中…' : pages.hasMore ? '向下滚动加载更多' : empty ? '' : `共 ${pages.items.length} 项`}
+        {pages.loading ? '加载中…' : pages.hasMore ? '向下滚动加载更多' : empty ? '' : `共 ${items.length} 项`}
       </div>
     </div>
   );
 }
 
-interface EntryTableProps {
-  items: FileEntry[];
-  columns: TableColumnsType<FileEntry>;
-  scroll: { x: number; y: number };
-  rowSelection: TableProps<FileEntry>['rowSelection'];
-  onRow: TableProps<FileEntry>['onRow'];
-  onChange: TableProps<FileEntry>['onChange'];
-  locale: TableProps<FileEntry>['locale'];
-  loading: boolean;
+/** A column header; a sortable one asks for the next order when clicked (or Enter / Space). */
+function HeaderCell({ column, width, sort, onSort }: { column: Column; width: number; sort: SortState | null; onSort: (sort: SortState) => void }) {
+  const field = column.sortField;
+  const active = field !== undefined && sort?.field === field ? sort.order : null;
+  const activate = () => field && sort && onSort(nextSort(sort, field));
+  return (
+    <div
+      role="columnheader"
+      className="ft-th"
+      style={{ width, flex: 'none' }}
+      data-sortable={field ? 'true' : undefined}
+      aria-sort={active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : field ? 'none' : undefined}
+      tabIndex={field ? 0 : undefined}
+      onClick={activate}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          activate();
+        }
+      }}
+    >
+      {column.title}
+      {field && (
+        <span className="ft-sort" aria-hidden>
+          <span data-on={active === 'asc'}>▲</span>
+          <span data-on={active === 'desc'}>▼</span>
+        </span>
+      )}
+    </div>
+  );
 }
 
-/** antd's virtual table; re-rendered only when one of its props really changed. */
-const EntryTable = memo(function EntryTable({ items, columns, scroll, rowSelection, onRow, onChange, locale, loading }: EntryTableProps) {
+interface EntryRowsProps {
+  items: FileEntry[];
+  columns: Column[];
+  nameWidth: number;
+  tableWidth: number;
+  rowHeight: number;
+  selected: ReadonlySet<string>;
+  emptyText: string;
+  onRowClick: (file: FileEntry, e: MouseEvent) => void;
+  onRowContextMenu: (file: FileEntry) => void;
+  onToggle: (file: FileEntry, checked: boolean) => void;
+  onActivate: (file: FileEntry) => void;
+}
+
+/** The scrolling body: only the rows in view (and OVERSCAN_ROWS around them) are rendered. */
+const EntryRows = memo(function EntryRows({ items, columns, nameWidth, tableWidth, rowHeight, selected, emptyText, onRowClick, onRowContextMenu, onToggle, onActivate }: EntryRowsProps) {
+  const body = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const viewport = useElementSize(body, { width: tableWidth, height: 600 }).height;
+  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN_ROWS);
+  const last = Math.min(items.length, Math.ceil((scrollTop + viewport) / rowHeight) + OVERSCAN_ROWS);
+  const rows: ReactNode[] = [];
+  for (let i = first; i < last; i++) {
+    const file = items[i]!;
+    const isSelected = selected.has(file.id);
+    rows.push(
+      <div
+        key={file.id}
+        role="row"
+        aria-rowindex={i + 2}
+        aria-selected={isSelected}
+        className="ft-row"
+        data-testid="file-row"
+        data-row-key={file.id}
+        style={{ top: i * rowHeight, height: rowHeight, width: tableWidth }}
+        onClick={(e) => onRowClick(file, e)}
+        onContextMenu={() => onRowContextMenu(file)}
+        onDoubleClick={() => onActivate(file)}
+      >
+        <div role="cell" className="ft-td ft-check" style={{ width: SELECTION_WIDTH }} onClick={(e) => e.stopPropagation()}>
+          <Checkbox aria-label={`选择 ${file.name}`} checked={isSelected} onChange={(e) => onToggle(file, e.target.checked)} />
+        </div>
+        {columns.map((c) => (
+          <div key={c.key} role="cell" className="ft-td" style={{ width: c.width ?? nameWidth, flex: 'none' }}>
+            {c.render(file)}
+          </div>
+        ))}
+      </div>,
+    );
+  }
   return (
-    <Table<FileEntry>
-      data-testid="file-table"
-      data-count={items.length}
-      virtual
-      rowKey="id"
-      columns={columns}
-      dataSource={items}
-      loading={loading}
-      pagination={false}
-      size="middle"
-      scroll={scroll}
-      rowSelection={rowSelection}
-      onChange={onChange}
-      onRow={onRow}
-      locale={locale}
-    />
+    <div role="rowgroup" ref={body} className="ft-body" style={{ width: tableWidth }} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+      <div style={{ height: items.length * rowHeight, position: 'relative' }}>{rows}</div>
+      {items.length === 0 && emptyText && <div className="ft-empty">{emptyText}</div>}
+    </div>
   );
 });

@@ -9,7 +9,6 @@ export {
   SharedFilesPage,
   UnifiedSearchPage,
 } from './FilePages';
-export { GroupPage } from './GroupPage';
 
 // Offline changes of the file pages are replayed by the outbox (src/lib/outbox) once this feature is loaded.
 import { registerFileOutboxExecutors } from './offline-ops';

@@ -7,11 +7,11 @@ export function nearBottom(el: { scrollTop: number; scrollHeight: number; client
   return el.scrollHeight - el.scrollTop - el.clientHeight <= INFINITE_SCROLL_THRESHOLD_PX;
 }
 
-/** The element that scrolls inside an antd table: the virtual list's holder, or the plain body. */
-const SCROLLER = '.ant-table-tbody-virtual-holder, .ant-table-body';
+/** The element that scrolls inside the file table (FileTable's body). */
+const SCROLLER = '.ft-body';
 
 /**
- * Calls `loadMore` when the antd table body inside `container` is scrolled near its bottom, throttled
+ * Calls `loadMore` when the table body inside `container` is scrolled near its bottom, throttled
  * (spec §9: 350 ms). Also checks after every change of `itemCount`, so a first page that does not fill
  * the table keeps loading.
  */

@@ -1,25 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SORT, sortFromTable, tableOrderOf } from '../../../src/features/files/sort-state';
+import { DEFAULT_SORT, nextSort } from '../../../src/features/files/sort-state';
 
 describe('file list sort state', () => {
-  it('turns a header click into the server sort', () => {
-    expect(sortFromTable('size', 'ascend')).toEqual({ field: 'size', order: 'asc' });
-    expect(sortFromTable('updatedAt', 'descend')).toEqual({ field: 'updatedAt', order: 'desc' });
-    expect(sortFromTable('name', 'descend')).toEqual({ field: 'name', order: 'desc' });
-  });
-
-  it('goes back to name ascending when the column is cleared or cannot be sorted by the server', () => {
-    expect(sortFromTable('size', null)).toEqual(DEFAULT_SORT);
-    expect(sortFromTable('size', undefined)).toEqual(DEFAULT_SORT);
-    expect(sortFromTable('actions', 'ascend')).toEqual(DEFAULT_SORT);
-    expect(sortFromTable(undefined, 'ascend')).toEqual(DEFAULT_SORT);
+  it('starts by name, ascending', () => {
     expect(DEFAULT_SORT).toEqual({ field: 'name', order: 'asc' });
   });
 
-  it('shows the arrow on the sorted column only', () => {
-    const sort = { field: 'size', order: 'desc' } as const;
-    expect(tableOrderOf(sort, 'size')).toBe('descend');
-    expect(tableOrderOf(sort, 'name')).toBeNull();
-    expect(tableOrderOf(DEFAULT_SORT, 'name')).toBe('ascend');
+  it('a click on the sorted column flips its direction', () => {
+    expect(nextSort(DEFAULT_SORT, 'name')).toEqual({ field: 'name', order: 'desc' });
+    expect(nextSort({ field: 'name', order: 'desc' }, 'name')).toEqual({ field: 'name', order: 'asc' });
+    expect(nextSort({ field: 'size', order: 'asc' }, 'size')).toEqual({ field: 'size', order: 'desc' });
+  });
+
+  it('a click on another column sorts by it, ascending', () => {
+    expect(nextSort(DEFAULT_SORT, 'size')).toEqual({ field: 'size', order: 'asc' });
+    expect(nextSort({ field: 'size', order: 'desc' }, 'updatedAt')).toEqual({ field: 'updatedAt', order: 'asc' });
   });
 });
