@@ -1,9 +1,9 @@
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Form, Input } from 'antd';
-import { useState } from 'react';
+import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { Button, Input, theme } from 'antd';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { LoginResult } from '../../../common/api/types';
 import { PASSWORD_MAX_LENGTH } from '../../../common/constants';
-import { CaptchaField } from '../../components/CaptchaField';
+import { CaptchaImageButton } from '../../components/CaptchaImageButton';
 import { useCaptcha } from '../../lib/use-captcha';
 import { login } from './auth-api';
 
@@ -13,39 +13,94 @@ interface Fields {
   captchaCode: string;
 }
 
-/** Account, password (AES-encrypted on the wire) and the single-use image captcha. */
+type FieldName = keyof Fields;
+
+const REQUIRED: Record<FieldName, string> = { username: '请输入账号', password: '请输入密码', captchaCode: '请输入验证码' };
+
+/** What is wrong with one field (null: nothing). Account and captcha must hold more than spaces. */
+function fieldError(name: FieldName, value: string): string | null {
+  const empty = name === 'password' ? value === '' : value.trim() === '';
+  return empty ? REQUIRED[name] : null;
+}
+
+/** A labelled row with its message below, laid out as antd's vertical form. */
+function Field({ id, label, error, children }: { id: string; label: string; error: string | null; children: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <div style={{ marginBottom: 24 }}>
+      <label htmlFor={id} style={{ display: 'block', paddingBottom: 8 }}>
+        {label}
+      </label>
+      {children}
+      {error && (
+        <div id={`${id}-error`} role="alert" style={{ color: token.colorError, marginTop: 4 }}>
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Account, password (AES-encrypted on the wire) and the single-use image captcha. A plain form with
+ * antd's inputs rather than antd's Form: the login page is the first screen and does without it.
+ */
 export function PasswordLoginForm({ mayLogin, onLoggedIn }: { mayLogin: () => boolean; onLoggedIn: (result: LoginResult) => Promise<void> }) {
-  const [form] = Form.useForm<Fields>();
   const { captcha, refresh } = useCaptcha();
+  const [values, setValues] = useState<Fields>({ username: '', password: '', captchaCode: '' });
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string | null>>>({});
   const [submitting, setSubmitting] = useState(false);
 
-  async function onFinish(values: Fields) {
-    if (!captcha || !mayLogin()) return;
+  const set = (name: FieldName, value: string) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    // A message shown goes as soon as the field is right.
+    if (errors[name]) setErrors((e) => ({ ...e, [name]: fieldError(name, value) }));
+  };
+  const check = (name: FieldName) => setErrors((e) => ({ ...e, [name]: fieldError(name, values[name]) }));
+  const inputProps = (name: FieldName, id: string) => ({
+    id,
+    name,
+    value: values[name],
+    onChange: (e: { target: { value: string } }) => set(name, e.target.value),
+    status: errors[name] ? ('error' as const) : undefined,
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? `${id}-error` : undefined,
+    size: 'large' as const,
+  });
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const found = { username: fieldError('username', values.username), password: fieldError('password', values.password), captchaCode: fieldError('captchaCode', values.captchaCode) };
+    setErrors(found);
+    if (Object.values(found).some(Boolean) || !captcha || !mayLogin()) return;
     setSubmitting(true);
     try {
       await onLoggedIn(await login({ ...values, captchaId: captcha.captchaId }));
     } catch {
       // The API client already showed the reason; the captcha is single-use, so take a new one.
-      form.setFieldValue('captchaCode', '');
+      setValues((v) => ({ ...v, captchaCode: '' }));
       refresh();
       setSubmitting(false);
     }
   }
 
   return (
-    <Form form={form} layout="vertical" onFinish={onFinish} requiredMark={false} autoComplete="off" name="login">
-      <Form.Item label="账号" name="username" rules={[{ required: true, whitespace: true, message: '请输入账号' }]}>
-        <Input id="login-username" data-testid="login-username" prefix={<UserOutlined />} placeholder="请输入账号" autoComplete="username" size="large" />
-      </Form.Item>
-      <Form.Item label="密码" name="password" rules={[{ required: true, message: '请输入密码' }]}>
-        <Input.Password id="login-password" data-testid="login-password" prefix={<LockOutlined />} placeholder="请输入密码" maxLength={PASSWORD_MAX_LENGTH} autoComplete="current-password" size="large" />
-      </Form.Item>
-      <CaptchaField name="captchaCode" captcha={captcha} refresh={refresh} testId="login-captcha" size="large" />
-      <Form.Item style={{ marginBottom: 0 }}>
-        <Button type="primary" htmlType="submit" block size="large" loading={submitting} disabled={!captcha} data-testid="login-submit">
-          登录
-        </Button>
-      </Form.Item>
-    </Form>
+    <form onSubmit={(e) => void onSubmit(e)} autoComplete="off" name="login" noValidate>
+      <Field id="login-username" label="账号" error={errors.username ?? null}>
+        <Input {...inputProps('username', 'login-username')} data-testid="login-username" prefix={<UserOutlined />} placeholder="请输入账号" autoComplete="username" />
+      </Field>
+      <Field id="login-password" label="密码" error={errors.password ?? null}>
+        <Input.Password {...inputProps('password', 'login-password')} data-testid="login-password" prefix={<LockOutlined />} placeholder="请输入密码" maxLength={PASSWORD_MAX_LENGTH} autoComplete="current-password" />
+      </Field>
+      <Field id="login-captcha" label="验证码" error={errors.captchaCode ?? null}>
+        <div style={{ display: 'flex', gap: 8 }}>
+          <Input {...inputProps('captchaCode', 'login-captcha')} onBlur={() => check('captchaCode')} data-testid="login-captcha" prefix={<SafetyOutlined />} placeholder="请输入验证码" autoComplete="off" />
+          <CaptchaImageButton captcha={captcha} refresh={refresh} testId="login-captcha" height={40} />
+        </div>
+      </Field>
+      <Button type="primary" htmlType="submit" block size="large" loading={submitting} disabled={!captcha} data-testid="login-submit">
+        登录
+      </Button>
+    </form>
   );
 }

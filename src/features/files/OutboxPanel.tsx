@@ -1,17 +1,11 @@
 import { CloudSyncOutlined } from '@ant-design/icons';
-import { Badge, Button, Drawer, Empty, Input, List, Space, Tag, Typography } from 'antd';
+import { Badge, Button } from 'antd';
 import { useState } from 'react';
-import { formatDateTime } from '../../../common/format/date';
-import { useOnline } from '../../lib/data/online';
-import { discardOutboxRow, retryOutboxRow, useOutboxRows } from '../../lib/outbox/outbox';
-import type { OutboxRow } from '../../lib/outbox/outbox-store';
-import { OUTBOX_KINDS, transferWithDecision, type CreateTxtPayload, type MkdirPayload, type RenamePayload, type TransferPayload } from './offline-ops';
+import { lazyWhenOpen } from '../../components/lazy-when-open';
+import { useOutboxRows } from '../../lib/outbox/outbox';
 
-const STATE_TAGS: Record<OutboxRow['state'], { color: string; text: string }> = {
-  pending: { color: 'processing', text: '待同步' },
-  failed: { color: 'error', text: '同步失败' },
-  conflict: { color: 'warning', text: '需要处理' },
-};
+// The list (antd's List, which brings Pagination and Select) loads when the drawer first opens.
+const OutboxDrawer = lazyWhenOpen(() => import('./OutboxDrawer').then((m) => m.OutboxDrawer), (p) => p.open);
 
 /**
  * 待同步: the changes made offline, in the order they will be sent. Shown whenever there are any;
@@ -20,7 +14,6 @@ const STATE_TAGS: Record<OutboxRow['state'], { color: string; text: string }> = 
  */
 export function OutboxPanel() {
   const rows = useOutboxRows();
-  const online = useOnline();
   const [open, setOpen] = useState(false);
   if (rows.length === 0) return null;
   const blocked = rows.some((r) => r.state !== 'pending');
@@ -31,95 +24,8 @@ export function OutboxPanel() {
           待同步
         </Button>
       </Badge>
-      <Drawer title={`待同步（${rows.length}）`} open={open} onClose={() => setOpen(false)} size="large" data-testid="outbox-drawer">
-        <Typography.Paragraph type="secondary">
-          {online ? '网络已恢复，正在按顺序同步；需要处理的项会暂停其后的同步。' : '当前离线：这些修改已保存在本机，联网后按顺序同步到服务器。'}
-        </Typography.Paragraph>
-        {rows.length === 0 ? <Empty /> : <List dataSource={rows} renderItem={(row) => <OutboxItem row={row} />} />}
-      </Drawer>
+      <OutboxDrawer open={open} rows={rows} onClose={() => setOpen(false)} />
     </>
   );
 }
 
-function OutboxItem({ row }: { row: OutboxRow }) {
-  const tag = STATE_TAGS[row.state];
-  return (
-    <List.Item data-testid="outbox-row" data-state={row.state}>
-      <Space direction="vertical" style={{ width: '100%' }}>
-        <Space wrap>
-          <Tag color={tag.color}>{tag.text}</Tag>
-          <span data-testid="outbox-label">{row.label}</span>
-          <Typography.Text type="secondary">{formatDateTime(row.createdAt)}</Typography.Text>
-        </Space>
-        {row.reason && <Typography.Text type={row.state === 'failed' ? 'danger' : 'warning'}>{row.reason}</Typography.Text>}
-        {row.state !== 'pending' && <Resolve row={row} />}
-      </Space>
-    </List.Item>
-  );
-}
-
-/** The choices for a refused row, by its kind. */
-function Resolve({ row }: { row: OutboxRow }) {
-  const discard = (
-    <Button size="small" danger onClick={() => void discardOutboxRow(row)} data-testid="outbox-discard">
-      放弃此修改
-    </Button>
-  );
-  if (row.state === 'conflict' && row.kind === OUTBOX_KINDS.transfer) {
-    const p = row.payload as TransferPayload;
-    return (
-      <Space wrap>
-        <Button size="small" type="primary" onClick={() => void retryOutboxRow(row, transferWithDecision(p, 'rename'))} data-testid="outbox-keep-both">
-          保留两者（自动重命名）
-        </Button>
-        <Button size="small" onClick={() => void retryOutboxRow(row, transferWithDecision(p, 'overwrite'))}>
-          覆盖同名文件
-        </Button>
-        <Button size="small" onClick={() => void retryOutboxRow(row, transferWithDecision(p, 'skip'))}>
-          跳过同名项
-        </Button>
-        {discard}
-      </Space>
-    );
-  }
-  if (row.state === 'conflict' && row.kind === OUTBOX_KINDS.createTxt) {
-    const p = row.payload as CreateTxtPayload;
-    return (
-      <Space wrap>
-        <Button size="small" type="primary" onClick={() => void retryOutboxRow(row, { ...p, decision: 'rename' })} data-testid="outbox-keep-both">
-          另存为新名称
-        </Button>
-        <Button size="small" onClick={() => void retryOutboxRow(row, { ...p, decision: 'newVersion' })}>
-          作为新版本保存
-        </Button>
-        {discard}
-      </Space>
-    );
-  }
-  if (row.state === 'conflict' && (row.kind === OUTBOX_KINDS.mkdir || row.kind === OUTBOX_KINDS.rename)) return <NewName row={row} discard={discard} />;
-  return (
-    <Space wrap>
-      <Button size="small" type="primary" onClick={() => void retryOutboxRow(row)} data-testid="outbox-retry">
-        重试
-      </Button>
-      {discard}
-    </Space>
-  );
-}
-
-/** A name clash of a new folder or a rename: send it again under another name. */
-function NewName({ row, discard }: { row: OutboxRow; discard: React.ReactNode }) {
-  const current = row.kind === OUTBOX_KINDS.mkdir ? (row.payload as MkdirPayload).req.name : (row.payload as RenamePayload).name;
-  const [name, setName] = useState(`${current} (1)`);
-  const withName = (): unknown =>
-    row.kind === OUTBOX_KINDS.mkdir ? { ...(row.payload as MkdirPayload), req: { ...(row.payload as MkdirPayload).req, name } } : { ...(row.payload as RenamePayload), name };
-  return (
-    <Space wrap>
-      <Input size="small" value={name} onChange={(e) => setName(e.target.value)} style={{ width: 220 }} data-testid="outbox-new-name" />
-      <Button size="small" type="primary" disabled={!name.trim()} onClick={() => void retryOutboxRow(row, withName())} data-testid="outbox-use-name">
-        用此名称重试
-      </Button>
-      {discard}
-    </Space>
-  );
-}
