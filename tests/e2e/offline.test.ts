@@ -149,7 +149,8 @@ describe('offline-first: the app opens and shows cached data without network', (
 
     await expect(page.getByTestId('outbox-button').textContent()).resolves.toContain('待同步');
     await page.getByTestId('outbox-button').click();
-    await expect(page.getByTestId('outbox-row').count()).resolves.toBe(3);
+    // The drawer's code loads at its first opening (from the service worker's copy, offline).
+    await expect.poll(() => page.getByTestId('outbox-row').count()).toBe(3);
     await page.keyboard.press('Escape');
     await page.getByTestId('outbox-drawer').waitFor({ state: 'hidden' });
   });

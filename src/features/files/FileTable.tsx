@@ -142,7 +142,8 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
             </div>
           ),
         },
-        { key: 'actions', title: '', width: 56, render: (file) => moreButton(file, { width: TOUCH_TARGET_PX, height: TOUCH_TARGET_PX }) },
+        // The cell's padding (8 px each side) around a 44 px touch target.
+        { key: 'actions', title: '', width: TOUCH_TARGET_PX + 16, render: (file) => moreButton(file, { width: TOUCH_TARGET_PX, height: TOUCH_TARGET_PX, flex: 'none' }) },
       ];
     }
     const cols: Column[] = [{ key: 'name', title: '名称', width: null, ...sortable('name'), render: nameCell }];
