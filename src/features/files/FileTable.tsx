@@ -368,8 +368,18 @@ const EntryRows = memo(function EntryRows({ items, columns, nameWidth, tableWidt
   }
   return (
     <div role="rowgroup" ref={body} className="ft-body" style={{ width: tableWidth }} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
-      <div style={{ height: items.length * rowHeight, position: 'relative' }}>{rows}</div>
-      {items.length === 0 && emptyText && <div className="ft-empty">{emptyText}</div>}
+      {items.length > 0 ? (
+        <div role="presentation" style={{ height: items.length * rowHeight, position: 'relative' }}>
+          {rows}
+        </div>
+      ) : (
+        // A table group holds rows only (ARIA): the empty state is a row too.
+        <div role="row" aria-rowindex={2}>
+          <div role="cell" className="ft-empty">
+            {emptyText}
+          </div>
+        </div>
+      )}
     </div>
   );
 });
