@@ -1,21 +1,22 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { PageLoading } from '../components/PageLoading';
 import { ApiCallError } from '../lib/api-client';
 import { savedAccount, sameAccount } from '../lib/data/account';
-import { fetchUserDetailsQuery, QUERY_KEYS, useUserDetailsQuery } from '../lib/data/queries';
-import { cachePersistence, confirmAccount } from '../lib/data/session';
+import { openAccount } from '../lib/data/open-account';
+import { useUserDetailsQuery } from '../lib/data/queries';
+import { confirmAccount } from '../lib/data/session';
 import { startOutbox } from '../lib/outbox/outbox';
 import { StatusResult } from '../components/StatusResult';
+import { takeEarlyAccountOpen } from './boot-prefetch';
 
 type State = 'loading' | 'ready' | 'offline';
 
 /**
- * Everything under /main reads the signed-in account's cache partition. With a saved account (this
- * browser's last confirmed one) its partition is loaded at once, so the app opens offline; without
- * one, the server is asked who is signed in first. Whenever the server names another account than
- * the one shown, the shown partition is dropped and the right one loaded.
+ * Everything under /main reads the signed-in account's cache partition (opened by openAccount, at
+ * boot for a page loaded straight into /main). Whenever the server names another account than the
+ * one shown, the shown partition is dropped and the right one loaded.
  */
 export function AccountGate({ children }: { children: ReactNode }) {
   const client = useQueryClient();
@@ -24,15 +25,14 @@ export function AccountGate({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let alive = true;
-    const saved = savedAccount();
-    const open = saved
-      ? cachePersistence.useAccount(saved)
-      : fetchUserDetailsQuery().then(async (user) => {
-          await confirmAccount({ tenantId: user.tenantId, userId: user.id });
-          client.setQueryData(QUERY_KEYS.userDetails, user);
-        });
+    const open = takeEarlyAccountOpen() ?? openAccount(client);
     open.then(
-      () => alive && setState('ready'),
+      () => {
+        if (!alive) return;
+        // The shell is the largest render of the app: as a transition React renders it in slices
+        // and the page stays responsive (Lighthouse: total blocking time).
+        startTransition(() => setState('ready'));
+      },
       // A refusal (401) already sent the user to /login; no answer at all means no network.
       (e: unknown) => alive && !(e instanceof ApiCallError) && setState('offline'),
     );

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { PageLoading } from '../components/PageLoading';
 import { queryClient, syncOnlineFlagAtStart } from '../lib/data/query-client';
 import { watchBrowserOnline } from '../lib/data/reachability';
@@ -14,7 +14,7 @@ export function CacheGate({ children }: { children: ReactNode }) {
   useEffect(() => {
     syncOnlineFlagAtStart();
     // A broken IndexedDB (private mode quirks, quota) costs the offline cache, never the app.
-    cachePersistence.start().catch((e: unknown) => console.warn('offline cache unavailable', e)).finally(() => setReady(true));
+    cachePersistence.start().catch((e: unknown) => console.warn('offline cache unavailable', e)).finally(() => startTransition(() => setReady(true)));
     return watchBrowserOnline();
   }, []);
   return <QueryClientProvider client={queryClient}>{ready ? children : <PageLoading />}</QueryClientProvider>;

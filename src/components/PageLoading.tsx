@@ -1,12 +1,16 @@
+import { BOOT_LOADING_STYLE, BOOT_SPINNER_STYLE, BOOT_SPIN_KEYFRAMES } from './page-loading-style';
+
 /**
- * A blank page with a spinner and no content (used while the system config loads, spec §4). Drawn
- * with CSS rather than antd's Spin, which the first screen would otherwise load only for this.
+ * A blank page with a spinner and a word (used while the system config loads, spec §4: no brand
+ * yet). Drawn with CSS rather than antd's Spin, which the first screen would otherwise load only for
+ * this. index.html holds the same markup, so the page shows it before any script has run.
  */
 export function PageLoading() {
   return (
-    <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }} aria-busy="true" aria-label="加载中">
-      <style>{'@keyframes drive-spin{to{transform:rotate(360deg)}}'}</style>
-      <span style={{ width: 32, height: 32, border: '3px solid #d6e4ff', borderTopColor: '#0958d9', borderRadius: '50%', animation: 'drive-spin 0.8s linear infinite' }} />
+    <div style={BOOT_LOADING_STYLE} aria-busy="true">
+      <style>{BOOT_SPIN_KEYFRAMES}</style>
+      <span style={BOOT_SPINNER_STYLE} />
+      <span>加载中…</span>
     </div>
   );
 }

@@ -15,12 +15,13 @@ import { nextSort, type SortState } from './sort-state';
 import type { EntryPages } from './use-entry-pages';
 import { useInfiniteScroll } from './use-infinite-scroll';
 
-const FALLBACK_SIZE = { width: 900, height: 480 };
 /** The checkbox column. */
 const SELECTION_WIDTH = 40;
 const NAME_MIN_WIDTH = 220;
 const HEADER_HEIGHT = 47;
 const FOOTER_HEIGHT = 32;
+/** Before the body is measured: no scroll box is taller than the window. */
+const viewportFallback = () => ({ width: 0, height: typeof window === 'undefined' ? 800 : window.innerHeight });
 /** Row heights: one line on a wide screen; name and a meta line, touch-sized, on a phone. */
 const ROW_HEIGHT = 48;
 const PHONE_ROW_HEIGHT = 64;
@@ -73,7 +74,6 @@ function useLatest<T>(value: T) {
  */
 export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort, onSort, contextMenu, onDownload }: FileTableProps) {
   const box = useRef<HTMLDivElement>(null);
-  const size = useElementSize(box, FALLBACK_SIZE);
   const [menuOpen, setMenuOpen] = useState(false);
   useInfiniteScroll(box, pages.loadMore, pages.hasMore, pages.items.length);
 
@@ -195,10 +195,10 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
     return cols;
   }, [mode, sort, canDownload, latest, phone, moreButton]);
 
-  // The name column takes what the fixed columns leave, so the table fits the box when it can.
-  const fixedWidth = columns.reduce((sum, c) => sum + (c.width ?? 0), 0) + SELECTION_WIDTH;
-  const nameWidth = Math.max(phone ? 160 : NAME_MIN_WIDTH, size.width - fixedWidth);
-  const tableWidth = fixedWidth + nameWidth;
+  // The name column takes what the fixed columns leave (CSS flex), so the table fits the box when it
+  // can and scrolls sideways below this width. No JavaScript measuring: the first paint is final.
+  const nameMinWidth = phone ? 160 : NAME_MIN_WIDTH;
+  const minTableWidth = columns.reduce((sum, c) => sum + (c.width ?? 0), 0) + SELECTION_WIDTH + nameMinWidth;
 
   const onRowClick = useCallback(
     (file: FileEntry, e: MouseEvent) => {
@@ -244,8 +244,8 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
         open={menuOpen && selectedIds.length > 0}
         onOpenChange={setMenuOpen}
       >
-        <div role="table" aria-label="文件列表" aria-rowcount={items.length + 1} className="ft-table" data-testid="file-table" data-count={items.length} style={{ height: Math.max(120, size.height - FOOTER_HEIGHT) }}>
-          <div role="rowgroup" style={{ width: tableWidth }}>
+        <div role="table" aria-label="文件列表" aria-rowcount={items.length + 1} className="ft-table" data-testid="file-table" data-count={items.length}>
+          <div role="rowgroup" className="ft-headgroup" style={{ minWidth: minTableWidth }}>
             <div role="row" aria-rowindex={1} className="ft-head" style={{ height: HEADER_HEIGHT }}>
               <div role="columnheader" className="ft-th ft-check" style={{ width: SELECTION_WIDTH }}>
                 <Checkbox
@@ -258,15 +258,15 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
                 />
               </div>
               {columns.map((c) => (
-                <HeaderCell key={c.key} column={c} width={c.width ?? nameWidth} sort={sort} onSort={(next) => latest.current.onSort(next)} />
+                <HeaderCell key={c.key} column={c} nameMinWidth={nameMinWidth} sort={sort} onSort={(next) => latest.current.onSort(next)} />
               ))}
             </div>
           </div>
           <EntryRows
             items={items}
             columns={columns}
-            nameWidth={nameWidth}
-            tableWidth={tableWidth}
+            nameMinWidth={nameMinWidth}
+            minTableWidth={minTableWidth}
             rowHeight={phone ? PHONE_ROW_HEIGHT : ROW_HEIGHT}
             selected={selected}
             emptyText={pages.loading ? '' : '暂无文件'}
@@ -284,8 +284,12 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
   );
 }
 
+/** Fixed columns keep their width; the name column (no width) grows into the rest. */
+const columnStyle = (column: Column, nameMinWidth: number): CSSProperties =>
+  column.width !== null ? { width: column.width, flex: 'none' } : { flex: `1 0 ${nameMinWidth}px`, minWidth: nameMinWidth };
+
 /** A column header; a sortable one asks for the next order when clicked (or Enter / Space). */
-function HeaderCell({ column, width, sort, onSort }: { column: Column; width: number; sort: SortState | null; onSort: (sort: SortState) => void }) {
+function HeaderCell({ column, nameMinWidth, sort, onSort }: { column: Column; nameMinWidth: number; sort: SortState | null; onSort: (sort: SortState) => void }) {
   const field = column.sortField;
   const active = field !== undefined && sort?.field === field ? sort.order : null;
   const activate = () => field && sort && onSort(nextSort(sort, field));
@@ -293,7 +297,7 @@ function HeaderCell({ column, width, sort, onSort }: { column: Column; width: nu
     <div
       role="columnheader"
       className="ft-th"
-      style={{ width, flex: 'none' }}
+      style={columnStyle(column, nameMinWidth)}
       data-sortable={field ? 'true' : undefined}
       aria-sort={active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : field ? 'none' : undefined}
       tabIndex={field ? 0 : undefined}
@@ -319,8 +323,8 @@ function HeaderCell({ column, width, sort, onSort }: { column: Column; width: nu
 interface EntryRowsProps {
   items: FileEntry[];
   columns: Column[];
-  nameWidth: number;
-  tableWidth: number;
+  nameMinWidth: number;
+  minTableWidth: number;
   rowHeight: number;
   selected: ReadonlySet<string>;
   emptyText: string;
@@ -331,10 +335,10 @@ interface EntryRowsProps {
 }
 
 /** The scrolling body: only the rows in view (and OVERSCAN_ROWS around them) are rendered. */
-const EntryRows = memo(function EntryRows({ items, columns, nameWidth, tableWidth, rowHeight, selected, emptyText, onRowClick, onRowContextMenu, onToggle, onActivate }: EntryRowsProps) {
+const EntryRows = memo(function EntryRows({ items, columns, nameMinWidth, minTableWidth, rowHeight, selected, emptyText, onRowClick, onRowContextMenu, onToggle, onActivate }: EntryRowsProps) {
   const body = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
-  const viewport = useElementSize(body, { width: tableWidth, height: 600 }).height;
+  const viewport = useElementSize(body, viewportFallback()).height;
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN_ROWS);
   const last = Math.min(items.length, Math.ceil((scrollTop + viewport) / rowHeight) + OVERSCAN_ROWS);
   const rows: ReactNode[] = [];
@@ -350,7 +354,7 @@ const EntryRows = memo(function EntryRows({ items, columns, nameWidth, tableWidt
         className="ft-row"
         data-testid="file-row"
         data-row-key={file.id}
-        style={{ top: i * rowHeight, height: rowHeight, width: tableWidth }}
+        style={{ top: i * rowHeight, height: rowHeight }}
         onClick={(e) => onRowClick(file, e)}
         onContextMenu={() => onRowContextMenu(file)}
         onDoubleClick={() => onActivate(file)}
@@ -359,7 +363,7 @@ const EntryRows = memo(function EntryRows({ items, columns, nameWidth, tableWidt
           <Checkbox aria-label={`选择 ${file.name}`} checked={isSelected} onChange={(e) => onToggle(file, e.target.checked)} />
         </div>
         {columns.map((c) => (
-          <div key={c.key} role="cell" className="ft-td" style={{ width: c.width ?? nameWidth, flex: 'none' }}>
+          <div key={c.key} role="cell" className="ft-td" style={columnStyle(c, nameMinWidth)}>
             {c.render(file)}
           </div>
         ))}
@@ -367,7 +371,7 @@ const EntryRows = memo(function EntryRows({ items, columns, nameWidth, tableWidt
     );
   }
   return (
-    <div role="rowgroup" ref={body} className="ft-body" style={{ width: tableWidth }} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+    <div role="rowgroup" ref={body} className="ft-body" style={{ minWidth: minTableWidth }} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
       {items.length > 0 ? (
         <div role="presentation" style={{ height: items.length * rowHeight, position: 'relative' }}>
           {rows}

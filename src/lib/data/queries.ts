@@ -3,7 +3,7 @@
  * user. Keys starting with 'public' are cached for everyone on this browser (shown before login);
  * all others belong to the signed-in account's partition.
  */
-import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useQuery, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { API } from '../../../common/api/paths';
 import type { MenuItem, PagePermission, SystemConfig, UserDetails } from '../../../common/api/types';
 import { api } from '../api';
@@ -18,16 +18,38 @@ export const QUERY_KEYS = {
 /** Boot data never toasts: a page shows what it has, and the offline banner says why it is old. */
 const quiet = { onError: () => undefined };
 
+const systemConfigQuery = {
+  queryKey: QUERY_KEYS.systemConfig,
+  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<SystemConfig>(API.systemConfig, { ...quiet, signal }),
+};
+
 export function useSystemConfigQuery(): UseQueryResult<SystemConfig> {
-  return useQuery({ queryKey: QUERY_KEYS.systemConfig, queryFn: ({ signal }) => api.get<SystemConfig>(API.systemConfig, { ...quiet, signal }) });
+  return useQuery(systemConfigQuery);
 }
 
+/** At boot, before the cache is even loaded: every page waits for the config (spec §4). */
+export function prefetchSystemConfig(client: QueryClient): void {
+  void client.prefetchQuery(systemConfigQuery);
+}
+
+const menuQuery = { queryKey: QUERY_KEYS.menu, queryFn: ({ signal }: { signal: AbortSignal }) => api.get<MenuItem[]>(API.menu, { signal }) };
+const pagePermissionsQuery = {
+  queryKey: QUERY_KEYS.pagePermissions,
+  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<PagePermission[]>(API.pagePermissions, { signal }),
+};
+
 export function useMenuQuery(): UseQueryResult<MenuItem[]> {
-  return useQuery({ queryKey: QUERY_KEYS.menu, queryFn: ({ signal }) => api.get<MenuItem[]>(API.menu, { signal }) });
+  return useQuery(menuQuery);
 }
 
 export function usePagePermissionsQuery(): UseQueryResult<PagePermission[]> {
-  return useQuery({ queryKey: QUERY_KEYS.pagePermissions, queryFn: ({ signal }) => api.get<PagePermission[]>(API.pagePermissions, { signal }) });
+  return useQuery(pagePermissionsQuery);
+}
+
+/** The account's boot data, asked for as soon as the account is known (cached answers stay if fresh). */
+export function prefetchAccountBootData(client: QueryClient): void {
+  void client.prefetchQuery(menuQuery);
+  void client.prefetchQuery(pagePermissionsQuery);
 }
 
 export function fetchUserDetailsQuery(signal?: AbortSignal): Promise<UserDetails> {

@@ -1,0 +1,22 @@
+/**
+ * Opening the signed-in account's cache partition: with a saved account (this browser's last
+ * confirmed one) its partition is loaded at once, so the app opens offline; without one, the server
+ * is asked who is signed in first. Then the account's boot data (menu, permissions) is asked for,
+ * before any page has rendered and subscribed to it.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import { savedAccount } from './account';
+import { fetchUserDetailsQuery, prefetchAccountBootData, QUERY_KEYS } from './queries';
+import { cachePersistence, confirmAccount } from './session';
+
+export async function openAccount(client: QueryClient): Promise<void> {
+  const saved = savedAccount();
+  if (saved) {
+    await cachePersistence.useAccount(saved);
+  } else {
+    const user = await fetchUserDetailsQuery();
+    await confirmAccount({ tenantId: user.tenantId, userId: user.id });
+    client.setQueryData(QUERY_KEYS.userDetails, user);
+  }
+  prefetchAccountBootData(client);
+}
