@@ -146,6 +146,9 @@ export default defineConfig(({ mode }) => ({
       workbox: {
         // The app shell (HTML, JS, CSS, workers, icons) is precached, so every route opens offline.
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,wasm}'],
+        globIgnores: ['sw-network-routes.js'],
+        // Writes and uploads bypass the service worker (static routing): public/sw-network-routes.js.
+        importScripts: ['/sw-network-routes.js'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/spacex\//],
         maximumFileSizeToCacheInBytes: 6 * 1024 * 1024,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ClientVersion } from '../common/api/types';
+import { DEFAULT_CHUNK_SIZE } from '../common/transfer/constants';
 import { resolveAccountPolicy, type AccountPolicy } from './services/account-policy';
 
 /**
@@ -58,7 +59,7 @@ export interface ServerConfig {
 const GiB = 1024 * 1024 * 1024;
 
 export const DEFAULTS = {
-  chunkSize: 4 * 1024 * 1024,
+  chunkSize: DEFAULT_CHUNK_SIZE,
   maxFileSize: 10 * GiB,
   defaultQuota: 10 * GiB,
   sessionTtlMs: 7 * 24 * 3600 * 1000,

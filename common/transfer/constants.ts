@@ -3,8 +3,13 @@
  * through `UploadConfig`; these are the defaults both sides fall back to).
  */
 
-/** 4 MiB: large enough that per-request overhead is small, small enough for proxy body limits. */
-export const DEFAULT_CHUNK_SIZE = 4 * 1024 * 1024;
+/**
+ * 16 MiB: per-request costs (the browser's XHR and blob reads, the server's statements, writes and
+ * fsync per chunk) are paid a quarter as often as with 4 MiB, and it stays well under the 100 MB
+ * body limits of common proxies. Measured in Chromium (bench browser-upload, 512 MiB, this 2-core
+ * machine): 4 MiB 67 MB/s, 16 MiB 85 MB/s, 32 MiB 91 MB/s; the renderer held +57, +108, +203 MB.
+ */
+export const DEFAULT_CHUNK_SIZE = 16 * 1024 * 1024;
 /** Smallest and largest chunk size a server may announce. */
 export const MIN_CHUNK_SIZE = 256 * 1024;
 export const MAX_CHUNK_SIZE = 64 * 1024 * 1024;

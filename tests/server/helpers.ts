@@ -7,7 +7,6 @@ import { API } from '../../common/api/paths';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import type { CaptchaImage, FileEntry, LoginResult } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
-import { DEFAULT_CHUNK_SIZE } from '../../common/transfer/constants';
 import { bytesToHex, type ChunkExistResponse, chunkCount, fingerprintInput } from '../../common/transfer/protocol';
 import { buildApp, captchaOutboxFile, smsOutboxFile } from '../../server/app';
 import { DEFAULTS, type ServerConfig } from '../../server/config';
@@ -15,6 +14,11 @@ import { sessionCookieAfter } from '../replay/node-runtime';
 
 export const ADMIN = { username: 'admin', password: 'Admin@2024' };
 export const MEMBER = { username: 'member', password: 'Member@2024' };
+/**
+ * Test servers announce 4 MiB chunks, not the product's 16 MiB: test files of a few MiB then span
+ * several chunks, and fault-injection runs hit several chunk requests.
+ */
+export const TEST_CHUNK_SIZE = 4 * 1024 * 1024;
 
 export interface TestServer {
   app: FastifyInstance;
@@ -36,7 +40,7 @@ export async function startServer(
     staticDir: path.join(dataDir, 'no-dist'),
     dbUrl: undefined,
     publicBaseUrl: '',
-    chunkSize: DEFAULT_CHUNK_SIZE,
+    chunkSize: TEST_CHUNK_SIZE,
     maxFileSize: 1024 * 1024 * 1024,
     defaultQuota: DEFAULTS.defaultQuota,
     sessionTtlMs: DEFAULTS.sessionTtlMs,
@@ -175,7 +179,7 @@ export async function startServerWithMember(): Promise<{ server: TestServer; adm
 export const sha256Hex = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
 /** Per-chunk digests and the fingerprint of a file, as a client computes them. */
-export function describeFile(content: Buffer, chunkSize = DEFAULT_CHUNK_SIZE): { chunkDigests: string[]; fingerprint: string } {
+export function describeFile(content: Buffer, chunkSize = TEST_CHUNK_SIZE): { chunkDigests: string[]; fingerprint: string } {
   const count = chunkCount(content.length, chunkSize);
   const chunkDigests: string[] = [];
   for (let i = 0; i < count; i++) chunkDigests.push(sha256Hex(content.subarray(i * chunkSize, (i + 1) * chunkSize)));
@@ -190,7 +194,7 @@ export function postChunkExist(
   name: string,
   opts: { parentId?: string | null; chunkSize?: number } = {},
 ): Promise<Answer<{ data: ChunkExistResponse }>> {
-  const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const chunkSize = opts.chunkSize ?? TEST_CHUNK_SIZE;
   const { chunkDigests, fingerprint } = describeFile(content, chunkSize);
   return client.post<{ data: ChunkExistResponse }>(API.chunkExist, {
     fingerprint,
@@ -280,7 +284,7 @@ export async function uploadFile(
   name: string,
   opts: { parentId?: string | null; onConflict?: string; chunkSize?: number } = {},
 ): Promise<Answer<{ data: FileEntry; errorCode?: string }>> {
-  const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const chunkSize = opts.chunkSize ?? TEST_CHUNK_SIZE;
   const { chunkDigests, fingerprint } = describeFile(content, chunkSize);
   const open = await client.post<{ data: { uploadId: string; chunkCount: number; existingChunks: number[] }; errorCode?: string }>(
     API.chunkExist,

@@ -7,7 +7,6 @@ import { ERRORS } from '../../common/api/errors';
 import { API, downloadUrl } from '../../common/api/paths';
 import type { FileEntry } from '../../common/api/types';
 import type { MultipleFileCheckResponse, RelativePathDirCreateResponse, UnprocessedUpload } from '../../common/transfer/checks';
-import { DEFAULT_CHUNK_SIZE } from '../../common/transfer/constants';
 import type { ChunkExistResponse } from '../../common/transfer/protocol';
 import {
   SECOND_UPLOAD_RANGE_COUNT,
@@ -27,6 +26,7 @@ import {
   type TestServer,
   uploadFile,
   withDb,
+  TEST_CHUNK_SIZE,
 } from './helpers';
 import { proofFor, secondUpload } from './second-upload-kit';
 
@@ -264,7 +264,7 @@ describe('merge conflict policies, versions and dedup', () => {
     );
     expect(new Set(ids.map((r) => r.blob_id)).size).toBe(1);
     const blob = await withDb(server, (db) => db.prepare('select storage_key, chunk_size, chunk_count from blobs where id = ?').get(ids[0]!.blob_id) as { storage_key: string; chunk_size: number; chunk_count: number });
-    expect(blob).toMatchObject({ chunk_size: DEFAULT_CHUNK_SIZE, chunk_count: 3 });
+    expect(blob).toMatchObject({ chunk_size: TEST_CHUNK_SIZE, chunk_count: 3 });
     // The blob is its chunk files; no upload directory is left.
     const dir = path.join(server.dataDir, 'blobs', blob.storage_key.slice(0, 2), blob.storage_key);
     expect((await fsp.readdir(dir)).sort()).toEqual(['0', '1', '2']);
@@ -303,7 +303,7 @@ describe('chunk upload hardening and quota', () => {
     const used = await usedSize(member);
     const data = randomContent(50_000);
     const { chunkDigests, fingerprint } = describeFile(data);
-    const req = { fingerprint, size: data.length, chunkSize: DEFAULT_CHUNK_SIZE, chunkDigests, name: 'quota.bin', parentId: null, category: 1 };
+    const req = { fingerprint, size: data.length, chunkSize: TEST_CHUNK_SIZE, chunkDigests, name: 'quota.bin', parentId: null, category: 1 };
     const open = await member.post<{ data: ChunkExistResponse }>(API.chunkExist, req);
     await putChunk(member, open.body.data.uploadId, 0, data);
     await withDb(server, (db) => db.prepare('update users set quota = ? where username = ?').run(used + 1000, 'member'));

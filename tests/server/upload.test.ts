@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
 import { API, downloadUrl } from '../../common/api/paths';
 import type { FileEntry, FileListResponse } from '../../common/api/types';
-import { DEFAULT_CHUNK_SIZE } from '../../common/transfer/constants';
 import type { UploadConfig } from '../../common/transfer/protocol';
 import {
   type Client,
@@ -15,6 +14,7 @@ import {
   sha256Hex,
   startServerWithMember,
   type TestServer,
+  TEST_CHUNK_SIZE,
 } from './helpers';
 
 const MiB = 1024 * 1024;
@@ -33,7 +33,7 @@ function openUpload(client: Client, content: Buffer, name: string, parentId: str
   return postChunkExist(client, content, name, { parentId });
 }
 
-const chunkOf = (content: Buffer, i: number): Buffer => content.subarray(i * DEFAULT_CHUNK_SIZE, (i + 1) * DEFAULT_CHUNK_SIZE);
+const chunkOf = (content: Buffer, i: number): Buffer => content.subarray(i * TEST_CHUNK_SIZE, (i + 1) * TEST_CHUNK_SIZE);
 
 async function storedChunkFiles(uploadId: string): Promise<string[]> {
   try {
@@ -66,7 +66,7 @@ describe('chunked upload and download', () => {
 
   it('announces the upload config', async () => {
     const res = await admin.get<{ data: UploadConfig }>(API.uploadConfig);
-    expect(res.body.data.chunkSize).toBe(DEFAULT_CHUNK_SIZE);
+    expect(res.body.data.chunkSize).toBe(TEST_CHUNK_SIZE);
     expect(res.body.data.maxFileSize).toBeGreaterThan(0);
   });
 
@@ -233,7 +233,7 @@ describe('chunked upload and download', () => {
   it('validates chunk/exist input', async () => {
     const data = randomContent(10);
     const { chunkDigests, fingerprint } = describeFile(data);
-    const base = { fingerprint, size: 10, chunkSize: DEFAULT_CHUNK_SIZE, chunkDigests, name: 'a.txt', parentId: null, category: 1 };
+    const base = { fingerprint, size: 10, chunkSize: TEST_CHUNK_SIZE, chunkDigests, name: 'a.txt', parentId: null, category: 1 };
     expect((await admin.post(API.chunkExist, { ...base, chunkSize: 1024 * 1024 })).body).toMatchObject({
       errorCode: ERRORS.VALIDATION.code,
     });
