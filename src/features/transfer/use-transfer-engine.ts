@@ -5,6 +5,7 @@ import type { TransferSnapshot } from '../../../common/transfer/engine-api';
 import { bumpFileListVersionAtom } from '../../lib/file-events';
 import { provideTransferHandler } from '../../lib/upload-queue';
 import { getEngine, type TabRole } from './engine-client';
+import { createListRefresh, queueIdle } from './list-refresh';
 import { tabRoleAtom, transferSnapshotAtom } from './transfer-atoms';
 
 /**
@@ -24,6 +25,7 @@ export function useTransferEngine(onNewItems: () => void): void {
 
   useEffect(() => {
     const engine = getEngine();
+    const listRefresh = createListRefresh(bumpFileList);
 
     const withdraw = provideTransferHandler({
       async enqueueUploads(files, target) {
@@ -49,7 +51,9 @@ export function useTransferEngine(onNewItems: () => void): void {
       setSnapshot(snapshot);
       const done = snapshot.items.filter((i) => i.state === 'done').map((i) => i.id);
       // The first snapshot only records what was already done before this page opened.
-      if (doneIds.current && done.some((id) => !doneIds.current!.has(id))) bumpFileList();
+      if (doneIds.current && done.some((id) => !doneIds.current!.has(id))) {
+        listRefresh.finished(queueIdle(snapshot.items));
+      }
       doneIds.current = new Set(done);
     };
 
@@ -66,6 +70,7 @@ export function useTransferEngine(onNewItems: () => void): void {
 
     return () => {
       active = false;
+      listRefresh.dispose();
       withdraw();
       if (subscription !== null) void engine.unsubscribe(subscription);
     };
