@@ -15,6 +15,7 @@ import type { ItemWrites } from './item-writes';
 import { OvertakenByCommand, type LiveItem } from './live-item';
 import { MESSAGES } from './messages';
 import { waitUntilOnline, type OnlineSignal } from './online';
+import { createUploadConfigCache } from './upload-config-cache';
 import { runUpload } from './upload-runner';
 
 export interface DriverContext extends Pick<ItemWrites, 'write' | 'persistConfirmed'> {
@@ -38,6 +39,7 @@ export interface DriverContext extends Pick<ItemWrites, 'write' | 'persistConfir
 
 export function createItemDriver(ctx: DriverContext): { drive(live: LiveItem): Promise<void> } {
   const { api, now, random, sleep, sha256, hashChunk, hashConcurrency, chunkConcurrency, online, write, persistConfirmed } = ctx;
+  const uploadConfig = createUploadConfigCache(api, now);
 
 function runAttempt(live: LiveItem, signal: AbortSignal): Promise<void> {
   const id = live.record.id;
@@ -51,6 +53,7 @@ function runAttempt(live: LiveItem, signal: AbortSignal): Promise<void> {
     signal,
     api,
     sha256,
+    uploadConfig,
     hashChunk,
     hashConcurrency,
     limit,

@@ -30,7 +30,6 @@ import {
   type ChunkExistResponse,
   type ChunkMergeRequest,
   type ChunkUploadResponse,
-  type UploadConfig,
 } from '../../common/transfer/protocol';
 import type { SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
 import { fingerprintOfChunkDigests, readRange, SourceReadError, type HashChunk, type Sha256Hex } from '../hash/sha256';
@@ -42,6 +41,7 @@ import { UploadError } from './failure-policy';
 import { MESSAGES } from './messages';
 import { hashChunksInBackground, type DigestOptions } from './chunk-digests';
 import { computeProof } from './proof';
+import type { UploadConfigSource } from './upload-config-cache';
 
 export interface UploadRunContext {
   /** The item as it was when this attempt started. */
@@ -51,6 +51,8 @@ export interface UploadRunContext {
   signal: AbortSignal;
   api: ApiClient;
   sha256: Sha256Hex;
+  /** The server's upload config (cached across items). */
+  uploadConfig: UploadConfigSource;
   hashChunk: HashChunk;
   /** Chunks hashed at once (the hash pool's size). */
   hashConcurrency: number;
@@ -87,7 +89,7 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
   if (!item.chunkDigests || !item.fingerprint) {
     // Leave 'waiting' before the first request, so a failure there has a legal state to go to.
     item = await ctx.update({ state: 'hashing' });
-    const config = await ctx.api.getJson<UploadConfig>(API.uploadConfig, signal);
+    const config = await ctx.uploadConfig(signal);
     if (item.size > config.maxFileSize) {
       throw new UploadError({ action: 'fail', message: MESSAGES.fileTooLarge(formatSize(config.maxFileSize)) });
     }

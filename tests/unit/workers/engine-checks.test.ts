@@ -63,15 +63,15 @@ describe('pre-upload checks and held items', () => {
     expect(byName['dup.doc']).toMatchObject({ state: 'held', holdReason: 'exists' });
     for (const n of ['locked.doc', '绝密.doc', 'dup.doc']) expect(byName[n]!.lastError).toMatch(/[\u4e00-\u9fff]/);
     // only ok.bin was ever hashed or sent
-    expect(server.requestsTo(API.uploadConfig)).toHaveLength(1);
+    expect(server.requestsTo(API.chunkExist)).toHaveLength(1);
     // intercepted files are never retried; retryAll retries the over-quota one (space may have been freed)
     await engine.retry(ids[0]!);
     await tick();
-    expect(server.requestsTo(API.uploadConfig)).toHaveLength(1);
+    expect(server.requestsTo(API.chunkExist)).toHaveLength(1);
     await engine.retryAll();
     await waitForItem(engine, ids[1]!, (i) => i.state === 'done');
     expect((await engine.getSnapshot()).items.find((i) => i.id === ids[0])!.state).toBe('failed');
-    expect(server.requestsTo(API.uploadConfig)).toHaveLength(2);
+    expect(server.requestsTo(API.chunkExist)).toHaveLength(2);
   });
 
   it('decide newVersion / rename: keepOnUpload with key, policy and the client headers, then merge with that policy', async () => {

@@ -1,0 +1,41 @@
+/**
+ * The server's upload config (chunk size, largest file), asked at most once per `ttlMs` and shared by
+ * every item: a folder of 1,000 small files used to ask it 1,000 times, one round trip per file. A
+ * change on the server (a new size limit) applies within a minute; a failed request is not kept.
+ */
+import { API } from '../../common/api/paths';
+import type { UploadConfig } from '../../common/transfer/protocol';
+import type { ApiClient } from './api-client';
+
+export const UPLOAD_CONFIG_TTL_MS = 60_000;
+
+export type UploadConfigSource = (signal: AbortSignal) => Promise<UploadConfig>;
+
+export function createUploadConfigCache(api: Pick<ApiClient, 'getJson'>, now: () => number, ttlMs = UPLOAD_CONFIG_TTL_MS): UploadConfigSource {
+  let cached: { at: number; request: Promise<UploadConfig> } | null = null;
+  return (signal) => {
+    signal.throwIfAborted();
+    if (!cached || now() - cached.at >= ttlMs) {
+      // Not tied to the first asker's signal: a paused item must not fail the others' shared request.
+      const request = api.getJson<UploadConfig>(API.uploadConfig, new AbortController().signal);
+      const entry = { at: now(), request };
+      request.catch(() => {
+        if (cached === entry) cached = null;
+      });
+      cached = entry;
+    }
+    return untilAborted(cached.request, signal);
+  };
+}
+
+/** `promise`, or the abort reason as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as unknown);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
+      (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error)),
+    );
+  });
+}
