@@ -131,7 +131,7 @@ export async function waitForAllUploadsFinished(page: Page, count: number, timeo
   try {
     await page.waitForFunction(
       (n) => {
-        const tab = document.querySelector('[data-testid="transfer-tab-upload"]')?.textContent ?? '';
+        const tab = document.querySelector('[data-testid="transfer-heading-upload"]')?.textContent ?? '';
         const title = document.querySelector('[data-testid="transfer-panel"]')?.textContent ?? '';
         return tab === `上传（${n}）` && title.includes('传输列表') && !/传输列表（\d+）/.test(title);
       },

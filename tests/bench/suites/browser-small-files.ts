@@ -52,7 +52,7 @@ async function filesStoredSince(dataDir: string, sinceMs: number): Promise<numbe
 async function clearFinished(drive: BrowserDrive): Promise<void> {
   const button = drive.page.getByTestId('transfer-clear-finished');
   if (await button.isEnabled()) await button.click();
-  await drive.page.getByTestId('transfer-tab-upload').getByText('上传（0）').waitFor({ timeout: 30_000 });
+  await drive.page.getByTestId('transfer-heading-upload').getByText('上传（0）').waitFor({ timeout: 30_000 });
 }
 
 /** The same files, one PUT after another into the raw sink (fetch keeps one connection alive). */
