@@ -25,6 +25,12 @@ export interface DigestOptions {
   onProgress(bytesHashed: number): void;
   /** Digests from an earlier attempt (used as they are when the count matches). */
   known?: readonly string[] | null;
+  /**
+   * Chunks to hash before the others, in this order: a resumed upload's chunks still to send, so the
+   * first bytes go out at once instead of after re-hashing every chunk the server already holds
+   * (needed only for the fingerprint at the merge).
+   */
+  first?: readonly number[];
 }
 
 export function hashChunksInBackground(file: Blob, chunkSize: number, options: DigestOptions): ChunkDigests {
@@ -47,6 +53,10 @@ export function hashChunksInBackground(file: Blob, chunkSize: number, options: D
     }
   }
   if (hashed > 0) options.onProgress(hashed);
+  if (options.first?.length) {
+    const rank = new Map(options.first.map((index, position) => [index, position]));
+    todo.sort((a, b) => (rank.get(a) ?? Infinity) - (rank.get(b) ?? Infinity) || a - b);
+  }
 
   const finished =
     todo.length === 0

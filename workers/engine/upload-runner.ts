@@ -164,7 +164,7 @@ async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatc
   const plan = await adoptSession(ctx, item, session, { streamingSession: true });
   item = plan.item;
 
-  const digests = hashChunksInBackground(file, item.chunkSize, { ...hashOptions(ctx), known: item.chunkDigests });
+  const digests = hashChunksInBackground(file, item.chunkSize, { ...hashOptions(ctx), known: item.chunkDigests, first: plan.missing });
   try {
     await sendMissing(ctx, plan, (index) => digests.digest(index));
     const chunkDigests = await digests.all();

@@ -88,4 +88,23 @@ describe('file fingerprint', () => {
     const b = nodeSha256(new Uint8Array([2]));
     expect(await fingerprintOfChunkDigests([a, b])).not.toBe(await fingerprintOfChunkDigests([b, a]));
   });
+
+  it('hashes the chunks named `first` before the others (a resumed upload sends at once), and still gives every digest', async () => {
+    const data = new Uint8Array(randomBytes(5 * MIN_CHUNK_SIZE));
+    const hashChunk = createInThreadHashChunk();
+    const order: number[] = [];
+    const digests = hashChunksInBackground(new Blob([data]), MIN_CHUNK_SIZE, {
+      hashChunk: async (source, start, end, signal) => {
+        order.push(start / MIN_CHUNK_SIZE);
+        return hashChunk(source, start, end, signal);
+      },
+      concurrency: 1,
+      signal: new AbortController().signal,
+      onProgress: () => undefined,
+      first: [3, 4],
+    });
+    expect(await digests.all()).toEqual(Array.from({ length: 5 }, (_, i) => nodeSha256(data.subarray(i * MIN_CHUNK_SIZE, (i + 1) * MIN_CHUNK_SIZE))));
+    expect(order).toEqual([3, 4, 0, 1, 2]);
+  });
 });
+
