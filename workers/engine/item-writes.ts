@@ -13,10 +13,12 @@ import { OvertakenByCommand, type LiveItem } from './live-item';
 /**
  * Chunks the server confirmed are saved to the queue at most this often (and before any other write
  * of the item). Each save rewrites the whole record; one per chunk cost the engine's thread more than
- * sending the chunk. What a late save could lose (after a crash) is a progress figure: the server's
- * chunk list is what a resume trusts.
+ * sending the chunk (with 4 MiB chunks). The server's chunk list is what a resume trusts, but the
+ * saved figure is what a reloaded page shows until it has asked: at 500 ms a reload showed up to half
+ * a second of confirmed chunks less (issue 18: "progress drops after a reload"). With 16 MiB chunks
+ * a save every 100 ms costs little.
  */
-export const CHUNK_PROGRESS_SAVE_MS = 500;
+export const CHUNK_PROGRESS_SAVE_MS = 100;
 
 export interface ItemWrites {
   write(id: string, patch: UploadPatch, attempt?: AbortSignal): Promise<UploadRecord>;

@@ -38,10 +38,11 @@ function progressStatus(item: TransferItemView): 'success' | 'exception' | 'acti
   return 'normal';
 }
 
+/** 100 % only once the item is 已完成: with every byte sent, the merge is still to come (99 %). */
 function percentOf(item: TransferItemView): number {
   if (item.state === 'done') return 100;
-  if (item.state === 'hashing' && item.hashedBytes !== undefined && item.size > 0) return Math.floor((item.hashedBytes / item.size) * 100);
-  return item.size > 0 ? Math.floor((item.bytesDone / item.size) * 100) : 0;
+  const part = item.state === 'hashing' && item.hashedBytes !== undefined ? item.hashedBytes : item.bytesDone;
+  return item.size > 0 ? Math.min(99, Math.floor((part / item.size) * 100)) : 0;
 }
 
 /** Choices for a held item with a known reason; the file input serves '重新选择文件'. */

@@ -36,6 +36,13 @@ function overall(items: TransferItemView[]): { done: number; total: number; spee
   return { done, total, speed, eta: speed > 0 ? (total - done) / speed : null };
 }
 
+/** Overall percentage: 100 only when every item counted is 已完成 (a merge still to come shows 99). */
+function overallPercent(items: TransferItemView[], sum: { done: number; total: number }): number {
+  if (sum.total === 0) return 0;
+  const percent = Math.floor((sum.done / sum.total) * 100);
+  return items.every((i) => i.state === 'done' || i.state === 'cancelled' || isBlocked(i)) ? percent : Math.min(99, percent);
+}
+
 function downloadQueueJson(data: unknown): void {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   saveBlob(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), `transfer-queue-${stamp}.json`);
@@ -46,7 +53,7 @@ function TransferList({ items, actions }: { items: TransferItemView[]; actions: 
   const engine = getEngine();
   const { message } = useFeedback();
   const sum = overall(items);
-  const percent = sum.total > 0 ? Math.floor((sum.done / sum.total) * 100) : 0;
+  const percent = overallPercent(items, sum);
   const unfinished = items.filter((i) => !isFinished(i)).length;
   const bulk = (run: () => Promise<void>, what: string) => () => {
     run().catch((e: unknown) => message.error(`${what}失败：${e instanceof Error ? e.message : String(e)}`));
@@ -225,7 +232,7 @@ export function TransferBadgeButton() {
   const snapshot = useAtomValue(transferSnapshotAtom);
   const active = snapshot.items.filter((i) => !isFinished(i) && !isBlocked(i));
   const sum = overall(active);
-  const percent = sum.total > 0 ? Math.floor((sum.done / sum.total) * 100) : 0;
+  const percent = overallPercent(active, sum);
   return (
     <Badge count={active.length} size="small">
       <Button shape="round" type="primary" icon={<SwapOutlined />} style={{ height: 48, paddingInline: 16, boxShadow: '0 4px 12px rgba(0,0,0,.2)' }} data-testid="transfer-sheet-button" aria-label="打开传输列表">
