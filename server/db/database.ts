@@ -2,7 +2,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Dialect } from 'kysely';
 import type { ServerConfig } from '../config';
-import { migrationProvider } from './migrations';
+import { migrationProvider } from './migrations/index';
 import { withStatementCache } from './statement-cache';
 import type { Database } from './schema';
 

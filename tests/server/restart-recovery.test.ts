@@ -10,7 +10,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { CreateTxtResponse } from '../../common/api/types';
-import { migrationProvider } from '../../server/db/migrations';
+import { migrationProvider } from '../../server/db/migrations/index';
 import { adminClient, CHILD_CHUNK_SIZE, startChild, stop, type Running } from './child-server';
 import { download, text } from './file-kit';
 import { randomContent, uploadFile, withDb } from './helpers';

@@ -1,0 +1,33 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import { m0001_initial } from './0001-initial';
+import { m0002_transfer } from './0002-transfer';
+import { m0003_pipelined_uploads } from './0003-pipelined-uploads';
+import { m0004_accounts } from './0004-accounts';
+import { m0005_files } from './0005-files';
+import { m0007_files_trash_order } from './0007-files-trash-order';
+import { m0008_single_piece_blobs } from './0008-single-piece-blobs';
+import { m0009_client_ops } from './0009-client-ops';
+import { m0010_nfc_names } from './0010-nfc-names';
+
+/**
+ * Versioned migrations, one module each, imported here: nothing is read from a migrations folder at run time.
+ * A new migration is a new file with the next number, added to MIGRATIONS below.
+ * Never edit a released migration: add a new one with the next number.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_initial': m0001_initial,
+  '0002_transfer': m0002_transfer,
+  '0003_pipelined_uploads': m0003_pipelined_uploads,
+  '0004_accounts': m0004_accounts,
+  '0005_files': m0005_files,
+  '0007_files_trash_order': m0007_files_trash_order,
+  '0008_single_piece_blobs': m0008_single_piece_blobs,
+  '0009_client_ops': m0009_client_ops,
+  '0010_nfc_names': m0010_nfc_names,
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return MIGRATIONS;
+  },
+};
