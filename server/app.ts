@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { assertSafeConfig, type ServerConfig } from './config';
+import { assertSafeConfig, DEFAULTS, type ServerConfig } from './config';
 import { openDatabase } from './db/database';
 import { installErrorHandler } from './http/error-handler';
 import './http/fastify-types';
@@ -12,6 +12,10 @@ import { installRouteRegistry } from './http/route-registry';
 import { installClientOps } from './http/client-ops';
 import { installSecurityHeaders } from './http/security-headers';
 import { installBodyEncodingGuard } from './http/body-encoding';
+import { installActionLog } from './http/action-hooks';
+import { ActionLogRepository } from './repositories/action-log-repository';
+import { ActionLogService } from './services/action-log-service';
+import { loadChainKey } from './storage/chain-key';
 import { ClientOpRepository } from './repositories/client-op-repository';
 import { CaptchaRepository } from './repositories/captcha-repository';
 import { FileRepository } from './repositories/file-repository';
@@ -116,6 +120,10 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const checkRepo = new CheckRepository(db);
   const challengeRepo = new ChallengeRepository(db);
   const clientOps = new ClientOpRepository(db);
+  const actionLogs = new ActionLogService(
+    new ActionLogRepository(db, await loadChainKey(config.dataDir, config.auditChainKey, true)),
+    (err) => app.log.error({ err }, 'action log write failed'),
+  );
 
   const captchas = new CaptchaService(captchaRepo, {
     ttlMs: config.captchaTtlMs,
@@ -174,8 +182,9 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     { tmpDir, uploads: uploadRepo, recovery: new RecoveryRepository(db), chunks: chunkStore, blobs: blobStore },
     { info: (obj, msg) => app.log.info(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
   );
+  const auditRetentionMs = (config.auditRetentionDays ?? DEFAULTS.auditRetentionDays) * 24 * 3600 * 1000;
   const sweeper = new Sweeper(uploads, captchaRepo, sessions, { throttle, smsCodes }, { trash, texts, clientOps }, (err) =>
-    app.log.error({ err }, 'sweep failed'));
+    app.log.error({ err }, 'sweep failed'), { actionLogs, retentionMs: auditRetentionMs });
   app.decorate('sweeper', sweeper);
 
   await app.register(fastifyCookie);
@@ -183,6 +192,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   installErrorHandler(app);
   installSecurityHeaders(app);
   installRouteRegistry(app);
+  installActionLog(app, actionLogs);
   installSessionGuard(app, auth);
   installBodyEncodingGuard(app);
   installClientOps(app, clientOps);
@@ -204,6 +214,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   sweeper.start(config.sweepIntervalMs);
   app.addHook('onClose', async () => {
     await sweeper.stop();
+    await actionLogs.drain();
     await chunkStore.close();
     await db.destroy();
   });

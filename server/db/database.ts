@@ -39,6 +39,16 @@ export async function openDatabase(config: ServerConfig): Promise<Db> {
   return db;
 }
 
+/**
+ * The SQLite database of a data directory, read-only and without migrating (tools such as
+ * `npm run audit:verify`, which may run beside a live server: WAL lets it read while the server writes).
+ */
+export function openReadOnlyDatabase(dataDir: string): Db {
+  const sqlite = new SQLite(path.join(dataDir, 'drive.sqlite'), { readonly: true, fileMustExist: true });
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
 /** True when a write failed because of a UNIQUE constraint (SQLite or PostgreSQL). */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

@@ -254,6 +254,49 @@ export interface ClientOpsTable {
   created_at: number;
 }
 
+/** One action log row (migration 0011; the chain: services/action-log/chain.ts). */
+export interface ActionLogTable {
+  /** '' = the platform's own chain (failed logins of unknown accounts, platform-wide events). */
+  tenant_id: string;
+  /** 1, 2, 3… within the tenant, without gaps. */
+  seq: number;
+  at: number;
+  actor_id: string | null;
+  actor_account: string;
+  actor_name: string;
+  /** RoleCode, or '' for an unknown account, 'system' for the server itself. */
+  actor_role: string;
+  dept_id: string | null;
+  /** An ActionCode (common/api/action-codes.ts). */
+  action: string;
+  /** JSON ActionTarget[]. */
+  targets: string;
+  /** The targets' names, NFC lower case, one per line: what the file-name filter matches. */
+  names_key: string;
+  /** JSON object or null: what else the action needs to be understood (new name, destination…). */
+  detail: string | null;
+  outcome: 'ok' | 'refused';
+  error_code: string | null;
+  address: string;
+  /** 3 internal build, 4 public build (spec §9), null when unknown. */
+  client_type: number | null;
+  network_env: string;
+  platform: string;
+  user_agent: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** The tail of each tenant's chain, and where pruning stopped. */
+export interface ActionLogHeadsTable {
+  tenant_id: string;
+  seq: number;
+  hash: string;
+  /** Rows with seq <= anchor_seq were pruned; anchor_hash is the hash of row anchor_seq. */
+  anchor_seq: number;
+  anchor_hash: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -274,4 +317,6 @@ export interface Database {
   favorites: FavoritesTable;
   text_holds: TextHoldsTable;
   client_ops: ClientOpsTable;
+  action_log: ActionLogTable;
+  action_log_heads: ActionLogHeadsTable;
 }

@@ -70,7 +70,7 @@ export class TransferService {
         else if (plan.kind === 'overwrite') {
           await this.tree.newVersion(editorOf(caller), plan.existing.id, { blobId: plan.row.blob_id!, size: plan.row.size }, now);
           // A moved file that became a version of another leaves its own entry in the recycle bin.
-          if (mode === 'move') await this.trash.remove(caller, { ids: [plan.row.id] }, now);
+          if (mode === 'move') await this.trash.trashEntries(caller, [plan], now);
           placedIds.push(plan.existing.id);
         } else if (mode === 'copy') {
           placedIds.push(await this.copyTree(caller, plan.row, place, plan.name, now));

@@ -19,6 +19,7 @@ import type { TreeRepository } from '../repositories/tree-repository';
 import type { BlobStore } from '../storage/blob-store';
 import type { ThumbnailStore } from '../storage/thumbnail-store';
 import type { Caller } from './caller';
+import { actionLog, fileTarget } from './action-log/recorder';
 import { overwriteTargets, planArrivals } from './conflict-plan';
 import type { EntryDecorator } from './entry-decorator';
 import { nameKeyOf, newEntryRow } from './file-service';
@@ -47,8 +48,15 @@ export class TrashService {
     private readonly retentionMs: number,
   ) {}
 
+  /** `removeFiles`: one action (file.delete) over every entry named. */
   async remove(caller: Caller, req: RemoveFilesRequest, now = Date.now()): Promise<RemoveFilesResponse> {
     const entries = await this.access.modifiable(caller, req.ids);
+    actionLog.record({ action: 'file.delete', targets: entries.map((e) => fileTarget(e.row)) });
+    return this.trashEntries(caller, entries, now);
+  }
+
+  /** Moves entries to the recycle bin; also the last step of a move that overwrote (not an action of its own). */
+  async trashEntries(caller: Caller, entries: ReadonlyArray<{ row: FilesTable }>, now = Date.now()): Promise<RemoveFilesResponse> {
     for (const { row } of entries) {
       if (row.is_dir === 1 && (await this.files.lockedByOtherInTree(caller.tenantId, row.id, caller.userId))) {
         throw new AppError(ERRORS.LOCKED_BY_OTHER);
