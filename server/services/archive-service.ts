@@ -11,6 +11,7 @@ import type { FileRepository } from '../repositories/file-repository';
 import type { BlobStore } from '../storage/blob-store';
 import type { ThumbnailStore } from '../storage/thumbnail-store';
 import type { Caller } from './caller';
+import { actionLog, fileTarget } from './action-log/recorder';
 import { freeName } from './naming';
 import type { AccessService } from './space-access';
 import { layoutOf } from './upload-service';
@@ -76,6 +77,8 @@ export class ArchiveService {
 
   async planZip(caller: Caller, ids: readonly string[], archiveName?: string): Promise<ZipPlan> {
     const entries = await this.access.entries(caller, ids);
+    const detail: Record<string, unknown> = { archiveName: archiveName ?? null };
+    actionLog.record({ action: 'file.zip', targets: entries.map((e) => fileTarget(e.row)), detail });
     const rows: Array<{ row: FilesTable; path: string }> = [];
     const names = new FolderNames();
     for (const { row } of entries) {
@@ -97,6 +100,8 @@ export class ArchiveService {
     if (rows.length > ZIP_MAX_ENTRIES) throw new AppError(ERRORS.ZIP_TOO_LARGE);
     const totalBytes = rows.reduce((n, r) => n + (r.row.is_dir ? 0 : Number(r.row.size)), 0);
     if (totalBytes > ZIP_MAX_BYTES) throw new AppError(ERRORS.ZIP_TOO_LARGE);
+    detail.entries = rows.length;
+    detail.bytes = totalBytes;
 
     const blobIds = [...new Set(rows.map((r) => r.row.blob_id).filter((b): b is string => Boolean(b)))];
     const blobs = new Map<string, BlobsTable>();

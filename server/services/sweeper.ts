@@ -8,6 +8,7 @@ import type { TextService } from './text-service';
 import type { TrashService } from './trash-service';
 import type { UploadService } from './upload-service';
 import type { ActionLogService } from './action-log-service';
+import { fileTarget } from './action-log/recorder';
 
 /**
  * Periodic clean-up of what expires: partial uploads (and their chunk files), captchas, sessions,
@@ -39,7 +40,14 @@ export class Sweeper {
     const sessions = await this.sessions.deleteExpired(now);
     const loginFailures = await this.accounts.throttle.deleteStale(now);
     const smsCodes = await this.accounts.smsCodes.deleteOld(now);
-    const recycled = await this.files.trash.sweepExpired(now);
+    // Purged for good by the server itself: on record in each tenant's log, like a user's purge.
+    const recycled = await this.files.trash.sweepExpired(now, async (roots) => {
+      const byTenant = new Map<string, typeof roots>();
+      for (const r of roots) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r]);
+      for (const [tenantId, rows] of byTenant) {
+        await this.audit.actionLogs.appendSystem(tenantId, 'file.purge', rows.map(fileTarget), { reason: 'recycleRetention' }, now);
+      }
+    });
     const textHolds = await this.files.texts.sweepExpired(now);
     const clientOps = await this.files.clientOps.deleteOlderThan(now - CLIENT_OP_TTL_MS);
     // Action log records past the retention; each pruned batch is itself recorded in its chain.

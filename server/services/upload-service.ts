@@ -30,6 +30,7 @@ import type { UserRepository } from '../repositories/user-repository';
 import type { BlobStore, ChunkedLayout } from '../storage/blob-store';
 import type { LocalChunkStore } from '../storage/chunk-store';
 import type { Caller } from './caller';
+import { actionLog, describeWrite, type ActionEntry } from './action-log/recorder';
 import { nameKeyOf, toFileEntry, validName, type FileService } from './file-service';
 import { KeyedLock } from './keyed-lock';
 
@@ -339,6 +340,12 @@ export class UploadService {
    * without an upload row, which recovery removes).
    */
   async merge(caller: Caller, req: ChunkMergeRequest, now = Date.now()): Promise<FileEntry> {
+    const entry: ActionEntry = {
+      action: 'file.upload',
+      targets: [{ type: 'file', id: '', name: req.name }],
+      detail: { method: 'chunks', parentId: req.parentId, category: req.category, onConflict: req.onConflict ?? 'fail' },
+    };
+    actionLog.record(entry);
     const name = validName(req.name);
     await this.types.assertAllowedType(caller.tenantId, name);
     return this.locks.run(req.uploadId, async () => {
@@ -382,6 +389,7 @@ export class UploadService {
           now,
         });
         if (outcome.ok) {
+          describeWrite(entry, outcome.file, outcome.replacedVersion);
           this.crashPoint('merge-after-commit');
           this.announcedDigests.delete(`${upload.id}/${upload.fingerprint}`);
           await this.chunks.removeUpload(upload.id);
@@ -421,6 +429,7 @@ export class UploadService {
         await this.undoAdopt(upload.id, blobId);
         throw commitError(outcome.reason);
       }
+      describeWrite(entry, outcome.file, outcome.replacedVersion);
       this.crashPoint('merge-after-commit');
       this.announcedDigests.delete(`${upload.id}/${upload.fingerprint}`);
       // Another upload of the same content committed first: the file uses that blob, ours goes.
@@ -468,6 +477,8 @@ export class UploadService {
     if (!user || user.used_size + req.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
 
     if (!req.proof) {
+      // Asking for a challenge is not an action; a refusal before it (a folder not theirs, a blocked type) is.
+      actionLog.notAnAction();
       const challenge: SecondUploadChallenge = {
         status: 'challenge',
         challengeId: newId(),
@@ -494,12 +505,22 @@ export class UploadService {
     const key = challenge ? Buffer.from(challenge.nonce, 'hex') : randomBytes(32);
     const given = /^[0-9a-f]{64}$/i.test(req.proof.hmac) ? Buffer.from(req.proof.hmac, 'hex') : Buffer.alloc(32);
     if (req.fingerprint === undefined) {
+      actionLog.notAnAction();
       const candidates = matches ? await this.uploads.tenantBlobsOfSize(caller.tenantId, req.size, PROBE_MAX_CANDIDATES) : [];
       return (await this.provenByAny(candidates, ranges, key, given)) ? { status: 'candidate' } : { status: 'unknown' };
     }
     const blob = matches ? await this.uploads.findTenantBlob(caller.tenantId, req.fingerprint, req.size) : undefined;
     const proven = await this.provenByAny(blob ? [blob] : [], ranges, key, given);
-    if (!(proven && matches && blob)) return { status: 'unknown' };
+    if (!(proven && matches && blob)) {
+      actionLog.notAnAction();
+      return { status: 'unknown' };
+    }
+    const entry: ActionEntry = {
+      action: 'file.upload',
+      targets: [{ type: 'file', id: '', name }],
+      detail: { method: 'instant', parentId: req.parentId, category: req.category, onConflict: req.onConflict ?? 'fail' },
+    };
+    actionLog.record(entry);
     // Only a caller who proved they hold the bytes learns that their content is refused.
     const head = await this.readRanges(blob, [{ start: 0, end: Math.min(CONTENT_HEAD_BYTES, req.size) }]);
     if (head) await this.types.assertAllowedContent(caller.tenantId, name, head);
@@ -515,9 +536,13 @@ export class UploadService {
       now,
     });
     if (!outcome.ok) {
-      if (outcome.reason === 'blobGone') return { status: 'unknown' };
+      if (outcome.reason === 'blobGone') {
+        actionLog.notAnAction();
+        return { status: 'unknown' };
+      }
       throw commitError(outcome.reason);
     }
+    describeWrite(entry, outcome.file, outcome.replacedVersion);
     return { status: 'created', file: toFileEntry(outcome.file) };
   }
 

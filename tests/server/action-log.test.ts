@@ -215,4 +215,20 @@ describe('retention', () => {
       await local.close();
     }
   });
+
+  it("the recycle bin purge of the sweeper is on record, as the server's own action in the tenant", async () => {
+    const local = await startServer();
+    try {
+      const client = await loggedInClient(local, ADMIN);
+      const folder = (await client.post<{ data: FileEntry }>(API.mkdir, { parentId: null, category: 1, name: '过期文件夹' })).body.data;
+      await client.post(API.removeFiles, { ids: [folder.id] });
+      const rows = await rowsOf(local, () => local.app.sweeper.sweepOnce(Date.now() + 31 * DAY));
+      expect(rows.map((r) => [r.action, r.actor_account, r.actor_role, r.outcome])).toEqual([['file.purge', 'system', 'system', 'ok']]);
+      expect(rows[0]!.parsedTargets).toEqual([{ type: 'folder', id: folder.id, name: '过期文件夹' }]);
+      expect(rows[0]!.parsedDetail).toEqual({ reason: 'recycleRetention' });
+      await expectChainsHold(local);
+    } finally {
+      await local.close();
+    }
+  });
 });

@@ -65,11 +65,27 @@ export const actionLog = {
   record(entry: ActionEntry): void {
     current(`actionLog.record(${entry.action})`).entries.push(entry);
   },
-  /** This request turned out not to be an action (nothing happened that a log should show). */
+  /**
+   * This request turned out not to be an action (nothing happened that a log should show: a
+   * second-upload challenge, a createTxt held for a decision): what was recorded so far is dropped.
+   * A refusal afterwards is still recorded.
+   */
   notAnAction(): void {
-    current('actionLog.notAnAction()').notAnAction = true;
+    const ctx = current('actionLog.notAnAction()');
+    ctx.notAnAction = true;
+    ctx.entries.length = 0;
   },
 };
+
+/**
+ * A file write that may have become a new version of an existing file (merge, second upload,
+ * createTxt with a decision): the recorded entry names the file that exists now, and says which.
+ */
+export function describeWrite(entry: ActionEntry, file: Pick<FilesTable, 'id' | 'name' | 'is_dir' | 'size'>, replacedVersion: boolean): void {
+  if (replacedVersion) entry.action = 'file.versionNew';
+  entry.targets = [fileTarget(file)];
+  entry.detail = { ...entry.detail, size: Number(file.size) };
+}
 
 export function fileTarget(row: Pick<FilesTable, 'id' | 'name' | 'is_dir'>): ActionTarget {
   return { type: row.is_dir === 1 ? 'folder' : 'file', id: row.id, name: row.name };
