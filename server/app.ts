@@ -15,6 +15,8 @@ import { installBodyEncodingGuard } from './http/body-encoding';
 import { installActionLog } from './http/action-hooks';
 import { ActionLogRepository } from './repositories/action-log-repository';
 import { ActionLogService } from './services/action-log-service';
+import { ActionLogQueryService } from './services/action-log-query-service';
+import { registerActionLogRoutes } from './routes/action-log-routes';
 import { loadChainKey } from './storage/chain-key';
 import { ClientOpRepository } from './repositories/client-op-repository';
 import { CaptchaRepository } from './repositories/captcha-repository';
@@ -120,10 +122,11 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const checkRepo = new CheckRepository(db);
   const challengeRepo = new ChallengeRepository(db);
   const clientOps = new ClientOpRepository(db);
-  const actionLogs = new ActionLogService(
-    new ActionLogRepository(db, await loadChainKey(config.dataDir, config.auditChainKey, true)),
-    (err) => app.log.error({ err }, 'action log write failed'),
-  );
+  const actionLogRepo = new ActionLogRepository(db, await loadChainKey(config.dataDir, config.auditChainKey, true));
+  const actionLogs = new ActionLogService(actionLogRepo, (err) => app.log.error({ err }, 'action log write failed'));
+  await actionLogRepo.refreshStatistics();
+  // Until people have departments (issue 14, organisation), a department is only itself.
+  const actionLogQueries = new ActionLogQueryService(actionLogRepo, async (_tenantId, departmentId) => [departmentId]);
 
   const captchas = new CaptchaService(captchaRepo, {
     ttlMs: config.captchaTtlMs,
@@ -208,6 +211,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
   registerTransferRoutes(app, uploads, checks);
+  registerActionLogRoutes(app, actionLogQueries);
   if (config.testHooks) registerTestRoutes(app, tmpDir, uploads);
   await registerStaticRoutes(app, config.staticDir);
 

@@ -119,6 +119,20 @@ export const API = {
   /** POST {} → SpaceInfo of the tenant's public space (created on first use). */
   publicSpace: '/api/space/public/get',
 
+  // action log (操作日志), ours; payloads in action-log.ts, codes in action-codes.ts. Admin only.
+  /**
+   * `POST {from?, to?, userId?, account?, departmentId?, actions?, fileName?, outcome?, cursor?, pageSize?}`
+   * (ActionLogListRequest) → ActionLogListResponse: newest first, keyset pages; `scannedTo` when a
+   * scan window ended before the page filled (go on with nextCursor).
+   */
+  actionLogList: '/api/actionLog/list',
+  /**
+   * `GET ?format=xlsx|csv&tzOffset=&` + the same filter (ActionLogExportQuery; `actions` comma-separated)
+   * → the whole filtered set as a streamed attachment (formula-like cells neutralised). Recorded itself
+   * (audit.export).
+   */
+  actionLogExport: '/api/actionLog/export',
+
   // transfer protocol
   /** Ours: the chunk size and limits the server announces; fetched before hashing. */
   uploadConfig: '/api/v2/file/upload/config',
@@ -171,6 +185,14 @@ export function previewUrl(fileId: string): string {
 
 export function thumbnailUrl(fileId: string): string {
   return API.thumbnailPrefix + encodeURIComponent(fileId);
+}
+
+/** The export URL of a filtered action log (the browser downloads it itself). */
+export function actionLogExportUrl(query: Record<string, string | number | undefined>): string {
+  const q = Object.entries(query)
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return `${API.actionLogExport}?${q.join('&')}`;
 }
 
 /** The streamed ZIP of these entries; `name` (without .zip) names the archive. */

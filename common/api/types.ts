@@ -640,3 +640,7 @@ export const ZIP_MAX_BYTES = 20 * 1024 * 1024 * 1024;
 export const THUMBNAIL_SIZE = 256;
 /** Keyword search: shortest keyword accepted. */
 export const SEARCH_MIN_KEYWORD = 1;
+
+// ---- action log (操作日志): codes in action-codes.ts, payloads in action-log.ts --------------------
+export * from './action-codes';
+export * from './action-log';

@@ -58,6 +58,8 @@ export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/group/member/setRole': 'group.memberRole',
   'POST /api/group/member/remove': 'group.memberRemove',
 
+  'GET /api/actionLog/export': 'audit.export',
+
   // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
   'POST /api/user/details/search': null,
   'POST /api/user/search': null,
@@ -78,6 +80,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/v2/file/checkFileSensitiveOrLock': null,
   'POST /api/v2/file/fileVersion/check': null,
   'POST /api/v2/file/multipleFile/check': null,
+  'POST /api/actionLog/list': null,
   'PUT /api/test/raw-sink': null,
 };
 

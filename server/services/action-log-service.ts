@@ -163,6 +163,11 @@ export class ActionLogService {
     return total;
   }
 
+  /** The planner's statistics of the log (the sweeper refreshes them; see the repository). */
+  refreshStatistics(): Promise<void> {
+    return this.repo.refreshStatistics();
+  }
+
   private enqueue(rows: NewActionRow[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ rows, resolve, reject });

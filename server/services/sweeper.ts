@@ -52,6 +52,7 @@ export class Sweeper {
     const clientOps = await this.files.clientOps.deleteOlderThan(now - CLIENT_OP_TTL_MS);
     // Action log records past the retention; each pruned batch is itself recorded in its chain.
     const actionLog = await this.audit.actionLogs.prune(this.audit.retentionMs, now);
+    await this.audit.actionLogs.refreshStatistics();
     return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps, actionLog };
   }
 

@@ -459,6 +459,15 @@ const MATRIX: Record<string, Row> = {
     ],
   },
 
+  // The action log (admins only). The list takes no object id (the tenant is the caller's); a department
+  // id of another tenant answers 404 like an unknown one.
+  'POST /api/actionLog/list': {
+    access: 'admin',
+    call: { method: 'POST', path: API.actionLogList, body: { pageSize: 1 } },
+    foreign: 'none',
+  },
+  'GET /api/actionLog/export': { access: 'admin', call: { method: 'GET', path: `${API.actionLogExport}?format=csv&outcome=refused` }, foreign: 'none' },
+
   // Test hooks (DRIVE_TEST_HOOKS=1 only), private like everything else.
   'GET /api/test/stats': { access: 'user', call: { method: 'GET', path: API.testStats }, foreign: 'none' },
   'PUT /api/test/raw-sink': { access: 'user', call: { method: 'PUT', path: API.testRawSink, body: 'x' }, foreign: 'none' },
