@@ -36,6 +36,8 @@ export const ALL_PERMISSIONS = [
   'group:manage',
   /** Lock/unlock accounts, set roles and outer login (the adminOnly /api/v2/account, setRoles, outerLogin calls). */
   'system:user',
+  /** Export of the action log (操作日志); reading it is adminOnly on the server. */
+  'system:actionLog',
 ] as const;
 const MEMBER_PERMISSIONS = ALL_PERMISSIONS.filter((c) => !c.startsWith('system:'));
 
@@ -79,6 +81,7 @@ const ADMIN_MENU: MenuItem = {
   children: [
     { code: 'system-desk', name: '工作台', url: '/main/system/desk', icon: 'appstore' },
     { code: 'system-user', name: '用户管理', url: '/main/system/user/list', icon: 'user' },
+    { code: 'system-actionLog', name: '操作日志', url: '/main/system/actionLog', icon: 'audit' },
   ],
 };
 
