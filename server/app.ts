@@ -17,6 +17,11 @@ import { ActionLogRepository } from './repositories/action-log-repository';
 import { ActionLogService } from './services/action-log-service';
 import { ActionLogQueryService } from './services/action-log-query-service';
 import { registerActionLogRoutes } from './routes/action-log-routes';
+import { TenantConfigRepository } from './repositories/tenant-config-repository';
+import { TenantService } from './services/tenant-service';
+import { DictService } from './services/dict-service';
+import { registerTenantRoutes } from './routes/tenant-routes';
+import { registerDictRoutes } from './routes/dict-routes';
 import { loadChainKey } from './storage/chain-key';
 import { ClientOpRepository } from './repositories/client-op-repository';
 import { CaptchaRepository } from './repositories/captcha-repository';
@@ -140,7 +145,12 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const smsCodes = new SmsCodeService(new SmsCodeRepository(db), smsGateway, accountPolicy, (err) => app.log.error({ err }, 'SMS send failed'));
   const auth = new AuthService(users, sessions, captchas, throttle, smsCodes, accountPolicy, config.sessionTtlMs);
   const accounts = new AccountService(users, sessions, throttle, smsCodes);
-  const configService = new ConfigService(tenants, blobStore, accountPolicy.passwordExpiryDays, config.desktopRelease);
+  const tenantConfig = new TenantConfigRepository(db);
+  const dicts = new DictService(tenantConfig);
+  const tenantService = new TenantService(tenants, tenantConfig, blobStore);
+  await tenantService.init();
+  const configService = new ConfigService(tenants, blobStore, accountPolicy.passwordExpiryDays, config.desktopRelease, (tenantId) =>
+    dicts.disabledModules(tenantId));
   const userService = new UserService(users, config.publicBaseUrl);
   const spaceRepo = new SpaceRepository(db);
   const treeRepo = new TreeRepository(db);
@@ -212,6 +222,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerUploadRoutes(app, uploads, config.chunkSize);
   registerTransferRoutes(app, uploads, checks);
   registerActionLogRoutes(app, actionLogQueries);
+  registerTenantRoutes(app, tenantService);
+  registerDictRoutes(app, dicts);
   if (config.testHooks) registerTestRoutes(app, tmpDir, uploads);
   await registerStaticRoutes(app, config.staticDir);
 

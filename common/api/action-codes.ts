@@ -82,6 +82,7 @@ export const ACTIONS = {
   'tenant.resetLogo': '恢复默认标志',
   'tenant.resetBackground': '恢复默认登录背景',
   'tenant.settingChange': '修改系统开关',
+  'tenant.dictChange': '修改字典项',
 
   'audit.export': '导出操作日志',
   'audit.prune': '清理过期操作日志',

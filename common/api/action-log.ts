@@ -40,6 +40,11 @@ export const ACTION_LOG_EXPORT_MAX_ROWS = 1_000_000;
 
 /** `POST /api/actionLog/list`. */
 export interface ActionLogListRequest extends ActionLogFilter {
+  /**
+   * Platform admins only (common/api/tenant.ts): another tenant's log, or '' for the platform's own
+   * (failed logins under names no account has). Anyone else naming another tenant: TENANT_NOT_FOUND.
+   */
+  tenantId?: string;
   /** Opaque; null or absent for the first page. */
   cursor?: string | null;
   pageSize?: number;
@@ -101,6 +106,8 @@ export type ActionLogExportFormat = 'xlsx' | 'csv';
 /** The export's query string: the filter with `actions` comma-separated and times as numbers. */
 export interface ActionLogExportQuery extends Omit<ActionLogFilter, 'actions'> {
   format: ActionLogExportFormat;
+  /** As in ActionLogListRequest. */
+  tenantId?: string;
   actions?: string;
 }
 

@@ -9,6 +9,8 @@ export interface SystemConfig {
   /** URL of the tenant logo (served by the server), or '' when none. */
   logo: string;
   brandName: string;
+  /** URL of the tenant's login background picture (POST /api/tenant/update), or '' for the default. */
+  loginBackground?: string;
 }
 
 export interface TenantConfig {
@@ -644,3 +646,6 @@ export const SEARCH_MIN_KEYWORD = 1;
 // ---- action log (操作日志): codes in action-codes.ts, payloads in action-log.ts --------------------
 export * from './action-codes';
 export * from './action-log';
+
+// ---- tenant, dictionaries, static data (tenant.ts, dictionaries.ts) ------------------------------
+export * from './tenant';

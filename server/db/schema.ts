@@ -9,6 +9,14 @@ export interface TenantsTable {
   /** BlobStore key of the logo image (SVG), or null. */
   logo_key: string | null;
   created_at: number;
+  /** Migration 0012: alias (alias_key its lower case, unique), the logo's type ('webp'; null = the generated SVG). */
+  alias?: string | null;
+  alias_key?: string | null;
+  logo_type?: string | null;
+  /** BlobStore key and type of the login background, or null. */
+  background_key?: string | null;
+  background_type?: string | null;
+  updated_at?: number | null;
 }
 
 export interface UsersTable {
@@ -35,6 +43,8 @@ export interface UsersTable {
   /** 1 = may log in through the public-network build. */
   outer_login?: number;
   agreement_read_at?: number | null;
+  /** 1 = platform admin: sees every tenant (migration 0012, common/api/tenant.ts). */
+  platform_admin?: number;
 }
 
 export interface SessionsTable {
@@ -254,6 +264,26 @@ export interface ClientOpsTable {
   created_at: number;
 }
 
+/** An admin switch of a tenant (spec §7 admin switches); absent = DEFAULT_TENANT_SWITCHES. */
+export interface TenantSwitchesTable {
+  tenant_id: string;
+  key: string;
+  value: string;
+  updated_at: number;
+}
+
+/** A tenant's version of a default dictionary entry (common/api/dictionaries.ts). */
+export interface DictItemsTable {
+  tenant_id: string;
+  group_code: string;
+  item_code: string;
+  label: string;
+  value: string;
+  sort: number;
+  enabled: number;
+  updated_at: number;
+}
+
 /** One action log row (migration 0011; the chain: services/action-log/chain.ts). */
 export interface ActionLogTable {
   /** '' = the platform's own chain (failed logins of unknown accounts, platform-wide events). */
@@ -319,4 +349,6 @@ export interface Database {
   client_ops: ClientOpsTable;
   action_log: ActionLogTable;
   action_log_heads: ActionLogHeadsTable;
+  tenant_switches: TenantSwitchesTable;
+  dict_items: DictItemsTable;
 }

@@ -60,6 +60,16 @@ export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
 
   'GET /api/actionLog/export': 'audit.export',
 
+  'POST /api/tenant/update': 'tenant.update',
+  'GET /api/tenant/resetLogo': 'tenant.resetLogo',
+  'GET /api/tenant/BGImage/reset': 'tenant.resetBackground',
+  'POST /api/v2/sysSetting/gesture/switch': 'tenant.settingChange',
+  'POST /api/v2/sysSetting/keyCreate/switch': 'tenant.settingChange',
+  'POST /api/v2/sysSetting/publicDownLoad/switch': 'tenant.settingChange',
+  'POST /api/v2/sysSetting/exchangeSwitch/switch': 'tenant.settingChange',
+  'POST /api/v2/defaultConfig/modify/syncTime': 'tenant.settingChange',
+  'POST /api/dict/item/update': 'tenant.dictChange',
+
   // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
   'POST /api/user/details/search': null,
   'POST /api/user/search': null,
@@ -81,6 +91,8 @@ export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/v2/file/fileVersion/check': null,
   'POST /api/v2/file/multipleFile/check': null,
   'POST /api/actionLog/list': null,
+  'POST /api/dict/list': null,
+  'POST /api/staticData/list': null,
   'PUT /api/test/raw-sink': null,
 };
 

@@ -28,6 +28,7 @@ const filterProperties = {
   departmentId: idString,
   fileName: { type: 'string', minLength: 1, maxLength: 255 },
   outcome: { type: 'string', enum: ['ok', 'refused'] },
+  tenantId: { type: 'string', maxLength: 64 },
 } as const;
 
 /** The filter as recorded with an export: what was asked for, nothing else. */
@@ -80,11 +81,12 @@ export function registerActionLogRoutes(app: FastifyInstance, logs: ActionLogQue
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      const { format, actions, tzOffset = 0, ...rest } = request.query as ActionLogExportQuery & { tzOffset?: number };
+      const { format, actions, tzOffset = 0, tenantId, ...rest } = request.query as ActionLogExportQuery & { tzOffset?: number };
+      const logTenant = logs.logTenant(caller, tenantId);
       const filter: ActionLogFilter = { ...rest, actions: actions ? actions.split(',').filter(Boolean) : undefined };
       if ((filter.actions?.length ?? 0) > ACTION_LOG_MAX_ACTIONS) throw new AppError(ERRORS.VALIDATION);
-      actionLog.record({ action: 'audit.export', targets: [{ type: 'log', id: format, name: `操作日志.${format}` }], detail: { format, filter: filterDetail(filter) } });
-      const plan = await logs.plan(caller.tenantId, filter);
+      actionLog.record({ action: 'audit.export', targets: [{ type: 'log', id: format, name: `操作日志.${format}` }], detail: { format, filter: filterDetail({ ...filter, ...(logTenant !== caller.tenantId ? { tenantId: logTenant } : {}) } as ActionLogFilter) } });
+      const plan = await logs.plan(logTenant, filter);
       const abort = new AbortController();
       reply.raw.on('close', () => abort.abort());
       const stamp = formatExportTime(Date.now(), tzOffset).replace(/[-: ]/g, '').slice(0, 12);

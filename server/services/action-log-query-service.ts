@@ -135,11 +135,19 @@ export class ActionLogQueryService {
     return { rows: page, next: end, scannedTo: end ? end.at : null };
   }
 
+  /** Whose log a call reads: the caller's tenant, or (platform admins) any tenant or the platform's own chain (''). */
+  logTenant(caller: Caller, tenantId: string | undefined): string {
+    if (tenantId === undefined || tenantId === caller.tenantId) return caller.tenantId;
+    if (!caller.platformAdmin) throw new AppError(ERRORS.TENANT_NOT_FOUND);
+    return tenantId;
+  }
+
   async list(caller: Caller, req: ActionLogListRequest): Promise<ActionLogListResponse> {
-    const plan = await this.plan(caller.tenantId, req);
+    const tenantId = this.logTenant(caller, req.tenantId);
+    const plan = await this.plan(tenantId, req);
     const limit = Math.min(req.pageSize ?? ACTION_LOG_DEFAULT_PAGE_SIZE, ACTION_LOG_MAX_PAGE_SIZE);
     const result = await this.page(plan, req.cursor ? decodeCursor(req.cursor) : null, limit);
-    const head = await this.repo.head(caller.tenantId);
+    const head = await this.repo.head(tenantId);
     return {
       items: result.rows.map(toEntry),
       nextCursor: result.next ? encodeCursor(result.next) : null,

@@ -30,7 +30,7 @@ let loadersRestricted = false;
  * for the whole process (sharp.block), so nothing here can rasterise SVG (or PDF, or a text format)
  * even if a check upstream were bypassed.
  */
-function restrictImageLoaders(): void {
+export function restrictImageLoaders(): void {
   if (loadersRestricted) return;
   sharp.block({ operation: ['VipsForeignLoad'] });
   sharp.unblock({ operation: ALLOWED_LOADERS });

@@ -181,6 +181,7 @@ export class AuthService {
         role: u.role,
         passwordChangeType: passwordChangeTypeOf(u, this.policy.passwordExpiryDays, now),
         networkEnv: session.network_env === 'public' ? 'public' : 'internal',
+        platformAdmin: u.platform_admin === 1 && u.role === 'admin',
       },
       extendedUntil,
     };

@@ -58,6 +58,8 @@ interface Ids {
   versionId: string;
   /** A createTxt hold still waiting for its decision. */
   holdId: string;
+  /** The tenant itself (tenant calls name it for platform admins). */
+  tenantId: string;
 }
 
 /** The second tenant admin's own ids, mixed with the first tenant's in some foreign calls. */
@@ -464,9 +466,58 @@ const MATRIX: Record<string, Row> = {
   'POST /api/actionLog/list': {
     access: 'admin',
     call: { method: 'POST', path: API.actionLogList, body: { pageSize: 1 } },
-    foreign: 'none',
+    foreign: (ids) => ({ method: 'POST', path: API.actionLogList, body: { tenantId: ids.tenantId } }),
   },
-  'GET /api/actionLog/export': { access: 'admin', call: { method: 'GET', path: `${API.actionLogExport}?format=csv&outcome=refused` }, foreign: 'none' },
+  'GET /api/actionLog/export': {
+    access: 'admin',
+    call: { method: 'GET', path: `${API.actionLogExport}?format=csv&outcome=refused` },
+    foreign: (ids) => ({ method: 'GET', path: `${API.actionLogExport}?format=csv&tenantId=${ids.tenantId}` }),
+  },
+
+  // Tenant (spec §7). Calls name a tenant id only for platform admins; the first tenant's admin is one
+  // (the first admin of the first tenant), so its calls name a bogus tenant and change nothing.
+  'GET /api/tenant/getAlias': { access: 'public', call: { method: 'GET', path: `${API.tenantAlias}?id=${BOGUS}` }, foreign: 'none' },
+  'GET /api/v2/defaultConfig/loginBackground': { access: 'public', call: { method: 'GET', path: API.loginBackground }, foreign: 'none' },
+  'GET /api/tenant/info/get': {
+    access: 'user',
+    call: { method: 'GET', path: API.tenantInfo },
+    foreign: (ids) => ({ method: 'GET', path: `${API.tenantInfo}?tenantId=${ids.tenantId}` }),
+  },
+  'GET /api/tenant/list': { access: 'admin', call: { method: 'GET', path: API.tenantList }, foreign: 'none' },
+  'POST /api/tenant/update': {
+    access: 'admin',
+    call: { method: 'POST', path: API.tenantUpdate, body: { tenantId: BOGUS, brandName: 'x' } },
+    foreign: (ids) => ({ method: 'POST', path: API.tenantUpdate, body: { tenantId: ids.tenantId, brandName: 'stolen' } }),
+  },
+  'GET /api/tenant/resetLogo': {
+    access: 'admin',
+    call: { method: 'GET', path: `${API.tenantResetLogo}?tenantId=${BOGUS}`, headers: platform },
+    foreign: (ids) => ({ method: 'GET', path: `${API.tenantResetLogo}?tenantId=${ids.tenantId}`, headers: platform }),
+  },
+  'GET /api/tenant/BGImage/reset': {
+    access: 'admin',
+    call: { method: 'GET', path: `${API.tenantResetBackground}?tenantId=${BOGUS}`, headers: platform },
+    foreign: (ids) => ({ method: 'GET', path: `${API.tenantResetBackground}?tenantId=${ids.tenantId}`, headers: platform }),
+  },
+  ...Object.fromEntries(
+    [API.switchGesture, API.switchKeyCreate, API.switchPublicDownload, API.switchExchange, API.modifySyncTime].map((path): [string, Row] => {
+      const field = path === API.modifySyncTime ? 'syncTime=30' : 'value=1';
+      return [
+        `POST ${path}`,
+        {
+          access: 'admin',
+          call: { method: 'POST', path, body: `${field}&tenantId=${BOGUS}`, headers: form },
+          foreign: (ids) => ({ method: 'POST', path, body: `${field}&tenantId=${ids.tenantId}`, headers: form }),
+        },
+      ];
+    }),
+  ),
+  // Dictionaries and static data: the caller's tenant, no id to name.
+  'POST /api/dict/list': { access: 'user', call: { method: 'POST', path: API.dictList, body: {} }, foreign: 'none' },
+  'GET /api/dict/queryByGroup': { access: 'user', call: { method: 'GET', path: `${API.dictQueryByGroup}?group=quota` }, foreign: 'none' },
+  'GET /api/dict/group/get': { access: 'user', call: { method: 'GET', path: API.dictGroupGet }, foreign: 'none' },
+  'POST /api/dict/item/update': { access: 'admin', call: { method: 'POST', path: API.dictItemUpdate, body: { group: 'nope', code: 'x' } }, foreign: 'none' },
+  'POST /api/staticData/list': { access: 'user', call: { method: 'POST', path: API.staticData, body: { names: ['quota'] } }, foreign: 'none' },
 
   // Test hooks (DRIVE_TEST_HOOKS=1 only), private like everything else.
   'GET /api/test/stats': { access: 'user', call: { method: 'GET', path: API.testStats }, foreign: 'none' },
@@ -534,6 +585,7 @@ beforeAll(async () => {
     versionedId: versioned.id,
     versionId: versions.body.data.versions.find((v) => !v.current)!.id,
     holdId: (pending.body.data as { holdId: string }).holdId,
+    tenantId: await withDb(server, (db) => (db.prepare("select tenant_id from users where username = 'admin'").get() as { tenant_id: string }).tenant_id),
   };
 
   await addTenantWithUser(server, 'other-admin', 'Other@2024');
@@ -611,6 +663,7 @@ describe('access matrix', () => {
       versionedId: BOGUS,
       versionId: BOGUS,
       holdId: BOGUS,
+      tenantId: BOGUS,
     };
     for (const [key, row] of Object.entries(MATRIX)) {
       if (row.foreign === 'none') continue;
