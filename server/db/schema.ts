@@ -196,6 +196,14 @@ export interface UploadsTable {
   merge_blob_id?: string | null;
 }
 
+/** An upload that created its file, by the client's key for the item (migration 0040). */
+export interface FinishedUploadsTable {
+  user_id: string;
+  client_key: string;
+  file_id: string;
+  finished_at: number;
+}
+
 export interface UploadChunksTable {
   upload_id: string;
   idx: number;
@@ -351,4 +359,5 @@ export interface Database {
   action_log_heads: ActionLogHeadsTable;
   tenant_switches: TenantSwitchesTable;
   dict_items: DictItemsTable;
+  finished_uploads: FinishedUploadsTable;
 }

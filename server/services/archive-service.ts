@@ -14,7 +14,7 @@ import type { Caller } from './caller';
 import { actionLog, fileTarget } from './action-log/recorder';
 import { freeName } from './naming';
 import type { AccessService } from './space-access';
-import { layoutOf } from './upload-service';
+import { layoutOf } from './upload-commit';
 
 const DEFLATE_KINDS = new Set(['txt', 'unknown']);
 

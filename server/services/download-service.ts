@@ -6,7 +6,7 @@ import type { BlobStore } from '../storage/blob-store';
 import type { Caller } from './caller';
 import { actionLog, fileTarget } from './action-log/recorder';
 import type { AccessService } from './space-access';
-import { layoutOf } from './upload-service';
+import { layoutOf } from './upload-commit';
 
 export interface Downloadable {
   name: string;

@@ -32,7 +32,8 @@ const tenantTarget = (t: TenantsTable) => target('tenant', t.id, t.brand_name);
 
 function cleanName(raw: string): string {
   const name = raw.trim();
-  if (name === '' || name.length > TENANT_NAME_MAX || /[\u0000-\u001f\u007f]/.test(name)) throw new AppError(ERRORS.TENANT_NAME_INVALID);
+  const control = [...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+  if (name === '' || name.length > TENANT_NAME_MAX || control) throw new AppError(ERRORS.TENANT_NAME_INVALID);
   return name;
 }
 
