@@ -87,7 +87,8 @@ export const ACTIONS = {
   'audit.export': '导出操作日志',
   'audit.prune': '清理过期操作日志',
 
-  'access.denied': '越权访问被拒绝',
+  // A read refused: an id not found (another tenant's, deleted, never issued), AUTH-1005, a bad Origin…
+  'access.denied': '访问被拒绝',
 } as const;
 
 export type ActionCode = keyof typeof ACTIONS;
