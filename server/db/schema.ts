@@ -194,6 +194,12 @@ export interface FinishedUploadsTable {
   finished_at: number;
 }
 
+/** A one-piece blob being written by a small-file batch (migration 0041). */
+export interface BlobIntentsTable {
+  storage_key: string;
+  created_at: number;
+}
+
 export interface UploadChunksTable {
   upload_id: string;
   idx: number;
@@ -283,4 +289,5 @@ export interface Database {
   text_holds: TextHoldsTable;
   client_ops: ClientOpsTable;
   finished_uploads: FinishedUploadsTable;
+  blob_intents: BlobIntentsTable;
 }
