@@ -204,6 +204,12 @@ export interface FinishedUploadsTable {
   finished_at: number;
 }
 
+/** A one-piece blob being written by a small-file batch (migration 0041). */
+export interface BlobIntentsTable {
+  storage_key: string;
+  created_at: number;
+}
+
 export interface UploadChunksTable {
   upload_id: string;
   idx: number;
@@ -360,4 +366,5 @@ export interface Database {
   tenant_switches: TenantSwitchesTable;
   dict_items: DictItemsTable;
   finished_uploads: FinishedUploadsTable;
+  blob_intents: BlobIntentsTable;
 }

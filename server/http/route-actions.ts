@@ -37,6 +37,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/file/keepOnCreateTxt': 'file.createTxt',
   'POST /api/v2/file/chunk/merge': 'file.upload',
   'POST /api/v2/file/second/upload': 'file.upload',
+  'POST /api/v2/file/batch/upload': 'file.upload',
   'GET /api/v2/file/keepOnUpload': 'file.uploadDecision',
   'GET /api/v2/file/giveUpUpload': 'file.uploadDecision',
   'POST /api/file/recycle/restore': 'file.restore',

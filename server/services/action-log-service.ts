@@ -88,7 +88,9 @@ export class ActionLogService {
     const failed = facts.status >= 400;
     const outcome = failed ? 'refused' : 'ok';
     const errorCode = failed ? (facts.errorCode ?? (facts.status >= 500 ? ERRORS.INTERNAL.code : `HTTP-${facts.status}`)) : null;
-    if (ctx.entries.length > 0) return ctx.entries.map((e) => this.row(e, facts, outcome, errorCode, now));
+    if (ctx.entries.length > 0) {
+      return ctx.entries.map((e) => (e.refusedWith && !failed ? this.row(e, facts, 'refused', e.refusedWith, now) : this.row(e, facts, outcome, errorCode, now)));
+    }
     if (!facts.caller || !facts.routeUrl) return [];
     const ids = facts.targets;
     if (facts.routeAction) {

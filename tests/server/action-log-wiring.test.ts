@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER_CLIENT_OP_ID, HEADER_PLATFORM } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
@@ -117,6 +118,29 @@ describe('file actions: exactly one row each', () => {
     expect(instant[0]!.parsedDetail).toMatchObject({ method: 'instant', size: 5000 });
     // A proof for content the tenant does not have: the same answer as always, and nothing happened.
     expect(await rowsOf(server, () => secondUpload(admin, randomContent(100), 'nothing.bin'))).toEqual([]);
+  });
+
+  it('a batch of small files is one action: the files it created, the items it refused; a repeated batch is none', async () => {
+    const frame = (items: Array<{ key: string; name: string; bytes: Buffer; digest?: string }>) => {
+      const manifest = items.map((f) => ({ clientKey: f.key, name: f.name, parentId: null, category: 1, size: f.bytes.length, sha256: f.digest ?? createHash('sha256').update(f.bytes).digest('hex') }));
+      const json = Buffer.from(JSON.stringify({ items: manifest }));
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(json.length, 0);
+      return Uint8Array.from(Buffer.concat([length, json, ...items.map((f) => f.bytes)]));
+    };
+    const post = (body: Uint8Array<ArrayBuffer>) => admin.raw(API.batchUpload, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body }).then((r) => r.json());
+    const items = [
+      { key: 'batch-log-1', name: 'b1.txt', bytes: Buffer.from('one') },
+      { key: 'batch-log-2', name: 'b2.txt', bytes: Buffer.from('two') },
+      { key: 'batch-log-3', name: 'b3.txt', bytes: Buffer.from('three'), digest: '0'.repeat(64) },
+    ];
+    const row = await oneRowOf(server, () => post(frame(items)));
+    expect(row).toMatchObject({ action: 'file.upload', outcome: 'ok' });
+    expect(names(row)).toEqual(['b1.txt', 'b2.txt']);
+    expect(row.parsedDetail).toEqual({ method: 'batch', items: 3, created: 2, newVersions: 0, refused: [{ name: 'b3.txt', errorCode: ERRORS.CHUNK_DIGEST_MISMATCH.code }] });
+    expect(await rowsOf(server, () => post(frame(items.slice(0, 2))))).toEqual([]);
+    const none = await oneRowOf(server, () => post(frame([{ key: 'batch-log-4', name: 'b4.txt', bytes: Buffer.from('x'), digest: '0'.repeat(64) }])));
+    expect(none).toMatchObject({ action: 'file.upload', outcome: 'refused', error_code: ERRORS.CHUNK_DIGEST_MISMATCH.code });
   });
 
   it('folders of a folder upload: the ones created; held uploads: the decision', async () => {

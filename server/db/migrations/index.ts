@@ -11,6 +11,7 @@ import { m0010_nfc_names } from './0010-nfc-names';
 import { m0011_action_log } from './0011-action-log';
 import { m0012_tenant_profile } from './0012-tenant-profile';
 import { m0040_finished_uploads } from './0040-finished-uploads';
+import { m0041_blob_intents } from './0041-blob-intents';
 
 /**
  * Versioned migrations, one module each, imported here: nothing is read from a migrations folder at run time.
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011_action_log': m0011_action_log,
   '0012_tenant_profile': m0012_tenant_profile,
   '0040_finished_uploads': m0040_finished_uploads,
+  '0041_blob_intents': m0041_blob_intents,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -24,6 +24,11 @@ export interface ActionEntry {
   detail?: Record<string, unknown>;
   /** Defaults to the session's caller. */
   actor?: Actor;
+  /**
+   * The call answered 200 but the action was not done (every item of a batch refused): recorded
+   * refused with this code.
+   */
+  refusedWith?: string;
 }
 
 /** Per API request: what the services reported. The onSend hook (http/action-hooks.ts) writes it. */
