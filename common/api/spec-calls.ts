@@ -91,9 +91,9 @@ export const SPEC_CALLS: readonly SpecCall[] = [
   post(USERS, API.accountUnlock),
   post(USERS, API.readAgreement),
   post(USERS, API.outerLoginSet),
-  get(USERS, '/api/user/orgUser/listNowOrgUser', ORGANISATION),
-  get(USERS, '/api/user/orgUser/list', ORGANISATION),
-  get(USERS, '/api/user/orgUser/orgGroupUserList', ORGANISATION),
+  get(USERS, API.orgTree),
+  get(USERS, API.orgUserList),
+  get(USERS, API.orgGroupUserList),
 
   post(FILES, API.fileList),
   post(FILES, API.fileMultiList),

@@ -80,6 +80,12 @@ export interface LoginForm {
   password: string;
   captchaId: string;
   captchaCode: string;
+  /**
+   * Ours: the tenant id of the login page `/login/{id}` (spec §2). Accounts are unique per tenant
+   * (case-insensitively); without a tenant the account name is looked up in every tenant and the
+   * password decides between namesakes (LOGIN_TENANT_REQUIRED when it fits more than one).
+   */
+  tenant?: string;
 }
 
 /**
@@ -640,3 +646,5 @@ export const ZIP_MAX_BYTES = 20 * 1024 * 1024 * 1024;
 export const THUMBNAIL_SIZE = 256;
 /** Keyword search: shortest keyword accepted. */
 export const SEARCH_MIN_KEYWORD = 1;
+
+export * from './org-types';

@@ -35,6 +35,39 @@ export interface UsersTable {
   /** 1 = may log in through the public-network build. */
   outer_login?: number;
   agreement_read_at?: number | null;
+  /** The user's department (issue 14); every live account has one (未分配 when not placed). */
+  department_id?: string | null;
+  /** Lower-cased account: unique per tenant among live accounts. */
+  username_key?: string;
+  /** Set when an admin deleted the account (soft: what it did stays attributed to it). */
+  deleted_at?: number | null;
+}
+
+export interface DepartmentsTable {
+  id: string;
+  tenant_id: string;
+  parent_id: string | null;
+  name: string;
+  /** NFC lower case of the name: unique among siblings. */
+  name_key: string;
+  sort_order: number;
+  manager_id: string | null;
+  /** 'unassigned': the tenant's 未分配, one per tenant. */
+  kind: 'normal' | 'unassigned';
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UserImportBatchesTable {
+  id: string;
+  tenant_id: string;
+  created_by: string;
+  file_name: string;
+  /** JSON ImportRow[]. */
+  rows: string;
+  status: 'preview' | 'imported';
+  created_at: number;
+  expires_at: number;
 }
 
 export interface SessionsTable {
@@ -212,6 +245,8 @@ export interface TenantSettingsTable {
   blocked_extensions: string | null;
   /** JSON array of name keywords; null = DEFAULT_SENSITIVE_KEYWORDS. */
   sensitive_keywords: string | null;
+  /** Address-list phone rule (common/org/phone-mask.ts); null = DEFAULT_PHONE_MASK. */
+  phone_mask?: string | null;
 }
 
 export interface SecondUploadChallengesTable {
@@ -274,4 +309,6 @@ export interface Database {
   favorites: FavoritesTable;
   text_holds: TextHoldsTable;
   client_ops: ClientOpsTable;
+  departments: DepartmentsTable;
+  user_import_batches: UserImportBatchesTable;
 }

@@ -81,14 +81,18 @@ export class AuthService {
     if (!(await this.captchas.consume(form.captchaId ?? '', form.captchaCode ?? '', now))) throw new AppError(ERRORS.CAPTCHA_INVALID);
 
     const password = decryptPassword(form.password ?? '') ?? '';
-    const user = name ? await this.users.findByUsername(name) : undefined;
-    let ok = false;
-    if (user) ok = await verifyPassword(password, user.password_hash);
-    else await dummyVerify(password);
-    if (!user || !ok) {
+    // Accounts are unique per tenant: the login page of a tenant (/login/{id}) names it; without it the
+    // password decides between namesakes of several tenants (each costs one scrypt check).
+    const candidates = name ? await this.users.findLoginCandidates(name, form.tenant || undefined) : [];
+    const matched: UsersTable[] = [];
+    for (const candidate of candidates) if (await verifyPassword(password, candidate.password_hash)) matched.push(candidate);
+    if (candidates.length === 0) await dummyVerify(password);
+    const user = matched[0];
+    if (!user) {
       await this.throttle.recordFailure(name, ctx.address, now);
       throw new AppError(ERRORS.LOGIN_FAILED);
     }
+    if (matched.length > 1) throw new AppError(ERRORS.LOGIN_TENANT_REQUIRED);
     // Only the right password learns that an admin locked the account (no enumeration by locking).
     if (user.locked) throw new AppError(ERRORS.ACCOUNT_LOCKED);
     return this.openSession(user, ctx, now);

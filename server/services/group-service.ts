@@ -90,8 +90,8 @@ export class GroupService {
   async addMember(caller: Caller, id: string, username: string, role: SpaceRole = 'member', now = Date.now()): Promise<GroupMemberListResponse> {
     const { space, role: myRole } = await this.group(caller, id, 'manageMembers');
     this.assertMayGrant(caller, myRole, role);
-    const user = await this.users.findByUsername(username.trim());
-    if (!user || user.tenant_id !== caller.tenantId) throw new AppError(ERRORS.GROUP_USER_NOT_FOUND);
+    const user = await this.users.findByAccountInTenant(caller.tenantId, username);
+    if (!user) throw new AppError(ERRORS.GROUP_USER_NOT_FOUND);
     const current = await this.spaces.roleOf(space.id, user.id);
     if (current) {
       this.assertMayGrant(caller, myRole, current);
