@@ -25,8 +25,9 @@ export class AccountRefusal extends Error {
 export class AccountAdminRepository {
   constructor(private readonly db: Db) {}
 
-  async owned(userId: string): Promise<OwnedFiles> {
-    const r = await this.db
+  /** What an account owns (read through `conn`: inside a transaction, never the pool's other handle). */
+  async owned(userId: string, conn: Db | Tx = this.db): Promise<OwnedFiles> {
+    const r = await conn
       .selectFrom('files')
       .select([(eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes')])
       .where('owner_id', '=', userId)
@@ -42,8 +43,8 @@ export class AccountAdminRepository {
     return this.db.transaction().execute(async (tx) => {
       const user = await tx.selectFrom('users').selectAll().where('id', '=', userId).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).executeTakeFirst();
       if (!user) throw new AccountRefusal('notFound');
-      const files = await tx.selectFrom('files').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', userId).executeTakeFirst();
-      if (Number(files?.n ?? 0) > 0) throw new AccountRefusal('hasFiles', await this.owned(userId));
+      const owned = await this.owned(userId, tx);
+      if (owned.entries > 0) throw new AccountRefusal('hasFiles', owned);
       if (user.role === 'admin') {
         const admins = await tx
           .selectFrom('users')

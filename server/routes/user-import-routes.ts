@@ -27,8 +27,8 @@ function sendSheet(reply: FastifyReply, file: Buffer, fileName: string, type: Im
 }
 
 /**
- * Reads a raw upload body into memory, refusing it as soon as it passes IMPORT_MAX_BYTES (the
- * rest is not read; the connection is closed after the answer so it cannot be taken as a request).
+ * Reads a raw upload body into memory, refusing it as soon as it passes IMPORT_MAX_BYTES (the rest
+ * is read and discarded, never kept).
  */
 function readCapped(payload: Readable, done: (err: Error | null, body?: Buffer) => void): void {
   const parts: Buffer[] = [];
@@ -42,11 +42,11 @@ function readCapped(payload: Readable, done: (err: Error | null, body?: Buffer) 
   payload.on('data', (chunk: Buffer) => {
     size += chunk.length;
     if (size > IMPORT_MAX_BYTES) {
-      payload.pause();
+      parts.length = 0;
       finish(new AppError(ERRORS.IMPORT_FILE_TOO_LARGE));
       return;
     }
-    parts.push(chunk);
+    if (!finished) parts.push(chunk);
   });
   payload.on('end', () => finish(null, Buffer.concat(parts)));
   payload.on('error', (err) => finish(err));
@@ -71,19 +71,14 @@ export function registerUserImportRoutes(app: FastifyInstance, imports: UserImpo
         config: adminOnly,
         bodyLimit: IMPORT_MAX_BYTES + 1,
         schema: { querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 255 } } } },
-        // A declared length over the cap is refused before a byte of the body is read.
-        onRequest: async (request, reply) => {
-          const declared = Number(request.headers['content-length'] ?? 0);
-          if (declared > IMPORT_MAX_BYTES) {
-            reply.raw.once('finish', () => request.raw.socket?.destroySoon());
-            throw new AppError(ERRORS.IMPORT_FILE_TOO_LARGE);
-          }
+        // A declared length over the cap is refused before a byte of the body is parsed. Node then
+        // discards whatever of the body still arrives (nothing is kept): closing the connection
+        // instead would make a client that is still writing see a reset rather than this answer.
+        onRequest: async (request) => {
+          if (Number(request.headers['content-length'] ?? 0) > IMPORT_MAX_BYTES) throw new AppError(ERRORS.IMPORT_FILE_TOO_LARGE);
         },
       },
-      async (request, reply): Promise<ApiOk<ImportPreview>> => {
-        reply.raw.once('finish', () => {
-          if (!request.raw.complete) request.raw.socket?.destroySoon();
-        });
+      async (request): Promise<ApiOk<ImportPreview>> => {
         const body = request.body;
         if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError(ERRORS.IMPORT_EMPTY);
         const name = (request.query as { name?: string }).name ?? '';
