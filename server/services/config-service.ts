@@ -36,6 +36,9 @@ export const ALL_PERMISSIONS = [
   'group:manage',
   /** Lock/unlock accounts, set roles and outer login (the adminOnly /api/v2/account, setRoles, outerLogin calls). */
   'system:user',
+  /** Issue 14: add, edit, delete and batch-add accounts, hand over files; the department tree. */
+  'system:userEdit',
+  'system:department',
 ] as const;
 const MEMBER_PERMISSIONS = ALL_PERMISSIONS.filter((c) => !c.startsWith('system:'));
 
@@ -58,6 +61,7 @@ const FILE_MENU: MenuItem = {
 const COMMON_MENU: MenuItem[] = [
   FILE_MENU,
   { code: 'group', name: '群组空间', url: '/main/group', icon: 'team' },
+  { code: 'addressList', name: '通讯录', url: '/main/addressList', icon: 'contacts' },
   { code: 'notice', name: '消息', url: '/main/notice', icon: 'bell' },
   {
     code: 'user',
@@ -79,6 +83,7 @@ const ADMIN_MENU: MenuItem = {
   children: [
     { code: 'system-desk', name: '工作台', url: '/main/system/desk', icon: 'appstore' },
     { code: 'system-user', name: '用户管理', url: '/main/system/user/list', icon: 'user' },
+    { code: 'system-department', name: '部门管理', url: '/main/system/department', icon: 'team' },
   ],
 };
 

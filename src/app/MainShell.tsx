@@ -22,6 +22,10 @@ const AccountSafePage = lazyPage(() => import('../features/user-centre'), (m) =>
 // Its own chunk: the group list is antd's Table, which the personal files page no longer loads.
 const GroupPage = lazyPage(() => import('../features/files/GroupPage'), (m) => m.GroupPage);
 const UserListPage = lazyPage(() => import('../features/system-users'), (m) => m.UserListPage);
+const UserFormPage = lazyPage(() => import('../features/system-users'), (m) => m.UserFormPage);
+const BatchAddPage = lazyPage(() => import('../features/system-users'), (m) => m.BatchAddPage);
+const DepartmentPage = lazyPage(() => import('../features/system-departments'), (m) => m.DepartmentPage);
+const AddressListPage = lazyPage(() => import('../features/address-list'), (m) => m.AddressListPage);
 
 /** The built §2 pages; every other page of the route table shows the under-construction notice. */
 const BUILT_PAGES: Record<string, React.ComponentType> = {
@@ -38,6 +42,11 @@ const BUILT_PAGES: Record<string, React.ComponentType> = {
   '/main/user/userInfo': UserInfoPage,
   '/main/user/accountSafe': AccountSafePage,
   '/main/system/user/list': UserListPage,
+  '/main/system/user/add': UserFormPage,
+  '/main/system/user/edit': UserFormPage,
+  '/main/system/user/batchAdd': BatchAddPage,
+  '/main/system/department': DepartmentPage,
+  '/main/addressList': AddressListPage,
 };
 
 /** Everything under /main: the layout with the transfer panel, and the §2 pages. */
