@@ -7,7 +7,7 @@ import { newId } from '../ids';
 type Tx = Parameters<Parameters<ReturnType<Db['transaction']>['execute']>[0]>[0];
 type Conn = Db | Tx;
 
-export interface DepartmentRow extends DepartmentsTable {
+export interface DepartmentRow extends Pick<DepartmentsTable, 'id' | 'parent_id' | 'name' | 'sort_order' | 'manager_id' | 'kind'> {
   manager_name: string | null;
   member_count: number;
 }
@@ -72,16 +72,18 @@ export class DepartmentRepository {
     return this.db.selectFrom('departments').selectAll().where('id', '=', id).where('tenant_id', '=', tenantId).executeTakeFirst();
   }
 
-  /** The whole tree of a tenant with manager names and direct member counts (two index walks). */
+  /**
+   * The whole tree of a tenant with manager names and direct member counts: one walk of the tenant's
+   * departments (only the columns drawn), one of users_tenant_department for the counts (no row reads),
+   * and the few managers' names by id.
+   */
   async tree(tenantId: string): Promise<DepartmentRow[]> {
     const rows = await this.db
-      .selectFrom('departments as d')
-      .leftJoin('users as m', (j) => j.onRef('m.id', '=', 'd.manager_id').on('m.deleted_at', 'is', null))
-      .selectAll('d')
-      .select('m.nick_name as manager_name')
-      .where('d.tenant_id', '=', tenantId)
-      .orderBy('d.sort_order')
-      .orderBy('d.id')
+      .selectFrom('departments')
+      .select(['id', 'parent_id', 'name', 'sort_order', 'manager_id', 'kind'])
+      .where('tenant_id', '=', tenantId)
+      .orderBy('sort_order')
+      .orderBy('id')
       .execute();
     const counts = await this.db
       .selectFrom('users')
@@ -91,7 +93,19 @@ export class DepartmentRepository {
       .groupBy('department_id')
       .execute();
     const byDept = new Map(counts.map((c) => [c.department_id, Number(c.n)]));
-    return rows.map((r) => ({ ...r, manager_name: r.manager_name ?? null, member_count: byDept.get(r.id) ?? 0 }));
+    const managerIds = [...new Set(rows.map((r) => r.manager_id).filter((m): m is string => m !== null))];
+    const names = new Map<string, string>();
+    for (let i = 0; i < managerIds.length; i += 500) {
+      const found = await this.db
+        .selectFrom('users')
+        .select(['id', 'nick_name'])
+        .where('id', 'in', managerIds.slice(i, i + 500))
+        .where('tenant_id', '=', tenantId)
+        .where('deleted_at', 'is', null)
+        .execute();
+      for (const f of found) names.set(f.id, f.nick_name);
+    }
+    return rows.map((r) => ({ ...r, manager_name: r.manager_id ? (names.get(r.manager_id) ?? null) : null, member_count: byDept.get(r.id) ?? 0 }));
   }
 
   /** Ids of the department and all its descendants (recursive CTE; the tenant check is on the start). */

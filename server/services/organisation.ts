@@ -21,10 +21,11 @@ export function buildOrganisation(db: Db, deps: { users: UserRepository; session
   const departmentRepo = new DepartmentRepository(db);
   const people = new OrgUserRepository(db);
   const departments = new DepartmentService(departmentRepo, deps.users);
+  const changed = (tenantId: string) => departments.changed(tenantId);
   return {
     departments,
     org: new OrgService(departmentRepo, departments, people, deps.users, deps.spaces, deps.publicBaseUrl),
-    userAdmin: new UserAdminService(db, deps.users, people, departmentRepo, deps.sessions),
-    userImport: new UserImportService(db, departmentRepo),
+    userAdmin: new UserAdminService(db, deps.users, people, departmentRepo, deps.sessions, changed),
+    userImport: new UserImportService(db, departmentRepo, changed),
   };
 }

@@ -81,6 +81,8 @@ export class UserAdminService {
     private readonly people: OrgUserRepository,
     private readonly departments: DepartmentRepository,
     private readonly sessions: SessionRepository,
+    /** Who is in which department (or a manager's name) changed: the cached tree is dropped. */
+    private readonly orgChanged: (tenantId: string) => void = () => undefined,
   ) {
     this.admin = new AccountAdminRepository(db);
   }
@@ -175,6 +177,7 @@ export class UserAdminService {
     } catch (err) {
       throw UserAdminService.uniqueError(err);
     }
+    this.orgChanged(caller.tenantId);
     return { row: await this.get(caller, id), change: { id, account: p.website, detail: { departmentId: p.departmentId, role: p.role } } };
   }
 
@@ -205,6 +208,7 @@ export class UserAdminService {
       throw UserAdminService.uniqueError(err);
     }
     if (outcome === 'lastAdmin') throw new AppError(ERRORS.LAST_ADMIN);
+    this.orgChanged(caller.tenantId);
     // A new initial password ends every session; outer login withdrawn ends the public-network ones.
     if (passwordHash) await this.sessions.endForUser(user.id, 'passwordReset');
     else if (user.outer_login === 1 && !p.outerLogin) await this.sessions.endForUser(user.id, 'outerLogin', 'public');
@@ -223,6 +227,7 @@ export class UserAdminService {
     const found = await this.people.inTenant(caller.tenantId, ids);
     if (found.length !== ids.length) throw new AppError(ERRORS.USER_NOT_FOUND);
     const moved = await this.people.setDepartment(caller.tenantId, ids, req.departmentId);
+    this.orgChanged(caller.tenantId);
     return { moved, changes: found.map((u) => ({ id: u.id, account: u.username, detail: { from: u.department_id, to: req.departmentId } })) };
   }
 
@@ -230,6 +235,7 @@ export class UserAdminService {
     if (req.id === caller.userId) throw new AppError(ERRORS.CANNOT_DELETE_SELF);
     try {
       const user = await this.admin.softDelete(caller.tenantId, req.id, now);
+      this.orgChanged(caller.tenantId);
       return { id: user.id, account: user.username };
     } catch (err) {
       if (!(err instanceof AccountRefusal)) throw err;

@@ -41,6 +41,8 @@ export class UserImportService {
   constructor(
     db: Db,
     private readonly departments: DepartmentRepository,
+    /** Imported people change the tree's head counts: the cached tree is dropped. */
+    private readonly orgChanged: (tenantId: string) => void = () => undefined,
   ) {
     this.repo = new UserImportRepository(db);
   }
@@ -109,6 +111,7 @@ export class UserImportService {
         }));
         return { users, rowsJson: JSON.stringify(final) };
       });
+      this.orgChanged(caller.tenantId);
       return { batchId: batch.id, imported, skipped: final.length - imported, rows: final };
     } catch (err) {
       if (err instanceof BatchAlreadyImported) throw new AppError(ERRORS.IMPORT_ALREADY_DONE);

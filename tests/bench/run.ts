@@ -16,6 +16,7 @@ import { deliveryBenchmark } from './suites/delivery';
 import { hashingBenchmark } from './suites/hashing';
 import { listBenchmark } from './suites/list';
 import { memoryBenchmark } from './suites/memory';
+import { orgBenchmark } from './suites/org';
 import { resendBenchmark } from './suites/resend';
 import { uploadBenchmark } from './suites/upload';
 
@@ -27,6 +28,7 @@ const BENCHMARKS: BenchModule[] = [
   resendBenchmark,
   memoryBenchmark,
   listBenchmark,
+  orgBenchmark,
   chunkRequestsBenchmark,
   deliveryBenchmark,
   browserUploadBenchmark,

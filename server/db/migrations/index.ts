@@ -9,6 +9,7 @@ import { m0008_single_piece_blobs } from './0008-single-piece-blobs';
 import { m0009_client_ops } from './0009-client-ops';
 import { m0010_nfc_names } from './0010-nfc-names';
 import { m0020_organisation } from './0020-organisation';
+import { m0021_organisation_counts } from './0021-organisation-counts';
 
 /**
  * Versioned migrations, one module each, imported here: nothing is read from a migrations folder at run time.
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009_client_ops': m0009_client_ops,
   '0010_nfc_names': m0010_nfc_names,
   '0020_organisation': m0020_organisation,
+  '0021_organisation_counts': m0021_organisation_counts,
 };
 
 export const migrationProvider: MigrationProvider = {
