@@ -11,6 +11,7 @@
  * transaction): `importPreviewMs`, `importCommitMs`.
  */
 import { randomBytes } from 'node:crypto';
+import type { Database as SqliteDatabase } from 'better-sqlite3';
 import ExcelJS from 'exceljs';
 import { IMPORT_COLUMNS, type ImportPreview, type ImportResult } from '../../../common/api/org-types';
 import { API } from '../../../common/api/paths';
@@ -34,7 +35,7 @@ interface Seeded {
 }
 
 /** The tree and the people, in one transaction each side. */
-export function seed(db: import('better-sqlite3').Database): Seeded {
+export function seed(db: SqliteDatabase): Seeded {
   const { tenant_id: tenant, password_hash: hash } = db.prepare("select tenant_id, password_hash from users where username = 'admin'").get() as { tenant_id: string; password_hash: string };
   const now = Date.now();
   const insertDept = db.prepare(
