@@ -6,7 +6,9 @@ import type { DepartmentNode } from '../../../common/api/types';
 import { PHONE_MASK_RULES, type PhoneMaskRule } from '../../../common/org/phone-mask';
 import { departmentPath, subtreeMembers } from '../../../common/org/tree';
 import { DepartmentTree } from '../../components/DepartmentTree';
+import { OFFLINE_REASON, OnlineOnly } from '../../components/OnlineOnly';
 import { OrgPicker } from '../../components/OrgPicker';
+import { useOnline } from '../../lib/data/online';
 import { PeopleList } from '../../components/PeopleList';
 import { Permission } from '../../lib/button-permissions';
 import { ORG_KEYS, useOrgTree, usePeople } from '../../lib/data/org';
@@ -27,6 +29,7 @@ type Dialog = { kind: 'create'; parentId: string | null } | { kind: 'rename'; no
 export function DepartmentPage() {
   const { message } = useFeedback();
   const client = useQueryClient();
+  const online = useOnline();
   const tree = useOrgTree();
   const index = tree.index;
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -62,9 +65,11 @@ export function DepartmentPage() {
         styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0 } }}
         extra={
           <Permission code={MANAGE}>
-            <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'create', parentId: null })} data-testid="dept-create-top">
-              新建部门
-            </Button>
+            <OnlineOnly>
+              <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'create', parentId: null })} data-testid="dept-create-top">
+                新建部门
+              </Button>
+            </OnlineOnly>
           </Permission>
         }
       >
@@ -84,6 +89,7 @@ export function DepartmentPage() {
             <Select<PhoneMaskRule>
               size="small"
               value={tree.data?.phoneMask}
+              disabled={!online}
               style={{ width: 170 }}
               options={PHONE_MASK_RULES.map((r) => ({ value: r.value, label: r.example ? `${r.label}（${r.example}）` : r.label }))}
               onChange={(rule) => void run(() => setPhoneMask(rule), '已更新通讯录手机号显示规则')}
@@ -102,7 +108,7 @@ export function DepartmentPage() {
               { key: 'members', label: '人数', children: `${selected.memberCount}（含下级 ${index ? subtreeMembers(index, selected.id) : 0}）` },
             ]} />
             <Permission code={MANAGE}>
-              <Space wrap>
+              <Space wrap style={online ? undefined : { pointerEvents: 'none', opacity: 0.5 }} aria-disabled={!online} title={online ? undefined : OFFLINE_REASON}>
                 <Button icon={<PlusOutlined />} disabled={selected.unassigned} onClick={() => setDialog({ kind: 'create', parentId: selected.id })} data-testid="dept-create-child">
                   新建子部门
                 </Button>

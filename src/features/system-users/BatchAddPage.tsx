@@ -7,7 +7,9 @@ import { IMPORT_MAX_BYTES, type ImportPreview, type ImportResult, type ImportRow
 import { encryptPassword } from '../../../common/crypto/password-cipher';
 import { formatSize } from '../../../common/format/size';
 import { validateNewPassword } from '../../../common/validation/password';
+import { OFFLINE_REASON, OnlineOnly } from '../../components/OnlineOnly';
 import { VirtualRows } from '../../components/VirtualRows';
+import { useOnline } from '../../lib/data/online';
 import { ORG_KEYS } from '../../lib/data/org';
 import { useFeedback } from '../../lib/feedback/feedback';
 import { USERS_KEY } from './use-user-pages';
@@ -61,6 +63,7 @@ export function BatchAddPage() {
   const [, navigate] = useLocation();
   const { message } = useFeedback();
   const client = useQueryClient();
+  const online = useOnline();
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [uploading, setUploading] = useState(false);
@@ -138,7 +141,7 @@ export function BatchAddPage() {
         <Upload.Dragger
           accept=".xlsx,.csv"
           showUploadList={false}
-          disabled={uploading || importing}
+          disabled={uploading || importing || !online}
           beforeUpload={(file) => {
             void upload(file);
             return false;
@@ -148,7 +151,7 @@ export function BatchAddPage() {
           <p className="ant-upload-drag-icon">
             <InboxOutlined />
           </p>
-          <p>{uploading ? '正在读取文件…' : '点击或拖入填好的 .xlsx 或 .csv 文件'}</p>
+          <p>{!online ? OFFLINE_REASON : uploading ? '正在读取文件…' : '点击或拖入填好的 .xlsx 或 .csv 文件'}</p>
           <p style={{ color: '#999' }}>最大 {formatSize(IMPORT_MAX_BYTES)}，最多 20000 行；先预览，确认后才导入</p>
         </Upload.Dragger>
         {fileError ? <Alert type="error" showIcon message={fileError} data-testid="import-file-error" /> : null}
@@ -180,9 +183,11 @@ export function BatchAddPage() {
                 />
                 <div style={{ color: '#cf1322', minHeight: 22 }}>{passwordError}</div>
               </div>
-              <Button type="primary" disabled={preview.good === 0} loading={importing} onClick={() => void run()} data-testid="import-commit">
-                导入 {preview.good} 个用户
-              </Button>
+              <OnlineOnly>
+                <Button type="primary" disabled={preview.good === 0} loading={importing} onClick={() => void run()} data-testid="import-commit">
+                  导入 {preview.good} 个用户
+                </Button>
+              </OnlineOnly>
               {downloads(preview.batchId)}
             </Space>
             <Typography.Text type="secondary">有问题的行不会导入；所有可导入的行在一次操作中导入，导入时会再次检查。用户首次登录须修改初始密码。</Typography.Text>

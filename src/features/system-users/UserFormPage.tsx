@@ -9,6 +9,7 @@ import { accountProblem, nicknameProblem, phoneProblem } from '../../../common/o
 import { DEFAULT_QUOTA_CHOICE, QUOTA_CHOICES, quotaLabel } from '../../../common/org/quota';
 import { departmentPath } from '../../../common/org/tree';
 import { validateNewPassword } from '../../../common/validation/password';
+import { OnlineOnly } from '../../components/OnlineOnly';
 import { ORG_KEYS, useOrgTree } from '../../lib/data/org';
 import { useFeedback } from '../../lib/feedback/feedback';
 import { USERS_KEY } from './use-user-pages';
@@ -131,9 +132,11 @@ export function UserFormPage() {
         </Form.Item>
         <Form.Item wrapperCol={{ offset: 4 }}>
           <Space>
-            <Button type="primary" htmlType="submit" loading={saving} data-testid="user-form-submit">
-              保存
-            </Button>
+            <OnlineOnly>
+              <Button type="primary" htmlType="submit" loading={saving} data-testid="user-form-submit">
+                保存
+              </Button>
+            </OnlineOnly>
             <Button onClick={() => navigate('/main/system/user/list')}>取消</Button>
           </Space>
         </Form.Item>

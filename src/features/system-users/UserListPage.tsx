@@ -5,6 +5,8 @@ import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { ROLES, type RoleCode, type UserRow, type UserState } from '../../../common/api/types';
 import { DepartmentTree } from '../../components/DepartmentTree';
+import { OnlineOnly } from '../../components/OnlineOnly';
+import { useOnline } from '../../lib/data/online';
 import { Permission, usePermission } from '../../lib/button-permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { ORG_KEYS, useOrgTree } from '../../lib/data/org';
@@ -34,8 +36,10 @@ export function UserListPage() {
   const { message } = useFeedback();
   const [, navigate] = useLocation();
   const client = useQueryClient();
-  const canManage = usePermission(MANAGE);
-  const canEdit = usePermission(EDIT);
+  const online = useOnline();
+  // Offline, the list stays readable (cached pages) and every change is disabled.
+  const canManage = usePermission(MANAGE) && online;
+  const canEdit = usePermission(EDIT) && online;
   const selfId = useCurrentUser()?.id ?? null;
   const tree = useOrgTree();
   const [departmentId, setDepartmentId] = useState<string | undefined>();
@@ -107,15 +111,21 @@ export function UserListPage() {
         </Space>
         <Permission code={EDIT}>
           <Space wrap>
+            <OnlineOnly>
             <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(`/main/system/user/add${departmentId ? `?departmentId=${encodeURIComponent(departmentId)}` : ''}`)} data-testid="user-add">
               新增用户
             </Button>
+            </OnlineOnly>
+            <OnlineOnly>
             <Button icon={<UploadOutlined />} onClick={() => navigate('/main/system/user/batchAdd')} data-testid="user-batch-add">
               批量新增
             </Button>
+            </OnlineOnly>
+            <OnlineOnly>
             <Button icon={<ApartmentOutlined />} disabled={selected.size === 0} onClick={() => setMoving(true)}>
               调整部门{selected.size ? `（${selected.size}）` : ''}
             </Button>
+            </OnlineOnly>
           </Space>
         </Permission>
         <UserRows
