@@ -5,6 +5,7 @@ import { departmentPath, subtreeMembers } from '../../../common/org/tree';
 import { DepartmentTree } from '../../components/DepartmentTree';
 import { PeopleList } from '../../components/PeopleList';
 import { useOrgTree, usePeople } from '../../lib/data/org';
+import { usePhone } from '../../lib/use-phone';
 
 /**
  * 通讯录 (/main/addressList): the organisation as members see it. The department tree (with the
@@ -20,10 +21,12 @@ export function AddressListPage() {
   const people = usePeople({ departmentId: deptId ?? undefined, direct: scope === 'direct', keyword });
   const index = tree.index;
   const rule = PHONE_MASK_RULES.find((r) => r.value === tree.data?.phoneMask);
+  // Phones: the tree above the people, a third of the screen high.
+  const phone = usePhone();
 
   return (
-    <Flex gap={12} style={{ flex: 1, minHeight: 0 }} data-testid="address-list">
-      <Card size="small" title="组织架构" style={{ width: 320, display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0 } }}>
+    <Flex gap={12} vertical={phone} style={{ flex: 1, minHeight: 0 }} data-testid="address-list">
+      <Card size="small" title="组织架构" style={phone ? { height: '35vh', display: 'flex', flexDirection: 'column' } : { width: 320, display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0 } }}>
         <Input.Search allowClear placeholder="搜索部门" onChange={(e) => setTreeKeyword(e.target.value)} data-testid="address-dept-search" />
         <div
           role="button"
@@ -54,7 +57,7 @@ export function AddressListPage() {
         extra={rule ? <Typography.Text type="secondary">手机号显示规则：{rule.label}</Typography.Text> : null}
       >
         <Space wrap>
-          <Input.Search allowClear placeholder="搜索账号、昵称或手机号" onSearch={setKeyword} style={{ width: 300 }} data-testid="address-search" />
+          <Input.Search allowClear placeholder="搜索账号、昵称或手机号" onSearch={setKeyword} style={{ width: phone ? '100%' : 300 }} data-testid="address-search" />
           {deptId ? (
             <Segmented
               value={scope}
