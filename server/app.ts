@@ -25,6 +25,7 @@ import { registerTestRoutes } from './routes/test-routes';
 import { registerTransferRoutes } from './routes/transfer-routes';
 import { BlockedTypes } from './services/blocked-types';
 import { CheckService } from './services/check-service';
+import { SecondUploadService } from './services/second-upload-service';
 import { recoverStore } from './services/recovery';
 import { UserRepository } from './repositories/user-repository';
 import { registerAuthRoutes } from './routes/auth-routes';
@@ -164,6 +165,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     crashPoint: crashPoint as CrashPoint | undefined,
   });
 
+  const secondUploads = new SecondUploadService(uploadRepo, users, fileService, blobStore, challengeRepo, blockedTypes, config.maxFileSize);
+
   const app = Fastify({
     logger: config.logger ? { level: 'info' } : false,
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
@@ -205,7 +208,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerArchiveRoutes(app, archives, downloads);
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
-  registerTransferRoutes(app, uploads, checks);
+  registerTransferRoutes(app, secondUploads, checks);
   if (config.testHooks) registerTestRoutes(app, tmpDir, uploads);
   await registerStaticRoutes(app, config.staticDir);
 

@@ -52,6 +52,8 @@ export interface SecondUploadRequest {
   category: FileCategory;
   onConflict?: ConflictPolicy;
   proof?: SecondUploadProof;
+  /** The client's id for the item (protocol.ts, "Finished uploads"): a repeat answers the file it created. */
+  clientKey?: string;
 }
 
 export interface SecondUploadChallenge {

@@ -29,7 +29,9 @@ function createDialect(config: ServerConfig): Dialect {
 
 export async function openDatabase(config: ServerConfig): Promise<Db> {
   const db = new Kysely<Database>({ dialect: createDialect(config) });
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  // Unordered: work built in parallel takes its own number range (migrations/index.ts), so a database
+  // may have run 0040 before 0011 lands. Each migration touches only its own tables and columns.
+  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

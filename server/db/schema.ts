@@ -219,6 +219,14 @@ export interface UploadsTable {
   merge_blob_id?: string | null;
 }
 
+/** An upload that created its file, by the client's key for the item (migration 0040). */
+export interface FinishedUploadsTable {
+  user_id: string;
+  client_key: string;
+  file_id: string;
+  finished_at: number;
+}
+
 export interface UploadChunksTable {
   upload_id: string;
   idx: number;
@@ -311,4 +319,5 @@ export interface Database {
   client_ops: ClientOpsTable;
   departments: DepartmentsTable;
   user_import_batches: UserImportBatchesTable;
+  finished_uploads: FinishedUploadsTable;
 }

@@ -12,7 +12,8 @@ import { ContentReplaceRefused, replaceContent, type ContentEditor } from './con
  */
 export type ChunkTarget = Pick<UploadsTable, 'id' | 'fingerprint' | 'size' | 'chunk_size' | 'chunk_count' | 'merge_blob_id'>;
 
-export type CommitFailure = 'uploadGone' | 'quota' | 'nameConflict' | 'locked' | 'forbidden' | 'blobGone';
+/** `finished`: the client's key for the item already created a file (a repeat whose first answer was lost). */
+export type CommitFailure = 'uploadGone' | 'quota' | 'nameConflict' | 'locked' | 'forbidden' | 'blobGone' | 'finished';
 
 export type CommitOutcome =
   | { ok: true; file: FilesTable; blobId: string; reusedExistingBlob: boolean; replacedVersion: boolean }
@@ -47,6 +48,8 @@ export interface CommitInput {
   file: FilesTable;
   onConflict: ConflictPolicy;
   now: number;
+  /** The client's key for the item (protocol.ts, "Finished uploads"): recorded with the file, once. */
+  clientKey?: string;
 }
 
 type Tx = Transaction<Database>;
@@ -95,6 +98,26 @@ export class UploadRepository {
   async chunkDigestsJson(uploadId: string): Promise<string | undefined> {
     const row = await this.db.selectFrom('uploads').select('chunk_digests').where('id', '=', uploadId).executeTakeFirst();
     return row?.chunk_digests;
+  }
+
+  /**
+   * The file an earlier request with this client key created, when it still exists (live or in the
+   * recycle bin, in the caller's tenant).
+   */
+  async findFinished(userId: string, tenantId: string, clientKey: string): Promise<FilesTable | undefined> {
+    return this.db
+      .selectFrom('finished_uploads')
+      .innerJoin('files', 'files.id', 'finished_uploads.file_id')
+      .selectAll('files')
+      .where('finished_uploads.user_id', '=', userId)
+      .where('finished_uploads.client_key', '=', clientKey)
+      .where('files.tenant_id', '=', tenantId)
+      .executeTakeFirst();
+  }
+
+  /** Forgets finished uploads recorded before `cutoff` (the sweeper). */
+  async deleteFinishedBefore(cutoff: number): Promise<void> {
+    await this.db.deleteFrom('finished_uploads').where('finished_at', '<', cutoff).execute();
   }
 
   findById(uploadId: string): Promise<UploadsTable | undefined> {
@@ -223,6 +246,15 @@ export class UploadRepository {
   async commit(input: CommitInput): Promise<CommitOutcome> {
     try {
       return await this.db.transaction().execute(async (tx) => {
+        if (input.clientKey !== undefined) {
+          const earlier = await tx
+            .selectFrom('finished_uploads')
+            .select('file_id')
+            .where('user_id', '=', input.editor.userId)
+            .where('client_key', '=', input.clientKey)
+            .executeTakeFirst();
+          if (earlier) throw new Rollback('finished');
+        }
         if (input.uploadId !== null) {
           const upload = await tx
             .selectFrom('uploads')
@@ -273,6 +305,17 @@ export class UploadRepository {
 
         const placed = await placeFile(tx, { ...input.file, blob_id: blobId }, input.onConflict, input.editor, input.now);
 
+        if (input.clientKey !== undefined) {
+          try {
+            await tx
+              .insertInto('finished_uploads')
+              .values({ user_id: input.editor.userId, client_key: input.clientKey, file_id: placed.file.id, finished_at: input.now })
+              .execute();
+          } catch (err) {
+            if (isUniqueViolation(err)) throw new Rollback('finished');
+            throw err;
+          }
+        }
         if (input.uploadId !== null) {
           await tx.deleteFrom('upload_chunks').where('upload_id', '=', input.uploadId).execute();
           await tx.deleteFrom('uploads').where('id', '=', input.uploadId).execute();

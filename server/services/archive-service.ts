@@ -13,7 +13,7 @@ import type { ThumbnailStore } from '../storage/thumbnail-store';
 import type { Caller } from './caller';
 import { freeName } from './naming';
 import type { AccessService } from './space-access';
-import { layoutOf } from './upload-service';
+import { layoutOf } from './upload-commit';
 
 const DEFLATE_KINDS = new Set(['txt', 'unknown']);
 

@@ -5,7 +5,7 @@ import type { FileRepository } from '../repositories/file-repository';
 import type { BlobStore } from '../storage/blob-store';
 import type { Caller } from './caller';
 import type { AccessService } from './space-access';
-import { layoutOf } from './upload-service';
+import { layoutOf } from './upload-commit';
 
 export interface Downloadable {
   name: string;

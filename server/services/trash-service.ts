@@ -25,7 +25,7 @@ import { nameKeyOf, newEntryRow } from './file-service';
 import { freeName } from './naming';
 import type { AccessService, Place } from './space-access';
 import { treeError } from './transfer-service';
-import { layoutOf } from './upload-service';
+import { layoutOf } from './upload-commit';
 
 /** Roots purged per transaction by the automatic purge (keeps each write short). */
 const SWEEP_BATCH = 100;

@@ -10,6 +10,7 @@ import { m0009_client_ops } from './0009-client-ops';
 import { m0010_nfc_names } from './0010-nfc-names';
 import { m0020_organisation } from './0020-organisation';
 import { m0021_organisation_counts } from './0021-organisation-counts';
+import { m0040_finished_uploads } from './0040-finished-uploads';
 
 /**
  * Versioned migrations, one module each, imported here: nothing is read from a migrations folder at run time.
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010_nfc_names': m0010_nfc_names,
   '0020_organisation': m0020_organisation,
   '0021_organisation_counts': m0021_organisation_counts,
+  '0040_finished_uploads': m0040_finished_uploads,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -48,6 +48,10 @@ export class FakeUploadServer {
   readonly checkFindings = new Map<string, Partial<MultipleFileCheckResult>>();
   /** Proofs the fake expected, in order (for asserting the client's HMAC). */
   readonly expectedProofs: string[] = [];
+  /** Files created, by the client key that created them (protocol.ts, "Finished uploads"). */
+  readonly finished = new Map<string, string>();
+  /** Paths whose next answer is lost after the fake acted on the request (a reload, a cut connection). */
+  readonly loseNextAnswer = new Set<string>();
   private challenges = new Map<string, { nonce: string; ranges: ByteRange[]; fingerprint: string }>();
   private sessions = new Map<string, { fingerprint: string; stored: Set<number>; count: number; partial: Map<number, Uint8Array> }>();
 
@@ -63,6 +67,12 @@ export class FakeUploadServer {
     init.signal?.throwIfAborted();
     if (intercepted === 'network-error') throw new TypeError('Failed to fetch');
     if (intercepted) return intercepted;
+    const answer = await this.answer(url, init, req, headers);
+    if (this.loseNextAnswer.delete(url.pathname)) throw new TypeError('Failed to fetch');
+    return answer;
+  };
+
+  private async answer(url: URL, init: RequestInit, req: RecordedRequest, headers: Record<string, string>): Promise<Response> {
     if (headers[HEADER_PLATFORM.toLowerCase()] !== 'web' || !headers[HEADER_NETWORK_ENV.toLowerCase()]) {
       return json(400, { errorCode: ERRORS.VALIDATION.code, errorMessage: 'missing client headers' });
     }
@@ -85,20 +95,29 @@ export class FakeUploadServer {
       case API.giveUpUpload:
         return json(200, { data: null });
       case API.chunkMerge: {
-        const { uploadId, name } = JSON.parse(String(init.body)) as { uploadId: string; name: string };
+        const { uploadId, name, clientKey } = JSON.parse(String(init.body)) as { uploadId: string; name: string; clientKey?: string };
+        const earlier = clientKey && this.finished.get(clientKey);
+        if (earlier) return json(200, { data: { id: earlier, name } });
         const session = this.sessions.get(uploadId);
         if (!session || session.stored.size !== session.count) return json(400, { errorCode: ERRORS.CHUNKS_MISSING.code, errorMessage: ERRORS.CHUNKS_MISSING.message });
+        this.sessions.delete(uploadId);
+        if (clientKey) this.finished.set(clientKey, `file-${uploadId}`);
         return json(200, { data: { id: `file-${uploadId}`, name } });
       }
       default:
         return json(404, {});
     }
-  };
+  }
 
   private exist(body: ChunkExistRequest): Response {
     // Streaming sessions (files of PIPELINE_MIN_BYTES and more) are the real server's business.
     if (!body.fingerprint || !body.chunkDigests) return json(400, { errorCode: ERRORS.VALIDATION.code, errorMessage: 'streaming sessions not faked' });
     const { fingerprint, chunkDigests } = body;
+    const earlier = body.clientKey && this.finished.get(body.clientKey);
+    if (earlier) {
+      const all = chunkDigests.map((_, i) => i);
+      return json(200, { data: { uploadId: '', chunkSize: body.chunkSize, chunkCount: all.length, existingChunks: all, finished: { fileId: earlier } } });
+    }
     const uploadId = `up-${fingerprint.slice(0, 8)}`;
     const session = this.sessions.get(uploadId) ?? {
       fingerprint,
