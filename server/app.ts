@@ -26,6 +26,9 @@ import { registerTransferRoutes } from './routes/transfer-routes';
 import { BlockedTypes } from './services/blocked-types';
 import { CheckService } from './services/check-service';
 import { SecondUploadService } from './services/second-upload-service';
+import { BatchUploadService } from './services/batch-upload-service';
+import { BatchUploadRepository } from './repositories/batch-upload-repository';
+import { registerBatchUploadRoutes } from './routes/batch-upload-routes';
 import { recoverStore } from './services/recovery';
 import { UserRepository } from './repositories/user-repository';
 import { registerAuthRoutes } from './routes/auth-routes';
@@ -209,6 +212,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
   registerTransferRoutes(app, secondUploads, checks);
+  registerBatchUploadRoutes(app, new BatchUploadService(new BatchUploadRepository(db), uploadRepo, fileService, blobStore, blockedTypes));
   if (config.testHooks) registerTestRoutes(app, tmpDir, uploads);
   await registerStaticRoutes(app, config.staticDir);
 

@@ -161,6 +161,11 @@ export const API = {
   chunkMerge: '/api/v2/file/chunk/merge',
   /** Instant upload with proof of ownership: see common/transfer/second-upload.ts. */
   secondUpload: '/api/v2/file/second/upload',
+  /**
+   * Ours: many small files in one request, committed in one transaction. Raw framed body (manifest
+   * length, BatchUploadManifest, the files' bytes) → BatchUploadResponse: common/transfer/batch-upload.ts.
+   */
+  batchUpload: '/api/v2/file/batch/upload',
 
   // pre-upload checks and held items (common/transfer/checks.ts). The spec names these without their
   // full paths; ours put them under /api/v2/file/ like their siblings.

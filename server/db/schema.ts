@@ -227,6 +227,12 @@ export interface FinishedUploadsTable {
   finished_at: number;
 }
 
+/** A one-piece blob being written by a small-file batch (migration 0041). */
+export interface BlobIntentsTable {
+  storage_key: string;
+  created_at: number;
+}
+
 export interface UploadChunksTable {
   upload_id: string;
   idx: number;
@@ -320,4 +326,5 @@ export interface Database {
   departments: DepartmentsTable;
   user_import_batches: UserImportBatchesTable;
   finished_uploads: FinishedUploadsTable;
+  blob_intents: BlobIntentsTable;
 }

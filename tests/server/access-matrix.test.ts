@@ -4,6 +4,7 @@ import { ERRORS } from '../../common/api/errors';
 import { API, downloadUrl, previewUrl, thumbnailUrl, versionDownloadUrl, zipDownloadUrl } from '../../common/api/paths';
 import type { CreateTxtResponse, FileEntry, GroupMemberListResponse, SearchResponse, SpaceInfo, VersionListResponse } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
+import type { BatchUploadResponse } from '../../common/transfer/batch-upload';
 import { createGroup, mkdir, text } from './file-kit';
 import { createDepartment, orgTree, previewSheet, userBody } from './org-kit';
 import {
@@ -16,6 +17,7 @@ import {
   MEMBER,
   postChunkExist,
   randomContent,
+  sha256Hex,
   startServer,
   uploadFile,
   userIdOf,
@@ -99,9 +101,22 @@ interface Row {
   filtersIds?: true;
   /** The call ends the session it is made with (logout): run with a throwaway session. */
   endsSession?: boolean;
+  /**
+   * A batch that answers each item on its own (batch/upload): another tenant's ids make every item
+   * refused with NOT_FOUND inside a 200, exactly like unknown ids.
+   */
+  refusesPerItem?: true;
 }
 
 const BOGUS = 'no-such-id-0000';
+
+/** A framed batch/upload body (common/transfer/batch-upload.ts): one 1-byte file into `parentId`. */
+function batchBody(parentId: string | null): Uint8Array<ArrayBuffer> {
+  const manifest = Buffer.from(JSON.stringify({ items: [{ clientKey: 'matrix-1', name: 'matrix.txt', parentId, category: 1, size: 1, sha256: sha256Hex(Buffer.from('x')) }] }));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(manifest.length, 0);
+  return new Uint8Array(Buffer.concat([length, manifest, Buffer.from('x')]));
+}
 const platform = { [HEADER_PLATFORM]: 'web' };
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const ONE_BYTE = describeFile(Buffer.from('x'));
@@ -332,6 +347,12 @@ const MATRIX: Record<string, Row> = {
     access: 'user',
     call: { method: 'POST', path: API.secondUpload, body: { size: 1, name: 'x', parentId: BOGUS, category: 1 } },
     foreign: (ids) => ({ method: 'POST', path: API.secondUpload, body: { size: 1, name: 'x', parentId: ids.folderId, category: 1 } }),
+  },
+  'POST /api/v2/file/batch/upload': {
+    access: 'user',
+    refusesPerItem: true,
+    call: { method: 'POST', path: API.batchUpload, body: batchBody(BOGUS), headers: { 'content-type': 'application/octet-stream' } },
+    foreign: (ids) => ({ method: 'POST', path: API.batchUpload, body: batchBody(ids.folderId), headers: { 'content-type': 'application/octet-stream' } }),
   },
   'POST /api/uploadType/canBeUploadType': {
     access: 'user',
@@ -581,10 +602,10 @@ let ids: Ids;
 let own: Own;
 
 async function send(client: Client, call: Call): Promise<Answer<{ errorCode?: string }>> {
-  if (call.body === undefined || typeof call.body === 'object') {
+  if (call.body === undefined || (typeof call.body === 'object' && !(call.body instanceof Uint8Array))) {
     return client.request(call.method, call.path, call.body, call.headers);
   }
-  const res = await client.raw(call.path, { method: call.method, headers: { 'content-type': 'text/plain', ...call.headers }, body: call.body as string });
+  const res = await client.raw(call.path, { method: call.method, headers: { 'content-type': 'text/plain', ...call.headers }, body: call.body as string | Uint8Array<ArrayBuffer> });
   const text = await res.text();
   let body: { errorCode?: string } = {};
   try {
@@ -728,6 +749,10 @@ describe('access matrix', () => {
         expect(real.body, label).toEqual(never.body);
         expect(real.status, label).toBe(never.status);
         if (row.foreignCode) expect(real.body, label).toMatchObject({ errorCode: row.foreignCode });
+        else if (row.refusesPerItem) {
+          expect(real.status, label).toBe(200);
+          expect((real.body as { data: BatchUploadResponse }).data.results, label).toEqual([expect.objectContaining({ status: 'refused', errorCode: ERRORS.NOT_FOUND.code })]);
+        }
         else if (row.filtersIds) {
           expect(real.status, label).toBe(200);
           const seen = (real.body as { data: { items: Array<{ id: string }> } }).data.items.map((item) => item.id);

@@ -11,6 +11,7 @@ import { m0010_nfc_names } from './0010-nfc-names';
 import { m0020_organisation } from './0020-organisation';
 import { m0021_organisation_counts } from './0021-organisation-counts';
 import { m0040_finished_uploads } from './0040-finished-uploads';
+import { m0041_blob_intents } from './0041-blob-intents';
 
 /**
  * Versioned migrations, one module each, imported here: nothing is read from a migrations folder at run time.
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020_organisation': m0020_organisation,
   '0021_organisation_counts': m0021_organisation_counts,
   '0040_finished_uploads': m0040_finished_uploads,
+  '0041_blob_intents': m0041_blob_intents,
 };
 
 export const migrationProvider: MigrationProvider = {
