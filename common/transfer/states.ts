@@ -20,7 +20,8 @@ export type TransferState = (typeof TRANSFER_STATES)[number];
 const ACTIVE: TransferState[] = ['hashing', 'checking', 'uploading', 'retrying'];
 
 export const TRANSITIONS: Record<TransferState, readonly TransferState[]> = {
-  waiting: ['hashing', 'checking', 'paused', 'cancelled', 'held'],
+  // → uploading: a small file in a batch (hashed in memory, no checking round trip: batch-upload.ts).
+  waiting: ['hashing', 'checking', 'uploading', 'paused', 'cancelled', 'held'],
   // → done: the server says this item's file exists already (protocol.ts, "Finished uploads").
   hashing: ['checking', 'done', 'paused', 'cancelled', 'retrying', 'failed', 'held', 'waiting'],
   checking: ['uploading', 'done', 'paused', 'cancelled', 'retrying', 'failed', 'held', 'waiting', 'hashing'],

@@ -7,6 +7,8 @@ import { HEADER_NETWORK_ENV, HEADER_PLATFORM } from '../../../common/api/client-
 import { ERRORS } from '../../../common/api/errors';
 import { API } from '../../../common/api/paths';
 import { HEADER_CHUNK_SHA256, MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
+import type { BatchUploadManifest, BatchUploadResult } from '../../../common/transfer/batch-upload';
+import type { FileEntry } from '../../../common/api/types';
 import type { MultipleFileCheckRequest, MultipleFileCheckResult, RelativePathDirCreateRequest } from '../../../common/transfer/checks';
 import type { ChunkExistRequest } from '../../../common/transfer/protocol';
 import type { ByteRange, SecondUploadRequest } from '../../../common/transfer/second-upload';
@@ -50,6 +52,12 @@ export class FakeUploadServer {
   readonly expectedProofs: string[] = [];
   /** Files created, by the client key that created them (protocol.ts, "Finished uploads"). */
   readonly finished = new Map<string, string>();
+  /** Batch items the fake refuses, by file name: the error code it answers (default: created). */
+  readonly batchRefusals = new Map<string, string>();
+  /** Files created by batch requests, by client key: their bytes. */
+  readonly batchFiles = new Map<string, Uint8Array>();
+  /** False: the batch route answers 404 like a backend without it. */
+  batchRoute = true;
   /** Paths whose next answer is lost after the fake acted on the request (a reload, a cut connection). */
   readonly loseNextAnswer = new Set<string>();
   private challenges = new Map<string, { nonce: string; ranges: ByteRange[]; fingerprint: string }>();
@@ -91,6 +99,8 @@ export class FakeUploadServer {
         const { relativePaths } = req.body as RelativePathDirCreateRequest;
         return json(200, { data: { dirs: Object.fromEntries(relativePaths.map((p) => [p, `dir-${p}`])) } });
       }
+      case API.batchUpload:
+        return this.batch(init.body as Blob);
       case API.keepOnUpload:
       case API.giveUpUpload:
         return json(200, { data: null });
@@ -183,6 +193,28 @@ export class FakeUploadServer {
     this.expectedProofs.push(expected);
     if (expected !== body.proof.hmac) return json(200, { data: { status: 'unknown' } });
     return json(200, { data: { status: 'created', file: { id: `instant-${fingerprint.slice(0, 8)}`, name: body.name } } });
+  }
+
+  /** The small-file batch (common/transfer/batch-upload.ts), parsed from its framed body. */
+  private async batch(body: Blob): Promise<Response> {
+    if (!this.batchRoute) return json(404, { errorCode: ERRORS.ROUTE_NOT_FOUND.code, errorMessage: ERRORS.ROUTE_NOT_FOUND.message });
+    const raw = Buffer.from(await body.arrayBuffer());
+    const length = raw.readUInt32BE(0);
+    const { items } = JSON.parse(raw.subarray(4, 4 + length).toString('utf8')) as BatchUploadManifest;
+    let offset = 4 + length;
+    const results: BatchUploadResult[] = items.map((item) => {
+      const bytes = raw.subarray(offset, offset + item.size);
+      offset += item.size;
+      const earlier = this.finished.get(item.clientKey);
+      if (earlier) return { clientKey: item.clientKey, status: 'created', file: { id: earlier, name: item.name } as FileEntry };
+      const code = this.batchRefusals.get(item.name) ?? (createHash('sha256').update(bytes).digest('hex') !== item.sha256 ? ERRORS.CHUNK_DIGEST_MISMATCH.code : null);
+      if (code) return { clientKey: item.clientKey, status: 'refused', errorCode: code, errorMessage: `refused: ${code}` };
+      this.finished.set(item.clientKey, `file-b-${item.clientKey}`);
+      this.batchFiles.set(item.clientKey, new Uint8Array(bytes));
+      return { clientKey: item.clientKey, status: 'created', file: { id: `file-b-${item.clientKey}`, name: item.name } as FileEntry };
+    });
+    if (offset !== raw.length) return json(400, { errorCode: ERRORS.CHUNK_SIZE_MISMATCH.code, errorMessage: 'body length' });
+    return json(200, { data: { results } });
   }
 
   requestsTo(path: string): RecordedRequest[] {
