@@ -3,20 +3,24 @@ import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import { BATCH_MAX_IDS } from '../../common/api/types';
-import { previewTypeOf } from '../../common/files/preview';
 import { AppError } from '../http/app-error';
 import { attachmentDisposition } from '../http/range';
-import { sendContent } from '../http/send-content';
 import { callerOf } from '../http/session-guard';
 import { zipStream } from '../http/zip-writer';
 import type { ArchiveService } from '../services/archive-service';
 import type { DownloadService } from '../services/download-service';
 import { idString } from './schemas';
+import { sendPreview } from './link-routes';
 
 const idParams = { params: { type: 'object', required: ['id'], properties: { id: idString } } };
 
 /** Streamed ZIP downloads, inline previews and thumbnails (ours). */
-export function registerArchiveRoutes(app: FastifyInstance, archives: ArchiveService, downloads: DownloadService): void {
+export function registerArchiveRoutes(
+  app: FastifyInstance,
+  archives: ArchiveService,
+  downloads: DownloadService,
+  burnWatermark: (bytes: Buffer, text: string) => Promise<Buffer | null>,
+): void {
   app.get(
     API.zipDownload,
     {
@@ -46,11 +50,11 @@ export function registerArchiveRoutes(app: FastifyInstance, archives: ArchiveSer
   );
 
   app.get(`${API.previewPrefix}:id`, { schema: idParams }, async (request, reply) => {
-    const file = await downloads.resolve(callerOf(request), (request.params as { id: string }).id, 'file.preview');
-    const type = previewTypeOf(file.name);
+    const { file, watermark } = await downloads.resolveWithWatermark(callerOf(request), (request.params as { id: string }).id, 'file.preview');
     // Chrome's PDF viewer does not run in a sandboxed document; a PDF's scripts run in the viewer,
-    // never on our origin. Every other inline type is sandboxed too.
-    return sendContent(request, reply, file, type ? { inline: true, contentType: type, sandbox: type !== 'application/pdf' } : { inline: false });
+    // never on our origin. Every other inline type is sandboxed too. A picture through a preview-only
+    // share carries the viewer's watermark in its pixels (routes/link-routes.ts sendPreview).
+    return sendPreview(request, reply, file, watermark, burnWatermark);
   });
 
   app.get(`${API.thumbnailPrefix}:id`, { schema: idParams }, async (request, reply) => {

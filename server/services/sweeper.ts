@@ -28,6 +28,8 @@ export class Sweeper {
     private readonly files: { trash: TrashService; texts: TextService; clientOps: ClientOpRepository },
     private readonly log: (err: unknown) => void,
     private readonly audit: { actionLogs: ActionLogService; retentionMs: number },
+    /** More work of other areas per pass (sharing: expired applications, link counters, tickets). */
+    private readonly extra?: { sweep(now: number): Promise<void> },
   ) {}
 
   /** One pass; also called directly by tests. */
@@ -53,6 +55,7 @@ export class Sweeper {
     // Action log records past the retention; each pruned batch is itself recorded in its chain.
     const actionLog = await this.audit.actionLogs.prune(this.audit.retentionMs, now);
     await this.audit.actionLogs.refreshStatistics();
+    await this.extra?.sweep(now);
     return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps, actionLog };
   }
 
