@@ -57,7 +57,10 @@ export class ApplicationRepository {
   async steps(ids: readonly string[]): Promise<Map<string, ShareApplicationStepsTable[]>> {
     const out = new Map<string, ShareApplicationStepsTable[]>();
     if (ids.length === 0) return out;
-    const rows = await this.db.selectFrom('share_application_steps').selectAll().where('application_id', 'in', [...ids]).orderBy('at').orderBy('id').execute();
+    const rows = await this.db.selectFrom('share_application_steps').selectAll().where('application_id', 'in', [...ids]).execute();
+    // Steps of one moment (an approval and what it created) in the order they happen.
+    const rank: Record<string, number> = { submit: 0, approve: 1, reject: 1, withdraw: 1, expire: 1, created: 2 };
+    rows.sort((a, b) => Number(a.at) - Number(b.at) || a.level - b.level || rank[a.kind]! - rank[b.kind]!);
     for (const r of rows) (out.get(r.application_id) ?? out.set(r.application_id, []).get(r.application_id)!).push(r);
     return out;
   }

@@ -25,9 +25,9 @@ const linkSettings = {
   type: 'object',
   required: ['code', 'validityDays', 'downloadLimit', 'previewOnly'],
   properties: {
-    code: { anyOf: [{ type: 'string', maxLength: 8 }, { type: 'null' }] },
+    code: { type: ['string', 'null'], maxLength: 8 },
     validityDays: validityDaysSchema,
-    downloadLimit: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
+    downloadLimit: { type: ['integer', 'null'], minimum: 1 },
     previewOnly: { type: 'boolean' },
   },
 };

@@ -36,8 +36,9 @@ import { idString, nullableId } from './schemas';
 import { listFilter } from './share-routes';
 
 const body = (required: string[], properties: Record<string, unknown>) => ({ body: { type: 'object', required, properties } });
-const code = { anyOf: [{ type: 'string', maxLength: 8 }, { type: 'null' }] };
-const limit = { anyOf: [{ type: 'integer', minimum: 1, maximum: LINK_MAX_DOWNLOAD_LIMIT }, { type: 'null' }] };
+// Union types, not anyOf: with Fastify's type coercion anyOf would turn null into '' (or '' into null).
+const code = { type: ['string', 'null'], maxLength: 8 };
+const limit = { type: ['integer', 'null'], minimum: 1, maximum: LINK_MAX_DOWNLOAD_LIMIT };
 const validityDays = { type: 'integer', minimum: 0, maximum: 100000 };
 const visit = { type: 'string', minLength: 1, maxLength: 512 };
 const token = { type: 'string', minLength: 1, maxLength: 128 };

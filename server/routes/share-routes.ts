@@ -68,7 +68,7 @@ const policySchema = {
     },
     internal: { type: 'object', required: ['otherDepartment'], properties: { otherDepartment: { type: 'boolean' } } },
     approver: approverRule,
-    secondApprover: { anyOf: [approverRule, { type: 'null' }] },
+    secondApprover: { anyOf: [{ type: 'null' }, approverRule] },
     applicationTtlDays: { type: 'integer', minimum: 1, maximum: 90 },
   },
 };

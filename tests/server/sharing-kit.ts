@@ -75,7 +75,7 @@ export async function openLink(visitor: Client, token: string, code?: string | n
   return res.body.data as Extract<LinkOpenResponse, { needCode: false }>;
 }
 
-export async function setPolicy(admin: Client, patch: Partial<SharePolicy> & { link?: Partial<SharePolicy['link']> }): Promise<void> {
+export async function setPolicy(admin: Client, patch: Omit<Partial<SharePolicy>, 'link'> & { link?: Partial<SharePolicy['link']> }): Promise<void> {
   const policy = { ...DEFAULT_SHARE_POLICY, ...patch, link: { ...DEFAULT_SHARE_POLICY.link, ...(patch.link ?? {}) } };
   const res = await admin.post(PATHS.fileSecurityUpdate, { sharePolicy: policy });
   expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -38,11 +38,16 @@ export async function watermarkPicture(bytes: Buffer, text: string): Promise<Buf
       .png()
       .toBuffer({ resolveWithObject: true });
     const pad = Math.round(label.info.width * 0.12);
-    const tile = await sharp(label.data)
+    const rotated = await sharp(label.data)
       .extend({ top: pad, bottom: pad, left: pad, right: pad, background: { r: 0, g: 0, b: 0, alpha: 0 } })
       .rotate(-30, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
       .png()
-      .toBuffer();
+      .toBuffer({ resolveWithObject: true });
+    // A small picture gets the line shrunk to fit (a tile may not be larger than the picture).
+    const tile =
+      rotated.info.width > info.width || rotated.info.height > info.height
+        ? await sharp(rotated.data).resize(info.width, info.height, { fit: 'inside' }).png().toBuffer()
+        : rotated.data;
     return await sharp(data).composite([{ input: tile, tile: true, blend: 'over' }]).webp({ quality: 82 }).toBuffer();
   } catch {
     return null;
