@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { ShareApplicationsTable, ShareApplicationStepsTable } from '../db/schema';
 
@@ -67,33 +68,46 @@ export class ApplicationRepository {
 
   /** 我的申请: the applicant's, newest first (applications_applicant). */
   mine(tenantId: string, applicantId: string, after: Position, limit: number): Promise<ShareApplicationsTable[]> {
+    return this.mineQuery(tenantId, applicantId, after, limit).execute();
+  }
+
+  mineQuery(tenantId: string, applicantId: string, after: Position, limit: number) {
     let q = this.db.selectFrom('share_applications').selectAll().where('tenant_id', '=', tenantId).where('applicant_id', '=', applicantId);
-    if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
-    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    if (after) q = q.where(sql<boolean>`(created_at, id) < (${after.at}, ${after.id})`);
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit);
   }
 
   /** 审批, waiting: pending applications the approver must decide, newest first (applications_approver). */
   pendingFor(tenantId: string, approverId: string, after: Position, limit: number): Promise<ShareApplicationsTable[]> {
+    return this.pendingForQuery(tenantId, approverId, after, limit).execute();
+  }
+
+  pendingForQuery(tenantId: string, approverId: string, after: Position, limit: number) {
     let q = this.db
       .selectFrom('share_applications')
       .selectAll()
       .where('tenant_id', '=', tenantId)
       .where('approver_id', '=', approverId)
-      .where('state', '=', 'pending');
-    if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
-    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      .where(sql<boolean>`state = 'pending'`);
+    if (after) q = q.where(sql<boolean>`(created_at, id) < (${after.at}, ${after.id})`);
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit);
   }
 
   /** 审批, decided: the approver's decisions (steps), newest first (application_steps_actor). */
   decidedBy(tenantId: string, actorId: string, after: Position, limit: number): Promise<ShareApplicationStepsTable[]> {
+    return this.decidedByQuery(tenantId, actorId, after, limit).execute();
+  }
+
+  decidedByQuery(tenantId: string, actorId: string, after: Position, limit: number) {
     let q = this.db
       .selectFrom('share_application_steps')
       .selectAll()
       .where('tenant_id', '=', tenantId)
       .where('actor_id', '=', actorId)
-      .where('kind', 'in', ['approve', 'reject']);
-    if (after) q = q.where((eb) => eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]));
-    return q.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      // A literal, not parameters: SQLite uses the partial index only when it can see the condition.
+      .where(sql<boolean>`kind in ('approve', 'reject')`);
+    if (after) q = q.where(sql<boolean>`(at, id) < (${after.at}, ${after.id})`);
+    return q.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit);
   }
 
   /** Pending applications past their expiry (applications_expiry). */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { FILE_CATEGORY } from '../../common/api/types';
 import type { Db } from '../db/database';
 import type { Database, ExchangeFilesTable, FilesTable } from '../db/schema';
@@ -88,7 +88,8 @@ export class ExchangeRepository {
       .selectAll()
       .where('tenant_id', '=', tenantId)
       .where('owner_id', '=', ownerId)
-      .where('state', '=', 'intercepted')
+      // Literal: SQLite uses the partial index exchange_intercepted only when it sees the condition.
+      .where(sql<boolean>`state = 'intercepted'`)
       .where('processed_at', 'is', null)
       .orderBy('checked_at', 'desc')
       .orderBy('file_id', 'desc')
@@ -99,7 +100,7 @@ export class ExchangeRepository {
   /** The owner's dealt-with intercepted files, newest first, after a position. */
   processed(tenantId: string, ownerId: string, after: { at: number; id: string } | null, limit: number): Promise<ExchangeFilesTable[]> {
     let q = this.db.selectFrom('exchange_files').selectAll().where('tenant_id', '=', tenantId).where('owner_id', '=', ownerId).where('processed_at', 'is not', null);
-    if (after) q = q.where((eb) => eb.or([eb('processed_at', '<', after.at), eb.and([eb('processed_at', '=', after.at), eb('file_id', '<', after.id)])]));
+    if (after) q = q.where(sql<boolean>`(processed_at, file_id) < (${after.at}, ${after.id})`);
     return q.orderBy('processed_at', 'desc').orderBy('file_id', 'desc').limit(limit).execute();
   }
 

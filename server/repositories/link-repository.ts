@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { LinkFailuresTable, ShareLinksTable, ShareLinkTicketsTable } from '../db/schema';
 
@@ -46,9 +47,13 @@ export class LinkRepository {
 
   /** 我的分享 (links): newest first (share_links_owner). */
   mine(tenantId: string, ownerId: string, after: { at: number; id: string } | null, limit: number): Promise<ShareLinksTable[]> {
+    return this.mineQuery(tenantId, ownerId, after, limit).execute();
+  }
+
+  mineQuery(tenantId: string, ownerId: string, after: { at: number; id: string } | null, limit: number) {
     let q = this.db.selectFrom('share_links').selectAll().where('tenant_id', '=', tenantId).where('owner_id', '=', ownerId);
-    if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
-    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    if (after) q = q.where(sql<boolean>`(created_at, id) < (${after.at}, ${after.id})`);
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit);
   }
 
   async countView(id: string): Promise<void> {

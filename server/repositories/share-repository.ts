@@ -25,6 +25,14 @@ export interface InboxPosition {
 
 export type InboxRow = SharesTable & { file: FilesTable };
 
+export interface InboxWalkOptions {
+  excludeOwner: string;
+  sharerId: string | null;
+  after: InboxPosition | null;
+  limit: number;
+  now: number;
+}
+
 /** Internal shares: writes, 我的分享, and the walks of 共享文件. */
 export class ShareRepository {
   constructor(private readonly db: Db) {}
@@ -87,27 +95,34 @@ export class ShareRepository {
   }
 
   /** 我的分享: the owner's shares, newest first (shares_owner), keyset after `after`. */
-  async mine(tenantId: string, ownerId: string, after: InboxPosition | null, limit: number): Promise<SharesTable[]> {
+  mine(tenantId: string, ownerId: string, after: InboxPosition | null, limit: number): Promise<SharesTable[]> {
+    return this.mineQuery(tenantId, ownerId, after, limit).execute();
+  }
+
+  mineQuery(tenantId: string, ownerId: string, after: InboxPosition | null, limit: number) {
     let q = this.db.selectFrom('shares').selectAll().where('tenant_id', '=', tenantId).where('owner_id', '=', ownerId);
-    if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
-    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    if (after) q = q.where(sql<boolean>`(created_at, id) < (${after.at}, ${after.id})`);
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit);
   }
 
   /**
    * One walk of the inbox of one recipient key (shares_inbox, or shares_inbox_sharer for one sharer):
    * shares in force of live entries, newest first, after `after`. No sort step: the index is the order.
    */
-  async inboxWalk(
-    tenantId: string,
-    key: RecipientKey,
-    opts: { excludeOwner: string; sharerId: string | null; after: InboxPosition | null; limit: number; now: number },
-  ): Promise<InboxRow[]> {
+  async inboxWalk(tenantId: string, key: RecipientKey, opts: InboxWalkOptions): Promise<InboxRow[]> {
+    const shares = await this.inboxWalkQuery(tenantId, key, opts).execute();
+    if (shares.length === 0) return [];
+    const files = await this.db.selectFrom('files').selectAll().where('id', 'in', shares.map((s) => s.file_id)).execute();
+    const byId = new Map(files.map((f) => [f.id, f]));
+    return shares.filter((s) => byId.has(s.file_id)).map((s) => ({ ...s, file: byId.get(s.file_id)! }));
+  }
+
+  inboxWalkQuery(tenantId: string, key: RecipientKey, opts: InboxWalkOptions) {
     let q = this.db
       .selectFrom('shares as s')
       .innerJoin('files as f', 'f.id', 's.file_id')
       .innerJoin('users as o', 'o.id', 's.owner_id')
       .selectAll('s')
-      .select(sql<string>`f.name`.as('f_name'))
       .where('s.tenant_id', '=', tenantId)
       .where('s.recipient_type', '=', key.type)
       .where('s.recipient_id', '=', key.id)
@@ -118,12 +133,8 @@ export class ShareRepository {
       .where((eb) => eb.or([eb('s.expires_at', 'is', null), eb('s.expires_at', '>', opts.now)]));
     if (opts.sharerId) q = q.where('s.owner_id', '=', opts.sharerId);
     const after = opts.after;
-    if (after) q = q.where((eb) => eb.or([eb('s.created_at', '<', after.at), eb.and([eb('s.created_at', '=', after.at), eb('s.id', '<', after.id)])]));
-    const shares = await q.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(opts.limit).execute();
-    if (shares.length === 0) return [];
-    const files = await this.db.selectFrom('files').selectAll().where('id', 'in', shares.map((s) => s.file_id)).execute();
-    const byId = new Map(files.map((f) => [f.id, f]));
-    return shares.filter((s) => byId.has(s.file_id)).map(({ f_name: _n, ...s }) => ({ ...s, file: byId.get(s.file_id)! }));
+    if (after) q = q.where(sql<boolean>`(s.created_at, s.id) < (${after.at}, ${after.id})`);
+    return q.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(opts.limit);
   }
 
   /** Who shares how many live entries with the audience (the 共享文件 sharer chips), one grouped query. */
