@@ -28,6 +28,10 @@ const UserFormPage = lazyPage(() => import('../features/system-users'), (m) => m
 const BatchAddPage = lazyPage(() => import('../features/system-users'), (m) => m.BatchAddPage);
 const DepartmentPage = lazyPage(() => import('../features/system-departments'), (m) => m.DepartmentPage);
 const AddressListPage = lazyPage(() => import('../features/address-list'), (m) => m.AddressListPage);
+const MySharePage = lazyPage(() => import('../features/sharing'), (m) => m.MySharePage);
+const MyApplyPage = lazyPage(() => import('../features/sharing'), (m) => m.MyApplyPage);
+const DealApplyPage = lazyPage(() => import('../features/sharing'), (m) => m.DealApplyPage);
+const FileSecurityPage = lazyPage(() => import('../features/file-security'), (m) => m.FileSecurityPage);
 
 /** The built §2 pages; every other page of the route table shows the under-construction notice. */
 const BUILT_PAGES: Record<string, React.ComponentType> = {
@@ -51,6 +55,10 @@ const BUILT_PAGES: Record<string, React.ComponentType> = {
   '/main/system/user/batchAdd': BatchAddPage,
   '/main/system/department': DepartmentPage,
   '/main/addressList': AddressListPage,
+  '/main/safe/myShare': MySharePage,
+  '/main/safe/myApply': MyApplyPage,
+  '/main/safe/dealApply': DealApplyPage,
+  '/main/system/fileSecurity': FileSecurityPage,
 };
 
 /** Everything under /main: the layout with the transfer panel, and the §2 pages. */

@@ -42,6 +42,8 @@ export interface FileTableProps {
   contextMenu: MenuProps;
   /** The row's 下载 button (hidden when the user may not download). */
   onDownload: ((file: FileEntry) => void) | null;
+  /** 共享文件 at the top: who shared each entry, and when. */
+  showSharer?: boolean;
 }
 
 interface Column {
@@ -72,7 +74,7 @@ function useLatest<T>(value: T) {
  * and antd's Table brought its filters (Tree, Radio), pagination (Select) and per-render bookkeeping to
  * the first screen after login — about a sixth of its JavaScript.
  */
-export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort, onSort, contextMenu, onDownload }: FileTableProps) {
+export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort, onSort, contextMenu, onDownload, showSharer = false }: FileTableProps) {
   const box = useRef<HTMLDivElement>(null);
   const [menuOpen, setMenuOpen] = useState(false);
   useInfiniteScroll(box, pages.loadMore, pages.hasMore, pages.items.length);
@@ -159,6 +161,12 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
         },
       });
     }
+    if (showSharer) {
+      cols.push(
+        { key: 'sharer', title: '分享者', width: 120, render: (file) => <span data-testid="file-sharer">{file.share?.sharedBy.nickName ?? '-'}</span> },
+        { key: 'sharedAt', title: '分享时间', width: 150, render: (file) => (file.share ? formatDateTime(file.share.sharedAt) : '-') },
+      );
+    }
     cols.push({ key: 'size', title: '大小', width: 120, ...sortable('size'), render: (file) => (file.isDir ? '-' : formatSize(file.size)) });
     if (mode === 'recycle') {
       cols.push(
@@ -175,7 +183,7 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
       width: mode === 'recycle' ? 56 : 110,
       render: (file) => (
         <span style={{ display: 'inline-flex', gap: 2 }}>
-          {canDownload && !file.isDir && mode !== 'recycle' && (
+          {canDownload && !file.isDir && mode !== 'recycle' && file.share?.permission !== 'preview' && (
             <Button
               type="link"
               size="small"
@@ -193,7 +201,7 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
       ),
     });
     return cols;
-  }, [mode, sort, canDownload, latest, phone, moreButton]);
+  }, [mode, sort, canDownload, latest, phone, moreButton, showSharer]);
 
   // The name column takes what the fixed columns leave (CSS flex), so the table fits the box when it
   // can and scrolls sideways below this width. No JavaScript measuring: the first paint is final.

@@ -3,6 +3,9 @@ import { useEffect, useState } from 'react';
 import { downloadUrl, previewUrl, thumbnailUrl } from '../../../common/api/paths';
 import type { FileEntry } from '../../../common/api/types';
 import { previewModeOf } from './preview-mode';
+import { formatDateTime } from '../../../common/format/date';
+import { WatermarkOverlay } from '../../components/WatermarkOverlay';
+import { useCurrentUser } from '../../lib/current-user';
 
 /**
  * Previews a picture (the server's thumbnail first, the original on demand), a PDF, a text file, an
@@ -12,6 +15,10 @@ import { previewModeOf } from './preview-mode';
  */
 export function PreviewModal({ file, onClose }: { file: FileEntry | null; onClose: () => void }) {
   const mode = file ? previewModeOf(file) : null;
+  const user = useCurrentUser();
+  // Through a preview-only share: no download here, and the viewer's account and time over the content.
+  const previewOnly = file?.share?.permission === 'preview';
+  const watermark = previewOnly ? `${user?.website ?? ''} ${formatDateTime(Date.now())}` : null;
   return (
     <Modal
       open={file !== null}
@@ -20,17 +27,29 @@ export function PreviewModal({ file, onClose }: { file: FileEntry | null; onClos
       width={mode === 'pdf' || mode === 'video' ? 960 : 720}
       destroyOnHidden
       footer={
-        file && (
+        file && !previewOnly ? (
           <Button href={downloadUrl(file.id)} download={file.name} data-testid="preview-download">
             下载
           </Button>
-        )
+        ) : previewOnly ? (
+          <span style={{ color: '#999' }} data-testid="preview-only-note">
+            该分享仅允许预览
+          </span>
+        ) : null
       }
     >
       <div data-testid="preview" data-mode={mode ?? 'none'} style={{ display: 'flex', justifyContent: 'center', minHeight: 120 }}>
         {file && mode === 'image' && <ImagePreview file={file} />}
-        {file && mode === 'pdf' && <FetchedPreview file={file} kind="pdf" />}
-        {file && mode === 'text' && <FetchedPreview file={file} kind="text" />}
+        {file && mode === 'pdf' && (
+          <WatermarkOverlay text={watermark}>
+            <FetchedPreview file={file} kind="pdf" />
+          </WatermarkOverlay>
+        )}
+        {file && mode === 'text' && (
+          <WatermarkOverlay text={watermark}>
+            <FetchedPreview file={file} kind="text" />
+          </WatermarkOverlay>
+        )}
         {file && mode === 'audio' && <audio controls src={previewUrl(file.id)} data-testid="preview-audio" style={{ width: '100%' }} />}
         {file && mode === 'video' && <video controls src={previewUrl(file.id)} data-testid="preview-video" style={{ maxWidth: '100%', maxHeight: '70vh' }} />}
         {file && mode === null && <Alert type="info" showIcon message="该类型的文件不支持预览，请下载后查看" />}

@@ -10,7 +10,7 @@
 import { downloadUrl, zipDownloadUrl } from '../../../common/api/paths';
 import type { FileEntry } from '../../../common/api/types';
 
-function clickLink(href: string, name?: string): void {
+export function clickLink(href: string, name?: string): void {
   const a = document.createElement('a');
   a.href = href;
   if (name !== undefined) a.download = name;
