@@ -131,7 +131,8 @@ export function ShareDialog({ entries, onClose }: { entries: FileEntry[] | null;
     );
 
   return (
-    <Modal open={open} title={entries ? `分享「${entries.length === 1 ? entries[0]!.name : `${entries.length} 项`}」` : ''} onCancel={onClose} footer={footer} width={640} destroyOnHidden data-testid="share-dialog">
+    <Modal open={open} title={entries ? `分享「${entries.length === 1 ? entries[0]!.name : `${entries.length} 项`}」` : ''} onCancel={onClose} footer={footer} width={640} destroyOnHidden>
+      <div data-testid="share-dialog">
       {step.kind === 'form' && (
         <>
           <Segmented
@@ -177,6 +178,7 @@ export function ShareDialog({ entries, onClose }: { entries: FileEntry[] | null;
         />
       )}
       {step.kind === 'link' && <LinkResult link={step.link} />}
+      </div>
     </Modal>
   );
 }

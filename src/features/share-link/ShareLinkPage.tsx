@@ -163,7 +163,9 @@ function OpenedLink({ visit, compact, inApp, onLost, onSaved }: { visit: LinkVis
     }
   }
 
-  const canDownload = !visit.previewOnly && left !== 0;
+  // Shown even at 0 left: the server decides (another visitor may have used some), and past the
+  // limit the answer is DEP10213, which takes the visitor to /downloadExceeded (spec §8).
+  const canDownload = !visit.previewOnly;
   return (
     <div data-testid="link-opened">
       <Typography.Title level={4} style={{ marginTop: 0 }}>
