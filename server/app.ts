@@ -66,6 +66,10 @@ import { ThumbnailStore } from './storage/thumbnail-store';
 import { registerStaticRoutes } from './routes/static-routes';
 import { registerUploadRoutes } from './routes/upload-routes';
 import { registerUserRoutes } from './routes/user-routes';
+import { registerOrgRoutes } from './routes/org-routes';
+import { registerUserAdminRoutes } from './routes/user-admin-routes';
+import { registerUserImportRoutes } from './routes/user-import-routes';
+import { buildOrganisation } from './services/organisation';
 import { AuthService } from './services/auth-service';
 import { resolveAccountPolicy } from './services/account-policy';
 import { LoginThrottle } from './services/login-throttle';
@@ -175,6 +179,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const groups = new GroupService(spaceRepo, users, access);
   const archives = new ArchiveService(files, blobStore, access, thumbnails);
   const checks = new CheckService(checkRepo, users, fileService, blockedTypes);
+  const organisation = buildOrganisation(db, { users, sessions, spaces: spaceRepo, publicBaseUrl: config.publicBaseUrl });
   const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
   if (config.crashPoint && !crashPoint) throw new Error(`unknown DRIVE_TEST_CRASH_POINT '${config.crashPoint}'`);
   const uploads = new UploadService(uploadRepo, users, fileService, chunkStore, blobStore, challengeRepo, blockedTypes, {
@@ -220,6 +225,9 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerAuthRoutes(app, auth, captchas, config.sessionTtlMs);
   registerUserRoutes(app, userService);
   registerAccountRoutes(app, accounts);
+  registerOrgRoutes(app, organisation.org, organisation.departments);
+  registerUserAdminRoutes(app, organisation.userAdmin);
+  registerUserImportRoutes(app, organisation.userImport);
   registerFileRoutes(app, { files: fileService, transfers, trash, texts, search });
   registerFileStateRoutes(app, trash, fileStates);
   registerGroupRoutes(app, groups);
