@@ -14,6 +14,7 @@ import { installSecurityHeaders } from './http/security-headers';
 import { installBodyEncodingGuard } from './http/body-encoding';
 import { installActionLog } from './http/action-hooks';
 import { ActionLogRepository } from './repositories/action-log-repository';
+import { DepartmentRepository } from './repositories/department-repository';
 import { ActionLogService } from './services/action-log-service';
 import { ActionLogQueryService } from './services/action-log-query-service';
 import { registerActionLogRoutes } from './routes/action-log-routes';
@@ -138,8 +139,12 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const actionLogRepo = new ActionLogRepository(db, await loadChainKey(config.dataDir, config.auditChainKey, true));
   const actionLogs = new ActionLogService(actionLogRepo, (err) => app.log.error({ err }, 'action log write failed'));
   await actionLogRepo.refreshStatistics();
-  // Until people have departments (issue 14, organisation), a department is only itself.
-  const actionLogQueries = new ActionLogQueryService(actionLogRepo, async (_tenantId, departmentId) => [departmentId]);
+  // The department filter takes the department and everything under it; another tenant's id is unknown.
+  const departmentTree = new DepartmentRepository(db);
+  const actionLogQueries = new ActionLogQueryService(actionLogRepo, async (tenantId, departmentId) => {
+    const ids = await departmentTree.subtreeIds(tenantId, departmentId);
+    return ids.length > 0 ? ids : null;
+  });
 
   const captchas = new CaptchaService(captchaRepo, {
     ttlMs: config.captchaTtlMs,
