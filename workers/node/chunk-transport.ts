@@ -11,9 +11,9 @@ import { once } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { parseBody, type ChunkResponse, type ChunkTransport } from '../../workers/engine/transport';
+import { parseBody, type ChunkResponse, type ChunkTransport } from '../engine/transport';
 import { diskRangeOf, readDiskRangeInto, type DiskRange } from './disk-ranges';
-import type { CookieFetch } from './node-runtime';
+import type { CookieFetch } from './cookie-fetch';
 
 /** Read size when sending a chunk from disk: few syscalls, little memory per request. */
 const DISK_READ_BYTES = 1024 * 1024;
