@@ -1,0 +1,179 @@
+/**
+ * One pass of one folder pair: find the cloud folder, list it (nothing is sent when it did not change
+ * since the last listing), load the journal, scan and read what changed locally, plan, execute.
+ * A pass whose plan needs a follow-up (a folder stepping aside in a conflict, a move planned again as
+ * delete plus add) plans again at once, a few times at most; everything else waits for the next pass.
+ *
+ * Safety stops, before anything is planned: the local folder missing or suddenly empty (an unmounted
+ * disk looks like "everything deleted"), and the cloud folder gone or suddenly empty, end the pass
+ * with an error instead of deleting the other side.
+ */
+import type { SyncPairConfig, SyncPassSummary } from '../../common/sync/types';
+import { execute, PassInterrupted } from './executor';
+import { recoverTrash } from './local-ops';
+import type { RemoteEntry } from './model';
+import { createIgnoreMatcher, pathKey, type LocalPlatform } from './names';
+import { observeLocal, type VerdictCache } from './observe';
+import { plan } from './planner';
+import { RemoteError, type Journal, type LocalFs, type RemoteApi } from './ports';
+import type { SyncLog } from './sync-log';
+
+export interface PairRuntime {
+  config: SyncPairConfig;
+  fs: LocalFs;
+  remote: RemoteApi;
+  journal: Journal;
+  log: SyncLog;
+  platform: LocalPlatform;
+  now(): number;
+  transferConcurrency: number;
+  readConcurrency: number;
+  checkPolicy: boolean;
+  /** Kept between passes. */
+  cache: PairCache;
+  /** Each operation as it starts (the simulation's trace). */
+  trace?: (line: string) => void;
+}
+
+export interface PairCache {
+  listingToken: string | null;
+  listing: RemoteEntry[] | null;
+  verdicts: VerdictCache;
+  noMove: Set<string>;
+  account: string | null;
+}
+
+export function newPairCache(): PairCache {
+  return { listingToken: null, listing: null, verdicts: new Map(), noMove: new Set(), account: null };
+}
+
+/** A pass stopped for a reason the user must see (and that retrying soon will not fix by itself). */
+export class PassRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PassRefused';
+  }
+}
+
+/** A journal this large that meets an empty side looks like an unmounted disk or a wiped folder. */
+const EMPTY_SIDE_GUARD = 10;
+const MAX_ROUNDS = 4;
+
+export interface PassOutcome {
+  summary: SyncPassSummary;
+  /** Operations the last plan of the pass held (0: both sides and the journal agreed). */
+  lastPlanSize: number;
+}
+
+export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<PassOutcome> {
+  const { log } = rt;
+  log.beginPass();
+  let lastPlanSize = 0;
+  try {
+    const root = await rt.fs.stat('');
+    if (!root?.isDir) throw new PassRefused(`本地文件夹不存在：${rt.config.localDir}`);
+    await rt.fs.cleanTemp();
+    const rootId = await resolveRoot(rt, signal);
+    const chunkSize = await rt.remote.chunkSize(signal);
+    const agreed = new Set((await rt.journal.all()).map((j) => j.fingerprint).filter((f): f is string => f !== null));
+    await recoverTrash(rt.fs, agreed, chunkSize, rt.now(), signal);
+    rt.cache.account ??= await rt.remote.account();
+    const isIgnored = createIgnoreMatcher(rt.config.ignore);
+
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const remote = await listRemote(rt, rootId, signal);
+      const journal = await rt.journal.all();
+      const observed = await observeLocal(
+        { fs: rt.fs, remote: rt.remote, log, chunkSize, isIgnored, verdicts: rt.cache.verdicts, readConcurrency: rt.readConcurrency, checkPolicy: rt.checkPolicy, signal },
+        journal,
+        remote,
+      );
+      log.setFileCount(observed.fileCount);
+      if (journal.length >= EMPTY_SIDE_GUARD && observed.local.length === 0) {
+        throw new PassRefused('本地文件夹是空的（磁盘未连接？）：为免误删云端文件，同步已暂停');
+      }
+      if (journal.length >= EMPTY_SIDE_GUARD && remote.length === 0) {
+        throw new PassRefused('云端文件夹是空的：为免误删本地文件，同步已暂停');
+      }
+      const planned = plan({
+        mode: rt.config.mode,
+        deleteRemote: rt.config.deleteRemote,
+        account: rt.cache.account,
+        now: rt.now(),
+        platform: rt.platform,
+        local: observed.local,
+        remote,
+        journal,
+        frozen: observed.frozen,
+        heldByPolicy: observed.heldByPolicy,
+        isIgnored,
+        noMove: rt.cache.noMove,
+      });
+      for (const p of planned.problems) log.failed(p.path, p.side === 'local' ? '上传' : '下载', p.reason);
+      lastPlanSize = planned.ops.length;
+      if (planned.ops.length === 0) break;
+
+      const remoteIds = new Map(remote.map((r) => [pathKey(r.path), r.id]));
+      const result = await execute(planned.ops, {
+        fs: rt.fs,
+        remote: rt.remote,
+        journal: rt.journal,
+        log,
+        rootId,
+        now: rt.now,
+        listing: remote,
+        remoteIds,
+        digests: observed.digests,
+        chunkSize,
+        transferConcurrency: rt.transferConcurrency,
+        signal,
+        trace: rt.trace,
+      });
+      if (result.changed > 0) rt.cache.listingToken = null; // our own changes: list again next time
+      if (result.failedMove !== null) {
+        rt.cache.noMove.add(result.failedMove);
+        continue;
+      }
+      const needsFollowUp = planned.ops.some((op) => op.kind === 'conflictLocal' && op.expect.isDir);
+      if (!needsFollowUp) break;
+    }
+  } catch (error) {
+    if (error instanceof PassInterrupted) throw error.reason;
+    throw error;
+  } finally {
+    log.endPass();
+  }
+  return { summary: { ...log.summary }, lastPlanSize };
+}
+
+/** The cloud folder's id: kept in the journal; a folder that vanished stops the pair (no mass delete). */
+async function resolveRoot(rt: PairRuntime, signal: AbortSignal): Promise<string> {
+  const known = await rt.journal.getMeta('rootId');
+  const knownPath = await rt.journal.getMeta('remotePath');
+  if (known && knownPath === rt.config.remotePath) return known;
+  const rows = await rt.journal.all();
+  if (known && rows.length > 0) {
+    throw new PassRefused('云端文件夹已更改：请为新的云端文件夹另建同步');
+  }
+  const id = await rt.remote.ensureRoot(rt.config.remotePath, signal);
+  await rt.journal.setMeta('rootId', id);
+  await rt.journal.setMeta('remotePath', rt.config.remotePath);
+  rt.cache.listingToken = null;
+  return id;
+}
+
+async function listRemote(rt: PairRuntime, rootId: string, signal: AbortSignal): Promise<RemoteEntry[]> {
+  try {
+    const listing = await rt.remote.listTree(rootId, rt.cache.listing ? rt.cache.listingToken : null, signal);
+    if (listing.entries === null && rt.cache.listing) return rt.cache.listing;
+    const entries = listing.entries ?? (await rt.remote.listTree(rootId, null, signal)).entries ?? [];
+    rt.cache.listing = entries;
+    rt.cache.listingToken = listing.token;
+    return entries;
+  } catch (error) {
+    if (error instanceof RemoteError && error.kind === 'notFound') {
+      throw new PassRefused(`云端文件夹已被删除或移走：${rt.config.remotePath}（为免误删本地文件，同步已暂停）`);
+    }
+    throw error;
+  }
+}
