@@ -34,6 +34,8 @@ export interface DecideContext {
   isLocalPathOccupied(path: string): boolean;
   /** Is (or will be, after this plan) this key a local folder? '' is the pair's root. */
   isLocalFolder(key: string): boolean;
+  /** Does the remote tree hold an entry with this id (anywhere)? */
+  isRemoteAlive(id: string): boolean;
   /** Keys whose move or rename failed before: not tried again this way. */
   noMove: ReadonlySet<string>;
 }
@@ -137,6 +139,12 @@ export function decideTwoWay(ctx: DecideContext, key: string, l: LocalEntry | un
       return done(false, false);
     }
     return create(ctx, key, r!, 'local'); // changed remotely after the local delete: the change wins
+  }
+
+  if (rs === 'deleted' && ctx.isRemoteAlive(j!.remoteId)) {
+    // Not deleted: moved remotely to a place this pass cannot follow. The local entry is kept and
+    // goes up again here (a copy), rather than being deleted on the strength of a move.
+    return create(ctx, key, l!, 'remote');
   }
 
   if (rs === 'deleted') {

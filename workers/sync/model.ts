@@ -112,9 +112,9 @@ export interface PlanInput {
   local: readonly LocalEntry[];
   remote: readonly RemoteEntry[];
   journal: readonly JournalEntry[];
-  /** Local paths' keys to leave alone this pass (still being written, unreadable, held by policy), with why. */
+  /** Local paths (as spelled) to leave alone this pass (still being written, unreadable, held by policy), with why. */
   frozen: ReadonlyMap<string, string>;
-  /** Frozen keys held back only by the tenant's rules: such a file still steps aside when a cloud folder takes its name. */
+  /** Frozen paths held back only by the tenant's rules: such a file still steps aside when a cloud folder takes its name. */
   heldByPolicy?: ReadonlySet<string>;
   /** Ignore rules (temporary names, the user's patterns), applied to both sides. */
   isIgnored(path: string, isDir: boolean): boolean;

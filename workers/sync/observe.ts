@@ -16,6 +16,7 @@ import { statMatches } from './decide-two-way';
 
 export interface Observation {
   local: LocalEntry[];
+  /** By local path (as spelled): two spellings of one key are two entries here. */
   frozen: Map<string, string>;
   /** Of those, the files held back only by the tenant's rules (stable: they may step aside in a conflict). */
   heldByPolicy: Set<string>;
@@ -51,7 +52,7 @@ export async function observeLocal(deps: ObserveDeps, journal: readonly JournalE
     else log.failed(issue.path, '读取', issue.reason);
   }
   const frozen = new Map<string, string>();
-  for (const issue of scan.issues) frozen.set(pathKey(issue.path), issue.reason);
+  for (const issue of scan.issues) frozen.set(issue.path, issue.reason);
 
   const journalByKey = new Map(journal.map((j) => [j.key, j]));
   const remoteSizes = new Map(remote.filter((r) => !r.isDir).map((r) => [pathKey(r.path), r.size]));
@@ -83,7 +84,7 @@ export async function observeLocal(deps: ObserveDeps, journal: readonly JournalE
         const d = await fs.digest(entry.path, deps.chunkSize, signal);
         const after = await fs.stat(entry.path);
         if (!after || after.size !== entry.size || after.mtimeMs !== entry.mtimeMs || after.fileId !== entry.fileId) {
-          frozen.set(key, '文件正在写入');
+          frozen.set(entry.path, '文件正在写入');
           log.unstable(entry.path);
           continue;
         }
@@ -92,10 +93,10 @@ export async function observeLocal(deps: ObserveDeps, journal: readonly JournalE
       } catch (error) {
         if (!(error instanceof LocalFsError)) throw error;
         if (error.code === 'missing') {
-          frozen.set(key, error.message);
+          frozen.set(entry.path, error.message);
           continue;
         }
-        frozen.set(key, error.message);
+        frozen.set(entry.path, error.message);
         if (error.code === 'busy' || error.code === 'other') log.unstable(entry.path);
         log.failed(entry.path, '读取', error.message);
       }
@@ -121,14 +122,14 @@ async function applyPolicy(
   for (const entry of entries) {
     if (entry.isDir || entry.ignored) continue;
     const key = pathKey(entry.path);
-    if (frozen.has(key)) continue;
+    if (frozen.has(entry.path)) continue;
     const j = journal.get(key);
     // Agreed and unchanged: it is in the cloud already, nothing to ask.
     if (j && !j.isDir && (entry.fingerprint === undefined || entry.fingerprint === j.fingerprint)) continue;
-    byKey.set(key, entry);
-    const cached = deps.verdicts.get(key);
+    byKey.set(entry.path, entry);
+    const cached = deps.verdicts.get(entry.path);
     if (cached && cached.size === entry.size && cached.mtimeMs === entry.mtimeMs) continue;
-    ask.push({ key, name: baseName(entry.path).normalize('NFC'), size: entry.size });
+    ask.push({ key: entry.path, name: baseName(entry.path).normalize('NFC'), size: entry.size });
   }
   for (let i = 0; i < ask.length; i += CHECK_BATCH) {
     const batch = ask.slice(i, i + CHECK_BATCH);
@@ -138,12 +139,12 @@ async function applyPolicy(
       if (entry) deps.verdicts.set(v.key, { size: entry.size, mtimeMs: entry.mtimeMs, verdict: v });
     }
   }
-  for (const [key, entry] of byKey) {
-    const verdict = deps.verdicts.get(key)?.verdict;
+  for (const [path, entry] of byKey) {
+    const verdict = deps.verdicts.get(path)?.verdict;
     if (!verdict || verdict.verdict === 'ok') continue;
     const reason = verdict.reason ?? '管理员的规则不允许上传';
-    frozen.set(key, reason);
-    heldByPolicy.add(key);
+    frozen.set(path, reason);
+    heldByPolicy.add(path);
     const list = verdict.verdict === 'intercepted' ? 'interceptList' : verdict.verdict === 'sensitive' ? 'sensitiveList' : 'secretList';
     deps.log.policy(list, entry.path, reason, entry.size);
   }

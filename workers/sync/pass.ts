@@ -15,6 +15,7 @@ import type { RemoteEntry } from './model';
 import { createIgnoreMatcher, pathKey, type LocalPlatform } from './names';
 import { observeLocal, type VerdictCache } from './observe';
 import { plan } from './planner';
+import type { Plan, PlanInput } from './model';
 import { RemoteError, type Journal, type LocalFs, type RemoteApi } from './ports';
 import type { SyncLog } from './sync-log';
 
@@ -33,6 +34,8 @@ export interface PairRuntime {
   cache: PairCache;
   /** Each operation as it starts (the simulation's trace). */
   trace?: (line: string) => void;
+  /** Each plan with what it was made from (debugging: the simulation can save it to replay the planner alone). */
+  onPlan?: (input: PlanInput, plan: Plan) => void;
 }
 
 export interface PairCache {
@@ -95,7 +98,7 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
       if (journal.length >= EMPTY_SIDE_GUARD && remote.length === 0) {
         throw new PassRefused('云端文件夹是空的：为免误删本地文件，同步已暂停');
       }
-      const planned = plan({
+      const planInput = {
         mode: rt.config.mode,
         deleteRemote: rt.config.deleteRemote,
         account: rt.cache.account,
@@ -108,7 +111,9 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         heldByPolicy: observed.heldByPolicy,
         isIgnored,
         noMove: rt.cache.noMove,
-      });
+      };
+      const planned = plan(planInput);
+      rt.onPlan?.(planInput, planned);
       for (const p of planned.problems) log.failed(p.path, p.side === 'local' ? '上传' : '下载', p.reason);
       lastPlanSize = planned.ops.length;
       if (planned.ops.length === 0) break;

@@ -22,6 +22,8 @@ export interface MoveContext {
   J: KeyedTree<JournalEntry>;
   R: KeyedTree<RemoteEntry>;
   isFrozen(key: string): boolean;
+  /** Is anything at or under this key frozen? Such a subtree is not moved as a whole. */
+  hasFrozenWithin(key: string): boolean;
   noMove: ReadonlySet<string>;
   /** The local spelling of a folder key ('' = the pair's root). */
   localPathOf(key: string): string | null;
@@ -33,10 +35,21 @@ const depth = (key: string): number => key.split('/').length;
 
 const journalPatch = (entry: JournalEntry, key: string, path: string): JournalEntry => ({ ...entry, key, path });
 
+export interface MovePlan {
+  ops: Op[];
+  /**
+   * Keys (old and new place) of moves that will be possible next pass, once the folder they go to
+   * exists on the other side (this plan creates it): left alone meanwhile, so the entry is neither
+   * deleted at its old place nor copied to its new one.
+   */
+  pending: Set<string>;
+}
+
 /** Plans the moves and applies them to ctx's trees. Returns the move ops, in execution order. */
-export function planMoves(ctx: MoveContext): Op[] {
+export function planMoves(ctx: MoveContext): MovePlan {
   const { L, J, R } = ctx;
   const ops: Op[] = [];
+  const pending = new Set<string>();
 
   // Where each journal row and remote entry is now, by server id (kept current as subtrees move).
   const journalKeyById = new Map<string, string>();
@@ -91,11 +104,25 @@ export function planMoves(ctx: MoveContext): Op[] {
     const parent = parentKey(toKey);
     return parent === '' || (L.get(parent)?.isDir === true && !ctx.isFrozen(parent));
   };
+  /** The target's folder is missing on this side but exists on the other, so this plan creates it here. */
+  const parentComing = (toKey: string, here: KeyedTree<LocalEntry> | KeyedTree<RemoteEntry>, there: KeyedTree<LocalEntry> | KeyedTree<RemoteEntry>) => {
+    if (here.has(toKey) || ctx.isFrozen(toKey)) return false;
+    for (let k = parentKey(toKey); k !== ''; k = parentKey(k)) {
+      if (ctx.isFrozen(k) || there.get(k)?.isDir !== true) return false;
+      // Missing because it moved or was deleted (not a new folder this plan creates): no waiting.
+      if (!here.has(k) && J.has(k)) return false;
+      if (here.has(k)) return here.get(k)!.isDir && k !== parentKey(toKey);
+    }
+    return true;
+  };
 
   for (const { id } of candidates) {
     const key = journalKeyById.get(id);
     const j = key === undefined ? undefined : J.get(key);
     if (key === undefined || !j || j.remoteId !== id || ctx.isFrozen(key) || ctx.noMove.has(key)) continue;
+    // A folder holding something frozen (a case twin, an ignored or refused name) is not moved whole:
+    // what the pass leaves alone must stay where it is known.
+    if (j.isDir && ctx.hasFrozenWithin(key)) continue;
     const remoteKey = remoteKeyById.get(id);
     const remoteMoved = remoteKey !== undefined && remoteKey !== key;
     const localHere = L.get(key);
@@ -112,7 +139,14 @@ export function planMoves(ctx: MoveContext): Op[] {
         ops.push({ kind: 'rebase', fromKey: key, toKey: localTarget, toPath });
         continue;
       }
-      if (!remoteTargetOk(localTarget)) continue;
+      if (!remoteTargetOk(localTarget)) {
+        if (remoteKey === key && parentComing(localTarget, R, L)) {
+          pending.add(key);
+          pending.add(localTarget);
+          usedTargets.add(localTarget);
+        }
+        continue;
+      }
       const parentRemote = ctx.remotePathOf(parentKey(localTarget));
       if (parentRemote === null) continue;
       usedTargets.add(localTarget);
@@ -126,7 +160,13 @@ export function planMoves(ctx: MoveContext): Op[] {
 
     if (remoteMoved && localHere && ctx.mode === 'two-way' && localHere.isDir === j.isDir) {
       // Moved remotely, still in its place locally (edited or not: content is compared after the move).
-      if (!localTargetOk(remoteKey)) continue;
+      if (!localTargetOk(remoteKey)) {
+        if (parentComing(remoteKey, L, R)) {
+          pending.add(key);
+          pending.add(remoteKey);
+        }
+        continue;
+      }
       const parentLocal = ctx.localPathOf(parentKey(remoteKey));
       if (parentLocal === null) continue;
       const r = R.get(remoteKey)!;
@@ -136,7 +176,7 @@ export function planMoves(ctx: MoveContext): Op[] {
       moveJournal(key, remoteKey, r.path);
     }
   }
-  return ops;
+  return { ops, pending };
 
   function findLocalTarget(j: JournalEntry): string | undefined {
     if (j.fileId) {

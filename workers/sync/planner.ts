@@ -28,12 +28,21 @@ export function plan(input: PlanInput): Plan {
   const frozenKeys = new Set<string>();
   /** Keys whose whole subtree is frozen. */
   const frozenTrees = new Set<string>();
-  for (const key of input.frozen.keys()) frozenKeys.add(key);
 
   /** Folders holding a local entry the pass leaves out (a refused name, a case twin): never removed. */
   const keptLocalParents = new Set<string>();
   const L = indexLocal(input, J, problems, frozenTrees, keptLocalParents);
   const R = indexRemote(input, problems, frozenTrees);
+  // Frozen paths count for the entry the pass keeps at their key (not for a case twin left out);
+  // an unreadable path with no entry (a link, say) freezes its key.
+  const heldByPolicy = new Set<string>();
+  for (const path of input.frozen.keys()) {
+    const key = pathKey(path);
+    const kept = L.get(key);
+    if (kept && kept.path !== path) continue;
+    frozenKeys.add(key);
+    if (input.heldByPolicy?.has(path)) heldByPolicy.add(key);
+  }
 
   const isFrozen = (key: string): boolean => {
     if (frozenKeys.has(key)) return true;
@@ -62,10 +71,18 @@ export function plan(input: PlanInput): Plan {
     return parent === null || name === undefined ? null : joinPath(parent, baseName(name).normalize('NFC'));
   };
 
-  const moveOps = planMoves({ mode: input.mode, L, J, R, isFrozen, noMove: input.noMove ?? new Set(), localPathOf, remotePathOf });
+  const hasFrozenWithin = (key: string): boolean => {
+    for (const k of frozenKeys) if (k === key || isInside(k, key)) return true;
+    for (const k of frozenTrees) if (k === key || isInside(k, key)) return true;
+    return false;
+  };
+  const moves = planMoves({ mode: input.mode, L, J, R, isFrozen, hasFrozenWithin, noMove: input.noMove ?? new Set(), localPathOf, remotePathOf });
+  const moveOps = moves.ops;
+  for (const key of moves.pending) frozenKeys.add(key);
 
   // ---- per path, children before parents (a folder's fate depends on what survives under it) ----
   const keys = new Set<string>([...L.keys(), ...J.keys(), ...R.keys()]);
+  const remoteIds = new Set([...R.byKey.values()].map((r) => r.id));
   const ordered = [...keys].sort().reverse();
   const localSurvivors = new Set<string>(keptLocalParents);
   const remoteSurvivors = new Set<string>();
@@ -80,6 +97,7 @@ export function plan(input: PlanInput): Plan {
     hasLocalSurvivor: (key) => localSurvivors.has(key),
     hasRemoteSurvivor: (key) => remoteSurvivors.has(key),
     isLocalPathOccupied: (path) => scannedPaths.has(path),
+    isRemoteAlive: (id) => remoteIds.has(id),
     // A cloud folder missing here is created here (decided after its children, so assumed now).
     isLocalFolder: (key) => key === '' || (L.has(key) ? L.get(key)!.isDir : R.get(key)?.isDir === true && !isFrozen(key)),
     noMove: input.noMove ?? new Set(),
@@ -94,7 +112,7 @@ export function plan(input: PlanInput): Plan {
     const r = R.get(key);
     let j = J.get(key);
     if (isFrozen(key)) {
-      if (l && r && !l.isDir && r.isDir && input.mode === 'two-way' && input.heldByPolicy?.has(key) && frozenKeys.has(key) && !isFrozen(parentKey(key))) {
+      if (l && r && !l.isDir && r.isDir && input.mode === 'two-way' && heldByPolicy.has(key) && frozenKeys.has(key) && !isFrozen(parentKey(key))) {
         // A file the rules hold back has the name of a cloud folder: it steps aside (never uploaded).
         const decision = decideTypeClash(ctx, key, l, r);
         for (const op of decision.ops) bucketOf(op).push(op);
@@ -189,6 +207,7 @@ function indexLocal(
 ): KeyedTree<LocalEntry> {
   const L = new KeyedTree<LocalEntry>();
   const excluded = new Set<string>(); // local paths (spelled) left out with their subtree
+  const twinned = new Set<string>();
   // Parents before children (by depth), so a folder's twin is decided before anything under either.
   const depth = (p: string) => p.split('/').length;
   const sorted = [...input.local].sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -211,16 +230,17 @@ function indexLocal(
     }
     const other = L.get(key);
     if (other) {
-      // Keep the twin the journal knows — by file id first (stable across passes whatever the
-      // spellings), then by spelling and kind — else the first in order.
-      const j = J.get(key);
-      const score = (e: LocalEntry) => (j ? (e.fileId === j.fileId ? 4 : 0) + (e.path.normalize('NFC') === j.path.normalize('NFC') ? 2 : 0) + (e.isDir === j.isDir ? 1 : 0) : 0);
-      const keepNew = score(l) > score(other);
-      const [winner, loser] = keepNew ? [l, other] : [other, l];
-      L.set(key, winner);
-      excluded.add(loser.path);
+      // Two spellings of one key (case or NFC/NFD twins on a case-sensitive disk): the cloud can hold
+      // only one. Which one is "the" file cannot be told reliably (a rename or a move may have made
+      // the twin), so neither is synced until the user renames one: the key is frozen on both sides.
+      frozenTrees.add(key);
+      excluded.add(l.path);
       keptParents.add(parentKey(key));
-      problems.push({ path: loser.path, side: 'local', reason: `与“${winner.path}”只有大小写或字符编码不同，云端无法同时保存` });
+      problems.push({ path: l.path, side: 'local', reason: `与“${other.path}”只有大小写或字符编码不同，云端无法同时保存：请重命名其中一个` });
+      if (!twinned.has(key)) {
+        twinned.add(key);
+        problems.push({ path: other.path, side: 'local', reason: `与“${l.path}”只有大小写或字符编码不同，云端无法同时保存：请重命名其中一个` });
+      }
       continue;
     }
     L.set(key, l);

@@ -6,7 +6,11 @@
  * call took effect; the next engine starts from the journal), network failures, files in use.
  * Then the users stop, the engine runs clean passes until it plans nothing, and the oracle checks.
  */
+import { existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { SyncMode, SyncPairConfig } from '../../../common/sync/types';
+import { describeOp } from '../../../workers/sync/executor';
 import { newPairCache, runPass, PassRefused, type PairCache, type PairRuntime } from '../../../workers/sync/pass';
 import { RemoteError, type Journal } from '../../../workers/sync/ports';
 import { SqliteJournal } from '../../../workers/sync/sqlite-journal';
@@ -77,6 +81,7 @@ function gatedJournal(journal: Journal, gate: Gate): Journal {
 }
 
 const REMOTE_PATH = '/模拟/笔记本';
+export const DUMP_FILE = path.join(os.tmpdir(), 'sync-plan-input.json');
 const MUTATING = new Set(['fs.mkdir', 'fs.rename', 'fs.unlink', 'fs.rmdir']);
 
 export async function simulate(input: SimOptions): Promise<SimResult> {
@@ -153,6 +158,14 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
       checkPolicy: true,
       cache,
       trace: (line) => log(`  op ${line}`),
+      // Debugging: SIM_DUMP_PLAN=<text> saves the input of the first plan with an operation whose
+      // description holds <text>, for `node --import tsx tests/sync/replan.ts` to replay alone.
+      onPlan: process.env.SIM_DUMP_PLAN
+        ? (planInput, planned) => {
+            if (!planned.ops.some((op) => describeOp(op).includes(process.env.SIM_DUMP_PLAN!)) || existsSync(DUMP_FILE)) return;
+            writeFileSync(DUMP_FILE, JSON.stringify({ ...planInput, frozen: [...planInput.frozen], heldByPolicy: [...(planInput.heldByPolicy ?? [])], noMove: [...(planInput.noMove ?? [])] }));
+          }
+        : undefined,
     };
     return { gate, rt };
   }
