@@ -51,6 +51,9 @@ import { ThumbnailStore } from './storage/thumbnail-store';
 import { registerStaticRoutes } from './routes/static-routes';
 import { registerUploadRoutes } from './routes/upload-routes';
 import { registerUserRoutes } from './routes/user-routes';
+import { registerSyncRoutes } from './routes/sync-routes';
+import { SyncRepository } from './repositories/sync-repository';
+import { SyncService } from './services/sync-service';
 import { AuthService } from './services/auth-service';
 import { resolveAccountPolicy } from './services/account-policy';
 import { LoginThrottle } from './services/login-throttle';
@@ -150,6 +153,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const groups = new GroupService(spaceRepo, users, access);
   const archives = new ArchiveService(files, blobStore, access, thumbnails);
   const checks = new CheckService(checkRepo, users, fileService, blockedTypes);
+  const sync = new SyncService(new SyncRepository(db), access, trash, blockedTypes, checks);
   const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
   if (config.crashPoint && !crashPoint) throw new Error(`unknown DRIVE_TEST_CRASH_POINT '${config.crashPoint}'`);
   const uploads = new UploadService(uploadRepo, users, fileService, chunkStore, blobStore, challengeRepo, blockedTypes, {
@@ -198,6 +202,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
   registerTransferRoutes(app, uploads, checks);
+  registerSyncRoutes(app, sync);
   if (config.testHooks) registerTestRoutes(app, tmpDir, uploads);
   await registerStaticRoutes(app, config.staticDir);
 

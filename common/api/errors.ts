@@ -120,6 +120,17 @@ export const ERRORS = {
    */
   GROUP_USER_NOT_FOUND: { code: 'GRP-6004', status: 400, message: '用户不存在' },
 
+  // Appended by the desktop sync work (issue 17).
+  /**
+   * An upload's ifMatch (merge, second upload) or a sync delete's digest no longer matches: someone
+   * changed the file (or the folder's tree) since the client listed it. Nothing was changed.
+   */
+  SYNC_CHANGED: { code: 'SYN-5001', status: 409, message: '文件已在别处被修改，请重新同步' },
+  /** A sync call on a folder outside 同步文件 (synced files must live in the synced-files category). */
+  SYNC_ROOT_INVALID: { code: 'SYN-5002', status: 400, message: '同步文件夹必须位于同步文件中' },
+  /** syncTime outside SYNC_TIME_MIN_MINUTES..SYNC_TIME_MAX_MINUTES. */
+  SYNC_TIME_INVALID: { code: 'SYN-5003', status: 400, message: '同步间隔必须在1到1440分钟之间' },
+
   INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },
 } as const satisfies Record<string, { code: string } & ErrorDef>;
 

@@ -640,3 +640,65 @@ export const ZIP_MAX_BYTES = 20 * 1024 * 1024 * 1024;
 export const THUMBNAIL_SIZE = 256;
 /** Keyword search: shortest keyword accepted. */
 export const SEARCH_MIN_KEYWORD = 1;
+
+// ---- desktop sync (issue 17; rules in common/sync/) ----------------------------------------------
+
+/** `POST /api/syn/content`: the subtree of a folder in 同步文件 (category synced, not in a space). */
+export interface SynContentRequest {
+  rootId: string;
+  /** The token of the client's last complete listing: `unchanged` when it still holds. */
+  token?: string | null;
+}
+
+export interface SynEntry {
+  id: string;
+  /** The folder holding it (the root's id for its direct children). */
+  parentId: string;
+  name: string;
+  isDir: boolean;
+  size: number;
+  updatedAt: number;
+  /** Fingerprint of the current content (common/transfer/protocol.ts); null for folders. */
+  fingerprint: string | null;
+  /** Locked by another user: the client must not change it. */
+  lockedByOther: boolean;
+}
+
+export interface SynContentResponse {
+  /** Digest of the root's live subtree (common/sync/tree-digest.ts, SHA-256 hex). */
+  token: string;
+  /** Minutes between full sync passes: the admin's syncTime (POST /api/v2/defaultConfig/modify/syncTime). */
+  syncTime: number;
+  unchanged: boolean;
+  /** Every live entry under the root (not the root), parents before children; [] when unchanged. */
+  items: SynEntry[];
+}
+
+/** `POST /api/syn/check`: files a desktop sync is about to upload. */
+export interface SynCheckRequest {
+  items: Array<{ key: string; name: string; size: number }>;
+}
+export interface SynCheckResponse {
+  results: Array<{ key: string; verdict: 'ok' | 'intercepted' | 'sensitive' | 'secret'; reason: string | null }>;
+}
+
+/** `POST /api/syn/remove`: deletes guarded by the digest of what the client saw. */
+export interface SynRemoveRequest {
+  items: Array<{ id: string; digest: string }>;
+}
+export interface SynRemoveResponse {
+  /** Ids moved to the recycle bin (already gone ones count as removed). */
+  removed: string[];
+  /** Ids left alone: their subtree changed since the client listed it. */
+  changed: string[];
+}
+
+/** `POST /api/v2/defaultConfig/modify/syncTime` (form): minutes between full sync passes. */
+export interface SyncTimeForm {
+  syncTime: number;
+}
+export const SYNC_TIME_MIN_MINUTES = 1;
+export const SYNC_TIME_MAX_MINUTES = 1440;
+export const SYNC_TIME_DEFAULT_MINUTES = 10;
+/** Most items one syn/check or syn/remove call takes. */
+export const SYNC_BATCH_MAX = 1000;

@@ -105,9 +105,22 @@ export interface ChunkMergeRequest {
   category: FileCategory;
   /** Default 'fail'. */
   onConflict?: ConflictPolicy;
+  /**
+   * With 'newVersion': replace only that file, and only while its content still has that
+   * fingerprint (optimistic concurrency, the desktop sync's guard against overwriting a change made
+   * elsewhere). A file of that name that is another file, or holds other content, answers
+   * SYNC_CHANGED and nothing changes; no file of that name → the upload creates one.
+   */
+  ifMatch?: IfMatch;
   /** Streaming sessions: required (the digests and fingerprint the client computed meanwhile). */
   chunkDigests?: string[];
   fingerprint?: string;
+}
+
+export interface IfMatch {
+  fileId: string;
+  /** null: any content (only the id must match). */
+  fingerprint: string | null;
 }
 
 /** Number of chunks of a file; an empty file has one empty chunk so every file has a fingerprint. */

@@ -212,6 +212,10 @@ export interface TenantSettingsTable {
   blocked_extensions: string | null;
   /** JSON array of name keywords; null = DEFAULT_SENSITIVE_KEYWORDS. */
   sensitive_keywords: string | null;
+  /** Minutes between desktop sync passes; null = SYNC_TIME_DEFAULT_MINUTES (migration 0030). */
+  sync_time_minutes?: number | null;
+  /** JSON array of the tenant's own classification marks; null = none (migration 0030). */
+  secret_marks?: string | null;
 }
 
 export interface SecondUploadChallengesTable {

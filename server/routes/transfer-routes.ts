@@ -20,7 +20,7 @@ import type { SecondUploadRequest, SecondUploadResponse } from '../../common/tra
 import { callerOf } from '../http/session-guard';
 import { CHECK_BATCH_MAX, type CheckService } from '../services/check-service';
 import type { UploadService } from '../services/upload-service';
-import { category, conflictPolicy, nameString, nullableId, sha256Hex } from './schemas';
+import { category, conflictPolicy, nameString, nullableId, sha256Hex, ifMatch } from './schemas';
 
 const candidate = {
   type: 'object',
@@ -56,6 +56,7 @@ export function registerTransferRoutes(app: FastifyInstance, uploads: UploadServ
             parentId: nullableId,
             category,
             onConflict: conflictPolicy,
+            ifMatch,
             proof: {
               type: 'object',
               required: ['challengeId', 'hmac'],

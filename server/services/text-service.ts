@@ -136,4 +136,5 @@ const TEXT_COMMIT_ERRORS: Record<CommitFailure, (typeof ERRORS)[keyof typeof ERR
   nameConflict: ERRORS.NAME_CONFLICT,
   uploadGone: ERRORS.NOT_FOUND,
   blobGone: ERRORS.NOT_FOUND,
+  changed: ERRORS.SYNC_CHANGED,
 };

@@ -379,6 +379,7 @@ export class UploadService {
           blob: { kind: 'existing', id: known.id },
           file,
           onConflict: policy,
+          ifMatch: req.ifMatch ?? null,
           now,
         });
         if (outcome.ok) {
@@ -411,6 +412,7 @@ export class UploadService {
           blob: { kind: 'new', id: blobId, layout: { chunkSize: upload.chunk_size, chunkCount: upload.chunk_count } },
           file,
           onConflict: policy,
+          ifMatch: req.ifMatch ?? null,
           now,
         });
       } catch (err) {
@@ -512,6 +514,7 @@ export class UploadService {
       blob: { kind: 'existing', id: blob.id },
       file: this.draftFile(caller, name, req.parentId, req.category, req.size, now),
       onConflict: req.onConflict ?? 'fail',
+      ifMatch: req.ifMatch ?? null,
       now,
     });
     if (!outcome.ok) {
@@ -600,6 +603,8 @@ function commitError(reason: CommitFailure): AppError {
       return new AppError(ERRORS.FILE_LOCKED);
     case 'forbidden':
       return new AppError(ERRORS.FORBIDDEN);
+    case 'changed':
+      return new AppError(ERRORS.SYNC_CHANGED);
     default:
       return new AppError(ERRORS.UPLOAD_NOT_FOUND);
   }

@@ -8,6 +8,7 @@ import { m0007_files_trash_order } from './0007-files-trash-order';
 import { m0008_single_piece_blobs } from './0008-single-piece-blobs';
 import { m0009_client_ops } from './0009-client-ops';
 import { m0010_nfc_names } from './0010-nfc-names';
+import { m0030_sync } from './0030-sync';
 
 /**
  * Versioned migrations, one module each, imported here: nothing is read from a migrations folder at run time.
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_single_piece_blobs': m0008_single_piece_blobs,
   '0009_client_ops': m0009_client_ops,
   '0010_nfc_names': m0010_nfc_names,
+  '0030_sync': m0030_sync,
 };
 
 export const migrationProvider: MigrationProvider = {
