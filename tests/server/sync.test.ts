@@ -10,7 +10,8 @@ import { FILE_CATEGORY } from '../../common/api/types';
 import { subtreeOf, treeDigestInput } from '../../common/sync/tree-digest';
 import { expectError, mkdir } from './file-kit';
 import { secondUpload } from './second-upload-kit';
-import { Client, describeFile, loggedInClient, putChunk, startServer, TEST_CHUNK_SIZE, type Answer, type TestServer } from './helpers';
+import type { Client} from './helpers';
+import { describeFile, loggedInClient, putChunk, startServer, TEST_CHUNK_SIZE, type Answer, type TestServer } from './helpers';
 
 let server: TestServer;
 let admin: Client;
