@@ -207,7 +207,14 @@ async function probeFindsCandidate(ctx: UploadRunContext, item: UploadRecord, fi
 }
 
 function mergeRequest(item: UploadRecord, uploadId: string): ChunkMergeRequest {
-  return { uploadId, name: item.name, parentId: item.target.parentId, category: item.target.category, onConflict: item.onConflict };
+  return {
+    uploadId,
+    name: item.name,
+    parentId: item.target.parentId,
+    category: item.target.category,
+    onConflict: item.onConflict,
+    ...(item.ifMatch ? { ifMatch: item.ifMatch } : {}),
+  };
 }
 
 /** How chunks are hashed for an upload: the pool's concurrency, progress into the item's view. */
@@ -273,6 +280,7 @@ async function trySecondUpload(ctx: UploadRunContext, item: UploadRecord, file: 
     parentId: item.target.parentId,
     category: item.target.category,
     onConflict: item.onConflict,
+    ...(item.ifMatch ? { ifMatch: item.ifMatch } : {}),
   };
   let challenge: SecondUploadResponse;
   try {

@@ -49,6 +49,8 @@ export interface ExecuteDeps {
   signal: AbortSignal;
   /** Each operation as it starts (the simulation's trace). */
   trace?: (line: string) => void;
+  /** Checked before each operation starts: true → the rest waits for the next pass (stop, pause). */
+  shouldStop?: () => boolean;
 }
 
 export interface ExecuteResult {
@@ -67,6 +69,7 @@ export async function execute(ops: readonly Op[], deps: ExecuteDeps): Promise<Ex
   let removalsDone = false;
   for (const op of ops) {
     deps.signal.throwIfAborted();
+    if (deps.shouldStop?.()) break;
     if (op.kind === 'deleteRemote') {
       if (!removalsDone) {
         removalsDone = true;
@@ -88,7 +91,7 @@ export async function execute(ops: readonly Op[], deps: ExecuteDeps): Promise<Ex
     }
     if (outcome === 'changed') result.changed++;
   }
-  if (transfers.length > 0) result.changed += await runTransfers(transfers, deps);
+  if (transfers.length > 0 && !deps.shouldStop?.()) result.changed += await runTransfers(transfers, deps);
   return result;
 }
 
@@ -320,7 +323,7 @@ async function runTransfers(ops: Op[], deps: ExecuteDeps): Promise<number> {
   let changed = 0;
   let stop: unknown = null;
   const lane = async () => {
-    while (stop === null && next < ops.length) {
+    while (stop === null && next < ops.length && !deps.shouldStop?.()) {
       const op = ops[next++]!;
       deps.trace?.(describeOp(op));
       try {

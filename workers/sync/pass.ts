@@ -34,6 +34,8 @@ export interface PairRuntime {
   cache: PairCache;
   /** Each operation as it starts (the simulation's trace). */
   trace?: (line: string) => void;
+  /** True once the engine is stopping or paused: no new operation starts (those in flight finish). */
+  shouldStop?: () => boolean;
   /** Each plan with what it was made from (debugging: the simulation can save it to replay the planner alone). */
   onPlan?: (input: PlanInput, plan: Plan) => void;
 }
@@ -83,7 +85,7 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
     rt.cache.account ??= await rt.remote.account();
     const isIgnored = createIgnoreMatcher(rt.config.ignore);
 
-    for (let round = 0; round < MAX_ROUNDS; round++) {
+    for (let round = 0; round < MAX_ROUNDS && !rt.shouldStop?.(); round++) {
       const remote = await listRemote(rt, rootId, signal);
       const journal = await rt.journal.all();
       const observed = await observeLocal(
@@ -133,6 +135,7 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         transferConcurrency: rt.transferConcurrency,
         signal,
         trace: rt.trace,
+        shouldStop: rt.shouldStop,
       });
       if (result.changed > 0) rt.cache.listingToken = null; // our own changes: list again next time
       if (result.failedMove !== null) {
