@@ -72,8 +72,9 @@ export function remoteErrorOf(error: unknown): unknown {
     return new RemoteError(error.message, 'refused');
   }
   if (error instanceof ApiCallError) {
-    const code = error.errorCode;
-    const message = error.message;
+    // A 409 is not a §8 kind the classifier names: its code is read from the body.
+    const code = error.errorCode || bodyCode(error.body);
+    const message = bodyMessage(error.body) || error.message;
     switch (error.failure.kind) {
       case 'unauthorized':
       case 'sessionTerminated':
@@ -95,6 +96,11 @@ export function remoteErrorOf(error: unknown): unknown {
     }
   }
   return error;
+}
+
+function bodyCode(body: unknown): string {
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  return typeof b.errorCode === 'string' ? b.errorCode : '';
 }
 
 function bodyMessage(body: unknown): string {
