@@ -149,8 +149,9 @@ export const API = {
   /**
    * Spec §7: `POST {rootId, token?}` (SynContentRequest) → SynContentResponse: the whole live subtree
    * of a folder in 同步文件 as one consistent snapshot (ids, parents, names, sizes, times, content
-   * fingerprints), or `unchanged: true` and no entries when `token` is still the subtree's digest
-   * (common/sync/tree-digest.ts): an idle sync pass costs one small answer.
+   * fingerprints, parents before children), or `unchanged: true` and no items when `token` (opaque:
+   * a version of the subtree) is still current: an idle sync pass costs one small answer. The JSON is
+   * written one item per line, so a client may parse it as it arrives.
    */
   syncContent: '/api/syn/content',
   /** Ours: `POST {items: [{key, name, size}]}` (SynCheckRequest) → the tenant's verdict per file (common/sync/policy.ts). */

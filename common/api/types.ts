@@ -665,7 +665,7 @@ export interface SynEntry {
 }
 
 export interface SynContentResponse {
-  /** Digest of the root's live subtree (common/sync/tree-digest.ts, SHA-256 hex). */
+  /** Opaque version of the root's live subtree (SHA-256 hex): send it back to learn whether anything changed. */
   token: string;
   /** Minutes between full sync passes: the admin's syncTime (POST /api/v2/defaultConfig/modify/syncTime). */
   syncTime: number;

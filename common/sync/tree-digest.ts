@@ -1,9 +1,8 @@
 /**
- * The canonical text of a synced subtree, whose SHA-256 is its digest: the listing's token
- * (`POST /api/syn/content` answers "unchanged" when the client's token is still the digest of the
- * folder's subtree) and a delete's precondition (`POST /api/syn/remove` leaves an entry alone when
- * its subtree no longer has the digest the client computed from its listing). Both sides build the
- * same text from the same fields; each hashes it with its own SHA-256.
+ * The canonical text of a synced subtree, whose SHA-256 is its digest: a delete's precondition
+ * (`POST /api/syn/remove` leaves an entry alone when its subtree no longer has the digest the client
+ * computed from its listing). Both sides build the same text from the same fields; each hashes it
+ * with its own SHA-256. (The listing's token is the server's own version of a subtree, opaque.)
  *
  * One line per live entry (the entry itself and everything under it), sorted by id:
  * `id|parentId|name|isDir|fingerprint|size|updatedAt|locked`.

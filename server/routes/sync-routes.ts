@@ -6,7 +6,6 @@ import {
   type SynCheckRequest,
   type SynCheckResponse,
   type SynContentRequest,
-  type SynContentResponse,
   type SynRemoveRequest,
   type SynRemoveResponse,
 } from '../../common/api/types';
@@ -27,7 +26,8 @@ export function registerSyncRoutes(app: FastifyInstance, sync: SyncService): voi
         },
       },
     },
-    async (request): Promise<ApiOk<SynContentResponse>> => ({ data: await sync.content(callerOf(request), request.body as SynContentRequest) }),
+    // SynContentResponse, as text with one item per line (see SyncService.content).
+    async (request, reply) => reply.type('application/json; charset=utf-8').send(await sync.content(callerOf(request), request.body as SynContentRequest)),
   );
 
   app.post(

@@ -18,7 +18,6 @@ import {
   type SynCheckRequest,
   type SynCheckResponse,
   type SynContentRequest,
-  type SynContentResponse,
   type SynEntry,
   type SynRemoveRequest,
   type SynRemoveResponse,
@@ -57,16 +56,22 @@ export class SyncService {
     return createHash('sha256').update(treeDigestInput(rows.map((r) => toDigestEntry(caller, r)))).digest('hex');
   }
 
-  async content(caller: Caller, req: SynContentRequest): Promise<SynContentResponse> {
+  /**
+   * The listing, as JSON text with one item per line (so a client can parse it as it arrives, an item
+   * at a time, instead of holding 100,000 items' text at once); any JSON parser reads it as usual.
+   */
+  async content(caller: Caller, req: SynContentRequest): Promise<string> {
     await this.requireSyncedFolder(caller, req.rootId);
-    const [rows, settings] = await Promise.all([this.repo.liveSubtree(caller.tenantId, req.rootId), this.repo.settings(caller.tenantId)]);
-    const token = this.digest(caller, rows);
+    const lockerOf = (lockedBy: string | null) => (lockedBy && lockedBy !== caller.userId ? '1' : '0');
+    const [token, settings] = await Promise.all([this.repo.subtreeVersion(caller.tenantId, req.rootId, lockerOf), this.repo.settings(caller.tenantId)]);
     const syncTime = settings.syncTimeMinutes ?? SYNC_TIME_DEFAULT_MINUTES;
-    if (req.token && req.token === token) return { token, syncTime, unchanged: true, items: [] };
-    const items: SynEntry[] = [];
+    const head = (unchanged: boolean) => `{"data":{"token":${JSON.stringify(token)},"syncTime":${syncTime},"unchanged":${unchanged},"items":[`;
+    if (req.token && req.token === token) return `${head(true)}]}}`;
+    const rows = await this.repo.liveSubtree(caller.tenantId, req.rootId);
+    const lines: string[] = [];
     for (const r of rows) {
       if (r.id === req.rootId || r.parent_id === null) continue;
-      items.push({
+      const item: SynEntry = {
         id: r.id,
         parentId: r.parent_id,
         name: r.name,
@@ -74,10 +79,11 @@ export class SyncService {
         size: r.is_dir === 1 ? 0 : r.size,
         updatedAt: r.updated_at,
         fingerprint: r.is_dir === 1 ? null : r.fingerprint,
-        lockedByOther: Boolean(r.locked_by) && r.locked_by !== caller.userId,
-      });
+        lockedByOther: lockerOf(r.locked_by) === '1',
+      };
+      lines.push(JSON.stringify(item));
     }
-    return { token, syncTime, unchanged: false, items };
+    return `${head(false)}\n${lines.join(',\n')}\n]}}`;
   }
 
   async check(caller: Caller, req: SynCheckRequest): Promise<SynCheckResponse> {

@@ -17,6 +17,7 @@ import { hashingBenchmark } from './suites/hashing';
 import { listBenchmark } from './suites/list';
 import { memoryBenchmark } from './suites/memory';
 import { resendBenchmark } from './suites/resend';
+import { syncBenchmark } from './suites/sync';
 import { uploadBenchmark } from './suites/upload';
 
 /** upload, resend and memory share one server child process and temp directory (lib/transfer-context). */
@@ -33,6 +34,7 @@ const BENCHMARKS: BenchModule[] = [
   browserSmallFilesBenchmark,
   browserMemoryBenchmark,
   browserDownloadBenchmark,
+  syncBenchmark,
 ];
 
 async function main(): Promise<void> {

@@ -17,6 +17,8 @@ import { RemoteError, type Journal, type LocalFs, type RemoteApi } from './ports
 import { SyncLog } from './sync-log';
 
 export interface Watcher {
+  /** The folders the last scan found (a per-folder watcher follows them). */
+  folders?(dirs: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -87,6 +89,7 @@ export class SyncEngine {
       checkPolicy: true,
       cache: newPairCache(),
       shouldStop: () => this.stopping || this.paused || config.paused,
+      onScan: (scan) => this.pairs.get(config.id)?.watcher?.folders?.(scan.entries.filter((e) => e.isDir && !e.ignored).map((e) => e.path)),
     };
     this.pairs.set(config.id, { config, rt, watcher: null, phase: config.paused ? 'paused' : 'idle', message: null, lastPassAt: null, lastSummary: null, wake: null, pending: false, failures: 0, loop: null });
     this.changed();

@@ -61,15 +61,27 @@ export interface ExecuteResult {
 }
 
 const REMOVE_BATCH = 1000;
+const RECORD_BATCH = 2000;
 
 export async function execute(ops: readonly Op[], deps: ExecuteDeps): Promise<ExecuteResult> {
   const result: ExecuteResult = { changed: 0, failedMove: null };
   const removals = ops.filter((op) => op.kind === 'deleteRemote');
   const transfers: Op[] = [];
   let removalsDone = false;
-  for (const op of ops) {
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
     deps.signal.throwIfAborted();
     if (deps.shouldStop?.()) break;
+    if (op.kind === 'record') {
+      // A run of journal-only records (an adopted tree) goes in one transaction.
+      const run: JournalEntry[] = [];
+      while (i < ops.length && ops[i]!.kind === 'record' && run.length < RECORD_BATCH) run.push((ops[i++] as Extract<Op, { kind: 'record' }>).entry);
+      i--;
+      if (transfers.length > 0) result.changed += await runTransfers(transfers.splice(0), deps);
+      for (const entry of run) deps.trace?.(`record ${entry.path} (${entry.remoteId})`);
+      await deps.journal.upsertMany(run);
+      continue;
+    }
     if (op.kind === 'deleteRemote') {
       if (!removalsDone) {
         removalsDone = true;

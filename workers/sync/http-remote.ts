@@ -19,6 +19,7 @@ import {
   type FileListResponse,
   type SynCheckResponse,
   type SynContentResponse,
+  type SynEntry,
   type SynRemoveResponse,
   type UserDetails,
 } from '../../common/api/types';
@@ -32,7 +33,8 @@ import { createApiClient, NetworkError, RateLimitedError, type ApiClient } from 
 import { abortableSleep, backoffDelayMs } from '../engine/backoff';
 import { UploadError } from '../engine/failure-policy';
 import { MESSAGES } from '../engine/messages';
-import { StallError, withStallDetection, type ChunkTransport } from '../engine/transport';
+import { parseBody, StallError, withStallDetection, type ChunkTransport } from '../engine/transport';
+import { clientHeaders } from '../../common/api/client-env';
 import { runUpload } from '../engine/upload-runner';
 import { createUploadConfigCache } from '../engine/upload-config-cache';
 import { SourceReadError, createSha256Hex, type HashChunk } from '../hash/sha256';
@@ -191,19 +193,44 @@ export class HttpRemote implements RemoteApi {
   }
 
   async listTree(rootId: string, token: string | null, signal: AbortSignal): Promise<RemoteListing> {
-    const answer = await this.post<SynContentResponse>(API.syncContent, { rootId, token }, signal);
-    this.options.onSyncTime?.(answer.syncTime);
-    if (answer.unchanged) return { token: answer.token, entries: null };
-    const paths = new Map<string, string>([[rootId, '']]);
-    const entries: RemoteEntry[] = [];
-    for (const e of answer.items) {
-      const parentPath = paths.get(e.parentId);
-      if (parentPath === undefined) continue; // parents come first; an orphan cannot happen in one snapshot
-      const path = parentPath === '' ? e.name : `${parentPath}/${e.name}`;
-      paths.set(e.id, path);
-      entries.push({ path, id: e.id, parentId: e.parentId, isDir: e.isDir, size: e.size, updatedAt: e.updatedAt, fingerprint: e.fingerprint, lockedByOther: e.lockedByOther });
+    return this.call(signal, async () => {
+      const res = await this.fetch(API.syncContent, { rootId, token }, signal);
+      // Folders by id: their path, and their id string (shared by every child as its parentId).
+      const folders = new Map<string, { path: string; id: string }>([[rootId, { path: '', id: rootId }]]);
+      const entries: RemoteEntry[] = [];
+      const add = (e: SynEntry) => {
+        const parent = folders.get(e.parentId);
+        if (parent === undefined) return; // parents come first; an orphan cannot happen in one snapshot
+        const path = parent.path === '' ? e.name : `${parent.path}/${e.name}`;
+        if (e.isDir) folders.set(e.id, { path, id: e.id });
+        entries.push({ path, id: e.id, parentId: parent.id, isDir: e.isDir, size: e.size, updatedAt: e.updatedAt, fingerprint: e.fingerprint, lockedByOther: e.lockedByOther });
+      };
+      const head = await readListing(res, add, signal);
+      this.options.onSyncTime?.(head.syncTime);
+      return { token: head.token, entries: head.unchanged ? null : entries };
+    });
+  }
+
+  /** A POST whose answer the caller reads itself (non-2xx answers are thrown like the API client's). */
+  private async fetch(pathName: string, body: unknown, signal: AbortSignal): Promise<Response> {
+    let res: Response;
+    try {
+      res = await this.options.jar.fetch(this.options.config.apiBase + pathName, {
+        method: 'POST',
+        headers: { ...clientHeaders(this.options.config.platform, this.options.config.networkEnv), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      throw new NetworkError(error);
     }
-    return { token: answer.token, entries };
+    if (!res.ok) {
+      const text = await res.text().catch(() => '');
+      const parsed = parseBody(text);
+      throw new ApiCallError(res.status, classifyFailure(res.status, parsed), parsed);
+    }
+    return res;
   }
 
   async mkdir(parentId: string, name: string, signal: AbortSignal): Promise<RemoteEntry> {
@@ -335,4 +362,53 @@ export class HttpRemote implements RemoteApi {
     const config: UploadConfig = await this.call(signal, () => this.uploadConfig(signal));
     return config.chunkSize;
   }
+}
+
+/**
+ * Reads `POST /api/syn/content`'s answer an item at a time: the server writes one item per line, so
+ * 100,000 items never sit in memory as one text and its parse tree at once (that took ~180 MB). An
+ * answer in any other layout is read whole.
+ */
+async function readListing(res: Response, onItem: (e: SynEntry) => void, signal: AbortSignal): Promise<Omit<SynContentResponse, 'items'>> {
+  if (!res.body) throw new NetworkError(new Error('empty answer'));
+  const decoder = new TextDecoder();
+  let head: Omit<SynContentResponse, 'items'> | null = null;
+  let pending = '';
+  let whole: string | null = null;
+  const line = (text: string) => {
+    if (whole !== null) {
+      whole += `${text}\n`;
+      return;
+    }
+    if (head === null) {
+      if (text.endsWith('"items":[')) {
+        head = (JSON.parse(`${text}]}}`) as { data: SynContentResponse }).data;
+        return;
+      }
+      whole = `${text}\n`;
+      return;
+    }
+    const item = text.endsWith(',') ? text.slice(0, -1) : text;
+    if (item === ']}}' || item === '') return;
+    onItem(JSON.parse(item) as SynEntry);
+  };
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    signal.throwIfAborted();
+    pending += decoder.decode(chunk, { stream: true });
+    let nl = pending.indexOf('\n');
+    while (nl >= 0) {
+      line(pending.slice(0, nl));
+      pending = pending.slice(nl + 1);
+      nl = pending.indexOf('\n');
+    }
+  }
+  pending += decoder.decode();
+  if (pending !== '') line(pending);
+  if (whole !== null) {
+    const data = (JSON.parse(whole) as { data: SynContentResponse }).data;
+    for (const item of data.items) onItem(item);
+    return data;
+  }
+  if (head === null) throw new NetworkError(new Error('incomplete listing'));
+  return head;
 }

@@ -114,13 +114,16 @@ export async function downloadInto(
  * not finish (its fingerprint is in the journal, the server has it: removed) or a write that raced
  * the engine (put back at its place, or next to it as a conflict copy).
  */
-export async function recoverTrash(fs: LocalFs, agreedFingerprints: ReadonlySet<string>, chunkSize: number, now: number, signal: AbortSignal): Promise<void> {
-  for (const { trashPath, originalPath } of await fs.listTrash()) {
+export async function recoverTrash(fs: LocalFs, agreedFingerprints: () => Promise<ReadonlySet<string>>, chunkSize: number, now: number, signal: AbortSignal): Promise<void> {
+  const leftovers = await fs.listTrash();
+  if (leftovers.length === 0) return;
+  const agreed = await agreedFingerprints();
+  for (const { trashPath, originalPath } of leftovers) {
     const stat = await fs.stat(trashPath);
     if (!stat) continue;
     if (!stat.isDir) {
       const digests = await fs.digest(trashPath, chunkSize, signal);
-      if (agreedFingerprints.has(digests.fingerprint)) {
+      if (agreed.has(digests.fingerprint)) {
         await fs.unlink(trashPath);
         continue;
       }

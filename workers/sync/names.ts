@@ -10,9 +10,17 @@
 import picomatch from 'picomatch';
 import { checkFileName, normalizeFileName } from '../../common/validation/names';
 
-/** The key of a path: NFC, lower case (the server's name key, per component). */
+/** ASCII only: already NFC, and lower-casing cannot change its length. */
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, controls included
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The key of a path: NFC, lower case (the server's name key, per component). Returns `path` itself
+ * when it is its own key, so 100,000 keys of plain names cost no extra strings.
+ */
 export function pathKey(path: string): string {
-  return path.normalize('NFC').toLowerCase();
+  const key = ASCII.test(path) ? path.toLowerCase() : path.normalize('NFC').toLowerCase();
+  return key === path ? path : key;
 }
 
 export function baseName(path: string): string {
@@ -65,8 +73,11 @@ const TEMPORARY_PATTERNS: readonly RegExp[] = [
 /** The folder inside a synced folder where the sync keeps its temporary downloads and local trash. */
 export const SYNC_DIR_NAME = '.cloud-drive-sync';
 
+/** The patterns above as one expression: a scan tests every name. */
+const TEMPORARY = new RegExp(TEMPORARY_PATTERNS.map((re) => `(?:${re.source})`).join('|'), 'i');
+
 export function isTemporaryName(name: string): boolean {
-  return TEMPORARY_PATTERNS.some((re) => re.test(name));
+  return TEMPORARY.test(name);
 }
 
 /**
@@ -85,6 +96,7 @@ export function createIgnoreMatcher(patterns: readonly string[]): (path: string,
       const match = picomatch(anchored ? body : `**/${body}`, { dot: true, nocase: true });
       return { dirOnly, match };
     });
+  if (compiled.length === 0) return (path) => isTemporaryName(baseName(path));
   return (path, isDir) => {
     if (isTemporaryName(baseName(path))) return true;
     return compiled.some(({ dirOnly, match }) => (!dirOnly || isDir) && match(path));

@@ -1,21 +1,21 @@
 /**
  * The sync engine wired to the real world under Node: the server (HttpRemote over the cookie jar,
  * the worker_threads hash pool and the http chunk transport with the upload limit), the disk
- * (NodeFs), one SQLite journal per pair under the state folder, and chokidar watching each folder.
+ * (NodeFs), one SQLite journal per pair under the state folder, and a folder watcher per pair.
  * The headless command (cli.ts) and Electron's utility process (host.ts) both start it here.
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { watch } from 'chokidar';
 import type { NetworkEnv } from '../../common/api/client-env';
 import type { SyncPairConfig, SyncPassSummary, SyncSettings, SyncStatus } from '../../common/sync/types';
 import type { CookieFetch } from '../node/cookie-fetch';
 import { createNodeChunkTransport } from '../node/chunk-transport';
 import { engineConfigFor } from '../node/engine-config';
 import { createNodeHashPool } from '../node/hash-pool';
-import { journalFileOf, SyncEngine, type Watcher } from './engine';
+import { journalFileOf, SyncEngine } from './engine';
 import { HttpRemote } from './http-remote';
-import { SYNC_DIR_NAME, type LocalPlatform } from './names';
+import type { LocalPlatform } from './names';
+import { watchFolder } from './folder-watcher';
 import { NodeFs } from './node-fs';
 import { SqliteJournal } from './sqlite-journal';
 import { TokenBucket } from './throttle';
@@ -45,20 +45,6 @@ function platformOf(): LocalPlatform {
   return process.platform === 'win32' ? 'win32' : process.platform === 'darwin' ? 'darwin' : 'linux';
 }
 
-/** chokidar on one folder, ignoring the sync's own area; every event is just "something changed". */
-function watchFolder(pair: SyncPairConfig, changed: () => void): Watcher {
-  const watcher = watch(pair.localDir, {
-    ignoreInitial: true,
-    followSymlinks: false,
-    ignored: (p: string) => p.includes(`${SYNC_DIR_NAME}`),
-    // Polling would stat every file every interval: events only, the periodic pass is the safety net.
-    usePolling: false,
-  });
-  watcher.on('all', changed);
-  watcher.on('error', () => changed());
-  return { close: () => watcher.close() };
-}
-
 export function startNodeSync(options: NodeSyncOptions): NodeSync {
   fs.mkdirSync(options.stateDir, { recursive: true });
   const up = new TokenBucket(options.settings.uploadLimit);
@@ -78,7 +64,7 @@ export function startNodeSync(options: NodeSyncOptions): NodeSync {
     remote,
     openJournal: (pair) => new SqliteJournal(journalFileOf(options.stateDir, pair)),
     openFs: (pair) => new NodeFs(pair.localDir, { hashChunk: pool.hashChunk, hashConcurrency: pool.size }),
-    watch: options.watch ? watchFolder : undefined,
+    watch: options.watch ? (pair, changed) => watchFolder(pair.localDir, platformOf(), changed) : undefined,
     platform: platformOf(),
     settings: options.settings,
     onPass: options.onPass,

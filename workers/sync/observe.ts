@@ -10,7 +10,7 @@
 import { PIPELINE_MIN_BYTES } from '../../common/transfer/constants';
 import type { JournalEntry, LocalEntry, RemoteEntry } from './model';
 import { baseName, pathKey } from './names';
-import { LocalFsError, type FileDigests, type LocalFs, type PolicyVerdict, type RemoteApi } from './ports';
+import { LocalFsError, type FileDigests, type LocalFs, type PolicyVerdict, type RemoteApi, type ScanResult } from './ports';
 import type { SyncLog } from './sync-log';
 import { statMatches } from './decide-two-way';
 
@@ -23,6 +23,8 @@ export interface Observation {
   digests: Map<string, FileDigests>;
   /** Files (not folders) the pair holds locally. */
   fileCount: number;
+  /** Some file was still being written or could not be read: the next pass must look again. */
+  unsettled: boolean;
 }
 
 /** Verdicts kept per file version, so an unchanged file is not asked about again. */
@@ -42,11 +44,10 @@ export interface ObserveDeps {
   signal: AbortSignal;
 }
 
-const CHECK_BATCH = 500;
+const CHECK_BATCH = 1000;
 
-export async function observeLocal(deps: ObserveDeps, journal: readonly JournalEntry[], remote: readonly RemoteEntry[]): Promise<Observation> {
+export async function observeLocal(deps: ObserveDeps, scan: ScanResult, journal: readonly JournalEntry[], remote: readonly RemoteEntry[]): Promise<Observation> {
   const { fs, log, signal } = deps;
-  const scan = await fs.scan(deps.isIgnored, signal);
   for (const issue of scan.issues) {
     if (issue.kind === 'symlink') log.policy('skippedList', issue.path, issue.reason);
     else log.failed(issue.path, '读取', issue.reason);
@@ -55,7 +56,7 @@ export async function observeLocal(deps: ObserveDeps, journal: readonly JournalE
   for (const issue of scan.issues) frozen.set(issue.path, issue.reason);
 
   const journalByKey = new Map(journal.map((j) => [j.key, j]));
-  const remoteSizes = new Map(remote.filter((r) => !r.isDir).map((r) => [pathKey(r.path), r.size]));
+  const remoteFiles = new Map(remote.filter((r) => !r.isDir).map((r) => [pathKey(r.path), r]));
   const goneSizes = new Set<number>();
   const localKeys = new Set(scan.entries.map((e) => pathKey(e.path)));
   for (const j of journal) if (!j.isDir && !localKeys.has(j.key)) goneSizes.add(j.size);
@@ -69,7 +70,7 @@ export async function observeLocal(deps: ObserveDeps, journal: readonly JournalE
     const j = journalByKey.get(key);
     if (j && !j.isDir && j.trusted && statMatches(entry, j)) continue;
     // A large new file with nothing to compare it with is hashed while it uploads (pipelined).
-    if (!j && entry.size >= PIPELINE_MIN_BYTES && remoteSizes.get(key) !== entry.size && !goneSizes.has(entry.size)) continue;
+    if (!j && entry.size >= PIPELINE_MIN_BYTES && remoteFiles.get(key)?.size !== entry.size && !goneSizes.has(entry.size)) continue;
     toRead.push(entry);
   }
 
@@ -89,7 +90,8 @@ export async function observeLocal(deps: ObserveDeps, journal: readonly JournalE
           continue;
         }
         entry.fingerprint = d.fingerprint;
-        digests.set(key, d);
+        // Kept for the upload only where reading again would cost (more than one chunk).
+        if (d.chunkDigests.length > 1) digests.set(key, d);
       } catch (error) {
         if (!(error instanceof LocalFsError)) throw error;
         if (error.code === 'missing') {
@@ -105,8 +107,9 @@ export async function observeLocal(deps: ObserveDeps, journal: readonly JournalE
   await Promise.all(Array.from({ length: Math.max(1, deps.readConcurrency) }, lane));
 
   const heldByPolicy = new Set<string>();
-  if (deps.checkPolicy) await applyPolicy(deps, scan.entries, journalByKey, frozen, heldByPolicy);
-  return { local: scan.entries, frozen, heldByPolicy, digests, fileCount };
+  const unsettled = frozen.size > scan.issues.length;
+  if (deps.checkPolicy) await applyPolicy(deps, scan.entries, journalByKey, remoteFiles, frozen, heldByPolicy);
+  return { local: scan.entries, frozen, heldByPolicy, digests, fileCount, unsettled };
 }
 
 /** Asks the server's verdict on new or changed files (cached per version) and freezes what it refuses. */
@@ -114,6 +117,7 @@ async function applyPolicy(
   deps: ObserveDeps,
   entries: readonly LocalEntry[],
   journal: ReadonlyMap<string, JournalEntry>,
+  remoteFiles: ReadonlyMap<string, RemoteEntry>,
   frozen: Map<string, string>,
   heldByPolicy: Set<string>,
 ): Promise<void> {
@@ -124,8 +128,9 @@ async function applyPolicy(
     const key = pathKey(entry.path);
     if (frozen.has(entry.path)) continue;
     const j = journal.get(key);
-    // Agreed and unchanged: it is in the cloud already, nothing to ask.
+    // Agreed and unchanged, or the cloud holds this very content there already: nothing to upload, nothing to ask.
     if (j && !j.isDir && (entry.fingerprint === undefined || entry.fingerprint === j.fingerprint)) continue;
+    if (entry.fingerprint !== undefined && remoteFiles.get(key)?.fingerprint === entry.fingerprint) continue;
     byKey.set(entry.path, entry);
     const cached = deps.verdicts.get(entry.path);
     if (cached && cached.size === entry.size && cached.mtimeMs === entry.mtimeMs) continue;

@@ -13,10 +13,11 @@ import { execute, PassInterrupted } from './executor';
 import { recoverTrash } from './local-ops';
 import type { RemoteEntry } from './model';
 import { createIgnoreMatcher, pathKey, type LocalPlatform } from './names';
+import { cleanState, unchangedSince, type CleanState } from './clean-state';
 import { observeLocal, type VerdictCache } from './observe';
 import { plan } from './planner';
 import type { Plan, PlanInput } from './model';
-import { RemoteError, type Journal, type LocalFs, type RemoteApi } from './ports';
+import { RemoteError, type Journal, type LocalFs, type RemoteApi, type ScanResult } from './ports';
 import type { SyncLog } from './sync-log';
 
 export interface PairRuntime {
@@ -34,6 +35,8 @@ export interface PairRuntime {
   cache: PairCache;
   /** Each operation as it starts (the simulation's trace). */
   trace?: (line: string) => void;
+  /** Each scan (the folder watcher follows the folders it found). */
+  onScan?: (scan: ScanResult) => void;
   /** True once the engine is stopping or paused: no new operation starts (those in flight finish). */
   shouldStop?: () => boolean;
   /** Each plan with what it was made from (debugging: the simulation can save it to replay the planner alone). */
@@ -41,15 +44,17 @@ export interface PairRuntime {
 }
 
 export interface PairCache {
+  /** The token of the last listing. */
   listingToken: string | null;
-  listing: RemoteEntry[] | null;
+  /** What a pass that planned nothing saw: the next pass skips all work while nothing differs from it. */
+  clean: CleanState | null;
   verdicts: VerdictCache;
   noMove: Set<string>;
   account: string | null;
 }
 
 export function newPairCache(): PairCache {
-  return { listingToken: null, listing: null, verdicts: new Map(), noMove: new Set(), account: null };
+  return { listingToken: null, clean: null, verdicts: new Map(), noMove: new Set(), account: null };
 }
 
 /** A pass stopped for a reason the user must see (and that retrying soon will not fix by itself). */
@@ -80,16 +85,30 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
     await rt.fs.cleanTemp();
     const rootId = await resolveRoot(rt, signal);
     const chunkSize = await rt.remote.chunkSize(signal);
-    const agreed = new Set((await rt.journal.all()).map((j) => j.fingerprint).filter((f): f is string => f !== null));
+    const agreed = async () => new Set((await rt.journal.all()).map((j) => j.fingerprint).filter((f): f is string => f !== null));
     await recoverTrash(rt.fs, agreed, chunkSize, rt.now(), signal);
     rt.cache.account ??= await rt.remote.account();
     const isIgnored = createIgnoreMatcher(rt.config.ignore);
 
     for (let round = 0; round < MAX_ROUNDS && !rt.shouldStop?.(); round++) {
-      const remote = await listRemote(rt, rootId, signal);
+      // The listing is the server's work, the scan this process's: both at once. After a clean pass
+      // the listing is asked with its token: unchanged, it comes back empty.
+      const clean = round === 0 ? rt.cache.clean : null;
+      const [listed, scan] = await Promise.all([listRemote(rt, rootId, clean?.token ?? null, signal), rt.fs.scan(isIgnored, signal)]);
       const journal = await rt.journal.all();
+      rt.onScan?.(scan);
+      if (clean && listed === null && unchangedSince(clean, scan, await rt.journal.index())) {
+        // Nothing changed on either side since a pass that left nothing to do: no file is read,
+        // nothing is planned, the lists stay as they were.
+        log.carryOver();
+        break;
+      }
+      rt.cache.clean = null;
+      const remote = shareStrings(listed ?? (await listRemote(rt, rootId, null, signal))!, scan);
+      collectGarbage();
       const observed = await observeLocal(
         { fs: rt.fs, remote: rt.remote, log, chunkSize, isIgnored, verdicts: rt.cache.verdicts, readConcurrency: rt.readConcurrency, checkPolicy: rt.checkPolicy, signal },
+        scan,
         journal,
         remote,
       );
@@ -114,11 +133,15 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         isIgnored,
         noMove: rt.cache.noMove,
       };
+      collectGarbage();
       const planned = plan(planInput);
       rt.onPlan?.(planInput, planned);
       for (const p of planned.problems) log.failed(p.path, p.side === 'local' ? '上传' : '下载', p.reason);
       lastPlanSize = planned.ops.length;
-      if (planned.ops.length === 0) break;
+      if (planned.ops.length === 0) {
+        if (!observed.unsettled && rt.cache.listingToken) rt.cache.clean = cleanState(rt.cache.listingToken, scan, journal);
+        break;
+      }
 
       const remoteIds = new Map(remote.map((r) => [pathKey(r.path), r.id]));
       const result = await execute(planned.ops, {
@@ -142,6 +165,12 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         rt.cache.noMove.add(result.failedMove);
         continue;
       }
+      // Only journal rows written (an adopted tree): both sides agree as scanned, so the next pass
+      // may take the short cut without planning everything once more.
+      const journalOnly = planned.ops.every((op) => op.kind === 'record' || op.kind === 'forget' || op.kind === 'rebase');
+      if (journalOnly && result.failedMove === null && !observed.unsettled && rt.cache.listingToken) {
+        rt.cache.clean = cleanState(rt.cache.listingToken, scan, await rt.journal.all());
+      }
       const needsFollowUp = planned.ops.some((op) => op.kind === 'conflictLocal' && op.expect.isDir);
       if (!needsFollowUp) break;
     }
@@ -151,7 +180,17 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
   } finally {
     log.endPass();
   }
+  collectGarbage();
   return { summary: { ...log.summary }, lastPlanSize };
+}
+
+/**
+ * Collects garbage between a pass's phases when the process allows it (`--expose-gc`, as the engine
+ * process is started: workers/sync/engine-flags.ts). A pass over 100,000 files makes its garbage in
+ * bursts (the scan, the reads, the plan); collected between them, the peak stays near what is live.
+ */
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
 }
 
 /** The cloud folder's id: kept in the journal; a folder that vanished stops the pair (no mass delete). */
@@ -170,18 +209,30 @@ async function resolveRoot(rt: PairRuntime, signal: AbortSignal): Promise<string
   return id;
 }
 
-async function listRemote(rt: PairRuntime, rootId: string, signal: AbortSignal): Promise<RemoteEntry[]> {
+/** The cloud tree, or null when `token` is still current (nothing changed since). */
+async function listRemote(rt: PairRuntime, rootId: string, token: string | null, signal: AbortSignal): Promise<RemoteEntry[] | null> {
   try {
-    const listing = await rt.remote.listTree(rootId, rt.cache.listing ? rt.cache.listingToken : null, signal);
-    if (listing.entries === null && rt.cache.listing) return rt.cache.listing;
-    const entries = listing.entries ?? (await rt.remote.listTree(rootId, null, signal)).entries ?? [];
-    rt.cache.listing = entries;
+    const listing = await rt.remote.listTree(rootId, token, signal);
     rt.cache.listingToken = listing.token;
-    return entries;
+    return listing.entries;
   } catch (error) {
     if (error instanceof RemoteError && error.kind === 'notFound') {
       throw new PassRefused(`云端文件夹已被删除或移走：${rt.config.remotePath}（为免误删本地文件，同步已暂停）`);
     }
     throw error;
   }
+}
+
+/**
+ * Paths equal on both sides become one string: the cloud entries take the scan's. 100,000 paths of
+ * Chinese names are ~22 MB a copy; the planner holds both trees at once.
+ */
+function shareStrings(remote: RemoteEntry[], scan: ScanResult): RemoteEntry[] {
+  const local = new Map<string, string>();
+  for (const e of scan.entries) local.set(e.path, e.path);
+  for (const r of remote) {
+    const same = local.get(r.path);
+    if (same !== undefined) r.path = same;
+  }
+  return remote;
 }

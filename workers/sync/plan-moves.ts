@@ -50,12 +50,26 @@ export function planMoves(ctx: MoveContext): MovePlan {
   const { L, J, R } = ctx;
   const ops: Op[] = [];
   const pending = new Set<string>();
+  if (J.byKey.size === 0) return { ops, pending }; // a first pass: nothing can have moved
 
   // Where each journal row and remote entry is now, by server id (kept current as subtrees move).
   const journalKeyById = new Map<string, string>();
   for (const [key, j] of J.byKey) journalKeyById.set(j.remoteId, key);
   const remoteKeyById = new Map<string, string>();
   for (const [key, r] of R.byKey) remoteKeyById.set(r.id, key);
+
+  const usedTargets = new Set<string>();
+
+  // Candidates: rows gone locally, or whose remote entry sits elsewhere. Shallow first, so a moved
+  // folder carries its rows before they are looked at one by one.
+  const candidates: Array<{ id: string; depth: number }> = [];
+  for (const [key, j] of J.byKey) {
+    const remoteKey = remoteKeyById.get(j.remoteId);
+    if (!L.has(key) || (remoteKey !== undefined && remoteKey !== key)) candidates.push({ id: j.remoteId, depth: depth(key) });
+  }
+  // Nothing moved (a first pass, an idle one): the indexes below are not built at all.
+  if (candidates.length === 0) return { ops, pending };
+  candidates.sort((a, b) => a.depth - b.depth);
 
   // Local entries the journal does not know at their place: possible move targets.
   const newLocalByFileId = new Map<string, string[]>();
@@ -70,16 +84,6 @@ export function planMoves(ctx: MoveContext): MovePlan {
   for (const [key, j] of J.byKey) {
     if (!L.has(key) && !j.isDir && j.fingerprint && j.size > 0) goneByFingerprint.set(j.fingerprint, (goneByFingerprint.get(j.fingerprint) ?? 0) + 1);
   }
-  const usedTargets = new Set<string>();
-
-  // Candidates: rows gone locally, or whose remote entry sits elsewhere. Shallow first, so a moved
-  // folder carries its rows before they are looked at one by one.
-  const candidates: Array<{ id: string; depth: number }> = [];
-  for (const [key, j] of J.byKey) {
-    const remoteKey = remoteKeyById.get(j.remoteId);
-    if (!L.has(key) || (remoteKey !== undefined && remoteKey !== key)) candidates.push({ id: j.remoteId, depth: depth(key) });
-  }
-  candidates.sort((a, b) => a.depth - b.depth);
 
   const moveJournal = (fromKey: string, toKey: string, toPath: string) => {
     J.move(fromKey, toKey, toPath, (entry, key, path) => {

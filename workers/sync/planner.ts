@@ -50,7 +50,7 @@ export function plan(input: PlanInput): Plan {
     return false;
   };
 
-  const scannedPaths = new Set(input.local.map((l) => l.path));
+  let scannedPaths: Set<string> | null = null; // built on first use: rarely needed
   const localPaths = new Map<string, string>();
   const remotePaths = new Map<string, string>();
   /** Local spelling of a key: the entry's own, else its parent's plus the remote name. */
@@ -82,7 +82,7 @@ export function plan(input: PlanInput): Plan {
 
   // ---- per path, children before parents (a folder's fate depends on what survives under it) ----
   const keys = new Set<string>([...L.keys(), ...J.keys(), ...R.keys()]);
-  const remoteIds = new Set([...R.byKey.values()].map((r) => r.id));
+  let remoteIds: Set<string> | null = null; // built on first use: only a remote delete asks
   const ordered = [...keys].sort().reverse();
   const localSurvivors = new Set<string>(keptLocalParents);
   const remoteSurvivors = new Set<string>();
@@ -96,8 +96,8 @@ export function plan(input: PlanInput): Plan {
     remotePathOf,
     hasLocalSurvivor: (key) => localSurvivors.has(key),
     hasRemoteSurvivor: (key) => remoteSurvivors.has(key),
-    isLocalPathOccupied: (path) => scannedPaths.has(path),
-    isRemoteAlive: (id) => remoteIds.has(id),
+    isLocalPathOccupied: (path) => (scannedPaths ??= new Set(input.local.map((l) => l.path))).has(path),
+    isRemoteAlive: (id) => (remoteIds ??= new Set([...R.byKey.values()].map((r) => r.id))).has(id),
     // A cloud folder missing here is created here (decided after its children, so assumed now).
     isLocalFolder: (key) => key === '' || (L.has(key) ? L.get(key)!.isDir : R.get(key)?.isDir === true && !isFrozen(key)),
     noMove: input.noMove ?? new Set(),

@@ -168,7 +168,11 @@ export interface InflightUpload {
 
 export interface Journal {
   all(): Promise<JournalEntry[]>;
+  /** The rows by key (the same map until the next write: do not change it). */
+  index(): Promise<ReadonlyMap<string, JournalEntry>>;
   upsert(entry: JournalEntry): Promise<void>;
+  /** Many rows in one transaction (the journal-only records at the end of a plan). */
+  upsertMany(entries: readonly JournalEntry[]): Promise<void>;
   forget(key: string): Promise<void>;
   /** Forgets `key` and every row under it. */
   forgetTree(key: string): Promise<void>;

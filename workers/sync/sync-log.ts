@@ -42,6 +42,13 @@ export class SyncLog {
     for (const path of [...this.active.keys()]) if (this.active.get(path)!.state !== 'unstable') this.active.delete(path);
   }
 
+  /** The pass found nothing new: what the lists showed stays (the idle pass's short cut). */
+  carryOver(): void {
+    for (const name of ['failList', 'interceptList', 'sensitiveList', 'secretList', 'skippedList'] as const) {
+      for (const item of this.shown[name]) this.staged[name].set(item.path, item);
+    }
+  }
+
   setFileCount(n: number): void {
     this.fileCount = n;
   }

@@ -67,7 +67,9 @@ function gatedJournal(journal: Journal, gate: Gate): Journal {
     };
   return {
     all: wrap(journal.all),
+    index: wrap(journal.index),
     upsert: wrap(journal.upsert),
+    upsertMany: wrap(journal.upsertMany),
     forget: wrap(journal.forget),
     forgetTree: wrap(journal.forgetTree),
     rebase: wrap(journal.rebase),
