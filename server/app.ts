@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { assertSafeConfig, type ServerConfig } from './config';
+import { assertSafeConfig, DEFAULTS, type ServerConfig } from './config';
 import { openDatabase } from './db/database';
 import { installErrorHandler } from './http/error-handler';
 import './http/fastify-types';
@@ -12,6 +12,17 @@ import { installRouteRegistry } from './http/route-registry';
 import { installClientOps } from './http/client-ops';
 import { installSecurityHeaders } from './http/security-headers';
 import { installBodyEncodingGuard } from './http/body-encoding';
+import { installActionLog } from './http/action-hooks';
+import { ActionLogRepository } from './repositories/action-log-repository';
+import { ActionLogService } from './services/action-log-service';
+import { ActionLogQueryService } from './services/action-log-query-service';
+import { registerActionLogRoutes } from './routes/action-log-routes';
+import { TenantConfigRepository } from './repositories/tenant-config-repository';
+import { TenantService } from './services/tenant-service';
+import { DictService } from './services/dict-service';
+import { registerTenantRoutes } from './routes/tenant-routes';
+import { registerDictRoutes } from './routes/dict-routes';
+import { loadChainKey } from './storage/chain-key';
 import { ClientOpRepository } from './repositories/client-op-repository';
 import { CaptchaRepository } from './repositories/captcha-repository';
 import { FileRepository } from './repositories/file-repository';
@@ -25,6 +36,10 @@ import { registerTestRoutes } from './routes/test-routes';
 import { registerTransferRoutes } from './routes/transfer-routes';
 import { BlockedTypes } from './services/blocked-types';
 import { CheckService } from './services/check-service';
+import { SecondUploadService } from './services/second-upload-service';
+import { BatchUploadService } from './services/batch-upload-service';
+import { BatchUploadRepository } from './repositories/batch-upload-repository';
+import { registerBatchUploadRoutes } from './routes/batch-upload-routes';
 import { recoverStore } from './services/recovery';
 import { UserRepository } from './repositories/user-repository';
 import { registerAuthRoutes } from './routes/auth-routes';
@@ -119,6 +134,11 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const checkRepo = new CheckRepository(db);
   const challengeRepo = new ChallengeRepository(db);
   const clientOps = new ClientOpRepository(db);
+  const actionLogRepo = new ActionLogRepository(db, await loadChainKey(config.dataDir, config.auditChainKey, true));
+  const actionLogs = new ActionLogService(actionLogRepo, (err) => app.log.error({ err }, 'action log write failed'));
+  await actionLogRepo.refreshStatistics();
+  // Until people have departments (issue 14, organisation), a department is only itself.
+  const actionLogQueries = new ActionLogQueryService(actionLogRepo, async (_tenantId, departmentId) => [departmentId]);
 
   const captchas = new CaptchaService(captchaRepo, {
     ttlMs: config.captchaTtlMs,
@@ -132,7 +152,12 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const smsCodes = new SmsCodeService(new SmsCodeRepository(db), smsGateway, accountPolicy, (err) => app.log.error({ err }, 'SMS send failed'));
   const auth = new AuthService(users, sessions, captchas, throttle, smsCodes, accountPolicy, config.sessionTtlMs);
   const accounts = new AccountService(users, sessions, throttle, smsCodes);
-  const configService = new ConfigService(tenants, blobStore, accountPolicy.passwordExpiryDays, config.desktopRelease);
+  const tenantConfig = new TenantConfigRepository(db);
+  const dicts = new DictService(tenantConfig);
+  const tenantService = new TenantService(tenants, tenantConfig, blobStore);
+  await tenantService.init();
+  const configService = new ConfigService(tenants, blobStore, accountPolicy.passwordExpiryDays, config.desktopRelease, (tenantId) =>
+    dicts.disabledModules(tenantId));
   const userService = new UserService(users, config.publicBaseUrl);
   const spaceRepo = new SpaceRepository(db);
   const treeRepo = new TreeRepository(db);
@@ -153,7 +178,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const groups = new GroupService(spaceRepo, users, access);
   const archives = new ArchiveService(files, blobStore, access, thumbnails);
   const checks = new CheckService(checkRepo, users, fileService, blockedTypes);
-  const sync = new SyncService(new SyncRepository(db), access, trash, blockedTypes, checks);
+  const sync = new SyncService(new SyncRepository(db), access, trash, blockedTypes, checks, async (tenantId) => (await tenantService.switches(tenantId)).syncTime);
   const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
   if (config.crashPoint && !crashPoint) throw new Error(`unknown DRIVE_TEST_CRASH_POINT '${config.crashPoint}'`);
   const uploads = new UploadService(uploadRepo, users, fileService, chunkStore, blobStore, challengeRepo, blockedTypes, {
@@ -162,6 +187,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     uploadExpiryMs: config.uploadExpiryMs,
     crashPoint: crashPoint as CrashPoint | undefined,
   });
+
+  const secondUploads = new SecondUploadService(uploadRepo, users, fileService, blobStore, challengeRepo, blockedTypes, config.maxFileSize);
 
   const app = Fastify({
     logger: config.logger ? { level: 'info' } : false,
@@ -178,8 +205,9 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     { tmpDir, uploads: uploadRepo, recovery: new RecoveryRepository(db), chunks: chunkStore, blobs: blobStore },
     { info: (obj, msg) => app.log.info(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
   );
+  const auditRetentionMs = (config.auditRetentionDays ?? DEFAULTS.auditRetentionDays) * 24 * 3600 * 1000;
   const sweeper = new Sweeper(uploads, captchaRepo, sessions, { throttle, smsCodes }, { trash, texts, clientOps }, (err) =>
-    app.log.error({ err }, 'sweep failed'));
+    app.log.error({ err }, 'sweep failed'), { actionLogs, retentionMs: auditRetentionMs });
   app.decorate('sweeper', sweeper);
 
   await app.register(fastifyCookie);
@@ -187,6 +215,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   installErrorHandler(app);
   installSecurityHeaders(app);
   installRouteRegistry(app);
+  installActionLog(app, actionLogs);
   installSessionGuard(app, auth);
   installBodyEncodingGuard(app);
   installClientOps(app, clientOps);
@@ -201,7 +230,11 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerArchiveRoutes(app, archives, downloads);
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
-  registerTransferRoutes(app, uploads, checks);
+  registerTransferRoutes(app, secondUploads, checks);
+  registerBatchUploadRoutes(app, new BatchUploadService(new BatchUploadRepository(db), uploadRepo, fileService, blobStore, blockedTypes));
+  registerActionLogRoutes(app, actionLogQueries);
+  registerTenantRoutes(app, tenantService);
+  registerDictRoutes(app, dicts);
   registerSyncRoutes(app, sync);
   if (config.testHooks) registerTestRoutes(app, tmpDir, uploads);
   await registerStaticRoutes(app, config.staticDir);
@@ -209,6 +242,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   sweeper.start(config.sweepIntervalMs);
   app.addHook('onClose', async () => {
     await sweeper.stop();
+    await actionLogs.drain();
     await chunkStore.close();
     await db.destroy();
   });

@@ -54,6 +54,13 @@ export interface ServerConfig {
   accounts?: Partial<AccountPolicy>;
   /** The desktop release offered by /api/clientVersion/get; unset = none published. */
   desktopRelease?: ClientVersion;
+  /** Days the action log keeps a record before the sweeper prunes it (AUDIT_RETENTION_DAYS, default 180). */
+  auditRetentionDays?: number;
+  /**
+   * Hex key of the action log's hash chain (AUDIT_CHAIN_KEY). Unset: `DATA_DIR/audit-chain.key`,
+   * created on first start (storage/chain-key.ts).
+   */
+  auditChainKey?: string;
 }
 
 const GiB = 1024 * 1024 * 1024;
@@ -66,6 +73,7 @@ export const DEFAULTS = {
   captchaTtlMs: 300 * 1000,
   sweepIntervalMs: 3600 * 1000,
   recycleRetentionDays: 30,
+  auditRetentionDays: 180,
 } as const;
 
 function intFromEnv(value: string | undefined, fallback: number, name: string): number {
@@ -130,6 +138,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     trustProxy: env.TRUST_PROXY === '1',
     crashPoint: env.DRIVE_TEST_CRASH_POINT || undefined,
     accounts: accountsFromEnv(env),
+    auditRetentionDays: intFromEnv(env.AUDIT_RETENTION_DAYS, DEFAULTS.auditRetentionDays, 'AUDIT_RETENTION_DAYS'),
+    auditChainKey: env.AUDIT_CHAIN_KEY || undefined,
     desktopRelease: env.DESKTOP_VERSION_NAME
       ? { versionName: env.DESKTOP_VERSION_NAME, versionDesc: env.DESKTOP_VERSION_DESC || '', isForce: env.DESKTOP_VERSION_FORCE === '1' }
       : undefined,

@@ -119,6 +119,17 @@ export const ERRORS = {
    * in the group. A user id unknown in the tenant (another tenant's included) answers USER_NOT_FOUND.
    */
   GROUP_USER_NOT_FOUND: { code: 'GRP-6004', status: 400, message: '用户不存在' },
+  // Appended by the tenant work (issue 14): tenant profile, pictures, dictionaries.
+  /** Another tenant's id from a tenant admin, or an id no tenant has. */
+  TENANT_NOT_FOUND: { code: 'TNT-7001', status: 404, message: '租户不存在' },
+  /** Not a PNG, JPEG, WebP or GIF by its bytes (SVG included), or not decodable. */
+  TENANT_IMAGE_INVALID: { code: 'TNT-7002', status: 400, message: '图片格式不支持，请上传 PNG、JPG、WebP 或 GIF 图片' },
+  TENANT_IMAGE_TOO_LARGE: { code: 'TNT-7003', status: 400, message: '图片过大，标志不超过 2MB，登录背景不超过 8MB' },
+  TENANT_ALIAS_INVALID: { code: 'TNT-7004', status: 400, message: '别名只能包含字母、数字、下划线和短横线，长度 2-32 位' },
+  TENANT_ALIAS_TAKEN: { code: 'TNT-7005', status: 400, message: '该别名已被其他租户使用' },
+  TENANT_NAME_INVALID: { code: 'TNT-7006', status: 400, message: '名称不能为空，且不超过 64 个字符' },
+  /** A dictionary group or entry code that does not exist (entries are never added). */
+  DICT_NOT_FOUND: { code: 'DICT-7101', status: 404, message: '字典项不存在' },
 
   // Appended by the desktop sync work (issue 17).
   /**
@@ -128,8 +139,6 @@ export const ERRORS = {
   SYNC_CHANGED: { code: 'SYN-5001', status: 409, message: '文件已在别处被修改，请重新同步' },
   /** A sync call on a folder outside 同步文件 (synced files must live in the synced-files category). */
   SYNC_ROOT_INVALID: { code: 'SYN-5002', status: 400, message: '同步文件夹必须位于同步文件中' },
-  /** syncTime outside SYNC_TIME_MIN_MINUTES..SYNC_TIME_MAX_MINUTES. */
-  SYNC_TIME_INVALID: { code: 'SYN-5003', status: 400, message: '同步间隔必须在1到1440分钟之间' },
 
   INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },
 } as const satisfies Record<string, { code: string } & ErrorDef>;

@@ -119,6 +119,55 @@ export const API = {
   /** POST {} → SpaceInfo of the tenant's public space (created on first use). */
   publicSpace: '/api/space/public/get',
 
+  // tenant (spec §7; payloads in tenant.ts). State-changing GETs require the X-Client-Platform header.
+  /** Public: `GET ?id=` (tenant id or alias; absent = the default tenant) → TenantAlias (the login page's brand and background). */
+  tenantAlias: '/api/tenant/getAlias',
+  /** `GET ?tenantId=` (another tenant: platform admins only) → TenantInfo. */
+  tenantInfo: '/api/tenant/info/get',
+  /** Admins: `GET` → TenantListResponse (every tenant for a platform admin, the own one otherwise). */
+  tenantList: '/api/tenant/list',
+  /** Admins: `POST` TenantUpdateRequest (JSON, pictures base64) → TenantInfo. */
+  tenantUpdate: '/api/tenant/update',
+  /** Admins: `GET ?tenantId=` → TenantInfo with the generated logo again. */
+  tenantResetLogo: '/api/tenant/resetLogo',
+  /** Admins: `GET ?tenantId=` → TenantInfo without a login background. */
+  tenantResetBackground: '/api/tenant/BGImage/reset',
+  /** Ours, public: `GET ?t=tenantId&v=` → the login background (WebP). */
+  loginBackground: '/api/v2/defaultConfig/loginBackground',
+  /** Admin switches (spec §7, form-encoded POST `value=0|1`, SwitchForm) → TenantSwitches. */
+  switchGesture: '/api/v2/sysSetting/gesture/switch',
+  switchKeyCreate: '/api/v2/sysSetting/keyCreate/switch',
+  switchPublicDownload: '/api/v2/sysSetting/publicDownLoad/switch',
+  switchExchange: '/api/v2/sysSetting/exchangeSwitch/switch',
+  /** Form-encoded POST `syncTime=<minutes>` (SyncTimeForm) → TenantSwitches. */
+  modifySyncTime: '/api/v2/defaultConfig/modify/syncTime',
+
+  // dictionaries and static data (spec §7; defaults in dictionaries.ts, payloads in tenant.ts)
+  /** `POST {groups?}` (DictListRequest) → DictGroup[] (the tenant's version). */
+  dictList: '/api/dict/list',
+  /** `GET ?group=` → DictItem[] of one group (enabled and not). */
+  dictQueryByGroup: '/api/dict/queryByGroup',
+  /** `GET ?group=` (default `module-switch`) → DictGroup. */
+  dictGroupGet: '/api/dict/group/get',
+  /** Ours, admins: `POST` DictItemUpdateRequest → DictGroup. */
+  dictItemUpdate: '/api/dict/item/update',
+  /** The static data call of spec §7 (its path is ours): `POST {names}` (StaticDataRequest) → StaticData (enabled entries). */
+  staticData: '/api/staticData/list',
+
+  // action log (操作日志), ours; payloads in action-log.ts, codes in action-codes.ts. Admin only.
+  /**
+   * `POST {from?, to?, userId?, account?, departmentId?, actions?, fileName?, outcome?, cursor?, pageSize?}`
+   * (ActionLogListRequest) → ActionLogListResponse: newest first, keyset pages; `scannedTo` when a
+   * scan window ended before the page filled (go on with nextCursor).
+   */
+  actionLogList: '/api/actionLog/list',
+  /**
+   * `GET ?format=xlsx|csv&tzOffset=&` + the same filter (ActionLogExportQuery; `actions` comma-separated)
+   * → the whole filtered set as a streamed attachment (formula-like cells neutralised). Recorded itself
+   * (audit.export).
+   */
+  actionLogExport: '/api/actionLog/export',
+
   // transfer protocol
   /** Ours: the chunk size and limits the server announces; fetched before hashing. */
   uploadConfig: '/api/v2/file/upload/config',
@@ -129,6 +178,11 @@ export const API = {
   chunkMerge: '/api/v2/file/chunk/merge',
   /** Instant upload with proof of ownership: see common/transfer/second-upload.ts. */
   secondUpload: '/api/v2/file/second/upload',
+  /**
+   * Ours: many small files in one request, committed in one transaction. Raw framed body (manifest
+   * length, BatchUploadManifest, the files' bytes) → BatchUploadResponse: common/transfer/batch-upload.ts.
+   */
+  batchUpload: '/api/v2/file/batch/upload',
 
   // pre-upload checks and held items (common/transfer/checks.ts). The spec names these without their
   // full paths; ours put them under /api/v2/file/ like their siblings.
@@ -162,8 +216,6 @@ export const API = {
    * the others are listed in `changed` and left alone (another device changed them meanwhile).
    */
   syncRemove: '/api/syn/remove',
-  /** Spec §7, admin only, form-encoded: `syncTime` = minutes between the desktop's full sync passes (TenantConfig.syncTime). */
-  syncTimeModify: '/api/v2/defaultConfig/modify/syncTime',
 
   /**
    * Test hook (only with DRIVE_TEST_HOOKS=1): `PUT` raw body → streamed to a temp file with a chunk's
@@ -191,6 +243,14 @@ export function previewUrl(fileId: string): string {
 
 export function thumbnailUrl(fileId: string): string {
   return API.thumbnailPrefix + encodeURIComponent(fileId);
+}
+
+/** The export URL of a filtered action log (the browser downloads it itself). */
+export function actionLogExportUrl(query: Record<string, string | number | undefined>): string {
+  const q = Object.entries(query)
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return `${API.actionLogExport}?${q.join('&')}`;
 }
 
 /** The streamed ZIP of these entries; `name` (without .zip) names the archive. */

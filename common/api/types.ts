@@ -9,6 +9,8 @@ export interface SystemConfig {
   /** URL of the tenant logo (served by the server), or '' when none. */
   logo: string;
   brandName: string;
+  /** URL of the tenant's login background picture (POST /api/tenant/update), or '' for the default. */
+  loginBackground?: string;
 }
 
 export interface TenantConfig {
@@ -693,12 +695,12 @@ export interface SynRemoveResponse {
   changed: string[];
 }
 
-/** `POST /api/v2/defaultConfig/modify/syncTime` (form): minutes between full sync passes. */
-export interface SyncTimeForm {
-  syncTime: number;
-}
-export const SYNC_TIME_MIN_MINUTES = 1;
-export const SYNC_TIME_MAX_MINUTES = 1440;
-export const SYNC_TIME_DEFAULT_MINUTES = 10;
 /** Most items one syn/check or syn/remove call takes. */
 export const SYNC_BATCH_MAX = 1000;
+
+// ---- action log (操作日志): codes in action-codes.ts, payloads in action-log.ts --------------------
+export * from './action-codes';
+export * from './action-log';
+
+// ---- tenant, dictionaries, static data (tenant.ts, dictionaries.ts) ------------------------------
+export * from './tenant';

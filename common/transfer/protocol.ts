@@ -36,6 +36,14 @@
  *   against every recorded chunk (FINGERPRINT_MISMATCH otherwise: the client starts a new session).
  * Before opening one, the client probes for content the tenant already stores (second-upload.ts,
  * "probe"), so a duplicate still sends zero chunk bytes.
+ *
+ * Finished uploads (an answer lost is not an upload lost): every request that may create the file —
+ * chunkExist, chunkMerge, second upload, the small-file batch — takes an optional `clientKey`, the
+ * client's own id for the item (CLIENT_KEY_PATTERN, unique per user). The server records the key with
+ * the file it creates, in the same transaction, and keeps it as long as an upload session. A later
+ * request with that key (a reload while the merge ran, a connection cut before the answer) creates
+ * nothing: chunkExist answers `finished` with the file's id, merge and second upload answer the file,
+ * the batch lists the item as created. Without a key, requests behave as before.
  */
 import type { FileCategory } from '../api/types';
 
@@ -57,6 +65,8 @@ export interface ChunkExistRequest {
   name: string;
   parentId: string | null;
   category: FileCategory;
+  /** The client's id for the item (see "Finished uploads"). */
+  clientKey?: string;
 }
 
 export interface ChunkExistResponse {
@@ -70,6 +80,11 @@ export interface ChunkExistResponse {
    * 0 < bytes < chunk length: send only the rest, with `offset=bytes`. Absent = none.
    */
   partialChunks?: PartialChunk[];
+  /**
+   * Present when `clientKey` already created its file (see "Finished uploads"): the item is done,
+   * nothing is to be sent (`existingChunks` lists every chunk).
+   */
+  finished?: { fileId: string };
 }
 
 export interface PartialChunk {
@@ -115,6 +130,8 @@ export interface ChunkMergeRequest {
   /** Streaming sessions: required (the digests and fingerprint the client computed meanwhile). */
   chunkDigests?: string[];
   fingerprint?: string;
+  /** The client's id for the item (see "Finished uploads"). */
+  clientKey?: string;
 }
 
 export interface IfMatch {
@@ -122,6 +139,9 @@ export interface IfMatch {
   /** null: any content (only the id must match). */
   fingerprint: string | null;
 }
+
+/** What a `clientKey` may look like: the engine's item ids (workers/engine/ids.ts) fit. */
+export const CLIENT_KEY_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 
 /** Number of chunks of a file; an empty file has one empty chunk so every file has a fingerprint. */
 export function chunkCount(size: number, chunkSize: number): number {

@@ -54,6 +54,8 @@ export interface SecondUploadRequest {
   /** As in ChunkMergeRequest (protocol.ts). */
   ifMatch?: IfMatch;
   proof?: SecondUploadProof;
+  /** The client's id for the item (protocol.ts, "Finished uploads"): a repeat answers the file it created. */
+  clientKey?: string;
 }
 
 export interface SecondUploadChallenge {

@@ -20,8 +20,10 @@ export type TransferState = (typeof TRANSFER_STATES)[number];
 const ACTIVE: TransferState[] = ['hashing', 'checking', 'uploading', 'retrying'];
 
 export const TRANSITIONS: Record<TransferState, readonly TransferState[]> = {
-  waiting: ['hashing', 'checking', 'paused', 'cancelled', 'held'],
-  hashing: ['checking', 'paused', 'cancelled', 'retrying', 'failed', 'held', 'waiting'],
+  // → uploading: a small file in a batch (hashed in memory, no checking round trip: batch-upload.ts).
+  waiting: ['hashing', 'checking', 'uploading', 'paused', 'cancelled', 'held'],
+  // → done: the server says this item's file exists already (protocol.ts, "Finished uploads").
+  hashing: ['checking', 'done', 'paused', 'cancelled', 'retrying', 'failed', 'held', 'waiting'],
   checking: ['uploading', 'done', 'paused', 'cancelled', 'retrying', 'failed', 'held', 'waiting', 'hashing'],
   uploading: ['done', 'paused', 'cancelled', 'retrying', 'failed', 'held', 'waiting'],
   retrying: ['hashing', 'checking', 'uploading', 'paused', 'cancelled', 'failed', 'waiting'],

@@ -29,7 +29,9 @@ function createDialect(config: ServerConfig): Dialect {
 
 export async function openDatabase(config: ServerConfig): Promise<Db> {
   const db = new Kysely<Database>({ dialect: createDialect(config) });
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  // Unordered: work built in parallel takes its own number range (migrations/index.ts), so a database
+  // may have run 0040 before 0011 lands. Each migration touches only its own tables and columns.
+  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
@@ -37,6 +39,16 @@ export async function openDatabase(config: ServerConfig): Promise<Db> {
     throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
   }
   return db;
+}
+
+/**
+ * The SQLite database of a data directory, read-only and without migrating (tools such as
+ * `npm run audit:verify`, which may run beside a live server: WAL lets it read while the server writes).
+ */
+export function openReadOnlyDatabase(dataDir: string): Db {
+  const sqlite = new SQLite(path.join(dataDir, 'drive.sqlite'), { readonly: true, fileMustExist: true });
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
 /** True when a write failed because of a UNIQUE constraint (SQLite or PostgreSQL). */

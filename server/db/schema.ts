@@ -9,6 +9,14 @@ export interface TenantsTable {
   /** BlobStore key of the logo image (SVG), or null. */
   logo_key: string | null;
   created_at: number;
+  /** Migration 0012: alias (alias_key its lower case, unique), the logo's type ('webp'; null = the generated SVG). */
+  alias?: string | null;
+  alias_key?: string | null;
+  logo_type?: string | null;
+  /** BlobStore key and type of the login background, or null. */
+  background_key?: string | null;
+  background_type?: string | null;
+  updated_at?: number | null;
 }
 
 export interface UsersTable {
@@ -35,6 +43,8 @@ export interface UsersTable {
   /** 1 = may log in through the public-network build. */
   outer_login?: number;
   agreement_read_at?: number | null;
+  /** 1 = platform admin: sees every tenant (migration 0012, common/api/tenant.ts). */
+  platform_admin?: number;
 }
 
 export interface SessionsTable {
@@ -186,6 +196,20 @@ export interface UploadsTable {
   merge_blob_id?: string | null;
 }
 
+/** An upload that created its file, by the client's key for the item (migration 0040). */
+export interface FinishedUploadsTable {
+  user_id: string;
+  client_key: string;
+  file_id: string;
+  finished_at: number;
+}
+
+/** A one-piece blob being written by a small-file batch (migration 0041). */
+export interface BlobIntentsTable {
+  storage_key: string;
+  created_at: number;
+}
+
 export interface UploadChunksTable {
   upload_id: string;
   idx: number;
@@ -212,8 +236,6 @@ export interface TenantSettingsTable {
   blocked_extensions: string | null;
   /** JSON array of name keywords; null = DEFAULT_SENSITIVE_KEYWORDS. */
   sensitive_keywords: string | null;
-  /** Minutes between desktop sync passes; null = SYNC_TIME_DEFAULT_MINUTES (migration 0030). */
-  sync_time_minutes?: number | null;
   /** JSON array of the tenant's own classification marks; null = none (migration 0030). */
   secret_marks?: string | null;
 }
@@ -258,6 +280,69 @@ export interface ClientOpsTable {
   created_at: number;
 }
 
+/** An admin switch of a tenant (spec §7 admin switches); absent = DEFAULT_TENANT_SWITCHES. */
+export interface TenantSwitchesTable {
+  tenant_id: string;
+  key: string;
+  value: string;
+  updated_at: number;
+}
+
+/** A tenant's version of a default dictionary entry (common/api/dictionaries.ts). */
+export interface DictItemsTable {
+  tenant_id: string;
+  group_code: string;
+  item_code: string;
+  label: string;
+  value: string;
+  sort: number;
+  enabled: number;
+  updated_at: number;
+}
+
+/** One action log row (migration 0011; the chain: services/action-log/chain.ts). */
+export interface ActionLogTable {
+  /** '' = the platform's own chain (failed logins of unknown accounts, platform-wide events). */
+  tenant_id: string;
+  /** 1, 2, 3… within the tenant, without gaps. */
+  seq: number;
+  at: number;
+  actor_id: string | null;
+  actor_account: string;
+  actor_name: string;
+  /** RoleCode, or '' for an unknown account, 'system' for the server itself. */
+  actor_role: string;
+  dept_id: string | null;
+  /** An ActionCode (common/api/action-codes.ts). */
+  action: string;
+  /** JSON ActionTarget[]. */
+  targets: string;
+  /** The targets' names, NFC lower case, one per line: what the file-name filter matches. */
+  names_key: string;
+  /** JSON object or null: what else the action needs to be understood (new name, destination…). */
+  detail: string | null;
+  outcome: 'ok' | 'refused';
+  error_code: string | null;
+  address: string;
+  /** 3 internal build, 4 public build (spec §9), null when unknown. */
+  client_type: number | null;
+  network_env: string;
+  platform: string;
+  user_agent: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** The tail of each tenant's chain, and where pruning stopped. */
+export interface ActionLogHeadsTable {
+  tenant_id: string;
+  seq: number;
+  hash: string;
+  /** Rows with seq <= anchor_seq were pruned; anchor_hash is the hash of row anchor_seq. */
+  anchor_seq: number;
+  anchor_hash: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -278,4 +363,10 @@ export interface Database {
   favorites: FavoritesTable;
   text_holds: TextHoldsTable;
   client_ops: ClientOpsTable;
+  action_log: ActionLogTable;
+  action_log_heads: ActionLogHeadsTable;
+  tenant_switches: TenantSwitchesTable;
+  dict_items: DictItemsTable;
+  finished_uploads: FinishedUploadsTable;
+  blob_intents: BlobIntentsTable;
 }

@@ -145,14 +145,15 @@ export class CheckRepository {
   }
 
   /** Marks an entry decided; false when the user has no entry with that key. */
-  async decide(userId: string, key: string, decision: string, now: number): Promise<boolean> {
-    const res = await this.db
+  /** Records the decision on a held item; its name and reason (for the action log), or undefined when unknown. */
+  decide(userId: string, key: string, decision: string, now: number): Promise<Pick<UnprocessedUploadsTable, 'name' | 'reason'> | undefined> {
+    return this.db
       .updateTable('unprocessed_uploads')
       .set({ decision, decided_at: now })
       .where('user_id', '=', userId)
       .where('upload_key', '=', key)
+      .returning(['name', 'reason'])
       .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
   }
 
   listUndecided(userId: string, limit: number): Promise<UnprocessedUploadsTable[]> {

@@ -54,6 +54,20 @@ export class RecoveryRepository {
     await this.db.deleteFrom('upload_chunks').where('upload_id', '=', uploadId).where('idx', 'in', idxs).execute();
   }
 
+  /** Keys a small-file batch recorded before writing (0041), each with whether a blob row took it. */
+  async blobIntents(): Promise<Array<{ key: string; hasRow: boolean }>> {
+    const rows = await this.db
+      .selectFrom('blob_intents')
+      .leftJoin('blobs', 'blobs.storage_key', 'blob_intents.storage_key')
+      .select(['blob_intents.storage_key as key', 'blobs.id as blobId'])
+      .execute();
+    return rows.map((r) => ({ key: r.key, hasRow: r.blobId !== null }));
+  }
+
+  async forgetBlobIntents(): Promise<void> {
+    await this.db.deleteFrom('blob_intents').execute();
+  }
+
   async clearMergeIntent(uploadId: string): Promise<void> {
     await this.db.updateTable('uploads').set({ merge_blob_id: null }).where('id', '=', uploadId).execute();
   }

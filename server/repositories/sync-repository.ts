@@ -15,7 +15,7 @@ export interface SyncRow {
   fingerprint: string | null;
 }
 
-/** The desktop sync's queries: whole subtrees and the tenant's sync settings. */
+/** The desktop sync's queries: whole subtrees and the tenant's classification marks. */
 export class SyncRepository {
   constructor(private readonly db: Db) {}
 
@@ -58,19 +58,9 @@ export class SyncRepository {
     return hash.digest('hex');
   }
 
-  async settings(tenantId: string): Promise<{ syncTimeMinutes: number | null; secretMarks: string[] }> {
-    const row = await this.db.selectFrom('tenant_settings').select(['sync_time_minutes', 'secret_marks']).where('tenant_id', '=', tenantId).executeTakeFirst();
-    return {
-      syncTimeMinutes: row?.sync_time_minutes ?? null,
-      secretMarks: row?.secret_marks ? (JSON.parse(row.secret_marks) as string[]) : [],
-    };
-  }
-
-  async saveSyncTime(tenantId: string, minutes: number): Promise<void> {
-    await this.db
-      .insertInto('tenant_settings')
-      .values({ tenant_id: tenantId, blocked_extensions: null, sensitive_keywords: null, sync_time_minutes: minutes })
-      .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ sync_time_minutes: minutes }))
-      .execute();
+  /** The tenant's own classification marks (migration 0030), besides the standard 绝密★/机密★/秘密★. */
+  async secretMarks(tenantId: string): Promise<string[]> {
+    const row = await this.db.selectFrom('tenant_settings').select('secret_marks').where('tenant_id', '=', tenantId).executeTakeFirst();
+    return row?.secret_marks ? (JSON.parse(row.secret_marks) as string[]) : [];
   }
 }

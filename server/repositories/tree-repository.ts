@@ -68,8 +68,14 @@ export class TreeRepository {
   }
 
   /** Deleted roots of a user, all of them (empty the bin), or older than `before` for everybody. */
-  async trashRoots(tenantId: string | null, userId: string | null, before: number | null, limit: number): Promise<Array<Pick<FilesTable, 'id' | 'tenant_id'>>> {
-    let q = this.db.selectFrom('files').select(['id', 'tenant_id']).where(sql<boolean>`trash_root_id = id`);
+  async trashRoots(
+    tenantId: string | null,
+    userId: string | null,
+    before: number | null,
+    limit: number,
+  ): Promise<Array<Pick<FilesTable, 'id' | 'tenant_id' | 'name' | 'is_dir'>>> {
+    // The names are for the action log, which records what was purged.
+    let q = this.db.selectFrom('files').select(['id', 'tenant_id', 'name', 'is_dir']).where(sql<boolean>`trash_root_id = id`);
     if (tenantId) q = q.where('tenant_id', '=', tenantId);
     if (userId) q = q.where('deleted_by', '=', userId);
     if (before !== null) q = q.where('deleted_at', '<', before);

@@ -12,14 +12,15 @@ import { ContentReplaceRefused, replaceContent, type ContentEditor } from './con
  */
 export type ChunkTarget = Pick<UploadsTable, 'id' | 'fingerprint' | 'size' | 'chunk_size' | 'chunk_count' | 'merge_blob_id'>;
 
-export type CommitFailure = 'uploadGone' | 'quota' | 'nameConflict' | 'locked' | 'forbidden' | 'blobGone' | 'changed';
+/** `finished`: the client's key for the item already created a file (a repeat whose first answer was lost). */
+export type CommitFailure = 'uploadGone' | 'quota' | 'nameConflict' | 'locked' | 'forbidden' | 'blobGone' | 'finished' | 'changed';
 
 export type CommitOutcome =
   | { ok: true; file: FilesTable; blobId: string; reusedExistingBlob: boolean; replacedVersion: boolean }
   | { ok: false; reason: CommitFailure };
 
 /** Thrown inside a transaction to roll it back with a reason. */
-class Rollback extends Error {
+export class Rollback extends Error {
   constructor(readonly reason: CommitFailure) {
     super(reason);
   }
@@ -49,9 +50,11 @@ export interface CommitInput {
   /** With 'newVersion': the clashing file must be this one at this content, else 'changed'. */
   ifMatch?: IfMatch | null;
   now: number;
+  /** The client's key for the item (protocol.ts, "Finished uploads"): recorded with the file, once. */
+  clientKey?: string;
 }
 
-type Tx = Transaction<Database>;
+export type Tx = Transaction<Database>;
 
 export class UploadRepository {
   constructor(private readonly db: Db) {}
@@ -97,6 +100,26 @@ export class UploadRepository {
   async chunkDigestsJson(uploadId: string): Promise<string | undefined> {
     const row = await this.db.selectFrom('uploads').select('chunk_digests').where('id', '=', uploadId).executeTakeFirst();
     return row?.chunk_digests;
+  }
+
+  /**
+   * The file an earlier request with this client key created, when it still exists (live or in the
+   * recycle bin, in the caller's tenant).
+   */
+  async findFinished(userId: string, tenantId: string, clientKey: string): Promise<FilesTable | undefined> {
+    return this.db
+      .selectFrom('finished_uploads')
+      .innerJoin('files', 'files.id', 'finished_uploads.file_id')
+      .selectAll('files')
+      .where('finished_uploads.user_id', '=', userId)
+      .where('finished_uploads.client_key', '=', clientKey)
+      .where('files.tenant_id', '=', tenantId)
+      .executeTakeFirst();
+  }
+
+  /** Forgets finished uploads recorded before `cutoff` (the sweeper). */
+  async deleteFinishedBefore(cutoff: number): Promise<void> {
+    await this.db.deleteFrom('finished_uploads').where('finished_at', '<', cutoff).execute();
   }
 
   findById(uploadId: string): Promise<UploadsTable | undefined> {
@@ -224,74 +247,13 @@ export class UploadRepository {
    */
   async commit(input: CommitInput): Promise<CommitOutcome> {
     try {
-      return await this.db.transaction().execute(async (tx) => {
-        if (input.uploadId !== null) {
-          const upload = await tx
-            .selectFrom('uploads')
-            .select('id')
-            .where('id', '=', input.uploadId)
-            .where('user_id', '=', input.editor.userId)
-            .executeTakeFirst();
-          if (!upload) throw new Rollback('uploadGone');
-        }
-
-        const existing = await tx
-          .selectFrom('blobs')
-          .select('id')
-          .where('tenant_id', '=', input.editor.tenantId)
-          .where('fingerprint', '=', input.fingerprint)
-          .where('size', '=', input.size)
-          .executeTakeFirst();
-        let blobId: string;
-        if (input.blob.kind === 'existing') {
-          if (!existing || existing.id !== input.blob.id) throw new Rollback('blobGone');
-          blobId = existing.id;
-        } else if (existing) {
-          blobId = existing.id;
-        } else {
-          blobId = input.blob.id;
-          await tx
-            .insertInto('blobs')
-            .values({
-              id: blobId,
-              tenant_id: input.editor.tenantId,
-              fingerprint: input.fingerprint,
-              size: input.size,
-              storage_key: input.blob.id,
-              created_at: input.now,
-              chunk_size: input.blob.layout?.chunkSize ?? null,
-              chunk_count: input.blob.layout?.chunkCount ?? null,
-            })
-            .execute();
-        }
-
-        const charged = await tx
-          .updateTable('users')
-          .set((eb) => ({ used_size: eb('used_size', '+', input.size) }))
-          .where('id', '=', input.editor.userId)
-          .where((eb) => eb(eb('used_size', '+', input.size), '<=', eb.ref('quota')))
-          .executeTakeFirst();
-        if (Number(charged.numUpdatedRows) !== 1) throw new Rollback('quota');
-
-        const placed = await placeFile(tx, { ...input.file, blob_id: blobId }, input.onConflict, input.editor, input.now, input.ifMatch ?? null);
-
-        if (input.uploadId !== null) {
-          await tx.deleteFrom('upload_chunks').where('upload_id', '=', input.uploadId).execute();
-          await tx.deleteFrom('uploads').where('id', '=', input.uploadId).execute();
-        }
-        return {
-          ok: true as const,
-          file: placed.file,
-          blobId,
-          reusedExistingBlob: input.blob.kind === 'new' && blobId !== input.blob.id,
-          replacedVersion: placed.replacedVersion,
-        };
-      });
+      return await this.db.transaction().execute((tx) => commitInTx(tx, input));
     } catch (err) {
       if (err instanceof Rollback) return { ok: false, reason: err.reason };
       throw err;
     }
   }
+
 }
 
 /**
@@ -303,6 +265,94 @@ export class UploadRepository {
  *   file_versions row (version_no = highest + 1). A folder of that name, or a file locked by another
  *   user, cannot be replaced.
  */
+/**
+ * The commit's steps inside the caller's transaction; a refusal throws Rollback (the caller rolls
+ * back the transaction, or a savepoint: the small-file batch commits many files in one transaction).
+ */
+export async function commitInTx(tx: Tx, input: CommitInput): Promise<Extract<CommitOutcome, { ok: true }>> {
+  if (input.clientKey !== undefined) {
+    const earlier = await tx
+      .selectFrom('finished_uploads')
+      .select('file_id')
+      .where('user_id', '=', input.editor.userId)
+      .where('client_key', '=', input.clientKey)
+      .executeTakeFirst();
+    if (earlier) throw new Rollback('finished');
+  }
+  if (input.uploadId !== null) {
+    const upload = await tx
+      .selectFrom('uploads')
+      .select('id')
+      .where('id', '=', input.uploadId)
+      .where('user_id', '=', input.editor.userId)
+      .executeTakeFirst();
+    if (!upload) throw new Rollback('uploadGone');
+  }
+
+  const existing = await tx
+    .selectFrom('blobs')
+    .select('id')
+    .where('tenant_id', '=', input.editor.tenantId)
+    .where('fingerprint', '=', input.fingerprint)
+    .where('size', '=', input.size)
+    .executeTakeFirst();
+  let blobId: string;
+  if (input.blob.kind === 'existing') {
+    if (!existing || existing.id !== input.blob.id) throw new Rollback('blobGone');
+    blobId = existing.id;
+  } else if (existing) {
+    blobId = existing.id;
+  } else {
+    blobId = input.blob.id;
+    await tx
+      .insertInto('blobs')
+      .values({
+        id: blobId,
+        tenant_id: input.editor.tenantId,
+        fingerprint: input.fingerprint,
+        size: input.size,
+        storage_key: input.blob.id,
+        created_at: input.now,
+        chunk_size: input.blob.layout?.chunkSize ?? null,
+        chunk_count: input.blob.layout?.chunkCount ?? null,
+      })
+      .execute();
+  }
+
+  const charged = await tx
+    .updateTable('users')
+    .set((eb) => ({ used_size: eb('used_size', '+', input.size) }))
+    .where('id', '=', input.editor.userId)
+    .where((eb) => eb(eb('used_size', '+', input.size), '<=', eb.ref('quota')))
+    .executeTakeFirst();
+  if (Number(charged.numUpdatedRows) !== 1) throw new Rollback('quota');
+
+  const placed = await placeFile(tx, { ...input.file, blob_id: blobId }, input.onConflict, input.editor, input.now, input.ifMatch ?? null);
+
+  if (input.clientKey !== undefined) {
+    try {
+      await tx
+        .insertInto('finished_uploads')
+        .values({ user_id: input.editor.userId, client_key: input.clientKey, file_id: placed.file.id, finished_at: input.now })
+        .execute();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new Rollback('finished');
+      throw err;
+    }
+  }
+  if (input.uploadId !== null) {
+    await tx.deleteFrom('upload_chunks').where('upload_id', '=', input.uploadId).execute();
+    await tx.deleteFrom('uploads').where('id', '=', input.uploadId).execute();
+  }
+  return {
+    ok: true as const,
+    file: placed.file,
+    blobId,
+    reusedExistingBlob: input.blob.kind === 'new' && blobId !== input.blob.id,
+    replacedVersion: placed.replacedVersion,
+  };
+}
+
 async function placeFile(
   tx: Tx,
   file: FilesTable,

@@ -46,7 +46,7 @@ export function registerArchiveRoutes(app: FastifyInstance, archives: ArchiveSer
   );
 
   app.get(`${API.previewPrefix}:id`, { schema: idParams }, async (request, reply) => {
-    const file = await downloads.resolve(callerOf(request), (request.params as { id: string }).id);
+    const file = await downloads.resolve(callerOf(request), (request.params as { id: string }).id, 'file.preview');
     const type = previewTypeOf(file.name);
     // Chrome's PDF viewer does not run in a sandboxed document; a PDF's scripts run in the viewer,
     // never on our origin. Every other inline type is sandboxed too.

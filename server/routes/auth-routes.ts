@@ -93,7 +93,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, capt
 
   // Works with or without a session, so a client can always reset to a clean state.
   app.post(API.logout, { config: { public: true } }, async (request, reply): Promise<ApiOk<null>> => {
-    await auth.logout(request.cookies[SESSION_COOKIE]);
+    await auth.logout(request.cookies[SESSION_COOKIE], request.caller);
     clearSessionCookie(request, reply);
     return { data: null };
   });

@@ -14,16 +14,32 @@ export function registerConfigRoutes(app: FastifyInstance, config: ConfigService
 
   app.get(
     LOGO_PATH,
-    { config: { public: true }, schema: { querystring: { type: 'object', properties: { t: { type: 'string', maxLength: 64 } } } } },
+    { config: { public: true }, schema: { querystring: { type: 'object', properties: { t: { type: 'string', maxLength: 64 }, v: { type: 'integer' } } } } },
     async (request, reply) => {
-      const stream = await config.logo((request.query as { t?: string }).t);
-      if (!stream) throw new AppError(ERRORS.NOT_FOUND);
-      // Our own SVG, still locked down: no scripts even if opened directly.
+      const logo = await config.logo((request.query as { t?: string }).t);
+      if (!logo) throw new AppError(ERRORS.NOT_FOUND);
+      // Our own SVG, or a WebP the server encoded itself: locked down all the same, no scripts even if opened directly.
       return reply
-        .type('image/svg+xml')
+        .type(logo.type === 'webp' ? 'image/webp' : 'image/svg+xml')
         .header('X-Content-Type-Options', 'nosniff')
         .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
         .header('Cache-Control', 'public, max-age=300')
+        .send(logo.stream);
+    },
+  );
+
+  // The login page's background (ours): public like the logo; the URL carries a version, so it may be kept long.
+  app.get(
+    API.loginBackground,
+    { config: { public: true }, schema: { querystring: { type: 'object', properties: { t: { type: 'string', maxLength: 64 }, v: { type: 'integer' } } } } },
+    async (request, reply) => {
+      const stream = await config.loginBackground((request.query as { t?: string }).t);
+      if (!stream) throw new AppError(ERRORS.NOT_FOUND);
+      return reply
+        .type('image/webp')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', "default-src 'none'")
+        .header('Cache-Control', 'public, max-age=86400')
         .send(stream);
     },
   );
@@ -42,7 +58,7 @@ export function registerConfigRoutes(app: FastifyInstance, config: ConfigService
   app.get(API.tenantConfig, duringPasswordChange, async (request): Promise<ApiOk<TenantConfig>> => ({
     data: await config.tenantConfig(callerOf(request)),
   }));
-  app.get(API.menu, duringPasswordChange, async (request): Promise<ApiOk<MenuItem[]>> => ({ data: config.menu(callerOf(request)) }));
+  app.get(API.menu, duringPasswordChange, async (request): Promise<ApiOk<MenuItem[]>> => ({ data: await config.menu(callerOf(request)) }));
   app.get(API.pagePermissions, async (request): Promise<ApiOk<PagePermission[]>> => ({
     data: config.pagePermissions(callerOf(request)),
   }));

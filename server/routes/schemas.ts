@@ -1,3 +1,4 @@
+import { CLIENT_KEY_PATTERN } from '../../common/transfer/protocol';
 /**
  * JSON schema pieces shared by routes. Fastify validates with them before any service runs, so bad
  * input is refused with 400 REQ-2001. Names get only a length bound here: their content rules belong
@@ -8,6 +9,8 @@ export const nullableId = { anyOf: [idString, { type: 'null' }] } as const;
 export const category = { type: 'integer', minimum: 1, maximum: 1000 } as const;
 export const nameString = { type: 'string', maxLength: 1024 } as const;
 export const sha256Hex = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
+/** The client's id for an upload item (protocol.ts, "Finished uploads"). */
+export const clientKey = { type: 'string', pattern: CLIENT_KEY_PATTERN } as const;
 export const conflictPolicy = { type: 'string', enum: ['fail', 'newVersion', 'rename'] } as const;
 /** IfMatch (common/transfer/protocol.ts): replace only this file at this content. */
 export const ifMatch = {

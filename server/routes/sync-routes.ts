@@ -74,16 +74,4 @@ export function registerSyncRoutes(app: FastifyInstance, sync: SyncService): voi
     },
     async (request): Promise<ApiOk<SynRemoveResponse>> => ({ data: await sync.remove(callerOf(request), request.body as SynRemoveRequest) }),
   );
-
-  app.post(
-    API.syncTimeModify,
-    {
-      config: { adminOnly: true, bodyEncoding: 'form' },
-      schema: { body: { type: 'object', required: ['syncTime'], properties: { syncTime: { type: 'string', pattern: '^[0-9]{1,5}$' } } } },
-    },
-    async (request): Promise<ApiOk<null>> => {
-      await sync.setSyncTime(callerOf(request), Number((request.body as { syncTime: string }).syncTime));
-      return { data: null };
-    },
-  );
 }

@@ -19,8 +19,8 @@ import type {
 import type { SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
 import { callerOf } from '../http/session-guard';
 import { CHECK_BATCH_MAX, type CheckService } from '../services/check-service';
-import type { UploadService } from '../services/upload-service';
-import { category, conflictPolicy, nameString, nullableId, sha256Hex, ifMatch } from './schemas';
+import type { SecondUploadService } from '../services/second-upload-service';
+import { category, clientKey, conflictPolicy, ifMatch, nameString, nullableId, sha256Hex } from './schemas';
 
 const candidate = {
   type: 'object',
@@ -40,7 +40,7 @@ const candidates = {
 } as const;
 const keyString = { type: 'string', minLength: 1, maxLength: 256 } as const;
 
-export function registerTransferRoutes(app: FastifyInstance, uploads: UploadService, checks: CheckService): void {
+export function registerTransferRoutes(app: FastifyInstance, secondUploads: SecondUploadService, checks: CheckService): void {
   app.post(
     API.secondUpload,
     {
@@ -62,12 +62,13 @@ export function registerTransferRoutes(app: FastifyInstance, uploads: UploadServ
               required: ['challengeId', 'hmac'],
               properties: { challengeId: { type: 'string', maxLength: 64 }, hmac: { type: 'string', maxLength: 128 } },
             },
+            clientKey,
           },
         },
       },
     },
     async (request): Promise<ApiOk<SecondUploadResponse>> => ({
-      data: await uploads.secondUpload(callerOf(request), request.body as SecondUploadRequest),
+      data: await secondUploads.secondUpload(callerOf(request), request.body as SecondUploadRequest),
     }),
   );
 

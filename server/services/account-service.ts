@@ -21,6 +21,7 @@ import type { Caller } from './caller';
 import type { LoginThrottle } from './login-throttle';
 import { hashPassword, verifyPassword } from './password-hash';
 import type { SmsCodeService } from './sms-code-service';
+import { actionLog, userTarget } from './action-log/recorder';
 
 /**
  * What users do to their own account (agreement, password, phone) and what tenant admins do to their
@@ -57,6 +58,7 @@ export class AccountService {
   }
 
   async readAgreement(caller: Caller, now = Date.now()): Promise<void> {
+    actionLog.record({ action: 'account.agreementRead' });
     await this.users.update(caller.userId, { agreement_read_at: now });
   }
 
@@ -69,6 +71,7 @@ export class AccountService {
   }
 
   private async changePasswordNow(caller: Caller, req: UserInfoModifyRequest, address: string, now: number): Promise<void> {
+    actionLog.record({ action: 'account.passwordChange' });
     await this.throttle.check(caller.username, address, now);
     const user = await this.target(caller, caller.userId);
     const oldPassword = decryptPassword(req.oldPassword) ?? '';
@@ -91,6 +94,7 @@ export class AccountService {
 
   /** Binds a phone proven by the code sent to it (purpose bindPhone, requested by this caller). */
   async bindPhone(caller: Caller, req: PhoneValidateRequest, now = Date.now()): Promise<void> {
+    actionLog.record({ action: 'account.phoneBind', detail: { phone: maskPhone(req.phone) } });
     await this.smsCodes.consume(req.phone, 'bindPhone', caller.userId, req.code, now);
     const holder = await this.users.findByPhone(req.phone);
     if (holder && holder.id !== caller.userId) throw new AppError(ERRORS.PHONE_IN_USE);
@@ -99,6 +103,7 @@ export class AccountService {
 
   async lock(caller: Caller, req: AccountLockRequest): Promise<void> {
     const user = await this.target(caller, req.userId);
+    actionLog.record({ action: 'user.lock', targets: [userTarget(user)] });
     if (user.id === caller.userId) throw new AppError(ERRORS.CANNOT_LOCK_SELF);
     await this.users.update(user.id, { locked: 1, locked_reason: 'admin' });
     await this.sessions.endForUser(user.id, 'locked');
@@ -107,6 +112,7 @@ export class AccountService {
   /** Lifts an admin's lock and a lock by failures, and forgets the failure count. */
   async unlock(caller: Caller, req: AccountLockRequest): Promise<void> {
     const user = await this.target(caller, req.userId);
+    actionLog.record({ action: 'user.unlock', targets: [userTarget(user)] });
     await this.users.update(user.id, { locked: 0, locked_reason: null });
     await this.throttle.clearAccount(user.username);
   }
@@ -121,6 +127,7 @@ export class AccountService {
   async setRoles(caller: Caller, req: SetRolesRequest): Promise<UserRoles> {
     const user = await this.target(caller, req.userId);
     const role = req.roles[0];
+    actionLog.record({ action: 'user.setRole', targets: [userTarget(user)], detail: { from: user.role, to: role ?? null } });
     if (req.roles.length !== 1 || !role || !ROLES.some((r) => r.code === role)) throw new AppError(ERRORS.VALIDATION);
     if (role !== user.role && !(await this.users.setRoleKeepingAnAdmin(caller.tenantId, user.id, role))) {
       throw new AppError(ERRORS.LAST_ADMIN);
@@ -130,7 +137,13 @@ export class AccountService {
 
   async setOuterLogin(caller: Caller, req: OuterLoginSetRequest): Promise<void> {
     const user = await this.target(caller, req.userId);
+    actionLog.record({ action: 'user.outerLogin', targets: [userTarget(user)], detail: { from: user.outer_login === 1, to: req.enabled } });
     await this.users.update(user.id, { outer_login: req.enabled ? 1 : 0 });
     if (!req.enabled) await this.sessions.endForUser(user.id, 'outerLogin', 'public');
   }
+}
+
+/** Phones in the action log show their first three and last four digits. */
+function maskPhone(phone: string): string {
+  return phone.length >= 7 ? `${phone.slice(0, 3)}****${phone.slice(-4)}` : '****';
 }

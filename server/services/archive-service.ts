@@ -11,9 +11,10 @@ import type { FileRepository } from '../repositories/file-repository';
 import type { BlobStore } from '../storage/blob-store';
 import type { ThumbnailStore } from '../storage/thumbnail-store';
 import type { Caller } from './caller';
+import { actionLog, fileTarget } from './action-log/recorder';
 import { freeName } from './naming';
 import type { AccessService } from './space-access';
-import { layoutOf } from './upload-service';
+import { layoutOf } from './upload-commit';
 
 const DEFLATE_KINDS = new Set(['txt', 'unknown']);
 
@@ -29,7 +30,7 @@ let loadersRestricted = false;
  * for the whole process (sharp.block), so nothing here can rasterise SVG (or PDF, or a text format)
  * even if a check upstream were bypassed.
  */
-function restrictImageLoaders(): void {
+export function restrictImageLoaders(): void {
   if (loadersRestricted) return;
   sharp.block({ operation: ['VipsForeignLoad'] });
   sharp.unblock({ operation: ALLOWED_LOADERS });
@@ -76,6 +77,8 @@ export class ArchiveService {
 
   async planZip(caller: Caller, ids: readonly string[], archiveName?: string): Promise<ZipPlan> {
     const entries = await this.access.entries(caller, ids);
+    const detail: Record<string, unknown> = { archiveName: archiveName ?? null };
+    actionLog.record({ action: 'file.zip', targets: entries.map((e) => fileTarget(e.row)), detail });
     const rows: Array<{ row: FilesTable; path: string }> = [];
     const names = new FolderNames();
     for (const { row } of entries) {
@@ -97,6 +100,8 @@ export class ArchiveService {
     if (rows.length > ZIP_MAX_ENTRIES) throw new AppError(ERRORS.ZIP_TOO_LARGE);
     const totalBytes = rows.reduce((n, r) => n + (r.row.is_dir ? 0 : Number(r.row.size)), 0);
     if (totalBytes > ZIP_MAX_BYTES) throw new AppError(ERRORS.ZIP_TOO_LARGE);
+    detail.entries = rows.length;
+    detail.bytes = totalBytes;
 
     const blobIds = [...new Set(rows.map((r) => r.row.blob_id).filter((b): b is string => Boolean(b)))];
     const blobs = new Map<string, BlobsTable>();

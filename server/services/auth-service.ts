@@ -13,6 +13,7 @@ import type { Caller } from './caller';
 import type { LoginThrottle } from './login-throttle';
 import { assertPhone, type SmsCodeService } from './sms-code-service';
 import { dummyVerify, verifyPassword } from './password-hash';
+import { actionLog, actorOfUser, PLATFORM_TENANT, type Actor } from './action-log/recorder';
 
 export const HOME_URL = '/main/file/personal';
 
@@ -68,8 +69,10 @@ export class AuthService {
 
   /** Returns the new session token (for the cookie) and the §2 login result. Rules: LoginForm. */
   async login(form: Partial<LoginForm>, ctx: LoginContext, now = Date.now()): Promise<{ token: string; result: LoginResult }> {
-    if (!form.captchaId || !form.captchaCode) throw new AppError(ERRORS.CAPTCHA_REQUIRED);
     const name = form.username ?? '';
+    // Recorded whatever happens next: a failed login is as much on record as a successful one.
+    actionLog.record({ action: 'auth.login', actor: await this.loginActor(name, ctx) });
+    if (!form.captchaId || !form.captchaCode) throw new AppError(ERRORS.CAPTCHA_REQUIRED);
     // The clock is read again once it is this attempt's turn.
     return this.throttle.serialize(name, () => this.passwordLogin(form, name, ctx, Math.max(now, Date.now())));
   }
@@ -95,6 +98,16 @@ export class AuthService {
   }
 
   /**
+   * Who a login attempt is by: the account named, in its tenant; a name no account has goes to the
+   * platform's chain (it belongs to no tenant), with the name as typed.
+   */
+  private async loginActor(name: string, ctx: LoginContext): Promise<Actor> {
+    const user = name ? await this.users.findByUsername(name) : undefined;
+    const networkEnv = this.effectiveNetwork(ctx.networkEnv);
+    return user ? actorOfUser(user, networkEnv) : { tenantId: PLATFORM_TENANT, id: null, account: name, role: '', networkEnv };
+  }
+
+  /**
    * `GET /api/captcha/sms/send` (rules: SmsSendQuery). The image captcha is used up first, so phones
    * cannot be bombed by a script; a login code reaches only a phone that belongs to an account, with
    * the same answer either way. A bindPhone code needs a session and goes to the phone being bound.
@@ -112,8 +125,14 @@ export class AuthService {
 
   /** SMS login: the code proves the phone; then the same checks as a password login (lock, outer login). */
   async smsLogin(req: SmsLoginRequest, ctx: LoginContext, now = Date.now()): Promise<{ token: string; result: LoginResult }> {
-    await this.smsCodes.consume(req.phone, 'login', null, req.code, now);
     const user = await this.users.findByPhone(req.phone);
+    const networkEnv = this.effectiveNetwork(ctx.networkEnv);
+    // The phone is not an account name: an attempt on a phone no account has is kept by its last digits only.
+    actionLog.record({
+      action: 'auth.smsLogin',
+      actor: user ? actorOfUser(user, networkEnv) : { tenantId: PLATFORM_TENANT, id: null, account: `手机尾号${req.phone.slice(-4)}`, role: '', networkEnv },
+    });
+    await this.smsCodes.consume(req.phone, 'login', null, req.code, now);
     if (!user) throw new AppError(ERRORS.SMS_CODE_INVALID);
     return this.openSession(user, ctx, now);
   }
@@ -162,12 +181,16 @@ export class AuthService {
         role: u.role,
         passwordChangeType: passwordChangeTypeOf(u, this.policy.passwordExpiryDays, now),
         networkEnv: session.network_env === 'public' ? 'public' : 'internal',
+        platformAdmin: u.platform_admin === 1 && u.role === 'admin',
       },
       extendedUntil,
     };
   }
 
-  async logout(token: string | undefined): Promise<void> {
+  /** Ends the session; recorded when there was one (a logout without a session changes nothing). */
+  async logout(token: string | undefined, caller: Caller | null): Promise<void> {
+    if (caller) actionLog.record({ action: 'auth.logout' });
+    else actionLog.notAnAction();
     if (token) await this.sessions.delete(hashToken(token));
   }
 }

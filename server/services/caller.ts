@@ -11,4 +11,6 @@ export interface Caller {
   passwordChangeType: PasswordChangeType;
   /** The network the session logged in from. */
   networkEnv: NetworkEnv;
+  /** A platform admin: sees every tenant (common/api/tenant.ts). Absent = false. */
+  platformAdmin?: boolean;
 }

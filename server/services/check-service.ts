@@ -17,13 +17,14 @@ import type {
   UploadDecision,
 } from '../../common/transfer/checks';
 import { DEFAULT_SENSITIVE_KEYWORDS } from '../../common/transfer/checks';
-import type { UnprocessedUploadsTable } from '../db/schema';
+import type { FilesTable, UnprocessedUploadsTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
 import type { CheckRepository, NamedRow } from '../repositories/check-repository';
 import type { UserRepository } from '../repositories/user-repository';
 import type { Caller } from './caller';
-import { scopeOf, validName, type FileService } from './file-service';
+import { placeDetail, scopeOf, validName, type FileService } from './file-service';
+import { actionLog, fileTarget, type ActionEntry } from './action-log/recorder';
 import type { Place } from './space-access';
 import { freeName, numberedLikePattern } from './naming';
 import { spaceMayModify } from '../../common/files/space-roles';
@@ -227,9 +228,13 @@ export class CheckService {
       requested.push([raw, segments.join('/')]);
     }
     const ordered = [...prefixes.entries()].sort((a, b) => a[1].length - b[1].length);
+    // The folders this call creates (the others existed): what the action log records.
+    const made = new Map<string, FilesTable>();
+    const entry: ActionEntry = { action: 'file.mkdir', targets: [], detail: { ...placeDetail(place), paths: req.relativePaths.length } };
+    actionLog.record(entry);
     const ids = await this.repo.ensureFolderTree(
       ordered.map(([path, segments]) => ({ path, parentPath: segments.length > 1 ? segments.slice(0, -1).join('/') : null, name: segments.at(-1)! })),
-      (name, parentId) => ({
+      (name, parentId) => remember(made, {
         id: newId(),
         tenant_id: caller.tenantId,
         owner_id: caller.userId,
@@ -247,17 +252,30 @@ export class CheckService {
       req.parentId,
     );
     if (!ids) throw new AppError(ERRORS.NAME_CONFLICT);
+    entry.targets = [...ids.values()].filter((id) => made.has(id)).map((id) => fileTarget(made.get(id)!));
+    // Every folder existed already: nothing happened.
+    if (entry.targets.length === 0) actionLog.notAnAction();
     return { dirs: Object.fromEntries(requested.map(([raw, path]) => [raw, ids.get(path)!])) };
   }
 
   async keep(caller: Caller, decision: UploadDecision, now = Date.now()): Promise<UploadDecision> {
-    if (!(await this.repo.decide(caller.userId, decision.key, decision.policy, now))) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+    await this.decide(caller, decision.key, decision.policy, now);
     return decision;
   }
 
   async giveUp(caller: Caller, key: string, now = Date.now()): Promise<{ key: string }> {
-    if (!(await this.repo.decide(caller.userId, key, 'giveUp', now))) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+    await this.decide(caller, key, 'giveUp', now);
     return { key };
+  }
+
+  /** A decision on a held upload (kept despite being sensitive, given up…) is an action of its own. */
+  private async decide(caller: Caller, key: string, decision: string, now: number): Promise<void> {
+    const entry: ActionEntry = { action: 'file.uploadDecision', targets: [], detail: { decision } };
+    actionLog.record(entry);
+    const held = await this.repo.decide(caller.userId, key, decision, now);
+    if (!held) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+    entry.targets = [{ type: 'file', id: '', name: held.name }];
+    entry.detail = { decision, reason: held.reason };
   }
 
   async listUnprocessed(caller: Caller): Promise<UnprocessedUpload[]> {
@@ -271,6 +289,11 @@ export class CheckService {
       createdAt: Number(r.created_at),
     }));
   }
+}
+
+function remember(made: Map<string, FilesTable>, row: FilesTable): FilesTable {
+  made.set(row.id, row);
+  return row;
 }
 
 /**

@@ -6,9 +6,9 @@ import type { TenantRepository } from '../repositories/tenant-repository';
 import type { BlobStore } from '../storage/blob-store';
 import { HOME_URL } from './auth-service';
 import type { Caller } from './caller';
+import { backgroundUrlOf, logoUrlOf } from './tenant-urls';
 
-/** Served by the logo route (ours, not in the spec): public, like the system config that links to it. */
-export const LOGO_PATH = '/api/v2/defaultConfig/logo';
+export { LOGO_PATH } from './tenant-urls';
 
 /** Every page button permission code; admins hold all of them. */
 export const ALL_PERMISSIONS = [
@@ -36,6 +36,8 @@ export const ALL_PERMISSIONS = [
   'group:manage',
   /** Lock/unlock accounts, set roles and outer login (the adminOnly /api/v2/account, setRoles, outerLogin calls). */
   'system:user',
+  /** Export of the action log (操作日志); reading it is adminOnly on the server. */
+  'system:actionLog',
 ] as const;
 const MEMBER_PERMISSIONS = ALL_PERMISSIONS.filter((c) => !c.startsWith('system:'));
 
@@ -79,8 +81,14 @@ const ADMIN_MENU: MenuItem = {
   children: [
     { code: 'system-desk', name: '工作台', url: '/main/system/desk', icon: 'appstore' },
     { code: 'system-user', name: '用户管理', url: '/main/system/user/list', icon: 'user' },
+    { code: 'system-config', name: '系统配置', url: '/main/system/systemConfig', icon: 'setting' },
+    { code: 'system-actionLog', name: '操作日志', url: '/main/system/actionLog', icon: 'audit' },
   ],
 };
+
+function withoutModules(items: readonly MenuItem[], off: ReadonlySet<string>): MenuItem[] {
+  return items.filter((item) => !off.has(item.code)).map((item) => (item.children ? { ...item, children: withoutModules(item.children, off) } : item));
+}
 
 export class ConfigService {
   constructor(
@@ -88,6 +96,8 @@ export class ConfigService {
     private readonly blobs: BlobStore,
     private readonly passwordExpiryDays: number,
     private readonly desktopRelease: ClientVersion | undefined,
+    /** Menu item codes the tenant turned off (dictionary group module-switch). */
+    private readonly disabledModules: (tenantId: string) => Promise<ReadonlySet<string>> = async () => new Set(),
   ) {}
 
   private async tenantFor(caller: Caller | null) {
@@ -98,13 +108,20 @@ export class ConfigService {
 
   async systemConfig(caller: Caller | null): Promise<SystemConfig> {
     const tenant = await this.tenantFor(caller);
-    return { brandName: tenant.brand_name, logo: tenant.logo_key ? `${LOGO_PATH}?t=${encodeURIComponent(tenant.id)}` : '' };
+    return { brandName: tenant.brand_name, logo: logoUrlOf(tenant), loginBackground: backgroundUrlOf(tenant) };
   }
 
-  /** The logo of a tenant (the default tenant when the id is unknown or absent). */
-  async logo(tenantId: string | undefined): Promise<Readable | null> {
+  /** The logo of a tenant (the default tenant when the id is unknown or absent): the generated SVG or an uploaded WebP. */
+  async logo(tenantId: string | undefined): Promise<{ stream: Readable; type: 'svg' | 'webp' } | null> {
     const tenant = (tenantId && (await this.tenants.findById(tenantId))) || (await this.tenants.findDefault());
-    return tenant?.logo_key ? this.blobs.openRead(tenant.logo_key) : null;
+    if (!tenant?.logo_key) return null;
+    return { stream: this.blobs.openRead(tenant.logo_key), type: tenant.logo_type === 'webp' ? 'webp' : 'svg' };
+  }
+
+  /** The login background of a tenant (the default tenant when the id is unknown or absent), always WebP. */
+  async loginBackground(tenantId: string | undefined): Promise<Readable | null> {
+    const tenant = (tenantId && (await this.tenants.findById(tenantId))) || (await this.tenants.findDefault());
+    return tenant?.background_key ? this.blobs.openRead(tenant.background_key) : null;
   }
 
   async tenantConfig(caller: Caller): Promise<TenantConfig> {
@@ -112,8 +129,11 @@ export class ConfigService {
     return { tenantId: tenant.id, tenantName: tenant.name, passwordExpiryDays: this.passwordExpiryDays };
   }
 
-  menu(caller: Caller): MenuItem[] {
-    return caller.role === 'admin' ? [...COMMON_MENU, ADMIN_MENU] : COMMON_MENU;
+  /** The caller's menu without the modules the tenant turned off (spec §7 module-switch; the route guard follows the menu). */
+  async menu(caller: Caller): Promise<MenuItem[]> {
+    const menu = caller.role === 'admin' ? [...COMMON_MENU, ADMIN_MENU] : COMMON_MENU;
+    const off = await this.disabledModules(caller.tenantId);
+    return off.size === 0 ? menu : withoutModules(menu, off);
   }
 
   pagePermissions(caller: Caller): PagePermission[] {

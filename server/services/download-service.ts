@@ -4,8 +4,9 @@ import { AppError } from '../http/app-error';
 import type { FileRepository } from '../repositories/file-repository';
 import type { BlobStore } from '../storage/blob-store';
 import type { Caller } from './caller';
+import { actionLog, fileTarget } from './action-log/recorder';
 import type { AccessService } from './space-access';
-import { layoutOf } from './upload-service';
+import { layoutOf } from './upload-commit';
 
 export interface Downloadable {
   name: string;
@@ -22,9 +23,10 @@ export class DownloadService {
     private readonly access: AccessService,
   ) {}
 
-  /** A live file the caller may read (any space). */
-  async resolve(caller: Caller, fileId: string): Promise<Downloadable> {
+  /** A live file the caller may read (any space), to download or preview: recorded as that action. */
+  async resolve(caller: Caller, fileId: string, action: 'file.download' | 'file.preview' = 'file.download'): Promise<Downloadable> {
     const { row } = await this.access.entry(caller, fileId);
+    actionLog.record({ action, targets: [fileTarget(row)], detail: { size: Number(row.size) } });
     if (row.is_dir === 1) throw new AppError(ERRORS.IS_FOLDER);
     if (!row.blob_id) throw new AppError(ERRORS.NOT_FOUND);
     return this.ofBlob(caller.tenantId, row.name, row.blob_id);

@@ -22,6 +22,7 @@ import type { EntryDecorator } from './entry-decorator';
 import type { AccessService, Place } from './space-access';
 import type { BlockedTypes } from './blocked-types';
 import type { Caller } from './caller';
+import { actionLog, fileTarget } from './action-log/recorder';
 
 const SORT_COLUMNS: Record<FileSortField, SortColumn> = { name: 'name_key', size: 'size', updatedAt: 'updated_at' };
 
@@ -193,6 +194,7 @@ export class FileService {
     const name = validName(req.name);
     const place = await this.access.place(caller, req.parentId, req.category, req.spaceId);
     const row = newEntryRow(caller, place, name, now, { isDir: true });
+    actionLog.record({ action: 'file.mkdir', targets: [fileTarget(row)], detail: placeDetail(place) });
     try {
       await this.files.insert(row);
     } catch (err) {
@@ -206,6 +208,7 @@ export class FileService {
     const name = validName(req.name);
     const [target] = await this.access.modifiable(caller, [req.id]);
     const row = target!.row;
+    actionLog.record({ action: 'file.rename', targets: [fileTarget(row)], detail: { from: row.name, to: name } });
     if (row.name === name) return this.decorator.one(caller, row);
     // x.txt renamed x.exe is an .exe: the tenant's blocked types hold on rename as on upload.
     if (row.is_dir === 0) await this.types.assertAllowedType(caller.tenantId, name);
@@ -218,6 +221,11 @@ export class FileService {
     }
     return this.decorator.one(caller, { ...row, name, name_key: nameKeyOf(name), updated_at: now });
   }
+}
+
+/** Where a new entry went, for the action log: its folder (null = a category root), category and space. */
+export function placeDetail(place: Place): Record<string, unknown> {
+  return { parentId: place.parentId, parentName: place.folder?.name ?? null, category: place.category, spaceId: place.spaceId };
 }
 
 /** Folder-picker levels are short in practice; this bounds a pathological one. */

@@ -6,6 +6,8 @@ import type { FileRepository } from '../repositories/file-repository';
 import { editorOf } from '../repositories/content-replacement';
 import type { TreeRepository } from '../repositories/tree-repository';
 import type { Caller } from './caller';
+import { actionLog, fileTarget } from './action-log/recorder';
+import type { ActionTarget } from '../../common/api/action-codes';
 import type { Downloadable, DownloadService } from './download-service';
 import type { EntryDecorator } from './entry-decorator';
 import type { AccessService } from './space-access';
@@ -27,15 +29,19 @@ export class FileStateService {
   }
 
   async addFavorites(caller: Caller, ids: readonly string[], now = Date.now()): Promise<IdsResponse> {
-    await this.access.entries(caller, ids);
+    const entries = await this.access.entries(caller, ids);
+    actionLog.record({ action: 'file.favorite', targets: entries.map((e) => fileTarget(e.row)) });
     await this.tree.addFavorites(caller.userId, ids, now);
     return this.reload(caller, ids);
   }
 
   /** Removing needs no access to the entry any more (it may have left a group): only the caller's own rows change. */
   async removeFavorites(caller: Caller, ids: readonly string[]): Promise<IdsResponse> {
+    const targets = { action: 'file.unfavorite' as const, targets: [] as ActionTarget[] };
+    actionLog.record(targets);
     await this.tree.removeFavorites(caller.userId, ids);
     const readable = await this.access.visible(caller, await this.files.findManyInTenant(caller.tenantId, ids));
+    targets.targets = readable.map(fileTarget);
     return { items: await this.decorator.decorate(caller, readable) };
   }
 
@@ -63,7 +69,8 @@ export class FileStateService {
 
   /** Locks entries the caller may modify; an entry locked by someone else refuses the batch. */
   async lock(caller: Caller, ids: readonly string[]): Promise<IdsResponse> {
-    await this.access.modifiable(caller, ids);
+    const entries = await this.access.modifiable(caller, ids);
+    actionLog.record({ action: 'file.lock', targets: entries.map((e) => fileTarget(e.row)) });
     await this.files.setLock(caller.tenantId, ids, caller.userId);
     return this.reload(caller, ids);
   }
@@ -71,6 +78,7 @@ export class FileStateService {
   /** Only the locker or an administrator may unlock. */
   async unlock(caller: Caller, ids: readonly string[]): Promise<IdsResponse> {
     const entries = await this.access.entries(caller, ids);
+    actionLog.record({ action: 'file.unlock', targets: entries.map((e) => fileTarget(e.row)) });
     for (const { row } of entries) {
       if (row.locked_by && row.locked_by !== caller.userId && caller.role !== 'admin') throw new AppError(ERRORS.UNLOCK_NOT_ALLOWED);
     }
@@ -100,8 +108,11 @@ export class FileStateService {
   /** The old version's content becomes the current one; the current one is kept as a version. */
   async restoreVersion(caller: Caller, id: string, versionId: string, now = Date.now()): Promise<IdsResponse> {
     const [entry] = await this.access.modifiable(caller, [id]);
+    const detail: Record<string, unknown> = {};
+    actionLog.record({ action: 'file.versionRestore', targets: [fileTarget(entry!.row), { type: 'version', id: versionId, name: entry!.row.name }], detail });
     const version = await this.tree.findVersion(caller.tenantId, versionId);
     if (!version || version.file_id !== entry!.row.id) throw new AppError(ERRORS.NOT_FOUND);
+    detail.versionNo = version.version_no;
     try {
       await this.tree.newVersion(editorOf(caller), entry!.row.id, { blobId: version.blob_id, size: Number(version.size) }, now);
     } catch (err) {
@@ -115,6 +126,11 @@ export class FileStateService {
     const version = await this.tree.findVersion(caller.tenantId, versionId);
     if (!version) throw new AppError(ERRORS.NOT_FOUND);
     const { row } = await this.access.entry(caller, version.file_id);
+    actionLog.record({
+      action: 'file.versionDownload',
+      targets: [fileTarget(row), { type: 'version', id: version.id, name: row.name }],
+      detail: { versionNo: version.version_no, size: Number(version.size) },
+    });
     return this.downloads.ofBlob(caller.tenantId, row.name, version.blob_id);
   }
 }

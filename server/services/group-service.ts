@@ -10,6 +10,9 @@ import type { SpaceRepository } from '../repositories/space-repository';
 import type { UserRepository } from '../repositories/user-repository';
 import type { Caller } from './caller';
 import { spaceRoot, type AccessService } from './space-access';
+import { actionLog, target, userTarget } from './action-log/recorder';
+
+const groupTarget = (space: Pick<SpacesTable, 'id' | 'name'>) => target('group', space.id, space.name);
 
 /** Group names follow §5's second rule (Chinese, letters, digits, underscore). */
 function validGroupName(raw: string): string {
@@ -42,8 +45,11 @@ export class GroupService {
 
   /** The creator becomes its owner. */
   async create(caller: Caller, rawName: string, now = Date.now()): Promise<SpaceInfo> {
-    const name = validGroupName(rawName);
     const id = newId();
+    const entry = { action: 'group.create' as const, targets: [target('group', id, rawName)] };
+    actionLog.record(entry);
+    const name = validGroupName(rawName);
+    entry.targets = [target('group', id, name)];
     const root = spaceRoot(caller, id, name, now);
     const space: SpacesTable = { id, tenant_id: caller.tenantId, kind: 'group', name, name_key: name.toLowerCase(), root_id: root.id, created_by: caller.userId, created_at: now };
     try {
@@ -62,8 +68,9 @@ export class GroupService {
   }
 
   async rename(caller: Caller, id: string, rawName: string): Promise<SpaceInfo> {
-    const name = validGroupName(rawName);
     const { space, role } = await this.group(caller, id, 'renameGroup');
+    actionLog.record({ action: 'group.rename', targets: [groupTarget(space)], detail: { from: space.name, to: rawName } });
+    const name = validGroupName(rawName);
     try {
       await this.spaces.rename(space.id, name, name.toLowerCase());
     } catch (err) {
@@ -76,6 +83,7 @@ export class GroupService {
   /** Only an empty group: its files (live or in someone's recycle bin) would otherwise lose their space. */
   async delete(caller: Caller, id: string): Promise<void> {
     const { space } = await this.group(caller, id, 'deleteGroup');
+    actionLog.record({ action: 'group.delete', targets: [groupTarget(space)] });
     if (await this.spaces.hasEntries(space)) throw new AppError(ERRORS.GROUP_NOT_EMPTY);
     await this.spaces.delete(space);
   }
@@ -89,10 +97,14 @@ export class GroupService {
   /** Adds (or re-roles) a user of the same tenant. Only owners hand out or take the owner role. */
   async addMember(caller: Caller, id: string, username: string, role: SpaceRole = 'member', now = Date.now()): Promise<GroupMemberListResponse> {
     const { space, role: myRole } = await this.group(caller, id, 'manageMembers');
+    const entry = { action: 'group.memberAdd' as const, targets: [groupTarget(space), target('user', '', username)], detail: { role } as Record<string, unknown> };
+    actionLog.record(entry);
     this.assertMayGrant(caller, myRole, role);
     const user = await this.users.findByUsername(username.trim());
     if (!user || user.tenant_id !== caller.tenantId) throw new AppError(ERRORS.GROUP_USER_NOT_FOUND);
+    entry.targets = [groupTarget(space), userTarget(user)];
     const current = await this.spaces.roleOf(space.id, user.id);
+    entry.detail.previousRole = current;
     if (current) {
       this.assertMayGrant(caller, myRole, current);
       if (!(await this.spaces.changeMember(space.id, user.id, role))) throw new AppError(ERRORS.GROUP_LAST_OWNER);
@@ -104,8 +116,9 @@ export class GroupService {
 
   async setRole(caller: Caller, id: string, userId: string, role: SpaceRole): Promise<GroupMemberListResponse> {
     const { space, role: myRole } = await this.group(caller, id, 'manageMembers');
-    await this.assertUserInTenant(caller, userId);
+    const user = await this.userInTenant(caller, userId);
     const current = await this.spaces.roleOf(space.id, userId);
+    actionLog.record({ action: 'group.memberRole', targets: [groupTarget(space), userTarget(user)], detail: { from: current, to: role } });
     if (!current) throw new AppError(ERRORS.GROUP_USER_NOT_FOUND);
     this.assertMayGrant(caller, myRole, current);
     this.assertMayGrant(caller, myRole, role);
@@ -117,8 +130,9 @@ export class GroupService {
   async removeMember(caller: Caller, id: string, userId: string): Promise<GroupMemberListResponse> {
     const leaving = userId === caller.userId;
     const { space, role: myRole } = await this.group(caller, id, leaving ? 'read' : 'manageMembers');
-    await this.assertUserInTenant(caller, userId);
+    const user = await this.userInTenant(caller, userId);
     const current = await this.spaces.roleOf(space.id, userId);
+    actionLog.record({ action: 'group.memberRemove', targets: [groupTarget(space), userTarget(user)], detail: { role: current, leaving } });
     if (!current) throw new AppError(ERRORS.GROUP_USER_NOT_FOUND);
     if (!leaving) this.assertMayGrant(caller, myRole, current);
     if (!(await this.spaces.changeMember(space.id, userId, null))) throw new AppError(ERRORS.GROUP_LAST_OWNER);
@@ -130,8 +144,10 @@ export class GroupService {
    * exactly like ids never issued (as the account calls do); GROUP_USER_NOT_FOUND is for a user of the
    * tenant who is not in the group.
    */
-  private async assertUserInTenant(caller: Caller, userId: string): Promise<void> {
-    if (!(await this.users.findInTenant(caller.tenantId, userId))) throw new AppError(ERRORS.USER_NOT_FOUND);
+  private async userInTenant(caller: Caller, userId: string) {
+    const user = await this.users.findInTenant(caller.tenantId, userId);
+    if (!user) throw new AppError(ERRORS.USER_NOT_FOUND);
+    return user;
   }
 
   /** Touching the owner role (giving it, or changing/removing an owner) needs manageOwners. */

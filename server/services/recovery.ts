@@ -16,6 +16,8 @@ export interface RecoveryReport {
   orphanBlobDirs: number;
   missingBlobRows: number;
   unreferencedBlobs: number;
+  /** Files of small-file batches that crashed before their commit (intents without a blob row). */
+  uncommittedBatchBlobs: number;
   /** Blob rows whose bytes are gone but that files still reference: kept, logged loudly. */
   brokenReferencedBlobs: string[];
 }
@@ -36,7 +38,8 @@ export interface RecoveryLog {
  *   (so chunk/exist never lists a chunk the server does not hold); partial chunks `<index>.part` of
  *   unrecorded chunks are kept when 0 < length < chunk length (a cut body, resumable with `offset`),
  *   others (empty, full-length but unverified, of a recorded chunk) are deleted;
- * - blob directories without a blob row are deleted;
+ * - blob directories without a blob row are deleted, and so are the one-piece files a small-file batch
+ *   wrote but did not commit (its intents name them);
  * - blob rows whose bytes are missing (a chunked blob without its directory, a one-piece blob
  *   without its file) are deleted if nothing references them, else logged loudly;
  * - blobs no file or version references are deleted (row and bytes).
@@ -56,6 +59,7 @@ export async function recoverStore(
     orphanBlobDirs: 0,
     missingBlobRows: 0,
     unreferencedBlobs: 0,
+    uncommittedBatchBlobs: 0,
     brokenReferencedBlobs: [],
   };
 
@@ -124,6 +128,13 @@ export async function recoverStore(
       report.orphanBlobDirs++;
     }
   }
+  for (const intent of await recovery.blobIntents()) {
+    if (intent.hasRow) continue;
+    await blobs.remove(intent.key);
+    stored.delete(intent.key);
+    report.uncommittedBatchBlobs++;
+  }
+  await recovery.forgetBlobIntents();
   for (const blob of await recovery.allBlobs()) {
     if (stored.get(blob.storage_key) === (blob.chunk_size == null ? 'single' : 'chunked')) continue;
     if ((await recovery.references(blob.id)) === 0) {

@@ -7,12 +7,14 @@ import type { SmsCodeService } from './sms-code-service';
 import type { TextService } from './text-service';
 import type { TrashService } from './trash-service';
 import type { UploadService } from './upload-service';
+import type { ActionLogService } from './action-log-service';
+import { fileTarget } from './action-log/recorder';
 
 /**
  * Periodic clean-up of what expires: partial uploads (and their chunk files), captchas, sessions,
  * idle login-failure counters (never a lock), SMS codes no limit counts any more, recycle-bin entries
- * past the retention (purged for good, freeing quota and blobs), held createTxt texts and the kept
- * answers of client operation ids.
+ * past the retention (purged for good, freeing quota and blobs), held createTxt texts, the kept
+ * answers of client operation ids, and action log records past AUDIT_RETENTION_DAYS.
  */
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -25,21 +27,33 @@ export class Sweeper {
     private readonly accounts: { throttle: LoginThrottle; smsCodes: SmsCodeService },
     private readonly files: { trash: TrashService; texts: TextService; clientOps: ClientOpRepository },
     private readonly log: (err: unknown) => void,
+    private readonly audit: { actionLogs: ActionLogService; retentionMs: number },
   ) {}
 
   /** One pass; also called directly by tests. */
   async sweepOnce(now = Date.now()): Promise<{
     uploads: number; captchas: number; sessions: number; loginFailures: number; smsCodes: number; recycled: number; textHolds: number; clientOps: number;
+    actionLog: number;
   }> {
     const uploads = await this.uploads.sweepExpired(now);
     const captchas = await this.captchas.deleteExpired(now);
     const sessions = await this.sessions.deleteExpired(now);
     const loginFailures = await this.accounts.throttle.deleteStale(now);
     const smsCodes = await this.accounts.smsCodes.deleteOld(now);
-    const recycled = await this.files.trash.sweepExpired(now);
+    // Purged for good by the server itself: on record in each tenant's log, like a user's purge.
+    const recycled = await this.files.trash.sweepExpired(now, async (roots) => {
+      const byTenant = new Map<string, typeof roots>();
+      for (const r of roots) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r]);
+      for (const [tenantId, rows] of byTenant) {
+        await this.audit.actionLogs.appendSystem(tenantId, 'file.purge', rows.map(fileTarget), { reason: 'recycleRetention' }, now);
+      }
+    });
     const textHolds = await this.files.texts.sweepExpired(now);
     const clientOps = await this.files.clientOps.deleteOlderThan(now - CLIENT_OP_TTL_MS);
-    return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps };
+    // Action log records past the retention; each pruned batch is itself recorded in its chain.
+    const actionLog = await this.audit.actionLogs.prune(this.audit.retentionMs, now);
+    await this.audit.actionLogs.refreshStatistics();
+    return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps, actionLog };
   }
 
   start(intervalMs: number): void {

@@ -1,20 +1,16 @@
 /**
- * The desktop sync's server side (common/api/paths.ts: syncContent, syncCheck, syncRemove,
- * syncTimeModify):
+ * The desktop sync's server side (common/api/paths.ts: syncContent, syncCheck, syncRemove):
  *  - the whole subtree of a folder in 同步文件 as one snapshot, or "unchanged" when the client's
  *    token is still the subtree's digest (common/sync/tree-digest.ts): an idle pass is one small answer;
  *  - the tenant's verdict on files about to be uploaded (common/sync/policy.ts);
  *  - deletes guarded by the digest the client computed from its listing: an entry another device
  *    changed meanwhile (or a folder it added to) is left alone and reported as changed. The check and
  *    the delete are two statements: a change landing between them (microseconds) is not seen;
- *  - the admin's syncTime.
+ *  - the admin's syncTime comes with each listing (the engine's interval between full passes).
  */
 import { createHash } from 'node:crypto';
 import { ERRORS } from '../../common/api/errors';
 import {
-  SYNC_TIME_DEFAULT_MINUTES,
-  SYNC_TIME_MAX_MINUTES,
-  SYNC_TIME_MIN_MINUTES,
   type SynCheckRequest,
   type SynCheckResponse,
   type SynContentRequest,
@@ -43,6 +39,8 @@ export class SyncService {
     private readonly trash: TrashService,
     private readonly types: BlockedTypes,
     private readonly checks: CheckService,
+    /** The admin's syncTime (minutes; POST /api/v2/defaultConfig/modify/syncTime, kept by the tenant settings). */
+    private readonly syncTimeOf: (tenantId: string) => Promise<number>,
   ) {}
 
   /** A live folder of the caller's own in 同步文件, else 404 (others' ids) or SYNC_ROOT_INVALID. */
@@ -63,8 +61,7 @@ export class SyncService {
   async content(caller: Caller, req: SynContentRequest): Promise<string> {
     await this.requireSyncedFolder(caller, req.rootId);
     const lockerOf = (lockedBy: string | null) => (lockedBy && lockedBy !== caller.userId ? '1' : '0');
-    const [token, settings] = await Promise.all([this.repo.subtreeVersion(caller.tenantId, req.rootId, lockerOf), this.repo.settings(caller.tenantId)]);
-    const syncTime = settings.syncTimeMinutes ?? SYNC_TIME_DEFAULT_MINUTES;
+    const [token, syncTime] = await Promise.all([this.repo.subtreeVersion(caller.tenantId, req.rootId, lockerOf), this.syncTimeOf(caller.tenantId)]);
     const head = (unchanged: boolean) => `{"data":{"token":${JSON.stringify(token)},"syncTime":${syncTime},"unchanged":${unchanged},"items":[`;
     if (req.token && req.token === token) return `${head(true)}]}}`;
     const rows = await this.repo.liveSubtree(caller.tenantId, req.rootId);
@@ -87,12 +84,12 @@ export class SyncService {
   }
 
   async check(caller: Caller, req: SynCheckRequest): Promise<SynCheckResponse> {
-    const [blockedExtensions, checkSettings, settings] = await Promise.all([
+    const [blockedExtensions, checkSettings, secretMarks] = await Promise.all([
       this.types.blockedExtensions(caller.tenantId),
       this.checks.settings(caller.tenantId),
-      this.repo.settings(caller.tenantId),
+      this.repo.secretMarks(caller.tenantId),
     ]);
-    const rules = { blockedExtensions, sensitiveKeywords: checkSettings.sensitiveKeywords, secretMarks: settings.secretMarks };
+    const rules = { blockedExtensions, sensitiveKeywords: checkSettings.sensitiveKeywords, secretMarks };
     return { results: req.items.map((i) => ({ key: i.key, ...judgeSyncFile(i.name, rules) })) };
   }
 
@@ -120,10 +117,6 @@ export class SyncService {
     return { removed, changed };
   }
 
-  async setSyncTime(caller: Caller, minutes: number): Promise<void> {
-    if (!Number.isInteger(minutes) || minutes < SYNC_TIME_MIN_MINUTES || minutes > SYNC_TIME_MAX_MINUTES) throw new AppError(ERRORS.SYNC_TIME_INVALID);
-    await this.repo.saveSyncTime(caller.tenantId, minutes);
-  }
 }
 
 function toDigestEntry(caller: Caller, r: SyncRow) {

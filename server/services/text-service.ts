@@ -10,7 +10,9 @@ import type { TextHoldRepository } from '../repositories/text-hold-repository';
 import { editorOf } from '../repositories/content-replacement';
 import type { CommitFailure, UploadRepository } from '../repositories/upload-repository';
 import type { BlobStore } from '../storage/blob-store';
+import type { FilesTable } from '../db/schema';
 import type { Caller } from './caller';
+import { actionLog, describeWrite, type ActionEntry } from './action-log/recorder';
 import type { EntryDecorator } from './entry-decorator';
 import { newEntryRow, validName } from './file-service';
 import { freeName, numberedLikePattern } from './naming';
@@ -42,6 +44,8 @@ export class TextService {
   ) {}
 
   async createTxt(caller: Caller, req: CreateTxtRequest, now = Date.now()): Promise<CreateTxtResponse> {
+    const entry: ActionEntry = { action: 'file.createTxt', targets: [{ type: 'file', id: '', name: req.name }], detail: { parentId: req.parentId, category: req.category } };
+    actionLog.record(entry);
     let name = validName(req.name);
     if (!/\.[^.]+$/.test(name)) name = validName(`${name}.txt`);
     const content = Buffer.from(req.content, 'utf8');
@@ -65,23 +69,35 @@ export class TextService {
         created_at: now,
         expires_at: now + this.options.holdTtlMs,
       });
+      // Nothing is written until keepOnCreateTxt decides: that call is the action.
+      actionLog.notAnAction();
       return { status: 'held', holdId, conflict: { existingId: clash.id, existingIsDir: clash.is_dir === 1, suggestedName: freeName(name, taken) } };
     }
-    return { status: 'created', file: await this.write(caller, place.parentId, place.category, place.spaceId, name, content, 'fail', now) };
+    const written = await this.write(caller, place.parentId, place.category, place.spaceId, name, content, 'fail', now);
+    describeWrite(entry, written.row, written.replacedVersion);
+    return { status: 'created', file: written.file };
   }
 
   async keepOnCreateTxt(caller: Caller, req: KeepOnCreateTxtRequest, now = Date.now()): Promise<KeepOnCreateTxtResponse> {
     const hold = await this.holds.find(caller.userId, req.holdId, now);
     if (!hold) throw new AppError(ERRORS.TXT_HOLD_NOT_FOUND);
     if (req.decision === 'giveUp') {
+      actionLog.notAnAction();
       await this.holds.take(caller.userId, hold.id);
       return { status: 'givenUp' };
     }
+    const entry: ActionEntry = {
+      action: 'file.createTxt',
+      targets: [{ type: 'file', id: '', name: hold.name }],
+      detail: { parentId: hold.parent_id, category: hold.category, decision: req.decision },
+    };
+    actionLog.record(entry);
     // The folder may have gone or the caller lost access since: checked again.
     const place = await this.access.place(caller, hold.parent_id, hold.category, hold.space_id);
-    const file = await this.write(caller, place.parentId, place.category, place.spaceId, hold.name, Buffer.from(hold.content, 'utf8'), req.decision, now);
+    const written = await this.write(caller, place.parentId, place.category, place.spaceId, hold.name, Buffer.from(hold.content, 'utf8'), req.decision, now);
+    describeWrite(entry, written.row, written.replacedVersion);
     await this.holds.take(caller.userId, hold.id);
-    return { status: 'created', file };
+    return { status: 'created', file: written.file };
   }
 
   /** Stores the bytes as a blob (deduplicated per tenant by the commit) and places the file. */
@@ -94,7 +110,7 @@ export class TextService {
     content: Buffer,
     policy: ConflictPolicy,
     now: number,
-  ): Promise<FileEntry> {
+  ): Promise<{ file: FileEntry; row: FilesTable; replacedVersion: boolean }> {
     const writer = await this.blobs.createWriter();
     let key: string;
     try {
@@ -120,7 +136,7 @@ export class TextService {
     });
     if (!outcome.ok || outcome.reusedExistingBlob) await this.blobs.remove(key);
     if (!outcome.ok) throw new AppError(TEXT_COMMIT_ERRORS[outcome.reason]);
-    return this.decorator.one(caller, outcome.file);
+    return { file: await this.decorator.one(caller, outcome.file), row: outcome.file, replacedVersion: outcome.replacedVersion };
   }
 
   sweepExpired(now = Date.now()): Promise<number> {
@@ -137,4 +153,6 @@ const TEXT_COMMIT_ERRORS: Record<CommitFailure, (typeof ERRORS)[keyof typeof ERR
   uploadGone: ERRORS.NOT_FOUND,
   blobGone: ERRORS.NOT_FOUND,
   changed: ERRORS.SYNC_CHANGED,
+  // createTxt sends no client key: it cannot meet an earlier finished upload.
+  finished: ERRORS.NOT_FOUND,
 };

@@ -9,7 +9,8 @@ import { TreeWriteRefused, type TreeRepository } from '../repositories/tree-repo
 import type { Caller } from './caller';
 import { overwriteTargets, planArrivals } from './conflict-plan';
 import type { EntryDecorator } from './entry-decorator';
-import { nameKeyOf } from './file-service';
+import { nameKeyOf, placeDetail } from './file-service';
+import { actionLog, fileTarget } from './action-log/recorder';
 import type { AccessService, Place } from './space-access';
 import type { TrashService } from './trash-service';
 
@@ -51,6 +52,8 @@ export class TransferService {
   private async transfer(caller: Caller, req: TransferRequest, mode: 'copy' | 'move', now: number): Promise<TransferResponse> {
     const place = await this.access.place(caller, req.targetParentId, req.targetCategory, req.targetSpaceId);
     const sources = mode === 'move' ? await this.access.modifiable(caller, req.ids) : await this.access.entries(caller, req.ids);
+    const detail: Record<string, unknown> = placeDetail(place);
+    actionLog.record({ action: mode === 'copy' ? 'file.copy' : 'file.move', targets: sources.map((s) => fileTarget(s.row)), detail });
     await this.refuseCycles(caller, place, sources.map((s) => s.row));
     if (mode === 'move') {
       for (const { row } of sources) {
@@ -70,7 +73,7 @@ export class TransferService {
         else if (plan.kind === 'overwrite') {
           await this.tree.newVersion(editorOf(caller), plan.existing.id, { blobId: plan.row.blob_id!, size: plan.row.size }, now);
           // A moved file that became a version of another leaves its own entry in the recycle bin.
-          if (mode === 'move') await this.trash.remove(caller, { ids: [plan.row.id] }, now);
+          if (mode === 'move') await this.trash.trashEntries(caller, [plan], now);
           placedIds.push(plan.existing.id);
         } else if (mode === 'copy') {
           placedIds.push(await this.copyTree(caller, plan.row, place, plan.name, now));
@@ -88,6 +91,8 @@ export class TransferService {
     } catch (err) {
       throw treeError(err);
     }
+    detail.skipped = skipped;
+    detail.placed = placedIds;
     const rows = await this.files.findManyInTenant(caller.tenantId, placedIds);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return { items: await this.decorator.decorate(caller, placedIds.map((id) => byId.get(id)!).filter(Boolean)), skipped };

@@ -19,13 +19,15 @@ import type { TreeRepository } from '../repositories/tree-repository';
 import type { BlobStore } from '../storage/blob-store';
 import type { ThumbnailStore } from '../storage/thumbnail-store';
 import type { Caller } from './caller';
+import { actionLog, fileTarget } from './action-log/recorder';
+import type { ActionTarget } from '../../common/api/action-codes';
 import { overwriteTargets, planArrivals } from './conflict-plan';
 import type { EntryDecorator } from './entry-decorator';
 import { nameKeyOf, newEntryRow } from './file-service';
 import { freeName } from './naming';
 import type { AccessService, Place } from './space-access';
 import { treeError } from './transfer-service';
-import { layoutOf } from './upload-service';
+import { layoutOf } from './upload-commit';
 
 /** Roots purged per transaction by the automatic purge (keeps each write short). */
 const SWEEP_BATCH = 100;
@@ -47,8 +49,15 @@ export class TrashService {
     private readonly retentionMs: number,
   ) {}
 
+  /** `removeFiles`: one action (file.delete) over every entry named. */
   async remove(caller: Caller, req: RemoveFilesRequest, now = Date.now()): Promise<RemoveFilesResponse> {
     const entries = await this.access.modifiable(caller, req.ids);
+    actionLog.record({ action: 'file.delete', targets: entries.map((e) => fileTarget(e.row)) });
+    return this.trashEntries(caller, entries, now);
+  }
+
+  /** Moves entries to the recycle bin; also the last step of a move that overwrote (not an action of its own). */
+  async trashEntries(caller: Caller, entries: ReadonlyArray<{ row: FilesTable }>, now = Date.now()): Promise<RemoveFilesResponse> {
     for (const { row } of entries) {
       if (row.is_dir === 1 && (await this.files.lockedByOtherInTree(caller.tenantId, row.id, caller.userId))) {
         throw new AppError(ERRORS.LOCKED_BY_OTHER);
@@ -94,6 +103,8 @@ export class TrashService {
 
   async restore(caller: Caller, req: RecycleRestoreRequest, now = Date.now()): Promise<RecycleRestoreResponse> {
     const roots = await this.ownTrashRoots(caller, req.ids);
+    const detail: Record<string, unknown> = {};
+    actionLog.record({ action: 'file.restore', targets: roots.map(fileTarget), detail });
     // Group by where each goes; a space the caller lost access to answers 404.
     const targets = new Map<string, { parent: ListParent | null; rows: FilesTable[]; row0: FilesTable }>();
     for (const row of roots) {
@@ -139,6 +150,7 @@ export class TrashService {
     } catch (err) {
       throw treeError(err);
     }
+    detail.skipped = skipped;
     const rows = await this.files.findManyInTenant(caller.tenantId, restored);
     return { items: await this.decorator.decorate(caller, rows), skipped };
   }
@@ -186,14 +198,21 @@ export class TrashService {
 
   async purge(caller: Caller, req: RecyclePurgeRequest): Promise<RecyclePurgeResponse> {
     if (req.all) {
+      // The entries are known batch by batch: the one entry of this action grows with them.
+      const targets: ActionTarget[] = [];
+      const detail: Record<string, unknown> = { all: true };
+      actionLog.record({ action: 'file.purge', targets, detail });
       let purged = 0;
       for (;;) {
         const roots = await this.tree.trashRoots(caller.tenantId, caller.userId, null, SWEEP_BATCH);
+        detail.entries = purged;
         if (roots.length === 0) return { purged };
+        targets.push(...roots.map(fileTarget));
         purged += await this.purgeRoots(roots.map((r) => r.id));
       }
     }
     const roots = await this.ownTrashRoots(caller, req.ids ?? []);
+    actionLog.record({ action: 'file.purge', targets: roots.map(fileTarget) });
     return { purged: await this.purgeRoots(roots.map((r) => r.id)) };
   }
 
@@ -207,13 +226,17 @@ export class TrashService {
     return rows;
   }
 
-  /** Automatic purge: every deleted root older than the retention (called by the sweeper). */
-  async sweepExpired(now = Date.now()): Promise<number> {
+  /**
+   * Automatic purge: every deleted root older than the retention (called by the sweeper, which
+   * records each batch in the action log through `onPurged`).
+   */
+  async sweepExpired(now = Date.now(), onPurged?: (roots: Array<Pick<FilesTable, 'id' | 'tenant_id' | 'name' | 'is_dir'>>) => Promise<void>): Promise<number> {
     let purged = 0;
     for (;;) {
       const roots = await this.tree.trashRoots(null, null, now - this.retentionMs, SWEEP_BATCH);
       if (roots.length === 0) return purged;
       purged += await this.purgeRoots(roots.map((r) => r.id));
+      await onPurged?.(roots);
     }
   }
 }

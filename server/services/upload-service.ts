@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ERRORS } from '../../common/api/errors';
 import type { FileEntry } from '../../common/api/types';
@@ -10,27 +10,21 @@ import type {
   PartialChunk,
   UploadConfig,
 } from '../../common/transfer/protocol';
-import { PROBE_MAX_CANDIDATES } from '../../common/transfer/constants';
 import { chunkCount, chunkRange, fingerprintInput, SHA256_HEX } from '../../common/transfer/protocol';
-import type { ByteRange, SecondUploadChallenge, SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
-import {
-  proofMessageLength,
-  SECOND_UPLOAD_CHALLENGE_TTL_MS,
-  SECOND_UPLOAD_RANGE_COUNT,
-  SECOND_UPLOAD_RANGE_MAX_BYTES,
-} from '../../common/transfer/second-upload';
-import type { BlobsTable, FilesTable, UploadsTable } from '../db/schema';
+import type { UploadsTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
 import { CONTENT_HEAD_BYTES } from '../../common/files/content-signatures';
 import { editorOf } from '../repositories/content-replacement';
 import type { ChallengeRepository } from '../repositories/challenge-repository';
-import type { ChunkTarget, CommitFailure, CommitOutcome, UploadRepository } from '../repositories/upload-repository';
+import type { ChunkTarget, CommitOutcome, UploadRepository } from '../repositories/upload-repository';
 import type { UserRepository } from '../repositories/user-repository';
-import type { BlobStore, ChunkedLayout } from '../storage/blob-store';
+import type { BlobStore } from '../storage/blob-store';
 import type { LocalChunkStore } from '../storage/chunk-store';
 import type { Caller } from './caller';
-import { nameKeyOf, toFileEntry, validName, type FileService } from './file-service';
+import { actionLog, describeWrite, type ActionEntry } from './action-log/recorder';
+import { toFileEntry, validName, type FileService } from './file-service';
+import { commitError, draftFile, finishedEntry } from './upload-commit';
 import { KeyedLock } from './keyed-lock';
 
 /** Named points where a test run (DRIVE_TEST_HOOKS=1 + DRIVE_TEST_CRASH_POINT) kills the process. */
@@ -59,8 +53,6 @@ export interface UploadServiceOptions {
 
 /** The fingerprint of a streaming session until its merge announces the real one. */
 const STREAMING_FINGERPRINT = '';
-/** The fingerprint recorded for a probe's challenge (a probe has none). */
-const PROBE_FINGERPRINT = '';
 
 /** Announced chunk digests; null entries: a streaming session's, not announced yet. */
 function digestsOf(upload: UploadsTable): Array<string | null> {
@@ -129,6 +121,11 @@ export class UploadService {
     const count = chunkCount(req.size, chunkSize);
     const streaming = req.fingerprint === undefined && req.chunkDigests === undefined;
     const announced = streaming ? null : checkedDigests(req.chunkDigests, req.fingerprint, count);
+    const finished = await finishedEntry(this.uploads, caller, req.clientKey);
+    if (finished) {
+      // This item's file exists already (the answer to its merge was lost): nothing more to send.
+      return { uploadId: req.uploadId ?? '', chunkSize, chunkCount: count, existingChunks: Array.from({ length: count }, (_, i) => i), finished: { fileId: finished.id } };
+    }
     const name = validName(req.name);
     await this.fileService.requireParent(caller, req.parentId, req.category);
     await this.types.assertAllowedType(caller.tenantId, name);
@@ -339,9 +336,23 @@ export class UploadService {
    * without an upload row, which recovery removes).
    */
   async merge(caller: Caller, req: ChunkMergeRequest, now = Date.now()): Promise<FileEntry> {
+    const entry: ActionEntry = {
+      action: 'file.upload',
+      targets: [{ type: 'file', id: '', name: req.name }],
+      detail: { method: 'chunks', parentId: req.parentId, category: req.category, onConflict: req.onConflict ?? 'fail' },
+    };
+    actionLog.record(entry);
     const name = validName(req.name);
-    await this.types.assertAllowedType(caller.tenantId, name);
     return this.locks.run(req.uploadId, async () => {
+      const finished = await finishedEntry(this.uploads, caller, req.clientKey);
+      if (finished) {
+        // A repeat of a merge whose answer was lost: the upload is on record already.
+        actionLog.notAnAction();
+        // The item's file exists; a session the item opened since (a reload raced the merge) goes.
+        if (await this.uploads.findOwned(req.uploadId, caller.userId, caller.tenantId, now)) await this.dropUpload(req.uploadId);
+        return finished;
+      }
+      await this.types.assertAllowedType(caller.tenantId, name);
       let upload = await this.requireUpload(caller, req.uploadId, now);
       await this.fileService.requireParent(caller, req.parentId, req.category);
       const streaming = upload.fingerprint === STREAMING_FINGERPRINT;
@@ -367,7 +378,7 @@ export class UploadService {
       const user = await this.users.findById(caller.userId);
       if (!user || user.used_size + upload.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
 
-      const file = this.draftFile(caller, name, req.parentId, req.category, upload.size, now);
+      const file = draftFile(caller, name, req.parentId, req.category, upload.size, now);
       const policy = req.onConflict ?? 'fail';
       const known = await this.uploads.findTenantBlob(caller.tenantId, upload.fingerprint, upload.size);
       if (known) {
@@ -381,12 +392,18 @@ export class UploadService {
           onConflict: policy,
           ifMatch: req.ifMatch ?? null,
           now,
+          ...clientKeyOf(req),
         });
         if (outcome.ok) {
+          describeWrite(entry, outcome.file, outcome.replacedVersion);
           this.crashPoint('merge-after-commit');
           this.announcedDigests.delete(`${upload.id}/${upload.fingerprint}`);
           await this.chunks.removeUpload(upload.id);
           return toFileEntry(outcome.file);
+        }
+        if (outcome.reason === 'finished' || (await finishedEntry(this.uploads, caller, req.clientKey))) {
+          actionLog.notAnAction();
+          return this.discardRedundant(caller, upload.id, req.clientKey);
         }
         if (outcome.reason !== 'blobGone') throw commitError(outcome.reason);
       }
@@ -414,6 +431,7 @@ export class UploadService {
           onConflict: policy,
           ifMatch: req.ifMatch ?? null,
           now,
+          ...clientKeyOf(req),
         });
       } catch (err) {
         await this.undoAdopt(upload.id, blobId);
@@ -421,8 +439,14 @@ export class UploadService {
       }
       if (!outcome.ok) {
         await this.undoAdopt(upload.id, blobId);
+        // Another session of this item committed first (then its name clash is with that very file).
+        if (outcome.reason === 'finished' || (await finishedEntry(this.uploads, caller, req.clientKey))) {
+          actionLog.notAnAction();
+          return this.discardRedundant(caller, upload.id, req.clientKey);
+        }
         throw commitError(outcome.reason);
       }
+      describeWrite(entry, outcome.file, outcome.replacedVersion);
       this.crashPoint('merge-after-commit');
       this.announcedDigests.delete(`${upload.id}/${upload.fingerprint}`);
       // Another upload of the same content committed first: the file uses that blob, ours goes.
@@ -431,144 +455,42 @@ export class UploadService {
     });
   }
 
+  /**
+   * A second session of an item whose first one finished meanwhile (a reload raced its merge): the
+   * item's file is the earlier one, this session's rows and chunks go. Runs under the upload's lock.
+   */
+  private async discardRedundant(caller: Caller, uploadId: string, clientKey: string | undefined): Promise<FileEntry> {
+    const earlier = await finishedEntry(this.uploads, caller, clientKey);
+    await this.dropUpload(uploadId);
+    if (!earlier) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+    return earlier;
+  }
+
+  /** Rows first, so nobody resumes it, then its chunk files. The caller holds the upload's lock. */
+  private async dropUpload(uploadId: string): Promise<void> {
+    await this.uploads.deleteUpload(uploadId);
+    await this.chunks.removeUpload(uploadId);
+  }
+
   /** The merge did not commit: the chunks belong to the upload again, so it can be merged later. */
   private async undoAdopt(uploadId: string, blobId: string): Promise<void> {
     await this.blobs.returnToUpload(blobId, uploadId);
     await this.uploads.setMergeIntent(uploadId, null);
   }
 
-  private draftFile(caller: Caller, name: string, parentId: string | null, category: number, size: number, now: number): FilesTable {
-    return {
-      id: newId(),
-      tenant_id: caller.tenantId,
-      owner_id: caller.userId,
-      parent_id: parentId,
-      category,
-      name,
-      name_key: nameKeyOf(name),
-      is_dir: 0,
-      size,
-      blob_id: null,
-      created_at: now,
-      updated_at: now,
-    };
-  }
 
   /**
-   * Second upload and its probe (common/transfer/second-upload.ts). Without proof: always a fresh
-   * challenge. With proof: the challenge is consumed (single use) and the HMAC is computed and
-   * compared in constant time in every case — over the stored bytes when the tenant has the content,
-   * over random bytes when it does not — so "not stored", "wrong proof", "expired/reused challenge" and "another
-   * tenant's content" all answer the same {status:'unknown'} after the same work.
+   * Removes expired uploads (rows first, so nobody resumes them, then their chunk files), challenges,
+   * and finished-upload records as old as an upload session may live.
    */
-  async secondUpload(caller: Caller, req: SecondUploadRequest, now = Date.now()): Promise<SecondUploadResponse> {
-    const name = validName(req.name);
-    await this.fileService.requireParent(caller, req.parentId, req.category);
-    await this.types.assertAllowedType(caller.tenantId, name);
-    if (req.size > this.options.maxFileSize) throw new AppError(ERRORS.VALIDATION, '文件超过允许的最大大小');
-    const user = await this.users.findById(caller.userId);
-    if (!user || user.used_size + req.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
-
-    if (!req.proof) {
-      const challenge: SecondUploadChallenge = {
-        status: 'challenge',
-        challengeId: newId(),
-        nonce: randomBytes(32).toString('hex'),
-        ranges: randomRanges(req.size),
-      };
-      await this.challenges.insert({
-        id: challenge.challengeId,
-        tenant_id: caller.tenantId,
-        user_id: caller.userId,
-        fingerprint: req.fingerprint ?? PROBE_FINGERPRINT,
-        size: req.size,
-        nonce: challenge.nonce,
-        ranges: JSON.stringify(challenge.ranges),
-        expires_at: now + SECOND_UPLOAD_CHALLENGE_TTL_MS,
-      });
-      return challenge;
-    }
-
-    const challenge = await this.challenges.consume(req.proof.challengeId, caller.userId, caller.tenantId, now);
-    const fingerprint = req.fingerprint ?? PROBE_FINGERPRINT;
-    const matches = Boolean(challenge && challenge.fingerprint === fingerprint && Number(challenge.size) === req.size);
-    const ranges = challenge ? (JSON.parse(challenge.ranges) as ByteRange[]) : randomRanges(req.size);
-    const key = challenge ? Buffer.from(challenge.nonce, 'hex') : randomBytes(32);
-    const given = /^[0-9a-f]{64}$/i.test(req.proof.hmac) ? Buffer.from(req.proof.hmac, 'hex') : Buffer.alloc(32);
-    if (req.fingerprint === undefined) {
-      const candidates = matches ? await this.uploads.tenantBlobsOfSize(caller.tenantId, req.size, PROBE_MAX_CANDIDATES) : [];
-      return (await this.provenByAny(candidates, ranges, key, given)) ? { status: 'candidate' } : { status: 'unknown' };
-    }
-    const blob = matches ? await this.uploads.findTenantBlob(caller.tenantId, req.fingerprint, req.size) : undefined;
-    const proven = await this.provenByAny(blob ? [blob] : [], ranges, key, given);
-    if (!(proven && matches && blob)) return { status: 'unknown' };
-    // Only a caller who proved they hold the bytes learns that their content is refused.
-    const head = await this.readRanges(blob, [{ start: 0, end: Math.min(CONTENT_HEAD_BYTES, req.size) }]);
-    if (head) await this.types.assertAllowedContent(caller.tenantId, name, head);
-
-    const outcome = await this.uploads.commit({
-      uploadId: null,
-      editor: editorOf(caller),
-      fingerprint: req.fingerprint,
-      size: req.size,
-      blob: { kind: 'existing', id: blob.id },
-      file: this.draftFile(caller, name, req.parentId, req.category, req.size, now),
-      onConflict: req.onConflict ?? 'fail',
-      ifMatch: req.ifMatch ?? null,
-      now,
-    });
-    if (!outcome.ok) {
-      if (outcome.reason === 'blobGone') return { status: 'unknown' };
-      throw commitError(outcome.reason);
-    }
-    return { status: 'created', file: toFileEntry(outcome.file) };
-  }
-
-  /**
-   * Does `given` equal the HMAC of the challenged bytes of any of `blobs`? Computes one HMAC per blob,
-   * and one over random bytes when there is none, each compared in constant time: "nothing stored"
-   * costs what one stored file costs. (A probe with several candidates reads each one's ranges, so
-   * the time taken can still hint at their number; the answer itself never does.)
-   */
-  private async provenByAny(blobs: BlobsTable[], ranges: ByteRange[], key: Buffer, given: Buffer): Promise<boolean> {
-    let proven = false;
-    for (let i = 0; i < Math.max(1, blobs.length); i++) {
-      const blob = blobs[i];
-      const stored = blob ? await this.readRanges(blob, ranges) : null;
-      const expected = createHmac('sha256', key).update(stored ?? randomBytes(proofMessageLength(ranges))).digest();
-      if (timingSafeEqual(expected, given) && stored !== null) proven = true;
-    }
-    return proven;
-  }
-
-  /** The challenged bytes of a stored blob, concatenated; null when the bytes cannot be read. */
-  private async readRanges(blob: BlobsTable, ranges: ByteRange[]): Promise<Buffer | null> {
-    const layout = layoutOf(blob);
-    const parts: Buffer[] = [];
-    try {
-      for (const r of ranges) {
-        if (r.end > blob.size || r.start < 0 || r.end <= r.start) return null;
-        for await (const piece of this.blobs.openRead(blob.storage_key, { start: r.start, end: r.end - 1 }, layout) as AsyncIterable<Buffer>) {
-          parts.push(piece);
-        }
-      }
-    } catch {
-      return null;
-    }
-    return Buffer.concat(parts);
-  }
-
-  /** Removes expired uploads (rows first, so nobody resumes them, then their chunk files) and challenges. */
   async sweepExpired(now = Date.now()): Promise<number> {
     let removed = 0;
     await this.challenges.deleteExpired(now);
+    await this.uploads.deleteFinishedBefore(now - this.options.uploadExpiryMs);
     for (;;) {
       const ids = await this.uploads.expiredUploadIds(now, 100);
       for (const id of ids) {
-        await this.locks.run(id, async () => {
-          await this.uploads.deleteUpload(id);
-          await this.chunks.removeUpload(id);
-        });
+        await this.locks.run(id, () => this.dropUpload(id));
         removed++;
       }
       if (ids.length < 100) return removed;
@@ -576,36 +498,7 @@ export class UploadService {
   }
 }
 
-export function layoutOf(blob: Pick<BlobsTable, 'chunk_size' | 'chunk_count' | 'size'>): ChunkedLayout | null {
-  return blob.chunk_size ? { chunkSize: blob.chunk_size, chunkCount: blob.chunk_count ?? 0, size: Number(blob.size) } : null;
-}
-
-/** SECOND_UPLOAD_RANGE_COUNT random ranges inside [0, size), each 1..SECOND_UPLOAD_RANGE_MAX_BYTES long. */
-export function randomRanges(size: number): ByteRange[] {
-  if (size <= 0) return [];
-  const ranges: ByteRange[] = [];
-  const maxLen = Math.min(SECOND_UPLOAD_RANGE_MAX_BYTES, size);
-  for (let i = 0; i < SECOND_UPLOAD_RANGE_COUNT; i++) {
-    const length = 1 + randomInt(maxLen);
-    const start = randomInt(size - length + 1);
-    ranges.push({ start, end: start + length });
-  }
-  return ranges;
-}
-
-function commitError(reason: CommitFailure): AppError {
-  switch (reason) {
-    case 'quota':
-      return new AppError(ERRORS.QUOTA_EXCEEDED);
-    case 'nameConflict':
-      return new AppError(ERRORS.NAME_CONFLICT);
-    case 'locked':
-      return new AppError(ERRORS.FILE_LOCKED);
-    case 'forbidden':
-      return new AppError(ERRORS.FORBIDDEN);
-    case 'changed':
-      return new AppError(ERRORS.SYNC_CHANGED);
-    default:
-      return new AppError(ERRORS.UPLOAD_NOT_FOUND);
-  }
+/** The request's client key as a commit input field (absent when the client sent none). */
+function clientKeyOf(req: { clientKey?: string }): { clientKey?: string } {
+  return req.clientKey !== undefined ? { clientKey: req.clientKey } : {};
 }

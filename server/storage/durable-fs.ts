@@ -36,11 +36,21 @@ export class TempFile {
   }
 
   async commit(finalPath: string): Promise<void> {
+    await this.flush();
+    await fsp.mkdir(path.dirname(finalPath), { recursive: true });
+    await this.moveTo(finalPath);
+    await fsyncDir(path.dirname(finalPath));
+  }
+
+  /** fsyncs and closes the file (the first half of `commit`, for callers that group the steps). */
+  async flush(): Promise<void> {
     await this.handle.sync();
     await this.handle.close();
-    await fsp.mkdir(path.dirname(finalPath), { recursive: true });
+  }
+
+  /** Renames the flushed file to `finalPath`, whose directory exists; the caller fsyncs that directory. */
+  async moveTo(finalPath: string): Promise<void> {
     await fsp.rename(this.tempPath, finalPath);
-    await fsyncDir(path.dirname(finalPath));
   }
 
   async discard(): Promise<void> {

@@ -22,6 +22,8 @@ const AccountSafePage = lazyPage(() => import('../features/user-centre'), (m) =>
 // Its own chunk: the group list is antd's Table, which the personal files page no longer loads.
 const GroupPage = lazyPage(() => import('../features/files/GroupPage'), (m) => m.GroupPage);
 const UserListPage = lazyPage(() => import('../features/system-users'), (m) => m.UserListPage);
+const ActionLogPage = lazyPage(() => import('../features/action-log'), (m) => m.ActionLogPage);
+const SystemConfigPage = lazyPage(() => import('../features/system-config'), (m) => m.SystemConfigPage);
 
 /** The built §2 pages; every other page of the route table shows the under-construction notice. */
 const BUILT_PAGES: Record<string, React.ComponentType> = {
@@ -38,6 +40,8 @@ const BUILT_PAGES: Record<string, React.ComponentType> = {
   '/main/user/userInfo': UserInfoPage,
   '/main/user/accountSafe': AccountSafePage,
   '/main/system/user/list': UserListPage,
+  '/main/system/actionLog': ActionLogPage,
+  '/main/system/systemConfig': SystemConfigPage,
 };
 
 /** Everything under /main: the layout with the transfer panel, and the §2 pages. */

@@ -15,6 +15,7 @@ import { chunkRequestsBenchmark } from './suites/chunk-requests';
 import { deliveryBenchmark } from './suites/delivery';
 import { hashingBenchmark } from './suites/hashing';
 import { listBenchmark } from './suites/list';
+import { auditBenchmark } from './suites/audit';
 import { memoryBenchmark } from './suites/memory';
 import { resendBenchmark } from './suites/resend';
 import { syncBenchmark } from './suites/sync';
@@ -28,6 +29,7 @@ const BENCHMARKS: BenchModule[] = [
   resendBenchmark,
   memoryBenchmark,
   listBenchmark,
+  auditBenchmark,
   chunkRequestsBenchmark,
   deliveryBenchmark,
   browserUploadBenchmark,

@@ -4,6 +4,7 @@ import { ERRORS } from '../../common/api/errors';
 import { API, downloadUrl, previewUrl, thumbnailUrl, versionDownloadUrl, zipDownloadUrl } from '../../common/api/paths';
 import type { CreateTxtResponse, FileEntry, GroupMemberListResponse, SearchResponse, SpaceInfo, VersionListResponse } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
+import type { BatchUploadResponse } from '../../common/transfer/batch-upload';
 import { createGroup, mkdir, text } from './file-kit';
 import {
   addTenantWithUser,
@@ -15,6 +16,7 @@ import {
   MEMBER,
   postChunkExist,
   randomContent,
+  sha256Hex,
   startServer,
   uploadFile,
   userIdOf,
@@ -58,6 +60,8 @@ interface Ids {
   versionId: string;
   /** A createTxt hold still waiting for its decision. */
   holdId: string;
+  /** The tenant itself (tenant calls name it for platform admins). */
+  tenantId: string;
 }
 
 /** The second tenant admin's own ids, mixed with the first tenant's in some foreign calls. */
@@ -92,9 +96,22 @@ interface Row {
   filtersIds?: true;
   /** The call ends the session it is made with (logout): run with a throwaway session. */
   endsSession?: boolean;
+  /**
+   * A batch that answers each item on its own (batch/upload): another tenant's ids make every item
+   * refused with NOT_FOUND inside a 200, exactly like unknown ids.
+   */
+  refusesPerItem?: true;
 }
 
 const BOGUS = 'no-such-id-0000';
+
+/** A framed batch/upload body (common/transfer/batch-upload.ts): one 1-byte file into `parentId`. */
+function batchBody(parentId: string | null): Uint8Array<ArrayBuffer> {
+  const manifest = Buffer.from(JSON.stringify({ items: [{ clientKey: 'matrix-1', name: 'matrix.txt', parentId, category: 1, size: 1, sha256: sha256Hex(Buffer.from('x')) }] }));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(manifest.length, 0);
+  return new Uint8Array(Buffer.concat([length, manifest, Buffer.from('x')]));
+}
 const platform = { [HEADER_PLATFORM]: 'web' };
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const ONE_BYTE = describeFile(Buffer.from('x'));
@@ -225,6 +242,12 @@ const MATRIX: Record<string, Row> = {
     call: { method: 'POST', path: API.secondUpload, body: { size: 1, name: 'x', parentId: BOGUS, category: 1 } },
     foreign: (ids) => ({ method: 'POST', path: API.secondUpload, body: { size: 1, name: 'x', parentId: ids.folderId, category: 1 } }),
   },
+  'POST /api/v2/file/batch/upload': {
+    access: 'user',
+    refusesPerItem: true,
+    call: { method: 'POST', path: API.batchUpload, body: batchBody(BOGUS), headers: { 'content-type': 'application/octet-stream' } },
+    foreign: (ids) => ({ method: 'POST', path: API.batchUpload, body: batchBody(ids.folderId), headers: { 'content-type': 'application/octet-stream' } }),
+  },
   'POST /api/uploadType/canBeUploadType': {
     access: 'user',
     call: { method: 'POST', path: API.canBeUploadType, body: { names: ['a.txt'] } },
@@ -277,11 +300,7 @@ const MATRIX: Record<string, Row> = {
       { method: 'POST', path: API.syncRemove, body: { items: [{ id: own.fileId, digest: '0'.repeat(64) }, { id: ids.folderId, digest: '0'.repeat(64) }] } },
     ],
   },
-  'POST /api/v2/defaultConfig/modify/syncTime': {
-    access: 'admin',
-    call: { method: 'POST', path: API.syncTimeModify, body: 'syncTime=abc', headers: form },
-    foreign: 'none',
-  },
+
   // Held items are keyed per user: another user's key is simply unknown (no object id of the tenant).
   'GET /api/v2/file/keepOnUpload': {
     access: 'user',
@@ -479,6 +498,64 @@ const MATRIX: Record<string, Row> = {
     ],
   },
 
+  // The action log (admins only). The list takes no object id (the tenant is the caller's); a department
+  // id of another tenant answers 404 like an unknown one.
+  'POST /api/actionLog/list': {
+    access: 'admin',
+    call: { method: 'POST', path: API.actionLogList, body: { pageSize: 1 } },
+    foreign: (ids) => ({ method: 'POST', path: API.actionLogList, body: { tenantId: ids.tenantId } }),
+  },
+  'GET /api/actionLog/export': {
+    access: 'admin',
+    call: { method: 'GET', path: `${API.actionLogExport}?format=csv&outcome=refused` },
+    foreign: (ids) => ({ method: 'GET', path: `${API.actionLogExport}?format=csv&tenantId=${ids.tenantId}` }),
+  },
+
+  // Tenant (spec §7). Calls name a tenant id only for platform admins; the first tenant's admin is one
+  // (the first admin of the first tenant), so its calls name a bogus tenant and change nothing.
+  'GET /api/tenant/getAlias': { access: 'public', call: { method: 'GET', path: `${API.tenantAlias}?id=${BOGUS}` }, foreign: 'none' },
+  'GET /api/v2/defaultConfig/loginBackground': { access: 'public', call: { method: 'GET', path: API.loginBackground }, foreign: 'none' },
+  'GET /api/tenant/info/get': {
+    access: 'user',
+    call: { method: 'GET', path: API.tenantInfo },
+    foreign: (ids) => ({ method: 'GET', path: `${API.tenantInfo}?tenantId=${ids.tenantId}` }),
+  },
+  'GET /api/tenant/list': { access: 'admin', call: { method: 'GET', path: API.tenantList }, foreign: 'none' },
+  'POST /api/tenant/update': {
+    access: 'admin',
+    call: { method: 'POST', path: API.tenantUpdate, body: { tenantId: BOGUS, brandName: 'x' } },
+    foreign: (ids) => ({ method: 'POST', path: API.tenantUpdate, body: { tenantId: ids.tenantId, brandName: 'stolen' } }),
+  },
+  'GET /api/tenant/resetLogo': {
+    access: 'admin',
+    call: { method: 'GET', path: `${API.tenantResetLogo}?tenantId=${BOGUS}`, headers: platform },
+    foreign: (ids) => ({ method: 'GET', path: `${API.tenantResetLogo}?tenantId=${ids.tenantId}`, headers: platform }),
+  },
+  'GET /api/tenant/BGImage/reset': {
+    access: 'admin',
+    call: { method: 'GET', path: `${API.tenantResetBackground}?tenantId=${BOGUS}`, headers: platform },
+    foreign: (ids) => ({ method: 'GET', path: `${API.tenantResetBackground}?tenantId=${ids.tenantId}`, headers: platform }),
+  },
+  ...Object.fromEntries(
+    [API.switchGesture, API.switchKeyCreate, API.switchPublicDownload, API.switchExchange, API.modifySyncTime].map((path): [string, Row] => {
+      const field = path === API.modifySyncTime ? 'syncTime=30' : 'value=1';
+      return [
+        `POST ${path}`,
+        {
+          access: 'admin',
+          call: { method: 'POST', path, body: `${field}&tenantId=${BOGUS}`, headers: form },
+          foreign: (ids) => ({ method: 'POST', path, body: `${field}&tenantId=${ids.tenantId}`, headers: form }),
+        },
+      ];
+    }),
+  ),
+  // Dictionaries and static data: the caller's tenant, no id to name.
+  'POST /api/dict/list': { access: 'user', call: { method: 'POST', path: API.dictList, body: {} }, foreign: 'none' },
+  'GET /api/dict/queryByGroup': { access: 'user', call: { method: 'GET', path: `${API.dictQueryByGroup}?group=quota` }, foreign: 'none' },
+  'GET /api/dict/group/get': { access: 'user', call: { method: 'GET', path: API.dictGroupGet }, foreign: 'none' },
+  'POST /api/dict/item/update': { access: 'admin', call: { method: 'POST', path: API.dictItemUpdate, body: { group: 'nope', code: 'x' } }, foreign: 'none' },
+  'POST /api/staticData/list': { access: 'user', call: { method: 'POST', path: API.staticData, body: { names: ['quota'] } }, foreign: 'none' },
+
   // Test hooks (DRIVE_TEST_HOOKS=1 only), private like everything else.
   'GET /api/test/stats': { access: 'user', call: { method: 'GET', path: API.testStats }, foreign: 'none' },
   'PUT /api/test/raw-sink': { access: 'user', call: { method: 'PUT', path: API.testRawSink, body: 'x' }, foreign: 'none' },
@@ -493,10 +570,10 @@ let ids: Ids;
 let own: Own;
 
 async function send(client: Client, call: Call): Promise<Answer<{ errorCode?: string }>> {
-  if (call.body === undefined || typeof call.body === 'object') {
+  if (call.body === undefined || (typeof call.body === 'object' && !(call.body instanceof Uint8Array))) {
     return client.request(call.method, call.path, call.body, call.headers);
   }
-  const res = await client.raw(call.path, { method: call.method, headers: { 'content-type': 'text/plain', ...call.headers }, body: call.body as string });
+  const res = await client.raw(call.path, { method: call.method, headers: { 'content-type': 'text/plain', ...call.headers }, body: call.body as string | Uint8Array<ArrayBuffer> });
   const text = await res.text();
   let body: { errorCode?: string } = {};
   try {
@@ -545,6 +622,7 @@ beforeAll(async () => {
     versionedId: versioned.id,
     versionId: versions.body.data.versions.find((v) => !v.current)!.id,
     holdId: (pending.body.data as { holdId: string }).holdId,
+    tenantId: await withDb(server, (db) => (db.prepare("select tenant_id from users where username = 'admin'").get() as { tenant_id: string }).tenant_id),
   };
 
   await addTenantWithUser(server, 'other-admin', 'Other@2024');
@@ -622,6 +700,7 @@ describe('access matrix', () => {
       versionedId: BOGUS,
       versionId: BOGUS,
       holdId: BOGUS,
+      tenantId: BOGUS,
     };
     for (const [key, row] of Object.entries(MATRIX)) {
       if (row.foreign === 'none') continue;
@@ -634,6 +713,10 @@ describe('access matrix', () => {
         expect(real.body, label).toEqual(never.body);
         expect(real.status, label).toBe(never.status);
         if (row.foreignCode) expect(real.body, label).toMatchObject({ errorCode: row.foreignCode });
+        else if (row.refusesPerItem) {
+          expect(real.status, label).toBe(200);
+          expect((real.body as { data: BatchUploadResponse }).data.results, label).toEqual([expect.objectContaining({ status: 'refused', errorCode: ERRORS.NOT_FOUND.code })]);
+        }
         else if (row.filtersIds) {
           expect(real.status, label).toBe(200);
           const seen = (real.body as { data: { items: Array<{ id: string }> } }).data.items.map((item) => item.id);

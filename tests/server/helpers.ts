@@ -27,12 +27,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Builds the real server on 127.0.0.1:0 with a temp DATA_DIR and the captcha test hook on. */
+/**
+ * Builds the real server on 127.0.0.1:0 with a temp DATA_DIR (or `overrides.dataDir`, to start again
+ * on the data of a server closed with `app.close()`) and the captcha test hook on.
+ */
 export async function startServer(
   overrides: Partial<ServerConfig> = {},
   beforeListen?: (app: FastifyInstance) => void,
 ): Promise<TestServer> {
-  const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'drive-server-test-'));
+  const dataDir = overrides.dataDir ?? (await fsp.mkdtemp(path.join(os.tmpdir(), 'drive-server-test-')));
   const config: ServerConfig = {
     port: 0,
     host: '127.0.0.1',

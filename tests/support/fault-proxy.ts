@@ -1,7 +1,8 @@
 /**
  * A fault-injecting HTTP proxy in front of the real server (loopback only).
  *
- * Every request is forwarded to `target`. Chunk uploads (path API.chunkUpload) are faulted with
+ * Every request is forwarded to `target`. Chunk uploads (API.chunkUpload) and small-file batches
+ * (API.batchUpload), the requests that carry file bytes, are faulted with
  * probability `faultRate`, the kind drawn from `kinds`, all from a seeded PRNG (same seed + same
  * request order → same faults):
  *  - drop:    the connection is destroyed before anything is forwarded;
@@ -123,7 +124,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const server = http.createServer((req, res) => {
     counters.requests++;
     const url = new URL(req.url ?? '/', 'http://proxy');
-    const isChunk = req.method === 'POST' && url.pathname === API.chunkUpload;
+    const isChunk = req.method === 'POST' && (url.pathname === API.chunkUpload || url.pathname === API.batchUpload);
     const bodyLength = Number(req.headers['content-length'] ?? 0);
     let fault: FaultKind | null = null;
     if (isChunk) {

@@ -11,6 +11,7 @@
  */
 import { API } from '../../common/api/paths';
 import type { UploadCandidate } from '../../common/transfer/checks';
+import { BATCH_FILE_MAX_BYTES, BATCH_MAX_BYTES, BATCH_MAX_FILES } from '../../common/transfer/batch-upload';
 import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_FILE_CONCURRENCY, STALL_TIMEOUT_MS } from '../../common/transfer/constants';
 import {
   DEFAULT_ENGINE_CONFIG,
@@ -39,6 +40,7 @@ import { NOTIFY_INTERVAL_MS, ThrottledNotifier } from './notifier';
 import { browserOnlineSignal, type OnlineSignal } from './online';
 import { toQueueExport } from './queue-export';
 import { fingerprintMatches } from './reattach';
+import { createBatchDriver } from './batch-driver';
 import { createItemDriver } from './item-driver';
 import { createItemWrites } from './item-writes';
 import { ABORTED_BY_COMMAND, liveOf, toView, type LiveItem } from './live-item';
@@ -74,6 +76,8 @@ export interface EngineDeps {
   notifyIntervalMs?: number;
   /** Asks the browser not to evict the queue's storage; default: navigator.storage.persist when present. */
   requestPersistence?: () => void;
+  /** Small files in batches (batch-upload.ts). Default true; a server answering 404 turns it off. */
+  smallFileBatches?: boolean;
 }
 
 export interface Engine extends EngineApi<Blob> {
@@ -137,7 +141,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
   // ---- persistence: one write at a time per item (item-writes.ts) -------------------------------
 
-  const { write, transitionIfAllowed, persistConfirmed, flush } = createItemWrites(db, items, now, () => notifier.changed());
+  const { write, writeMany, transitionIfAllowed, persistConfirmed, flush } = createItemWrites(db, items, now, () => notifier.changed());
   const { drive } = createItemDriver({
     api,
     now,
@@ -159,15 +163,65 @@ export function createEngine(deps: EngineDeps): Engine {
     },
   });
 
+  /** False once the server answered the batch route with 404 (a backend without it). */
+  let batchesAvailable = deps.smallFileBatches ?? true;
+  const { driveBatch } = createBatchDriver({
+    api,
+    now,
+    random,
+    sleep,
+    sha256,
+    online,
+    writeMany,
+    lifetime: lifetime.signal,
+    changed: () => notifier.changed(),
+    started: () => void running++,
+    ended: () => {
+      running--;
+      pump();
+    },
+    unsupported: () => {
+      batchesAvailable = false;
+    },
+  });
+
   // ---- scheduling ----------------------------------------------------------------------------
 
+  /** A small file never sent before goes up in a batch (common/transfer/batch-upload.ts). */
+  function batchable(live: LiveItem): boolean {
+    const r = live.record;
+    return batchesAvailable && live.file !== null && r.size <= BATCH_FILE_MAX_BYTES && r.uploadId === null && r.chunksDone.length === 0;
+  }
+
+  /**
+   * Starts waiting items, in queue order, while fewer than `fileConcurrency` run: a large file on its
+   * own, small ones gathered into batches (each batch takes one place).
+   */
   function pump(): void {
     // Offline, nothing starts: items stay 'waiting' and the 'online' event pumps again.
     if (disposed || starting === null || !online.isOnline()) return;
+    let group: LiveItem[] = [];
+    let groupBytes = 0;
+    const startGroup = () => {
+      if (group.length > 0) void driveBatch(group);
+      group = [];
+      groupBytes = 0;
+    };
     for (const live of items.values()) {
       if (running >= fileConcurrency) break;
-      if (live.record.state === 'waiting' && live.run === null) void drive(live);
+      if (live.record.state !== 'waiting' || live.run !== null) continue;
+      if (!batchable(live)) {
+        void drive(live);
+        continue;
+      }
+      if (group.length === BATCH_MAX_FILES || groupBytes + live.record.size > BATCH_MAX_BYTES) {
+        startGroup();
+        if (running >= fileConcurrency) break;
+      }
+      group.push(live);
+      groupBytes += live.record.size;
     }
+    if (running < fileConcurrency) startGroup();
   }
 
   function stopAttempt(live: LiveItem): void {

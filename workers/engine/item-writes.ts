@@ -6,7 +6,7 @@
  */
 import { canTransition, type TransferState } from '../../common/transfer/states';
 import type { TransferDb } from '../queue/db';
-import { markChunksDone, updateUpload } from '../queue/repository';
+import { markChunksDone, updateUpload, updateUploads } from '../queue/repository';
 import type { UploadPatch, UploadRecord } from '../queue/types';
 import { OvertakenByCommand, type LiveItem } from './live-item';
 
@@ -25,6 +25,12 @@ export interface ItemWrites {
   transitionIfAllowed(id: string, to: TransferState, patch?: UploadPatch): Promise<boolean>;
   /** A chunk was confirmed: its save is queued (batched). */
   persistConfirmed(live: LiveItem): void;
+  /**
+   * Writes many items' patches in one transaction, after each item's earlier writes; items not in a
+   * state of `onlyFrom` (when given), or whose change is not a legal transition, are left as they are.
+   * Resolves with the ids written.
+   */
+  writeMany(patches: ReadonlyMap<string, UploadPatch>, onlyFrom?: ReadonlySet<TransferState>): Promise<Set<string>>;
   /** Saves the batches still waiting, then waits for every write in progress (dispose). */
   flush(): Promise<void>;
 }
@@ -46,6 +52,27 @@ function serialize<T>(id: string, fn: () => Promise<T>): Promise<T> {
   writeChains.set(id, settled);
   void settled.then(() => {
     if (writeChains.get(id) === settled) writeChains.delete(id);
+  });
+  return next;
+}
+
+function writeMany(patches: ReadonlyMap<string, UploadPatch>, onlyFrom?: ReadonlySet<TransferState>): Promise<Set<string>> {
+  const ids = [...patches.keys()];
+  const earlier = Promise.all(ids.map((id) => writeChains.get(id)));
+  const run = async () => {
+    const written = await updateUploads(db, patches, now(), onlyFrom);
+    for (const [id, record] of written) {
+      const live = items.get(id);
+      if (live) live.record = record;
+    }
+    notifier.changed();
+    return new Set(written.keys());
+  };
+  const next = earlier.then(run, run);
+  const settled = next.catch(() => undefined);
+  for (const id of ids) writeChains.set(id, settled);
+  void settled.then(() => {
+    for (const id of ids) if (writeChains.get(id) === settled) writeChains.delete(id);
   });
   return next;
 }
@@ -118,5 +145,5 @@ function transitionIfAllowed(id: string, to: TransferState, patch: UploadPatch =
     await Promise.all([...writeChains.values()]);
   }
 
-  return { write, transitionIfAllowed, persistConfirmed, flush };
+  return { write, writeMany, transitionIfAllowed, persistConfirmed, flush };
 }

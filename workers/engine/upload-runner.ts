@@ -94,7 +94,9 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
       throw new UploadError({ action: 'fail', message: MESSAGES.fileTooLarge(formatSize(config.maxFileSize)) });
     }
     const chunkSize = usableChunkSize(config.chunkSize);
-    if (item.size >= PIPELINE_MIN_BYTES && item.chunksDone.length === 0 && !(await probeFindsCandidate(ctx, item, file))) {
+    const probe = item.size >= PIPELINE_MIN_BYTES && item.chunksDone.length === 0 ? await probeFindsCandidate(ctx, item, file) : true;
+    if (probe === 'finished') return;
+    if (!probe) {
       // Not stored yet (as far as the probe can tell): hash while uploading.
       const outcome = await runStreaming(ctx, file, { chunkSize });
       if (outcome.done) return;
@@ -121,8 +123,10 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
     name: item.name,
     parentId: item.target.parentId,
     category: item.target.category,
+    clientKey: item.id,
   };
   const session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, existRequest, signal);
+  if (await finishedEarlier(ctx, item, session)) return;
   const plan = await adoptSession(ctx, item, session);
   item = plan.item;
   await sendMissing(ctx, plan, (index) => digests[index] as string);
@@ -151,6 +155,7 @@ async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatc
     name: item.name,
     parentId: item.target.parentId,
     category: item.target.category,
+    clientKey: item.id,
     ...(item.uploadId ? { uploadId: item.uploadId } : {}),
   };
   let session: ChunkExistResponse;
@@ -160,6 +165,7 @@ async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatc
     if (!isRefusal(error)) throw error;
     return { done: false, record: await ctx.update({ streamingSession: false, uploadId: null, chunksDone: [] }) };
   }
+  if (await finishedEarlier(ctx, item, session)) return { done: true };
   // A new session (the old one expired) holds none of the chunks the record lists.
   const plan = await adoptSession(ctx, item, session, { streamingSession: true });
   item = plan.item;
@@ -192,10 +198,14 @@ async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatc
  * a file of this size with these bytes at a few random ranges? True → hash first and claim it.
  * A server without probes (404, or a 4xx refusing a claim without fingerprint) means "no".
  */
-async function probeFindsCandidate(ctx: UploadRunContext, item: UploadRecord, file: Blob): Promise<boolean> {
-  const claim: SecondUploadRequest = { size: item.size, name: item.name, parentId: item.target.parentId, category: item.target.category };
+async function probeFindsCandidate(ctx: UploadRunContext, item: UploadRecord, file: Blob): Promise<boolean | 'finished'> {
+  const claim: SecondUploadRequest = { size: item.size, name: item.name, parentId: item.target.parentId, category: item.target.category, clientKey: item.id };
   try {
     const challenge = await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, claim, ctx.signal);
+    if (challenge.status === 'created') {
+      await ctx.update({ state: 'done', fileId: challenge.file.id, lastError: null, bytesDone: item.size, via: 'chunks' });
+      return 'finished';
+    }
     if (challenge.status !== 'challenge') return false;
     const hmac = await computeProof(file, challenge.nonce, challenge.ranges);
     const answer = await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, { ...claim, proof: { challengeId: challenge.challengeId, hmac } }, ctx.signal);
@@ -213,8 +223,19 @@ function mergeRequest(item: UploadRecord, uploadId: string): ChunkMergeRequest {
     parentId: item.target.parentId,
     category: item.target.category,
     onConflict: item.onConflict,
+    clientKey: item.id,
     ...(item.ifMatch ? { ifMatch: item.ifMatch } : {}),
   };
+}
+
+/**
+ * The server says an earlier attempt of this item created its file (its answer was lost: a reload
+ * while the merge ran): the item is done, with that file. (protocol.ts, "Finished uploads".)
+ */
+async function finishedEarlier(ctx: UploadRunContext, item: UploadRecord, session: ChunkExistResponse): Promise<boolean> {
+  if (!session.finished) return false;
+  await ctx.update({ state: 'done', fileId: session.finished.fileId, lastError: null, bytesDone: item.size, via: 'chunks' });
+  return true;
 }
 
 /** How chunks are hashed for an upload: the pool's concurrency, progress into the item's view. */
@@ -280,6 +301,7 @@ async function trySecondUpload(ctx: UploadRunContext, item: UploadRecord, file: 
     parentId: item.target.parentId,
     category: item.target.category,
     onConflict: item.onConflict,
+    clientKey: item.id,
     ...(item.ifMatch ? { ifMatch: item.ifMatch } : {}),
   };
   let challenge: SecondUploadResponse;
@@ -290,9 +312,11 @@ async function trySecondUpload(ctx: UploadRunContext, item: UploadRecord, file: 
     if (error instanceof ApiCallError && error.status === HTTP_NOT_FOUND) return false;
     throw error;
   }
-  if (challenge.status !== 'challenge') return false;
-  const hmac = await computeProof(file, challenge.nonce, challenge.ranges);
-  const answer = await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, { ...claim, proof: { challengeId: challenge.challengeId, hmac } }, ctx.signal);
+  // 'created' at once: an earlier attempt of this item created the file (its answer was lost).
+  const answer =
+    challenge.status === 'challenge'
+      ? await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, { ...claim, proof: { challengeId: challenge.challengeId, hmac: await computeProof(file, challenge.nonce, challenge.ranges) } }, ctx.signal)
+      : challenge;
   if (answer.status !== 'created') return false;
   await ctx.update({ state: 'done', fileId: answer.file.id, lastError: null, bytesDone: item.size, via: 'instant' });
   return true;

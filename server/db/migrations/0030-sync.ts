@@ -1,16 +1,11 @@
 import { type Kysely, type Migration } from 'kysely';
 
-/**
- * Desktop sync (issue 17): the admin's syncTime (minutes between full passes) and the tenant's own
- * classification marks (besides the standard 绝密★/机密★/秘密★), per tenant; null = the defaults.
- */
+/** Desktop sync (issue 17): the tenant's own classification marks (besides the standard 绝密★/机密★/秘密★); null = none. */
 export const m0030_sync: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('tenant_settings').addColumn('sync_time_minutes', 'integer').execute();
     await db.schema.alterTable('tenant_settings').addColumn('secret_marks', 'text').execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.alterTable('tenant_settings').dropColumn('secret_marks').execute();
-    await db.schema.alterTable('tenant_settings').dropColumn('sync_time_minutes').execute();
   },
 };

@@ -8,6 +8,10 @@ import { m0007_files_trash_order } from './0007-files-trash-order';
 import { m0008_single_piece_blobs } from './0008-single-piece-blobs';
 import { m0009_client_ops } from './0009-client-ops';
 import { m0010_nfc_names } from './0010-nfc-names';
+import { m0011_action_log } from './0011-action-log';
+import { m0012_tenant_profile } from './0012-tenant-profile';
+import { m0040_finished_uploads } from './0040-finished-uploads';
+import { m0041_blob_intents } from './0041-blob-intents';
 import { m0030_sync } from './0030-sync';
 
 /**
@@ -25,6 +29,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_single_piece_blobs': m0008_single_piece_blobs,
   '0009_client_ops': m0009_client_ops,
   '0010_nfc_names': m0010_nfc_names,
+  '0011_action_log': m0011_action_log,
+  '0012_tenant_profile': m0012_tenant_profile,
+  '0040_finished_uploads': m0040_finished_uploads,
+  '0041_blob_intents': m0041_blob_intents,
   '0030_sync': m0030_sync,
 };
 

@@ -1,10 +1,13 @@
+import { useQuery } from '@tanstack/react-query';
 import { theme } from 'antd';
+import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useState } from 'react';
-import { useLocation, useSearch } from 'wouter';
+import { useLocation, useParams, useSearch } from 'wouter';
 import type { LoginResult } from '../../../common/api/types';
 import { BrandMark } from '../../components/BrandMark';
 import { beginLogin } from '../../lib/data/session';
-import { readAgreement } from './auth-api';
+import { systemConfigAtom } from '../../lib/system-config';
+import { readAgreement, tenantAlias } from './auth-api';
 import { loginTarget } from './login-target';
 import { PasswordLoginForm } from './PasswordLoginForm';
 import { UserAgreement } from './UserAgreement';
@@ -64,8 +67,27 @@ function LoginMethodTabs({ value, onChange }: { value: LoginMethod; onChange: (m
   );
 }
 
+const DEFAULT_BACKGROUND = 'linear-gradient(135deg, #e6f4ff 0%, #f5f5f5 100%)';
+
+/**
+ * The tenant's login background (POST /api/tenant/update): /login shows the default tenant's (from
+ * the system config), /login/{id} that tenant's (by id or alias); none set → the default gradient.
+ */
+function useLoginBackground(tenant: string | undefined): string {
+  const config = useAtomValue(systemConfigAtom);
+  const alias = useQuery({
+    queryKey: ['public', 'tenantAlias', tenant ?? ''],
+    queryFn: ({ signal }) => tenantAlias(tenant!, signal),
+    enabled: Boolean(tenant),
+  });
+  const url = tenant ? alias.data?.loginBackground : config.loginBackground;
+  return url ? `center / cover no-repeat url("${url}"), ${DEFAULT_BACKGROUND}` : DEFAULT_BACKGROUND;
+}
+
 export function LoginPage() {
   const [, navigate] = useLocation();
+  const params = useParams<{ id?: string }>();
+  const background = useLoginBackground(params.id);
   const search = useSearch();
   const { token } = theme.useToken();
   const [method, setMethod] = useState<LoginMethod>('password');
@@ -86,7 +108,7 @@ export function LoginPage() {
   }
 
   return (
-    <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg, #e6f4ff 0%, #f5f5f5 100%)' }}>
+    <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background }} data-testid="login-background">
       {/* A plain panel rather than antd's Card, which imports Tabs (and their menus) for its tab list. */}
       <main style={{ width: 400, maxWidth: 'calc(100vw - 32px)', padding: 24, borderRadius: token.borderRadiusLG, background: token.colorBgContainer, boxShadow: '0 6px 24px rgba(0,0,0,0.08)' }}>
         <div style={{ textAlign: 'center', marginBottom: 8 }}>

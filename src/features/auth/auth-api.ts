@@ -1,5 +1,5 @@
 import { API } from '../../../common/api/paths';
-import type { LoginForm, LoginResult, SmsLoginRequest } from '../../../common/api/types';
+import type { LoginForm, LoginResult, SmsLoginRequest, TenantAlias } from '../../../common/api/types';
 import { api } from '../../lib/api';
 
 /**
@@ -25,4 +25,9 @@ export function smsLogin(request: SmsLoginRequest): Promise<LoginResult> {
 /** Records on the server that the user accepted the user agreement (needs the new session). */
 export function readAgreement(): Promise<unknown> {
   return api.post<unknown>(API.readAgreement, {});
+}
+
+/** A tenant's login page look (brand, background) by its id or alias: public, before any session. */
+export function tenantAlias(idOrAlias: string, signal?: AbortSignal): Promise<TenantAlias> {
+  return api.get<TenantAlias>(`${API.tenantAlias}?id=${encodeURIComponent(idOrAlias)}`, { signal, onError: () => undefined });
 }

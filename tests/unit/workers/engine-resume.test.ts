@@ -155,3 +155,38 @@ describe('resume inside a chunk (partialChunks)', () => {
     expect(server.chunkBodies.filter((b) => b.index === 0).map((b) => b.bytes)).toEqual([262_144]);
   });
 });
+
+describe('an answer lost is not an upload lost (protocol.ts, "Finished uploads")', () => {
+  it('a merge whose answer never arrived ends done with that file, not held as a clash with its own copy', async () => {
+    const server = new FakeUploadServer();
+    server.loseNextAnswer.add(API.chunkMerge);
+    const { engine } = setupEngine(server);
+    const [id] = await engine.enqueueUploads([testFile('lost.bin').file], target);
+    const done = await waitForItem(engine, id!, (i) => i.state === 'done' || i.state === 'held' || i.state === 'failed', 10_000);
+    expect(done).toMatchObject({ state: 'done', holdReason: null });
+    // One file was created; the retry learnt of it from chunk/exist and sent no chunk again.
+    expect([...server.finished.values()]).toEqual([done.fileId]);
+    expect(server.uploadedChunks).toEqual([0, 1, 2, 3]);
+    expect(server.requestsTo(API.chunkExist).at(-1)?.body).toMatchObject({ clientKey: id });
+  });
+
+  it('after a reload during the merge, the next page finds the file instead of uploading it again', async () => {
+    const server = new FakeUploadServer();
+    const source = testFile('reloaded.bin');
+    // The merge runs on the server, but the page is gone before its answer arrives.
+    const fetch: FetchFn = async (input, init) => {
+      if (!input.startsWith(API.chunkMerge)) return server.fetch(input, init);
+      await server.fetch(input, init);
+      return hangUntilAborted(init.signal!);
+    };
+    const first = setupEngine(server, { fetch });
+    const [id] = await first.engine.enqueueUploads([source.file], target);
+    await waitForItem(first.engine, id!, () => server.finished.size === 1);
+    await first.dispose();
+    const sentBefore = server.uploadedChunks.length;
+    const second = setupEngine(server, {}, first.dbName);
+    const done = await waitForItem(second.engine, id!, (i) => i.state === 'done' || i.state === 'held', 10_000);
+    expect(done).toMatchObject({ state: 'done', fileId: server.finished.get(id!) });
+    expect(server.uploadedChunks.length).toBe(sentBefore);
+  });
+});

@@ -36,6 +36,8 @@ export function setupEngine(server: FakeUploadServer, overrides: Partial<EngineD
     sleep: async () => undefined, // no real backoff in tests
     notifyIntervalMs: 0,
     requestPersistence: () => undefined,
+    // These tests are about the chunked protocol; batches of small files have their own (engine-batch.test.ts).
+    smallFileBatches: false,
     ...overrides,
   });
   let disposed = false;

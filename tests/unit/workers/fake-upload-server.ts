@@ -7,6 +7,8 @@ import { HEADER_NETWORK_ENV, HEADER_PLATFORM } from '../../../common/api/client-
 import { ERRORS } from '../../../common/api/errors';
 import { API } from '../../../common/api/paths';
 import { HEADER_CHUNK_SHA256, MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
+import type { BatchUploadManifest, BatchUploadResult } from '../../../common/transfer/batch-upload';
+import type { FileEntry } from '../../../common/api/types';
 import type { MultipleFileCheckRequest, MultipleFileCheckResult, RelativePathDirCreateRequest } from '../../../common/transfer/checks';
 import type { ChunkExistRequest } from '../../../common/transfer/protocol';
 import type { ByteRange, SecondUploadRequest } from '../../../common/transfer/second-upload';
@@ -48,6 +50,16 @@ export class FakeUploadServer {
   readonly checkFindings = new Map<string, Partial<MultipleFileCheckResult>>();
   /** Proofs the fake expected, in order (for asserting the client's HMAC). */
   readonly expectedProofs: string[] = [];
+  /** Files created, by the client key that created them (protocol.ts, "Finished uploads"). */
+  readonly finished = new Map<string, string>();
+  /** Batch items the fake refuses, by file name: the error code it answers (default: created). */
+  readonly batchRefusals = new Map<string, string>();
+  /** Files created by batch requests, by client key: their bytes. */
+  readonly batchFiles = new Map<string, Uint8Array>();
+  /** False: the batch route answers 404 like a backend without it. */
+  batchRoute = true;
+  /** Paths whose next answer is lost after the fake acted on the request (a reload, a cut connection). */
+  readonly loseNextAnswer = new Set<string>();
   private challenges = new Map<string, { nonce: string; ranges: ByteRange[]; fingerprint: string }>();
   private sessions = new Map<string, { fingerprint: string; stored: Set<number>; count: number; partial: Map<number, Uint8Array> }>();
 
@@ -63,6 +75,12 @@ export class FakeUploadServer {
     init.signal?.throwIfAborted();
     if (intercepted === 'network-error') throw new TypeError('Failed to fetch');
     if (intercepted) return intercepted;
+    const answer = await this.answer(url, init, req, headers);
+    if (this.loseNextAnswer.delete(url.pathname)) throw new TypeError('Failed to fetch');
+    return answer;
+  };
+
+  private async answer(url: URL, init: RequestInit, req: RecordedRequest, headers: Record<string, string>): Promise<Response> {
     if (headers[HEADER_PLATFORM.toLowerCase()] !== 'web' || !headers[HEADER_NETWORK_ENV.toLowerCase()]) {
       return json(400, { errorCode: ERRORS.VALIDATION.code, errorMessage: 'missing client headers' });
     }
@@ -81,24 +99,35 @@ export class FakeUploadServer {
         const { relativePaths } = req.body as RelativePathDirCreateRequest;
         return json(200, { data: { dirs: Object.fromEntries(relativePaths.map((p) => [p, `dir-${p}`])) } });
       }
+      case API.batchUpload:
+        return this.batch(init.body as Blob);
       case API.keepOnUpload:
       case API.giveUpUpload:
         return json(200, { data: null });
       case API.chunkMerge: {
-        const { uploadId, name } = JSON.parse(String(init.body)) as { uploadId: string; name: string };
+        const { uploadId, name, clientKey } = JSON.parse(String(init.body)) as { uploadId: string; name: string; clientKey?: string };
+        const earlier = clientKey && this.finished.get(clientKey);
+        if (earlier) return json(200, { data: { id: earlier, name } });
         const session = this.sessions.get(uploadId);
         if (!session || session.stored.size !== session.count) return json(400, { errorCode: ERRORS.CHUNKS_MISSING.code, errorMessage: ERRORS.CHUNKS_MISSING.message });
+        this.sessions.delete(uploadId);
+        if (clientKey) this.finished.set(clientKey, `file-${uploadId}`);
         return json(200, { data: { id: `file-${uploadId}`, name } });
       }
       default:
         return json(404, {});
     }
-  };
+  }
 
   private exist(body: ChunkExistRequest): Response {
     // Streaming sessions (files of PIPELINE_MIN_BYTES and more) are the real server's business.
     if (!body.fingerprint || !body.chunkDigests) return json(400, { errorCode: ERRORS.VALIDATION.code, errorMessage: 'streaming sessions not faked' });
     const { fingerprint, chunkDigests } = body;
+    const earlier = body.clientKey && this.finished.get(body.clientKey);
+    if (earlier) {
+      const all = chunkDigests.map((_, i) => i);
+      return json(200, { data: { uploadId: '', chunkSize: body.chunkSize, chunkCount: all.length, existingChunks: all, finished: { fileId: earlier } } });
+    }
     const uploadId = `up-${fingerprint.slice(0, 8)}`;
     const session = this.sessions.get(uploadId) ?? {
       fingerprint,
@@ -164,6 +193,28 @@ export class FakeUploadServer {
     this.expectedProofs.push(expected);
     if (expected !== body.proof.hmac) return json(200, { data: { status: 'unknown' } });
     return json(200, { data: { status: 'created', file: { id: `instant-${fingerprint.slice(0, 8)}`, name: body.name } } });
+  }
+
+  /** The small-file batch (common/transfer/batch-upload.ts), parsed from its framed body. */
+  private async batch(body: Blob): Promise<Response> {
+    if (!this.batchRoute) return json(404, { errorCode: ERRORS.ROUTE_NOT_FOUND.code, errorMessage: ERRORS.ROUTE_NOT_FOUND.message });
+    const raw = Buffer.from(await body.arrayBuffer());
+    const length = raw.readUInt32BE(0);
+    const { items } = JSON.parse(raw.subarray(4, 4 + length).toString('utf8')) as BatchUploadManifest;
+    let offset = 4 + length;
+    const results: BatchUploadResult[] = items.map((item) => {
+      const bytes = raw.subarray(offset, offset + item.size);
+      offset += item.size;
+      const earlier = this.finished.get(item.clientKey);
+      if (earlier) return { clientKey: item.clientKey, status: 'created', file: { id: earlier, name: item.name } as FileEntry };
+      const code = this.batchRefusals.get(item.name) ?? (createHash('sha256').update(bytes).digest('hex') !== item.sha256 ? ERRORS.CHUNK_DIGEST_MISMATCH.code : null);
+      if (code) return { clientKey: item.clientKey, status: 'refused', errorCode: code, errorMessage: `refused: ${code}` };
+      this.finished.set(item.clientKey, `file-b-${item.clientKey}`);
+      this.batchFiles.set(item.clientKey, new Uint8Array(bytes));
+      return { clientKey: item.clientKey, status: 'created', file: { id: `file-b-${item.clientKey}`, name: item.name } as FileEntry };
+    });
+    if (offset !== raw.length) return json(400, { errorCode: ERRORS.CHUNK_SIZE_MISMATCH.code, errorMessage: 'body length' });
+    return json(200, { data: { results } });
   }
 
   requestsTo(path: string): RecordedRequest[] {

@@ -1,0 +1,135 @@
+import type { ActionOutcome, ActionTarget } from './action-codes';
+
+/**
+ * The action log (操作日志) as the API serves it (ours: the spec does not show these calls). Who may
+ * read it: tenant administrators (the routes are adminOnly); members never. A tenant that separates
+ * duties gives an auditor the admin role today; an `auditAdmin` role that reads only this log is
+ * planned (README "Action log").
+ */
+
+/** Filters of the list and of the export. Every field is optional; all given ones must hold. */
+export interface ActionLogFilter {
+  /** Time range, ms since the epoch: from inclusive, to exclusive. */
+  from?: number;
+  to?: number;
+  /** The operator: a user id of the tenant. */
+  userId?: string;
+  /** The operator's account as recorded (also failed logins under names no account has). */
+  account?: string;
+  /** Operators of this department and its sub-departments, as they were when they acted. */
+  departmentId?: string;
+  /** Action codes (common/api/action-codes.ts); any of them. */
+  actions?: string[];
+  /** Part of a target's name (file, folder, user, group…), case-insensitive. */
+  fileName?: string;
+  outcome?: ActionOutcome;
+}
+
+export const ACTION_LOG_DEFAULT_PAGE_SIZE = 50;
+export const ACTION_LOG_MAX_PAGE_SIZE = 200;
+/** At most this many action codes in one filter. */
+export const ACTION_LOG_MAX_ACTIONS = 100;
+/**
+ * Filters no index orders (a file name, an account, several actions or departments, outcome ok
+ * with another filter) are checked over at most this many rows per call; a page that found fewer
+ * rows answers `scannedTo` and a cursor to go on from (the web app goes on by itself).
+ */
+export const ACTION_LOG_SCAN_WINDOW = 20_000;
+/** An export stops after this many rows (and says so in its last row). */
+export const ACTION_LOG_EXPORT_MAX_ROWS = 1_000_000;
+
+/** `POST /api/actionLog/list`. */
+export interface ActionLogListRequest extends ActionLogFilter {
+  /**
+   * Platform admins only (common/api/tenant.ts): another tenant's log, or '' for the platform's own
+   * (failed logins under names no account has). Anyone else naming another tenant: TENANT_NOT_FOUND.
+   */
+  tenantId?: string;
+  /** Opaque; null or absent for the first page. */
+  cursor?: string | null;
+  pageSize?: number;
+}
+
+export interface ActionLogActor {
+  /** null: an account name no account has (a failed login), or the server itself. */
+  id: string | null;
+  account: string;
+  /** Nick name when it acted. */
+  name: string;
+  /** RoleCode, '' for an unknown account, 'system' for the server. */
+  role: string;
+  departmentId: string | null;
+}
+
+export interface ActionLogEntry {
+  /** Position in the tenant's chain (1, 2, 3… without gaps). */
+  seq: number;
+  at: number;
+  actor: ActionLogActor;
+  /** An ActionCode (labels: ACTIONS in common/api/action-codes.ts). */
+  action: string;
+  /** What it was done to, with the names at that time. */
+  targets: ActionTarget[];
+  detail: Record<string, unknown> | null;
+  outcome: ActionOutcome;
+  /** The error code the caller got when refused. */
+  errorCode: string | null;
+  /** The client's address (behind a trusted proxy: the forwarded one). */
+  address: string;
+  /** 3 internal build, 4 public build (spec §9); null when the client did not say. */
+  clientType: 3 | 4 | null;
+  /** 'internal' | 'public' as the server judged it, or ''. */
+  networkEnv: string;
+  /** 'web' | 'desktop' (X-Client-Platform), 'server' for the server's own entries. */
+  platform: string;
+  userAgent: string;
+  /** This row's hash in the chain (HMAC-SHA-256, hex). */
+  hash: string;
+}
+
+export interface ActionLogListResponse {
+  items: ActionLogEntry[];
+  /** null: nothing further matches. */
+  nextCursor: string | null;
+  /**
+   * Set when the call checked its whole scan window without filling the page: the rows down to this
+   * time have been looked at; the next cursor goes on from there.
+   */
+  scannedTo: number | null;
+  /** The tenant's chain head now (seq and hash): write it down to anchor the log outside the server. */
+  head: { seq: number; hash: string };
+}
+
+/** `GET /api/actionLog/export?format=…` with the filter as query parameters (ActionLogExportQuery). */
+export type ActionLogExportFormat = 'xlsx' | 'csv';
+
+/** The export's query string: the filter with `actions` comma-separated and times as numbers. */
+export interface ActionLogExportQuery extends Omit<ActionLogFilter, 'actions'> {
+  format: ActionLogExportFormat;
+  /** As in ActionLogListRequest. */
+  tenantId?: string;
+  actions?: string;
+}
+
+/** Column headers of the export (Chinese, in this order). */
+export const ACTION_LOG_EXPORT_COLUMNS = [
+  '时间',
+  '操作人账号',
+  '操作人姓名',
+  '角色',
+  '部门',
+  '操作',
+  '操作代码',
+  '对象',
+  '对象ID',
+  '结果',
+  '错误码',
+  '详情',
+  'IP地址',
+  '客户端类型',
+  '网络环境',
+  '平台',
+  'User-Agent',
+  '序号',
+  '哈希',
+] as const;

@@ -1,0 +1,142 @@
+/**
+ * Tenant, dictionary and static-data payloads (spec §7 "Tenant", "Dictionary and static data",
+ * "Admin switches"; the spec shows none of their fields, so these shapes are ours).
+ *
+ * Who is a platform admin: a user flagged `platform_admin` (users table). The server flags the first
+ * administrator of the first tenant at start when nobody has the flag (the seeded `admin` of a fresh
+ * install); more are flagged in the database. A platform admin sees every tenant in /api/tenant/list,
+ * may update any tenant (`tenantId` in the requests below) and reads the platform's own action log.
+ * A tenant admin sees and changes only their own tenant; another tenant's id answers 404.
+ */
+
+/** `GET /api/tenant/getAlias?id=` (public; id or alias, absent = the default tenant): what a login page shows. */
+export interface TenantAlias {
+  tenantId: string;
+  /** Short name used in the tenant's login address (/login/{alias}); '' when none. */
+  alias: string;
+  brandName: string;
+  /** URL of the logo, or ''. */
+  logo: string;
+  /** URL of the login page's background picture, or '' (the default gradient). */
+  loginBackground: string;
+}
+
+/** The admin switches of spec §7 (form-encoded POSTs), as the tenant has them. */
+export interface TenantSwitches {
+  /** /api/v2/sysSetting/gesture/switch: gesture (pattern) unlock offered in the clients. */
+  gesture: boolean;
+  /** /api/v2/sysSetting/keyCreate/switch: share links carry an extraction code by default. */
+  keyCreate: boolean;
+  /** /api/v2/sysSetting/publicDownLoad/switch: files of the public space may be downloaded. */
+  publicDownLoad: boolean;
+  /** /api/v2/sysSetting/exchangeSwitch/switch: the exchange area (category 3) is offered. */
+  exchangeSwitch: boolean;
+  /** /api/v2/defaultConfig/modify/syncTime: minutes between two passes of the desktop sync. */
+  syncTime: number;
+}
+
+export const DEFAULT_TENANT_SWITCHES: TenantSwitches = { gesture: false, keyCreate: true, publicDownLoad: true, exchangeSwitch: true, syncTime: 30 };
+export const SYNC_TIME_MIN = 1;
+export const SYNC_TIME_MAX = 1440;
+
+/** Form fields of the four on/off switches: `value=1` on, `value=0` off (and `tenantId` for a platform admin). */
+export interface SwitchForm {
+  value: '0' | '1';
+  tenantId?: string;
+}
+
+/** Form fields of modify/syncTime: whole minutes, SYNC_TIME_MIN..SYNC_TIME_MAX. */
+export interface SyncTimeForm {
+  syncTime: string;
+  tenantId?: string;
+}
+
+/** `GET /api/tenant/info/get` (any signed-in user of the tenant; a platform admin may add `?tenantId=`). */
+export interface TenantInfo extends TenantAlias {
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  switches: TenantSwitches;
+}
+
+/** `GET /api/tenant/list` (admins): every tenant for a platform admin, the own one for a tenant admin. */
+export interface TenantSummary {
+  tenantId: string;
+  name: string;
+  alias: string;
+  brandName: string;
+  createdAt: number;
+  userCount: number;
+  /** The caller's own tenant. */
+  own: boolean;
+}
+
+export interface TenantListResponse {
+  items: TenantSummary[];
+  /** Whether the caller is a platform admin (sees every tenant). */
+  platformAdmin: boolean;
+}
+
+/**
+ * `POST /api/tenant/update` (admins, JSON). Absent fields stay as they are. Pictures are base64 (a
+ * `data:` URL prefix is accepted): PNG, JPEG, WebP or GIF judged by their bytes (never SVG), at most
+ * TENANT_LOGO_MAX_BYTES / TENANT_BACKGROUND_MAX_BYTES, re-encoded by the server (WebP, the logo fitted
+ * into 512 px, the background into 2560 × 1600). Answers the TenantInfo after the change.
+ */
+export interface TenantUpdateRequest {
+  tenantId?: string;
+  name?: string;
+  brandName?: string;
+  /** Letters, digits, `-` and `_`, 2–32, unique across tenants case-insensitively; '' removes it. */
+  alias?: string;
+  logo?: string;
+  loginBackground?: string;
+}
+
+/** `GET /api/tenant/resetLogo` and `GET /api/tenant/BGImage/reset`: `?tenantId=` for a platform admin. */
+export interface TenantResetQuery {
+  tenantId?: string;
+}
+
+export const TENANT_LOGO_MAX_BYTES = 2 * 1024 * 1024;
+export const TENANT_BACKGROUND_MAX_BYTES = 8 * 1024 * 1024;
+export const TENANT_NAME_MAX = 64;
+export const TENANT_ALIAS_PATTERN = /^[A-Za-z0-9_-]{2,32}$/;
+
+// ---- dictionaries and static data --------------------------------------------------------------
+
+/** One entry of a dictionary group. `value` is a string; what it means is the group's business. */
+export interface DictItem {
+  code: string;
+  label: string;
+  value: string;
+  sort: number;
+  enabled: boolean;
+}
+
+export interface DictGroup {
+  code: string;
+  name: string;
+  items: DictItem[];
+}
+
+/** `POST /api/dict/list` {groups?}: those groups (all when absent), in the tenant's version. */
+export interface DictListRequest {
+  groups?: string[];
+}
+
+/** `POST /api/dict/item/update` (ours, admins): changes one entry of the tenant's version of a group. */
+export interface DictItemUpdateRequest {
+  group: string;
+  code: string;
+  label?: string;
+  value?: string;
+  enabled?: boolean;
+  sort?: number;
+}
+
+/** `POST /api/staticData/list` {names} (ours: the spec does not show the path) → { [name]: DictItem[] }. */
+export interface StaticDataRequest {
+  names: string[];
+}
+export type StaticData = Record<string, DictItem[]>;

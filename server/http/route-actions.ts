@@ -1,0 +1,103 @@
+import type { ActionCode } from '../../common/api/action-codes';
+
+/**
+ * Which API routes are actions of the action log, keyed `METHOD url` like the access matrix.
+ *
+ * - an ActionCode: the route is an action. Its service records the entry when it acts
+ *   (`actionLog.record`, names and details included); if the request is refused before that (the
+ *   session guard, validation, a 404 on an id), the hook records it refused with this code and the
+ *   ids the request named. A success the service did not record is recorded from here too, with
+ *   the ids only (tests/server/action-log-wiring.test.ts makes sure none of ours relies on that).
+ * - null: not an action (a read, a check, a step of an action recorded at its end). Refused access
+ *   to it (404 on an object id, AUTH-1005, a bad Origin, a state-changing GET without the platform
+ *   header) is still recorded, as `access.denied`.
+ *
+ * Every route other than a GET must be listed (tests/server/action-log-wiring.test.ts): a new write
+ * cannot go unlogged by forgetting it.
+ */
+export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
+  'POST /spacex/login': 'auth.login',
+  'POST /api/captcha/smsCode/validate': 'auth.smsLogin',
+  'POST /spacex/logout': 'auth.logout',
+  'POST /api/user/info/modify': 'account.passwordChange',
+  'POST /api/user/phone/validate': 'account.phoneBind',
+  'POST /api/user/readAgreement': 'account.agreementRead',
+  'POST /api/v2/user/setRoles': 'user.setRole',
+  'POST /api/v2/account/lock': 'user.lock',
+  'POST /api/v2/account/unlock': 'user.unlock',
+  'POST /api/user/outerLogin/set': 'user.outerLogin',
+
+  'POST /api/file/mkdir': 'file.mkdir',
+  'POST /api/v2/file/relativePath/dir/create': 'file.mkdir',
+  'POST /api/file/rename': 'file.rename',
+  'POST /api/v2/file/copy': 'file.copy',
+  'POST /api/v2/file/move': 'file.move',
+  'POST /api/file/removeFiles': 'file.delete',
+  'POST /api/file/createTxt': 'file.createTxt',
+  'POST /api/file/keepOnCreateTxt': 'file.createTxt',
+  'POST /api/v2/file/chunk/merge': 'file.upload',
+  'POST /api/v2/file/second/upload': 'file.upload',
+  'POST /api/v2/file/batch/upload': 'file.upload',
+  'GET /api/v2/file/keepOnUpload': 'file.uploadDecision',
+  'GET /api/v2/file/giveUpUpload': 'file.uploadDecision',
+  'POST /api/file/recycle/restore': 'file.restore',
+  'POST /api/file/recycle/purge': 'file.purge',
+  'POST /api/file/favorite/add': 'file.favorite',
+  'POST /api/file/favorite/remove': 'file.unfavorite',
+  'POST /api/file/lock': 'file.lock',
+  'POST /api/file/unlock': 'file.unlock',
+  'POST /api/file/version/restore': 'file.versionRestore',
+  'GET /api/file/download/:id': 'file.download',
+  'GET /api/file/version/download/:id': 'file.versionDownload',
+  'GET /api/file/zip': 'file.zip',
+  'GET /api/file/preview/:id': 'file.preview',
+
+  'POST /api/group/create': 'group.create',
+  'POST /api/group/rename': 'group.rename',
+  'POST /api/group/delete': 'group.delete',
+  'POST /api/group/member/add': 'group.memberAdd',
+  'POST /api/group/member/setRole': 'group.memberRole',
+  'POST /api/group/member/remove': 'group.memberRemove',
+
+  'GET /api/actionLog/export': 'audit.export',
+
+  'POST /api/tenant/update': 'tenant.update',
+  'GET /api/tenant/resetLogo': 'tenant.resetLogo',
+  'GET /api/tenant/BGImage/reset': 'tenant.resetBackground',
+  'POST /api/v2/sysSetting/gesture/switch': 'tenant.settingChange',
+  'POST /api/v2/sysSetting/keyCreate/switch': 'tenant.settingChange',
+  'POST /api/v2/sysSetting/publicDownLoad/switch': 'tenant.settingChange',
+  'POST /api/v2/sysSetting/exchangeSwitch/switch': 'tenant.settingChange',
+  'POST /api/v2/defaultConfig/modify/syncTime': 'tenant.settingChange',
+  'POST /api/dict/item/update': 'tenant.dictChange',
+
+  // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
+  'POST /api/user/details/search': null,
+  'POST /api/user/search': null,
+  'POST /api/file/list': null,
+  'POST /api/file/multi/list': null,
+  'POST /api/shareFile/list': null,
+  'POST /api/file/fileCatalog': null,
+  'POST /api/file/dir/list': null,
+  'POST /api/file/recycle/list': null,
+  'POST /api/file/favorite/list': null,
+  'POST /api/file/version/list': null,
+  'POST /api/group/list': null,
+  'POST /api/group/member/list': null,
+  'POST /api/space/public/get': null,
+  'POST /api/v2/file/chunk/exist': null,
+  'POST /api/v2/file/chunk/upload': null,
+  'POST /api/uploadType/canBeUploadType': null,
+  'POST /api/v2/file/checkFileSensitiveOrLock': null,
+  'POST /api/v2/file/fileVersion/check': null,
+  'POST /api/v2/file/multipleFile/check': null,
+  'POST /api/actionLog/list': null,
+  'POST /api/dict/list': null,
+  'POST /api/staticData/list': null,
+  'PUT /api/test/raw-sink': null,
+};
+
+export function routeAction(method: string, url: string | undefined): ActionCode | null {
+  if (!url) return null;
+  return ROUTE_ACTIONS[`${method} ${url}`] ?? null;
+}

@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import { ACTION_CODES } from '../../common/api/action-codes';
+import {
+  ACTION_LOG_MAX_ACTIONS,
+  ACTION_LOG_MAX_PAGE_SIZE,
+  type ActionLogExportQuery,
+  type ActionLogFilter,
+  type ActionLogListRequest,
+  type ActionLogListResponse,
+} from '../../common/api/action-log';
+import type { ApiOk } from '../../common/api/envelope';
+import { ERRORS } from '../../common/api/errors';
+import { API } from '../../common/api/paths';
+import { AppError } from '../http/app-error';
+import { attachmentDisposition } from '../http/range';
+import { callerOf } from '../http/session-guard';
+import { actionLog } from '../services/action-log/recorder';
+import { exportStream, formatExportTime } from '../services/action-log-export';
+import type { ActionLogQueryService } from '../services/action-log-query-service';
+import { idString } from './schemas';
+
+const time = { type: 'integer', minimum: 0, maximum: 8_640_000_000_000 } as const;
+const filterProperties = {
+  from: time,
+  to: time,
+  userId: idString,
+  account: { type: 'string', minLength: 1, maxLength: 128 },
+  departmentId: idString,
+  fileName: { type: 'string', minLength: 1, maxLength: 255 },
+  outcome: { type: 'string', enum: ['ok', 'refused'] },
+  tenantId: { type: 'string', maxLength: 64 },
+} as const;
+
+/** The filter as recorded with an export: what was asked for, nothing else. */
+function filterDetail(f: ActionLogFilter): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
+}
+
+/** The action log's list and export (ours), admins only: members get AUTH-1005 from the guard. */
+export function registerActionLogRoutes(app: FastifyInstance, logs: ActionLogQueryService): void {
+  app.post(
+    API.actionLogList,
+    {
+      config: { adminOnly: true },
+      schema: {
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            ...filterProperties,
+            actions: { type: 'array', maxItems: ACTION_LOG_MAX_ACTIONS, items: { type: 'string', enum: ACTION_CODES } },
+            cursor: { anyOf: [{ type: 'string', maxLength: 256 }, { type: 'null' }] },
+            pageSize: { type: 'integer', minimum: 1, maximum: ACTION_LOG_MAX_PAGE_SIZE },
+          },
+        },
+      },
+    },
+    async (request): Promise<ApiOk<ActionLogListResponse>> => ({
+      data: await logs.list(callerOf(request), (request.body ?? {}) as ActionLogListRequest),
+    }),
+  );
+
+  app.get(
+    API.actionLogExport,
+    {
+      config: { adminOnly: true },
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['format'],
+          additionalProperties: false,
+          properties: {
+            ...filterProperties,
+            format: { type: 'string', enum: ['xlsx', 'csv'] },
+            actions: { type: 'string', maxLength: 64 * ACTION_LOG_MAX_ACTIONS },
+            // Minutes, as the browser's Date#getTimezoneOffset gives them (UTC+8 → -480).
+            tzOffset: { type: 'integer', minimum: -840, maximum: 840 },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const { format, actions, tzOffset = 0, tenantId, ...rest } = request.query as ActionLogExportQuery & { tzOffset?: number };
+      const logTenant = logs.logTenant(caller, tenantId);
+      const filter: ActionLogFilter = { ...rest, actions: actions ? actions.split(',').filter(Boolean) : undefined };
+      if ((filter.actions?.length ?? 0) > ACTION_LOG_MAX_ACTIONS) throw new AppError(ERRORS.VALIDATION);
+      actionLog.record({ action: 'audit.export', targets: [{ type: 'log', id: format, name: `操作日志.${format}` }], detail: { format, filter: filterDetail({ ...filter, ...(logTenant !== caller.tenantId ? { tenantId: logTenant } : {}) } as ActionLogFilter) } });
+      const plan = await logs.plan(logTenant, filter);
+      const abort = new AbortController();
+      reply.raw.on('close', () => abort.abort());
+      const stamp = formatExportTime(Date.now(), tzOffset).replace(/[-: ]/g, '').slice(0, 12);
+      const body = exportStream(format, {
+        pages: logs.walk(plan, abort.signal),
+        tzOffset,
+        // Department names arrive with the organisation work; until then the id stands for itself.
+        departmentName: (id) => id ?? '',
+        signal: abort.signal,
+      });
+      body.on('error', (err) => request.log.error({ err }, 'action log export failed'));
+      return reply
+        .header('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('Content-Disposition', attachmentDisposition(`操作日志-${stamp}.${format}`))
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', 'private, no-store')
+        .send(body);
+    },
+  );
+}

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { Readable } from 'node:stream';
+import type { ApiOk } from '../../common/api/envelope';
+import { API } from '../../common/api/paths';
+import { BATCH_MANIFEST_MAX_BYTES, BATCH_MAX_BYTES, type BatchUploadResponse } from '../../common/transfer/batch-upload';
+import { callerOf } from '../http/session-guard';
+import type { BatchUploadService } from '../services/batch-upload-service';
+
+/** The small-file batch (common/transfer/batch-upload.ts): a framed raw body, read as it streams. */
+export function registerBatchUploadRoutes(app: FastifyInstance, batches: BatchUploadService): void {
+  // A scope of its own so the pass-through parser applies to this route only.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
+    scope.post(
+      API.batchUpload,
+      { bodyLimit: 4 + BATCH_MANIFEST_MAX_BYTES + BATCH_MAX_BYTES },
+      async (request, reply): Promise<ApiOk<BatchUploadResponse>> => {
+        // A refusal before the body's end closes the connection: the rest must not be read as a request.
+        reply.raw.once('finish', () => {
+          if (!request.raw.complete) request.raw.socket?.destroySoon();
+        });
+        const body = request.body instanceof Readable ? request.body : Readable.from([]);
+        return { data: await batches.upload(callerOf(request), body) };
+      },
+    );
+  });
+}

@@ -1,0 +1,269 @@
+/**
+ * Small files in batches (common/transfer/batch-upload.ts): one request, one transaction, each file
+ * checked, deduplicated and refusable on its own. Order of the durable steps, for crash safety:
+ *   1. the new contents' keys are recorded as intents (blob_intents), committed;
+ *   2. the contents are written, fsynced together, renamed into the blob store, directories fsynced;
+ *   3. one transaction creates blob and file rows (a savepoint per item);
+ *   4. the files of keys no item took are removed, then the intents are forgotten.
+ * A crash before 4 ends leaves intents: startup recovery removes the files of those without a blob row.
+ */
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { ERRORS } from '../../common/api/errors';
+import { CONTENT_HEAD_BYTES } from '../../common/files/content-signatures';
+import {
+  BATCH_FILE_MAX_BYTES,
+  BATCH_MANIFEST_MAX_BYTES,
+  BATCH_MAX_BYTES,
+  BATCH_MAX_FILES,
+  type BatchUploadItem,
+  type BatchUploadManifest,
+  type BatchUploadResponse,
+  type BatchUploadResult,
+} from '../../common/transfer/batch-upload';
+import { CLIENT_KEY_PATTERN, SHA256_HEX } from '../../common/transfer/protocol';
+import { AppError } from '../http/app-error';
+import { BodyTooShort, ExactReader } from '../http/exact-reader';
+import type { BatchUploadRepository } from '../repositories/batch-upload-repository';
+import { editorOf } from '../repositories/content-replacement';
+import type { CommitInput, UploadRepository } from '../repositories/upload-repository';
+import type { BlobStore } from '../storage/blob-store';
+import type { Caller } from './caller';
+import { actionLog, fileTarget } from './action-log/recorder';
+import { toFileEntry, validName, type FileService } from './file-service';
+import { commitError, draftFile, finishedEntry } from './upload-commit';
+import type { TypePolicy } from './upload-service';
+
+const CLIENT_KEY_RE = new RegExp(CLIENT_KEY_PATTERN);
+const CONFLICT_POLICIES = new Set(['fail', 'newVersion', 'rename']);
+
+/** An item on its way through the batch: refused as soon as one check says no. */
+interface Pending {
+  item: BatchUploadItem;
+  name: string;
+  result: BatchUploadResult | null;
+  bytes?: Buffer;
+  /** SHA-256 over the one chunk digest: the protocol's fingerprint of a one-chunk file. */
+  fingerprint?: string;
+  /** Its file came from an earlier request with the same client key (an answer lost): not created now. */
+  repeat?: boolean;
+  /** Created as a new version of an existing file. */
+  replacedVersion?: boolean;
+}
+
+const refused = (clientKey: string, error: AppError): BatchUploadResult => ({ clientKey, status: 'refused', errorCode: error.code, errorMessage: error.message });
+
+export class BatchUploadService {
+  constructor(
+    private readonly batches: BatchUploadRepository,
+    private readonly uploads: UploadRepository,
+    private readonly fileService: FileService,
+    private readonly blobs: BlobStore,
+    private readonly types: TypePolicy,
+  ) {}
+
+  async upload(caller: Caller, body: Readable, now = Date.now()): Promise<BatchUploadResponse> {
+    const reader = new ExactReader(body);
+    try {
+      const manifest = await readManifest(reader);
+      const pending = await this.checkItems(caller, manifest.items);
+      for (const p of pending) {
+        const bytes = await reader.read(p.item.size);
+        if (p.result === null) await this.checkBytes(caller, p, bytes);
+      }
+      if (!(await reader.atEnd())) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH, '批量上传的内容比清单所列更长');
+      await this.store(caller, pending.filter((p) => p.result === null), now);
+      recordBatch(pending);
+      return { results: pending.map((p) => p.result as BatchUploadResult) };
+    } catch (err) {
+      if (err instanceof BodyTooShort) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH, '批量上传的内容比清单所列更短');
+      throw err;
+    }
+  }
+
+  /** What can be decided before the bytes: finished keys, names, target folders, blocked names. */
+  private async checkItems(caller: Caller, items: BatchUploadItem[]): Promise<Pending[]> {
+    const places = new Map<string, Promise<unknown>>();
+    const pending: Pending[] = [];
+    for (const item of items) {
+      const p: Pending = { item, name: item.name, result: null };
+      pending.push(p);
+      const finished = await finishedEntry(this.uploads, caller, item.clientKey);
+      if (finished) {
+        p.result = { clientKey: item.clientKey, status: 'created', file: finished };
+        p.repeat = true;
+        continue;
+      }
+      try {
+        p.name = validName(item.name);
+        const placeKey = `${item.parentId}/${item.category}`;
+        if (!places.has(placeKey)) places.set(placeKey, this.fileService.requireParent(caller, item.parentId, item.category));
+        await places.get(placeKey);
+        await this.types.assertAllowedType(caller.tenantId, p.name);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        p.result = refused(item.clientKey, err);
+      }
+    }
+    return pending;
+  }
+
+  /** The bytes against the announced digest, then blocked content. */
+  private async checkBytes(caller: Caller, p: Pending, bytes: Buffer): Promise<void> {
+    const digest = createHash('sha256').update(bytes).digest();
+    if (digest.toString('hex') !== p.item.sha256) {
+      p.result = refused(p.item.clientKey, new AppError(ERRORS.CHUNK_DIGEST_MISMATCH, '文件校验失败，请重试'));
+      return;
+    }
+    try {
+      if (bytes.length > 0) await this.types.assertAllowedContent(caller.tenantId, p.name, bytes.subarray(0, CONTENT_HEAD_BYTES));
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      p.result = refused(p.item.clientKey, err);
+      return;
+    }
+    p.bytes = bytes;
+    p.fingerprint = createHash('sha256').update(digest).digest('hex');
+  }
+
+  /** Writes the contents the tenant does not store yet, then commits every item at once. */
+  private async store(caller: Caller, accepted: Pending[], now: number): Promise<void> {
+    if (accepted.length === 0) return;
+    const known = await this.batches.tenantBlobs(caller.tenantId, [...new Set(accepted.map((p) => p.fingerprint!))]);
+    // One new blob per distinct new content (a batch may carry the same bytes twice).
+    const newKeys = new Map<string, { key: string; data: Uint8Array }>();
+    for (const p of accepted) {
+      const content = `${p.fingerprint}/${p.item.size}`;
+      if (!known.has(content) && !newKeys.has(content)) newKeys.set(content, { key: this.blobs.newKey(), data: p.bytes! });
+    }
+    const pieces = [...newKeys.values()];
+    const keys = pieces.map((piece) => piece.key);
+    await this.batches.recordIntents(keys, now);
+    try {
+      await this.blobs.writePieces(pieces);
+    } catch (err) {
+      await this.dropPieces(keys);
+      throw err;
+    }
+    const inputs = accepted.map((p): CommitInput => {
+      const content = `${p.fingerprint}/${p.item.size}`;
+      const existing = known.get(content);
+      return {
+        uploadId: null,
+        editor: editorOf(caller),
+        fingerprint: p.fingerprint!,
+        size: p.item.size,
+        blob: existing ? { kind: 'existing', id: existing.id } : { kind: 'new', id: newKeys.get(content)!.key, layout: null },
+        file: draftFile(caller, p.name, p.item.parentId, p.item.category, p.item.size, now),
+        onConflict: p.item.onConflict ?? 'fail',
+        now,
+        clientKey: p.item.clientKey,
+      };
+    });
+    let outcomes;
+    try {
+      outcomes = await this.batches.commitBatch(inputs);
+    } catch (err) {
+      await this.dropPieces(keys);
+      throw err;
+    }
+    const used = new Set<string>();
+    for (const [i, outcome] of outcomes.entries()) {
+      const p = accepted[i]!;
+      if (outcome.ok) {
+        used.add(outcome.blobId);
+        p.replacedVersion = outcome.replacedVersion;
+        p.result = { clientKey: p.item.clientKey, status: 'created', file: toFileEntry(outcome.file) };
+      } else if (outcome.reason === 'finished') {
+        const earlier = await finishedEntry(this.uploads, caller, p.item.clientKey);
+        p.result = earlier ? { clientKey: p.item.clientKey, status: 'created', file: earlier } : refused(p.item.clientKey, commitError('uploadGone'));
+        p.repeat = Boolean(earlier);
+      } else {
+        // blobGone: the stored content vanished between the look-up and the commit; the client sends again.
+        p.result = refused(p.item.clientKey, commitError(outcome.reason));
+      }
+    }
+    // New contents no committed item took (all refused, or another upload stored them first).
+    await Promise.all(keys.filter((key) => !used.has(key)).map((key) => this.blobs.remove(key)));
+    await this.batches.forgetIntents(keys);
+  }
+
+  private async dropPieces(keys: string[]): Promise<void> {
+    await Promise.all(keys.map((key) => this.blobs.remove(key)));
+    await this.batches.forgetIntents(keys);
+  }
+}
+
+/** The manifest, checked for shape and limits (REQ-2001 for anything off). */
+/**
+ * The batch is one action (file.upload, method batch): the files it created are its targets (new
+ * versions counted), the items refused are listed with their codes. A batch that created nothing and
+ * refused nothing (every item a repeat of a lost answer) is no action; one that only refused items
+ * is recorded refused, with the first item's code.
+ */
+function recordBatch(pending: readonly Pending[]): void {
+  const created = pending.filter((p) => p.result?.status === 'created' && !p.repeat);
+  const refusals = pending.flatMap((p) => (p.result?.status === 'refused' ? [{ name: p.item.name, errorCode: p.result.errorCode }] : []));
+  if (created.length === 0 && refusals.length === 0) {
+    actionLog.notAnAction();
+    return;
+  }
+  actionLog.record({
+    action: 'file.upload',
+    targets: created.map((p) => fileTarget({ ...(p.result as { file: { id: string; name: string } }).file, is_dir: 0 })),
+    detail: {
+      method: 'batch',
+      items: pending.length,
+      created: created.length,
+      newVersions: created.filter((p) => p.replacedVersion).length,
+      ...(refusals.length > 0 ? { refused: refusals.slice(0, 100) } : {}),
+    },
+    ...(created.length === 0 ? { refusedWith: refusals[0]!.errorCode } : {}),
+  });
+}
+
+async function readManifest(reader: ExactReader): Promise<BatchUploadManifest> {
+  const length = (await reader.read(4)).readUInt32BE(0);
+  if (length === 0 || length > BATCH_MANIFEST_MAX_BYTES) throw new AppError(ERRORS.VALIDATION, '批量上传清单长度不正确');
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse((await reader.read(length)).toString('utf8'));
+  } catch (err) {
+    if (err instanceof BodyTooShort) throw err;
+    throw new AppError(ERRORS.VALIDATION, '批量上传清单不是有效的 JSON');
+  }
+  const items = (manifest as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items) || items.length === 0 || items.length > BATCH_MAX_FILES) {
+    throw new AppError(ERRORS.VALIDATION, `批量上传每次 1 到 ${BATCH_MAX_FILES} 个文件`);
+  }
+  const keys = new Set<string>();
+  let total = 0;
+  for (const item of items as unknown[]) {
+    if (!isItem(item) || keys.has(item.clientKey)) throw new AppError(ERRORS.VALIDATION, '批量上传清单的条目不正确');
+    keys.add(item.clientKey);
+    total += item.size;
+  }
+  if (total > BATCH_MAX_BYTES) throw new AppError(ERRORS.VALIDATION, '批量上传的文件总大小超过限制');
+  return { items: items as BatchUploadItem[] };
+}
+
+function isItem(value: unknown): value is BatchUploadItem {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.clientKey === 'string' &&
+    CLIENT_KEY_RE.test(v.clientKey) &&
+    typeof v.name === 'string' &&
+    v.name.length <= 1024 &&
+    (v.parentId === null || (typeof v.parentId === 'string' && v.parentId.length > 0 && v.parentId.length <= 64)) &&
+    Number.isInteger(v.category) &&
+    (v.category as number) >= 1 &&
+    (v.category as number) <= 1000 &&
+    Number.isSafeInteger(v.size) &&
+    (v.size as number) >= 0 &&
+    (v.size as number) <= BATCH_FILE_MAX_BYTES &&
+    typeof v.sha256 === 'string' &&
+    SHA256_HEX.test(v.sha256) &&
+    (v.onConflict === undefined || (typeof v.onConflict === 'string' && CONFLICT_POLICIES.has(v.onConflict)))
+  );
+}

@@ -1,0 +1,53 @@
+import { Descriptions, Drawer, Tag, Typography } from 'antd';
+import { actionLabel } from '../../../common/api/action-codes';
+import type { ActionLogEntry } from '../../../common/api/action-log';
+import { clientText, operatorText, roleName, targetText, targetTypeLabel } from './labels';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+function fullTime(at: number): string {
+  const d = new Date(at);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** Everything one record holds, its place in the chain included. */
+export function ActionLogDetail({ entry, onClose }: { entry: ActionLogEntry | null; onClose: () => void }) {
+  return (
+    <Drawer open={entry !== null} onClose={onClose} title="操作详情" size="large" destroyOnHidden>
+      {entry && (
+        <Descriptions column={1} size="small" bordered data-testid="action-log-detail">
+          <Descriptions.Item label="时间">{fullTime(entry.at)}</Descriptions.Item>
+          <Descriptions.Item label="操作人">
+            {operatorText(entry)} · {roleName(entry.actor.role)}
+          </Descriptions.Item>
+          <Descriptions.Item label="操作">
+            {actionLabel(entry.action)} <Typography.Text type="secondary">{entry.action}</Typography.Text>
+          </Descriptions.Item>
+          <Descriptions.Item label="结果">
+            {entry.outcome === 'ok' ? <Tag color="green">成功</Tag> : <Tag color="red">被拒绝</Tag>}
+            {entry.errorCode && <Typography.Text code>{entry.errorCode}</Typography.Text>}
+          </Descriptions.Item>
+          <Descriptions.Item label="对象">
+            {entry.targets.length === 0
+              ? '-'
+              : entry.targets.map((t, i) => (
+                  <div key={`${t.id}-${i}`}>
+                    {targetTypeLabel(t)}：{targetText(t)} {t.id && <Typography.Text type="secondary">（{t.id}）</Typography.Text>}
+                  </div>
+                ))}
+          </Descriptions.Item>
+          <Descriptions.Item label="详情">
+            {entry.detail ? <pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{JSON.stringify(entry.detail, null, 2)}</pre> : '-'}
+          </Descriptions.Item>
+          <Descriptions.Item label="IP 地址">{entry.address || '-'}</Descriptions.Item>
+          <Descriptions.Item label="客户端">{clientText(entry)}</Descriptions.Item>
+          <Descriptions.Item label="User-Agent">
+            <Typography.Text style={{ wordBreak: 'break-all' }}>{entry.userAgent || '-'}</Typography.Text>
+          </Descriptions.Item>
+          <Descriptions.Item label="序号 / 哈希">
+            {entry.seq} · <Typography.Text code style={{ wordBreak: 'break-all' }}>{entry.hash}</Typography.Text>
+          </Descriptions.Item>
+        </Descriptions>
+      )}
+    </Drawer>
+  );
+}

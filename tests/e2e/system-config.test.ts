@@ -1,0 +1,64 @@
+/**
+ * 系统配置 in a real browser against `npm start`: the admin uploads a login background through the
+ * page (a file picked, sent base64, re-encoded by the server), the login page then shows it to a
+ * visitor without a session, and 恢复默认 takes it away again; a module switched off leaves the menu.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, closeBrowserSession, launchBrowser, openBrowserSession, submitLogin, type BrowserSession } from './browser';
+
+async function loginBackgroundOf(): Promise<string> {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl()}/login`);
+    const box = page.getByTestId('login-background');
+    await box.waitFor();
+    return await box.evaluate((el) => getComputedStyle(el).backgroundImage);
+  } finally {
+    await browser.close();
+  }
+}
+
+describe('系统配置: the login background and the module switches', () => {
+  let s: BrowserSession;
+
+  beforeAll(async () => {
+    s = await openBrowserSession('system-config');
+    await submitLogin(s.page, 'admin', 'Admin@2024');
+    await s.page.waitForURL('**/main/file/personal**');
+  });
+  afterAll(async () => {
+    await closeBrowserSession(s.browser, s.workDir);
+  });
+
+  it('an uploaded background is what the login page shows; 恢复默认 removes it', async () => {
+    const page = s.page;
+    await page.goto(`${baseUrl()}/main/system/systemConfig`);
+    await page.getByTestId('system-config').waitFor();
+    const file = path.join(s.workDir, 'background.jpg');
+    writeFileSync(file, await sharp({ create: { width: 1600, height: 900, channels: 3, background: { r: 10, g: 60, b: 120 } } }).jpeg().toBuffer());
+    const saved = page.waitForResponse((r) => r.url().includes('/api/tenant/update') && r.status() === 200);
+    await page.getByTestId('config-background-file').setInputFiles(file);
+    await saved;
+    await expect.poll(loginBackgroundOf, { timeout: 15_000 }).toMatch(/url\(".*\/api\/v2\/defaultConfig\/loginBackground\?t=[^"]+&v=\d+"\)/);
+
+    const reset = page.waitForResponse((r) => r.url().includes('/api/tenant/BGImage/reset') && r.status() === 200);
+    await page.getByRole('button', { name: '恢复默认' }).nth(1).click();
+    await page.getByRole('button', { name: /恢\s*复/ }).last().click();
+    await reset;
+    await expect.poll(loginBackgroundOf, { timeout: 15_000 }).not.toContain('url(');
+  });
+
+  it('a module switched off leaves the menu; switched on, it is back', async () => {
+    const page = s.page;
+    const menu = page.locator('.ant-menu');
+    await menu.getByText('群组空间').waitFor();
+    await page.getByTestId('module-group').click();
+    await expect.poll(() => menu.getByText('群组空间').count(), { timeout: 15_000 }).toBe(0);
+    await page.getByTestId('module-group').click();
+    await menu.getByText('群组空间').waitFor({ timeout: 15_000 });
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * One attempt at a batch of small files (common/transfer/batch-upload.ts): every file read once into
+ * memory and hashed, one framed request carrying them all, then one write of every item's outcome.
+ * Each item keeps its client key (its id), so a repeat after a lost answer creates nothing twice.
+ */
+import { ERRORS } from '../../common/api/errors';
+import { API } from '../../common/api/paths';
+import { ApiCallError, classifyFailure } from '../../common/api/failure';
+import type { BatchUploadItem, BatchUploadResponse } from '../../common/transfer/batch-upload';
+import { SourceReadError, type Sha256Hex } from '../hash/sha256';
+import type { UploadPatch } from '../queue/types';
+import type { ApiClient } from './api-client';
+import { decideOnFailure } from './failure-policy';
+import type { LiveItem } from './live-item';
+import { MESSAGES } from './messages';
+
+/** What became of each item of the batch. */
+export interface BatchOutcome {
+  /** Final patches by item id (done, held, failed), or 'requeue' for an item to try again. */
+  patches: Map<string, UploadPatch | 'requeue'>;
+}
+
+export interface BatchRunContext {
+  items: LiveItem[];
+  api: ApiClient;
+  sha256: Sha256Hex;
+  signal: AbortSignal;
+  /** Bytes of item `id` sent so far (memory only, for the view). */
+  progress(id: string, bytesSent: number): void;
+}
+
+interface Prepared {
+  live: LiveItem;
+  bytes: Uint8Array<ArrayBuffer>;
+  item: BatchUploadItem;
+}
+
+/**
+ * Reads, hashes and sends the batch. Items whose file cannot be read are answered at once (held,
+ * like any upload); the rest go in one request. A failure of the request itself throws (the batch
+ * driver retries the whole batch).
+ */
+export async function runBatch(ctx: BatchRunContext): Promise<BatchOutcome> {
+  const patches = new Map<string, UploadPatch | 'requeue'>();
+  const prepared: Prepared[] = [];
+  for (const live of ctx.items) {
+    const r = live.record;
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      if (!live.file) throw new SourceReadError('the file was not kept across the reload');
+      bytes = new Uint8Array(await live.file.arrayBuffer());
+    } catch {
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      patches.set(r.id, { state: 'held', lastError: MESSAGES.fileUnreadable, holdReason: 'fileMissing' });
+      continue;
+    }
+    if (bytes.length !== r.size) {
+      patches.set(r.id, { state: 'failed', lastError: MESSAGES.fileChanged, holdReason: null });
+      continue;
+    }
+    const item: BatchUploadItem = {
+      clientKey: r.id,
+      name: r.name,
+      parentId: r.target.parentId,
+      category: r.target.category,
+      size: r.size,
+      sha256: await ctx.sha256(bytes),
+      onConflict: r.onConflict,
+    };
+    prepared.push({ live, bytes, item });
+  }
+  ctx.signal.throwIfAborted();
+  if (prepared.length === 0) return { patches };
+
+  const header = manifestFrame(prepared.map((p) => p.item));
+  const body = new Blob([header, ...prepared.map((p) => p.bytes)]);
+  const ends = prepared.reduce<number[]>((acc, p) => [...acc, (acc.at(-1) ?? header.length) + p.bytes.length], []);
+  const response = await ctx.api.postBytes<BatchUploadResponse>(API.batchUpload, body, {}, ctx.signal, (sent) => {
+    prepared.forEach((p, i) => {
+      const start = ends[i]! - p.bytes.length;
+      ctx.progress(p.live.record.id, Math.max(0, Math.min(p.bytes.length, sent - start)));
+    });
+  });
+  const byKey = new Map(response.results.map((r) => [r.clientKey, r]));
+  for (const { live } of prepared) {
+    const id = live.record.id;
+    const result = byKey.get(id);
+    if (!result) {
+      patches.set(id, 'requeue');
+    } else if (result.status === 'created') {
+      patches.set(id, { state: 'done', fileId: result.file.id, bytesDone: live.record.size, lastError: null, holdReason: null, via: 'chunks' });
+    } else if (result.errorCode === ERRORS.CHUNK_DIGEST_MISMATCH.code) {
+      // Bytes damaged on the way (or the file changed after it was read): read and send it again.
+      patches.set(id, 'requeue');
+    } else {
+      const refusal = { errorCode: result.errorCode, errorMessage: result.errorMessage };
+      const decision = decideOnFailure(new ApiCallError(400, classifyFailure(400, refusal), refusal));
+      if (decision.action === 'retry') patches.set(id, 'requeue');
+      else patches.set(id, { state: decision.action === 'hold' ? 'held' : 'failed', lastError: decision.message, holdReason: decision.holdReason ?? null });
+    }
+  }
+  return { patches };
+}
+
+/** [manifest length, 4 bytes big-endian][manifest as UTF-8 JSON]. */
+export function manifestFrame(items: BatchUploadItem[]): Uint8Array<ArrayBuffer> {
+  const json = new TextEncoder().encode(JSON.stringify({ items }));
+  const out = new Uint8Array(4 + json.length);
+  new DataView(out.buffer).setUint32(0, json.length, false);
+  out.set(json, 4);
+  return out;
+}
