@@ -67,6 +67,7 @@ import { registerStaticRoutes } from './routes/static-routes';
 import { registerUploadRoutes } from './routes/upload-routes';
 import { registerUserRoutes } from './routes/user-routes';
 import { registerSyncRoutes } from './routes/sync-routes';
+import { registerDesktopReleaseRoutes } from './routes/desktop-release-routes';
 import { SyncRepository } from './repositories/sync-repository';
 import { SyncService } from './services/sync-service';
 import { AuthService } from './services/auth-service';
@@ -237,6 +238,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerDictRoutes(app, dicts);
   registerSyncRoutes(app, sync);
   if (config.testHooks) registerTestRoutes(app, tmpDir, uploads);
+  await registerDesktopReleaseRoutes(app, config.desktopReleaseDir);
   await registerStaticRoutes(app, config.staticDir);
 
   sweeper.start(config.sweepIntervalMs);

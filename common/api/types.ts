@@ -53,6 +53,12 @@ export interface ClientVersion {
   isForce: boolean;
   versionName: string;
   versionDesc: string;
+  /**
+   * Ours: where the desktop's updater finds the release (electron-updater's generic provider: the
+   * folder holding latest.yml / latest-mac.yml / latest-linux.yml and the installers), relative to
+   * the server; absent when the server keeps no release files (DESKTOP_RELEASE_DIR unset).
+   */
+  updateUrl?: string;
 }
 
 // ---- login -------------------------------------------------------------------------------------

@@ -186,7 +186,7 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
 
 /**
  * Collects garbage between a pass's phases when the process allows it (`--expose-gc`, as the engine
- * process is started: workers/sync/engine-flags.ts). A pass over 100,000 files makes its garbage in
+ * process is started: common/sync/engine-flags.ts). A pass over 100,000 files makes its garbage in
  * bursts (the scan, the reads, the plan); collected between them, the peak stays near what is live.
  */
 function collectGarbage(): void {

@@ -28,7 +28,7 @@ import { API } from '../../../common/api/paths';
 import { clientHeaders } from '../../../common/api/client-env';
 import { FILE_CATEGORY, type FileEntry } from '../../../common/api/types';
 import { fingerprintInput } from '../../../common/transfer/protocol';
-import { syncEngineFlags } from '../../../workers/sync/engine-flags';
+import { syncEngineFlags } from '../../../common/sync/engine-flags';
 import { freePort, loggedInJar, startServerProcess } from '../../support/drive-server';
 import type { BenchModule, BenchRow } from '../lib/report';
 
@@ -66,7 +66,7 @@ async function bundleChild(): Promise<string> {
 }
 
 async function runChild(script: string, args: string[]): Promise<ChildReport> {
-  // Started as the engine process is everywhere (workers/sync/engine-flags.ts).
+  // Started as the engine process is everywhere (common/sync/engine-flags.ts).
   const child = spawn(process.execPath, [...syncEngineFlags(process.env), script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

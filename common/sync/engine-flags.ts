@@ -1,8 +1,8 @@
 /**
- * How the engine's process is started (the headless command's npm script, Electron's utility
+ * How the sync engine's process is started (the headless command's npm script, Electron's utility
  * process, the bench): a small young generation and a heap limit keep V8 from letting garbage pile
- * up far past what is live, and `--expose-gc` lets a pass collect between its phases (pass.ts).
- * Measured on 100,000 files (bench `sync`): peak RSS 290–355 MB without, ~190 MB with.
+ * up far past what is live, and `--expose-gc` lets a pass collect between its phases (workers/sync/pass.ts).
+ * Measured on 100,000 files (bench `sync`): peak RSS 290–355 MB without, ~200–215 MB with.
  * The live data is ~1 KB per synced file at the peak: the default limit holds ~400,000 files;
  * SYNC_HEAP_MB raises it for larger trees.
  */
