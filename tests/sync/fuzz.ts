@@ -41,7 +41,7 @@ async function main(): Promise<number> {
   const count = Number(values.seeds);
   const from = Number(values.from);
   const started = Date.now();
-  const totals = { runs: 0, failed: 0, crashes: 0, conflicts: 0, passes: 0, networkFailures: 0, moved: 0 };
+  const totals = { runs: 0, failed: 0, crashes: 0, conflicts: 0, passes: 0, networkFailures: 0, moved: 0, safetyStops: 0 };
   for (let seed = from; seed < from + count; seed++) {
     for (const mode of modes) {
       const r = await simulate(optionsForSeed(seed, mode, steps));
@@ -51,6 +51,7 @@ async function main(): Promise<number> {
       totals.passes += r.passes;
       totals.networkFailures += r.networkFailures;
       totals.moved += r.moved;
+      totals.safetyStops += r.safetyStops;
       if (r.failures.length > 0) {
         totals.failed++;
         report(r);
@@ -60,7 +61,7 @@ async function main(): Promise<number> {
   }
   console.log(
     `sync fuzz: ${totals.runs} runs (seeds ${from}..${from + count - 1}, ${modes.join(' + ')}), ${totals.failed} failed; ` +
-      `${totals.passes} passes, ${totals.crashes} crashes, ${totals.networkFailures} network failures, ${totals.conflicts} conflicts, ${totals.moved} moves, ` +
+      `${totals.passes} passes, ${totals.crashes} crashes, ${totals.networkFailures} network failures, ${totals.conflicts} conflicts, ${totals.moved} moves, ${totals.safetyStops} empty-side stops, ` +
       `${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   return totals.failed > 0 ? 1 : 0;

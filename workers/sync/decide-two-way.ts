@@ -99,9 +99,15 @@ function needsRecord(j: JournalEntry, l: LocalEntry, r: RemoteEntry, now: number
   );
 }
 
-export function decideTwoWay(ctx: DecideContext, key: string, l: LocalEntry | undefined, j: JournalEntry | undefined, r: RemoteEntry | undefined): Decision {
+export function decideTwoWay(ctx: DecideContext, key: string, l: LocalEntry | undefined, jRow: JournalEntry | undefined, r: RemoteEntry | undefined): Decision {
+  let j = jRow;
   // Different kinds on the two sides (a folder here, a file there): the local one steps aside.
   if (l && r && l.isDir !== r.isDir) return conflict(ctx, key, l, r, { uploadCopy: false, takeRemote: false });
+
+  // Another cloud entry took this name while the agreed one lives on elsewhere (moved, and a new file
+  // put in its place): the journal row is that moved entry's, not this one's. Both sides are "new"
+  // here: equal contents are adopted, different ones kept both (never a download over local work).
+  if (j && r && r.id !== j.remoteId && ctx.isRemoteAlive(j.remoteId)) j = undefined;
 
   const ls = localState(l, j);
   const rs = remoteState(r, j);

@@ -68,8 +68,15 @@ export async function execute(ops: readonly Op[], deps: ExecuteDeps): Promise<Ex
   const removals = ops.filter((op) => op.kind === 'deleteRemote');
   const transfers: Op[] = [];
   let removalsDone = false;
+  // A folder renamed here (a case-only rename) changes the local paths of what was planned under it
+  // (planned children first, before the folder's own rename was known): they follow it.
+  const renamed: Array<[string, string]> = [];
+  const follow = (path: string) => {
+    for (const [from, to] of renamed) if (path === from || path.startsWith(`${from}/`)) return to + path.slice(from.length);
+    return path;
+  };
   for (let i = 0; i < ops.length; i++) {
-    const op = ops[i]!;
+    const op = renamed.length > 0 ? followRenames(ops[i]!, follow) : ops[i]!;
     deps.signal.throwIfAborted();
     if (deps.shouldStop?.()) break;
     if (op.kind === 'record') {
@@ -97,6 +104,7 @@ export async function execute(ops: readonly Op[], deps: ExecuteDeps): Promise<Ex
       result.changed += await runTransfers(transfers.splice(0), deps);
     }
     const outcome = await runOne(op, deps);
+    if (outcome === 'changed' && op.kind === 'moveLocal' && op.expect.isDir) renamed.unshift([op.fromPath, op.toPath]);
     if (outcome === 'moveFailed') {
       result.failedMove = op.kind === 'moveRemote' ? op.journalKey : (op as { fromKey: string }).fromKey;
       return result;
@@ -108,6 +116,26 @@ export async function execute(ops: readonly Op[], deps: ExecuteDeps): Promise<Ex
 }
 
 type Outcome = 'changed' | 'journal' | 'skipped' | 'moveFailed';
+
+/** The op with its local paths moved along a folder rename done earlier in this plan. */
+function followRenames(op: Op, follow: (path: string) => string): Op {
+  switch (op.kind) {
+    case 'moveLocal':
+      return { ...op, fromPath: follow(op.fromPath), toPath: follow(op.toPath) };
+    case 'conflictLocal':
+      return { ...op, path: follow(op.path), toPath: follow(op.toPath) };
+    case 'deleteLocal':
+    case 'mkdirLocal':
+    case 'download':
+      return { ...op, path: follow(op.path) };
+    case 'mkdirRemote':
+      return { ...op, local: { ...op.local, path: follow(op.local.path) } };
+    case 'upload':
+      return { ...op, path: follow(op.path), local: { ...op.local, path: follow(op.local.path) } };
+    default:
+      return op;
+  }
+}
 
 export function describeOp(op: Op): string {
   switch (op.kind) {
