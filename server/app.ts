@@ -70,6 +70,10 @@ import { registerSyncRoutes } from './routes/sync-routes';
 import { registerDesktopReleaseRoutes } from './routes/desktop-release-routes';
 import { SyncRepository } from './repositories/sync-repository';
 import { SyncService } from './services/sync-service';
+import { registerOrgRoutes } from './routes/org-routes';
+import { registerUserAdminRoutes } from './routes/user-admin-routes';
+import { registerUserImportRoutes } from './routes/user-import-routes';
+import { buildOrganisation } from './services/organisation';
 import { AuthService } from './services/auth-service';
 import { resolveAccountPolicy } from './services/account-policy';
 import { LoginThrottle } from './services/login-throttle';
@@ -180,6 +184,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const archives = new ArchiveService(files, blobStore, access, thumbnails);
   const checks = new CheckService(checkRepo, users, fileService, blockedTypes);
   const sync = new SyncService(new SyncRepository(db), access, trash, blockedTypes, checks, async (tenantId) => (await tenantService.switches(tenantId)).syncTime);
+  const organisation = buildOrganisation(db, { users, sessions, spaces: spaceRepo, publicBaseUrl: config.publicBaseUrl });
   const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
   if (config.crashPoint && !crashPoint) throw new Error(`unknown DRIVE_TEST_CRASH_POINT '${config.crashPoint}'`);
   const uploads = new UploadService(uploadRepo, users, fileService, chunkStore, blobStore, challengeRepo, blockedTypes, {
@@ -225,6 +230,9 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerAuthRoutes(app, auth, captchas, config.sessionTtlMs);
   registerUserRoutes(app, userService);
   registerAccountRoutes(app, accounts);
+  registerOrgRoutes(app, organisation.org, organisation.departments);
+  registerUserAdminRoutes(app, organisation.userAdmin);
+  registerUserImportRoutes(app, organisation.userImport);
   registerFileRoutes(app, { files: fileService, transfers, trash, texts, search });
   registerFileStateRoutes(app, trash, fileStates);
   registerGroupRoutes(app, groups);

@@ -139,6 +139,34 @@ export const ERRORS = {
   SYNC_CHANGED: { code: 'SYN-5001', status: 409, message: '文件已在别处被修改，请重新同步' },
   /** A sync call on a folder outside 同步文件 (synced files must live in the synced-files category). */
   SYNC_ROOT_INVALID: { code: 'SYN-5002', status: 400, message: '同步文件夹必须位于同步文件中' },
+  // Appended by the organisation work (issue 14). Rules in org-types.ts.
+  /** The name and password fit accounts of several tenants: log in through the tenant's /login/{id}. */
+  LOGIN_TENANT_REQUIRED: { code: 'AUTH-1017', status: 400, message: '该账号存在于多个企业，请通过企业专属登录地址登录' },
+  DEPT_NOT_FOUND: { code: 'ORG-7001', status: 404, message: '部门不存在' },
+  DEPT_NAME_INVALID: { code: 'ORG-7002', status: 400, message: '部门名称不正确' },
+  DEPT_NAME_CONFLICT: { code: 'ORG-7003', status: 400, message: '同一上级部门下已存在同名部门' },
+  DEPT_MOVE_CYCLE: { code: 'ORG-7004', status: 400, message: '不能将部门移动到其自身或其下级部门中' },
+  DEPT_HAS_CHILDREN: { code: 'ORG-7005', status: 400, message: '该部门下还有子部门，无法删除' },
+  DEPT_HAS_MEMBERS: { code: 'ORG-7006', status: 400, message: '该部门下还有人员，无法删除' },
+  DEPT_UNASSIGNED_FIXED: { code: 'ORG-7007', status: 400, message: '“未分配”部门不能修改、移动、删除或添加子部门' },
+  DEPT_LIMIT: { code: 'ORG-7008', status: 400, message: '部门数量已达上限' },
+  /** errorMessage carries the exact rule broken (common/org/account.ts). */
+  ACCOUNT_INVALID: { code: 'ORG-7011', status: 400, message: '账号格式不正确' },
+  ACCOUNT_TAKEN: { code: 'ORG-7012', status: 400, message: '该账号已存在' },
+  NICKNAME_INVALID: { code: 'ORG-7013', status: 400, message: '昵称不正确' },
+  QUOTA_NOT_ALLOWED: { code: 'ORG-7014', status: 400, message: '配额不在可选范围内' },
+  /** errorMessage says how many entries and bytes; transfer them (userTransferFiles) first. */
+  USER_HAS_FILES: { code: 'ORG-7015', status: 400, message: '该用户仍有文件，请先将文件转移给其他用户' },
+  CANNOT_DELETE_SELF: { code: 'ORG-7016', status: 400, message: '不能删除当前登录的账号' },
+  TRANSFER_SAME_USER: { code: 'ORG-7017', status: 400, message: '不能将文件转移给同一用户' },
+  IMPORT_FILE_TOO_LARGE: { code: 'ORG-7021', status: 413, message: '文件超过10MB，请拆分后再导入' },
+  /** Not an .xlsx or .csv the server can read (errorMessage may say why). Nothing was imported. */
+  IMPORT_FILE_INVALID: { code: 'ORG-7022', status: 400, message: '无法读取该文件，请上传由模板填写的 .xlsx 或 .csv 文件' },
+  IMPORT_HEADERS_INVALID: { code: 'ORG-7023', status: 400, message: '表头不正确，请使用下载的模板' },
+  IMPORT_EMPTY: { code: 'ORG-7024', status: 400, message: '文件中没有可导入的数据行' },
+  IMPORT_TOO_MANY_ROWS: { code: 'ORG-7025', status: 400, message: '单次最多导入20000行，请拆分后再导入' },
+  IMPORT_BATCH_NOT_FOUND: { code: 'ORG-7026', status: 404, message: '导入批次不存在或已过期，请重新上传文件' },
+  IMPORT_ALREADY_DONE: { code: 'ORG-7027', status: 400, message: '该批次已导入，请勿重复导入' },
 
   INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },
 } as const satisfies Record<string, { code: string } & ErrorDef>;

@@ -50,6 +50,38 @@ export const API = {
   /** Admin only: `POST {userId, enabled}` (OuterLoginSetRequest). */
   outerLoginSet: '/api/user/outerLogin/set',
 
+  // organisation (issue 14): payloads in org-types.ts. The three orgUser calls are spec §7's, for any
+  // signed-in user; the others are ours and admin only.
+  /** `GET` → OrgTree: the tenant's whole department tree, the caller's department and the phone rule. */
+  orgTree: '/api/user/orgUser/listNowOrgUser',
+  /** `GET ?departmentId=&includeSub=&keyword=&cursor=&pageSize=` (OrgUserListQuery) → OrgUserPage. */
+  orgUserList: '/api/user/orgUser/list',
+  /** `GET ?departmentId=` or `?groupId=`, `&cursor=&pageSize=` (OrgGroupUserListQuery) → OrgUserPage. */
+  orgGroupUserList: '/api/user/orgUser/orgGroupUserList',
+  departmentCreate: '/api/v2/department/create',
+  departmentUpdate: '/api/v2/department/update',
+  departmentMove: '/api/v2/department/move',
+  departmentDelete: '/api/v2/department/delete',
+  /** `POST {phoneMask}` (OrgSettingsRequest). */
+  orgSettingsUpdate: '/api/v2/org/settings/update',
+  /** `POST` UserListRequest → UserListResponse (keyset pages). */
+  userList: '/api/v2/user/list',
+  /** `GET ?id=` → UserRow. */
+  userGet: '/api/v2/user/get',
+  userAdd: '/api/v2/user/add',
+  userEdit: '/api/v2/user/edit',
+  userSetDepartment: '/api/v2/user/setDepartment',
+  userDelete: '/api/v2/user/delete',
+  userTransferFiles: '/api/v2/user/transferFiles',
+  /** `GET ?format=xlsx|csv` → the import template (Chinese headers, IMPORT_COLUMNS). */
+  userImportTemplate: '/api/v2/user/batch/template',
+  /** `POST ?name=` raw file body → ImportPreview. */
+  userImportPreview: '/api/v2/user/batch/preview',
+  /** `POST {batchId, password}` (ImportCommitRequest) → ImportResult. */
+  userImportCommit: '/api/v2/user/batch/import',
+  /** `GET ?batchId=&format=xlsx|csv` → every row with its verdict (cells neutralised against formulas). */
+  userImportResult: '/api/v2/user/batch/result',
+
   // files. mkdir, rename, copy, move, removeFiles, favoriteAdd/Remove, createTxt and keepOnCreateTxt
   // also take an X-Client-Op-Id header (HEADER_CLIENT_OP_ID in client-env.ts): applied once per user.
   fileList: '/api/file/list',

@@ -44,7 +44,6 @@ const SWITCHES = 'Admin switches';
 const MESSAGES = 'File messages';
 
 // Issue numbers of the open issues that build what is not served yet.
-const ORGANISATION = 14;
 const SHARING = 15;
 const NOTICES_ISSUE = 16;
 const DESKTOP_SYNC = 17;
@@ -91,9 +90,9 @@ export const SPEC_CALLS: readonly SpecCall[] = [
   post(USERS, API.accountUnlock),
   post(USERS, API.readAgreement),
   post(USERS, API.outerLoginSet),
-  get(USERS, '/api/user/orgUser/listNowOrgUser', ORGANISATION),
-  get(USERS, '/api/user/orgUser/list', ORGANISATION),
-  get(USERS, '/api/user/orgUser/orgGroupUserList', ORGANISATION),
+  get(USERS, API.orgTree),
+  get(USERS, API.orgUserList),
+  get(USERS, API.orgGroupUserList),
 
   post(FILES, API.fileList),
   post(FILES, API.fileMultiList),

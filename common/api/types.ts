@@ -88,6 +88,12 @@ export interface LoginForm {
   password: string;
   captchaId: string;
   captchaCode: string;
+  /**
+   * Ours: the tenant id of the login page `/login/{id}` (spec §2). Accounts are unique per tenant
+   * (case-insensitively); without a tenant the account name is looked up in every tenant and the
+   * password decides between namesakes (LOGIN_TENANT_REQUIRED when it fits more than one).
+   */
+  tenant?: string;
 }
 
 /**
@@ -710,3 +716,4 @@ export * from './action-log';
 
 // ---- tenant, dictionaries, static data (tenant.ts, dictionaries.ts) ------------------------------
 export * from './tenant';
+export * from './org-types';

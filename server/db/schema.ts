@@ -45,6 +45,39 @@ export interface UsersTable {
   agreement_read_at?: number | null;
   /** 1 = platform admin: sees every tenant (migration 0012, common/api/tenant.ts). */
   platform_admin?: number;
+  /** The user's department (issue 14); every live account has one (未分配 when not placed). */
+  department_id?: string | null;
+  /** Lower-cased account: unique per tenant among live accounts. */
+  username_key?: string;
+  /** Set when an admin deleted the account (soft: what it did stays attributed to it). */
+  deleted_at?: number | null;
+}
+
+export interface DepartmentsTable {
+  id: string;
+  tenant_id: string;
+  parent_id: string | null;
+  name: string;
+  /** NFC lower case of the name: unique among siblings. */
+  name_key: string;
+  sort_order: number;
+  manager_id: string | null;
+  /** 'unassigned': the tenant's 未分配, one per tenant. */
+  kind: 'normal' | 'unassigned';
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UserImportBatchesTable {
+  id: string;
+  tenant_id: string;
+  created_by: string;
+  file_name: string;
+  /** JSON ImportRow[]. */
+  rows: string;
+  status: 'preview' | 'imported';
+  created_at: number;
+  expires_at: number;
 }
 
 export interface SessionsTable {
@@ -238,6 +271,8 @@ export interface TenantSettingsTable {
   sensitive_keywords: string | null;
   /** JSON array of the tenant's own classification marks; null = none (migration 0030). */
   secret_marks?: string | null;
+  /** Address-list phone rule (common/org/phone-mask.ts); null = DEFAULT_PHONE_MASK. */
+  phone_mask?: string | null;
 }
 
 export interface SecondUploadChallengesTable {
@@ -367,6 +402,8 @@ export interface Database {
   action_log_heads: ActionLogHeadsTable;
   tenant_switches: TenantSwitchesTable;
   dict_items: DictItemsTable;
+  departments: DepartmentsTable;
+  user_import_batches: UserImportBatchesTable;
   finished_uploads: FinishedUploadsTable;
   blob_intents: BlobIntentsTable;
 }

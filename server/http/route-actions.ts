@@ -61,6 +61,18 @@ export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
 
   'GET /api/actionLog/export': 'audit.export',
 
+  'POST /api/v2/department/create': 'dept.create',
+  'POST /api/v2/department/update': 'dept.rename',
+  'POST /api/v2/department/move': 'dept.move',
+  'POST /api/v2/department/delete': 'dept.delete',
+  'POST /api/v2/org/settings/update': 'tenant.settingChange',
+  'POST /api/v2/user/add': 'user.create',
+  'POST /api/v2/user/edit': 'user.update',
+  'POST /api/v2/user/setDepartment': 'user.update',
+  'POST /api/v2/user/delete': 'user.delete',
+  'POST /api/v2/user/transferFiles': 'user.transferFiles',
+  'POST /api/v2/user/batch/import': 'user.batchImport',
+
   'POST /api/tenant/update': 'tenant.update',
   'GET /api/tenant/resetLogo': 'tenant.resetLogo',
   'GET /api/tenant/BGImage/reset': 'tenant.resetBackground',
@@ -94,6 +106,8 @@ export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/actionLog/list': null,
   'POST /api/dict/list': null,
   'POST /api/staticData/list': null,
+  'POST /api/v2/user/list': null,
+  'POST /api/v2/user/batch/preview': null,
   'PUT /api/test/raw-sink': null,
 };
 

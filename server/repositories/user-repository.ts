@@ -1,12 +1,37 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { accountKey } from '../../common/org/account';
 import type { UsersTable } from '../db/schema';
 
 export class UserRepository {
   constructor(private readonly db: Db) {}
 
-  findByUsername(username: string): Promise<UsersTable | undefined> {
-    return this.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+  /**
+   * Live accounts a login name may mean: its case-insensitive key, in one tenant or in all of them
+   * (accounts are unique per tenant only), plus an exact-name match for the rare account whose key the
+   * migration could not give it (two names differing only in case in one tenant).
+   */
+  async findLoginCandidates(name: string, tenantId?: string): Promise<UsersTable[]> {
+    const trimmed = name.trim();
+    if (!trimmed) return [];
+    let q = this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('deleted_at', 'is', null)
+      .where((eb) => eb.or([eb('username_key', '=', accountKey(trimmed)), eb('username', '=', trimmed)]));
+    if (tenantId !== undefined) q = q.where('tenant_id', '=', tenantId);
+    return q.orderBy('created_at').orderBy('id').limit(20).execute();
+  }
+
+  /** A live account of one tenant by its (case-insensitive) name. */
+  findByAccountInTenant(tenantId: string, name: string): Promise<UsersTable | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('username_key', '=', accountKey(name))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
 
   findById(id: string): Promise<UsersTable | undefined> {
@@ -14,17 +39,23 @@ export class UserRepository {
   }
 
   async insert(row: UsersTable): Promise<void> {
-    await this.db.insertInto('users').values(row).execute();
+    await this.db.insertInto('users').values({ ...row, username_key: row.username_key ?? accountKey(row.username) }).execute();
   }
 
-  /** The user with this id in this tenant: another tenant's id reads as absent (→ NOT_FOUND). */
+  /** The live user with this id in this tenant: another tenant's id (or a deleted account) reads as absent (→ NOT_FOUND). */
   findInTenant(tenantId: string, id: string): Promise<UsersTable | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).where('tenant_id', '=', tenantId).executeTakeFirst();
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .where('tenant_id', '=', tenantId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
 
   /** Users of a tenant whose account or nickname contains `keyword` (LIKE, case-insensitive for ASCII). */
   search(tenantId: string, keyword: string, limit: number): Promise<UsersTable[]> {
-    let q = this.db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId);
+    let q = this.db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
     if (keyword) {
       const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       q = q.where((eb) => eb.or([sql<boolean>`username like ${pattern} escape '\\'`, sql<boolean>`nick_name like ${pattern} escape '\\'`]));
@@ -33,7 +64,7 @@ export class UserRepository {
   }
 
   findByPhone(phone: string): Promise<UsersTable | undefined> {
-    return this.db.selectFrom('users').selectAll().where('phone', '=', phone).executeTakeFirst();
+    return this.db.selectFrom('users').selectAll().where('phone', '=', phone).where('deleted_at', 'is', null).executeTakeFirst();
   }
 
   /**
@@ -50,6 +81,7 @@ export class UserRepository {
             .select((e) => e.fn.countAll<number>().as('n'))
             .where('other.tenant_id', '=', tenantId)
             .where('other.role', '=', 'admin')
+            .where('other.deleted_at', 'is', null)
             .where('other.id', '!=', id),
           '>',
           0,

@@ -25,7 +25,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, capt
       schema: {
         body: {
           type: 'object',
-          properties: { username: field, password: field, captchaId: field, captchaCode: field },
+          properties: { username: field, password: field, captchaId: field, captchaCode: field, tenant: field },
         },
       },
     },

@@ -71,7 +71,7 @@ export class AuthService {
   async login(form: Partial<LoginForm>, ctx: LoginContext, now = Date.now()): Promise<{ token: string; result: LoginResult }> {
     const name = form.username ?? '';
     // Recorded whatever happens next: a failed login is as much on record as a successful one.
-    actionLog.record({ action: 'auth.login', actor: await this.loginActor(name, ctx) });
+    actionLog.record({ action: 'auth.login', actor: await this.loginActor(name, form.tenant || undefined, ctx) });
     if (!form.captchaId || !form.captchaCode) throw new AppError(ERRORS.CAPTCHA_REQUIRED);
     // The clock is read again once it is this attempt's turn.
     return this.throttle.serialize(name, () => this.passwordLogin(form, name, ctx, Math.max(now, Date.now())));
@@ -84,25 +84,31 @@ export class AuthService {
     if (!(await this.captchas.consume(form.captchaId ?? '', form.captchaCode ?? '', now))) throw new AppError(ERRORS.CAPTCHA_INVALID);
 
     const password = decryptPassword(form.password ?? '') ?? '';
-    const user = name ? await this.users.findByUsername(name) : undefined;
-    let ok = false;
-    if (user) ok = await verifyPassword(password, user.password_hash);
-    else await dummyVerify(password);
-    if (!user || !ok) {
+    // Accounts are unique per tenant: the login page of a tenant (/login/{id}) names it; without it the
+    // password decides between namesakes of several tenants (each costs one scrypt check).
+    const candidates = name ? await this.users.findLoginCandidates(name, form.tenant || undefined) : [];
+    const matched: UsersTable[] = [];
+    for (const candidate of candidates) if (await verifyPassword(password, candidate.password_hash)) matched.push(candidate);
+    if (candidates.length === 0) await dummyVerify(password);
+    const user = matched[0];
+    if (!user) {
       await this.throttle.recordFailure(name, ctx.address, now);
       throw new AppError(ERRORS.LOGIN_FAILED);
     }
+    if (matched.length > 1) throw new AppError(ERRORS.LOGIN_TENANT_REQUIRED);
     // Only the right password learns that an admin locked the account (no enumeration by locking).
     if (user.locked) throw new AppError(ERRORS.ACCOUNT_LOCKED);
     return this.openSession(user, ctx, now);
   }
 
   /**
-   * Who a login attempt is by: the account named, in its tenant; a name no account has goes to the
-   * platform's chain (it belongs to no tenant), with the name as typed.
+   * Who a login attempt is by: the account named, in its tenant; a name no account has, or one that
+   * several tenants have (the password has not decided yet), goes to the platform's chain (it belongs
+   * to no one tenant), with the name as typed.
    */
-  private async loginActor(name: string, ctx: LoginContext): Promise<Actor> {
-    const user = name ? await this.users.findByUsername(name) : undefined;
+  private async loginActor(name: string, tenantId: string | undefined, ctx: LoginContext): Promise<Actor> {
+    const candidates = name ? await this.users.findLoginCandidates(name, tenantId) : [];
+    const user = candidates.length === 1 ? candidates[0] : undefined;
     const networkEnv = this.effectiveNetwork(ctx.networkEnv);
     return user ? actorOfUser(user, networkEnv) : { tenantId: PLATFORM_TENANT, id: null, account: name, role: '', networkEnv };
   }

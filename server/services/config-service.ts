@@ -38,6 +38,9 @@ export const ALL_PERMISSIONS = [
   'system:user',
   /** Export of the action log (操作日志); reading it is adminOnly on the server. */
   'system:actionLog',
+  /** Issue 14: add, edit, delete and batch-add accounts, hand over files; the department tree. */
+  'system:userEdit',
+  'system:department',
 ] as const;
 const MEMBER_PERMISSIONS = ALL_PERMISSIONS.filter((c) => !c.startsWith('system:'));
 
@@ -60,6 +63,7 @@ const FILE_MENU: MenuItem = {
 const COMMON_MENU: MenuItem[] = [
   FILE_MENU,
   { code: 'group', name: '群组空间', url: '/main/group', icon: 'team' },
+  { code: 'addressList', name: '通讯录', url: '/main/addressList', icon: 'contacts' },
   { code: 'notice', name: '消息', url: '/main/notice', icon: 'bell' },
   {
     code: 'user',
@@ -83,6 +87,7 @@ const ADMIN_MENU: MenuItem = {
     { code: 'system-user', name: '用户管理', url: '/main/system/user/list', icon: 'user' },
     { code: 'system-config', name: '系统配置', url: '/main/system/systemConfig', icon: 'setting' },
     { code: 'system-actionLog', name: '操作日志', url: '/main/system/actionLog', icon: 'audit' },
+    { code: 'system-department', name: '部门管理', url: '/main/system/department', icon: 'team' },
   ],
 };
 

@@ -100,8 +100,8 @@ export class GroupService {
     const entry = { action: 'group.memberAdd' as const, targets: [groupTarget(space), target('user', '', username)], detail: { role } as Record<string, unknown> };
     actionLog.record(entry);
     this.assertMayGrant(caller, myRole, role);
-    const user = await this.users.findByUsername(username.trim());
-    if (!user || user.tenant_id !== caller.tenantId) throw new AppError(ERRORS.GROUP_USER_NOT_FOUND);
+    const user = await this.users.findByAccountInTenant(caller.tenantId, username);
+    if (!user) throw new AppError(ERRORS.GROUP_USER_NOT_FOUND);
     entry.targets = [groupTarget(space), userTarget(user)];
     const current = await this.spaces.roleOf(space.id, user.id);
     entry.detail.previousRole = current;

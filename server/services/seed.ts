@@ -1,3 +1,4 @@
+import { UNASSIGNED_DEPARTMENT_NAME } from '../../common/api/org-types';
 import type { Db } from '../db/database';
 import { newId } from '../ids';
 import type { BlobStore } from '../storage/blob-store';
@@ -29,8 +30,13 @@ export async function seedDemoData(db: Db, blobs: BlobStore, quota: number, now 
       .insertInto('tenants')
       .values({ id: tenantId, name: DEMO.tenantName, brand_name: DEMO.brandName, logo_key: logoKey, created_at: now })
       .execute();
+    const unassignedId = newId();
+    await tx
+      .insertInto('departments')
+      .values({ id: unassignedId, tenant_id: tenantId, parent_id: null, name: UNASSIGNED_DEPARTMENT_NAME, name_key: UNASSIGNED_DEPARTMENT_NAME, sort_order: 1_000_000, manager_id: null, kind: 'unassigned', created_at: now, updated_at: now })
+      .execute();
     // Both demo accounts may use the public-network build, so the demo works from either build.
-    const base = { tenant_id: tenantId, phone: '', avatar: '', quota, used_size: 0, created_at: now, outer_login: 1 };
+    const base = { tenant_id: tenantId, phone: '', avatar: '', quota, used_size: 0, created_at: now, outer_login: 1, department_id: unassignedId };
     await tx
       .insertInto('users')
       .values([
@@ -38,6 +44,7 @@ export async function seedDemoData(db: Db, blobs: BlobStore, quota: number, now 
           ...base,
           id: newId(),
           username: DEMO.admin.username,
+          username_key: DEMO.admin.username,
           nick_name: DEMO.admin.nickName,
           role: 'admin',
           password_hash: adminHash,
@@ -49,6 +56,7 @@ export async function seedDemoData(db: Db, blobs: BlobStore, quota: number, now 
           ...base,
           id: newId(),
           username: DEMO.member.username,
+          username_key: DEMO.member.username,
           nick_name: DEMO.member.nickName,
           role: 'member',
           password_hash: memberHash,

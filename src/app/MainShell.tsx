@@ -25,6 +25,10 @@ const GroupPage = lazyPage(() => import('../features/files/GroupPage'), (m) => m
 const UserListPage = lazyPage(() => import('../features/system-users'), (m) => m.UserListPage);
 const ActionLogPage = lazyPage(() => import('../features/action-log'), (m) => m.ActionLogPage);
 const SystemConfigPage = lazyPage(() => import('../features/system-config'), (m) => m.SystemConfigPage);
+const UserFormPage = lazyPage(() => import('../features/system-users'), (m) => m.UserFormPage);
+const BatchAddPage = lazyPage(() => import('../features/system-users'), (m) => m.BatchAddPage);
+const DepartmentPage = lazyPage(() => import('../features/system-departments'), (m) => m.DepartmentPage);
+const AddressListPage = lazyPage(() => import('../features/address-list'), (m) => m.AddressListPage);
 
 /** The built §2 pages; every other page of the route table shows the under-construction notice. */
 const BUILT_PAGES: Record<string, React.ComponentType> = {
@@ -43,6 +47,11 @@ const BUILT_PAGES: Record<string, React.ComponentType> = {
   '/main/system/user/list': UserListPage,
   '/main/system/actionLog': ActionLogPage,
   '/main/system/systemConfig': SystemConfigPage,
+  '/main/system/user/add': UserFormPage,
+  '/main/system/user/edit': UserFormPage,
+  '/main/system/user/batchAdd': BatchAddPage,
+  '/main/system/department': DepartmentPage,
+  '/main/addressList': AddressListPage,
 };
 
 /** Everything under /main: the layout with the transfer panel, and the §2 pages. */

@@ -65,6 +65,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Extra request headers (e.g. the outbox's client operation id). */
   headers?: Record<string, string>;
+  /** A file sent as the raw body (application/octet-stream) instead of `body`. */
+  raw?: Blob;
 }
 
 export interface ApiClient {
@@ -173,8 +175,11 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
     const method = options.method ?? 'POST';
     const headers: Record<string, string> = { ...options.headers, ...clientHeaders(deps.platform, deps.networkEnv) };
-    let body: string | undefined;
-    if (method !== 'GET' && method !== 'DELETE') {
+    let body: string | Blob | undefined;
+    if (options.raw) {
+      headers['Content-Type'] = 'application/octet-stream';
+      body = options.raw;
+    } else if (method !== 'GET' && method !== 'DELETE') {
       if (options.form) {
         headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
         body = formEncode(options.body);

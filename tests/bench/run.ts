@@ -17,6 +17,7 @@ import { hashingBenchmark } from './suites/hashing';
 import { listBenchmark } from './suites/list';
 import { auditBenchmark } from './suites/audit';
 import { memoryBenchmark } from './suites/memory';
+import { orgBenchmark } from './suites/org';
 import { resendBenchmark } from './suites/resend';
 import { syncBenchmark } from './suites/sync';
 import { uploadBenchmark } from './suites/upload';
@@ -30,6 +31,7 @@ const BENCHMARKS: BenchModule[] = [
   memoryBenchmark,
   listBenchmark,
   auditBenchmark,
+  orgBenchmark,
   chunkRequestsBenchmark,
   deliveryBenchmark,
   browserUploadBenchmark,

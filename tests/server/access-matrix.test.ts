@@ -6,6 +6,7 @@ import type { CreateTxtResponse, FileEntry, GroupMemberListResponse, SearchRespo
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import type { BatchUploadResponse } from '../../common/transfer/batch-upload';
 import { createGroup, mkdir, text } from './file-kit';
+import { createDepartment, orgTree, previewSheet, userBody } from './org-kit';
 import {
   addTenantWithUser,
   Client,
@@ -62,6 +63,9 @@ interface Ids {
   holdId: string;
   /** The tenant itself (tenant calls name it for platform admins). */
   tenantId: string;
+  /** A department, and a batch-import preview. */
+  departmentId: string;
+  batchId: string;
 }
 
 /** The second tenant admin's own ids, mixed with the first tenant's in some foreign calls. */
@@ -69,6 +73,9 @@ interface Own {
   folderId: string;
   fileId: string;
   groupId: string;
+  departmentId: string;
+  /** The second tenant's admin. */
+  userId: string;
 }
 
 interface Call {
@@ -192,6 +199,107 @@ const MATRIX: Record<string, Row> = {
     access: 'admin',
     call: { method: 'POST', path: API.outerLoginSet, body: { userId: BOGUS, enabled: true } },
     foreign: (ids) => ({ method: 'POST', path: API.outerLoginSet, body: { userId: ids.memberId, enabled: false } }),
+  },
+
+  // Organisation (issue 14): the address list for everyone, departments and people for admins.
+  'GET /api/user/orgUser/listNowOrgUser': { access: 'user', call: { method: 'GET', path: API.orgTree }, foreign: 'none' },
+  'GET /api/user/orgUser/list': {
+    access: 'user',
+    call: { method: 'GET', path: `${API.orgUserList}?keyword=a` },
+    foreign: (ids) => ({ method: 'GET', path: `${API.orgUserList}?departmentId=${ids.departmentId}` }),
+  },
+  'GET /api/user/orgUser/orgGroupUserList': {
+    access: 'user',
+    call: { method: 'GET', path: `${API.orgGroupUserList}?departmentId=${BOGUS}` },
+    foreign: (ids) => [
+      { method: 'GET', path: `${API.orgGroupUserList}?departmentId=${ids.departmentId}` },
+      { method: 'GET', path: `${API.orgGroupUserList}?groupId=${ids.groupId}` },
+    ],
+  },
+  'POST /api/v2/department/create': {
+    access: 'admin',
+    call: { method: 'POST', path: API.departmentCreate, body: { parentId: BOGUS, name: 'm' } },
+    foreign: (ids) => ({ method: 'POST', path: API.departmentCreate, body: { parentId: ids.departmentId, name: 'intruder' } }),
+  },
+  'POST /api/v2/department/update': {
+    access: 'admin',
+    call: { method: 'POST', path: API.departmentUpdate, body: { id: BOGUS, name: 'm' } },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.departmentUpdate, body: { id: ids.departmentId, name: 'stolen' } },
+      { method: 'POST', path: API.departmentUpdate, body: { id: own.departmentId, managerId: ids.memberId } },
+    ],
+  },
+  'POST /api/v2/department/move': {
+    access: 'admin',
+    call: { method: 'POST', path: API.departmentMove, body: { id: BOGUS, parentId: null } },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.departmentMove, body: { id: ids.departmentId, parentId: null } },
+      { method: 'POST', path: API.departmentMove, body: { id: own.departmentId, parentId: ids.departmentId } },
+      { method: 'POST', path: API.departmentMove, body: { id: own.departmentId, parentId: null, beforeId: ids.departmentId } },
+    ],
+  },
+  'POST /api/v2/department/delete': {
+    access: 'admin',
+    call: { method: 'POST', path: API.departmentDelete, body: { id: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.departmentDelete, body: { id: ids.departmentId } }),
+  },
+  'POST /api/v2/org/settings/update': { access: 'admin', call: { method: 'POST', path: API.orgSettingsUpdate, body: { phoneMask: 'middle' } }, foreign: 'none' },
+  'POST /api/v2/user/list': {
+    access: 'admin',
+    call: { method: 'POST', path: API.userList, body: {} },
+    foreign: (ids) => ({ method: 'POST', path: API.userList, body: { departmentId: ids.departmentId } }),
+  },
+  'GET /api/v2/user/get': {
+    access: 'admin',
+    call: { method: 'GET', path: `${API.userGet}?id=${BOGUS}` },
+    foreign: (ids) => ({ method: 'GET', path: `${API.userGet}?id=${ids.memberId}` }),
+  },
+  'POST /api/v2/user/add': {
+    access: 'admin',
+    call: { method: 'POST', path: API.userAdd, body: userBody('matrix.user', BOGUS) },
+    foreign: (ids) => ({ method: 'POST', path: API.userAdd, body: userBody('intruder', ids.departmentId) }),
+  },
+  'POST /api/v2/user/edit': {
+    access: 'admin',
+    call: { method: 'POST', path: API.userEdit, body: { id: BOGUS, ...userBody('matrix.user', BOGUS) } },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.userEdit, body: { id: ids.memberId, ...userBody('member', own.departmentId) } },
+      { method: 'POST', path: API.userEdit, body: { id: own.userId, ...userBody('other-admin', ids.departmentId, { role: 'admin' }) } },
+    ],
+  },
+  'POST /api/v2/user/setDepartment': {
+    access: 'admin',
+    call: { method: 'POST', path: API.userSetDepartment, body: { ids: [BOGUS], departmentId: BOGUS } },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.userSetDepartment, body: { ids: [ids.memberId], departmentId: own.departmentId } },
+      { method: 'POST', path: API.userSetDepartment, body: { ids: [own.userId], departmentId: ids.departmentId } },
+    ],
+  },
+  'POST /api/v2/user/delete': {
+    access: 'admin',
+    call: { method: 'POST', path: API.userDelete, body: { id: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.userDelete, body: { id: ids.memberId } }),
+  },
+  'POST /api/v2/user/transferFiles': {
+    access: 'admin',
+    call: { method: 'POST', path: API.userTransferFiles, body: { fromId: BOGUS, toId: BOGUS } },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.userTransferFiles, body: { fromId: ids.memberId, toId: own.userId } },
+      { method: 'POST', path: API.userTransferFiles, body: { fromId: own.userId, toId: ids.memberId } },
+    ],
+  },
+  'GET /api/v2/user/batch/template': { access: 'admin', call: { method: 'GET', path: `${API.userImportTemplate}?format=csv` }, foreign: 'none' },
+  // Takes a file, no id; the batch it makes belongs to the caller's tenant.
+  'POST /api/v2/user/batch/preview': { access: 'admin', call: { method: 'POST', path: API.userImportPreview, body: 'x' }, foreign: 'none' },
+  'POST /api/v2/user/batch/import': {
+    access: 'admin',
+    call: { method: 'POST', path: API.userImportCommit, body: { batchId: BOGUS, password: encryptPassword('x') } },
+    foreign: (ids) => ({ method: 'POST', path: API.userImportCommit, body: { batchId: ids.batchId, password: encryptPassword('Init@2024a') } }),
+  },
+  'GET /api/v2/user/batch/result': {
+    access: 'admin',
+    call: { method: 'GET', path: `${API.userImportResult}?batchId=${BOGUS}` },
+    foreign: (ids) => ({ method: 'GET', path: `${API.userImportResult}?batchId=${ids.batchId}` }),
   },
 
   'POST /api/file/list': {
@@ -623,6 +731,8 @@ beforeAll(async () => {
     versionId: versions.body.data.versions.find((v) => !v.current)!.id,
     holdId: (pending.body.data as { holdId: string }).holdId,
     tenantId: await withDb(server, (db) => (db.prepare("select tenant_id from users where username = 'admin'").get() as { tenant_id: string }).tenant_id),
+    departmentId: (await createDepartment(admin, '矩阵部门')).id,
+    batchId: (await previewSheet(admin, 'm.csv', '账号,昵称\nmatrix.row,矩阵\n')).body.data.batchId,
   };
 
   await addTenantWithUser(server, 'other-admin', 'Other@2024');
@@ -632,6 +742,8 @@ beforeAll(async () => {
     folderId: (await mkdir(foreignAdmin, 'theirs')).id,
     fileId: (await text(foreignAdmin, 'theirs.txt', 'theirs')).id,
     groupId: (await createGroup(foreignAdmin, 'their_group')).id,
+    departmentId: (await createDepartment(foreignAdmin, '他们的部门')).id,
+    userId: await userIdOf(server, 'other-admin'),
   };
 });
 afterAll(async () => {
@@ -701,6 +813,8 @@ describe('access matrix', () => {
       versionId: BOGUS,
       holdId: BOGUS,
       tenantId: BOGUS,
+      departmentId: BOGUS,
+      batchId: BOGUS,
     };
     for (const [key, row] of Object.entries(MATRIX)) {
       if (row.foreign === 'none') continue;
@@ -757,5 +871,12 @@ describe('access matrix', () => {
     const roles = await admin.get<{ data: { roles: string[] } }>(`${API.getRoles}?userId=${ids.memberId}`);
     expect(roles.body.data.roles).toEqual(['member']);
     expect((await login(server, new Client(server.baseUrl), MEMBER)).status).toBe(200);
+    // Nor of its organisation: the department, the member's account and department, the batch.
+    const tree = await orgTree(admin);
+    expect(tree.departments.filter((d) => d.id === ids.departmentId).map((d) => [d.name, d.parentId])).toEqual([['矩阵部门', null]]);
+    expect(tree.departments.some((d) => d.name === 'intruder')).toBe(false);
+    const memberRow = await admin.get<{ data: { website: string; departmentId: string } }>(`${API.userGet}?id=${ids.memberId}`);
+    expect(memberRow.body.data).toMatchObject({ website: 'member', departmentId: tree.departments.find((d) => d.unassigned)!.id });
+    expect((await admin.get(`${API.userImportResult}?batchId=${ids.batchId}`)).status).toBe(200);
   });
 });

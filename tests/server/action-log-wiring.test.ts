@@ -10,6 +10,7 @@ import { ROUTE_ACTIONS } from '../../server/http/route-actions';
 import { expectChainsHold, logRows, oneRowOf, rowsOf, type LogRow } from './action-log-kit';
 import { mkdir, text } from './file-kit';
 import { ADMIN, Client, liftPasswordGate, loggedInClient, login, MEMBER, randomContent, readSmsCode, solveCaptcha, startServer, uploadFile, userIdOf, type TestServer } from './helpers';
+import { createDepartment, unassignedId, userBody } from './org-kit';
 import { secondUpload } from './second-upload-kit';
 
 /**
@@ -277,6 +278,37 @@ describe('account actions: exactly one row each', () => {
     const locked = await oneRowOf(server, () => login(server, new Client(server.baseUrl), { username: 'member', password: 'Better@2025' }));
     expect(locked).toMatchObject({ action: 'auth.login', outcome: 'refused', error_code: ERRORS.ACCOUNT_LOCKED.code });
     await admin.post(API.accountUnlock, { userId: memberId });
+  });
+});
+
+describe('organisation actions: exactly one row each', () => {
+  it('departments (create, rename, manager, move, order, delete), people (add, edit, department, hand-over, delete), the phone rule', async () => {
+    const root = await unassignedId(admin);
+    const created = await oneRowOf(server, () => createDepartment(admin, '研发部', null), 'dept.create');
+    expect(created).toMatchObject({ action: 'dept.create', outcome: 'ok' });
+    const deptId = created.parsedTargets[0]!.id;
+    expect(names(created)).toEqual(['研发部']);
+    const other = (await oneRowOf(server, () => createDepartment(admin, '市场部', null))).parsedTargets[0]!.id;
+    expect((await oneRowOf(server, () => admin.post(API.departmentUpdate, { id: deptId, name: '研发中心' }))).parsedDetail).toMatchObject({ before: '研发部' });
+    expect(await oneRowOf(server, () => admin.post(API.departmentUpdate, { id: deptId, managerId: memberId }))).toMatchObject({ action: 'dept.setManager' });
+    expect(await oneRowOf(server, () => admin.post(API.departmentMove, { id: deptId, parentId: other }))).toMatchObject({ action: 'dept.move', outcome: 'ok' });
+    expect(await oneRowOf(server, () => admin.post(API.departmentMove, { id: deptId, parentId: other, beforeId: null }))).toMatchObject({ action: 'dept.order' });
+    const cycle = await oneRowOf(server, () => admin.post(API.departmentMove, { id: other, parentId: deptId }));
+    expect(cycle).toMatchObject({ action: 'dept.move', outcome: 'refused' });
+
+    const add = await oneRowOf(server, () => admin.post(API.userAdd, userBody('wired.user', deptId)), 'user.create');
+    expect(add).toMatchObject({ action: 'user.create', outcome: 'ok' });
+    const userId = add.parsedTargets[0]!.id;
+    expect(await oneRowOf(server, () => admin.post(API.userEdit, { id: userId, ...userBody('wired.user2', deptId), password: undefined }))).toMatchObject({ action: 'user.update' });
+    const moved = await oneRowOf(server, () => admin.post(API.userSetDepartment, { ids: [userId], departmentId: root }));
+    expect(moved).toMatchObject({ action: 'user.update', outcome: 'ok' });
+    expect(names(moved)).toEqual(['wired.user2']);
+    expect(await oneRowOf(server, () => admin.post(API.userTransferFiles, { fromId: userId, toId: memberId }))).toMatchObject({ action: 'user.transferFiles', outcome: 'ok' });
+    expect(await oneRowOf(server, () => admin.post(API.userDelete, { id: userId }))).toMatchObject({ action: 'user.delete', outcome: 'ok' });
+    expect(await oneRowOf(server, () => admin.post(API.departmentDelete, { id: deptId }))).toMatchObject({ action: 'dept.delete', outcome: 'ok' });
+    expect(await oneRowOf(server, () => admin.post(API.orgSettingsUpdate, { phoneMask: 'tail' }))).toMatchObject({ action: 'tenant.settingChange', outcome: 'ok' });
+    // Reads are no actions.
+    expect(await rowsOf(server, () => admin.post(API.userList, {}))).toEqual([]);
   });
 });
 

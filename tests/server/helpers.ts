@@ -263,8 +263,9 @@ export async function addTenantWithUser(server: TestServer, username: string, pa
 }
 
 /**
- * Adds a member account (password gate lifted) to a tenant straight into the database: there is no
- * user-creation API yet. Returns its id.
+ * Adds a member account (password gate lifted) to a tenant straight into the database (faster than
+ * /api/v2/user/add, and for tenants made by addTenantWithUser); it has no department until the
+ * server's first organisation read puts it into 未分配. Returns its id.
  */
 export async function addUser(server: TestServer, tenantId: string, username: string, password: string, quota = 10 * 1024 ** 3): Promise<string> {
   const { hashPassword } = await import('../../server/services/password-hash');
@@ -273,9 +274,9 @@ export async function addUser(server: TestServer, tenantId: string, username: st
   const id = randomBytes(16).toString('base64url');
   await withDb(server, (db) => {
     db.prepare(
-      `insert into users (id, tenant_id, username, nick_name, phone, avatar, role, password_hash, must_change_password,
-         password_changed_at, quota, used_size, created_at) values (?, ?, ?, ?, '', '', 'member', ?, 0, ?, ?, 0, ?)`,
-    ).run(id, tenantId, username, username, hash, now, quota, now);
+      `insert into users (id, tenant_id, username, username_key, nick_name, phone, avatar, role, password_hash, must_change_password,
+         password_changed_at, quota, used_size, created_at) values (?, ?, ?, ?, ?, '', '', 'member', ?, 0, ?, ?, 0, ?)`,
+    ).run(id, tenantId, username, username.toLowerCase(), username, hash, now, quota, now);
   });
   return id;
 }

@@ -10,6 +10,8 @@ import { m0009_client_ops } from './0009-client-ops';
 import { m0010_nfc_names } from './0010-nfc-names';
 import { m0011_action_log } from './0011-action-log';
 import { m0012_tenant_profile } from './0012-tenant-profile';
+import { m0020_organisation } from './0020-organisation';
+import { m0021_organisation_counts } from './0021-organisation-counts';
 import { m0040_finished_uploads } from './0040-finished-uploads';
 import { m0041_blob_intents } from './0041-blob-intents';
 import { m0030_sync } from './0030-sync';
@@ -31,9 +33,11 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010_nfc_names': m0010_nfc_names,
   '0011_action_log': m0011_action_log,
   '0012_tenant_profile': m0012_tenant_profile,
+  '0020_organisation': m0020_organisation,
+  '0021_organisation_counts': m0021_organisation_counts,
+  '0030_sync': m0030_sync,
   '0040_finished_uploads': m0040_finished_uploads,
   '0041_blob_intents': m0041_blob_intents,
-  '0030_sync': m0030_sync,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -14,6 +14,9 @@ export async function login(fields: { username: string; password: string; captch
     captchaId: fields.captchaId,
     captchaCode: fields.captchaCode.trim(),
   };
+  // A tenant's own login page (/login/{id}, spec §2) names the tenant: accounts are unique per tenant.
+  const tenant = /^\/login\/([^/?#]+)/.exec(window.location.pathname)?.[1];
+  if (tenant) form.tenant = decodeURIComponent(tenant);
   return api.postForm<LoginResult>(API.login, { ...form });
 }
 

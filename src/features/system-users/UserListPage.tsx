@@ -1,30 +1,64 @@
-import { LockOutlined, UnlockOutlined } from '@ant-design/icons';
-import { Button, Card, Input, Popconfirm, Select, Space, Switch, Table, Tag, type TableColumnsType } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { ApartmentOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Flex, Input, Modal, Select, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
-import { ROLES, type RoleCode, type UserSummary } from '../../../common/api/types';
-import { useCurrentUser } from '../../lib/current-user';
+import { useLocation } from 'wouter';
+import { ROLES, type RoleCode, type UserRow, type UserState } from '../../../common/api/types';
+import { DepartmentTree } from '../../components/DepartmentTree';
+import { OnlineOnly } from '../../components/OnlineOnly';
+import { useOnline } from '../../lib/data/online';
 import { Permission, usePermission } from '../../lib/button-permissions';
-import { searchUsers, setLocked, setOuterLogin, setRole } from './users-api';
+import { useCurrentUser } from '../../lib/current-user';
+import { ORG_KEYS, useOrgTree } from '../../lib/data/org';
 import { useFeedback } from '../../lib/feedback/feedback';
+import { DeleteUserModal } from './DeleteUserModal';
+import { UserRows } from './UserRows';
+import { USERS_KEY, useUserPages } from './use-user-pages';
+import { setDepartment, setLocked, setOuterLogin, setRole } from './users-api';
 
-/** The button permission that gates every account action on this page (server: ALL_PERMISSIONS). */
-const MANAGE = 'system:user';
+/** Lock, roles, outer login (server: ALL_PERMISSIONS). */
+export const MANAGE = 'system:user';
+/** Add, edit, delete, batch add, hand over files. */
+export const EDIT = 'system:userEdit';
+
+const STATES: Array<{ value: UserState; label: string }> = [
+  { value: 'active', label: '正常' },
+  { value: 'locked', label: '已锁定' },
+  { value: 'mustChange', label: '待改初始密码' },
+];
 
 /**
- * Spec §2 `/main/system/user/list` for admins: the tenant's accounts with their role, lock state and
- * outer login (spec §6), each changeable in place. The server re-checks everything (adminOnly).
+ * 用户列表 (/main/system/user/list): the tenant's people, filtered by department (with its
+ * sub-departments), role, state and a keyword over account, nickname and phone, in keyset pages;
+ * role, lock and outer login change in place; add, edit, batch add, move and delete from here.
  */
 export function UserListPage() {
   const { message } = useFeedback();
-  const canManage = usePermission(MANAGE);
-  const [keyword, setKeyword] = useState('');
-  const [query, setQuery] = useState('');
-  const [busy, setBusy] = useState<string | null>(null);
-  // An admin cannot lock themself (the server refuses it): no lock button on their own row.
+  const [, navigate] = useLocation();
+  const client = useQueryClient();
+  const online = useOnline();
+  // Offline, the list stays readable (cached pages) and every change is disabled.
+  const canManage = usePermission(MANAGE) && online;
+  const canEdit = usePermission(EDIT) && online;
   const selfId = useCurrentUser()?.id ?? null;
-  const list = useQuery({ queryKey: ['account', 'users', query], queryFn: ({ signal }) => searchUsers(query, signal) });
-  const users = list.data ?? (list.isError ? [] : null);
+  const tree = useOrgTree();
+  const [departmentId, setDepartmentId] = useState<string | undefined>();
+  const [includeSub, setIncludeSub] = useState(true);
+  const [role, setRoleFilter] = useState<RoleCode | undefined>();
+  const [state, setState] = useState<UserState | undefined>();
+  const [keyword, setKeyword] = useState('');
+  const [treeKeyword, setTreeKeyword] = useState('');
+  const [busy, setBusy] = useState<string | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [deleting, setDeleting] = useState<UserRow | null>(null);
+  const [moving, setMoving] = useState(false);
+  const [moveTo, setMoveTo] = useState<string | null>(null);
+  const pages = useUserPages({ departmentId, includeSub, role, state, keyword: keyword.trim() || undefined });
+
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: USERS_KEY });
+    void client.invalidateQueries({ queryKey: ORG_KEYS.all });
+  };
 
   /** Runs one account action, then reloads the list (the server's answer is the truth). */
   async function act(userId: string, action: () => Promise<unknown>, done: string) {
@@ -36,86 +70,91 @@ export function UserListPage() {
       // the API client has shown the reason (last admin, cannot lock yourself...)
     } finally {
       setBusy(null);
-      void list.refetch();
+      refresh();
     }
   }
 
-  const columns: TableColumnsType<UserSummary> = [
-    { title: '账号', dataIndex: 'website', key: 'website', width: 140, ellipsis: true },
-    { title: '昵称', dataIndex: 'nickName', key: 'nickName', width: 140, ellipsis: true },
-    { title: '手机号', dataIndex: 'phone', key: 'phone', width: 130, render: (phone: string) => phone || '-' },
-    {
-      title: '角色',
-      key: 'role',
-      width: 140,
-      render: (_: unknown, user) => (
-        <Select<RoleCode>
-          size="small"
-          value={user.role}
-          disabled={!canManage || busy === user.id}
-          options={ROLES.map((r) => ({ value: r.code, label: r.name }))}
-          onChange={(role) => void act(user.id, () => setRole(user.id, role), '角色已更新')}
-          style={{ width: 110 }}
-          data-testid={`user-role-${user.website}`}
-        />
-      ),
-    },
-    {
-      title: '状态',
-      key: 'locked',
-      width: 90,
-      render: (_: unknown, user) => (user.locked ? <Tag color="red">已锁定</Tag> : <Tag color="green">正常</Tag>),
-    },
-    {
-      title: '外网登录',
-      key: 'outerLogin',
-      width: 100,
-      render: (_: unknown, user) => (
-        <Switch
-          size="small"
-          checked={user.outerLogin}
-          disabled={!canManage || busy === user.id}
-          onChange={(enabled) => void act(user.id, () => setOuterLogin(user.id, enabled), enabled ? '已开通外网登录' : '已关闭外网登录')}
-          data-testid={`user-outer-${user.website}`}
-        />
-      ),
-    },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 110,
-      render: (_: unknown, user) => (
-        <Permission code={MANAGE}>
-          {user.id === selfId ? null : user.locked ? (
-            <Button size="small" icon={<UnlockOutlined />} loading={busy === user.id} onClick={() => void act(user.id, () => setLocked(user.id, false), '账号已解锁')} data-testid={`user-unlock-${user.website}`}>
-              解锁
-            </Button>
-          ) : (
-            <Popconfirm title="锁定该账号？" description="锁定后该账号的登录会话立即失效，且无法再登录，直到解锁。" okText="锁定" cancelText="取消" onConfirm={() => act(user.id, () => setLocked(user.id, true), '账号已锁定')}>
-              <Button size="small" danger icon={<LockOutlined />} loading={busy === user.id} data-testid={`user-lock-${user.website}`}>
-                锁定
-              </Button>
-            </Popconfirm>
-          )}
-        </Permission>
-      ),
-    },
-  ];
+  async function moveSelected() {
+    if (!moveTo) return;
+    try {
+      const { moved } = await setDepartment([...selected], moveTo);
+      message.success(`已调整 ${moved} 人的部门`);
+      setSelected(new Set());
+      setMoving(false);
+    } catch {
+      // shown by the API client
+    } finally {
+      refresh();
+    }
+  }
 
   return (
-    <Card title="用户列表" data-testid="user-list">
-      <Space style={{ marginBottom: 12 }}>
-        <Input.Search
-          allowClear
-          placeholder="按账号或昵称搜索"
-          value={keyword}
-          onChange={(e) => setKeyword(e.target.value)}
-          onSearch={(value) => setQuery(value)}
-          style={{ width: 260 }}
-          data-testid="user-search"
+    <Flex gap={12} style={{ flex: 1, minHeight: 0 }} data-testid="user-list">
+      <Card size="small" title="部门" style={{ width: 280, display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0 } }}>
+        <Input.Search allowClear placeholder="搜索部门" onChange={(e) => setTreeKeyword(e.target.value)} />
+        <div role="button" tabIndex={0} onClick={() => setDepartmentId(undefined)} onKeyDown={(e) => e.key === 'Enter' && setDepartmentId(undefined)} style={{ padding: '4px 8px', cursor: 'pointer', borderRadius: 6, background: departmentId ? undefined : '#e6f4ff' }}>
+          全部用户
+        </div>
+        {tree.index ? <DepartmentTree index={tree.index} keyword={treeKeyword} selectedId={departmentId} onSelect={(d) => setDepartmentId(d.id)} testId="user-dept-tree" /> : null}
+      </Card>
+      <Card size="small" title="用户列表" style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 12, minHeight: 0 } }}>
+        <Space wrap>
+          <Input.Search allowClear placeholder="账号、昵称或手机号" onSearch={setKeyword} style={{ width: 240 }} data-testid="user-search" />
+          <Select<RoleCode> allowClear placeholder="角色" value={role} onChange={setRoleFilter} options={ROLES.map((r) => ({ value: r.code, label: r.name }))} style={{ width: 120 }} />
+          <Select<UserState> allowClear placeholder="状态" value={state} onChange={setState} options={STATES} style={{ width: 140 }} data-testid="user-state-filter" />
+          {departmentId ? (
+            <Space size={4}>
+              <Switch size="small" checked={includeSub} onChange={setIncludeSub} />
+              <Typography.Text>含下级部门</Typography.Text>
+            </Space>
+          ) : null}
+        </Space>
+        <Permission code={EDIT}>
+          <Space wrap>
+            <OnlineOnly>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(`/main/system/user/add${departmentId ? `?departmentId=${encodeURIComponent(departmentId)}` : ''}`)} data-testid="user-add">
+              新增用户
+            </Button>
+            </OnlineOnly>
+            <OnlineOnly>
+            <Button icon={<UploadOutlined />} onClick={() => navigate('/main/system/user/batchAdd')} data-testid="user-batch-add">
+              批量新增
+            </Button>
+            </OnlineOnly>
+            <OnlineOnly>
+            <Button icon={<ApartmentOutlined />} disabled={selected.size === 0} onClick={() => setMoving(true)}>
+              调整部门{selected.size ? `（${selected.size}）` : ''}
+            </Button>
+            </OnlineOnly>
+          </Space>
+        </Permission>
+        <UserRows
+          users={pages.items}
+          index={tree.index}
+          loading={pages.isPending}
+          onNearEnd={() => {
+            if (pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage();
+          }}
+          actions={{
+            canManage,
+            canEdit,
+            selfId,
+            busy,
+            selected,
+            onSelect: (id, on) => setSelected((s) => (on ? new Set(s).add(id) : new Set([...s].filter((x) => x !== id)))),
+            onSelectAll: (on) => setSelected(on ? new Set(pages.items.map((u) => u.id)) : new Set()),
+            onRole: (u, r) => void act(u.id, () => setRole(u.id, r), '角色已更新'),
+            onOuter: (u, on) => void act(u.id, () => setOuterLogin(u.id, on), on ? '已开通外网登录' : '已关闭外网登录'),
+            onLock: (u, lock) => void act(u.id, () => setLocked(u.id, lock), lock ? '账号已锁定' : '账号已解锁'),
+            onEdit: (u) => navigate(`/main/system/user/edit?id=${encodeURIComponent(u.id)}`),
+            onDelete: setDeleting,
+          }}
         />
-      </Space>
-      <Table<UserSummary> rowKey="id" columns={columns} dataSource={users ?? []} loading={users === null} pagination={false} size="middle" scroll={{ x: 'max-content' }} locale={{ emptyText: '没有符合条件的用户' }} />
-    </Card>
+      </Card>
+      <DeleteUserModal user={deleting} onClose={() => setDeleting(null)} onDone={refresh} />
+      <Modal open={moving} title={`调整 ${selected.size} 人的部门`} okText="确定" cancelText="取消" okButtonProps={{ disabled: !moveTo }} onCancel={() => setMoving(false)} onOk={() => void moveSelected()}>
+        <div style={{ height: 360, display: 'flex', flexDirection: 'column' }}>{tree.index ? <DepartmentTree index={tree.index} selectedId={moveTo} onSelect={(d) => setMoveTo(d.id)} /> : null}</div>
+      </Modal>
+    </Flex>
   );
 }

@@ -1,1 +1,3 @@
 export { UserListPage } from './UserListPage';
+export { UserFormPage } from './UserFormPage';
+export { BatchAddPage } from './BatchAddPage';

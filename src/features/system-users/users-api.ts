@@ -1,10 +1,48 @@
 import { API } from '../../../common/api/paths';
-import type { AccountLockRequest, OuterLoginSetRequest, RoleCode, SetRolesRequest, UserSearchRequest, UserSummary } from '../../../common/api/types';
+import type {
+  AccountLockRequest,
+  ImportCommitRequest,
+  ImportFormat,
+  ImportPreview,
+  ImportResult,
+  OuterLoginSetRequest,
+  RoleCode,
+  SetRolesRequest,
+  UserAddRequest,
+  UserEditRequest,
+  UserListRequest,
+  UserListResponse,
+  UserRow,
+  UserTransferFilesResponse,
+} from '../../../common/api/types';
 import { api } from '../../lib/api';
 
-export function searchUsers(keyword: string, signal?: AbortSignal): Promise<UserSummary[]> {
-  const body: UserSearchRequest = { keyword: keyword.trim() };
-  return api.post<UserSummary[]>(API.userSearch, body, { signal });
+export function listUsers(req: UserListRequest, signal?: AbortSignal): Promise<UserListResponse> {
+  return api.post<UserListResponse>(API.userList, req, { signal });
+}
+
+export function getUser(id: string, signal?: AbortSignal): Promise<UserRow> {
+  return api.get<UserRow>(API.userGet, { query: { id }, signal });
+}
+
+export function addUser(req: UserAddRequest): Promise<UserRow> {
+  return api.post<UserRow>(API.userAdd, req);
+}
+
+export function editUser(req: UserEditRequest): Promise<UserRow> {
+  return api.post<UserRow>(API.userEdit, req);
+}
+
+export function deleteUser(id: string, quietCodes?: readonly string[]): Promise<unknown> {
+  return api.post<unknown>(API.userDelete, { id }, { quietCodes });
+}
+
+export function transferFiles(fromId: string, toId: string): Promise<UserTransferFilesResponse> {
+  return api.post<UserTransferFilesResponse>(API.userTransferFiles, { fromId, toId });
+}
+
+export function setDepartment(ids: string[], departmentId: string): Promise<{ moved: number }> {
+  return api.post<{ moved: number }>(API.userSetDepartment, { ids, departmentId });
 }
 
 export function setLocked(userId: string, locked: boolean): Promise<unknown> {
@@ -21,3 +59,14 @@ export function setOuterLogin(userId: string, enabled: boolean): Promise<unknown
   const body: OuterLoginSetRequest = { userId, enabled };
   return api.post<unknown>(API.outerLoginSet, body);
 }
+
+export function previewImport(file: File, signal?: AbortSignal): Promise<ImportPreview> {
+  return api.request<ImportPreview>(API.userImportPreview, { method: 'POST', raw: file, query: { name: file.name }, signal });
+}
+
+export function commitImport(req: ImportCommitRequest): Promise<ImportResult> {
+  return api.post<ImportResult>(API.userImportCommit, req);
+}
+
+export const templateUrl = (format: ImportFormat): string => `${API.userImportTemplate}?format=${format}`;
+export const resultUrl = (batchId: string, format: ImportFormat): string => `${API.userImportResult}?batchId=${encodeURIComponent(batchId)}&format=${format}`;

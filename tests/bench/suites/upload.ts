@@ -29,7 +29,7 @@ import { GiB, round1, round3, settleBeforeTimedPhase, transferContext } from '..
 
 export const RAW_SINK_PATH = '/api/test/raw-sink';
 /** The raw upload keeps its file, as the engine's upload keeps its blob (see server/routes/test-routes.ts). */
-const RAW_SINK_KEEP = `${RAW_SINK_PATH}?keep=1`;
+export const RAW_SINK_KEEP = `${RAW_SINK_PATH}?keep=1`;
 
 export function hasCurl(): boolean {
   return spawnSync('which', ['curl']).status === 0;

@@ -1,0 +1,308 @@
+/**
+ * Organisation payloads (issue 14): departments, the admin's people management, the batch import and
+ * the address list. The spec names the three orgUser calls without payloads; these shapes are ours.
+ * Every id is checked against the caller's tenant: another tenant's ids answer 404 like unknown ones.
+ */
+import type { PhoneMaskRule } from '../org/phone-mask';
+import type { RoleCode } from './types';
+
+// ---- departments ---------------------------------------------------------------------------------
+
+/**
+ * One department of the tenant's tree. The tree is answered whole (a tenant holds at most
+ * DEPARTMENT_LIMIT departments, a few hundred kB at most): the client draws it virtualised and
+ * searches it locally; people are paged (OrgUserPage).
+ */
+export interface DepartmentNode {
+  id: string;
+  /** null = top level. */
+  parentId: string | null;
+  name: string;
+  /** Order among siblings (ascending; the answer is sorted by parent, then this, then id). */
+  sortOrder: number;
+  /** The department's manager (routes sharing approvals), or null. */
+  managerId: string | null;
+  managerName: string | null;
+  /** People directly in this department (not its sub-departments). */
+  memberCount: number;
+  /**
+   * The tenant's 未分配 department: every account not placed elsewhere (existing accounts were put
+   * there when departments arrived). Top level, cannot be renamed, moved, deleted or given children.
+   */
+  unassigned: boolean;
+}
+
+export const DEPARTMENT_LIMIT = 10_000;
+/** Name of the department every account without another one belongs to. */
+export const UNASSIGNED_DEPARTMENT_NAME = '未分配';
+
+/** `GET /api/user/orgUser/listNowOrgUser`: the caller's organisation (any signed-in user). */
+export interface OrgTree {
+  departments: DepartmentNode[];
+  /** The caller's own department. */
+  myDepartmentId: string;
+  /** How the phones of others are masked in the address list (common/org/phone-mask.ts). */
+  phoneMask: PhoneMaskRule;
+}
+
+/** Admin: `POST /api/v2/department/create`. `parentId` null = top level. */
+export interface DepartmentCreateRequest {
+  parentId: string | null;
+  name: string;
+  managerId?: string | null;
+}
+
+/** Admin: `POST /api/v2/department/update`: rename and/or set the manager (null clears it). */
+export interface DepartmentUpdateRequest {
+  id: string;
+  name?: string;
+  managerId?: string | null;
+}
+
+/**
+ * Admin: `POST /api/v2/department/move`: under `parentId` (null = top level), placed before `beforeId`
+ * (a sibling there) or last when absent/null. The same parent only reorders. Never under itself or one
+ * of its descendants (DEPT_MOVE_CYCLE), checked in the write's transaction, so two concurrent moves
+ * cannot build a cycle between them.
+ */
+export interface DepartmentMoveRequest {
+  id: string;
+  parentId: string | null;
+  beforeId?: string | null;
+}
+
+/** Admin: `POST /api/v2/department/delete`: refused while it has sub-departments or people (the reason says how many). */
+export interface DepartmentIdRequest {
+  id: string;
+}
+
+/** Admin: `POST /api/v2/org/settings/update`: the tenant's address-list phone rule. */
+export interface OrgSettingsRequest {
+  phoneMask: PhoneMaskRule;
+}
+
+// ---- address list (any signed-in user) -------------------------------------------------------------
+
+/** A person as members see them: the phone already masked by the tenant's rule. */
+export interface OrgUser {
+  id: string;
+  /** The login account. */
+  website: string;
+  nickName: string;
+  departmentId: string;
+  /** Masked (OrgTree.phoneMask) unless it is the caller's own. */
+  phone: string;
+  avatar: string;
+  /** Groups only: the member's role in the group. */
+  groupRole?: 'owner' | 'manager' | 'member';
+}
+
+export interface OrgUserPage {
+  items: OrgUser[];
+  /** Opaque keyset cursor of the next page, or null at the end. */
+  nextCursor: string | null;
+}
+
+export const ORG_PAGE_DEFAULT = 50;
+export const ORG_PAGE_MAX = 200;
+
+/**
+ * `GET /api/user/orgUser/list?departmentId=&includeSub=1&keyword=&cursor=&pageSize=`: people of the
+ * tenant, ordered by account; `departmentId` limits to that department (with its sub-departments unless
+ * `includeSub=0`); `keyword` matches part of the account, nickname or phone (the full stored phone).
+ */
+export interface OrgUserListQuery {
+  departmentId?: string;
+  includeSub?: '0' | '1';
+  keyword?: string;
+  cursor?: string;
+  pageSize?: number;
+}
+
+/**
+ * `GET /api/user/orgUser/orgGroupUserList?departmentId=` (people directly in the department) or
+ * `?groupId=` (members of a group space the caller may see; admins: any group of the tenant), with
+ * `cursor` and `pageSize`. Exactly one of the two ids.
+ */
+export interface OrgGroupUserListQuery {
+  departmentId?: string;
+  groupId?: string;
+  cursor?: string;
+  pageSize?: number;
+}
+
+// ---- people management (admin) --------------------------------------------------------------------
+
+/** Account states of the list's filter. `locked`: by an admin (= disabled) or by failed logins. */
+export type UserState = 'active' | 'locked' | 'mustChange';
+
+export interface UserListRequest {
+  departmentId?: string;
+  /** With sub-departments (default true). */
+  includeSub?: boolean;
+  role?: RoleCode;
+  state?: UserState;
+  /** Part of the account, nickname or phone. */
+  keyword?: string;
+  cursor?: string | null;
+  pageSize?: number;
+}
+
+/** One row of 用户管理 (admin): everything the list and the edit form show. */
+export interface UserRow {
+  id: string;
+  website: string;
+  nickName: string;
+  phone: string;
+  role: RoleCode;
+  departmentId: string;
+  /** Bytes. */
+  quota: number;
+  usedSize: number;
+  /** Locked by an admin (disabled) or by failed logins. */
+  locked: boolean;
+  /** 'admin' | 'failures' while locked. */
+  lockedReason: 'admin' | 'failures' | null;
+  /** The initial password is not changed yet (passwordChangeType 1 at login). */
+  mustChangePassword: boolean;
+  outerLogin: boolean;
+  createdAt: number;
+}
+
+export interface UserListResponse {
+  items: UserRow[];
+  nextCursor: string | null;
+}
+
+/**
+ * Admin: `POST /api/v2/user/add`. `password` is the initial password, AES-encrypted like every password
+ * (common/crypto), checked against the §5 rules; the user must change it at first login
+ * (passwordChangeType 1). `quota` must be one of the static list `quota` (common/org/quota.ts).
+ */
+export interface UserAddRequest {
+  website: string;
+  nickName: string;
+  phone: string;
+  departmentId: string;
+  role: RoleCode;
+  quota: number;
+  outerLogin: boolean;
+  password: string;
+}
+
+/**
+ * Admin: `POST /api/v2/user/edit`. `password`, when given, resets the password to a new initial one:
+ * the user must change it at next login and their sessions end. Changing role, outer login or account
+ * follows the same rules as their own calls (last admin kept; outer login off ends public sessions).
+ */
+export interface UserEditRequest {
+  id: string;
+  website: string;
+  nickName: string;
+  phone: string;
+  departmentId: string;
+  role: RoleCode;
+  quota: number;
+  outerLogin: boolean;
+  password?: string;
+}
+
+/** Admin: `POST /api/v2/user/setDepartment`: moves several people into one department. */
+export interface UserSetDepartmentRequest {
+  ids: string[];
+  departmentId: string;
+}
+
+/**
+ * Admin: `POST /api/v2/user/delete {id}`. Refused while the user owns files, live or in the recycle
+ * bin (USER_HAS_FILES: transfer them first), for the caller's own account and for the last admin.
+ * The account is then gone for good: its name and phone are free again, its sessions, group
+ * memberships, favourites and pending uploads end; what it did stays attributed to it.
+ */
+export interface UserDeleteRequest {
+  id: string;
+}
+
+/**
+ * Admin: `POST /api/v2/user/transferFiles`: every file and folder `fromId` owns (live and in the
+ * recycle bin, group-space entries included) becomes `toId`'s, in one transaction. Entries of the
+ * personal categories land in a new folder 「<nickname>（<account>）的文件」 in the same category of the
+ * recipient; the used space moves with them and the recipient's quota grows by the same amount, so
+ * the recipient's free space is unchanged.
+ */
+export interface UserTransferFilesRequest {
+  fromId: string;
+  toId: string;
+}
+
+export interface UserTransferFilesResponse {
+  entries: number;
+  bytes: number;
+  /** The folder created in the recipient's spaces, or null when only group-space entries moved. */
+  folderName: string | null;
+}
+
+// ---- batch import (admin) --------------------------------------------------------------------------
+
+/**
+ * Columns of the import template, in order; a sheet's first row must name them (extra columns are
+ * ignored, order is free). 账号 and 昵称 are required in every row.
+ */
+export const IMPORT_COLUMNS = ['账号', '昵称', '手机号', '部门', '角色', '配额', '外网登录'] as const;
+export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
+export const IMPORT_REQUIRED_COLUMNS: readonly ImportColumn[] = ['账号', '昵称'];
+/** Files above this are refused before parsing (IMPORT_FILE_TOO_LARGE). */
+export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+export const IMPORT_MAX_ROWS = 20_000;
+export type ImportFormat = 'xlsx' | 'csv';
+
+/** One data row of an uploaded sheet and its verdict. */
+export interface ImportRow {
+  /** The row number in the sheet (the header is row 1). */
+  row: number;
+  website: string;
+  nickName: string;
+  phone: string;
+  /** Department path, levels separated by `/` (e.g. 研发部/前端组); empty = 未分配. */
+  department: string;
+  role: string;
+  quota: string;
+  outerLogin: string;
+  ok: boolean;
+  /** Every reason the row is refused (empty when ok). */
+  reasons: string[];
+}
+
+/**
+ * `POST /api/v2/user/batch/preview?name=<file name>` with the file as the raw body
+ * (application/octet-stream). Nothing is imported; the parsed rows are kept for
+ * IMPORT_BATCH_TTL_MS under `batchId`.
+ */
+export interface ImportPreview {
+  batchId: string;
+  fileName: string;
+  total: number;
+  good: number;
+  bad: number;
+  rows: ImportRow[];
+}
+
+export const IMPORT_BATCH_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * `POST /api/v2/user/batch/import`: imports the batch's good rows in ONE transaction, all checked again
+ * (the tenant may have changed since the preview); `password` (AES-encrypted) is the initial password
+ * of every imported account, which each must change at first login.
+ */
+export interface ImportCommitRequest {
+  batchId: string;
+  password: string;
+}
+
+export interface ImportResult {
+  batchId: string;
+  imported: number;
+  skipped: number;
+  /** Every row with its final verdict (the preview's reasons, or the one found at import). */
+  rows: ImportRow[];
+}

@@ -1,0 +1,274 @@
+import { ERRORS } from '../../common/api/errors';
+import type {
+  UserAddRequest,
+  UserDeleteRequest,
+  UserEditRequest,
+  UserListRequest,
+  UserListResponse,
+  UserRow,
+  UserSetDepartmentRequest,
+  UserTransferFilesRequest,
+  UserTransferFilesResponse,
+} from '../../common/api/org-types';
+import { ROLES, type RoleCode } from '../../common/api/types';
+import { decryptPassword } from '../../common/crypto/password-cipher';
+import { accountKey, accountProblem, nicknameProblem, phoneProblem } from '../../common/org/account';
+import { quotaAllowed } from '../../common/org/quota';
+import { validateNewPassword } from '../../common/validation/password';
+import { isUniqueViolation, type Db } from '../db/database';
+import type { UsersTable } from '../db/schema';
+import { AppError } from '../http/app-error';
+import { newId } from '../ids';
+import { AccountAdminRepository, AccountRefusal, editProfile } from '../repositories/account-admin-repository';
+import type { DepartmentRepository } from '../repositories/department-repository';
+import type { OrgUserRepository, PersonRow } from '../repositories/org-user-repository';
+import type { SessionRepository } from '../repositories/session-repository';
+import type { UserRepository } from '../repositories/user-repository';
+import type { Caller } from './caller';
+import { decodePeopleCursor, pageSizeOf, toPage } from './org-cursor';
+import { hashPassword } from './password-hash';
+import { formatSize } from '../../common/format/size';
+import { actionLog, target } from './action-log/recorder';
+
+const accountTarget = (c: { id: string; account: string }) => target('user', c.id, c.account);
+
+
+export function userRow(r: PersonRow | (UsersTable & { failure_locked?: number })): UserRow {
+  const failureLocked = Number(r.failure_locked ?? 0) === 1;
+  return {
+    id: r.id,
+    website: r.username,
+    nickName: r.nick_name,
+    phone: r.phone,
+    role: r.role,
+    departmentId: r.department_id ?? '',
+    quota: Number(r.quota),
+    usedSize: Number(r.used_size),
+    locked: r.locked === 1 || failureLocked,
+    lockedReason: r.locked === 1 ? 'admin' : failureLocked ? 'failures' : null,
+    mustChangePassword: r.must_change_password === 1,
+    outerLogin: r.outer_login === 1,
+    createdAt: Number(r.created_at),
+  };
+}
+
+/** What an account change was, for the action log. */
+export interface AccountChange {
+  id: string;
+  account: string;
+  detail?: Record<string, unknown>;
+}
+
+/** Profile fields after their rules (common/org/account.ts, quota list), ready to store. */
+interface CheckedProfile {
+  website: string;
+  key: string;
+  nickName: string;
+  phone: string;
+  departmentId: string;
+  role: RoleCode;
+  quota: number;
+  outerLogin: boolean;
+}
+
+/**
+ * 用户管理 for tenant admins (rules in org-types.ts): the filtered keyset list, add, edit, moving people
+ * between departments, delete and the hand-over of files. Target ids are looked up in the caller's
+ * tenant; another tenant's answer USER_NOT_FOUND / DEPT_NOT_FOUND (404) like unknown ones.
+ */
+export class UserAdminService {
+  private readonly admin: AccountAdminRepository;
+
+  constructor(
+    private readonly db: Db,
+    private readonly users: UserRepository,
+    private readonly people: OrgUserRepository,
+    private readonly departments: DepartmentRepository,
+    private readonly sessions: SessionRepository,
+    /** Who is in which department (or a manager's name) changed: the cached tree is dropped. */
+    private readonly orgChanged: (tenantId: string) => void = () => undefined,
+  ) {
+    this.admin = new AccountAdminRepository(db);
+  }
+
+  async list(caller: Caller, req: UserListRequest): Promise<UserListResponse> {
+    await this.departments.ensureUnassigned(caller.tenantId);
+    if (req.departmentId && !(await this.departments.find(caller.tenantId, req.departmentId))) throw new AppError(ERRORS.DEPT_NOT_FOUND);
+    const limit = pageSizeOf(req.pageSize);
+    const rows = await this.people.page(
+      caller.tenantId,
+      {
+        department: req.departmentId ? { id: req.departmentId, withSub: req.includeSub !== false } : undefined,
+        role: req.role,
+        state: req.state,
+        keyword: req.keyword,
+      },
+      decodePeopleCursor(req.cursor),
+      limit + 1,
+    );
+    return toPage(rows, limit, userRow);
+  }
+
+  async get(caller: Caller, id: string): Promise<UserRow> {
+    await this.departments.ensureUnassigned(caller.tenantId);
+    const row = await this.people.person(caller.tenantId, id);
+    if (!row) throw new AppError(ERRORS.USER_NOT_FOUND);
+    return userRow(row);
+  }
+
+  private async check(caller: Caller, req: Omit<UserAddRequest, 'password'>, existing: UsersTable | null): Promise<CheckedProfile> {
+    const accountBroken = accountProblem(req.website);
+    if (accountBroken) throw new AppError(ERRORS.ACCOUNT_INVALID, accountBroken);
+    const nickBroken = nicknameProblem(req.nickName);
+    if (nickBroken) throw new AppError(ERRORS.NICKNAME_INVALID, nickBroken);
+    const phoneBroken = phoneProblem(req.phone);
+    if (phoneBroken) throw new AppError(ERRORS.PHONE_INVALID, phoneBroken);
+    if (!ROLES.some((r) => r.code === req.role)) throw new AppError(ERRORS.VALIDATION);
+    // An account keeps a quota from before the list (or the server default) until it is changed.
+    if (!quotaAllowed(req.quota) && !(existing && Number(existing.quota) === req.quota)) throw new AppError(ERRORS.QUOTA_NOT_ALLOWED);
+    if (!(await this.departments.find(caller.tenantId, req.departmentId))) throw new AppError(ERRORS.DEPT_NOT_FOUND);
+    const website = req.website.trim();
+    const phone = req.phone.trim();
+    const sameName = await this.users.findByAccountInTenant(caller.tenantId, website);
+    if (sameName && sameName.id !== existing?.id) throw new AppError(ERRORS.ACCOUNT_TAKEN);
+    if (phone) {
+      const holder = await this.users.findByPhone(phone);
+      if (holder && holder.id !== existing?.id) throw new AppError(ERRORS.PHONE_IN_USE);
+    }
+    return { website, key: accountKey(website), nickName: req.nickName.trim(), phone, departmentId: req.departmentId, role: req.role, quota: req.quota, outerLogin: req.outerLogin };
+  }
+
+  private static async initialPasswordHash(encrypted: string): Promise<string> {
+    const password = decryptPassword(encrypted) ?? '';
+    const broken = validateNewPassword(password);
+    if (broken) throw new AppError(ERRORS.PASSWORD_INVALID, broken);
+    return hashPassword(password);
+  }
+
+  /** A unique index refused the write: a concurrent add took the account or the phone first. */
+  private static uniqueError(err: unknown): unknown {
+    if (!isUniqueViolation(err)) return err;
+    return new AppError(/phone/i.test(String((err as Error).message)) ? ERRORS.PHONE_IN_USE : ERRORS.ACCOUNT_TAKEN);
+  }
+
+  async add(caller: Caller, req: UserAddRequest, now = Date.now()): Promise<{ row: UserRow; change: AccountChange }> {
+    await this.departments.ensureUnassigned(caller.tenantId);
+    const p = await this.check(caller, req, null);
+    const passwordHash = await UserAdminService.initialPasswordHash(req.password);
+    const id = newId();
+    try {
+      await this.users.insert({
+        id,
+        tenant_id: caller.tenantId,
+        username: p.website,
+        username_key: p.key,
+        nick_name: p.nickName,
+        phone: p.phone,
+        avatar: '',
+        role: p.role,
+        password_hash: passwordHash,
+        must_change_password: 1,
+        password_changed_at: null,
+        quota: p.quota,
+        used_size: 0,
+        created_at: now,
+        locked: 0,
+        locked_reason: null,
+        outer_login: p.outerLogin ? 1 : 0,
+        department_id: p.departmentId,
+        deleted_at: null,
+      });
+    } catch (err) {
+      throw UserAdminService.uniqueError(err);
+    }
+    this.orgChanged(caller.tenantId);
+    const change = { id, account: p.website, detail: { departmentId: p.departmentId, role: p.role } };
+    actionLog.record({ action: 'user.create', targets: [accountTarget(change)], detail: change.detail });
+    return { row: await this.get(caller, id), change };
+  }
+
+  async edit(caller: Caller, req: UserEditRequest): Promise<{ row: UserRow; change: AccountChange }> {
+    const user = await this.users.findInTenant(caller.tenantId, req.id);
+    if (!user) throw new AppError(ERRORS.USER_NOT_FOUND);
+    const p = await this.check(caller, req, user);
+    const passwordHash = req.password ? await UserAdminService.initialPasswordHash(req.password) : null;
+    let outcome: 'ok' | 'lastAdmin';
+    try {
+      outcome = await editProfile(
+        this.db,
+        caller.tenantId,
+        user.id,
+        {
+          username: p.website,
+          username_key: p.key,
+          nick_name: p.nickName,
+          phone: p.phone,
+          department_id: p.departmentId,
+          quota: p.quota,
+          outer_login: p.outerLogin ? 1 : 0,
+          ...(passwordHash ? { password_hash: passwordHash, must_change_password: 1, password_changed_at: null } : {}),
+        },
+        p.role !== user.role ? p.role : null,
+      );
+    } catch (err) {
+      throw UserAdminService.uniqueError(err);
+    }
+    if (outcome === 'lastAdmin') throw new AppError(ERRORS.LAST_ADMIN);
+    this.orgChanged(caller.tenantId);
+    // A new initial password ends every session; outer login withdrawn ends the public-network ones.
+    if (passwordHash) await this.sessions.endForUser(user.id, 'passwordReset');
+    else if (user.outer_login === 1 && !p.outerLogin) await this.sessions.endForUser(user.id, 'outerLogin', 'public');
+    const changed = (['username', 'nick_name', 'phone', 'department_id', 'quota', 'outer_login', 'role'] as const).filter(
+      (k) => String(user[k] ?? '') !== String({ username: p.website, nick_name: p.nickName, phone: p.phone, department_id: p.departmentId, quota: p.quota, outer_login: p.outerLogin ? 1 : 0, role: p.role }[k]),
+    );
+    const change = { id: user.id, account: p.website, detail: { changed, before: user.username, passwordReset: passwordHash !== null } };
+    actionLog.record({ action: 'user.update', targets: [accountTarget(change)], detail: change.detail });
+    return { row: await this.get(caller, user.id), change };
+  }
+
+  async setDepartment(caller: Caller, req: UserSetDepartmentRequest): Promise<{ moved: number; changes: AccountChange[] }> {
+    if (!(await this.departments.find(caller.tenantId, req.departmentId))) throw new AppError(ERRORS.DEPT_NOT_FOUND);
+    const ids = [...new Set(req.ids)];
+    const found = await this.people.inTenant(caller.tenantId, ids);
+    if (found.length !== ids.length) throw new AppError(ERRORS.USER_NOT_FOUND);
+    const moved = await this.people.setDepartment(caller.tenantId, ids, req.departmentId);
+    this.orgChanged(caller.tenantId);
+    const changes = found.map((u) => ({ id: u.id, account: u.username, detail: { from: u.department_id, to: req.departmentId } }));
+    // One action (the admin moved these people at once): one record naming all of them.
+    actionLog.record({ action: 'user.update', targets: changes.map(accountTarget), detail: { departmentId: req.departmentId, moved } });
+    return { moved, changes };
+  }
+
+  async delete(caller: Caller, req: UserDeleteRequest, now = Date.now()): Promise<AccountChange> {
+    if (req.id === caller.userId) throw new AppError(ERRORS.CANNOT_DELETE_SELF);
+    try {
+      const user = await this.admin.softDelete(caller.tenantId, req.id, now);
+      this.orgChanged(caller.tenantId);
+      actionLog.record({ action: 'user.delete', targets: [target('user', user.id, user.username)] });
+      return { id: user.id, account: user.username };
+    } catch (err) {
+      if (!(err instanceof AccountRefusal)) throw err;
+      if (err.reason === 'notFound') throw new AppError(ERRORS.USER_NOT_FOUND);
+      if (err.reason === 'lastAdmin') throw new AppError(ERRORS.LAST_ADMIN);
+      const owned = err.owned!;
+      throw new AppError(ERRORS.USER_HAS_FILES, `该用户仍有${owned.entries}个文件和文件夹（${formatSize(owned.bytes)}），请先将文件转移给其他用户`, {}, { ...owned });
+    }
+  }
+
+  async transferFiles(caller: Caller, req: UserTransferFilesRequest, now = Date.now()): Promise<{ result: UserTransferFilesResponse; change: AccountChange }> {
+    const from = await this.users.findInTenant(caller.tenantId, req.fromId);
+    const to = await this.users.findInTenant(caller.tenantId, req.toId);
+    if (!from || !to) throw new AppError(ERRORS.USER_NOT_FOUND);
+    if (from.id === to.id) throw new AppError(ERRORS.TRANSFER_SAME_USER);
+    const base = `${from.nick_name}（${from.username}）的文件`.replace(/[|,/<>*?\\[\]]/g, '_').slice(0, 200);
+    try {
+      const result = await this.admin.transferFiles(caller.tenantId, from.id, to.id, base, now);
+      const change = { id: from.id, account: from.username, detail: { toId: to.id, toAccount: to.username, ...result } };
+      actionLog.record({ action: 'user.transferFiles', targets: [accountTarget(change), target('user', to.id, to.username)], detail: { ...result } });
+      return { result, change };
+    } catch (err) {
+      if (err instanceof AccountRefusal) throw new AppError(ERRORS.USER_NOT_FOUND);
+      throw err;
+    }
+  }
+}

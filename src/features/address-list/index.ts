@@ -1,0 +1,1 @@
+export { AddressListPage } from './AddressListPage';

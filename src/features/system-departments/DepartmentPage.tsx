@@ -1,0 +1,193 @@
+import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, DragOutlined, EditOutlined, PlusOutlined, UserSwitchOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Descriptions, Empty, Flex, Input, Popconfirm, Select, Space, Tooltip } from 'antd';
+import { useState } from 'react';
+import type { DepartmentNode } from '../../../common/api/types';
+import { PHONE_MASK_RULES, type PhoneMaskRule } from '../../../common/org/phone-mask';
+import { departmentPath, subtreeMembers } from '../../../common/org/tree';
+import { DepartmentTree } from '../../components/DepartmentTree';
+import { OFFLINE_REASON, OnlineOnly } from '../../components/OnlineOnly';
+import { OrgPicker } from '../../components/OrgPicker';
+import { useOnline } from '../../lib/data/online';
+import { PeopleList } from '../../components/PeopleList';
+import { Permission } from '../../lib/button-permissions';
+import { ORG_KEYS, useOrgTree, usePeople } from '../../lib/data/org';
+import { useFeedback } from '../../lib/feedback/feedback';
+import { MoveDialog, NameDialog } from './DepartmentDialogs';
+import { createDepartment, deleteDepartment, moveDepartment, setPhoneMask, updateDepartment } from './departments-api';
+
+const MANAGE = 'system:department';
+
+type Dialog = { kind: 'create'; parentId: string | null } | { kind: 'rename'; node: DepartmentNode } | null;
+
+/**
+ * 部门管理 (/main/system/department): the tenant's department tree (virtualised, searchable), and for
+ * the selected department its path, manager and members; create, rename, set the manager, order among
+ * siblings, move and delete (the server refuses with the reason: people or sub-departments left, a
+ * move under itself). Also the address list's phone rule.
+ */
+export function DepartmentPage() {
+  const { message } = useFeedback();
+  const client = useQueryClient();
+  const online = useOnline();
+  const tree = useOrgTree();
+  const index = tree.index;
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [keyword, setKeyword] = useState('');
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [moving, setMoving] = useState<DepartmentNode | null>(null);
+  const [pickManager, setPickManager] = useState(false);
+  const selected = (selectedId && index?.byId.get(selectedId)) || null;
+  const members = usePeople({ departmentId: selected?.id, direct: true }, selected !== null);
+
+  const reload = () => void client.invalidateQueries({ queryKey: ORG_KEYS.all });
+  async function run<T>(action: () => Promise<T>, done: string): Promise<T | undefined> {
+    try {
+      const value = await action();
+      message.success(done);
+      return value;
+    } catch {
+      return undefined; // the API client has shown the server's reason
+    } finally {
+      reload();
+    }
+  }
+
+  const siblings = selected && index ? index.children.get(selected.parentId ?? '')!.filter((d) => !d.unassigned) : [];
+  const at = selected ? siblings.findIndex((d) => d.id === selected.id) : -1;
+
+  return (
+    <Flex gap={12} style={{ flex: 1, minHeight: 0 }} data-testid="department-page">
+      <Card
+        size="small"
+        title="组织架构"
+        style={{ width: 340, display: 'flex', flexDirection: 'column' }}
+        styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0 } }}
+        extra={
+          <Permission code={MANAGE}>
+            <OnlineOnly>
+              <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'create', parentId: null })} data-testid="dept-create-top">
+                新建部门
+              </Button>
+            </OnlineOnly>
+          </Permission>
+        }
+      >
+        <Input.Search allowClear placeholder="搜索部门" onChange={(e) => setKeyword(e.target.value)} data-testid="dept-search" />
+        {index ? (
+          <DepartmentTree index={index} keyword={keyword} selectedId={selectedId} onSelect={(d) => setSelectedId(d.id)} extra={(d) => <span style={{ color: '#999', fontSize: 12 }}>{subtreeMembers(index, d.id)}</span>} />
+        ) : null}
+      </Card>
+      <Card
+        size="small"
+        style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}
+        styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 12, minHeight: 0 } }}
+        title={selected && index ? departmentPath(index, selected.id) : '部门详情'}
+        extra={
+          <Space>
+            通讯录手机号显示
+            <Select<PhoneMaskRule>
+              size="small"
+              value={tree.data?.phoneMask}
+              disabled={!online}
+              style={{ width: 170 }}
+              options={PHONE_MASK_RULES.map((r) => ({ value: r.value, label: r.example ? `${r.label}（${r.example}）` : r.label }))}
+              onChange={(rule) => void run(() => setPhoneMask(rule), '已更新通讯录手机号显示规则')}
+              data-testid="phone-mask"
+            />
+          </Space>
+        }
+      >
+        {!selected ? (
+          <Empty description="在左侧选择一个部门" />
+        ) : (
+          <>
+            <Descriptions size="small" column={3} items={[
+              { key: 'name', label: '名称', children: selected.name },
+              { key: 'manager', label: '负责人', children: selected.managerName ?? '未设置' },
+              { key: 'members', label: '人数', children: `${selected.memberCount}（含下级 ${index ? subtreeMembers(index, selected.id) : 0}）` },
+            ]} />
+            <Permission code={MANAGE}>
+              <Space wrap style={online ? undefined : { pointerEvents: 'none', opacity: 0.5 }} aria-disabled={!online} title={online ? undefined : OFFLINE_REASON}>
+                <Button icon={<PlusOutlined />} disabled={selected.unassigned} onClick={() => setDialog({ kind: 'create', parentId: selected.id })} data-testid="dept-create-child">
+                  新建子部门
+                </Button>
+                <Button icon={<EditOutlined />} disabled={selected.unassigned} onClick={() => setDialog({ kind: 'rename', node: selected })} data-testid="dept-rename">
+                  重命名
+                </Button>
+                <Button icon={<UserSwitchOutlined />} onClick={() => setPickManager(true)} data-testid="dept-manager">
+                  设置负责人
+                </Button>
+                <Tooltip title="上移">
+                  <Button icon={<ArrowUpOutlined />} disabled={selected.unassigned || at <= 0} aria-label="上移" onClick={() => void run(() => moveDepartment(selected.id, selected.parentId, siblings[at - 1]!.id), '已上移')} />
+                </Tooltip>
+                <Tooltip title="下移">
+                  <Button
+                    icon={<ArrowDownOutlined />}
+                    disabled={selected.unassigned || at < 0 || at >= siblings.length - 1}
+                    aria-label="下移"
+                    onClick={() => void run(() => moveDepartment(selected.id, selected.parentId, siblings[at + 2]?.id ?? null), '已下移')}
+                  />
+                </Tooltip>
+                <Button icon={<DragOutlined />} disabled={selected.unassigned} onClick={() => setMoving(selected)} data-testid="dept-move">
+                  移动到…
+                </Button>
+                <Popconfirm title={`删除“${selected.name}”？`} description="只能删除没有人员和子部门的部门。" okText="删除" cancelText="取消" onConfirm={async () => {
+                  if (await run(() => deleteDepartment(selected.id), '已删除部门') !== undefined) setSelectedId(selected.parentId);
+                }}>
+                  <Button danger icon={<DeleteOutlined />} disabled={selected.unassigned} data-testid="dept-delete">
+                    删除
+                  </Button>
+                </Popconfirm>
+              </Space>
+            </Permission>
+            <PeopleList
+              people={members.items}
+              index={index}
+              loading={members.isPending}
+              onNearEnd={() => {
+                if (members.hasNextPage && !members.isFetchingNextPage) void members.fetchNextPage();
+              }}
+              testId="dept-members"
+            />
+          </>
+        )}
+      </Card>
+      <NameDialog
+        key={dialog ? (dialog.kind === 'rename' ? `r${dialog.node.id}` : `c${dialog.parentId ?? ''}`) : 'none'}
+        open={dialog !== null}
+        title={dialog?.kind === 'rename' ? '重命名部门' : '新建部门'}
+        initial={dialog?.kind === 'rename' ? dialog.node.name : ''}
+        onCancel={() => setDialog(null)}
+        onOk={async (name) => {
+          if (!dialog) return;
+          const node = await run(() => (dialog.kind === 'rename' ? updateDepartment(dialog.node.id, { name }) : createDepartment(dialog.parentId, name)), dialog.kind === 'rename' ? '已重命名' : '已新建部门');
+          if (node) {
+            setSelectedId(node.id);
+            setDialog(null);
+          }
+        }}
+      />
+      {index ? (
+        <MoveDialog
+          node={moving}
+          index={index}
+          onCancel={() => setMoving(null)}
+          onOk={async (parentId) => {
+            if (moving && (await run(() => moveDepartment(moving.id, parentId, null), '已移动部门'))) setMoving(null);
+          }}
+        />
+      ) : null}
+      <OrgPicker
+        open={pickManager}
+        single
+        title="选择部门负责人"
+        onCancel={() => setPickManager(false)}
+        onOk={(s) => {
+          setPickManager(false);
+          if (selected) void run(() => updateDepartment(selected.id, { managerId: s.users[0]?.id ?? null }), s.users[0] ? `负责人已设为 ${s.users[0].nickName}` : '已清除负责人');
+        }}
+      />
+    </Flex>
+  );
+}
