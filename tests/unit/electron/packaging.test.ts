@@ -23,7 +23,7 @@ describe('electron-builder configuration', () => {
     expect(JSON.stringify(config.protocols)).toContain('clouddrive');
     expect(config.files).toEqual(expect.arrayContaining(['dist-electron/**/*', 'node_modules/better-sqlite3/**/*']));
     expect((config.extraMetadata as { main: string }).main).toBe('dist-electron/main.js');
-  });
+  }, 30_000); // loading app-builder-lib's schema takes 4 s on a quiet 2-core machine
 
   it('a wrong key is refused by that validation (the test does check)', async () => {
     const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
