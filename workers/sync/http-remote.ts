@@ -239,15 +239,16 @@ export class HttpRemote implements RemoteApi {
   }
 
   async upload(source: Blob, target: UploadTarget, digests: FileDigests | null, session: UploadSession, signal: AbortSignal): Promise<{ id: string; fingerprint: string }> {
+    const resume = session.resume;
     const base = newUploadRecord({
-      id: `sync-${this.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+      // The client key: kept with the attempt, so a restart after a merge whose answer was lost gets that file back.
+      id: resume?.clientKey ?? `sync-${this.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
       file: source,
       target: { parentId: target.parentId, category: SYNCED },
       createdAt: this.now(),
       relativePath: null,
       chunkConcurrency: DEFAULT_CHUNK_CONCURRENCY,
     });
-    const resume = session.resume;
     let record: UploadRecord = {
       ...base,
       name: target.name,
@@ -261,7 +262,7 @@ export class HttpRemote implements RemoteApi {
     };
     let confirmed = 0;
     const save = () =>
-      session.save({ uploadId: record.uploadId, chunkSize: record.chunkSize, chunkDigests: record.chunkDigests, fingerprint: record.fingerprint, streamingSession: record.streamingSession ?? false });
+      session.save({ uploadId: record.uploadId, chunkSize: record.chunkSize, chunkDigests: record.chunkDigests, fingerprint: record.fingerprint, streamingSession: record.streamingSession ?? false, clientKey: record.id });
     await this.call(signal, async () => {
       const limit = new ConcurrencyLimit(DEFAULT_CHUNK_CONCURRENCY, DEFAULT_CHUNK_CONCURRENCY, this.now, () => undefined);
       await runUpload({

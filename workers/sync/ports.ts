@@ -102,7 +102,7 @@ export interface UploadSession {
   /** What an earlier attempt at this same file (same size, time and id) left: its server session and digests. */
   resume: InflightUpload | null;
   /** Keeps the attempt's state so a restart continues it instead of starting over. */
-  save(state: Pick<InflightUpload, 'uploadId' | 'chunkSize' | 'chunkDigests' | 'fingerprint' | 'streamingSession'>): Promise<void>;
+  save(state: Pick<InflightUpload, 'uploadId' | 'chunkSize' | 'chunkDigests' | 'fingerprint' | 'streamingSession' | 'clientKey'>): Promise<void>;
 }
 
 /** What the server says an upload or a move ran into (the executor reacts per kind). */
@@ -164,6 +164,12 @@ export interface InflightUpload {
   chunkDigests: string[] | null;
   fingerprint: string | null;
   streamingSession: boolean;
+  /**
+   * The upload's client key (the server's "finished uploads"): a restart sends the same one, so a merge
+   * that went through before the crash is answered with its file instead of a clash. Absent in rows
+   * written before it existed.
+   */
+  clientKey?: string;
 }
 
 export interface Journal {
