@@ -391,6 +391,7 @@ export class UploadService {
           blob: { kind: 'existing', id: known.id },
           file,
           onConflict: policy,
+          ifMatch: req.ifMatch ?? null,
           now,
           ...clientKeyOf(req),
         });
@@ -429,6 +430,7 @@ export class UploadService {
           blob: { kind: 'new', id: blobId, layout: { chunkSize: upload.chunk_size, chunkCount: upload.chunk_count } },
           file,
           onConflict: policy,
+          ifMatch: req.ifMatch ?? null,
           now,
           ...clientKeyOf(req),
         });
