@@ -367,6 +367,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         offered={offered}
         selectionCount={selection.length}
         canUpload={canUpload}
+        canCreate={writeScope !== null}
         onFiles={(files) => void upload(files)}
         onFolder={(entries) => void uploadFolder(entries)}
         onMkdir={() => setDialog({ kind: 'mkdir' })}

@@ -20,6 +20,8 @@ export interface FileToolbarProps {
   offered: OfferedAction[];
   selectionCount: number;
   canUpload: boolean;
+  /** New folder / new text file here (false in 共享文件: nothing is created in someone else's folder). */
+  canCreate: boolean;
   onFiles: (files: File[]) => void;
   onFolder: (entries: FolderEntry<File>[]) => void;
   onMkdir: () => void;
@@ -67,14 +69,14 @@ export function FileToolbar(p: FileToolbarProps) {
             </Button>
           </>
         )}
-        {folderMode && (
+        {folderMode && p.canCreate && (
           <Permission code={PAGE_PERMISSIONS.mkdir}>
             <Button icon={<FolderAddOutlined />} onClick={p.onMkdir} data-testid="toolbar-mkdir">
               新建文件夹
             </Button>
           </Permission>
         )}
-        {folderMode && (
+        {folderMode && p.canCreate && (
           <Permission code={PAGE_PERMISSIONS.createTxt}>
             <Button icon={<FileAddOutlined />} onClick={p.onCreateTxt} data-testid="toolbar-create-txt">
               新建文本文件
