@@ -19,6 +19,7 @@ import { auditBenchmark } from './suites/audit';
 import { memoryBenchmark } from './suites/memory';
 import { orgBenchmark } from './suites/org';
 import { resendBenchmark } from './suites/resend';
+import { sharingBenchmark } from './suites/sharing';
 import { syncBenchmark } from './suites/sync';
 import { uploadBenchmark } from './suites/upload';
 
@@ -39,6 +40,7 @@ const BENCHMARKS: BenchModule[] = [
   browserMemoryBenchmark,
   browserDownloadBenchmark,
   syncBenchmark,
+  sharingBenchmark,
 ];
 
 async function main(): Promise<void> {
