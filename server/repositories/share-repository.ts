@@ -139,21 +139,41 @@ export class ShareRepository {
 
   /** Who shares how many live entries with the audience (the 共享文件 sharer chips), one grouped query. */
   async sharers(tenantId: string, keys: readonly RecipientKey[], excludeOwner: string, now: number): Promise<Array<{ owner_id: string; n: number }>> {
-    if (keys.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('shares as s')
-      .innerJoin('files as f', 'f.id', 's.file_id')
-      .innerJoin('users as o', 'o.id', 's.owner_id')
-      .select(['s.owner_id', (eb) => eb.fn.count<number>('s.file_id').distinct().as('n')])
-      .where('s.tenant_id', '=', tenantId)
-      .where('s.revoked_at', 'is', null)
-      .where('s.owner_id', '!=', excludeOwner)
-      .where('o.deleted_at', 'is', null)
-      .where('f.deleted_at', 'is', null)
-      .where((eb) => eb.or([eb('s.expires_at', 'is', null), eb('s.expires_at', '>', now)]))
-      .where((eb) => eb.or(keys.map((k) => eb.and([eb('s.recipient_type', '=', k.type), eb('s.recipient_id', '=', k.id)]))))
-      .groupBy('s.owner_id')
-      .execute();
+    const query = this.sharersQuery(tenantId, keys, excludeOwner, now);
+    if (!query) return [];
+    const rows = await query.execute();
     return rows.map((r) => ({ owner_id: r.owner_id, n: Number(r.n) }));
+  }
+
+  /**
+   * One index range per recipient key (shares_inbox_sharer, which holds the owner), glued with UNION
+   * ALL and grouped: the work follows the caller's inbox, not the tenant's shares (an OR over the
+   * keys made SQLite walk every share of the tenant). The owner's account is checked once per group.
+   */
+  sharersQuery(tenantId: string, keys: readonly RecipientKey[], excludeOwner: string, now: number) {
+    const perKey = keys.map((k) =>
+      this.db
+        .selectFrom('shares as s')
+        .innerJoin('files as f', 'f.id', 's.file_id')
+        .select(['s.owner_id', 's.file_id'])
+        .where('s.tenant_id', '=', tenantId)
+        .where('s.recipient_type', '=', k.type)
+        .where('s.recipient_id', '=', k.id)
+        .where('s.revoked_at', 'is', null)
+        .where('s.owner_id', '!=', excludeOwner)
+        .where('f.deleted_at', 'is', null)
+        .where((eb) => eb.or([eb('s.expires_at', 'is', null), eb('s.expires_at', '>', now)])),
+    );
+    if (perKey.length === 0) return null;
+    const reaching = perKey.slice(1).reduce((all, q) => all.unionAll(q), perKey[0]!);
+    const counted = this.db
+      .selectFrom(reaching.as('r'))
+      .select(['r.owner_id', (eb) => eb.fn.count<number>('r.file_id').distinct().as('n')])
+      .groupBy('r.owner_id');
+    return this.db
+      .selectFrom(counted.as('c'))
+      .innerJoin('users as o', 'o.id', 'c.owner_id')
+      .select(['c.owner_id', 'c.n'])
+      .where('o.deleted_at', 'is', null);
   }
 }

@@ -52,6 +52,20 @@ describe('sharing query plans', () => {
     }
   });
 
+  it('共享文件 sharer counts: one index range per recipient key, never every share of the tenant; the owner by key', () => {
+    const repo = new ShareRepository(db);
+    const keys = [
+      { type: 'user' as const, id: 'u2' },
+      { type: 'dept' as const, id: 'd1' },
+      { type: 'dept' as const, id: 'd0' },
+    ];
+    const p = plan(repo.sharersQuery('t', keys, 'u2', 1)!.compile());
+    expect(p.match(/SEARCH s USING INDEX shares_inbox\w* \(tenant_id=\? AND recipient_type=\? AND recipient_id=\?/g)).toHaveLength(3);
+    expect(p).not.toContain('shares_owner');
+    expect(p).not.toMatch(/SCAN (s|o)\b/);
+    expect(p).toMatch(/SEARCH o USING (COVERING )?INDEX sqlite_autoindex_users_1 \(id=\?\)/);
+  });
+
   it('我的分享 (shares and links), 我的申请, 审批 (waiting and decided): their own index, no sort', () => {
     const shares = new ShareRepository(db);
     const links = new LinkRepository(db);
