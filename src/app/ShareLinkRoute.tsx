@@ -25,6 +25,9 @@ export function ShareLinkRoute({ page }: { title: string; page: 'shareLink' | 'o
   const [home, setHome] = useState<string | null | 'anonymous' | 'failed'>(null);
   useEffect(() => {
     let alive = true;
+    // The page's chunk loads while the session is asked about, not after (a visitor's first load);
+    // a failure here is left to the lazy page, which retries and shows its own screen.
+    import('../features/share-link').catch(() => undefined);
     const ask = page === 'shareLink' ? fetchHomeUrlIfSignedIn().then((url) => url ?? 'anonymous') : fetchHomeUrl();
     ask.then(
       (url) => alive && setHome(url),

@@ -216,6 +216,15 @@ function OpenedLink({ visit, compact, inApp, onLost, onSaved }: { visit: LinkVis
         loading={query.isPending}
         dataSource={items}
         locale={{ emptyText: '文件夹是空的' }}
+        loadMore={
+          query.hasNextPage ? (
+            <div style={{ textAlign: 'center', margin: '12px 0' }}>
+              <Button onClick={() => void query.fetchNextPage()} loading={query.isFetchingNextPage} data-testid="link-more">
+                加载更多（已显示 {items.length} 项）
+              </Button>
+            </div>
+          ) : null
+        }
         renderItem={(e) => {
           const previewable = linkPreviewMode(e) !== null;
           const checked = selected.includes(e.id);
