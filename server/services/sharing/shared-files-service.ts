@@ -103,10 +103,11 @@ export class SharedFilesService {
       }
       const merged = walks.flat().sort((a, b) => Number(b.created_at) - Number(a.created_at) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
       const unique = merged.filter((r, i) => i === 0 || merged[i - 1]!.id !== r.id);
-      const primary = await this.newestShares(audience, unique.map((r) => r.file_id), sharerId, now);
-      for (const row of unique) {
+      // Rows past the horizon are read again next round: their entries need no look-up now.
+      const usable = horizon ? unique.filter((r) => !after({ at: Number(r.created_at), id: r.id }, horizon)) : unique;
+      const primary = await this.newestShares(audience, usable.map((r) => r.file_id), sharerId, now);
+      for (const row of usable) {
         const pos = { at: Number(row.created_at), id: row.id };
-        if (horizon && after(pos, horizon)) break;
         position = pos;
         if (primary.get(row.file_id) !== row.id || seenFiles.has(row.file_id)) continue;
         seenFiles.add(row.file_id);
