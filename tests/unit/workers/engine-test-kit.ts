@@ -8,10 +8,11 @@ import { createEngine, type Engine, type EngineDeps } from '../../../workers/eng
 import type { OnlineSignal } from '../../../workers/engine/online';
 import { openTransferDb } from '../../../workers/queue/db';
 import type { FakeUploadServer } from './fake-upload-server';
+import { chunkDigestHex } from '../../support/chunk-digest';
 
 export const target = { parentId: 'folder-1', category: 1 };
 
-const sha = (b: Uint8Array) => createHash('sha256').update(b).digest();
+const sha = (b: Uint8Array) => Buffer.from(chunkDigestHex(b), 'hex');
 
 /** A file of `chunks` chunks of MIN_CHUNK_SIZE (last one half) and its fingerprint. */
 export function testFile(name = 'report.bin', chunks = 4) {
