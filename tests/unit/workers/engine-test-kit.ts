@@ -30,11 +30,17 @@ afterEach(async () => {
 
 export function setupEngine(server: FakeUploadServer, overrides: Partial<EngineDeps> = {}, dbName = `engine-kit-${++dbCounter}-${Date.now()}`) {
   const db = openTransferDb(dbName);
+  // No real backoff in tests: a sleep returns at once and moves the engine's clock on by its length,
+  // so patience measured in time (UNREACHABLE_PATIENCE_MS) runs out as it would.
+  let slept = 0;
   const engine = createEngine({
     db,
     fetch: server.fetch,
     config: { apiBase: '', platform: 'web', networkEnv: 'internal' },
-    sleep: async () => undefined, // no real backoff in tests
+    now: () => Date.now() + slept,
+    sleep: async (ms) => {
+      slept += ms;
+    },
     notifyIntervalMs: 0,
     requestPersistence: () => undefined,
     // These tests are about the chunked protocol; batches of small files have their own (engine-batch.test.ts).
