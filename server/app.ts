@@ -93,6 +93,8 @@ import { Sweeper } from './services/sweeper';
 import { CRASH_POINTS, UploadService, type CrashPoint } from './services/upload-service';
 import { UserService } from './services/user-service';
 import { LocalDiskBlobStore } from './storage/blob-store';
+import { FingerprintUpgradeRepository } from './repositories/fingerprint-upgrade-repository';
+import { upgradeFingerprints, type FingerprintUpgradeReport } from './services/fingerprint-upgrade';
 import { LocalChunkStore } from './storage/chunk-store';
 import { ShareGrantRepository } from './repositories/share-grants';
 import { ExchangeRepository } from './repositories/exchange-repository';
@@ -109,6 +111,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Clean-up of expired uploads, captchas and sessions; tests call `sweeper.sweepOnce()`. */
     sweeper: Sweeper;
+    /** The background re-fingerprinting of blobs stored before the tree chunk digest (null: stopped at shutdown). */
+    fingerprintUpgrade: Promise<FingerprintUpgradeReport | null>;
   }
 }
 
@@ -283,7 +287,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
   registerTransferRoutes(app, secondUploads, checks, (caller) => sharing.exchange.intercepted(caller));
-  registerBatchUploadRoutes(app, new BatchUploadService(new BatchUploadRepository(db), uploadRepo, fileService, blobStore, blockedTypes));
+  registerBatchUploadRoutes(app, new BatchUploadService(new BatchUploadRepository(db), uploadRepo, fileService, blobStore, blockedTypes, config.chunkSize));
   registerActionLogRoutes(app, actionLogQueries);
   registerTenantRoutes(app, tenantService);
   registerDictRoutes(app, dicts);
@@ -297,7 +301,20 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   await registerStaticRoutes(app, config.staticDir);
 
   sweeper.start(config.sweepIntervalMs);
+  const upgradeStop = new AbortController();
+  const logError = (obj: object, msg: string) => app.log.error(obj, msg);
+  app.decorate(
+    'fingerprintUpgrade',
+    upgradeFingerprints(new FingerprintUpgradeRepository(db), blobStore, config.chunkSize, upgradeStop.signal, { info: (obj, msg) => app.log.info(obj, msg), error: logError }).catch(
+      (err: unknown) => {
+        if (!upgradeStop.signal.aborted) logError({ err }, 'fingerprint upgrade failed');
+        return null;
+      },
+    ),
+  );
   app.addHook('onClose', async () => {
+    upgradeStop.abort();
+    await app.fingerprintUpgrade;
     await sweeper.stop();
     await actionLogs.drain();
     await chunkStore.close();

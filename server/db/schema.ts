@@ -193,6 +193,11 @@ export interface TextHoldsTable {
   expires_at: number;
 }
 
+/** Blobs whose fingerprint predates the tree chunk digest (migration 0042). */
+export interface StaleFingerprintsTable {
+  blob_id: string;
+}
+
 export interface BlobsTable {
   id: string;
   tenant_id: string;
@@ -528,4 +533,5 @@ export interface Database {
   share_application_steps: ShareApplicationStepsTable;
   security_settings: SecuritySettingsTable;
   exchange_files: ExchangeFilesTable;
+  stale_fingerprints: StaleFingerprintsTable;
 }
