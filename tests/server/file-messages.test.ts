@@ -4,7 +4,8 @@ import type { FileMessage, FileMessageChange, FileMessagePage } from '../../comm
 import { API } from '../../common/api/paths';
 import { PUBLIC_SPACE_ID, type SpaceInfo } from '../../common/api/types';
 import { createGroup, mkdir, text } from './file-kit';
-import { addTenantWithUser, addUser, Client, loggedInClient, randomContent, startServerWithMember, uploadFile, userIdOf, withDb, type TestServer } from './helpers';
+import type { Client} from './helpers';
+import { addTenantWithUser, addUser, loggedInClient, randomContent, startServerWithMember, uploadFile, userIdOf, withDb, type TestServer } from './helpers';
 import { allMessages, counts, listMessages, postForm } from './notice-kit';
 
 /**
@@ -225,7 +226,8 @@ describe('spec §7 encodings and bad input', () => {
   });
 
   it('refuses a bad filter, cursor or page size with a coded error', async () => {
-    for (const fields of [{ read: '2' }, { category: 'nope' }, { types: 'file.version,bogus' }, { from: 'yesterday' }, { cursor: '%%%' }, { pageSize: '0' }]) {
+    const bad: Array<Record<string, string>> = [{ read: '2' }, { category: 'nope' }, { types: 'file.version,bogus' }, { from: 'yesterday' }, { cursor: '%%%' }, { pageSize: '0' }];
+    for (const fields of bad) {
       const res = await postForm<{ errorCode: string }>(member, API.fileMsgList, fields);
       expect(res.status, JSON.stringify(fields)).toBe(400);
       expect(res.body.errorCode).toBe(ERRORS.VALIDATION.code);

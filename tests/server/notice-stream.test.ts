@@ -3,7 +3,8 @@ import { ERRORS } from '../../common/api/errors';
 import type { FileMessageEvent, NoticeStreamEnded, SystemNoticeEvent, UnreadCounts } from '../../common/api/notices';
 import { API } from '../../common/api/paths';
 import { createGroup, text } from './file-kit';
-import { Client, loggedInClient, MEMBER, startServerWithMember, userIdOf, type TestServer } from './helpers';
+import type { Client} from './helpers';
+import { loggedInClient, MEMBER, startServerWithMember, userIdOf, type TestServer } from './helpers';
 import { allMessages, openStream, postForm, saveNotice, type StreamEvent } from './notice-kit';
 
 /**

@@ -3,7 +3,8 @@ import { ERRORS } from '../../common/api/errors';
 import type { ManagedNotice, ManagedNoticePage, NoticePopup, SystemNotice, SystemNoticePage, SystemUnreadCount } from '../../common/api/notices';
 import { API } from '../../common/api/paths';
 import { rowsOf } from './action-log-kit';
-import { addTenantWithUser, Client, loggedInClient, startServerWithMember, userIdOf, withDb, type TestServer } from './helpers';
+import type { Client} from './helpers';
+import { addTenantWithUser, loggedInClient, startServerWithMember, userIdOf, withDb, type TestServer } from './helpers';
 import { createDepartment, addUser as addOrgUser, INITIAL_PASSWORD } from './org-kit';
 import { counts, noticeRequest, saveNotice } from './notice-kit';
 
