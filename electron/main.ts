@@ -2,10 +2,10 @@
  * Electron main process: one window showing the server's web app, with the preload bridge. Kept
  * thin on purpose: decisions live in small modules (keys, config) that are tested under Node.
  */
-import { app, BrowserWindow, ipcMain, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, Notification, shell } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DESKTOP_CHANNELS, type DesktopAppInfo } from '../common/desktop/bridge';
+import { DESKTOP_CHANNELS, isDesktopNotice, type DesktopAppInfo } from '../common/desktop/bridge';
 import { readDesktopConfig, isSameOrigin } from './config';
 import { shouldBlockKey } from './keys';
 
@@ -42,6 +42,21 @@ ipcMain.handle(DESKTOP_CHANNELS.appInfo, (): DesktopAppInfo => ({
   platform: process.platform,
   networkEnv: config.networkEnv,
 }));
+
+// New file messages (issue 16): a native notification; a click brings the window up at the message.
+ipcMain.handle(DESKTOP_CHANNELS.notify, (event, notice: unknown) => {
+  if (!isDesktopNotice(notice) || !Notification.isSupported()) return;
+  const win = BrowserWindow.fromWebContents(event.sender);
+  const shown = new Notification({ title: notice.title, body: notice.body, silent: false });
+  shown.on('click', () => {
+    if (!win || win.isDestroyed()) return;
+    if (win.isMinimized()) win.restore();
+    win.show();
+    win.focus();
+    win.webContents.send(DESKTOP_CHANNELS.notificationClick, notice.url);
+  });
+  shown.show();
+});
 
 void app.whenReady().then(() => {
   createWindow();

@@ -8,6 +8,13 @@ import { DESKTOP_CHANNELS, type DesktopBridge } from '../common/desktop/bridge';
 const bridge: DesktopBridge = {
   isDesktop: true,
   getAppInfo: () => ipcRenderer.invoke(DESKTOP_CHANNELS.appInfo),
+  notify: (notice) => ipcRenderer.invoke(DESKTOP_CHANNELS.notify, notice),
+  onNotificationClick: (listener) => {
+    // The renderer gets the url only, never the IPC event.
+    const handler = (_event: unknown, url: unknown) => typeof url === 'string' && listener(url);
+    ipcRenderer.on(DESKTOP_CHANNELS.notificationClick, handler);
+    return () => void ipcRenderer.removeListener(DESKTOP_CHANNELS.notificationClick, handler);
+  },
 };
 
 contextBridge.exposeInMainWorld('desktop', bridge);
