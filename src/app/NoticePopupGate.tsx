@@ -4,11 +4,11 @@ import { usePopupNotices } from '../lib/notices/notice-data';
 const NoticePopup = lazy(() => import('../features/notices/NoticePopup').then((m) => ({ default: m.NoticePopup })));
 
 /**
- * Important notices not shown to the user yet pop up once: asked when the account opens (a login, a
- * reload) and when one comes out. The pop-up's code loads only when there is one to show.
+ * Important notices not shown to the user yet pop up once, when the account opens (a login, a start
+ * of the app). The pop-up's code loads only when there is one to show.
  */
 export function NoticePopupGate() {
-  const popup = usePopupNotices(true).data;
+  const popup = usePopupNotices(true);
   if (!popup || popup.items.length === 0) return null;
   return (
     <Suspense fallback={null}>

@@ -11,8 +11,8 @@ import { NoticeTags } from './SystemNoticePage';
 import './notices.css';
 
 /**
- * Important notices the user has not been shown: one after the other at login (or as one comes out),
- * each once — 我知道了 tells the server it was shown (and read), so it never pops up again, on any
+ * Important notices the user has not been shown: one after the other when the account opens (a login, a
+ * start of the app), each once — 我知道了 tells the server it was shown (and read), so it never pops up again, on any
  * device.
  */
 export function NoticePopup({ items }: { items: SystemNotice[] }) {

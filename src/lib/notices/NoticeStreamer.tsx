@@ -55,10 +55,8 @@ function startFor(client: QueryClient, account: string): () => void {
         if (leader) void notifyDesktop(event).catch(() => undefined);
       },
       fileChanged: () => refresh(NOTICE_KEYS.files),
-      system: (event) => {
-        refresh(NOTICE_KEYS.systems);
-        if (event.important && event.change === 'published') refresh(NOTICE_KEYS.popup);
-      },
+      // An important notice pops up at the reader's next login (spec: once, at login), not in the middle of work.
+      system: () => refresh(NOTICE_KEYS.systems),
       resync: () => refresh(NOTICE_KEYS.all),
       ended: (event) => {
         // Ask once more: the API client then reacts as spec §8 says (the '登出' box, or /login).

@@ -69,16 +69,20 @@ export function useSystemNotices(req: SystemNoticeListRequest) {
   });
 }
 
-/** Important notices not shown yet; asked once per page load and when one comes out. */
-export function usePopupNotices(enabled: boolean) {
-  return useQuery({
+/**
+ * Important notices not shown yet, asked when the account opens (a login, a start of the app). Only
+ * an answer fetched now counts (`fresh`): a cached one may list notices shown on another device since.
+ */
+export function usePopupNotices(enabled: boolean): NoticePopup | null {
+  const query = useQuery({
     queryKey: NOTICE_KEYS.popup,
     queryFn: ({ signal }) => api.get<NoticePopup>(API.sysMsgPopup, { signal, onError: () => undefined }),
     enabled,
     staleTime: Infinity,
-    // A pop-up shown offline from the cache would show again online: only the server's answer counts.
+    refetchOnMount: 'always',
     networkMode: 'online',
   });
+  return query.isFetchedAfterMount && !query.isFetching ? (query.data ?? null) : null;
 }
 
 export type FilePages = InfiniteData<FileMessagePage, string | null>;
