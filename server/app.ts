@@ -67,6 +67,10 @@ import { ThumbnailStore } from './storage/thumbnail-store';
 import { registerStaticRoutes } from './routes/static-routes';
 import { registerUploadRoutes } from './routes/upload-routes';
 import { registerUserRoutes } from './routes/user-routes';
+import { registerSyncRoutes } from './routes/sync-routes';
+import { registerDesktopReleaseRoutes } from './routes/desktop-release-routes';
+import { SyncRepository } from './repositories/sync-repository';
+import { SyncService } from './services/sync-service';
 import { registerOrgRoutes } from './routes/org-routes';
 import { registerUserAdminRoutes } from './routes/user-admin-routes';
 import { registerUserImportRoutes } from './routes/user-import-routes';
@@ -192,6 +196,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const notices = buildNotices(db, { onError: (err) => app.log.error({ err }, 'notice delivery failed') });
   actionLogs.observe(notices.fileActions);
   const checks = new CheckService(checkRepo, users, fileService, blockedTypes, notices.sensitiveHeld);
+  const sync = new SyncService(new SyncRepository(db), access, trash, blockedTypes, checks, async (tenantId) => (await tenantService.switches(tenantId)).syncTime);
   const organisation = buildOrganisation(db, { users, sessions, spaces: spaceRepo, publicBaseUrl: config.publicBaseUrl });
   const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
   if (config.crashPoint && !crashPoint) throw new Error(`unknown DRIVE_TEST_CRASH_POINT '${config.crashPoint}'`);
@@ -255,7 +260,9 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerDictRoutes(app, dicts);
   registerNoticeRoutes(app, notices);
   registerSystemNoticeRoutes(app, notices);
+  registerSyncRoutes(app, sync);
   if (config.testHooks) registerTestRoutes(app, tmpDir, uploads);
+  await registerDesktopReleaseRoutes(app, config.desktopReleaseDir);
   await registerStaticRoutes(app, config.staticDir);
 
   sweeper.start(config.sweepIntervalMs);

@@ -18,7 +18,7 @@ import http from 'node:http';
 import { clientHeaders } from '../../../common/api/client-env';
 import { fingerprintOfChunkDigests, createSha256Hex } from '../../../workers/hash/sha256';
 import { hashChunksInBackground } from '../../../workers/engine/chunk-digests';
-import { createNodeHashPool } from '../../replay/node-hash-pool';
+import { createNodeHashPool } from '../../../workers/node/hash-pool';
 import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
 import { createNodeEngine, waitUntilSettled } from '../../replay/engine-harness';
 import { openFileSource } from '../../replay/node-runtime';
