@@ -34,8 +34,16 @@ export function usePlatformAdmin(): boolean {
   );
 }
 
-/** After any change the admin lists and the reader's own lists and counts are asked again. */
-const refreshAll = () => Promise.all([queryClient.invalidateQueries({ queryKey: MANAGE_KEYS.all }), queryClient.invalidateQueries({ queryKey: NOTICE_KEYS.all })]);
+/**
+ * After any change the admin lists and the reader's own lists and counts are asked again (not the
+ * login pop-up: the author is not interrupted by the notice just written; it pops up at login).
+ */
+const refreshAll = () =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: MANAGE_KEYS.all }),
+    queryClient.invalidateQueries({ queryKey: NOTICE_KEYS.counts }),
+    queryClient.invalidateQueries({ queryKey: NOTICE_KEYS.systems }),
+  ]);
 
 export async function saveNotice(req: NoticeSaveRequest): Promise<ManagedNotice> {
   const saved = await api.post<ManagedNotice>(API.noticeManageSave, req);

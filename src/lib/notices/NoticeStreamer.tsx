@@ -57,7 +57,11 @@ function startFor(client: QueryClient, account: string): () => void {
       fileChanged: () => refresh(NOTICE_KEYS.files),
       // An important notice pops up at the reader's next login (spec: once, at login), not in the middle of work.
       system: () => refresh(NOTICE_KEYS.systems),
-      resync: () => refresh(NOTICE_KEYS.all),
+      // Counts come with the event that follows; the login pop-up is asked at login only.
+      resync: () => {
+        refresh(NOTICE_KEYS.files);
+        refresh(NOTICE_KEYS.systems);
+      },
       ended: (event) => {
         // Ask once more: the API client then reacts as spec §8 says (the '登出' box, or /login).
         if (event?.errorCode === ERRORS.SESSION_TERMINATED.code || event?.errorCode === ERRORS.UNAUTHORIZED.code) void fetchCountsLoud();

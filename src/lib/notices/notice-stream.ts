@@ -254,6 +254,9 @@ export function startNoticeStream(deps: NoticeStreamDeps, handlers: NoticeHandle
   function lead(): void {
     if (life.signal.aborted || role === 'leader') return;
     role = 'leader';
+    // Taking over from another tab's stream: what came out between its end and this one's start
+    // reached nobody, so the first counts here read everything again.
+    if (followedAnother) gap = true;
     post({ type: 'leader', from: tabId });
     openSource();
   }
@@ -262,9 +265,12 @@ export function startNoticeStream(deps: NoticeStreamDeps, handlers: NoticeHandle
 
   let lastHeartbeat = Date.now();
   let claiming = false;
+  /** Another tab led while this one followed (its events or announcements were heard). */
+  let followedAnother = false;
   channel?.addEventListener('message', (event) => {
     const m = event.data;
     if (life.signal.aborted || !m || m.from === tabId) return;
+    if (m.type === 'event' || m.type === 'leader') followedAnother = true;
     switch (m.type) {
       case 'event':
         // A relayed 'ended' with no data: a poll found the session over; the app reacts like to the event.

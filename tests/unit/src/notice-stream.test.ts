@@ -212,6 +212,28 @@ describe('one notice stream per origin', () => {
     expect(b.seen).toEqual([['fileChanged', null]]);
   });
 
+  it('a tab taking over from a closed leader reads everything again at its first counts (events in between reached nobody)', async () => {
+    const a = openTab('a');
+    const b = openTab('b');
+    await settle();
+    sources[0]!.emit('counts', counts(0));
+    await settle();
+    a.stream.stop();
+    await settle();
+    // A message came out while no stream was open; the new one starts with the counts.
+    sources[1]!.emit('counts', counts(1));
+    await settle();
+    expect(b.seen).toEqual([['counts', counts(0)], ['resync', null], ['counts', counts(1)]]);
+  });
+
+  it('the first leader of a session does not resync: its lists were just read', async () => {
+    const a = openTab('a');
+    await settle();
+    sources[0]!.emit('counts', counts(2));
+    await settle();
+    expect(a.seen).toEqual([['counts', counts(2)]]);
+  });
+
   it('a new follower gets the last counts at once', async () => {
     openTab('a');
     await settle();
