@@ -226,7 +226,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   );
   const auditRetentionMs = (config.auditRetentionDays ?? DEFAULTS.auditRetentionDays) * 24 * 3600 * 1000;
   const sweeper = new Sweeper(uploads, captchaRepo, sessions, { throttle, smsCodes }, { trash, texts, clientOps }, (err) =>
-    app.log.error({ err }, 'sweep failed'), { actionLogs, retentionMs: auditRetentionMs });
+    app.log.error({ err }, 'sweep failed'), { actionLogs, retentionMs: auditRetentionMs }, notices.fileMessages);
   app.decorate('sweeper', sweeper);
   app.decorate('notices', notices);
 

@@ -131,6 +131,8 @@ export interface FileMessagePage {
 export const QUOTA_WARN_PERCENT = 90;
 
 export const FILE_MESSAGE_DEFAULT_PAGE_SIZE = 50;
+/** File messages older than this are removed by the server's periodic clean-up (read or not). */
+export const FILE_MESSAGE_RETENTION_DAYS = 180;
 export const FILE_MESSAGE_MAX_PAGE_SIZE = 200;
 /** Most ids one markRead / delete accepts. */
 export const FILE_MESSAGE_MAX_IDS = 1000;

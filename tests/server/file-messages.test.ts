@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
-import type { FileMessage, FileMessageChange, FileMessagePage } from '../../common/api/notices';
+import { FILE_MESSAGE_RETENTION_DAYS, type FileMessage, type FileMessageChange, type FileMessagePage } from '../../common/api/notices';
 import { API } from '../../common/api/paths';
 import { PUBLIC_SPACE_ID, type SpaceInfo } from '../../common/api/types';
 import { createGroup, mkdir, text } from './file-kit';
@@ -23,6 +23,7 @@ let group: SpaceInfo;
 let ids: { admin: string; member: string; colleague: string; outsider: string; foreign: string; tenant: string };
 
 const types = (list: FileMessage[]) => list.map((m) => m.type);
+const DAY = 24 * 3600 * 1000;
 
 async function newVersion(client: Client, name: string, parentId: string): Promise<void> {
   const res = await uploadFile(client, randomContent(300), name, { parentId, onConflict: 'newVersion' });
@@ -183,6 +184,25 @@ describe('counts match the lists', () => {
     const all = await postForm<{ data: FileMessageChange }>(member, API.fileMsgMarkAllRead, {});
     expect(all.body.data).toEqual({ changed: 2, unread: 0 });
     expect(await check()).toEqual({ unread: 0, all: 3 });
+  });
+
+  it('the retention pass removes messages past FILE_MESSAGE_RETENTION_DAYS, read or not, and the counts follow', async () => {
+    await clearAll();
+    const files = [];
+    for (let i = 0; i < 3; i++) files.push(await text(admin, `old${i}.txt`, 'x', null, { spaceId: group.id }));
+    for (const f of files) expect((await admin.post(API.lock, { ids: [f.id] })).status).toBe(200);
+    const [first, second, third] = (await allMessages(member)).reverse();
+    expect((await member.post<{ data: FileMessageChange }>(API.fileMsgMarkRead, { ids: [first!.id] })).body.data).toEqual({ changed: 1, unread: 2 });
+    const old = Date.now() - (FILE_MESSAGE_RETENTION_DAYS + 1) * DAY;
+    await withDb(server, (db) => db.prepare('update file_messages set created_at = ? where id in (?, ?)').run(old, first!.id, second!.id));
+    const colleagueBefore = (await counts(colleague)).file;
+
+    expect((await server.app.sweeper.sweepOnce()).fileMessages).toBe(2);
+    expect((await allMessages(member)).map((m) => m.id)).toEqual([third!.id]);
+    expect((await counts(member)).file).toBe(1);
+    // The colleague's messages of the same events are younger: kept, and so is their count.
+    expect((await counts(colleague)).file).toBe(colleagueBefore);
+    expect((await server.app.sweeper.sweepOnce()).fileMessages).toBe(0);
   });
 
   it('keyset pages: every message once, newest first, with filters by type and time', async () => {

@@ -2,6 +2,7 @@ import { ERRORS } from '../../../common/api/errors';
 import {
   FILE_MESSAGE_CATEGORIES,
   FILE_MESSAGE_DEFAULT_PAGE_SIZE,
+  FILE_MESSAGE_RETENTION_DAYS,
   FILE_MESSAGE_MAX_PAGE_SIZE,
   QUOTA_WARN_PERCENT,
   isFileMessageType,
@@ -97,6 +98,9 @@ function targetOf(row: FileMessagesTable, reached: ReachedFile | undefined): Fil
  * adapter for file changes, the sharing work for shares, applications and links), read in keyset
  * pages, marked read, deleted. Names are shown only while the reader may still reach the entry.
  */
+/** Messages removed per transaction by the retention pass. */
+const PRUNE_BATCH = 2000;
+
 export class FileMessageService implements NoticeEvents {
   constructor(
     private readonly repo: FileMessageRepository,
@@ -294,6 +298,20 @@ export class FileMessageService implements NoticeEvents {
       createdAt: Number(row.created_at),
       read: row.read_at !== null,
     };
+  }
+
+  /**
+   * Removes the messages past FILE_MESSAGE_RETENTION_DAYS (the sweeper's pass), a batch per
+   * transaction so writers never wait long; the unread counters follow in each batch.
+   */
+  async pruneOld(now = Date.now()): Promise<number> {
+    const cutoff = now - FILE_MESSAGE_RETENTION_DAYS * 24 * 3600 * 1000;
+    let total = 0;
+    for (;;) {
+      const n = await this.repo.pruneBefore(cutoff, PRUNE_BATCH);
+      total += n;
+      if (n < PRUNE_BATCH) return total;
+    }
   }
 
   async unreadCount(caller: Caller): Promise<number> {
