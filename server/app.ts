@@ -96,6 +96,8 @@ import { Sweeper } from './services/sweeper';
 import { CRASH_POINTS, UploadService, type CrashPoint } from './services/upload-service';
 import { UserService } from './services/user-service';
 import { LocalDiskBlobStore } from './storage/blob-store';
+import { FingerprintUpgradeRepository } from './repositories/fingerprint-upgrade-repository';
+import { upgradeFingerprints, type FingerprintUpgradeReport } from './services/fingerprint-upgrade';
 import { LocalChunkStore } from './storage/chunk-store';
 
 declare module 'fastify' {
@@ -104,6 +106,8 @@ declare module 'fastify' {
     sweeper: Sweeper;
     /** Notices (issue 16); `notices.events` is the port the sharing work calls. */
     notices: Notices;
+    /** The background re-fingerprinting of blobs stored before the tree chunk digest (null: stopped at shutdown). */
+    fingerprintUpgrade: Promise<FingerprintUpgradeReport | null>;
   }
 }
 
@@ -254,7 +258,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
   registerTransferRoutes(app, secondUploads, checks);
-  registerBatchUploadRoutes(app, new BatchUploadService(new BatchUploadRepository(db), uploadRepo, fileService, blobStore, blockedTypes));
+  registerBatchUploadRoutes(app, new BatchUploadService(new BatchUploadRepository(db), uploadRepo, fileService, blobStore, blockedTypes, config.chunkSize));
   registerActionLogRoutes(app, actionLogQueries);
   registerTenantRoutes(app, tenantService);
   registerDictRoutes(app, dicts);
@@ -269,7 +273,20 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   notices.start();
   // Open notice streams end before the server closes (they would hold it open otherwise).
   app.addHook('preClose', async () => notices.stop());
+  const upgradeStop = new AbortController();
+  const logError = (obj: object, msg: string) => app.log.error(obj, msg);
+  app.decorate(
+    'fingerprintUpgrade',
+    upgradeFingerprints(new FingerprintUpgradeRepository(db), blobStore, config.chunkSize, upgradeStop.signal, { info: (obj, msg) => app.log.info(obj, msg), error: logError }).catch(
+      (err: unknown) => {
+        if (!upgradeStop.signal.aborted) logError({ err }, 'fingerprint upgrade failed');
+        return null;
+      },
+    ),
+  );
   app.addHook('onClose', async () => {
+    upgradeStop.abort();
+    await app.fingerprintUpgrade;
     await sweeper.stop();
     await actionLogs.drain();
     await chunkStore.close();

@@ -193,6 +193,11 @@ export interface TextHoldsTable {
   expires_at: number;
 }
 
+/** Blobs whose fingerprint predates the tree chunk digest (migration 0042). */
+export interface StaleFingerprintsTable {
+  blob_id: string;
+}
+
 export interface BlobsTable {
   id: string;
   tenant_id: string;
@@ -471,6 +476,7 @@ export interface Database {
   user_import_batches: UserImportBatchesTable;
   finished_uploads: FinishedUploadsTable;
   blob_intents: BlobIntentsTable;
+  stale_fingerprints: StaleFingerprintsTable;
   file_messages: FileMessagesTable;
   notice_counters: NoticeCountersTable;
   system_notices: SystemNoticesTable;

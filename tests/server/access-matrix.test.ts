@@ -17,7 +17,6 @@ import {
   MEMBER,
   postChunkExist,
   randomContent,
-  sha256Hex,
   startServer,
   uploadFile,
   userIdOf,
@@ -25,6 +24,7 @@ import {
   type Answer,
   type TestServer,
 } from './helpers';
+import { chunkDigestHex } from '../support/chunk-digest';
 
 /**
  * The access matrix over EVERY API route the server registers (app.apiRoutes, collected by an onRoute
@@ -125,7 +125,7 @@ const BOGUS = 'no-such-id-0000';
 
 /** A framed batch/upload body (common/transfer/batch-upload.ts): one 1-byte file into `parentId`. */
 function batchBody(parentId: string | null): Uint8Array<ArrayBuffer> {
-  const manifest = Buffer.from(JSON.stringify({ items: [{ clientKey: 'matrix-1', name: 'matrix.txt', parentId, category: 1, size: 1, sha256: sha256Hex(Buffer.from('x')) }] }));
+  const manifest = Buffer.from(JSON.stringify({ items: [{ clientKey: 'matrix-1', name: 'matrix.txt', parentId, category: 1, size: 1, digest: chunkDigestHex(Buffer.from('x')) }] }));
   const length = Buffer.alloc(4);
   length.writeUInt32BE(manifest.length, 0);
   return new Uint8Array(Buffer.concat([length, manifest, Buffer.from('x')]));

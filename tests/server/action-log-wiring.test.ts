@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { chunkDigestHex } from '../support/chunk-digest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER_CLIENT_OP_ID, HEADER_PLATFORM } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
@@ -123,7 +123,7 @@ describe('file actions: exactly one row each', () => {
 
   it('a batch of small files is one action: the files it created, the items it refused; a repeated batch is none', async () => {
     const frame = (items: Array<{ key: string; name: string; bytes: Buffer; digest?: string }>) => {
-      const manifest = items.map((f) => ({ clientKey: f.key, name: f.name, parentId: null, category: 1, size: f.bytes.length, sha256: f.digest ?? createHash('sha256').update(f.bytes).digest('hex') }));
+      const manifest = items.map((f) => ({ clientKey: f.key, name: f.name, parentId: null, category: 1, size: f.bytes.length, digest: f.digest ?? chunkDigestHex(f.bytes) }));
       const json = Buffer.from(JSON.stringify({ items: manifest }));
       const length = Buffer.alloc(4);
       length.writeUInt32BE(json.length, 0);
