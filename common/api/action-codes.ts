@@ -16,6 +16,7 @@ export const ACTION_AREAS = {
   dept: '部门管理',
   tenant: '租户与设置',
   audit: '审计',
+  notice: '公告',
   access: '访问控制',
   share: '共享',
   link: '外链分享',
@@ -88,6 +89,14 @@ export const ACTIONS = {
   'tenant.settingChange': '修改系统开关',
   'tenant.dictChange': '修改字典项',
 
+  // Issue 16: 公告管理. Reading and marking messages read are not actions.
+  'notice.create': '新建公告',
+  'notice.update': '修改公告',
+  'notice.publish': '发布公告',
+  'notice.pin': '置顶公告',
+  'notice.withdraw': '撤回公告',
+  'notice.delete': '删除公告',
+
   'audit.export': '导出操作日志',
   'audit.prune': '清理过期操作日志',
 
@@ -151,7 +160,8 @@ export type ActionTargetType =
   | 'log'
   | 'share'
   | 'link'
-  | 'application';
+  | 'application'
+  | 'notice';
 
 export interface ActionTarget {
   type: ActionTargetType;
@@ -173,4 +183,5 @@ export const TARGET_TYPE_LABELS: Record<ActionTargetType, string> = {
   share: '共享',
   link: '分享链接',
   application: '分享申请',
+  notice: '公告',
 };

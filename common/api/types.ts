@@ -726,3 +726,7 @@ export * from './org-types';
 
 // ---- sharing, links, applications, exchange area (sharing.ts) ------------------------------------
 export * from './sharing';
+// ---- notices (issue 16): file messages, system notices, unread counts ------------------------------
+// Which two counts make the system count (spec §3): `SystemUnreadCount` in notices.ts —
+// tenantNotices (the tenant's notices addressed to the caller) + platformNotices (the platform's).
+export * from './notices';

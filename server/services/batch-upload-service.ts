@@ -222,6 +222,7 @@ function recordBatch(pending: readonly Pending[]): void {
       items: pending.length,
       created: created.length,
       newVersions: created.filter((p) => p.replacedVersion).length,
+      newVersionIds: created.filter((p) => p.replacedVersion).map((p) => (p.result as { file: { id: string } }).file.id),
       ...(refusals.length > 0 ? { refused: refusals.slice(0, 100) } : {}),
     },
     ...(created.length === 0 ? { refusedWith: refusals[0]!.errorCode } : {}),

@@ -33,6 +33,9 @@ const MySharePage = lazyPage(() => import('../features/sharing'), (m) => m.MySha
 const MyApplyPage = lazyPage(() => import('../features/sharing'), (m) => m.MyApplyPage);
 const DealApplyPage = lazyPage(() => import('../features/sharing'), (m) => m.DealApplyPage);
 const FileSecurityPage = lazyPage(() => import('../features/file-security'), (m) => m.FileSecurityPage);
+const FileNoticePage = lazyPage(() => import('../features/notices'), (m) => m.FileNoticePage);
+const SystemNoticePage = lazyPage(() => import('../features/notices'), (m) => m.SystemNoticePage);
+const NoticeManagePage = lazyPage(() => import('../features/notices'), (m) => m.NoticeManagePage);
 
 /** The built §2 pages; every other page of the route table shows the under-construction notice. */
 const BUILT_PAGES: Record<string, React.ComponentType> = {
@@ -60,6 +63,9 @@ const BUILT_PAGES: Record<string, React.ComponentType> = {
   '/main/safe/myApply': MyApplyPage,
   '/main/safe/dealApply': DealApplyPage,
   '/main/system/fileSecurity': FileSecurityPage,
+  '/main/notice/fileNotice': FileNoticePage,
+  '/main/notice/systemNotice': SystemNoticePage,
+  '/main/system/notice': NoticeManagePage,
 };
 
 /** Everything under /main: the layout with the transfer panel, and the §2 pages. */

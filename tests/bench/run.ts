@@ -17,6 +17,7 @@ import { hashingBenchmark } from './suites/hashing';
 import { listBenchmark } from './suites/list';
 import { auditBenchmark } from './suites/audit';
 import { memoryBenchmark } from './suites/memory';
+import { noticesBenchmark } from './suites/notices';
 import { orgBenchmark } from './suites/org';
 import { resendBenchmark } from './suites/resend';
 import { sharingBenchmark } from './suites/sharing';
@@ -33,6 +34,7 @@ const BENCHMARKS: BenchModule[] = [
   listBenchmark,
   auditBenchmark,
   orgBenchmark,
+  noticesBenchmark,
   chunkRequestsBenchmark,
   deliveryBenchmark,
   browserUploadBenchmark,

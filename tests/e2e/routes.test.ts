@@ -41,6 +41,9 @@ const BUILT: Record<string, string> = {
   '/downLoadM': 'open-share-link',
   '/openShareLink': 'open-share-link',
   '/shareLink': 'open-share-link',
+  '/main/notice/fileNotice': 'file-notice-page',
+  '/main/notice/systemNotice': 'system-notice-page',
+  '/main/system/notice': 'notice-manage-page',
   '/error': 'not-found',
   '/permissionDenied': 'permission-denied',
   '/downloadExceeded': 'download-exceeded',
@@ -48,11 +51,8 @@ const BUILT: Record<string, string> = {
 
 /** Pages not built yet: each shows 功能建设中 until its issue builds it and moves it to BUILT. */
 const PLACEHOLDERS = [
-  '/main/system/notice',
   '/main/system/reportForm',
   '/main/system/desk',
-  '/main/notice/fileNotice',
-  '/main/notice/systemNotice',
 ];
 
 const UNDER_CONSTRUCTION = 'under-construction';

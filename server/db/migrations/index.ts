@@ -17,6 +17,7 @@ import { m0041_blob_intents } from './0041-blob-intents';
 import { m0042_stale_fingerprints } from './0042-stale-fingerprints';
 import { m0030_sync } from './0030-sync';
 import { m0050_sharing } from './0050-sharing';
+import { m0070_notices } from './0070-notices';
 
 /**
  * Versioned migrations, one module each, imported here: nothing is read from a migrations folder at run time.
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0041_blob_intents': m0041_blob_intents,
   '0042_stale_fingerprints': m0042_stale_fingerprints,
   '0050_sharing': m0050_sharing,
+  '0070_notices': m0070_notices,
 };
 
 export const migrationProvider: MigrationProvider = {

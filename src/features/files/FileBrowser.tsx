@@ -1,7 +1,7 @@
 import { Flex, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
-import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
-import { useLocation } from 'wouter';
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import type { FileEntry } from '../../../common/api/types';
 import { pagePermissionsAtom, usePermissionCheck } from '../../lib/button-permissions';
 import { useCurrentUser } from '../../lib/current-user';
@@ -15,7 +15,7 @@ import { currentNetworkEnv } from '../../lib/client-env';
 import { SharerFilter } from './SharerFilter';
 import { DropOverlay } from './DropOverlay';
 import { ACTION_LABELS, ACTION_PERMISSIONS, actionsFor, PAGE_PERMISSIONS, type FileAction, type OfferedAction } from './file-actions';
-import { locationOf } from './file-locations';
+import { locationOf, SELECT_QUERY_PARAM } from './file-locations';
 import { FileBreadcrumb } from './FileBreadcrumb';
 import { FileTable } from './FileTable';
 import { FileSearchTools, FileToolbar } from './FileToolbar';
@@ -84,6 +84,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const pickerRoots = usePickerRoots(source, dialog?.kind === 'pick');
 
   useEffect(() => setSelectedIds([]), [listing]);
+  const revealId = useRevealedEntry(pages, folderDir, setSelectedIds);
   const publicSpaceId = usePublicSpace(source.mode !== 'folder').data?.id ?? null;
 
   const selection = useMemo(() => {
@@ -386,6 +387,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         contextMenu={contextMenu}
         onDownload={permitted(ACTION_PERMISSIONS.download ?? '') ? (file) => void run('download', [file]) : null}
         showSharer={sharedView && dir === null}
+        revealId={revealId}
       />
       {writeScope && (
         <>
@@ -443,4 +445,31 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       />
     </Flex>
   );
+}
+
+/** Pages of a folder loaded at most to find an entry to select: a link names an entry, not its page. */
+const REVEAL_MAX_PAGES = 50;
+
+/**
+ * `?select=<id>` (a message links to its file): once the folder's list holds the entry it is selected
+ * and scrolled into view — pages are loaded until it comes, at most REVEAL_MAX_PAGES — once per link.
+ */
+function useRevealedEntry(pages: ReturnType<typeof useEntryPages<FileEntry>>, dir: string | null, select: (ids: string[]) => void): string | null {
+  const wanted = new URLSearchParams(useSearch()).get(SELECT_QUERY_PARAM);
+  const [revealed, setRevealed] = useState<string | null>(null);
+  const loaded = useRef(0);
+  const key = wanted ? `${dir ?? ''}/${wanted}` : null;
+  useEffect(() => {
+    if (!key || !wanted || revealed === key) return;
+    if (pages.items.some((e) => e.id === wanted)) {
+      setRevealed(key);
+      select([wanted]);
+      return;
+    }
+    if (pages.hasMore && !pages.loading && loaded.current < REVEAL_MAX_PAGES) {
+      loaded.current++;
+      pages.loadMore();
+    }
+  }, [key, wanted, revealed, pages, select]);
+  return revealed !== null && revealed === key ? wanted : null;
 }

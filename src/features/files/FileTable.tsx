@@ -1,6 +1,6 @@
 import { MoreOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Dropdown, type MenuProps } from 'antd';
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
 import type { FileEntry, FileSortField, SearchHit } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
 import { formatSize } from '../../../common/format/size';
@@ -44,6 +44,8 @@ export interface FileTableProps {
   onDownload: ((file: FileEntry) => void) | null;
   /** 共享文件 at the top: who shared each entry, and when. */
   showSharer?: boolean;
+  /** An entry to scroll into view (opened from a message: `?select=`). */
+  revealId?: string | null;
 }
 
 interface Column {
@@ -74,7 +76,7 @@ function useLatest<T>(value: T) {
  * and antd's Table brought its filters (Tree, Radio), pagination (Select) and per-render bookkeeping to
  * the first screen after login — about a sixth of its JavaScript.
  */
-export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort, onSort, contextMenu, onDownload, showSharer = false }: FileTableProps) {
+export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort, onSort, contextMenu, onDownload, showSharer = false, revealId = null }: FileTableProps) {
   const box = useRef<HTMLDivElement>(null);
   const [menuOpen, setMenuOpen] = useState(false);
   useInfiniteScroll(box, pages.loadMore, pages.hasMore, pages.items.length);
@@ -282,6 +284,7 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
             onRowContextMenu={onRowContextMenu}
             onToggle={onToggle}
             onActivate={(file) => latest.current.onActivate(file)}
+            revealId={revealId}
           />
         </div>
       </Dropdown>
@@ -340,13 +343,23 @@ interface EntryRowsProps {
   onRowContextMenu: (file: FileEntry) => void;
   onToggle: (file: FileEntry, checked: boolean) => void;
   onActivate: (file: FileEntry) => void;
+  revealId: string | null;
 }
 
 /** The scrolling body: only the rows in view (and OVERSCAN_ROWS around them) are rendered. */
-const EntryRows = memo(function EntryRows({ items, columns, nameMinWidth, minTableWidth, rowHeight, selected, emptyText, onRowClick, onRowContextMenu, onToggle, onActivate }: EntryRowsProps) {
+const EntryRows = memo(function EntryRows({ items, columns, nameMinWidth, minTableWidth, rowHeight, selected, emptyText, onRowClick, onRowContextMenu, onToggle, onActivate, revealId }: EntryRowsProps) {
   const body = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const viewport = useElementSize(body, viewportFallback()).height;
+  const revealAt = revealId ? items.findIndex((f) => f.id === revealId) : -1;
+  // The revealed row comes to the middle of the view once it is loaded (once per entry).
+  useEffect(() => {
+    const el = body.current;
+    if (!el || revealAt < 0) return;
+    const top = Math.max(0, revealAt * rowHeight - Math.max(0, el.clientHeight - rowHeight) / 2);
+    el.scrollTop = top;
+    setScrollTop(top);
+  }, [revealAt, rowHeight]);
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN_ROWS);
   const last = Math.min(items.length, Math.ceil((scrollTop + viewport) / rowHeight) + OVERSCAN_ROWS);
   const rows: ReactNode[] = [];
