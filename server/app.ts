@@ -76,7 +76,7 @@ import { registerUserAdminRoutes } from './routes/user-admin-routes';
 import { registerUserImportRoutes } from './routes/user-import-routes';
 import { registerNoticeRoutes } from './routes/notice-routes';
 import { registerSystemNoticeRoutes } from './routes/system-notice-routes';
-import { buildNotices, type Notices } from './services/notices';
+import { buildNotices, extendFileReach, type Notices } from './services/notices';
 import { buildOrganisation } from './services/organisation';
 import { AuthService } from './services/auth-service';
 import { resolveAccountPolicy } from './services/account-policy';
@@ -104,7 +104,7 @@ import { ExchangeRepository } from './repositories/exchange-repository';
 import { SharingSecrets } from './services/sharing/sharing-secrets';
 import { ContentGate } from './services/sharing/content-gate';
 import { watermarkPicture } from './services/sharing/watermark';
-import { buildSharing } from './services/sharing';
+import { buildSharing, sharedFileReach } from './services/sharing';
 import { registerShareRoutes } from './routes/share-routes';
 import { registerLinkRoutes } from './routes/link-routes';
 import { registerApplicationRoutes } from './routes/application-routes';
@@ -212,7 +212,11 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const groups = new GroupService(spaceRepo, users, access);
   const archives = new ArchiveService(files, blobStore, access, thumbnails, gate, watermarkPicture);
   // Notices: file changes reach them through the action log, held sensitive uploads through the checks.
-  const notices = buildNotices(db, { onError: (err) => app.log.error({ err }, 'notice delivery failed') });
+  const notices = buildNotices(db, {
+    onError: (err) => app.log.error({ err }, 'notice delivery failed'),
+    // Entries shared with a reader keep their names in the messages; a share's people watch its entries.
+    reach: (base) => extendFileReach(base, sharedFileReach(db, grants, files)),
+  });
   actionLogs.observe(notices.fileActions);
   const sharing = buildSharing(db, {
     files,
@@ -230,6 +234,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     tenants: tenantService,
     gate,
     secrets,
+    notices: notices.events,
+    onNoticeError: (err) => app.log.error({ err }, 'share notice failed'),
   });
   const checks = new CheckService(checkRepo, users, fileService, blockedTypes, notices.sensitiveHeld);
   const sync = new SyncService(new SyncRepository(db), access, trash, blockedTypes, checks, async (tenantId) => (await tenantService.switches(tenantId)).syncTime);

@@ -94,6 +94,19 @@ export class ShareRepository {
     return rows.map((r) => r.id);
   }
 
+  /** Shares in force on these entries (shares_file), whoever they reach: who hears of changes to them. */
+  inForceOn(tenantId: string, fileIds: readonly string[], now: number): Promise<Array<Pick<SharesTable, 'file_id' | 'owner_id' | 'recipient_type' | 'recipient_id'>>> {
+    if (fileIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('shares')
+      .select(['file_id', 'owner_id', 'recipient_type', 'recipient_id'])
+      .where('file_id', 'in', [...new Set(fileIds)])
+      .where('revoked_at', 'is', null)
+      .where('tenant_id', '=', tenantId)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .execute();
+  }
+
   /** 我的分享: the owner's shares, newest first (shares_owner), keyset after `after`. */
   mine(tenantId: string, ownerId: string, after: InboxPosition | null, limit: number): Promise<SharesTable[]> {
     return this.mineQuery(tenantId, ownerId, after, limit).execute();

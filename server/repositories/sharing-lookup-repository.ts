@@ -95,6 +95,38 @@ export class SharingLookupRepository {
     return rows.map((r) => r.department_id ?? null);
   }
 
+  /**
+   * The live people of the tenant a set of share recipients reaches today: the persons themselves,
+   * everyone in a department's subtree, a group's members (who hears of a share: notices).
+   */
+  async reachedPeople(tenantId: string, recipients: ReadonlyArray<{ type: 'user' | 'dept' | 'group'; id: string }>): Promise<string[]> {
+    const userIds = recipients.filter((r) => r.type === 'user').map((r) => r.id);
+    const deptIds = (await Promise.all(recipients.filter((r) => r.type === 'dept').map((r) => this.subtree(tenantId, r.id)))).flat();
+    const groupIds = recipients.filter((r) => r.type === 'group').map((r) => r.id);
+    if (userIds.length + deptIds.length + groupIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('users as u')
+      .select('u.id')
+      .where('u.tenant_id', '=', tenantId)
+      .where('u.deleted_at', 'is', null)
+      .where((eb) => {
+        const terms = [];
+        if (userIds.length > 0) terms.push(eb('u.id', 'in', userIds));
+        if (deptIds.length > 0) terms.push(eb('u.department_id', 'in', deptIds));
+        if (groupIds.length > 0)
+          terms.push(
+            eb(
+              'u.id',
+              'in',
+              eb.selectFrom('space_members as m').innerJoin('spaces as s', 's.id', 'm.space_id').select('m.user_id').where('m.space_id', 'in', groupIds).where('s.tenant_id', '=', tenantId),
+            ),
+          );
+        return eb.or(terms);
+      })
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   /** Department ids in the subtree of `id` (itself included). */
   async subtree(tenantId: string, id: string): Promise<string[]> {
     const result = await sql<{ id: string }>`

@@ -26,6 +26,9 @@ import { LinkThrottle, type LinkThrottlePolicy } from './link-throttle';
 import { LinkVisitService } from './link-visit-service';
 import { OnlineEditService } from './online-edit-service';
 import { NO_SHARE_EVENTS, type ShareEvents } from './share-events';
+import { shareNotices } from './share-notices';
+import { SharedFileReach } from './shared-file-reach';
+import type { NoticeEvents } from '../notices';
 import { SharePolicyEvaluator } from './share-policy';
 import { ShareService } from './share-service';
 import { SharedFilesService } from './shared-files-service';
@@ -62,17 +65,21 @@ export interface SharingDeps {
   gate: ContentGate;
   secrets: SharingSecrets;
   events?: ShareEvents;
+  /** Issue 16's port: sharing's events become file messages (unless `events` is given). */
+  notices?: NoticeEvents;
+  onNoticeError?: (err: unknown) => void;
   throttle?: LinkThrottlePolicy;
 }
 
 /** The sharing services (issue 15) over their repositories, for app.ts to route. */
 export function buildSharing(db: Db, d: SharingDeps): Sharing {
-  const events = d.events ?? NO_SHARE_EVENTS;
   const lookup = new SharingLookupRepository(db);
   const security = new FileSecurityService(new SecuritySettingsRepository(db), d.checks, lookup, d.files);
   const policy = new SharePolicyEvaluator(security, lookup, d.grants);
   const shareRepo = new ShareRepository(db);
   const linkRepo = new LinkRepository(db);
+  const events =
+    d.events ?? (d.notices ? shareNotices(d.notices, { lookup, files: d.files, shares: shareRepo }, d.onNoticeError ?? (() => undefined)) : NO_SHARE_EVENTS);
   const shares = new ShareService(shareRepo, d.files, lookup, d.access, policy, events);
   const switches = (tenantId: string) => d.tenants.switches(tenantId);
   const links = new LinkService(linkRepo, d.files, shares, policy, d.secrets, async (t) => (await switches(t)).keyCreate);
@@ -102,4 +109,9 @@ export function buildSharing(db: Db, d: SharingDeps): Sharing {
     throttle,
     linkRepo,
   };
+}
+
+/** The notices' reach widened by shares (issue 16's `reach` option). */
+export function sharedFileReach(db: Db, grants: ShareGrantRepository, files: FileRepository): SharedFileReach {
+  return new SharedFileReach(grants, files, new ShareRepository(db), new SharingLookupRepository(db));
 }
