@@ -36,6 +36,19 @@ async function unzipList(bytes: Buffer, name = 'a.zip'): Promise<{ listing: stri
 }
 
 describe('streamed ZIP download', () => {
+  it('names an archive without a name after its first entry and the count (报告 等2个文件.zip), a lone folder after itself', async () => {
+    const report = await text(admin, '报告.txt', '一');
+    const other = await text(admin, '附件.txt', '二');
+    const several = await admin.raw(zipDownloadUrl([report.id, other.id]));
+    expect(several.status).toBe(200);
+    expect(decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(several.headers.get('content-disposition') ?? '')?.[1] ?? '')).toBe('报告 等2个文件.zip');
+    await several.arrayBuffer();
+    const folder = await mkdir(admin, '季度资料');
+    const lone = await admin.raw(zipDownloadUrl([folder.id]));
+    expect(decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(lone.headers.get('content-disposition') ?? '')?.[1] ?? '')).toBe('季度资料.zip');
+    await lone.arrayBuffer();
+  });
+
   it('zips a folder tree and loose files with UTF-8 names; unzip reads every byte back', async () => {
     const folder = await mkdir(admin, '项目');
     const sub = await mkdir(admin, '子目录', folder.id);

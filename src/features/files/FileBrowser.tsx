@@ -1,6 +1,6 @@
 import { Flex, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
-import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { FileEntry } from '../../../common/api/types';
 import { usePermissionCheck } from '../../lib/button-permissions';
@@ -14,6 +14,7 @@ import { DropOverlay } from './DropOverlay';
 import { ACTION_LABELS, ACTION_PERMISSIONS, actionsFor, PAGE_PERMISSIONS, type FileAction, type OfferedAction } from './file-actions';
 import { locationOf } from './file-locations';
 import { FileBreadcrumb } from './FileBreadcrumb';
+import { FileGrid } from './FileGrid';
 import { FileTable } from './FileTable';
 import { FileSearchTools, FileToolbar } from './FileToolbar';
 import { copyOrMove, entriesByIds, makeFolder, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked } from './files-api';
@@ -24,12 +25,17 @@ import { DEFAULT_SORT, type SortState } from './sort-state';
 import { errorText, useBrowserUploads } from './use-browser-uploads';
 import { useConflictDecisions } from './use-conflict-decisions';
 import { useCurrentDir } from './use-current-dir';
+import { isNavKey, type ViewLayout } from './keyboard-nav';
+import { useListSelection } from './use-list-selection';
+import { isFileView, viewKeyOf, type FileView } from './file-view';
+import { useStoredState } from '../../lib/use-stored-state';
 import { useEntryPages } from './use-entry-pages';
 import { useNewVersionUpload } from './use-new-version-upload';
 import { usePickerRoots } from './use-picker-roots';
 import { usePublicSpace } from './space-queries';
 import { lazyWhenOpen } from '../../components/lazy-when-open';
 import { useFeedback } from '../../lib/feedback/feedback';
+import { usePhone } from '../../lib/use-phone';
 import type { PickedTarget } from './FolderPickerModal';
 
 // Dialogs load when first opened (components/lazy-when-open): the file page shows sooner.
@@ -62,7 +68,8 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const user = useCurrentUser();
   const permitted = usePermissionCheck();
   const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
-  const [selectedIds, setSelectedIds] = useState<string[]>([]);
+  const [view, setView] = useStoredState<FileView>(viewKeyOf(user?.id), 'list', isFileView);
+  const layout = useRef<ViewLayout>({ columns: 1, pageRows: 10 });
   const [dialog, setDialog] = useState<Dialog>(null);
   const { withDecisions, modal: conflictModal } = useConflictDecisions();
   const newVersion = useNewVersionUpload('new-version-input');
@@ -73,8 +80,10 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const listing = useMemo(() => listingFor(source, folderDir, sort), [sourceKey, folderDir, sort]);
   const pages = useEntryPages<FileEntry>(listing, version);
   const pickerRoots = usePickerRoots(source, dialog?.kind === 'pick');
+  const list = useListSelection(pages.items, openEntry);
+  const { selectedIds, setSelectedIds, reset: resetSelection } = list;
 
-  useEffect(() => setSelectedIds([]), [listing]);
+  useEffect(() => resetSelection(), [listing, resetSelection]);
   const publicSpaceId = usePublicSpace(source.mode !== 'folder').data?.id ?? null;
 
   const selection = useMemo(() => {
@@ -84,6 +93,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
 
   const space = source.mode === 'folder' ? source.space : undefined;
   const online = useOnline();
+  const phone = usePhone();
   const ctx = { mode: source.mode, callerId: user?.id ?? null, isAdmin: user?.role === 'admin', spaceRole: space ? space.role : undefined, offline: !online };
   /** Offline, a change is applied to the cached lists and kept in the outbox (待同步) until the network is back. */
   const queued = (): void => void message.info('当前离线：修改已保存在本机，联网后自动同步');
@@ -265,17 +275,61 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       'data-testid': `menu-${o.action}`,
     }));
 
+  const downloadOne = permitted(ACTION_PERMISSIONS.download ?? '') ? (file: FileEntry) => void run('download', [file]) : null;
+
   const contextMenu: MenuProps = {
     items: menuItems(offered),
     onClick: ({ key }) => void run(key as FileAction, selection),
   };
 
-  /** Delete (to the recycle bin, or purge there) and F2 (rename) act on the selection, as in a file manager. */
+  /**
+   * The keyboard, as in a desktop file manager: in the list, arrows / Home / End / PageUp / PageDown
+   * move the cursor (Shift extends the selection, Ctrl moves without selecting), Space toggles the
+   * entry under it, Enter opens it; anywhere on the page Ctrl/⌘+A selects every loaded entry, Esc
+   * clears the selection, Delete (⌘⌫) deletes it (purges in the recycle bin) and F2 renames it.
+   */
   function onShortcut(e: KeyboardEvent): void {
     const target = e.target as HTMLElement;
-    // Typing in a field (the search box, a dialog) is not a shortcut; a row's checkbox is.
-    if (target.closest('input:not([type="checkbox"]), textarea, [contenteditable="true"], .ant-modal, .ant-drawer')) return;
-    const action: FileAction | null = e.key === 'Delete' ? (source.mode === 'recycle' ? 'purge' : 'delete') : e.key === 'F2' ? 'rename' : null;
+    // Typing in a field (the search box, a dialog) or working a menu is not a shortcut; a row's checkbox is.
+    if (target.closest('input:not([type="checkbox"]), textarea, [contenteditable="true"], .ant-modal, .ant-drawer, .ant-dropdown, .ant-select-dropdown')) return;
+    const listBox = target.closest<HTMLElement>('[data-file-list]');
+    const ctrl = e.ctrlKey || e.metaKey;
+    if (ctrl && e.key.toLowerCase() === 'a' && !e.shiftKey && !e.altKey) {
+      e.preventDefault();
+      list.handlers.selectAll(true);
+      return;
+    }
+    if (e.key === 'Escape') {
+      if (selectedIds.length > 0) {
+        e.preventDefault();
+        list.clear();
+      }
+      return;
+    }
+    if (listBox && isNavKey(e.key) && !e.altKey) {
+      if (list.move(e.key, e.shiftKey, ctrl && !e.shiftKey, layout.current)) {
+        e.preventDefault();
+        listBox.focus({ preventScroll: true });
+      }
+      return;
+    }
+    // On the list itself (a link or button inside a row keeps its own Enter and Space).
+    const onList = target === listBox || (listBox !== null && target.matches('input[type="checkbox"]'));
+    if (onList && e.key === 'Enter') {
+      const entry = list.cursorEntry();
+      if (entry) {
+        e.preventDefault();
+        openEntry(entry);
+      }
+      return;
+    }
+    if (target === listBox && e.key === ' ') {
+      e.preventDefault();
+      list.toggleCursor();
+      return;
+    }
+    const deleting = e.key === 'Delete' || (e.key === 'Backspace' && e.metaKey);
+    const action: FileAction | null = deleting ? (source.mode === 'recycle' ? 'purge' : 'delete') : e.key === 'F2' ? 'rename' : null;
     const usable = action && offered.find((o) => o.action === action && o.disabledReason === null);
     if (!usable) return;
     e.preventDefault();
@@ -304,12 +358,14 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
             {title}
           </div>
         )}
-        <Flex gap={8} align="center" wrap="wrap" justify="flex-end">
+        <Flex gap={8} align="center" wrap={phone ? false : 'wrap'} justify="flex-end" style={phone ? { width: '100%' } : undefined}>
           <OutboxPanel />
           <FileSearchTools
             source={source}
             sort={source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null}
             onSort={setSort}
+            view={view}
+            onView={setView}
             onSearch={(keyword) => navigate(searchUrl(source, keyword))}
           />
         </Flex>
@@ -325,18 +381,33 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         onCreateTxt={() => setDialog({ kind: 'txt' })}
         onAction={(action) => void run(action, selection)}
         onEmptyRecycle={emptyRecycleBin}
+        onClearSelection={() => setSelectedIds([])}
       />
-      <FileTable
-        mode={source.mode}
-        pages={pages}
-        selectedIds={selectedIds}
-        onSelect={setSelectedIds}
-        onActivate={openEntry}
-        sort={source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null}
-        onSort={setSort}
-        contextMenu={contextMenu}
-        onDownload={permitted(ACTION_PERMISSIONS.download ?? '') ? (file) => void run('download', [file]) : null}
-      />
+      {view === 'grid' ? (
+        <FileGrid
+          mode={source.mode}
+          pages={pages}
+          selectedIds={selectedIds}
+          cursorId={list.cursorId}
+          handlers={list.handlers}
+          contextMenu={contextMenu}
+          onDownload={downloadOne}
+          layoutRef={layout}
+        />
+      ) : (
+        <FileTable
+          mode={source.mode}
+          pages={pages}
+          selectedIds={selectedIds}
+          cursorId={list.cursorId}
+          handlers={list.handlers}
+          sort={source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null}
+          onSort={setSort}
+          contextMenu={contextMenu}
+          onDownload={downloadOne}
+          layoutRef={layout}
+        />
+      )}
       {writeScope && (
         <>
           <NameModal
