@@ -118,3 +118,16 @@ export function chunkIndexOf(url: string): number | null {
   const index = new URL(url).searchParams.get('index');
   return index === null ? null : Number(index);
 }
+
+/**
+ * Clicks a batch action of the file toolbar: its button, or its item under 更多 when the bar was too
+ * narrow to show it (the toolbar never wraps).
+ */
+export async function clickSelectionAction(page: Page, action: string): Promise<void> {
+  const bar = page.getByTestId('selection-actions');
+  await bar.waitFor();
+  const button = bar.getByTestId(`action-${action}`);
+  if (await button.isVisible()) return button.click();
+  await bar.getByTestId('toolbar-more').click();
+  await page.locator(`.ant-dropdown:visible [data-testid="action-${action}"]`).click();
+}

@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { API } from '../../common/api/paths';
 import { readZip } from '../support/zip-entries';
-import { closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
+import { clickSelectionAction, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
 
 const OK = /确\s*定/;
 
@@ -131,7 +131,7 @@ describe('files session', () => {
   it('copies into a folder twice; the second copy asks about the name and keeps both', async () => {
     for (let round = 0; round < 2; round++) {
       await select(renamed);
-      await page.getByTestId('action-copy').click();
+      await clickSelectionAction(page, 'copy');
       await pickTarget(folderA);
       if (round === 1) {
         const dialog = page.getByTestId('conflict-dialog');
@@ -151,7 +151,7 @@ describe('files session', () => {
 
   it('moves a folder into another; the picker will not offer the folder itself', async () => {
     await select(folderB);
-    await page.getByTestId('action-move').click();
+    await clickSelectionAction(page, 'move');
     const picker = page.getByTestId('folder-picker');
     await picker.waitFor();
     await picker.locator('.ant-tree-treenode', { hasText: '个人文件' }).first().locator('.ant-tree-switcher').click();
@@ -213,7 +213,7 @@ describe('files session', () => {
     const source3 = path.join(workDir, 'v3.txt');
     writeFileSync(source3, v3);
     await select(renamed);
-    await page.getByTestId('action-uploadVersion').click();
+    await clickSelectionAction(page, 'uploadVersion');
     await page.getByTestId('new-version-input').setInputFiles(source3);
     await expect.poll(() => transferItems(page, renamed, 'done').count(), { timeout: 60_000 }).toBe(2);
     await expect.poll(current).toBe(v3);
@@ -221,7 +221,7 @@ describe('files session', () => {
 
   it('deletes to the recycle bin and restores it', async () => {
     await select(renamed);
-    await page.getByTestId('action-delete').click();
+    await clickSelectionAction(page, 'delete');
     await page.getByTestId('confirm-delete').click();
     await fileRow(page, renamed).waitFor({ state: 'detached' });
 
@@ -230,7 +230,7 @@ describe('files session', () => {
     await row.waitFor();
     await row.getByTestId('state-deleted').waitFor();
     await select(renamed);
-    await page.getByTestId('action-restore').click();
+    await clickSelectionAction(page, 'restore');
     await row.waitFor({ state: 'detached' });
 
     await page.goto(new URL('/main/file/personal', page.url()).toString());
@@ -315,7 +315,7 @@ describe('files session', () => {
   it('downloads a folder as a zip holding its tree', async () => {
     await select(folderA);
     const downloadEvent = page.waitForEvent('download');
-    await page.getByTestId('action-zip').click();
+    await clickSelectionAction(page, 'zip');
     const download = await downloadEvent;
     expect(download.suggestedFilename()).toBe(`${folderA}.zip`);
     const saved = path.join(workDir, 'a.zip');
@@ -412,7 +412,7 @@ describe('files session', () => {
 
     await page.goto(new URL('/main/file/recycle', page.url()).toString());
     await select(held, picture);
-    await page.getByTestId('action-purge').click();
+    await clickSelectionAction(page, 'purge');
     await page.getByTestId('confirm-purge').click();
     await fileRow(page, held).waitFor({ state: 'detached' });
     await fileRow(page, picture).waitFor({ state: 'detached' });

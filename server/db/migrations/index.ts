@@ -14,6 +14,7 @@ import { m0020_organisation } from './0020-organisation';
 import { m0021_organisation_counts } from './0021-organisation-counts';
 import { m0040_finished_uploads } from './0040-finished-uploads';
 import { m0041_blob_intents } from './0041-blob-intents';
+import { m0060_name_sort_keys } from './0060-name-sort-keys';
 
 /**
  * Versioned migrations, one module each, imported here: nothing is read from a migrations folder at run time.
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021_organisation_counts': m0021_organisation_counts,
   '0040_finished_uploads': m0040_finished_uploads,
   '0041_blob_intents': m0041_blob_intents,
+  '0060_name_sort_keys': m0060_name_sort_keys,
 };
 
 export const migrationProvider: MigrationProvider = {
