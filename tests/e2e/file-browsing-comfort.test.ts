@@ -92,7 +92,7 @@ describe('file browsing comfort', () => {
     await page.keyboard.press('Home');
     await page.keyboard.press('Delete');
     await page.getByTestId('confirm-delete').waitFor();
-    await page.getByRole('button', { name: /取\s*消/ }).click();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: /取\s*消/ }).click();
     await page.getByTestId('confirm-delete').waitFor({ state: 'detached' });
     // Enter on a text file previews it
     const text = order.find((n) => n.endsWith('.txt'))!;
