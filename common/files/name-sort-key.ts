@@ -6,8 +6,9 @@
  * first page to the last.
  *
  * How: ICU's collator exposes no sort keys, so every BMP character is ranked once by the collator
- * itself (about 0.1 s, at first use) into primary groups (characters equal at base strength, such as
- * `a` and `A`) and variants within a group. A key is the name's primary ranks (3 characters each;
+ * itself (about 0.3 s, at first use) into primary groups (characters equal at base strength, such as
+ * `a` and `A`) and variants within a group (counted from the group's plain ASCII letter, so plain
+ * names record none). A key is the name's primary ranks (3 characters each;
  * a run of digits as one number: the digit marker, its length and its digits), a space, and then
  * each character's variant (1 character each) to break ties the way the collator's finer levels do.
  * A character beyond the BMP (an emoji, a rare ideograph) is placed by the collator among the BMP
@@ -67,7 +68,32 @@ function buildRanks(): Ranks {
     variant[cp] = Math.min(inGroup, BASE - 1);
     prev = ch;
   }
+  rotateVariantsToAscii(chars, primary, variant);
   return { primary, variant, digitGroup: primary[0x30]!, groupChars, base, astral: new Map() };
+}
+
+/**
+ * Within each group, counts variants from the group's first printable ASCII member (`a` of a, A, ａ,
+ * á…), keeping the collator's order after it and putting the few that sort before it (superscripts
+ * and the like) last: most names then have no variant to record at all, and the key stays short.
+ */
+function rotateVariantsToAscii(chars: readonly string[], primary: Uint32Array, variant: Uint8Array): void {
+  const anchor = new Map<number, number>();
+  const size = new Map<number, number>();
+  for (const ch of chars) {
+    const cp = ch.charCodeAt(0);
+    const g = primary[cp]!;
+    if (g === 0) continue;
+    size.set(g, Math.max(size.get(g) ?? 0, variant[cp]! + 1));
+    if (cp >= 0x20 && cp <= 0x7e && !anchor.has(g)) anchor.set(g, variant[cp]!);
+  }
+  for (const ch of chars) {
+    const cp = ch.charCodeAt(0);
+    const a = anchor.get(primary[cp]!);
+    if (a === undefined || a === 0) continue;
+    const n = size.get(primary[cp]!)!;
+    variant[cp] = (variant[cp]! - a + n) % n;
+  }
 }
 
 /** A character beyond the BMP: its group's rank, or the gap after the last group below it plus its code point. */
@@ -133,6 +159,9 @@ export function nameSortKey(name: string): string {
     primary += code3(group);
     variants += code(r.variant[cp]!);
   }
-  // The space sorts below every key character: a name that is a prefix of another sorts first.
-  return `${primary} ${variants}`;
+  // Most names have no variants to tell apart: trailing zero variants are dropped (the smallest
+  // character at the end of equal-length strings changes no comparison), and with them the space,
+  // which sorts below every key character (so a name that is a prefix of another still sorts first).
+  const tie = variants.replace(/0+$/, '');
+  return tie ? `${primary} ${tie}` : primary;
 }

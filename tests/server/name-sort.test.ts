@@ -65,6 +65,19 @@ describe('name order', () => {
     expect(await allPages(parent.id, 'desc', 3)).toEqual(descending);
   });
 
+  it('gives keyword search results in the same order, page after page', async () => {
+    const found: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = new URLSearchParams({ keyword: '文件', pageSize: '2', ...(cursor ? { cursor } : {}) }).toString();
+      const res: { status: number; body: { data: FileListResponse } } = await admin.get<{ data: FileListResponse }>(`${API.unifiedSearch}?${query}`);
+      expect(res.status).toBe(200);
+      found.push(...res.body.data.items.map((i) => i.name));
+      cursor = res.body.data.nextCursor;
+    } while (cursor);
+    expect(found).toEqual(['文件1.txt', '文件2.txt', '文件10.txt']);
+  });
+
   it('keeps the key in step with every rename, move with a new name, copy and restore', async () => {
     const moved = await text(admin, 'x.txt', 'x');
     const renamedFile = await text(admin, '待改名.txt', 'y', parent.id);
