@@ -25,6 +25,8 @@ const AREA_MAY_IMPORT = {
 const AREA_FORBIDDEN_PACKAGES = {
   common: /^(?!crypto-js(\/|$))/, // common: environment-free, crypto-js (or its modules) only
   workers: /^(react|react-dom|antd|@ant-design\/|jotai|wouter|fastify|@fastify\/|kysely|better-sqlite3|electron)(\/|$)/,
+  // The engines under Node (headless sync, Electron's utility process) keep their journal in SQLite.
+  'workers-node': /^(react|react-dom|antd|@ant-design\/|jotai|wouter|fastify|@fastify\/|kysely|electron)(\/|$)/,
   server: /^(react|react-dom|antd|@ant-design\/|jotai|wouter|dexie|comlink|electron)(\/|$)/,
   src: /^(node:|fastify|@fastify\/|kysely|better-sqlite3|electron)(\/|$)?/,
 };
@@ -33,8 +35,10 @@ const AREA_FORBIDDEN_PACKAGES = {
 function locate(file) {
   const rel = path.relative(ROOT, file).split(path.sep);
   const area = rel[0] ?? '';
+  /** workers/node and workers/sync run under Node: same imports as workers/, other packages. */
+  const packageArea = area === 'workers' && (rel[1] === 'node' || rel[1] === 'sync') ? 'workers-node' : area;
   const feature = area === 'src' && rel[1] === 'features' ? rel[2] : undefined;
-  return { area, feature };
+  return { area, feature, packageArea };
 }
 
 /** @type {import('eslint').Rule.RuleModule} */
@@ -44,7 +48,7 @@ const boundaries = {
     const from = locate(context.filename);
     const allowed = AREA_MAY_IMPORT[/** @type {keyof typeof AREA_MAY_IMPORT} */ (from.area)];
     if (!allowed) return {};
-    const forbiddenPkg = AREA_FORBIDDEN_PACKAGES[/** @type {keyof typeof AREA_FORBIDDEN_PACKAGES} */ (from.area)];
+    const forbiddenPkg = AREA_FORBIDDEN_PACKAGES[/** @type {keyof typeof AREA_FORBIDDEN_PACKAGES} */ (from.packageArea)];
     /** @param {any} node */
     function check(node) {
       const source = node.source;

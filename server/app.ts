@@ -14,6 +14,7 @@ import { installSecurityHeaders } from './http/security-headers';
 import { installBodyEncodingGuard } from './http/body-encoding';
 import { installActionLog } from './http/action-hooks';
 import { ActionLogRepository } from './repositories/action-log-repository';
+import { DepartmentRepository } from './repositories/department-repository';
 import { ActionLogService } from './services/action-log-service';
 import { ActionLogQueryService } from './services/action-log-query-service';
 import { registerActionLogRoutes } from './routes/action-log-routes';
@@ -66,6 +67,10 @@ import { ThumbnailStore } from './storage/thumbnail-store';
 import { registerStaticRoutes } from './routes/static-routes';
 import { registerUploadRoutes } from './routes/upload-routes';
 import { registerUserRoutes } from './routes/user-routes';
+import { registerSyncRoutes } from './routes/sync-routes';
+import { registerDesktopReleaseRoutes } from './routes/desktop-release-routes';
+import { SyncRepository } from './repositories/sync-repository';
+import { SyncService } from './services/sync-service';
 import { registerOrgRoutes } from './routes/org-routes';
 import { registerUserAdminRoutes } from './routes/user-admin-routes';
 import { registerUserImportRoutes } from './routes/user-import-routes';
@@ -138,8 +143,12 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const actionLogRepo = new ActionLogRepository(db, await loadChainKey(config.dataDir, config.auditChainKey, true));
   const actionLogs = new ActionLogService(actionLogRepo, (err) => app.log.error({ err }, 'action log write failed'));
   await actionLogRepo.refreshStatistics();
-  // Until people have departments (issue 14, organisation), a department is only itself.
-  const actionLogQueries = new ActionLogQueryService(actionLogRepo, async (_tenantId, departmentId) => [departmentId]);
+  // The department filter takes the department and everything under it; another tenant's id is unknown.
+  const departmentTree = new DepartmentRepository(db);
+  const actionLogQueries = new ActionLogQueryService(actionLogRepo, async (tenantId, departmentId) => {
+    const ids = await departmentTree.subtreeIds(tenantId, departmentId);
+    return ids.length > 0 ? ids : null;
+  });
 
   const captchas = new CaptchaService(captchaRepo, {
     ttlMs: config.captchaTtlMs,
@@ -179,6 +188,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const groups = new GroupService(spaceRepo, users, access);
   const archives = new ArchiveService(files, blobStore, access, thumbnails);
   const checks = new CheckService(checkRepo, users, fileService, blockedTypes);
+  const sync = new SyncService(new SyncRepository(db), access, trash, blockedTypes, checks, async (tenantId) => (await tenantService.switches(tenantId)).syncTime);
   const organisation = buildOrganisation(db, { users, sessions, spaces: spaceRepo, publicBaseUrl: config.publicBaseUrl });
   const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
   if (config.crashPoint && !crashPoint) throw new Error(`unknown DRIVE_TEST_CRASH_POINT '${config.crashPoint}'`);
@@ -239,7 +249,9 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerActionLogRoutes(app, actionLogQueries);
   registerTenantRoutes(app, tenantService);
   registerDictRoutes(app, dicts);
+  registerSyncRoutes(app, sync);
   if (config.testHooks) registerTestRoutes(app, tmpDir, uploads);
+  await registerDesktopReleaseRoutes(app, config.desktopReleaseDir);
   await registerStaticRoutes(app, config.staticDir);
 
   sweeper.start(config.sweepIntervalMs);

@@ -7,6 +7,9 @@ import { resolveAccountPolicy, type AccountPolicy } from './services/account-pol
  * Typed server configuration. `configFromEnv` reads the process environment (used by main.ts);
  * tests build a `ServerConfig` directly so they can point it at a temp directory and port 0.
  */
+/** Where the desktop's updater (electron-updater, generic provider) downloads the release's files. */
+export const DESKTOP_RELEASE_PATH = '/desktop/releases/';
+
 export interface ServerConfig {
   port: number;
   host: string;
@@ -54,6 +57,11 @@ export interface ServerConfig {
   accounts?: Partial<AccountPolicy>;
   /** The desktop release offered by /api/clientVersion/get; unset = none published. */
   desktopRelease?: ClientVersion;
+  /**
+   * DESKTOP_RELEASE_DIR: the folder of the desktop release's files (electron-builder's output:
+   * latest*.yml and the installers), served at DESKTOP_RELEASE_PATH for the desktop's updater.
+   */
+  desktopReleaseDir?: string;
   /** Days the action log keeps a record before the sweeper prunes it (AUDIT_RETENTION_DAYS, default 180). */
   auditRetentionDays?: number;
   /**
@@ -141,8 +149,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     auditRetentionDays: intFromEnv(env.AUDIT_RETENTION_DAYS, DEFAULTS.auditRetentionDays, 'AUDIT_RETENTION_DAYS'),
     auditChainKey: env.AUDIT_CHAIN_KEY || undefined,
     desktopRelease: env.DESKTOP_VERSION_NAME
-      ? { versionName: env.DESKTOP_VERSION_NAME, versionDesc: env.DESKTOP_VERSION_DESC || '', isForce: env.DESKTOP_VERSION_FORCE === '1' }
+      ? {
+          versionName: env.DESKTOP_VERSION_NAME,
+          versionDesc: env.DESKTOP_VERSION_DESC || '',
+          isForce: env.DESKTOP_VERSION_FORCE === '1',
+          ...(env.DESKTOP_RELEASE_DIR ? { updateUrl: DESKTOP_RELEASE_PATH } : {}),
+        }
       : undefined,
+    desktopReleaseDir: env.DESKTOP_RELEASE_DIR || undefined,
   };
   assertSafeConfig(config, env.NODE_ENV);
   return config;

@@ -131,6 +131,14 @@ export const ERRORS = {
   /** A dictionary group or entry code that does not exist (entries are never added). */
   DICT_NOT_FOUND: { code: 'DICT-7101', status: 404, message: '字典项不存在' },
 
+  // Appended by the desktop sync work (issue 17).
+  /**
+   * An upload's ifMatch (merge, second upload) or a sync delete's digest no longer matches: someone
+   * changed the file (or the folder's tree) since the client listed it. Nothing was changed.
+   */
+  SYNC_CHANGED: { code: 'SYN-5001', status: 409, message: '文件已在别处被修改，请重新同步' },
+  /** A sync call on a folder outside 同步文件 (synced files must live in the synced-files category). */
+  SYNC_ROOT_INVALID: { code: 'SYN-5002', status: 400, message: '同步文件夹必须位于同步文件中' },
   // Appended by the organisation work (issue 14). Rules in org-types.ts.
   /** The name and password fit accounts of several tenants: log in through the tenant's /login/{id}. */
   LOGIN_TENANT_REQUIRED: { code: 'AUTH-1017', status: 400, message: '该账号存在于多个企业，请通过企业专属登录地址登录' },

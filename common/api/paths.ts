@@ -231,6 +231,24 @@ export const API = {
   giveUpUpload: '/api/v2/file/giveUpUpload',
   unProcessList: '/api/v2/file/unProcess/list',
 
+  // desktop sync (issue 17); payloads in types.ts (SynContentRequest…), rules in common/sync/
+  /**
+   * Spec §7: `POST {rootId, token?}` (SynContentRequest) → SynContentResponse: the whole live subtree
+   * of a folder in 同步文件 as one consistent snapshot (ids, parents, names, sizes, times, content
+   * fingerprints, parents before children), or `unchanged: true` and no items when `token` (opaque:
+   * a version of the subtree) is still current: an idle sync pass costs one small answer. The JSON is
+   * written one item per line, so a client may parse it as it arrives.
+   */
+  syncContent: '/api/syn/content',
+  /** Ours: `POST {items: [{key, name, size}]}` (SynCheckRequest) → the tenant's verdict per file (common/sync/policy.ts). */
+  syncCheck: '/api/syn/check',
+  /**
+   * Ours: `POST {items: [{id, digest}]}` (SynRemoveRequest) → SynRemoveResponse: each entry goes to the
+   * recycle bin only if its subtree still has the digest the client computed from its listing;
+   * the others are listed in `changed` and left alone (another device changed them meanwhile).
+   */
+  syncRemove: '/api/syn/remove',
+
   /**
    * Test hook (only with DRIVE_TEST_HOOKS=1): `PUT` raw body → streamed to a temp file with a chunk's
    * durability (fsync), then deleted; answers {bytes}. The baseline a benchmark compares uploads to.

@@ -53,6 +53,12 @@ export interface ClientVersion {
   isForce: boolean;
   versionName: string;
   versionDesc: string;
+  /**
+   * Ours: where the desktop's updater finds the release (electron-updater's generic provider: the
+   * folder holding latest.yml / latest-mac.yml / latest-linux.yml and the installers), relative to
+   * the server; absent when the server keeps no release files (DESKTOP_RELEASE_DIR unset).
+   */
+  updateUrl?: string;
 }
 
 // ---- login -------------------------------------------------------------------------------------
@@ -648,6 +654,61 @@ export const ZIP_MAX_BYTES = 20 * 1024 * 1024 * 1024;
 export const THUMBNAIL_SIZE = 256;
 /** Keyword search: shortest keyword accepted. */
 export const SEARCH_MIN_KEYWORD = 1;
+
+// ---- desktop sync (issue 17; rules in common/sync/) ----------------------------------------------
+
+/** `POST /api/syn/content`: the subtree of a folder in 同步文件 (category synced, not in a space). */
+export interface SynContentRequest {
+  rootId: string;
+  /** The token of the client's last complete listing: `unchanged` when it still holds. */
+  token?: string | null;
+}
+
+export interface SynEntry {
+  id: string;
+  /** The folder holding it (the root's id for its direct children). */
+  parentId: string;
+  name: string;
+  isDir: boolean;
+  size: number;
+  updatedAt: number;
+  /** Fingerprint of the current content (common/transfer/protocol.ts); null for folders. */
+  fingerprint: string | null;
+  /** Locked by another user: the client must not change it. */
+  lockedByOther: boolean;
+}
+
+export interface SynContentResponse {
+  /** Opaque version of the root's live subtree (SHA-256 hex): send it back to learn whether anything changed. */
+  token: string;
+  /** Minutes between full sync passes: the admin's syncTime (POST /api/v2/defaultConfig/modify/syncTime). */
+  syncTime: number;
+  unchanged: boolean;
+  /** Every live entry under the root (not the root), parents before children; [] when unchanged. */
+  items: SynEntry[];
+}
+
+/** `POST /api/syn/check`: files a desktop sync is about to upload. */
+export interface SynCheckRequest {
+  items: Array<{ key: string; name: string; size: number }>;
+}
+export interface SynCheckResponse {
+  results: Array<{ key: string; verdict: 'ok' | 'intercepted' | 'sensitive' | 'secret'; reason: string | null }>;
+}
+
+/** `POST /api/syn/remove`: deletes guarded by the digest of what the client saw. */
+export interface SynRemoveRequest {
+  items: Array<{ id: string; digest: string }>;
+}
+export interface SynRemoveResponse {
+  /** Ids moved to the recycle bin (already gone ones count as removed). */
+  removed: string[];
+  /** Ids left alone: their subtree changed since the client listed it. */
+  changed: string[];
+}
+
+/** Most items one syn/check or syn/remove call takes. */
+export const SYNC_BATCH_MAX = 1000;
 
 // ---- action log (操作日志): codes in action-codes.ts, payloads in action-log.ts --------------------
 export * from './action-codes';

@@ -20,11 +20,18 @@
  * key already created a file (a repeat of a batch whose answer was lost) is answered `created` with
  * that file, and its bytes are read and dropped.
  *
- * Whole-request refusals (400): a malformed manifest or one over the limits (REQ-2001), a body
- * shorter than the manifest announces (UPL-4003).
+ * Header `X-Batch-Manifest-Sha256` (HEADER_BATCH_MANIFEST_SHA256, optional, our client always sends
+ * it): hex SHA-256 of the first 4 + N bytes (the length and the manifest). Bytes damaged on the way
+ * there answer UPL-4002 (CHUNK_DIGEST_MISMATCH) for the whole request, which the client sends again;
+ * each file's own bytes are checked against its item's `sha256` (refused alone, sent again).
+ *
+ * Whole-request refusals (400): a malformed manifest or one over the limits (REQ-2001), a damaged
+ * manifest (UPL-4002), a body shorter or longer than the manifest announces (UPL-4003).
  */
 import type { FileCategory, FileEntry } from '../api/types';
 import type { ConflictPolicy } from './protocol';
+
+export const HEADER_BATCH_MANIFEST_SHA256 = 'X-Batch-Manifest-Sha256';
 
 /** Files of at most this size go up in batches; larger ones take the chunked protocol. */
 export const BATCH_FILE_MAX_BYTES = 1024 * 1024;

@@ -120,11 +120,24 @@ export interface ChunkMergeRequest {
   category: FileCategory;
   /** Default 'fail'. */
   onConflict?: ConflictPolicy;
+  /**
+   * With 'newVersion': replace only that file, and only while its content still has that
+   * fingerprint (optimistic concurrency, the desktop sync's guard against overwriting a change made
+   * elsewhere). A file of that name that is another file, or holds other content, answers
+   * SYNC_CHANGED and nothing changes; no file of that name → the upload creates one.
+   */
+  ifMatch?: IfMatch;
   /** Streaming sessions: required (the digests and fingerprint the client computed meanwhile). */
   chunkDigests?: string[];
   fingerprint?: string;
   /** The client's id for the item (see "Finished uploads"). */
   clientKey?: string;
+}
+
+export interface IfMatch {
+  fileId: string;
+  /** null: any content (only the id must match). */
+  fingerprint: string | null;
 }
 
 /** What a `clientKey` may look like: the engine's item ids (workers/engine/ids.ts) fit. */

@@ -23,7 +23,7 @@
  * 'candidate' needs the bytes at the random ranges, so it tells nothing to someone without the file.
  */
 import type { FileCategory, FileEntry } from '../api/types';
-import type { ConflictPolicy } from './protocol';
+import type { ConflictPolicy, IfMatch } from './protocol';
 
 /** How many ranges a challenge names, and how long each is at most. */
 export const SECOND_UPLOAD_RANGE_COUNT = 4;
@@ -51,6 +51,8 @@ export interface SecondUploadRequest {
   parentId: string | null;
   category: FileCategory;
   onConflict?: ConflictPolicy;
+  /** As in ChunkMergeRequest (protocol.ts). */
+  ifMatch?: IfMatch;
   proof?: SecondUploadProof;
   /** The client's id for the item (protocol.ts, "Finished uploads"): a repeat answers the file it created. */
   clientKey?: string;

@@ -271,6 +271,8 @@ export interface TenantSettingsTable {
   blocked_extensions: string | null;
   /** JSON array of name keywords; null = DEFAULT_SENSITIVE_KEYWORDS. */
   sensitive_keywords: string | null;
+  /** JSON array of the tenant's own classification marks; null = none (migration 0030). */
+  secret_marks?: string | null;
   /** Address-list phone rule (common/org/phone-mask.ts); null = DEFAULT_PHONE_MASK. */
   phone_mask?: string | null;
 }

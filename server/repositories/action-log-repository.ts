@@ -104,11 +104,17 @@ export class ActionLogRepository {
     return this.db.transaction().execute((tx) => appendToChains(tx, this.key, rows));
   }
 
-  /** Nick names (and, once people have departments, departments) of the actors of a batch, in one query. */
-  async actorFacts(userIds: readonly string[]): Promise<Map<string, { nickName: string }>> {
+  /** Nick names and departments of the actors of a batch, as they are now (the time of the action), in one query. */
+  async actorFacts(userIds: readonly string[]): Promise<Map<string, { nickName: string; departmentId: string | null }>> {
     if (userIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('users').select(['id', 'nick_name']).where('id', 'in', userIds).execute();
-    return new Map(rows.map((r) => [r.id, { nickName: r.nick_name }]));
+    const rows = await this.db.selectFrom('users').select(['id', 'nick_name', 'department_id']).where('id', 'in', userIds).execute();
+    return new Map(rows.map((r) => [r.id, { nickName: r.nick_name, departmentId: r.department_id ?? null }]));
+  }
+
+  /** Names of a tenant's departments (the export shows them). */
+  async departmentNames(tenantId: string): Promise<Map<string, string>> {
+    const rows = await this.db.selectFrom('departments').select(['id', 'name']).where('tenant_id', '=', tenantId).execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
   }
 
   /** The indexed part of a page query: tenant, time range, one indexed filter, the keyset position. */

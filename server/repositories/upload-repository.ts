@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import { nameSortKey } from '../../common/files/name-sort-key';
-import type { ConflictPolicy } from '../../common/transfer/protocol';
+import type { ConflictPolicy, IfMatch } from '../../common/transfer/protocol';
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
 import type { Database, FilesTable, UploadsTable } from '../db/schema';
@@ -14,7 +14,7 @@ import { ContentReplaceRefused, replaceContent, type ContentEditor } from './con
 export type ChunkTarget = Pick<UploadsTable, 'id' | 'fingerprint' | 'size' | 'chunk_size' | 'chunk_count' | 'merge_blob_id'>;
 
 /** `finished`: the client's key for the item already created a file (a repeat whose first answer was lost). */
-export type CommitFailure = 'uploadGone' | 'quota' | 'nameConflict' | 'locked' | 'forbidden' | 'blobGone' | 'finished';
+export type CommitFailure = 'uploadGone' | 'quota' | 'nameConflict' | 'locked' | 'forbidden' | 'blobGone' | 'finished' | 'changed';
 
 export type CommitOutcome =
   | { ok: true; file: FilesTable; blobId: string; reusedExistingBlob: boolean; replacedVersion: boolean }
@@ -48,6 +48,8 @@ export interface CommitInput {
   /** The file row to create (name, parent, category...); blob_id is filled in. */
   file: FilesTable;
   onConflict: ConflictPolicy;
+  /** With 'newVersion': the clashing file must be this one at this content, else 'changed'. */
+  ifMatch?: IfMatch | null;
   now: number;
   /** The client's key for the item (protocol.ts, "Finished uploads"): recorded with the file, once. */
   clientKey?: string;
@@ -326,7 +328,7 @@ export async function commitInTx(tx: Tx, input: CommitInput): Promise<Extract<Co
     .executeTakeFirst();
   if (Number(charged.numUpdatedRows) !== 1) throw new Rollback('quota');
 
-  const placed = await placeFile(tx, { ...input.file, blob_id: blobId }, input.onConflict, input.editor, input.now);
+  const placed = await placeFile(tx, { ...input.file, blob_id: blobId }, input.onConflict, input.editor, input.now, input.ifMatch ?? null);
 
   if (input.clientKey !== undefined) {
     try {
@@ -358,6 +360,7 @@ async function placeFile(
   policy: ConflictPolicy,
   editor: ContentEditor,
   now: number,
+  ifMatch: IfMatch | null = null,
 ): Promise<{ file: FilesTable; replacedVersion: boolean }> {
   // Inside a folder the entry takes the folder's category and space (a group folder's children
   // belong to the group); names are unique among the folder's live children, whoever owns them.
@@ -391,6 +394,14 @@ async function placeFile(
     const renamed = { ...file, name, name_key: name.toLowerCase(), sort_key: nameSortKey(name) };
     await insertOrConflict(tx, renamed);
     return { file: renamed, replacedVersion: false };
+  }
+  if (policy === 'newVersion' && ifMatch) {
+    // Optimistic concurrency (the desktop sync): the name must still hold that file at that content.
+    if (clash.id !== ifMatch.fileId || clash.is_dir === 1 || !clash.blob_id) throw new Rollback('changed');
+    if (ifMatch.fingerprint !== null) {
+      const current = await tx.selectFrom('blobs').select('fingerprint').where('id', '=', clash.blob_id).executeTakeFirst();
+      if (current?.fingerprint !== ifMatch.fingerprint) throw new Rollback('changed');
+    }
   }
   if (policy === 'newVersion' && clash.is_dir === 0 && clash.blob_id) {
     try {

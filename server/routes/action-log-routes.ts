@@ -90,11 +90,12 @@ export function registerActionLogRoutes(app: FastifyInstance, logs: ActionLogQue
       const abort = new AbortController();
       reply.raw.on('close', () => abort.abort());
       const stamp = formatExportTime(Date.now(), tzOffset).replace(/[-: ]/g, '').slice(0, 12);
+      const departments = await logs.departmentNames(logTenant);
       const body = exportStream(format, {
         pages: logs.walk(plan, abort.signal),
         tzOffset,
-        // Department names arrive with the organisation work; until then the id stands for itself.
-        departmentName: (id) => id ?? '',
+        // The department's name now (a department deleted since shows its id).
+        departmentName: (id) => (id ? (departments.get(id) ?? id) : ''),
         signal: abort.signal,
       });
       body.on('error', (err) => request.log.error({ err }, 'action log export failed'));

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
 import type { ApiOk } from '../../common/api/envelope';
 import { API } from '../../common/api/paths';
-import { BATCH_MANIFEST_MAX_BYTES, BATCH_MAX_BYTES, type BatchUploadResponse } from '../../common/transfer/batch-upload';
+import { BATCH_MANIFEST_MAX_BYTES, BATCH_MAX_BYTES, HEADER_BATCH_MANIFEST_SHA256, type BatchUploadResponse } from '../../common/transfer/batch-upload';
 import { callerOf } from '../http/session-guard';
 import type { BatchUploadService } from '../services/batch-upload-service';
 
@@ -20,7 +20,8 @@ export function registerBatchUploadRoutes(app: FastifyInstance, batches: BatchUp
           if (!request.raw.complete) request.raw.socket?.destroySoon();
         });
         const body = request.body instanceof Readable ? request.body : Readable.from([]);
-        return { data: await batches.upload(callerOf(request), body) };
+        const digest = request.headers[HEADER_BATCH_MANIFEST_SHA256.toLowerCase()];
+        return { data: await batches.upload(callerOf(request), body, typeof digest === 'string' ? digest : undefined) };
       },
     );
   });

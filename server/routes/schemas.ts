@@ -12,6 +12,12 @@ export const sha256Hex = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 /** The client's id for an upload item (protocol.ts, "Finished uploads"). */
 export const clientKey = { type: 'string', pattern: CLIENT_KEY_PATTERN } as const;
 export const conflictPolicy = { type: 'string', enum: ['fail', 'newVersion', 'rename'] } as const;
+/** IfMatch (common/transfer/protocol.ts): replace only this file at this content. */
+export const ifMatch = {
+  type: 'object',
+  required: ['fileId', 'fingerprint'],
+  properties: { fileId: { type: 'string', minLength: 1, maxLength: 64 }, fingerprint: { anyOf: [{ type: 'string', pattern: '^[0-9a-f]{64}$' }, { type: 'null' }] } },
+} as const;
 /** A group space id or 'public' (PUBLIC_SPACE_ID); null/absent = personal files. */
 export const spaceId = { anyOf: [idString, { type: 'null' }] } as const;
 /** Batch calls: 1..BATCH_MAX_IDS ids (common/api/types.ts). */

@@ -20,7 +20,7 @@ import type { SecondUploadRequest, SecondUploadResponse } from '../../common/tra
 import { callerOf } from '../http/session-guard';
 import { CHECK_BATCH_MAX, type CheckService } from '../services/check-service';
 import type { SecondUploadService } from '../services/second-upload-service';
-import { category, clientKey, conflictPolicy, nameString, nullableId, sha256Hex } from './schemas';
+import { category, clientKey, conflictPolicy, ifMatch, nameString, nullableId, sha256Hex } from './schemas';
 
 const candidate = {
   type: 'object',
@@ -56,6 +56,7 @@ export function registerTransferRoutes(app: FastifyInstance, secondUploads: Seco
             parentId: nullableId,
             category,
             onConflict: conflictPolicy,
+            ifMatch,
             proof: {
               type: 'object',
               required: ['challengeId', 'hmac'],

@@ -13,7 +13,7 @@ import type {
 import { HEADER_CHUNK_SHA256, MAX_CHUNK_SIZE } from '../../common/transfer/constants';
 import { callerOf } from '../http/session-guard';
 import type { UploadService } from '../services/upload-service';
-import { category, clientKey, conflictPolicy, idString, nameString, nullableId, sha256Hex } from './schemas';
+import { category, clientKey, conflictPolicy, idString, ifMatch, nameString, nullableId, sha256Hex } from './schemas';
 
 export function registerUploadRoutes(app: FastifyInstance, uploads: UploadService, chunkSize: number): void {
   app.get(API.uploadConfig, async (): Promise<ApiOk<UploadConfig>> => ({ data: uploads.config() }));
@@ -59,6 +59,7 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
             parentId: nullableId,
             category,
             onConflict: conflictPolicy,
+            ifMatch,
             fingerprint: sha256Hex,
             chunkDigests: { type: 'array', items: sha256Hex, minItems: 1, maxItems: 100_000 },
             clientKey,

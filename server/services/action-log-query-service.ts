@@ -15,7 +15,7 @@ import type { ActionLogRepository, IndexedFilter, LogPosition, ScannedFilter } f
 import { GENESIS_HASH } from './action-log/chain';
 import type { Caller } from './caller';
 
-/** Departments of a tenant below (and including) one, once people have departments (issue 14, organisation). */
+/** A department of the tenant and every department below it; null when the tenant has no such department. */
 export type DepartmentSubtree = (tenantId: string, departmentId: string) => Promise<string[] | null>;
 
 export interface LogPage {
@@ -154,6 +154,11 @@ export class ActionLogQueryService {
       scannedTo: result.scannedTo,
       head: { seq: head ? Number(head.seq) : 0, hash: head?.hash ?? GENESIS_HASH },
     };
+  }
+
+  /** Department names of the tenant whose log is exported. */
+  departmentNames(tenantId: string): Promise<Map<string, string>> {
+    return this.repo.departmentNames(tenantId);
   }
 
   /** Every row of the filter, newest first, a page at a time (the export). */

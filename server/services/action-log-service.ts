@@ -184,7 +184,10 @@ export class ActionLogService {
         const rows = batch.flatMap((p) => p.rows);
         const facts = await this.repo.actorFacts([...new Set(rows.map((r) => r.actor_id).filter((id): id is string => id !== null))]);
         for (const row of rows) {
-          if (row.actor_id) row.actor_name = sanitizeText(facts.get(row.actor_id)?.nickName ?? '', LIMITS.name);
+          if (!row.actor_id) continue;
+          const actor = facts.get(row.actor_id);
+          row.actor_name = sanitizeText(actor?.nickName ?? '', LIMITS.name);
+          row.dept_id = actor?.departmentId ?? null;
         }
         await this.repo.append(rows);
         for (const p of batch) p.resolve();

@@ -62,10 +62,11 @@ export class BatchUploadService {
     private readonly types: TypePolicy,
   ) {}
 
-  async upload(caller: Caller, body: Readable, now = Date.now()): Promise<BatchUploadResponse> {
+  /** `manifestDigest`: the HEADER_BATCH_MANIFEST_SHA256 header, when the client sent one. */
+  async upload(caller: Caller, body: Readable, manifestDigest?: string, now = Date.now()): Promise<BatchUploadResponse> {
     const reader = new ExactReader(body);
     try {
-      const manifest = await readManifest(reader);
+      const manifest = await readManifest(reader, manifestDigest?.toLowerCase());
       const pending = await this.checkItems(caller, manifest.items);
       for (const p of pending) {
         const bytes = await reader.read(p.item.size);
@@ -222,14 +223,28 @@ function recordBatch(pending: readonly Pending[]): void {
   });
 }
 
-async function readManifest(reader: ExactReader): Promise<BatchUploadManifest> {
-  const length = (await reader.read(4)).readUInt32BE(0);
-  if (length === 0 || length > BATCH_MANIFEST_MAX_BYTES) throw new AppError(ERRORS.VALIDATION, '批量上传清单长度不正确');
+/**
+ * The manifest, checked for shape and limits (REQ-2001 for anything off). With the client's digest
+ * of the frame (length prefix and manifest), bytes damaged on the way answer CHUNK_DIGEST_MISMATCH,
+ * which the client retries, instead of a refusal of the manifest it did not send.
+ */
+async function readManifest(reader: ExactReader, digest: string | undefined): Promise<BatchUploadManifest> {
+  const damaged = () => new AppError(ERRORS.CHUNK_DIGEST_MISMATCH, '批量上传清单校验失败，请重试');
+  const prefix = await reader.read(4);
+  const length = prefix.readUInt32BE(0);
+  if (length === 0 || length > BATCH_MANIFEST_MAX_BYTES) throw digest ? damaged() : new AppError(ERRORS.VALIDATION, '批量上传清单长度不正确');
+  let json: Buffer;
+  try {
+    json = await reader.read(length);
+  } catch (err) {
+    if (err instanceof BodyTooShort && digest) throw damaged();
+    throw err;
+  }
+  if (digest !== undefined && createHash('sha256').update(prefix).update(json).digest('hex') !== digest) throw damaged();
   let manifest: unknown;
   try {
-    manifest = JSON.parse((await reader.read(length)).toString('utf8'));
-  } catch (err) {
-    if (err instanceof BodyTooShort) throw err;
+    manifest = JSON.parse(json.toString('utf8'));
+  } catch {
     throw new AppError(ERRORS.VALIDATION, '批量上传清单不是有效的 JSON');
   }
   const items = (manifest as { items?: unknown } | null)?.items;

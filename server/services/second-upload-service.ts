@@ -119,6 +119,7 @@ export class SecondUploadService {
       blob: { kind: 'existing', id: blob.id },
       file: draftFile(caller, name, req.parentId, req.category, req.size, now),
       onConflict: req.onConflict ?? 'fail',
+      ifMatch: req.ifMatch ?? null,
       now,
       ...(req.clientKey !== undefined ? { clientKey: req.clientKey } : {}),
     });

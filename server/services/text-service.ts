@@ -152,6 +152,7 @@ const TEXT_COMMIT_ERRORS: Record<CommitFailure, (typeof ERRORS)[keyof typeof ERR
   nameConflict: ERRORS.NAME_CONFLICT,
   uploadGone: ERRORS.NOT_FOUND,
   blobGone: ERRORS.NOT_FOUND,
+  changed: ERRORS.SYNC_CHANGED,
   // createTxt sends no client key: it cannot meet an earlier finished upload.
   finished: ERRORS.NOT_FOUND,
 };

@@ -44,6 +44,8 @@ export function commitError(reason: CommitFailure): AppError {
       return new AppError(ERRORS.FILE_LOCKED);
     case 'forbidden':
       return new AppError(ERRORS.FORBIDDEN);
+    case 'changed':
+      return new AppError(ERRORS.SYNC_CHANGED);
     default:
       return new AppError(ERRORS.UPLOAD_NOT_FOUND);
   }

@@ -390,6 +390,7 @@ export class UploadService {
           blob: { kind: 'existing', id: known.id },
           file,
           onConflict: policy,
+          ifMatch: req.ifMatch ?? null,
           now,
           ...clientKeyOf(req),
         });
@@ -428,6 +429,7 @@ export class UploadService {
           blob: { kind: 'new', id: blobId, layout: { chunkSize: upload.chunk_size, chunkCount: upload.chunk_count } },
           file,
           onConflict: policy,
+          ifMatch: req.ifMatch ?? null,
           now,
           ...clientKeyOf(req),
         });

@@ -14,6 +14,7 @@ import {
 } from '../features/files';
 import { MainLayout } from '../features/layout';
 import { TransferBadgeButton, TransferPanel } from '../features/transfer';
+import { DesktopSyncButton } from '../features/sync';
 import { AccountGate } from './AccountGate';
 import { MAIN_DEFAULTS, MAIN_PAGES } from './route-table';
 
@@ -57,7 +58,7 @@ const BUILT_PAGES: Record<string, React.ComponentType> = {
 export function MainShell() {
   return (
     <AccountGate>
-    <MainLayout aside={<TransferPanel />} asideButton={<TransferBadgeButton />}>
+    <MainLayout aside={<TransferPanel />} asideButton={<TransferBadgeButton />} headerExtra={<DesktopSyncButton />}>
       <Switch>
         {Object.entries(BUILT_PAGES).map(([path, Page]) => (
           <Route key={path} path={path}>

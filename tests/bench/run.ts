@@ -19,6 +19,7 @@ import { auditBenchmark } from './suites/audit';
 import { memoryBenchmark } from './suites/memory';
 import { orgBenchmark } from './suites/org';
 import { resendBenchmark } from './suites/resend';
+import { syncBenchmark } from './suites/sync';
 import { uploadBenchmark } from './suites/upload';
 
 /** upload, resend and memory share one server child process and temp directory (lib/transfer-context). */
@@ -37,6 +38,7 @@ const BENCHMARKS: BenchModule[] = [
   browserSmallFilesBenchmark,
   browserMemoryBenchmark,
   browserDownloadBenchmark,
+  syncBenchmark,
 ];
 
 async function main(): Promise<void> {

@@ -12,32 +12,45 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ACTION_LOG_EXPORT_COLUMNS } from '../../common/api/action-log';
 import { API } from '../../common/api/paths';
-import { hashPassword } from '../../server/services/password-hash';
+import { encryptPassword } from '../../common/crypto/password-cipher';
+import { QUOTA_CHOICES } from '../../common/org/quota';
 import SQLite from 'better-sqlite3';
 import { baseUrl, closeBrowserSession, openBrowserSession, submitLogin, type BrowserSession } from './browser';
 
 const AUDITEE = { username: `auditee${randomBytes(3).toString('hex')}`, password: 'Audit@2024', nickName: '审计对象' };
 
-/** The user this test owns, added to the admin's tenant straight in the database (password gate lifted). */
-async function addAuditee(): Promise<void> {
-  const hash = await hashPassword(AUDITEE.password);
-  // There is no user-creation API on this branch yet: a writable connection of the test's own.
+/**
+ * The user this test owns, in a department of its own, added by the admin through the people API
+ * (from the admin's page); its initial-password gate is then lifted in the database (test setup: the
+ * forced first change has its own Chromium test).
+ */
+async function addAuditee(adminPage: Page): Promise<string> {
+  const dept = await postFromPage(adminPage, API.departmentCreate, { parentId: null, name: `审计部${randomBytes(2).toString('hex')}` });
+  expect(dept.status).toBe(200);
+  const departmentId = dept.body.data!.id!;
+  const added = await postFromPage(adminPage, API.userAdd, {
+    website: AUDITEE.username,
+    nickName: AUDITEE.nickName,
+    phone: `137${String(Date.now()).slice(-8)}`,
+    departmentId,
+    role: 'member',
+    quota: QUOTA_CHOICES[0]!.bytes,
+    outerLogin: true,
+    password: encryptPassword(AUDITEE.password),
+  });
+  expect(added.status, JSON.stringify(added.body)).toBe(200);
   const db = new SQLite(path.join(inject('dataDir'), 'drive.sqlite'));
   db.pragma('busy_timeout = 5000');
   try {
-    const tenant = (db.prepare("select tenant_id from users where username = 'admin'").get() as { tenant_id: string }).tenant_id;
-    const now = Date.now();
-    db.prepare(
-      `insert into users (id, tenant_id, username, nick_name, phone, avatar, role, password_hash, must_change_password,
-         password_changed_at, quota, used_size, created_at, outer_login) values (?, ?, ?, ?, '', '', 'member', ?, 0, ?, ?, 0, ?, 1)`,
-    ).run(randomBytes(16).toString('base64url'), tenant, AUDITEE.username, AUDITEE.nickName, hash, now, 1024 ** 3, now);
+    db.prepare('update users set must_change_password = 0 where username = ?').run(AUDITEE.username);
   } finally {
     db.close();
   }
+  return departmentId;
 }
 
 /** A same-origin JSON POST from the page (its session cookie and client headers). */
-function postFromPage(page: Page, apiPath: string, body: unknown): Promise<{ status: number; body: { data?: { id?: string } } }> {
+function postFromPage(page: Page, apiPath: string, body: unknown): Promise<{ status: number; body: { data?: { id?: string }; errorCode?: string } }> {
   return page.evaluate(
     async ({ url, payload }) => {
       const r = await fetch(url, { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json', 'X-Client-Platform': 'web', 'X-Network-Env': 'internal' }, body: JSON.stringify(payload) });
@@ -54,10 +67,18 @@ describe('操作日志: one user\'s actions, filtered and exported', () => {
   let admin: BrowserSession;
   const folder = `审计-${Date.now()}`;
 
+  let departmentName = '';
+
   beforeAll(async () => {
-    await addAuditee();
-    user = await openBrowserSession('audit-user');
     admin = await openBrowserSession('audit-admin', { acceptDownloads: true });
+    await submitLogin(admin.page, 'admin', 'Admin@2024');
+    await admin.page.waitForURL('**/main/file/personal**');
+    const departmentId = await addAuditee(admin.page);
+    departmentName = await admin.page.evaluate(async (url) => {
+      const tree = (await (await fetch(url, { credentials: 'include', headers: { 'X-Client-Platform': 'web' } })).json()) as { data: { departments: Array<{ id: string; name: string }> } };
+      return tree.data.departments.map((d) => [d.id, d.name]);
+    }, baseUrl() + API.orgTree).then((pairs) => pairs.find(([id]) => id === departmentId)![1]!);
+    user = await openBrowserSession('audit-user');
   });
   afterAll(async () => {
     await closeBrowserSession(user.browser, user.workDir);
@@ -83,8 +104,6 @@ describe('操作日志: one user\'s actions, filtered and exported', () => {
 
   it('the admin filters the log to that user: exactly the login, the agreement, the folder and the rename, newest first', async () => {
     const page = admin.page;
-    await submitLogin(page, 'admin', 'Admin@2024');
-    await page.waitForURL('**/main/file/personal**');
     await page.goto(`${baseUrl()}/main/system/actionLog`);
     await page.getByTestId('action-log-page').waitFor();
     await rowsOnPage(page).first().waitFor();
@@ -108,7 +127,17 @@ describe('操作日志: one user\'s actions, filtered and exported', () => {
     await page.keyboard.press('Escape');
   });
 
-  it('exports the filtered set as .xlsx and .csv: the same four rows, headers in Chinese', async () => {
+  it('the same four rows filtered by the user\'s department instead of the operator', async () => {
+    const page = admin.page;
+    await page.getByRole('button', { name: /重\s*置/ }).click();
+    await page.getByTestId('action-log-department').click();
+    await page.keyboard.type(departmentName);
+    await page.locator('.ant-select-tree-node-content-wrapper', { hasText: departmentName }).click();
+    await page.getByTestId('action-log-search').click();
+    await expect.poll(async () => (await rowsOnPage(page).allInnerTexts()).map((t) => t.split('\n')[2])).toEqual(['重命名', '新建文件夹', '同意用户协议', '账号密码登录']);
+  });
+
+  it('exports the filtered set as .xlsx and .csv: the same four rows with their department, headers in Chinese', async () => {
     const page = admin.page;
     const fetchExport = async (label: RegExp) => {
       await page.getByTestId('action-log-export').click();
@@ -134,6 +163,8 @@ describe('操作日志: one user\'s actions, filtered and exported', () => {
       [AUDITEE.username, '账号密码登录'],
     ]);
     expect(rows[1]![7]).toBe(folder);
+    // The department the user was in when acting, by name (the page's filter is that department now).
+    expect(rows.slice(1).map((r) => r[4])).toEqual([departmentName, departmentName, departmentName, departmentName]);
 
     const csv = await fetchExport(/导出为 CSV/);
     const lines = readFileSync(csv.target, 'utf8').replace(/^\uFEFF/, '').trimEnd().split('\r\n');

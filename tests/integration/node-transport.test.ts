@@ -1,5 +1,5 @@
 /**
- * The engine's chunk transport under Node (tests/replay/node-transport.ts) against a real HTTP
+ * The engine's chunk transport under Node (workers/node/chunk-transport.ts) against a real HTTP
  * server: a disk range goes byte-exact through its two reused read buffers, progress climbs to the
  * body's size, a server that refuses before reading the body ends the request instead of hanging,
  * and an abort rejects with its reason.
@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeChunkTransport } from '../replay/node-transport';
+import { createNodeChunkTransport } from '../../workers/node/chunk-transport';
 import { createCookieFetch, openFileSource } from '../replay/node-runtime';
 
 const MiB = 1024 * 1024;

@@ -5,9 +5,9 @@
 import type { TransferItemView, TransferSnapshot } from '../../common/transfer/engine-api';
 import { createEngine, type Engine, type EngineDeps } from '../../workers/engine/engine';
 import type { TransferDb } from '../../workers/queue/db';
-import { createNodeHashPool } from './node-hash-pool';
+import { createNodeHashPool } from '../../workers/node/hash-pool';
 import { createCookieFetch, engineConfigFor, openNodeTransferDb, type CookieFetch } from './node-runtime';
-import { createNodeChunkTransport } from './node-transport';
+import { createNodeChunkTransport } from '../../workers/node/chunk-transport';
 
 export interface NodeEngine {
   engine: Engine;

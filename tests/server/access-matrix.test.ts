@@ -393,6 +393,22 @@ const MATRIX: Record<string, Row> = {
       body: { parentId: ids.folderId, category: 1, relativePaths: ['a/b.txt'] },
     }),
   },
+  // Desktop sync (issue 17): a folder of another tenant is unknown (404) like one that never existed.
+  'POST /api/syn/content': {
+    access: 'user',
+    call: { method: 'POST', path: API.syncContent, body: { rootId: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.syncContent, body: { rootId: ids.folderId } }),
+  },
+  'POST /api/syn/check': { access: 'user', call: { method: 'POST', path: API.syncCheck, body: { items: [] } }, foreign: 'none' },
+  'POST /api/syn/remove': {
+    access: 'user',
+    call: { method: 'POST', path: API.syncRemove, body: { items: [{ id: BOGUS, digest: '0'.repeat(64) }] } },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.syncRemove, body: { items: [{ id: ids.fileId, digest: '0'.repeat(64) }] } },
+      { method: 'POST', path: API.syncRemove, body: { items: [{ id: own.fileId, digest: '0'.repeat(64) }, { id: ids.folderId, digest: '0'.repeat(64) }] } },
+    ],
+  },
+
   // Held items are keyed per user: another user's key is simply unknown (no object id of the tenant).
   'GET /api/v2/file/keepOnUpload': {
     access: 'user',

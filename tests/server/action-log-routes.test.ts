@@ -109,6 +109,25 @@ describe('POST /api/actionLog/list', () => {
     expect(await all(other, { userId: memberId })).toEqual([]);
   });
 
+  it('department: the operators of a department and its sub-departments, as they were placed when they acted', async () => {
+    const parent = (await admin.post<{ data: { id: string } }>(API.departmentCreate, { parentId: null, name: '研发部' })).body.data;
+    const child = (await admin.post<{ data: { id: string } }>(API.departmentCreate, { parentId: parent.id, name: '前端组' })).body.data;
+    expect((await admin.post(API.userSetDepartment, { ids: [memberId], departmentId: child.id })).status).toBe(200);
+    const before = await all(admin, { departmentId: parent.id });
+    expect(before).toEqual([]);
+    await member.post(API.mkdir, { parentId: null, category: 1, name: '部门里建的' });
+    for (const departmentId of [parent.id, child.id]) {
+      const rows = await all(admin, { departmentId });
+      expect(rows.map((e) => [e.actor.account, e.actor.departmentId, e.targets[0]?.name])).toEqual([['member', child.id, '部门里建的']]);
+    }
+    // Combined with a scanned filter (several departments' worth of ids go to the scan window).
+    expect((await all(admin, { departmentId: parent.id, fileName: '部门' })).length).toBe(1);
+    expect((await list(admin, { departmentId: 'no-such-dept-000000000' })).body).toMatchObject({ errorCode: ERRORS.NOT_FOUND.code });
+    const res = await admin.raw(actionLogExportUrl({ format: 'csv', departmentId: parent.id }));
+    const lines = Buffer.from(await res.arrayBuffer()).subarray(3).toString('utf8').trimEnd().split('\r\n');
+    expect(lines.slice(1).map((l) => l.split(',')[4])).toEqual(['前端组']);
+  });
+
   it('a scan window that does not fill the page says how far it looked, and the cursor goes on from there', async () => {
     const key = await loadChainKey(server.dataDir, undefined, false);
     const db = openReadOnlyDatabase(server.dataDir);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
 import { API, downloadUrl } from '../../common/api/paths';
 import type { UserDetails } from '../../common/api/types';
-import { BATCH_MAX_FILES, type BatchUploadItem, type BatchUploadResponse } from '../../common/transfer/batch-upload';
+import { BATCH_MAX_FILES, HEADER_BATCH_MANIFEST_SHA256, type BatchUploadItem, type BatchUploadResponse } from '../../common/transfer/batch-upload';
 import { entries, mkdir, names } from './file-kit';
 import { type Answer, type Client, randomContent, startServer, startServerAsAdmin, type TestServer, withDb } from './helpers';
 
@@ -57,8 +57,8 @@ function frame(manifestJson: string, parts: Buffer[]): Buffer {
   return Buffer.concat([length, json, ...parts]);
 }
 
-async function post(client: Client, raw: Buffer): Promise<Answer<{ data: BatchUploadResponse; errorCode?: string }>> {
-  const res = await client.raw(API.batchUpload, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(raw) });
+async function post(client: Client, raw: Buffer, headers: Record<string, string> = {}): Promise<Answer<{ data: BatchUploadResponse; errorCode?: string }>> {
+  const res = await client.raw(API.batchUpload, { method: 'POST', headers: { 'content-type': 'application/octet-stream', ...headers }, body: new Uint8Array(raw) });
   return { status: res.status, headers: res.headers, body: (await res.json()) as { data: BatchUploadResponse; errorCode?: string } };
 }
 
@@ -202,6 +202,25 @@ describe('small-file batch upload', () => {
     expect(await entries(admin, folder.id)).toEqual([]);
     expect(await blobCount()).toBe(blobsBefore);
     expect(await withDb(server, (db) => (db.prepare('select count(*) as n from blob_intents').get() as { n: number }).n)).toBe(0);
+  });
+});
+
+describe('a manifest damaged on the way', () => {
+  it('answers UPL-4002 for the whole request when the frame does not match its digest header (the client sends again), and takes it when it does', async () => {
+    const folder = await mkdir(admin, `batch-damaged-${++serial}`);
+    const { bytes } = body([{ name: 'd.txt', bytes: randomContent(20), parentId: folder.id }], [`dmg-${serial}`]);
+    const length = bytes.readUInt32BE(0);
+    const digest = sha(bytes.subarray(0, 4 + length));
+    const damaged = Buffer.from(bytes);
+    damaged[10] = damaged[10]! ^ 0x20;
+    const tooLong = Buffer.from(bytes);
+    tooLong.writeUInt32BE(0x7fffffff, 0);
+    for (const raw of [damaged, tooLong]) {
+      const res = await post(admin, raw, { [HEADER_BATCH_MANIFEST_SHA256]: digest });
+      expect([res.status, res.body.errorCode]).toEqual([400, ERRORS.CHUNK_DIGEST_MISMATCH.code]);
+    }
+    const ok = await post(admin, bytes, { [HEADER_BATCH_MANIFEST_SHA256]: digest });
+    expect(ok.body.data.results.map((r) => r.status)).toEqual(['created']);
   });
 });
 

@@ -15,12 +15,14 @@ export interface ClaimOptions {
   /** Answers the challenge; default: the correct proof over `content`. */
   prove?: (c: SecondUploadChallenge) => { challengeId: string; hmac: string };
   onConflict?: string;
+  /** More request fields (ifMatch...). */
+  extra?: Record<string, unknown>;
 }
 
 /** A second upload over the real API: the claim, its challenge, then the answer with the proof. */
 export async function secondUpload(client: Client, content: Buffer, name: string, opts: ClaimOptions = {}) {
   const { fingerprint } = describeFile(content);
-  const base = { fingerprint, size: content.length, name, parentId: opts.parentId ?? null, category: 1, onConflict: opts.onConflict };
+  const base = { fingerprint, size: content.length, name, parentId: opts.parentId ?? null, category: 1, onConflict: opts.onConflict, ...opts.extra };
   const first = await client.post<{ data: SecondUploadResponse }>(API.secondUpload, base);
   expect(first.status).toBe(200);
   const challenge = first.body.data as SecondUploadChallenge;

@@ -6,6 +6,7 @@
  * queue and join the next batch; their client keys make a batch the server already took answer
  * `created` instead of storing anything twice.
  */
+import { ERRORS } from '../../common/api/errors';
 import { ApiCallError } from '../../common/api/failure';
 import { RETRY_MAX_ATTEMPTS } from '../../common/transfer/constants';
 import type { TransferState } from '../../common/transfer/states';
@@ -14,7 +15,7 @@ import type { UploadPatch } from '../queue/types';
 import type { ApiClient } from './api-client';
 import { backoffDelayMs, type Sleep } from './backoff';
 import { runBatch } from './batch-runner';
-import { decideOnFailure } from './failure-policy';
+import { decideOnFailure, type FailureDecision } from './failure-policy';
 import type { ItemWrites } from './item-writes';
 import type { LiveItem } from './live-item';
 import { MESSAGES } from './messages';
@@ -34,6 +35,11 @@ export interface BatchDriverContext extends Pick<ItemWrites, 'writeMany'> {
   ended(): void;
   /** The server has no batch route (404): the items take the chunked protocol from now on. */
   unsupported(): void;
+}
+
+/** The server found the manifest damaged on the way (its digest header did not match): send again. */
+function manifestDamaged(error: unknown): boolean {
+  return error instanceof ApiCallError && error.errorCode === ERRORS.CHUNK_DIGEST_MISMATCH.code;
 }
 
 const RUNNING: ReadonlySet<TransferState> = new Set(['uploading', 'retrying']);
@@ -93,7 +99,9 @@ export function createBatchDriver(ctx: BatchDriverContext): { driveBatch(lives: 
             await writeAll(lives, { state: 'waiting' }, RUNNING);
             return;
           }
-          const decision = decideOnFailure(error);
+          const decision: FailureDecision = manifestDamaged(error)
+            ? { action: 'retry', message: MESSAGES.networkRetrying, finalMessage: MESSAGES.networkGaveUp }
+            : decideOnFailure(error);
           if (decision.action === 'retry' && decision.network && !ctx.online.isOnline()) {
             await writeAll(lives, { state: 'retrying', lastError: MESSAGES.offline }, RUNNING);
             await waitUntilOnline(ctx.online, signal);

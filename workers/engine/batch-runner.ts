@@ -6,7 +6,7 @@
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import { ApiCallError, classifyFailure } from '../../common/api/failure';
-import type { BatchUploadItem, BatchUploadResponse } from '../../common/transfer/batch-upload';
+import { HEADER_BATCH_MANIFEST_SHA256, type BatchUploadItem, type BatchUploadResponse } from '../../common/transfer/batch-upload';
 import { SourceReadError, type Sha256Hex } from '../hash/sha256';
 import type { UploadPatch } from '../queue/types';
 import type { ApiClient } from './api-client';
@@ -75,7 +75,8 @@ export async function runBatch(ctx: BatchRunContext): Promise<BatchOutcome> {
   const header = manifestFrame(prepared.map((p) => p.item));
   const body = new Blob([header, ...prepared.map((p) => p.bytes)]);
   const ends = prepared.reduce<number[]>((acc, p) => [...acc, (acc.at(-1) ?? header.length) + p.bytes.length], []);
-  const response = await ctx.api.postBytes<BatchUploadResponse>(API.batchUpload, body, {}, ctx.signal, (sent) => {
+  const headers = { [HEADER_BATCH_MANIFEST_SHA256]: await ctx.sha256(header) };
+  const response = await ctx.api.postBytes<BatchUploadResponse>(API.batchUpload, body, headers, ctx.signal, (sent) => {
     prepared.forEach((p, i) => {
       const start = ends[i]! - p.bytes.length;
       ctx.progress(p.live.record.id, Math.max(0, Math.min(p.bytes.length, sent - start)));

@@ -10,8 +10,7 @@
  * a late "done" or "retrying" from the attempt it stopped.
  */
 import { API } from '../../common/api/paths';
-import type { UploadCandidate } from '../../common/transfer/checks';
-import { BATCH_FILE_MAX_BYTES, BATCH_MAX_BYTES, BATCH_MAX_FILES } from '../../common/transfer/batch-upload';
+import { BATCH_FILE_MAX_BYTES } from '../../common/transfer/batch-upload';
 import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_FILE_CONCURRENCY, STALL_TIMEOUT_MS } from '../../common/transfer/constants';
 import {
   DEFAULT_ENGINE_CONFIG,
@@ -27,12 +26,11 @@ import {
 import { isActive, isFinal } from '../../common/transfer/states';
 import { createInThreadHashChunk, createSha256Hex, type HashChunk, type Sha256Hex } from '../hash/sha256';
 import type { TransferDb } from '../queue/db';
-import { addUploads, listUploads, removeFinishedUploads } from '../queue/repository';
+import { listUploads, removeFinishedUploads } from '../queue/repository';
 import { newUploadRecord as initialUploadRecord } from '../queue/records';
 import type { UploadPatch, UploadRecord } from '../queue/types';
 import { createApiClient, type FetchFn } from './api-client';
 import { abortableSleep, type Sleep } from './backoff';
-import { checkBatch, type CheckOutcome } from './pre-upload-checks';
 import { createFolders, folderOf, folderPaths, normalizePath } from './folders';
 import { newItemId } from './ids';
 import { MESSAGES } from './messages';
@@ -42,6 +40,9 @@ import { toQueueExport } from './queue-export';
 import { fingerprintMatches } from './reattach';
 import { createBatchDriver } from './batch-driver';
 import { createItemDriver } from './item-driver';
+import { defaultRequestPersistence, storeRefusedFile } from './queue-storage';
+import { planStarts } from './scheduler';
+import { createEnqueuer } from './enqueue';
 import { createItemWrites } from './item-writes';
 import { ABORTED_BY_COMMAND, liveOf, toView, type LiveItem } from './live-item';
 import { defaultChunkTransport, withStallDetection, type ChunkTransport } from './transport';
@@ -91,25 +92,6 @@ export { CHUNK_PROGRESS_SAVE_MS } from './item-writes';
 
 /** Holds the server knows about (multipleFile/check recorded them): decisions are reported to it. */
 const SERVER_HOLDS = new Set(['exists', 'sensitive', 'locked']);
-
-function defaultRequestPersistence(): void {
-  const nav = (globalThis as { navigator?: { storage?: { persist?: () => Promise<boolean> } } }).navigator;
-  nav?.storage?.persist?.().catch(() => undefined);
-}
-
-/**
- * The queue's store would not keep the file itself: some stores refuse Blobs (DataCloneError), and a
- * browser with little room refuses a large one (QuotaExceededError: Chromium counts a stored File
- * against the origin's quota, so a 2 GiB pick in a small profile failed before it reached the list).
- * Dexie may wrap the browser's error; its `inner` is then the one that tells.
- */
-function storeRefusedFile(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (error.name === 'DataCloneError' || error.name === 'QuotaExceededError') return true;
-  const inner = (error as { inner?: unknown }).inner;
-  const failures = (error as { failures?: unknown[] }).failures;
-  return storeRefusedFile(inner) || (Array.isArray(failures) && failures.some(storeRefusedFile));
-}
 
 export function createEngine(deps: EngineDeps): Engine {
   const { db } = deps;
@@ -193,35 +175,14 @@ export function createEngine(deps: EngineDeps): Engine {
     return batchesAvailable && live.file !== null && r.size <= BATCH_FILE_MAX_BYTES && r.uploadId === null && r.chunksDone.length === 0;
   }
 
-  /**
-   * Starts waiting items, in queue order, while fewer than `fileConcurrency` run: a large file on its
-   * own, small ones gathered into batches (each batch takes one place).
-   */
+  /** Starts waiting items while places are free (scheduler.ts). */
   function pump(): void {
     // Offline, nothing starts: items stay 'waiting' and the 'online' event pumps again.
     if (disposed || starting === null || !online.isOnline()) return;
-    let group: LiveItem[] = [];
-    let groupBytes = 0;
-    const startGroup = () => {
-      if (group.length > 0) void driveBatch(group);
-      group = [];
-      groupBytes = 0;
-    };
-    for (const live of items.values()) {
-      if (running >= fileConcurrency) break;
-      if (live.record.state !== 'waiting' || live.run !== null) continue;
-      if (!batchable(live)) {
-        void drive(live);
-        continue;
-      }
-      if (group.length === BATCH_MAX_FILES || groupBytes + live.record.size > BATCH_MAX_BYTES) {
-        startGroup();
-        if (running >= fileConcurrency) break;
-      }
-      group.push(live);
-      groupBytes += live.record.size;
+    for (const start of planStarts(items.values(), fileConcurrency - running, batchable)) {
+      if (start.kind === 'single') void drive(start.live);
+      else void driveBatch(start.lives);
     }
-    if (running < fileConcurrency) startGroup();
   }
 
   function stopAttempt(live: LiveItem): void {
@@ -254,45 +215,16 @@ export function createEngine(deps: EngineDeps): Engine {
     return initialUploadRecord({ id: newId(createdAt), file, target, createdAt, relativePath, chunkConcurrency });
   }
 
-  /**
-   * Runs the pre-upload checks for the batch. A server without the check (or a failed call) lets the
-   * batch through: the server enforces the same rules again at merge.
-   */
-  async function preUploadChecks(records: UploadRecord[]): Promise<Map<string, CheckOutcome>> {
-    const candidates: UploadCandidate[] = records.map((r) => ({ key: r.id, name: r.name, size: r.size, parentId: r.target.parentId, category: r.target.category }));
-    try {
-      return await checkBatch(api, candidates, lifetime.signal);
-    } catch (error) {
-      if (lifetime.signal.aborted) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      console.warn(`transfer engine: pre-upload checks unavailable (${reason}); the server enforces them at merge`);
-      return new Map();
-    }
-  }
-
-  /** Checks, persists and schedules new upload records (the records start in their checked state). */
-  async function addChecked(records: UploadRecord[]): Promise<string[]> {
-    const outcomes = await preUploadChecks(records);
-    for (const record of records) {
-      const outcome = outcomes.get(record.id);
-      // A new version was asked for up front: the existing name is the point, not a question.
-      if (outcome?.holdReason === 'exists' && record.onConflict === 'newVersion') continue;
-      Object.assign(record, outcome ?? {});
-    }
-    try {
-      await addUploads(db, records);
-    } catch (error) {
-      // The store would not keep the file (storeRefusedFile). Keep the queue persistent anyway; the
-      // bytes stay in memory for this page, and after a reload the item is held until the file is
-      // picked again.
-      if (!storeRefusedFile(error)) throw error;
-      await addUploads(db, records.map((r) => ({ ...r, file: null })));
-    }
-    for (const record of records) items.set(record.id, liveOf(record, record.file));
-    notifier.changed();
-    pump();
-    return records.map((r) => r.id);
-  }
+  const addChecked = createEnqueuer({
+    api,
+    db,
+    signal: lifetime.signal,
+    added: (records) => {
+      for (const record of records) items.set(record.id, liveOf(record, record.file));
+      notifier.changed();
+      pump();
+    },
+  });
 
   // ---- views ---------------------------------------------------------------------------------
 

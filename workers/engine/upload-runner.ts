@@ -217,7 +217,15 @@ async function probeFindsCandidate(ctx: UploadRunContext, item: UploadRecord, fi
 }
 
 function mergeRequest(item: UploadRecord, uploadId: string): ChunkMergeRequest {
-  return { uploadId, name: item.name, parentId: item.target.parentId, category: item.target.category, onConflict: item.onConflict, clientKey: item.id };
+  return {
+    uploadId,
+    name: item.name,
+    parentId: item.target.parentId,
+    category: item.target.category,
+    onConflict: item.onConflict,
+    clientKey: item.id,
+    ...(item.ifMatch ? { ifMatch: item.ifMatch } : {}),
+  };
 }
 
 /**
@@ -294,6 +302,7 @@ async function trySecondUpload(ctx: UploadRunContext, item: UploadRecord, file: 
     category: item.target.category,
     onConflict: item.onConflict,
     clientKey: item.id,
+    ...(item.ifMatch ? { ifMatch: item.ifMatch } : {}),
   };
   let challenge: SecondUploadResponse;
   try {

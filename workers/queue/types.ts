@@ -1,7 +1,7 @@
 /** The persisted shape of a transfer item: everything needed to resume it after a reload. */
 import type { HoldReason } from '../../common/transfer/checks';
 import type { TransferItemView, UploadTarget } from '../../common/transfer/engine-api';
-import type { ConflictPolicy } from '../../common/transfer/protocol';
+import type { ConflictPolicy, IfMatch } from '../../common/transfer/protocol';
 import type { TransferState } from '../../common/transfer/states';
 
 export type ItemHoldReason = NonNullable<TransferItemView['holdReason']>;
@@ -63,6 +63,11 @@ export interface UploadRecord {
    * common/transfer/protocol.ts). Not indexed, so no schema version: a record without it is false.
    */
   streamingSession?: boolean;
+  /**
+   * With onConflict 'newVersion': replace only that file at that content (the desktop sync's guard,
+   * common/transfer/protocol.ts IfMatch). Not indexed: absent on the browser's items.
+   */
+  ifMatch?: IfMatch | null;
 }
 
 /** Fields a caller may change; `id`, `direction` and `createdAt` never change. */

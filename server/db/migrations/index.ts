@@ -14,6 +14,7 @@ import { m0020_organisation } from './0020-organisation';
 import { m0021_organisation_counts } from './0021-organisation-counts';
 import { m0040_finished_uploads } from './0040-finished-uploads';
 import { m0041_blob_intents } from './0041-blob-intents';
+import { m0030_sync } from './0030-sync';
 import { m0060_name_sort_keys } from './0060-name-sort-keys';
 
 /**
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_tenant_profile': m0012_tenant_profile,
   '0020_organisation': m0020_organisation,
   '0021_organisation_counts': m0021_organisation_counts,
+  '0030_sync': m0030_sync,
   '0040_finished_uploads': m0040_finished_uploads,
   '0041_blob_intents': m0041_blob_intents,
   '0060_name_sort_keys': m0060_name_sort_keys,

@@ -1,6 +1,8 @@
 import { Descriptions, Drawer, Tag, Typography } from 'antd';
 import { actionLabel } from '../../../common/api/action-codes';
 import type { ActionLogEntry } from '../../../common/api/action-log';
+import { departmentPath } from '../../../common/org/tree';
+import { useOrgTree } from '../../lib/data/org';
 import { clientText, operatorText, roleName, targetText, targetTypeLabel } from './labels';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -11,6 +13,8 @@ function fullTime(at: number): string {
 
 /** Everything one record holds, its place in the chain included. */
 export function ActionLogDetail({ entry, onClose }: { entry: ActionLogEntry | null; onClose: () => void }) {
+  const tree = useOrgTree();
+  const department = entry?.actor.departmentId ? (tree.index && departmentPath(tree.index, entry.actor.departmentId)) || entry.actor.departmentId : '-';
   return (
     <Drawer open={entry !== null} onClose={onClose} title="操作详情" size="large" destroyOnHidden>
       {entry && (
@@ -19,6 +23,7 @@ export function ActionLogDetail({ entry, onClose }: { entry: ActionLogEntry | nu
           <Descriptions.Item label="操作人">
             {operatorText(entry)} · {roleName(entry.actor.role)}
           </Descriptions.Item>
+          <Descriptions.Item label="部门（操作时）">{department}</Descriptions.Item>
           <Descriptions.Item label="操作">
             {actionLabel(entry.action)} <Typography.Text type="secondary">{entry.action}</Typography.Text>
           </Descriptions.Item>

@@ -1,7 +1,9 @@
-import { Button, DatePicker, Form, Input, Select, Space } from 'antd';
+import { Button, DatePicker, Form, Input, Select, Space, TreeSelect } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import type { DepartmentIndex } from '../../../common/org/tree';
+import { useOrgTree } from '../../lib/data/org';
 import type { ActionLogFilter } from '../../../common/api/action-log';
 import type { ActionOutcome } from '../../../common/api/action-codes';
 import { searchOperators } from './action-log-api';
@@ -10,6 +12,7 @@ import { ACTION_OPTIONS, OUTCOME_OPTIONS } from './labels';
 interface FormValues {
   range?: [Dayjs | null, Dayjs | null] | null;
   userId?: string;
+  departmentId?: string;
   actions?: string[];
   fileName?: string;
   outcome?: ActionOutcome;
@@ -21,6 +24,7 @@ export function toFilter(v: FormValues): ActionLogFilter {
   if (v.range?.[0]) f.from = v.range[0].valueOf();
   if (v.range?.[1]) f.to = v.range[1].valueOf() + 1;
   if (v.userId) f.userId = v.userId;
+  if (v.departmentId) f.departmentId = v.departmentId;
   if (v.actions && v.actions.length > 0) f.actions = v.actions;
   if (v.fileName?.trim()) f.fileName = v.fileName.trim();
   if (v.outcome) f.outcome = v.outcome;
@@ -47,10 +51,41 @@ function OperatorSelect({ value, onChange }: { value?: string; onChange?: (v: st
   );
 }
 
-/**
- * Filters of the 操作日志 page: time range, operator, action types, file name, outcome. The
- * department filter comes with the organisation's departments (the API already takes departmentId).
- */
+interface TreeOption {
+  value: string;
+  title: string;
+  children?: TreeOption[];
+}
+
+function treeOptions(index: DepartmentIndex, parent = ''): TreeOption[] {
+  return (index.children.get(parent) ?? []).map((d) => {
+    const children = treeOptions(index, d.id);
+    return children.length > 0 ? { value: d.id, title: d.name, children } : { value: d.id, title: d.name };
+  });
+}
+
+/** Departments (with their sub-departments: the server counts the whole subtree), from the organisation tree. */
+function DepartmentSelect({ value, onChange }: { value?: string; onChange?: (v: string | undefined) => void }) {
+  const tree = useOrgTree();
+  const options = useMemo(() => (tree.index ? treeOptions(tree.index) : []), [tree.index]);
+  return (
+    <TreeSelect
+      allowClear
+      showSearch
+      treeNodeFilterProp="title"
+      value={value}
+      onChange={(v) => onChange?.(v)}
+      treeData={options}
+      placeholder="全部部门"
+      loading={tree.isPending}
+      style={{ width: 200 }}
+      popupMatchSelectWidth={false}
+      data-testid="action-log-department"
+    />
+  );
+}
+
+/** Filters of the 操作日志 page: time range, operator, department, action types, object name, outcome. */
 export function ActionLogFilters({ onApply, disabled }: { onApply: (f: ActionLogFilter) => void; disabled: boolean }) {
   const [form] = Form.useForm<FormValues>();
   return (
@@ -60,6 +95,9 @@ export function ActionLogFilters({ onApply, disabled }: { onApply: (f: ActionLog
       </Form.Item>
       <Form.Item name="userId" label="操作人">
         <OperatorSelect />
+      </Form.Item>
+      <Form.Item name="departmentId" label="部门">
+        <DepartmentSelect />
       </Form.Item>
       <Form.Item name="actions" label="操作类型">
         <Select mode="multiple" allowClear maxTagCount="responsive" placeholder="全部操作" options={ACTION_OPTIONS} style={{ width: 240 }} data-testid="action-log-actions" />

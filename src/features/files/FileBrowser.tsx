@@ -3,7 +3,7 @@ import { useAtomValue } from 'jotai';
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { FileEntry } from '../../../common/api/types';
-import { usePermissionCheck } from '../../lib/button-permissions';
+import { pagePermissionsAtom, usePermissionCheck } from '../../lib/button-permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { useOnline } from '../../lib/data/online';
 import { fileListVersionAtom } from '../../lib/file-events';
@@ -24,6 +24,7 @@ import { previewModeOf } from './preview-mode';
 import { DEFAULT_SORT, type SortState } from './sort-state';
 import { errorText, useBrowserUploads } from './use-browser-uploads';
 import { useConflictDecisions } from './use-conflict-decisions';
+import { useDeepLinkPreview } from './use-deep-link-preview';
 import { useCurrentDir } from './use-current-dir';
 import { isNavKey, type ViewLayout } from './keyboard-nav';
 import { useListSelection } from './use-list-selection';
@@ -243,6 +244,18 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
     if (previewModeOf(file) && permitted(ACTION_PERMISSIONS.preview ?? '')) setDialog({ kind: 'preview', file });
     else if (permitted(ACTION_PERMISSIONS.download ?? '')) void run('download', [file]);
   }
+
+  // A file named by the desktop shell (clouddrive:// link): its preview (or its download), once the
+  // button permissions that gate both are known.
+  const [linked, setLinked] = useState<FileEntry | null>(null);
+  useDeepLinkPreview(setLinked, () => void message.error('要打开的文件不存在或无权访问'));
+  const permissionsKnown = useAtomValue(pagePermissionsAtom) !== null;
+  useEffect(() => {
+    if (!linked || !permissionsKnown) return;
+    setLinked(null);
+    openEntry(linked);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- openEntry reads the current props; run once per linked file
+  }, [linked, permissionsKnown]);
 
   function emptyRecycleBin(): void {
     modal.confirm({

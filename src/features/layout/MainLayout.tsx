@@ -20,7 +20,18 @@ const HEADER_HEIGHT = 56;
  * panel a bottom sheet behind a floating button (`asideButton` shows its badge); the panel stays
  * mounted either way (it owns the transfer engine's connection).
  */
-export function MainLayout({ children, aside, asideButton }: { children: ReactNode; aside?: ReactNode; asideButton?: ReactNode }) {
+export function MainLayout({
+  children,
+  aside,
+  asideButton,
+  headerExtra,
+}: {
+  children: ReactNode;
+  aside?: ReactNode;
+  asideButton?: ReactNode;
+  /** Beside the user menu (the desktop shell's 本机同步). */
+  headerExtra?: ReactNode;
+}) {
   const menu = useMenuQuery().data ?? null;
   const user = useUserDetailsQuery().data ?? null;
   usePagePermissionsLoader();
@@ -53,6 +64,7 @@ export function MainLayout({ children, aside, asideButton }: { children: ReactNo
         <div style={{ flex: 1, minWidth: 0 }}>
           <BrandMark size={30} />
         </div>
+        {headerExtra}
         <UserMenu user={user} />
       </Layout.Header>
       <Layout style={{ minHeight: 0 }}>

@@ -46,6 +46,12 @@ export function generateAuditLog(db: SqliteDatabase, key: Buffer, tenantId: stri
   const head = db.prepare('select seq, hash from action_log_heads where tenant_id = ?').get(tenantId) as { seq: number; hash: string };
   const operators = Array.from({ length: OPERATORS }, (_, i) => (i === 0 ? operatorId : randomBytes(16).toString('base64url')));
   const departments = Array.from({ length: DEPARTMENTS }, () => randomBytes(16).toString('base64url'));
+  // Real departments of the tenant (the department filter looks its subtree up).
+  const addDepartment = db.prepare(
+    `insert into departments (id, tenant_id, parent_id, name, name_key, sort_order, manager_id, kind, created_at, updated_at)
+     values (?, ?, null, ?, ?, ?, null, 'normal', ?, ?)`,
+  );
+  departments.forEach((id, i) => addDepartment.run(id, tenantId, `部门${i}`, `部门${i}`, i, Date.now(), Date.now()));
   const columns = [
     'tenant_id', 'seq', 'at', 'actor_id', 'actor_account', 'actor_name', 'actor_role', 'dept_id', 'action', 'targets', 'names_key', 'detail',
     'outcome', 'error_code', 'address', 'client_type', 'network_env', 'platform', 'user_agent', 'prev_hash', 'hash',

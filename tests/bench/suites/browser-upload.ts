@@ -10,6 +10,11 @@
  * service, its storage service (IndexedDB), the rest of Chromium (GPU, zygotes, other utilities) and
  * the server; plus the renderer's peak RSS while uploading.
  *
+ * A third timed phase per round is Chromium's own ceiling on this machine: the same File sent by one
+ * bare XMLHttpRequest from the same page into the same raw sink (no hashing, no engine, no app), so
+ * `browserBareXhrRatio` (its MB/s ÷ curl's) says how much of the gap to curl is the browser's own and
+ * `browserUploadVsBareXhr` how close the engine comes to what the browser can do at all.
+ *
  * BENCH_BROWSER_UPLOAD_MB (default 1024) sets the size, BENCH_BROWSER_UPLOAD_ROUNDS (default 3) the rounds.
  *
  * Profile mode, BENCH_BROWSER_PROFILE=<dir>: no timed rounds and no curl; the app is built unminified
@@ -26,7 +31,8 @@ import { cpuDelta, cpuSnapshot, rendererRss, sampleChromiumMemory, type CpuByKin
 import { recordBrowserProfile } from '../lib/browser-profile';
 import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
 import { GiB, round1, round3, settleBeforeTimedPhase } from '../lib/transfer-context';
-import { hasCurl, median, rawUploadCurl, rawUploadNode } from './upload';
+import { clientHeaders } from '../../../common/api/client-env';
+import { hasCurl, median, RAW_SINK_KEEP, rawUploadCurl, rawUploadNode } from './upload';
 
 const SIZE = Math.round(Number(process.env.BENCH_BROWSER_UPLOAD_MB ?? 1024) * MIB);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_BROWSER_UPLOAD_ROUNDS ?? 3));
@@ -62,6 +68,40 @@ async function newFile(dir: string, label: string, size: number): Promise<string
   const file = path.join(dir, `${label}-${Date.now()}.bin`);
   await writeGeneratedFile(file, size);
   return file;
+}
+
+/**
+ * The browser's ceiling: `file` picked into a fresh hidden input of the page and PUT by one bare
+ * XMLHttpRequest (cookie and client headers, as the app's requests) into the raw sink; ms from the
+ * send to the answer.
+ */
+async function timedBareXhr(drive: BrowserDrive, file: string): Promise<number> {
+  const input = await drive.page.evaluateHandle(() => {
+    const el = document.createElement('input');
+    el.type = 'file';
+    el.style.display = 'none';
+    document.body.append(el);
+    return el;
+  });
+  try {
+    await input.asElement()!.setInputFiles(file);
+    return await drive.page.evaluate(
+      async ({ el, url, headers }) =>
+        new Promise<number>((resolve, reject) => {
+          const picked = (el as HTMLInputElement).files![0]!;
+          const xhr = new XMLHttpRequest();
+          xhr.open('PUT', url);
+          for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
+          const started = performance.now();
+          xhr.onload = () => (xhr.status === 200 ? resolve(performance.now() - started) : reject(new Error(`raw sink answered ${xhr.status}`)));
+          xhr.onerror = () => reject(new Error('bare XHR failed'));
+          xhr.send(picked);
+        }),
+      { el: input, url: RAW_SINK_KEEP, headers: { ...clientHeaders('web', 'internal'), 'Content-Type': 'application/octet-stream' } },
+    );
+  } finally {
+    await input.evaluate((el) => (el as HTMLElement).remove());
+  }
 }
 
 const perGiB = (seconds: number, bytes: number): number => seconds / (bytes / GiB);
@@ -109,6 +149,7 @@ export const browserUploadBenchmark: BenchModule = {
     const ratios: number[] = [];
     const browserRates: number[] = [];
     const rawRates: number[] = [];
+    const bareRates: number[] = [];
     const cpus: CpuByKind[] = [];
     const rawServerCpus: number[] = [];
     let rendererPeak = 0;
@@ -122,6 +163,11 @@ export const browserUploadBenchmark: BenchModule = {
         const timed: { browser?: BrowserUploadResult } = {};
         let rawMs = 0;
         let rawCpu = NaN;
+        let bareMs = 0;
+        const timeBare = async () => {
+          await settleBeforeTimedPhase();
+          bareMs = await timedBareXhr(drive, file);
+        };
         const timeBrowser = async () => {
           await settleBeforeTimedPhase();
           timed.browser = await timedBrowserUpload(drive, file);
@@ -135,7 +181,9 @@ export const browserUploadBenchmark: BenchModule = {
         if (round % 2 === 0) {
           await timeBrowser();
           await timeRaw();
+          await timeBare();
         } else {
+          await timeBare();
           await timeRaw();
           await timeBrowser();
         }
@@ -145,6 +193,8 @@ export const browserUploadBenchmark: BenchModule = {
         const rawMBps = megabytesPerSecond(SIZE, rawMs);
         browserRates.push(browserMBps);
         rawRates.push(rawMBps);
+        const bareMBps = megabytesPerSecond(SIZE, bareMs);
+        bareRates.push(bareMBps);
         ratios.push(browserMBps / rawMBps);
         cpus.push(b.cpu);
         rawServerCpus.push(rawCpu);
@@ -152,6 +202,7 @@ export const browserUploadBenchmark: BenchModule = {
         rendererBaseline = Math.min(rendererBaseline, b.baselineRendererBytes);
         const mib = (SIZE / MIB).toFixed(0);
         rows.push({ label: `round ${round + 1}: raw, ${curl ? 'curl -T' : 'Node http PUT'} → /api/test/raw-sink`, cells: { MiB: mib, seconds: (rawMs / 1000).toFixed(2), 'MB/s': rawMBps.toFixed(0), ratio: '1.00', 'server CPU s': cell(rawCpu) } });
+        rows.push({ label: `round ${round + 1}: Chromium, one bare XHR of the File → raw sink`, cells: { MiB: mib, seconds: (bareMs / 1000).toFixed(2), 'MB/s': bareMBps.toFixed(0), ratio: (bareMBps / rawMBps).toFixed(2) } });
         const other = b.cpu.gpu + b.cpu.utility + b.cpu.zygote + b.cpu.other;
         rows.push({
           label: `round ${round + 1}: Chromium, 上传文件 pick → 已完成`,
@@ -185,7 +236,10 @@ export const browserUploadBenchmark: BenchModule = {
       rawServer: median(rawServerCpus.map((s) => perGiB(s, SIZE))),
     };
     const ratio = median(ratios);
+    const bareRatio = median(bareRates.map((b, i) => b / rawRates[i]!));
+    const vsBare = median(browserRates.map((b, i) => b / bareRates[i]!));
     rows.push({ label: `median of ${ROUNDS} rounds: Chromium / raw`, cells: { 'MB/s': `${median(browserRates).toFixed(0)} / ${median(rawRates).toFixed(0)}`, ratio: ratio.toFixed(2) } });
+    rows.push({ label: `median: bare XHR / raw (the browser's ceiling); app / bare XHR ${vsBare.toFixed(2)}`, cells: { 'MB/s': `${median(bareRates).toFixed(0)} / ${median(rawRates).toFixed(0)}`, ratio: bareRatio.toFixed(2) } });
     rows.push({
       label: 'CPU-seconds per GiB, median (raw: server only)',
       cells: {
@@ -206,6 +260,9 @@ export const browserUploadBenchmark: BenchModule = {
         browserUploadRatioRounds: ratios.map(round3).join(' '),
         browserUploadMBps: round1(median(browserRates)),
         browserRawUploadMBps: round1(median(rawRates)),
+        browserBareXhrMBps: round1(median(bareRates)),
+        browserBareXhrRatio: round3(bareRatio),
+        browserUploadVsBareXhr: round3(vsBare),
         browserUploadRendererCpuSecondsPerGiB: round3(perGiBCpu.renderer),
         browserUploadBrowserCpuSecondsPerGiB: round3(perGiBCpu.browser),
         browserUploadNetworkCpuSecondsPerGiB: round3(perGiBCpu.network),

@@ -18,7 +18,7 @@ import http from 'node:http';
 import { clientHeaders } from '../../../common/api/client-env';
 import { fingerprintOfChunkDigests, createSha256Hex } from '../../../workers/hash/sha256';
 import { hashChunksInBackground } from '../../../workers/engine/chunk-digests';
-import { createNodeHashPool } from '../../replay/node-hash-pool';
+import { createNodeHashPool } from '../../../workers/node/hash-pool';
 import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
 import { createNodeEngine, waitUntilSettled } from '../../replay/engine-harness';
 import { openFileSource } from '../../replay/node-runtime';
@@ -29,7 +29,7 @@ import { GiB, round1, round3, settleBeforeTimedPhase, transferContext } from '..
 
 export const RAW_SINK_PATH = '/api/test/raw-sink';
 /** The raw upload keeps its file, as the engine's upload keeps its blob (see server/routes/test-routes.ts). */
-const RAW_SINK_KEEP = `${RAW_SINK_PATH}?keep=1`;
+export const RAW_SINK_KEEP = `${RAW_SINK_PATH}?keep=1`;
 
 export function hasCurl(): boolean {
   return spawnSync('which', ['curl']).status === 0;

@@ -9,8 +9,8 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { createHashPool, hashPoolSize, type HashPool, type HashResultMessage, type HashTaskMessage, type HashWorkerLike } from '../../workers/hash/hash-pool';
-import { createInThreadHashChunk, type HashChunk } from '../../workers/hash/sha256';
+import { createHashPool, hashPoolSize, type HashPool, type HashResultMessage, type HashTaskMessage, type HashWorkerLike } from '../hash/hash-pool';
+import { createInThreadHashChunk, type HashChunk } from '../hash/sha256';
 import { diskRangeOf } from './disk-ranges';
 
 /** What a hash thread is sent: a byte range of a file. */

@@ -11,9 +11,9 @@ import { once } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { parseBody, type ChunkResponse, type ChunkTransport } from '../../workers/engine/transport';
+import { parseBody, type ChunkResponse, type ChunkTransport } from '../engine/transport';
 import { diskRangeOf, readDiskRangeInto, type DiskRange } from './disk-ranges';
-import type { CookieFetch } from './node-runtime';
+import type { CookieFetch } from './cookie-fetch';
 
 /** Read size when sending a chunk from disk: few syscalls, little memory per request. */
 const DISK_READ_BYTES = 1024 * 1024;
@@ -49,6 +49,7 @@ async function sendDiskRange(
   pool: ReadBufferPool,
   stopped: () => boolean,
   onProgress: (sent: number) => void,
+  throttle?: (bytes: number) => Promise<void>,
 ): Promise<number> {
   const handle = await fsp.open(range.path, 'r');
   const buffers = [pool.take(), pool.take()];
@@ -76,6 +77,8 @@ async function sendDiskRange(
       if (previous) await Promise.race([previous, gone]);
       if (stopped() || !reusable[slot]) break;
       const length = Math.min(DISK_READ_BYTES, range.end - position);
+      if (throttle) await throttle(length);
+      if (stopped()) break;
       const buffer = buffers[slot]!;
       await readDiskRangeInto(handle, buffer, position, length, range);
       const data = buffer.subarray(0, length);
@@ -94,7 +97,12 @@ async function sendDiskRange(
   return sent;
 }
 
-export function createNodeChunkTransport(jar: CookieFetch): ChunkTransport {
+export interface NodeTransportOptions {
+  /** Waits before each piece of a body goes out (the sync's upload bandwidth limit). */
+  throttle?: (bytes: number, signal: AbortSignal) => Promise<void>;
+}
+
+export function createNodeChunkTransport(jar: CookieFetch, options: NodeTransportOptions = {}): ChunkTransport {
   const agents = {
     'http:': new http.Agent({ keepAlive: true }),
     'https:': new https.Agent({ keepAlive: true }),
@@ -121,13 +129,15 @@ export function createNodeChunkTransport(jar: CookieFetch): ChunkTransport {
       const answered = once(req, 'response') as Promise<[http.IncomingMessage]>;
       answered.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
       if (inMemory) {
+        if (options.throttle) await options.throttle(inMemory.length, signal);
         req.end(inMemory);
         request.onProgress(inMemory.length);
       } else {
         let answeredEarly = false;
         void answered.then(() => (answeredEarly = true), () => undefined);
         // Destroyed (error, abort) or answered before the body ended (a refusal): stop writing.
-        const sent = await sendDiskRange(req, range!, pool, () => req.destroyed || answeredEarly, request.onProgress);
+        const throttle = options.throttle ? (bytes: number) => options.throttle!(bytes, signal) : undefined;
+        const sent = await sendDiskRange(req, range!, pool, () => req.destroyed || answeredEarly, request.onProgress, throttle);
         // A body cut short leaves its connection mid-request: it must not carry another one.
         if (sent === range!.end - range!.start) req.end();
         else cutShort = true;

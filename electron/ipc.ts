@@ -1,0 +1,45 @@
+/**
+ * The allow-listed IPC of the preload bridge (common/desktop/bridge.ts): one handler per channel of
+ * DESKTOP_CHANNELS, and nothing else is answered. Only the app's own page may call (the sender's
+ * origin is checked against the server's); every argument is checked by the handlers' owners.
+ */
+import { DESKTOP_CHANNELS, type DesktopAppInfo, type DesktopChannel } from '../common/desktop/bridge';
+import { isSameOrigin } from './config';
+import type { DesktopSync } from './desktop-sync';
+
+export interface IpcDeps {
+  appUrl: string;
+  appInfo(): DesktopAppInfo;
+  sync: DesktopSync;
+  chooseFolder(): Promise<string | null>;
+  openPath(path: string): Promise<void>;
+  checkForUpdates(): void;
+}
+
+export type Handler = (...args: unknown[]) => unknown;
+
+/** Every channel's handler; a channel missing here is never answered. */
+export function desktopHandlers(deps: IpcDeps): Record<DesktopChannel, Handler> {
+  return {
+    [DESKTOP_CHANNELS.appInfo]: () => deps.appInfo(),
+    [DESKTOP_CHANNELS.syncStatus]: () => deps.sync.getStatus(),
+    [DESKTOP_CHANNELS.syncChooseFolder]: () => deps.chooseFolder(),
+    [DESKTOP_CHANNELS.syncAddPair]: (pair) => deps.sync.addPair(pair),
+    [DESKTOP_CHANNELS.syncUpdatePair]: (id, patch) => deps.sync.updatePair(id, patch),
+    [DESKTOP_CHANNELS.syncRemovePair]: (id) => deps.sync.removePair(id),
+    [DESKTOP_CHANNELS.syncSetPaused]: (paused) => deps.sync.setPaused(paused),
+    [DESKTOP_CHANNELS.syncNow]: () => deps.sync.syncNow(),
+    [DESKTOP_CHANNELS.syncSetSettings]: (patch) => deps.sync.setSettings(patch),
+    [DESKTOP_CHANNELS.syncOpenFolder]: (id) => deps.openPath(deps.sync.localDirOf(id)),
+    [DESKTOP_CHANNELS.checkForUpdates]: () => deps.checkForUpdates(),
+  };
+}
+
+/** Wraps a handler: callers from another origin (a page navigated elsewhere) are refused. */
+export function guarded(appUrl: string, handler: Handler): (event: { senderFrame?: { url: string } | null }, ...args: unknown[]) => unknown {
+  return (event, ...args) => {
+    const url = event.senderFrame?.url ?? '';
+    if (!isSameOrigin(url, appUrl)) throw new Error('desktop bridge: refused a call from another origin');
+    return handler(...args);
+  };
+}

@@ -1,0 +1,1 @@
+export { DesktopSyncButton } from './DesktopSyncButton';

@@ -1,0 +1,161 @@
+/**
+ * The planner on hand-made trees: each rule of workers/sync/planner.ts and decide-*.ts once, plainly
+ * (the randomized simulation, simulation.test.ts, mixes them all).
+ */
+import { describe, expect, it } from 'vitest';
+import { conflictCopyName, isConflictCopyName } from '../../workers/sync/conflict-name';
+import { describeOp } from '../../workers/sync/executor';
+import type { JournalEntry, LocalEntry, PlanInput, RemoteEntry } from '../../workers/sync/model';
+import { createIgnoreMatcher, localNameProblem, pathKey } from '../../workers/sync/names';
+import { plan } from '../../workers/sync/planner';
+
+const NOW = new Date(2024, 4, 1, 10, 30).getTime();
+const OLD = NOW - 3_600_000;
+
+const file = (path: string, fp: string, fileId = `ino-${path}`, size = 10, mtimeMs = OLD): LocalEntry => ({ path, isDir: false, size, mtimeMs, fileId, fingerprint: fp });
+const dir = (path: string, fileId = `ino-${path}`): LocalEntry => ({ path, isDir: true, size: 0, mtimeMs: 0, fileId });
+const rfile = (path: string, fp: string, id = `r-${path}`, size = 10): RemoteEntry => ({ path, id, parentId: 'root', isDir: false, size, updatedAt: OLD, fingerprint: fp });
+const rdir = (path: string, id = `r-${path}`): RemoteEntry => ({ path, id, parentId: 'root', isDir: true, size: 0, updatedAt: OLD, fingerprint: null });
+/** The journal row of an entry agreed on both sides. */
+const agreed = (l: LocalEntry, r: RemoteEntry): JournalEntry => ({
+  key: pathKey(r.path),
+  path: r.path,
+  isDir: l.isDir,
+  size: l.size,
+  mtimeMs: l.mtimeMs,
+  fileId: l.fileId,
+  fingerprint: r.fingerprint,
+  remoteId: r.id,
+  trusted: true,
+});
+
+function run(over: Partial<PlanInput>): string[] {
+  const input: PlanInput = {
+    mode: 'two-way',
+    deleteRemote: false,
+    account: '张三',
+    now: NOW,
+    platform: 'linux',
+    local: [],
+    remote: [],
+    journal: [],
+    frozen: new Map(),
+    isIgnored: createIgnoreMatcher([]),
+    ...over,
+  };
+  const p = plan(input);
+  return [...p.ops.map(describeOp), ...p.problems.map((x) => `problem ${x.side} ${x.path}: ${x.reason}`)];
+}
+
+describe('planner', () => {
+  it('does nothing when the three trees agree', () => {
+    const l = file('a.txt', 'F1');
+    const r = rfile('a.txt', 'F1');
+    expect(run({ local: [l], remote: [r], journal: [agreed(l, r)] })).toEqual([]);
+  });
+
+  it('uploads a local change as a new version guarded by the agreed fingerprint, and downloads a remote one', () => {
+    const l = file('a.txt', 'F1');
+    const r = rfile('a.txt', 'F1');
+    expect(run({ local: [{ ...l, fingerprint: 'F2', mtimeMs: OLD + 5 }], remote: [r], journal: [agreed(l, r)] })).toEqual(['upload a.txt → a.txt replacing r-a.txt']);
+    expect(run({ local: [l], remote: [{ ...r, fingerprint: 'F3' }], journal: [agreed(l, r)] })).toEqual(['download a.txt (r-a.txt) → a.txt over the local file']);
+  });
+
+  it('keeps both when both changed: the local one steps aside as a conflict copy named after the account and time', () => {
+    const l = file('报告.docx', 'F1');
+    const r = rfile('报告.docx', 'F1');
+    const ops = run({ local: [{ ...l, fingerprint: 'F2', mtimeMs: OLD + 5 }], remote: [{ ...r, fingerprint: 'F3' }], journal: [agreed(l, r)] });
+    expect(ops).toEqual([
+      'conflictLocal 报告.docx → 报告 (冲突副本 张三 2024-05-01 1030).docx',
+      'download 报告.docx (r-报告.docx) → 报告.docx',
+      'upload 报告 (冲突副本 张三 2024-05-01 1030).docx → 报告 (冲突副本 张三 2024-05-01 1030).docx',
+    ]);
+  });
+
+  it('adopts what both sides hold alike (a reinstall re-uploads nothing) and keeps both when they differ', () => {
+    expect(run({ local: [file('a.txt', 'F1'), dir('d')], remote: [rfile('a.txt', 'F1'), rdir('d')] })).toEqual(['record d (r-d)', 'record a.txt (r-a.txt)']);
+    expect(run({ local: [file('a.txt', 'F1')], remote: [rfile('a.txt', 'F9')] })[0]).toBe('conflictLocal a.txt → a (冲突副本 张三 2024-05-01 1030).txt');
+  });
+
+  it('sends a local move or rename as one move, found by the file id or, failing that, by a unique fingerprint', () => {
+    const l = file('docs/a.txt', 'F1', 'ino-7');
+    const r = rfile('docs/a.txt', 'F1');
+    const d = dir('docs');
+    const rd = rdir('docs');
+    const base = { remote: [rd, r], journal: [agreed(d, rd), agreed(l, r)] };
+    expect(run({ ...base, local: [d, { ...l, path: 'docs/b.txt' }] })).toEqual(['moveRemote docs/a.txt → docs/b.txt']);
+    // Copied and deleted (a new file id): the content still names the move; the new id is then recorded.
+    expect(run({ ...base, local: [d, { ...l, path: 'b.txt', fileId: 'ino-8' }] })).toEqual(['moveRemote docs/a.txt → b.txt', 'record b.txt (r-docs/a.txt)']);
+  });
+
+  it('moves a remote move here too, and a folder moves with everything in it', () => {
+    const d = dir('旧');
+    const l = file('旧/a.txt', 'F1');
+    const rd = rdir('旧', 'r-dir');
+    const r = rfile('旧/a.txt', 'F1', 'r-a');
+    const ops = run({ local: [d, l], remote: [{ ...rd, path: '新' }, { ...r, path: '新/a.txt' }], journal: [agreed(d, rd), agreed(l, r)] });
+    expect(ops).toEqual(['moveLocal 旧 → 新']);
+  });
+
+  it('takes a case-only rename as a rename, and a macOS (NFD) name and its Windows (NFC) twin as one file', () => {
+    const l = file('readme.md', 'F1');
+    const r = rfile('readme.md', 'F1');
+    expect(run({ local: [{ ...l, path: 'README.md' }], remote: [r], journal: [agreed(l, r)] })).toEqual(['moveRemote readme.md → README.md', 'record README.md (r-readme.md)']);
+    expect(run({ local: [l], remote: [{ ...r, path: 'ReadMe.md' }], journal: [agreed(l, r)] })).toEqual(['moveLocal readme.md → ReadMe.md', 'record ReadMe.md (r-readme.md)']);
+    const nfd = file('Café.txt'.normalize('NFD'), 'F1');
+    const nfc = rfile('Café.txt'.normalize('NFC'), 'F1');
+    expect(run({ local: [nfd], remote: [nfc], journal: [agreed(nfd, nfc)] })).toEqual([]);
+  });
+
+  it('deletes on the other side only what is as agreed; a folder with something new under it is kept', () => {
+    const d = dir('d');
+    const a = file('d/a.txt', 'F1');
+    const rd = rdir('d');
+    const ra = rfile('d/a.txt', 'F1');
+    const journal = [agreed(d, rd), agreed(a, ra)];
+    expect(run({ local: [], remote: [rd, ra], journal })).toEqual(['deleteRemote d (r-d)']);
+    // Changed on the other side after the delete: the change comes back instead.
+    expect(run({ local: [], remote: [rd, { ...ra, fingerprint: 'F2' }], journal })).toEqual(['mkdirLocal d', 'download d/a.txt (r-d/a.txt) → d/a.txt']);
+    // Deleted remotely while a new file was added locally: the agreed file goes, the folder and the new file stay.
+    expect(run({ local: [d, a, file('d/new.txt', 'F5')], remote: [], journal })).toEqual(['deleteLocal d/a.txt', 'mkdirRemote d', 'upload d/new.txt → d/new.txt']);
+  });
+
+  it('backup: never downloads, keeps the cloud copy of a local delete unless asked, puts back what the cloud lost', () => {
+    const a = file('a.txt', 'F1');
+    const ra = rfile('a.txt', 'F1');
+    const backup = { mode: 'backup' as const, journal: [agreed(a, ra)] };
+    expect(run({ ...backup, local: [], remote: [ra] })).toEqual(['forget a.txt']);
+    expect(run({ ...backup, deleteRemote: true, local: [], remote: [ra] })).toEqual(['deleteRemote a.txt (r-a.txt)']);
+    expect(run({ ...backup, local: [a], remote: [] })).toEqual(['upload a.txt → a.txt']);
+    expect(run({ ...backup, local: [a], remote: [{ ...ra, fingerprint: 'F9' }] })).toEqual(['upload a.txt → a.txt replacing r-a.txt']);
+    expect(run({ mode: 'backup', local: [], remote: [rfile('theirs.txt', 'F2')] })).toEqual([]);
+  });
+
+  it('leaves alone what it must: files still being written, ignored names, names a side refuses, case twins', () => {
+    expect(run({ local: [file('busy.log', 'F1')], frozen: new Map([['busy.log', '文件正在写入']]) })).toEqual([]);
+    expect(run({ local: [file('~$报告.docx', 'F1'), file('.DS_Store', 'F2'), file('Thumbs.db', 'F3')], remote: [rfile('desktop.ini', 'F4')] })).toEqual([]);
+    expect(run({ local: [file('build/out.js', 'F1'), dir('build')], isIgnored: createIgnoreMatcher(['build/']) })).toEqual([]);
+    expect(run({ local: [file('a,b.txt', 'F1'), file('trail.', 'F2')] })).toEqual([
+      'problem local a,b.txt: 名称不能包含以下字符：| , / < > * ? \\ [ ]',
+      'problem local trail.: 名称不能以点号结尾',
+    ]);
+    expect(run({ local: [file('A.txt', 'F1'), file('a.txt', 'F2')] }).every((op) => op.startsWith('problem local'))).toBe(true);
+    expect(run({ platform: 'win32', remote: [rfile('a:b.txt', 'F1'), rfile('con.txt', 'F2')] })).toHaveLength(2);
+  });
+
+  it('names conflict copies, numbering them when the name is taken', () => {
+    const taken = new Set(['a (冲突副本 张三 2024-05-01 1030).txt']);
+    expect(conflictCopyName('a.txt', false, '张三', NOW, (n) => taken.has(n))).toBe('a (冲突副本 张三 2024-05-01 1030 2).txt');
+    expect(conflictCopyName('.env', false, 'x/y', NOW, () => false)).toBe('.env (冲突副本 x_y 2024-05-01 1030)');
+    expect(conflictCopyName('文件夹.v2', true, '张三', NOW, () => false)).toBe('文件夹.v2 (冲突副本 张三 2024-05-01 1030)');
+    expect(isConflictCopyName('a (冲突副本 张三 2024-05-01 1030 2).txt')).toBe(true);
+    expect(isConflictCopyName('a (1).txt')).toBe(false);
+  });
+
+  it('knows which names Windows cannot hold', () => {
+    expect(localNameProblem('a:b.txt', 'win32')).toContain('Windows');
+    expect(localNameProblem('NUL.txt', 'win32')).toContain('保留名称');
+    expect(localNameProblem('ends. ', 'win32')).toContain('结尾');
+    expect(localNameProblem('a:b.txt', 'linux')).toBeNull();
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * The engine's RemoteApi over the fake server, every call through the gate. A move of an entry to
+ * another folder under another name is two calls, as over HTTP (http-remote.ts): rename where the new
+ * name is free first, then move; so a crash between them is simulated too.
+ */
+import type { RemoteEntry } from '../../../workers/sync/model';
+import type { FileDigests, PolicyVerdict, RemoteApi, RemoteListing, UploadSession, UploadTarget } from '../../../workers/sync/ports';
+import { SIM_CHUNK_SIZE } from './content';
+import type { FakeServer } from './fake-server';
+import type { Gate } from './gate';
+
+export const SIM_ACCOUNT = '模拟用户';
+
+export class FakeRemote implements RemoteApi {
+  constructor(
+    private readonly server: FakeServer,
+    private readonly gate: Gate,
+  ) {}
+
+  async account(): Promise<string> {
+    return this.gate.run('remote.account', () => SIM_ACCOUNT);
+  }
+
+  ensureRoot(path: string): Promise<string> {
+    return this.gate.run('remote.ensureRoot', () => this.server.ensureRoot(path));
+  }
+
+  listTree(rootId: string, token: string | null): Promise<RemoteListing> {
+    return this.gate.run('remote.list', () => {
+      const now = this.server.digest(rootId);
+      if (token !== null && token === now) return { token: now, entries: null };
+      return { token: now, entries: this.server.list(rootId) };
+    });
+  }
+
+  mkdir(parentId: string, name: string): Promise<RemoteEntry> {
+    return this.gate.run('remote.mkdir', () => {
+      const e = this.server.mkdir(parentId, name);
+      return { path: e.name, id: e.id, parentId, isDir: true, size: 0, updatedAt: e.updatedAt, fingerprint: null };
+    });
+  }
+
+  async upload(source: Blob, target: UploadTarget, _digests: FileDigests | null, session: UploadSession): Promise<{ id: string; fingerprint: string }> {
+    const bytes = Buffer.from(await source.arrayBuffer());
+    return this.gate.run('remote.upload', () => {
+      const e = this.server.upload(target.parentId, target.name, bytes, target.replace);
+      session.bytesDone(bytes.length);
+      return { id: e.id, fingerprint: e.fingerprint! };
+    });
+  }
+
+  async download(id: string): Promise<AsyncIterable<Uint8Array>> {
+    const bytes = await this.gate.run('remote.download', () => this.server.download(id));
+    return (async function* () {
+      yield bytes;
+    })();
+  }
+
+  async move(id: string, parentId: string, name: string): Promise<void> {
+    const e = await this.gate.run('remote.lookup', () => this.server.live(id));
+    if (!e) {
+      await this.gate.run('remote.rename', () => this.server.rename(id, name)); // answers not found
+      return;
+    }
+    if (e.parentId === parentId) {
+      await this.gate.run('remote.rename', () => this.server.rename(id, name));
+      return;
+    }
+    const freeHere = !this.server.childNamed(e.parentId, name) || this.server.childNamed(e.parentId, name) === e;
+    if (e.name !== name && freeHere) await this.gate.run('remote.rename', () => this.server.rename(id, name));
+    await this.gate.run('remote.move', () => this.server.moveTo(id, parentId));
+    if (this.server.live(id)?.name !== name) await this.gate.run('remote.rename', () => this.server.rename(id, name));
+  }
+
+  remove(items: ReadonlyArray<{ id: string; digest: string }>): Promise<{ changed: string[] }> {
+    return this.gate.run('remote.remove', () => this.server.remove(items));
+  }
+
+  check(items: ReadonlyArray<{ key: string; name: string; size: number }>): Promise<PolicyVerdict[]> {
+    return this.gate.run('remote.check', () => this.server.check(items));
+  }
+
+  async chunkSize(): Promise<number> {
+    return SIM_CHUNK_SIZE;
+  }
+}

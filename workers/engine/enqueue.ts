@@ -1,0 +1,51 @@
+/**
+ * New items into the queue: the pre-upload checks of spec §4 for the whole pick in one call
+ * (pre-upload-checks.ts), each record put in the state its check gives it, all stored at once.
+ */
+import type { UploadCandidate } from '../../common/transfer/checks';
+import type { TransferDb } from '../queue/db';
+import type { UploadRecord } from '../queue/types';
+import type { ApiClient } from './api-client';
+import { checkBatch, type CheckOutcome } from './pre-upload-checks';
+import { storeNewRecords } from './queue-storage';
+
+export interface EnqueueContext {
+  api: ApiClient;
+  db: TransferDb;
+  /** The engine's lifetime: aborted on dispose. */
+  signal: AbortSignal;
+  /** The records are stored: the engine takes them into memory and schedules them. */
+  added(records: UploadRecord[]): void;
+}
+
+/** Returns the function that checks, stores and hands over new upload records; resolves with their ids. */
+export function createEnqueuer(ctx: EnqueueContext): (records: UploadRecord[]) => Promise<string[]> {
+  /**
+   * Runs the pre-upload checks for the batch. A server without the check (or a failed call) lets the
+   * batch through: the server enforces the same rules again at merge.
+   */
+  async function preUploadChecks(records: UploadRecord[]): Promise<Map<string, CheckOutcome>> {
+    const candidates: UploadCandidate[] = records.map((r) => ({ key: r.id, name: r.name, size: r.size, parentId: r.target.parentId, category: r.target.category }));
+    try {
+      return await checkBatch(ctx.api, candidates, ctx.signal);
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      console.warn(`transfer engine: pre-upload checks unavailable (${reason}); the server enforces them at merge`);
+      return new Map();
+    }
+  }
+
+  return async (records) => {
+    const outcomes = await preUploadChecks(records);
+    for (const record of records) {
+      const outcome = outcomes.get(record.id);
+      // A new version was asked for up front: the existing name is the point, not a question.
+      if (outcome?.holdReason === 'exists' && record.onConflict === 'newVersion') continue;
+      Object.assign(record, outcome ?? {});
+    }
+    await storeNewRecords(ctx.db, records);
+    ctx.added(records);
+    return records.map((r) => r.id);
+  };
+}

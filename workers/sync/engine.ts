@@ -1,0 +1,272 @@
+/**
+ * The sync engine: folder pairs, each with its journal and its own loop of passes. A pass runs at
+ * start, shortly after the folder changes (a file watcher, debounced), at the admin's interval
+ * (syncTime) as a safety net, and on demand. Transient failures (no server) retry with backoff;
+ * a refusal (the cloud folder vanished, the local disk looks unmounted) waits for the next interval
+ * with the reason shown; a lost session stops every pair until the host logs in again.
+ *
+ * Stopping is graceful: no new operation starts, the transfers in flight finish, the journals close.
+ * Used by the headless command (cli.ts) and by Electron's utility process (host.ts).
+ */
+import path from 'node:path';
+import type { SyncPairConfig, SyncPairStatus, SyncPassSummary, SyncSettings, SyncStatus } from '../../common/sync/types';
+import { EMPTY_SUMMARY } from '../../common/sync/types';
+import type { LocalPlatform } from './names';
+import { newPairCache, PassRefused, runPass, type PairRuntime } from './pass';
+import { RemoteError, type Journal, type LocalFs, type RemoteApi } from './ports';
+import { SyncLog } from './sync-log';
+
+export interface Watcher {
+  /** The folders the last scan found (a per-folder watcher follows them). */
+  folders?(dirs: readonly string[]): void;
+  close(): Promise<void>;
+}
+
+export interface SyncEngineDeps {
+  remote: RemoteApi;
+  /** The journal of a pair (SQLite file under the state folder). */
+  openJournal(pair: SyncPairConfig): Journal;
+  openFs(pair: SyncPairConfig): LocalFs;
+  /** Starts watching a pair's folder; `changed` is called (often) when something under it changed. */
+  watch?(pair: SyncPairConfig, changed: () => void): Watcher;
+  platform: LocalPlatform;
+  settings: SyncSettings;
+  now?: () => number;
+  transferConcurrency?: number;
+  readConcurrency?: number;
+  /** A pass ended (its summary): the headless command prints it. */
+  onPass?(pair: SyncPairConfig, summary: SyncPassSummary): void;
+  /** The status changed (throttled by the caller if it wants). */
+  onStatus?(status: SyncStatus): void;
+}
+
+/** After the folder changes, wait this long for more changes before a pass. */
+export const WATCH_DEBOUNCE_MS = 1_500;
+const BACKOFF_MIN_MS = 2_000;
+const BACKOFF_MAX_MS = 5 * 60_000;
+
+interface PairState {
+  config: SyncPairConfig;
+  rt: PairRuntime;
+  watcher: Watcher | null;
+  phase: SyncPairStatus['phase'];
+  message: string | null;
+  lastPassAt: number | null;
+  lastSummary: SyncPassSummary | null;
+  /** Resolves the loop's wait early (a change, a manual pass, stop). */
+  wake: (() => void) | null;
+  pending: boolean;
+  failures: number;
+  loop: Promise<void> | null;
+}
+
+export class SyncEngine {
+  private readonly pairs = new Map<string, PairState>();
+  private readonly now: () => number;
+  private settings: SyncSettings;
+  private stopping = false;
+  private paused = false;
+  /** Aborts everything at once (a second Ctrl-C); a graceful stop only sets `stopping`. */
+  private readonly hardStop = new AbortController();
+
+  constructor(private readonly deps: SyncEngineDeps) {
+    this.now = deps.now ?? Date.now;
+    this.settings = { ...deps.settings };
+  }
+
+  addPair(config: SyncPairConfig): void {
+    if (this.pairs.has(config.id)) throw new Error(`pair ${config.id} exists`);
+    const rt: PairRuntime = {
+      config,
+      fs: this.deps.openFs(config),
+      remote: this.deps.remote,
+      journal: this.deps.openJournal(config),
+      log: new SyncLog(this.now),
+      platform: this.deps.platform,
+      now: this.now,
+      transferConcurrency: this.deps.transferConcurrency ?? 3,
+      readConcurrency: this.deps.readConcurrency ?? 4,
+      checkPolicy: true,
+      cache: newPairCache(),
+      shouldStop: () => this.stopping || this.paused || config.paused,
+      onScan: (scan) => this.pairs.get(config.id)?.watcher?.folders?.(scan.entries.filter((e) => e.isDir && !e.ignored).map((e) => e.path)),
+    };
+    this.pairs.set(config.id, { config, rt, watcher: null, phase: config.paused ? 'paused' : 'idle', message: null, lastPassAt: null, lastSummary: null, wake: null, pending: false, failures: 0, loop: null });
+    this.changed();
+  }
+
+  async removePair(id: string): Promise<void> {
+    const state = this.pairs.get(id);
+    if (!state) return;
+    state.config.paused = true;
+    state.wake?.();
+    await state.loop;
+    await state.watcher?.close();
+    await state.rt.journal.close();
+    this.pairs.delete(id);
+    this.changed();
+  }
+
+  /** Starts every pair's loop (and watcher). */
+  start(): void {
+    for (const state of this.pairs.values()) this.startPair(state);
+  }
+
+  private startPair(state: PairState): void {
+    if (state.loop) return;
+    if (this.deps.watch) {
+      state.watcher = this.deps.watch(state.config, () => this.poke(state, WATCH_DEBOUNCE_MS));
+    }
+    state.loop = this.loop(state);
+  }
+
+  /** One pass of every pair now; resolves with the summed summary (the headless `--once`). */
+  async runOnce(): Promise<SyncPassSummary> {
+    const total = { ...EMPTY_SUMMARY };
+    for (const state of this.pairs.values()) {
+      const summary = await this.pass(state);
+      if (!summary) {
+        total.failed += 1;
+        continue;
+      }
+      for (const key of Object.keys(total) as Array<keyof SyncPassSummary>) total[key] += summary[key];
+    }
+    return total;
+  }
+
+  /** Asks for a pass of every pair soon. */
+  syncNow(): void {
+    for (const state of this.pairs.values()) this.poke(state, 0);
+  }
+
+  pause(): void {
+    this.paused = true;
+    this.changed();
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.syncNow();
+    this.changed();
+  }
+
+  setSettings(settings: Partial<SyncSettings>): void {
+    this.settings = { ...this.settings, ...settings };
+    this.changed();
+  }
+
+  /** The admin's syncTime, from a listing. */
+  setIntervalMinutes(minutes: number): void {
+    if (minutes > 0 && minutes * 60_000 !== this.settings.intervalMs) this.setSettings({ intervalMs: minutes * 60_000 });
+  }
+
+  /** Finishes the operations in flight, stops every loop and closes the journals. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const state of this.pairs.values()) state.wake?.();
+    await Promise.all([...this.pairs.values()].map((s) => s.loop));
+    for (const state of this.pairs.values()) {
+      await state.watcher?.close();
+      await state.rt.journal.close();
+    }
+  }
+
+  /** Abandons the operations in flight (a second interrupt). */
+  abort(): void {
+    this.stopping = true;
+    this.hardStop.abort(new Error('sync stopped'));
+    for (const state of this.pairs.values()) state.wake?.();
+  }
+
+  status(): SyncStatus {
+    return {
+      paused: this.paused,
+      settings: { ...this.settings },
+      pairs: [...this.pairs.values()].map((s) => ({
+        pair: { ...s.config },
+        phase: this.paused || s.config.paused ? 'paused' : s.phase,
+        message: s.message,
+        lastPassAt: s.lastPassAt,
+        lastSummary: s.lastSummary,
+        lists: s.rt.log.lists(),
+        upSpeed: 0,
+        downSpeed: 0,
+      })),
+    };
+  }
+
+  private changed(): void {
+    this.deps.onStatus?.(this.status());
+  }
+
+  private poke(state: PairState, delayMs: number): void {
+    state.pending = true;
+    if (delayMs <= 0) state.wake?.();
+    else setTimeout(() => state.wake?.(), delayMs).unref?.();
+  }
+
+  private async loop(state: PairState): Promise<void> {
+    while (!this.stopping) {
+      let waitMs = this.settings.intervalMs;
+      if (!this.paused && !state.config.paused) {
+        state.pending = false;
+        const summary = await this.pass(state);
+        if (summary === null && state.phase === 'offline') {
+          state.failures++;
+          waitMs = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** Math.min(state.failures - 1, 10));
+        } else state.failures = 0;
+        if (state.phase === 'error' && state.message?.includes('登录')) return; // session gone: the host logs in again
+      }
+      if (this.stopping) break;
+      if (state.pending && !this.paused) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, waitMs);
+        timer.unref?.();
+        state.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      state.wake = null;
+    }
+  }
+
+  /** One pass; null when it failed (the phase and message say why). */
+  private async pass(state: PairState): Promise<SyncPassSummary | null> {
+    state.phase = 'syncing';
+    state.message = null;
+    this.changed();
+    try {
+      const outcome = await runPass(state.rt, this.hardStop.signal);
+      state.phase = 'idle';
+      state.lastPassAt = this.now();
+      state.lastSummary = outcome.summary;
+      this.deps.onPass?.(state.config, outcome.summary);
+      return outcome.summary;
+    } catch (error) {
+      if (error instanceof PassRefused) {
+        state.phase = 'error';
+        state.message = error.message;
+      } else if (error instanceof RemoteError && error.kind === 'unauthorized') {
+        state.phase = 'error';
+        state.message = '登录已过期，请重新登录后继续同步';
+      } else if (error instanceof RemoteError && error.kind === 'transient') {
+        state.phase = 'offline';
+        state.message = error.message;
+      } else if (this.hardStop.signal.aborted) {
+        state.phase = 'idle';
+      } else {
+        state.phase = 'error';
+        state.message = `同步出错：${error instanceof Error ? error.message : String(error)}`;
+      }
+      return null;
+    } finally {
+      this.changed();
+    }
+  }
+}
+
+/** Where a pair's journal lives: one SQLite file per pair under the state folder. */
+export function journalFileOf(stateDir: string, pair: SyncPairConfig): string {
+  return path.join(stateDir, `pair-${pair.id.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`);
+}

@@ -1,0 +1,293 @@
+/**
+ * The local folder on a real disk (Node). The scan walks with synchronous readdir + lstat in slices
+ * (a yield to the event loop every SCAN_SLICE entries): on 100,000 files the synchronous calls
+ * measured several times faster than their promise versions, and the slices keep the process
+ * responsive and abortable. Small files are digested in this thread in one read; larger ones through
+ * the worker_threads hash pool (workers/node/hash-pool.ts), chunk by chunk.
+ *
+ * renameNoReplace never replaces: a file is hard-linked to its new name (which fails when the name is
+ * taken: atomic) and then unlinked from the old one, keeping its inode (so the journal still knows
+ * it); a folder, or a disk without hard links, is checked and renamed (a tiny window, noted). A
+ * case-only rename on a case-insensitive disk (macOS, Windows) is a plain rename.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import fs, { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { fingerprintInput } from '../../common/transfer/protocol';
+import { hashChunksInBackground } from '../engine/chunk-digests';
+import type { HashChunk } from '../hash/sha256';
+import { openFileSource } from '../node/file-source';
+import type { LocalEntry } from './model';
+import { SYNC_DIR_NAME } from './names';
+import { LocalFsError, type FileDigests, type LocalFs, type LocalStat, type ScanIssue, type ScanResult } from './ports';
+
+const SCAN_SLICE = 2_000;
+/** Files up to this size are read synchronously into SMALL_BUFFER. */
+const SMALL_FILE = 256 * 1024;
+const SMALL_BUFFER = Buffer.allocUnsafe(SMALL_FILE);
+
+/**
+ * The whole small file, as a view of the shared buffer (hash it before the next read); null when it
+ * has grown past the buffer meanwhile (the caller reads it the ordinary way).
+ */
+function readSmall(file: string): Buffer | null {
+  const fd = fs.openSync(file, 'r');
+  try {
+    let done = 0;
+    for (;;) {
+      const n = fs.readSync(fd, SMALL_BUFFER, done, SMALL_FILE - done, done);
+      if (n === 0) return SMALL_BUFFER.subarray(0, done);
+      done += n;
+      if (done === SMALL_FILE) return null;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export interface NodeFsOptions {
+  hashChunk: HashChunk;
+  hashConcurrency: number;
+  now?: () => number;
+}
+
+/** A Node error as the sync's LocalFsError (Chinese message, and what kind of failure it is). */
+export function localError(error: unknown, rel: string): LocalFsError {
+  const code = (error as NodeJS.ErrnoException)?.code ?? '';
+  switch (code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return new LocalFsError(`文件不存在：${rel}`, 'missing');
+    case 'EEXIST':
+    case 'ENOTEMPTY':
+      return new LocalFsError(`目标已存在：${rel}`, 'exists');
+    case 'EBUSY':
+    case 'ETXTBSY':
+      return new LocalFsError('文件被其他程序占用，稍后重试', 'busy');
+    case 'EACCES':
+    case 'EPERM':
+      return new LocalFsError('没有权限读写该文件', 'denied');
+    default:
+      return new LocalFsError(`本地文件操作失败：${(error as Error)?.message ?? String(error)}`, 'other');
+  }
+}
+
+function statOf(s: fs.Stats): LocalStat {
+  return { isDir: s.isDirectory(), isSymlink: s.isSymbolicLink(), size: s.isDirectory() ? 0 : s.size, mtimeMs: s.isDirectory() ? 0 : s.mtimeMs, fileId: `${s.dev}:${s.ino}` };
+}
+
+export class NodeFs implements LocalFs {
+  private readonly area: string;
+  private counter = 0;
+
+  constructor(
+    readonly root: string,
+    private readonly options: NodeFsOptions,
+  ) {
+    this.area = path.join(root, SYNC_DIR_NAME);
+  }
+
+  private abs(rel: string): string {
+    return rel === '' ? this.root : path.join(this.root, ...rel.split('/'));
+  }
+
+  async scan(skip: (path: string, isDir: boolean) => boolean, signal: AbortSignal): Promise<ScanResult> {
+    const entries: LocalEntry[] = [];
+    const issues: ScanIssue[] = [];
+    // [relative path, absolute path] of folders still to read.
+    const dirs: Array<[string, string]> = [['', this.root]];
+    let sinceYield = 0;
+    while (dirs.length > 0) {
+      const [dir, absDir] = dirs.pop()!;
+      let names: fs.Dirent[];
+      try {
+        names = fs.readdirSync(absDir, { withFileTypes: true });
+      } catch (error) {
+        if (dir === '') throw localError(error, dir);
+        issues.push({ path: dir, kind: 'unreadable', reason: localError(error, dir).message });
+        continue;
+      }
+      const prefix = dir === '' ? '' : `${dir}/`;
+      const absPrefix = absDir + path.sep;
+      for (const d of names) {
+        if (++sinceYield >= SCAN_SLICE) {
+          sinceYield = 0;
+          await new Promise((r) => setImmediate(r));
+          signal.throwIfAborted();
+        }
+        const rel = prefix + d.name;
+        if (rel === SYNC_DIR_NAME) continue;
+        if (d.isSymbolicLink()) {
+          issues.push({ path: rel, kind: 'symlink', reason: '符号链接不同步（已跳过）' });
+          continue;
+        }
+        const isDir = d.isDirectory();
+        if (!isDir && !d.isFile()) continue; // sockets, devices, FIFOs
+        const abs = absPrefix + d.name;
+        let s: fs.Stats | undefined;
+        try {
+          s = fs.lstatSync(abs, { throwIfNoEntry: false });
+        } catch (error) {
+          issues.push({ path: rel, kind: 'unreadable', reason: localError(error, rel).message });
+          continue;
+        }
+        if (!s) continue; // gone since readdir
+        const entry: LocalEntry = isDir
+          ? { path: rel, isDir: true, size: 0, mtimeMs: 0, fileId: `${s.dev}:${s.ino}` }
+          : { path: rel, isDir: false, size: s.size, mtimeMs: s.mtimeMs, fileId: `${s.dev}:${s.ino}` };
+        if (skip(rel, isDir)) {
+          entry.ignored = true;
+          entries.push(entry);
+          continue;
+        }
+        entries.push(entry);
+        if (isDir) dirs.push([rel, abs]);
+      }
+    }
+    return { entries, issues };
+  }
+
+  async stat(rel: string): Promise<LocalStat | null> {
+    try {
+      const s = await fsp.lstat(this.abs(rel));
+      return statOf(s);
+    } catch (error) {
+      const e = localError(error, rel);
+      if (e.code === 'missing') return null;
+      throw e;
+    }
+  }
+
+  async digest(rel: string, chunkSize: number, signal: AbortSignal): Promise<FileDigests> {
+    const file = this.abs(rel);
+    try {
+      const s = await fsp.lstat(file);
+      if (!s.isFile()) throw new LocalFsError(`不是文件：${rel}`, 'other');
+      const small = s.size < SMALL_FILE ? readSmall(file) : null;
+      if (small && small.length <= chunkSize) {
+        // Small files (most of a synced folder): one synchronous read into a buffer kept for them,
+        // hashed here. A fresh buffer per file made 100,000 files allocate ~400 MB of garbage.
+        const digest = createHash('sha256').update(small).digest('hex');
+        return { chunkSize, chunkDigests: [digest], fingerprint: createHash('sha256').update(fingerprintInput([digest])).digest('hex') };
+      }
+      if (s.size <= chunkSize) {
+        // One chunk: one read here beats a round trip to a hash thread.
+        const bytes = await fsp.readFile(file, { signal });
+        const digest = createHash('sha256').update(bytes).digest('hex');
+        return { chunkSize, chunkDigests: [digest], fingerprint: createHash('sha256').update(fingerprintInput([digest])).digest('hex') };
+      }
+      const source = await openFileSource(file);
+      const digests = await hashChunksInBackground(source, chunkSize, {
+        hashChunk: this.options.hashChunk,
+        concurrency: this.options.hashConcurrency,
+        signal,
+        onProgress: () => undefined,
+      }).all();
+      return { chunkSize, chunkDigests: digests, fingerprint: createHash('sha256').update(fingerprintInput(digests)).digest('hex') };
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if (error instanceof LocalFsError) throw error;
+      const cause = (error as { cause?: unknown }).cause ?? error;
+      throw localError(cause, rel);
+    }
+  }
+
+  async openBlob(rel: string): Promise<Blob> {
+    try {
+      return await openFileSource(this.abs(rel));
+    } catch (error) {
+      throw localError(error, rel);
+    }
+  }
+
+  async mkdir(rel: string): Promise<void> {
+    try {
+      await fsp.mkdir(this.abs(rel));
+    } catch (error) {
+      throw localError(error, rel);
+    }
+  }
+
+  async renameNoReplace(from: string, to: string): Promise<void> {
+    const src = this.abs(from);
+    const dst = this.abs(to);
+    try {
+      const s = await fsp.lstat(src);
+      const existing = await fsp.lstat(dst).catch(() => null);
+      if (existing) {
+        // The same entry under another spelling (case-insensitive disk): a case-only rename.
+        if (existing.ino === s.ino && existing.dev === s.dev) return await fsp.rename(src, dst);
+        throw Object.assign(new Error('exists'), { code: 'EEXIST' });
+      }
+      if (s.isFile()) {
+        try {
+          await fsp.link(src, dst);
+          await fsp.unlink(src);
+          return;
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'EEXIST') throw error;
+          if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'EMLINK') throw error;
+          // A disk without hard links (FAT, some network shares): check-and-rename below.
+        }
+      }
+      if (await fsp.lstat(dst).catch(() => null)) throw Object.assign(new Error('exists'), { code: 'EEXIST' });
+      await fsp.rename(src, dst);
+    } catch (error) {
+      throw localError(error, to);
+    }
+  }
+
+  async unlink(rel: string): Promise<void> {
+    try {
+      await fsp.unlink(this.abs(rel));
+    } catch (error) {
+      throw localError(error, rel);
+    }
+  }
+
+  async rmdir(rel: string): Promise<void> {
+    try {
+      await fsp.rmdir(this.abs(rel));
+    } catch (error) {
+      throw localError(error, rel);
+    }
+  }
+
+  async writeTemp(body: AsyncIterable<Uint8Array>, signal: AbortSignal): Promise<string> {
+    const rel = `${SYNC_DIR_NAME}/tmp/${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+    const file = this.abs(rel);
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    const handle = await fsp.open(file, 'wx');
+    try {
+      for await (const part of body) {
+        signal.throwIfAborted();
+        await handle.write(part);
+      }
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await fsp.rm(file, { force: true });
+      throw error;
+    }
+    await handle.close();
+    return rel;
+  }
+
+  trashPath(originalPath: string): string {
+    fs.mkdirSync(path.join(this.area, 'trash'), { recursive: true });
+    return `${SYNC_DIR_NAME}/trash/${Date.now().toString(36)}${(++this.counter).toString(36)}~${encodeURIComponent(originalPath)}`;
+  }
+
+  async listTrash(): Promise<Array<{ trashPath: string; originalPath: string }>> {
+    const dir = path.join(this.area, 'trash');
+    const names = await fsp.readdir(dir).catch(() => [] as string[]);
+    return names
+      .filter((n) => n.includes('~'))
+      .map((n) => ({ trashPath: `${SYNC_DIR_NAME}/trash/${n}`, originalPath: decodeURIComponent(n.slice(n.indexOf('~') + 1)) }));
+  }
+
+  async cleanTemp(): Promise<void> {
+    await fsp.rm(path.join(this.area, 'tmp'), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * One pass of one folder pair: find the cloud folder, list it (nothing is sent when it did not change
+ * since the last listing), load the journal, scan and read what changed locally, plan, execute.
+ * A pass whose plan needs a follow-up (a folder stepping aside in a conflict, a move planned again as
+ * delete plus add) plans again at once, a few times at most; everything else waits for the next pass.
+ *
+ * Safety stops, before anything is planned: the local folder missing or suddenly empty (an unmounted
+ * disk looks like "everything deleted"), and the cloud folder gone or suddenly empty, end the pass
+ * with an error instead of deleting the other side.
+ */
+import type { SyncPairConfig, SyncPassSummary } from '../../common/sync/types';
+import { execute, PassInterrupted } from './executor';
+import { recoverTrash } from './local-ops';
+import type { RemoteEntry } from './model';
+import { createIgnoreMatcher, pathKey, type LocalPlatform } from './names';
+import { cleanState, unchangedSince, type CleanState } from './clean-state';
+import { observeLocal, type VerdictCache } from './observe';
+import { plan } from './planner';
+import type { Plan, PlanInput } from './model';
+import { RemoteError, type Journal, type LocalFs, type RemoteApi, type ScanResult } from './ports';
+import type { SyncLog } from './sync-log';
+
+export interface PairRuntime {
+  config: SyncPairConfig;
+  fs: LocalFs;
+  remote: RemoteApi;
+  journal: Journal;
+  log: SyncLog;
+  platform: LocalPlatform;
+  now(): number;
+  transferConcurrency: number;
+  readConcurrency: number;
+  checkPolicy: boolean;
+  /** Kept between passes. */
+  cache: PairCache;
+  /** Each operation as it starts (the simulation's trace). */
+  trace?: (line: string) => void;
+  /** Each scan (the folder watcher follows the folders it found). */
+  onScan?: (scan: ScanResult) => void;
+  /** True once the engine is stopping or paused: no new operation starts (those in flight finish). */
+  shouldStop?: () => boolean;
+  /** Each plan with what it was made from (debugging: the simulation can save it to replay the planner alone). */
+  onPlan?: (input: PlanInput, plan: Plan) => void;
+}
+
+export interface PairCache {
+  /** The token of the last listing. */
+  listingToken: string | null;
+  /** What a pass that planned nothing saw: the next pass skips all work while nothing differs from it. */
+  clean: CleanState | null;
+  verdicts: VerdictCache;
+  noMove: Set<string>;
+  account: string | null;
+}
+
+export function newPairCache(): PairCache {
+  return { listingToken: null, clean: null, verdicts: new Map(), noMove: new Set(), account: null };
+}
+
+/** A pass stopped for a reason the user must see (and that retrying soon will not fix by itself). */
+export class PassRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PassRefused';
+  }
+}
+
+/** A journal this large that meets an empty side looks like an unmounted disk or a wiped folder. */
+const EMPTY_SIDE_GUARD = 10;
+const MAX_ROUNDS = 4;
+
+export interface PassOutcome {
+  summary: SyncPassSummary;
+  /** Operations the last plan of the pass held (0: both sides and the journal agreed). */
+  lastPlanSize: number;
+}
+
+export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<PassOutcome> {
+  const { log } = rt;
+  log.beginPass();
+  let lastPlanSize = 0;
+  try {
+    const root = await rt.fs.stat('');
+    if (!root?.isDir) throw new PassRefused(`本地文件夹不存在：${rt.config.localDir}`);
+    await rt.fs.cleanTemp();
+    const rootId = await resolveRoot(rt, signal);
+    const chunkSize = await rt.remote.chunkSize(signal);
+    const agreed = async () => new Set((await rt.journal.all()).map((j) => j.fingerprint).filter((f): f is string => f !== null));
+    await recoverTrash(rt.fs, agreed, chunkSize, rt.now(), signal);
+    rt.cache.account ??= await rt.remote.account();
+    const isIgnored = createIgnoreMatcher(rt.config.ignore);
+
+    for (let round = 0; round < MAX_ROUNDS && !rt.shouldStop?.(); round++) {
+      // The listing is the server's work, the scan this process's: both at once. After a clean pass
+      // the listing is asked with its token: unchanged, it comes back empty.
+      const clean = round === 0 ? rt.cache.clean : null;
+      const [listed, scan] = await Promise.all([listRemote(rt, rootId, clean?.token ?? null, signal), rt.fs.scan(isIgnored, signal)]);
+      const journal = await rt.journal.all();
+      rt.onScan?.(scan);
+      if (clean && listed === null && unchangedSince(clean, scan, await rt.journal.index())) {
+        // Nothing changed on either side since a pass that left nothing to do: no file is read,
+        // nothing is planned, the lists stay as they were.
+        log.carryOver();
+        break;
+      }
+      rt.cache.clean = null;
+      const remote = shareStrings(listed ?? (await listRemote(rt, rootId, null, signal))!, scan);
+      collectGarbage();
+      const observed = await observeLocal(
+        { fs: rt.fs, remote: rt.remote, log, chunkSize, isIgnored, verdicts: rt.cache.verdicts, readConcurrency: rt.readConcurrency, checkPolicy: rt.checkPolicy, signal },
+        scan,
+        journal,
+        remote,
+      );
+      log.setFileCount(observed.fileCount);
+      if (journal.length >= EMPTY_SIDE_GUARD && observed.local.length === 0) {
+        throw new PassRefused('本地文件夹是空的（磁盘未连接？）：为免误删云端文件，同步已暂停');
+      }
+      if (journal.length >= EMPTY_SIDE_GUARD && remote.length === 0) {
+        throw new PassRefused('云端文件夹是空的：为免误删本地文件，同步已暂停');
+      }
+      const planInput = {
+        mode: rt.config.mode,
+        deleteRemote: rt.config.deleteRemote,
+        account: rt.cache.account,
+        now: rt.now(),
+        platform: rt.platform,
+        local: observed.local,
+        remote,
+        journal,
+        frozen: observed.frozen,
+        heldByPolicy: observed.heldByPolicy,
+        isIgnored,
+        noMove: rt.cache.noMove,
+      };
+      collectGarbage();
+      const planned = plan(planInput);
+      rt.onPlan?.(planInput, planned);
+      for (const p of planned.problems) log.failed(p.path, p.side === 'local' ? '上传' : '下载', p.reason);
+      lastPlanSize = planned.ops.length;
+      if (planned.ops.length === 0) {
+        if (!observed.unsettled && rt.cache.listingToken) rt.cache.clean = cleanState(rt.cache.listingToken, scan, journal);
+        break;
+      }
+
+      const remoteIds = new Map(remote.map((r) => [pathKey(r.path), r.id]));
+      const result = await execute(planned.ops, {
+        fs: rt.fs,
+        remote: rt.remote,
+        journal: rt.journal,
+        log,
+        rootId,
+        now: rt.now,
+        listing: remote,
+        remoteIds,
+        digests: observed.digests,
+        chunkSize,
+        transferConcurrency: rt.transferConcurrency,
+        signal,
+        trace: rt.trace,
+        shouldStop: rt.shouldStop,
+      });
+      if (result.changed > 0) rt.cache.listingToken = null; // our own changes: list again next time
+      if (result.failedMove !== null) {
+        rt.cache.noMove.add(result.failedMove);
+        continue;
+      }
+      // Only journal rows written (an adopted tree): both sides agree as scanned, so the next pass
+      // may take the short cut without planning everything once more.
+      const journalOnly = planned.ops.every((op) => op.kind === 'record' || op.kind === 'forget' || op.kind === 'rebase');
+      if (journalOnly && result.failedMove === null && !observed.unsettled && rt.cache.listingToken) {
+        rt.cache.clean = cleanState(rt.cache.listingToken, scan, await rt.journal.all());
+      }
+      const needsFollowUp = planned.ops.some((op) => op.kind === 'conflictLocal' && op.expect.isDir);
+      if (!needsFollowUp) break;
+    }
+  } catch (error) {
+    if (error instanceof PassInterrupted) throw error.reason;
+    throw error;
+  } finally {
+    log.endPass();
+  }
+  collectGarbage();
+  return { summary: { ...log.summary }, lastPlanSize };
+}
+
+/**
+ * Collects garbage between a pass's phases when the process allows it (`--expose-gc`, as the engine
+ * process is started: common/sync/engine-flags.ts). A pass over 100,000 files makes its garbage in
+ * bursts (the scan, the reads, the plan); collected between them, the peak stays near what is live.
+ */
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+/** The cloud folder's id: kept in the journal; a folder that vanished stops the pair (no mass delete). */
+async function resolveRoot(rt: PairRuntime, signal: AbortSignal): Promise<string> {
+  const known = await rt.journal.getMeta('rootId');
+  const knownPath = await rt.journal.getMeta('remotePath');
+  if (known && knownPath === rt.config.remotePath) return known;
+  const rows = await rt.journal.all();
+  if (known && rows.length > 0) {
+    throw new PassRefused('云端文件夹已更改：请为新的云端文件夹另建同步');
+  }
+  const id = await rt.remote.ensureRoot(rt.config.remotePath, signal);
+  await rt.journal.setMeta('rootId', id);
+  await rt.journal.setMeta('remotePath', rt.config.remotePath);
+  rt.cache.listingToken = null;
+  return id;
+}
+
+/** The cloud tree, or null when `token` is still current (nothing changed since). */
+async function listRemote(rt: PairRuntime, rootId: string, token: string | null, signal: AbortSignal): Promise<RemoteEntry[] | null> {
+  try {
+    const listing = await rt.remote.listTree(rootId, token, signal);
+    rt.cache.listingToken = listing.token;
+    return listing.entries;
+  } catch (error) {
+    if (error instanceof RemoteError && error.kind === 'notFound') {
+      throw new PassRefused(`云端文件夹已被删除或移走：${rt.config.remotePath}（为免误删本地文件，同步已暂停）`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Paths equal on both sides become one string: the cloud entries take the scan's. 100,000 paths of
+ * Chinese names are ~22 MB a copy; the planner holds both trees at once.
+ */
+function shareStrings(remote: RemoteEntry[], scan: ScanResult): RemoteEntry[] {
+  const local = new Map<string, string>();
+  for (const e of scan.entries) local.set(e.path, e.path);
+  for (const r of remote) {
+    const same = local.get(r.path);
+    if (same !== undefined) r.path = same;
+  }
+  return remote;
+}

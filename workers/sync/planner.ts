@@ -1,0 +1,280 @@
+/**
+ * The planner: local tree + journal + remote tree → the smallest set of operations that brings both
+ * sides to agreement without losing anything. Pure: no I/O, no clock (the time comes in), so it is
+ * tested on its own and driven by the randomized simulation (tests/sync/).
+ *
+ * Per path key, each side's state against the journal (the merge base) is one of none / added /
+ * same / changed / deleted, and the pair of states decides (decide-two-way.ts, decide-backup.ts).
+ * The rules that keep data safe:
+ *  - only a side that changed overwrites the other; both changed → both kept (conflict copy);
+ *  - a delete is sent only for what the other side still holds as agreed: a folder goes only when
+ *    nothing under it survives on the other side (a new or changed file there keeps it);
+ *  - an overwrite or delete carries what it expects to find (the local stat, the remote
+ *    fingerprint): the executor refuses it when something changed after the scan.
+ *
+ * Entries the pass must not touch (names a side refuses, ignored names, files still being written,
+ * held by policy) are frozen: no operation for them, and they keep their folders alive.
+ */
+import type { JournalEntry, LocalEntry, Op, Plan, PlanInput, PlanProblem, RemoteEntry } from './model';
+import { baseName, isInside, joinPath, localNameProblem, parentPath, pathKey, serverNameProblem } from './names';
+import { planMoves } from './plan-moves';
+import { KeyedTree, parentKey } from './tree';
+import { decideBackup } from './decide-backup';
+import { decideTwoWay, decideTypeClash, type Decision, type DecideContext } from './decide-two-way';
+
+export function plan(input: PlanInput): Plan {
+  const problems: PlanProblem[] = [];
+  const J = new KeyedTree<JournalEntry>(input.journal);
+  const frozenKeys = new Set<string>();
+  /** Keys whose whole subtree is frozen. */
+  const frozenTrees = new Set<string>();
+
+  /** Folders holding a local entry the pass leaves out (a refused name, a case twin): never removed. */
+  const keptLocalParents = new Set<string>();
+  const L = indexLocal(input, J, problems, frozenTrees, keptLocalParents);
+  const R = indexRemote(input, problems, frozenTrees);
+  // Frozen paths count for the entry the pass keeps at their key (not for a case twin left out);
+  // an unreadable path with no entry (a link, say) freezes its key.
+  const heldByPolicy = new Set<string>();
+  for (const path of input.frozen.keys()) {
+    const key = pathKey(path);
+    const kept = L.get(key);
+    if (kept && kept.path !== path) continue;
+    frozenKeys.add(key);
+    if (input.heldByPolicy?.has(path)) heldByPolicy.add(key);
+  }
+
+  const isFrozen = (key: string): boolean => {
+    if (frozenKeys.has(key)) return true;
+    for (let k = key; k !== ''; k = parentPath(k)) if (frozenTrees.has(k)) return true;
+    return false;
+  };
+
+  let scannedPaths: Set<string> | null = null; // built on first use: rarely needed
+  const localPaths = new Map<string, string>();
+  const remotePaths = new Map<string, string>();
+  /** Local spelling of a key: the entry's own, else its parent's plus the remote name. */
+  const localPathOf = (key: string): string | null => {
+    if (key === '') return '';
+    const known = L.get(key)?.path ?? localPaths.get(key);
+    if (known !== undefined) return known;
+    const parent = localPathOf(parentKey(key));
+    const name = R.get(key)?.path ?? J.get(key)?.path;
+    return parent === null || name === undefined ? null : joinPath(parent, baseName(name));
+  };
+  const remotePathOf = (key: string): string | null => {
+    if (key === '') return '';
+    const known = R.get(key)?.path ?? remotePaths.get(key);
+    if (known !== undefined) return known;
+    const parent = remotePathOf(parentKey(key));
+    const name = L.get(key)?.path ?? J.get(key)?.path;
+    return parent === null || name === undefined ? null : joinPath(parent, baseName(name).normalize('NFC'));
+  };
+
+  const hasFrozenWithin = (key: string): boolean => {
+    for (const k of frozenKeys) if (k === key || isInside(k, key)) return true;
+    for (const k of frozenTrees) if (k === key || isInside(k, key)) return true;
+    return false;
+  };
+  const moves = planMoves({ mode: input.mode, L, J, R, isFrozen, hasFrozenWithin, noMove: input.noMove ?? new Set(), localPathOf, remotePathOf });
+  const moveOps = moves.ops;
+  for (const key of moves.pending) frozenKeys.add(key);
+
+  // ---- per path, children before parents (a folder's fate depends on what survives under it) ----
+  const keys = new Set<string>([...L.keys(), ...J.keys(), ...R.keys()]);
+  let remoteIds: Set<string> | null = null; // built on first use: only a remote delete asks
+  const ordered = [...keys].sort().reverse();
+  const localSurvivors = new Set<string>(keptLocalParents);
+  const remoteSurvivors = new Set<string>();
+  const buckets = { stale: [] as Op[], renames: [] as Op[], conflicts: [] as Op[], deleteRemote: [] as Op[], deleteLocal: [] as Op[], mkdir: [] as Op[], transfers: [] as Op[], journal: [] as Op[] };
+  const takenLocal = (key: string) => L.has(key) || localPaths.has(key);
+  const takenRemote = (key: string) => R.has(key) || remotePaths.has(key);
+  const ctx: DecideContext = {
+    account: input.account,
+    now: input.now,
+    localPathOf,
+    remotePathOf,
+    hasLocalSurvivor: (key) => localSurvivors.has(key),
+    hasRemoteSurvivor: (key) => remoteSurvivors.has(key),
+    isLocalPathOccupied: (path) => (scannedPaths ??= new Set(input.local.map((l) => l.path))).has(path),
+    isRemoteAlive: (id) => (remoteIds ??= new Set([...R.byKey.values()].map((r) => r.id))).has(id),
+    // A cloud folder missing here is created here (decided after its children, so assumed now).
+    isLocalFolder: (key) => key === '' || (L.has(key) ? L.get(key)!.isDir : R.get(key)?.isDir === true && !isFrozen(key)),
+    noMove: input.noMove ?? new Set(),
+    isNameTaken: (parentKeyOfName, name) => {
+      const key = pathKey(joinPath(parentKeyOfName, name));
+      return takenLocal(key) || takenRemote(key) || J.has(key);
+    },
+  };
+
+  for (const key of ordered) {
+    const l = L.get(key);
+    const r = R.get(key);
+    let j = J.get(key);
+    if (isFrozen(key)) {
+      if (l && r && !l.isDir && r.isDir && input.mode === 'two-way' && heldByPolicy.has(key) && frozenKeys.has(key) && !isFrozen(parentKey(key))) {
+        // A file the rules hold back has the name of a cloud folder: it steps aside (never uploaded).
+        const decision = decideTypeClash(ctx, key, l, r);
+        for (const op of decision.ops) bucketOf(op).push(op);
+      }
+      mark(key, Boolean(l), Boolean(r));
+      continue;
+    }
+    // A journal row of another kind than what a side now holds was replaced there: it is no base.
+    if (j && ((l && l.isDir !== j.isDir) || (r && r.isDir !== j.isDir))) {
+      buckets.stale.push({ kind: 'forget', key });
+      j = undefined;
+    }
+    const decision: Decision = input.mode === 'two-way' ? decideTwoWay(ctx, key, l, j, r) : decideBackup(ctx, key, l, j, r, input.deleteRemote);
+    for (const op of decision.ops) {
+      bucketOf(op).push(op);
+      if (op.kind === 'mkdirLocal') localPaths.set(op.key, op.path);
+      if (op.kind === 'mkdirRemote') remotePaths.set(op.key, op.path);
+      if (op.kind === 'conflictLocal') localPaths.set(pathKey(op.toPath), op.toPath);
+    }
+    if (decision.problem) problems.push(decision.problem);
+    mark(key, decision.local, decision.remote);
+  }
+
+  // A folder sent to the recycle bin takes its subtree along: its children need no call of their own.
+  const deletedDirs = new Set(buckets.deleteRemote.filter((op) => op.kind === 'deleteRemote' && op.isDir).map((op) => (op as { key: string }).key));
+  buckets.deleteRemote = buckets.deleteRemote.filter((op) => {
+    if (op.kind !== 'deleteRemote') return true;
+    for (let k = parentKey(op.key); k !== ''; k = parentKey(k)) if (deletedDirs.has(k)) return false;
+    return true;
+  });
+  // Folders are created parents first; everything else keeps the children-first order.
+  buckets.mkdir.reverse();
+  buckets.transfers.reverse();
+  buckets.conflicts.reverse();
+  buckets.renames.reverse();
+
+  return {
+    ops: [
+      ...buckets.stale,
+      ...moveOps,
+      ...buckets.renames,
+      ...buckets.conflicts,
+      ...buckets.deleteRemote,
+      ...buckets.deleteLocal,
+      ...buckets.mkdir,
+      ...buckets.transfers,
+      ...buckets.journal,
+    ],
+    problems,
+  };
+
+  function mark(key: string, localAfter: boolean, remoteAfter: boolean): void {
+    const parent = parentKey(key);
+    if (localAfter) localSurvivors.add(parent);
+    if (remoteAfter) remoteSurvivors.add(parent);
+  }
+
+  function bucketOf(op: Op): Op[] {
+    switch (op.kind) {
+      case 'moveRemote':
+      case 'moveLocal':
+        return buckets.renames;
+      case 'conflictLocal':
+        return buckets.conflicts;
+      case 'deleteRemote':
+        return buckets.deleteRemote;
+      case 'deleteLocal':
+        return buckets.deleteLocal;
+      case 'mkdirLocal':
+      case 'mkdirRemote':
+        return buckets.mkdir;
+      case 'upload':
+      case 'download':
+        return buckets.transfers;
+      default:
+        return buckets.journal;
+    }
+  }
+}
+
+/**
+ * The local side as the planner sees it: ignored names out (and frozen, so a new ignore pattern
+ * never deletes what was synced before), names the server refuses out with a problem, and of two
+ * spellings of one key (case or NFC/NFD twins on a case-sensitive disk) only one: the journal's.
+ */
+function indexLocal(
+  input: PlanInput,
+  J: KeyedTree<JournalEntry>,
+  problems: PlanProblem[],
+  frozenTrees: Set<string>,
+  keptParents: Set<string>,
+): KeyedTree<LocalEntry> {
+  const L = new KeyedTree<LocalEntry>();
+  const excluded = new Set<string>(); // local paths (spelled) left out with their subtree
+  const twinned = new Set<string>();
+  // Parents before children (by depth), so a folder's twin is decided before anything under either.
+  const depth = (p: string) => p.split('/').length;
+  const sorted = [...input.local].sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const l of sorted) {
+    if (hasExcludedAncestor(l.path, excluded)) continue;
+    const key = pathKey(l.path);
+    if (l.ignored || input.isIgnored(l.path, l.isDir)) {
+      // Never synced, but kept in view, frozen: it keeps its folder (nothing is deleted under it).
+      excluded.add(l.path);
+      frozenTrees.add(key);
+      if (!L.has(key)) L.set(key, l);
+      continue;
+    }
+    const problem = serverNameProblem(baseName(l.path));
+    if (problem) {
+      excluded.add(l.path);
+      keptParents.add(parentKey(key));
+      problems.push({ path: l.path, side: 'local', reason: problem });
+      continue;
+    }
+    const other = L.get(key);
+    if (other) {
+      // Two spellings of one key (case or NFC/NFD twins on a case-sensitive disk): the cloud can hold
+      // only one. Which one is "the" file cannot be told reliably (a rename or a move may have made
+      // the twin), so neither is synced until the user renames one: the key is frozen on both sides.
+      frozenTrees.add(key);
+      excluded.add(l.path);
+      keptParents.add(parentKey(key));
+      problems.push({ path: l.path, side: 'local', reason: `与“${other.path}”只有大小写或字符编码不同，云端无法同时保存：请重命名其中一个` });
+      if (!twinned.has(key)) {
+        twinned.add(key);
+        problems.push({ path: other.path, side: 'local', reason: `与“${l.path}”只有大小写或字符编码不同，云端无法同时保存：请重命名其中一个` });
+      }
+      continue;
+    }
+    L.set(key, l);
+  }
+  return L;
+}
+
+function indexRemote(input: PlanInput, problems: PlanProblem[], frozenTrees: Set<string>): KeyedTree<RemoteEntry> {
+  const R = new KeyedTree<RemoteEntry>();
+  const sorted = [...input.remote].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const r of sorted) {
+    const key = pathKey(r.path);
+    let frozenAbove = false;
+    for (let k = parentPath(key); k !== '' && !frozenAbove; k = parentPath(k)) frozenAbove = frozenTrees.has(k);
+    if (frozenAbove) continue;
+    if (input.isIgnored(r.path, r.isDir)) {
+      frozenTrees.add(key);
+      R.set(key, r);
+      continue;
+    }
+    const problem = localNameProblem(baseName(r.path), input.platform);
+    if (problem) {
+      // Kept in the tree (it keeps its folder alive) but frozen: never downloaded, never deleted.
+      frozenTrees.add(key);
+      problems.push({ path: r.path, side: 'remote', reason: problem });
+    }
+    R.set(key, r);
+  }
+  return R;
+}
+
+function hasExcludedAncestor(path: string, excluded: ReadonlySet<string>): boolean {
+  for (let p = parentPath(path); p !== ''; p = parentPath(p)) if (excluded.has(p)) return true;
+  return false;
+}
+
+export { isInside };
