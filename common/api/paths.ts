@@ -132,6 +132,8 @@ export const API = {
   /**
    * `GET /api/file/preview/:id`: inline with its type for the safe-inline kinds (PREVIEW_INLINE_TYPES),
    * Range honoured; anything else is an attachment. Always `nosniff` and `Content-Security-Policy: sandbox`.
+   * `GET /api/file/preview/:id/:name` is the same answer; the trailing name (ignored by the server: the
+   * stored name decides the type) is what the browser's PDF viewer shows as the document's title.
    */
   previewPrefix: '/api/file/preview/',
   /** `GET /api/file/thumbnail/:id`: a server-made WebP of at most THUMBNAIL_SIZE px for pictures. */
@@ -271,6 +273,11 @@ export function versionDownloadUrl(versionId: string): string {
 
 export function previewUrl(fileId: string): string {
   return API.previewPrefix + encodeURIComponent(fileId);
+}
+
+/** The preview with the file's name as the last path segment (the PDF viewer's title). */
+export function namedPreviewUrl(fileId: string, name: string): string {
+  return `${previewUrl(fileId)}/${encodeURIComponent(name)}`;
 }
 
 export function thumbnailUrl(fileId: string): string {

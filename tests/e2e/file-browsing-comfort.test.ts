@@ -132,4 +132,90 @@ describe('file browsing comfort', () => {
     await clickSelectionAction(page, 'zip');
     expect((await download).suggestedFilename()).toBe(`${two[0]!.replace(/\.txt$/, '')} 等2个文件.zip`);
   });
+
+  it('previews pictures at full size with zoom, steps to the next file, shows a CSV as a table, titles a PDF with its name, and asks before downloading a kind it cannot show', async () => {
+    // the ZIP step left its two entries selected: 取消选择 brings the page actions back
+    await page.getByTestId('selection-clear').click();
+    await page.getByTestId('toolbar-mkdir').click();
+    await page.getByTestId('mkdir-name-input').fill('预览');
+    await page.getByRole('button', { name: OK }).click();
+    await fileRow(page, '预览').getByTestId('file-name').click();
+    await page.getByTestId('breadcrumb').getByText('预览').waitFor();
+    const files: Record<string, Buffer> = {
+      'a-大图.png': await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 20, g: 90, b: 200 } } }).png().toBuffer(),
+      'b-名单.csv': Buffer.from('\uFEFF姓名,部门,备注\r\n张三,研发,"含,逗号"\r\n李四,市场,"两行\n备注"\r\n', 'utf8'),
+      'c-季度.pdf': minimalPdf(),
+      'd-方案.docx': Buffer.from('PK not really a docx'),
+    };
+    for (const [n, bytes] of Object.entries(files)) writeFileSync(path.join(workDir, n), bytes);
+    await page.getByTestId('upload-input').setInputFiles(Object.keys(files).map((n) => path.join(workDir, n)));
+    for (const n of Object.keys(files)) await fileRow(page, n).waitFor({ timeout: 60_000 });
+
+    // the picture: the original, fitted, then zoomed
+    await fileRow(page, 'a-大图.png').getByTestId('file-name').click();
+    const img = page.getByTestId('preview-image');
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1600);
+    const viewer = page.getByTestId('image-viewer');
+    const fitted = Number(await viewer.getAttribute('data-scale'));
+    expect(fitted).toBeLessThan(100);
+    await page.getByTestId('image-zoom-in').click();
+    await expect.poll(async () => Number(await viewer.getAttribute('data-scale'))).toBeGreaterThan(fitted);
+    await page.getByTestId('image-actual-size').click();
+    await expect.poll(() => viewer.getAttribute('data-scale')).toBe('100');
+    await expect(page.getByTestId('preview-position').textContent()).resolves.toBe('1 / 3');
+
+    // → the CSV, as a table with its quoted fields whole
+    await page.keyboard.press('ArrowRight');
+    const table = page.getByTestId('preview-csv');
+    await table.waitFor();
+    await expect(table.locator('thead th').allTextContents()).resolves.toEqual(['#', '姓名', '部门', '备注']);
+    await expect(table.locator('tbody tr').nth(0).locator('td').allTextContents()).resolves.toEqual(['1', '张三', '研发', '含,逗号']);
+    expect(await table.locator('tbody tr').count()).toBe(2);
+
+    // next: the PDF, in the browser's viewer titled with the file's name
+    await page.getByTestId('preview-next').click();
+    await page.getByTestId('preview-title').getByText('c-季度.pdf').waitFor();
+    await page.getByTestId('preview-pdf').waitFor();
+    await expect
+      .poll(async () => {
+        for (const frame of page.frames()) if (frame.url().startsWith('chrome-extension://')) return frame.title().catch(() => '');
+        return null;
+      }, { timeout: 20_000 })
+      .toBe('c-季度.pdf');
+    await expect(page.getByTestId('preview-next').isDisabled()).resolves.toBe(true);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('preview').waitFor({ state: 'detached' });
+
+    // a kind that cannot be shown: asked first; 取消 downloads nothing
+    let downloads = 0;
+    const count = () => void downloads++;
+    page.on('download', count);
+    await fileRow(page, 'd-方案.docx').getByTestId('file-name').click();
+    const ask = page.locator('.ant-modal-confirm', { hasText: '无法在线预览' });
+    await ask.waitFor();
+    await ask.getByRole('button', { name: /取\s*消/ }).click();
+    await ask.waitFor({ state: 'detached' });
+    await page.waitForTimeout(500);
+    expect(downloads).toBe(0);
+    page.off('download', count);
+    await fileRow(page, 'd-方案.docx').getByTestId('file-name').click();
+    const download = page.waitForEvent('download');
+    await page.getByTestId('confirm-download').click();
+    expect((await download).suggestedFilename()).toBe('d-方案.docx');
+  });
 });
+
+/** A one-page PDF with a correct cross-reference table. */
+function minimalPdf(): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>'];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out);
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}

@@ -270,7 +270,7 @@ describe('files session', () => {
     expect(content).toBe('held text');
   });
 
-  it('previews a picture through the server thumbnail', async () => {
+  it('previews a picture at full size (the original, the thumbnail only while it loads)', async () => {
     const name = `图片-${stamp}.png`;
     const source = path.join(workDir, name);
     writeFileSync(source, tinyPng(64, 48));
@@ -280,11 +280,12 @@ describe('files session', () => {
     const img = page.getByTestId('preview-image');
     await img.waitFor();
     await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
-    expect(await img.getAttribute('src')).toContain(API.thumbnailPrefix);
+    expect(await img.getAttribute('src')).toContain(API.previewPrefix);
+    expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(64);
     await page.keyboard.press('Escape');
   });
 
-  it('previews a PDF from a blob: URL (never from the app origin as a document)', async () => {
+  it('previews a PDF in the browser viewer from a URL ending in its name (the viewer titles it so)', async () => {
     const name = `说明-${stamp}.pdf`;
     const source = path.join(workDir, name);
     writeFileSync(source, minimalPdf());
@@ -293,7 +294,7 @@ describe('files session', () => {
     await fileRow(page, name).getByTestId('file-name').click();
     const frame = page.getByTestId('preview-pdf');
     await frame.waitFor();
-    expect(await frame.getAttribute('src')).toMatch(/^blob:/);
+    expect(await frame.getAttribute('src')).toMatch(new RegExp(`^${API.previewPrefix}[^/]+/${encodeURIComponent(name)}$`));
     await page.keyboard.press('Escape');
     await frame.waitFor({ state: 'detached' });
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER_PLATFORM } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
-import { API, downloadUrl, previewUrl, thumbnailUrl, versionDownloadUrl, zipDownloadUrl } from '../../common/api/paths';
+import { API, downloadUrl, namedPreviewUrl, previewUrl, thumbnailUrl, versionDownloadUrl, zipDownloadUrl } from '../../common/api/paths';
 import type { CreateTxtResponse, FileEntry, GroupMemberListResponse, SearchResponse, SpaceInfo, VersionListResponse } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import type { BatchUploadResponse } from '../../common/transfer/batch-upload';
@@ -557,6 +557,11 @@ const MATRIX: Record<string, Row> = {
     access: 'user',
     call: { method: 'GET', path: previewUrl(BOGUS) },
     foreign: (ids) => ({ method: 'GET', path: previewUrl(ids.fileId) }),
+  },
+  'GET /api/file/preview/:id/:name': {
+    access: 'user',
+    call: { method: 'GET', path: namedPreviewUrl(BOGUS, 'a.pdf') },
+    foreign: (ids) => ({ method: 'GET', path: namedPreviewUrl(ids.fileId, 'a.pdf') }),
   },
   'GET /api/file/thumbnail/:id': {
     access: 'user',

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
-import { API, zipDownloadUrl } from '../../common/api/paths';
+import { API, namedPreviewUrl, zipDownloadUrl } from '../../common/api/paths';
 import { zipStream, type ZipMember } from '../../server/http/zip-writer';
 import { expectError, mkdir, text } from './file-kit';
 import { ZIP_MAX_ENTRIES } from '../../common/api/types';
@@ -176,6 +176,19 @@ describe('streamed ZIP download', () => {
 });
 
 describe('previews', () => {
+  it('answers the same preview under a trailing name, the stored name deciding the type (the PDF viewer titles it)', async () => {
+    const txt = await text(admin, '说明.txt', '内容');
+    const named = await admin.raw(namedPreviewUrl(txt.id, '说明.txt'));
+    expect(named.status).toBe(200);
+    expect(named.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await named.text()).toBe('内容');
+    // a misleading name in the URL changes nothing
+    const lying = await admin.raw(namedPreviewUrl(txt.id, 'x.html'));
+    expect(lying.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(lying.headers.get('content-security-policy')).toBe('sandbox');
+    await lying.text();
+  });
+
   it('serves safe kinds inline with their type and Range; HTML and SVG only as sandboxed attachments', async () => {
     const txt = await text(admin, 'preview.txt', 'plain <b>text</b>');
     const inline = await admin.raw(API.previewPrefix + txt.id);

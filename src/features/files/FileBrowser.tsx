@@ -1,8 +1,9 @@
 import { Flex, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
-import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { FileEntry } from '../../../common/api/types';
+import { formatSize } from '../../../common/format/size';
 import { pagePermissionsAtom, usePermissionCheck } from '../../lib/button-permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { useOnline } from '../../lib/data/online';
@@ -26,7 +27,8 @@ import { errorText, useBrowserUploads } from './use-browser-uploads';
 import { useConflictDecisions } from './use-conflict-decisions';
 import { useDeepLinkPreview } from './use-deep-link-preview';
 import { useCurrentDir } from './use-current-dir';
-import { isNavKey, type ViewLayout } from './keyboard-nav';
+import type { ViewLayout } from './keyboard-nav';
+import { fileShortcuts } from './file-shortcuts';
 import { useListSelection } from './use-list-selection';
 import { isFileView, viewKeyOf, type FileView } from './file-view';
 import { useStoredState } from '../../lib/use-stored-state';
@@ -241,8 +243,17 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       else navigate(locationOf(file, publicSpaceId, true));
       return;
     }
-    if (previewModeOf(file) && permitted(ACTION_PERMISSIONS.preview ?? '')) setDialog({ kind: 'preview', file });
-    else if (permitted(ACTION_PERMISSIONS.download ?? '')) void run('download', [file]);
+    if (previewModeOf(file) && permitted(ACTION_PERMISSIONS.preview ?? '')) return setDialog({ kind: 'preview', file });
+    if (!permitted(ACTION_PERMISSIONS.download ?? '')) return;
+    // Opening a kind the browser cannot show: asked first, never a surprise download.
+    modal.confirm({
+      title: '无法在线预览',
+      content: `「${file.name}」不支持在线预览（${formatSize(file.size)}），是否下载到本机查看？`,
+      okText: '下载',
+      cancelText: '取消',
+      okButtonProps: { ...({ 'data-testid': 'confirm-download' } as Record<string, string>) },
+      onOk: () => void run('download', [file]),
+    });
   }
 
   // A file named by the desktop shell (clouddrive:// link): its preview (or its download), once the
@@ -295,60 +306,21 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
     onClick: ({ key }) => void run(key as FileAction, selection),
   };
 
-  /**
-   * The keyboard, as in a desktop file manager: in the list, arrows / Home / End / PageUp / PageDown
-   * move the cursor (Shift extends the selection, Ctrl moves without selecting), Space toggles the
-   * entry under it, Enter opens it; anywhere on the page Ctrl/⌘+A selects every loaded entry, Esc
-   * clears the selection, Delete (⌘⌫) deletes it (purges in the recycle bin) and F2 renames it.
-   */
-  function onShortcut(e: KeyboardEvent): void {
-    const target = e.target as HTMLElement;
-    // Typing in a field (the search box, a dialog) or working a menu is not a shortcut; a row's checkbox is.
-    if (target.closest('input:not([type="checkbox"]), textarea, [contenteditable="true"], .ant-modal, .ant-drawer, .ant-dropdown, .ant-select-dropdown')) return;
-    const listBox = target.closest<HTMLElement>('[data-file-list]');
-    const ctrl = e.ctrlKey || e.metaKey;
-    if (ctrl && e.key.toLowerCase() === 'a' && !e.shiftKey && !e.altKey) {
-      e.preventDefault();
-      list.handlers.selectAll(true);
-      return;
-    }
-    if (e.key === 'Escape') {
-      if (selectedIds.length > 0) {
-        e.preventDefault();
-        list.clear();
-      }
-      return;
-    }
-    if (listBox && isNavKey(e.key) && !e.altKey) {
-      if (list.move(e.key, e.shiftKey, ctrl && !e.shiftKey, layout.current)) {
-        e.preventDefault();
-        listBox.focus({ preventScroll: true });
-      }
-      return;
-    }
-    // On the list itself (a link or button inside a row keeps its own Enter and Space).
-    const onList = target === listBox || (listBox !== null && target.matches('input[type="checkbox"]'));
-    if (onList && e.key === 'Enter') {
-      const entry = list.cursorEntry();
-      if (entry) {
-        e.preventDefault();
-        openEntry(entry);
-      }
-      return;
-    }
-    if (target === listBox && e.key === ' ') {
-      e.preventDefault();
-      list.toggleCursor();
-      return;
-    }
-    const deleting = e.key === 'Delete' || (e.key === 'Backspace' && e.metaKey);
-    const action: FileAction | null = deleting ? (source.mode === 'recycle' ? 'purge' : 'delete') : e.key === 'F2' ? 'rename' : null;
-    const usable = action && offered.find((o) => o.action === action && o.disabledReason === null);
-    if (!usable) return;
-    e.preventDefault();
-    void run(usable.action, selection);
-  }
+  const onShortcut = fileShortcuts({
+    list,
+    layout,
+    recycle: source.mode === 'recycle',
+    open: openEntry,
+    act: (action) => {
+      const usable = offered.find((o) => o.action === action && o.disabledReason === null);
+      if (!usable) return false;
+      void run(action, selection);
+      return true;
+    },
+  });
 
+  // The preview steps through the folder's previewable files (those loaded so far).
+  const previewable = useMemo(() => (dialog?.kind === 'preview' ? pages.items.filter((e) => previewModeOf(e) !== null) : []), [dialog, pages.items]);
   const excluded = useMemo(() => new Set(dialog?.kind === 'pick' ? dialog.entries.filter((e) => e.isDir).map((e) => e.id) : []), [dialog]);
   const versionsFile = dialog?.kind === 'versions' ? dialog.file : null;
 
@@ -464,7 +436,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       />
       <ConflictModal {...conflictModal} />
       {newVersion.input}
-      <PreviewModal file={dialog?.kind === 'preview' ? dialog.file : null} onClose={() => setDialog(null)} />
+      <PreviewModal file={dialog?.kind === 'preview' ? dialog.file : null} siblings={previewable} onNavigate={(file) => setDialog({ kind: 'preview', file })} onClose={() => setDialog(null)} />
       <VersionsDrawer
         file={versionsFile}
         canChange={versionsFile !== null && !actionsFor([versionsFile], ctx).some((o) => o.action === 'uploadVersion' && o.disabledReason)}
