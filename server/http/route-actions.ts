@@ -52,6 +52,9 @@ export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'GET /api/file/zip': 'file.zip',
   'GET /api/file/preview/:id': 'file.preview',
 
+  // The desktop sync's guarded delete: each folder or file it removes is recorded by the recycle bin.
+  'POST /api/syn/remove': 'file.delete',
+
   'POST /api/group/create': 'group.create',
   'POST /api/group/rename': 'group.rename',
   'POST /api/group/delete': 'group.delete',
@@ -107,6 +110,8 @@ export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/dict/list': null,
   'POST /api/staticData/list': null,
   'POST /api/v2/user/list': null,
+  'POST /api/syn/content': null,
+  'POST /api/syn/check': null,
   'POST /api/v2/user/batch/preview': null,
   'PUT /api/test/raw-sink': null,
 };
