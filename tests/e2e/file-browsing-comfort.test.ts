@@ -203,6 +203,32 @@ describe('file browsing comfort', () => {
     await page.getByTestId('confirm-download').click();
     expect((await download).suggestedFilename()).toBe('d-方案.docx');
   });
+
+  it('asks about a same-name upload in a dialog naming the folder, before queueing; the toast does not count a refused .exe', async () => {
+    // (inside 预览, left open by the previous step)
+    const picked = { 'b-名单.csv': '姓名\r\n王五\r\n', 'e-新.txt': '新的', '工具.exe': 'MZ' };
+    for (const [n, text] of Object.entries(picked)) writeFileSync(path.join(workDir, n), text);
+    await page.getByTestId('upload-input').setInputFiles(Object.keys(picked).map((n) => path.join(workDir, n)));
+    const dialog = page.getByTestId('upload-clash-dialog');
+    await dialog.getByText('「预览」中已有 1 个同名的文件或文件夹').waitFor();
+    await expect(page.getByTestId('upload-clash-names').locator('li').allTextContents()).resolves.toEqual(['b-名单.csv']);
+    // nothing is queued while the question is open
+    expect(await transferItems(page, 'e-新.txt').count()).toBe(0);
+    await page.getByTestId('upload-clash-rename').click();
+    await page.locator('.ant-message', { hasText: '已加入传输列表：2 个文件' }).waitFor();
+    await page.locator('.ant-message', { hasText: '「工具.exe」的类型禁止上传，未加入传输列表。' }).waitFor();
+    await fileRow(page, 'b-名单 (1).csv').waitFor({ timeout: 60_000 });
+    await fileRow(page, 'e-新.txt').waitFor();
+    expect(await fileRow(page, '工具.exe').count()).toBe(0);
+
+    // again, as a new version: no third entry
+    await page.getByTestId('upload-input').setInputFiles([path.join(workDir, 'e-新.txt')]);
+    await dialog.getByText('「预览」中已有 1 个同名的文件或文件夹').waitFor();
+    await page.getByTestId('upload-clash-new-version').click();
+    await page.locator('.ant-message', { hasText: '已加入传输列表：1 个文件' }).waitFor();
+    await expect.poll(() => transferItems(page, 'e-新.txt', 'done').count(), { timeout: 60_000 }).toBe(2);
+    expect(await fileRow(page, 'e-新 (1).txt').count()).toBe(0);
+  });
 });
 
 /** A one-page PDF with a correct cross-reference table. */

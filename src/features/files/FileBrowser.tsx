@@ -14,7 +14,7 @@ import { downloadFile, downloadZip } from './download-entries';
 import { DropOverlay } from './DropOverlay';
 import { ACTION_LABELS, ACTION_PERMISSIONS, actionsFor, PAGE_PERMISSIONS, type FileAction, type OfferedAction } from './file-actions';
 import { locationOf } from './file-locations';
-import { FileBreadcrumb } from './FileBreadcrumb';
+import { FileBreadcrumb, useFolderName } from './FileBreadcrumb';
 import { FileGrid } from './FileGrid';
 import { FileTable } from './FileTable';
 import { FileSearchTools, FileToolbar } from './FileToolbar';
@@ -286,7 +286,8 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   // ---- uploads -----------------------------------------------------------------------------------
 
   const canUpload = writeScope !== null && permitted(PAGE_PERMISSIONS.upload);
-  const { upload, uploadFolder, drop } = useBrowserUploads(canUpload && writeScope ? { parentId: uploadParent, category: writeScope.category } : null);
+  const folderName = useFolderName(source.mode === 'folder' ? dir : null, source.mode === 'folder' ? source.rootName : title);
+  const { upload, uploadFolder, drop, dialog: uploadClashDialog } = useBrowserUploads(canUpload && writeScope ? { parentId: uploadParent, category: writeScope.category } : null, folderName);
 
   // ---- menus -------------------------------------------------------------------------------------
 
@@ -435,6 +436,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         onPick={(target) => (dialog?.kind === 'pick' ? transfer(dialog.op, dialog.entries, target) : Promise.resolve())}
       />
       <ConflictModal {...conflictModal} />
+      {uploadClashDialog}
       {newVersion.input}
       <PreviewModal file={dialog?.kind === 'preview' ? dialog.file : null} siblings={previewable} onNavigate={(file) => setDialog({ kind: 'preview', file })} onClose={() => setDialog(null)} />
       <VersionsDrawer
