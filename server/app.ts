@@ -84,6 +84,8 @@ import { SmsCodeService } from './services/sms-code-service';
 import { LogSmsGateway, OutboxSmsGateway } from './services/sms/dev-sms-gateways';
 import { AccountService } from './services/account-service';
 import { registerAccountRoutes } from './routes/account-routes';
+import { registerPasswordResetRoutes } from './routes/password-reset-routes';
+import { PasswordResetService } from './services/password-reset-service';
 import { CaptchaService } from './services/captcha-service';
 import { ConfigService } from './services/config-service';
 import { DownloadService } from './services/download-service';
@@ -235,6 +237,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerAuthRoutes(app, auth, captchas, config.sessionTtlMs);
   registerUserRoutes(app, userService);
   registerAccountRoutes(app, accounts);
+  registerPasswordResetRoutes(app, new PasswordResetService(users, sessions, throttle, smsCodes, accountPolicy));
   registerOrgRoutes(app, organisation.org, organisation.departments);
   registerUserAdminRoutes(app, organisation.userAdmin);
   registerUserImportRoutes(app, organisation.userImport);

@@ -26,6 +26,11 @@ export const API = {
   smsSend: '/api/captcha/sms/send',
   /** SMS login: `POST {phone, code}` (SmsLoginRequest) → LoginResult and the session cookie. */
   smsValidate: '/api/captcha/smsCode/validate',
+  /**
+   * Ours, 忘记密码: `POST {phone, code, value}` (PasswordResetRequest) → null, public. The code comes
+   * from smsSend with purpose resetPassword; the user then logs in with the new password.
+   */
+  passwordReset: '/api/user/password/reset',
 
   // users
   userDetails: '/api/user/details/search',

@@ -117,7 +117,7 @@ export interface CaptchaValidateQuery {
 }
 
 /** What a sent SMS code is for: logging in (public) or binding a phone to the caller (session required). */
-export type SmsPurpose = 'login' | 'bindPhone';
+export type SmsPurpose = 'login' | 'bindPhone' | 'resetPassword';
 
 /**
  * `GET /api/captcha/sms/send` query. The image captcha is required (and used up) so the endpoint cannot
@@ -146,6 +146,19 @@ export interface SmsSendResult {
 export interface SmsLoginRequest {
   phone: string;
   code: string;
+}
+
+/**
+ * 忘记密码 (ours): `POST` to API.passwordReset, public. `code` is the SMS code sent with purpose
+ * resetPassword to the account's bound phone; `value` the new password, AES-encrypted like the
+ * password change's. The §5 rules apply (PASSWORD_INVALID, checked before the code is used up); a
+ * wrong, used or expired code, or a phone no account has, answers SMS_CODE_INVALID alike. On success
+ * every session of the account ends and a lock by login failures is lifted (an admin's lock stays).
+ */
+export interface PasswordResetRequest {
+  phone: string;
+  code: string;
+  value: string;
 }
 
 /** Mainland mobile numbers: 11 digits, 13x to 19x. */

@@ -1,8 +1,8 @@
 import { Button, Form, Input, Space } from 'antd';
 import { useState } from 'react';
 import { PASSWORD_MAX_LENGTH } from '../../common/constants';
-import { validateNewPassword, validateRepeatPassword } from '../../common/validation/password';
 import { changePassword } from '../lib/account-api';
+import { NewPasswordFields } from './NewPasswordFields';
 
 interface Fields {
   website: string;
@@ -40,34 +40,7 @@ export function PasswordChangeForm({ account, onDone, onBack, backText = '返回
       <Form.Item label="原密码" name="oldPassword">
         <Input.Password data-testid="psw-old" placeholder="请输入原密码" maxLength={PASSWORD_MAX_LENGTH} autoComplete="current-password" />
       </Form.Item>
-      <Form.Item
-        label="新密码"
-        name="newPassword"
-        rules={[
-          {
-            validator: (_rule, value: string | undefined) => {
-              const problem = validateNewPassword(value ?? '');
-              return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
-            },
-          },
-        ]}
-      >
-        <Input.Password data-testid="psw-new" placeholder="8-16位字母、数字和符号组合" maxLength={PASSWORD_MAX_LENGTH} autoComplete="new-password" />
-      </Form.Item>
-      <Form.Item
-        label="确认新密码"
-        name="repeatPassword"
-        rules={[
-          ({ getFieldValue }) => ({
-            validator: (_rule, value: string | undefined) => {
-              const problem = validateRepeatPassword(value ?? '', (getFieldValue('newPassword') as string | undefined) ?? '');
-              return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
-            },
-          }),
-        ]}
-      >
-        <Input.Password data-testid="psw-repeat" placeholder="请再次输入新密码" maxLength={PASSWORD_MAX_LENGTH} autoComplete="new-password" />
-      </Form.Item>
+      <NewPasswordFields />
       <Form.Item style={{ marginBottom: 0 }}>
         <Space style={{ width: '100%', justifyContent: 'flex-end' }}>
           <Button onClick={onBack} data-testid="psw-back">

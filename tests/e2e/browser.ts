@@ -82,7 +82,7 @@ export async function submitLogin(page: Page, username: string, password: string
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-captcha').fill(await captchaAnswer(data.captchaId));
-  await page.getByTestId('login-agreement').click();
+  await page.getByTestId('login-agreement-box').check();
   await page.getByTestId('login-submit').click();
 }
 

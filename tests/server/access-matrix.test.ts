@@ -153,6 +153,11 @@ const MATRIX: Record<string, Row> = {
     call: { method: 'POST', path: API.smsValidate, body: { phone: '13800000000', code: '000000' } },
     foreign: 'none',
   },
+  'POST /api/user/password/reset': {
+    access: 'public',
+    call: { method: 'POST', path: API.passwordReset, body: { phone: '13800000000', code: '000000', value: 'x' } },
+    foreign: 'none',
+  },
   'POST /spacex/logout': { access: 'public', call: { method: 'POST', path: API.logout, body: {} }, foreign: 'none', endsSession: true },
 
   'GET /api/v2/defaultConfig/tenant/get': { access: 'user', duringChange: true, call: { method: 'GET', path: API.tenantConfig }, foreign: 'none' },
