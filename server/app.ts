@@ -85,6 +85,8 @@ import { LogSmsGateway, OutboxSmsGateway } from './services/sms/dev-sms-gateways
 import { AccountService } from './services/account-service';
 import { registerAccountRoutes } from './routes/account-routes';
 import { registerPasswordResetRoutes } from './routes/password-reset-routes';
+import { registerUserProfileRoutes } from './routes/user-profile-routes';
+import { UserProfileService } from './services/user-profile-service';
 import { PasswordResetService } from './services/password-reset-service';
 import { CaptchaService } from './services/captcha-service';
 import { ConfigService } from './services/config-service';
@@ -236,6 +238,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerConfigRoutes(app, configService);
   registerAuthRoutes(app, auth, captchas, config.sessionTtlMs);
   registerUserRoutes(app, userService);
+  registerUserProfileRoutes(app, new UserProfileService(users, blobStore), userService);
   registerAccountRoutes(app, accounts);
   registerPasswordResetRoutes(app, new PasswordResetService(users, sessions, throttle, smsCodes, accountPolicy));
   registerOrgRoutes(app, organisation.org, organisation.departments);

@@ -43,6 +43,14 @@ export const API = {
   readAgreement: '/api/user/readAgreement',
   /** `POST {value, type: 4, oldPassword}` (UserInfoModifyRequest), both AES-encrypted (§9). */
   userInfoModify: '/api/user/info/modify',
+  /**
+   * Ours, 基本信息: `POST {nickName?, avatar?}` (ProfileUpdateRequest) → UserDetails. The avatar comes as
+   * base64 (a data: URL allowed) of a PNG, JPG, WebP or GIF of at most 2 MiB; the server keeps a
+   * 256 px WebP and UserDetails.avatar becomes its URL under userAvatarPrefix.
+   */
+  userProfileUpdate: '/api/user/profile/update',
+  /** Ours: `GET {userAvatarPrefix}{key}` → the WebP avatar, for users of the owner's tenant (others: 404). */
+  userAvatarPrefix: '/api/user/avatar/',
   /** `POST {phone, code}` (PhoneValidateRequest): binds the phone after an SMS sent with purpose bindPhone. */
   phoneValidate: '/api/user/phone/validate',
   /** Admin only: `POST {userId, roles}` (SetRolesRequest). */

@@ -1,6 +1,6 @@
 /** Account calls shared by the login, password and user-centre pages. */
 import { API } from '../../common/api/paths';
-import { USER_INFO_TYPE, type PhoneValidateRequest, type SmsPurpose, type SmsSendResult, type UserDetails, type UserInfoModifyRequest } from '../../common/api/types';
+import { USER_INFO_TYPE, type PhoneValidateRequest, type ProfileUpdateRequest, type SmsPurpose, type SmsSendResult, type UserDetails, type UserInfoModifyRequest } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { api } from './api';
 
@@ -29,4 +29,9 @@ export function sendSmsCode(query: { phone: string; purpose: SmsPurpose; captcha
 /** Binds the phone to the caller with the code sent for purpose bindPhone. */
 export function validatePhone(request: PhoneValidateRequest): Promise<unknown> {
   return api.post<unknown>(API.phoneValidate, request);
+}
+
+/** 基本信息: the caller's nickname and/or avatar (base64); answers the updated details. */
+export function updateProfile(request: ProfileUpdateRequest, quietCodes: readonly string[] = []): Promise<UserDetails> {
+  return api.post<UserDetails>(API.userProfileUpdate, request, { quietCodes });
 }

@@ -1,11 +1,13 @@
 /**
  * Login comfort (issue 20) in Chromium against `npm start`: the user agreement, once accepted, stays
  * ticked on this device; 忘记密码 sets a new password with an SMS code sent to the bound phone (field
- * errors under their fields, not as toasts), after which the new password logs in. The account is
+ * errors under their fields, not as toasts), after which the new password logs in; 基本信息 changes
+ * the nickname and the avatar, which the header shows at once. The account is
  * one of the test's own, added by the admin through the people API.
  */
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { CaptchaImage } from '../../common/api/types';
@@ -100,5 +102,28 @@ describe('login comfort', () => {
 
     await submitLogin(page, USER.username, USER.newPassword);
     await page.waitForURL('**/main/**');
+  });
+
+  it('changes the nickname and the avatar in 基本信息, with errors under the field; the header follows', async () => {
+    await page.goto(baseUrl() + '/main/user/userInfo');
+    await page.getByTestId('nickname-edit').click();
+    await page.getByTestId('nickname-input').fill('   ');
+    await page.getByTestId('nickname-save').click();
+    await page.getByTestId('nickname-error').getByText('请输入昵称').waitFor();
+    await page.getByTestId('nickname-input').fill('小明');
+    await page.getByTestId('nickname-input').press('Enter');
+    await page.getByTestId('user-info-nickname').getByText('小明', { exact: true }).waitFor();
+    await page.getByTestId('user-nickname').getByText('小明', { exact: true }).waitFor();
+
+    const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 240, g: 120, b: 20 } } }).png().toBuffer();
+    await page.getByTestId('avatar-input').setInputFiles({ name: '大头.bmp', mimeType: 'image/bmp', buffer: png });
+    await page.getByTestId('avatar-error').getByText('请选择 PNG、JPG、WebP 或 GIF 图片').waitFor();
+    await page.getByTestId('avatar-input').setInputFiles({ name: '头像.png', mimeType: 'image/png', buffer: png });
+    const img = page.getByTestId('user-info-avatar').locator('img');
+    await expect.poll(() => img.getAttribute('src')).toContain(API.userAvatarPrefix);
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(256);
+    expect(await page.getByTestId('avatar-error').count()).toBe(0);
+    // the page's avatar and the header's
+    await expect.poll(() => page.locator(`.ant-avatar img[src*="${API.userAvatarPrefix}"]`).count()).toBe(2);
   });
 });

@@ -164,6 +164,9 @@ const MATRIX: Record<string, Row> = {
   'GET /api/menu/get': { access: 'user', duringChange: true, call: { method: 'GET', path: API.menu }, foreign: 'none' },
   'GET /api/menu/get/homeUrl': { access: 'user', duringChange: true, call: { method: 'GET', path: API.homeUrl }, foreign: 'none' },
   'POST /api/user/details/search': { access: 'user', duringChange: true, call: { method: 'POST', path: API.userDetails, body: {} }, foreign: 'none' },
+  'POST /api/user/profile/update': { access: 'user', call: { method: 'POST', path: API.userProfileUpdate, body: { nickName: '管理员' } }, foreign: 'none' },
+  // Another tenant's avatar answers 404: tests/server/user-profile.test.ts (no avatar among the ids here).
+  'GET /api/user/avatar/:key': { access: 'user', call: { method: 'GET', path: `${API.userAvatarPrefix}${BOGUS}` }, foreign: 'none' },
   'POST /api/user/readAgreement': { access: 'user', duringChange: true, call: { method: 'POST', path: API.readAgreement, body: {} }, foreign: 'none' },
   'POST /api/user/info/modify': {
     access: 'user',
