@@ -1,8 +1,17 @@
 import { Button, Form, Input, Space } from 'antd';
 import { useState } from 'react';
 import { PASSWORD_MAX_LENGTH } from '../../common/constants';
+import { ERRORS } from '../../common/api/errors';
 import { changePassword } from '../lib/account-api';
+import { ApiCallError } from '../lib/api-client';
 import { NewPasswordFields } from './NewPasswordFields';
+
+/** The server's refusals that belong to one field: shown under it, not as a toast. */
+const FIELD_OF_CODE: Record<string, 'oldPassword' | 'newPassword'> = {
+  [ERRORS.OLD_PASSWORD_WRONG.code]: 'oldPassword',
+  [ERRORS.PASSWORD_INVALID.code]: 'newPassword',
+  [ERRORS.PASSWORD_SAME_AS_OLD.code]: 'newPassword',
+};
 
 interface Fields {
   website: string;
@@ -24,10 +33,13 @@ export function PasswordChangeForm({ account, onDone, onBack, backText = '返回
   async function onFinish(values: Fields) {
     setSubmitting(true);
     try {
-      await changePassword(values.oldPassword ?? '', values.newPassword);
+      await changePassword(values.oldPassword ?? '', values.newPassword, Object.keys(FIELD_OF_CODE));
       onDone();
-    } catch {
-      // The API client has shown the server's reason (old password wrong, same as old...); keep the input.
+    } catch (e) {
+      // A field's refusal goes under that field; anything else the API client has shown. The input stays.
+      const failure = e instanceof ApiCallError && e.failure.kind === 'badRequest' ? e.failure : null;
+      const field = failure ? FIELD_OF_CODE[failure.errorCode] : undefined;
+      if (failure && field) form.setFields([{ name: field, errors: [failure.errorMessage] }]);
       setSubmitting(false);
     }
   }

@@ -12,13 +12,13 @@ export function fetchUserDetails(): Promise<UserDetails> {
  * Spec §7: `{value, type: 4, oldPassword}`, both passwords AES-encrypted (§9). The server ends every
  * session of the user on success, so the caller logs out and goes to /login.
  */
-export function changePassword(oldPassword: string, newPassword: string): Promise<unknown> {
+export function changePassword(oldPassword: string, newPassword: string, quietCodes: readonly string[] = []): Promise<unknown> {
   const body: UserInfoModifyRequest = {
     value: encryptPassword(newPassword),
     type: USER_INFO_TYPE.password,
     oldPassword: encryptPassword(oldPassword),
   };
-  return api.post<unknown>(API.userInfoModify, body);
+  return api.post<unknown>(API.userInfoModify, body, { quietCodes });
 }
 
 /** Sends a 6-digit SMS code; the image captcha answer is required (and used up) by the server. */

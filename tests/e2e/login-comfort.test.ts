@@ -16,6 +16,8 @@ import { QUOTA_CHOICES } from '../../common/org/quota';
 import { baseUrl, captchaAnswer, launchBrowser, loginAsAdmin, smsCodeFor, submitLogin } from './browser';
 
 const USER = { username: `forgot${randomBytes(3).toString('hex')}`, phone: `136${String(Date.now()).slice(-8)}`, newPassword: 'Forgot#2026' };
+/** A second account, left with its initial password: the forced change. */
+const NEWCOMER = { username: `newbie${randomBytes(3).toString('hex')}`, password: 'Initial@2024', newPassword: 'Changed#2026' };
 
 function postFromPage(page: Page, apiPath: string, body: unknown): Promise<{ status: number; body: { data?: { id?: string } } }> {
   return page.evaluate(
@@ -51,6 +53,17 @@ describe('login comfort', () => {
       password: encryptPassword('Initial@2024'),
     });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const newcomer = await postFromPage(admin, API.userAdd, {
+      website: NEWCOMER.username,
+      nickName: '新人',
+      phone: '',
+      departmentId: dept.body.data!.id!,
+      role: 'member',
+      quota: QUOTA_CHOICES[0]!.bytes,
+      outerLogin: true,
+      password: encryptPassword(NEWCOMER.password),
+    });
+    expect(newcomer.status, JSON.stringify(newcomer.body)).toBe(200);
     await admin.context().close();
     page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   });
@@ -125,5 +138,38 @@ describe('login comfort', () => {
     expect(await page.getByTestId('avatar-error').count()).toBe(0);
     // the page's avatar and the header's
     await expect.poll(() => page.locator(`.ant-avatar img[src*="${API.userAvatarPrefix}"]`).count()).toBe(2);
+  });
+
+  it('forced password change: field errors under their fields, one success toast in full-width punctuation', async () => {
+    const forced = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+    await submitLogin(forced, NEWCOMER.username, NEWCOMER.password);
+    await forced.waitForURL('**/initialPswChange**');
+    await forced.getByTestId('password-change').waitFor();
+    // every toast shown from here on
+    await forced.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { toasts: string[] }).toasts = seen;
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.matches('.ant-message-notice')) seen.push(n.textContent ?? '');
+      }).observe(document.body, { subtree: true, childList: true });
+    });
+    const toasts = () => forced.evaluate(() => (window as unknown as { toasts: string[] }).toasts);
+
+    await forced.getByTestId('psw-old').fill('Wrong@2024x');
+    await forced.getByTestId('psw-new').fill(NEWCOMER.newPassword);
+    await forced.getByTestId('psw-repeat').fill(NEWCOMER.newPassword + '1');
+    await forced.getByTestId('psw-finish').click();
+    await forced.getByTestId('password-change').getByText('两次输入密码不一致!').waitFor();
+    await forced.getByTestId('psw-repeat').fill(NEWCOMER.newPassword);
+    await forced.getByTestId('psw-finish').click();
+    await forced.getByTestId('password-change').getByText('原密码错误').waitFor();
+    expect(await toasts()).toEqual([]);
+
+    await forced.getByTestId('psw-old').fill(NEWCOMER.password);
+    await forced.getByTestId('psw-finish').click();
+    await forced.waitForURL('**/login');
+    await forced.waitForTimeout(1500);
+    expect(await toasts()).toEqual(['密码修改成功，请使用新密码重新登录。']);
+    await forced.context().close();
   });
 });
