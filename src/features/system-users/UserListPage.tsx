@@ -100,8 +100,8 @@ export function UserListPage() {
       <Card size="small" title="用户列表" style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 12, minHeight: 0 } }}>
         <Space wrap>
           <Input.Search allowClear placeholder="账号、昵称或手机号" onSearch={setKeyword} style={{ width: 240 }} data-testid="user-search" />
-          <Select<RoleCode> allowClear placeholder="角色" value={role} onChange={setRoleFilter} options={ROLES.map((r) => ({ value: r.code, label: r.name }))} style={{ width: 120 }} />
-          <Select<UserState> allowClear placeholder="状态" value={state} onChange={setState} options={STATES} style={{ width: 140 }} data-testid="user-state-filter" />
+          <Select<RoleCode> allowClear placeholder="角色" aria-label="按角色筛选" value={role} onChange={setRoleFilter} options={ROLES.map((r) => ({ value: r.code, label: r.name }))} style={{ width: 120 }} />
+          <Select<UserState> allowClear placeholder="状态" aria-label="按状态筛选" value={state} onChange={setState} options={STATES} style={{ width: 140 }} data-testid="user-state-filter" />
           {departmentId ? (
             <Space size={4}>
               <Switch size="small" checked={includeSub} onChange={setIncludeSub} />
