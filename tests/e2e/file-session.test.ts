@@ -397,6 +397,15 @@ describe('files session', () => {
     await page.getByTestId('group-members').click();
     const admin = page.locator('.ant-drawer .ant-table-row', { hasText: 'admin' });
     await admin.getByText('所有者').waitFor();
+    // a member joins through the people picker: found by nickname, not typed as an account
+    await page.getByTestId('member-add').click();
+    const picker = page.getByTestId('org-picker');
+    const search = picker.getByPlaceholder('搜索账号、昵称或手机号');
+    await search.fill('张三');
+    await search.press('Enter');
+    await picker.getByTestId('person-member').locator('.ant-checkbox').click();
+    await picker.getByRole('button', { name: OK }).click();
+    await page.locator('.ant-drawer .ant-table-row', { hasText: 'member' }).getByText('成员', { exact: true }).waitFor();
     await page.locator('.ant-drawer-close').click();
     await page.goto(new URL('/main/file/personal', page.url()).toString());
     await fileRow(page, folderA).waitFor();
