@@ -3,7 +3,7 @@
  * DESKTOP_CHANNELS, and nothing else is answered. Only the app's own page may call (the sender's
  * origin is checked against the server's); every argument is checked by the handlers' owners.
  */
-import { DESKTOP_CHANNELS, type DesktopAppInfo, type DesktopChannel } from '../common/desktop/bridge';
+import { DESKTOP_CHANNELS, isDesktopNotice, type DesktopAppInfo, type DesktopChannel, type DesktopNotice } from '../common/desktop/bridge';
 import { isSameOrigin } from './config';
 import type { DesktopSync } from './desktop-sync';
 
@@ -14,6 +14,8 @@ export interface IpcDeps {
   chooseFolder(): Promise<string | null>;
   openPath(path: string): Promise<void>;
   checkForUpdates(): void;
+  /** Shows a native notification (called only with a well-formed one). */
+  notify(notice: DesktopNotice): void;
 }
 
 export type Handler = (...args: unknown[]) => unknown;
@@ -32,6 +34,8 @@ export function desktopHandlers(deps: IpcDeps): Record<DesktopChannel, Handler> 
     [DESKTOP_CHANNELS.syncSetSettings]: (patch) => deps.sync.setSettings(patch),
     [DESKTOP_CHANNELS.syncOpenFolder]: (id) => deps.openPath(deps.sync.localDirOf(id)),
     [DESKTOP_CHANNELS.checkForUpdates]: () => deps.checkForUpdates(),
+    // Only short plain text and a path of the app itself; anything else is dropped silently.
+    [DESKTOP_CHANNELS.notify]: (notice) => (isDesktopNotice(notice) ? deps.notify(notice) : undefined),
   };
 }
 

@@ -4,11 +4,11 @@
  * open a file. Kept thin on purpose: every decision lives in a small module tested under Node (keys,
  * config, deep-link, update-flow, tray-menu, sync-config, desktop-sync, ipc).
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, session, shell, Tray } from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DESKTOP_CHANNELS, DESKTOP_EVENTS, type DesktopAppInfo, type DesktopChannel } from '../common/desktop/bridge';
+import { DESKTOP_CHANNELS, DESKTOP_EVENTS, type DesktopAppInfo, type DesktopChannel, type DesktopNotice } from '../common/desktop/bridge';
 import type { SyncStatus } from '../common/sync/types';
 import { isSameOrigin, readDesktopConfig } from './config';
 import { DEEP_LINK_SCHEME, fileIdOfArgs, fileIdOfMessage, previewUrlFor } from './deep-link';
@@ -94,6 +94,20 @@ const sync = new DesktopSync({
   },
 });
 
+// New file messages (issue 16): a native notification; a click brings the window up at the message.
+function showNotice(notice: DesktopNotice): void {
+  if (!Notification.isSupported()) return;
+  const shown = new Notification({ title: notice.title, body: notice.body, silent: false });
+  shown.on('click', () => {
+    if (!win || win.isDestroyed()) return;
+    if (win.isMinimized()) win.restore();
+    win.show();
+    win.focus();
+    win.webContents.send(DESKTOP_EVENTS.notificationClick, notice.url);
+  });
+  shown.show();
+}
+
 const updater = createUpdater({ appUrl: config.appUrl, networkEnv: config.networkEnv, window: () => win });
 
 function runTrayAction(action: TrayAction): void {
@@ -142,6 +156,7 @@ const handlers = desktopHandlers({
     await shell.openPath(p);
   },
   checkForUpdates: () => updater.start(true),
+  notify: showNotice,
 });
 for (const channel of Object.values(DESKTOP_CHANNELS) as DesktopChannel[]) ipcMain.handle(channel, guarded(config.appUrl, handlers[channel]));
 

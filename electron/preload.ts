@@ -9,6 +9,13 @@ import type { SyncStatus } from '../common/sync/types';
 const bridge: DesktopBridge = {
   isDesktop: true,
   getAppInfo: () => ipcRenderer.invoke(DESKTOP_CHANNELS.appInfo),
+  notify: (notice) => ipcRenderer.invoke(DESKTOP_CHANNELS.notify, notice),
+  onNotificationClick: (listener) => {
+    // The renderer gets the url only, never the IPC event.
+    const forward = (_event: IpcRendererEvent, url: unknown) => typeof url === 'string' && listener(url);
+    ipcRenderer.on(DESKTOP_EVENTS.notificationClick, forward);
+    return () => void ipcRenderer.removeListener(DESKTOP_EVENTS.notificationClick, forward);
+  },
   checkForUpdates: () => ipcRenderer.invoke(DESKTOP_CHANNELS.checkForUpdates),
   sync: {
     getStatus: () => ipcRenderer.invoke(DESKTOP_CHANNELS.syncStatus),

@@ -74,6 +74,9 @@ import { SyncService } from './services/sync-service';
 import { registerOrgRoutes } from './routes/org-routes';
 import { registerUserAdminRoutes } from './routes/user-admin-routes';
 import { registerUserImportRoutes } from './routes/user-import-routes';
+import { registerNoticeRoutes } from './routes/notice-routes';
+import { registerSystemNoticeRoutes } from './routes/system-notice-routes';
+import { buildNotices, type Notices } from './services/notices';
 import { buildOrganisation } from './services/organisation';
 import { AuthService } from './services/auth-service';
 import { resolveAccountPolicy } from './services/account-policy';
@@ -97,12 +100,18 @@ import { Sweeper } from './services/sweeper';
 import { CRASH_POINTS, UploadService, type CrashPoint } from './services/upload-service';
 import { UserService } from './services/user-service';
 import { LocalDiskBlobStore } from './storage/blob-store';
+import { FingerprintUpgradeRepository } from './repositories/fingerprint-upgrade-repository';
+import { upgradeFingerprints, type FingerprintUpgradeReport } from './services/fingerprint-upgrade';
 import { LocalChunkStore } from './storage/chunk-store';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Clean-up of expired uploads, captchas and sessions; tests call `sweeper.sweepOnce()`. */
     sweeper: Sweeper;
+    /** Notices (issue 16); `notices.events` is the port the sharing work calls. */
+    notices: Notices;
+    /** The background re-fingerprinting of blobs stored before the tree chunk digest (null: stopped at shutdown). */
+    fingerprintUpgrade: Promise<FingerprintUpgradeReport | null>;
   }
 }
 
@@ -191,7 +200,10 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const search = new SearchService(new SearchRepository(db), files, spaceRepo, access, decorator);
   const groups = new GroupService(spaceRepo, users, access);
   const archives = new ArchiveService(files, blobStore, access, thumbnails);
-  const checks = new CheckService(checkRepo, users, fileService, blockedTypes);
+  // Notices: file changes reach them through the action log, held sensitive uploads through the checks.
+  const notices = buildNotices(db, { onError: (err) => app.log.error({ err }, 'notice delivery failed') });
+  actionLogs.observe(notices.fileActions);
+  const checks = new CheckService(checkRepo, users, fileService, blockedTypes, notices.sensitiveHeld);
   const sync = new SyncService(new SyncRepository(db), access, trash, blockedTypes, checks, async (tenantId) => (await tenantService.switches(tenantId)).syncTime);
   const organisation = buildOrganisation(db, { users, sessions, spaces: spaceRepo, publicBaseUrl: config.publicBaseUrl });
   const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
@@ -222,8 +234,9 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   );
   const auditRetentionMs = (config.auditRetentionDays ?? DEFAULTS.auditRetentionDays) * 24 * 3600 * 1000;
   const sweeper = new Sweeper(uploads, captchaRepo, sessions, { throttle, smsCodes }, { trash, texts, clientOps }, (err) =>
-    app.log.error({ err }, 'sweep failed'), { actionLogs, retentionMs: auditRetentionMs });
+    app.log.error({ err }, 'sweep failed'), { actionLogs, retentionMs: auditRetentionMs }, notices.fileMessages);
   app.decorate('sweeper', sweeper);
+  app.decorate('notices', notices);
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
@@ -251,17 +264,35 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
   registerTransferRoutes(app, secondUploads, checks);
-  registerBatchUploadRoutes(app, new BatchUploadService(new BatchUploadRepository(db), uploadRepo, fileService, blobStore, blockedTypes));
+  registerBatchUploadRoutes(app, new BatchUploadService(new BatchUploadRepository(db), uploadRepo, fileService, blobStore, blockedTypes, config.chunkSize));
   registerActionLogRoutes(app, actionLogQueries);
   registerTenantRoutes(app, tenantService);
   registerDictRoutes(app, dicts);
+  registerNoticeRoutes(app, notices);
+  registerSystemNoticeRoutes(app, notices);
   registerSyncRoutes(app, sync);
   if (config.testHooks) registerTestRoutes(app, tmpDir, uploads);
   await registerDesktopReleaseRoutes(app, config.desktopReleaseDir);
   await registerStaticRoutes(app, config.staticDir);
 
   sweeper.start(config.sweepIntervalMs);
+  notices.start();
+  // Open notice streams end before the server closes (they would hold it open otherwise).
+  app.addHook('preClose', async () => notices.stop());
+  const upgradeStop = new AbortController();
+  const logError = (obj: object, msg: string) => app.log.error(obj, msg);
+  app.decorate(
+    'fingerprintUpgrade',
+    upgradeFingerprints(new FingerprintUpgradeRepository(db), blobStore, config.chunkSize, upgradeStop.signal, { info: (obj, msg) => app.log.info(obj, msg), error: logError }).catch(
+      (err: unknown) => {
+        if (!upgradeStop.signal.aborted) logError({ err }, 'fingerprint upgrade failed');
+        return null;
+      },
+    ),
+  );
   app.addHook('onClose', async () => {
+    upgradeStop.abort();
+    await app.fingerprintUpgrade;
     await sweeper.stop();
     await actionLogs.drain();
     await chunkStore.close();

@@ -16,6 +16,7 @@ export const ACTION_AREAS = {
   dept: '部门管理',
   tenant: '租户与设置',
   audit: '审计',
+  notice: '公告',
   access: '访问控制',
 } as const;
 export type ActionArea = keyof typeof ACTION_AREAS;
@@ -86,6 +87,14 @@ export const ACTIONS = {
   'tenant.settingChange': '修改系统开关',
   'tenant.dictChange': '修改字典项',
 
+  // Issue 16: 公告管理. Reading and marking messages read are not actions.
+  'notice.create': '新建公告',
+  'notice.update': '修改公告',
+  'notice.publish': '发布公告',
+  'notice.pin': '置顶公告',
+  'notice.withdraw': '撤回公告',
+  'notice.delete': '删除公告',
+
   'audit.export': '导出操作日志',
   'audit.prune': '清理过期操作日志',
 
@@ -114,7 +123,7 @@ export type ActionOutcome = 'ok' | 'refused';
 export const ACTION_OUTCOMES: Record<ActionOutcome, string> = { ok: '成功', refused: '被拒绝' };
 
 /** What an action was done to, with its name at that time. */
-export type ActionTargetType = 'file' | 'folder' | 'version' | 'user' | 'group' | 'department' | 'tenant' | 'setting' | 'log';
+export type ActionTargetType = 'file' | 'folder' | 'version' | 'user' | 'group' | 'department' | 'tenant' | 'setting' | 'log' | 'notice';
 
 export interface ActionTarget {
   type: ActionTargetType;
@@ -133,4 +142,5 @@ export const TARGET_TYPE_LABELS: Record<ActionTargetType, string> = {
   tenant: '租户',
   setting: '设置',
   log: '日志',
+  notice: '公告',
 };

@@ -168,6 +168,20 @@ export const ERRORS = {
   IMPORT_BATCH_NOT_FOUND: { code: 'ORG-7026', status: 404, message: '导入批次不存在或已过期，请重新上传文件' },
   IMPORT_ALREADY_DONE: { code: 'ORG-7027', status: 400, message: '该批次已导入，请勿重复导入' },
 
+  // Appended by the notices work (issue 16). Rules in notices.ts.
+  /** A notice id unknown to the caller (another tenant's, withdrawn for readers, not addressed to them). */
+  NOTICE_NOT_FOUND: { code: 'NTC-9001', status: 404, message: '公告不存在或已撤回' },
+  NOTICE_TITLE_INVALID: { code: 'NTC-9002', status: 400, message: '公告标题不能为空，且不超过100个字符' },
+  NOTICE_CONTENT_INVALID: { code: 'NTC-9003', status: 400, message: '公告内容不能为空，且不超过200KB' },
+  /** Neither the whole tenant nor any department or person; or an unknown one (errorMessage says which). */
+  NOTICE_AUDIENCE_INVALID: { code: 'NTC-9004', status: 400, message: '请选择公告的接收范围' },
+  /** A scheduled time in the past or more than a year ahead. */
+  NOTICE_PUBLISH_AT_INVALID: { code: 'NTC-9005', status: 400, message: '定时发布时间须晚于当前时间，且在一年之内' },
+  /** A published notice saved as a draft, a draft withdrawn, a withdrawn one pinned…: errorMessage says what. */
+  NOTICE_STATE_INVALID: { code: 'NTC-9006', status: 400, message: '公告当前状态不允许该操作' },
+  /** A notice stream for a user who already holds NOTICE_STREAMS_PER_USER of them. */
+  NOTICE_STREAM_LIMIT: { code: 'NTC-9007', status: 429, message: '消息连接过多，请关闭部分窗口后重试' },
+
   INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },
 } as const satisfies Record<string, { code: string } & ErrorDef>;
 

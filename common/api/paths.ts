@@ -215,6 +215,50 @@ export const API = {
    */
   actionLogExport: '/api/actionLog/export',
 
+  // notices (issue 16): payloads and the meaning of the counts in notices.ts.
+  /** `GET` → UnreadCounts: the file and system badges in one call (spec §7). */
+  noticeUnreadCount: '/api/v2/notice/unread/count',
+  /** `POST` (JSON, no body) → SystemUnreadCount: count = tenantNotices + platformNotices (spec §3, §7). */
+  sysMsgUnreadNum: '/api/sysMsg/userUnReadNum',
+  /** `POST` form FileMessageListForm → FileMessagePage (spec §7). */
+  fileMsgList: '/api/fileMsg/list',
+  /** `POST` form FileMessageListForm with `keyword` → FileMessagePage (spec §7). */
+  fileMsgSearch: '/api/fileMsg/search',
+  /** `POST` JSON FileMessageIdsRequest → FileMessageChange (spec §7). */
+  fileMsgMarkRead: '/api/v2/fileMessage/markRead',
+  /** `POST` JSON FileMessageIdsRequest → FileMessageChange (spec §7). */
+  fileMsgDelete: '/api/v2/fileMessage/delete',
+  /** `POST` form (no fields) → FileMessageChange (spec §7). */
+  fileMsgMarkAllRead: '/api/fileMsg/markAllRead',
+  /** `POST` JSON (no body) → FileUnreadCount (spec §7; also the "file notice unread" call of §7 Notices). */
+  fileMsgUnreadNum: '/api/fileMsg/userUnReadNum',
+  /** Ours. `GET` → text/event-stream of counts and new messages (NOTICE_STREAM events in notices.ts). */
+  noticeStream: '/api/v2/notice/stream',
+  /** Ours. `POST` SystemNoticeListRequest → SystemNoticePage: the caller's notices. */
+  sysMsgList: '/api/sysMsg/list',
+  /** Ours. `GET ?id=` → SystemNotice (one the caller may read; others answer NOTICE_NOT_FOUND). */
+  sysMsgGet: '/api/sysMsg/get',
+  /** Ours. `POST` SystemNoticeIdsRequest → SystemUnreadCount. */
+  sysMsgMarkRead: '/api/sysMsg/markRead',
+  /** Ours. `POST {}` → SystemUnreadCount. */
+  sysMsgMarkAllRead: '/api/sysMsg/markAllRead',
+  /** Ours. `GET` → NoticePopup: important notices not shown to the caller yet (shown once, at login). */
+  sysMsgPopup: '/api/sysMsg/popup',
+  /** Ours. `POST` SystemNoticeIdsRequest → null: these were shown (marks them read too). */
+  sysMsgPopupAck: '/api/sysMsg/popup/ack',
+  /** Ours, admins (公告管理). `POST` ManagedNoticeListRequest → ManagedNoticePage. */
+  noticeManageList: '/api/v2/notice/manage/list',
+  /** Ours, admins. `GET ?id=` → ManagedNotice. */
+  noticeManageGet: '/api/v2/notice/manage/get',
+  /** Ours, admins. `POST` NoticeSaveRequest → ManagedNotice (content sanitised). */
+  noticeManageSave: '/api/v2/notice/manage/save',
+  /** Ours, admins. `POST` NoticePinRequest → ManagedNotice. */
+  noticeManagePin: '/api/v2/notice/manage/pin',
+  /** Ours, admins. `POST` NoticeIdRequest → ManagedNotice (readers no longer see it). */
+  noticeManageWithdraw: '/api/v2/notice/manage/withdraw',
+  /** Ours, admins. `POST` NoticeIdRequest → null (with its read markers and audience). */
+  noticeManageDelete: '/api/v2/notice/manage/delete',
+
   // transfer protocol
   /** Ours: the chunk size and limits the server announces; fetched before hashing. */
   uploadConfig: '/api/v2/file/upload/config',

@@ -45,7 +45,6 @@ const MESSAGES = 'File messages';
 
 // Issue numbers of the open issues that build what is not served yet.
 const SHARING = 15;
-const NOTICES_ISSUE = 16;
 const DESKTOP_SYNC = 17;
 
 export const SPEC_CALLS: readonly SpecCall[] = [
@@ -57,9 +56,10 @@ export const SPEC_CALLS: readonly SpecCall[] = [
   get(CONFIG, API.homeUrl),
   get(CONFIG, '/api/v2/onlyoffice/canoperationforshare', SHARING),
 
-  get(NOTICES, '/api/v2/notice/unread/count', NOTICES_ISSUE),
-  post(NOTICES, '/api/sysMsg/userUnReadNum', NOTICES_ISSUE),
-  unnamed(NOTICES, 'file notice unread', 'POST', null, NOTICES_ISSUE),
+  get(NOTICES, API.noticeUnreadCount),
+  post(NOTICES, API.sysMsgUnreadNum),
+  // The spec names it in §7 Notices without a path; File messages lists /api/fileMsg/userUnReadNum: that one.
+  unnamed(NOTICES, 'file notice unread', 'POST', API.fileMsgUnreadNum),
 
   get(TENANT, API.tenantAlias),
   get(TENANT, API.tenantResetLogo),
@@ -129,10 +129,10 @@ export const SPEC_CALLS: readonly SpecCall[] = [
   form(SWITCHES, API.switchExchange),
   form(SWITCHES, API.modifySyncTime),
 
-  form(MESSAGES, '/api/fileMsg/markAllRead', NOTICES_ISSUE),
-  form(MESSAGES, '/api/fileMsg/list', NOTICES_ISSUE),
-  post(MESSAGES, '/api/v2/fileMessage/delete', NOTICES_ISSUE),
-  post(MESSAGES, '/api/v2/fileMessage/markRead', NOTICES_ISSUE),
-  post(MESSAGES, '/api/fileMsg/userUnReadNum', NOTICES_ISSUE),
-  form(MESSAGES, '/api/fileMsg/search', NOTICES_ISSUE),
+  form(MESSAGES, API.fileMsgMarkAllRead),
+  form(MESSAGES, API.fileMsgList),
+  post(MESSAGES, API.fileMsgDelete),
+  post(MESSAGES, API.fileMsgMarkRead),
+  post(MESSAGES, API.fileMsgUnreadNum),
+  form(MESSAGES, API.fileMsgSearch),
 ];

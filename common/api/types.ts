@@ -737,3 +737,8 @@ export * from './action-log';
 // ---- tenant, dictionaries, static data (tenant.ts, dictionaries.ts) ------------------------------
 export * from './tenant';
 export * from './org-types';
+
+// ---- notices (issue 16): file messages, system notices, unread counts ------------------------------
+// Which two counts make the system count (spec §3): `SystemUnreadCount` in notices.ts —
+// tenantNotices (the tenant's notices addressed to the caller) + platformNotices (the platform's).
+export * from './notices';

@@ -7,6 +7,8 @@ import type { SyncMode, SyncPairConfig, SyncSettings, SyncStatus } from '../sync
 
 export const DESKTOP_CHANNELS = {
   appInfo: 'desktop:app-info',
+  /** renderer → main: show a native notification (DesktopNotice; issue 16). */
+  notify: 'desktop:notify',
   syncStatus: 'desktop:sync:status',
   syncChooseFolder: 'desktop:sync:choose-folder',
   syncAddPair: 'desktop:sync:add-pair',
@@ -22,6 +24,8 @@ export const DESKTOP_CHANNELS = {
 /** Main → renderer notifications (the preload forwards them to the listener the page gave). */
 export const DESKTOP_EVENTS = {
   syncStatus: 'desktop:event:sync-status',
+  /** The user clicked a native notification; the app goes to its `url`. */
+  notificationClick: 'desktop:event:notification-click',
 } as const;
 
 export type DesktopChannel = (typeof DESKTOP_CHANNELS)[keyof typeof DESKTOP_CHANNELS];
@@ -30,6 +34,31 @@ export interface DesktopAppInfo {
   version: string;
   platform: string;
   networkEnv: 'internal' | 'public';
+}
+
+/** A native notification (new file messages). Plain text; `url` is a path of the app ('/main/...'). */
+export interface DesktopNotice {
+  title: string;
+  body: string;
+  url: string;
+}
+
+export const DESKTOP_NOTICE_LIMITS = { title: 100, body: 300, url: 2000 } as const;
+
+/** The main process shows only well-formed notices: short plain text and a path of the app itself. */
+export function isDesktopNotice(value: unknown): value is DesktopNotice {
+  if (typeof value !== 'object' || value === null) return false;
+  const n = value as Record<string, unknown>;
+  return (
+    typeof n.title === 'string' &&
+    n.title.length <= DESKTOP_NOTICE_LIMITS.title &&
+    typeof n.body === 'string' &&
+    n.body.length <= DESKTOP_NOTICE_LIMITS.body &&
+    typeof n.url === 'string' &&
+    n.url.length <= DESKTOP_NOTICE_LIMITS.url &&
+    n.url.startsWith('/main/') &&
+    !n.url.startsWith('//')
+  );
 }
 
 /** A folder pair as the user sets it up (the id and state are the desktop's). */
@@ -64,6 +93,10 @@ export interface DesktopSyncApi {
 export interface DesktopBridge {
   readonly isDesktop: true;
   getAppInfo(): Promise<DesktopAppInfo>;
+  /** Shows a native notification (issue 16: new file messages). */
+  notify(notice: DesktopNotice): Promise<void>;
+  /** Calls `listener` with the notice's url when the user clicks one; returns an unsubscribe. */
+  onNotificationClick(listener: (url: string) => void): () => void;
   /** The folder sync (workers/sync, in a utility process). */
   readonly sync: DesktopSyncApi;
   /** The update flow of spec §1, started by hand (it also runs at start). */

@@ -12,7 +12,7 @@
  *
  * Per item the server checks what a merge checks — the name, the target folder and the caller's
  * right to write there, blocked types by name and by content, the quota, a name clash under the
- * item's `onConflict` — and the SHA-256 of the bytes against `sha256`. A refused item gets its own
+ * item's `onConflict` — and the bytes against the item's `digest`. A refused item gets its own
  * coded error and costs the others nothing. Content the tenant already stores is not stored twice
  * (the bytes were sent, so holding them is proven). The items created are committed together.
  *
@@ -23,7 +23,7 @@
  * Header `X-Batch-Manifest-Sha256` (HEADER_BATCH_MANIFEST_SHA256, optional, our client always sends
  * it): hex SHA-256 of the first 4 + N bytes (the length and the manifest). Bytes damaged on the way
  * there answer UPL-4002 (CHUNK_DIGEST_MISMATCH) for the whole request, which the client sends again;
- * each file's own bytes are checked against its item's `sha256` (refused alone, sent again).
+ * each file's own bytes are checked against its item's `digest` (refused alone, sent again).
  *
  * Whole-request refusals (400): a malformed manifest or one over the limits (REQ-2001), a damaged
  * manifest (UPL-4002), a body shorter or longer than the manifest announces (UPL-4003).
@@ -49,8 +49,8 @@ export interface BatchUploadItem {
   parentId: string | null;
   category: FileCategory;
   size: number;
-  /** Hex SHA-256 of the file's bytes. */
-  sha256: string;
+  /** Hex digest of the file's bytes as one chunk (chunk-digest.ts: SHA-256 over its 512 KiB leaves' SHA-256). */
+  digest: string;
   /** Default 'fail'. */
   onConflict?: ConflictPolicy;
 }

@@ -33,6 +33,13 @@ export const PROBE_MAX_CANDIDATES = 8;
 export const RETRY_BASE_DELAY_MS = 500;
 export const RETRY_MAX_DELAY_MS = 30_000;
 export const RETRY_MAX_ATTEMPTS = 8;
+/**
+ * When the server cannot be reached at all (no HTTP answer, a stalled request), attempts stop counting:
+ * the item keeps retrying (at most RETRY_MAX_DELAY_MS apart) for this long since its last progress.
+ * A server restart or a failover can outlast the ~30-60 s of RETRY_MAX_ATTEMPTS backoffs; a user who
+ * left a large upload running expects it to carry on by itself, as it does after being offline.
+ */
+export const UNREACHABLE_PATIENCE_MS = 10 * 60_000;
 
 /** A chunk request with no progress for this long is aborted and retried (Uppy uses 30 s). */
 export const STALL_TIMEOUT_MS = 30_000;

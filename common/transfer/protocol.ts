@@ -2,7 +2,8 @@
  * The chunked upload protocol (spec §7 names chunk/exist and second/upload; the rest is ours).
  *
  * 1. `GET  uploadConfig` → {@link UploadConfig}: the chunk size to hash with.
- * 2. The client hashes every chunk (SHA-256, hex) and computes the file fingerprint =
+ * 2. The client digests every chunk (chunk-digest.ts: SHA-256 over the SHA-256 of its 512 KiB leaves,
+ *    hex) and computes the file fingerprint =
  *    SHA-256 over the concatenated raw 32-byte chunk digests ({@link fingerprintOfChunkDigests}).
  * 3. `POST chunkExist` {@link ChunkExistRequest} → {@link ChunkExistResponse}: opens (or finds) the upload
  *    session for this user + fingerprint + size and lists the chunk indexes the server already holds
@@ -58,7 +59,7 @@ export interface ChunkExistRequest {
   fingerprint?: string;
   size: number;
   chunkSize: number;
-  /** Hex SHA-256 of each chunk, in order; length = chunkCount(size, chunkSize). Omitted: streaming. */
+  /** Hex chunk digest (chunk-digest.ts) of each chunk, in order; length = chunkCount(size, chunkSize). Omitted: streaming. */
   chunkDigests?: string[];
   /** Streaming sessions only: the session to continue. */
   uploadId?: string;

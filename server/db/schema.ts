@@ -195,6 +195,11 @@ export interface TextHoldsTable {
   expires_at: number;
 }
 
+/** Blobs whose fingerprint predates the tree chunk digest (migration 0042). */
+export interface StaleFingerprintsTable {
+  blob_id: string;
+}
+
 export interface BlobsTable {
   id: string;
   tenant_id: string;
@@ -380,6 +385,71 @@ export interface ActionLogHeadsTable {
   anchor_hash: string;
 }
 
+/** One file message of one recipient (migration 0070, services/notices/). */
+export interface FileMessagesTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  /** A FileMessageType (common/api/notices.ts). */
+  type: string;
+  actor_id: string | null;
+  actor_name: string;
+  file_id: string | null;
+  /** The entry's name when the event happened (shown only while the reader may still see the entry). */
+  file_name: string;
+  is_dir: number;
+  item_count: number;
+  ref_id: string | null;
+  /** JSON FileMessageDetail or null. */
+  detail: string | null;
+  /** Coalescing key (e.g. `link:<id>:<hour>`): one message per recipient while set. */
+  batch_key: string | null;
+  created_at: number;
+  read_at: number | null;
+}
+
+/** Per user: unread file messages (kept with every change) and whether the quota warning stands. */
+export interface NoticeCountersTable {
+  user_id: string;
+  file_unread: number;
+  quota_warned: number;
+}
+
+/** A system notice (公告); tenant_id '' = the platform's, for every tenant. */
+export interface SystemNoticesTable {
+  id: string;
+  tenant_id: string;
+  title: string;
+  /** Sanitised HTML. */
+  content: string;
+  summary: string;
+  /** 1 = the whole tenant; 0 = the rows of system_notice_targets. */
+  audience_all: number;
+  important: number;
+  pinned: number;
+  state: 'draft' | 'published' | 'withdrawn';
+  publish_at: number | null;
+  withdrawn_at: number | null;
+  created_by: string;
+  author_name: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SystemNoticeTargetsTable {
+  notice_id: string;
+  /** 'dept': that department and everything below it; 'user': one person. */
+  kind: 'dept' | 'user';
+  target_id: string;
+}
+
+export interface SystemNoticeReadsTable {
+  user_id: string;
+  notice_id: string;
+  read_at: number | null;
+  popped_at: number | null;
+}
+
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -409,4 +479,10 @@ export interface Database {
   user_import_batches: UserImportBatchesTable;
   finished_uploads: FinishedUploadsTable;
   blob_intents: BlobIntentsTable;
+  stale_fingerprints: StaleFingerprintsTable;
+  file_messages: FileMessagesTable;
+  notice_counters: NoticeCountersTable;
+  system_notices: SystemNoticesTable;
+  system_notice_targets: SystemNoticeTargetsTable;
+  system_notice_reads: SystemNoticeReadsTable;
 }

@@ -87,6 +87,10 @@ export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/v2/sysSetting/exchangeSwitch/switch': 'tenant.settingChange',
   'POST /api/v2/defaultConfig/modify/syncTime': 'tenant.settingChange',
   'POST /api/dict/item/update': 'tenant.dictChange',
+  'POST /api/v2/notice/manage/save': 'notice.update',
+  'POST /api/v2/notice/manage/pin': 'notice.pin',
+  'POST /api/v2/notice/manage/withdraw': 'notice.withdraw',
+  'POST /api/v2/notice/manage/delete': 'notice.delete',
 
   // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
   'POST /api/user/details/search': null,
@@ -116,6 +120,19 @@ export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/syn/check': null,
   'POST /api/v2/user/batch/preview': null,
   'PUT /api/test/raw-sink': null,
+  // Notices: reading them, and marking or removing one's own messages, are not actions.
+  'POST /api/sysMsg/userUnReadNum': null,
+  'POST /api/fileMsg/userUnReadNum': null,
+  'POST /api/fileMsg/list': null,
+  'POST /api/fileMsg/search': null,
+  'POST /api/fileMsg/markAllRead': null,
+  'POST /api/v2/fileMessage/markRead': null,
+  'POST /api/v2/fileMessage/delete': null,
+  'POST /api/sysMsg/list': null,
+  'POST /api/sysMsg/markRead': null,
+  'POST /api/sysMsg/markAllRead': null,
+  'POST /api/sysMsg/popup/ack': null,
+  'POST /api/v2/notice/manage/list': null,
 };
 
 export function routeAction(method: string, url: string | undefined): ActionCode | null {

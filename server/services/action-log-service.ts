@@ -60,6 +60,13 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/**
+ * Told of the actions a request did, once they are on record (the notices turn file changes into
+ * messages: services/notices/action-events.ts). Awaited before the answer leaves, so a 200 also
+ * means what followed from the action exists; its failures are logged, never the caller's.
+ */
+export type ActionObserver = (done: readonly ActionEntry[], caller: Caller) => Promise<void>;
+
 /** Requests whose rows go into one transaction at most (group commit). */
 const MAX_BATCH = 256;
 
@@ -71,6 +78,7 @@ const MAX_BATCH = 256;
 export class ActionLogService {
   private queue: Pending[] = [];
   private flushing: Promise<void> | null = null;
+  private readonly observers: ActionObserver[] = [];
 
   constructor(
     private readonly repo: ActionLogRepository,
@@ -81,6 +89,18 @@ export class ActionLogService {
   async finishRequest(ctx: ActionContext, facts: RequestFacts, now = Date.now()): Promise<void> {
     const rows = this.rowsFor(ctx, facts, now);
     if (rows.length > 0) await this.enqueue(rows);
+    const done = facts.status < 400 && facts.caller ? ctx.entries.filter((e) => !e.refusedWith) : [];
+    for (const observer of done.length > 0 ? this.observers : []) {
+      try {
+        await observer(done, facts.caller!);
+      } catch (err) {
+        this.onError(err);
+      }
+    }
+  }
+
+  observe(observer: ActionObserver): void {
+    this.observers.push(observer);
   }
 
   /** The rows a request leaves: its services' entries, else a refusal or a bare success of its route. */

@@ -24,6 +24,7 @@ import {
 import { CLIENT_KEY_PATTERN, SHA256_HEX } from '../../common/transfer/protocol';
 import { AppError } from '../http/app-error';
 import { BodyTooShort, ExactReader } from '../http/exact-reader';
+import { chunkDigestOf, fingerprintOf } from '../storage/content-digest';
 import type { BatchUploadRepository } from '../repositories/batch-upload-repository';
 import { editorOf } from '../repositories/content-replacement';
 import type { CommitInput, UploadRepository } from '../repositories/upload-repository';
@@ -43,7 +44,7 @@ interface Pending {
   name: string;
   result: BatchUploadResult | null;
   bytes?: Buffer;
-  /** SHA-256 over the one chunk digest: the protocol's fingerprint of a one-chunk file. */
+  /** The protocol's fingerprint of the bytes under the server's chunk size (what a chunked upload of them gets). */
   fingerprint?: string;
   /** Its file came from an earlier request with the same client key (an answer lost): not created now. */
   repeat?: boolean;
@@ -60,6 +61,8 @@ export class BatchUploadService {
     private readonly fileService: FileService,
     private readonly blobs: BlobStore,
     private readonly types: TypePolicy,
+    /** The chunk size the server announces: fingerprints match those of chunked uploads of the same bytes. */
+    private readonly chunkSize: number,
   ) {}
 
   /** `manifestDigest`: the HEADER_BATCH_MANIFEST_SHA256 header, when the client sent one. */
@@ -111,8 +114,7 @@ export class BatchUploadService {
 
   /** The bytes against the announced digest, then blocked content. */
   private async checkBytes(caller: Caller, p: Pending, bytes: Buffer): Promise<void> {
-    const digest = createHash('sha256').update(bytes).digest();
-    if (digest.toString('hex') !== p.item.sha256) {
+    if (chunkDigestOf(bytes) !== p.item.digest) {
       p.result = refused(p.item.clientKey, new AppError(ERRORS.CHUNK_DIGEST_MISMATCH, '文件校验失败，请重试'));
       return;
     }
@@ -124,7 +126,7 @@ export class BatchUploadService {
       return;
     }
     p.bytes = bytes;
-    p.fingerprint = createHash('sha256').update(digest).digest('hex');
+    p.fingerprint = fingerprintOf(bytes, this.chunkSize);
   }
 
   /** Writes the contents the tenant does not store yet, then commits every item at once. */
@@ -217,6 +219,7 @@ function recordBatch(pending: readonly Pending[]): void {
       items: pending.length,
       created: created.length,
       newVersions: created.filter((p) => p.replacedVersion).length,
+      newVersionIds: created.filter((p) => p.replacedVersion).map((p) => (p.result as { file: { id: string } }).file.id),
       ...(refusals.length > 0 ? { refused: refusals.slice(0, 100) } : {}),
     },
     ...(created.length === 0 ? { refusedWith: refusals[0]!.errorCode } : {}),
@@ -277,8 +280,8 @@ function isItem(value: unknown): value is BatchUploadItem {
     Number.isSafeInteger(v.size) &&
     (v.size as number) >= 0 &&
     (v.size as number) <= BATCH_FILE_MAX_BYTES &&
-    typeof v.sha256 === 'string' &&
-    SHA256_HEX.test(v.sha256) &&
+    typeof v.digest === 'string' &&
+    SHA256_HEX.test(v.digest) &&
     (v.onConflict === undefined || (typeof v.onConflict === 'string' && CONFLICT_POLICIES.has(v.onConflict)))
   );
 }

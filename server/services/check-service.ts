@@ -55,6 +55,8 @@ export class CheckService {
     private readonly users: UserRepository,
     private readonly fileService: FileService,
     private readonly types: BlockedTypes,
+    /** Told of uploads just held for a sensitive name (the notices write the uploader a message). */
+    private readonly onSensitiveHeld?: (caller: Caller, held: Array<{ key: string; name: string; keyword: string }>) => Promise<void>,
   ) {}
 
   async settings(tenantId: string): Promise<{ blockedExtensions: string[]; sensitiveKeywords: string[] }> {
@@ -159,6 +161,12 @@ export class CheckService {
       });
     });
     await this.repo.upsertUnprocessed(rows);
+    const sensitive = rows.filter((r) => r.reason === 'sensitive');
+    if (sensitive.length > 0 && this.onSensitiveHeld) {
+      const { sensitiveKeywords } = await this.settings(caller.tenantId);
+      const keywordOf = (name: string) => sensitiveKeywords.find((k) => k !== '' && name.toLowerCase().includes(k.toLowerCase())) ?? '';
+      await this.onSensitiveHeld(caller, sensitive.map((r) => ({ key: r.upload_key, name: r.name, keyword: keywordOf(r.name) })));
+    }
   }
 
   async sensitiveOrLock(caller: Caller, req: SensitiveOrLockRequest, now = Date.now()): Promise<SensitiveOrLockResult[]> {

@@ -64,7 +64,16 @@ const COMMON_MENU: MenuItem[] = [
   FILE_MENU,
   { code: 'group', name: '群组空间', url: '/main/group', icon: 'team' },
   { code: 'addressList', name: '通讯录', url: '/main/addressList', icon: 'contacts' },
-  { code: 'notice', name: '消息', url: '/main/notice', icon: 'bell' },
+  {
+    code: 'notice',
+    name: '消息',
+    url: '/main/notice',
+    icon: 'bell',
+    children: [
+      { code: 'notice-file', name: '文件消息', url: '/main/notice/fileNotice', icon: 'file' },
+      { code: 'notice-system', name: '系统消息', url: '/main/notice/systemNotice', icon: 'bell' },
+    ],
+  },
   {
     code: 'user',
     name: '个人中心',
@@ -88,6 +97,7 @@ const ADMIN_MENU: MenuItem = {
     { code: 'system-config', name: '系统配置', url: '/main/system/systemConfig', icon: 'setting' },
     { code: 'system-actionLog', name: '操作日志', url: '/main/system/actionLog', icon: 'audit' },
     { code: 'system-department', name: '部门管理', url: '/main/system/department', icon: 'team' },
+    { code: 'system-notice', name: '公告管理', url: '/main/system/notice', icon: 'notice' },
   ],
 };
 

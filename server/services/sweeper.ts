@@ -14,7 +14,8 @@ import { fileTarget } from './action-log/recorder';
  * Periodic clean-up of what expires: partial uploads (and their chunk files), captchas, sessions,
  * idle login-failure counters (never a lock), SMS codes no limit counts any more, recycle-bin entries
  * past the retention (purged for good, freeing quota and blobs), held createTxt texts, the kept
- * answers of client operation ids, and action log records past AUDIT_RETENTION_DAYS.
+ * answers of client operation ids, action log records past AUDIT_RETENTION_DAYS, and file messages
+ * past FILE_MESSAGE_RETENTION_DAYS.
  */
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -28,12 +29,13 @@ export class Sweeper {
     private readonly files: { trash: TrashService; texts: TextService; clientOps: ClientOpRepository },
     private readonly log: (err: unknown) => void,
     private readonly audit: { actionLogs: ActionLogService; retentionMs: number },
+    private readonly notices?: { pruneOld(now: number): Promise<number> },
   ) {}
 
   /** One pass; also called directly by tests. */
   async sweepOnce(now = Date.now()): Promise<{
     uploads: number; captchas: number; sessions: number; loginFailures: number; smsCodes: number; recycled: number; textHolds: number; clientOps: number;
-    actionLog: number;
+    actionLog: number; fileMessages: number;
   }> {
     const uploads = await this.uploads.sweepExpired(now);
     const captchas = await this.captchas.deleteExpired(now);
@@ -53,7 +55,8 @@ export class Sweeper {
     // Action log records past the retention; each pruned batch is itself recorded in its chain.
     const actionLog = await this.audit.actionLogs.prune(this.audit.retentionMs, now);
     await this.audit.actionLogs.refreshStatistics();
-    return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps, actionLog };
+    const fileMessages = (await this.notices?.pruneOld(now)) ?? 0;
+    return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps, actionLog, fileMessages };
   }
 
   start(intervalMs: number): void {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ERRORS } from '../../common/api/errors';
 import type { CreateTxtRequest, CreateTxtResponse, FileEntry, KeepOnCreateTxtRequest, KeepOnCreateTxtResponse } from '../../common/api/types';
 import { TEXT_FILE_MAX_BYTES } from '../../common/api/types';
@@ -19,16 +18,7 @@ import { freeName, numberedLikePattern } from './naming';
 import type { AccessService } from './space-access';
 import type { BlockedTypes } from './blocked-types';
 import { CONTENT_HEAD_BYTES } from '../../common/files/content-signatures';
-
-/** Fingerprint of content as the transfer protocol defines it (SHA-256 over the chunk digests). */
-export function fingerprintOf(content: Buffer, chunkSize: number): string {
-  const digests: Buffer[] = [];
-  for (let start = 0; start < content.length || (start === 0 && digests.length === 0); start += chunkSize) {
-    digests.push(createHash('sha256').update(content.subarray(start, start + chunkSize)).digest());
-    if (content.length === 0) break;
-  }
-  return createHash('sha256').update(Buffer.concat(digests)).digest('hex');
-}
+import { fingerprintOf } from '../storage/content-digest';
 
 /** `createTxt` and `keepOnCreateTxt`: a text file written by the server, held on a name clash. */
 export class TextService {

@@ -54,6 +54,8 @@ export class TransferService {
     const place = await this.access.place(caller, req.targetParentId, req.targetCategory, req.targetSpaceId);
     const sources = mode === 'move' ? await this.access.modifiable(caller, req.ids) : await this.access.entries(caller, req.ids);
     const detail: Record<string, unknown> = placeDetail(place);
+    // Where moved entries came from (the notices tell the members of a group its entries left).
+    if (mode === 'move') detail.fromSpaceIds = [...new Set(sources.map((s) => s.row.space_id ?? null))];
     actionLog.record({ action: mode === 'copy' ? 'file.copy' : 'file.move', targets: sources.map((s) => fileTarget(s.row)), detail });
     await this.refuseCycles(caller, place, sources.map((s) => s.row));
     if (mode === 'move') {

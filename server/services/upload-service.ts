@@ -25,6 +25,7 @@ import type { Caller } from './caller';
 import { actionLog, describeWrite, type ActionEntry } from './action-log/recorder';
 import { toFileEntry, validName, type FileService } from './file-service';
 import { commitError, draftFile, finishedEntry } from './upload-commit';
+import { streamingChunkDigest } from '../storage/content-digest';
 import { KeyedLock } from './keyed-lock';
 
 /** Named points where a test run (DRIVE_TEST_HOOKS=1 + DRIVE_TEST_CRASH_POINT) kills the process. */
@@ -303,7 +304,7 @@ export class UploadService {
    * are wrong. With `offset` > 0 only its length can be checked (the prefix is the stored chunk's).
    */
   private async verifyDuplicate(body: Readable, offset: number, expectedLength: number, digest: string): Promise<void> {
-    const hash = createHash('sha256');
+    const hash = streamingChunkDigest();
     let received = 0;
     try {
       for await (const piece of body as AsyncIterable<Buffer>) {
@@ -320,7 +321,7 @@ export class UploadService {
       throw new AppError(ERRORS.VALIDATION, '分片传输中断');
     }
     if (received !== expectedLength - offset) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
-    if (offset === 0 && hash.digest('hex') !== digest) throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
+    if (offset === 0 && hash.digest() !== digest) throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
   }
 
   /**

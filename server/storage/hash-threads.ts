@@ -1,5 +1,6 @@
 /**
- * SHA-256 of chunk bodies, computed on worker threads instead of the event loop.
+ * Chunk digests of chunk bodies (common/transfer/chunk-digest.ts), computed on worker threads instead
+ * of the event loop.
  *
  * The server hashes every chunk while it stores it. Done on the main thread, that was ~0.55 s of
  * event-loop time per GiB (profile of the 1 GiB upload bench: the largest item after I/O), time in
@@ -12,6 +13,7 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { CHUNK_DIGEST_CJS } from '../../common/transfer/chunk-digest';
 
 /** More threads than this gain nothing: one thread hashes ~1.9 GB/s, above a disk's write speed. */
 const MAX_HASH_THREADS = 4;
@@ -23,7 +25,7 @@ export interface StreamHasher {
    * not use it after. Any other buffer is copied.
    */
   update(data: Buffer): Promise<void> | void;
-  /** Hex SHA-256 of everything added; the hasher is finished afterwards. */
+  /** Hex chunk digest (chunk-digest.ts) of everything added; the hasher is finished afterwards. */
   digest(): Promise<string>;
   /** Forgets the state (a body that was cut or refused). */
   dispose(): void;
@@ -36,30 +38,34 @@ type ThreadMessage =
 /** `ack`: the shared bytes of that update were read (sent even when hashing them failed). */
 type ThreadAnswer = { id: number; digest: string } | { id: number; error: string } | { ack: number };
 
-/** The thread's code (plain CommonJS: worker threads do not inherit tsx's loader on Node 20). */
+/**
+ * The thread's code (plain CommonJS: worker threads do not inherit tsx's loader on Node 20): the
+ * chunk digest of common/transfer/chunk-digest.ts, fed in order (CHUNK_DIGEST_CJS).
+ */
 const THREAD_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
-const hashes = new Map();
+${CHUNK_DIGEST_CJS}
+const states = new Map();
 parentPort.on('message', (m) => {
   try {
     if (m.op === 'update') {
       try {
-        let h = hashes.get(m.id);
-        if (!h) hashes.set(m.id, (h = createHash('sha256')));
-        h.update(m.data);
+        let st = states.get(m.id);
+        if (!st) states.set(m.id, (st = chunkDigestState()));
+        chunkDigestUpdate(st, m.data);
       } finally {
         if (m.ack !== undefined) parentPort.postMessage({ ack: m.ack });
       }
     } else if (m.op === 'digest') {
-      const h = hashes.get(m.id) || createHash('sha256');
-      hashes.delete(m.id);
-      parentPort.postMessage({ id: m.id, digest: h.digest('hex') });
+      const st = states.get(m.id) || chunkDigestState();
+      states.delete(m.id);
+      parentPort.postMessage({ id: m.id, digest: chunkDigestHex(st) });
     } else {
-      hashes.delete(m.id);
+      states.delete(m.id);
     }
   } catch (error) {
-    hashes.delete(m.id);
+    states.delete(m.id);
     parentPort.postMessage({ id: m.id, error: String((error && error.message) || error) });
   }
 });

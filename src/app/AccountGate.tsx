@@ -8,6 +8,8 @@ import { openAccount } from '../lib/data/open-account';
 import { useUserDetailsQuery } from '../lib/data/queries';
 import { confirmAccount } from '../lib/data/session';
 import { startOutbox } from '../lib/outbox/outbox';
+import { NoticeStreamer } from '../lib/notices/NoticeStreamer';
+import { NoticePopupGate } from './NoticePopupGate';
 import { StatusResult } from '../components/StatusResult';
 import { takeEarlyAccountOpen } from './boot-prefetch';
 
@@ -60,6 +62,8 @@ export function AccountGate({ children }: { children: ReactNode }) {
     <>
       <AccountCheck />
       <OutboxReplayer />
+      <NoticeStreamer />
+      <NoticePopupGate />
       {children}
     </>
   );

@@ -29,6 +29,9 @@ const UserFormPage = lazyPage(() => import('../features/system-users'), (m) => m
 const BatchAddPage = lazyPage(() => import('../features/system-users'), (m) => m.BatchAddPage);
 const DepartmentPage = lazyPage(() => import('../features/system-departments'), (m) => m.DepartmentPage);
 const AddressListPage = lazyPage(() => import('../features/address-list'), (m) => m.AddressListPage);
+const FileNoticePage = lazyPage(() => import('../features/notices'), (m) => m.FileNoticePage);
+const SystemNoticePage = lazyPage(() => import('../features/notices'), (m) => m.SystemNoticePage);
+const NoticeManagePage = lazyPage(() => import('../features/notices'), (m) => m.NoticeManagePage);
 
 /** The built §2 pages; every other page of the route table shows the under-construction notice. */
 const BUILT_PAGES: Record<string, React.ComponentType> = {
@@ -52,6 +55,9 @@ const BUILT_PAGES: Record<string, React.ComponentType> = {
   '/main/system/user/batchAdd': BatchAddPage,
   '/main/system/department': DepartmentPage,
   '/main/addressList': AddressListPage,
+  '/main/notice/fileNotice': FileNoticePage,
+  '/main/notice/systemNotice': SystemNoticePage,
+  '/main/system/notice': NoticeManagePage,
 };
 
 /** Everything under /main: the layout with the transfer panel, and the §2 pages. */

@@ -17,6 +17,7 @@ import { hashingBenchmark } from './suites/hashing';
 import { listBenchmark } from './suites/list';
 import { auditBenchmark } from './suites/audit';
 import { memoryBenchmark } from './suites/memory';
+import { noticesBenchmark } from './suites/notices';
 import { orgBenchmark } from './suites/org';
 import { resendBenchmark } from './suites/resend';
 import { syncBenchmark } from './suites/sync';
@@ -32,6 +33,7 @@ const BENCHMARKS: BenchModule[] = [
   listBenchmark,
   auditBenchmark,
   orgBenchmark,
+  noticesBenchmark,
   chunkRequestsBenchmark,
   deliveryBenchmark,
   browserUploadBenchmark,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER_PLATFORM } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
 import { API, downloadUrl, namedPreviewUrl, previewUrl, thumbnailUrl, versionDownloadUrl, zipDownloadUrl } from '../../common/api/paths';
-import type { CreateTxtResponse, FileEntry, GroupMemberListResponse, SearchResponse, SpaceInfo, VersionListResponse } from '../../common/api/types';
+import type { CreateTxtResponse, FileEntry, GroupMemberListResponse, ManagedNotice, SearchResponse, SpaceInfo, VersionListResponse } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import type { BatchUploadResponse } from '../../common/transfer/batch-upload';
 import { createGroup, mkdir, text } from './file-kit';
@@ -17,7 +17,6 @@ import {
   MEMBER,
   postChunkExist,
   randomContent,
-  sha256Hex,
   startServer,
   uploadFile,
   userIdOf,
@@ -25,6 +24,7 @@ import {
   type Answer,
   type TestServer,
 } from './helpers';
+import { chunkDigestHex } from '../support/chunk-digest';
 
 /**
  * The access matrix over EVERY API route the server registers (app.apiRoutes, collected by an onRoute
@@ -66,6 +66,9 @@ interface Ids {
   /** A department, and a batch-import preview. */
   departmentId: string;
   batchId: string;
+  /** A published system notice, and a file message of the member's. */
+  noticeId: string;
+  messageId: string;
 }
 
 /** The second tenant admin's own ids, mixed with the first tenant's in some foreign calls. */
@@ -108,18 +111,35 @@ interface Row {
    * refused with NOT_FOUND inside a 200, exactly like unknown ids.
    */
   refusesPerItem?: true;
+  /**
+   * Marks or removes the caller's own rows (messages read or deleted): ids the caller has no such row
+   * for — another tenant's included — change nothing, and the answer is a 200 like for unknown ids
+   * (an offline replay of a mark-read never fails).
+   */
+  ignoresIds?: true;
+  /** An event stream: the answer is judged by its status and type, then the request is dropped. */
+  stream?: true;
 }
 
 const BOGUS = 'no-such-id-0000';
 
 /** A framed batch/upload body (common/transfer/batch-upload.ts): one 1-byte file into `parentId`. */
 function batchBody(parentId: string | null): Uint8Array<ArrayBuffer> {
-  const manifest = Buffer.from(JSON.stringify({ items: [{ clientKey: 'matrix-1', name: 'matrix.txt', parentId, category: 1, size: 1, sha256: sha256Hex(Buffer.from('x')) }] }));
+  const manifest = Buffer.from(JSON.stringify({ items: [{ clientKey: 'matrix-1', name: 'matrix.txt', parentId, category: 1, size: 1, digest: chunkDigestHex(Buffer.from('x')) }] }));
   const length = Buffer.alloc(4);
   length.writeUInt32BE(manifest.length, 0);
   return new Uint8Array(Buffer.concat([length, manifest, Buffer.from('x')]));
 }
 const platform = { [HEADER_PLATFORM]: 'web' };
+/** A notice to save (公告管理), to the given audience. */
+const noticeBody = (audience: { all?: boolean; departmentIds?: string[]; userIds?: string[] }) => ({
+  title: '矩阵公告',
+  content: '<p>内容</p>',
+  audience: { all: false, departmentIds: [], userIds: [], ...audience },
+  important: false,
+  pinned: false,
+  publish: 'now',
+});
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const ONE_BYTE = describeFile(Buffer.from('x'));
 const chunkOpen = (parentId: string | null) => ({
@@ -677,10 +697,91 @@ const MATRIX: Record<string, Row> = {
   'POST /api/dict/item/update': { access: 'admin', call: { method: 'POST', path: API.dictItemUpdate, body: { group: 'nope', code: 'x' } }, foreign: 'none' },
   'POST /api/staticData/list': { access: 'user', call: { method: 'POST', path: API.staticData, body: { names: ['quota'] } }, foreign: 'none' },
 
+  // Notices (issue 16). The counts, lists and stream are the caller's own; message and notice ids of
+  // another tenant are unknown (404), or ignored where unknown ids are (mark read, delete, pop-up ack).
+  'GET /api/v2/notice/unread/count': { access: 'user', call: { method: 'GET', path: API.noticeUnreadCount }, foreign: 'none' },
+  'POST /api/sysMsg/userUnReadNum': { access: 'user', call: { method: 'POST', path: API.sysMsgUnreadNum, body: {} }, foreign: 'none' },
+  'POST /api/fileMsg/userUnReadNum': { access: 'user', call: { method: 'POST', path: API.fileMsgUnreadNum, body: {} }, foreign: 'none' },
+  'POST /api/fileMsg/list': { access: 'user', call: { method: 'POST', path: API.fileMsgList, body: 'read=0', headers: form }, foreign: 'none' },
+  'POST /api/fileMsg/search': { access: 'user', call: { method: 'POST', path: API.fileMsgSearch, body: 'keyword=x', headers: form }, foreign: 'none' },
+  'POST /api/fileMsg/markAllRead': { access: 'user', call: { method: 'POST', path: API.fileMsgMarkAllRead, body: '', headers: form }, foreign: 'none' },
+  'POST /api/v2/fileMessage/markRead': {
+    access: 'user',
+    call: { method: 'POST', path: API.fileMsgMarkRead, body: { ids: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.fileMsgMarkRead, body: { ids: [ids.messageId] } }),
+    ignoresIds: true,
+  },
+  'POST /api/v2/fileMessage/delete': {
+    access: 'user',
+    call: { method: 'POST', path: API.fileMsgDelete, body: { ids: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.fileMsgDelete, body: { ids: [ids.messageId] } }),
+    ignoresIds: true,
+  },
+  'GET /api/v2/notice/stream': { access: 'user', call: { method: 'GET', path: API.noticeStream }, foreign: 'none', stream: true },
+  'POST /api/sysMsg/list': { access: 'user', call: { method: 'POST', path: API.sysMsgList, body: { pageSize: 1 } }, foreign: 'none' },
+  'GET /api/sysMsg/get': {
+    access: 'user',
+    call: { method: 'GET', path: `${API.sysMsgGet}?id=${BOGUS}` },
+    foreign: (ids) => ({ method: 'GET', path: `${API.sysMsgGet}?id=${ids.noticeId}` }),
+  },
+  'POST /api/sysMsg/markRead': {
+    access: 'user',
+    call: { method: 'POST', path: API.sysMsgMarkRead, body: { ids: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.sysMsgMarkRead, body: { ids: [ids.noticeId] } }),
+    ignoresIds: true,
+  },
+  'POST /api/sysMsg/markAllRead': { access: 'user', call: { method: 'POST', path: API.sysMsgMarkAllRead, body: {} }, foreign: 'none' },
+  'GET /api/sysMsg/popup': { access: 'user', call: { method: 'GET', path: API.sysMsgPopup }, foreign: 'none' },
+  'POST /api/sysMsg/popup/ack': {
+    access: 'user',
+    call: { method: 'POST', path: API.sysMsgPopupAck, body: { ids: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.sysMsgPopupAck, body: { ids: [ids.noticeId] } }),
+    ignoresIds: true,
+  },
+  'POST /api/v2/notice/manage/list': { access: 'admin', call: { method: 'POST', path: API.noticeManageList, body: { pageSize: 1 } }, foreign: 'none' },
+  'GET /api/v2/notice/manage/get': {
+    access: 'admin',
+    call: { method: 'GET', path: `${API.noticeManageGet}?id=${BOGUS}` },
+    foreign: (ids) => ({ method: 'GET', path: `${API.noticeManageGet}?id=${ids.noticeId}` }),
+  },
+  'POST /api/v2/notice/manage/save': {
+    access: 'admin',
+    call: { method: 'POST', path: API.noticeManageSave, body: noticeBody({ departmentIds: [BOGUS] }) },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.noticeManageSave, body: noticeBody({ departmentIds: [ids.departmentId] }) },
+      { method: 'POST', path: API.noticeManageSave, body: noticeBody({ departmentIds: [own.departmentId], userIds: [ids.memberId] }) },
+      { method: 'POST', path: API.noticeManageSave, body: { ...noticeBody({ all: true }), id: ids.noticeId } },
+    ],
+  },
+  'POST /api/v2/notice/manage/pin': {
+    access: 'admin',
+    call: { method: 'POST', path: API.noticeManagePin, body: { id: BOGUS, pinned: true } },
+    foreign: (ids) => ({ method: 'POST', path: API.noticeManagePin, body: { id: ids.noticeId, pinned: true } }),
+  },
+  'POST /api/v2/notice/manage/withdraw': {
+    access: 'admin',
+    call: { method: 'POST', path: API.noticeManageWithdraw, body: { id: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.noticeManageWithdraw, body: { id: ids.noticeId } }),
+  },
+  'POST /api/v2/notice/manage/delete': {
+    access: 'admin',
+    call: { method: 'POST', path: API.noticeManageDelete, body: { id: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.noticeManageDelete, body: { id: ids.noticeId } }),
+  },
+
   // Test hooks (DRIVE_TEST_HOOKS=1 only), private like everything else.
   'GET /api/test/stats': { access: 'user', call: { method: 'GET', path: API.testStats }, foreign: 'none' },
   'PUT /api/test/raw-sink': { access: 'user', call: { method: 'PUT', path: API.testRawSink, body: 'x' }, foreign: 'none' },
 };
+
+/** A file message of the member's: the admin locks (and unlocks) a file of the member's group. */
+async function memberMessage(groupFileId: string, memberId: string): Promise<string> {
+  expect((await admin.post(API.lock, { ids: [groupFileId] })).status).toBe(200);
+  expect((await admin.post(API.unlock, { ids: [groupFileId] })).status).toBe(200);
+  const row = await withDb(server, (db) => db.prepare('select id from file_messages where user_id = ?').get(memberId) as { id: string } | undefined);
+  if (!row) throw new Error('the member got no file message');
+  return row.id;
+}
 
 let server: TestServer;
 let admin: Client;
@@ -690,7 +791,17 @@ let foreignAdmin: Client;
 let ids: Ids;
 let own: Own;
 
-async function send(client: Client, call: Call): Promise<Answer<{ errorCode?: string }>> {
+async function send(client: Client, call: Call, stream = false): Promise<Answer<{ errorCode?: string }>> {
+  if (stream) {
+    // An open stream never ends by itself: its status and type are the answer.
+    const abort = new AbortController();
+    const res = await client.raw(call.path, { method: call.method, headers: call.headers, signal: abort.signal });
+    if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      abort.abort();
+      return { status: res.status, headers: res.headers, body: {} };
+    }
+    return { status: res.status, headers: res.headers, body: (await res.json()) as { errorCode?: string } };
+  }
   if (call.body === undefined || (typeof call.body === 'object' && !(call.body instanceof Uint8Array))) {
     return client.request(call.method, call.path, call.body, call.headers);
   }
@@ -746,6 +857,8 @@ beforeAll(async () => {
     tenantId: await withDb(server, (db) => (db.prepare("select tenant_id from users where username = 'admin'").get() as { tenant_id: string }).tenant_id),
     departmentId: (await createDepartment(admin, '矩阵部门')).id,
     batchId: (await previewSheet(admin, 'm.csv', '账号,昵称\nmatrix.row,矩阵\n')).body.data.batchId,
+    noticeId: (await admin.post<{ data: ManagedNotice }>(API.noticeManageSave, noticeBody({ all: true }))).body.data.id,
+    messageId: await memberMessage(groupFile.id, memberId),
   };
 
   await addTenantWithUser(server, 'other-admin', 'Other@2024');
@@ -779,7 +892,7 @@ describe('access matrix', () => {
 
   it('anonymous: 401 except on public routes', async () => {
     for (const [key, row] of Object.entries(MATRIX)) {
-      const res = await send(new Client(server.baseUrl), row.call);
+      const res = await send(new Client(server.baseUrl), row.call, row.stream);
       if (row.access === 'public') expect(res.status, key).not.toBe(401);
       else expect(res.body, key).toEqual({ errorCode: ERRORS.UNAUTHORIZED.code, errorMessage: ERRORS.UNAUTHORIZED.message });
     }
@@ -788,7 +901,7 @@ describe('access matrix', () => {
   it('a member with an initial password: only the change screen routes answer', async () => {
     for (const [key, row] of Object.entries(MATRIX)) {
       if (row.endsSession || key.startsWith('POST /api/user/info/modify')) continue;
-      const res = await send(gated, row.call);
+      const res = await send(gated, row.call, row.stream);
       if (row.access === 'public' || row.duringChange) expect(throughGuard(res), `${key} ${JSON.stringify(res.body)}`).toBe(true);
       else expect(res.body, key).toMatchObject({ errorCode: ERRORS.PASSWORD_CHANGE_REQUIRED.code });
     }
@@ -799,12 +912,12 @@ describe('access matrix', () => {
     member = await loggedInClient(server, MEMBER);
     for (const [key, row] of Object.entries(MATRIX)) {
       const asMember = row.endsSession ? await loggedInClient(server, MEMBER) : member;
-      const m = await send(asMember, row.call);
+      const m = await send(asMember, row.call, row.stream);
       if (row.access === 'admin') expect(m.body, key).toEqual({ errorCode: ERRORS.FORBIDDEN.code, errorMessage: ERRORS.FORBIDDEN.message });
       else expect(throughGuard(m), `${key} ${JSON.stringify(m.body)}`).toBe(true);
 
       const asAdmin = row.endsSession ? await loggedInClient(server) : admin;
-      const a = await send(asAdmin, row.call);
+      const a = await send(asAdmin, row.call, row.stream);
       expect(throughGuard(a), `${key} ${JSON.stringify(a.body)}`).toBe(true);
     }
     // A member cannot read another user's roles either.
@@ -828,6 +941,8 @@ describe('access matrix', () => {
       tenantId: BOGUS,
       departmentId: BOGUS,
       batchId: BOGUS,
+      noticeId: BOGUS,
+      messageId: BOGUS,
     };
     for (const [key, row] of Object.entries(MATRIX)) {
       if (row.foreign === 'none') continue;
@@ -844,6 +959,7 @@ describe('access matrix', () => {
           expect(real.status, label).toBe(200);
           expect((real.body as { data: BatchUploadResponse }).data.results, label).toEqual([expect.objectContaining({ status: 'refused', errorCode: ERRORS.NOT_FOUND.code })]);
         }
+        else if (row.ignoresIds) expect(real.status, label).toBe(200);
         else if (row.filtersIds) {
           expect(real.status, label).toBe(200);
           const seen = (real.body as { data: { items: Array<{ id: string }> } }).data.items.map((item) => item.id);

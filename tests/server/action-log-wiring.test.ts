@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { chunkDigestHex } from '../support/chunk-digest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER_CLIENT_OP_ID, HEADER_PLATFORM } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
@@ -123,7 +123,7 @@ describe('file actions: exactly one row each', () => {
 
   it('a batch of small files is one action: the files it created, the items it refused; a repeated batch is none', async () => {
     const frame = (items: Array<{ key: string; name: string; bytes: Buffer; digest?: string }>) => {
-      const manifest = items.map((f) => ({ clientKey: f.key, name: f.name, parentId: null, category: 1, size: f.bytes.length, sha256: f.digest ?? createHash('sha256').update(f.bytes).digest('hex') }));
+      const manifest = items.map((f) => ({ clientKey: f.key, name: f.name, parentId: null, category: 1, size: f.bytes.length, digest: f.digest ?? chunkDigestHex(f.bytes) }));
       const json = Buffer.from(JSON.stringify({ items: manifest }));
       const length = Buffer.alloc(4);
       length.writeUInt32BE(json.length, 0);
@@ -138,7 +138,7 @@ describe('file actions: exactly one row each', () => {
     const row = await oneRowOf(server, () => post(frame(items)));
     expect(row).toMatchObject({ action: 'file.upload', outcome: 'ok' });
     expect(names(row)).toEqual(['b1.txt', 'b2.txt']);
-    expect(row.parsedDetail).toEqual({ method: 'batch', items: 3, created: 2, newVersions: 0, refused: [{ name: 'b3.txt', errorCode: ERRORS.CHUNK_DIGEST_MISMATCH.code }] });
+    expect(row.parsedDetail).toEqual({ method: 'batch', items: 3, created: 2, newVersions: 0, newVersionIds: [], refused: [{ name: 'b3.txt', errorCode: ERRORS.CHUNK_DIGEST_MISMATCH.code }] });
     expect(await rowsOf(server, () => post(frame(items.slice(0, 2))))).toEqual([]);
     const none = await oneRowOf(server, () => post(frame([{ key: 'batch-log-4', name: 'b4.txt', bytes: Buffer.from('x'), digest: '0'.repeat(64) }])));
     expect(none).toMatchObject({ action: 'file.upload', outcome: 'refused', error_code: ERRORS.CHUNK_DIGEST_MISMATCH.code });

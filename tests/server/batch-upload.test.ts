@@ -14,6 +14,7 @@ import type { UserDetails } from '../../common/api/types';
 import { BATCH_MAX_FILES, HEADER_BATCH_MANIFEST_SHA256, type BatchUploadItem, type BatchUploadResponse } from '../../common/transfer/batch-upload';
 import { entries, mkdir, names } from './file-kit';
 import { type Answer, type Client, randomContent, startServer, startServerAsAdmin, type TestServer, withDb } from './helpers';
+import { chunkDigestHex } from '../support/chunk-digest';
 
 let server: TestServer;
 let admin: Client;
@@ -44,7 +45,7 @@ function body(files: TestFile[], keys: string[]): { manifest: BatchUploadItem[];
     parentId: f.parentId ?? null,
     category: 1,
     size: f.bytes.length,
-    sha256: f.wrongDigest ? sha(Buffer.from('other')) : sha(f.bytes),
+    digest: f.wrongDigest ? chunkDigestHex(Buffer.from('other')) : chunkDigestHex(f.bytes),
     ...(f.onConflict ? { onConflict: f.onConflict } : {}),
   }));
   return { manifest, bytes: frame(JSON.stringify({ items: manifest }), files.map((f) => f.bytes)) };
@@ -190,7 +191,7 @@ describe('small-file batch upload', () => {
       ['the same key twice', frame(JSON.stringify({ items: [good.manifest[0], good.manifest[0]] }), [randomContent(100), randomContent(100)]), ERRORS.VALIDATION.code],
       [
         'too many items',
-        frame(JSON.stringify({ items: Array.from({ length: BATCH_MAX_FILES + 1 }, (_, i) => ({ ...good.manifest[0], size: 0, clientKey: `many-${i}`, sha256: sha(Buffer.alloc(0)) })) }), []),
+        frame(JSON.stringify({ items: Array.from({ length: BATCH_MAX_FILES + 1 }, (_, i) => ({ ...good.manifest[0], size: 0, clientKey: `many-${i}`, digest: chunkDigestHex(Buffer.alloc(0)) })) }), []),
         ERRORS.VALIDATION.code,
       ],
     ];

@@ -11,6 +11,7 @@ import { bytesToHex, type ChunkExistResponse, chunkCount, fingerprintInput } fro
 import { buildApp, captchaOutboxFile, smsOutboxFile } from '../../server/app';
 import { DEFAULTS, type ServerConfig } from '../../server/config';
 import { sessionCookieAfter } from '../replay/node-runtime';
+import { chunkDigestHex } from '../support/chunk-digest';
 
 export const ADMIN = { username: 'admin', password: 'Admin@2024' };
 export const MEMBER = { username: 'member', password: 'Member@2024' };
@@ -185,7 +186,7 @@ export const sha256Hex = (data: Uint8Array): string => createHash('sha256').upda
 export function describeFile(content: Buffer, chunkSize = TEST_CHUNK_SIZE): { chunkDigests: string[]; fingerprint: string } {
   const count = chunkCount(content.length, chunkSize);
   const chunkDigests: string[] = [];
-  for (let i = 0; i < count; i++) chunkDigests.push(sha256Hex(content.subarray(i * chunkSize, (i + 1) * chunkSize)));
+  for (let i = 0; i < count; i++) chunkDigests.push(chunkDigestHex(content.subarray(i * chunkSize, (i + 1) * chunkSize)));
   const fingerprint = bytesToHex(createHash('sha256').update(fingerprintInput(chunkDigests)).digest());
   return { chunkDigests, fingerprint };
 }
@@ -217,7 +218,7 @@ export async function putChunk(
   uploadId: string,
   index: number,
   bytes: Uint8Array,
-  digest = sha256Hex(bytes),
+  digest = chunkDigestHex(bytes),
 ): Promise<Answer> {
   const res = await client.raw(`${API.chunkUpload}?uploadId=${encodeURIComponent(uploadId)}&index=${index}`, {
     method: 'POST',

@@ -10,8 +10,9 @@ import { ERRORS } from '../../common/api/errors';
 import { API, downloadUrl } from '../../common/api/paths';
 import type { FileEntry } from '../../common/api/types';
 import type { ChunkExistResponse } from '../../common/transfer/protocol';
-import { type Client, loggedInClient, putChunk, randomContent, sha256Hex, startServer, startServerAsAdmin, type TestServer } from './helpers';
+import { type Client, loggedInClient, putChunk, randomContent, startServer, startServerAsAdmin, type TestServer } from './helpers';
 import { openUploadSession } from './upload-session';
+import { chunkDigestHex } from '../support/chunk-digest';
 
 const CHUNK = 256 * 1024;
 const HALF = CHUNK / 2;
@@ -57,7 +58,7 @@ async function cutChunk(
       cookie: client.cookie,
       'content-type': 'application/octet-stream',
       'content-length': String(chunk.length - offset),
-      'x-chunk-sha256': sha256Hex(chunk),
+      'x-chunk-sha256': chunkDigestHex(chunk),
     },
   });
   const failed = new Promise<void>((resolve) => {
@@ -92,7 +93,7 @@ async function expectPartial(client: Client, content: Buffer, name: string, inde
 async function putRest(client: Client, uploadId: string, index: number, chunk: Buffer, offset: number, body = chunk.subarray(offset)) {
   const res = await client.raw(`${API.chunkUpload}?uploadId=${uploadId}&index=${index}&offset=${offset}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/octet-stream', 'x-chunk-sha256': sha256Hex(chunk) },
+    headers: { 'content-type': 'application/octet-stream', 'x-chunk-sha256': chunkDigestHex(chunk) },
     body: new Uint8Array(body),
   });
   return { status: res.status, body: (await res.json()) as { data?: unknown; errorCode?: string; errorMessage?: string } };
@@ -274,7 +275,7 @@ describe('a chunked-encoded chunk body that runs past its length', () => {
     return new Promise((resolve, reject) => {
       const req = http.request(url, {
         method: 'POST',
-        headers: { cookie: client.cookie, 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked', 'x-chunk-sha256': sha256Hex(chunk) },
+        headers: { cookie: client.cookie, 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked', 'x-chunk-sha256': chunkDigestHex(chunk) },
       });
       req.on('response', (res) => {
         const parts: Buffer[] = [];

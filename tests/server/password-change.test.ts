@@ -104,7 +104,10 @@ describe('expired password (type 2)', () => {
       expect((await modify(admin, 'Guess@0002', 'Renewed@2025')).body).toMatchObject({ errorCode: ERRORS.OLD_PASSWORD_WRONG.code });
       const third = await modify(admin, ADMIN.password, 'Renewed@2025');
       expect(third.body).toMatchObject({ errorCode: ERRORS.TOO_MANY_ATTEMPTS.code });
-      expect(third.headers.get('retry-after')).toBe('5');
+      // The wait counts from the second failure: whole seconds left of the 5 s delay (less when this machine is slow).
+      const retryAfter = Number(third.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(5);
     } finally {
       await throttled.close();
     }

@@ -23,6 +23,7 @@ import {
   startServerAsAdmin,
   type TestServer,
 } from './helpers';
+import { chunkDigestHex } from '../support/chunk-digest';
 
 const CHUNK = 256 * 1024;
 let server: TestServer;
@@ -71,7 +72,7 @@ describe('streaming session', () => {
     expect((await putChunk(admin, uploadId, 0, chunkOf(content, 0))).status).toBe(200);
     expect((await putChunk(admin, uploadId, 2, chunkOf(content, 2))).status).toBe(200);
     // A body that differs from its header digest is refused and not stored.
-    const refused = await putChunk(admin, uploadId, 1, chunkOf(content, 1), sha256Hex(Buffer.from('other')));
+    const refused = await putChunk(admin, uploadId, 1, chunkOf(content, 1), chunkDigestHex(Buffer.from('other')));
     expect(refused.status).toBe(400);
     expect((refused.body as { errorCode: string }).errorCode).toBe(ERRORS.CHUNK_DIGEST_MISMATCH.code);
 
@@ -91,7 +92,7 @@ describe('streaming session', () => {
     // Merge needs the digests; wrong ones (or a fingerprint that is not theirs) change nothing.
     expect((await merge(admin, uploadId, 'streamed.bin', {})).status).toBe(400);
     const wrong = [...chunkDigests];
-    wrong[3] = sha256Hex(Buffer.from('not the last chunk'));
+    wrong[3] = chunkDigestHex(Buffer.from('not the last chunk'));
     const wrongMerge = await merge(admin, uploadId, 'streamed.bin', { chunkDigests: wrong, fingerprint: describeFile(Buffer.from('x'), CHUNK).fingerprint });
     expect(wrongMerge.body.errorCode).toBe(ERRORS.FINGERPRINT_MISMATCH.code);
     const { fingerprint: wrongFingerprint } = describeFileFromDigests(wrong);

@@ -21,7 +21,6 @@ import {
   postChunkExist,
   putChunk,
   randomContent,
-  sha256Hex,
   startServerWithMember,
   type TestServer,
   uploadFile,
@@ -29,6 +28,7 @@ import {
   TEST_CHUNK_SIZE,
 } from './helpers';
 import { proofFor, secondUpload } from './second-upload-kit';
+import { chunkDigestHex } from '../support/chunk-digest';
 
 const MiB = 1024 * 1024;
 let server: TestServer;
@@ -288,7 +288,7 @@ describe('chunk upload hardening and quota', () => {
     corrupt[12345] = corrupt[12345]! ^ 1;
     const results = await Promise.all([
       ...Array.from({ length: 8 }, () => putChunk(admin, uploadId, 0, data)),
-      ...Array.from({ length: 4 }, () => putChunk(admin, uploadId, 0, corrupt, sha256Hex(data))),
+      ...Array.from({ length: 4 }, () => putChunk(admin, uploadId, 0, corrupt, chunkDigestHex(data))),
     ]);
     expect(results.slice(0, 8).every((r) => r.status === 200)).toBe(true);
     expect(results.slice(8).every((r) => (r.body as { errorCode: string }).errorCode === ERRORS.CHUNK_DIGEST_MISMATCH.code)).toBe(true);

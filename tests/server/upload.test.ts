@@ -11,11 +11,11 @@ import {
   postChunkExist,
   putChunk,
   randomContent,
-  sha256Hex,
   startServerWithMember,
   type TestServer,
   TEST_CHUNK_SIZE,
 } from './helpers';
+import { chunkDigestHex } from '../support/chunk-digest';
 
 const MiB = 1024 * 1024;
 let server: TestServer;
@@ -80,7 +80,7 @@ describe('chunked upload and download', () => {
     // A corrupt chunk (bytes differ from the announced digest) is refused and not stored.
     const corrupt = Buffer.from(chunkOf(content, 0));
     corrupt[100] = corrupt[100]! ^ 0xff;
-    const bad = await putChunk(admin, uploadId, 0, corrupt, sha256Hex(chunkOf(content, 0)));
+    const bad = await putChunk(admin, uploadId, 0, corrupt, chunkDigestHex(chunkOf(content, 0)));
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ errorCode: ERRORS.CHUNK_DIGEST_MISMATCH.code });
     expect(await storedChunkFiles(uploadId)).toEqual([]);
@@ -90,7 +90,7 @@ describe('chunked upload and download', () => {
     expect(wrongHeader.body).toMatchObject({ errorCode: ERRORS.CHUNK_DIGEST_MISMATCH.code });
 
     // Wrong length (a short first chunk whose digest we announce in the header) → size mismatch.
-    const short = await putChunk(admin, uploadId, 2, chunkOf(content, 2).subarray(1), sha256Hex(chunkOf(content, 2)));
+    const short = await putChunk(admin, uploadId, 2, chunkOf(content, 2).subarray(1), chunkDigestHex(chunkOf(content, 2)));
     expect(short.body).toMatchObject({ errorCode: ERRORS.CHUNK_SIZE_MISMATCH.code });
 
     const outOfRange = await putChunk(admin, uploadId, 3, chunkOf(content, 2));

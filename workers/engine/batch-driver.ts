@@ -15,7 +15,7 @@ import type { UploadPatch } from '../queue/types';
 import type { ApiClient } from './api-client';
 import { backoffDelayMs, type Sleep } from './backoff';
 import { runBatch } from './batch-runner';
-import { decideOnFailure, type FailureDecision } from './failure-policy';
+import { decideOnFailure, mayRetry, type FailureDecision } from './failure-policy';
 import type { ItemWrites } from './item-writes';
 import type { LiveItem } from './live-item';
 import { MESSAGES } from './messages';
@@ -65,6 +65,7 @@ export function createBatchDriver(ctx: BatchDriverContext): { driveBatch(lives: 
       for (const live of lives) live.speed.start(now());
       const byId = new Map(lives.map((l) => [l.record.id, l]));
       let attempts = Math.max(0, ...lives.map((l) => l.record.attempts));
+      let failingSince: number | null = null;
       for (;;) {
         try {
           const outcome = await runBatch({
@@ -109,7 +110,8 @@ export function createBatchDriver(ctx: BatchDriverContext): { driveBatch(lives: 
             continue;
           }
           attempts++;
-          if (decision.action === 'retry' && attempts < RETRY_MAX_ATTEMPTS) {
+          if (attempts === 1 || failingSince === null) failingSince = now();
+          if (decision.action === 'retry' && mayRetry(decision, attempts, failingSince, now())) {
             await writeAll(lives, { state: 'retrying', attempts, lastError: decision.message }, RUNNING);
             await ctx.sleep(decision.retryAfterMs ?? backoffDelayMs(attempts, ctx.random), signal);
             await writeAll(lives, { state: 'uploading', lastError: null }, RUNNING);

@@ -7,7 +7,7 @@ import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import { ApiCallError, classifyFailure } from '../../common/api/failure';
 import { HEADER_BATCH_MANIFEST_SHA256, type BatchUploadItem, type BatchUploadResponse } from '../../common/transfer/batch-upload';
-import { SourceReadError, type Sha256Hex } from '../hash/sha256';
+import { chunkDigestWith, SourceReadError, type Sha256Hex } from '../hash/sha256';
 import type { UploadPatch } from '../queue/types';
 import type { ApiClient } from './api-client';
 import { decideOnFailure } from './failure-policy';
@@ -43,6 +43,7 @@ interface Prepared {
 export async function runBatch(ctx: BatchRunContext): Promise<BatchOutcome> {
   const patches = new Map<string, UploadPatch | 'requeue'>();
   const prepared: Prepared[] = [];
+  const chunkDigest = chunkDigestWith(ctx.sha256);
   for (const live of ctx.items) {
     const r = live.record;
     let bytes: Uint8Array<ArrayBuffer>;
@@ -64,7 +65,7 @@ export async function runBatch(ctx: BatchRunContext): Promise<BatchOutcome> {
       parentId: r.target.parentId,
       category: r.target.category,
       size: r.size,
-      sha256: await ctx.sha256(bytes),
+      digest: await chunkDigest(bytes),
       onConflict: r.onConflict,
     };
     prepared.push({ live, bytes, item });

@@ -11,6 +11,7 @@
  */
 import { ApiCallError } from '../../common/api/failure';
 import { ERRORS } from '../../common/api/errors';
+import { RETRY_MAX_ATTEMPTS, UNREACHABLE_PATIENCE_MS } from '../../common/transfer/constants';
 import { SourceReadError } from '../hash/sha256';
 import { NetworkError, RateLimitedError } from './api-client';
 import { StallError } from './transport';
@@ -97,4 +98,15 @@ function serverText(error: ApiCallError): string {
 function messageOfBody(body: unknown): string {
   if (body && typeof body === 'object' && 'errorMessage' in body && typeof body.errorMessage === 'string') return body.errorMessage;
   return '';
+}
+
+/**
+ * May a failed item try again? `attempts` counts this run of failures without progress (this one
+ * included), which began at `failingSince`. A server that cannot be reached is waited for by time
+ * (UNREACHABLE_PATIENCE_MS), not by attempts: a restart may take longer than the attempts' backoffs.
+ */
+export function mayRetry(decision: FailureDecision, attempts: number, failingSince: number, now: number): boolean {
+  if (decision.action !== 'retry') return false;
+  if (attempts < RETRY_MAX_ATTEMPTS) return true;
+  return decision.network === true && now - failingSince < UNREACHABLE_PATIENCE_MS;
 }

@@ -4,13 +4,12 @@
  * as failures in a row: any progress (chunks confirmed, or found stored) starts the count again —
  * and waits for the network without spending one while offline.
  */
-import { RETRY_MAX_ATTEMPTS } from '../../common/transfer/constants';
 import type { HashChunk, Sha256Hex } from '../hash/sha256';
 import type { UploadPatch } from '../queue/types';
 import { ConcurrencyLimit } from './adaptive-pool';
 import type { ApiClient } from './api-client';
 import { backoffDelayMs, type Sleep } from './backoff';
-import { decideOnFailure } from './failure-policy';
+import { decideOnFailure, mayRetry } from './failure-policy';
 import type { ItemWrites } from './item-writes';
 import { OvertakenByCommand, type LiveItem } from './live-item';
 import { MESSAGES } from './messages';
@@ -111,7 +110,8 @@ async function drive(live: LiveItem): Promise<void> {
         const done = live.record.chunksDone.length + live.confirmed.size;
         const attempts = (done > live.doneAtLastFailure ? 0 : live.record.attempts) + 1;
         live.doneAtLastFailure = done;
-        if (decision.action === 'retry' && attempts < RETRY_MAX_ATTEMPTS) {
+        if (attempts === 1) live.failingSince = now();
+        if (decision.action === 'retry' && mayRetry(decision, attempts, live.failingSince, now())) {
           await write(id, { ...decision.patch, state: 'retrying', attempts, lastError: decision.message }, signal);
           live.speed.reset();
           await sleep(decision.retryAfterMs ?? backoffDelayMs(attempts, random), signal);

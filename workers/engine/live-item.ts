@@ -32,6 +32,8 @@ export interface LiveItem {
    * before its batch would count on.
    */
   doneAtLastFailure: number;
+  /** When the current run of failures without progress began (now() of its first failure). */
+  failingSince: number;
   speed: SpeedMeter;
 }
 
@@ -49,7 +51,7 @@ export class OvertakenByCommand extends Error {
 }
 
 export function liveOf(record: UploadRecord, file: Blob | null): LiveItem {
-  return { record, file, run: null, hashedBytes: 0, inflight: new Map(), confirmed: new Map(), confirmedWrite: null, confirmedTimer: null, doneAtLastFailure: record.chunksDone.length, speed: new SpeedMeter() };
+  return { record, file, run: null, hashedBytes: 0, inflight: new Map(), confirmed: new Map(), confirmedWrite: null, confirmedTimer: null, doneAtLastFailure: record.chunksDone.length, failingSince: 0, speed: new SpeedMeter() };
 }
 
 /** What the UI sees of an item: confirmed and in-flight bytes count as done, speed only while it runs. */

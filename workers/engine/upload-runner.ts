@@ -32,7 +32,7 @@ import {
   type ChunkUploadResponse,
 } from '../../common/transfer/protocol';
 import type { SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
-import { fingerprintOfChunkDigests, readRange, SourceReadError, type HashChunk, type Sha256Hex } from '../hash/sha256';
+import { chunkDigestWith, fingerprintOfChunkDigests, readRange, SourceReadError, type HashChunk, type Sha256Hex } from '../hash/sha256';
 import type { UploadPatch, UploadRecord } from '../queue/types';
 import { RateLimitedError, type ApiClient } from './api-client';
 import { runAdaptivePool, type ConcurrencyLimit } from './adaptive-pool';
@@ -400,7 +400,7 @@ async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: numbe
         continue;
       }
       if (!isDigestMismatch(error) || mismatchRetried) throw error;
-      const current = await ctx.sha256(await readRange(file, start, end));
+      const current = await chunkDigestWith(ctx.sha256)(new Uint8Array(await readRange(file, start, end)));
       if (current !== digest) throw new UploadError({ action: 'fail', message: MESSAGES.fileChanged });
       mismatchRetried = true;
       offset = 0;

@@ -8,6 +8,7 @@
  * in this thread with the engine's own in-thread hasher, so every Blob still works.
  */
 import os from 'node:os';
+import { CHUNK_DIGEST_CJS } from '../../common/transfer/chunk-digest';
 import { Worker } from 'node:worker_threads';
 import { createHashPool, hashPoolSize, type HashPool, type HashResultMessage, type HashTaskMessage, type HashWorkerLike } from '../hash/hash-pool';
 import { createInThreadHashChunk, type HashChunk } from '../hash/sha256';
@@ -29,6 +30,7 @@ const HASH_THREAD_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
 const { createHash } = require('node:crypto');
+${CHUNK_DIGEST_CJS}
 let buffer = Buffer.alloc(0);
 parentPort.on('message', ({ taskId, path, start, end }) => {
   try {
@@ -44,7 +46,9 @@ parentPort.on('message', ({ taskId, path, start, end }) => {
     } finally {
       fs.closeSync(fd);
     }
-    parentPort.postMessage({ taskId, digest: createHash('sha256').update(buffer.subarray(0, length)).digest('hex') });
+    const st = chunkDigestState();
+    chunkDigestUpdate(st, buffer.subarray(0, length));
+    parentPort.postMessage({ taskId, digest: chunkDigestHex(st) });
   } catch (error) {
     parentPort.postMessage({ taskId, error: String((error && error.message) || error) });
   }

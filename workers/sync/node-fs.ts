@@ -20,6 +20,7 @@ import { openFileSource } from '../node/file-source';
 import type { LocalEntry } from './model';
 import { SYNC_DIR_NAME } from './names';
 import { LocalFsError, type FileDigests, type LocalFs, type LocalStat, type ScanIssue, type ScanResult } from './ports';
+import { chunkDigestSync } from '../../common/transfer/chunk-digest';
 
 const SCAN_SLICE = 2_000;
 /** Files up to this size are read synchronously into SMALL_BUFFER. */
@@ -167,13 +168,13 @@ export class NodeFs implements LocalFs {
       if (small && small.length <= chunkSize) {
         // Small files (most of a synced folder): one synchronous read into a buffer kept for them,
         // hashed here. A fresh buffer per file made 100,000 files allocate ~400 MB of garbage.
-        const digest = createHash('sha256').update(small).digest('hex');
+        const digest = nodeChunkDigest(small);
         return { chunkSize, chunkDigests: [digest], fingerprint: createHash('sha256').update(fingerprintInput([digest])).digest('hex') };
       }
       if (s.size <= chunkSize) {
         // One chunk: one read here beats a round trip to a hash thread.
         const bytes = await fsp.readFile(file, { signal });
-        const digest = createHash('sha256').update(bytes).digest('hex');
+        const digest = nodeChunkDigest(bytes);
         return { chunkSize, chunkDigests: [digest], fingerprint: createHash('sha256').update(fingerprintInput([digest])).digest('hex') };
       }
       const source = await openFileSource(file);
@@ -290,4 +291,9 @@ export class NodeFs implements LocalFs {
   async cleanTemp(): Promise<void> {
     await fsp.rm(path.join(this.area, 'tmp'), { recursive: true, force: true });
   }
+}
+
+/** A chunk's digest (common/transfer/chunk-digest.ts) with Node's SHA-256. */
+function nodeChunkDigest(bytes: Uint8Array): string {
+  return chunkDigestSync(bytes, (data) => createHash('sha256').update(data).digest());
 }

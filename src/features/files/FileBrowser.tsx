@@ -30,6 +30,7 @@ import { useCurrentDir } from './use-current-dir';
 import type { ViewLayout } from './keyboard-nav';
 import { fileShortcuts } from './file-shortcuts';
 import { useListSelection } from './use-list-selection';
+import { useRevealedEntry } from './use-revealed-entry';
 import { isFileView, viewKeyOf, type FileView } from './file-view';
 import { useStoredState } from '../../lib/use-stored-state';
 import { useEntryPages } from './use-entry-pages';
@@ -87,6 +88,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const { selectedIds, setSelectedIds, reset: resetSelection } = list;
 
   useEffect(() => resetSelection(), [listing, resetSelection]);
+  useRevealedEntry(pages, folderDir, list.focus);
   const publicSpaceId = usePublicSpace(source.mode !== 'folder').data?.id ?? null;
 
   const selection = useMemo(() => {

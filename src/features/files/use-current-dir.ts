@@ -1,7 +1,8 @@
 import { useCallback } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { DIR_QUERY_PARAM } from '../../lib/file-urls';
 
-export const DIR_QUERY_PARAM = 'dir';
+export { DIR_QUERY_PARAM };
 
 /** The open folder, kept in the URL (`?dir=<id>`) so a reload stays in place; null = root. */
 export function useCurrentDir(): [string | null, (dir: string | null) => void] {

@@ -33,6 +33,8 @@ export interface ListSelection {
   /** The entry under the cursor (or the only selected one). */
   cursorEntry: () => FileEntry | null;
   clear: () => void;
+  /** Selects just this entry and puts the cursor on it (which scrolls it into view). */
+  focus: (id: string) => void;
   /** Another listing: no selection, no cursor. */
   reset: () => void;
 }
@@ -132,5 +134,13 @@ export function useListSelection(items: readonly FileEntry[], onActivate: (file:
     point(null, true);
   }, [clear, point]);
 
-  return { selectedIds, cursorId, setSelectedIds, handlers, move, toggleCursor, cursorEntry, clear, reset };
+  const focus = useCallback(
+    (id: string) => {
+      setSelectedIds([id]);
+      point(id, true);
+    },
+    [setSelectedIds, point],
+  );
+
+  return { selectedIds, cursorId, setSelectedIds, handlers, move, toggleCursor, cursorEntry, clear, focus, reset };
 }

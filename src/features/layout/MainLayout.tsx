@@ -9,6 +9,7 @@ import { useMenuQuery, useUserDetailsQuery } from '../../lib/data/queries';
 import { saveMenuRoutes } from '../../lib/menu-routes';
 import { TOUCH_TARGET_PX, usePhone } from '../../lib/use-phone';
 import { OfflineBanner } from '../../components/OfflineBanner';
+import { NoticeBell } from './NoticeBell';
 import { SideMenu } from './SideMenu';
 import { UserMenu } from './UserMenu';
 
@@ -65,6 +66,7 @@ export function MainLayout({
           <BrandMark size={30} />
         </div>
         {headerExtra}
+        <NoticeBell />
         <UserMenu user={user} />
       </Layout.Header>
       <Layout style={{ minHeight: 0 }}>

@@ -17,7 +17,7 @@ import {
   TeamOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import type { MenuProps } from 'antd';
+import { Badge, type MenuProps } from 'antd';
 import type { ReactNode } from 'react';
 import type { MenuItem } from '../../../common/api/types';
 
@@ -52,12 +52,26 @@ const ICONS: Record<string, ReactNode> = {
 
 type AntdItems = NonNullable<MenuProps['items']>;
 
+/** Unread counts shown beside menu items, by item code (消息 and its pages). */
+export type MenuBadges = Readonly<Record<string, number>>;
+
+function labelOf(item: MenuItem, badges: MenuBadges): ReactNode {
+  const count = badges[item.code] ?? 0;
+  if (count <= 0) return item.name;
+  return (
+    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
+      {item.name}
+      <Badge count={count} size="small" overflowCount={99} data-testid={`menu-badge-${item.code}`} />
+    </span>
+  );
+}
+
 /** Leaves use their url as key (so a click navigates there); groups use their code. */
-export function toAntdItems(items: readonly MenuItem[]): AntdItems {
+export function toAntdItems(items: readonly MenuItem[], badges: MenuBadges = {}): AntdItems {
   return items.filter((item) => !item.hidden).map((item) =>
     item.children && item.children.length > 0
-      ? { key: `group:${item.code}`, label: item.name, icon: item.icon ? ICONS[item.icon] : undefined, children: toAntdItems(item.children) }
-      : { key: item.url, label: item.name, icon: item.icon ? ICONS[item.icon] : undefined },
+      ? { key: `group:${item.code}`, label: labelOf(item, badges), icon: item.icon ? ICONS[item.icon] : undefined, children: toAntdItems(item.children, badges) }
+      : { key: item.url, label: labelOf(item, badges), icon: item.icon ? ICONS[item.icon] : undefined },
   );
 }
 

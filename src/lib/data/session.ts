@@ -27,8 +27,17 @@ export async function beginLogin(): Promise<void> {
   await cachePersistence.useAccount(null);
 }
 
+const endListeners = new Set<() => void>();
+
+/** Called whenever a session ends (logout, 401, 400sec-core-301): e.g. the notices stop their stream and polling. */
+export function onAccountSessionEnd(listener: () => void): () => void {
+  endListeners.add(listener);
+  return () => endListeners.delete(listener);
+}
+
 /** The session is over (logout, or the server ended it): this account's cache goes, memory and disk. */
 export async function endAccountSession(): Promise<void> {
+  for (const listener of [...endListeners]) listener();
   const account = savedAccount();
   forgetAccount();
   clearMenuRoutes();

@@ -7,6 +7,7 @@
  * request used to read and parse the whole digest list three times.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { chunkDigestHex } from '../../support/chunk-digest';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,7 +50,7 @@ export const chunkRequestsBenchmark: BenchModule = {
           body.write(label, 4);
           return body;
         });
-        const digests = bodies.map((b) => createHash('sha256').update(b).digest('hex'));
+        const digests = bodies.map((b) => chunkDigestHex(b));
         const fingerprint = createHash('sha256').update(Buffer.concat(digests.map((d) => Buffer.from(d, 'hex')))).digest('hex');
         const opened = await fetch(server.url + API.chunkExist, {
           method: 'POST',

@@ -7,12 +7,13 @@
  *    the worker keeps more than one core busy (hashWorkerCores);
  *  - the same worker with one chunk at a time (hashWorkerSequentialMBps), and WebCrypto's digest on
  *    ready buffers (no Blob read), to show where the time goes;
- *  - Node's native crypto.createHash('sha256') on the main thread: the ceiling to compare with;
+ *  - Node's native SHA-256 (the tree chunk digest, common/transfer/chunk-digest.ts) on the main thread: the ceiling to compare with;
  *  - spark-md5 (pure JS) on a smaller slice: the baseline the design card's package list implies.
  * Every digest the worker computes is checked against node:crypto. Each figure is the best of a few
  * rounds, so a noisy neighbour hurts less.
  */
-import { createHash, randomFillSync } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
+import { chunkDigestHex } from '../../support/chunk-digest';
 import { once } from 'node:events';
 import SparkMD5 from 'spark-md5';
 import { DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
@@ -62,7 +63,7 @@ function nativeSha256(bytes: Uint8Array, chunkSize: number): { ms: number; diges
     const start = performance.now();
     digests = [];
     for (let offset = 0; offset < bytes.length; offset += chunkSize) {
-      digests.push(createHash('sha256').update(bytes.subarray(offset, offset + chunkSize)).digest('hex'));
+      digests.push(chunkDigestHex(bytes.subarray(offset, offset + chunkSize)));
     }
     times.push(performance.now() - start);
   }

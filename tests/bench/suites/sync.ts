@@ -17,6 +17,7 @@
  * `BENCH_SYNC_FILES` changes the count.
  */
 import { spawn } from 'node:child_process';
+import { chunkDigestHex } from '../../support/chunk-digest';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import fs, { promises as fsp } from 'node:fs';
@@ -78,7 +79,7 @@ async function runChild(script: string, args: string[]): Promise<ChildReport> {
 }
 
 const fingerprintOf = (bytes: Buffer): string => {
-  const digest = createHash('sha256').update(bytes).digest('hex');
+  const digest = chunkDigestHex(bytes);
   return createHash('sha256').update(fingerprintInput([digest])).digest('hex');
 };
 

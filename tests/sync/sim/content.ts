@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { fingerprintInput } from '../../../common/transfer/protocol';
+import { chunkDigestHex } from '../../support/chunk-digest';
 
 export const SIM_CHUNK_SIZE = 64;
 
@@ -12,7 +13,7 @@ export function digestsOf(bytes: Uint8Array, chunkSize = SIM_CHUNK_SIZE): { chun
   const chunkDigests: string[] = [];
   const count = bytes.length === 0 ? 1 : Math.ceil(bytes.length / chunkSize);
   for (let i = 0; i < count; i++) {
-    chunkDigests.push(createHash('sha256').update(bytes.subarray(i * chunkSize, Math.min(bytes.length, (i + 1) * chunkSize))).digest('hex'));
+    chunkDigests.push(chunkDigestHex(bytes.subarray(i * chunkSize, Math.min(bytes.length, (i + 1) * chunkSize))));
   }
   return { chunkDigests, fingerprint: createHash('sha256').update(fingerprintInput(chunkDigests)).digest('hex') };
 }

@@ -98,8 +98,18 @@ describe('the bridge', () => {
       chooseFolder: async () => '/home/u/x',
       openPath: async (p) => void calls.push(`open ${p}`),
       checkForUpdates: () => void calls.push('update'),
+      notify: (notice) => void calls.push(`notify ${notice.url}`),
     });
     expect(Object.keys(handlers).sort()).toEqual(Object.values(DESKTOP_CHANNELS).sort());
+    // A notice goes to the system only well-formed: plain short text and a path of the app itself.
+    const notify = handlers[DESKTOP_CHANNELS.notify];
+    notify({ title: '文件消息', body: '张三锁定了「a.txt」', url: 'https://evil.example/' });
+    notify({ title: '文件消息', body: 'x'.repeat(1000), url: '/main/notice/fileNotice' });
+    notify('not a notice');
+    expect(calls).toEqual([]);
+    notify({ title: '文件消息', body: '张三锁定了「a.txt」', url: '/main/notice/fileNotice' });
+    expect(calls).toEqual(['notify /main/notice/fileNotice']);
+    calls.length = 0;
     const call = guarded('https://pan.example.cn/', handlers[DESKTOP_CHANNELS.syncSetPaused]);
     call({ senderFrame: { url: 'https://pan.example.cn/main/file/backups' } }, true);
     expect(calls).toEqual(['setPaused([true])']);
@@ -127,6 +137,7 @@ describe('the bridge', () => {
     expect(bridge.isDesktop).toBe(true);
     await bridge.getAppInfo();
     await bridge.checkForUpdates();
+    await bridge.notify({ title: 't', body: 'b', url: '/main/notice/fileNotice' });
     for (const [name, fn] of Object.entries(bridge.sync)) if (name !== 'onStatus') await (fn as (...a: unknown[]) => Promise<unknown>)('x', {});
     expect(new Set(invoked)).toEqual(new Set(Object.values(DESKTOP_CHANNELS)));
     const seen: SyncStatus[] = [];
@@ -135,5 +146,12 @@ describe('the bridge', () => {
     expect(seen).toHaveLength(1);
     off();
     expect(listeners.has(DESKTOP_EVENTS.syncStatus)).toBe(false);
+    const clicked: string[] = [];
+    const offClick = bridge.onNotificationClick((url) => clicked.push(url));
+    listeners.get(DESKTOP_EVENTS.notificationClick)!({}, '/main/group?space=1&select=2');
+    listeners.get(DESKTOP_EVENTS.notificationClick)!({}, { not: 'a url' });
+    expect(clicked).toEqual(['/main/group?space=1&select=2']);
+    offClick();
+    expect(listeners.has(DESKTOP_EVENTS.notificationClick)).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { chunkDigestHex } from '../../support/chunk-digest';
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../../common/api/errors';
@@ -108,7 +109,7 @@ describe('queue schema v2 → v3', () => {
 
 describe('resume inside a chunk (partialChunks)', () => {
   const CHUNK = 262_144;
-  const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+  const sha = chunkDigestHex;
 
   it('sends only the rest of a partial chunk, with offset and the whole-chunk digest', async () => {
     const server = new FakeUploadServer();

@@ -8,10 +8,11 @@ import { createEngine, type Engine, type EngineDeps } from '../../../workers/eng
 import type { OnlineSignal } from '../../../workers/engine/online';
 import { openTransferDb } from '../../../workers/queue/db';
 import type { FakeUploadServer } from './fake-upload-server';
+import { chunkDigestHex } from '../../support/chunk-digest';
 
 export const target = { parentId: 'folder-1', category: 1 };
 
-const sha = (b: Uint8Array) => createHash('sha256').update(b).digest();
+const sha = (b: Uint8Array) => Buffer.from(chunkDigestHex(b), 'hex');
 
 /** A file of `chunks` chunks of MIN_CHUNK_SIZE (last one half) and its fingerprint. */
 export function testFile(name = 'report.bin', chunks = 4) {
@@ -29,11 +30,17 @@ afterEach(async () => {
 
 export function setupEngine(server: FakeUploadServer, overrides: Partial<EngineDeps> = {}, dbName = `engine-kit-${++dbCounter}-${Date.now()}`) {
   const db = openTransferDb(dbName);
+  // No real backoff in tests: a sleep returns at once and moves the engine's clock on by its length,
+  // so patience measured in time (UNREACHABLE_PATIENCE_MS) runs out as it would.
+  let slept = 0;
   const engine = createEngine({
     db,
     fetch: server.fetch,
     config: { apiBase: '', platform: 'web', networkEnv: 'internal' },
-    sleep: async () => undefined, // no real backoff in tests
+    now: () => Date.now() + slept,
+    sleep: async (ms) => {
+      slept += ms;
+    },
     notifyIntervalMs: 0,
     requestPersistence: () => undefined,
     // These tests are about the chunked protocol; batches of small files have their own (engine-batch.test.ts).

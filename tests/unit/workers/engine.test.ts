@@ -174,7 +174,28 @@ describe('transfer engine with an injected fetch', () => {
     expect(done.state, done.lastError ?? '').toBe('done');
   });
 
-  it('gives up after RETRY_MAX_ATTEMPTS and marks the item failed with a Chinese message', async () => {
+  it('waits for a server that cannot be reached longer than RETRY_MAX_ATTEMPTS backoffs (a restart), by time, then carries on', async () => {
+    const server = new FakeUploadServer();
+    let refused = 0;
+    server.interceptor = (req) => (req.path === API.chunkExist && refused++ < RETRY_MAX_ATTEMPTS * 3 ? 'network-error' : undefined);
+    const { engine } = setupEngine(server);
+    const [id] = await engine.enqueueUploads([testFile().file], target);
+    const done = await waitForItem(engine, id!, (i) => i.state === 'done' || i.state === 'failed');
+    expect(done.state, done.lastError ?? '').toBe('done');
+    expect(refused).toBeGreaterThan(RETRY_MAX_ATTEMPTS * 3);
+  });
+
+  it('a 5xx answer still counts attempts (the server is there and failing)', async () => {
+    const server = new FakeUploadServer();
+    let answered = 0;
+    server.interceptor = (req) => (req.path === API.chunkExist ? (answered++, new Response('{}', { status: 500 })) : undefined);
+    const { engine } = setupEngine(server);
+    const [id] = await engine.enqueueUploads([testFile().file], target);
+    expect((await waitForItem(engine, id!, (i) => i.state === 'failed')).state).toBe('failed');
+    expect(answered).toBe(RETRY_MAX_ATTEMPTS);
+  });
+
+  it('gives up on an unreachable server after UNREACHABLE_PATIENCE_MS and marks the item failed with a Chinese message', async () => {
     const server = new FakeUploadServer();
     server.interceptor = (req) => (req.path === API.chunkExist ? 'network-error' : undefined);
     const { engine } = setupEngine(server);

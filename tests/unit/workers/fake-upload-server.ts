@@ -2,7 +2,7 @@
  * An in-memory stand-in for the upload endpoints, used as the engine's injected fetch. It checks what
  * the real server checks (headers, digests) and records every request, so tests can assert on them.
  */
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { HEADER_NETWORK_ENV, HEADER_PLATFORM } from '../../../common/api/client-env';
 import { ERRORS } from '../../../common/api/errors';
 import { API } from '../../../common/api/paths';
@@ -12,6 +12,7 @@ import type { FileEntry } from '../../../common/api/types';
 import type { MultipleFileCheckRequest, MultipleFileCheckResult, RelativePathDirCreateRequest } from '../../../common/transfer/checks';
 import type { ChunkExistRequest } from '../../../common/transfer/protocol';
 import type { ByteRange, SecondUploadRequest } from '../../../common/transfer/second-upload';
+import { chunkDigestHex } from '../../support/chunk-digest';
 
 export interface RecordedRequest {
   path: string;
@@ -153,7 +154,7 @@ export class FakeUploadServer {
     }
     const bytes = offset > 0 ? new Uint8Array(Buffer.concat([held!.subarray(0, offset), received])) : received;
     session.partial.delete(index);
-    const digest = createHash('sha256').update(bytes).digest('hex');
+    const digest = chunkDigestHex(bytes);
     if (headers['content-type'] !== 'application/octet-stream' || digest !== headers[HEADER_CHUNK_SHA256.toLowerCase()]) {
       return json(400, { errorCode: ERRORS.CHUNK_DIGEST_MISMATCH.code, errorMessage: ERRORS.CHUNK_DIGEST_MISMATCH.message });
     }
@@ -207,7 +208,7 @@ export class FakeUploadServer {
       offset += item.size;
       const earlier = this.finished.get(item.clientKey);
       if (earlier) return { clientKey: item.clientKey, status: 'created', file: { id: earlier, name: item.name } as FileEntry };
-      const code = this.batchRefusals.get(item.name) ?? (createHash('sha256').update(bytes).digest('hex') !== item.sha256 ? ERRORS.CHUNK_DIGEST_MISMATCH.code : null);
+      const code = this.batchRefusals.get(item.name) ?? (chunkDigestHex(bytes) !== item.digest ? ERRORS.CHUNK_DIGEST_MISMATCH.code : null);
       if (code) return { clientKey: item.clientKey, status: 'refused', errorCode: code, errorMessage: `refused: ${code}` };
       this.finished.set(item.clientKey, `file-b-${item.clientKey}`);
       this.batchFiles.set(item.clientKey, new Uint8Array(bytes));

@@ -1,11 +1,12 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { chunkDigestHex } from '../../support/chunk-digest';
 import { describe, expect, it } from 'vitest';
 import { MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
 import { createHashPool, hashPoolSize, MAX_HASH_WORKERS, type HashResultMessage, type HashTaskMessage, type HashWorkerLike } from '../../../workers/hash/hash-pool';
 import { createInThreadHashChunk, readRangeInto, SourceReadError } from '../../../workers/hash/sha256';
 import { computeProof, hmacSha256Hex } from '../../../workers/engine/proof';
 
-const nodeSha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const nodeSha = chunkDigestHex;
 
 /** A hash "worker" running the real worker code path (createInThreadHashChunk) in this thread. */
 function inThreadWorker(log: HashTaskMessage[]): HashWorkerLike {

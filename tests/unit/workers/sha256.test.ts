@@ -4,6 +4,7 @@ import { DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE } from '../../../common/transfer/con
 import { chunkCount, fingerprintInput } from '../../../common/transfer/protocol';
 import { hashChunksInBackground } from '../../../workers/engine/chunk-digests';
 import { createInThreadHashChunk, createSha256Hex, fingerprintOfChunkDigests, SourceReadError, type ByteSource, type Sha256Hex } from '../../../workers/hash/sha256';
+import { chunkDigestHex } from '../../support/chunk-digest';
 
 const nodeSha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 const toArrayBuffer = (data: Uint8Array) => data.slice().buffer;
@@ -37,7 +38,7 @@ describe('chunk hashing', () => {
 
   it('the engine digests each chunk like node:crypto, in order, with WebCrypto and with hash-wasm, and reports progress', async () => {
     const data = new Uint8Array(randomBytes(3 * MIN_CHUNK_SIZE + 123));
-    const expected = Array.from({ length: chunkCount(data.length, MIN_CHUNK_SIZE) }, (_, i) => nodeSha256(data.subarray(i * MIN_CHUNK_SIZE, (i + 1) * MIN_CHUNK_SIZE)));
+    const expected = Array.from({ length: chunkCount(data.length, MIN_CHUNK_SIZE) }, (_, i) => chunkDigestHex(data.subarray(i * MIN_CHUNK_SIZE, (i + 1) * MIN_CHUNK_SIZE)));
     const progress: number[] = [];
     expect(await engineDigests(new Blob([data]), MIN_CHUNK_SIZE, { onProgress: (n) => progress.push(n) })).toEqual(expected);
     expect(await engineDigests(new Blob([data]), MIN_CHUNK_SIZE, { sha256: createSha256Hex(undefined) })).toEqual(expected);
@@ -48,7 +49,7 @@ describe('chunk hashing', () => {
   });
 
   it('an empty file has one empty chunk', async () => {
-    expect(await engineDigests(new Blob([]), DEFAULT_CHUNK_SIZE)).toEqual([nodeSha256(new Uint8Array(0))]);
+    expect(await engineDigests(new Blob([]), DEFAULT_CHUNK_SIZE)).toEqual([chunkDigestHex(new Uint8Array(0))]);
   });
 
   it('reads only one chunk per task, never the whole file', async () => {
@@ -103,7 +104,7 @@ describe('file fingerprint', () => {
       onProgress: () => undefined,
       first: [3, 4],
     });
-    expect(await digests.all()).toEqual(Array.from({ length: 5 }, (_, i) => nodeSha256(data.subarray(i * MIN_CHUNK_SIZE, (i + 1) * MIN_CHUNK_SIZE))));
+    expect(await digests.all()).toEqual(Array.from({ length: 5 }, (_, i) => chunkDigestHex(data.subarray(i * MIN_CHUNK_SIZE, (i + 1) * MIN_CHUNK_SIZE))));
     expect(order).toEqual([3, 4, 0, 1, 2]);
   });
 });

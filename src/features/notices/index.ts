@@ -1,0 +1,3 @@
+export { FileNoticePage } from './FileNoticePage';
+export { SystemNoticePage } from './SystemNoticePage';
+export { NoticeManagePage } from './NoticeManagePage';

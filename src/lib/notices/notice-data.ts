@@ -1,0 +1,102 @@
+/**
+ * The notices through the data layer (src/lib/data: persisted per account, served offline): both
+ * unread counts, file messages and system notices in keyset pages, the login pop-up. The stream
+ * (notice-stream.ts, started by NoticeStreamer) keeps them current; pages never call fetch.
+ */
+import { useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import type {
+  FileMessageListForm,
+  FileMessagePage,
+  NoticePopup,
+  SystemNoticeListRequest,
+  SystemNoticePage,
+  UnreadCounts,
+} from '../../../common/api/notices';
+import { API } from '../../../common/api/paths';
+import { api } from '../api';
+
+export const NOTICE_KEYS = {
+  all: ['account', 'notices'] as const,
+  counts: ['account', 'notices', 'counts'] as const,
+  files: ['account', 'notices', 'file'] as const,
+  fileList: (form: FileMessageListForm) => ['account', 'notices', 'file', form] as const,
+  systems: ['account', 'notices', 'system'] as const,
+  systemList: (req: SystemNoticeListRequest) => ['account', 'notices', 'system', req] as const,
+  popup: ['account', 'notices', 'popup'] as const,
+};
+
+export const EMPTY_COUNTS: UnreadCounts = { file: 0, system: 0, systemParts: { tenantNotices: 0, platformNotices: 0 } };
+
+/** Counts never toast: a badge shows what it last knew. */
+export function fetchCounts(signal?: AbortSignal): Promise<UnreadCounts> {
+  return api.get<UnreadCounts>(API.noticeUnreadCount, { signal, onError: () => undefined });
+}
+
+/** Both unread counts (header and sidebar badges); the stream pushes changes into this query. */
+export function useUnreadCounts(): UnreadCounts {
+  return useQuery({ queryKey: NOTICE_KEYS.counts, queryFn: ({ signal }) => fetchCounts(signal), staleTime: 60_000 }).data ?? EMPTY_COUNTS;
+}
+
+export function setCounts(client: QueryClient, change: (c: UnreadCounts) => UnreadCounts): void {
+  client.setQueryData<UnreadCounts>(NOTICE_KEYS.counts, (c) => change(c ?? EMPTY_COUNTS));
+}
+
+/** list (no keyword) or search (keyword): spec §7, form-encoded. */
+function loadFilePage(form: FileMessageListForm, cursor: string | null, signal: AbortSignal): Promise<FileMessagePage> {
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(form)) if (v !== undefined && v !== '') fields[k] = String(v);
+  if (cursor) fields.cursor = cursor;
+  return api.postForm<FileMessagePage>(form.keyword ? API.fileMsgSearch : API.fileMsgList, fields, { signal });
+}
+
+export function useFileMessages(form: FileMessageListForm) {
+  return useInfiniteQuery({
+    queryKey: NOTICE_KEYS.fileList(form),
+    queryFn: ({ pageParam, signal }) => loadFilePage(form, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: FileMessagePage) => last.nextCursor,
+    staleTime: 0,
+  });
+}
+
+export function useSystemNotices(req: SystemNoticeListRequest) {
+  return useInfiniteQuery({
+    queryKey: NOTICE_KEYS.systemList(req),
+    queryFn: ({ pageParam, signal }) => api.post<SystemNoticePage>(API.sysMsgList, { ...req, cursor: pageParam }, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: SystemNoticePage) => last.nextCursor,
+    staleTime: 0,
+  });
+}
+
+/**
+ * Important notices not shown yet, asked when the account opens (a login, a start of the app). Only
+ * an answer fetched now counts (`fresh`): a cached one may list notices shown on another device since.
+ */
+export function usePopupNotices(enabled: boolean): NoticePopup | null {
+  const query = useQuery({
+    queryKey: NOTICE_KEYS.popup,
+    queryFn: ({ signal }) => api.get<NoticePopup>(API.sysMsgPopup, { signal, onError: () => undefined }),
+    enabled,
+    staleTime: Infinity,
+    refetchOnMount: 'always',
+    networkMode: 'online',
+  });
+  return query.isFetchedAfterMount && !query.isFetching ? (query.data ?? null) : null;
+}
+
+export type FilePages = InfiniteData<FileMessagePage, string | null>;
+export type SystemPages = InfiniteData<SystemNoticePage, string | null>;
+
+/** Applies a change to every cached page of every file-message list. */
+export function editFileLists(client: QueryClient, edit: (page: FileMessagePage) => FileMessagePage): void {
+  for (const q of client.getQueryCache().findAll({ queryKey: NOTICE_KEYS.files })) {
+    client.setQueryData<FilePages>(q.queryKey, (data) => data && { ...data, pages: data.pages.map(edit) });
+  }
+}
+
+export function editSystemLists(client: QueryClient, edit: (page: SystemNoticePage) => SystemNoticePage): void {
+  for (const q of client.getQueryCache().findAll({ queryKey: NOTICE_KEYS.systems })) {
+    client.setQueryData<SystemPages>(q.queryKey, (data) => data && { ...data, pages: data.pages.map(edit) });
+  }
+}

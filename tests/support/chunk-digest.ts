@@ -1,0 +1,5 @@
+/** The protocol's chunk digest (common/transfer/chunk-digest.ts) with Node's SHA-256, for tests and benches. */
+import { createHash } from 'node:crypto';
+import { chunkDigestSync } from '../../common/transfer/chunk-digest';
+
+export const chunkDigestHex = (chunk: Uint8Array): string => chunkDigestSync(chunk, (data) => createHash('sha256').update(data).digest());
