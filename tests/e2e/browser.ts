@@ -76,8 +76,12 @@ export async function smsCodeFor(phone: string, since: number): Promise<string> 
  * captcha, fills the form, accepts the user agreement and submits. Does not wait for navigation.
  */
 export async function submitLogin(page: Page, username: string, password: string, reachLogin?: () => Promise<unknown>): Promise<void> {
-  const captchaResponse = page.waitForResponse((r) => r.url().includes(API.captcha) && r.ok());
   await (reachLogin ? reachLogin() : page.goto(baseUrl() + '/login'));
+  // The picture shown, a click brings the one answered: a captcha answer read from a response of
+  // the page before (a /login already open when this one was asked for) may be gone or stale.
+  await page.locator('img[data-testid="login-captcha-image"]').waitFor();
+  const captchaResponse = page.waitForResponse((r) => r.url().includes(API.captcha) && r.ok());
+  await page.getByTestId('login-captcha-image').click();
   const { data } = (await (await captchaResponse).json()) as { data: CaptchaImage };
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill(password);
