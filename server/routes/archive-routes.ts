@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import { BATCH_MAX_IDS } from '../../common/api/types';
@@ -14,6 +14,7 @@ import type { DownloadService } from '../services/download-service';
 import { idString } from './schemas';
 
 const idParams = { params: { type: 'object', required: ['id'], properties: { id: idString } } };
+const namedParams = { params: { type: 'object', required: ['id', 'name'], properties: { id: idString, name: { type: 'string', maxLength: 1024 } } } };
 
 /** Streamed ZIP downloads, inline previews and thumbnails (ours). */
 export function registerArchiveRoutes(app: FastifyInstance, archives: ArchiveService, downloads: DownloadService): void {
@@ -45,13 +46,16 @@ export function registerArchiveRoutes(app: FastifyInstance, archives: ArchiveSer
     },
   );
 
-  app.get(`${API.previewPrefix}:id`, { schema: idParams }, async (request, reply) => {
+  const preview = async (request: FastifyRequest, reply: FastifyReply) => {
     const file = await downloads.resolve(callerOf(request), (request.params as { id: string }).id, 'file.preview');
     const type = previewTypeOf(file.name);
     // Chrome's PDF viewer does not run in a sandboxed document; a PDF's scripts run in the viewer,
     // never on our origin. Every other inline type is sandboxed too.
     return sendContent(request, reply, file, type ? { inline: true, contentType: type, sandbox: type !== 'application/pdf' } : { inline: false });
-  });
+  };
+  app.get(`${API.previewPrefix}:id`, { schema: idParams }, preview);
+  // The same answer with the name as the last segment: the PDF viewer titles the document with it.
+  app.get(`${API.previewPrefix}:id/:name`, { schema: namedParams }, preview);
 
   app.get(`${API.thumbnailPrefix}:id`, { schema: idParams }, async (request, reply) => {
     const { data, etag } = await archives.thumbnail(callerOf(request), (request.params as { id: string }).id);

@@ -25,7 +25,7 @@ export function BackupsPage() {
 }
 
 export function OtherFilesPage() {
-  return <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.other, '交换区')} title="其他" />;
+  return <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.other, '交换区')} title="交换区" />;
 }
 
 export function SharedFilesPage() {
