@@ -2,6 +2,7 @@
 import './threadpool';
 import { buildApp } from './app';
 import { configFromEnv } from './config';
+import { nameSortKey } from '../common/files/name-sort-key';
 
 /**
  * Entry point of `npm start`. Environment: PORT (8080), HOST (0.0.0.0), DATA_DIR (./data: SQLite file,
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
+  // The name sort key ranks every character once (~0.3 s of CPU): before listening, not in the first write's answer.
+  nameSortKey('');
   await app.listen({ port: config.port, host: config.host });
 }
 

@@ -34,6 +34,8 @@ export const ACTIONS = {
   'account.passwordChange': '修改密码',
   'account.phoneBind': '绑定手机号',
   'account.agreementRead': '同意用户协议',
+  'account.passwordReset': '短信找回密码',
+  'account.profileUpdate': '修改昵称或头像',
 
   'file.mkdir': '新建文件夹',
   'file.upload': '上传文件',

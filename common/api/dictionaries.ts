@@ -31,7 +31,7 @@ export const DEFAULT_DICTIONARIES: readonly DictGroup[] = [
     items: [
       on('file-backups', '同步文件', '1', 1),
       on('file-share', '共享文件', '1', 2),
-      on('file-other', '其他', '1', 3),
+      on('file-other', '交换区', '1', 3),
       on('file-public', '公共空间', '1', 4),
       on('group', '群组空间', '1', 5),
       on('notice', '消息', '1', 6),

@@ -26,6 +26,11 @@ export const API = {
   smsSend: '/api/captcha/sms/send',
   /** SMS login: `POST {phone, code}` (SmsLoginRequest) → LoginResult and the session cookie. */
   smsValidate: '/api/captcha/smsCode/validate',
+  /**
+   * Ours, 忘记密码: `POST {phone, code, value}` (PasswordResetRequest) → null, public. The code comes
+   * from smsSend with purpose resetPassword; the user then logs in with the new password.
+   */
+  passwordReset: '/api/user/password/reset',
 
   // users
   userDetails: '/api/user/details/search',
@@ -38,6 +43,14 @@ export const API = {
   readAgreement: '/api/user/readAgreement',
   /** `POST {value, type: 4, oldPassword}` (UserInfoModifyRequest), both AES-encrypted (§9). */
   userInfoModify: '/api/user/info/modify',
+  /**
+   * Ours, 基本信息: `POST {nickName?, avatar?}` (ProfileUpdateRequest) → UserDetails. The avatar comes as
+   * base64 (a data: URL allowed) of a PNG, JPG, WebP or GIF of at most 2 MiB; the server keeps a
+   * 256 px WebP and UserDetails.avatar becomes its URL under userAvatarPrefix.
+   */
+  userProfileUpdate: '/api/user/profile/update',
+  /** Ours: `GET {userAvatarPrefix}{key}` → the WebP avatar, for users of the owner's tenant (others: 404). */
+  userAvatarPrefix: '/api/user/avatar/',
   /** `POST {phone, code}` (PhoneValidateRequest): binds the phone after an SMS sent with purpose bindPhone. */
   phoneValidate: '/api/user/phone/validate',
   /** Admin only: `POST {userId, roles}` (SetRolesRequest). */
@@ -132,6 +145,8 @@ export const API = {
   /**
    * `GET /api/file/preview/:id`: inline with its type for the safe-inline kinds (PREVIEW_INLINE_TYPES),
    * Range honoured; anything else is an attachment. Always `nosniff` and `Content-Security-Policy: sandbox`.
+   * `GET /api/file/preview/:id/:name` is the same answer; the trailing name (ignored by the server: the
+   * stored name decides the type) is what the browser's PDF viewer shows as the document's title.
    */
   previewPrefix: '/api/file/preview/',
   /** `GET /api/file/thumbnail/:id`: a server-made WebP of at most THUMBNAIL_SIZE px for pictures. */
@@ -383,6 +398,11 @@ export function versionDownloadUrl(versionId: string): string {
 
 export function previewUrl(fileId: string): string {
   return API.previewPrefix + encodeURIComponent(fileId);
+}
+
+/** The preview with the file's name as the last path segment (the PDF viewer's title). */
+export function namedPreviewUrl(fileId: string, name: string): string {
+  return `${previewUrl(fileId)}/${encodeURIComponent(name)}`;
 }
 
 export function thumbnailUrl(fileId: string): string {

@@ -119,7 +119,7 @@ export interface CaptchaValidateQuery {
 }
 
 /** What a sent SMS code is for: logging in (public) or binding a phone to the caller (session required). */
-export type SmsPurpose = 'login' | 'bindPhone';
+export type SmsPurpose = 'login' | 'bindPhone' | 'resetPassword';
 
 /**
  * `GET /api/captcha/sms/send` query. The image captcha is required (and used up) so the endpoint cannot
@@ -150,9 +150,29 @@ export interface SmsLoginRequest {
   code: string;
 }
 
+/**
+ * 忘记密码 (ours): `POST` to API.passwordReset, public. `code` is the SMS code sent with purpose
+ * resetPassword to the account's bound phone; `value` the new password, AES-encrypted like the
+ * password change's. The §5 rules apply (PASSWORD_INVALID, checked before the code is used up); a
+ * wrong, used or expired code, or a phone no account has, answers SMS_CODE_INVALID alike. On success
+ * every session of the account ends and a lock by login failures is lifted (an admin's lock stays).
+ */
+export interface PasswordResetRequest {
+  phone: string;
+  code: string;
+  value: string;
+}
+
 /** Mainland mobile numbers: 11 digits, 13x to 19x. */
 export const PHONE_PATTERN = /^1[3-9][0-9]{9}$/;
 export const SMS_CODE_PATTERN = /^[0-9]{6}$/;
+
+/** 基本信息 (ours, API.userProfileUpdate): each field given is changed; nickName by the rules of common/org/account.ts. */
+export interface ProfileUpdateRequest {
+  nickName?: string;
+  /** Base64 of the picture, a `data:` prefix allowed; at most 2 MiB decoded. */
+  avatar?: string;
+}
 
 /** `POST /api/user/info/modify` kinds (spec §7: 4 = password). Only 4 exists so far. */
 export const USER_INFO_TYPE = { password: 4 } as const;

@@ -76,11 +76,20 @@ export interface TransferSnapshot {
  * `TFile` is the environment's file type: `File` in the browser, a path-backed source under Node.
  * (common/ has no environment, so it cannot name `File` itself.)
  */
+/**
+ * How new items meet a file of the same name, decided by the user before they are queued (the files
+ * page asks in a dialog): as its new version, or under a free name. Without it a clash is held in
+ * the transfer list for a decision there.
+ */
+export interface EnqueueOptions {
+  onConflict?: 'newVersion' | 'rename';
+}
+
 export interface EngineApi<TFile = unknown> {
   /** Queues files for upload into the target folder; returns the new item ids. */
-  enqueueUploads(files: TFile[], target: UploadTarget): Promise<string[]>;
+  enqueueUploads(files: TFile[], target: UploadTarget, options?: EnqueueOptions): Promise<string[]>;
   /** Queues a picked or dropped folder: creates its folders (relativePath/dir/create), keeps the tree. */
-  enqueueFolder(entries: FolderEntry<TFile>[], target: UploadTarget): Promise<string[]>;
+  enqueueFolder(entries: FolderEntry<TFile>[], target: UploadTarget, options?: EnqueueOptions): Promise<string[]>;
   /** Queues new content for an existing file as its next version; returns the item id. */
   enqueueNewVersion(file: TFile, target: NewVersionTarget): Promise<string>;
   pause(id: string): Promise<void>;

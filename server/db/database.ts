@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Dialect } from 'kysely';
 import type { ServerConfig } from '../config';
 import { migrationProvider } from './migrations/index';
+import { refreshNameSortKeys } from './name-sort-keys';
 import { withStatementCache } from './statement-cache';
 import type { Database } from './schema';
 
@@ -38,6 +39,7 @@ export async function openDatabase(config: ServerConfig): Promise<Db> {
     await db.destroy();
     throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
   }
+  await refreshNameSortKeys(db as unknown as Kysely<unknown>);
   return db;
 }
 

@@ -134,6 +134,8 @@ export interface FilesTable {
   name: string;
   /** Lower-cased name: the unique index on it makes names case-insensitively unique per folder. */
   name_key: string;
+  /** Byte-comparable key of the name in pinyin / natural order (common/files/name-sort-key.ts): the name listings' order. */
+  sort_key: string;
   is_dir: number;
   size: number;
   blob_id: string | null;
@@ -568,6 +570,7 @@ export interface Database {
   sessions: SessionsTable;
   captchas: CaptchasTable;
   files: FilesTable;
+  name_sort_key_state: { id: number; version: string };
   blobs: BlobsTable;
   uploads: UploadsTable;
   upload_chunks: UploadChunksTable;

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import { nameSortKey } from '../../common/files/name-sort-key';
 import type { UsersTable } from '../db/schema';
 import { newId } from '../ids';
 
@@ -102,7 +103,7 @@ export class AccountAdminRepository {
         const folderId = newId();
         await tx
           .insertInto('files')
-          .values({ id: folderId, tenant_id: tenantId, owner_id: toId, parent_id: null, category, name, name_key: name.toLowerCase(), is_dir: 1, size: 0, blob_id: null, created_at: now, updated_at: now, space_id: null })
+          .values({ id: folderId, tenant_id: tenantId, owner_id: toId, parent_id: null, category, name, name_key: name.toLowerCase(), sort_key: nameSortKey(name), is_dir: 1, size: 0, blob_id: null, created_at: now, updated_at: now, space_id: null })
           .execute();
         await tx
           .updateTable('files')

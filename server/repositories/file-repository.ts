@@ -1,4 +1,5 @@
 import { sql, type ExpressionBuilder } from 'kysely';
+import { nameSortKey } from '../../common/files/name-sort-key';
 import type { Db } from '../db/database';
 import type { BlobsTable, Database, FilesTable } from '../db/schema';
 
@@ -8,7 +9,7 @@ export interface OwnerScope {
   ownerId: string;
 }
 
-export type SortColumn = 'name_key' | 'size' | 'updated_at';
+export type SortColumn = 'sort_key' | 'size' | 'updated_at';
 
 /** Position after which the next page starts (the last row of the previous page). */
 export interface ListPosition {
@@ -218,7 +219,7 @@ export class FileRepository {
   async rename(tenantId: string, id: string, name: string, nameKey: string, now: number): Promise<void> {
     await this.db
       .updateTable('files')
-      .set({ name, name_key: nameKey, updated_at: now })
+      .set({ name, name_key: nameKey, sort_key: nameSortKey(name), updated_at: now })
       .where('id', '=', id)
       .where('tenant_id', '=', tenantId)
       .execute();

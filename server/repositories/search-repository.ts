@@ -14,8 +14,9 @@ export interface SearchScope {
 
 /**
  * Name search. An infix match cannot seek in an index, so the query walks files_search
- * (tenant, name_key, id; live rows only) in name order, filters, and stops after one page: the
- * cost is bounded by how far the page's last hit is, never a sort of every match.
+ * (tenant, sort_key, id, name_key; live rows only) in the listings' name order (pinyin, natural),
+ * matches the keyword on the name key the index carries, and stops after one page: the cost is
+ * bounded by how far the page's last hit is, never a sort of every match.
  */
 export class SearchRepository {
   constructor(private readonly db: Db) {}
@@ -44,7 +45,7 @@ export class SearchRepository {
         if (scope.spaceIds.length > 0) parts.push(eb.and([eb('space_id', 'in', [...scope.spaceIds]), eb('parent_id', 'is not', null)]));
         return parts.length > 0 ? eb.or(parts) : eb.val(false);
       });
-    if (after) q = q.where((eb) => eb(eb.refTuple('name_key', 'id'), '>', eb.tuple(after.key, after.id)));
-    return q.orderBy('name_key').orderBy('id').limit(limit);
+    if (after) q = q.where((eb) => eb(eb.refTuple('sort_key', 'id'), '>', eb.tuple(after.key, after.id)));
+    return q.orderBy('sort_key').orderBy('id').limit(limit);
   }
 }

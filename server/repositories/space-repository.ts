@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import { nameSortKey } from '../../common/files/name-sort-key';
 import type { FilesTable, SpaceMembersTable, SpacesTable } from '../db/schema';
 
 export interface SpaceWithRole extends SpacesTable {
@@ -77,7 +78,7 @@ export class SpaceRepository {
   async rename(id: string, name: string, nameKey: string): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       const space = await tx.updateTable('spaces').set({ name, name_key: nameKey }).where('id', '=', id).returning('root_id').executeTakeFirst();
-      if (space) await tx.updateTable('files').set({ name }).where('id', '=', space.root_id).execute();
+      if (space) await tx.updateTable('files').set({ name, sort_key: nameSortKey(name) }).where('id', '=', space.root_id).execute();
     });
   }
 

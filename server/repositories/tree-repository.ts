@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { nameSortKey } from '../../common/files/name-sort-key';
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
 import type { BlobsTable, Database, FilesTable, FileVersionsTable } from '../db/schema';
@@ -97,7 +98,7 @@ export class TreeRepository {
           .execute();
         await tx
           .updateTable('files')
-          .set({ deleted_at: null, deleted_by: null, trash_root_id: null, trash_path: null, parent_id: parentId, name, name_key: nameKey, updated_at: now })
+          .set({ deleted_at: null, deleted_by: null, trash_root_id: null, trash_path: null, parent_id: parentId, name, name_key: nameKey, sort_key: nameSortKey(name), updated_at: now })
           .where('id', '=', rootId)
           .execute();
       });
@@ -181,7 +182,7 @@ export class TreeRepository {
       await this.db.transaction().execute(async (tx) => {
         await tx
           .updateTable('files')
-          .set({ parent_id: to.parentId, name, name_key: nameKey, updated_at: now })
+          .set({ parent_id: to.parentId, name, name_key: nameKey, sort_key: nameSortKey(name), updated_at: now })
           .where('id', '=', rootId)
           .execute();
         if (to.ownerId !== null) {

@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { nameSortKey } from '../../common/files/name-sort-key';
 import type { ConflictPolicy, IfMatch } from '../../common/transfer/protocol';
 import type { Db } from '../db/database';
 import { stampExchange } from './exchange-repository';
@@ -398,7 +399,7 @@ async function placeFile(
       .where(sql<boolean>`name_key like ${numberedLikePattern(file.name)} escape '\\'`)
       .execute();
     const name = freeName(file.name, new Set([file.name_key, ...taken.map((r) => r.name_key)]));
-    const renamed = { ...file, name, name_key: name.toLowerCase() };
+    const renamed = { ...file, name, name_key: name.toLowerCase(), sort_key: nameSortKey(name) };
     await insertOrConflict(tx, renamed);
     return { file: renamed, replacedVersion: false };
   }

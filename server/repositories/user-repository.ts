@@ -106,9 +106,17 @@ export class UserRepository {
         | 'must_change_password'
         | 'password_changed_at'
         | 'phone'
+        | 'nick_name'
+        | 'avatar'
       >
     >,
   ): Promise<void> {
     await this.db.updateTable('users').set(patch).where('id', '=', id).execute();
+  }
+
+  /** Whether a user of the tenant has this avatar path (an avatar is shown only within its tenant). */
+  async avatarInTenant(tenantId: string, avatarPath: string): Promise<boolean> {
+    const row = await this.db.selectFrom('users').select('id').where('tenant_id', '=', tenantId).where('avatar', '=', avatarPath).executeTakeFirst();
+    return row !== undefined;
   }
 }

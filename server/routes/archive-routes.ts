@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import { BATCH_MAX_IDS } from '../../common/api/types';
@@ -13,6 +13,7 @@ import { idString } from './schemas';
 import { sendPreview } from './link-routes';
 
 const idParams = { params: { type: 'object', required: ['id'], properties: { id: idString } } };
+const namedParams = { params: { type: 'object', required: ['id', 'name'], properties: { id: idString, name: { type: 'string', maxLength: 1024 } } } };
 
 /** Streamed ZIP downloads, inline previews and thumbnails (ours). */
 export function registerArchiveRoutes(
@@ -49,13 +50,16 @@ export function registerArchiveRoutes(
     },
   );
 
-  app.get(`${API.previewPrefix}:id`, { schema: idParams }, async (request, reply) => {
+  const preview = async (request: FastifyRequest, reply: FastifyReply) => {
     const { file, watermark } = await downloads.resolveWithWatermark(callerOf(request), (request.params as { id: string }).id, 'file.preview');
     // Chrome's PDF viewer does not run in a sandboxed document; a PDF's scripts run in the viewer,
     // never on our origin. Every other inline type is sandboxed too. A picture through a preview-only
     // share carries the viewer's watermark in its pixels (routes/link-routes.ts sendPreview).
     return sendPreview(request, reply, file, watermark, burnWatermark);
-  });
+  };
+  app.get(`${API.previewPrefix}:id`, { schema: idParams }, preview);
+  // The same answer with the name as the last segment: the PDF viewer titles the document with it.
+  app.get(`${API.previewPrefix}:id/:name`, { schema: namedParams }, preview);
 
   app.get(`${API.thumbnailPrefix}:id`, { schema: idParams }, async (request, reply) => {
     const { data, etag } = await archives.thumbnail(callerOf(request), (request.params as { id: string }).id);

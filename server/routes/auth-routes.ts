@@ -64,7 +64,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, capt
         querystring: {
           type: 'object',
           required: ['phone', 'purpose', 'captchaId', 'captchaCode'],
-          properties: { phone: field, purpose: { type: 'string', enum: ['login', 'bindPhone'] }, captchaId: field, captchaCode: field },
+          properties: { phone: field, purpose: { type: 'string', enum: ['login', 'bindPhone', 'resetPassword'] }, captchaId: field, captchaCode: field },
         },
       },
     },

@@ -4,6 +4,7 @@ import { ERRORS } from '../../common/api/errors';
 import { THUMBNAIL_SIZE, ZIP_MAX_BYTES, ZIP_MAX_ENTRIES } from '../../common/api/types';
 import { fileKindOf } from '../../common/files/kind';
 import { COMPONENT_MAX_BYTES, portableName } from '../../common/files/portable-name';
+import { archiveBaseName } from '../../common/files/zip-name';
 import { PICTURE_HEAD_BYTES, pictureFormatOf } from '../../common/files/content-signatures';
 import type { BlobsTable, FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
@@ -138,8 +139,8 @@ export class ArchiveService {
         deflate: row.is_dir === 0 && DEFLATE_KINDS.has(fileKindOf(row.name, false)),
       };
     });
-    const single = tops.length === 1 ? tops[0]!.name : null;
-    const base = portableName(archiveName?.trim() || single || '打包下载', COMPONENT_MAX_BYTES - 4).replace(/\.zip$/i, '');
+    const fallback = archiveBaseName(tops.map((t) => ({ name: t.name, isDir: t.is_dir === 1 })));
+    const base = portableName(archiveName?.trim() || fallback, COMPONENT_MAX_BYTES - 4).replace(/\.zip$/i, '');
     return { plan: { fileName: `${base}.zip`, members, totalBytes }, rows: rows.map((r) => r.row) };
   }
 

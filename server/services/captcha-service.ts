@@ -1,13 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import svgCaptcha from 'svg-captcha';
 import type { CaptchaImage } from '../../common/api/types';
 import type { CaptchaRepository } from '../repositories/captcha-repository';
 import { newId } from '../ids';
-
-/** Characters easy to confuse with one another are never drawn. */
-const CONFUSABLE = '0oO1lIiq9gZ2zs5S';
+import { drawCaptcha } from './captcha-image';
 
 function answerHash(captchaId: string, answer: string): string {
   // Bound to the id so equal answers of different captchas hash differently.
@@ -27,7 +24,7 @@ export class CaptchaService {
   ) {}
 
   async issue(now = Date.now()): Promise<CaptchaImage> {
-    const captcha = svgCaptcha.create({ size: 4, ignoreChars: CONFUSABLE, noise: 3, color: true, width: 120, height: 40 });
+    const captcha = drawCaptcha();
     const captchaId = newId();
     await this.repo.insert(captchaId, answerHash(captchaId, captcha.text), now + this.options.ttlMs);
     if (this.options.outboxFile) {
@@ -36,7 +33,7 @@ export class CaptchaService {
     }
     return {
       captchaId,
-      image: `data:image/svg+xml;base64,${Buffer.from(captcha.data).toString('base64')}`,
+      image: `data:image/svg+xml;base64,${Buffer.from(captcha.svg).toString('base64')}`,
       expiresIn: Math.floor(this.options.ttlMs / 1000),
     };
   }

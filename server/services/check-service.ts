@@ -1,4 +1,5 @@
 import { ERRORS } from '../../common/api/errors';
+import { nameSortKey } from '../../common/files/name-sort-key';
 import type {
   CanBeUploadTypeRequest,
   CanBeUploadTypeResponse,
@@ -250,6 +251,7 @@ export class CheckService {
         category: place.category,
         name,
         name_key: name.toLowerCase(),
+        sort_key: nameSortKey(name),
         is_dir: 1,
         size: 0,
         blob_id: null,

@@ -60,7 +60,7 @@ const FILE_MENU: MenuItem = {
     { code: 'file-personal', name: '个人文件', url: '/main/file/personal', icon: 'user' },
     { code: 'file-backups', name: '同步文件', url: '/main/file/backups', icon: 'sync' },
     { code: 'file-share', name: '共享文件', url: '/main/file/share', icon: 'share' },
-    { code: 'file-other', name: '其他', url: '/main/file/other', icon: 'appstore' },
+    { code: 'file-other', name: '交换区', url: '/main/file/other', icon: 'swap' },
     { code: 'file-favorite', name: '我的收藏', url: '/main/file/favorite', icon: 'star' },
     { code: 'file-public', name: '公共空间', url: '/main/file/publicSpace', icon: 'global' },
     { code: 'file-recycle', name: '回收站', url: '/main/file/recycle', icon: 'delete' },

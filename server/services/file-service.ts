@@ -1,4 +1,5 @@
 import { ERRORS } from '../../common/api/errors';
+import { nameSortKey } from '../../common/files/name-sort-key';
 import type {
   DirListRequest,
   DirListResponse,
@@ -24,7 +25,7 @@ import type { BlockedTypes } from './blocked-types';
 import type { Caller } from './caller';
 import { actionLog, fileTarget } from './action-log/recorder';
 
-const SORT_COLUMNS: Record<FileSortField, SortColumn> = { name: 'name_key', size: 'size', updatedAt: 'updated_at' };
+const SORT_COLUMNS: Record<FileSortField, SortColumn> = { name: 'sort_key', size: 'size', updatedAt: 'updated_at' };
 
 /**
  * Per-page facts that need a look-up beyond the row (each is one batched query per page, never one
@@ -173,7 +174,7 @@ export class FileService {
   /** Folder-picker tree: one level of live folders (name order), each saying whether it has sub-folders. */
   async dirList(caller: Caller, req: DirListRequest): Promise<DirListResponse> {
     const parent = await this.listPlace(caller, req.parentId, req.category, req.spaceId);
-    const rows = await this.files.list({ parent, column: 'name_key', descending: false, after: null, limit: DIR_LIST_LIMIT, dirsOnly: true });
+    const rows = await this.files.list({ parent, column: 'sort_key', descending: false, after: null, limit: DIR_LIST_LIMIT, dirsOnly: true });
     const withChildren = await this.files.withSubfolders(rows.map((r) => r.id));
     return { items: rows.map((r) => ({ id: r.id, name: r.name, hasChildren: withChildren.has(r.id) })) };
   }
@@ -248,6 +249,7 @@ export function newEntryRow(caller: Caller, place: Place, name: string, now: num
     category: place.category,
     name,
     name_key: nameKeyOf(name),
+    sort_key: nameSortKey(name),
     is_dir: opts.isDir ? 1 : 0,
     size: opts.size ?? 0,
     blob_id: opts.blobId ?? null,

@@ -118,7 +118,7 @@ export async function recoverStore(
 
   const stored = await blobs.listStored();
   // Only directories without a row are orphans of an interrupted merge: a single file without a row
-  // may be a tenant logo (tenants.logo_key), which has none.
+  // may be a tenant logo (tenants.logo_key) or a user's avatar (users.avatar), which have none.
   const chunkedKeys = [...stored].filter(([, layout]) => layout === 'chunked').map(([key]) => key);
   const withRows = await recovery.blobIdsByKeys(chunkedKeys);
   for (const key of chunkedKeys) {

@@ -45,7 +45,7 @@ export class SearchService {
     const rows = await this.repo.search(scope, keyword, q.cursor ? decodeCursor(q.cursor) : null, pageSize + 1);
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];
-    const nextCursor = rows.length > pageSize && last ? Buffer.from(JSON.stringify([last.name_key, last.id])).toString('base64url') : null;
+    const nextCursor = rows.length > pageSize && last ? Buffer.from(JSON.stringify([last.sort_key, last.id])).toString('base64url') : null;
     return { items: await this.hits(caller, page), nextCursor };
   }
 

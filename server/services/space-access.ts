@@ -1,4 +1,5 @@
 import { ERRORS } from '../../common/api/errors';
+import { nameSortKey } from '../../common/files/name-sort-key';
 import { PUBLIC_SPACE_ID, SPACE_CATEGORY, type SpaceRole } from '../../common/api/types';
 import { spaceAllows, spaceMayModify, type SpaceAction } from '../../common/files/space-roles';
 import { isUniqueViolation } from '../db/database';
@@ -272,6 +273,7 @@ export function spaceRoot(caller: Caller, spaceId: string, name: string, now: nu
     category: SPACE_CATEGORY,
     name,
     name_key: `space:${spaceId}`,
+    sort_key: nameSortKey(name),
     is_dir: 1,
     size: 0,
     blob_id: null,

@@ -5,11 +5,13 @@ import { PICTURE_HEAD_BYTES, pictureFormatOf } from '../../common/files/content-
 import { AppError } from '../http/app-error';
 import { restrictImageLoaders } from './archive-service';
 
-export type TenantPictureKind = 'logo' | 'background';
+export type TenantPictureKind = 'logo' | 'background' | 'avatar';
 
 const SHAPES: Record<TenantPictureKind, { maxBytes: number; width: number; height: number; quality: number }> = {
   logo: { maxBytes: TENANT_LOGO_MAX_BYTES, width: 512, height: 512, quality: 90 },
   background: { maxBytes: TENANT_BACKGROUND_MAX_BYTES, width: 2560, height: 1600, quality: 80 },
+  // A user's avatar (user-profile-service.ts): as large a file as a logo, kept at 256 px.
+  avatar: { maxBytes: TENANT_LOGO_MAX_BYTES, width: 256, height: 256, quality: 85 },
 };
 
 /** Formats a tenant picture may come in, by its bytes. SVG never: it can carry scripts. */

@@ -1,4 +1,5 @@
 import { ERRORS } from '../../common/api/errors';
+import { nameSortKey } from '../../common/files/name-sort-key';
 import type { TransferRequest, TransferResponse } from '../../common/api/types';
 import type { FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
@@ -166,6 +167,7 @@ export class TransferService {
         category: place.category,
         name: isRoot ? name : r.name,
         name_key: isRoot ? nameKeyOf(name) : r.name_key,
+        sort_key: isRoot ? nameSortKey(name) : r.sort_key,
         is_dir: r.is_dir,
         size: r.size,
         blob_id: r.blob_id,

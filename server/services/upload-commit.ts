@@ -4,6 +4,7 @@
  * out, and the answer to a client that repeats an upload that already finished.
  */
 import { ERRORS } from '../../common/api/errors';
+import { nameSortKey } from '../../common/files/name-sort-key';
 import type { FileEntry } from '../../common/api/types';
 import type { BlobsTable, FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
@@ -23,6 +24,7 @@ export function draftFile(caller: Caller, name: string, parentId: string | null,
     category,
     name,
     name_key: nameKeyOf(name),
+    sort_key: nameSortKey(name),
     is_dir: 0,
     size,
     blob_id: null,

@@ -3,7 +3,7 @@ export const MAIN_PAGES: Record<string, string> = {
   '/main/file/personal': '个人文件',
   '/main/file/backups': '同步文件',
   '/main/file/favorite': '收藏',
-  '/main/file/other': '其他',
+  '/main/file/other': '交换区',
   '/main/file/recycle': '回收站',
   '/main/file/publicSpace': '公共空间',
   '/main/file/share': '共享文件',

@@ -92,7 +92,7 @@ export function DepartmentTree(props: {
                 aria-label={`选择部门 ${node.name}`}
               />
             ) : null}
-            <span style={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: node.unassigned ? '#888' : undefined }}>{node.name}</span>
+            <span style={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: node.unassigned ? 'rgba(0,0,0,0.6)' : undefined }}>{node.name}</span>
             {props.extra?.(node)}
           </div>
         );

@@ -1,8 +1,17 @@
 import { Button, Form, Input, Space } from 'antd';
 import { useState } from 'react';
 import { PASSWORD_MAX_LENGTH } from '../../common/constants';
-import { validateNewPassword, validateRepeatPassword } from '../../common/validation/password';
+import { ERRORS } from '../../common/api/errors';
 import { changePassword } from '../lib/account-api';
+import { ApiCallError } from '../lib/api-client';
+import { NewPasswordFields } from './NewPasswordFields';
+
+/** The server's refusals that belong to one field: shown under it, not as a toast. */
+const FIELD_OF_CODE: Record<string, 'oldPassword' | 'newPassword'> = {
+  [ERRORS.OLD_PASSWORD_WRONG.code]: 'oldPassword',
+  [ERRORS.PASSWORD_INVALID.code]: 'newPassword',
+  [ERRORS.PASSWORD_SAME_AS_OLD.code]: 'newPassword',
+};
 
 interface Fields {
   website: string;
@@ -24,10 +33,13 @@ export function PasswordChangeForm({ account, onDone, onBack, backText = '返回
   async function onFinish(values: Fields) {
     setSubmitting(true);
     try {
-      await changePassword(values.oldPassword ?? '', values.newPassword);
+      await changePassword(values.oldPassword ?? '', values.newPassword, Object.keys(FIELD_OF_CODE));
       onDone();
-    } catch {
-      // The API client has shown the server's reason (old password wrong, same as old...); keep the input.
+    } catch (e) {
+      // A field's refusal goes under that field; anything else the API client has shown. The input stays.
+      const failure = e instanceof ApiCallError && e.failure.kind === 'badRequest' ? e.failure : null;
+      const field = failure ? FIELD_OF_CODE[failure.errorCode] : undefined;
+      if (failure && field) form.setFields([{ name: field, errors: [failure.errorMessage] }]);
       setSubmitting(false);
     }
   }
@@ -40,34 +52,7 @@ export function PasswordChangeForm({ account, onDone, onBack, backText = '返回
       <Form.Item label="原密码" name="oldPassword">
         <Input.Password data-testid="psw-old" placeholder="请输入原密码" maxLength={PASSWORD_MAX_LENGTH} autoComplete="current-password" />
       </Form.Item>
-      <Form.Item
-        label="新密码"
-        name="newPassword"
-        rules={[
-          {
-            validator: (_rule, value: string | undefined) => {
-              const problem = validateNewPassword(value ?? '');
-              return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
-            },
-          },
-        ]}
-      >
-        <Input.Password data-testid="psw-new" placeholder="8-16位字母、数字和符号组合" maxLength={PASSWORD_MAX_LENGTH} autoComplete="new-password" />
-      </Form.Item>
-      <Form.Item
-        label="确认新密码"
-        name="repeatPassword"
-        rules={[
-          ({ getFieldValue }) => ({
-            validator: (_rule, value: string | undefined) => {
-              const problem = validateRepeatPassword(value ?? '', (getFieldValue('newPassword') as string | undefined) ?? '');
-              return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
-            },
-          }),
-        ]}
-      >
-        <Input.Password data-testid="psw-repeat" placeholder="请再次输入新密码" maxLength={PASSWORD_MAX_LENGTH} autoComplete="new-password" />
-      </Form.Item>
+      <NewPasswordFields />
       <Form.Item style={{ marginBottom: 0 }}>
         <Space style={{ width: '100%', justifyContent: 'flex-end' }}>
           <Button onClick={onBack} data-testid="psw-back">

@@ -1,6 +1,6 @@
 /** Account calls shared by the login, password and user-centre pages. */
 import { API } from '../../common/api/paths';
-import { USER_INFO_TYPE, type PhoneValidateRequest, type SmsPurpose, type SmsSendResult, type UserDetails, type UserInfoModifyRequest } from '../../common/api/types';
+import { USER_INFO_TYPE, type PhoneValidateRequest, type ProfileUpdateRequest, type SmsPurpose, type SmsSendResult, type UserDetails, type UserInfoModifyRequest } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { api } from './api';
 
@@ -12,13 +12,13 @@ export function fetchUserDetails(): Promise<UserDetails> {
  * Spec §7: `{value, type: 4, oldPassword}`, both passwords AES-encrypted (§9). The server ends every
  * session of the user on success, so the caller logs out and goes to /login.
  */
-export function changePassword(oldPassword: string, newPassword: string): Promise<unknown> {
+export function changePassword(oldPassword: string, newPassword: string, quietCodes: readonly string[] = []): Promise<unknown> {
   const body: UserInfoModifyRequest = {
     value: encryptPassword(newPassword),
     type: USER_INFO_TYPE.password,
     oldPassword: encryptPassword(oldPassword),
   };
-  return api.post<unknown>(API.userInfoModify, body);
+  return api.post<unknown>(API.userInfoModify, body, { quietCodes });
 }
 
 /** Sends a 6-digit SMS code; the image captcha answer is required (and used up) by the server. */
@@ -29,4 +29,9 @@ export function sendSmsCode(query: { phone: string; purpose: SmsPurpose; captcha
 /** Binds the phone to the caller with the code sent for purpose bindPhone. */
 export function validatePhone(request: PhoneValidateRequest): Promise<unknown> {
   return api.post<unknown>(API.phoneValidate, request);
+}
+
+/** 基本信息: the caller's nickname and/or avatar (base64); answers the updated details. */
+export function updateProfile(request: ProfileUpdateRequest, quietCodes: readonly string[] = []): Promise<UserDetails> {
+  return api.post<UserDetails>(API.userProfileUpdate, request, { quietCodes });
 }

@@ -2,14 +2,14 @@
  * How a page asks for transfers without knowing the transfer engine: the transfer feature provides the
  * handler (it owns the engine worker), pages call `enqueueUploads` / `enqueueFolder` / `enqueueNewVersion`.
  */
-import type { FolderEntry, NewVersionTarget, UploadTarget } from '../../common/transfer/engine-api';
+import type { EnqueueOptions, FolderEntry, NewVersionTarget, UploadTarget } from '../../common/transfer/engine-api';
 
-export type EnqueueUploads = (files: File[], target: UploadTarget) => Promise<string[]>;
+export type EnqueueUploads = (files: File[], target: UploadTarget, options?: EnqueueOptions) => Promise<string[]>;
 
 export interface TransferHandler {
   enqueueUploads: EnqueueUploads;
   /** A picked or dropped folder: its files with their paths inside it (folders are created too). */
-  enqueueFolder(entries: FolderEntry<File>[], target: UploadTarget): Promise<string[]>;
+  enqueueFolder(entries: FolderEntry<File>[], target: UploadTarget, options?: EnqueueOptions): Promise<string[]>;
   /** New content for an existing file, uploaded as its next version (the engine's newVersion policy). */
   enqueueNewVersion(file: File, target: NewVersionTarget): Promise<string>;
 }
@@ -26,14 +26,14 @@ export function provideTransferHandler(next: TransferHandler): () => void {
   };
 }
 
-export function enqueueUploads(files: File[], target: UploadTarget): Promise<string[]> {
+export function enqueueUploads(files: File[], target: UploadTarget, options?: EnqueueOptions): Promise<string[]> {
   if (!handler) return Promise.reject(new Error(NOT_READY));
-  return handler.enqueueUploads(files, target);
+  return handler.enqueueUploads(files, target, options);
 }
 
-export function enqueueFolder(entries: FolderEntry<File>[], target: UploadTarget): Promise<string[]> {
+export function enqueueFolder(entries: FolderEntry<File>[], target: UploadTarget, options?: EnqueueOptions): Promise<string[]> {
   if (!handler) return Promise.reject(new Error(NOT_READY));
-  return handler.enqueueFolder(entries, target);
+  return handler.enqueueFolder(entries, target, options);
 }
 
 export function enqueueNewVersion(file: File, target: NewVersionTarget): Promise<string> {

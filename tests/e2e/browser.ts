@@ -76,13 +76,17 @@ export async function smsCodeFor(phone: string, since: number): Promise<string> 
  * captcha, fills the form, accepts the user agreement and submits. Does not wait for navigation.
  */
 export async function submitLogin(page: Page, username: string, password: string, reachLogin?: () => Promise<unknown>): Promise<void> {
-  const captchaResponse = page.waitForResponse((r) => r.url().includes(API.captcha) && r.ok());
   await (reachLogin ? reachLogin() : page.goto(baseUrl() + '/login'));
+  // The picture shown, a click brings the one answered: a captcha answer read from a response of
+  // the page before (a /login already open when this one was asked for) may be gone or stale.
+  await page.locator('img[data-testid="login-captcha-image"]').waitFor();
+  const captchaResponse = page.waitForResponse((r) => r.url().includes(API.captcha) && r.ok());
+  await page.getByTestId('login-captcha-image').click();
   const { data } = (await (await captchaResponse).json()) as { data: CaptchaImage };
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-captcha').fill(await captchaAnswer(data.captchaId));
-  await page.getByTestId('login-agreement').click();
+  await page.getByTestId('login-agreement-box').check();
   await page.getByTestId('login-submit').click();
 }
 
@@ -117,4 +121,17 @@ export function chunkIndexOf(url: string): number | null {
   if (!url.includes(API.chunkUpload)) return null;
   const index = new URL(url).searchParams.get('index');
   return index === null ? null : Number(index);
+}
+
+/**
+ * Clicks a batch action of the file toolbar: its button, or its item under 更多 when the bar was too
+ * narrow to show it (the toolbar never wraps).
+ */
+export async function clickSelectionAction(page: Page, action: string): Promise<void> {
+  const bar = page.getByTestId('selection-actions');
+  await bar.waitFor();
+  const button = bar.getByTestId(`action-${action}`);
+  if (await button.isVisible()) return button.click();
+  await bar.getByTestId('toolbar-more').click();
+  await page.locator(`.ant-dropdown:visible [data-testid="action-${action}"]`).click();
 }

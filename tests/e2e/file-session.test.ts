@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { API } from '../../common/api/paths';
 import { readZip } from '../support/zip-entries';
-import { closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
+import { clickSelectionAction, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
 
 const OK = /确\s*定/;
 
@@ -131,7 +131,7 @@ describe('files session', () => {
   it('copies into a folder twice; the second copy asks about the name and keeps both', async () => {
     for (let round = 0; round < 2; round++) {
       await select(renamed);
-      await page.getByTestId('action-copy').click();
+      await clickSelectionAction(page, 'copy');
       await pickTarget(folderA);
       if (round === 1) {
         const dialog = page.getByTestId('conflict-dialog');
@@ -151,7 +151,7 @@ describe('files session', () => {
 
   it('moves a folder into another; the picker will not offer the folder itself', async () => {
     await select(folderB);
-    await page.getByTestId('action-move').click();
+    await clickSelectionAction(page, 'move');
     const picker = page.getByTestId('folder-picker');
     await picker.waitFor();
     await picker.locator('.ant-tree-treenode', { hasText: '个人文件' }).first().locator('.ant-tree-switcher').click();
@@ -213,7 +213,7 @@ describe('files session', () => {
     const source3 = path.join(workDir, 'v3.txt');
     writeFileSync(source3, v3);
     await select(renamed);
-    await page.getByTestId('action-uploadVersion').click();
+    await clickSelectionAction(page, 'uploadVersion');
     await page.getByTestId('new-version-input').setInputFiles(source3);
     await expect.poll(() => transferItems(page, renamed, 'done').count(), { timeout: 60_000 }).toBe(2);
     await expect.poll(current).toBe(v3);
@@ -221,7 +221,7 @@ describe('files session', () => {
 
   it('deletes to the recycle bin and restores it', async () => {
     await select(renamed);
-    await page.getByTestId('action-delete').click();
+    await clickSelectionAction(page, 'delete');
     await page.getByTestId('confirm-delete').click();
     await fileRow(page, renamed).waitFor({ state: 'detached' });
 
@@ -230,7 +230,7 @@ describe('files session', () => {
     await row.waitFor();
     await row.getByTestId('state-deleted').waitFor();
     await select(renamed);
-    await page.getByTestId('action-restore').click();
+    await clickSelectionAction(page, 'restore');
     await row.waitFor({ state: 'detached' });
 
     await page.goto(new URL('/main/file/personal', page.url()).toString());
@@ -270,7 +270,7 @@ describe('files session', () => {
     expect(content).toBe('held text');
   });
 
-  it('previews a picture through the server thumbnail', async () => {
+  it('previews a picture at full size (the original, the thumbnail only while it loads)', async () => {
     const name = `图片-${stamp}.png`;
     const source = path.join(workDir, name);
     writeFileSync(source, tinyPng(64, 48));
@@ -280,11 +280,12 @@ describe('files session', () => {
     const img = page.getByTestId('preview-image');
     await img.waitFor();
     await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
-    expect(await img.getAttribute('src')).toContain(API.thumbnailPrefix);
+    expect(await img.getAttribute('src')).toContain(API.previewPrefix);
+    expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(64);
     await page.keyboard.press('Escape');
   });
 
-  it('previews a PDF from a blob: URL (never from the app origin as a document)', async () => {
+  it('previews a PDF in the browser viewer from a URL ending in its name (the viewer titles it so)', async () => {
     const name = `说明-${stamp}.pdf`;
     const source = path.join(workDir, name);
     writeFileSync(source, minimalPdf());
@@ -293,7 +294,7 @@ describe('files session', () => {
     await fileRow(page, name).getByTestId('file-name').click();
     const frame = page.getByTestId('preview-pdf');
     await frame.waitFor();
-    expect(await frame.getAttribute('src')).toMatch(/^blob:/);
+    expect(await frame.getAttribute('src')).toMatch(new RegExp(`^${API.previewPrefix}[^/]+/${encodeURIComponent(name)}$`));
     await page.keyboard.press('Escape');
     await frame.waitFor({ state: 'detached' });
   });
@@ -315,7 +316,7 @@ describe('files session', () => {
   it('downloads a folder as a zip holding its tree', async () => {
     await select(folderA);
     const downloadEvent = page.waitForEvent('download');
-    await page.getByTestId('action-zip').click();
+    await clickSelectionAction(page, 'zip');
     const download = await downloadEvent;
     expect(download.suggestedFilename()).toBe(`${folderA}.zip`);
     const saved = path.join(workDir, 'a.zip');
@@ -396,6 +397,15 @@ describe('files session', () => {
     await page.getByTestId('group-members').click();
     const admin = page.locator('.ant-drawer .ant-table-row', { hasText: 'admin' });
     await admin.getByText('所有者').waitFor();
+    // a member joins through the people picker: found by nickname, not typed as an account
+    await page.getByTestId('member-add').click();
+    const picker = page.getByTestId('org-picker');
+    const search = picker.getByPlaceholder('搜索账号、昵称或手机号');
+    await search.fill('张三');
+    await search.press('Enter');
+    await picker.getByTestId('person-member').locator('.ant-checkbox').click();
+    await picker.getByRole('button', { name: OK }).click();
+    await page.locator('.ant-drawer .ant-table-row', { hasText: 'member' }).getByText('成员', { exact: true }).waitFor();
     await page.locator('.ant-drawer-close').click();
     await page.goto(new URL('/main/file/personal', page.url()).toString());
     await fileRow(page, folderA).waitFor();
@@ -412,7 +422,7 @@ describe('files session', () => {
 
     await page.goto(new URL('/main/file/recycle', page.url()).toString());
     await select(held, picture);
-    await page.getByTestId('action-purge').click();
+    await clickSelectionAction(page, 'purge');
     await page.getByTestId('confirm-purge').click();
     await fileRow(page, held).waitFor({ state: 'detached' });
     await fileRow(page, picture).waitFor({ state: 'detached' });

@@ -1,7 +1,8 @@
 /**
  * Folder uploads keep their tree: a small folder picked through '上传文件夹' (an <input webkitdirectory>)
  * creates its nested folders and files; a folder's files also arrive when dropped on the page; a
- * same-name upload is held and uploaded as a new version on the user's word.
+ * picked file of a name the folder has is asked about before it is queued, and a clash inside an
+ * uploaded folder is held in the transfer list; both become a new version on the user's word.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -73,7 +74,7 @@ describe('folders, drops and held uploads', () => {
     await fileRow(page, name).waitFor();
   });
 
-  it("holds a same-name upload and uploads it as a new version on '作为新版本上传'", async () => {
+  it("asks before queueing a picked file of a name the folder has, and uploads it as a new version on '覆盖为新版本'", async () => {
     const name = `conflict-${Date.now()}.txt`;
     const first = path.join(workDir, 'v1');
     const second = path.join(workDir, 'v2');
@@ -87,15 +88,33 @@ describe('folders, drops and held uploads', () => {
     await fileRow(page, name).waitFor();
 
     await page.getByTestId('upload-input').setInputFiles(path.join(second, name));
-    const held = transferItems(page, name, 'held');
-    await held.waitFor({ timeout: 60_000 });
-    expect(await held.getAttribute('data-hold-reason')).toBe('exists');
-    await held.getByTestId('transfer-note').getByText('目标文件夹中已有同名文件').waitFor();
-    await held.getByTestId('transfer-decide-newVersion').click();
+    await page.getByTestId('upload-clash-dialog').getByText('「个人文件」中已有 1 个同名的文件或文件夹').waitFor();
+    await page.getByTestId('upload-clash-new-version').click();
 
     await expect.poll(() => transferItems(page, name, 'done').count(), { timeout: 60_000 }).toBe(2);
     // Still one file of that name, now holding the second content.
     await expect.poll(() => fileRow(page, name).count(), { timeout: 10_000 }).toBe(1);
     await expect.poll(async () => (await fileRow(page, name).textContent()) ?? '', { timeout: 10_000 }).toContain('20 B');
+  });
+
+  it("holds a same-name file inside an uploaded folder in the transfer list, and uploads it as a new version on '作为新版本上传'", async () => {
+    const root = `again-${Date.now()}`;
+    const dir = path.join(workDir, root);
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'same.txt'), 'one\n');
+    await page.getByTestId('upload-folder-input').setInputFiles(dir);
+    await transferItems(page, `${root}/same.txt`, 'done').waitFor({ timeout: 60_000 });
+
+    writeFileSync(path.join(dir, 'same.txt'), 'two, longer\n');
+    await page.getByTestId('upload-folder-input').setInputFiles(dir);
+    const held = transferItems(page, `${root}/same.txt`, 'held');
+    await held.waitFor({ timeout: 60_000 });
+    expect(await held.getAttribute('data-hold-reason')).toBe('exists');
+    await held.getByTestId('transfer-note').getByText('目标文件夹中已有同名文件').waitFor();
+    await held.getByTestId('transfer-decide-newVersion').click();
+    await expect.poll(() => transferItems(page, `${root}/same.txt`, 'done').count(), { timeout: 60_000 }).toBe(2);
+    await openFolder(root);
+    await expect.poll(() => fileRow(page, 'same.txt').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await fileRow(page, 'same.txt').textContent()) ?? '', { timeout: 10_000 }).toContain('12 B');
   });
 });

@@ -48,7 +48,7 @@ describe('NETWORK_ENV=public npm start', () => {
     await p.getByTestId('login-username').fill(username);
     await p.getByTestId('login-password').fill(password);
     await p.getByTestId('login-captcha').fill(await captchaAnswer(data.captchaId, dataDir()));
-    await p.getByTestId('login-agreement').click();
+    await p.getByTestId('login-agreement-box').check();
     const login = p.waitForResponse((r) => r.url().includes(API.loginPath));
     await p.getByTestId('login-submit').click();
     return login;

@@ -35,7 +35,7 @@ async function smsLogin(page: Page, phone: string): Promise<void> {
   await page.getByTestId('sms-send').click();
   await expect.poll(() => page.getByTestId('sms-send').textContent()).toMatch(/^\d+秒后重发$/);
   await page.getByTestId('sms-code').fill(await smsCodeFor(phone, since));
-  await page.getByTestId('login-agreement').click();
+  await page.getByTestId('login-agreement-box').check();
   await page.getByTestId('sms-submit').click();
 }
 

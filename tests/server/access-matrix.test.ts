@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER_PLATFORM } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
-import { API, downloadUrl, previewUrl, thumbnailUrl, versionDownloadUrl, zipDownloadUrl } from '../../common/api/paths';
+import { API, downloadUrl, namedPreviewUrl, previewUrl, thumbnailUrl, versionDownloadUrl, zipDownloadUrl } from '../../common/api/paths';
 import type { CreateTxtResponse, FileEntry, GroupMemberListResponse, ManagedNotice, SearchResponse, SpaceInfo, VersionListResponse } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import type { BatchUploadResponse } from '../../common/transfer/batch-upload';
@@ -178,12 +178,20 @@ const MATRIX: Record<string, Row> = {
     call: { method: 'POST', path: API.smsValidate, body: { phone: '13800000000', code: '000000' } },
     foreign: 'none',
   },
+  'POST /api/user/password/reset': {
+    access: 'public',
+    call: { method: 'POST', path: API.passwordReset, body: { phone: '13800000000', code: '000000', value: 'x' } },
+    foreign: 'none',
+  },
   'POST /spacex/logout': { access: 'public', call: { method: 'POST', path: API.logout, body: {} }, foreign: 'none', endsSession: true },
 
   'GET /api/v2/defaultConfig/tenant/get': { access: 'user', duringChange: true, call: { method: 'GET', path: API.tenantConfig }, foreign: 'none' },
   'GET /api/menu/get': { access: 'user', duringChange: true, call: { method: 'GET', path: API.menu }, foreign: 'none' },
   'GET /api/menu/get/homeUrl': { access: 'user', duringChange: true, call: { method: 'GET', path: API.homeUrl }, foreign: 'none' },
   'POST /api/user/details/search': { access: 'user', duringChange: true, call: { method: 'POST', path: API.userDetails, body: {} }, foreign: 'none' },
+  'POST /api/user/profile/update': { access: 'user', call: { method: 'POST', path: API.userProfileUpdate, body: { nickName: '管理员' } }, foreign: 'none' },
+  // Another tenant's avatar answers 404: tests/server/user-profile.test.ts (no avatar among the ids here).
+  'GET /api/user/avatar/:key': { access: 'user', call: { method: 'GET', path: `${API.userAvatarPrefix}${BOGUS}` }, foreign: 'none' },
   'POST /api/user/readAgreement': { access: 'user', duringChange: true, call: { method: 'POST', path: API.readAgreement, body: {} }, foreign: 'none' },
   'POST /api/user/info/modify': {
     access: 'user',
@@ -582,6 +590,11 @@ const MATRIX: Record<string, Row> = {
     access: 'user',
     call: { method: 'GET', path: previewUrl(BOGUS) },
     foreign: (ids) => ({ method: 'GET', path: previewUrl(ids.fileId) }),
+  },
+  'GET /api/file/preview/:id/:name': {
+    access: 'user',
+    call: { method: 'GET', path: namedPreviewUrl(BOGUS, 'a.pdf') },
+    foreign: (ids) => ({ method: 'GET', path: namedPreviewUrl(ids.fileId, 'a.pdf') }),
   },
   'GET /api/file/thumbnail/:id': {
     access: 'user',

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
-import { API, zipDownloadUrl } from '../../common/api/paths';
+import { API, namedPreviewUrl, zipDownloadUrl } from '../../common/api/paths';
 import { zipStream, type ZipMember } from '../../server/http/zip-writer';
 import { expectError, mkdir, text } from './file-kit';
 import { ZIP_MAX_ENTRIES } from '../../common/api/types';
@@ -36,6 +36,19 @@ async function unzipList(bytes: Buffer, name = 'a.zip'): Promise<{ listing: stri
 }
 
 describe('streamed ZIP download', () => {
+  it('names an archive without a name after its first entry and the count (报告 等2个文件.zip), a lone folder after itself', async () => {
+    const report = await text(admin, '报告.txt', '一');
+    const other = await text(admin, '附件.txt', '二');
+    const several = await admin.raw(zipDownloadUrl([report.id, other.id]));
+    expect(several.status).toBe(200);
+    expect(decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(several.headers.get('content-disposition') ?? '')?.[1] ?? '')).toBe('报告 等2个文件.zip');
+    await several.arrayBuffer();
+    const folder = await mkdir(admin, '季度资料');
+    const lone = await admin.raw(zipDownloadUrl([folder.id]));
+    expect(decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(lone.headers.get('content-disposition') ?? '')?.[1] ?? '')).toBe('季度资料.zip');
+    await lone.arrayBuffer();
+  });
+
   it('zips a folder tree and loose files with UTF-8 names; unzip reads every byte back', async () => {
     const folder = await mkdir(admin, '项目');
     const sub = await mkdir(admin, '子目录', folder.id);
@@ -163,6 +176,19 @@ describe('streamed ZIP download', () => {
 });
 
 describe('previews', () => {
+  it('answers the same preview under a trailing name, the stored name deciding the type (the PDF viewer titles it)', async () => {
+    const txt = await text(admin, '说明.txt', '内容');
+    const named = await admin.raw(namedPreviewUrl(txt.id, '说明.txt'));
+    expect(named.status).toBe(200);
+    expect(named.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await named.text()).toBe('内容');
+    // a misleading name in the URL changes nothing
+    const lying = await admin.raw(namedPreviewUrl(txt.id, 'x.html'));
+    expect(lying.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(lying.headers.get('content-security-policy')).toBe('sandbox');
+    await lying.text();
+  });
+
   it('serves safe kinds inline with their type and Range; HTML and SVG only as sandboxed attachments', async () => {
     const txt = await text(admin, 'preview.txt', 'plain <b>text</b>');
     const inline = await admin.raw(API.previewPrefix + txt.id);

@@ -35,7 +35,7 @@ describe('menu and config', () => {
     }
     const file = res.body.data.find((i) => i.name === '文件');
     const shown = file?.children?.filter((c) => !c.hidden);
-    expect(shown?.map((c) => c.name)).toEqual(['个人文件', '同步文件', '共享文件', '其他', '我的收藏', '公共空间', '回收站']);
+    expect(shown?.map((c) => c.name)).toEqual(['个人文件', '同步文件', '共享文件', '交换区', '我的收藏', '公共空间', '回收站']);
     // The keyword search page opens from the toolbar: granted to the route guard, not in the sidebar.
     expect(file?.children?.find((c) => c.hidden)?.url).toBe('/main/file/search');
   });

@@ -40,7 +40,7 @@ describe('query plans', () => {
     ['category root', { kind: 'root', scope: { tenantId: 't', ownerId: 'o' }, category: 1 }, 'files_root_'],
   ];
   const columns: Array<[SortColumn, string, string | number]> = [
-    ['name_key', 'name', 'a'],
+    ['sort_key', 'sort', 'a'],
     ['size', 'size', 1],
     ['updated_at', 'updated', 1],
   ];

@@ -262,13 +262,13 @@ export function createEngine(deps: EngineDeps): Engine {
       await start();
     },
 
-    async enqueueUploads(files, target) {
+    async enqueueUploads(files, target, options) {
       await start();
       const createdAt = now();
-      return addChecked(files.map((file) => newUploadRecord(file, target, createdAt, null)));
+      return addChecked(files.map((file) => newUploadRecord(file, target, createdAt, null)), options);
     },
 
-    async enqueueFolder(entries: FolderEntry<Blob>[], target) {
+    async enqueueFolder(entries: FolderEntry<Blob>[], target, options) {
       await start();
       const paths = entries.map((e) => normalizePath(e.relativePath));
       const folderIds = await createFolders(api, folderPaths(paths), target, lifetime.signal);
@@ -278,7 +278,7 @@ export function createEngine(deps: EngineDeps): Engine {
         const parentId = folderIds.get(folderOf(path)) ?? target.parentId;
         return newUploadRecord(entry.file, { parentId, category: target.category }, createdAt, path);
       });
-      return addChecked(records);
+      return addChecked(records, options);
     },
 
     async enqueueNewVersion(file: Blob, target: NewVersionTarget) {

@@ -3,6 +3,7 @@
  * (pre-upload-checks.ts), each record put in the state its check gives it, all stored at once.
  */
 import type { UploadCandidate } from '../../common/transfer/checks';
+import type { EnqueueOptions } from '../../common/transfer/engine-api';
 import type { TransferDb } from '../queue/db';
 import type { UploadRecord } from '../queue/types';
 import type { ApiClient } from './api-client';
@@ -18,8 +19,12 @@ export interface EnqueueContext {
   added(records: UploadRecord[]): void;
 }
 
-/** Returns the function that checks, stores and hands over new upload records; resolves with their ids. */
-export function createEnqueuer(ctx: EnqueueContext): (records: UploadRecord[]) => Promise<string[]> {
+/**
+ * Returns the function that checks, stores and hands over new upload records; resolves with their ids.
+ * `options.onConflict` is the user's answer to a same-name clash given before queueing (the files page
+ * asks in a dialog): it becomes each record's policy, and such a clash is no longer held as a question.
+ */
+export function createEnqueuer(ctx: EnqueueContext): (records: UploadRecord[], options?: EnqueueOptions) => Promise<string[]> {
   /**
    * Runs the pre-upload checks for the batch. A server without the check (or a failed call) lets the
    * batch through: the server enforces the same rules again at merge.
@@ -36,12 +41,14 @@ export function createEnqueuer(ctx: EnqueueContext): (records: UploadRecord[]) =
     }
   }
 
-  return async (records) => {
+  return async (records, options) => {
+    if (options?.onConflict) for (const record of records) record.onConflict = options.onConflict;
     const outcomes = await preUploadChecks(records);
     for (const record of records) {
       const outcome = outcomes.get(record.id);
-      // A new version was asked for up front: the existing name is the point, not a question.
-      if (outcome?.holdReason === 'exists' && record.onConflict === 'newVersion') continue;
+      // A new version, or a free name, was asked for up front: the clash is answered, not a question.
+      if (outcome?.holdReason === 'exists' && record.onConflict !== 'fail') continue;
+      if (outcome?.holdReason === 'existsNotYours' && record.onConflict === 'rename') continue;
       Object.assign(record, outcome ?? {});
     }
     await storeNewRecords(ctx.db, records);

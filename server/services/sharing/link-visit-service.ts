@@ -192,14 +192,14 @@ export class LinkVisitService {
     if (folder!.is_dir !== 1) throw new AppError(ERRORS.NOT_FOUND);
     const pageSize = pageSizeOf(req.pageSize);
     const after = decodeListCursor(req.cursor);
-    const rows = await this.files.list({ parent: { kind: 'folder', parentId: folder!.id }, column: 'name_key', descending: false, after, limit: pageSize + 1 });
+    const rows = await this.files.list({ parent: { kind: 'folder', parentId: folder!.id }, column: 'sort_key', descending: false, after, limit: pageSize + 1 });
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];
     const chain = await this.files.pathTo(open.link.tenant_id, folder!.id);
     const from = chain.findIndex((c) => c.id === rootId);
     return {
       items: page.map((r) => toLinkEntry(r, rootId)),
-      nextCursor: rows.length > pageSize && last ? Buffer.from(JSON.stringify({ isDir: last.is_dir, value: last.name_key, id: last.id })).toString('base64url') : null,
+      nextCursor: rows.length > pageSize && last ? Buffer.from(JSON.stringify({ isDir: last.is_dir, value: last.sort_key, id: last.id })).toString('base64url') : null,
       path: chain.slice(Math.max(0, from)).map((c) => ({ id: c.id, name: c.name })),
     };
   }

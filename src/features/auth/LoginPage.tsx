@@ -7,6 +7,8 @@ import type { LoginResult } from '../../../common/api/types';
 import { BrandMark } from '../../components/BrandMark';
 import { beginLogin } from '../../lib/data/session';
 import { systemConfigAtom } from '../../lib/system-config';
+import { isBoolean, useStoredState } from '../../lib/use-stored-state';
+import { useFeedback } from '../../lib/feedback/feedback';
 import { readAgreement, tenantAlias } from './auth-api';
 import { loginTarget } from './login-target';
 import { PasswordLoginForm } from './PasswordLoginForm';
@@ -16,6 +18,10 @@ type LoginMethod = 'password' | 'sms';
 
 // Most users log in with a password: the SMS form (and its code sender) loads when its tab is chosen.
 const SmsLoginForm = lazy(() => import('./SmsLoginForm').then((m) => ({ default: m.SmsLoginForm })));
+const ForgotPasswordForm = lazy(() => import('./ForgotPasswordForm').then((m) => ({ default: m.ForgotPasswordForm })));
+
+/** Accepted once on this device, the agreement stays ticked on the next visits (the server records it per login). */
+const AGREEMENT_KEY = 'login.agreementAccepted';
 
 const METHODS: { value: LoginMethod; label: string }[] = [
   { value: 'password', label: '账号登录' },
@@ -91,7 +97,9 @@ export function LoginPage() {
   const search = useSearch();
   const { token } = theme.useToken();
   const [method, setMethod] = useState<LoginMethod>('password');
-  const [agreed, setAgreed] = useState(false);
+  const [agreed, setAgreed] = useStoredState(AGREEMENT_KEY, false, isBoolean);
+  const [forgot, setForgot] = useState(false);
+  const { message } = useFeedback();
   const [agreementMissing, setAgreementMissing] = useState(false);
 
   const mayLogin = (): boolean => {
@@ -114,20 +122,43 @@ export function LoginPage() {
         <div style={{ textAlign: 'center', marginBottom: 8 }}>
           <BrandMark size={40} />
         </div>
-        <LoginMethodTabs value={method} onChange={setMethod} />
-        {method === 'password' ? <PasswordLoginForm mayLogin={mayLogin} onLoggedIn={onLoggedIn} /> : (
-          <Suspense fallback={<div style={{ minHeight: 236 }} aria-busy="true" />}>
-            <SmsLoginForm mayLogin={mayLogin} onLoggedIn={onLoggedIn} />
-          </Suspense>
+        {forgot ? (
+          <>
+            <h1 style={{ fontSize: 18, fontWeight: 500, textAlign: 'center', margin: '8px 0 20px' }}>找回密码</h1>
+            <Suspense fallback={<div style={{ minHeight: 420 }} aria-busy="true" />}>
+              <ForgotPasswordForm
+                onBack={() => setForgot(false)}
+                onDone={() => {
+                  message.success('密码已重置，请使用新密码登录。');
+                  setMethod('password');
+                  setForgot(false);
+                }}
+              />
+            </Suspense>
+          </>
+        ) : (
+          <>
+            <LoginMethodTabs value={method} onChange={setMethod} />
+            {method === 'password' ? <PasswordLoginForm mayLogin={mayLogin} onLoggedIn={onLoggedIn} /> : (
+              <Suspense fallback={<div style={{ minHeight: 236 }} aria-busy="true" />}>
+                <SmsLoginForm mayLogin={mayLogin} onLoggedIn={onLoggedIn} />
+              </Suspense>
+            )}
+            <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'flex-start', gap: 8 }}>
+              <UserAgreement
+                checked={agreed}
+                onChange={(checked) => {
+                  setAgreed(checked);
+                  if (checked) setAgreementMissing(false);
+                }}
+                showError={agreementMissing}
+              />
+              <button type="button" onClick={() => setForgot(true)} data-testid="login-forgot" style={{ marginTop: 16, minHeight: 24, padding: 0, border: 'none', background: 'none', color: token.colorPrimary, cursor: 'pointer', fontSize: 14, flex: 'none' }}>
+                忘记密码？
+              </button>
+            </div>
+          </>
         )}
-        <UserAgreement
-          checked={agreed}
-          onChange={(checked) => {
-            setAgreed(checked);
-            if (checked) setAgreementMissing(false);
-          }}
-          showError={agreementMissing}
-        />
       </main>
     </div>
   );

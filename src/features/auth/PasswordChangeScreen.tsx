@@ -29,7 +29,7 @@ export function PasswordChangeScreen({ title, tip, onBack, backText }: { title: 
   }, []);
 
   async function done() {
-    message.success('密码修改成功，请使用新密码重新登录');
+    message.success('密码修改成功，请使用新密码重新登录。');
     await logout();
     navigate('/login', { replace: true });
   }

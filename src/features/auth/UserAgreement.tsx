@@ -13,7 +13,7 @@ export function UserAgreement({ checked, onChange, showError }: { checked: boole
     <div style={{ marginTop: 16 }}>
       {/* The browser's own checkbox (in the theme's colour): antd's would be loaded for this one box. */}
       <label style={{ display: 'inline-flex', alignItems: 'center', gap: 8, cursor: 'pointer', minHeight: 24 }}>
-        <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} style={{ width: 16, height: 16, margin: 0, accentColor: token.colorPrimary, cursor: 'pointer' }} />
+        <input type="checkbox" data-testid="login-agreement-box" checked={checked} onChange={(e) => onChange(e.target.checked)} style={{ width: 16, height: 16, margin: 0, accentColor: token.colorPrimary, cursor: 'pointer' }} />
         <span data-testid="login-agreement">我已阅读并同意</span>
       </label>
       {/* Plain elements rather than Typography, which would bring its tooltip machinery to the login page. */}

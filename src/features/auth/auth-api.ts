@@ -1,5 +1,5 @@
 import { API } from '../../../common/api/paths';
-import type { LoginForm, LoginResult, SmsLoginRequest, TenantAlias } from '../../../common/api/types';
+import type { LoginForm, LoginResult, PasswordResetRequest, SmsLoginRequest, TenantAlias } from '../../../common/api/types';
 import { api } from '../../lib/api';
 
 /**
@@ -23,6 +23,13 @@ export async function login(fields: { username: string; password: string; captch
 /** SMS login with the 6-digit code sent for purpose 'login'. */
 export function smsLogin(request: SmsLoginRequest): Promise<LoginResult> {
   return api.post<LoginResult>(API.smsValidate, { phone: request.phone.trim(), code: request.code.trim() });
+}
+
+/** 忘记密码: the new password (AES-encrypted) with the code sent for purpose resetPassword. */
+export async function resetPassword(fields: { phone: string; code: string; newPassword: string }, quietCodes: readonly string[]): Promise<unknown> {
+  const { encryptPassword } = await import('../../../common/crypto/password-cipher');
+  const body: PasswordResetRequest = { phone: fields.phone.trim(), code: fields.code.trim(), value: encryptPassword(fields.newPassword) };
+  return api.post<unknown>(API.passwordReset, body, { quietCodes });
 }
 
 /** Records on the server that the user accepted the user agreement (needs the new session). */

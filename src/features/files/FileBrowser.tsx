@@ -1,8 +1,9 @@
 import { Flex, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
-import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useSearch } from 'wouter';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation } from 'wouter';
 import type { FileEntry } from '../../../common/api/types';
+import { formatSize } from '../../../common/format/size';
 import { pagePermissionsAtom, usePermissionCheck } from '../../lib/button-permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { useOnline } from '../../lib/data/online';
@@ -15,8 +16,9 @@ import { currentNetworkEnv } from '../../lib/client-env';
 import { SharerFilter } from './SharerFilter';
 import { DropOverlay } from './DropOverlay';
 import { ACTION_LABELS, ACTION_PERMISSIONS, actionsFor, PAGE_PERMISSIONS, type FileAction, type OfferedAction } from './file-actions';
-import { locationOf, SELECT_QUERY_PARAM } from './file-locations';
-import { FileBreadcrumb } from './FileBreadcrumb';
+import { locationOf } from './file-locations';
+import { FileBreadcrumb, useFolderName } from './FileBreadcrumb';
+import { FileGrid } from './FileGrid';
 import { FileTable } from './FileTable';
 import { FileSearchTools, FileToolbar } from './FileToolbar';
 import { copyOrMove, entriesByIds, makeFolder, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked } from './files-api';
@@ -28,12 +30,19 @@ import { errorText, useBrowserUploads } from './use-browser-uploads';
 import { useConflictDecisions } from './use-conflict-decisions';
 import { useDeepLinkPreview } from './use-deep-link-preview';
 import { useCurrentDir } from './use-current-dir';
+import type { ViewLayout } from './keyboard-nav';
+import { fileShortcuts } from './file-shortcuts';
+import { useListSelection } from './use-list-selection';
+import { useRevealedEntry } from './use-revealed-entry';
+import { isFileView, viewKeyOf, type FileView } from './file-view';
+import { useStoredState } from '../../lib/use-stored-state';
 import { useEntryPages } from './use-entry-pages';
 import { useNewVersionUpload } from './use-new-version-upload';
 import { usePickerRoots } from './use-picker-roots';
 import { usePublicSpace } from './space-queries';
 import { lazyWhenOpen } from '../../components/lazy-when-open';
 import { useFeedback } from '../../lib/feedback/feedback';
+import { usePhone } from '../../lib/use-phone';
 import type { PickedTarget } from './FolderPickerModal';
 
 // Dialogs load when first opened (components/lazy-when-open): the file page shows sooner.
@@ -71,7 +80,8 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   /** 共享文件, at the top: the entries of one sharer only (null = everyone's). */
   const [sharerId, setSharerId] = useState<string | null>(null);
   const sharedView = source.mode === 'folder' && source.via === 'share';
-  const [selectedIds, setSelectedIds] = useState<string[]>([]);
+  const [view, setView] = useStoredState<FileView>(viewKeyOf(user?.id), 'list', isFileView);
+  const layout = useRef<ViewLayout>({ columns: 1, pageRows: 10 });
   const [dialog, setDialog] = useState<Dialog>(null);
   const { withDecisions, modal: conflictModal } = useConflictDecisions();
   const newVersion = useNewVersionUpload('new-version-input');
@@ -82,9 +92,11 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const listing = useMemo(() => listingFor(source, folderDir, sort, { sharerId }), [sourceKey, folderDir, sort, sharerId]);
   const pages = useEntryPages<FileEntry>(listing, version);
   const pickerRoots = usePickerRoots(source, dialog?.kind === 'pick');
+  const list = useListSelection(pages.items, openEntry);
+  const { selectedIds, setSelectedIds, reset: resetSelection } = list;
 
-  useEffect(() => setSelectedIds([]), [listing]);
-  const revealId = useRevealedEntry(pages, folderDir, setSelectedIds);
+  useEffect(() => resetSelection(), [listing, resetSelection]);
+  useRevealedEntry(pages, folderDir, list.focus);
   const publicSpaceId = usePublicSpace(source.mode !== 'folder').data?.id ?? null;
 
   const selection = useMemo(() => {
@@ -94,6 +106,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
 
   const space = source.mode === 'folder' ? source.space : undefined;
   const online = useOnline();
+  const phone = usePhone();
   const ctx = { mode: source.mode, callerId: user?.id ?? null, isAdmin: user?.role === 'admin', spaceRole: space ? space.role : undefined, offline: !online, side: currentNetworkEnv() };
   /** Offline, a change is applied to the cached lists and kept in the outbox (待同步) until the network is back. */
   const queued = (): void => void message.info('当前离线：修改已保存在本机，联网后自动同步');
@@ -266,8 +279,17 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       else navigate(locationOf(file, publicSpaceId, true));
       return;
     }
-    if (previewModeOf(file) && permitted(ACTION_PERMISSIONS.preview ?? '')) setDialog({ kind: 'preview', file });
-    else if (permitted(ACTION_PERMISSIONS.download ?? '')) void run('download', [file]);
+    if (previewModeOf(file) && permitted(ACTION_PERMISSIONS.preview ?? '')) return setDialog({ kind: 'preview', file });
+    if (!permitted(ACTION_PERMISSIONS.download ?? '')) return;
+    // Opening a kind the browser cannot show: asked first, never a surprise download.
+    modal.confirm({
+      title: '无法在线预览',
+      content: `「${file.name}」不支持在线预览（${formatSize(file.size)}），是否下载到本机查看？`,
+      okText: '下载',
+      cancelText: '取消',
+      okButtonProps: { ...({ 'data-testid': 'confirm-download' } as Record<string, string>) },
+      onOk: () => void run('download', [file]),
+    });
   }
 
   // A file named by the desktop shell (clouddrive:// link): its preview (or its download), once the
@@ -300,7 +322,8 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   // ---- uploads -----------------------------------------------------------------------------------
 
   const canUpload = writeScope !== null && permitted(PAGE_PERMISSIONS.upload);
-  const { upload, uploadFolder, drop } = useBrowserUploads(canUpload && writeScope ? { parentId: uploadParent, category: writeScope.category } : null);
+  const folderName = useFolderName(source.mode === 'folder' ? dir : null, source.mode === 'folder' ? source.rootName : title);
+  const { upload, uploadFolder, drop, dialog: uploadClashDialog } = useBrowserUploads(canUpload && writeScope ? { parentId: uploadParent, category: writeScope.category } : null, folderName);
 
   // ---- menus -------------------------------------------------------------------------------------
 
@@ -313,23 +336,28 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       'data-testid': `menu-${o.action}`,
     }));
 
+  const downloadOne = permitted(ACTION_PERMISSIONS.download ?? '') ? (file: FileEntry) => void run('download', [file]) : null;
+
   const contextMenu: MenuProps = {
     items: menuItems(offered),
     onClick: ({ key }) => void run(key as FileAction, selection),
   };
 
-  /** Delete (to the recycle bin, or purge there) and F2 (rename) act on the selection, as in a file manager. */
-  function onShortcut(e: KeyboardEvent): void {
-    const target = e.target as HTMLElement;
-    // Typing in a field (the search box, a dialog) is not a shortcut; a row's checkbox is.
-    if (target.closest('input:not([type="checkbox"]), textarea, [contenteditable="true"], .ant-modal, .ant-drawer')) return;
-    const action: FileAction | null = e.key === 'Delete' ? (source.mode === 'recycle' ? 'purge' : 'delete') : e.key === 'F2' ? 'rename' : null;
-    const usable = action && offered.find((o) => o.action === action && o.disabledReason === null);
-    if (!usable) return;
-    e.preventDefault();
-    void run(usable.action, selection);
-  }
+  const onShortcut = fileShortcuts({
+    list,
+    layout,
+    recycle: source.mode === 'recycle',
+    open: openEntry,
+    act: (action) => {
+      const usable = offered.find((o) => o.action === action && o.disabledReason === null);
+      if (!usable) return false;
+      void run(action, selection);
+      return true;
+    },
+  });
 
+  // The preview steps through the folder's previewable files (those loaded so far).
+  const previewable = useMemo(() => (dialog?.kind === 'preview' ? pages.items.filter((e) => previewModeOf(e) !== null) : []), [dialog, pages.items]);
   const excluded = useMemo(() => new Set(dialog?.kind === 'pick' ? dialog.entries.filter((e) => e.isDir).map((e) => e.id) : []), [dialog]);
   const versionsFile = dialog?.kind === 'versions' ? dialog.file : null;
 
@@ -352,12 +380,14 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
             {title}
           </div>
         )}
-        <Flex gap={8} align="center" wrap="wrap" justify="flex-end">
+        <Flex gap={8} align="center" wrap={phone ? false : 'wrap'} justify="flex-end" style={phone ? { width: '100%' } : undefined}>
           <OutboxPanel />
           <FileSearchTools
             source={source}
             sort={source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null}
             onSort={setSort}
+            view={view}
+            onView={setView}
             onSearch={(keyword) => navigate(searchUrl(source, keyword))}
           />
         </Flex>
@@ -375,20 +405,34 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         onCreateTxt={() => setDialog({ kind: 'txt' })}
         onAction={(action) => void run(action, selection)}
         onEmptyRecycle={emptyRecycleBin}
+        onClearSelection={() => setSelectedIds([])}
       />
-      <FileTable
-        mode={source.mode}
-        pages={pages}
-        selectedIds={selectedIds}
-        onSelect={setSelectedIds}
-        onActivate={openEntry}
-        sort={source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null}
-        onSort={setSort}
-        contextMenu={contextMenu}
-        onDownload={permitted(ACTION_PERMISSIONS.download ?? '') ? (file) => void run('download', [file]) : null}
-        showSharer={sharedView && dir === null}
-        revealId={revealId}
-      />
+      {view === 'grid' ? (
+        <FileGrid
+          mode={source.mode}
+          pages={pages}
+          selectedIds={selectedIds}
+          cursorId={list.cursorId}
+          handlers={list.handlers}
+          contextMenu={contextMenu}
+          onDownload={downloadOne}
+          layoutRef={layout}
+        />
+      ) : (
+        <FileTable
+          mode={source.mode}
+          pages={pages}
+          selectedIds={selectedIds}
+          cursorId={list.cursorId}
+          handlers={list.handlers}
+          sort={source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null}
+          onSort={setSort}
+          contextMenu={contextMenu}
+          onDownload={downloadOne}
+          layoutRef={layout}
+          showSharer={sharedView && dir === null}
+        />
+      )}
       {writeScope && (
         <>
           <NameModal
@@ -431,8 +475,9 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         onPick={(target) => (dialog?.kind === 'pick' ? transfer(dialog.op, dialog.entries, target) : Promise.resolve())}
       />
       <ConflictModal {...conflictModal} />
+      {uploadClashDialog}
       {newVersion.input}
-      <PreviewModal file={dialog?.kind === 'preview' ? dialog.file : null} onClose={() => setDialog(null)} />
+      <PreviewModal file={dialog?.kind === 'preview' ? dialog.file : null} siblings={previewable} onNavigate={(file) => setDialog({ kind: 'preview', file })} onClose={() => setDialog(null)} />
       <ShareDialog entries={dialog?.kind === 'share' ? dialog.entries : null} onClose={() => setDialog(null)} />
       <VersionsDrawer
         file={versionsFile}
@@ -445,31 +490,4 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       />
     </Flex>
   );
-}
-
-/** Pages of a folder loaded at most to find an entry to select: a link names an entry, not its page. */
-const REVEAL_MAX_PAGES = 50;
-
-/**
- * `?select=<id>` (a message links to its file): once the folder's list holds the entry it is selected
- * and scrolled into view — pages are loaded until it comes, at most REVEAL_MAX_PAGES — once per link.
- */
-function useRevealedEntry(pages: ReturnType<typeof useEntryPages<FileEntry>>, dir: string | null, select: (ids: string[]) => void): string | null {
-  const wanted = new URLSearchParams(useSearch()).get(SELECT_QUERY_PARAM);
-  const [revealed, setRevealed] = useState<string | null>(null);
-  const loaded = useRef(0);
-  const key = wanted ? `${dir ?? ''}/${wanted}` : null;
-  useEffect(() => {
-    if (!key || !wanted || revealed === key) return;
-    if (pages.items.some((e) => e.id === wanted)) {
-      setRevealed(key);
-      select([wanted]);
-      return;
-    }
-    if (pages.hasMore && !pages.loading && loaded.current < REVEAL_MAX_PAGES) {
-      loaded.current++;
-      pages.loadMore();
-    }
-  }, [key, wanted, revealed, pages, select]);
-  return revealed !== null && revealed === key ? wanted : null;
 }

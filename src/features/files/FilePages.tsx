@@ -35,7 +35,7 @@ export function OtherFilesPage() {
       <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
         <InterceptedPanel onChanged={() => changed((v) => v + 1)} />
       </div>
-      <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.other, '交换区')} title="其他" />
+      <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.other, '交换区')} title="交换区" />
     </div>
   );
 }

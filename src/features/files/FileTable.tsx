@@ -1,6 +1,5 @@
-import { MoreOutlined } from '@ant-design/icons';
-import { Button, Checkbox, Dropdown, type MenuProps } from 'antd';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
+import { Button, Checkbox } from 'antd';
+import { memo, useMemo, useRef, useState, type CSSProperties, type MutableRefObject, type ReactNode } from 'react';
 import type { FileEntry, FileSortField, SearchHit } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
 import { formatSize } from '../../../common/format/size';
@@ -8,12 +7,13 @@ import { displayKindOf } from '../../components/file-kind-look';
 import { FileKindIcon } from '../../components/FileKindIcon';
 import { useElementSize } from '../../lib/use-element-size';
 import { TOUCH_TARGET_PX, usePhone } from '../../lib/use-phone';
-import type { BrowserMode } from './file-actions';
 import './file-table.css';
 import { FileStateTags } from './FileStateTags';
+import { ContextMenuArea, itemDomId, MoreButton, useLatest, useScrollCursorIntoView, type FileViewProps } from './file-view-parts';
+import type { ViewLayout } from './keyboard-nav';
 import { nextSort, type SortState } from './sort-state';
-import type { EntryPages } from './use-entry-pages';
 import { useInfiniteScroll } from './use-infinite-scroll';
+import type { ItemHandlers } from './use-list-selection';
 
 /** The checkbox column. */
 const SELECTION_WIDTH = 40;
@@ -28,24 +28,12 @@ const PHONE_ROW_HEIGHT = 64;
 /** Rows rendered beyond the visible ones, above and below, so fast scrolling shows no gaps. */
 const OVERSCAN_ROWS = 8;
 
-export interface FileTableProps {
-  mode: BrowserMode;
-  pages: EntryPages<FileEntry>;
-  selectedIds: string[];
-  onSelect: (ids: string[]) => void;
-  /** Double click / name click: opens a folder, previews or downloads a file. */
-  onActivate: (file: FileEntry) => void;
+export interface FileTableProps extends FileViewProps {
   /** Null = this listing cannot be sorted by the server (or the user may not sort). */
   sort: SortState | null;
   onSort: (sort: SortState) => void;
-  /** The context menu for the current selection. */
-  contextMenu: MenuProps;
-  /** The row's 下载 button (hidden when the user may not download). */
-  onDownload: ((file: FileEntry) => void) | null;
   /** 共享文件 at the top: who shared each entry, and when. */
   showSharer?: boolean;
-  /** An entry to scroll into view (opened from a message: `?select=`). */
-  revealId?: string | null;
 }
 
 interface Column {
@@ -57,55 +45,25 @@ interface Column {
   render: (file: FileEntry) => ReactNode;
 }
 
-/** The latest value of a prop, for handlers that must not change identity on every render. */
-function useLatest<T>(value: T) {
-  const ref = useRef(value);
-  useLayoutEffect(() => {
-    ref.current = value;
-  });
-  return ref;
-}
-
 /**
  * The file list: a virtualised table (only the rows in view are in the DOM, so a 100k-entry folder
  * scrolls smoothly), loading the next keyset page within 100 px of the bottom, server-side sort on the
  * column headers, checkboxes for multi-select, and a right-click menu that acts on the row under the
- * cursor (selecting it first when it was not selected).
+ * cursor (selecting it first when it was not selected). It is an ARIA grid: focusable, the keyboard
+ * cursor its active descendant (the keys themselves are FileBrowser's).
  *
  * Drawn here rather than with antd's Table: rows have one height, so the virtualisation is a few lines,
  * and antd's Table brought its filters (Tree, Radio), pagination (Select) and per-render bookkeeping to
  * the first screen after login — about a sixth of its JavaScript.
  */
-export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort, onSort, contextMenu, onDownload, showSharer = false, revealId = null }: FileTableProps) {
+export function FileTable({ mode, pages, selectedIds, cursorId, handlers, sort, onSort, contextMenu, onDownload, layoutRef, showSharer = false }: FileTableProps) {
   const box = useRef<HTMLDivElement>(null);
-  const [menuOpen, setMenuOpen] = useState(false);
   useInfiniteScroll(box, pages.loadMore, pages.hasMore, pages.items.length);
 
-  const latest = useLatest({ selectedIds, onSelect, onActivate, onSort, onDownload, sort });
+  const latest = useLatest({ handlers, onSort, onDownload });
   const canDownload = onDownload !== null;
   const phone = usePhone();
-
-  /** ⋮: opens the one context menu (it always shows the current selection's actions) at the button. */
-  const moreButton = useCallback(
-    (file: FileEntry, style?: CSSProperties) => (
-      <Button
-        type="text"
-        size="small"
-        icon={<MoreOutlined />}
-        aria-label="更多操作"
-        data-testid={`more-${file.id}`}
-        style={style}
-        onClick={(e) => {
-          e.stopPropagation();
-          const { selectedIds: chosen, onSelect: select } = latest.current;
-          if (!chosen.includes(file.id)) select([file.id]);
-          const r = e.currentTarget.getBoundingClientRect();
-          e.currentTarget.dispatchEvent(new window.MouseEvent('contextmenu', { bubbles: true, clientX: r.left, clientY: r.bottom }));
-        }}
-      />
-    ),
-    [latest],
-  );
+  const moreButton = (file: FileEntry, style?: CSSProperties) => <MoreButton file={file} handlers={latest} style={style} />;
 
   const columns = useMemo((): Column[] => {
     const sortable = (field: FileSortField) => (sort && mode === 'folder' ? { sortField: field } : {});
@@ -117,8 +75,9 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
           onClick={(e) => {
             e.preventDefault();
             e.stopPropagation();
-            latest.current.onActivate(file);
+            latest.current.handlers.activate(file);
           }}
+          onDoubleClick={(e) => e.stopPropagation()}
           title={file.name}
           data-testid="file-name"
           style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: 'inherit' }}
@@ -203,36 +162,13 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
       ),
     });
     return cols;
-  }, [mode, sort, canDownload, latest, phone, moreButton, showSharer]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- moreButton reads refs only
+  }, [mode, sort, canDownload, latest, phone, showSharer]);
 
   // The name column takes what the fixed columns leave (CSS flex), so the table fits the box when it
   // can and scrolls sideways below this width. No JavaScript measuring: the first paint is final.
   const nameMinWidth = phone ? 160 : NAME_MIN_WIDTH;
   const minTableWidth = columns.reduce((sum, c) => sum + (c.width ?? 0), 0) + SELECTION_WIDTH + nameMinWidth;
-
-  const onRowClick = useCallback(
-    (file: FileEntry, e: MouseEvent) => {
-      // A click selects the row alone; Ctrl/⌘-click adds or removes it.
-      const { selectedIds: chosen, onSelect: select } = latest.current;
-      if (e.ctrlKey || e.metaKey) select(chosen.includes(file.id) ? chosen.filter((id) => id !== file.id) : [...chosen, file.id]);
-      else select([file.id]);
-    },
-    [latest],
-  );
-  const onRowContextMenu = useCallback(
-    (file: FileEntry) => {
-      const { selectedIds: chosen, onSelect: select } = latest.current;
-      if (!chosen.includes(file.id)) select([file.id]);
-    },
-    [latest],
-  );
-  const onToggle = useCallback(
-    (file: FileEntry, checked: boolean) => {
-      const { selectedIds: chosen, onSelect: select } = latest.current;
-      select(checked ? [...chosen.filter((id) => id !== file.id), file.id] : chosen.filter((id) => id !== file.id));
-    },
-    [latest],
-  );
 
   const items = pages.items;
   const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
@@ -240,21 +176,22 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
   const someSelected = !allSelected && items.some((f) => selected.has(f.id));
   const empty = items.length === 0;
 
+  const cursorIndex = cursorId === null ? -1 : items.findIndex((f) => f.id === cursorId);
   return (
     <div ref={box} style={{ flex: 1, minHeight: 0, overflow: 'hidden', display: 'flex', flexDirection: 'column' }} data-testid="file-table-box">
-      <Dropdown
-        menu={{
-          ...contextMenu,
-          onClick: (info) => {
-            setMenuOpen(false);
-            contextMenu.onClick?.(info);
-          },
-        }}
-        trigger={['contextMenu']}
-        open={menuOpen && selectedIds.length > 0}
-        onOpenChange={setMenuOpen}
-      >
-        <div role="table" aria-label="文件列表" aria-rowcount={items.length + 1} className="ft-table" data-testid="file-table" data-count={items.length}>
+      <ContextMenuArea contextMenu={contextMenu} hasSelection={selectedIds.length > 0}>
+        <div
+          role="grid"
+          aria-label="文件列表"
+          aria-multiselectable
+          aria-rowcount={items.length + 1}
+          aria-activedescendant={cursorIndex >= 0 ? itemDomId(cursorId!) : undefined}
+          tabIndex={0}
+          className="ft-table"
+          data-testid="file-table"
+          data-file-list
+          data-count={items.length}
+        >
           <div role="rowgroup" className="ft-headgroup" style={{ minWidth: minTableWidth }}>
             <div role="row" aria-rowindex={1} className="ft-head" style={{ height: HEADER_HEIGHT }}>
               <div role="columnheader" className="ft-th ft-check" style={{ width: SELECTION_WIDTH }}>
@@ -263,7 +200,7 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
                   checked={allSelected}
                   indeterminate={someSelected}
                   disabled={empty}
-                  onChange={(e) => latest.current.onSelect(e.target.checked ? items.map((f) => f.id) : [])}
+                  onChange={(e) => latest.current.handlers.selectAll(e.target.checked)}
                   data-testid="select-all"
                 />
               </div>
@@ -279,16 +216,15 @@ export function FileTable({ mode, pages, selectedIds, onSelect, onActivate, sort
             minTableWidth={minTableWidth}
             rowHeight={phone ? PHONE_ROW_HEIGHT : ROW_HEIGHT}
             selected={selected}
+            cursorId={cursorId}
+            cursorIndex={cursorIndex}
             emptyText={pages.loading ? '' : '暂无文件'}
-            onRowClick={onRowClick}
-            onRowContextMenu={onRowContextMenu}
-            onToggle={onToggle}
-            onActivate={(file) => latest.current.onActivate(file)}
-            revealId={revealId}
+            handlers={handlers}
+            layoutRef={layoutRef}
           />
         </div>
-      </Dropdown>
-      <div style={{ height: FOOTER_HEIGHT, lineHeight: `${FOOTER_HEIGHT}px`, padding: '0 8px', color: '#8c8c8c' }} data-testid="file-table-footer">
+      </ContextMenuArea>
+      <div style={{ height: FOOTER_HEIGHT, lineHeight: `${FOOTER_HEIGHT}px`, padding: '0 8px', color: 'rgba(0,0,0,0.6)' }} data-testid="file-table-footer">
         {pages.loading ? '加载中…' : pages.hasMore ? '向下滚动加载更多' : empty ? '' : `共 ${items.length} 项`}
       </div>
     </div>
@@ -338,28 +274,20 @@ interface EntryRowsProps {
   minTableWidth: number;
   rowHeight: number;
   selected: ReadonlySet<string>;
+  cursorId: string | null;
+  cursorIndex: number;
   emptyText: string;
-  onRowClick: (file: FileEntry, e: MouseEvent) => void;
-  onRowContextMenu: (file: FileEntry) => void;
-  onToggle: (file: FileEntry, checked: boolean) => void;
-  onActivate: (file: FileEntry) => void;
-  revealId: string | null;
+  handlers: ItemHandlers;
+  layoutRef: MutableRefObject<ViewLayout>;
 }
 
 /** The scrolling body: only the rows in view (and OVERSCAN_ROWS around them) are rendered. */
-const EntryRows = memo(function EntryRows({ items, columns, nameMinWidth, minTableWidth, rowHeight, selected, emptyText, onRowClick, onRowContextMenu, onToggle, onActivate, revealId }: EntryRowsProps) {
+const EntryRows = memo(function EntryRows({ items, columns, nameMinWidth, minTableWidth, rowHeight, selected, cursorId, cursorIndex, emptyText, handlers, layoutRef }: EntryRowsProps) {
   const body = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const viewport = useElementSize(body, viewportFallback()).height;
-  const revealAt = revealId ? items.findIndex((f) => f.id === revealId) : -1;
-  // The revealed row comes to the middle of the view once it is loaded (once per entry).
-  useEffect(() => {
-    const el = body.current;
-    if (!el || revealAt < 0) return;
-    const top = Math.max(0, revealAt * rowHeight - Math.max(0, el.clientHeight - rowHeight) / 2);
-    el.scrollTop = top;
-    setScrollTop(top);
-  }, [revealAt, rowHeight]);
+  layoutRef.current = { columns: 1, pageRows: Math.max(1, Math.floor(viewport / rowHeight) - 1) };
+  useScrollCursorIntoView(body, cursorIndex, rowHeight, cursorId);
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN_ROWS);
   const last = Math.min(items.length, Math.ceil((scrollTop + viewport) / rowHeight) + OVERSCAN_ROWS);
   const rows: ReactNode[] = [];
@@ -369,22 +297,24 @@ const EntryRows = memo(function EntryRows({ items, columns, nameMinWidth, minTab
     rows.push(
       <div
         key={file.id}
+        id={itemDomId(file.id)}
         role="row"
         aria-rowindex={i + 2}
         aria-selected={isSelected}
         className="ft-row"
         data-testid="file-row"
         data-row-key={file.id}
+        data-cursor={file.id === cursorId || undefined}
         style={{ top: i * rowHeight, height: rowHeight }}
-        onClick={(e) => onRowClick(file, e)}
-        onContextMenu={() => onRowContextMenu(file)}
-        onDoubleClick={() => onActivate(file)}
+        onClick={(e) => handlers.click(file, e)}
+        onContextMenu={() => handlers.contextMenu(file)}
+        onDoubleClick={() => handlers.activate(file)}
       >
-        <div role="cell" className="ft-td ft-check" style={{ width: SELECTION_WIDTH }} onClick={(e) => e.stopPropagation()}>
-          <Checkbox aria-label={`选择 ${file.name}`} checked={isSelected} onChange={(e) => onToggle(file, e.target.checked)} />
+        <div role="gridcell" className="ft-td ft-check" style={{ width: SELECTION_WIDTH }} onClick={(e) => e.stopPropagation()}>
+          <Checkbox aria-label={`选择 ${file.name}`} checked={isSelected} onChange={(e) => handlers.toggle(file, e.target.checked)} />
         </div>
         {columns.map((c) => (
-          <div key={c.key} role="cell" className="ft-td" style={columnStyle(c, nameMinWidth)}>
+          <div key={c.key} role="gridcell" className="ft-td" style={columnStyle(c, nameMinWidth)}>
             {c.render(file)}
           </div>
         ))}
@@ -400,7 +330,7 @@ const EntryRows = memo(function EntryRows({ items, columns, nameMinWidth, minTab
       ) : (
         // A table group holds rows only (ARIA): the empty state is a row too.
         <div role="row" aria-rowindex={2}>
-          <div role="cell" className="ft-empty">
+          <div role="gridcell" className="ft-empty">
             {emptyText}
           </div>
         </div>

@@ -1,4 +1,5 @@
-import { Button, Drawer, Form, Input, Popconfirm, Select, Table } from 'antd';
+import { UserAddOutlined } from '@ant-design/icons';
+import { Button, Drawer, Popconfirm, Select, Space, Table } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import type { SpaceInfo, SpaceMember, SpaceRole } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
@@ -7,6 +8,7 @@ import { usePermission } from '../../lib/button-permissions';
 import { PAGE_PERMISSIONS } from './file-actions';
 import { addGroupMember, listGroupMembers, removeGroupMember, setGroupMemberRole } from './files-api';
 import { useFeedback } from '../../lib/feedback/feedback';
+import { OrgPicker, type OrgSelection } from '../../components/OrgPicker';
 
 const ROLES: SpaceRole[] = ['owner', 'manager', 'member'];
 
@@ -17,7 +19,8 @@ const ROLES: SpaceRole[] = ['owner', 'manager', 'member'];
 export function GroupMembersDrawer({ group, isAdmin, onClose, onChanged }: { group: SpaceInfo | null; isAdmin: boolean; onClose: () => void; onChanged: () => void }) {
   const { message } = useFeedback();
   const [members, setMembers] = useState<SpaceMember[] | null>(null);
-  const [form] = Form.useForm<{ username: string; role: SpaceRole }>();
+  const [newRole, setNewRole] = useState<SpaceRole>('member');
+  const [picking, setPicking] = useState(false);
 
   const load = useCallback(() => {
     if (!group) return;
@@ -45,27 +48,38 @@ export function GroupMembersDrawer({ group, isAdmin, onClose, onChanged }: { gro
     }
   }
 
+  /** The people chosen in the picker join with the chosen role; those already in the group are left as they are. */
+  async function addPicked(selection: OrgSelection) {
+    setPicking(false);
+    if (!group) return;
+    const present = new Set((members ?? []).map((m) => m.userId));
+    const joining = selection.users.filter((u) => !present.has(u.id));
+    if (joining.length === 0) return void message.info('所选人员已在群组中。');
+    let added = 0;
+    for (const u of joining) {
+      try {
+        await addGroupMember(group.id, u.website, newRole);
+        added++;
+      } catch {
+        // shown by the API client; the others are still added
+      }
+    }
+    if (added > 0) message.success(`已添加 ${added} 名成员`);
+    load();
+    onChanged();
+  }
+
   return (
     <Drawer open={group !== null} title={group ? `成员：${group.name}` : ''} onClose={onClose} size="large" destroyOnHidden>
       {manages && group && (
-        <Form
-          form={form}
-          layout="inline"
-          initialValues={{ role: 'member' }}
-          style={{ marginBottom: 16 }}
-          onFinish={(v) => change(() => addGroupMember(group.id, v.username.trim(), v.role), '成员已添加').then(() => form.resetFields(['username']))}
-        >
-          <Form.Item name="username" rules={[{ required: true, whitespace: true, message: '请输入账号' }]}>
-            <Input placeholder="成员账号" data-testid="member-username" />
-          </Form.Item>
-          <Form.Item name="role">
-            <Select style={{ width: 110 }} options={grantable.map((r) => ({ value: r, label: SPACE_ROLE_LABELS[r] }))} />
-          </Form.Item>
-          <Button type="primary" htmlType="submit" data-testid="member-add">
+        <Space style={{ marginBottom: 16 }}>
+          <Select<SpaceRole> style={{ width: 110 }} value={newRole} onChange={setNewRole} aria-label="新成员的角色" options={grantable.map((r) => ({ value: r, label: SPACE_ROLE_LABELS[r] }))} />
+          <Button type="primary" icon={<UserAddOutlined />} onClick={() => setPicking(true)} data-testid="member-add">
             添加成员
           </Button>
-        </Form>
+        </Space>
       )}
+      <OrgPicker open={picking} title={group ? `添加成员到「${group.name}」` : '添加成员'} onCancel={() => setPicking(false)} onOk={(s) => void addPicked(s)} />
       <Table<SpaceMember>
         rowKey="userId"
         loading={members === null}

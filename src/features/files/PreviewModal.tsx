@@ -1,111 +1,134 @@
+import { DownloadOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Spin } from 'antd';
 import { useEffect, useState } from 'react';
-import { downloadUrl, previewUrl, thumbnailUrl } from '../../../common/api/paths';
+import { downloadUrl, namedPreviewUrl, previewUrl } from '../../../common/api/paths';
 import type { FileEntry } from '../../../common/api/types';
+import { CsvPreview } from './CsvPreview';
+import { ImageViewer } from './ImageViewer';
 import { previewModeOf } from './preview-mode';
 import { formatDateTime } from '../../../common/format/date';
 import { WatermarkOverlay } from '../../components/WatermarkOverlay';
 import { useCurrentUser } from '../../lib/current-user';
 
 /**
- * Previews a picture (the server's thumbnail first, the original on demand), a PDF, a text file, an
- * audio or a video in a modal. User content never runs script on the app's origin: pictures and media
- * are <img>/<audio>/<video> elements; text is read as text and shown in a <pre>; a PDF is fetched and
- * shown from a blob: URL typed application/pdf (the browser's PDF viewer, no HTML parsing).
+ * Previews a picture (full size: fitted, zoomed, dragged, turned), a PDF (the browser's viewer, titled
+ * with the file's name), a text file, a CSV (as a table), an audio or a video, and steps to the
+ * previous or next previewable file of the folder (buttons, ← / →). User content never runs script on
+ * the app's origin: pictures and media are <img>/<audio>/<video> elements; text is read as text; a
+ * PDF is served as application/pdf with nosniff, which only the PDF viewer renders.
  */
-export function PreviewModal({ file, onClose }: { file: FileEntry | null; onClose: () => void }) {
+export function PreviewModal({ file, siblings = [], onNavigate, onClose }: { file: FileEntry | null; siblings?: readonly FileEntry[]; onNavigate?: (file: FileEntry) => void; onClose: () => void }) {
   const mode = file ? previewModeOf(file) : null;
   const user = useCurrentUser();
   // Through a preview-only share: no download here, and the viewer's account and time over the content.
   const previewOnly = file?.share?.permission === 'preview';
   const watermark = previewOnly ? `${user?.website ?? ''} ${formatDateTime(Date.now())}` : null;
+  const index = file ? siblings.findIndex((s) => s.id === file.id) : -1;
+  const prev = index > 0 ? siblings[index - 1] : undefined;
+  const next = index >= 0 && index < siblings.length - 1 ? siblings[index + 1] : undefined;
+
+  useEffect(() => {
+    if (!file || !onNavigate) return;
+    const onKey = (e: KeyboardEvent): void => {
+      const target = e.target as HTMLElement | null;
+      if (target?.closest('input, textarea, audio, video')) return;
+      if (e.key === 'ArrowLeft' && prev) onNavigate(prev);
+      else if (e.key === 'ArrowRight' && next) onNavigate(next);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [file, prev, next, onNavigate]);
+
+  const wide = mode === 'image' || mode === 'pdf' || mode === 'video' || mode === 'csv';
   return (
     <Modal
       open={file !== null}
-      title={file?.name}
+      title={
+        <span style={{ display: 'flex', gap: 8, alignItems: 'baseline', minWidth: 0, paddingInlineEnd: 24 }}>
+          <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} data-testid="preview-title">
+            {file?.name}
+          </span>
+          {index >= 0 && siblings.length > 1 && (
+            <span style={{ color: 'rgba(0,0,0,0.6)', fontWeight: 400, fontSize: 13, flex: 'none' }} data-testid="preview-position">
+              {index + 1} / {siblings.length}
+            </span>
+          )}
+        </span>
+      }
       onCancel={onClose}
-      width={mode === 'pdf' || mode === 'video' ? 960 : 720}
+      width={wide ? 'min(1200px, 96vw)' : 720}
+      centered
       destroyOnHidden
       footer={
-        file && !previewOnly ? (
-          <Button href={downloadUrl(file.id)} download={file.name} data-testid="preview-download">
-            下载
-          </Button>
-        ) : previewOnly ? (
-          <span style={{ color: '#999' }} data-testid="preview-only-note">
-            该分享仅允许预览
-          </span>
-        ) : null
+        file && (
+          <div style={{ display: 'flex', gap: 8, justifyContent: 'space-between', flexWrap: 'wrap' }}>
+            <span style={{ display: 'inline-flex', gap: 8 }}>
+              {onNavigate && siblings.length > 1 && (
+                <>
+                  <Button icon={<LeftOutlined />} disabled={!prev} onClick={() => prev && onNavigate(prev)} title={prev ? `上一个：${prev.name}（←）` : undefined} data-testid="preview-prev">
+                    上一个
+                  </Button>
+                  <Button disabled={!next} onClick={() => next && onNavigate(next)} title={next ? `下一个：${next.name}（→）` : undefined} data-testid="preview-next">
+                    下一个
+                    <RightOutlined />
+                  </Button>
+                </>
+              )}
+            </span>
+            {previewOnly ? (
+              <span style={{ color: '#999' }} data-testid="preview-only-note">
+                该分享仅允许预览
+              </span>
+            ) : (
+              <Button icon={<DownloadOutlined />} href={downloadUrl(file.id)} download={file.name} data-testid="preview-download">
+                下载
+              </Button>
+            )}
+          </div>
+        )
       }
     >
       <div data-testid="preview" data-mode={mode ?? 'none'} style={{ display: 'flex', justifyContent: 'center', minHeight: 120 }}>
-        {file && mode === 'image' && <ImagePreview file={file} />}
+        {file && mode === 'image' && <ImageViewer key={file.id} file={file} />}
         {file && mode === 'pdf' && (
           <WatermarkOverlay text={watermark}>
-            <FetchedPreview file={file} kind="pdf" />
+            <iframe key={file.id} title={file.name} src={namedPreviewUrl(file.id, file.name)} data-testid="preview-pdf" style={{ width: '100%', height: 'min(75vh, 900px)', border: 'none' }} />
           </WatermarkOverlay>
         )}
         {file && mode === 'text' && (
           <WatermarkOverlay text={watermark}>
-            <FetchedPreview file={file} kind="text" />
+            <TextPreview key={file.id} file={file} />
           </WatermarkOverlay>
         )}
-        {file && mode === 'audio' && <audio controls src={previewUrl(file.id)} data-testid="preview-audio" style={{ width: '100%' }} />}
-        {file && mode === 'video' && <video controls src={previewUrl(file.id)} data-testid="preview-video" style={{ maxWidth: '100%', maxHeight: '70vh' }} />}
-        {file && mode === null && <Alert type="info" showIcon message="该类型的文件不支持预览，请下载后查看" />}
+        {file && mode === 'csv' && <CsvPreview key={file.id} file={file} />}
+        {file && mode === 'audio' && <audio key={file.id} controls src={previewUrl(file.id)} data-testid="preview-audio" style={{ width: '100%' }} />}
+        {file && mode === 'video' && <video key={file.id} controls src={previewUrl(file.id)} data-testid="preview-video" style={{ maxWidth: '100%', maxHeight: '70vh' }} />}
+        {file && mode === null && <Alert type="info" showIcon title="该类型的文件不支持预览，请下载后查看" />}
       </div>
     </Modal>
   );
 }
 
-function ImagePreview({ file }: { file: FileEntry }) {
-  const [original, setOriginal] = useState(false);
-  return (
-    <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 8 }}>
-      <img
-        src={original ? previewUrl(file.id) : thumbnailUrl(file.id)}
-        alt={file.name}
-        data-testid="preview-image"
-        style={{ maxWidth: '100%', maxHeight: '65vh', objectFit: 'contain' }}
-      />
-      {!original && (
-        <Button type="link" onClick={() => setOriginal(true)}>
-          查看原图
-        </Button>
-      )}
-    </div>
-  );
-}
-
-function FetchedPreview({ file, kind }: { file: FileEntry; kind: 'pdf' | 'text' }) {
-  const [state, setState] = useState<{ text?: string; url?: string; error?: string }>({});
+function TextPreview({ file }: { file: FileEntry }) {
+  const [state, setState] = useState<{ text?: string; error?: string }>({});
   useEffect(() => {
     const controller = new AbortController();
-    let objectUrl: string | null = null;
     fetch(previewUrl(file.id), { credentials: 'include', signal: controller.signal })
       .then(async (res) => {
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        if (kind === 'text') return setState({ text: await res.text() });
-        objectUrl = URL.createObjectURL(new Blob([await res.arrayBuffer()], { type: 'application/pdf' }));
-        setState({ url: objectUrl });
+        setState({ text: await res.text() });
       })
       .catch(() => {
         if (!controller.signal.aborted) setState({ error: '无法加载预览，请下载后查看' });
       });
-    return () => {
-      controller.abort();
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [file.id, kind]);
+    return () => controller.abort();
+  }, [file.id]);
 
-  if (state.error) return <Alert type="error" showIcon message={state.error} />;
-  if (state.text !== undefined) {
-    return (
-      <pre data-testid="preview-text" style={{ width: '100%', maxHeight: '65vh', overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all', background: '#fafafa', padding: 12, margin: 0 }}>
-        {state.text}
-      </pre>
-    );
-  }
-  if (state.url) return <iframe title={file.name} src={state.url} data-testid="preview-pdf" style={{ width: '100%', height: '70vh', border: 'none' }} />;
-  return <Spin />;
+  if (state.error) return <Alert type="error" showIcon title={state.error} />;
+  if (state.text === undefined) return <Spin />;
+  return (
+    <pre data-testid="preview-text" tabIndex={0} style={{ width: '100%', maxHeight: '65vh', overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all', background: '#fafafa', padding: 12, margin: 0 }}>
+      {state.text}
+    </pre>
+  );
 }

@@ -9,6 +9,7 @@
  */
 import { downloadUrl, zipDownloadUrl } from '../../../common/api/paths';
 import type { FileEntry } from '../../../common/api/types';
+import { archiveBaseName } from '../../../common/files/zip-name';
 
 export function clickLink(href: string, name?: string): void {
   const a = document.createElement('a');
@@ -25,9 +26,8 @@ export function downloadFile(file: FileEntry): void {
   clickLink(downloadUrl(file.id), file.name);
 }
 
-/** A folder, or several entries, as one zip streamed by the server (named after the only folder, else 打包下载). */
+/** A folder, or several entries, as one zip streamed by the server (named after the folder, or the first entry: `报告 等3个文件.zip`). */
 export function downloadZip(entries: readonly FileEntry[]): void {
-  const only = entries.length === 1 ? entries[0] : undefined;
-  const name = only?.isDir ? only.name : '打包下载';
+  const name = archiveBaseName(entries);
   clickLink(zipDownloadUrl(entries.map((e) => e.id), name), `${name}.zip`);
 }

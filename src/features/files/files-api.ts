@@ -39,6 +39,8 @@ import type { SharedListRequest, SharedListResponse } from '../../../common/api/
 import { api } from '../../lib/api';
 import { ApiCallError } from '../../lib/api-client';
 import type { SortState } from './sort-state';
+import type { MultipleFileCheckRequest, MultipleFileCheckResponse, MultipleFileCheckResult } from '../../../common/transfer/checks';
+import type { UploadTarget } from '../../../common/transfer/engine-api';
 
 /** Where a folder listing lives: a personal category, or a group/public space. */
 export interface FolderScope {
@@ -199,4 +201,17 @@ export function setGroupMemberRole(id: string, userId: string, role: SpaceRole):
 
 export function removeGroupMember(id: string, userId: string): Promise<unknown> {
   return api.post<unknown>(API.groupMemberRemove, { id, userId });
+}
+
+/**
+ * The pre-upload checks of the picked files against the target folder (keys are the files' indexes),
+ * so the page can ask about clashes before queueing. Failures are quiet: the caller then queues
+ * without asking, and the transfer engine holds a clash in the transfer list instead.
+ */
+export async function checkPickedFiles(files: ReadonlyArray<{ name: string; size: number }>, target: UploadTarget, signal?: AbortSignal): Promise<Map<string, MultipleFileCheckResult>> {
+  const body: MultipleFileCheckRequest = {
+    items: files.map((f, i) => ({ key: String(i), name: f.name, size: f.size, parentId: target.parentId, category: target.category })),
+  };
+  const answer = await api.post<MultipleFileCheckResponse>(API.multipleFileCheck, body, { signal, onError: () => undefined });
+  return new Map(answer.results.map((r) => [r.key, r]));
 }

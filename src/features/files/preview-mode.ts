@@ -5,7 +5,7 @@
  */
 import type { FileKind } from '../../../common/api/types';
 
-export type PreviewMode = 'image' | 'pdf' | 'text' | 'audio' | 'video';
+export type PreviewMode = 'image' | 'pdf' | 'text' | 'csv' | 'audio' | 'video';
 
 /** Text files larger than this are downloaded rather than read into the page. */
 export const TEXT_PREVIEW_MAX_BYTES = 2 * 1024 * 1024;
@@ -22,6 +22,8 @@ export function previewModeOf(file: { isDir: boolean; kind: FileKind; name: stri
   if (file.isDir) return null;
   const mode = MODES[file.kind] ?? null;
   if (mode === 'image' && /\.svgz?$/i.test(file.name)) return null;
+  // A table of its first rows, read with a Range: any size.
+  if (/\.csv$/i.test(file.name)) return 'csv';
   if (mode === 'text' && file.size > TEXT_PREVIEW_MAX_BYTES) return null;
   return mode;
 }

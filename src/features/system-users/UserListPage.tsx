@@ -90,7 +90,7 @@ export function UserListPage() {
 
   return (
     <Flex gap={12} style={{ flex: 1, minHeight: 0 }} data-testid="user-list">
-      <Card size="small" title="部门" style={{ width: 280, display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0 } }}>
+      <Card size="small" title="部门" style={{ width: 220, flex: 'none', display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0 } }}>
         <Input.Search allowClear placeholder="搜索部门" onChange={(e) => setTreeKeyword(e.target.value)} />
         <div role="button" tabIndex={0} onClick={() => setDepartmentId(undefined)} onKeyDown={(e) => e.key === 'Enter' && setDepartmentId(undefined)} style={{ padding: '4px 8px', cursor: 'pointer', borderRadius: 6, background: departmentId ? undefined : '#e6f4ff' }}>
           全部用户
@@ -100,8 +100,8 @@ export function UserListPage() {
       <Card size="small" title="用户列表" style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 12, minHeight: 0 } }}>
         <Space wrap>
           <Input.Search allowClear placeholder="账号、昵称或手机号" onSearch={setKeyword} style={{ width: 240 }} data-testid="user-search" />
-          <Select<RoleCode> allowClear placeholder="角色" value={role} onChange={setRoleFilter} options={ROLES.map((r) => ({ value: r.code, label: r.name }))} style={{ width: 120 }} />
-          <Select<UserState> allowClear placeholder="状态" value={state} onChange={setState} options={STATES} style={{ width: 140 }} data-testid="user-state-filter" />
+          <Select<RoleCode> allowClear placeholder="角色" aria-label="按角色筛选" value={role} onChange={setRoleFilter} options={ROLES.map((r) => ({ value: r.code, label: r.name }))} style={{ width: 120 }} />
+          <Select<UserState> allowClear placeholder="状态" aria-label="按状态筛选" value={state} onChange={setState} options={STATES} style={{ width: 140 }} data-testid="user-state-filter" />
           {departmentId ? (
             <Space size={4}>
               <Switch size="small" checked={includeSub} onChange={setIncludeSub} />

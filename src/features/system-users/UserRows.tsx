@@ -7,14 +7,19 @@ import { departmentPath, type DepartmentIndex } from '../../../common/org/tree';
 import { VirtualRows } from '../../components/VirtualRows';
 
 const ROW = 48;
-/** Column template shared by the header and every row. */
+/**
+ * Column template shared by the header and every row: it fits 1440 px beside the menu, the department
+ * tree and the closed transfer panel (操作 in view without scrolling sideways): 空间 on two lines,
+ * the row actions as labelled icons.
+ */
 const GRID: CSSProperties = {
   display: 'grid',
-  gridTemplateColumns: '32px minmax(110px,1.2fr) minmax(90px,1fr) 120px minmax(120px,1.4fr) 120px 84px 130px 80px 190px',
+  gridTemplateColumns: '32px minmax(90px,1.2fr) minmax(80px,1fr) 104px minmax(90px,1.4fr) 100px 92px 72px 64px 96px',
   alignItems: 'center',
   gap: 8,
   padding: '0 8px',
 };
+const MIN_WIDTH = 866;
 
 export interface RowActions {
   canManage: boolean;
@@ -33,8 +38,9 @@ export interface RowActions {
 
 function stateTag(u: UserRow) {
   if (u.locked) return <Tag color="red">{u.lockedReason === 'failures' ? '已锁定(登录失败)' : '已锁定'}</Tag>;
-  if (u.mustChangePassword) return <Tag color="gold">待改初始密码</Tag>;
-  return <Tag color="green">正常</Tag>;
+  // Darker text than antd's preset tags (3:1 and less on their tint): contrast AA.
+  if (u.mustChangePassword) return <Tag color="gold" style={{ color: '#613400' }}>待改初始密码</Tag>;
+  return <Tag color="green" style={{ color: '#135200' }}>正常</Tag>;
 }
 
 /** 用户管理's rows: a virtual table (20,000 people keep ~30 rows in the DOM), next page near the bottom. */
@@ -43,8 +49,10 @@ export function UserRows(props: { users: UserRow[]; index: DepartmentIndex | nul
   const allOn = users.length > 0 && users.every((u) => a.selected.has(u.id));
   return (
     <div style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', overflowX: 'auto' }} role="table" aria-label="用户列表">
-      <div role="row" style={{ ...GRID, minWidth: 1100, height: 40, background: '#fafafa', fontWeight: 500, borderBottom: '1px solid #f0f0f0' }}>
-        <Checkbox checked={allOn} indeterminate={!allOn && a.selected.size > 0} onChange={(e) => a.onSelectAll(e.target.checked)} aria-label="全选" />
+      <div role="row" style={{ ...GRID, minWidth: MIN_WIDTH, height: 40, background: '#fafafa', fontWeight: 500, borderBottom: '1px solid #f0f0f0' }}>
+        <span role="columnheader">
+          <Checkbox checked={allOn} indeterminate={!allOn && a.selected.size > 0} onChange={(e) => a.onSelectAll(e.target.checked)} aria-label="全选" />
+        </span>
         <span role="columnheader">账号</span>
         <span role="columnheader">昵称</span>
         <span role="columnheader">手机号</span>
@@ -52,7 +60,7 @@ export function UserRows(props: { users: UserRow[]; index: DepartmentIndex | nul
         <span role="columnheader">角色</span>
         <span role="columnheader">状态</span>
         <span role="columnheader">空间</span>
-        <span role="columnheader">外网登录</span>
+        <span role="columnheader" title="外网登录">外网</span>
         <span role="columnheader">操作</span>
       </div>
       <VirtualRows
@@ -60,49 +68,51 @@ export function UserRows(props: { users: UserRow[]; index: DepartmentIndex | nul
         count={users.length}
         rowHeight={ROW}
         onNearEnd={props.onNearEnd}
-        style={{ minWidth: 1100 }}
+        style={{ minWidth: MIN_WIDTH }}
         empty={props.loading ? null : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有符合条件的用户" />}
         renderRow={(i, style) => {
           const u = users[i]!;
           const busy = a.busy === u.id;
           return (
             <div key={u.id} role="row" data-testid={`user-row-${u.website}`} style={{ ...style, ...GRID, borderBottom: '1px solid #f0f0f0' }}>
-              <Checkbox checked={a.selected.has(u.id)} onChange={(e) => a.onSelect(u.id, e.target.checked)} aria-label={`选择 ${u.website}`} />
-              <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{u.website}</span>
-              <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{u.nickName}</span>
-              <span>{u.phone || '-'}</span>
+              <span role="cell">
+                <Checkbox checked={a.selected.has(u.id)} onChange={(e) => a.onSelect(u.id, e.target.checked)} aria-label={`选择 ${u.website}`} />
+              </span>
+              <span role="cell" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{u.website}</span>
+              <span role="cell" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{u.nickName}</span>
+              <span role="cell">{u.phone || '-'}</span>
               <Tooltip title={index ? departmentPath(index, u.departmentId) : ''}>
-                <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{index?.byId.get(u.departmentId)?.name ?? '-'}</span>
+                <span role="cell" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{index?.byId.get(u.departmentId)?.name ?? '-'}</span>
               </Tooltip>
+              <span role="cell">
               <Select<RoleCode>
                 size="small"
                 value={u.role}
                 disabled={!a.canManage || busy}
                 options={ROLES.map((r) => ({ value: r.code, label: r.name }))}
                 onChange={(role) => a.onRole(u, role)}
-                style={{ width: 110 }}
+                style={{ width: 96 }}
+                aria-label={`${u.website} 的角色`}
                 data-testid={`user-role-${u.website}`}
               />
-              <span>{stateTag(u)}</span>
-              <span style={{ fontSize: 12 }}>
-                {formatSize(u.usedSize)} / {formatSize(u.quota)}
               </span>
-              <Switch size="small" checked={u.outerLogin} disabled={!a.canManage || busy} onChange={(on) => a.onOuter(u, on)} data-testid={`user-outer-${u.website}`} />
-              <Space size={4}>
+              <span role="cell">{stateTag(u)}</span>
+              <span role="cell" style={{ fontSize: 12, lineHeight: '16px', display: 'flex', flexDirection: 'column' }} title={`已用 ${formatSize(u.usedSize)}，共 ${formatSize(u.quota)}`}>
+                <span>{formatSize(u.usedSize)}</span>
+                <span style={{ color: 'rgba(0,0,0,0.6)' }}>/ {formatSize(u.quota)}</span>
+              </span>
+              <span role="cell">
+                <Switch size="small" checked={u.outerLogin} disabled={!a.canManage || busy} onChange={(on) => a.onOuter(u, on)} aria-label={`${u.website} 外网登录`} data-testid={`user-outer-${u.website}`} />
+              </span>
+              <Space size={4} role="cell">
                 {a.canEdit ? (
-                  <Button size="small" icon={<EditOutlined />} onClick={() => a.onEdit(u)} data-testid={`user-edit-${u.website}`}>
-                    编辑
-                  </Button>
+                  <Button size="small" icon={<EditOutlined />} onClick={() => a.onEdit(u)} aria-label={`编辑 ${u.website}`} title="编辑" data-testid={`user-edit-${u.website}`} />
                 ) : null}
                 {!a.canManage || u.id === a.selfId ? null : u.locked ? (
-                  <Button size="small" icon={<UnlockOutlined />} loading={busy} onClick={() => a.onLock(u, false)} data-testid={`user-unlock-${u.website}`}>
-                    解锁
-                  </Button>
+                  <Button size="small" icon={<UnlockOutlined />} loading={busy} onClick={() => a.onLock(u, false)} aria-label={`解锁 ${u.website}`} title="解锁" data-testid={`user-unlock-${u.website}`} />
                 ) : (
                   <Popconfirm title="锁定（停用）该账号？" description="锁定后该账号的登录会话立即失效，且无法再登录，直到解锁。" okText="锁定" cancelText="取消" onConfirm={() => a.onLock(u, true)}>
-                    <Button size="small" danger icon={<LockOutlined />} loading={busy} data-testid={`user-lock-${u.website}`}>
-                      锁定
-                    </Button>
+                    <Button size="small" danger icon={<LockOutlined />} loading={busy} aria-label={`锁定 ${u.website}`} title="锁定" data-testid={`user-lock-${u.website}`} />
                   </Popconfirm>
                 )}
                 {a.canEdit && u.id !== a.selfId ? (

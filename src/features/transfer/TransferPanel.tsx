@@ -1,11 +1,13 @@
-import { DownOutlined, ExportOutlined, StopOutlined, SwapOutlined, UpOutlined } from '@ant-design/icons';
+import { ExportOutlined, LeftOutlined, RightOutlined, StopOutlined, SwapOutlined } from '@ant-design/icons';
 import { Alert, Badge, Button, Collapse, Empty, Progress, Space, Tag, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { formatSize } from '../../../common/format/size';
 import type { TransferItemView } from '../../../common/transfer/engine-api';
 import { saveBlob } from '../../lib/save-blob';
 import { usePhone } from '../../lib/use-phone';
+import { isBoolean, useStoredState } from '../../lib/use-stored-state';
+import type { TabRole } from './engine-client';
 import { getEngine } from './engine-client';
 import { formatEta, HOLD_REASON_LABELS } from './state-labels';
 import { transferRowHeight, TransferItemRow, type TransferRowActions } from './TransferItemRow';
@@ -126,17 +128,28 @@ function BlockedList({ items }: { items: TransferItemView[] }) {
   );
 }
 
-/** '传输列表': the engine's uploads, with their progress and controls. Owns the engine connection. */
+/** Where this browser remembers whether the transfer panel is open (closed until a transfer starts). */
+export const PANEL_OPEN_KEY = 'transferPanelOpen';
+const PANEL_WIDTH = 380;
+const RAIL_WIDTH = 48;
+
+/**
+ * '传输列表': the engine's uploads, with their progress and controls. Owns the engine connection.
+ *
+ * On a wide screen a side sheet beside the page: closed (a narrow rail showing how many transfers
+ * run and how far they are) until the user opens it or a transfer starts, and remembered on this
+ * browser either way, so the page keeps its width (the user list's and search results' 操作 column)
+ * when nothing is moving. On a phone it is the bottom sheet's content, always open.
+ */
 export function TransferPanel() {
   const snapshot = useAtomValue(transferSnapshotAtom);
   const role = useAtomValue(tabRoleAtom);
   const online = useOnline();
   const { message } = useFeedback();
   const phone = usePhone();
-  const [expandedByUser, setExpanded] = useState(true);
-  // On a phone the panel is the bottom sheet's content: always open, as wide as the screen.
-  const expanded = phone || expandedByUser;
-  const expand = useCallback(() => setExpanded(true), []);
+  const [openByUser, setOpen] = useStoredState(PANEL_OPEN_KEY, false, isBoolean);
+  const expanded = phone || openByUser;
+  const expand = useCallback(() => setOpen(true), [setOpen]);
   useTransferEngine(expand);
 
   const actions = useMemo<TransferRowActions>(() => {
@@ -163,6 +176,7 @@ export function TransferPanel() {
     return lists;
   }, [snapshot]);
   const hasFinished = snapshot.items.some(isFinished);
+  const roleText = role === null ? '正在连接传输服务…' : role === 'leader' ? '本标签页正在传输' : '由其他标签页传输';
 
   const exportQueue = (): void => {
     getEngine()
@@ -173,9 +187,10 @@ export function TransferPanel() {
   return (
     <aside
       data-testid="transfer-panel"
+      data-expanded={expanded}
       aria-label="传输列表"
       style={{
-        width: phone ? '100%' : expanded ? 380 : 44,
+        width: phone ? '100%' : expanded ? PANEL_WIDTH : RAIL_WIDTH,
         flex: phone ? 1 : 'none',
         background: '#fff',
         borderInlineStart: phone ? undefined : '1px solid #f0f0f0',
@@ -185,30 +200,29 @@ export function TransferPanel() {
         transition: 'width .2s',
       }}
     >
-      <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '12px', borderBottom: '1px solid #f0f0f0' }}>
-        {!phone && (
-          <Button type="text" size="small" icon={expanded ? <DownOutlined rotate={-90} /> : <UpOutlined rotate={-90} />} onClick={() => setExpanded((e) => !e)} aria-label={expanded ? '收起传输列表' : '展开传输列表'} />
-        )}
-        {expanded && (
-          <>
-            <SwapOutlined />
-            <Typography.Text strong style={{ flex: 1 }}>
-              传输列表{running > 0 ? `（${running}）` : ''}
-            </Typography.Text>
-            <Button size="small" type="link" onClick={() => void getEngine().clearFinished()} disabled={!hasFinished} data-testid="transfer-clear-finished">
-              清除已完成
-            </Button>
-            <Button size="small" type="text" icon={<ExportOutlined />} onClick={exportQueue} title="导出队列（供测试回放）" aria-label="导出队列" data-testid="transfer-export">
-              导出队列
-            </Button>
-          </>
-        )}
-      </div>
+      {!expanded && <TransferRail running={running} items={uploads} roleText={roleText} role={role} onOpen={() => setOpen(true)} />}
+      {expanded && (
+        <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '12px', borderBottom: '1px solid #f0f0f0' }}>
+          {!phone && (
+            <Button type="text" size="small" icon={<RightOutlined />} onClick={() => setOpen(false)} aria-label="收起传输列表" aria-expanded title="收起传输列表" data-testid="transfer-toggle" />
+          )}
+          <SwapOutlined />
+          <Typography.Text strong style={{ flex: 1 }}>
+            传输列表{running > 0 ? `（${running}）` : ''}
+          </Typography.Text>
+          <Button size="small" type="link" onClick={() => void getEngine().clearFinished()} disabled={!hasFinished} data-testid="transfer-clear-finished">
+            清除已完成
+          </Button>
+          <Button size="small" type="text" icon={<ExportOutlined />} onClick={exportQueue} title="导出队列（供测试回放）" aria-label="导出队列" data-testid="transfer-export">
+            导出队列
+          </Button>
+        </div>
+      )}
       {expanded && (
         <div style={{ padding: '8px 12px', flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
           <div style={{ marginBottom: 6 }}>
             <Tag color={role === 'leader' ? 'blue' : 'default'} data-testid="transfer-role" data-role={role ?? ''}>
-              {role === null ? '正在连接传输服务…' : role === 'leader' ? '本标签页正在传输' : '由其他标签页传输'}
+              {roleText}
             </Tag>
           </div>
           <Alert type="warning" showIcon title={UPLOADER_TIP} style={{ marginBottom: 8 }} data-testid="uploader-tip" />
@@ -221,6 +235,46 @@ export function TransferPanel() {
         </div>
       )}
     </aside>
+  );
+}
+
+/**
+ * The closed panel: a rail with the open button, the number of transfers under way and their overall
+ * progress, and whether this tab runs them. A click anywhere on it opens the panel.
+ */
+function TransferRail({ running, items, role, roleText, onOpen }: { running: number; items: TransferItemView[]; role: TabRole | null; roleText: string; onOpen: () => void }) {
+  const active = items.filter((i) => !isFinished(i));
+  const sum = overall(active);
+  const percent = overallPercent(active, sum);
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 12, padding: '12px 0', cursor: 'pointer', flex: 1 }} onClick={onOpen}>
+      <Button
+        type="text"
+        size="small"
+        icon={<LeftOutlined />}
+        onClick={(e) => {
+          e.stopPropagation();
+          onOpen();
+        }}
+        aria-label="展开传输列表"
+        aria-expanded={false}
+        title="展开传输列表"
+        data-testid="transfer-toggle"
+      />
+      <Badge count={running} size="small" title={`${running} 项传输中`}>
+        <SwapOutlined style={{ fontSize: 18, color: running > 0 ? '#0958d9' : 'rgba(0,0,0,0.65)' }} aria-hidden />
+      </Badge>
+      {running > 0 && <Progress type="circle" percent={percent} size={32} aria-label="全部传输的总进度" data-testid="transfer-rail-progress" />}
+      <span
+        role="img"
+        aria-label={roleText}
+        title={roleText}
+        data-testid="transfer-role"
+        data-role={role ?? ''}
+        style={{ width: 8, height: 8, borderRadius: 4, background: role === 'leader' ? '#1677ff' : role === 'follower' ? '#8c8c8c' : '#d9d9d9' }}
+      />
+      <span style={{ writingMode: 'vertical-rl', letterSpacing: 2, color: 'rgba(0,0,0,0.65)', fontSize: 13, userSelect: 'none' }}>传输列表</span>
+    </div>
   );
 }
 

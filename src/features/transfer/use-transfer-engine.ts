@@ -28,13 +28,13 @@ export function useTransferEngine(onNewItems: () => void): void {
     const listRefresh = createListRefresh(bumpFileList);
 
     const withdraw = provideTransferHandler({
-      async enqueueUploads(files, target) {
-        const ids = await engine.enqueueUploads(files, target);
+      async enqueueUploads(files, target, options) {
+        const ids = await engine.enqueueUploads(files, target, options);
         onNewItemsRef.current();
         return ids;
       },
-      async enqueueFolder(entries, target) {
-        const ids = await engine.enqueueFolder(entries, target);
+      async enqueueFolder(entries, target, options) {
+        const ids = await engine.enqueueFolder(entries, target, options);
         onNewItemsRef.current();
         // The folder tree exists on the server from now on.
         bumpFileList();

@@ -1,22 +1,23 @@
-import { UserOutlined } from '@ant-design/icons';
-import { Avatar, Card, Descriptions, Progress, Skeleton, Typography } from 'antd';
+import { Card, Descriptions, Progress, Skeleton, Typography } from 'antd';
 import { formatSize } from '../../../common/format/size';
 import { LoadFailed } from './LoadFailed';
+import { AvatarEditor, NicknameEditor, useProfileSaved } from './ProfileEditor';
 import { maskPhone, quotaPercent, useUserDetails } from './use-user-details';
 
-/** Spec §2 `/main/user/userInfo` (基本信息): avatar, nickname, account, phone, quota used of total. */
+/** Spec §2 `/main/user/userInfo` (基本信息): avatar and nickname (both editable), account, phone, quota used of total. */
 export function UserInfoPage() {
   const { user, failed, reload } = useUserDetails();
+  const saved = useProfileSaved();
   if (failed && !user) return <LoadFailed onRetry={reload} />;
   if (!user) return <Skeleton active avatar paragraph={{ rows: 4 }} />;
   const percent = quotaPercent(user.usedSize, user.quota);
   return (
     <Card title="基本信息" data-testid="user-info">
       <div style={{ display: 'flex', gap: 24, alignItems: 'flex-start', flexWrap: 'wrap' }}>
-        <Avatar size={80} src={user.avatar || undefined} icon={<UserOutlined />} data-testid="user-info-avatar" />
+        <AvatarEditor user={user} onSaved={saved} />
         <Descriptions column={1} style={{ flex: 1, minWidth: 280 }} styles={{ label: { width: 100 } }}>
           <Descriptions.Item label="昵称">
-            <span data-testid="user-info-nickname">{user.nickName || '-'}</span>
+            <NicknameEditor user={user} onSaved={saved} />
           </Descriptions.Item>
           <Descriptions.Item label="账号">
             <span data-testid="user-info-account">{user.website}</span>

@@ -50,6 +50,8 @@ async function filesStoredSince(dataDir: string, sinceMs: number): Promise<numbe
 }
 
 async function clearFinished(drive: BrowserDrive): Promise<void> {
+  // The transfer panel stays closed until a transfer starts (or the user opens it).
+  if ((await drive.page.getByTestId('transfer-panel').getAttribute('data-expanded')) !== 'true') await drive.page.getByTestId('transfer-toggle').click();
   const button = drive.page.getByTestId('transfer-clear-finished');
   if (await button.isEnabled()) await button.click();
   await drive.page.getByTestId('transfer-heading-upload').getByText('上传（0）').waitFor({ timeout: 30_000 });

@@ -12,6 +12,12 @@ describe('preview modes', () => {
     expect(previewModeOf(file('video', 'a.mp4'))).toBe('video');
   });
 
+  it('shows a CSV of any size as a table of its first rows', () => {
+    expect(previewModeOf(file('excel', '名单.CSV'))).toBe('csv');
+    expect(previewModeOf(file('excel', 'big.csv', 5 * 1024 ** 3))).toBe('csv');
+    expect(previewModeOf(file('excel', 'a.xlsx'))).toBeNull();
+  });
+
   it('downloads every other kind, folders never preview', () => {
     for (const kind of ['word', 'excel', 'ppt', 'package', 'unknown'] as const) expect(previewModeOf(file(kind, 'x'))).toBeNull();
     expect(previewModeOf({ isDir: true, kind: 'folder', name: 'd', size: 0 })).toBeNull();

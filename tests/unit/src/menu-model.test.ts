@@ -26,3 +26,22 @@ describe('hidden menu items', () => {
     expect(items[0]!.children!.map((c) => c.key)).toEqual(['/main/file/personal']);
   });
 });
+
+describe('the server menu', () => {
+  it('names only icons the sidebar can draw, so no item is left without one', async () => {
+    const { ConfigService } = await import('../../../server/services/config-service');
+    const service = new ConfigService(null as never, null as never, 0, undefined);
+    const menu = await service.menu({ role: 'admin', tenantId: 't', userId: 'u' } as never);
+    const missing: string[] = [];
+    type Drawn = { key: string; icon?: unknown; children?: Drawn[] };
+    const walk = (items: MenuItem[], drawn: Drawn[]): void =>
+      items.filter((i) => !i.hidden).forEach((item, i) => {
+        if (!drawn[i]?.icon) missing.push(item.name);
+        if (item.children) walk(item.children, drawn[i]?.children ?? []);
+      });
+    walk(menu, toAntdItems(menu) as Drawn[]);
+    expect(missing).toEqual([]);
+    expect(JSON.stringify(menu)).toContain('"name":"交换区"');
+    expect(JSON.stringify(menu)).not.toContain('"name":"其他"');
+  });
+});

@@ -132,6 +132,32 @@ describe('pre-upload checks and held items', () => {
     expect((await engine.getSnapshot()).items.find((i) => i.id === locked)).toMatchObject({ state: 'held', holdReason: 'locked' });
   });
 
+  it('a clash answered before queueing (enqueue option onConflict) is not held: each file goes with that policy; a lock still holds', async () => {
+    const server = new FakeUploadServer();
+    server.checkFindings.set('同名.doc', { exists: true });
+    server.checkFindings.set('他人.doc', { exists: true, replaceable: false });
+    server.checkFindings.set('锁定.doc', { exists: true, locked: true });
+    const { engine, db } = setupEngine(server);
+    const renamed = await engine.enqueueUploads([testFile('同名.doc', 1).file, testFile('他人.doc', 1).file, testFile('新.doc', 1).file], target, { onConflict: 'rename' });
+    for (const id of renamed) await waitForItem(engine, id, (i) => i.state === 'done');
+    const merges = server.requestsTo(API.chunkMerge).map((r) => r.body as { name: string; onConflict: string });
+    expect(merges.map((m) => [m.name, m.onConflict]).sort()).toEqual([['他人.doc', 'rename'], ['同名.doc', 'rename'], ['新.doc', 'rename']]);
+    expect(server.requestsTo(API.keepOnUpload)).toHaveLength(0);
+
+    // a new version cannot be made of another member's file, and a locked file is not replaced: those still ask
+    const [mine, notMine, locked] = await engine.enqueueUploads(
+      [testFile('同名.doc', 2).file, testFile('他人.doc', 2).file, testFile('锁定.doc', 2).file],
+      target,
+      { onConflict: 'newVersion' },
+    );
+    await waitForItem(engine, mine!, (i) => i.state === 'done');
+    const byId = new Map((await engine.getSnapshot()).items.map((i) => [i.id, i]));
+    expect(byId.get(notMine!)).toMatchObject({ state: 'held', holdReason: 'existsNotYours' });
+    expect(byId.get(locked!)).toMatchObject({ state: 'held', holdReason: 'locked' });
+    expect((await getUpload(db, mine!))!.onConflict).toBe('newVersion');
+    expect(server.requestsTo(API.chunkMerge).map((r) => (r.body as { onConflict: string }).onConflict).at(-1)).toBe('newVersion');
+  });
+
   it('a name conflict at merge holds the item for a decision instead of failing it', async () => {
     const server = new FakeUploadServer();
     let conflicts = 0;

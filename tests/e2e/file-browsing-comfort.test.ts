@@ -1,0 +1,247 @@
+/**
+ * Everyday comfort on the file pages (issue 20), in Chromium against `npm start`: the toolbar keeps
+ * its line when something is selected, 排序 opens on click (not hover), the keyboard works as in a
+ * file manager, a thumbnail grid beside the list is remembered, and a ZIP of several entries is named
+ * after the first one. Everything happens inside a folder of its own.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clickSelectionAction, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
+
+const OK = /确\s*定/;
+
+describe('file browsing comfort', () => {
+  let browser: Browser;
+  let page: Page;
+  let workDir: string;
+  const stamp = Date.now().toString(36);
+  const folder = `舒适-${stamp}`;
+  const names = ['报告.txt', '文件2.txt', '文件10.txt', '图片.png'];
+
+  beforeAll(async () => {
+    ({ browser, page, workDir } = await openBrowserSession('comfort-files', { acceptDownloads: true, viewport: { width: 1440, height: 900 } }));
+    await loginAsAdmin(page);
+    await page.getByTestId('toolbar-mkdir').click();
+    await page.getByTestId('mkdir-name-input').fill(folder);
+    await page.getByRole('button', { name: OK }).click();
+    await fileRow(page, folder).getByTestId('file-name').click();
+    await page.getByTestId('breadcrumb').getByText(folder).waitFor();
+    const files = names.map((n) => path.join(workDir, n));
+    for (const f of files.slice(0, 3)) writeFileSync(f, `内容 ${path.basename(f)}`);
+    writeFileSync(files[3]!, await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer());
+    await page.getByTestId('upload-input').setInputFiles(files);
+    for (const n of names) await transferItems(page, n, 'done').waitFor({ timeout: 60_000 });
+    for (const n of names) await fileRow(page, n).waitFor();
+  });
+
+  afterAll(async () => {
+    await closeBrowserSession(browser, workDir);
+  });
+
+  const rows = () => page.getByTestId('file-table').locator('[data-testid="file-row"]');
+  const selectedNames = () => page.getByTestId('file-table').locator('[data-testid="file-row"][aria-selected="true"] [data-testid="file-name"]').allTextContents();
+
+  it('keeps the toolbar on one line when something is selected: the list, sort and search do not move', async () => {
+    const before = { table: (await page.getByTestId('file-table').boundingBox())!, search: (await page.getByTestId('toolbar-search').boundingBox())!, sort: (await page.getByTestId('toolbar-sort').boundingBox())! };
+    for (const n of names) await fileRow(page, n).locator('.ant-checkbox').click();
+    await page.getByTestId('selection-count').getByText(`已选 ${names.length} 项`).waitFor();
+    const after = { table: (await page.getByTestId('file-table').boundingBox())!, search: (await page.getByTestId('toolbar-search').boundingBox())!, sort: (await page.getByTestId('toolbar-sort').boundingBox())! };
+    expect(after).toEqual(before);
+    // 取消选择 gives the page actions back
+    await page.getByTestId('selection-clear').click();
+    await page.getByTestId('toolbar-upload').waitFor();
+    expect((await page.getByTestId('file-table').boundingBox())!).toEqual(before.table);
+  });
+
+  it('opens 排序 on a click, not on hover', async () => {
+    const menu = page.locator('.ant-dropdown:visible', { hasText: '修改时间 降序' });
+    await page.getByTestId('toolbar-sort').hover();
+    await page.waitForTimeout(600);
+    expect(await menu.count()).toBe(0);
+    await page.getByTestId('toolbar-sort').click();
+    await menu.waitFor();
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
+  });
+
+  it('sorts names naturally: 文件2 before 文件10', async () => {
+    const order = await rows().locator('[data-testid="file-name"]').allTextContents();
+    expect(order.indexOf('文件2.txt')).toBeLessThan(order.indexOf('文件10.txt'));
+  });
+
+  it('moves, extends, selects all and clears with the keyboard, and opens with Enter', async () => {
+    const order = await rows().locator('[data-testid="file-name"]').allTextContents();
+    // a click on the size cell (not the name, which opens)
+    await fileRow(page, order[0]!).locator('[role="gridcell"]').nth(2).click();
+    await expect.poll(selectedNames).toEqual([order[0]]);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(selectedNames).toEqual([order[1]]);
+    await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(selectedNames).toEqual([order[1], order[2]]);
+    await page.keyboard.press('End');
+    await expect.poll(selectedNames).toEqual([order[order.length - 1]]);
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.getByTestId('selection-count').getByText(`已选 ${names.length} 项`).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('toolbar-upload').waitFor();
+    expect(await selectedNames()).toEqual([]);
+    // Delete asks before moving the selection to the recycle bin
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Delete');
+    await page.getByTestId('confirm-delete').waitFor();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: /取\s*消/ }).click();
+    await page.getByTestId('confirm-delete').waitFor({ state: 'detached' });
+    // Enter on a text file previews it
+    const text = order.find((n) => n.endsWith('.txt'))!;
+    await fileRow(page, text).locator('[role="gridcell"]').nth(2).click();
+    await page.getByTestId('file-table').press('Enter');
+    await page.getByTestId('preview-text').getByText(`内容 ${text}`).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('preview-text').waitFor({ state: 'detached' });
+  });
+
+  it('shows a thumbnail grid, moves through it by rows with the arrows, and remembers it after a reload', async () => {
+    await page.getByTestId('view-grid').click();
+    const grid = page.getByTestId('file-grid');
+    await grid.waitFor();
+    const thumb = grid.locator('[data-testid="file-tile"]', { hasText: '图片.png' }).getByTestId('file-thumbnail');
+    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    const tiles = grid.getByTestId('file-tile');
+    expect(await tiles.count()).toBe(names.length);
+    // all four tiles on one row at 1440 px: Right moves by one, Down stays on the last row
+    await tiles.first().locator('.fg-thumb').click();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => tiles.nth(1).getAttribute('aria-selected')).toBe('true');
+    await page.reload();
+    await page.getByTestId('file-grid').waitFor();
+    await page.getByTestId('view-list').click();
+    await page.getByTestId('file-table').waitFor();
+    await page.reload();
+    await page.getByTestId('file-table').waitFor();
+    expect(await page.getByTestId('file-grid').count()).toBe(0);
+  });
+
+  it('names a ZIP of several entries after the first one: 报告 等2个文件.zip', async () => {
+    const order = await rows().locator('[data-testid="file-name"]').allTextContents();
+    const two = order.filter((n) => n === '报告.txt' || n === '文件2.txt');
+    for (const n of two) await fileRow(page, n).locator('.ant-checkbox').click();
+    const download = page.waitForEvent('download');
+    await clickSelectionAction(page, 'zip');
+    expect((await download).suggestedFilename()).toBe(`${two[0]!.replace(/\.txt$/, '')} 等2个文件.zip`);
+  });
+
+  it('previews pictures at full size with zoom, steps to the next file, shows a CSV as a table, titles a PDF with its name, and asks before downloading a kind it cannot show', async () => {
+    // the ZIP step left its two entries selected: 取消选择 brings the page actions back
+    await page.getByTestId('selection-clear').click();
+    await page.getByTestId('toolbar-mkdir').click();
+    await page.getByTestId('mkdir-name-input').fill('预览');
+    await page.getByRole('button', { name: OK }).click();
+    await fileRow(page, '预览').getByTestId('file-name').click();
+    await page.getByTestId('breadcrumb').getByText('预览').waitFor();
+    const files: Record<string, Buffer> = {
+      'a-大图.png': await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 20, g: 90, b: 200 } } }).png().toBuffer(),
+      'b-名单.csv': Buffer.from('\uFEFF姓名,部门,备注\r\n张三,研发,"含,逗号"\r\n李四,市场,"两行\n备注"\r\n', 'utf8'),
+      'c-季度.pdf': minimalPdf(),
+      'd-方案.docx': Buffer.from('PK not really a docx'),
+    };
+    for (const [n, bytes] of Object.entries(files)) writeFileSync(path.join(workDir, n), bytes);
+    await page.getByTestId('upload-input').setInputFiles(Object.keys(files).map((n) => path.join(workDir, n)));
+    for (const n of Object.keys(files)) await fileRow(page, n).waitFor({ timeout: 60_000 });
+
+    // the picture: the original, fitted, then zoomed
+    await fileRow(page, 'a-大图.png').getByTestId('file-name').click();
+    const img = page.getByTestId('preview-image');
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1600);
+    const viewer = page.getByTestId('image-viewer');
+    const fitted = Number(await viewer.getAttribute('data-scale'));
+    expect(fitted).toBeLessThan(100);
+    await page.getByTestId('image-zoom-in').click();
+    await expect.poll(async () => Number(await viewer.getAttribute('data-scale'))).toBeGreaterThan(fitted);
+    await page.getByTestId('image-actual-size').click();
+    await expect.poll(() => viewer.getAttribute('data-scale')).toBe('100');
+    await expect(page.getByTestId('preview-position').textContent()).resolves.toBe('1 / 3');
+
+    // → the CSV, as a table with its quoted fields whole
+    await page.keyboard.press('ArrowRight');
+    const table = page.getByTestId('preview-csv');
+    await table.waitFor();
+    await expect(table.locator('thead th').allTextContents()).resolves.toEqual(['#', '姓名', '部门', '备注']);
+    await expect(table.locator('tbody tr').nth(0).locator('td').allTextContents()).resolves.toEqual(['1', '张三', '研发', '含,逗号']);
+    expect(await table.locator('tbody tr').count()).toBe(2);
+
+    // next: the PDF, in the browser's viewer titled with the file's name
+    await page.getByTestId('preview-next').click();
+    await page.getByTestId('preview-title').getByText('c-季度.pdf').waitFor();
+    await page.getByTestId('preview-pdf').waitFor();
+    await expect
+      .poll(async () => {
+        for (const frame of page.frames()) if (frame.url().startsWith('chrome-extension://')) return frame.title().catch(() => '');
+        return null;
+      }, { timeout: 20_000 })
+      .toBe('c-季度.pdf');
+    await expect(page.getByTestId('preview-next').isDisabled()).resolves.toBe(true);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('preview').waitFor({ state: 'detached' });
+
+    // a kind that cannot be shown: asked first; 取消 downloads nothing
+    let downloads = 0;
+    const count = () => void downloads++;
+    page.on('download', count);
+    await fileRow(page, 'd-方案.docx').getByTestId('file-name').click();
+    const ask = page.locator('.ant-modal-confirm', { hasText: '无法在线预览' });
+    await ask.waitFor();
+    await ask.getByRole('button', { name: /取\s*消/ }).click();
+    await ask.waitFor({ state: 'detached' });
+    await page.waitForTimeout(500);
+    expect(downloads).toBe(0);
+    page.off('download', count);
+    await fileRow(page, 'd-方案.docx').getByTestId('file-name').click();
+    const download = page.waitForEvent('download');
+    await page.getByTestId('confirm-download').click();
+    expect((await download).suggestedFilename()).toBe('d-方案.docx');
+  });
+
+  it('asks about a same-name upload in a dialog naming the folder, before queueing; the toast does not count a refused .exe', async () => {
+    // (inside 预览, left open by the previous step)
+    const picked = { 'b-名单.csv': '姓名\r\n王五\r\n', 'e-新.txt': '新的', '工具.exe': 'MZ' };
+    for (const [n, text] of Object.entries(picked)) writeFileSync(path.join(workDir, n), text);
+    await page.getByTestId('upload-input').setInputFiles(Object.keys(picked).map((n) => path.join(workDir, n)));
+    const dialog = page.getByTestId('upload-clash-dialog');
+    await dialog.getByText('「预览」中已有 1 个同名的文件或文件夹').waitFor();
+    await expect(page.getByTestId('upload-clash-names').locator('li').allTextContents()).resolves.toEqual(['b-名单.csv']);
+    // nothing is queued while the question is open
+    expect(await transferItems(page, 'e-新.txt').count()).toBe(0);
+    await page.getByTestId('upload-clash-rename').click();
+    await page.locator('.ant-message', { hasText: '已加入传输列表：2 个文件' }).waitFor();
+    await page.locator('.ant-message', { hasText: '「工具.exe」的类型禁止上传，未加入传输列表。' }).waitFor();
+    await fileRow(page, 'b-名单 (1).csv').waitFor({ timeout: 60_000 });
+    await fileRow(page, 'e-新.txt').waitFor();
+    expect(await fileRow(page, '工具.exe').count()).toBe(0);
+
+    // again, as a new version: no third entry
+    await page.getByTestId('upload-input').setInputFiles([path.join(workDir, 'e-新.txt')]);
+    await dialog.getByText('「预览」中已有 1 个同名的文件或文件夹').waitFor();
+    await page.getByTestId('upload-clash-new-version').click();
+    await page.locator('.ant-message', { hasText: '已加入传输列表：1 个文件' }).waitFor();
+    await expect.poll(() => transferItems(page, 'e-新.txt', 'done').count(), { timeout: 60_000 }).toBe(2);
+    expect(await fileRow(page, 'e-新 (1).txt').count()).toBe(0);
+  });
+});
+
+/** A one-page PDF with a correct cross-reference table. */
+function minimalPdf(): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>'];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out);
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}

@@ -1,0 +1,103 @@
+/**
+ * Everyday comfort of the layout (issue 20), in Chromium against `npm start` at 1440 px: a logged-out
+ * first load asks nothing that answers 401; the transfer panel stays a closed rail (the user list's
+ * 操作 column fully in view) until a transfer starts, and is remembered; the menu says 交换区 like
+ * the page and shows 个人中心 with an icon; 统一搜索 offers scopes and recent searches.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../common/api/paths';
+import { baseUrl, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
+
+describe('layout comfort', () => {
+  let browser: Browser;
+  let page: Page;
+  let workDir: string;
+  const stamp = Date.now().toString(36);
+
+  beforeAll(async () => {
+    ({ browser, page, workDir } = await openBrowserSession('comfort-layout', { viewport: { width: 1440, height: 900 } }));
+  });
+  afterAll(async () => {
+    await closeBrowserSession(browser, workDir);
+  });
+
+  it('sends a logged-out first load straight to /login: no homeUrl call, no 401 in the console', async () => {
+    const asked: string[] = [];
+    const failures: string[] = [];
+    page.on('request', (r) => asked.push(r.url()));
+    page.on('response', (r) => r.status() === 401 && failures.push(r.url()));
+    page.on('console', (m) => m.type() === 'error' && failures.push(m.text()));
+    await page.goto(baseUrl() + '/');
+    await page.waitForURL('**/login');
+    await page.getByTestId('login-username').waitFor();
+    await page.waitForTimeout(500);
+    expect(asked.filter((u) => u.includes(API.homeUrl))).toEqual([]);
+    expect(failures).toEqual([]);
+    page.removeAllListeners('request');
+    page.removeAllListeners('response');
+    page.removeAllListeners('console');
+  });
+
+  it('keeps the transfer panel a closed rail after login, so the user list shows its 操作 column whole', async () => {
+    await loginAsAdmin(page);
+    const panel = page.getByTestId('transfer-panel');
+    await expect(panel.getAttribute('data-expanded')).resolves.toBe('false');
+    expect((await panel.boundingBox())!.width).toBeLessThanOrEqual(60);
+    await page.goto(baseUrl() + '/main/system/user/list');
+    const actions = page.getByRole('columnheader', { name: '操作' });
+    await actions.waitFor();
+    const header = (await actions.boundingBox())!;
+    expect(header.x + header.width).toBeLessThanOrEqual((await panel.boundingBox())!.x);
+  });
+
+  it('opens the panel by itself when a transfer starts, and remembers a closed panel across a reload', async () => {
+    await page.goto(baseUrl() + '/main/file/personal');
+    const name = `面板-${stamp}.txt`;
+    const file = path.join(workDir, name);
+    writeFileSync(file, 'panel');
+    await page.getByTestId('upload-input').setInputFiles(file);
+    const panel = page.getByTestId('transfer-panel');
+    await expect.poll(() => panel.getAttribute('data-expanded')).toBe('true');
+    await transferItems(page, name, 'done').waitFor({ timeout: 60_000 });
+    await fileRow(page, name).waitFor();
+    await page.getByTestId('transfer-toggle').click();
+    await expect.poll(() => panel.getAttribute('data-expanded')).toBe('false');
+    await page.reload();
+    await page.getByTestId('file-table').waitFor();
+    await expect(page.getByTestId('transfer-panel').getAttribute('data-expanded')).resolves.toBe('false');
+    // the rail opens it again
+    await page.getByTestId('transfer-toggle').click();
+    await page.getByTestId('transfer-heading-upload').waitFor();
+  });
+
+  it('names the exchange area 交换区 in the menu and on its page, and gives 个人中心 an icon', async () => {
+    const menu = page.getByTestId('side-menu');
+    await menu.getByText('交换区', { exact: true }).click();
+    await page.waitForURL('**/main/file/other');
+    await page.getByTestId('breadcrumb').getByText('交换区').waitFor();
+    expect(await menu.getByText('其他', { exact: true }).count()).toBe(0);
+    const centre = menu.locator('.ant-menu-submenu-title', { hasText: '个人中心' });
+    expect(await centre.locator('.anticon').count()).toBeGreaterThan(0);
+  });
+
+  it('offers scopes and recent searches on 统一搜索 before anything is typed', async () => {
+    await page.goto(baseUrl() + '/main/file/unifiedSearch');
+    await page.getByTestId('search-scopes').getByTestId('search-scope-all').waitFor();
+    await page.getByTestId('search-scopes').getByText('个人文件').waitFor();
+    await page.getByTestId('search-input').locator('input').fill(`面板-${stamp}`);
+    await page.getByTestId('search-input').locator('input').press('Enter');
+    await fileRow(page, `面板-${stamp}.txt`).waitFor();
+    // the same keyword in one scope
+    await page.getByTestId('search-scope-category:1').click();
+    await page.waitForURL('**/main/file/search?**category=1**');
+    await fileRow(page, `面板-${stamp}.txt`).waitFor();
+    await page.goto(baseUrl() + '/main/file/unifiedSearch');
+    const recent = page.getByTestId('recent-searches').getByTestId('recent-search').filter({ hasText: `面板-${stamp}` });
+    await recent.click();
+    await page.waitForURL('**/main/file/unifiedSearch?keyword=**');
+    await fileRow(page, `面板-${stamp}.txt`).waitFor();
+  });
+});
