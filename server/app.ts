@@ -76,7 +76,7 @@ import { registerUserAdminRoutes } from './routes/user-admin-routes';
 import { registerUserImportRoutes } from './routes/user-import-routes';
 import { registerNoticeRoutes } from './routes/notice-routes';
 import { registerSystemNoticeRoutes } from './routes/system-notice-routes';
-import { buildNotices, type Notices } from './services/notices';
+import { buildNotices, extendFileReach, type Notices } from './services/notices';
 import { buildOrganisation } from './services/organisation';
 import { AuthService } from './services/auth-service';
 import { resolveAccountPolicy } from './services/account-policy';
@@ -103,6 +103,16 @@ import { LocalDiskBlobStore } from './storage/blob-store';
 import { FingerprintUpgradeRepository } from './repositories/fingerprint-upgrade-repository';
 import { upgradeFingerprints, type FingerprintUpgradeReport } from './services/fingerprint-upgrade';
 import { LocalChunkStore } from './storage/chunk-store';
+import { ShareGrantRepository } from './repositories/share-grants';
+import { ExchangeRepository } from './repositories/exchange-repository';
+import { SharingSecrets } from './services/sharing/sharing-secrets';
+import { ContentGate } from './services/sharing/content-gate';
+import { watermarkPicture } from './services/sharing/watermark';
+import { buildSharing, sharedFileReach } from './services/sharing';
+import { registerShareRoutes } from './routes/share-routes';
+import { registerLinkRoutes } from './routes/link-routes';
+import { registerApplicationRoutes } from './routes/application-routes';
+import { registerExchangeRoutes } from './routes/exchange-routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -153,7 +163,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const checkRepo = new CheckRepository(db);
   const challengeRepo = new ChallengeRepository(db);
   const clientOps = new ClientOpRepository(db);
-  const actionLogRepo = new ActionLogRepository(db, await loadChainKey(config.dataDir, config.auditChainKey, true));
+  const chainKey = await loadChainKey(config.dataDir, config.auditChainKey, true);
+  const actionLogRepo = new ActionLogRepository(db, chainKey);
   const actionLogs = new ActionLogService(actionLogRepo, (err) => app.log.error({ err }, 'action log write failed'));
   await actionLogRepo.refreshStatistics();
   // The department filter takes the department and everything under it; another tenant's id is unknown.
@@ -185,24 +196,51 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const spaceRepo = new SpaceRepository(db);
   const treeRepo = new TreeRepository(db);
   const retentionMs = config.recycleRetentionDays * 24 * 3600 * 1000;
-  const access = new AccessService(files, spaceRepo);
-  const decorator = new EntryDecorator(files, checkRepo, retentionMs);
+  const grants = new ShareGrantRepository(db);
+  const exchangeRepo = new ExchangeRepository(db);
+  const access = new AccessService(files, spaceRepo, grants);
+  const decorator = new EntryDecorator(files, checkRepo, retentionMs, exchangeRepo);
   const blockedTypes = new BlockedTypes(checkRepo);
   const fileService = new FileService(files, access, decorator, blockedTypes);
-  const downloads = new DownloadService(files, blobStore, access);
+  const secrets = new SharingSecrets(chainKey);
+  const gate = new ContentGate(exchangeRepo, async (t) => (await tenantService.switches(t)).exchangeSwitch, secrets);
+  const downloads = new DownloadService(files, blobStore, access, gate);
   const trash = new TrashService(files, treeRepo, access, decorator, blobStore, thumbnails, retentionMs);
-  const transfers = new TransferService(files, treeRepo, access, decorator, trash);
-  const fileStates = new FileStateService(files, treeRepo, access, decorator, downloads);
+  const transfers = new TransferService(files, treeRepo, access, decorator, trash, gate, exchangeRepo);
+  const fileStates = new FileStateService(files, treeRepo, access, decorator, downloads, gate);
   const texts = new TextService(files, uploadRepo, new TextHoldRepository(db), blobStore, access, decorator, blockedTypes, {
     chunkSize: config.chunkSize,
     holdTtlMs: config.uploadExpiryMs,
   });
   const search = new SearchService(new SearchRepository(db), files, spaceRepo, access, decorator);
   const groups = new GroupService(spaceRepo, users, access);
-  const archives = new ArchiveService(files, blobStore, access, thumbnails);
+  const archives = new ArchiveService(files, blobStore, access, thumbnails, gate, watermarkPicture);
   // Notices: file changes reach them through the action log, held sensitive uploads through the checks.
-  const notices = buildNotices(db, { onError: (err) => app.log.error({ err }, 'notice delivery failed') });
+  const notices = buildNotices(db, {
+    onError: (err) => app.log.error({ err }, 'notice delivery failed'),
+    // Entries shared with a reader keep their names in the messages; a share's people watch its entries.
+    reach: (base) => extendFileReach(base, sharedFileReach(db, grants, files)),
+  });
   actionLogs.observe(notices.fileActions);
+  const sharing = buildSharing(db, {
+    files,
+    checks: checkRepo,
+    grants,
+    exchange: exchangeRepo,
+    access,
+    decorator,
+    fileService,
+    downloads,
+    archives,
+    transfers,
+    trash,
+    blockedTypes,
+    tenants: tenantService,
+    gate,
+    secrets,
+    notices: notices.events,
+    onNoticeError: (err) => app.log.error({ err }, 'share notice failed'),
+  });
   const checks = new CheckService(checkRepo, users, fileService, blockedTypes, notices.sensitiveHeld);
   const sync = new SyncService(new SyncRepository(db), access, trash, blockedTypes, checks, async (tenantId) => (await tenantService.switches(tenantId)).syncTime);
   const organisation = buildOrganisation(db, { users, sessions, spaces: spaceRepo, publicBaseUrl: config.publicBaseUrl });
@@ -234,7 +272,13 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   );
   const auditRetentionMs = (config.auditRetentionDays ?? DEFAULTS.auditRetentionDays) * 24 * 3600 * 1000;
   const sweeper = new Sweeper(uploads, captchaRepo, sessions, { throttle, smsCodes }, { trash, texts, clientOps }, (err) =>
-    app.log.error({ err }, 'sweep failed'), { actionLogs, retentionMs: auditRetentionMs }, notices.fileMessages);
+    app.log.error({ err }, 'sweep failed'), { actionLogs, retentionMs: auditRetentionMs }, notices.fileMessages, {
+    sweep: async (now) => {
+      await sharing.applications.expireDue(actionLogs, now);
+      await sharing.throttle.deleteStale(now);
+      await sharing.linkRepo.deleteExpiredTickets(now);
+    },
+  });
   app.decorate('sweeper', sweeper);
   app.decorate('notices', notices);
 
@@ -260,14 +304,18 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerFileRoutes(app, { files: fileService, transfers, trash, texts, search });
   registerFileStateRoutes(app, trash, fileStates);
   registerGroupRoutes(app, groups);
-  registerArchiveRoutes(app, archives, downloads);
+  registerArchiveRoutes(app, archives, downloads, watermarkPicture);
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
-  registerTransferRoutes(app, secondUploads, checks);
+  registerTransferRoutes(app, secondUploads, checks, (caller) => sharing.exchange.intercepted(caller));
   registerBatchUploadRoutes(app, new BatchUploadService(new BatchUploadRepository(db), uploadRepo, fileService, blobStore, blockedTypes, config.chunkSize));
   registerActionLogRoutes(app, actionLogQueries);
   registerTenantRoutes(app, tenantService);
   registerDictRoutes(app, dicts);
+  registerShareRoutes(app, sharing);
+  registerLinkRoutes(app, sharing.links, sharing.visits, watermarkPicture);
+  registerApplicationRoutes(app, sharing.applications);
+  registerExchangeRoutes(app, sharing.exchange);
   registerNoticeRoutes(app, notices);
   registerSystemNoticeRoutes(app, notices);
   registerSyncRoutes(app, sync);

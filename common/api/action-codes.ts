@@ -18,6 +18,10 @@ export const ACTION_AREAS = {
   audit: '审计',
   notice: '公告',
   access: '访问控制',
+  share: '共享',
+  link: '外链分享',
+  apply: '分享审批',
+  exchange: '交换区',
 } as const;
 export type ActionArea = keyof typeof ACTION_AREAS;
 
@@ -98,6 +102,29 @@ export const ACTIONS = {
   'audit.export': '导出操作日志',
   'audit.prune': '清理过期操作日志',
 
+  // Sharing (issue 15).
+  'share.create': '共享给他人',
+  'share.update': '修改共享',
+  'share.revoke': '取消共享',
+  'link.create': '创建分享链接',
+  'link.update': '修改分享链接',
+  'link.revoke': '取消分享链接',
+  'link.open': '打开分享链接',
+  'link.codeFailed': '提取码错误',
+  'link.preview': '预览分享链接中的文件',
+  'link.download': '通过分享链接下载',
+  'link.save': '保存分享链接中的文件',
+  'apply.submit': '提交分享申请',
+  'apply.approve': '通过分享申请',
+  'apply.reject': '驳回分享申请',
+  'apply.withdraw': '撤回分享申请',
+  'apply.expire': '分享申请已过期',
+  'tenant.sharePolicy': '修改文件安全策略',
+  'exchange.check': '交换区检查',
+  'exchange.safeCheck': '文件安全检查',
+  'exchange.process': '处理被拦截的文件',
+  'exchange.confirmDownload': '确认下载被拦截的文件',
+
   // A read refused: an id not found (another tenant's, deleted, never issued), AUTH-1005, a bad Origin…
   'access.denied': '访问被拒绝',
 } as const;
@@ -123,7 +150,20 @@ export type ActionOutcome = 'ok' | 'refused';
 export const ACTION_OUTCOMES: Record<ActionOutcome, string> = { ok: '成功', refused: '被拒绝' };
 
 /** What an action was done to, with its name at that time. */
-export type ActionTargetType = 'file' | 'folder' | 'version' | 'user' | 'group' | 'department' | 'tenant' | 'setting' | 'log' | 'notice';
+export type ActionTargetType =
+  | 'file'
+  | 'folder'
+  | 'version'
+  | 'user'
+  | 'group'
+  | 'department'
+  | 'tenant'
+  | 'setting'
+  | 'log'
+  | 'share'
+  | 'link'
+  | 'application'
+  | 'notice';
 
 export interface ActionTarget {
   type: ActionTargetType;
@@ -142,5 +182,8 @@ export const TARGET_TYPE_LABELS: Record<ActionTargetType, string> = {
   tenant: '租户',
   setting: '设置',
   log: '日志',
+  share: '共享',
+  link: '分享链接',
+  application: '分享申请',
   notice: '公告',
 };

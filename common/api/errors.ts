@@ -168,6 +168,51 @@ export const ERRORS = {
   IMPORT_BATCH_NOT_FOUND: { code: 'ORG-7026', status: 404, message: '导入批次不存在或已过期，请重新上传文件' },
   IMPORT_ALREADY_DONE: { code: 'ORG-7027', status: 400, message: '该批次已导入，请勿重复导入' },
 
+  // Appended by the sharing work (issue 15). Rules in sharing.ts.
+  /** A share id unknown to the caller (another tenant's, someone else's, never issued). */
+  SHARE_NOT_FOUND: { code: 'SHR-8001', status: 404, message: '共享不存在或已取消' },
+  /** Only entries the caller may change can be shared (their own, or a space's they may modify). */
+  SHARE_NOT_ALLOWED: { code: 'SHR-8002', status: 400, message: '只能分享您有权管理的文件' },
+  /** A preview-only share or link: download, ZIP, version download and copying out are refused. */
+  SHARE_PREVIEW_ONLY: { code: 'SHR-8003', status: 400, message: '该分享仅允许预览，不能下载' },
+  /** The tenant's policy wants an application for this share or link (POST shareApply/submit). */
+  SHARE_APPROVAL_REQUIRED: { code: 'SHR-8004', status: 400, message: '该分享需要审批，请提交分享申请' },
+  SHARE_TO_SELF: { code: 'SHR-8005', status: 400, message: '不能共享给自己' },
+  SHARE_VALIDITY_INVALID: { code: 'SHR-8006', status: 400, message: '有效期不在可选范围内' },
+  /** Rename of the shared entry itself, create/move/delete inside a share: the owner's. */
+  SHARE_EDIT_LIMITED: { code: 'SHR-8007', status: 400, message: '共享文件只能由所有者新建、移动或删除' },
+  LINK_CODE_REQUIRED: { code: 'LNK-8101', status: 400, message: '请设置4位提取码' },
+  LINK_CODE_FORMAT: { code: 'LNK-8102', status: 400, message: '提取码为4位字母或数字' },
+  /** An unknown token and a wrong code answer exactly this (sharing.ts). */
+  LINK_INVALID: { code: 'LNK-8103', status: 400, message: '链接不存在或提取码错误' },
+  /** Revoked or expired: the link gives nothing any more. */
+  LINK_GONE: { code: 'LNK-8104', status: 400, message: '分享链接已失效' },
+  /** Too many wrong codes for this link or from this address: wait (Retry-After, seconds in the text). */
+  LINK_TOO_MANY_ATTEMPTS: { code: 'LNK-8105', status: 400, message: '提取码错误次数过多，请稍后再试' },
+  /** The visit key is unknown, forged or older than LINK_VISIT_TTL_MS: enter the code again. */
+  LINK_VISIT_EXPIRED: { code: 'LNK-8106', status: 400, message: '访问已过期，请重新打开链接' },
+  LINK_LIMIT_INVALID: { code: 'LNK-8107', status: 400, message: '下载次数限制不正确' },
+  /** A download ticket unknown, expired, or already used for a whole download. */
+  LINK_TICKET_INVALID: { code: 'LNK-8108', status: 404, message: '下载地址已失效，请重新下载' },
+  APPLY_NOT_FOUND: { code: 'APL-8201', status: 404, message: '申请不存在' },
+  /** Approve, reject or withdraw of an application that is not waiting (any more). */
+  APPLY_NOT_PENDING: { code: 'APL-8202', status: 400, message: '该申请已处理、已撤回或已过期' },
+  APPLY_SELF_APPROVAL: { code: 'APL-8203', status: 400, message: '不能审批自己的申请' },
+  /** Not the approver of the application's current level. */
+  APPLY_NOT_APPROVER: { code: 'APL-8204', status: 400, message: '您不是该申请当前的审批人' },
+  /** The chosen approver is not one the policy allows for this application. */
+  APPLY_APPROVER_INVALID: { code: 'APL-8205', status: 400, message: '所选审批人不能审批该申请' },
+  APPLY_NO_APPROVER: { code: 'APL-8206', status: 400, message: '没有可选的审批人，请联系管理员设置审批人' },
+  APPLY_REASON_REQUIRED: { code: 'APL-8207', status: 400, message: '请填写申请理由（不超过500字）' },
+  APPLY_COMMENT_REQUIRED: { code: 'APL-8208', status: 400, message: '请填写驳回理由（不超过500字）' },
+  POLICY_INVALID: { code: 'APL-8209', status: 400, message: '策略设置不正确' },
+  EXCHANGE_DISABLED: { code: 'EXC-8301', status: 400, message: '交换区未开启' },
+  /** The file came from the other network build and has not passed checkSwap (yet). */
+  EXCHANGE_NOT_PASSED: { code: 'EXC-8302', status: 400, message: '该文件尚未通过交换区检查，暂不能在当前网络使用' },
+  /** Only exchange-area files (category 3) are checked. */
+  EXCHANGE_NOT_IN_AREA: { code: 'EXC-8303', status: 400, message: '只能检查交换区中的文件' },
+  /** A flagged (intercepted) file: confirm first (keepOnDownload). */
+  DOWNLOAD_CONFIRM_REQUIRED: { code: 'EXC-8304', status: 400, message: '该文件已被拦截，请确认后再下载' },
   // Appended by the notices work (issue 16). Rules in notices.ts.
   /** A notice id unknown to the caller (another tenant's, withdrawn for readers, not addressed to them). */
   NOTICE_NOT_FOUND: { code: 'NTC-9001', status: 404, message: '公告不存在或已撤回' },

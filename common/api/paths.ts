@@ -107,7 +107,7 @@ export const API = {
   // file operations of spec §7 (POST + JSON unless said otherwise; payloads in types.ts)
   /** Entries by id, in one call (FileMultiListRequest): refreshes selected rows after a batch action. */
   fileMultiList: '/api/file/multi/list',
-  /** The 共享文件 page: category 2 (shared files), same request/answer as fileList. */
+  /** The 共享文件 page: what others share with the caller (SharedListRequest → SharedListResponse, sharing.ts). */
   shareFileList: '/api/shareFile/list',
   /** Folder-picker tree for move/copy: one level of folders, loaded lazily by parent. */
   dirList: '/api/file/dir/list',
@@ -215,6 +215,73 @@ export const API = {
    */
   actionLogExport: '/api/actionLog/export',
 
+  // sharing (issue 15): payloads and rules in sharing.ts. Every entry id is checked against the caller's
+  // tenant and what they may see (unknown → 404); share, link and application ids against the caller.
+  /** `POST` ShareCreateRequest → ShareCreateResponse; SHARE_APPROVAL_REQUIRED when the policy wants an application. */
+  shareCreate: '/api/v2/share/create',
+  /** `POST` ShareUpdateRequest → ShareInfo (the sharer's own shares). */
+  shareUpdate: '/api/v2/share/update',
+  /** `POST {ids}` (ShareIdsRequest) → {revoked}: in force no more, from the recipients' next call. */
+  shareRevoke: '/api/v2/share/revoke',
+  /** `POST` MySharesRequest → MySharesResponse (我的分享, internal shares). */
+  shareMine: '/api/v2/share/mine',
+  /** `POST` ApprovalCheckRequest → ApprovalCheckResponse: whether an application is needed, and its approvers. */
+  shareCheck: '/api/v2/share/check',
+  /** `POST` LinkCreateRequest → LinkInfo; SHARE_APPROVAL_REQUIRED as above. */
+  linkCreate: '/api/v2/shareLink/create',
+  linkUpdate: '/api/v2/shareLink/update',
+  linkRevoke: '/api/v2/shareLink/revoke',
+  /** `POST` MyLinksRequest → MyLinksResponse (我的分享, links with their counts). */
+  linkMine: '/api/v2/shareLink/mine',
+  /** Visitor (public unless publicDownLoad is off): `POST` LinkOpenRequest → LinkOpenResponse. */
+  linkOpen: '/api/v2/shareLink/open',
+  /** Visitor: `POST` LinkListRequest → LinkListResponse. */
+  linkList: '/api/v2/shareLink/list',
+  /** Visitor: `POST` LinkDownloadRequest → LinkDownloadResponse (counts; DEP10213 past the limit). */
+  linkDownload: '/api/v2/shareLink/download',
+  /** Visitor: `GET /api/v2/shareLink/file/<ticket>` → the bytes (attachment, Range). */
+  linkFilePrefix: '/api/v2/shareLink/file/',
+  /** Visitor: `GET /api/v2/shareLink/preview/<id>?v=<visit>` → inline preview (watermarked pictures when preview-only). */
+  linkPreviewPrefix: '/api/v2/shareLink/preview/',
+  /** Visitor: `GET /api/v2/shareLink/thumbnail/<id>?v=<visit>` → WebP thumbnail. */
+  linkThumbnailPrefix: '/api/v2/shareLink/thumbnail/',
+  /** Signed-in visitor: `POST` LinkSaveRequest → LinkSaveResponse (copies into 个人文件). */
+  linkSave: '/api/v2/shareLink/save',
+  /** `POST` ApplicationSubmitRequest → ShareApplication. */
+  applySubmit: '/api/v2/shareApply/submit',
+  /** `POST` ApplicationListRequest → ApplicationListResponse: the caller's applications (我的申请). */
+  applyMine: '/api/v2/shareApply/mine',
+  /** `POST` ApplicationListRequest → ApplicationListResponse: waiting for / decided by the caller (审批). */
+  applyTodo: '/api/v2/shareApply/todo',
+  /** `POST {id}` → ShareApplication (the applicant or one of its approvers). */
+  applyGet: '/api/v2/shareApply/get',
+  /** `POST` ApplicationApproveRequest → ApplicationDecisionResponse (batch; each id answered on its own). */
+  applyApprove: '/api/v2/shareApply/approve',
+  /** `POST` ApplicationRejectRequest → ApplicationDecisionResponse. */
+  applyReject: '/api/v2/shareApply/reject',
+  /** `POST {id}` → ShareApplication: the applicant takes back a pending application. */
+  applyWithdraw: '/api/v2/shareApply/withdraw',
+  /** Admins: `GET` → FileSecuritySettings (sharing policy and exchange rules: /main/system/fileSecurity). */
+  fileSecurityGet: '/api/v2/fileSecurity/get',
+  /** Admins: `POST` FileSecurityUpdateRequest → FileSecuritySettings. */
+  fileSecurityUpdate: '/api/v2/fileSecurity/update',
+  /**
+   * Spec §7 checkSwap (path ours): `POST {ids}` (SwapCheckRequest) → SwapCheckResponse. Exchange-area
+   * files (and folders' files) put in from this network build are checked against the tenant's
+   * exchange rules; those that pass become usable from the other build, the others are intercepted.
+   */
+  checkSwap: '/api/v2/file/checkSwap',
+  /** Spec §7 fileSafe/check (path ours): the same checks on demand, nothing changes. */
+  fileSafeCheck: '/api/v2/file/fileSafe/check',
+  /** Spec §7: `POST` ProcessedListRequest → ProcessedListResponse (intercepted files dealt with; deals with `ids`). */
+  processedList: '/api/v2/file/processed/list',
+  /**
+   * Spec §7 keepOnDownload (path ours, GET as the spec says; needs X-Client-Platform like keepOnUpload):
+   * `?id=` → KeepOnDownloadResponse, the address that downloads the intercepted file once.
+   */
+  keepOnDownload: '/api/v2/file/keepOnDownload',
+  /** Spec §7: `GET ?id=` → CanOperationResponse. */
+  canOperationForShare: '/api/v2/onlyoffice/canoperationforshare',
   // notices (issue 16): payloads and the meaning of the counts in notices.ts.
   /** `GET` → UnreadCounts: the file and system badges in one call (spec §7). */
   noticeUnreadCount: '/api/v2/notice/unread/count',
@@ -288,6 +355,7 @@ export const API = {
    */
   keepOnUpload: '/api/v2/file/keepOnUpload',
   giveUpUpload: '/api/v2/file/giveUpUpload',
+  /** `GET` → UnprocessedUpload[] (held uploads); `?scope=exchange` → InterceptedFile[] (sharing.ts). */
   unProcessList: '/api/v2/file/unProcess/list',
 
   // desktop sync (issue 17); payloads in types.ts (SynContentRequest…), rules in common/sync/
@@ -353,4 +421,12 @@ export function actionLogExportUrl(query: Record<string, string | number | undef
 export function zipDownloadUrl(ids: readonly string[], name?: string): string {
   const q = `ids=${encodeURIComponent(ids.join(','))}`;
   return `${API.zipDownload}?${q}${name ? `&name=${encodeURIComponent(name)}` : ''}`;
+}
+
+export function linkPreviewUrl(fileId: string, visit: string): string {
+  return `${API.linkPreviewPrefix}${encodeURIComponent(fileId)}?v=${encodeURIComponent(visit)}`;
+}
+
+export function linkThumbnailUrl(fileId: string, visit: string): string {
+  return `${API.linkThumbnailPrefix}${encodeURIComponent(fileId)}?v=${encodeURIComponent(visit)}`;
 }

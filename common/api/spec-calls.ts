@@ -44,7 +44,6 @@ const SWITCHES = 'Admin switches';
 const MESSAGES = 'File messages';
 
 // Issue numbers of the open issues that build what is not served yet.
-const SHARING = 15;
 const DESKTOP_SYNC = 17;
 
 export const SPEC_CALLS: readonly SpecCall[] = [
@@ -54,7 +53,7 @@ export const SPEC_CALLS: readonly SpecCall[] = [
   get(CONFIG, API.menu),
   get(CONFIG, API.pagePermissions),
   get(CONFIG, API.homeUrl),
-  get(CONFIG, '/api/v2/onlyoffice/canoperationforshare', SHARING),
+  get(CONFIG, API.canOperationForShare),
 
   get(NOTICES, API.noticeUnreadCount),
   post(NOTICES, API.sysMsgUnreadNum),
@@ -106,14 +105,14 @@ export const SPEC_CALLS: readonly SpecCall[] = [
   post(FILES, API.removeFiles),
   get(FILES, API.keywordList),
   get(FILES, API.unProcessList),
-  post(FILES, '/api/v2/file/processed/list', SHARING),
+  post(FILES, API.processedList),
   unnamed(FILES, 'keepOnUpload', 'GET', API.keepOnUpload),
   unnamed(FILES, 'giveUpUpload', 'GET', API.giveUpUpload),
-  unnamed(FILES, 'keepOnDownload', 'GET', null, SHARING),
+  unnamed(FILES, 'keepOnDownload', 'GET', API.keepOnDownload),
   post(FILES, API.canBeUploadType),
   unnamed(FILES, 'checkFileSensitiveOrLock', 'POST', API.checkFileSensitiveOrLock),
-  unnamed(FILES, 'checkSwap', 'POST', null, SHARING),
-  unnamed(FILES, 'fileSafe/check', 'POST', null, SHARING),
+  unnamed(FILES, 'checkSwap', 'POST', API.checkSwap),
+  unnamed(FILES, 'fileSafe/check', 'POST', API.fileSafeCheck),
   unnamed(FILES, 'fileVersion/check', 'POST', API.fileVersionCheck),
   unnamed(FILES, 'multipleFile/check', 'POST', API.multipleFileCheck),
   post(FILES, API.createTxt),

@@ -1,3 +1,5 @@
+import type { ExchangeInfo, ShareGrantInfo } from './sharing';
+
 /**
  * Request and response payloads. Where spec §7 says a payload is "not shown", the shape here is our
  * design, and the server and every client import it from this file.
@@ -368,6 +370,10 @@ export interface FileEntry {
   favorite: boolean;
   /** Number of earlier versions kept (0 = only the current content). Always 0 for folders. */
   versionCount: number;
+  /** Reached through a share (共享文件): the caller's permission there (sharing.ts). */
+  share?: ShareGrantInfo;
+  /** An exchange-area file (category 3): its side and crossing state (sharing.ts). */
+  exchange?: ExchangeInfo;
 }
 
 export type FileSortField = 'name' | 'size' | 'updatedAt';
@@ -738,6 +744,8 @@ export * from './action-log';
 export * from './tenant';
 export * from './org-types';
 
+// ---- sharing, links, applications, exchange area (sharing.ts) ------------------------------------
+export * from './sharing';
 // ---- notices (issue 16): file messages, system notices, unread counts ------------------------------
 // Which two counts make the system count (spec §3): `SystemUnreadCount` in notices.ts —
 // tenantNotices (the tenant's notices addressed to the caller) + platformNotices (the platform's).

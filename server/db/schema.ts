@@ -385,6 +385,120 @@ export interface ActionLogHeadsTable {
   anchor_hash: string;
 }
 
+/** A share of an entry with a person, a department (and its sub-departments) or a group's members (migration 0050). */
+export interface SharesTable {
+  id: string;
+  tenant_id: string;
+  file_id: string;
+  owner_id: string;
+  recipient_type: 'user' | 'dept' | 'group';
+  recipient_id: string;
+  permission: 'preview' | 'download' | 'edit';
+  expires_at: number | null;
+  created_at: number;
+  updated_at: number;
+  revoked_at: number | null;
+  application_id: string | null;
+}
+
+export interface ShareLinksTable {
+  id: string;
+  tenant_id: string;
+  file_id: string;
+  owner_id: string;
+  /** Hex SHA-256 of the token. */
+  token_hash: string;
+  /** The token and code sealed with the link key (services/sharing/link-secrets.ts). */
+  token_sealed: string;
+  code_sealed: string | null;
+  expires_at: number | null;
+  download_limit: number | null;
+  download_count: number;
+  view_count: number;
+  preview_only: number;
+  created_at: number;
+  updated_at: number;
+  revoked_at: number | null;
+  application_id: string | null;
+}
+
+export interface ShareLinkTicketsTable {
+  /** Hex SHA-256 of the ticket. */
+  id_hash: string;
+  link_id: string;
+  tenant_id: string;
+  /** JSON string[]: one file, or the entries of a ZIP. */
+  file_ids: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface LinkFailuresTable {
+  /** `tok:<token hash>` or `addr:<client address>`. */
+  key: string;
+  failures: number;
+  first_failure_at: number;
+  last_failure_at: number;
+  locked_until: number | null;
+}
+
+export interface ShareApplicationsTable {
+  id: string;
+  tenant_id: string;
+  applicant_id: string;
+  kind: 'share' | 'link';
+  /** JSON string[]. */
+  file_ids: string;
+  /** JSON: the share's recipients, permission and validity, or the link's settings. */
+  settings: string;
+  reason: string;
+  state: 'pending' | 'approved' | 'rejected' | 'withdrawn' | 'expired';
+  level: number;
+  levels: number;
+  /** Who decides the current level (pending), or decided last. */
+  approver_id: string | null;
+  comment: string;
+  share_ids: string;
+  link_ids: string;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+export interface ShareApplicationStepsTable {
+  id: string;
+  application_id: string;
+  tenant_id: string;
+  kind: 'submit' | 'approve' | 'reject' | 'withdraw' | 'expire' | 'created';
+  level: number;
+  actor_id: string | null;
+  at: number;
+  comment: string;
+}
+
+/** A tenant's security settings by key ('sharePolicy', 'exchangeRules'), JSON values. */
+export interface SecuritySettingsTable {
+  tenant_id: string;
+  key: string;
+  value: string;
+  updated_at: number;
+}
+
+export interface ExchangeFilesTable {
+  file_id: string;
+  tenant_id: string;
+  owner_id: string;
+  side: 'internal' | 'public';
+  state: 'pending' | 'passed' | 'intercepted';
+  blob_id: string | null;
+  reason: string | null;
+  checked_at: number | null;
+  processed_at: number | null;
+  processing: string | null;
+  created_at: number;
+}
+
 /** One file message of one recipient (migration 0070, services/notices/). */
 export interface FileMessagesTable {
   id: string;
@@ -479,6 +593,14 @@ export interface Database {
   user_import_batches: UserImportBatchesTable;
   finished_uploads: FinishedUploadsTable;
   blob_intents: BlobIntentsTable;
+  shares: SharesTable;
+  share_links: ShareLinksTable;
+  share_link_tickets: ShareLinkTicketsTable;
+  link_failures: LinkFailuresTable;
+  share_applications: ShareApplicationsTable;
+  share_application_steps: ShareApplicationStepsTable;
+  security_settings: SecuritySettingsTable;
+  exchange_files: ExchangeFilesTable;
   stale_fingerprints: StaleFingerprintsTable;
   file_messages: FileMessagesTable;
   notice_counters: NoticeCountersTable;

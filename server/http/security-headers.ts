@@ -29,13 +29,17 @@ export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   // For browsers that predate frame-ancestors.
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
-  // Share-link pages will send no-referrer themselves; elsewhere other sites see the origin only.
+  // Share-link pages send no-referrer (LINK_PAGE_PREFIXES); elsewhere other sites see the origin only.
   'Referrer-Policy': 'strict-origin-when-cross-origin',
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=()',
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
 const isApiPath = (url: string): boolean => url.startsWith('/api/') || url.startsWith('/spacex/');
+
+/** Pages whose address holds a link token (common/api/sharing.ts shareLinkPath): no referrer, ever. */
+export const LINK_PAGE_PREFIXES = ['/shareLink', '/openShareLink', '/downLoadM'];
+const isLinkPage = (url: string): boolean => LINK_PAGE_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
 
 /**
  * Every response that is not an API answer (the app's HTML, scripts, workers, styles, icons) carries
@@ -48,6 +52,7 @@ export function installSecurityHeaders(app: FastifyInstance): void {
       if (!reply.hasHeader('X-Content-Type-Options')) reply.header('X-Content-Type-Options', 'nosniff');
       return payload;
     }
+    if (isLinkPage(request.url)) reply.header('Referrer-Policy', 'no-referrer');
     for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) if (!reply.hasHeader(name)) reply.header(name, value);
     return payload;
   });

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import { spaceMayModify } from '../../common/files/space-roles';
 import type { Database, FilesTable } from '../db/schema';
 import { newId } from '../ids';
+import { audienceOf, grantsOn } from './share-grants';
 
 type Tx = Transaction<Database>;
 
@@ -13,16 +14,19 @@ export interface ContentEditor {
   tenantId: string;
   userId: string;
   isAdmin: boolean;
+  /** The network build the editor works from: an exchange-area file remembers where it came in (sharing.ts). */
+  side?: 'internal' | 'public';
 }
 
 /** Why an overwrite was refused: the services map each to the code a rename would get. */
 export type ReplaceRefusal = 'forbidden' | 'locked' | 'gone';
 
 /** Builds the editor from a session's caller. */
-export const editorOf = (caller: { tenantId: string; userId: string; role: string }): ContentEditor => ({
+export const editorOf = (caller: { tenantId: string; userId: string; role: string; networkEnv?: 'internal' | 'public' }): ContentEditor => ({
   tenantId: caller.tenantId,
   userId: caller.userId,
   isAdmin: caller.role === 'admin',
+  side: caller.networkEnv,
 });
 
 export class ContentReplaceRefused extends Error {
@@ -78,6 +82,13 @@ export async function replaceContent(
  * they are a tenant admin.
  */
 async function mayModify(tx: Tx, editor: ContentEditor, file: FilesTable): Promise<boolean> {
+  if (await mayModifyByRole(tx, editor, file)) return true;
+  // Someone the entry is shared with, permission edit (common/api/sharing.ts), checked in this transaction.
+  const audience = await audienceOf(tx, editor.tenantId, editor.userId);
+  return (await grantsOn(tx, audience, [file.id], Date.now())).get(file.id)?.permission === 'edit';
+}
+
+async function mayModifyByRole(tx: Tx, editor: ContentEditor, file: FilesTable): Promise<boolean> {
   if (!file.space_id) return file.owner_id === editor.userId;
   const space = await tx
     .selectFrom('spaces')

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import { nameSortKey } from '../../common/files/name-sort-key';
 import type { ConflictPolicy, IfMatch } from '../../common/transfer/protocol';
 import type { Db } from '../db/database';
+import { stampExchange } from './exchange-repository';
 import { isUniqueViolation } from '../db/database';
 import type { Database, FilesTable, UploadsTable } from '../db/schema';
 import { freeName, numberedLikePattern } from '../services/naming';
@@ -329,6 +330,8 @@ export async function commitInTx(tx: Tx, input: CommitInput): Promise<Extract<Co
   if (Number(charged.numUpdatedRows) !== 1) throw new Rollback('quota');
 
   const placed = await placeFile(tx, { ...input.file, blob_id: blobId }, input.onConflict, input.editor, input.now, input.ifMatch ?? null);
+  // An exchange-area file remembers which network build put it (or its new content) there.
+  await stampExchange(tx, placed.file, input.editor.side, input.now);
 
   if (input.clientKey !== undefined) {
     try {
@@ -364,9 +367,13 @@ async function placeFile(
 ): Promise<{ file: FilesTable; replacedVersion: boolean }> {
   // Inside a folder the entry takes the folder's category and space (a group folder's children
   // belong to the group); names are unique among the folder's live children, whoever owns them.
+  let foreignFolder = false;
   if (file.parent_id !== null) {
-    const parent = await tx.selectFrom('files').select(['category', 'space_id']).where('id', '=', file.parent_id).executeTakeFirst();
+    const parent = await tx.selectFrom('files').select(['category', 'space_id', 'owner_id']).where('id', '=', file.parent_id).executeTakeFirst();
     if (parent) file = { ...file, category: parent.category, space_id: parent.space_id ?? null };
+    // A personal folder holds only its owner's entries: someone editing through a share may give
+    // its files new content, never add entries to it (common/api/sharing.ts).
+    foreignFolder = !!parent && parent.space_id == null && parent.owner_id !== file.owner_id;
   }
   const inFolder = (q: ReturnType<typeof selectFiles>) => {
     const live = q.where('deleted_at', 'is', null);
@@ -381,6 +388,7 @@ async function placeFile(
   const selectFiles = () => tx.selectFrom('files');
 
   const clash = await inFolder(selectFiles()).selectAll().where('name_key', '=', file.name_key).executeTakeFirst();
+  if (foreignFolder && !(clash && policy === 'newVersion')) throw new Rollback('forbidden');
   if (!clash) {
     await insertOrConflict(tx, file);
     return { file, replacedVersion: false };

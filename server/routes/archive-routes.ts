@@ -3,21 +3,25 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import { BATCH_MAX_IDS } from '../../common/api/types';
-import { previewTypeOf } from '../../common/files/preview';
 import { AppError } from '../http/app-error';
 import { attachmentDisposition } from '../http/range';
-import { sendContent } from '../http/send-content';
 import { callerOf } from '../http/session-guard';
 import { zipStream } from '../http/zip-writer';
 import type { ArchiveService } from '../services/archive-service';
 import type { DownloadService } from '../services/download-service';
 import { idString } from './schemas';
+import { sendPreview } from './link-routes';
 
 const idParams = { params: { type: 'object', required: ['id'], properties: { id: idString } } };
 const namedParams = { params: { type: 'object', required: ['id', 'name'], properties: { id: idString, name: { type: 'string', maxLength: 1024 } } } };
 
 /** Streamed ZIP downloads, inline previews and thumbnails (ours). */
-export function registerArchiveRoutes(app: FastifyInstance, archives: ArchiveService, downloads: DownloadService): void {
+export function registerArchiveRoutes(
+  app: FastifyInstance,
+  archives: ArchiveService,
+  downloads: DownloadService,
+  burnWatermark: (bytes: Buffer, text: string) => Promise<Buffer | null>,
+): void {
   app.get(
     API.zipDownload,
     {
@@ -47,11 +51,11 @@ export function registerArchiveRoutes(app: FastifyInstance, archives: ArchiveSer
   );
 
   const preview = async (request: FastifyRequest, reply: FastifyReply) => {
-    const file = await downloads.resolve(callerOf(request), (request.params as { id: string }).id, 'file.preview');
-    const type = previewTypeOf(file.name);
+    const { file, watermark } = await downloads.resolveWithWatermark(callerOf(request), (request.params as { id: string }).id, 'file.preview');
     // Chrome's PDF viewer does not run in a sandboxed document; a PDF's scripts run in the viewer,
-    // never on our origin. Every other inline type is sandboxed too.
-    return sendContent(request, reply, file, type ? { inline: true, contentType: type, sandbox: type !== 'application/pdf' } : { inline: false });
+    // never on our origin. Every other inline type is sandboxed too. A picture through a preview-only
+    // share carries the viewer's watermark in its pixels (routes/link-routes.ts sendPreview).
+    return sendPreview(request, reply, file, watermark, burnWatermark);
   };
   app.get(`${API.previewPrefix}:id`, { schema: idParams }, preview);
   // The same answer with the name as the last segment: the PDF viewer titles the document with it.

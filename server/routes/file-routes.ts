@@ -24,7 +24,7 @@ import type {
   TransferRequest,
   TransferResponse,
 } from '../../common/api/types';
-import { FILE_CATEGORY, FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';
+import { FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';
 import { callerOf } from '../http/session-guard';
 import type { FileService } from '../services/file-service';
 import type { SearchService } from '../services/search-service';
@@ -44,8 +44,6 @@ const listProperties = {
 } as const;
 
 const listSchema = { body: { type: 'object', required: ['parentId', 'category'], properties: listProperties } };
-/** /api/shareFile/list: the category is fixed (shared files), so it is optional. */
-const shareListSchema = { body: { type: 'object', required: ['parentId'], properties: listProperties } };
 
 const transferSchema = {
   body: {
@@ -82,11 +80,6 @@ export function registerFileRoutes(app: FastifyInstance, s: FileRouteServices): 
   app.post(API.fileList, { schema: listSchema }, async (request): Promise<ApiOk<FileListResponse>> => ({
     data: await s.files.list(callerOf(request), request.body as FileListRequest),
   }));
-
-  app.post(API.shareFileList, { schema: shareListSchema }, async (request): Promise<ApiOk<FileListResponse>> => {
-    const body = request.body as Omit<FileListRequest, 'category'>;
-    return { data: await s.files.list(callerOf(request), { ...body, category: FILE_CATEGORY.shared }) };
-  });
 
   app.post(
     API.fileMultiList,

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ApiOk } from '../../common/api/envelope';
 import { API } from '../../common/api/paths';
 import { requirePlatformHeader } from '../http/client-headers';
+import type { InterceptedFile } from '../../common/api/sharing';
+import type { Caller } from '../services/caller';
 import type {
   CanBeUploadTypeRequest,
   CanBeUploadTypeResponse,
@@ -40,7 +42,13 @@ const candidates = {
 } as const;
 const keyString = { type: 'string', minLength: 1, maxLength: 256 } as const;
 
-export function registerTransferRoutes(app: FastifyInstance, secondUploads: SecondUploadService, checks: CheckService): void {
+export function registerTransferRoutes(
+  app: FastifyInstance,
+  secondUploads: SecondUploadService,
+  checks: CheckService,
+  /** The exchange area's intercepted files (unProcess/list?scope=exchange). */
+  intercepted?: (caller: Caller) => Promise<InterceptedFile[]>,
+): void {
   app.post(
     API.secondUpload,
     {
@@ -166,7 +174,13 @@ export function registerTransferRoutes(app: FastifyInstance, secondUploads: Seco
     },
   );
 
-  app.get(API.unProcessList, async (request): Promise<ApiOk<UnprocessedUpload[]>> => ({
-    data: await checks.listUnprocessed(callerOf(request)),
-  }));
+  app.get(
+    API.unProcessList,
+    { schema: { querystring: { type: 'object', properties: { scope: { type: 'string', enum: ['upload', 'exchange'] } } } } },
+    async (request): Promise<ApiOk<UnprocessedUpload[] | InterceptedFile[]>> => {
+      // scope=exchange: files the exchange area intercepted (sharing.ts); default: held uploads.
+      if ((request.query as { scope?: string }).scope === 'exchange' && intercepted) return { data: await intercepted(callerOf(request)) };
+      return { data: await checks.listUnprocessed(callerOf(request)) };
+    },
+  );
 }

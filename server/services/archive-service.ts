@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { ERRORS } from '../../common/api/errors';
 import { THUMBNAIL_SIZE, ZIP_MAX_BYTES, ZIP_MAX_ENTRIES } from '../../common/api/types';
@@ -15,6 +16,8 @@ import type { Caller } from './caller';
 import { actionLog, fileTarget } from './action-log/recorder';
 import { freeName } from './naming';
 import type { AccessService } from './space-access';
+import { watermarkText } from './sharing/watermark-text';
+import type { ContentGate } from './sharing/content-gate';
 import { layoutOf } from './upload-commit';
 
 const DEFLATE_KINDS = new Set(['txt', 'unknown']);
@@ -74,21 +77,37 @@ export class ArchiveService {
     private readonly blobs: BlobStore,
     private readonly access: AccessService,
     private readonly thumbnails: ThumbnailStore,
+    private readonly gate: ContentGate,
+    /** Burns a preview-only share's watermark into a thumbnail (services/sharing/watermark.ts). */
+    private readonly watermark: (bytes: Buffer, text: string) => Promise<Buffer | null>,
   ) {}
 
   async planZip(caller: Caller, ids: readonly string[], archiveName?: string): Promise<ZipPlan> {
     const entries = await this.access.entries(caller, ids);
     const detail: Record<string, unknown> = { archiveName: archiveName ?? null };
     actionLog.record({ action: 'file.zip', targets: entries.map((e) => fileTarget(e.row)), detail });
+    this.gate.assertShares(entries, 'download');
+    const { plan, rows } = await this.planRows(caller.tenantId, entries.map((e) => e.row), archiveName);
+    detail.entries = rows.length;
+    detail.bytes = plan.totalBytes;
+    await this.gate.assertExchange(caller, rows, 'download');
+    return plan;
+  }
+
+  /**
+   * The ZIP of entries whose access was checked (a share link's entries), with every row it holds:
+   * folder trees walked, capped by ZIP_MAX_ENTRIES / ZIP_MAX_BYTES before a byte is sent.
+   */
+  async planRows(tenantId: string, tops: readonly FilesTable[], archiveName?: string): Promise<{ plan: ZipPlan; rows: FilesTable[] }> {
     const rows: Array<{ row: FilesTable; path: string }> = [];
     const names = new FolderNames();
-    for (const { row } of entries) {
+    for (const row of tops) {
       const top = names.name('', row.name);
       if (row.is_dir === 0) {
         rows.push({ row, path: top });
         continue;
       }
-      const tree = await this.files.liveTree(caller.tenantId, row.id);
+      const tree = await this.files.liveTree(tenantId, row.id);
       const paths = new Map<string, string>([[row.id, top]]);
       for (const t of tree) {
         const parentPath = paths.get(t.parent_id!)!;
@@ -101,13 +120,11 @@ export class ArchiveService {
     if (rows.length > ZIP_MAX_ENTRIES) throw new AppError(ERRORS.ZIP_TOO_LARGE);
     const totalBytes = rows.reduce((n, r) => n + (r.row.is_dir ? 0 : Number(r.row.size)), 0);
     if (totalBytes > ZIP_MAX_BYTES) throw new AppError(ERRORS.ZIP_TOO_LARGE);
-    detail.entries = rows.length;
-    detail.bytes = totalBytes;
 
     const blobIds = [...new Set(rows.map((r) => r.row.blob_id).filter((b): b is string => Boolean(b)))];
     const blobs = new Map<string, BlobsTable>();
     for (let i = 0; i < blobIds.length; i += 500) {
-      for (const b of await this.files.findBlobs(caller.tenantId, blobIds.slice(i, i + 500))) blobs.set(b.id, b);
+      for (const b of await this.files.findBlobs(tenantId, blobIds.slice(i, i + 500))) blobs.set(b.id, b);
     }
     const members: ZipMember[] = rows.map(({ row, path }) => {
       const blob = row.blob_id ? blobs.get(row.blob_id) : undefined;
@@ -122,16 +139,31 @@ export class ArchiveService {
         deflate: row.is_dir === 0 && DEFLATE_KINDS.has(fileKindOf(row.name, false)),
       };
     });
-    const fallback = archiveBaseName(entries.map((e) => ({ name: e.row.name, isDir: e.row.is_dir === 1 })));
+    const fallback = archiveBaseName(tops.map((t) => ({ name: t.name, isDir: t.is_dir === 1 })));
     const base = portableName(archiveName?.trim() || fallback, COMPONENT_MAX_BYTES - 4).replace(/\.zip$/i, '');
-    return { fileName: `${base}.zip`, members, totalBytes };
+    return { plan: { fileName: `${base}.zip`, members, totalBytes }, rows: rows.map((r) => r.row) };
   }
 
-  /** A WebP of at most THUMBNAIL_SIZE px for a picture, made once per content and kept. */
-  async thumbnail(caller: Caller, id: string): Promise<{ data: Buffer; etag: string }> {
-    const { row } = await this.access.entry(caller, id);
+  /**
+   * A WebP of at most THUMBNAIL_SIZE px for a picture, made once per content and kept; through a
+   * preview-only share with the viewer's watermark burnt in (made per call, never kept).
+   */
+  async thumbnail(caller: Caller, id: string, now = Date.now()): Promise<{ data: Buffer; etag: string }> {
+    const entry = await this.access.entry(caller, id);
+    const { row } = entry;
     if (row.is_dir === 1 || fileKindOf(row.name, false) !== 'picture' || !row.blob_id) throw new AppError(ERRORS.NO_THUMBNAIL);
-    const blob = await this.files.findBlob(caller.tenantId, row.blob_id);
+    await this.gate.assert(caller, [entry], 'preview');
+    const text = entry.share?.permission === 'preview' ? watermarkText(caller.username, now) : null;
+    const plain = await this.plainThumbnail(caller.tenantId, row.blob_id);
+    if (!text) return plain;
+    const marked = await this.watermark(plain.data, text);
+    if (!marked) throw new AppError(ERRORS.NO_THUMBNAIL);
+    return { data: marked, etag: `"thumb-wm-${createHash('sha256').update(text).update(plain.etag).digest('hex').slice(0, 24)}"` };
+  }
+
+  /** The kept thumbnail of a blob (made on first use). */
+  async plainThumbnail(tenantId: string, blobId: string): Promise<{ data: Buffer; etag: string }> {
+    const blob = await this.files.findBlob(tenantId, blobId);
     if (!blob) throw new AppError(ERRORS.NOT_FOUND);
     const etag = `"thumb-${blob.fingerprint}"`;
     const cached = await this.thumbnails.get(blob.id);

@@ -102,7 +102,10 @@ export class BatchUploadService {
         p.name = validName(item.name);
         const placeKey = `${item.parentId}/${item.category}`;
         if (!places.has(placeKey)) places.set(placeKey, this.fileService.requireParent(caller, item.parentId, item.category));
-        await places.get(placeKey);
+        // A folder the caller cannot write to may still take a new version of a file shared with them (edit).
+        await places.get(placeKey)!.catch((err: unknown) =>
+          item.onConflict === 'newVersion' ? this.fileService.requireParent(caller, item.parentId, item.category, p.name) : Promise.reject(err),
+        );
         await this.types.assertAllowedType(caller.tenantId, p.name);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;

@@ -41,6 +41,13 @@ export const ALL_PERMISSIONS = [
   /** Issue 14: add, edit, delete and batch-add accounts, hand over files; the department tree. */
   'system:userEdit',
   'system:department',
+  // issue 15: sharing. share:create covers shares and links (the policy decides about approval);
+  // share:approve the approver's decisions; file:swap the exchange area's check; system:fileSecurity
+  // the sharing policy and exchange rules page.
+  'share:create',
+  'share:approve',
+  'file:swap',
+  'system:fileSecurity',
 ] as const;
 const MEMBER_PERMISSIONS = ALL_PERMISSIONS.filter((c) => !c.startsWith('system:'));
 
@@ -60,8 +67,21 @@ const FILE_MENU: MenuItem = {
     { code: 'file-search', name: '搜索', url: '/main/file/search', icon: 'search', hidden: true },
   ],
 };
+/** 分享审批 (spec §2 /main/safe, default myApply): my shares and links, my applications, the approver's queue. */
+const SAFE_MENU: MenuItem = {
+  code: 'safe',
+  name: '分享审批',
+  url: '/main/safe/myApply',
+  icon: 'safe',
+  children: [
+    { code: 'safe-myShare', name: '我的分享', url: '/main/safe/myShare', icon: 'share' },
+    { code: 'safe-myApply', name: '我的申请', url: '/main/safe/myApply', icon: 'file' },
+    { code: 'safe-dealApply', name: '审批', url: '/main/safe/dealApply', icon: 'audit' },
+  ],
+};
 const COMMON_MENU: MenuItem[] = [
   FILE_MENU,
+  SAFE_MENU,
   { code: 'group', name: '群组空间', url: '/main/group', icon: 'team' },
   { code: 'addressList', name: '通讯录', url: '/main/addressList', icon: 'contacts' },
   {
@@ -97,6 +117,7 @@ const ADMIN_MENU: MenuItem = {
     { code: 'system-config', name: '系统配置', url: '/main/system/systemConfig', icon: 'setting' },
     { code: 'system-actionLog', name: '操作日志', url: '/main/system/actionLog', icon: 'audit' },
     { code: 'system-department', name: '部门管理', url: '/main/system/department', icon: 'team' },
+    { code: 'system-fileSecurity', name: '文件安全', url: '/main/system/fileSecurity', icon: 'safe' },
     { code: 'system-notice', name: '公告管理', url: '/main/system/notice', icon: 'notice' },
   ],
 };

@@ -3,6 +3,8 @@ import { DEFAULT_SENSITIVE_KEYWORDS } from '../../common/transfer/checks';
 import type { FilesTable } from '../db/schema';
 import type { CheckRepository } from '../repositories/check-repository';
 import type { FileRepository } from '../repositories/file-repository';
+import type { ExchangeRepository } from '../repositories/exchange-repository';
+import { FILE_CATEGORY } from '../../common/api/types';
 import type { Caller } from './caller';
 import { toFileEntry } from './file-service';
 
@@ -16,6 +18,8 @@ export class EntryDecorator {
     private readonly files: FileRepository,
     private readonly checks: CheckRepository,
     private readonly retentionMs: number,
+    /** Exchange-area files show their crossing state (sharing.ts ExchangeInfo). */
+    private readonly exchange?: ExchangeRepository,
   ) {}
 
   async decorate(caller: Caller, rows: readonly FilesTable[], now = Date.now()): Promise<FileEntry[]> {
@@ -37,7 +41,24 @@ export class EntryDecorator {
       retentionMs: this.retentionMs,
       now,
     };
-    return rows.map((r) => toFileEntry(r, facts));
+    const entries = rows.map((r) => toFileEntry(r, facts));
+    const exchangeIds = rows.filter((r) => r.category === FILE_CATEGORY.exchange && r.is_dir === 0 && r.space_id == null).map((r) => r.id);
+    if (this.exchange && exchangeIds.length > 0) {
+      const records = await this.exchange.find(exchangeIds);
+      rows.forEach((r, i) => {
+        const rec = records.get(r.id);
+        if (!exchangeIds.includes(r.id)) return;
+        // A record of other content (a new version since) is a crossing not checked yet.
+        const current = rec && rec.blob_id === r.blob_id;
+        entries[i]!.exchange = {
+          side: rec?.side ?? caller.networkEnv,
+          state: current ? rec.state : 'pending',
+          reason: current ? rec.reason : null,
+          checkedAt: current && rec.checked_at !== null ? Number(rec.checked_at) : null,
+        };
+      });
+    }
+    return entries;
   }
 
   async one(caller: Caller, row: FilesTable): Promise<FileEntry> {

@@ -128,9 +128,13 @@ export class FileService {
     return row;
   }
 
-  /** Where a new entry may go: null (root of the category) or a folder the caller may write to. */
-  async requireParent(caller: Caller, parentId: string | null, category: number): Promise<Place> {
-    return this.access.place(caller, parentId, category);
+  /**
+   * Where a new entry may go: null (root of the category) or a folder the caller may write to.
+   * `versionOf`: the upload may be a new version of that file, which a share may allow in a folder the
+   * caller cannot write to (sharing.ts: permission edit).
+   */
+  async requireParent(caller: Caller, parentId: string | null, category: number, versionOf?: string): Promise<Place> {
+    return this.access.place(caller, parentId, category, undefined, { versionOf });
   }
 
   async list(caller: Caller, req: FileListRequest): Promise<FileListResponse> {
@@ -186,9 +190,12 @@ export class FileService {
   /** Breadcrumb: from the top (a personal category root or the space's root folder) to the folder. */
   async catalog(caller: Caller, id: string | null): Promise<FileCatalogResponse> {
     if (id === null) return { path: [] };
-    await this.requireFolder(caller, id);
+    const { row, share } = await this.access.entry(caller, id);
+    if (row.is_dir !== 1) throw new AppError(ERRORS.NOT_FOUND);
     const chain = await this.files.pathTo(caller.tenantId, id);
-    return { path: chain.map((r) => ({ id: r.id, name: r.name })) };
+    // Through a share the path starts at the shared folder: nothing of the owner's tree above it shows.
+    const from = share ? chain.findIndex((r) => r.id === share.rootId) : 0;
+    return { path: chain.slice(Math.max(0, from)).map((r) => ({ id: r.id, name: r.name })) };
   }
 
   async mkdir(caller: Caller, req: MkdirRequest, now = Date.now()): Promise<FileEntry> {
@@ -207,7 +214,7 @@ export class FileService {
 
   async rename(caller: Caller, req: RenameRequest, now = Date.now()): Promise<FileEntry> {
     const name = validName(req.name);
-    const [target] = await this.access.modifiable(caller, [req.id]);
+    const [target] = await this.access.modifiable(caller, [req.id], { shareEdit: 'rename' });
     const row = target!.row;
     actionLog.record({ action: 'file.rename', targets: [fileTarget(row)], detail: { from: row.name, to: name } });
     if (row.name === name) return this.decorator.one(caller, row);

@@ -12,6 +12,7 @@ import type { Downloadable, DownloadService } from './download-service';
 import type { EntryDecorator } from './entry-decorator';
 import type { AccessService } from './space-access';
 import { treeError } from './transfer-service';
+import type { ContentGate } from './sharing/content-gate';
 
 /** Favorites, locks and versions of entries the caller may see. */
 export class FileStateService {
@@ -21,6 +22,7 @@ export class FileStateService {
     private readonly access: AccessService,
     private readonly decorator: EntryDecorator,
     private readonly downloads: DownloadService,
+    private readonly gate: ContentGate,
   ) {}
 
   private async reload(caller: Caller, ids: readonly string[]): Promise<IdsResponse> {
@@ -107,7 +109,7 @@ export class FileStateService {
 
   /** The old version's content becomes the current one; the current one is kept as a version. */
   async restoreVersion(caller: Caller, id: string, versionId: string, now = Date.now()): Promise<IdsResponse> {
-    const [entry] = await this.access.modifiable(caller, [id]);
+    const [entry] = await this.access.modifiable(caller, [id], { shareEdit: 'version' });
     const detail: Record<string, unknown> = {};
     actionLog.record({ action: 'file.versionRestore', targets: [fileTarget(entry!.row), { type: 'version', id: versionId, name: entry!.row.name }], detail });
     const version = await this.tree.findVersion(caller.tenantId, versionId);
@@ -125,12 +127,17 @@ export class FileStateService {
   async versionContent(caller: Caller, versionId: string): Promise<Downloadable> {
     const version = await this.tree.findVersion(caller.tenantId, versionId);
     if (!version) throw new AppError(ERRORS.NOT_FOUND);
-    const { row } = await this.access.entry(caller, version.file_id);
+    const entry = await this.access.entry(caller, version.file_id);
+    const { row } = entry;
     actionLog.record({
       action: 'file.versionDownload',
       targets: [fileTarget(row), { type: 'version', id: version.id, name: row.name }],
       detail: { versionNo: version.version_no, size: Number(version.size) },
     });
+    // An old version is content like the current one: not through a preview-only share, and an
+    // exchange-area file's old content has not crossed (it is checked as this file's content).
+    this.gate.assertShares([entry], 'download');
+    await this.gate.assertExchange(caller, [{ ...row, blob_id: version.blob_id }], 'download');
     return this.downloads.ofBlob(caller.tenantId, row.name, version.blob_id);
   }
 }

@@ -56,7 +56,7 @@ export class SecondUploadService {
       return { status: 'created', file: finished };
     }
     const name = validName(req.name);
-    await this.fileService.requireParent(caller, req.parentId, req.category);
+    await this.fileService.requireParent(caller, req.parentId, req.category, req.onConflict === 'newVersion' ? name : undefined);
     await this.types.assertAllowedType(caller.tenantId, name);
     if (req.size > this.maxFileSize) throw new AppError(ERRORS.VALIDATION, '文件超过允许的最大大小');
     const user = await this.users.findById(caller.userId);

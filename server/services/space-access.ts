@@ -7,6 +7,7 @@ import type { FilesTable, SpacesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
 import type { FileRepository, ListParent } from '../repositories/file-repository';
+import type { Grant, ShareGrantRepository } from '../repositories/share-grants';
 import type { SpaceRepository } from '../repositories/space-repository';
 import type { Caller } from './caller';
 
@@ -16,11 +17,18 @@ export interface SpaceAccess {
   role: SpaceRole | null;
 }
 
-/** An entry the caller may see; `access` is null for the caller's own personal files. */
+/**
+ * An entry the caller may see; `access` is null for the caller's own personal files and for entries
+ * reached through a share, which carry `share` (the grant: permission, root, sharer; sharing.ts).
+ */
 export interface EntryAccess {
   row: FilesTable;
   access: SpaceAccess | null;
+  share?: Grant;
 }
+
+/** What a change through a share may be (sharing.ts: edit = rename inside, new content). */
+export type ShareEdit = 'rename' | 'version';
 
 /** Where new entries go: a folder (any space) or the root of one of the caller's categories. */
 export interface Place {
@@ -46,6 +54,8 @@ export class AccessService {
   constructor(
     private readonly files: FileRepository,
     private readonly spaces: SpaceRepository,
+    /** Shares: entries others shared with the caller (absent = no sharing, e.g. in unit setups). */
+    private readonly shares?: ShareGrantRepository,
   ) {}
 
   /** The space behind an id (PUBLIC_SPACE_ID = the tenant's public space, created on first use). */
@@ -84,10 +94,22 @@ export class AccessService {
     const row = await this.files.findInTenant(caller.tenantId, id);
     if (!row) throw new AppError(ERRORS.NOT_FOUND);
     if (row.deleted_at != null && !opts.allowDeleted) throw new AppError(ERRORS.NOT_FOUND);
-    return { row, access: await this.accessTo(caller, row) };
+    try {
+      return { row, access: await this.accessTo(caller, row) };
+    } catch (err) {
+      const share = row.deleted_at == null ? await this.grantOrRethrow(caller, [row], err) : undefined;
+      if (!share?.has(row.id)) throw err;
+      return { row, access: null, share: share.get(row.id)! };
+    }
   }
 
-  /** Many entries the caller may read, one query; any unknown/inaccessible id → 404. */
+  /** The grants shares give the caller on rows the usual rules refused; rethrows what is not a 404. */
+  private async grantOrRethrow(caller: Caller, rows: readonly FilesTable[], err: unknown): Promise<Map<string, Grant>> {
+    if (!(err instanceof AppError) || err.code !== ERRORS.NOT_FOUND.code || !this.shares) throw err;
+    return this.shares.grants(caller.tenantId, caller.userId, rows.map((r) => r.id));
+  }
+
+  /** Many entries the caller may read, one query (plus one grant look-up for shared ones); any unknown/inaccessible id → 404. */
   async entries(caller: Caller, ids: readonly string[], opts: { allowDeleted?: boolean } = {}): Promise<EntryAccess[]> {
     const unique = [...new Set(ids)];
     const rows = await this.files.findManyInTenant(caller.tenantId, unique);
@@ -95,14 +117,30 @@ export class AccessService {
     const bySpace = new Map<string, SpaceAccess | null>();
     const out: EntryAccess[] = [];
     const byId = new Map(rows.map((r) => [r.id, r]));
+    const refused: FilesTable[] = [];
+    let firstRefusal: unknown = null;
     for (const id of unique) {
       const row = byId.get(id)!;
       if (row.deleted_at != null && !opts.allowDeleted) throw new AppError(ERRORS.NOT_FOUND);
-      const key = row.space_id ?? '';
-      if (row.space_id && !bySpace.has(key)) bySpace.set(key, await this.space(caller, row.space_id));
-      out.push({ row, access: row.space_id ? bySpace.get(key)! : await this.accessTo(caller, row) });
+      try {
+        const key = row.space_id ?? '';
+        if (row.space_id && !bySpace.has(key)) bySpace.set(key, await this.space(caller, row.space_id));
+        out.push({ row, access: row.space_id ? bySpace.get(key)! : await this.accessTo(caller, row) });
+      } catch (err) {
+        if (row.deleted_at != null) throw err;
+        firstRefusal ??= err;
+        refused.push(row);
+      }
     }
-    return out;
+    if (refused.length === 0) return out;
+    const grants = await this.grantOrRethrow(caller, refused, firstRefusal);
+    for (const row of refused) {
+      const share = grants.get(row.id);
+      if (!share) throw firstRefusal;
+      out.push({ row, access: null, share });
+    }
+    const order = new Map(unique.map((id, i) => [id, i]));
+    return out.sort((a, b) => order.get(a.row.id)! - order.get(b.row.id)!);
   }
 
   /**
@@ -112,10 +150,12 @@ export class AccessService {
   async visible(caller: Caller, rows: readonly FilesTable[]): Promise<FilesTable[]> {
     const spaceOk = new Map<string, boolean>();
     const out: FilesTable[] = [];
+    const others: FilesTable[] = [];
     for (const row of rows) {
       if (row.deleted_at != null || row.tenant_id !== caller.tenantId) continue;
       if (!row.space_id) {
         if (row.owner_id === caller.userId) out.push(row);
+        else others.push(row);
         continue;
       }
       if (!spaceOk.has(row.space_id)) {
@@ -128,18 +168,31 @@ export class AccessService {
         }
       }
       if (spaceOk.get(row.space_id)) out.push(row);
+      else others.push(row);
     }
-    return out;
+    if (others.length === 0 || !this.shares) return out;
+    // Entries others share with the caller: one grant look-up for all of them, the order kept.
+    const grants = await this.shares.grants(caller.tenantId, caller.userId, others.map((r) => r.id));
+    const keep = new Set([...out, ...others.filter((r) => grants.has(r.id))]);
+    return rows.filter((r) => keep.has(r));
   }
 
-  /** Same as `entries`, but each must be modifiable by the caller (role and lock). */
-  async modifiable(caller: Caller, ids: readonly string[], opts: { allowDeleted?: boolean } = {}): Promise<EntryAccess[]> {
+  /**
+   * Same as `entries`, but each must be modifiable by the caller (role and lock). Through a share
+   * only with permission edit and only for `shareEdit` (rename inside the shared tree, new content).
+   */
+  async modifiable(caller: Caller, ids: readonly string[], opts: { allowDeleted?: boolean; shareEdit?: ShareEdit } = {}): Promise<EntryAccess[]> {
     const list = await this.entries(caller, ids, opts);
-    for (const e of list) this.assertMayModify(caller, e);
+    for (const e of list) this.assertMayModify(caller, e, opts.shareEdit);
     return list;
   }
 
-  assertMayModify(caller: Caller, e: EntryAccess): void {
+  assertMayModify(caller: Caller, e: EntryAccess, shareEdit?: ShareEdit): void {
+    if (e.share) {
+      if (e.share.permission !== 'edit') throw new AppError(ERRORS.FORBIDDEN);
+      // The shared entry itself keeps its name: it is the owner's (renaming it would rename their folder).
+      if (!shareEdit || (shareEdit === 'rename' && e.row.id === e.share.rootId)) throw new AppError(ERRORS.SHARE_EDIT_LIMITED);
+    }
     if (e.access) {
       if (!spaceMayModify(e.access.role, caller.userId, e.row.owner_id, caller.role === 'admin')) throw new AppError(ERRORS.FORBIDDEN);
       // The space's root folder is the space itself: managed through the group calls.
@@ -153,7 +206,7 @@ export class AccessService {
    * a parent folder may be in any space the caller may write to (category is then the folder's);
    * neither = the root of the caller's category.
    */
-  async place(caller: Caller, parentId: string | null, category: number, spaceId?: string | null): Promise<Place> {
+  async place(caller: Caller, parentId: string | null, category: number, spaceId?: string | null, opts: { versionOf?: string } = {}): Promise<Place> {
     if (parentId === null && spaceId) {
       const { space } = await this.space(caller, spaceId, 'write');
       parentId = space.root_id;
@@ -168,13 +221,39 @@ export class AccessService {
         folder: null,
       };
     }
-    const { row, access } = await this.entry(caller, parentId);
+    let found: EntryAccess;
+    try {
+      found = await this.entry(caller, parentId);
+    } catch (err) {
+      // A file shared alone: its folder is not the caller's to see, but a new version of it may go there.
+      if (opts.versionOf && spaceId == null) return this.versionPlace(caller, parentId, opts.versionOf, err);
+      throw err;
+    }
+    const { row, access, share } = found;
+    // Nothing is created inside a share: an entry of a personal tree belongs to its owner (sharing.ts).
+    // Only a new version of a file the caller may edit there (the commit refuses anything else).
+    if (share) return opts.versionOf && spaceId == null ? this.versionPlace(caller, parentId, opts.versionOf, new AppError(ERRORS.SHARE_EDIT_LIMITED)) : Promise.reject(new AppError(ERRORS.SHARE_EDIT_LIMITED));
     if (spaceId && row.space_id !== (access?.space.id ?? null)) throw new AppError(ERRORS.NOT_FOUND);
     // A personal folder must be in the category asked for (another category's id looks unknown).
     if (!access && spaceId == null && row.category !== category) throw new AppError(ERRORS.NOT_FOUND);
     if (row.is_dir !== 1) throw new AppError(ERRORS.PARENT_NOT_FOLDER);
     if (access && !spaceAllows(access.role, 'write', caller.role === 'admin')) throw new AppError(ERRORS.FORBIDDEN);
     return { parent: { kind: 'folder', parentId: row.id }, parentId: row.id, category: row.category, spaceId: row.space_id ?? null, folder: row, spaceRole: access ? access.role : undefined };
+  }
+
+  /**
+   * The place of a new version of `name` in a folder of someone else's, when a share gives the caller
+   * permission edit on that file; `refusal` otherwise. The upload commit lets nothing but a new version
+   * of an existing file into a folder of another owner.
+   */
+  private async versionPlace(caller: Caller, parentId: string, name: string, refusal: unknown): Promise<Place> {
+    const folder = await this.files.findInTenant(caller.tenantId, parentId);
+    if (!this.shares || !folder || folder.deleted_at != null || folder.is_dir !== 1) throw refusal;
+    const [file] = await this.files.liveNamesAt({ kind: 'folder', parentId }, [name.normalize('NFC').toLowerCase()]);
+    if (!file || file.is_dir === 1) throw refusal;
+    const grant = (await this.shares.grants(caller.tenantId, caller.userId, [file.id])).get(file.id);
+    if (grant?.permission !== 'edit') throw refusal;
+    return { parent: { kind: 'folder', parentId }, parentId, category: folder.category, spaceId: folder.space_id ?? null, folder, spaceRole: undefined };
   }
 
   private async accessTo(caller: Caller, row: FilesTable): Promise<SpaceAccess | null> {

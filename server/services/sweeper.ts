@@ -30,6 +30,8 @@ export class Sweeper {
     private readonly log: (err: unknown) => void,
     private readonly audit: { actionLogs: ActionLogService; retentionMs: number },
     private readonly notices?: { pruneOld(now: number): Promise<number> },
+    /** More work of other areas per pass (sharing: expired applications, link counters, tickets). */
+    private readonly extra?: { sweep(now: number): Promise<void> },
   ) {}
 
   /** One pass; also called directly by tests. */
@@ -56,6 +58,7 @@ export class Sweeper {
     const actionLog = await this.audit.actionLogs.prune(this.audit.retentionMs, now);
     await this.audit.actionLogs.refreshStatistics();
     const fileMessages = (await this.notices?.pruneOld(now)) ?? 0;
+    await this.extra?.sweep(now);
     return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps, actionLog, fileMessages };
   }
 

@@ -14,6 +14,9 @@ import { nameKeyOf, placeDetail } from './file-service';
 import { actionLog, fileTarget } from './action-log/recorder';
 import type { AccessService, Place } from './space-access';
 import type { TrashService } from './trash-service';
+import type { ContentGate } from './sharing/content-gate';
+import type { ExchangeRepository } from '../repositories/exchange-repository';
+import { FILE_CATEGORY } from '../../common/api/types';
 
 /** Maps a refused tree write to its coded error. */
 export function treeError(err: unknown): unknown {
@@ -40,6 +43,8 @@ export class TransferService {
     private readonly access: AccessService,
     private readonly decorator: EntryDecorator,
     private readonly trash: TrashService,
+    private readonly gate: ContentGate,
+    private readonly exchange: ExchangeRepository,
   ) {}
 
   async copy(caller: Caller, req: TransferRequest, now = Date.now()): Promise<TransferResponse> {
@@ -58,6 +63,10 @@ export class TransferService {
     if (mode === 'move') detail.fromSpaceIds = [...new Set(sources.map((s) => s.row.space_id ?? null))];
     actionLog.record({ action: mode === 'copy' ? 'file.copy' : 'file.move', targets: sources.map((s) => fileTarget(s.row)), detail });
     await this.refuseCycles(caller, place, sources.map((s) => s.row));
+    // Copying takes the content away: not through a preview-only share, and an exchange-area file only
+    // when usable from the caller's build (a move out of the exchange area likewise).
+    this.gate.assertShares(sources, 'copy');
+    await this.gate.assertExchange(caller, await this.withTrees(caller, sources.map((s) => s.row)), 'copy');
     if (mode === 'move') {
       for (const { row } of sources) {
         if (row.is_dir !== 1) continue;
@@ -96,9 +105,39 @@ export class TransferService {
     }
     detail.skipped = skipped;
     detail.placed = placedIds;
+    if (place.category === FILE_CATEGORY.exchange && place.spaceId === null) {
+      // Put into the exchange area from the caller's build: what crosses from here waits for checkSwap.
+      const arrived = await this.files.findManyInTenant(caller.tenantId, placedIds);
+      for (const row of await this.withTrees(caller, arrived)) await this.exchange.stamp(row, caller.networkEnv, now);
+    }
     const rows = await this.files.findManyInTenant(caller.tenantId, placedIds);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return { items: await this.decorator.decorate(caller, placedIds.map((id) => byId.get(id)!).filter(Boolean)), skipped };
+  }
+
+  /**
+   * Copies entries whose access was checked elsewhere (a share link's) into the caller's personal
+   * files (a folder of theirs, or the root): taken names get ' (n)'. Answers how many were placed.
+   */
+  async copyRows(caller: Caller, rows: readonly FilesTable[], targetParentId: string | null, now = Date.now()): Promise<number> {
+    const place = await this.access.place(caller, targetParentId, FILE_CATEGORY.personal);
+    if (place.spaceId !== null || place.category !== FILE_CATEGORY.personal) throw new AppError(ERRORS.NOT_FOUND);
+    const plans = await planArrivals(this.files, place.parent, rows, Object.fromEntries(rows.map((r) => [r.id, 'rename' as const])));
+    try {
+      for (const plan of plans) {
+        if (plan.kind === 'place') await this.copyTree(caller, plan.row, place, plan.name, now);
+      }
+    } catch (err) {
+      throw treeError(err);
+    }
+    return plans.filter((p) => p.kind === 'place').length;
+  }
+
+  /** The rows with every live entry under the folders among them (exchange checks look at files). */
+  private async withTrees(caller: Caller, rows: readonly FilesTable[]): Promise<FilesTable[]> {
+    const out: FilesTable[] = rows.filter((r) => r.is_dir === 0);
+    for (const r of rows) if (r.is_dir === 1) out.push(...(await this.files.liveTree(caller.tenantId, r.id)).map(({ depth: _d, ...row }) => row));
+    return out;
   }
 
   /** A folder cannot go into itself or any of its descendants (checked on the target's ancestor chain). */

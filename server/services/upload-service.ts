@@ -128,7 +128,8 @@ export class UploadService {
       return { uploadId: req.uploadId ?? '', chunkSize, chunkCount: count, existingChunks: Array.from({ length: count }, (_, i) => i), finished: { fileId: finished.id } };
     }
     const name = validName(req.name);
-    await this.fileService.requireParent(caller, req.parentId, req.category);
+    // With the name: a new version of a file shared with the caller (permission edit) may go to its folder.
+    await this.fileService.requireParent(caller, req.parentId, req.category, name);
     await this.types.assertAllowedType(caller.tenantId, name);
 
     const user = await this.users.findById(caller.userId);
@@ -355,7 +356,7 @@ export class UploadService {
       }
       await this.types.assertAllowedType(caller.tenantId, name);
       let upload = await this.requireUpload(caller, req.uploadId, now);
-      await this.fileService.requireParent(caller, req.parentId, req.category);
+      await this.fileService.requireParent(caller, req.parentId, req.category, req.onConflict === 'newVersion' ? name : undefined);
       const streaming = upload.fingerprint === STREAMING_FINGERPRINT;
       if (streaming) {
         // Announced now; checked against the recorded chunks below like any session's, kept once they agree.

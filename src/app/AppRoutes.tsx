@@ -4,7 +4,7 @@ import { DownloadExceededPage, NotFoundPage, PermissionDeniedPage, StandalonePla
 import { HomeRedirect } from './HomeRedirect';
 import { RouteGuard } from './RouteGuard';
 import { SHARE_LINK_PAGES, STANDALONE_PAGES } from './route-table';
-import { ShareLinkRoute } from './ShareLinkRoute';
+import { DownloadMobileRoute, ShareLinkRoute } from './ShareLinkRoute';
 
 // Each page group is its own chunk (spec §8: a chunk that does not load within 120 s shows a retry screen).
 // The status pages stay in the entry chunk: they are what a failure lands on.
@@ -30,9 +30,12 @@ export function AppRoutes() {
             <StandalonePlaceholderPage title={title} />
           </Route>
         ))}
+        <Route path="/downLoadM" nest>
+          <DownloadMobileRoute />
+        </Route>
         {Object.entries(SHARE_LINK_PAGES).map(([path, title]) => (
           <Route key={path} path={path} nest>
-            <ShareLinkRoute title={title} />
+            <ShareLinkRoute title={title} page={path === '/shareLink' ? 'shareLink' : 'openShareLink'} />
           </Route>
         ))}
         <Route path="/main" component={MainShell} />

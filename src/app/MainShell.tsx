@@ -29,6 +29,10 @@ const UserFormPage = lazyPage(() => import('../features/system-users'), (m) => m
 const BatchAddPage = lazyPage(() => import('../features/system-users'), (m) => m.BatchAddPage);
 const DepartmentPage = lazyPage(() => import('../features/system-departments'), (m) => m.DepartmentPage);
 const AddressListPage = lazyPage(() => import('../features/address-list'), (m) => m.AddressListPage);
+const MySharePage = lazyPage(() => import('../features/sharing'), (m) => m.MySharePage);
+const MyApplyPage = lazyPage(() => import('../features/sharing'), (m) => m.MyApplyPage);
+const DealApplyPage = lazyPage(() => import('../features/sharing'), (m) => m.DealApplyPage);
+const FileSecurityPage = lazyPage(() => import('../features/file-security'), (m) => m.FileSecurityPage);
 const FileNoticePage = lazyPage(() => import('../features/notices'), (m) => m.FileNoticePage);
 const SystemNoticePage = lazyPage(() => import('../features/notices'), (m) => m.SystemNoticePage);
 const NoticeManagePage = lazyPage(() => import('../features/notices'), (m) => m.NoticeManagePage);
@@ -55,6 +59,10 @@ const BUILT_PAGES: Record<string, React.ComponentType> = {
   '/main/system/user/batchAdd': BatchAddPage,
   '/main/system/department': DepartmentPage,
   '/main/addressList': AddressListPage,
+  '/main/safe/myShare': MySharePage,
+  '/main/safe/myApply': MyApplyPage,
+  '/main/safe/dealApply': DealApplyPage,
+  '/main/system/fileSecurity': FileSecurityPage,
   '/main/notice/fileNotice': FileNoticePage,
   '/main/notice/systemNotice': SystemNoticePage,
   '/main/system/notice': NoticeManagePage,

@@ -42,7 +42,11 @@ export const MAIN_DEFAULTS: Record<string, string> = {
 };
 
 /** Top-level spec §2 pages not built yet. */
-export const STANDALONE_PAGES: Record<string, string> = {
+export const STANDALONE_PAGES: Record<string, string> = {};
+
+/** Top-level spec §2 pages built as their own routes (AppRoutes). */
+export const BUILT_STANDALONE_PAGES: Record<string, string> = {
+  /** The share link's page for phones (/downLoadM/<token>). */
   '/downLoadM': '移动端下载',
 };
 

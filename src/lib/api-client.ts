@@ -80,7 +80,7 @@ export interface ApiClient {
 export const LOGIN_PATH = '/login';
 export const DOWNLOAD_EXCEEDED_PATH = '/downloadExceeded';
 /** Pages reached through a share link: a 401 there returns to them after login (spec §4/§8). */
-export const SHARE_LINK_PATHS = ['/openShareLink', '/shareLink'] as const;
+export const SHARE_LINK_PATHS = ['/openShareLink', '/shareLink', '/downLoadM'] as const;
 
 export const LOGOUT_BOX = { title: '登出', okText: '退出' } as const;
 

@@ -22,6 +22,17 @@ export async function fetchHomeUrl(): Promise<string> {
   return isSafeRelativeUrl(url) ? url : DEFAULT_HOME_URL;
 }
 
+/** The home url for a page anyone may open (a share link): null when nobody is signed in (no redirect to /login). */
+export async function fetchHomeUrlIfSignedIn(): Promise<string | null> {
+  try {
+    const url = await api.get<HomeUrl>(API.homeUrl, { onError: () => undefined });
+    return isSafeRelativeUrl(url) ? url : DEFAULT_HOME_URL;
+  } catch (e) {
+    if ((e as { status?: number }).status === 401) return null;
+    throw e;
+  }
+}
+
 /** True for a same-origin relative path such as '/main/file/personal?dir=1' (not '//host', not 'http:'). */
 export function isSafeRelativeUrl(url: unknown): url is string {
   return typeof url === 'string' && url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\');

@@ -20,6 +20,7 @@ import { memoryBenchmark } from './suites/memory';
 import { noticesBenchmark } from './suites/notices';
 import { orgBenchmark } from './suites/org';
 import { resendBenchmark } from './suites/resend';
+import { sharingBenchmark } from './suites/sharing';
 import { syncBenchmark } from './suites/sync';
 import { uploadBenchmark } from './suites/upload';
 
@@ -41,6 +42,7 @@ const BENCHMARKS: BenchModule[] = [
   browserMemoryBenchmark,
   browserDownloadBenchmark,
   syncBenchmark,
+  sharingBenchmark,
 ];
 
 async function main(): Promise<void> {

@@ -5,6 +5,7 @@ import { API, downloadUrl, namedPreviewUrl, previewUrl, thumbnailUrl, versionDow
 import type { CreateTxtResponse, FileEntry, GroupMemberListResponse, ManagedNotice, SearchResponse, SpaceInfo, VersionListResponse } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import type { BatchUploadResponse } from '../../common/transfer/batch-upload';
+import type { LinkInfo, ShareApplication, ShareCreateResponse } from '../../common/api/sharing';
 import { createGroup, mkdir, text } from './file-kit';
 import { createDepartment, orgTree, previewSheet, userBody } from './org-kit';
 import {
@@ -66,6 +67,10 @@ interface Ids {
   /** A department, and a batch-import preview. */
   departmentId: string;
   batchId: string;
+  /** Sharing (issue 15): a share and a link of the admin's, an application of the admin's. */
+  shareId: string;
+  linkId: string;
+  applicationId: string;
   /** A published system notice, and a file message of the member's. */
   noticeId: string;
   messageId: string;
@@ -697,6 +702,136 @@ const MATRIX: Record<string, Row> = {
   'POST /api/dict/item/update': { access: 'admin', call: { method: 'POST', path: API.dictItemUpdate, body: { group: 'nope', code: 'x' } }, foreign: 'none' },
   'POST /api/staticData/list': { access: 'user', call: { method: 'POST', path: API.staticData, body: { names: ['quota'] } }, foreign: 'none' },
 
+  // Sharing (issue 15). Shares, links and applications are the caller's own: another user's or tenant's
+  // ids answer their not-found code (404) exactly like ids never issued.
+  'POST /api/v2/share/create': {
+    access: 'user',
+    call: { method: 'POST', path: API.shareCreate, body: { fileIds: [BOGUS], recipients: [{ type: 'user', id: BOGUS }], permission: 'preview', validityDays: 0 } },
+    foreign: (ids, own) => [
+      { method: 'POST', path: API.shareCreate, body: { fileIds: [ids.fileId], recipients: [{ type: 'user', id: own.userId }], permission: 'edit', validityDays: 0 } },
+      { method: 'POST', path: API.shareCreate, body: { fileIds: [ids.folderId, own.fileId], recipients: [{ type: 'user', id: own.userId }], permission: 'edit', validityDays: 0 } },
+    ],
+  },
+  'POST /api/v2/share/update': {
+    access: 'user',
+    call: { method: 'POST', path: API.shareUpdate, body: { id: BOGUS, permission: 'edit' } },
+    foreign: (ids) => ({ method: 'POST', path: API.shareUpdate, body: { id: ids.shareId, permission: 'edit' } }),
+  },
+  'POST /api/v2/share/revoke': {
+    access: 'user',
+    call: { method: 'POST', path: API.shareRevoke, body: { ids: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.shareRevoke, body: { ids: [ids.shareId] } }),
+  },
+  'POST /api/v2/share/mine': { access: 'user', call: { method: 'POST', path: API.shareMine, body: {} }, foreign: 'none' },
+  'POST /api/v2/share/check': {
+    access: 'user',
+    call: { method: 'POST', path: API.shareCheck, body: { kind: 'link', fileIds: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.shareCheck, body: { kind: 'share', fileIds: [ids.fileId], recipients: [] } }),
+  },
+  'POST /api/v2/shareLink/create': {
+    access: 'user',
+    call: { method: 'POST', path: API.linkCreate, body: { fileId: BOGUS, code: '', validityDays: 0, downloadLimit: null, previewOnly: false } },
+    foreign: (ids) => ({ method: 'POST', path: API.linkCreate, body: { fileId: ids.fileId, code: '', validityDays: 0, downloadLimit: null, previewOnly: false } }),
+  },
+  'POST /api/v2/shareLink/update': {
+    access: 'user',
+    call: { method: 'POST', path: API.linkUpdate, body: { id: BOGUS, previewOnly: true } },
+    foreign: (ids) => ({ method: 'POST', path: API.linkUpdate, body: { id: ids.linkId, previewOnly: false, downloadLimit: null } }),
+  },
+  'POST /api/v2/shareLink/revoke': {
+    access: 'user',
+    call: { method: 'POST', path: API.linkRevoke, body: { ids: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.linkRevoke, body: { ids: [ids.linkId] } }),
+  },
+  'POST /api/v2/shareLink/mine': { access: 'user', call: { method: 'POST', path: API.linkMine, body: {} }, foreign: 'none' },
+  // The visitor's calls are open to whoever holds a link's token (that is what a link is for; the
+  // tenant's publicDownLoad switch may require a session of the link's tenant): they take a token or a
+  // visit key, not ids of the tenant. share-links.test.ts covers unknown tokens, other tenants and save.
+  'POST /api/v2/shareLink/open': { access: 'public', call: { method: 'POST', path: API.linkOpen, body: { token: BOGUS } }, foreign: 'none' },
+  'POST /api/v2/shareLink/list': { access: 'public', call: { method: 'POST', path: API.linkList, body: { visit: BOGUS, parentId: null } }, foreign: 'none' },
+  'POST /api/v2/shareLink/download': { access: 'public', call: { method: 'POST', path: API.linkDownload, body: { visit: BOGUS, ids: [BOGUS] } }, foreign: 'none' },
+  'GET /api/v2/shareLink/file/:ticket': { access: 'public', call: { method: 'GET', path: `${API.linkFilePrefix}${BOGUS}` }, foreign: 'none' },
+  'GET /api/v2/shareLink/preview/:id': { access: 'public', call: { method: 'GET', path: `${API.linkPreviewPrefix}${BOGUS}?v=${BOGUS}` }, foreign: 'none' },
+  'GET /api/v2/shareLink/thumbnail/:id': { access: 'public', call: { method: 'GET', path: `${API.linkThumbnailPrefix}${BOGUS}?v=${BOGUS}` }, foreign: 'none' },
+  'POST /api/v2/shareLink/save': { access: 'user', call: { method: 'POST', path: API.linkSave, body: { visit: BOGUS, ids: [BOGUS], targetParentId: null } }, foreign: 'none' },
+  'POST /api/v2/shareApply/submit': {
+    access: 'user',
+    call: { method: 'POST', path: API.applySubmit, body: { kind: 'link', fileIds: [BOGUS], link: { code: '', validityDays: 0, downloadLimit: null, previewOnly: false }, reason: 'r', approverId: BOGUS } },
+    foreign: (ids) => ({
+      method: 'POST',
+      path: API.applySubmit,
+      body: { kind: 'link', fileIds: [ids.fileId], link: { code: '', validityDays: 0, downloadLimit: null, previewOnly: false }, reason: 'r', approverId: ids.memberId },
+    }),
+  },
+  'POST /api/v2/shareApply/mine': { access: 'user', call: { method: 'POST', path: API.applyMine, body: {} }, foreign: 'none' },
+  'POST /api/v2/shareApply/todo': { access: 'user', call: { method: 'POST', path: API.applyTodo, body: { box: 'done' } }, foreign: 'none' },
+  'POST /api/v2/shareApply/get': {
+    access: 'user',
+    call: { method: 'POST', path: API.applyGet, body: { id: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.applyGet, body: { id: ids.applicationId } }),
+  },
+  'POST /api/v2/shareApply/approve': {
+    access: 'user',
+    call: { method: 'POST', path: API.applyApprove, body: { ids: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.applyApprove, body: { ids: [ids.applicationId] } }),
+  },
+  'POST /api/v2/shareApply/reject': {
+    access: 'user',
+    call: { method: 'POST', path: API.applyReject, body: { ids: [BOGUS], comment: 'no' } },
+    foreign: (ids) => ({ method: 'POST', path: API.applyReject, body: { ids: [ids.applicationId], comment: 'no' } }),
+  },
+  'POST /api/v2/shareApply/withdraw': {
+    access: 'user',
+    call: { method: 'POST', path: API.applyWithdraw, body: { id: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.applyWithdraw, body: { id: ids.applicationId } }),
+  },
+  'GET /api/v2/fileSecurity/get': { access: 'admin', call: { method: 'GET', path: API.fileSecurityGet }, foreign: 'none' },
+  'POST /api/v2/fileSecurity/update': {
+    access: 'admin',
+    call: { method: 'POST', path: API.fileSecurityUpdate, body: { sensitiveKeywords: 'not-a-list' } },
+    foreign: (ids) => [
+      {
+        method: 'POST',
+        path: API.fileSecurityUpdate,
+        body: { sharePolicy: { link: { always: true, sensitive: true, folderIds: [ids.folderId], departmentIds: [] }, internal: { otherDepartment: false }, approver: { kind: 'manager' }, secondApprover: null, applicationTtlDays: 7 } },
+      },
+      {
+        method: 'POST',
+        path: API.fileSecurityUpdate,
+        body: { sharePolicy: { link: { always: true, sensitive: true, folderIds: [], departmentIds: [ids.departmentId] }, internal: { otherDepartment: false }, approver: { kind: 'manager' }, secondApprover: null, applicationTtlDays: 7 } },
+      },
+      {
+        method: 'POST',
+        path: API.fileSecurityUpdate,
+        body: { sharePolicy: { link: { always: true, sensitive: true, folderIds: [], departmentIds: [] }, internal: { otherDepartment: false }, approver: { kind: 'user', userId: ids.memberId }, secondApprover: null, applicationTtlDays: 7 } },
+      },
+    ],
+  },
+  'POST /api/v2/file/checkSwap': {
+    access: 'user',
+    call: { method: 'POST', path: API.checkSwap, body: { ids: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.checkSwap, body: { ids: [ids.fileId] } }),
+  },
+  'POST /api/v2/file/fileSafe/check': {
+    access: 'user',
+    call: { method: 'POST', path: API.fileSafeCheck, body: { ids: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: API.fileSafeCheck, body: { ids: [ids.fileId] } }),
+  },
+  'POST /api/v2/file/processed/list': {
+    access: 'user',
+    call: { method: 'POST', path: API.processedList, body: {} },
+    foreign: (ids) => ({ method: 'POST', path: API.processedList, body: { ids: [ids.fileId], decision: 'delete' } }),
+  },
+  'GET /api/v2/file/keepOnDownload': {
+    access: 'user',
+    call: { method: 'GET', path: `${API.keepOnDownload}?id=${BOGUS}`, headers: platform },
+    foreign: (ids) => ({ method: 'GET', path: `${API.keepOnDownload}?id=${ids.fileId}`, headers: platform }),
+  },
+  'GET /api/v2/onlyoffice/canoperationforshare': {
+    access: 'user',
+    call: { method: 'GET', path: `${API.canOperationForShare}?id=${BOGUS}` },
+    foreign: (ids) => ({ method: 'GET', path: `${API.canOperationForShare}?id=${ids.fileId}` }),
+  },
   // Notices (issue 16). The counts, lists and stream are the caller's own; message and notice ids of
   // another tenant are unknown (404), or ignored where unknown ids are (mark read, delete, pop-up ack).
   'GET /api/v2/notice/unread/count': { access: 'user', call: { method: 'GET', path: API.noticeUnreadCount }, foreign: 'none' },
@@ -857,6 +992,7 @@ beforeAll(async () => {
     tenantId: await withDb(server, (db) => (db.prepare("select tenant_id from users where username = 'admin'").get() as { tenant_id: string }).tenant_id),
     departmentId: (await createDepartment(admin, '矩阵部门')).id,
     batchId: (await previewSheet(admin, 'm.csv', '账号,昵称\nmatrix.row,矩阵\n')).body.data.batchId,
+    ...(await sharingIds(memberId, file.body.data.id)),
     noticeId: (await admin.post<{ data: ManagedNotice }>(API.noticeManageSave, noticeBody({ all: true }))).body.data.id,
     messageId: await memberMessage(groupFile.id, memberId),
   };
@@ -875,6 +1011,23 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
+
+/** A share, a link and a pending application of the admin's (the member approves applications). */
+async function sharingIds(memberId: string, fileId: string): Promise<Pick<Ids, 'shareId' | 'linkId' | 'applicationId'>> {
+  const shared = await admin.post<{ data: ShareCreateResponse }>(API.shareCreate, { fileIds: [fileId], recipients: [{ type: 'user', id: memberId }], permission: 'preview', validityDays: 0 });
+  const linked = await admin.post<{ data: LinkInfo }>(API.linkCreate, { fileId, code: '', validityDays: 0, downloadLimit: null, previewOnly: false });
+  const policy = { link: { always: false, sensitive: false, folderIds: [], departmentIds: [] }, internal: { otherDepartment: false }, approver: { kind: 'user', userId: memberId }, secondApprover: null, applicationTtlDays: 7 };
+  expect((await admin.post(API.fileSecurityUpdate, { sharePolicy: policy })).status).toBe(200);
+  const applied = await admin.post<{ data: ShareApplication }>(API.applySubmit, {
+    kind: 'link',
+    fileIds: [fileId],
+    link: { code: '', validityDays: 0, downloadLimit: null, previewOnly: false },
+    reason: 'matrix',
+    approverId: memberId,
+  });
+  expect([shared.status, linked.status, applied.status], JSON.stringify([shared.body, linked.body, applied.body])).toEqual([200, 200, 200]);
+  return { shareId: shared.body.data.shares[0]!.id, linkId: linked.body.data.id, applicationId: applied.body.data.id };
+}
 
 describe('access matrix', () => {
   it('classifies every registered API route, and each classification matches the route options', () => {
@@ -941,6 +1094,9 @@ describe('access matrix', () => {
       tenantId: BOGUS,
       departmentId: BOGUS,
       batchId: BOGUS,
+      shareId: BOGUS,
+      linkId: BOGUS,
+      applicationId: BOGUS,
       noticeId: BOGUS,
       messageId: BOGUS,
     };
@@ -1007,5 +1163,11 @@ describe('access matrix', () => {
     const memberRow = await admin.get<{ data: { website: string; departmentId: string } }>(`${API.userGet}?id=${ids.memberId}`);
     expect(memberRow.body.data).toMatchObject({ website: 'member', departmentId: tree.departments.find((d) => d.unassigned)!.id });
     expect((await admin.get(`${API.userImportResult}?batchId=${ids.batchId}`)).status).toBe(200);
+    // Nor of its sharing: the share, the link and the application are as they were.
+    const shares = await admin.post<{ data: { items: Array<{ id: string; permission: string; state: string }> } }>(API.shareMine, {});
+    expect(shares.body.data.items.find((x) => x.id === ids.shareId)).toMatchObject({ permission: 'preview', state: 'active' });
+    const links = await admin.post<{ data: { items: Array<{ id: string; previewOnly: boolean; state: string }> } }>(API.linkMine, {});
+    expect(links.body.data.items.find((x) => x.id === ids.linkId)).toMatchObject({ previewOnly: false, state: 'active' });
+    expect((await admin.post<{ data: ShareApplication }>(API.applyGet, { id: ids.applicationId })).body.data.state).toBe('pending');
   });
 });

@@ -312,6 +312,73 @@ describe('organisation actions: exactly one row each', () => {
   });
 });
 
+describe('sharing actions: exactly one row each (an approval also records what it created)', () => {
+  it('shares, links and their visits, applications, settings, the exchange area', async () => {
+    const other = await loggedInClient(server, { username: 'member', password: 'Better@2025' });
+    const f = await text(admin, 'shared-wired.txt', 'w');
+    const created = await oneRowOf(server, () => admin.post(API.shareCreate, { fileIds: [f.id], recipients: [{ type: 'user', id: memberId }], permission: 'preview', validityDays: 7 }));
+    expect(created).toMatchObject({ action: 'share.create', outcome: 'ok' });
+    expect(created.parsedTargets.map((t) => [t.type, t.name])).toEqual([
+      ['file', 'shared-wired.txt'],
+      ['user', expect.stringContaining('member')],
+    ]);
+    const shareId = ((await admin.post<{ data: { items: Array<{ id: string }> } }>(API.shareMine, {})).body.data.items[0]!).id;
+    expect(await oneRowOf(server, () => admin.post(API.shareUpdate, { id: shareId, permission: 'download' }))).toMatchObject({ action: 'share.update', outcome: 'ok' });
+    expect(await oneRowOf(server, () => admin.post(API.shareRevoke, { ids: [shareId] }))).toMatchObject({ action: 'share.revoke', outcome: 'ok' });
+
+    const link = await oneRowOf(server, () => admin.post(API.linkCreate, { fileId: f.id, code: 'Ab12', validityDays: 0, downloadLimit: null, previewOnly: false }));
+    expect(link).toMatchObject({ action: 'link.create', outcome: 'ok' });
+    const linkId = link.parsedTargets.find((t) => t.type === 'link')!.id;
+    const token = ((await admin.post<{ data: { items: Array<{ id: string; token: string }> } }>(API.linkMine, {})).body.data.items.find((l) => l.id === linkId)!).token;
+    expect(await oneRowOf(server, () => admin.post(API.linkUpdate, { id: linkId, downloadLimit: 5 }))).toMatchObject({ action: 'link.update', outcome: 'ok' });
+    const visitor = new Client(server.baseUrl);
+    expect(await rowsOf(server, () => visitor.post(API.linkOpen, { token }))).toEqual([]);
+    expect(await oneRowOf(server, () => visitor.post(API.linkOpen, { token, code: 'xxxx' }))).toMatchObject({ action: 'link.codeFailed', outcome: 'refused' });
+    let visit = '';
+    expect(
+      await oneRowOf(server, async () => {
+        visit = ((await visitor.post<{ data: { visit: string } }>(API.linkOpen, { token, code: 'ab12' })).body.data).visit;
+      }),
+    ).toMatchObject({ action: 'link.open', outcome: 'ok', actor_account: '访客' });
+    let url = '';
+    expect(
+      await oneRowOf(server, async () => {
+        url = ((await visitor.post<{ data: { url: string } }>(API.linkDownload, { visit, ids: [f.id] })).body.data).url;
+      }),
+    ).toMatchObject({ action: 'link.download', outcome: 'ok' });
+    // The ticket's bytes are the download already recorded.
+    expect(await rowsOf(server, () => visitor.raw(url).then((r) => r.arrayBuffer()))).toEqual([]);
+    expect(await oneRowOf(server, () => visitor.get(`${API.linkPreviewPrefix}${f.id}?v=${encodeURIComponent(visit)}`))).toMatchObject({ action: 'link.preview' });
+    expect(await oneRowOf(server, () => other.post(API.linkSave, { visit, ids: [f.id], targetParentId: null }))).toMatchObject({ action: 'link.save', outcome: 'ok' });
+    expect(await rowsOf(server, () => visitor.post(API.linkList, { visit, parentId: null }))).toEqual([]);
+    expect(await oneRowOf(server, () => admin.post(API.linkRevoke, { ids: [linkId] }))).toMatchObject({ action: 'link.revoke', outcome: 'ok' });
+
+    const policy = { link: { always: true, sensitive: false, folderIds: [], departmentIds: [] }, internal: { otherDepartment: false }, approver: { kind: 'user', userId: memberId }, secondApprover: null, applicationTtlDays: 7 };
+    expect(await oneRowOf(server, () => admin.post(API.fileSecurityUpdate, { sharePolicy: policy }))).toMatchObject({ action: 'tenant.sharePolicy', outcome: 'ok' });
+    const body = { kind: 'link', fileIds: [f.id], link: { code: '', validityDays: 0, downloadLimit: null, previewOnly: false }, reason: '需要', approverId: memberId };
+    const submitted = await oneRowOf(server, () => admin.post(API.applySubmit, body));
+    expect(submitted).toMatchObject({ action: 'apply.submit', outcome: 'ok' });
+    const appId = submitted.parsedTargets[0]!.id;
+    expect(await oneRowOf(server, () => admin.post(API.applyWithdraw, { id: appId }))).toMatchObject({ action: 'apply.withdraw', outcome: 'ok' });
+    const second = (await oneRowOf(server, () => admin.post(API.applySubmit, body))).parsedTargets[0]!.id;
+    expect(await oneRowOf(server, () => other.post(API.applyReject, { ids: [second], comment: '不行' }))).toMatchObject({ action: 'apply.reject', outcome: 'ok' });
+    const third = (await oneRowOf(server, () => admin.post(API.applySubmit, body))).parsedTargets[0]!.id;
+    const approved = await rowsOf(server, () => other.post(API.applyApprove, { ids: [third], comment: '好' }));
+    expect(approved.map((r) => [r.action, r.outcome, r.actor_account])).toEqual([
+      ['apply.approve', 'ok', 'member'],
+      ['link.create', 'ok', 'admin'],
+    ]);
+    expect(await rowsOf(server, () => other.post(API.applyTodo, { box: 'done' }))).toEqual([]);
+
+    const ex = (await admin.post<{ data: { file: { id: string } } }>(API.createTxt, { parentId: null, category: 3, name: '秘密交换.txt', content: 'x' })).body.data.file;
+    expect(await oneRowOf(server, () => admin.post(API.fileSafeCheck, { ids: [ex.id] }))).toMatchObject({ action: 'exchange.safeCheck', outcome: 'ok' });
+    expect(await oneRowOf(server, () => admin.post(API.checkSwap, { ids: [ex.id] }))).toMatchObject({ action: 'exchange.check', outcome: 'ok' });
+    expect(await oneRowOf(server, () => admin.request('GET', `${API.keepOnDownload}?id=${ex.id}`, undefined, platform))).toMatchObject({ action: 'exchange.confirmDownload', outcome: 'ok' });
+    expect(await oneRowOf(server, () => admin.post(API.processedList, { ids: [ex.id], decision: 'dismiss' }))).toMatchObject({ action: 'exchange.process', outcome: 'ok' });
+    expect(await rowsOf(server, () => admin.post(API.processedList, {}))).toEqual([]);
+  });
+});
+
 describe('many writers at once', () => {
   it('40 concurrent actions of two users: 40 rows, one chain without gaps, verified', async () => {
     const other = await loggedInClient(server, { username: 'member', password: 'Better@2025' });

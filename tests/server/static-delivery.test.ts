@@ -71,6 +71,20 @@ describe('page responses', () => {
     expect(await statusOf('/index.html', { 'if-none-match': etag! })).toBe(304);
   });
 
+  it('share-link pages send no referrer at all (their address holds the token)', async () => {
+    for (const p of ['/shareLink/AbCdEfGhIjKlMnOpQrStUvWxYz012345', '/openShareLink/AbCdEfGhIjKlMnOpQrStUvWxYz012345', '/downLoadM/AbCdEfGhIjKlMnOpQrStUvWxYz012345', '/shareLink']) {
+      const res = await get(p);
+      expect(res.status, p).toBe(200);
+      expect(res.headers.get('referrer-policy'), p).toBe('no-referrer');
+      expect(res.headers.get('content-security-policy'), p).toBe(CONTENT_SECURITY_POLICY);
+      await res.text();
+    }
+    // Not a prefix match on look-alikes.
+    const other = await get('/shareLinks');
+    expect(other.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    await other.text();
+  });
+
   it('API answers are nosniff and keep their own policy', async () => {
     const res = await get(API.systemConfig);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');

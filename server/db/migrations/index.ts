@@ -16,6 +16,7 @@ import { m0040_finished_uploads } from './0040-finished-uploads';
 import { m0041_blob_intents } from './0041-blob-intents';
 import { m0042_stale_fingerprints } from './0042-stale-fingerprints';
 import { m0030_sync } from './0030-sync';
+import { m0050_sharing } from './0050-sharing';
 import { m0060_name_sort_keys } from './0060-name-sort-keys';
 import { m0070_notices } from './0070-notices';
 
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0040_finished_uploads': m0040_finished_uploads,
   '0041_blob_intents': m0041_blob_intents,
   '0042_stale_fingerprints': m0042_stale_fingerprints,
+  '0050_sharing': m0050_sharing,
   '0060_name_sort_keys': m0060_name_sort_keys,
   '0070_notices': m0070_notices,
 };

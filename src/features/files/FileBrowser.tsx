@@ -10,7 +10,10 @@ import { useOnline } from '../../lib/data/online';
 import { fileListVersionAtom } from '../../lib/file-events';
 import { listingFor, searchUrl, type BrowserSource } from './browser-source';
 import { folderIntoItself } from './conflict-model';
-import { downloadFile, downloadZip } from './download-entries';
+import { clickLink, downloadFile, downloadZip } from './download-entries';
+import { checkSwap, confirmDownload } from '../../lib/data/sharing';
+import { currentNetworkEnv } from '../../lib/client-env';
+import { SharerFilter } from './SharerFilter';
 import { DropOverlay } from './DropOverlay';
 import { ACTION_LABELS, ACTION_PERMISSIONS, actionsFor, PAGE_PERMISSIONS, type FileAction, type OfferedAction } from './file-actions';
 import { locationOf } from './file-locations';
@@ -49,6 +52,7 @@ const TextFileModal = lazyWhenOpen(() => import('./TextFileModal').then((m) => m
 const NameModal = lazyWhenOpen(() => import('./NameModal').then((m) => m.NameModal), (p) => p.open);
 const ConflictModal = lazyWhenOpen(() => import('./ConflictModal').then((m) => m.ConflictModal), (p) => p.items !== null);
 const FolderPickerModal = lazyWhenOpen(() => import('./FolderPickerModal').then((m) => m.FolderPickerModal), (p) => p.open);
+const ShareDialog = lazyWhenOpen(() => import('./ShareDialog').then((m) => m.ShareDialog), (p) => p.entries !== null);
 
 
 type Dialog =
@@ -58,6 +62,7 @@ type Dialog =
   | { kind: 'pick'; op: 'copy' | 'move'; entries: FileEntry[] }
   | { kind: 'preview'; file: FileEntry }
   | { kind: 'versions'; file: FileEntry }
+  | { kind: 'share'; entries: FileEntry[] }
   | null;
 
 /**
@@ -72,6 +77,9 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const user = useCurrentUser();
   const permitted = usePermissionCheck();
   const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
+  /** 共享文件, at the top: the entries of one sharer only (null = everyone's). */
+  const [sharerId, setSharerId] = useState<string | null>(null);
+  const sharedView = source.mode === 'folder' && source.via === 'share';
   const [view, setView] = useStoredState<FileView>(viewKeyOf(user?.id), 'list', isFileView);
   const layout = useRef<ViewLayout>({ columns: 1, pageRows: 10 });
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -81,7 +89,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const sourceKey = JSON.stringify(source);
   const folderDir = source.mode === 'folder' ? dir : null;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the source is compared by value (sourceKey)
-  const listing = useMemo(() => listingFor(source, folderDir, sort), [sourceKey, folderDir, sort]);
+  const listing = useMemo(() => listingFor(source, folderDir, sort, { sharerId }), [sourceKey, folderDir, sort, sharerId]);
   const pages = useEntryPages<FileEntry>(listing, version);
   const pickerRoots = usePickerRoots(source, dialog?.kind === 'pick');
   const list = useListSelection(pages.items, openEntry);
@@ -99,7 +107,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const space = source.mode === 'folder' ? source.space : undefined;
   const online = useOnline();
   const phone = usePhone();
-  const ctx = { mode: source.mode, callerId: user?.id ?? null, isAdmin: user?.role === 'admin', spaceRole: space ? space.role : undefined, offline: !online };
+  const ctx = { mode: source.mode, callerId: user?.id ?? null, isAdmin: user?.role === 'admin', spaceRole: space ? space.role : undefined, offline: !online, side: currentNetworkEnv() };
   /** Offline, a change is applied to the cached lists and kept in the outbox (待同步) until the network is back. */
   const queued = (): void => void message.info('当前离线：修改已保存在本机，联网后自动同步');
   const offered = actionsFor(selection, ctx).filter((o) => {
@@ -107,8 +115,8 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
     return code === null || permitted(code);
   });
 
-  /** Where writes at the current folder go (uploads need a folder id at a space's top level). */
-  const writeScope = source.mode === 'folder' ? source.scope : null;
+  /** Where writes at the current folder go (uploads need a folder id at a space's top level); nothing is created in 共享文件. */
+  const writeScope = source.mode === 'folder' && !sharedView ? source.scope : null;
   const uploadParent = dir ?? space?.rootId ?? null;
 
   // ---- operations --------------------------------------------------------------------------------
@@ -152,12 +160,38 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
           if (first) setDialog({ kind: 'preview', file: first });
           return;
         case 'download':
+          if (first?.exchange?.state === 'intercepted' && first.exchange.side === ctx.side) {
+            // A flagged exchange-area file: the user confirms (keepOnDownload) before it downloads.
+            modal.confirm({
+              title: '该文件已被拦截',
+              content: `拦截原因：${first.exchange.reason ?? '未通过交换检查'}。确认仍要下载吗？下载将被记录。`,
+              okText: '确认下载',
+              cancelText: '取消',
+              okButtonProps: { ...({ 'data-testid': 'confirm-flagged-download' } as Record<string, string>) },
+              onOk: async () => {
+                const { url } = await confirmDownload(first.id);
+                clickLink(url, first.name);
+              },
+            });
+            return;
+          }
           if (first) {
             downloadFile(first);
             // The browser's own download list shows it from here on.
             message.info('已开始下载');
           }
           return;
+        case 'share':
+          setDialog({ kind: 'share', entries });
+          return;
+        case 'swapCheck': {
+          const r = await checkSwap(ids);
+          const failedItems = r.results.filter((x) => !x.passed);
+          if (failedItems.length === 0) message.success(`已通过交换检查：${r.results.length} 个文件，可在另一网络中使用`);
+          else modal.warning({ title: `${failedItems.length} 个文件被拦截`, content: failedItems.map((x) => `${x.name}：${x.reason}`).join('\n') });
+          pages.reload();
+          return;
+        }
         case 'zip':
           downloadZip(entries);
           return;
@@ -358,11 +392,13 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
           />
         </Flex>
       </Flex>
+      {sharedView && dir === null && <SharerFilter value={sharerId} onChange={setSharerId} />}
       <FileToolbar
         source={source}
         offered={offered}
         selectionCount={selection.length}
         canUpload={canUpload}
+        canCreate={writeScope !== null}
         onFiles={(files) => void upload(files)}
         onFolder={(entries) => void uploadFolder(entries)}
         onMkdir={() => setDialog({ kind: 'mkdir' })}
@@ -394,6 +430,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
           contextMenu={contextMenu}
           onDownload={downloadOne}
           layoutRef={layout}
+          showSharer={sharedView && dir === null}
         />
       )}
       {writeScope && (
@@ -441,6 +478,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       {uploadClashDialog}
       {newVersion.input}
       <PreviewModal file={dialog?.kind === 'preview' ? dialog.file : null} siblings={previewable} onNavigate={(file) => setDialog({ kind: 'preview', file })} onClose={() => setDialog(null)} />
+      <ShareDialog entries={dialog?.kind === 'share' ? dialog.entries : null} onClose={() => setDialog(null)} />
       <VersionsDrawer
         file={versionsFile}
         canChange={versionsFile !== null && !actionsFor([versionsFile], ctx).some((o) => o.action === 'uploadVersion' && o.disabledReason)}

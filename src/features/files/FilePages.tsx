@@ -1,5 +1,8 @@
-import { Alert, Spin } from 'antd';
-import { useSearch } from 'wouter';
+import { Alert, Segmented, Spin } from 'antd';
+import { useLocation, useSearch } from 'wouter';
+import { useSetAtom } from 'jotai';
+import { fileListVersionAtom } from '../../lib/file-events';
+import { InterceptedPanel } from './InterceptedPanel';
 import { FILE_CATEGORY, FILE_PAGE_CATEGORY, type SpaceInfo } from '../../../common/api/types';
 import type { BrowserSource } from './browser-source';
 import { FileBrowser } from './FileBrowser';
@@ -24,12 +27,46 @@ export function BackupsPage() {
   return <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.backups, '同步文件')} title="同步文件" />;
 }
 
+/** 其他: the exchange area between the internal and the public network builds (checkSwap, intercepted files). */
 export function OtherFilesPage() {
-  return <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.other, '交换区')} title="交换区" />;
+  const changed = useSetAtom(fileListVersionAtom);
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0, gap: 12 }}>
+      <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
+        <InterceptedPanel onChanged={() => changed((v) => v + 1)} />
+      </div>
+      <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.other, '交换区')} title="交换区" />
+    </div>
+  );
 }
 
+/**
+ * 共享文件: what others share with the caller (grouped by who shared it, each with its permission),
+ * and the caller's own shared area (category 2) beside it.
+ */
 export function SharedFilesPage() {
-  return <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.share, '共享文件', 'share')} title="共享文件" />;
+  const [location, navigate] = useLocation();
+  // The tab is in the address (a reload stays), and switching it leaves the folder open in the other.
+  const tab = new URLSearchParams(useSearch()).get('tab') === 'own' ? 'own' : 'received';
+  const setTab = (next: 'received' | 'own') => navigate(next === 'own' ? `${location}?tab=own` : location);
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0, gap: 12 }}>
+      <Segmented
+        value={tab}
+        onChange={(v) => setTab(v as 'received' | 'own')}
+        options={[
+          { value: 'received', label: <span data-testid="share-tab-received">共享给我的</span> },
+          { value: 'own', label: <span data-testid="share-tab-own">我的共享区</span> },
+        ]}
+        style={{ alignSelf: 'flex-start' }}
+      />
+      {tab === 'received' ? (
+        <FileBrowser key="received" source={folderPage(FILE_PAGE_CATEGORY.share, '共享给我的', 'share')} title="共享文件" />
+      ) : (
+        <FileBrowser key="own" source={folderPage(FILE_PAGE_CATEGORY.share, '我的共享区')} title="共享文件" />
+      )}
+    </div>
+  );
 }
 
 export function FavoritePage() {

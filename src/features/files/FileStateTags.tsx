@@ -1,4 +1,5 @@
-import { ClockCircleOutlined, DeleteOutlined, LockOutlined, StarFilled, WarningOutlined } from '@ant-design/icons';
+import { ClockCircleOutlined, DeleteOutlined, EyeOutlined, LockOutlined, StarFilled, SwapOutlined, WarningOutlined } from '@ant-design/icons';
+import { NETWORK_SIDE_LABELS, SHARE_PERMISSION_LABELS, SWAP_STATE_LABELS } from '../../../common/api/sharing';
 import { Tag, Tooltip } from 'antd';
 import type { FileEntry } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
@@ -28,6 +29,20 @@ export function FileStateTags({ file }: { file: FileEntry }) {
         <Tooltip title={file.expiresAt ? `将于 ${formatDateTime(file.expiresAt)} 自动清除` : undefined}>
           <Tag icon={<DeleteOutlined />} data-testid="state-deleted" style={{ marginInlineEnd: 0 }}>
             已删除
+          </Tag>
+        </Tooltip>
+      )}
+      {file.share && (
+        <Tooltip title={`${file.share.sharedBy.nickName} 分享${file.share.expiresAt ? `，${formatDateTime(file.share.expiresAt)} 到期` : ''}`}>
+          <Tag icon={file.share.permission === 'preview' ? <EyeOutlined /> : undefined} color={file.share.permission === 'edit' ? 'green' : file.share.permission === 'download' ? 'blue' : 'gold'} data-testid="state-share" style={{ marginInlineEnd: 0 }}>
+            {file.share.permission === 'preview' ? '仅预览' : `可${SHARE_PERMISSION_LABELS[file.share.permission]}`}
+          </Tag>
+        </Tooltip>
+      )}
+      {file.exchange && (
+        <Tooltip title={`从${NETWORK_SIDE_LABELS[file.exchange.side]}放入${file.exchange.reason ? `；${file.exchange.reason}` : ''}`}>
+          <Tag icon={<SwapOutlined />} color={file.exchange.state === 'passed' ? 'green' : file.exchange.state === 'intercepted' ? 'red' : 'default'} data-testid="state-exchange" style={{ marginInlineEnd: 0 }}>
+            {SWAP_STATE_LABELS[file.exchange.state]}
           </Tag>
         </Tooltip>
       )}

@@ -32,6 +32,8 @@ export interface FileTableProps extends FileViewProps {
   /** Null = this listing cannot be sorted by the server (or the user may not sort). */
   sort: SortState | null;
   onSort: (sort: SortState) => void;
+  /** 共享文件 at the top: who shared each entry, and when. */
+  showSharer?: boolean;
 }
 
 interface Column {
@@ -54,7 +56,7 @@ interface Column {
  * and antd's Table brought its filters (Tree, Radio), pagination (Select) and per-render bookkeeping to
  * the first screen after login — about a sixth of its JavaScript.
  */
-export function FileTable({ mode, pages, selectedIds, cursorId, handlers, sort, onSort, contextMenu, onDownload, layoutRef }: FileTableProps) {
+export function FileTable({ mode, pages, selectedIds, cursorId, handlers, sort, onSort, contextMenu, onDownload, layoutRef, showSharer = false }: FileTableProps) {
   const box = useRef<HTMLDivElement>(null);
   useInfiniteScroll(box, pages.loadMore, pages.hasMore, pages.items.length);
 
@@ -120,6 +122,12 @@ export function FileTable({ mode, pages, selectedIds, cursorId, handlers, sort, 
         },
       });
     }
+    if (showSharer) {
+      cols.push(
+        { key: 'sharer', title: '分享者', width: 120, render: (file) => <span data-testid="file-sharer">{file.share?.sharedBy.nickName ?? '-'}</span> },
+        { key: 'sharedAt', title: '分享时间', width: 150, render: (file) => (file.share ? formatDateTime(file.share.sharedAt) : '-') },
+      );
+    }
     cols.push({ key: 'size', title: '大小', width: 120, ...sortable('size'), render: (file) => (file.isDir ? '-' : formatSize(file.size)) });
     if (mode === 'recycle') {
       cols.push(
@@ -136,7 +144,7 @@ export function FileTable({ mode, pages, selectedIds, cursorId, handlers, sort, 
       width: mode === 'recycle' ? 56 : 110,
       render: (file) => (
         <span style={{ display: 'inline-flex', gap: 2 }}>
-          {canDownload && !file.isDir && mode !== 'recycle' && (
+          {canDownload && !file.isDir && mode !== 'recycle' && file.share?.permission !== 'preview' && (
             <Button
               type="link"
               size="small"
@@ -155,7 +163,7 @@ export function FileTable({ mode, pages, selectedIds, cursorId, handlers, sort, 
     });
     return cols;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- moreButton reads refs only
-  }, [mode, sort, canDownload, latest, phone]);
+  }, [mode, sort, canDownload, latest, phone, showSharer]);
 
   // The name column takes what the fixed columns leave (CSS flex), so the table fits the box when it
   // can and scrolls sideways below this width. No JavaScript measuring: the first paint is final.

@@ -25,6 +25,8 @@ export interface FileToolbarProps {
   offered: OfferedAction[];
   selectionCount: number;
   canUpload: boolean;
+  /** New folder / new text file here (false in 共享文件: nothing is created in someone else's folder). */
+  canCreate: boolean;
   onFiles: (files: File[]) => void;
   onFolder: (entries: FolderEntry<File>[]) => void;
   onMkdir: () => void;
@@ -83,8 +85,8 @@ export function FileToolbar(p: FileToolbarProps) {
       { key: 'uploadFolder', label: '上传文件夹', icon: <FolderOpenOutlined />, testId: 'toolbar-upload-folder', onClick: () => folderInput.current?.click() },
     );
   }
-  if (folderMode && permitted(PAGE_PERMISSIONS.mkdir)) pageButtons.push({ key: 'mkdir', label: '新建文件夹', icon: <FolderAddOutlined />, testId: 'toolbar-mkdir', onClick: p.onMkdir });
-  if (folderMode && permitted(PAGE_PERMISSIONS.createTxt)) pageButtons.push({ key: 'txt', label: '新建文本文件', icon: <FileAddOutlined />, testId: 'toolbar-create-txt', onClick: p.onCreateTxt });
+  if (folderMode && p.canCreate && permitted(PAGE_PERMISSIONS.mkdir)) pageButtons.push({ key: 'mkdir', label: '新建文件夹', icon: <FolderAddOutlined />, testId: 'toolbar-mkdir', onClick: p.onMkdir });
+  if (folderMode && p.canCreate && permitted(PAGE_PERMISSIONS.createTxt)) pageButtons.push({ key: 'txt', label: '新建文本文件', icon: <FileAddOutlined />, testId: 'toolbar-create-txt', onClick: p.onCreateTxt });
   if (p.source.mode === 'recycle' && permitted(PAGE_PERMISSIONS.emptyRecycle)) {
     pageButtons.push({ key: 'empty', label: '清空回收站', icon: <ClearOutlined />, danger: true, testId: 'toolbar-empty-recycle', onClick: p.onEmptyRecycle });
   }

@@ -6,6 +6,9 @@ import type { FileEntry } from '../../../common/api/types';
 import { CsvPreview } from './CsvPreview';
 import { ImageViewer } from './ImageViewer';
 import { previewModeOf } from './preview-mode';
+import { formatDateTime } from '../../../common/format/date';
+import { WatermarkOverlay } from '../../components/WatermarkOverlay';
+import { useCurrentUser } from '../../lib/current-user';
 
 /**
  * Previews a picture (full size: fitted, zoomed, dragged, turned), a PDF (the browser's viewer, titled
@@ -16,6 +19,10 @@ import { previewModeOf } from './preview-mode';
  */
 export function PreviewModal({ file, siblings = [], onNavigate, onClose }: { file: FileEntry | null; siblings?: readonly FileEntry[]; onNavigate?: (file: FileEntry) => void; onClose: () => void }) {
   const mode = file ? previewModeOf(file) : null;
+  const user = useCurrentUser();
+  // Through a preview-only share: no download here, and the viewer's account and time over the content.
+  const previewOnly = file?.share?.permission === 'preview';
+  const watermark = previewOnly ? `${user?.website ?? ''} ${formatDateTime(Date.now())}` : null;
   const index = file ? siblings.findIndex((s) => s.id === file.id) : -1;
   const prev = index > 0 ? siblings[index - 1] : undefined;
   const next = index >= 0 && index < siblings.length - 1 ? siblings[index + 1] : undefined;
@@ -68,17 +75,31 @@ export function PreviewModal({ file, siblings = [], onNavigate, onClose }: { fil
                 </>
               )}
             </span>
-            <Button icon={<DownloadOutlined />} href={downloadUrl(file.id)} download={file.name} data-testid="preview-download">
-              下载
-            </Button>
+            {previewOnly ? (
+              <span style={{ color: '#999' }} data-testid="preview-only-note">
+                该分享仅允许预览
+              </span>
+            ) : (
+              <Button icon={<DownloadOutlined />} href={downloadUrl(file.id)} download={file.name} data-testid="preview-download">
+                下载
+              </Button>
+            )}
           </div>
         )
       }
     >
       <div data-testid="preview" data-mode={mode ?? 'none'} style={{ display: 'flex', justifyContent: 'center', minHeight: 120 }}>
         {file && mode === 'image' && <ImageViewer key={file.id} file={file} />}
-        {file && mode === 'pdf' && <iframe key={file.id} title={file.name} src={namedPreviewUrl(file.id, file.name)} data-testid="preview-pdf" style={{ width: '100%', height: 'min(75vh, 900px)', border: 'none' }} />}
-        {file && mode === 'text' && <TextPreview key={file.id} file={file} />}
+        {file && mode === 'pdf' && (
+          <WatermarkOverlay text={watermark}>
+            <iframe key={file.id} title={file.name} src={namedPreviewUrl(file.id, file.name)} data-testid="preview-pdf" style={{ width: '100%', height: 'min(75vh, 900px)', border: 'none' }} />
+          </WatermarkOverlay>
+        )}
+        {file && mode === 'text' && (
+          <WatermarkOverlay text={watermark}>
+            <TextPreview key={file.id} file={file} />
+          </WatermarkOverlay>
+        )}
         {file && mode === 'csv' && <CsvPreview key={file.id} file={file} />}
         {file && mode === 'audio' && <audio key={file.id} controls src={previewUrl(file.id)} data-testid="preview-audio" style={{ width: '100%' }} />}
         {file && mode === 'video' && <video key={file.id} controls src={previewUrl(file.id)} data-testid="preview-video" style={{ maxWidth: '100%', maxHeight: '70vh' }} />}

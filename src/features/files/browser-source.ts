@@ -26,12 +26,15 @@ export type BrowserSource =
  * The listing of the source at folder `dir` with `sort` (its data-layer key and page loader); null
  * when there is nothing to list yet (a search without a keyword).
  */
-export function listingFor(source: BrowserSource, dir: string | null, sort: SortState): Listing<FileEntry> | null {
+export function listingFor(source: BrowserSource, dir: string | null, sort: SortState, opts: { sharerId?: string | null } = {}): Listing<FileEntry> | null {
   switch (source.mode) {
-    case 'folder':
+    case 'folder': {
+      // 共享文件: what others share with the caller; at the top, optionally of one sharer.
+      const sharerId = dir === null ? (opts.sharerId ?? null) : null;
       return source.via === 'share'
-        ? { key: ['files', 'share', dir, sort], load: (cursor, signal) => listSharedFiles(dir, sort, cursor, signal) }
+        ? { key: ['files', 'share', dir, sort, sharerId], load: (cursor, signal) => listSharedFiles(dir, sort, cursor, signal, sharerId) }
         : { key: ['files', 'folder', source.scope, dir, sort], load: (cursor, signal) => listFiles(source.scope, dir, sort, cursor, signal) };
+    }
     case 'favorite':
       return { key: ['files', 'favorite'], load: (cursor, signal) => listFavorites(cursor, signal) };
     case 'recycle':

@@ -11,7 +11,7 @@ import { downloadUrl, zipDownloadUrl } from '../../../common/api/paths';
 import type { FileEntry } from '../../../common/api/types';
 import { archiveBaseName } from '../../../common/files/zip-name';
 
-function clickLink(href: string, name?: string): void {
+export function clickLink(href: string, name?: string): void {
   const a = document.createElement('a');
   a.href = href;
   if (name !== undefined) a.download = name;

@@ -26,7 +26,9 @@ export type FileAction =
   | 'uploadVersion'
   | 'versions'
   | 'restore'
-  | 'purge';
+  | 'purge'
+  | 'share'
+  | 'swapCheck';
 
 export const ACTION_LABELS: Record<FileAction, string> = {
   open: '打开',
@@ -46,6 +48,8 @@ export const ACTION_LABELS: Record<FileAction, string> = {
   versions: '历史版本',
   restore: '还原',
   purge: '彻底删除',
+  share: '分享',
+  swapCheck: '提交交换检查',
 };
 
 /** Button-permission code of each action; null = never gated (looking is always allowed). */
@@ -67,6 +71,8 @@ export const ACTION_PERMISSIONS: Record<FileAction, string | null> = {
   versions: 'file:versions',
   restore: 'file:restore',
   purge: 'file:purge',
+  share: 'share:create',
+  swapCheck: 'file:swap',
 };
 
 /** Gates page-level buttons that are not about a selection. */
@@ -91,6 +97,8 @@ export interface ActionContext {
   spaceRole?: SpaceRole | null;
   /** No network: only what the outbox can keep for later (OFFLINE_ACTIONS) stays usable. */
   offline?: boolean;
+  /** The network build this client is (exchange-area files cross between them). */
+  side?: 'internal' | 'public';
 }
 
 /** What works offline: looking around, and the changes the outbox keeps and replays (offline-ops.ts). */
@@ -105,6 +113,25 @@ export interface OfferedAction {
 
 const LOCKED_BY_OTHER = '文件已被他人锁定';
 const NOT_YOURS = '只能修改自己上传的文件';
+const PREVIEW_ONLY = '该分享仅允许预览';
+const OWNER_ONLY = '共享的文件只能由所有者修改';
+const NOT_CROSSED = '尚未通过交换检查，暂不能在当前网络使用';
+
+/** Reached through a share with less than `need`: the reason, else null. */
+function shareBlocked(selection: readonly FileEntry[], need: 'download' | 'edit' | 'owner'): string | null {
+  for (const e of selection) {
+    if (!e.share) continue;
+    if (need === 'owner') return OWNER_ONLY;
+    if (need === 'download' && e.share.permission === 'preview') return PREVIEW_ONLY;
+    if (need === 'edit' && e.share.permission !== 'edit') return '没有编辑权限';
+  }
+  return null;
+}
+
+/** An exchange-area file from the other build that has not passed checkSwap: the reason, else null. */
+function exchangeBlocked(selection: readonly FileEntry[], ctx: ActionContext): string | null {
+  return selection.some((e) => e.exchange && ctx.side && e.exchange.side !== ctx.side && e.exchange.state !== 'passed') ? NOT_CROSSED : null;
+}
 
 function lockedByOther(e: FileEntry, ctx: ActionContext): boolean {
   return e.locked && e.lockedBy?.id !== ctx.callerId && !ctx.isAdmin;
@@ -135,19 +162,29 @@ function onlineActionsFor(selection: readonly FileEntry[], ctx: ActionContext): 
   if (ctx.mode === 'recycle') return [ok('restore'), ok('purge')];
 
   const single = selection.length === 1 ? selection[0] : undefined;
-  const blocked = changeBlocked(selection, ctx);
+  const owned = shareBlocked(selection, 'owner');
+  const blocked = owned ?? changeBlocked(selection, ctx);
+  // Taking content away: not through a preview-only share, not an exchange file that has not crossed.
+  const take = shareBlocked(selection, 'download') ?? exchangeBlocked(selection, ctx);
+  // Renaming through a share: permission edit, and never the shared entry itself.
+  const renameBlocked = single?.share ? (shareBlocked(selection, 'edit') ?? (single.share.rootId === single.id ? '共享的文件夹本身不能重命名' : null)) : blocked;
+  const versionBlocked = single?.share ? shareBlocked(selection, 'edit') : blocked;
+  const inExchange = selection.every((e) => e.category === 3 && e.spaceId === null && !e.share);
   const out: OfferedAction[] = [];
   if (single?.isDir) out.push(ok('open'));
-  if (single && !single.isDir && previewModeOf(single)) out.push(ok('preview'));
-  if (single && !single.isDir) out.push(ok('download'));
-  if (selection.length > 1 || single?.isDir) out.push(ok('zip'));
+  if (single && !single.isDir && previewModeOf(single)) out.push(ok('preview', exchangeBlocked(selection, ctx)));
+  if (single && !single.isDir) out.push(ok('download', take));
+  if (selection.length > 1 || single?.isDir) out.push(ok('zip', take));
   if (single && ctx.mode !== 'folder') out.push(ok('openLocation'));
-  if (single) out.push(ok('rename', blocked));
-  out.push(ok('move', blocked), ok('copy'), ok('delete', blocked));
+  // Sharing: one's own entries (or a space's one may change); never from the exchange area, never passed on.
+  if (!selection.some((e) => e.share) && !inExchange) out.push(ok('share', selection.some((e) => !mayModify(e, ctx)) ? NOT_YOURS : null));
+  if (inExchange && ctx.mode === 'folder') out.push(ok('swapCheck'));
+  if (single) out.push(ok('rename', renameBlocked));
+  out.push(ok('move', blocked), ok('copy', take), ok('delete', blocked));
   if (selection.some((e) => !e.favorite)) out.push(ok('favorite'));
   if (selection.some((e) => e.favorite)) out.push(ok('unfavorite'));
-  if (selection.some((e) => !e.locked)) out.push(ok('lock', selection.some((e) => !mayModify(e, ctx)) ? NOT_YOURS : null));
+  if (selection.some((e) => !e.locked)) out.push(ok('lock', owned ?? (selection.some((e) => !mayModify(e, ctx)) ? NOT_YOURS : null)));
   if (selection.some((e) => e.locked)) out.push(ok('unlock', selection.some((e) => lockedByOther(e, ctx)) ? '只有锁定者或管理员可以解锁' : null));
-  if (single && !single.isDir) out.push(ok('uploadVersion', blocked), ok('versions'));
+  if (single && !single.isDir) out.push(ok('uploadVersion', versionBlocked), ok('versions'));
   return out;
 }

@@ -35,6 +35,7 @@ import type {
   VersionListResponse,
 } from '../../../common/api/types';
 import { FILE_LIST_DEFAULT_PAGE_SIZE } from '../../../common/api/types';
+import type { SharedListRequest, SharedListResponse } from '../../../common/api/sharing';
 import { api } from '../../lib/api';
 import { ApiCallError } from '../../lib/api-client';
 import type { SortState } from './sort-state';
@@ -60,10 +61,10 @@ export function listFiles(scope: FolderScope, parentId: string | null, sort: Sor
   return api.post<FileListResponse>(API.fileList, body, { signal });
 }
 
-/** 共享文件: same request and answer as listFiles, through its own spec path. */
-export function listSharedFiles(parentId: string | null, sort: SortState, cursor: string | null, signal?: AbortSignal): Promise<FileListResponse> {
-  const body: FileListRequest = { parentId, category: 2, cursor, pageSize: FILE_LIST_DEFAULT_PAGE_SIZE, sortField: sort.field, sortOrder: sort.order };
-  return api.post<FileListResponse>(API.shareFileList, body, { signal });
+/** 共享文件: what others share with the caller (the top: newest share first, optionally of one sharer; below: a shared folder). */
+export function listSharedFiles(parentId: string | null, sort: SortState, cursor: string | null, signal?: AbortSignal, sharerId: string | null = null): Promise<SharedListResponse> {
+  const body: SharedListRequest = { parentId, sharerId, cursor, pageSize: FILE_LIST_DEFAULT_PAGE_SIZE, sortField: sort.field, sortOrder: sort.order };
+  return api.post<SharedListResponse>(API.shareFileList, body, { signal });
 }
 
 export function listFavorites(cursor: string | null, signal?: AbortSignal): Promise<FileListResponse> {

@@ -49,7 +49,8 @@ const persisterFor = (key: string, live: () => boolean): Persister =>
     serialize: serializeClient,
   });
 
-const succeeded = (q: Query): boolean => q.state.status === 'success';
+/** Answers that are kept on disk: succeeded, and not marked `meta: { persist: false }` (a share link's visit). */
+const succeeded = (q: Query): boolean => q.state.status === 'success' && q.meta?.persist !== false;
 
 export class CachePersistence {
   private publicStop: (() => void) | null = null;

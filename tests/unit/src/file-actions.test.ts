@@ -36,12 +36,12 @@ const reason = (list: ReturnType<typeof actionsFor>, action: string) => list.fin
 
 describe('file actions offered for a selection', () => {
   it('a single file: preview, download, the §3 suggested actions, favorites and versions', () => {
-    expect(names(actionsFor([entry()], me))).toEqual(['preview', 'download', 'rename', 'move', 'copy', 'delete', 'favorite', 'lock', 'uploadVersion', 'versions']);
+    expect(names(actionsFor([entry()], me))).toEqual(['preview', 'download', 'share', 'rename', 'move', 'copy', 'delete', 'favorite', 'lock', 'uploadVersion', 'versions']);
   });
 
   it('a folder opens and downloads as a zip; several entries get batch actions only', () => {
-    expect(names(actionsFor([entry({ isDir: true, kind: 'folder' })], me))).toEqual(['open', 'zip', 'rename', 'move', 'copy', 'delete', 'favorite', 'lock']);
-    expect(names(actionsFor([entry({ id: 'a' }), entry({ id: 'b', favorite: true })], me))).toEqual(['zip', 'move', 'copy', 'delete', 'favorite', 'unfavorite', 'lock']);
+    expect(names(actionsFor([entry({ isDir: true, kind: 'folder' })], me))).toEqual(['open', 'zip', 'share', 'rename', 'move', 'copy', 'delete', 'favorite', 'lock']);
+    expect(names(actionsFor([entry({ id: 'a' }), entry({ id: 'b', favorite: true })], me))).toEqual(['zip', 'share', 'move', 'copy', 'delete', 'favorite', 'unfavorite', 'lock']);
     expect(actionsFor([], me)).toEqual([]);
   });
 
@@ -75,5 +75,32 @@ describe('file actions offered for a selection', () => {
   it('every gating code is one the server hands out', () => {
     const codes = [...Object.values(ACTION_PERMISSIONS), ...Object.values(PAGE_PERMISSIONS)].filter((c): c is string => c !== null);
     for (const code of codes) expect(ALL_PERMISSIONS).toContain(code);
+  });
+
+  it('through a share: preview-only takes nothing away; edit renames inside and gives new versions; the rest is the owner’s', () => {
+    const share = (permission: 'preview' | 'download' | 'edit', over: Partial<FileEntry> = {}) =>
+      entry({ ownerId: 'owner', share: { permission, sharedBy: { id: 'owner', nickName: '张三' }, sharedAt: 0, expiresAt: null, rootId: 'root' }, ...over });
+    const preview = actionsFor([share('preview')], me);
+    for (const a of ['download', 'copy']) expect(reason(preview, a), a).toBe('该分享仅允许预览');
+    expect(reason(preview, 'preview')).toBeNull();
+    for (const a of ['move', 'delete', 'lock']) expect(reason(preview, a), a).toBe('共享的文件只能由所有者修改');
+    expect(names(preview)).not.toContain('share');
+    expect(reason(preview, 'rename')).toBe('没有编辑权限');
+    const edit = actionsFor([share('edit')], me);
+    expect(reason(edit, 'rename')).toBeNull();
+    expect(reason(edit, 'uploadVersion')).toBeNull();
+    expect(reason(edit, 'download')).toBeNull();
+    expect(reason(actionsFor([share('edit', { id: 'root', isDir: true, kind: 'folder' })], me), 'rename')).toBe('共享的文件夹本身不能重命名');
+  });
+
+  it('the exchange area: checked from here, not shared; a file from the other build is unusable until it passed', () => {
+    const fromOutside = entry({ category: 3, exchange: { side: 'public', state: 'pending', reason: null, checkedAt: null } });
+    const inside = { ...me, side: 'internal' as const };
+    const offered = actionsFor([fromOutside], inside);
+    expect(names(offered)).toContain('swapCheck');
+    expect(names(offered)).not.toContain('share');
+    expect(reason(offered, 'download')).toBe('尚未通过交换检查，暂不能在当前网络使用');
+    const passed = actionsFor([{ ...fromOutside, exchange: { ...fromOutside.exchange!, state: 'passed' } }], inside);
+    expect(reason(passed, 'download')).toBeNull();
   });
 });

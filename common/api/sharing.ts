@@ -1,0 +1,591 @@
+/**
+ * Sharing (issue 15): internal shares, share links, sharing applications and their approval, the
+ * tenant's sharing policy, and the exchange area. Paths are in paths.ts (documented there once), error
+ * codes SHR-80xx / LNK-81xx / APL-82xx / EXC-83xx in errors.ts, action codes share.* link.* apply.*
+ * exchange.* in action-codes.ts.
+ *
+ * The rules, written once for both sides:
+ * - A share gives a recipient (a person, a department with all its sub-departments, or the members of
+ *   a group space) one permission on a file or folder tree: preview < download < edit. The server
+ *   checks it on EVERY call that touches the entry or anything below it (list, preview, thumbnail,
+ *   download, zip, versions, copy out, rename, new version); nothing is cached, so a change, a
+ *   revocation or an expiry holds from the next call on. Several shares reaching one person add up
+ *   to the highest permission among those still in force.
+ * - preview: list and preview only. Download, zip, version download and copying out refuse with
+ *   SHARE_PREVIEW_ONLY; pictures are previewed with the viewer's account and the time burnt into
+ *   the pixels by the server, PDF and text with the same watermark drawn over them by the client.
+ * - edit: also rename entries inside the shared tree (not the shared root itself) and give files new
+ *   content (upload a new version, restore an old one). Creating, moving or deleting entries stays
+ *   the owner's: an entry of a personal tree always belongs to that tree's owner.
+ * - Only what the caller may change can be shared: their own personal entries, entries of a space
+ *   they may modify (space-roles.ts). A space's root folder is shared by sharing its entries.
+ * - Links: a token of 192 random bits (never an id) in the address, an optional extraction code of
+ *   LINK_CODE_LENGTH characters (mandatory while the tenant's keyCreate switch is on), an expiry, a
+ *   download limit and preview-only. Wrong codes are counted per token and per address: after
+ *   LINK_SLOW_AFTER failures every attempt waits (doubling), after LINK_LOCK_AFTER the token is
+ *   locked for LINK_LOCK_MS; an unknown token and a wrong code answer exactly alike. The tenant's
+ *   publicDownLoad switch decides whether a visitor needs no login (on) or a session of the link's
+ *   tenant (off).
+ */
+import type { FileEntry, FileKind, UserRef } from './types';
+
+// ---- permissions and recipients -----------------------------------------------------------------
+
+export type SharePermission = 'preview' | 'download' | 'edit';
+export const SHARE_PERMISSIONS: readonly SharePermission[] = ['preview', 'download', 'edit'];
+export const SHARE_PERMISSION_LABELS: Record<SharePermission, string> = { preview: '预览', download: '下载', edit: '编辑' };
+export const SHARE_PERMISSION_RANK: Record<SharePermission, number> = { preview: 1, download: 2, edit: 3 };
+
+/** The higher of two permissions. */
+export function strongerPermission(a: SharePermission, b: SharePermission): SharePermission {
+  return SHARE_PERMISSION_RANK[a] >= SHARE_PERMISSION_RANK[b] ? a : b;
+}
+
+export type ShareRecipientType = 'user' | 'dept' | 'group';
+export const SHARE_RECIPIENT_LABELS: Record<ShareRecipientType, string> = { user: '人员', dept: '部门', group: '群组' };
+
+export interface ShareRecipient {
+  type: ShareRecipientType;
+  id: string;
+}
+
+export interface ShareRecipientInfo extends ShareRecipient {
+  /** Nickname (account) of a person, the department's path, or the group's name. */
+  name: string;
+}
+
+/** At most this many recipients and entries in one share request. */
+export const SHARE_MAX_RECIPIENTS = 200;
+export const SHARE_MAX_FILES = 100;
+
+/**
+ * How long a share or link lasts, in days: the values of the static data list `validity`
+ * (dictionaries.ts); 0 = until revoked. The server accepts 0..SHARE_MAX_VALIDITY_DAYS.
+ */
+export const SHARE_MAX_VALIDITY_DAYS = 3650;
+
+/** What an entry reached through a share carries (FileEntry.share). */
+export interface ShareGrantInfo {
+  permission: SharePermission;
+  sharedBy: UserRef;
+  /** When the strongest share in force ends; null = until revoked. */
+  expiresAt: number | null;
+  sharedAt: number;
+  /** The shared entry this one is (or lies under): the top of what the recipient may see. */
+  rootId: string;
+}
+
+// ---- internal shares ------------------------------------------------------------------------------
+
+/** `POST /api/v2/share/create`: one share per entry and recipient (an existing one is updated). */
+export interface ShareCreateRequest {
+  fileIds: string[];
+  recipients: ShareRecipient[];
+  permission: SharePermission;
+  /** Days (static data `validity`); 0 = until revoked. */
+  validityDays: number;
+}
+
+export interface ShareCreateResponse {
+  shares: ShareInfo[];
+}
+
+/** `POST /api/v2/share/update`: a new permission and/or validity (counted from now). */
+export interface ShareUpdateRequest {
+  id: string;
+  permission?: SharePermission;
+  validityDays?: number;
+}
+
+/** `POST /api/v2/share/revoke` and `/api/v2/shareLink/revoke`: shares or links of the caller. */
+export interface ShareIdsRequest {
+  ids: string[];
+}
+
+export type ShareState = 'active' | 'expired' | 'revoked';
+export const SHARE_STATE_LABELS: Record<ShareState, string> = { active: '生效中', expired: '已过期', revoked: '已取消' };
+
+/** The entry a share or link is of, as 我的分享 shows it. */
+export interface SharedEntryRef {
+  id: string;
+  name: string;
+  isDir: boolean;
+  kind: FileKind;
+  /** The entry is in the recycle bin or gone: the share gives nothing until it is back. */
+  deleted: boolean;
+}
+
+export interface ShareInfo {
+  id: string;
+  file: SharedEntryRef;
+  recipient: ShareRecipientInfo;
+  permission: SharePermission;
+  expiresAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  state: ShareState;
+  /** The application that created it, when it needed approval. */
+  applicationId: string | null;
+}
+
+/** `POST /api/v2/share/mine`: 我的分享 (internal shares), newest first, keyset pages. */
+export interface MySharesRequest {
+  /** Only these states (default: all). */
+  states?: ShareState[];
+  keyword?: string;
+  cursor?: string | null;
+  pageSize?: number;
+}
+export interface MySharesResponse {
+  items: ShareInfo[];
+  nextCursor: string | null;
+}
+
+// ---- 共享文件: what others shared with me --------------------------------------------------------
+
+/**
+ * `POST /api/shareFile/list` (spec §7). parentId null: the entries shared with the caller (each with
+ * `share`), newest share first, optionally of one sharer (`sharerId`); the first page also lists every
+ * sharer with how many entries (`sharers`: the page groups by who shared). parentId set: the folder's
+ * children, when the caller may see it through a share (each with the inherited `share`).
+ */
+export interface SharedListRequest {
+  parentId: string | null;
+  /** Ignored (kept for the spec's FileListRequest shape). */
+  category?: number;
+  sharerId?: string | null;
+  sortField?: 'name' | 'size' | 'updatedAt';
+  sortOrder?: 'asc' | 'desc';
+  cursor?: string | null;
+  pageSize?: number;
+}
+
+export interface SharerSummary {
+  user: UserRef;
+  /** Entries this person shares with the caller (in force, live). */
+  count: number;
+}
+
+export interface SharedListResponse {
+  items: FileEntry[];
+  nextCursor: string | null;
+  /** First page of the root only. */
+  sharers?: SharerSummary[];
+  /** Inside a shared folder: the caller's grant there. */
+  grant?: ShareGrantInfo | null;
+}
+
+// ---- links ------------------------------------------------------------------------------------------
+
+export const LINK_CODE_LENGTH = 4;
+/** Letters and digits; compared case-insensitively. Generated codes avoid 0/O/1/I/L. */
+export const LINK_CODE_PATTERN = /^[A-Za-z0-9]{4}$/;
+export const LINK_CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+export const LINK_MAX_DOWNLOAD_LIMIT = 100000;
+/** Wrong codes per token (or per address × LINK_ADDRESS_FACTOR) before each attempt must wait. */
+export const LINK_SLOW_AFTER = 5;
+export const LINK_ADDRESS_FACTOR = 4;
+/** Wrong codes of one token within the window that lock it for LINK_LOCK_MS. */
+export const LINK_LOCK_AFTER = 10;
+export const LINK_LOCK_MS = 15 * 60 * 1000;
+/** How long an opened link stays open in one page without entering the code again. */
+export const LINK_VISIT_TTL_MS = 2 * 3600 * 1000;
+
+/** The link's page: `/shareLink/<token>` (and `/downLoadM/<token>` on phones, `/openShareLink/<token>` in the app). */
+export function shareLinkPath(token: string, page: 'shareLink' | 'downLoadM' | 'openShareLink' = 'shareLink'): string {
+  return `/${page}/${encodeURIComponent(token)}`;
+}
+
+/** What a link is made with (create, and the link part of an application). */
+export interface LinkSettings {
+  /** A chosen code (LINK_CODE_PATTERN), '' for a generated one, null for none (refused while keyCreate is on). */
+  code: string | null;
+  validityDays: number;
+  /** Downloads allowed (a file, or a ZIP of several, counts one); null = unlimited. */
+  downloadLimit: number | null;
+  previewOnly: boolean;
+}
+
+/** `POST /api/v2/shareLink/create`: a link for one file or folder. */
+export interface LinkCreateRequest extends LinkSettings {
+  fileId: string;
+}
+
+/** `POST /api/v2/shareLink/update`: changes apply at once (a new validity counts from now). */
+export interface LinkUpdateRequest {
+  id: string;
+  code?: string | null;
+  validityDays?: number;
+  downloadLimit?: number | null;
+  previewOnly?: boolean;
+}
+
+export interface LinkInfo {
+  id: string;
+  file: SharedEntryRef;
+  /** The token (the sharer may copy the link again at any time); the address is shareLinkPath(token). */
+  token: string;
+  code: string | null;
+  expiresAt: number | null;
+  downloadLimit: number | null;
+  previewOnly: boolean;
+  views: number;
+  downloads: number;
+  createdAt: number;
+  updatedAt: number;
+  state: ShareState | 'exhausted';
+  applicationId: string | null;
+}
+
+/** `POST /api/v2/shareLink/mine`: 我的分享 (links), newest first. */
+export type MyLinksRequest = MySharesRequest;
+export interface MyLinksResponse {
+  items: LinkInfo[];
+  nextCursor: string | null;
+}
+
+// ---- the visitor's side (public unless the tenant's publicDownLoad switch is off) -----------------
+
+/**
+ * `POST /api/v2/shareLink/open {token, code?}`. Without a code: `{needCode: true}` for a link with a
+ * code AND for a token nobody issued (the two look alike), else the link opened. With a code: the link
+ * opened, or LINK_INVALID for a wrong code and an unknown token alike (counted and throttled).
+ * A revoked or expired link answers LINK_GONE; every use after that too.
+ */
+export interface LinkOpenRequest {
+  token: string;
+  code?: string;
+}
+
+export type LinkOpenResponse = { needCode: true } | ({ needCode: false } & LinkVisit);
+
+export interface LinkVisit {
+  /** Bearer key of this visit (LINK_VISIT_TTL_MS): every further call names it. */
+  visit: string;
+  root: LinkEntry;
+  sharedBy: UserRef;
+  expiresAt: number | null;
+  previewOnly: boolean;
+  /** null = unlimited. */
+  downloadsLeft: number | null;
+  /** The visitor is signed in to the link's tenant (may save to 个人文件). */
+  signedIn: boolean;
+  /** The preview watermark for preview-only links: who looks and when. */
+  watermark: string | null;
+}
+
+/** An entry inside a link (no ids of the sharer's tree above the link's root are ever shown). */
+export interface LinkEntry {
+  id: string;
+  parentId: string | null;
+  name: string;
+  isDir: boolean;
+  size: number;
+  kind: FileKind;
+  updatedAt: number;
+}
+
+/** `POST /api/v2/shareLink/list`: one folder of the link (parentId null = the link's root folder). */
+export interface LinkListRequest {
+  visit: string;
+  parentId: string | null;
+  cursor?: string | null;
+  pageSize?: number;
+}
+export interface LinkListResponse {
+  items: LinkEntry[];
+  nextCursor: string | null;
+  /** From the link's root down to this folder. */
+  path: Array<{ id: string; name: string }>;
+}
+
+/**
+ * `POST /api/v2/shareLink/download {visit, ids}`: one file, or a ZIP of several entries / a folder.
+ * Counts one download (refused with DEP10213, HTTP 500, once the limit is reached; the client goes to
+ * /downloadExceeded) and answers the address of the bytes: `GET /api/v2/shareLink/file/<ticket>`, an
+ * attachment with Range, good for LINK_TICKET_TTL_MS; a Range request continuing it counts nothing,
+ * a second full download with the same ticket is refused.
+ */
+export interface LinkDownloadRequest {
+  visit: string;
+  ids: string[];
+}
+export interface LinkDownloadResponse {
+  url: string;
+  downloadsLeft: number | null;
+}
+export const LINK_TICKET_TTL_MS = 6 * 3600 * 1000;
+
+/** `POST /api/v2/shareLink/save`: a signed-in visitor copies entries into 个人文件 (a folder, or the root). */
+export interface LinkSaveRequest {
+  visit: string;
+  ids: string[];
+  targetParentId: string | null;
+}
+export interface LinkSaveResponse {
+  saved: number;
+}
+
+// ---- approval: policy and applications ------------------------------------------------------------
+
+/** Who approves one level. `manager`: the manager of the applicant's department (the nearest one above when it has none, or when it is the applicant). */
+export type ApproverRule = { kind: 'manager' } | { kind: 'user'; userId: string } | { kind: 'role'; role: 'admin' };
+
+/**
+ * The tenant's sharing policy (`/main/system/fileSecurity`). A share or link needs approval when ANY
+ * rule matches; who approves is `approver` (the applicant picks one of its candidates), then
+ * `secondApprover` when set (the first approver picks one of its candidates).
+ */
+export interface SharePolicy {
+  link: {
+    /** Every link needs approval. */
+    always: boolean;
+    /** Links of an entry whose name (or, for a folder, any name inside) has a sensitive keyword. */
+    sensitive: boolean;
+    /** Links of entries inside (or being) these folders. */
+    folderIds: string[];
+    /** Links made by people of these departments (with their sub-departments). */
+    departmentIds: string[];
+  };
+  internal: {
+    /** Internal shares reaching anyone outside the sharer's own department (and its sub-departments). */
+    otherDepartment: boolean;
+  };
+  approver: ApproverRule;
+  secondApprover: ApproverRule | null;
+  /** A pending application older than this many days becomes 已过期. */
+  applicationTtlDays: number;
+}
+
+export const DEFAULT_SHARE_POLICY: SharePolicy = {
+  link: { always: false, sensitive: true, folderIds: [], departmentIds: [] },
+  internal: { otherDepartment: false },
+  approver: { kind: 'manager' },
+  secondApprover: null,
+  applicationTtlDays: 7,
+};
+
+/** `GET /api/v2/fileSecurity/get` (admins; also readable by everyone as `policy` of the check). */
+export interface FileSecuritySettings {
+  sharePolicy: SharePolicy;
+  exchangeRules: ExchangeRules;
+  /** The tenant's sensitive name keywords (uploads, the link policy and the exchange check use them). */
+  sensitiveKeywords: string[];
+  /** Names of the folders and departments the policy names, for the page. */
+  names: Record<string, string>;
+}
+
+/** `POST /api/v2/fileSecurity/update` (admins): either part or both. */
+export interface FileSecurityUpdateRequest {
+  sharePolicy?: SharePolicy;
+  exchangeRules?: ExchangeRules;
+  sensitiveKeywords?: string[];
+}
+export const SENSITIVE_KEYWORDS_MAX = 200;
+export const APPLICATION_TTL_MAX_DAYS = 90;
+
+export type ShareKind = 'share' | 'link';
+export const SHARE_KIND_LABELS: Record<ShareKind, string> = { share: '内部共享', link: '外链分享' };
+
+/** `POST /api/v2/share/check`: does this share or link need approval, and who may approve it. */
+export interface ApprovalCheckRequest {
+  kind: ShareKind;
+  fileIds: string[];
+  recipients?: ShareRecipient[];
+}
+export interface ApprovalCheckResponse {
+  required: boolean;
+  /** Why (Chinese, one line each), empty when not required. */
+  reasons: string[];
+  /** Whom the applicant may choose as first approver. */
+  approvers: UserRef[];
+  /** A second level follows. */
+  twoLevels: boolean;
+}
+
+export type ApplicationState = 'pending' | 'approved' | 'rejected' | 'withdrawn' | 'expired';
+export const APPLICATION_STATE_LABELS: Record<ApplicationState, string> = {
+  pending: '待审批',
+  approved: '已通过',
+  rejected: '已驳回',
+  withdrawn: '已撤回',
+  expired: '已过期',
+};
+
+/** `POST /api/v2/shareApply/submit`. */
+export interface ApplicationSubmitRequest {
+  kind: ShareKind;
+  fileIds: string[];
+  share?: Omit<ShareCreateRequest, 'fileIds'>;
+  link?: LinkSettings;
+  reason: string;
+  approverId: string;
+}
+export const APPLICATION_REASON_MAX = 500;
+export const APPLICATION_COMMENT_MAX = 500;
+
+export type ApplicationStepKind = 'submit' | 'approve' | 'reject' | 'withdraw' | 'expire' | 'created';
+export interface ApplicationStep {
+  kind: ApplicationStepKind;
+  level: number;
+  actor: UserRef | null;
+  at: number;
+  comment: string;
+}
+
+export interface ShareApplication {
+  id: string;
+  kind: ShareKind;
+  applicant: UserRef & { account: string };
+  files: SharedEntryRef[];
+  share: (Omit<ShareCreateRequest, 'fileIds'> & { recipientNames: ShareRecipientInfo[] }) | null;
+  link: LinkSettings | null;
+  reason: string;
+  state: ApplicationState;
+  /** 1 or 2: the level waiting (or the last one decided). */
+  level: number;
+  levels: number;
+  /** Who must decide now (pending), or who decided last. */
+  approver: UserRef | null;
+  createdAt: number;
+  updatedAt: number;
+  expiresAt: number;
+  /** The rejection's reason, or the last approver's comment. */
+  comment: string;
+  history: ApplicationStep[];
+  /** What approval created. */
+  shareIds: string[];
+  linkIds: string[];
+}
+
+/** `POST /api/v2/shareApply/mine` (我的申请) and `/api/v2/shareApply/todo` (审批: mine to decide, or decided by me). */
+export interface ApplicationListRequest {
+  states?: ApplicationState[];
+  kind?: ShareKind;
+  /** todo only: 'pending' = waiting for me (default), 'done' = I decided. */
+  box?: 'pending' | 'done';
+  keyword?: string;
+  cursor?: string | null;
+  pageSize?: number;
+}
+export interface ApplicationListResponse {
+  items: ShareApplication[];
+  nextCursor: string | null;
+}
+
+/** `POST /api/v2/shareApply/approve`: many at once (batch); each answered on its own. */
+export interface ApplicationApproveRequest {
+  ids: string[];
+  comment?: string;
+  /** For a first level followed by a second: whom to pass it to (default the first candidate). */
+  nextApproverId?: string;
+}
+export interface ApplicationRejectRequest {
+  ids: string[];
+  /** Required: the applicant is told why. */
+  comment: string;
+}
+export interface ApplicationDecisionResult {
+  id: string;
+  ok: boolean;
+  errorCode?: string;
+  errorMessage?: string;
+  application?: ShareApplication;
+}
+export interface ApplicationDecisionResponse {
+  results: ApplicationDecisionResult[];
+}
+/** `POST /api/v2/shareApply/withdraw {id}`. */
+export interface ApplicationIdRequest {
+  id: string;
+}
+/** `POST /api/v2/shareApply/get {id}`: the applicant or an approver of it. */
+
+// ---- exchange area ---------------------------------------------------------------------------------
+
+/** The tenant's exchange rules (what checkSwap and fileSafe/check apply). */
+export interface ExchangeRules {
+  /** Lower-case extensions without dot; empty = every type the tenant does not block. */
+  allowedExtensions: string[];
+  /** Check names (and text content up to EXCHANGE_TEXT_SCAN_BYTES) for the tenant's sensitive keywords. */
+  keywordCheck: boolean;
+  /** Bytes; 0 = no cap. */
+  maxFileSize: number;
+}
+export const DEFAULT_EXCHANGE_RULES: ExchangeRules = { allowedExtensions: [], keywordCheck: true, maxFileSize: 2 * 1024 * 1024 * 1024 };
+export const EXCHANGE_TEXT_SCAN_BYTES = 1024 * 1024;
+
+export type NetworkSide = 'internal' | 'public';
+export const NETWORK_SIDE_LABELS: Record<NetworkSide, string> = { internal: '内网', public: '外网' };
+export type SwapState = 'pending' | 'passed' | 'intercepted';
+export const SWAP_STATE_LABELS: Record<SwapState, string> = { pending: '待检查', passed: '已通过', intercepted: '已拦截' };
+
+/** FileEntry.exchange: an exchange-area file (category 3) and where it is in the crossing. */
+export interface ExchangeInfo {
+  /** The network build it was put in from. */
+  side: NetworkSide;
+  state: SwapState;
+  reason: string | null;
+  checkedAt: number | null;
+}
+
+/** `POST checkSwap` and `POST fileSafe/check` {ids}: files or folders (their files) of the exchange area. */
+export interface SwapCheckRequest {
+  ids: string[];
+}
+export interface SwapCheckResult {
+  id: string;
+  name: string;
+  passed: boolean;
+  /** Why not (Chinese), null when passed. */
+  reason: string | null;
+}
+export interface SwapCheckResponse {
+  results: SwapCheckResult[];
+}
+
+/** `GET unProcess/list?scope=exchange`: the caller's intercepted files not dealt with yet. */
+export interface InterceptedFile {
+  id: string;
+  name: string;
+  side: NetworkSide;
+  reason: string;
+  checkedAt: number;
+  /** Set once dealt with (processed/list). */
+  processedAt: number | null;
+  processing: InterceptDecision | null;
+}
+export type InterceptDecision = 'dismiss' | 'delete';
+
+/** `POST /api/v2/file/processed/list`: with `ids` + `decision` deals with intercepted files; answers the processed ones, newest first. */
+export interface ProcessedListRequest {
+  ids?: string[];
+  decision?: InterceptDecision;
+  cursor?: string | null;
+  pageSize?: number;
+}
+export interface ProcessedListResponse {
+  items: InterceptedFile[];
+  nextCursor: string | null;
+}
+
+/** `GET keepOnDownload?id=`: the user confirms downloading a flagged file; answers the download address. */
+export interface KeepOnDownloadResponse {
+  url: string;
+}
+export const DOWNLOAD_CONFIRM_TTL_MS = 10 * 60 * 1000;
+
+// ---- online editing --------------------------------------------------------------------------------
+
+/** Types an online editor would open (the editor itself is a later integration). */
+export const ONLINE_EDIT_EXTENSIONS: readonly string[] = ['doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'csv', 'txt'];
+
+/** `GET /api/v2/onlyoffice/canoperationforshare?id=` */
+export interface CanOperationResponse {
+  /** Permission 编辑 (or the caller's own / a space entry they may modify) and a supported type. */
+  canEdit: boolean;
+  /** Why not (Chinese), null when canEdit. */
+  reason: string | null;
+  /** Whether an editor is configured on this server (none yet). */
+  editorAvailable: boolean;
+}

@@ -1,0 +1,188 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiOk } from '../../common/api/envelope';
+import { ERRORS } from '../../common/api/errors';
+import { API } from '../../common/api/paths';
+import {
+  LINK_MAX_DOWNLOAD_LIMIT,
+  type LinkCreateRequest,
+  type LinkDownloadRequest,
+  type LinkDownloadResponse,
+  type LinkInfo,
+  type LinkListRequest,
+  type LinkListResponse,
+  type LinkOpenRequest,
+  type LinkOpenResponse,
+  type LinkSaveRequest,
+  type LinkSaveResponse,
+  type LinkUpdateRequest,
+  type MyLinksRequest,
+  type MyLinksResponse,
+  type ShareIdsRequest,
+} from '../../common/api/sharing';
+import { BATCH_MAX_IDS, FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';
+import { fileKindOf } from '../../common/files/kind';
+import { previewTypeOf } from '../../common/files/preview';
+import { AppError } from '../http/app-error';
+import { attachmentDisposition } from '../http/range';
+import { sendContent } from '../http/send-content';
+import { callerOf } from '../http/session-guard';
+import { zipStream } from '../http/zip-writer';
+import type { Downloadable } from '../services/download-service';
+import type { LinkService } from '../services/sharing/link-service';
+import type { LinkVisitService, Visitor } from '../services/sharing/link-visit-service';
+import { WATERMARK_MAX_INPUT } from '../services/sharing/watermark';
+import { idString, nullableId } from './schemas';
+import { listFilter } from './share-routes';
+
+const body = (required: string[], properties: Record<string, unknown>) => ({ body: { type: 'object', required, properties } });
+// Union types, not anyOf: with Fastify's type coercion anyOf would turn null into '' (or '' into null).
+const code = { type: ['string', 'null'], maxLength: 8 };
+const limit = { type: ['integer', 'null'], minimum: 1, maximum: LINK_MAX_DOWNLOAD_LIMIT };
+const validityDays = { type: 'integer', minimum: 0, maximum: 100000 };
+const visit = { type: 'string', minLength: 1, maxLength: 512 };
+const token = { type: 'string', minLength: 1, maxLength: 128 };
+const publicRoute = { public: true } as const;
+
+const visitorOf = (request: FastifyRequest): Visitor => ({ caller: request.caller, address: request.ip });
+
+/** Link pages and their calls carry no referrer anywhere (the token is in the page's address). */
+function noReferrer(reply: FastifyReply): void {
+  reply.header('Referrer-Policy', 'no-referrer');
+}
+
+/** Reads a picture whole for the watermark (bounded), or null when it is too big to decode. */
+async function pictureBytes(file: Downloadable): Promise<Buffer | null> {
+  if (file.size > WATERMARK_MAX_INPUT || file.size === 0) return null;
+  const parts: Buffer[] = [];
+  for await (const piece of file.open() as AsyncIterable<Buffer>) parts.push(piece);
+  return Buffer.concat(parts);
+}
+
+/**
+ * Sends a preview: inline for the safe kinds; a picture through a preview-only share or link with the
+ * watermark burnt in (a picture that cannot be decoded for it is refused rather than shown bare).
+ */
+export async function sendPreview(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: Downloadable,
+  watermark: string | null,
+  burn: (bytes: Buffer, text: string) => Promise<Buffer | null>,
+): Promise<FastifyReply> {
+  const type = previewTypeOf(file.name);
+  if (watermark && fileKindOf(file.name, false) === 'picture') {
+    const bytes = await pictureBytes(file);
+    const marked = bytes ? await burn(bytes, watermark) : null;
+    if (!marked) throw new AppError(ERRORS.SHARE_PREVIEW_ONLY, '该图片无法添加水印预览');
+    return reply
+      .header('Content-Type', 'image/webp')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', 'sandbox')
+      .header('Cache-Control', 'private, no-store')
+      .header('Content-Disposition', 'inline')
+      .send(marked);
+  }
+  if (watermark) reply.header('Cache-Control', 'private, no-store');
+  return sendContent(request, reply, file, type ? { inline: true, contentType: type, sandbox: type !== 'application/pdf' } : { inline: false });
+}
+
+/** Share links: the sharer's calls (session) and the visitor's (public unless publicDownLoad is off). */
+export function registerLinkRoutes(
+  app: FastifyInstance,
+  links: LinkService,
+  visits: LinkVisitService,
+  burn: (bytes: Buffer, text: string) => Promise<Buffer | null>,
+): void {
+  app.post(
+    API.linkCreate,
+    { schema: body(['fileId', 'code', 'validityDays', 'downloadLimit', 'previewOnly'], { fileId: idString, code, validityDays, downloadLimit: limit, previewOnly: { type: 'boolean' } }) },
+    async (request): Promise<ApiOk<LinkInfo>> => ({ data: await links.create(callerOf(request), request.body as LinkCreateRequest) }),
+  );
+  app.post(
+    API.linkUpdate,
+    { schema: body(['id'], { id: idString, code, validityDays, downloadLimit: limit, previewOnly: { type: 'boolean' } }) },
+    async (request): Promise<ApiOk<LinkInfo>> => ({ data: await links.update(callerOf(request), request.body as LinkUpdateRequest) }),
+  );
+  app.post(
+    API.linkRevoke,
+    { schema: body(['ids'], { ids: { type: 'array', items: idString, minItems: 1, maxItems: 1000 } }) },
+    async (request): Promise<ApiOk<{ revoked: number }>> => ({ data: await links.revoke(callerOf(request), (request.body as ShareIdsRequest).ids) }),
+  );
+  app.post(API.linkMine, { schema: { body: { type: 'object', properties: listFilter } } }, async (request): Promise<ApiOk<MyLinksResponse>> => ({
+    data: await links.mine(callerOf(request), request.body as MyLinksRequest),
+  }));
+
+  app.post(
+    API.linkOpen,
+    { config: publicRoute, schema: body(['token'], { token, code: { type: 'string', maxLength: 16 } }) },
+    async (request, reply): Promise<ApiOk<LinkOpenResponse>> => {
+      noReferrer(reply);
+      return { data: await visits.open(visitorOf(request), request.body as LinkOpenRequest) };
+    },
+  );
+  app.post(
+    API.linkList,
+    {
+      config: publicRoute,
+      schema: body(['visit', 'parentId'], { visit, parentId: nullableId, cursor: { anyOf: [{ type: 'string', maxLength: 2048 }, { type: 'null' }] }, pageSize: { type: 'integer', minimum: 1, maximum: FILE_LIST_MAX_PAGE_SIZE } }),
+    },
+    async (request, reply): Promise<ApiOk<LinkListResponse>> => {
+      noReferrer(reply);
+      return { data: await visits.list(visitorOf(request), request.body as LinkListRequest) };
+    },
+  );
+  app.post(
+    API.linkDownload,
+    { config: publicRoute, schema: body(['visit', 'ids'], { visit, ids: { type: 'array', items: idString, minItems: 1, maxItems: BATCH_MAX_IDS } }) },
+    async (request, reply): Promise<ApiOk<LinkDownloadResponse>> => {
+      noReferrer(reply);
+      return { data: await visits.download(visitorOf(request), request.body as LinkDownloadRequest) };
+    },
+  );
+  app.get(
+    `${API.linkFilePrefix}:ticket`,
+    { config: publicRoute, schema: { params: { type: 'object', required: ['ticket'], properties: { ticket: { type: 'string', minLength: 1, maxLength: 128 } } } } },
+    async (request, reply) => {
+      noReferrer(reply);
+      const m = /^bytes=(\d*)-/.exec(String(request.headers.range ?? ''));
+      const continuing = m !== null && m[1] !== '' && Number(m[1]) > 0;
+      const content = await visits.ticketContent(visitorOf(request), (request.params as { ticket: string }).ticket, continuing);
+      if ('file' in content) return sendContent(request, reply, content.file);
+      const abort = new AbortController();
+      reply.raw.on('close', () => abort.abort());
+      reply
+        .header('Content-Type', 'application/zip')
+        .header('Content-Disposition', attachmentDisposition(content.zip.fileName))
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', 'private, no-store');
+      return reply.send(Readable.from(zipStream(content.zip.members, { signal: abort.signal })));
+    },
+  );
+  const idWithVisit = {
+    params: { type: 'object', required: ['id'], properties: { id: idString } },
+    querystring: { type: 'object', required: ['v'], properties: { v: visit } },
+  };
+  app.get(`${API.linkPreviewPrefix}:id`, { config: publicRoute, schema: idWithVisit }, async (request, reply) => {
+    noReferrer(reply);
+    const { file, watermark } = await visits.preview(visitorOf(request), (request.query as { v: string }).v, (request.params as { id: string }).id);
+    return sendPreview(request, reply, file, watermark, burn);
+  });
+  app.get(`${API.linkThumbnailPrefix}:id`, { config: publicRoute, schema: idWithVisit }, async (request, reply) => {
+    noReferrer(reply);
+    const { data, etag } = await visits.thumbnail(visitorOf(request), (request.query as { v: string }).v, (request.params as { id: string }).id);
+    if (request.headers['if-none-match'] === etag) return reply.code(304).header('ETag', etag).send();
+    return reply
+      .header('Content-Type', 'image/webp')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', 'sandbox')
+      .header('ETag', etag)
+      .header('Cache-Control', 'private, max-age=600')
+      .send(data);
+  });
+  app.post(
+    API.linkSave,
+    { schema: body(['visit', 'ids', 'targetParentId'], { visit, ids: { type: 'array', items: idString, minItems: 1, maxItems: BATCH_MAX_IDS }, targetParentId: nullableId }) },
+    async (request): Promise<ApiOk<LinkSaveResponse>> => ({ data: await visits.save(visitorOf(request), request.body as LinkSaveRequest) }),
+  );
+}

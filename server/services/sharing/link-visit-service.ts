@@ -1,0 +1,314 @@
+import { randomBytes } from 'node:crypto';
+import { ERRORS } from '../../../common/api/errors';
+import { API } from '../../../common/api/paths';
+import {
+  LINK_TICKET_TTL_MS,
+  LINK_VISIT_TTL_MS,
+  type LinkDownloadRequest,
+  type LinkDownloadResponse,
+  type LinkEntry,
+  type LinkListRequest,
+  type LinkListResponse,
+  type LinkOpenRequest,
+  type LinkOpenResponse,
+  type LinkSaveRequest,
+  type LinkSaveResponse,
+} from '../../../common/api/sharing';
+import { fileKindOf } from '../../../common/files/kind';
+import type { FilesTable, ShareLinksTable } from '../../db/schema';
+import { AppError } from '../../http/app-error';
+import type { FileRepository } from '../../repositories/file-repository';
+import type { LinkRepository } from '../../repositories/link-repository';
+import type { ShareGrantRepository } from '../../repositories/share-grants';
+import { actionLog, fileTarget, target, type Actor } from '../action-log/recorder';
+import { PLATFORM_TENANT } from '../action-log/recorder';
+import type { ArchiveService, ZipPlan } from '../archive-service';
+import type { Caller } from '../caller';
+import type { Downloadable, DownloadService } from '../download-service';
+import type { TransferService } from '../transfer-service';
+import type { LinkThrottle } from './link-throttle';
+import type { ShareEvents } from './share-events';
+import { pageSizeOf } from './share-service';
+import { sameCode, SharingSecrets } from './sharing-secrets';
+import { watermarkText } from './watermark-text';
+
+/** Who visits: a session (any tenant's, or none) and the client address. */
+export interface Visitor {
+  caller: Caller | null;
+  address: string;
+}
+
+/** An opened link, checked again on every call (revocation, expiry, a changed code hold at once). */
+interface OpenLink {
+  link: ShareLinksTable;
+  root: FilesTable;
+}
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+
+export function toLinkEntry(row: FilesTable, rootId: string): LinkEntry {
+  const isDir = row.is_dir === 1;
+  return {
+    id: row.id,
+    parentId: row.id === rootId ? null : row.parent_id,
+    name: row.name,
+    isDir,
+    size: isDir ? 0 : Number(row.size),
+    kind: fileKindOf(row.name, isDir),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/**
+ * The visitor's side of share links (sharing.ts): opening with the code (throttled; an unknown token
+ * and a wrong code answer alike), the tree below the link's entry and nothing above it, previews,
+ * counted downloads through one-time tickets, and saving into 个人文件. Each call records who (the
+ * session's account, or an anonymous visitor of the link's tenant) from where.
+ */
+export class LinkVisitService {
+  constructor(
+    private readonly links: LinkRepository,
+    private readonly files: FileRepository,
+    private readonly grants: ShareGrantRepository,
+    private readonly archives: ArchiveService,
+    private readonly downloads: DownloadService,
+    private readonly transfers: TransferService,
+    private readonly secrets: SharingSecrets,
+    private readonly throttle: LinkThrottle,
+    /** The tenant's publicDownLoad switch: on = no login needed. */
+    private readonly publicAccess: (tenantId: string) => Promise<boolean>,
+    private readonly events: ShareEvents,
+    private readonly watermark: (bytes: Buffer, text: string) => Promise<Buffer | null>,
+  ) {}
+
+  /** The visitor as the action log records them in the link's tenant. */
+  private actor(visitor: Visitor, tenantId: string): Actor | undefined {
+    if (visitor.caller && visitor.caller.tenantId === tenantId) return undefined;
+    return { tenantId, id: null, account: '访客', role: '' };
+  }
+
+  private codeDigest(link: ShareLinksTable): string {
+    return link.code_sealed === null ? '-' : SharingSecrets.hash(this.secrets.open(link.code_sealed)).slice(0, 16);
+  }
+
+  async open(visitor: Visitor, req: LinkOpenRequest, now = Date.now()): Promise<LinkOpenResponse> {
+    const token = TOKEN_PATTERN.test(req.token) ? req.token : '';
+    const tokenHash = SharingSecrets.hash(token || req.token);
+    const link = token ? await this.links.findByTokenHash(tokenHash) : undefined;
+    const hasCode = link ? link.code_sealed !== null : true;
+    if (req.code === undefined || req.code === '') {
+      // No code given: a link with a code and a token nobody issued both ask for it (not an access yet).
+      if (!link || hasCode) {
+        actionLog.notAnAction();
+        return { needCode: true };
+      }
+      return this.granted(visitor, link, now);
+    }
+    const tenantId = link?.tenant_id ?? PLATFORM_TENANT;
+    const entry = { action: 'link.open' as const, targets: link ? [target('link', link.id, '')] : [], actor: this.actor(visitor, tenantId), detail: {} as Record<string, unknown> };
+    actionLog.record(entry);
+    await this.throttle.check(tokenHash, visitor.address, now);
+    const right = link && (!hasCode || sameCode(this.secrets.open(link.code_sealed!), req.code));
+    if (!right) {
+      await this.throttle.recordFailure(tokenHash, visitor.address, now);
+      entry.detail.tokenKnown = Boolean(link);
+      Object.assign(entry, { action: 'link.codeFailed' });
+      throw new AppError(ERRORS.LINK_INVALID);
+    }
+    await this.throttle.clear(tokenHash);
+    actionLog.notAnAction();
+    return this.granted(visitor, link, now);
+  }
+
+  /** The link is the visitor's to use: a visit key, the root, counted as a view and recorded. */
+  private async granted(visitor: Visitor, link: ShareLinksTable, now: number): Promise<LinkOpenResponse> {
+    const entry = { action: 'link.open' as const, targets: [target('link', link.id, '')], actor: this.actor(visitor, link.tenant_id), detail: {} as Record<string, unknown> };
+    actionLog.record(entry);
+    const { root } = await this.live(visitor, link, now);
+    entry.targets = [target('link', link.id, root.name), fileTarget(root)];
+    await this.links.countView(link.id);
+    const visit = this.secrets.sign(['v', link.id, String(now + LINK_VISIT_TTL_MS), this.codeDigest(link)]);
+    const owner = (await this.files.nickNames([link.owner_id])).get(link.owner_id) ?? '';
+    return {
+      needCode: false,
+      visit,
+      root: toLinkEntry(root, root.id),
+      sharedBy: { id: link.owner_id, nickName: owner },
+      expiresAt: link.expires_at === null ? null : Number(link.expires_at),
+      previewOnly: link.preview_only === 1,
+      downloadsLeft: link.download_limit === null ? null : Math.max(0, Number(link.download_limit) - Number(link.download_count)),
+      signedIn: visitor.caller?.tenantId === link.tenant_id,
+      watermark: link.preview_only === 1 ? this.watermarkOf(visitor, now) : null,
+    };
+  }
+
+  private watermarkOf(visitor: Visitor, now: number): string {
+    return watermarkText(visitor.caller ? visitor.caller.username : `guest@${visitor.address}`, now);
+  }
+
+  /**
+   * The link still gives something (not revoked, not expired, its entry live) and the visitor may use
+   * it (a session of the link's tenant when the tenant's publicDownLoad switch is off: else 401).
+   */
+  private async live(visitor: Visitor, link: ShareLinksTable, now: number): Promise<OpenLink> {
+    if (link.revoked_at !== null || (link.expires_at !== null && Number(link.expires_at) <= now)) throw new AppError(ERRORS.LINK_GONE);
+    const root = await this.files.findInTenant(link.tenant_id, link.file_id);
+    if (!root || root.deleted_at != null) throw new AppError(ERRORS.LINK_GONE);
+    if (!(await this.publicAccess(link.tenant_id)) && visitor.caller?.tenantId !== link.tenant_id) throw new AppError(ERRORS.UNAUTHORIZED);
+    return { link, root };
+  }
+
+  /** The link a visit key opened, checked again now; a forged, old or superseded key answers LINK_VISIT_EXPIRED. */
+  private async visit(visitor: Visitor, visit: string, now: number): Promise<OpenLink> {
+    const parts = this.secrets.verify(visit, 4);
+    if (!parts || parts[0] !== 'v' || Number(parts[2]) < now) throw new AppError(ERRORS.LINK_VISIT_EXPIRED);
+    const link = await this.links.findById(parts[1]!);
+    if (!link) throw new AppError(ERRORS.LINK_VISIT_EXPIRED);
+    const open = await this.live(visitor, link, now);
+    // A new code ends the visits opened with the old one.
+    if (this.codeDigest(link) !== parts[3]) throw new AppError(ERRORS.LINK_VISIT_EXPIRED);
+    return open;
+  }
+
+  /** Entries of the link's tree (the root or below it); anything else looks unknown. */
+  private async within(open: OpenLink, ids: readonly string[]): Promise<FilesTable[]> {
+    const unique = [...new Set(ids)];
+    const rows = await this.files.findManyInTenant(open.link.tenant_id, unique);
+    if (rows.length !== unique.length || rows.some((r) => r.deleted_at != null)) throw new AppError(ERRORS.NOT_FOUND);
+    const outside = rows.filter((r) => r.id !== open.root.id);
+    if (outside.length > 0) {
+      const chains = await this.grants.ancestors(open.link.tenant_id, outside.map((r) => r.id));
+      if (outside.some((r) => !(chains.get(r.id) ?? []).includes(open.root.id))) throw new AppError(ERRORS.NOT_FOUND);
+    }
+    const order = new Map(unique.map((id, i) => [id, i]));
+    return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  }
+
+  async list(visitor: Visitor, req: LinkListRequest, now = Date.now()): Promise<LinkListResponse> {
+    const open = await this.visit(visitor, req.visit, now);
+    const rootId = open.root.id;
+    if (open.root.is_dir === 0) return { items: req.cursor ? [] : [toLinkEntry(open.root, rootId)], nextCursor: null, path: [] };
+    const [folder] = await this.within(open, [req.parentId ?? rootId]);
+    if (folder!.is_dir !== 1) throw new AppError(ERRORS.NOT_FOUND);
+    const pageSize = pageSizeOf(req.pageSize);
+    const after = decodeListCursor(req.cursor);
+    const rows = await this.files.list({ parent: { kind: 'folder', parentId: folder!.id }, column: 'sort_key', descending: false, after, limit: pageSize + 1 });
+    const page = rows.slice(0, pageSize);
+    const last = page[page.length - 1];
+    const chain = await this.files.pathTo(open.link.tenant_id, folder!.id);
+    const from = chain.findIndex((c) => c.id === rootId);
+    return {
+      items: page.map((r) => toLinkEntry(r, rootId)),
+      nextCursor: rows.length > pageSize && last ? Buffer.from(JSON.stringify({ isDir: last.is_dir, value: last.sort_key, id: last.id })).toString('base64url') : null,
+      path: chain.slice(Math.max(0, from)).map((c) => ({ id: c.id, name: c.name })),
+    };
+  }
+
+  /** Counts a download (DEP10213 past the limit) and answers the one-time address of its bytes. */
+  async download(visitor: Visitor, req: LinkDownloadRequest, now = Date.now()): Promise<LinkDownloadResponse> {
+    const open = await this.visit(visitor, req.visit, now);
+    const entry = { action: 'link.download' as const, targets: [target('link', open.link.id, open.root.name)], actor: this.actor(visitor, open.link.tenant_id), detail: {} as Record<string, unknown> };
+    actionLog.record(entry);
+    const rows = await this.within(open, req.ids);
+    entry.targets.push(...rows.map(fileTarget));
+    if (open.link.preview_only === 1) throw new AppError(ERRORS.SHARE_PREVIEW_ONLY);
+    if (rows.length === 1 && rows[0]!.is_dir === 0 && !rows[0]!.blob_id) throw new AppError(ERRORS.NOT_FOUND);
+    // The ZIP's caps are checked before the download is counted.
+    if (rows.length > 1 || rows[0]!.is_dir === 1) await this.archives.planRows(open.link.tenant_id, rows);
+    const count = await this.links.claimDownload(open.link.id, now);
+    if (count === null) {
+      // Revoked or expired in between answer as such; otherwise the limit was reached (spec §8).
+      const fresh = await this.links.findById(open.link.id);
+      if (fresh) await this.live(visitor, fresh, now);
+      throw new AppError(ERRORS.DOWNLOAD_EXCEEDED);
+    }
+    entry.detail.downloadNo = count;
+    const ticket = randomBytes(24).toString('base64url');
+    await this.links.insertTicket({
+      id_hash: SharingSecrets.hash(ticket),
+      link_id: open.link.id,
+      tenant_id: open.link.tenant_id,
+      file_ids: JSON.stringify(rows.map((r) => r.id)),
+      created_at: now,
+      expires_at: now + LINK_TICKET_TTL_MS,
+      used_at: null,
+    });
+    this.events.linkDownloaded({ tenantId: open.link.tenant_id, linkId: open.link.id, ownerId: open.link.owner_id, fileIds: rows.map((r) => r.id), visitorId: visitor.caller?.userId ?? null });
+    const limit = open.link.download_limit;
+    return { url: `${API.linkFilePrefix}${ticket}`, downloadsLeft: limit === null ? null : Math.max(0, Number(limit) - count) };
+  }
+
+  /**
+   * The bytes of a ticket: one file (Range honoured) or a ZIP. A whole download uses the ticket up;
+   * a Range request continuing one may follow until the ticket expires. Not an action of its own
+   * (the download was recorded when counted).
+   */
+  async ticketContent(visitor: Visitor, ticket: string, continuing: boolean, now = Date.now()): Promise<{ file: Downloadable } | { zip: ZipPlan }> {
+    actionLog.notAnAction();
+    const hash = SharingSecrets.hash(ticket);
+    const row = await this.links.findTicket(hash);
+    if (!row || Number(row.expires_at) < now) throw new AppError(ERRORS.LINK_TICKET_INVALID);
+    const link = await this.links.findById(row.link_id);
+    if (!link || link.revoked_at !== null) throw new AppError(ERRORS.LINK_GONE);
+    const open = await this.live(visitor, link, now);
+    const ids = JSON.parse(row.file_ids) as string[];
+    const rows = await this.within(open, ids);
+    if (!continuing && !(await this.links.useTicket(hash, now))) throw new AppError(ERRORS.LINK_TICKET_INVALID);
+    if (rows.length === 1 && rows[0]!.is_dir === 0) return { file: await this.downloads.ofBlob(link.tenant_id, rows[0]!.name, rows[0]!.blob_id!) };
+    return { zip: (await this.archives.planRows(link.tenant_id, rows, rows.length === 1 ? rows[0]!.name : open.root.name)).plan };
+  }
+
+  /** A file of the link shown inline; through a preview-only link a picture carries the watermark. */
+  async preview(visitor: Visitor, visit: string, id: string, now = Date.now()): Promise<{ file: Downloadable; watermark: string | null }> {
+    const open = await this.visit(visitor, visit, now);
+    const entry = { action: 'link.preview' as const, targets: [target('link', open.link.id, open.root.name)], actor: this.actor(visitor, open.link.tenant_id) };
+    actionLog.record(entry);
+    const [row] = await this.within(open, [id]);
+    entry.targets.push(fileTarget(row!));
+    if (row!.is_dir === 1) throw new AppError(ERRORS.IS_FOLDER);
+    if (!row!.blob_id) throw new AppError(ERRORS.NOT_FOUND);
+    const file = await this.downloads.ofBlob(open.link.tenant_id, row!.name, row!.blob_id);
+    const watermark = open.link.preview_only === 1 ? this.watermarkOf(visitor, now) : null;
+    return { file, watermark };
+  }
+
+  async thumbnail(visitor: Visitor, visit: string, id: string, now = Date.now()): Promise<{ data: Buffer; etag: string }> {
+    actionLog.notAnAction();
+    const open = await this.visit(visitor, visit, now);
+    const [row] = await this.within(open, [id]);
+    if (row!.is_dir === 1 || fileKindOf(row!.name, false) !== 'picture' || !row!.blob_id) throw new AppError(ERRORS.NO_THUMBNAIL);
+    const plain = await this.archives.plainThumbnail(open.link.tenant_id, row!.blob_id);
+    if (open.link.preview_only !== 1) return plain;
+    const text = this.watermarkOf(visitor, now);
+    const marked = await this.watermark(plain.data, text);
+    if (!marked) throw new AppError(ERRORS.NO_THUMBNAIL);
+    return { data: marked, etag: `"thumb-wm-${SharingSecrets.hash(text + plain.etag).slice(0, 24)}"` };
+  }
+
+  /** A signed-in visitor of the link's tenant copies entries into 个人文件 (taken names get ' (n)'). */
+  async save(visitor: Visitor, req: LinkSaveRequest, now = Date.now()): Promise<LinkSaveResponse> {
+    const caller = visitor.caller;
+    if (!caller) throw new AppError(ERRORS.UNAUTHORIZED);
+    const open = await this.visit(visitor, req.visit, now);
+    const entry = { action: 'link.save' as const, targets: [target('link', open.link.id, open.root.name)] as ReturnType<typeof target>[], detail: { targetParentId: req.targetParentId } };
+    actionLog.record(entry);
+    // Another tenant's user cannot hold this tenant's files.
+    if (caller.tenantId !== open.link.tenant_id) throw new AppError(ERRORS.FORBIDDEN);
+    const rows = await this.within(open, req.ids);
+    entry.targets.push(...rows.map(fileTarget));
+    if (open.link.preview_only === 1) throw new AppError(ERRORS.SHARE_PREVIEW_ONLY);
+    const saved = await this.transfers.copyRows(caller, rows, req.targetParentId, now);
+    return { saved };
+  }
+}
+
+function decodeListCursor(cursor: string | null | undefined): { isDir: number; value: string; id: string } | null {
+  if (!cursor) return null;
+  try {
+    const d = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { isDir: unknown; value: unknown; id: unknown };
+    if ((d.isDir === 0 || d.isDir === 1) && typeof d.value === 'string' && typeof d.id === 'string') return { isDir: d.isDir, value: d.value, id: d.id };
+  } catch {
+    // fall through
+  }
+  throw new AppError(ERRORS.VALIDATION, '分页游标无效');
+}

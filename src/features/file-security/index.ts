@@ -1,0 +1,1 @@
+export { FileSecurityPage } from './FileSecurityPage';

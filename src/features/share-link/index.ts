@@ -1,0 +1,2 @@
+export { ShareLinkPage } from './ShareLinkPage';
+export { OpenShareLinkPage } from './OpenShareLinkPage';

@@ -1,0 +1,2 @@
+export { MySharePage } from './MySharePage';
+export { DealApplyPage, MyApplyPage } from './ApplicationPages';

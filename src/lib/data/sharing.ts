@@ -1,0 +1,204 @@
+/**
+ * Sharing through the data layer (issue 15; payloads and rules in common/api/sharing.ts): the calls
+ * of the share dialog, 我的分享 / 我的申请 / 审批, the link pages and the file security page, and the
+ * reads they share (the validity choices, the tenant's switches, the caller's groups). Reads of the
+ * signed-in account live in its partition; a link visit is never written to disk (`meta.persist`).
+ */
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { API } from '../../../common/api/paths';
+import type {
+  ApplicationApproveRequest,
+  ApplicationDecisionResponse,
+  ApplicationListRequest,
+  ApplicationListResponse,
+  ApplicationSubmitRequest,
+  ApprovalCheckRequest,
+  ApprovalCheckResponse,
+  CanOperationResponse,
+  FileSecuritySettings,
+  FileSecurityUpdateRequest,
+  InterceptedFile,
+  KeepOnDownloadResponse,
+  LinkCreateRequest,
+  LinkDownloadResponse,
+  LinkInfo,
+  LinkListResponse,
+  LinkOpenResponse,
+  LinkSaveResponse,
+  LinkUpdateRequest,
+  MyLinksResponse,
+  MySharesRequest,
+  MySharesResponse,
+  ProcessedListResponse,
+  ShareApplication,
+  ShareCreateRequest,
+  ShareCreateResponse,
+  ShareInfo,
+  SharedListResponse,
+  ShareUpdateRequest,
+  SwapCheckResponse,
+} from '../../../common/api/sharing';
+import type { DictItem, SpaceInfo, StaticData, TenantInfo } from '../../../common/api/types';
+import { HEADER_PLATFORM } from '../../../common/api/client-env';
+import { api } from '../api';
+import { currentPlatform } from '../client-env';
+import type { RequestOptions } from '../api-client';
+
+export const SHARING_KEYS = {
+  all: ['account', 'sharing'] as const,
+  mine: (kind: 'shares' | 'links', filter: MySharesRequest) => ['account', 'sharing', 'mine', kind, filter] as const,
+  applications: (box: string, filter: ApplicationListRequest) => ['account', 'sharing', 'applications', box, filter] as const,
+  sharers: ['account', 'sharing', 'sharers'] as const,
+  validity: ['account', 'staticData', 'validity'] as const,
+  switches: ['account', 'tenantInfo'] as const,
+  groups: ['account', 'sharing', 'groups'] as const,
+  security: ['account', 'fileSecurity'] as const,
+  intercepted: ['account', 'sharing', 'intercepted'] as const,
+};
+
+// ---- calls ----------------------------------------------------------------------------------------
+
+type Quiet = Pick<RequestOptions, 'quietCodes' | 'onError'>;
+
+export const createShares = (body: ShareCreateRequest, opts: Quiet = {}) => api.post<ShareCreateResponse>(API.shareCreate, body, opts);
+export const updateShare = (body: ShareUpdateRequest) => api.post<ShareInfo>(API.shareUpdate, body);
+export const revokeShares = (ids: string[]) => api.post<{ revoked: number }>(API.shareRevoke, { ids });
+export const checkApproval = (body: ApprovalCheckRequest) => api.post<ApprovalCheckResponse>(API.shareCheck, body);
+export const createLink = (body: LinkCreateRequest, opts: Quiet = {}) => api.post<LinkInfo>(API.linkCreate, body, opts);
+export const updateLink = (body: LinkUpdateRequest) => api.post<LinkInfo>(API.linkUpdate, body);
+export const revokeLinks = (ids: string[]) => api.post<{ revoked: number }>(API.linkRevoke, { ids });
+export const submitApplication = (body: ApplicationSubmitRequest) => api.post<ShareApplication>(API.applySubmit, body);
+export const withdrawApplication = (id: string) => api.post<ShareApplication>(API.applyWithdraw, { id });
+export const getApplication = (id: string, signal?: AbortSignal) => api.post<ShareApplication>(API.applyGet, { id }, { signal });
+export const approveApplications = (body: ApplicationApproveRequest) => api.post<ApplicationDecisionResponse>(API.applyApprove, body);
+export const rejectApplications = (ids: string[], comment: string) => api.post<ApplicationDecisionResponse>(API.applyReject, { ids, comment });
+export const updateFileSecurity = (body: FileSecurityUpdateRequest) => api.post<FileSecuritySettings>(API.fileSecurityUpdate, body);
+export const canOperate = (id: string, signal?: AbortSignal) => api.get<CanOperationResponse>(API.canOperationForShare, { query: { id }, signal });
+export const checkSwap = (ids: string[]) => api.post<SwapCheckResponse>(API.checkSwap, { ids });
+export const fileSafeCheck = (ids: string[]) => api.post<SwapCheckResponse>(API.fileSafeCheck, { ids });
+export const processIntercepted = (ids: string[], decision: 'dismiss' | 'delete') => api.post<ProcessedListResponse>(API.processedList, { ids, decision });
+/** keepOnDownload changes state: the platform header says it is the app asking (like keepOnUpload). */
+export const confirmDownload = (id: string) => api.get<KeepOnDownloadResponse>(API.keepOnDownload, { query: { id }, headers: { [HEADER_PLATFORM]: currentPlatform() } });
+
+// The link visitor's calls (public; the server answers 401 when the tenant wants a session).
+export const openLink = (token: string, code?: string, opts: Quiet = {}) => api.post<LinkOpenResponse>(API.linkOpen, { token, ...(code ? { code } : {}) }, opts);
+export const listLink = (visit: string, parentId: string | null, cursor: string | null, signal?: AbortSignal) =>
+  api.post<LinkListResponse>(API.linkList, { visit, parentId, cursor, pageSize: 200 }, { signal });
+export const downloadFromLink = (visit: string, ids: string[]) => api.post<LinkDownloadResponse>(API.linkDownload, { visit, ids });
+export const saveFromLink = (visit: string, ids: string[], targetParentId: string | null) => api.post<LinkSaveResponse>(API.linkSave, { visit, ids, targetParentId });
+
+// ---- reads ----------------------------------------------------------------------------------------
+
+/** The static data list `validity` (days; 0 = until revoked), in the tenant's order. */
+export function useValidityChoices() {
+  const query = useQuery({
+    queryKey: SHARING_KEYS.validity,
+    queryFn: ({ signal }) => api.post<StaticData>(API.staticData, { names: ['validity'] }, { signal }),
+    staleTime: 5 * 60_000,
+  });
+  const items: DictItem[] = useMemo(() => query.data?.validity ?? [], [query.data]);
+  return { ...query, items };
+}
+
+/** The tenant's switches (keyCreate decides whether a link needs a code). */
+export function useTenantSwitches() {
+  return useQuery({ queryKey: SHARING_KEYS.switches, queryFn: ({ signal }) => api.get<TenantInfo>(API.tenantInfo, { signal }), staleTime: 30_000, select: (t) => t.switches });
+}
+
+/** The caller's group spaces (share recipients). */
+export function useMyGroups(enabled = true) {
+  return useQuery({ queryKey: SHARING_KEYS.groups, queryFn: ({ signal }) => api.post<SpaceInfo[]>(API.groupList, {}, { signal }), enabled, staleTime: 30_000 });
+}
+
+/** Who shares with the caller, and how much (the 共享文件 sharer chips). */
+export function useSharers(enabled = true) {
+  return useQuery({
+    queryKey: SHARING_KEYS.sharers,
+    queryFn: ({ signal }) => api.post<SharedListResponse>(API.shareFileList, { parentId: null, pageSize: 1 }, { signal }),
+    select: (r) => r.sharers ?? [],
+    enabled,
+    staleTime: 0,
+  });
+}
+
+interface Paged<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+function usePaged<T>(queryKey: readonly unknown[], load: (cursor: string | null, signal: AbortSignal) => Promise<Paged<T>>) {
+  const query = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam, signal }) => load(pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: Paged<T>) => last.nextCursor,
+    staleTime: 0,
+  });
+  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  return {
+    items,
+    loading: query.isPending,
+    error: query.isError,
+    hasMore: query.hasNextPage,
+    fetchingMore: query.isFetchingNextPage,
+    loadMore: () => {
+      if (query.hasNextPage && !query.isFetchingNextPage) void query.fetchNextPage();
+    },
+    reload: () => void query.refetch(),
+  };
+}
+
+export function useMyShares(filter: MySharesRequest) {
+  return usePaged(SHARING_KEYS.mine('shares', filter), (cursor, signal) => api.post<MySharesResponse>(API.shareMine, { ...filter, cursor }, { signal }));
+}
+
+export function useMyLinks(filter: MySharesRequest) {
+  return usePaged(SHARING_KEYS.mine('links', filter), (cursor, signal) => api.post<MyLinksResponse>(API.linkMine, { ...filter, cursor }, { signal }));
+}
+
+/** 我的申请 (box 'mine'), or 审批 (box 'pending' | 'done'). */
+export function useApplications(box: 'mine' | 'pending' | 'done', filter: ApplicationListRequest) {
+  return usePaged(SHARING_KEYS.applications(box, filter), (cursor, signal) =>
+    box === 'mine'
+      ? api.post<ApplicationListResponse>(API.applyMine, { ...filter, cursor }, { signal })
+      : api.post<ApplicationListResponse>(API.applyTodo, { ...filter, box, cursor }, { signal }),
+  );
+}
+
+export function useFileSecurity() {
+  return useQuery({ queryKey: SHARING_KEYS.security, queryFn: ({ signal }) => api.get<FileSecuritySettings>(API.fileSecurityGet, { signal }) });
+}
+
+/** The caller's intercepted exchange-area files not dealt with yet. */
+export function useIntercepted(enabled = true) {
+  return useQuery({
+    queryKey: SHARING_KEYS.intercepted,
+    queryFn: ({ signal }) => api.get<InterceptedFile[]>(API.unProcessList, { query: { scope: 'exchange' }, signal }),
+    enabled,
+    staleTime: 0,
+  });
+}
+
+/** After any sharing change: every sharing list is asked again when next shown. */
+export function useSharingChanged(): () => void {
+  const client = useQueryClient();
+  return () => void client.invalidateQueries({ queryKey: SHARING_KEYS.all });
+}
+
+/** One folder of an opened link (never persisted: the visit key is a bearer secret). */
+export function useLinkFolder(visit: string | null, parentId: string | null) {
+  const query = useInfiniteQuery({
+    queryKey: ['visit', visit, parentId],
+    queryFn: ({ pageParam, signal }) => listLink(visit!, parentId, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: LinkListResponse) => last.nextCursor,
+    enabled: visit !== null,
+    meta: { persist: false },
+    staleTime: 0,
+    gcTime: 60_000,
+    retry: false,
+  });
+  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  return { items, path: query.data?.pages[0]?.path ?? [], query };
+}

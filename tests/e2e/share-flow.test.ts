@@ -1,0 +1,245 @@
+/**
+ * Sharing in a real browser against `npm start` (issue 15): a member shares a folder with a department
+ * and a file with a person (preview only: watermark, no download); the recipients find them in 共享文件;
+ * a link needs approval, the department's manager approves it in 审批; a fresh browser context with no
+ * session opens the link, enters the code, previews and downloads, and the third download lands on
+ * /downloadExceeded; the sharer revokes the link in 我的分享 and the visitor is refused.
+ */
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { API } from '../../common/api/paths';
+import { DEFAULT_SHARE_POLICY, type LinkInfo } from '../../common/api/sharing';
+import { encryptPassword } from '../../common/crypto/password-cipher';
+import { baseUrl, fileRow, launchBrowser, submitLogin } from './browser';
+
+const RUN = Date.now().toString(36).slice(-6);
+const PASSWORD = 'Share@2024x';
+const SHARER = `sharer.${RUN}`;
+const MANAGER = `mgr.${RUN}`;
+const RECEIVER = `recv.${RUN}`;
+const VIEWER = `viewer.${RUN}`;
+const TEAM = `分享部${RUN}`;
+const OTHERS = `接收部${RUN}`;
+const FOLDER = `项目资料${RUN}`;
+const ok = /确\s*定/;
+
+/** A call through the page's own session (the app's cookie), for setup the test is not about. */
+async function call<T>(page: Page, path: string, body: unknown, method = 'POST'): Promise<T> {
+  const res = await page.evaluate(
+    async ({ path, body, method }) => {
+      const r = await fetch(path, { method, credentials: 'include', headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : JSON.stringify(body) });
+      return { status: r.status, json: (await r.json()) as { data: unknown } };
+    },
+    { path, body, method },
+  );
+  if (res.status !== 200) throw new Error(`${path}: ${JSON.stringify(res.json)}`);
+  return res.json.data as T;
+}
+
+async function loggedIn(browser: Browser, account: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`${account}: ${e.message}`));
+  await submitLogin(page, account, PASSWORD);
+  await page.waitForURL('**/main/file/personal**');
+  return { context, page };
+}
+
+const pageErrors: string[] = [];
+
+describe('sharing, approval and links', () => {
+  let browser: Browser;
+  let admin: Page;
+  let sharer: Page;
+  let link: LinkInfo;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    admin = await (await browser.newContext()).newPage();
+    await submitLogin(admin, 'admin', 'Admin@2024');
+    await admin.waitForURL('**/main/file/personal**');
+    const team = await call<{ id: string }>(admin, API.departmentCreate, { parentId: null, name: TEAM });
+    const others = await call<{ id: string }>(admin, API.departmentCreate, { parentId: null, name: OTHERS });
+    const add = (account: string, departmentId: string) =>
+      call<{ id: string }>(admin, API.userAdd, { website: account, nickName: `昵称${account}`, phone: '', departmentId, role: 'member', quota: 10 * 1024 ** 3, outerLogin: false, password: encryptPassword(PASSWORD) });
+    await add(SHARER, team.id);
+    const manager = await add(MANAGER, team.id);
+    await add(RECEIVER, others.id);
+    await add(VIEWER, others.id);
+    await call(admin, API.departmentUpdate, { id: team.id, managerId: manager.id });
+    // Test setup: the accounts skip their first-login password change (account-flow.test.ts covers it).
+    const db = new SQLite(path.join(inject('dataDir'), 'drive.sqlite'));
+    db.pragma('busy_timeout = 5000');
+    db.prepare('update users set must_change_password = 0 where username in (?, ?, ?, ?)').run(SHARER, MANAGER, RECEIVER, VIEWER);
+    db.close();
+    // Every link needs an application; the sharer's department manager approves.
+    await call(admin, API.fileSecurityUpdate, { sharePolicy: { ...DEFAULT_SHARE_POLICY, link: { ...DEFAULT_SHARE_POLICY.link, always: true } } });
+
+    sharer = (await loggedIn(browser, SHARER)).page;
+    const folder = await call<{ id: string }>(sharer, API.mkdir, { parentId: null, category: 1, name: FOLDER });
+    await call(sharer, API.createTxt, { parentId: folder.id, category: 1, name: 'notes.txt', content: '会议纪要：下周发布。' });
+    await call(sharer, API.createTxt, { parentId: null, category: 1, name: `plan-${RUN}.txt`, content: '只给你看的计划' });
+  });
+  afterAll(async () => {
+    await call(admin, API.fileSecurityUpdate, { sharePolicy: DEFAULT_SHARE_POLICY }).catch(() => undefined);
+    await browser?.close();
+  });
+
+  async function openShareDialog(name: string): Promise<void> {
+    await sharer.goto(baseUrl() + '/main/file/personal');
+    const row = fileRow(sharer, name);
+    await row.waitFor();
+    await row.locator('[data-testid^="more-"]').click();
+    await sharer.getByTestId('menu-share').click();
+    await sharer.getByTestId('share-dialog').waitFor();
+  }
+
+  it('shares a folder with a department and a file with a person (preview only)', async () => {
+    await openShareDialog(FOLDER);
+    await sharer.getByTestId('share-pick-people').click();
+    await sharer.getByTestId('org-picker').getByLabel(`选择部门 ${OTHERS}`).check();
+    await sharer.getByTestId('org-picker').getByRole('button', { name: ok }).click();
+    await sharer.getByTestId('share-recipients').getByText(OTHERS).waitFor();
+    await sharer.getByTestId('share-submit').click();
+    await sharer.getByText(/已共享 1 项给 1 个对象/).waitFor();
+
+    await openShareDialog(`plan-${RUN}.txt`);
+    await sharer.getByTestId('share-pick-people').click();
+    const picker = sharer.getByTestId('org-picker');
+    await picker.locator('input[data-testid="org-picker-search"], [data-testid="org-picker-search"] input').first().fill(VIEWER);
+    await picker.locator('input[data-testid="org-picker-search"], [data-testid="org-picker-search"] input').first().press('Enter');
+    await picker.getByLabel(`选择 昵称${VIEWER}`).check();
+    await picker.getByRole('button', { name: ok }).click();
+    await sharer.getByTestId('share-permission-preview').click();
+    await sharer.getByTestId('share-submit').click();
+    await sharer.getByText(/已共享 1 项给 1 个对象/).waitFor();
+  });
+
+  it('the department’s member finds the folder in 共享文件, with the sharer and permission, and opens it', async () => {
+    const { context, page } = await loggedIn(browser, RECEIVER);
+    await page.goto(baseUrl() + '/main/file/share');
+    const row = fileRow(page, FOLDER);
+    await row.waitFor();
+    expect(await row.getByTestId('state-share').textContent()).toBe('可下载');
+    expect(await row.getByTestId('file-sharer').textContent()).toBe(`昵称${SHARER}`);
+    await page.getByTestId('sharer-filter').getByText(`昵称${SHARER}（1）`).waitFor();
+    await row.getByTestId('file-name').click();
+    await fileRow(page, 'notes.txt').waitFor();
+    // Nothing is created in someone else's folder.
+    expect(await page.getByTestId('toolbar-mkdir').count()).toBe(0);
+    await context.close();
+  });
+
+  it('a preview-only share shows the watermark and no download button', async () => {
+    const { context, page } = await loggedIn(browser, VIEWER);
+    await page.goto(baseUrl() + '/main/file/share');
+    const row = fileRow(page, `plan-${RUN}.txt`);
+    await row.waitFor();
+    expect(await row.getByTestId('state-share').textContent()).toBe('仅预览');
+    expect(await row.locator('[data-testid^="download-"]').count()).toBe(0);
+    await row.getByTestId('file-name').click();
+    const preview = page.getByTestId('preview');
+    await preview.getByTestId('preview-text').getByText('只给你看的计划').waitFor();
+    const mark = preview.getByTestId('watermark');
+    expect(await mark.getAttribute('data-watermark')).toMatch(new RegExp(`^${VIEWER.replace('.', '\\.')} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$`));
+    expect(await page.getByTestId('preview-download').count()).toBe(0);
+    await page.getByTestId('preview-only-note').waitFor();
+    // The server refuses the download whatever the page shows.
+    const id = await row.getAttribute('data-row-key');
+    const direct = await page.evaluate(async (url) => (await fetch(url, { credentials: 'include' })).status, `${API.downloadPrefix}${id}`);
+    expect(direct).toBe(400);
+    await context.close();
+  });
+
+  it('a link needs approval: the sharer applies, the manager approves in 审批', async () => {
+    await openShareDialog(FOLDER);
+    await sharer.getByTestId('share-kind').getByText('外链分享').click();
+    await sharer.getByTestId('link-limit-on').click();
+    // Where antd puts the test id (the InputNumber's wrapper or its input) differs between versions.
+    await sharer.locator('input[data-testid="link-limit"], [data-testid="link-limit"] input').first().fill('2');
+    await sharer.getByTestId('share-submit').click();
+    await sharer.getByTestId('share-apply').getByText('所有外链分享均需审批').waitFor();
+    await sharer.getByTestId('apply-reason').fill('发给合作方查看资料');
+    await sharer.getByTestId('apply-submit').click();
+    await sharer.getByTestId('apply-submitted').waitFor();
+    await sharer.getByTestId('share-done').click();
+    await sharer.goto(baseUrl() + '/main/safe/myApply');
+    await sharer.getByTestId('my-apply-table').getByText('待审批').waitFor();
+
+    const { context, page } = await loggedIn(browser, MANAGER);
+    await page.goto(baseUrl() + '/main/safe/dealApply');
+    const table = page.getByTestId('deal-apply-table');
+    await table.getByText('发给合作方查看资料').waitFor();
+    await table.locator('[data-testid^="deal-approve-"]').first().click();
+    await page.getByTestId('deal-comment').fill('同意');
+    await page.getByTestId('deal-confirm').click();
+    await page.getByText(/已通过 1 个申请/).waitFor();
+    await table.getByText('没有待审批的申请').waitFor();
+    await context.close();
+
+    await sharer.goto(baseUrl() + '/main/safe/myApply');
+    await sharer.getByTestId('my-apply-table').getByText('已通过').waitFor();
+    await sharer.goto(baseUrl() + '/main/safe/myShare');
+    await sharer.getByTestId('my-share-tab-links').click();
+    await sharer.getByTestId('my-links-table').getByText(FOLDER).waitFor();
+    link = (await call<{ items: LinkInfo[] }>(sharer, API.linkMine, {})).items[0]!;
+    expect(link.downloadLimit).toBe(2);
+    expect(link.code).toMatch(/^[a-z2-9]{4}$/);
+  });
+
+  it('a fresh browser with no session opens the link with the code, previews, downloads; the third download lands on /downloadExceeded', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.on('pageerror', (e) => pageErrors.push(`visitor: ${e.message}`));
+    const res = await page.goto(`${baseUrl()}/shareLink/${link.token}`);
+    expect(res?.headers()['referrer-policy']).toBe('no-referrer');
+    await page.getByTestId('link-code-form').waitFor();
+    await page.getByTestId('link-code-entry').fill('zzzz');
+    await page.getByTestId('link-code-submit').click();
+    await page.getByTestId('link-code-error').getByText('链接不存在或提取码错误').waitFor();
+    await page.getByTestId('link-code-entry').fill(link.code!);
+    await page.getByTestId('link-code-submit').click();
+    await page.getByTestId('link-opened').waitFor();
+    expect(await page.getByTestId('link-meta').textContent()).toContain('剩余下载 2 次');
+    const notes = page.locator('[data-testid="link-row"][data-name="notes.txt"]');
+    await notes.getByTestId('link-row-preview').click();
+    await page.getByTestId('link-preview-text').getByText('会议纪要：下周发布。').waitFor();
+    await page.keyboard.press('Escape');
+
+    for (let i = 0; i < 2; i++) {
+      const download = page.waitForEvent('download');
+      await notes.getByTestId('link-row-download').click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe('notes.txt');
+      expect(await file.failure()).toBeNull();
+    }
+    expect(await page.getByTestId('link-meta').textContent()).toContain('剩余下载 0 次');
+    await notes.getByTestId('link-row-download').click();
+    await page.waitForURL('**/downloadExceeded');
+    await page.getByTestId('download-exceeded').waitFor();
+    await context.close();
+  });
+
+  it('the sharer revokes the link in 我的分享 and the visitor is refused', async () => {
+    await sharer.goto(baseUrl() + '/main/safe/myShare');
+    await sharer.getByTestId('my-share-tab-links').click();
+    await sharer.getByTestId(`link-revoke-${link.id}`).click();
+    await sharer.getByRole('button', { name: '取消链接' }).last().click();
+    await sharer.getByText(/已取消 1 个链接/).waitFor();
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${baseUrl()}/shareLink/${link.token}`);
+    await page.getByTestId('link-code-form').waitFor();
+    await page.getByTestId('link-code-entry').fill(link.code!);
+    await page.getByTestId('link-code-submit').click();
+    await page.getByTestId('link-gone').waitFor();
+    await context.close();
+  });
+
+  it('threw no page error on the way', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
