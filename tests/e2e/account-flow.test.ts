@@ -183,7 +183,8 @@ describe('session: 401 from a share link, and an ended session (400sec-core-301)
       expect(new URL(page.url()).searchParams.get('redirect')).toBe(link);
     });
     await page.waitForURL((url) => url.pathname + url.search === link);
-    await page.getByTestId('under-construction').waitFor();
+    // Signed in now: the page that opens a pasted link inside the app.
+    await page.getByTestId('open-share-link').waitFor();
   });
 
   it("an admin locking the member ends the member's session: '登出' box with the server's message, then /login", async () => {

@@ -105,6 +105,17 @@ export async function waitForRole(page: Page): Promise<'leader' | 'follower'> {
   return (await tag.getAttribute('data-role')) as 'leader' | 'follower';
 }
 
+/** Opens the transfer side sheet if it is closed (it opens by itself only in the tab a transfer starts in). */
+export async function openTransferPanel(page: Page): Promise<void> {
+  if ((await page.getByTestId('transfer-panel').getAttribute('data-expanded')) !== 'true') await page.getByTestId('transfer-toggle').click();
+  await page.locator('[data-testid="transfer-panel"][data-expanded="true"]').waitFor();
+}
+
+/** What the engine role marker says: the tag's text in the open panel, the dot's label on the closed rail. */
+export async function transferRoleText(page: Page): Promise<string> {
+  return page.getByTestId('transfer-role').evaluate((el) => el.textContent || el.getAttribute('aria-label') || '');
+}
+
 /** Transfer items (upload or download list, whichever is shown) whose name shows `name`. */
 export function transferItems(page: Page, name: string, state?: string) {
   const items = page.getByTestId('transfer-item').filter({ has: page.getByTestId('transfer-name').getByText(name, { exact: true }) });

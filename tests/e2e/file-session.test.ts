@@ -433,11 +433,14 @@ describe('files session', () => {
     await fileRow(page, folderA).waitFor();
   });
 
-  it('each category page lists its own category (同步文件 4, 其他 3, 共享文件 2 through its own call)', async () => {
+  it('each category page lists its own category (同步文件 4, 其他 3, 共享文件 2 in 我的共享区; 共享给我的 through its own call)', async () => {
+    const received = page.waitForRequest((r) => r.url().endsWith(API.shareFileList));
+    await page.goto(new URL('/main/file/share', page.url()).toString());
+    await received;
     const pages = [
       { path: '/main/file/backups', call: API.fileList, category: 4 },
       { path: '/main/file/other', call: API.fileList, category: 3 },
-      { path: '/main/file/share', call: API.shareFileList, category: 2 },
+      { path: '/main/file/share?tab=own', call: API.fileList, category: 2 },
     ];
     for (const { path: route, call, category } of pages) {
       const listed = page.waitForRequest((r) => r.url().endsWith(call) && (r.postDataJSON() as { category?: number }).category === category);

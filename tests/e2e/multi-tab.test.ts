@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, downloadUrl } from '../../common/api/paths';
-import { baseUrl, chunkIndexOf, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems, waitForRole } from './browser';
+import { baseUrl, chunkIndexOf, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, openTransferPanel, transferItems, transferRoleText, waitForRole } from './browser';
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -38,7 +38,7 @@ describe('two tabs, one engine', () => {
     expect(roles.filter((r) => r === 'leader')).toHaveLength(1);
     // The first tab got the lock first.
     expect(await tabA.getByTestId('transfer-role').getAttribute('data-role')).toBe('leader');
-    await expect(tabB.getByTestId('transfer-role').textContent()).resolves.toContain('由其他标签页传输');
+    expect(await transferRoleText(tabB)).toContain('由其他标签页传输');
   });
 
   it('an upload started in the follower tab is done by the leader and shown done in both tabs', async () => {
@@ -47,6 +47,8 @@ describe('two tabs, one engine', () => {
     writeFileSync(path.join(workDir, name), bytes);
 
     await tabB.getByTestId('upload-input').setInputFiles(path.join(workDir, name));
+    await openTransferPanel(tabA);
+    await openTransferPanel(tabB);
     await transferItems(tabA, name, 'done').waitFor({ timeout: 60_000 });
     await transferItems(tabB, name, 'done').waitFor({ timeout: 10_000 });
     await fileRow(tabA, name).waitFor();

@@ -138,6 +138,8 @@ describe('offline-first: the app opens and shows cached data without network', (
       body: JSON.stringify({ parentId: folder.id, category: 1, name: clashName }),
     });
     expect(made.status).toBe(200);
+    // The renamed file is still selected, and a selection puts the batch bar where 新建文件夹 was.
+    await page.getByTestId('selection-clear').click();
     await page.getByTestId('toolbar-mkdir').click();
     await page.getByTestId('mkdir-name-input').fill(clashName);
     await page.getByRole('button', { name: /确\s*定/ }).click();
