@@ -15,8 +15,8 @@ export interface HashTaskMessage {
   start: number;
   end: number;
 }
-/** Answer of a hash worker. */
-export type HashResultMessage = { taskId: number; digest: string } | { taskId: number; error: string };
+/** Answer of a hash worker; `bytesRead` is a report of a task still reading (workers that read in a browser send it). */
+export type HashResultMessage = { taskId: number; digest: string } | { taskId: number; error: string } | { taskId: number; bytesRead: number };
 
 /** What the pool needs from a worker: the subset of `Worker` it uses (testable with a fake). */
 export interface HashWorkerLike {
@@ -43,13 +43,19 @@ export function hashPoolSize(hardwareConcurrency: number | undefined): number {
 }
 
 /**
- * A task with no answer after this long means its worker is stuck: Chromium's Blob reads can stop
- * delivering for good (seen in the browser-upload bench: one 16 MiB slice of a 512 MiB file, read
- * while other slices of the same file were read, never finished, and its upload sat at 96 % forever).
- * The slowest honest task — a 64 MiB chunk (MAX_CHUNK_SIZE) read from a slow network share at 5 MB/s
- * while its worker's other task shares the reads — takes well under this.
+ * A task with no answer and no report of its read for this long means its worker is stuck: Chromium's
+ * Blob reads can stop delivering for good (seen in the browser-upload bench: one 16 MiB slice of a
+ * 512 MiB file just sent by another request never finished, and its upload sat at 96 % forever).
+ * Browser hash workers report their reads every second, so a stuck read is caught in this time.
  */
-export const HASH_TASK_TIMEOUT_MS = 60_000;
+export const HASH_TASK_TIMEOUT_MS = 15_000;
+
+/**
+ * The same for workers that never report their reads (the Node pool's threads): only the answer
+ * counts, and the slowest honest task — a 64 MiB chunk (MAX_CHUNK_SIZE) from a slow network share at
+ * 5 MB/s behind the thread's other task — takes well under this.
+ */
+export const HASH_TASK_TIMEOUT_SILENT_MS = 60_000;
 
 /** A task is given to fresh workers this many times after its first worker stalled; then it fails. */
 export const HASH_TASK_MAX_RESTARTS = 2;
@@ -75,11 +81,14 @@ interface Slot {
 }
 
 /**
- * `now` is injectable for tests. A worker whose oldest task has waited HASH_TASK_TIMEOUT_MS is replaced
- * by a new one and its tasks are posted again (a late answer of the old worker cannot arrive: it is
- * terminated); a task that stalls HASH_TASK_MAX_RESTARTS + 1 workers fails as unreadable.
+ * `now` is injectable for tests. A worker whose oldest task has waited the stall timeout (since it was
+ * posted or last reported its read) is replaced by a new one and its tasks are posted again (a late
+ * answer of the old worker cannot arrive: it is terminated); a task that stalls
+ * HASH_TASK_MAX_RESTARTS + 1 workers fails as unreadable.
  */
 export function createHashPool(size: number, createWorker: () => HashWorkerLike, now: () => number = Date.now): HashPool {
+  // A pool whose workers report their reads is watched closely from the first report on.
+  let timeoutMs = HASH_TASK_TIMEOUT_SILENT_MS;
   let nextTaskId = 1;
   let closed = false;
 
@@ -89,6 +98,11 @@ export function createHashPool(size: number, createWorker: () => HashWorkerLike,
       if (slot.worker !== worker) return; // a replaced worker's answer
       const task = slot.pending.get(data.taskId);
       if (!task) return; // aborted meanwhile
+      if ('bytesRead' in data) {
+        timeoutMs = HASH_TASK_TIMEOUT_MS;
+        task.postedAt = now(); // still reading: the stall clock starts again
+        return;
+      }
       slot.pending.delete(data.taskId);
       watch(slot);
       if ('digest' in data) task.resolve(data.digest);
@@ -103,19 +117,19 @@ export function createHashPool(size: number, createWorker: () => HashWorkerLike,
     slot.timer = undefined;
     if (closed || slot.pending.size === 0) return;
     const oldest = Math.min(...[...slot.pending.values()].map((t) => t.postedAt));
-    slot.timer = setTimeout(() => restartIfStalled(slot), Math.max(0, oldest + HASH_TASK_TIMEOUT_MS - now()));
+    slot.timer = setTimeout(() => restartIfStalled(slot), Math.max(0, oldest + timeoutMs - now()));
   };
 
   const restartIfStalled = (slot: Slot) => {
     slot.timer = undefined;
-    const stalled = [...slot.pending.values()].some((t) => now() - t.postedAt >= HASH_TASK_TIMEOUT_MS);
+    const stalled = [...slot.pending.values()].some((t) => now() - t.postedAt >= timeoutMs);
     if (stalled && !closed) {
       slot.worker.terminate();
       slot.worker = startWorker(slot);
       for (const [taskId, task] of slot.pending) {
         if (task.restarts >= HASH_TASK_MAX_RESTARTS) {
           slot.pending.delete(taskId);
-          task.reject(new SourceReadError(`reading the file stopped for ${HASH_TASK_TIMEOUT_MS / 1000} s`));
+          task.reject(new SourceReadError(`reading the file stopped for ${timeoutMs / 1000} s`));
           continue;
         }
         task.restarts++;

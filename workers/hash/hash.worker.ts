@@ -9,9 +9,18 @@ import type { HashResultMessage, HashTaskMessage } from './hash-pool';
 const hashChunk = createInThreadHashChunk();
 const never = new AbortController().signal;
 
+/** How often a task in progress tells the pool how far its read got (the pool's stall watch). */
+const READ_REPORT_MS = 1_000;
+
 globalThis.addEventListener('message', (event: Event) => {
   const { taskId, source, start, end } = (event as MessageEvent<HashTaskMessage>).data;
-  hashChunk(source, start, end, never).then(
+  let reportedAt = Date.now();
+  const onRead = (bytesRead: number) => {
+    if (Date.now() - reportedAt < READ_REPORT_MS) return;
+    reportedAt = Date.now();
+    globalThis.postMessage({ taskId, bytesRead } satisfies HashResultMessage);
+  };
+  hashChunk(source, start, end, never, onRead).then(
     (digest) => globalThis.postMessage({ taskId, digest } satisfies HashResultMessage),
     (error: unknown) =>
       globalThis.postMessage({

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { chunkDigestHex } from '../../support/chunk-digest';
 import { describe, expect, it, vi } from 'vitest';
 import { MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
-import { createHashPool, HASH_TASK_MAX_RESTARTS, HASH_TASK_TIMEOUT_MS, hashPoolSize, MAX_HASH_WORKERS, type HashResultMessage, type HashTaskMessage, type HashWorkerLike } from '../../../workers/hash/hash-pool';
+import { createHashPool, HASH_TASK_MAX_RESTARTS, HASH_TASK_TIMEOUT_MS, HASH_TASK_TIMEOUT_SILENT_MS, hashPoolSize, MAX_HASH_WORKERS, type HashResultMessage, type HashTaskMessage, type HashWorkerLike } from '../../../workers/hash/hash-pool';
 import { createInThreadHashChunk, readRangeInto, SourceReadError } from '../../../workers/hash/sha256';
 import { computeProof, hmacSha256Hex } from '../../../workers/engine/proof';
 
@@ -79,14 +79,14 @@ describe('hash worker pool: a stuck worker', () => {
     return { created, factory };
   }
 
-  it('is replaced after HASH_TASK_TIMEOUT_MS without an answer, and its tasks are posted to the new worker', async () => {
+  it('is replaced after HASH_TASK_TIMEOUT_SILENT_MS without an answer, and its tasks are posted to the new worker', async () => {
     vi.useFakeTimers();
     try {
       const { created, factory } = workersStuckFirst(1);
       const pool = createHashPool(1, factory);
       const signal = new AbortController().signal;
       const digests = Promise.all([pool.hashChunk(new Blob(['x']), 0, 1, signal), pool.hashChunk(new Blob(['y']), 5, 6, signal)]);
-      await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_MS - 1_000);
+      await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_SILENT_MS - 1_000);
       expect(created).toHaveLength(1); // still patient
       await vi.advanceTimersByTimeAsync(1_000);
       await expect(digests).resolves.toEqual(['d0', 'd5']);
@@ -100,6 +100,42 @@ describe('hash worker pool: a stuck worker', () => {
     }
   });
 
+  it('a worker that reports its reads is given time while it reads, and replaced soon after its reads stop', async () => {
+    vi.useFakeTimers();
+    try {
+      const created: HashTaskMessage[][] = [];
+      const listeners: Array<(e: MessageEvent<HashResultMessage>) => void> = [];
+      const pool = createHashPool(1, () => {
+        const tasks: HashTaskMessage[] = [];
+        created.push(tasks);
+        return {
+          postMessage: (task) => tasks.push(task),
+          addEventListener: (_type, l) => listeners.push(l),
+          terminate: () => undefined,
+        };
+      });
+      const say = (worker: number, data: HashResultMessage) => listeners[worker]!({ data } as MessageEvent<HashResultMessage>);
+      const digest = pool.hashChunk(new Blob(['x']), 0, 1, new AbortController().signal);
+      const taskId = created[0]![0]!.taskId;
+      // A slow read that keeps reporting: never replaced, however long it takes.
+      for (let s = 1; s <= 100; s++) {
+        await vi.advanceTimersByTimeAsync(1_000);
+        say(0, { taskId, bytesRead: s * 1_000 });
+      }
+      expect(created).toHaveLength(1);
+      // The read stops: replaced after HASH_TASK_TIMEOUT_MS, not the silent workers' minute.
+      await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_MS);
+      expect(created).toHaveLength(2);
+      expect(created[1]!.map((t) => t.taskId)).toEqual([taskId]);
+      say(0, { taskId, digest: 'late answer of the replaced worker' });
+      say(1, { taskId, digest: 'abc' });
+      await expect(digest).resolves.toBe('abc');
+      pool.terminate();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a task that stalls every worker it is given fails as unreadable, not forever pending', async () => {
     vi.useFakeTimers();
     try {
@@ -107,7 +143,7 @@ describe('hash worker pool: a stuck worker', () => {
       const pool = createHashPool(1, factory);
       const digest = pool.hashChunk(new Blob(['x']), 0, 1, new AbortController().signal);
       const outcome = digest.then(() => 'resolved', (e: unknown) => e);
-      await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_MS * (HASH_TASK_MAX_RESTARTS + 1));
+      await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_SILENT_MS * (HASH_TASK_MAX_RESTARTS + 1));
       expect(await outcome).toBeInstanceOf(SourceReadError);
       expect(created).toHaveLength(HASH_TASK_MAX_RESTARTS + 2); // the first, its replacements, and the one now idle
       pool.terminate();
@@ -128,6 +164,15 @@ describe('reading and hashing slices', () => {
     expect(memory.byteLength).toBe(0);
     expect(view.buffer.byteLength).toBe(70_000);
     expect(view.byteOffset).toBe(4_000);
+  });
+
+  it('readRangeInto reports the bytes read so far as the read goes', async () => {
+    const bytes = new Uint8Array(randomBytes(300_000));
+    const reports: number[] = [];
+    const view = await readRangeInto(new Blob([bytes]), 0, bytes.length, new Uint8Array(bytes.length), (n) => reports.push(n));
+    expect(view.length).toBe(bytes.length);
+    expect(reports.at(-1)).toBe(bytes.length);
+    expect(reports.every((n, i) => i === 0 || n > reports[i - 1]!)).toBe(true);
   });
 
   it('readRangeInto copies the pieces of a stream that is not a byte stream into the given buffer', async () => {
