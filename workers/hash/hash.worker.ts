@@ -14,7 +14,7 @@ const READ_REPORT_MS = 1_000;
 
 globalThis.addEventListener('message', (event: Event) => {
   const { taskId, source, start, end } = (event as MessageEvent<HashTaskMessage>).data;
-  let reportedAt = Date.now();
+  let reportedAt = 0; // the first read is reported at once: it tells the pool this worker reports
   const onRead = (bytesRead: number) => {
     if (Date.now() - reportedAt < READ_REPORT_MS) return;
     reportedAt = Date.now();
