@@ -144,6 +144,9 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
       collectGarbage();
       phase('observed');
       const planned = plan(planInput);
+      // The planner's indexes (three trees by key, the sorted keys) are garbage now: gone before the
+      // executor fills the journal's copy.
+      collectGarbage();
       phase('planned');
       rt.onPlan?.(planInput, planned);
       for (const p of planned.problems) log.failed(p.path, p.side === 'local' ? '上传' : '下载', p.reason);
