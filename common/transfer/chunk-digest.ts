@@ -82,6 +82,46 @@ export class StreamingChunkDigest {
 }
 
 /**
+ * The chunk digests of a whole content fed in pieces of any size, cut at `chunkSize` (a stored blob read
+ * back, a buffer in memory): one StreamingChunkDigest per chunk. An empty content is one empty chunk.
+ */
+export class StreamingContentDigests {
+  private current: StreamingChunkDigest;
+  private fill = 0;
+  private readonly digests: string[] = [];
+
+  constructor(
+    private readonly chunkSize: number,
+    private readonly newHash: () => { update(data: Uint8Array): unknown; digest(): Uint8Array },
+  ) {
+    this.current = new StreamingChunkDigest(newHash);
+  }
+
+  update(data: Uint8Array): this {
+    let offset = 0;
+    while (offset < data.length) {
+      const take = Math.min(this.chunkSize - this.fill, data.length - offset);
+      this.current.update(data.subarray(offset, offset + take));
+      this.fill += take;
+      offset += take;
+      if (this.fill === this.chunkSize) {
+        this.digests.push(this.current.digest());
+        this.current = new StreamingChunkDigest(this.newHash);
+        this.fill = 0;
+      }
+    }
+    return this;
+  }
+
+  /** Every chunk's digest, in order: the last, shorter chunk included. */
+  finish(): string[] {
+    if (this.fill > 0 || this.digests.length === 0) this.digests.push(this.current.digest());
+    this.fill = 0;
+    return this.digests;
+  }
+}
+
+/**
  * StreamingChunkDigest as plain CommonJS source, for worker threads that run without a TypeScript
  * loader (the server's hash threads, the Node client's hash pool). Needs `createHash` in scope;
  * defines `chunkDigestState()`, `chunkDigestUpdate(state, bytes)` and `chunkDigestHex(state)`.

@@ -5,11 +5,9 @@
  * stops at shutdown; a restart continues where it stopped because each blob leaves the stale list as
  * it is done. A blob deleted meanwhile is skipped.
  */
-import { createHash } from 'node:crypto';
-import { fingerprintInput } from '../../common/transfer/protocol';
 import type { FingerprintUpgradeRepository, StaleBlob } from '../repositories/fingerprint-upgrade-repository';
 import type { BlobStore } from '../storage/blob-store';
-import { streamingChunkDigest } from '../storage/content-digest';
+import { contentDigests, fingerprintOfDigests } from '../storage/content-digest';
 import { layoutOf } from './upload-commit';
 
 export interface FingerprintUpgradeReport {
@@ -29,33 +27,17 @@ export interface FingerprintUpgradeLog {
  * and created texts compute theirs).
  */
 export async function fingerprintOfBlob(blobs: BlobStore, blob: StaleBlob, defaultChunkSize: number, signal: AbortSignal): Promise<string> {
-  const chunkSize = blob.chunk_size ?? defaultChunkSize;
-  const digests: string[] = [];
-  let current = streamingChunkDigest();
-  let fill = 0;
+  const digests = contentDigests(blob.chunk_size ?? defaultChunkSize);
   const stream = blobs.openRead(blob.storage_key, undefined, layoutOf(blob));
   try {
     for await (const piece of stream as AsyncIterable<Buffer>) {
       signal.throwIfAborted();
-      let offset = 0;
-      while (offset < piece.length) {
-        const take = Math.min(chunkSize - fill, piece.length - offset);
-        current.update(piece.subarray(offset, offset + take));
-        fill += take;
-        offset += take;
-        if (fill === chunkSize) {
-          digests.push(current.digest());
-          current = streamingChunkDigest();
-          fill = 0;
-        }
-      }
+      digests.update(piece);
     }
   } finally {
     stream.destroy();
   }
-  // The last, shorter chunk; an empty content is one empty chunk.
-  if (fill > 0 || digests.length === 0) digests.push(current.digest());
-  return createHash('sha256').update(fingerprintInput(digests)).digest('hex');
+  return fingerprintOfDigests(digests.finish());
 }
 
 export async function upgradeFingerprints(

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ERRORS } from '../../common/api/errors';
 import type { FileEntry } from '../../common/api/types';
@@ -10,7 +9,7 @@ import type {
   PartialChunk,
   UploadConfig,
 } from '../../common/transfer/protocol';
-import { chunkCount, chunkRange, fingerprintInput, SHA256_HEX } from '../../common/transfer/protocol';
+import { chunkCount, chunkRange, SHA256_HEX } from '../../common/transfer/protocol';
 import type { UploadsTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
@@ -25,7 +24,7 @@ import type { Caller } from './caller';
 import { actionLog, describeWrite, type ActionEntry } from './action-log/recorder';
 import { toFileEntry, validName, type FileService } from './file-service';
 import { commitError, draftFile, finishedEntry } from './upload-commit';
-import { streamingChunkDigest } from '../storage/content-digest';
+import { fingerprintOfDigests, streamingChunkDigest } from '../storage/content-digest';
 import { KeyedLock } from './keyed-lock';
 
 /** Named points where a test run (DRIVE_TEST_HOOKS=1 + DRIVE_TEST_CRASH_POINT) kills the process. */
@@ -73,7 +72,7 @@ function checkedDigests(digests: string[] | undefined, fingerprint: string | und
   if (!digests || !fingerprint) throw new AppError(ERRORS.VALIDATION, '需同时提供文件指纹与分片摘要');
   if (digests.length !== count) throw new AppError(ERRORS.VALIDATION, `分片摘要数量应为 ${count}`);
   if (!digests.every((d) => SHA256_HEX.test(d))) throw new AppError(ERRORS.VALIDATION, '分片摘要格式不正确');
-  const computed = createHash('sha256').update(fingerprintInput(digests)).digest('hex');
+  const computed = fingerprintOfDigests(digests);
   if (computed !== fingerprint) throw new AppError(ERRORS.FINGERPRINT_MISMATCH);
   return { digests, fingerprint };
 }
@@ -368,7 +367,7 @@ export class UploadService {
       const expected = digestsOf(upload);
       const recorded = stored.map((c) => c.sha256);
       const total = stored.reduce((n, c) => n + Number(c.size), 0);
-      const fingerprint = createHash('sha256').update(fingerprintInput(recorded)).digest('hex');
+      const fingerprint = fingerprintOfDigests(recorded);
       const intact =
         total === upload.size &&
         fingerprint === upload.fingerprint &&

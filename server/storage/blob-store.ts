@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { chunkSpans, LARGE_READ_BYTES, SpansReadStream } from './chunked-read-stream';
 import { fsyncDir, TempFile } from './durable-fs';
 
 /** Bytes being written to the store; invisible until `commit` returns the new storage key. */
@@ -59,19 +60,6 @@ export interface BlobStore {
 export type StoredLayout = 'chunked' | 'single';
 
 const KEY_RE = /^[A-Za-z0-9_-]{22}$/;
-
-/** Chunk files of one chunked blob, from byte `start` to `end` inclusive, one file after another. */
-async function* readChunked(dir: string, layout: ChunkedLayout, start: number, end: number): AsyncGenerator<Buffer> {
-  const { chunkSize } = layout;
-  for (let i = Math.floor(start / chunkSize); i <= Math.floor(end / chunkSize); i++) {
-    const base = i * chunkSize;
-    const from = Math.max(start, base) - base;
-    const to = Math.min(end, base + chunkSize - 1) - base;
-    for await (const piece of createReadStream(path.join(dir, String(i)), { start: from, end: to }) as AsyncIterable<Buffer>) {
-      yield piece;
-    }
-  }
-}
 
 export class LocalDiskBlobStore implements BlobStore {
   constructor(
@@ -139,11 +127,11 @@ export class LocalDiskBlobStore implements BlobStore {
   }
 
   openRead(key: string, range?: { start: number; end: number }, layout?: ChunkedLayout | null): Readable {
-    if (!layout) return createReadStream(this.pathOf(key), range ? { start: range.start, end: range.end } : {});
+    if (!layout) return createReadStream(this.pathOf(key), { ...range, highWaterMark: LARGE_READ_BYTES });
     const start = range?.start ?? 0;
     const end = range?.end ?? layout.size - 1;
     if (end < start) return Readable.from([]);
-    return Readable.from(readChunked(this.pathOf(key), layout, start, end), { objectMode: false });
+    return new SpansReadStream(chunkSpans(this.pathOf(key), layout.chunkSize, start, end));
   }
 
   async remove(key: string): Promise<void> {

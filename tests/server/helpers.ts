@@ -7,11 +7,11 @@ import { API } from '../../common/api/paths';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import type { CaptchaImage, FileEntry, LoginResult } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
-import { bytesToHex, type ChunkExistResponse, chunkCount, fingerprintInput } from '../../common/transfer/protocol';
+import { type ChunkExistResponse, chunkCount } from '../../common/transfer/protocol';
 import { buildApp, captchaOutboxFile, smsOutboxFile } from '../../server/app';
 import { DEFAULTS, type ServerConfig } from '../../server/config';
 import { sessionCookieAfter } from '../replay/node-runtime';
-import { chunkDigestHex } from '../support/chunk-digest';
+import { chunkDigestHex, fingerprintHex } from '../support/chunk-digest';
 
 export const ADMIN = { username: 'admin', password: 'Admin@2024' };
 export const MEMBER = { username: 'member', password: 'Member@2024' };
@@ -187,8 +187,7 @@ export function describeFile(content: Buffer, chunkSize = TEST_CHUNK_SIZE): { ch
   const count = chunkCount(content.length, chunkSize);
   const chunkDigests: string[] = [];
   for (let i = 0; i < count; i++) chunkDigests.push(chunkDigestHex(content.subarray(i * chunkSize, (i + 1) * chunkSize)));
-  const fingerprint = bytesToHex(createHash('sha256').update(fingerprintInput(chunkDigests)).digest());
-  return { chunkDigests, fingerprint };
+  return { chunkDigests, fingerprint: fingerprintHex(chunkDigests) };
 }
 
 /** Posts chunk/exist for `content` (opens or resumes its upload); returns the answer as it came. */

@@ -23,7 +23,7 @@ import {
   startServerAsAdmin,
   type TestServer,
 } from './helpers';
-import { chunkDigestHex } from '../support/chunk-digest';
+import { chunkDigestHex, fingerprintHex } from '../support/chunk-digest';
 
 const CHUNK = 256 * 1024;
 let server: TestServer;
@@ -147,6 +147,5 @@ describe('second-upload probe', () => {
 
 /** Fingerprint of given digests (what a client that computed `digests` would announce). */
 function describeFileFromDigests(digests: string[]): { fingerprint: string } {
-  const raw = Buffer.concat(digests.map((d) => Buffer.from(d, 'hex')));
-  return { fingerprint: sha256Hex(raw) };
+  return { fingerprint: fingerprintHex(digests) };
 }

@@ -42,47 +42,128 @@ export function hashPoolSize(hardwareConcurrency: number | undefined): number {
   return Math.max(1, Math.min(MAX_HASH_WORKERS, cores));
 }
 
+/**
+ * A task with no answer after this long means its worker is stuck: Chromium's Blob reads can stop
+ * delivering for good (seen in the browser-upload bench: one 16 MiB slice of a 512 MiB file, read
+ * while other slices of the same file were read, never finished, and its upload sat at 96 % forever).
+ * The slowest honest task — a 64 MiB chunk (MAX_CHUNK_SIZE) read from a slow network share at 5 MB/s
+ * while its worker's other task shares the reads — takes well under this.
+ */
+export const HASH_TASK_TIMEOUT_MS = 60_000;
+
+/** A task is given to fresh workers this many times after its first worker stalled; then it fails. */
+export const HASH_TASK_MAX_RESTARTS = 2;
+
 export interface HashPool {
   hashChunk: HashChunk;
   size: number;
   terminate(): void;
 }
 
-export function createHashPool(size: number, createWorker: () => HashWorkerLike): HashPool {
+interface PendingTask {
+  message: HashTaskMessage;
+  postedAt: number;
+  restarts: number;
+  resolve(hex: string): void;
+  reject(error: unknown): void;
+}
+
+interface Slot {
+  worker: HashWorkerLike;
+  pending: Map<number, PendingTask>;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/**
+ * `now` is injectable for tests. A worker whose oldest task has waited HASH_TASK_TIMEOUT_MS is replaced
+ * by a new one and its tasks are posted again (a late answer of the old worker cannot arrive: it is
+ * terminated); a task that stalls HASH_TASK_MAX_RESTARTS + 1 workers fails as unreadable.
+ */
+export function createHashPool(size: number, createWorker: () => HashWorkerLike, now: () => number = Date.now): HashPool {
   let nextTaskId = 1;
-  const workers = Array.from({ length: Math.max(1, size) }, () => {
+  let closed = false;
+
+  const startWorker = (slot: Slot): HashWorkerLike => {
     const worker = createWorker();
-    const pending = new Map<number, { resolve: (hex: string) => void; reject: (e: unknown) => void }>();
     worker.addEventListener('message', ({ data }) => {
-      const task = pending.get(data.taskId);
+      if (slot.worker !== worker) return; // a replaced worker's answer
+      const task = slot.pending.get(data.taskId);
       if (!task) return; // aborted meanwhile
-      pending.delete(data.taskId);
+      slot.pending.delete(data.taskId);
+      watch(slot);
       if ('digest' in data) task.resolve(data.digest);
       else task.reject(new SourceReadError(data.error)); // a worker fails only when reading the slice
     });
-    return { worker, pending };
+    return worker;
+  };
+
+  /** Arms the slot's timer for its oldest task (none when idle). */
+  const watch = (slot: Slot) => {
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    if (closed || slot.pending.size === 0) return;
+    const oldest = Math.min(...[...slot.pending.values()].map((t) => t.postedAt));
+    slot.timer = setTimeout(() => restartIfStalled(slot), Math.max(0, oldest + HASH_TASK_TIMEOUT_MS - now()));
+  };
+
+  const restartIfStalled = (slot: Slot) => {
+    slot.timer = undefined;
+    const stalled = [...slot.pending.values()].some((t) => now() - t.postedAt >= HASH_TASK_TIMEOUT_MS);
+    if (stalled && !closed) {
+      slot.worker.terminate();
+      slot.worker = startWorker(slot);
+      for (const [taskId, task] of slot.pending) {
+        if (task.restarts >= HASH_TASK_MAX_RESTARTS) {
+          slot.pending.delete(taskId);
+          task.reject(new SourceReadError(`reading the file stopped for ${HASH_TASK_TIMEOUT_MS / 1000} s`));
+          continue;
+        }
+        task.restarts++;
+        task.postedAt = now();
+        slot.worker.postMessage(task.message);
+      }
+    }
+    watch(slot);
+  };
+
+  const slots: Slot[] = Array.from({ length: Math.max(1, size) }, () => {
+    const slot = { pending: new Map(), timer: undefined } as unknown as Slot;
+    slot.worker = startWorker(slot);
+    return slot;
   });
 
   const hashChunk: HashChunk = (source, start, end, signal) =>
     new Promise<string>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason as unknown);
-      const slot = workers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+      const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
       const taskId = nextTaskId++;
       const onAbort = () => {
         slot.pending.delete(taskId);
+        watch(slot);
         reject(signal.reason as unknown);
       };
       signal.addEventListener('abort', onAbort, { once: true });
+      const message: HashTaskMessage = { taskId, source, start, end };
       slot.pending.set(taskId, {
+        message,
+        postedAt: now(),
+        restarts: 0,
         resolve: (hex) => (signal.removeEventListener('abort', onAbort), resolve(hex)),
         reject: (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
       });
-      slot.worker.postMessage({ taskId, source, start, end });
+      if (!slot.timer) watch(slot);
+      slot.worker.postMessage(message);
     });
 
   return {
     hashChunk,
-    size: workers.length,
-    terminate: () => workers.forEach((w) => w.worker.terminate()),
+    size: slots.length,
+    terminate: () => {
+      closed = true;
+      for (const slot of slots) {
+        clearTimeout(slot.timer);
+        slot.worker.terminate();
+      }
+    },
   };
 }

@@ -176,13 +176,13 @@ export class NodeFs implements LocalFs {
         // Small files (most of a synced folder): one synchronous read into a buffer kept for them,
         // hashed here. A fresh buffer per file made 100,000 files allocate ~400 MB of garbage.
         const digest = nodeChunkDigest(small);
-        return { chunkSize, chunkDigests: [digest], fingerprint: createHash('sha256').update(fingerprintInput([digest])).digest('hex') };
+        return { chunkSize, chunkDigests: [digest], fingerprint: nodeFingerprint([digest]) };
       }
       if (s.size <= chunkSize) {
         // One chunk: one read here beats a round trip to a hash thread.
         const bytes = await fsp.readFile(file, { signal });
         const digest = nodeChunkDigest(bytes);
-        return { chunkSize, chunkDigests: [digest], fingerprint: createHash('sha256').update(fingerprintInput([digest])).digest('hex') };
+        return { chunkSize, chunkDigests: [digest], fingerprint: nodeFingerprint([digest]) };
       }
       const source = await openFileSource(file);
       const digests = await hashChunksInBackground(source, chunkSize, {
@@ -191,7 +191,7 @@ export class NodeFs implements LocalFs {
         signal,
         onProgress: () => undefined,
       }).all();
-      return { chunkSize, chunkDigests: digests, fingerprint: createHash('sha256').update(fingerprintInput(digests)).digest('hex') };
+      return { chunkSize, chunkDigests: digests, fingerprint: nodeFingerprint(digests) };
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       if (error instanceof LocalFsError) throw error;
@@ -303,4 +303,9 @@ export class NodeFs implements LocalFs {
 /** A chunk's digest (common/transfer/chunk-digest.ts) with Node's SHA-256. */
 function nodeChunkDigest(bytes: Uint8Array): string {
   return chunkDigestSync(bytes, (data) => createHash('sha256').update(data).digest());
+}
+
+/** The file fingerprint over its chunk digests (protocol.ts) with Node's SHA-256. */
+function nodeFingerprint(digests: readonly string[]): string {
+  return createHash('sha256').update(fingerprintInput(digests)).digest('hex');
 }

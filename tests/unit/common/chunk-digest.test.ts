@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { CHUNK_DIGEST_CJS, chunkDigestAsync, chunkDigestSync, DIGEST_LEAF_BYTES, leafRanges, StreamingChunkDigest } from '../../../common/transfer/chunk-digest';
+import { CHUNK_DIGEST_CJS, chunkDigestAsync, chunkDigestSync, DIGEST_LEAF_BYTES, leafRanges, StreamingChunkDigest, StreamingContentDigests } from '../../../common/transfer/chunk-digest';
 
 const sha = (data: Uint8Array): Uint8Array => createHash('sha256').update(data).digest();
 const hex = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
@@ -55,6 +55,23 @@ describe('chunk digest (tree of 512 KiB leaves)', () => {
         streaming.update(chunk.subarray(offset));
         expect(streaming.digest(), `size ${size}, pieces ${pieces.join(',')}`).toBe(expected);
         expect(cjsDigest(chunk, pieces), `cjs size ${size}`).toBe(expected);
+      }
+    }
+  });
+
+  it('a content fed in pieces is cut at the chunk size, each chunk digested as a whole chunk is', () => {
+    const chunkSize = 2 * L + 100;
+    for (const size of [0, 1, chunkSize - 1, chunkSize, chunkSize + 1, 3 * chunkSize + 777]) {
+      const content = new Uint8Array(randomBytes(size));
+      const expected: string[] = [];
+      for (let start = 0; start < size || expected.length === 0; start += chunkSize) {
+        expected.push(chunkDigestSync(content.subarray(start, start + chunkSize), sha));
+        if (size === 0) break;
+      }
+      for (const piece of [1_000, L, chunkSize, 5 * chunkSize]) {
+        const digests = new StreamingContentDigests(chunkSize, () => createHash('sha256'));
+        for (let start = 0; start < size; start += piece) digests.update(content.subarray(start, start + piece));
+        expect(digests.finish(), `size ${size}, pieces of ${piece}`).toEqual(expected);
       }
     }
   });

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { chunkDigestHex } from '../../support/chunk-digest';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
-import { createHashPool, hashPoolSize, MAX_HASH_WORKERS, type HashResultMessage, type HashTaskMessage, type HashWorkerLike } from '../../../workers/hash/hash-pool';
+import { createHashPool, HASH_TASK_MAX_RESTARTS, HASH_TASK_TIMEOUT_MS, hashPoolSize, MAX_HASH_WORKERS, type HashResultMessage, type HashTaskMessage, type HashWorkerLike } from '../../../workers/hash/hash-pool';
 import { createInThreadHashChunk, readRangeInto, SourceReadError } from '../../../workers/hash/sha256';
 import { computeProof, hmacSha256Hex } from '../../../workers/engine/proof';
 
@@ -55,6 +55,65 @@ describe('hash worker pool', () => {
     await expect(pending).rejects.toThrow('stop');
     const broken = { size: 3, slice: () => ({ arrayBuffer: () => Promise.reject(new Error('gone')) }) } as unknown as Blob;
     await expect(pool.hashChunk(broken, 0, 3, new AbortController().signal)).rejects.toBeInstanceOf(SourceReadError);
+  });
+});
+
+describe('hash worker pool: a stuck worker', () => {
+  /** Workers that answer every task, except that the first `stuck` workers created never answer anything. */
+  function workersStuckFirst(stuck: number) {
+    const created: Array<{ terminated: boolean; tasks: number[] }> = [];
+    const factory = (): HashWorkerLike => {
+      const record = { terminated: false, tasks: [] as number[] };
+      const answers = created.length >= stuck;
+      created.push(record);
+      let listener: ((e: MessageEvent<HashResultMessage>) => void) | undefined;
+      return {
+        postMessage(task) {
+          record.tasks.push(task.taskId);
+          if (answers) queueMicrotask(() => listener?.({ data: { taskId: task.taskId, digest: `d${task.start}` } } as MessageEvent<HashResultMessage>));
+        },
+        addEventListener: (_type, l) => (listener = l),
+        terminate: () => (record.terminated = true),
+      };
+    };
+    return { created, factory };
+  }
+
+  it('is replaced after HASH_TASK_TIMEOUT_MS without an answer, and its tasks are posted to the new worker', async () => {
+    vi.useFakeTimers();
+    try {
+      const { created, factory } = workersStuckFirst(1);
+      const pool = createHashPool(1, factory);
+      const signal = new AbortController().signal;
+      const digests = Promise.all([pool.hashChunk(new Blob(['x']), 0, 1, signal), pool.hashChunk(new Blob(['y']), 5, 6, signal)]);
+      await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_MS - 1_000);
+      expect(created).toHaveLength(1); // still patient
+      await vi.advanceTimersByTimeAsync(1_000);
+      await expect(digests).resolves.toEqual(['d0', 'd5']);
+      expect(created.map((w) => w.terminated)).toEqual([true, false]);
+      expect(created[1]!.tasks).toEqual(created[0]!.tasks);
+      // An idle pool arms no timer.
+      expect(vi.getTimerCount()).toBe(0);
+      pool.terminate();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a task that stalls every worker it is given fails as unreadable, not forever pending', async () => {
+    vi.useFakeTimers();
+    try {
+      const { created, factory } = workersStuckFirst(Infinity);
+      const pool = createHashPool(1, factory);
+      const digest = pool.hashChunk(new Blob(['x']), 0, 1, new AbortController().signal);
+      const outcome = digest.then(() => 'resolved', (e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_MS * (HASH_TASK_MAX_RESTARTS + 1));
+      expect(await outcome).toBeInstanceOf(SourceReadError);
+      expect(created).toHaveLength(HASH_TASK_MAX_RESTARTS + 2); // the first, its replacements, and the one now idle
+      pool.terminate();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

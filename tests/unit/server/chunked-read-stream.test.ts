@@ -1,0 +1,97 @@
+/**
+ * The chunked blob reader on real files: every range across chunk boundaries comes back byte for
+ * byte in large pieces, a damaged store fails the stream instead of ending it short, and a reader
+ * stopped early closes its file.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkSpans, LARGE_READ_BYTES, SpansReadStream } from '../../../server/storage/chunked-read-stream';
+
+const CHUNK = LARGE_READ_BYTES + 12_345; // not a multiple of the read size: reads end at chunk ends
+const SIZE = 3 * CHUNK + 777; // a short last chunk
+let dir: string;
+let content: Buffer;
+
+async function collect(stream: SpansReadStream): Promise<{ bytes: Buffer; pieces: number[] }> {
+  const pieces: Buffer[] = [];
+  for await (const piece of stream as AsyncIterable<Buffer>) pieces.push(piece);
+  return { bytes: Buffer.concat(pieces), pieces: pieces.map((p) => p.length) };
+}
+
+const readRange = (start: number, end: number) => collect(new SpansReadStream(chunkSpans(dir, CHUNK, start, end)));
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'chunked-read-'));
+  content = randomBytes(SIZE);
+  for (let i = 0; i * CHUNK < SIZE; i++) await fsp.writeFile(path.join(dir, String(i)), content.subarray(i * CHUNK, (i + 1) * CHUNK));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('SpansReadStream over chunk files', () => {
+  it('streams the whole blob in reads of up to LARGE_READ_BYTES', async () => {
+    const { bytes, pieces } = await readRange(0, SIZE - 1);
+    expect(bytes.equals(content)).toBe(true);
+    expect(Math.max(...pieces)).toBe(LARGE_READ_BYTES);
+    // Two reads per full chunk (one large, one remainder), one for the short last chunk.
+    expect(pieces).toHaveLength(3 * 2 + 1);
+  });
+
+  it('returns exactly the bytes of ranges inside, across and at the edges of chunks', async () => {
+    const ranges: Array<[number, number]> = [
+      [0, 0],
+      [CHUNK - 1, CHUNK],
+      [CHUNK - 10, 2 * CHUNK + 9],
+      [2 * CHUNK, 3 * CHUNK - 1],
+      [SIZE - 5, SIZE - 1],
+      [5, SIZE - 5],
+    ];
+    for (const [start, end] of ranges) {
+      const { bytes } = await readRange(start, end);
+      expect(bytes.equals(content.subarray(start, end + 1)), `bytes ${start}-${end}`).toBe(true);
+    }
+  });
+
+  it('fails the stream when a chunk file is shorter than the blob says', async () => {
+    const damaged = mkdtempSync(path.join(os.tmpdir(), 'chunked-read-damaged-'));
+    try {
+      await fsp.writeFile(path.join(damaged, '0'), content.subarray(0, CHUNK));
+      await fsp.writeFile(path.join(damaged, '1'), content.subarray(CHUNK, CHUNK + 100));
+      const stream = new SpansReadStream(chunkSpans(damaged, CHUNK, 0, 2 * CHUNK - 1));
+      await expect(collect(stream)).rejects.toThrow(/ends before byte 100/);
+    } finally {
+      rmSync(damaged, { recursive: true, force: true });
+    }
+  });
+
+  it('fails the stream when a chunk file is missing', async () => {
+    const stream = new SpansReadStream(chunkSpans(path.join(dir, 'absent'), CHUNK, 0, 10));
+    await expect(collect(stream)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it.runIf(process.platform === 'linux')('closes its file when the reader stops early', async () => {
+    // More spans than the read-ahead holds, so the stream waits with a file open.
+    const spans = Array.from({ length: 10 }, () => ({ file: path.join(dir, '0'), from: 0, to: CHUNK - 1 }));
+    const stream = new SpansReadStream(spans);
+    await new Promise((resolve) => stream.once('readable', resolve));
+    const first = stream.read() as Buffer;
+    expect(first.subarray(0, 16).equals(content.subarray(0, 16))).toBe(true);
+    expect(await openFilesUnder(dir)).toBe(1);
+    stream.destroy();
+    await new Promise((resolve) => stream.once('close', resolve));
+    expect(await openFilesUnder(dir)).toBe(0);
+  });
+});
+
+/** How many of this process's descriptors point into `folder` (Linux: /proc/self/fd). */
+async function openFilesUnder(folder: string): Promise<number> {
+  let count = 0;
+  for (const fd of await fsp.readdir('/proc/self/fd')) {
+    const target = await fsp.readlink(`/proc/self/fd/${fd}`).catch(() => '');
+    if (target.startsWith(folder + path.sep)) count++;
+  }
+  return count;
+}
