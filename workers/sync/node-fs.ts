@@ -19,7 +19,7 @@ import type { HashChunk } from '../hash/sha256';
 import { openFileSource } from '../node/file-source';
 import type { LocalEntry } from './model';
 import { SYNC_DIR_NAME } from './names';
-import { LocalFsError, type FileDigests, type LocalFs, type LocalStat, type ScanIssue, type ScanResult } from './ports';
+import { LocalFsError, type FileDigests, type KnownEntry, type LocalFs, type LocalStat, type ScanIssue, type ScanResult } from './ports';
 import { chunkDigestSync } from '../../common/transfer/chunk-digest';
 
 const SCAN_SLICE = 2_000;
@@ -92,7 +92,7 @@ export class NodeFs implements LocalFs {
     return rel === '' ? this.root : path.join(this.root, ...rel.split('/'));
   }
 
-  async scan(skip: (path: string, isDir: boolean) => boolean, signal: AbortSignal): Promise<ScanResult> {
+  async scan(skip: (path: string, isDir: boolean) => boolean, signal: AbortSignal, known?: (path: string) => KnownEntry | undefined): Promise<ScanResult> {
     const entries: LocalEntry[] = [];
     const issues: ScanIssue[] = [];
     // [relative path, absolute path] of folders still to read.
@@ -116,7 +116,7 @@ export class NodeFs implements LocalFs {
           await new Promise((r) => setImmediate(r));
           signal.throwIfAborted();
         }
-        const rel = prefix + d.name;
+        let rel = prefix + d.name;
         if (rel === SYNC_DIR_NAME) continue;
         if (d.isSymbolicLink()) {
           issues.push({ path: rel, kind: 'symlink', reason: '符号链接不同步（已跳过）' });
@@ -133,9 +133,16 @@ export class NodeFs implements LocalFs {
           continue;
         }
         if (!s) continue; // gone since readdir
+        let fileId = `${s.dev}:${s.ino}`;
+        const same = known?.(rel);
+        if (same) {
+          // The journal's strings, where equal: this entry's own copies die young.
+          if (same.path === rel) rel = same.path;
+          if (same.fileId === fileId) fileId = same.fileId;
+        }
         const entry: LocalEntry = isDir
-          ? { path: rel, isDir: true, size: 0, mtimeMs: 0, fileId: `${s.dev}:${s.ino}` }
-          : { path: rel, isDir: false, size: s.size, mtimeMs: s.mtimeMs, fileId: `${s.dev}:${s.ino}` };
+          ? { path: rel, isDir: true, size: 0, mtimeMs: 0, fileId }
+          : { path: rel, isDir: false, size: s.size, mtimeMs: s.mtimeMs, fileId };
         if (skip(rel, isDir)) {
           entry.ignored = true;
           entries.push(entry);

@@ -89,7 +89,9 @@ export async function observeLocal(deps: ObserveDeps, scan: ScanResult, journal:
           log.unstable(entry.path);
           continue;
         }
-        entry.fingerprint = d.fingerprint;
+        // The cloud's string where equal (most of a first pass): one copy alive instead of two.
+        const cloud = remoteFiles.get(key)?.fingerprint;
+        entry.fingerprint = cloud === d.fingerprint ? cloud : d.fingerprint;
         // Kept for the upload only where reading again would cost (more than one chunk).
         if (d.chunkDigests.length > 1) digests.set(key, d);
       } catch (error) {

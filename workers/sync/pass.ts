@@ -16,7 +16,7 @@ import { createIgnoreMatcher, pathKey, type LocalPlatform } from './names';
 import { cleanState, unchangedSince, type CleanState } from './clean-state';
 import { observeLocal, type VerdictCache } from './observe';
 import { plan } from './planner';
-import type { Plan, PlanInput } from './model';
+import type { Op, Plan, PlanInput } from './model';
 import { RemoteError, type Journal, type LocalFs, type RemoteApi, type ScanResult } from './ports';
 import type { SyncLog } from './sync-log';
 
@@ -89,13 +89,20 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
     await recoverTrash(rt.fs, agreed, chunkSize, rt.now(), signal);
     rt.cache.account ??= await rt.remote.account();
     const isIgnored = createIgnoreMatcher(rt.config.ignore);
+    phase('pass start');
 
     for (let round = 0; round < MAX_ROUNDS && !rt.shouldStop?.(); round++) {
       // The listing is the server's work, the scan this process's: both at once. After a clean pass
       // the listing is asked with its token: unchanged, it comes back empty.
       const clean = round === 0 ? rt.cache.clean : null;
-      const [listed, scan] = await Promise.all([listRemote(rt, rootId, clean?.token ?? null, signal), rt.fs.scan(isIgnored, signal)]);
+      const known = await rt.journal.index();
+      const [listed, scan] = await Promise.all([
+        listRemote(rt, rootId, clean?.token ?? null, signal),
+        rt.fs.scan(isIgnored, signal, (path) => known.get(pathKey(path))),
+      ]);
+      phase('listed+scanned');
       const journal = await rt.journal.all();
+      phase('journal loaded');
       rt.onScan?.(scan);
       if (clean && listed === null && unchangedSince(clean, scan, await rt.journal.index())) {
         // Nothing changed on either side since a pass that left nothing to do: no file is read,
@@ -106,6 +113,7 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
       rt.cache.clean = null;
       const remote = shareStrings(listed ?? (await listRemote(rt, rootId, null, signal))!, scan);
       collectGarbage();
+      phase('remote shared');
       const observed = await observeLocal(
         { fs: rt.fs, remote: rt.remote, log, chunkSize, isIgnored, verdicts: rt.cache.verdicts, readConcurrency: rt.readConcurrency, checkPolicy: rt.checkPolicy, signal },
         scan,
@@ -134,7 +142,12 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         noMove: rt.cache.noMove,
       };
       collectGarbage();
+      phase('observed');
       const planned = plan(planInput);
+      // The planner's indexes (three trees by key, the sorted keys) are garbage now: gone before the
+      // executor fills the journal's copy.
+      collectGarbage();
+      phase('planned');
       rt.onPlan?.(planInput, planned);
       for (const p of planned.problems) log.failed(p.path, p.side === 'local' ? '上传' : '下载', p.reason);
       lastPlanSize = planned.ops.length;
@@ -143,7 +156,8 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         break;
       }
 
-      const remoteIds = new Map(remote.map((r) => [pathKey(r.path), r.id]));
+      // Only operations on the cloud side ask for ids by path (an adopted tree records rows only).
+      const remoteIds = planned.ops.every(isJournalOnly) ? new Map<string, string>() : new Map(remote.map((r) => [pathKey(r.path), r.id]));
       const result = await execute(planned.ops, {
         fs: rt.fs,
         remote: rt.remote,
@@ -160,6 +174,7 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         trace: rt.trace,
         shouldStop: rt.shouldStop,
       });
+      phase('executed');
       if (result.changed > 0) rt.cache.listingToken = null; // our own changes: list again next time
       if (result.failedMove !== null) {
         rt.cache.noMove.add(result.failedMove);
@@ -167,7 +182,7 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
       }
       // Only journal rows written (an adopted tree): both sides agree as scanned, so the next pass
       // may take the short cut without planning everything once more.
-      const journalOnly = planned.ops.every((op) => op.kind === 'record' || op.kind === 'forget' || op.kind === 'rebase');
+      const journalOnly = planned.ops.every(isJournalOnly);
       if (journalOnly && result.failedMove === null && !observed.unsettled && rt.cache.listingToken) {
         rt.cache.clean = cleanState(rt.cache.listingToken, scan, await rt.journal.all());
       }
@@ -181,8 +196,11 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
     log.endPass();
   }
   collectGarbage();
+  phase('pass done');
   return { summary: { ...log.summary }, lastPlanSize };
 }
+
+const isJournalOnly = (op: Op): boolean => op.kind === 'record' || op.kind === 'forget' || op.kind === 'rebase';
 
 /**
  * Collects garbage between a pass's phases when the process allows it (`--expose-gc`, as the engine
@@ -191,6 +209,20 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
  */
 function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
+}
+
+/**
+ * SYNC_TRACE_MEM=1: each phase of a pass prints the process's memory to stderr (after a collection,
+ * so it is what is live), for profiling at scale (tests/bench/lib/sync-profile.ts).
+ */
+const traceMemory = (globalThis as { process?: NodeJS.Process }).process?.env.SYNC_TRACE_MEM === '1';
+function phase(name: string): void {
+  if (!traceMemory) return;
+  const at = performance.now();
+  collectGarbage();
+  const m = process.memoryUsage();
+  const mb = (n: number) => (n / 1048576).toFixed(1);
+  process.stderr.write(`[mem] ${name.padEnd(22)} rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} ext ${mb(m.external)} ab ${mb(m.arrayBuffers)} maxrss ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} at ${at.toFixed(0)} ms\n`);
 }
 
 /** The cloud folder's id: kept in the journal; a folder that vanished stops the pair (no mass delete). */

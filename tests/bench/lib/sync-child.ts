@@ -21,6 +21,8 @@ const sync = startNodeSync({
   watch: watchArg === 'watch',
 });
 
+if (process.env.SYNC_TRACE_MEM === '1') process.stderr.write(`[mem] process started       rss ${(process.memoryUsage().rss / 1048576).toFixed(1)}\n`);
+
 const timed = async () => {
   jar.resetCounters();
   const started = performance.now();

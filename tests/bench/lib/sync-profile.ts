@@ -1,0 +1,51 @@
+/**
+ * Profiling the sync at scale by hand, on a folder the `sync` bench kept (BENCH_SYNC_KEEP=1 prints
+ * `kept <dir>`): starts the server on its data, logs in, forgets the engine's state (so the first
+ * pass starts from an empty journal, as in the bench) and runs the bench's engine process
+ * (tests/bench/lib/sync-child.ts, bundled as the bench runs it) with SYNC_TRACE_MEM=1, which prints
+ * the process's memory after each phase of each pass (workers/sync/pass.ts).
+ * `node --import tsx tests/bench/lib/sync-profile.ts <kept dir> [--keep-state] [node flags…]`
+ * (e.g. `--heapsnapshot-signal=SIGUSR2`, `--cpu-prof`).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { syncEngineFlags } from '../../../common/sync/engine-flags';
+import { freePort, loggedInJar, startServerProcess } from '../../support/drive-server';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..');
+const [work, ...rest] = process.argv.slice(2);
+if (!work) throw new Error('usage: sync-profile.ts <kept dir> [--keep-state] [node flags…]');
+const keepState = rest.includes('--keep-state');
+const nodeFlags = rest.filter((a) => a !== '--keep-state');
+
+const script = path.join(ROOT, '.tsbuild', 'bench', 'sync-child.mjs');
+await build({
+  entryPoints: [path.join(ROOT, 'tests/bench/lib/sync-child.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outfile: script,
+  external: ['better-sqlite3'],
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  logLevel: 'silent',
+});
+
+const server = await startServerProcess({ dataDir: path.join(work, 'server'), port: await freePort() });
+try {
+  const jar = await loggedInJar(server.url, server.dataDir);
+  const state = path.join(work, 'state');
+  if (!keepState) await fsp.rm(state, { recursive: true, force: true });
+  const child = spawn(process.execPath, [...syncEngineFlags(process.env), ...nodeFlags, script, server.url, jar.cookie(), path.join(work, 'local'), '/bench', state], {
+    cwd: ROOT,
+    env: { ...process.env, SYNC_TRACE_MEM: '1' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) process.exitCode = 1;
+} finally {
+  await server.stop();
+}
