@@ -3,6 +3,7 @@ import { Button, Drawer, Layout } from 'antd';
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
+import type { MenuItem } from '../../../common/api/types';
 import { BrandMark } from '../../components/BrandMark';
 import { usePagePermissionsLoader } from '../../lib/button-permissions';
 import { useMenuQuery, useUserDetailsQuery } from '../../lib/data/queries';
@@ -14,6 +15,8 @@ import { SideMenu } from './SideMenu';
 import { UserMenu } from './UserMenu';
 
 const HEADER_HEIGHT = 56;
+/** One empty list while the menu loads, so the menu does not render again with every layout render. */
+const NO_MENU_ITEMS: MenuItem[] = [];
 
 /**
  * Header (brand, user), sidebar menu from the server, content, and a side panel (`aside`: the
@@ -55,7 +58,7 @@ export function MainLayout({
     if (user && user.passwordChangeType !== 0) navigate(`/initialPswChange?type=${user.passwordChangeType}`, { replace: true });
   }, [user, navigate]);
 
-  const sideMenu = <SideMenu items={menu ?? []} />;
+  const sideMenu = <SideMenu items={menu ?? NO_MENU_ITEMS} />;
   return (
     <Layout style={{ height: '100dvh' }}>
       <Layout.Header
