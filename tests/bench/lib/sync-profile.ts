@@ -11,9 +11,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { syncEngineFlags } from '../../../common/sync/engine-flags';
 import { freePort, loggedInJar, startServerProcess } from '../../support/drive-server';
+import { bundleSyncChild } from './sync-child-bundle';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..');
 const [work, ...rest] = process.argv.slice(2);
@@ -21,18 +21,7 @@ if (!work) throw new Error('usage: sync-profile.ts <kept dir> [--keep-state] [no
 const keepState = rest.includes('--keep-state');
 const nodeFlags = rest.filter((a) => a !== '--keep-state');
 
-const script = path.join(ROOT, '.tsbuild', 'bench', 'sync-child.mjs');
-await build({
-  entryPoints: [path.join(ROOT, 'tests/bench/lib/sync-child.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  outfile: script,
-  external: ['better-sqlite3'],
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-  logLevel: 'silent',
-});
+const script = await bundleSyncChild();
 
 const server = await startServerProcess({ dataDir: path.join(work, 'server'), port: await freePort() });
 try {

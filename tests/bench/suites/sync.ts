@@ -24,7 +24,6 @@ import fs, { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { build } from 'esbuild';
 import { API } from '../../../common/api/paths';
 import { clientHeaders } from '../../../common/api/client-env';
 import { FILE_CATEGORY, type FileEntry } from '../../../common/api/types';
@@ -32,6 +31,7 @@ import { fingerprintInput } from '../../../common/transfer/protocol';
 import { syncEngineFlags } from '../../../common/sync/engine-flags';
 import { freePort, loggedInJar, startServerProcess } from '../../support/drive-server';
 import type { BenchModule, BenchRow } from '../lib/report';
+import { bundleSyncChild } from '../lib/sync-child-bundle';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..');
 const FILES = Number(process.env.BENCH_SYNC_FILES ?? 100_000);
@@ -43,27 +43,6 @@ interface ChildReport {
   files: number;
   failList: unknown[];
   peakRssMB: number;
-}
-
-/**
- * The engine process runs bundled, as it ships (Electron's utility process gets an esbuild bundle
- * too): under tsx the TypeScript loader alone held ~60 MB more.
- */
-async function bundleChild(): Promise<string> {
-  // Inside the repository, so the bundle finds better-sqlite3 (a native module, not bundled) in node_modules.
-  const out = path.join(ROOT, '.tsbuild', 'bench', 'sync-child.mjs');
-  await build({
-    entryPoints: [path.join(ROOT, 'tests/bench/lib/sync-child.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: out,
-    external: ['better-sqlite3'],
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    logLevel: 'silent',
-  });
-  return out;
 }
 
 async function runChild(script: string, args: string[]): Promise<ChildReport> {
@@ -144,7 +123,7 @@ export const syncBenchmark: BenchModule = {
 
       const cookie = jar.cookie();
       const state = path.join(work, 'state');
-      const script = await bundleChild();
+      const script = await bundleSyncChild();
       const run = await runChild(script, [server.url, cookie, dir, '/bench', state]);
       if ((run.first.summary.failed ?? 0) > 0) throw new Error(`first pass failed: ${JSON.stringify(run.failList)}`);
       const fresh = await runChild(script, [server.url, cookie, dir, '/bench', state]);
