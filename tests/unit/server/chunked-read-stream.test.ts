@@ -73,13 +73,16 @@ describe('SpansReadStream over chunk files', () => {
   });
 
   it.runIf(process.platform === 'linux')('closes its file when the reader stops early', async () => {
-    // More spans than the read-ahead holds, so the stream waits with a file open.
+    // More spans than the read-ahead holds: once its buffer is full the stream stops reading and waits
+    // with the current span's file open. (Checked only then: while it reads, it may be between two files.)
     const spans = Array.from({ length: 10 }, () => ({ file: path.join(dir, '0'), from: 0, to: CHUNK - 1 }));
     const stream = new SpansReadStream(spans);
-    await new Promise((resolve) => stream.once('readable', resolve));
-    const first = stream.read() as Buffer;
-    expect(first.subarray(0, 16).equals(content.subarray(0, 16))).toBe(true);
+    stream.on('readable', () => undefined); // paused mode: the stream fills its buffer, nothing is taken
+    while (stream.readableLength < stream.readableHighWaterMark) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setImmediate(resolve)); // the read that filled the buffer has returned
     expect(await openFilesUnder(dir)).toBe(1);
+    const first = stream.read(16) as Buffer;
+    expect(first.equals(content.subarray(0, 16))).toBe(true);
     stream.destroy();
     await new Promise((resolve) => stream.once('close', resolve));
     expect(await openFilesUnder(dir)).toBe(0);
