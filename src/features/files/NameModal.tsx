@@ -29,11 +29,21 @@ export function NameModal({
   const [form] = Form.useForm<{ name: string }>();
   const [saving, setSaving] = useState(false);
 
+  const problemOf = (value: string) => (rule === 'file' ? checkFileName : checkIdentifierName)(value);
+
   async function ok() {
-    let name: string;
     try {
-      name = (await form.validateFields()).name.trim();
-    } catch {
+      await form.validateFields();
+    } catch (error) {
+      // A field error is shown under the input. A rejection without one is antd's "out of date": the
+      // blur of the input (its onBlur validation) raced this click's validation. It used to end here,
+      // and 确定 then did nothing (seen in the e2e suite under load): judge the current value instead.
+      if ((error as { errorFields?: Array<{ errors: string[] }> }).errorFields?.some((f) => f.errors.length > 0)) return;
+    }
+    const name = String(form.getFieldValue('name') ?? '').trim();
+    const problem = problemOf(name);
+    if (problem) {
+      form.setFields([{ name: 'name', errors: [problem.message] }]);
       return;
     }
     setSaving(true);
@@ -57,7 +67,7 @@ export function NameModal({
           rules={[
             {
               validator: async (_rule, value: string | undefined) => {
-                const problem = (rule === 'file' ? checkFileName : checkIdentifierName)(value ?? '');
+                const problem = problemOf(value ?? '');
                 if (problem) throw new Error(problem.message);
               },
             },
