@@ -101,6 +101,7 @@ export function createHashPool(size: number, createWorker: () => HashWorkerLike,
       if ('bytesRead' in data) {
         timeoutMs = HASH_TASK_TIMEOUT_MS;
         task.postedAt = now(); // still reading: the stall clock starts again
+        watch(slot); // a timer armed before the first report still counted the silent minute
         return;
       }
       slot.pending.delete(data.taskId);
