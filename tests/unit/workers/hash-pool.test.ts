@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { chunkDigestHex } from '../../support/chunk-digest';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
 import { createHashPool, HASH_TASK_MAX_RESTARTS, HASH_TASK_TIMEOUT_MS, HASH_TASK_TIMEOUT_SILENT_MS, hashPoolSize, MAX_HASH_WORKERS, type HashResultMessage, type HashTaskMessage, type HashWorkerLike } from '../../../workers/hash/hash-pool';
 import { createInThreadHashChunk, readRangeInto, SourceReadError } from '../../../workers/hash/sha256';
@@ -59,6 +59,9 @@ describe('hash worker pool', () => {
 });
 
 describe('hash worker pool: a stuck worker', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
   /** Workers that answer every task, except that the first `stuck` workers created never answer anything. */
   function workersStuckFirst(stuck: number) {
     const created: Array<{ terminated: boolean; tasks: number[] }> = [];
@@ -80,76 +83,77 @@ describe('hash worker pool: a stuck worker', () => {
   }
 
   it('is replaced after HASH_TASK_TIMEOUT_SILENT_MS without an answer, and its tasks are posted to the new worker', async () => {
-    vi.useFakeTimers();
-    try {
-      const { created, factory } = workersStuckFirst(1);
-      const pool = createHashPool(1, factory);
-      const signal = new AbortController().signal;
-      const digests = Promise.all([pool.hashChunk(new Blob(['x']), 0, 1, signal), pool.hashChunk(new Blob(['y']), 5, 6, signal)]);
-      await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_SILENT_MS - 1_000);
-      expect(created).toHaveLength(1); // still patient
-      await vi.advanceTimersByTimeAsync(1_000);
-      await expect(digests).resolves.toEqual(['d0', 'd5']);
-      expect(created.map((w) => w.terminated)).toEqual([true, false]);
-      expect(created[1]!.tasks).toEqual(created[0]!.tasks);
-      // An idle pool arms no timer.
-      expect(vi.getTimerCount()).toBe(0);
-      pool.terminate();
-    } finally {
-      vi.useRealTimers();
-    }
+    const { created, factory } = workersStuckFirst(1);
+    const pool = createHashPool(1, factory);
+    const signal = new AbortController().signal;
+    const digests = Promise.all([pool.hashChunk(new Blob(['x']), 0, 1, signal), pool.hashChunk(new Blob(['y']), 5, 6, signal)]);
+    await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_SILENT_MS - 1_000);
+    expect(created).toHaveLength(1); // still patient
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(digests).resolves.toEqual(['d0', 'd5']);
+    expect(created.map((w) => w.terminated)).toEqual([true, false]);
+    expect(created[1]!.tasks).toEqual(created[0]!.tasks);
+    // An idle pool arms no timer.
+    expect(vi.getTimerCount()).toBe(0);
+    pool.terminate();
   });
 
   it('a worker that reports its reads is given time while it reads, and replaced soon after its reads stop', async () => {
-    vi.useFakeTimers();
-    try {
-      const created: HashTaskMessage[][] = [];
-      const listeners: Array<(e: MessageEvent<HashResultMessage>) => void> = [];
-      const pool = createHashPool(1, () => {
-        const tasks: HashTaskMessage[] = [];
-        created.push(tasks);
-        return {
-          postMessage: (task) => tasks.push(task),
-          addEventListener: (_type, l) => listeners.push(l),
-          terminate: () => undefined,
-        };
-      });
-      const say = (worker: number, data: HashResultMessage) => listeners[worker]!({ data } as MessageEvent<HashResultMessage>);
-      const digest = pool.hashChunk(new Blob(['x']), 0, 1, new AbortController().signal);
-      const taskId = created[0]![0]!.taskId;
-      // A slow read that keeps reporting: never replaced, however long it takes.
-      for (let s = 1; s <= 100; s++) {
-        await vi.advanceTimersByTimeAsync(1_000);
-        say(0, { taskId, bytesRead: s * 1_000 });
-      }
-      expect(created).toHaveLength(1);
-      // The read stops: replaced after HASH_TASK_TIMEOUT_MS, not the silent workers' minute.
-      await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_MS);
-      expect(created).toHaveLength(2);
-      expect(created[1]!.map((t) => t.taskId)).toEqual([taskId]);
-      say(0, { taskId, digest: 'late answer of the replaced worker' });
-      say(1, { taskId, digest: 'abc' });
-      await expect(digest).resolves.toBe('abc');
-      pool.terminate();
-    } finally {
-      vi.useRealTimers();
+    const created: HashTaskMessage[][] = [];
+    const listeners: Array<(e: MessageEvent<HashResultMessage>) => void> = [];
+    const pool = createHashPool(1, () => {
+      const tasks: HashTaskMessage[] = [];
+      created.push(tasks);
+      return {
+        postMessage: (task) => tasks.push(task),
+        addEventListener: (_type, l) => listeners.push(l),
+        terminate: () => undefined,
+      };
+    });
+    const say = (worker: number, data: HashResultMessage) => listeners[worker]!({ data } as MessageEvent<HashResultMessage>);
+    const digest = pool.hashChunk(new Blob(['x']), 0, 1, new AbortController().signal);
+    const taskId = created[0]![0]!.taskId;
+    // A slow read that keeps reporting: never replaced, however long it takes.
+    for (let s = 1; s <= 100; s++) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      say(0, { taskId, bytesRead: s * 1_000 });
     }
+    expect(created).toHaveLength(1);
+    // The read stops: replaced after HASH_TASK_TIMEOUT_MS, not the silent workers' minute.
+    await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_MS);
+    expect(created).toHaveLength(2);
+    expect(created[1]!.map((t) => t.taskId)).toEqual([taskId]);
+    say(0, { taskId, digest: 'late answer of the replaced worker' });
+    say(1, { taskId, digest: 'abc' });
+    await expect(digest).resolves.toBe('abc');
+    pool.terminate();
+  });
+
+  it('from the first report on, a read that stops is caught after HASH_TASK_TIMEOUT_MS, not the silent minute', async () => {
+    const created: HashTaskMessage[][] = [];
+    const listeners: Array<(e: MessageEvent<HashResultMessage>) => void> = [];
+    const pool = createHashPool(1, () => {
+      const tasks: HashTaskMessage[] = [];
+      created.push(tasks);
+      return { postMessage: (task) => tasks.push(task), addEventListener: (_type, l) => listeners.push(l), terminate: () => undefined };
+    });
+    void pool.hashChunk(new Blob(['x']), 0, 1, new AbortController().signal).catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(1_000);
+    listeners[0]!({ data: { taskId: created[0]![0]!.taskId, bytesRead: 10 } } as MessageEvent<HashResultMessage>);
+    await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_MS);
+    expect(created).toHaveLength(2);
+    pool.terminate();
   });
 
   it('a task that stalls every worker it is given fails as unreadable, not forever pending', async () => {
-    vi.useFakeTimers();
-    try {
-      const { created, factory } = workersStuckFirst(Infinity);
-      const pool = createHashPool(1, factory);
-      const digest = pool.hashChunk(new Blob(['x']), 0, 1, new AbortController().signal);
-      const outcome = digest.then(() => 'resolved', (e: unknown) => e);
-      await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_SILENT_MS * (HASH_TASK_MAX_RESTARTS + 1));
-      expect(await outcome).toBeInstanceOf(SourceReadError);
-      expect(created).toHaveLength(HASH_TASK_MAX_RESTARTS + 2); // the first, its replacements, and the one now idle
-      pool.terminate();
-    } finally {
-      vi.useRealTimers();
-    }
+    const { created, factory } = workersStuckFirst(Infinity);
+    const pool = createHashPool(1, factory);
+    const digest = pool.hashChunk(new Blob(['x']), 0, 1, new AbortController().signal);
+    const outcome = digest.then(() => 'resolved', (e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(HASH_TASK_TIMEOUT_SILENT_MS * (HASH_TASK_MAX_RESTARTS + 1));
+    expect(await outcome).toBeInstanceOf(SourceReadError);
+    expect(created).toHaveLength(HASH_TASK_MAX_RESTARTS + 2); // the first, its replacements, and the one now idle
+    pool.terminate();
   });
 });
 
