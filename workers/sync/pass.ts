@@ -104,7 +104,7 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
       const journal = await rt.journal.all();
       phase('journal loaded');
       rt.onScan?.(scan);
-      if (clean && listed === null && unchangedSince(clean, scan, await rt.journal.index())) {
+      if (clean && listed === null && unchangedSince(clean, scan, known)) {
         // Nothing changed on either side since a pass that left nothing to do: no file is read,
         // nothing is planned, the lists stay as they were.
         log.carryOver();
