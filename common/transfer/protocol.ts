@@ -8,7 +8,8 @@
  * 3. `POST chunkExist` {@link ChunkExistRequest} → {@link ChunkExistResponse}: opens (or finds) the upload
  *    session for this user + fingerprint + size and lists the chunk indexes the server already holds
  *    (`existingChunks`) and, optionally, the chunks it holds a prefix of (`partialChunks`).
- * 4. `POST chunkUpload?uploadId=&index=[&offset=]` raw body, header `X-Chunk-Sha256` → {@link ChunkUploadResponse}.
+ * 4. `POST chunkUpload?uploadId=&index=[&offset=]` raw body, header `X-Chunk-Sha256` (optional in a
+ *    streaming session, below) → {@link ChunkUploadResponse}.
  *    The body is the chunk's bytes from `offset` (default 0) to its end; the header is always the digest
  *    of the WHOLE chunk. The server hashes while streaming and refuses a chunk whose digest or length
  *    differs. Re-sending a stored chunk is harmless (idempotent).
@@ -32,11 +33,22 @@
  * it knows the digests:
  * - step 3 without `fingerprint` and `chunkDigests` (and with the `uploadId` of an earlier answer to
  *   continue that session; an unknown or expired one gets a new session);
- * - step 4 as usual: the header digest is checked against the body, and recorded;
- * - step 5 carries `chunkDigests` and `fingerprint`: the server checks them against each other and
- *   against every recorded chunk (FINGERPRINT_MISMATCH otherwise: the client starts a new session).
+ * - step 4: the header `X-Chunk-Sha256` MAY be omitted. Given, it is checked against the body as usual
+ *   (CHUNK_DIGEST_MISMATCH); omitted, the server records the digest it computes while streaming the
+ *   body to disk (it hashes every chunk anyway). A partial continued with `offset` is hashed whole
+ *   (held prefix + body) either way;
+ * - step 5 MAY carry `chunkDigests` and `fingerprint` (both or neither). Given: the server checks them
+ *   against each other and against every recorded chunk (FINGERPRINT_MISMATCH otherwise: the client
+ *   starts a new session). Omitted: the server takes the recorded digests, in order, and computes the
+ *   fingerprint from them exactly as fingerprintOfChunkDigests does, and stores the blob with it, so
+ *   later second uploads and dedup of this content work as for any upload.
+ * A client that sends neither headers nor digests (the browser engine: reading every chunk twice, once
+ * to hash and once for the request, costs more CPU than the upload itself) trusts the transport for the
+ * bytes' integrity and must itself make sure a resumed session still belongs to the same file bytes
+ * (it keys the session to the file's size and lastModified; workers/engine/upload-runner.ts).
  * Before opening one, the client probes for content the tenant already stores (second-upload.ts,
  * "probe"), so a duplicate still sends zero chunk bytes.
+ * Announced (non-streaming) sessions are unchanged: the header is required on every chunk.
  *
  * Finished uploads (an answer lost is not an upload lost): every request that may create the file —
  * chunkExist, chunkMerge, second upload, the small-file batch — takes an optional `clientKey`, the
@@ -128,7 +140,10 @@ export interface ChunkMergeRequest {
    * SYNC_CHANGED and nothing changes; no file of that name → the upload creates one.
    */
   ifMatch?: IfMatch;
-  /** Streaming sessions: required (the digests and fingerprint the client computed meanwhile). */
+  /**
+   * Streaming sessions: the digests and fingerprint the client computed meanwhile, both or neither
+   * (neither: the server's recorded digests make the fingerprint; see "Streaming sessions"). Ignored otherwise.
+   */
   chunkDigests?: string[];
   fingerprint?: string;
   /** The client's id for the item (see "Finished uploads"). */

@@ -77,6 +77,16 @@ function checkedDigests(digests: string[] | undefined, fingerprint: string | und
   return { digests, fingerprint };
 }
 
+/**
+ * A streaming session merged without digests from the client: the chunks' recorded digests (computed
+ * by the server as each body streamed to disk) in order, and their fingerprint, exactly as a client
+ * computes it (fingerprintOfChunkDigests), so later second uploads and dedup find this content.
+ */
+function serverDigests(stored: ReadonlyArray<{ idx: number; sha256: string }>): { digests: string[]; fingerprint: string } {
+  const digests = stored.map((c) => c.sha256);
+  return { digests, fingerprint: fingerprintOfDigests(digests) };
+}
+
 export class UploadService {
   constructor(
     private readonly uploads: UploadRepository,
@@ -240,10 +250,14 @@ export class UploadService {
     const upload = await this.uploads.findChunkTarget(uploadId, caller.userId, caller.tenantId, now);
     if (!upload) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
     if (index < 0 || index >= upload.chunk_count) throw new AppError(ERRORS.CHUNK_INDEX_INVALID);
-    const digest = headerDigest?.toLowerCase();
-    // A streaming session has no announced digest yet: the header's is checked against the body.
-    const expectedDigest = (await this.announcedDigest(upload, index)) ?? (digest && SHA256_HEX.test(digest) ? digest : undefined);
-    if (!digest || digest !== expectedDigest) throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
+    const headerGiven = headerDigest?.toLowerCase();
+    const streaming = upload.fingerprint === STREAMING_FINGERPRINT;
+    // A streaming session has no announced digest yet: the header's, when given, is checked against the
+    // body; without one the digest the server computes is recorded (protocol.ts, "Streaming sessions").
+    const expectedDigest = (await this.announcedDigest(upload, index)) ?? (headerGiven && SHA256_HEX.test(headerGiven) ? headerGiven : undefined);
+    if (!(streaming && headerGiven === undefined) && (!headerGiven || headerGiven !== expectedDigest)) throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
+    /** The digest the body must have; undefined: a streaming chunk sent without one (any body is recorded as it hashes). */
+    const digest = expectedDigest;
     const { start, end } = chunkRange(index, upload.size, upload.chunk_size);
     const expectedLength = end - start;
     if (!Number.isSafeInteger(offset) || offset < 0 || offset >= Math.max(1, expectedLength)) {
@@ -280,7 +294,7 @@ export class UploadService {
         await partial.discard();
         throw error;
       });
-      if (received !== digest) {
+      if (digest !== undefined && received !== digest) {
         await partial.discard();
         throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
       }
@@ -293,7 +307,7 @@ export class UploadService {
         this.crashPoint('chunk-after-write-before-rename');
         await partial.install();
         this.crashPoint('chunk-after-rename-before-record');
-        await this.uploads.recordChunk(upload.id, index, expectedLength, digest, now, now + this.options.uploadExpiryMs);
+        await this.uploads.recordChunk(upload.id, index, expectedLength, received, now, now + this.options.uploadExpiryMs);
       });
       return { index, size: expectedLength };
     });
@@ -303,7 +317,7 @@ export class UploadService {
    * A body for a chunk already recorded: read and counted, refused like a first copy when its bytes
    * are wrong. With `offset` > 0 only its length can be checked (the prefix is the stored chunk's).
    */
-  private async verifyDuplicate(body: Readable, offset: number, expectedLength: number, digest: string): Promise<void> {
+  private async verifyDuplicate(body: Readable, offset: number, expectedLength: number, digest: string | undefined): Promise<void> {
     const hash = streamingChunkDigest();
     let received = 0;
     try {
@@ -321,7 +335,7 @@ export class UploadService {
       throw new AppError(ERRORS.VALIDATION, '分片传输中断');
     }
     if (received !== expectedLength - offset) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
-    if (offset === 0 && hash.digest() !== digest) throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
+    if (offset === 0 && digest !== undefined && hash.digest() !== digest) throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
   }
 
   /**
@@ -357,13 +371,17 @@ export class UploadService {
       let upload = await this.requireUpload(caller, req.uploadId, now);
       await this.fileService.requireParent(caller, req.parentId, req.category, req.onConflict === 'newVersion' ? name : undefined);
       const streaming = upload.fingerprint === STREAMING_FINGERPRINT;
-      if (streaming) {
-        // Announced now; checked against the recorded chunks below like any session's, kept once they agree.
-        const announced = checkedDigests(req.chunkDigests, req.fingerprint, upload.chunk_count);
-        upload = { ...upload, fingerprint: announced.fingerprint, chunk_digests: JSON.stringify(announced.digests) };
-      }
       const stored = await this.uploads.storedChunks(upload.id);
       if (stored.length !== upload.chunk_count) throw new AppError(ERRORS.CHUNKS_MISSING);
+      // A streaming session's digests: announced now (checked against the recorded chunks below like any
+      // session's, kept once they agree), or left to the server: the digests it recorded as the chunks
+      // arrived make the fingerprint. Those are not written back, so the session stays a streaming one
+      // the client can continue by uploadId if this merge is refused (a name clash).
+      const byServer = streaming && req.chunkDigests === undefined && req.fingerprint === undefined;
+      if (streaming) {
+        const announced = byServer ? serverDigests(stored) : checkedDigests(req.chunkDigests, req.fingerprint, upload.chunk_count);
+        upload = { ...upload, fingerprint: announced.fingerprint, chunk_digests: JSON.stringify(announced.digests) };
+      }
       const expected = digestsOf(upload);
       const recorded = stored.map((c) => c.sha256);
       const total = stored.reduce((n, c) => n + Number(c.size), 0);
@@ -375,7 +393,7 @@ export class UploadService {
       if (!intact) throw new AppError(ERRORS.FINGERPRINT_MISMATCH);
       // The name passed; the bytes may still be a program the tenant blocks under another name.
       if (upload.size > 0) await this.types.assertAllowedContent(caller.tenantId, name, await this.chunks.readHead(upload.id, CONTENT_HEAD_BYTES));
-      if (streaming) await this.uploads.announce(upload.id, upload.fingerprint, upload.chunk_digests);
+      if (streaming && !byServer) await this.uploads.announce(upload.id, upload.fingerprint, upload.chunk_digests);
       const user = await this.users.findById(caller.userId);
       if (!user || user.used_size + upload.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
 

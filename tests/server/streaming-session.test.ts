@@ -1,7 +1,7 @@
 /**
  * Streaming sessions (hashing pipelined with the upload) and the second-upload probe, over real HTTP
  * on a real SQLite database: a session opened without digests takes each chunk against its header
- * digest, resumes by uploadId, and merges only with digests and a fingerprint that agree with every
+ * digest, resumes by uploadId, and merges with digests and a fingerprint only when they agree with every
  * stored chunk; the probe answers 'candidate' only to a client proving it holds the bytes, and only
  * inside the tenant.
  */
@@ -89,8 +89,9 @@ describe('streaming session', () => {
     expect((await putChunk(admin, uploadId, 1, chunkOf(content, 1))).status).toBe(200);
     expect((await putChunk(admin, uploadId, 3, chunkOf(content, 3))).status).toBe(200);
 
-    // Merge needs the digests; wrong ones (or a fingerprint that is not theirs) change nothing.
-    expect((await merge(admin, uploadId, 'streamed.bin', {})).status).toBe(400);
+    // Digests given at merge must come with their fingerprint (half an announcement is refused), and
+    // wrong ones (or a fingerprint that is not theirs) change nothing. (Neither: unhashed-streaming.test.ts.)
+    expect((await merge(admin, uploadId, 'streamed.bin', { chunkDigests })).status).toBe(400);
     const wrong = [...chunkDigests];
     wrong[3] = chunkDigestHex(Buffer.from('not the last chunk'));
     const wrongMerge = await merge(admin, uploadId, 'streamed.bin', { chunkDigests: wrong, fingerprint: describeFile(Buffer.from('x'), CHUNK).fingerprint });

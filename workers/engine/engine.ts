@@ -64,6 +64,8 @@ export interface EngineDeps {
   hashChunk?: HashChunk;
   /** Chunks hashed at once (the pool's size). Default 2: even in-thread, reading overlaps digesting. */
   hashConcurrency?: number;
+  /** Who digests a streaming session's chunks (upload-runner.ts UploadRunContext). Default 'client'. */
+  streamingDigests?: 'client' | 'server';
   /** Sends chunk bodies with byte progress. Default: XMLHttpRequest where present, else `fetch`. */
   transport?: ChunkTransport;
   /** A chunk request with no progress for this long is aborted and retried. Default STALL_TIMEOUT_MS. */
@@ -132,6 +134,7 @@ export function createEngine(deps: EngineDeps): Engine {
     sha256,
     hashChunk,
     hashConcurrency,
+    streamingDigests: deps.streamingDigests ?? 'client',
     chunkConcurrency,
     online,
     write,

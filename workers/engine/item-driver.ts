@@ -25,6 +25,7 @@ export interface DriverContext extends Pick<ItemWrites, 'write' | 'persistConfir
   sha256: Sha256Hex;
   hashChunk: HashChunk;
   hashConcurrency: number;
+  streamingDigests: 'client' | 'server';
   chunkConcurrency: number;
   online: OnlineSignal;
   /** The view changed (progress, state). */
@@ -55,6 +56,7 @@ function runAttempt(live: LiveItem, signal: AbortSignal): Promise<void> {
     uploadConfig,
     hashChunk,
     hashConcurrency,
+    streamingDigests: ctx.streamingDigests,
     limit,
     sleep,
     random,

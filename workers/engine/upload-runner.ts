@@ -71,6 +71,16 @@ export interface UploadRunContext {
   chunkProgress(index: number, bytesSent: number): void;
   /** Bytes digested so far (memory only: cheap, frequent). */
   onHashProgress(bytesHashed: number): void;
+  /**
+   * Who digests the chunks of a streaming session (a file the probe did not find stored):
+   * - 'client' (default): hashed in the background, each chunk sent with its digest, the merge carries
+   *   the fingerprint the client computed — the desktop sync keeps this, its journal needs the fingerprint;
+   * - 'server': the chunks go unhashed and the server's digests make the fingerprint, so each chunk is
+   *   read once, for its request (the browser: a second read through Chromium's blob machinery plus
+   *   the digest cost more CPU than the upload itself; tests/bench/PROFILE-browser-upload.md).
+   *   The record's `fingerprint` then stays null.
+   */
+  streamingDigests?: 'client' | 'server';
 }
 
 /** Resolves when the item is done; throws on failure (the caller decides about retrying). */
@@ -80,6 +90,10 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
   if (!file) throw new SourceReadError('the file was not kept across the reload');
   let item = ctx.record;
 
+  if (item.streamingSession && item.serverDigests && sourceChanged(item, file)) {
+    // The session's chunks may be an older version's bytes and nothing would tell at the merge: start over.
+    item = await ctx.update({ ...DROPPED_SESSION, size: file.size, lastModified: stampOf(file, item) });
+  }
   if (item.streamingSession && item.uploadId && item.chunkSize) {
     // A streaming session of an earlier attempt: continue it (its digests, if any, are reused).
     const outcome = await runStreaming(ctx, file);
@@ -135,6 +149,27 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
   await ctx.update({ state: 'done', fileId: entry.id, lastError: null, bytesDone: item.size, via: 'chunks' });
 }
 
+/** The fields that tie an item to a server session, cleared: the next attempt opens a new one. */
+const DROPPED_SESSION: UploadPatch = { uploadId: null, streamingSession: false, serverDigests: false, chunksDone: [], bytesDone: 0, chunkDigests: null, fingerprint: null };
+
+/** The source's modification time as the browser (or the Node file source) reports it; else the record's. */
+function stampOf(file: Blob, item: UploadRecord): number {
+  return typeof (file as Partial<File>).lastModified === 'number' ? (file as File).lastModified : item.lastModified;
+}
+
+/**
+ * Whether the bytes behind an unhashed session may have changed since it started. A session whose
+ * chunks carried digests is checked at the merge: the digests of the file as it is now must agree with
+ * every stored chunk (FINGERPRINT_MISMATCH drops the session). An unhashed session has no such check —
+ * the server makes the fingerprint from whatever it stored — so chunks sent before a change and after
+ * it would merge into a file that never existed. Size and lastModified are what a File offers without
+ * reading it; the record keeps them from the session's start (Chromium also refuses to read a stored
+ * File whose disk file changed, so a changed file comes back re-picked, with its new lastModified).
+ */
+function sourceChanged(item: UploadRecord, file: Blob): boolean {
+  return file.size !== item.size || stampOf(file, item) !== item.lastModified;
+}
+
 /** What a streaming attempt came to: done, or refused by the server (the caller hashes first instead). */
 type StreamingOutcome = { done: true } | { done: false; record: UploadRecord };
 
@@ -149,21 +184,13 @@ type StreamingOutcome = { done: true } | { done: false; record: UploadRecord };
 async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatch = {}): Promise<StreamingOutcome> {
   const { signal } = ctx;
   let item = await ctx.update({ ...patch, state: 'checking' });
-  const request: ChunkExistRequest = {
-    size: item.size,
-    chunkSize: item.chunkSize,
-    name: item.name,
-    parentId: item.target.parentId,
-    category: item.target.category,
-    clientKey: item.id,
-    ...(item.uploadId ? { uploadId: item.uploadId } : {}),
-  };
+  if (ctx.streamingDigests === 'server' && (!item.uploadId || item.serverDigests)) return runUnhashed(ctx, file, item);
   let session: ChunkExistResponse;
   try {
-    session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, request, signal);
+    session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), signal);
   } catch (error) {
     if (!isRefusal(error)) throw error;
-    return { done: false, record: await ctx.update({ streamingSession: false, uploadId: null, chunksDone: [] }) };
+    return { done: false, record: await ctx.update({ streamingSession: false, serverDigests: false, uploadId: null, chunksDone: [] }) };
   }
   if (await finishedEarlier(ctx, item, session)) return { done: true };
   // A new session (the old one expired) holds none of the chunks the record lists.
@@ -191,6 +218,44 @@ async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatc
   }
   await ctx.update({ state: 'done', fileId: entry.id, lastError: null, bytesDone: item.size, via: 'chunks' });
   return { done: true };
+}
+
+/**
+ * A streaming session without client digests (streamingDigests 'server'): every chunk is read once,
+ * by its request, and sent without a digest header; the merge carries no fingerprint. The record
+ * keeps the file's size and lastModified with the session (sourceChanged). A server that refuses the
+ * session gets the hash-first upload, like runStreaming's.
+ */
+async function runUnhashed(ctx: UploadRunContext, file: Blob, record: UploadRecord): Promise<StreamingOutcome> {
+  const { signal } = ctx;
+  let item = record;
+  let session: ChunkExistResponse;
+  try {
+    session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), signal);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    return { done: false, record: await ctx.update({ streamingSession: false, serverDigests: false, uploadId: null, chunksDone: [] }) };
+  }
+  if (await finishedEarlier(ctx, item, session)) return { done: true };
+  const plan = await adoptSession(ctx, item, session, { streamingSession: true, serverDigests: true, lastModified: stampOf(file, item) });
+  item = plan.item;
+  await sendMissing(ctx, plan, () => null);
+  const entry = await ctx.api.postJson<FileEntry>(API.chunkMerge, mergeRequest(item, session.uploadId), signal);
+  await ctx.update({ state: 'done', fileId: entry.id, lastError: null, bytesDone: item.size, via: 'chunks' });
+  return { done: true };
+}
+
+/** chunk/exist for a streaming session: no digests, the session to continue if the item has one. */
+function streamingExistRequest(item: UploadRecord): ChunkExistRequest {
+  return {
+    size: item.size,
+    chunkSize: item.chunkSize,
+    name: item.name,
+    parentId: item.target.parentId,
+    category: item.target.category,
+    clientKey: item.id,
+    ...(item.uploadId ? { uploadId: item.uploadId } : {}),
+  };
 }
 
 /**
@@ -277,8 +342,8 @@ async function adoptSession(ctx: UploadRunContext, item: UploadRecord, session: 
   return { item: updated, missing, partial };
 }
 
-/** Sends the plan's missing chunks, `ctx.limit.current` at a time; `digestOf` gives each one's digest. */
-async function sendMissing(ctx: UploadRunContext, plan: SessionPlan, digestOf: (index: number) => string | Promise<string>): Promise<void> {
+/** Sends the plan's missing chunks, `ctx.limit.current` at a time; `digestOf` gives each one's digest (null: none, an unhashed session). */
+async function sendMissing(ctx: UploadRunContext, plan: SessionPlan, digestOf: (index: number) => string | null | Promise<string>): Promise<void> {
   await runAdaptivePool(plan.missing, () => ctx.limit.current, ctx.signal, async (index, laneSignal) =>
     sendChunk(ctx, plan.item, index, await digestOf(index), plan.partial.get(index) ?? 0, laneSignal),
   );
@@ -367,11 +432,11 @@ function isOffsetMismatch(error: unknown): boolean {
  * the rest is sent, with `offset`; the header stays the whole chunk's digest. If the server no longer
  * holds it (CHUNK_OFFSET_MISMATCH), the chunk goes again from its start, once.
  */
-async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: number, digest: string, heldBytes: number, signal: AbortSignal): Promise<void> {
+async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: number, digest: string | null, heldBytes: number, signal: AbortSignal): Promise<void> {
   const file = ctx.file as Blob;
   const { start, end } = chunkRange(index, item.size, item.chunkSize);
   const base = `${API.chunkUpload}?uploadId=${encodeURIComponent(item.uploadId as string)}&index=${index}`;
-  const headers = { [HEADER_CHUNK_SHA256]: digest };
+  const headers: Record<string, string> = digest === null ? {} : { [HEADER_CHUNK_SHA256]: digest };
   let offset = heldBytes;
   const send = async () => {
     const url = offset > 0 ? `${base}&offset=${offset}` : base;
@@ -399,7 +464,7 @@ async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: numbe
         offset = 0;
         continue;
       }
-      if (!isDigestMismatch(error) || mismatchRetried) throw error;
+      if (!isDigestMismatch(error) || mismatchRetried || digest === null) throw error;
       const current = await chunkDigestWith(ctx.sha256)(new Uint8Array(await readRange(file, start, end)));
       if (current !== digest) throw new UploadError({ action: 'fail', message: MESSAGES.fileChanged });
       mismatchRetried = true;

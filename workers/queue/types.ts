@@ -64,6 +64,12 @@ export interface UploadRecord {
    */
   streamingSession?: boolean;
   /**
+   * The streaming session's chunks go without digests and its merge without a fingerprint: the server's
+   * recorded digests make it (protocol.ts, "Streaming sessions"). Such a session belongs to the bytes
+   * of the file as `size` + `lastModified` describe it (upload-runner.ts, sourceChanged). Not indexed.
+   */
+  serverDigests?: boolean;
+  /**
    * With onConflict 'newVersion': replace only that file at that content (the desktop sync's guard,
    * common/transfer/protocol.ts IfMatch). Not indexed: absent on the browser's items.
    */
