@@ -229,6 +229,10 @@ async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatc
 async function runUnhashed(ctx: UploadRunContext, file: Blob, record: UploadRecord): Promise<StreamingOutcome> {
   const { signal } = ctx;
   let item = record;
+  // Nothing else reads the file before its chunk requests do, and a read failing inside a request looks
+  // like a network error (retried in vain): a file that changed on disk (Chromium then refuses to read
+  // the stored File) or vanished is found here, and the item is held for a re-pick.
+  await readRange(file, 0, Math.min(1, item.size));
   let session: ChunkExistResponse;
   try {
     session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), signal);
