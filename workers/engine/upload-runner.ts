@@ -41,6 +41,7 @@ import { UploadError } from './failure-policy';
 import { MESSAGES } from './messages';
 import { hashChunksInBackground, type DigestOptions } from './chunk-digests';
 import { computeProof } from './proof';
+import { DROPPED_SESSION, sourceChanged, stampOf } from './source-stamp';
 import type { UploadConfigSource } from './upload-config-cache';
 
 export interface UploadRunContext {
@@ -149,27 +150,6 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
   await ctx.update({ state: 'done', fileId: entry.id, lastError: null, bytesDone: item.size, via: 'chunks' });
 }
 
-/** The fields that tie an item to a server session, cleared: the next attempt opens a new one. */
-const DROPPED_SESSION: UploadPatch = { uploadId: null, streamingSession: false, serverDigests: false, chunksDone: [], bytesDone: 0, chunkDigests: null, fingerprint: null };
-
-/** The source's modification time as the browser (or the Node file source) reports it; else the record's. */
-function stampOf(file: Blob, item: UploadRecord): number {
-  return typeof (file as Partial<File>).lastModified === 'number' ? (file as File).lastModified : item.lastModified;
-}
-
-/**
- * Whether the bytes behind an unhashed session may have changed since it started. A session whose
- * chunks carried digests is checked at the merge: the digests of the file as it is now must agree with
- * every stored chunk (FINGERPRINT_MISMATCH drops the session). An unhashed session has no such check —
- * the server makes the fingerprint from whatever it stored — so chunks sent before a change and after
- * it would merge into a file that never existed. Size and lastModified are what a File offers without
- * reading it; the record keeps them from the session's start (Chromium also refuses to read a stored
- * File whose disk file changed, so a changed file comes back re-picked, with its new lastModified).
- */
-function sourceChanged(item: UploadRecord, file: Blob): boolean {
-  return file.size !== item.size || stampOf(file, item) !== item.lastModified;
-}
-
 /** What a streaming attempt came to: done, or refused by the server (the caller hashes first instead). */
 type StreamingOutcome = { done: true } | { done: false; record: UploadRecord };
 
@@ -212,7 +192,7 @@ async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatc
     entry = await ctx.api.postJson<FileEntry>(API.chunkMerge, { ...mergeRequest(item, session.uploadId), chunkDigests: item.chunkDigests, fingerprint: item.fingerprint }, signal);
   } catch (error) {
     if (error instanceof ApiCallError && error.errorCode === ERRORS.FINGERPRINT_MISMATCH.code) {
-      await ctx.update({ uploadId: null, streamingSession: false, chunksDone: [], bytesDone: 0, chunkDigests: null, fingerprint: null });
+      await ctx.update(DROPPED_SESSION);
     }
     throw error;
   }

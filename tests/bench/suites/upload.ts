@@ -9,6 +9,7 @@
  * rounds, each on new content. The server runs as a child process.
  * Each round also shows the CPU-seconds spent: the engine's client and server, the raw upload's server.
  * Also: the second upload of that file (fingerprint + challenge) against the time to fingerprint it.
+ * BENCH_UPLOAD_STREAMING_DIGESTS=server runs the engine as the browser does (unhashed streaming sessions).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -89,6 +90,12 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_UPLOAD_ROUNDS ?? 5));
 /** Chunk requests in flight for the engine; unset = the engine's default (DEFAULT_CHUNK_CONCURRENCY). */
 const CHUNK_CONCURRENCY = process.env.BENCH_CHUNK_CONCURRENCY ? Math.max(1, Number(process.env.BENCH_CHUNK_CONCURRENCY)) : undefined;
 
+/**
+ * Who digests a streaming session's chunks (EngineDeps.streamingDigests): unset = the engine's default
+ * ('client', what the Node engine and the desktop sync use); 'server' = the browser's unhashed path.
+ */
+const STREAMING_DIGESTS = process.env.BENCH_UPLOAD_STREAMING_DIGESTS === 'server' ? 'server' : process.env.BENCH_UPLOAD_STREAMING_DIGESTS === 'client' ? 'client' : undefined;
+
 function ownCpuSeconds(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
@@ -123,6 +130,7 @@ export const uploadBenchmark: BenchModule = {
       uploadBytes: GiB,
       uploadRounds: ROUNDS,
       uploadChunkConcurrency: CHUNK_CONCURRENCY ?? DEFAULT_CHUNK_CONCURRENCY,
+      uploadStreamingDigests: STREAMING_DIGESTS ?? 'client',
     };
     if (!(await rawSinkAvailable(ctx.server.url, ctx.jar.cookie()))) throw new Error('the raw-sink test route is missing: start the server with DRIVE_TEST_HOOKS=1');
     const curl = hasCurl();
@@ -130,7 +138,10 @@ export const uploadBenchmark: BenchModule = {
 
     // Each round uploads new content of a new size (GiB + round bytes), so no round is answered by a
     // second upload of an earlier one; engine and raw take turns going first, so drift cancels out.
-    const { engine, close } = createNodeEngine(ctx.server.url, ctx.jar, CHUNK_CONCURRENCY ? { chunkConcurrency: CHUNK_CONCURRENCY } : {});
+    const { engine, close } = createNodeEngine(ctx.server.url, ctx.jar, {
+      ...(CHUNK_CONCURRENCY ? { chunkConcurrency: CHUNK_CONCURRENCY } : {}),
+      ...(STREAMING_DIGESTS ? { streamingDigests: STREAMING_DIGESTS } : {}),
+    });
     const ratios: number[] = [];
     const resent: number[] = [];
     const engineCpus: number[] = [];
