@@ -151,6 +151,8 @@ export const browserUploadBenchmark: BenchModule = {
     const rawRates: number[] = [];
     const bareRates: number[] = [];
     const cpus: CpuByKind[] = [];
+    /** The bare XHR's CPU: what sending the File costs Chromium and the server with no app at all (the floor). */
+    const bareCpus: CpuByKind[] = [];
     const rawServerCpus: number[] = [];
     let rendererPeak = 0;
     let rendererBaseline = Infinity;
@@ -164,9 +166,12 @@ export const browserUploadBenchmark: BenchModule = {
         let rawMs = 0;
         let rawCpu = NaN;
         let bareMs = 0;
+        let bareCpu: CpuByKind | null = null;
         const timeBare = async () => {
           await settleBeforeTimedPhase();
+          const cpu0 = cpuSnapshot(drive.serverPid);
           bareMs = await timedBareXhr(drive, file);
+          bareCpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid));
         };
         const timeBrowser = async () => {
           await settleBeforeTimedPhase();
@@ -197,12 +202,23 @@ export const browserUploadBenchmark: BenchModule = {
         bareRates.push(bareMBps);
         ratios.push(browserMBps / rawMBps);
         cpus.push(b.cpu);
+        const bare = bareCpu as CpuByKind | null;
+        if (bare) bareCpus.push(bare);
         rawServerCpus.push(rawCpu);
         rendererPeak = Math.max(rendererPeak, b.rendererPeakBytes);
         rendererBaseline = Math.min(rendererBaseline, b.baselineRendererBytes);
         const mib = (SIZE / MIB).toFixed(0);
         rows.push({ label: `round ${round + 1}: raw, ${curl ? 'curl -T' : 'Node http PUT'} → /api/test/raw-sink`, cells: { MiB: mib, seconds: (rawMs / 1000).toFixed(2), 'MB/s': rawMBps.toFixed(0), ratio: '1.00', 'server CPU s': cell(rawCpu) } });
-        rows.push({ label: `round ${round + 1}: Chromium, one bare XHR of the File → raw sink`, cells: { MiB: mib, seconds: (bareMs / 1000).toFixed(2), 'MB/s': bareMBps.toFixed(0), ratio: (bareMBps / rawMBps).toFixed(2) } });
+        rows.push({
+          label: `round ${round + 1}: Chromium, one bare XHR of the File → raw sink`,
+          cells: {
+            MiB: mib,
+            seconds: (bareMs / 1000).toFixed(2),
+            'MB/s': bareMBps.toFixed(0),
+            ratio: (bareMBps / rawMBps).toFixed(2),
+            ...(bare ? { 'renderer CPU s': cell(bare.renderer), 'browser CPU s': cell(bare.browser), 'network CPU s': cell(bare.network), 'server CPU s': cell(bare.server) } : {}),
+          },
+        });
         const other = b.cpu.gpu + b.cpu.utility + b.cpu.zygote + b.cpu.other;
         rows.push({
           label: `round ${round + 1}: Chromium, 上传文件 pick → 已完成`,
@@ -235,6 +251,8 @@ export const browserUploadBenchmark: BenchModule = {
       server: med((c) => c.server),
       rawServer: median(rawServerCpus.map((s) => perGiB(s, SIZE))),
     };
+    const bareMed = (pick: (c: CpuByKind) => number) => (bareCpus.length ? median(bareCpus.map((c) => perGiB(pick(c), SIZE))) : NaN);
+    const bareCpuPerGiB = { renderer: bareMed((c) => c.renderer), browser: bareMed((c) => c.browser), network: bareMed((c) => c.network) };
     const ratio = median(ratios);
     const bareRatio = median(bareRates.map((b, i) => b / rawRates[i]!));
     const vsBare = median(browserRates.map((b, i) => b / bareRates[i]!));
@@ -250,6 +268,10 @@ export const browserUploadBenchmark: BenchModule = {
         'other Chromium CPU s': cell(perGiBCpu.other),
         'server CPU s': `${cell(perGiBCpu.server)} (raw ${cell(perGiBCpu.rawServer)})`,
       },
+    });
+    rows.push({
+      label: 'CPU-seconds per GiB, bare XHR, median (the floor)',
+      cells: { 'renderer CPU s': cell(bareCpuPerGiB.renderer), 'browser CPU s': cell(bareCpuPerGiB.browser), 'network CPU s': cell(bareCpuPerGiB.network) },
     });
     return {
       rows,
@@ -270,6 +292,9 @@ export const browserUploadBenchmark: BenchModule = {
         browserUploadOtherChromiumCpuSecondsPerGiB: round3(perGiBCpu.other),
         browserUploadServerCpuSecondsPerGiB: round3(perGiBCpu.server),
         browserRawUploadServerCpuSecondsPerGiB: round3(perGiBCpu.rawServer),
+        browserBareXhrRendererCpuSecondsPerGiB: round3(bareCpuPerGiB.renderer),
+        browserBareXhrBrowserCpuSecondsPerGiB: round3(bareCpuPerGiB.browser),
+        browserBareXhrNetworkCpuSecondsPerGiB: round3(bareCpuPerGiB.network),
         browserUploadRendererPeakMB: round1(rendererPeak / MIB),
         browserUploadRendererBaselineMB: round1(rendererBaseline / MIB),
       },
