@@ -31,10 +31,13 @@ export interface TransferRowActions {
   onReattach(id: string, file: File): void;
 }
 
-function progressStatus(item: TransferItemView): 'success' | 'exception' | 'active' | 'normal' {
+/**
+ * No 'active' shimmer: the bar moves by itself while bytes go, and an endless animation keeps the page
+ * drawing frames for the whole upload (PROFILE-browser-upload.md, 2026-11-25 evening).
+ */
+function progressStatus(item: TransferItemView): 'success' | 'exception' | 'normal' {
   if (item.state === 'done') return 'success';
   if (item.state === 'failed') return 'exception';
-  if (item.state === 'uploading' || item.state === 'hashing' || item.state === 'checking') return 'active';
   return 'normal';
 }
 
