@@ -10,16 +10,28 @@
  *     be 'download'), an index on direction, and `downloadPieces` (the Dexie piece store of downloads).
  * v3: downloads left the engine (the browser downloads files itself): download items and
  *     `downloadPieces` are deleted.
+ * v4: each item's File moved to `sources` (id → { id, file }), written when the item is added or its
+ *     file re-picked and never again. In Chromium every get and put of a record holding a File costs the
+ *     browser process ~25–35 ms for a 512 MiB file, and an item's record is rewritten dozens of times
+ *     per upload (chunk confirmations): 2.4 CPU-s per 512 MiB (tests/bench/PROFILE-browser-upload.md).
+ *     Records keep `file: null` in storage; the repository attaches the source when it loads items.
  */
 import Dexie, { type EntityTable } from 'dexie';
 import { DEFAULT_CHUNK_CONCURRENCY } from '../../common/transfer/constants';
 import type { UploadRecord } from './types';
 
 export const TRANSFER_DB_NAME = 'transfer-engine';
-export const TRANSFER_DB_VERSION = 3;
+export const TRANSFER_DB_VERSION = 4;
+
+/** An item's bytes, kept apart from its often rewritten record (see v4). */
+export interface SourceRecord {
+  id: string;
+  file: Blob;
+}
 
 export type TransferDb = Dexie & {
   uploads: EntityTable<UploadRecord, 'id'>;
+  sources: EntityTable<SourceRecord, 'id'>;
 };
 
 /** Where IndexedDB comes from: the global one by default, or e.g. fake-indexeddb in a test. */
@@ -65,5 +77,13 @@ export function openTransferDb(name: string = TRANSFER_DB_NAME, provider?: Index
   db.version(3)
     .stores({ downloadPieces: null })
     .upgrade((tx) => tx.table('uploads').where('direction').equals('download').delete());
+  db.version(4)
+    .stores({ sources: 'id' })
+    .upgrade(async (tx) => {
+      const uploads = tx.table<UploadRecord, string>('uploads');
+      const records = await uploads.toArray();
+      await tx.table<SourceRecord, string>('sources').bulkPut(records.flatMap((r) => (r.file ? [{ id: r.id, file: r.file }] : [])));
+      await uploads.bulkPut(records.map((r) => ({ ...r, file: null })));
+    });
   return db;
 }

@@ -4,22 +4,54 @@
  * can persist an illegal transition.
  */
 import { assertTransition, canTransition, isFinal, TRANSFER_STATES, type TransferState } from '../../common/transfer/states';
-import type { TransferDb } from './db';
+import type { SourceRecord, TransferDb } from './db';
 import type { UploadPatch, UploadRecord } from './types';
 
 const FINAL_STATES = TRANSFER_STATES.filter(isFinal);
 
+/**
+ * Files live in `sources`, records with `file: null` (db.ts, v4): a record is rewritten many times per
+ * upload and must not carry the File each time. Records returned by the writes below carry `file: null`
+ * too (the engine keeps the bytes in memory, LiveItem.file); getUpload and listUploads attach them.
+ */
+function stored(record: UploadRecord): UploadRecord {
+  return record.file === null ? record : { ...record, file: null };
+}
+
+function sourcesOf(records: readonly UploadRecord[]): SourceRecord[] {
+  return records.flatMap((r) => (r.file ? [{ id: r.id, file: r.file }] : []));
+}
+
+/** Adds records and their files in one transaction (a refused file refuses the whole add). */
 export async function addUploads(db: TransferDb, records: UploadRecord[]): Promise<void> {
-  await db.uploads.bulkAdd(records);
+  await db.transaction('rw', db.uploads, db.sources, async () => {
+    await db.uploads.bulkAdd(records.map(stored));
+    const sources = sourcesOf(records);
+    if (sources.length > 0) await db.sources.bulkAdd(sources);
+  });
 }
 
-export function getUpload(db: TransferDb, id: string): Promise<UploadRecord | undefined> {
-  return db.uploads.get(id);
+export async function getUpload(db: TransferDb, id: string): Promise<UploadRecord | undefined> {
+  return db.transaction('r', db.uploads, db.sources, async () => {
+    const record = await db.uploads.get(id);
+    if (!record) return undefined;
+    return { ...record, file: (await db.sources.get(id))?.file ?? null };
+  });
 }
 
-/** All items, oldest first (the order they were queued in). */
-export function listUploads(db: TransferDb): Promise<UploadRecord[]> {
-  return db.uploads.orderBy('createdAt').toArray();
+/** All items, oldest first (the order they were queued in), with their files. */
+export async function listUploads(db: TransferDb): Promise<UploadRecord[]> {
+  return db.transaction('r', db.uploads, db.sources, async () => {
+    const records = await db.uploads.orderBy('createdAt').toArray();
+    const files = new Map((await db.sources.toArray()).map((s) => [s.id, s.file]));
+    return records.map((r) => ({ ...r, file: files.get(r.id) ?? null }));
+  });
+}
+
+/** Keeps (or, with null, forgets) an item's file: a re-pick, or a store that refused the bytes. */
+export async function putSource(db: TransferDb, id: string, file: Blob | null): Promise<void> {
+  if (file) await db.sources.put({ id, file });
+  else await db.sources.delete(id);
 }
 
 /**
@@ -28,12 +60,14 @@ export function listUploads(db: TransferDb): Promise<UploadRecord[]> {
  * change must be in TRANSITIONS, else this throws and nothing is written.
  */
 export async function updateUpload(db: TransferDb, id: string, patch: UploadPatch, now: number): Promise<UploadRecord | undefined> {
-  return db.transaction('rw', db.uploads, async () => {
+  const { file, ...fields } = patch;
+  return db.transaction('rw', db.uploads, db.sources, async () => {
     const current = await db.uploads.get(id);
     if (!current) return undefined;
-    if (patch.state !== undefined && patch.state !== current.state) assertTransition(current.state, patch.state);
-    const next: UploadRecord = { ...current, ...patch, updatedAt: now };
+    if (fields.state !== undefined && fields.state !== current.state) assertTransition(current.state, fields.state);
+    const next: UploadRecord = { ...current, ...fields, file: null, updatedAt: now };
     await db.uploads.put(next);
+    if (file !== undefined) await putSource(db, id, file);
     return next;
   });
 }
@@ -57,7 +91,8 @@ export async function updateUploads(
       const patch = patches.get(ids[i]!)!;
       if (!current || (onlyFrom && !onlyFrom.has(current.state))) continue;
       if (patch.state !== undefined && patch.state !== current.state && !canTransition(current.state, patch.state)) continue;
-      written.set(current.id, { ...current, ...patch, updatedAt: now });
+      const { file: _file, ...fields } = patch; // a batch never changes files
+      written.set(current.id, { ...current, ...fields, file: null, updatedAt: now });
     }
     await db.uploads.bulkPut([...written.values()]);
     return written;
@@ -90,10 +125,11 @@ export async function markChunksDone(db: TransferDb, id: string, chunks: Readonl
 
 /** Deletes finished (done / cancelled) items; returns their ids. */
 export async function removeFinishedUploads(db: TransferDb): Promise<string[]> {
-  return db.transaction('rw', db.uploads, async () => {
+  return db.transaction('rw', db.uploads, db.sources, async () => {
     // Keys only, through the state index: no record (and no File reference) is loaded.
     const finished = await db.uploads.where('state').anyOf(FINAL_STATES).primaryKeys();
     await db.uploads.bulkDelete(finished);
+    await db.sources.bulkDelete(finished);
     return finished;
   });
 }

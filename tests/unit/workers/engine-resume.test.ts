@@ -7,7 +7,7 @@ import { ERRORS } from '../../../common/api/errors';
 import { API } from '../../../common/api/paths';
 import type { FetchFn } from '../../../workers/engine/api-client';
 import { openTransferDb, TRANSFER_DB_VERSION } from '../../../workers/queue/db';
-import { getUpload } from '../../../workers/queue/repository';
+import { getUpload, listUploads } from '../../../workers/queue/repository';
 import { FakeUploadServer } from './fake-upload-server';
 import { hangUntilAborted } from './engine-test-kit';
 import { setupEngine, target, testFile, waitForItem } from './engine-test-kit';
@@ -26,7 +26,7 @@ describe('reattach a file the browser did not keep', () => {
     await first.dispose();
     // The browser could not keep the File across the reload.
     const db = openTransferDb(first.dbName);
-    await db.uploads.update(id!, { file: null });
+    await db.sources.delete(id!);
     db.close();
     const second = setupEngine(server, {}, first.dbName);
     const held = await waitForItem(second.engine, id!, (i) => i.state === 'held');
@@ -102,7 +102,37 @@ describe('queue schema v2 → v3', () => {
     await db.open();
     expect(db.verno).toBe(TRANSFER_DB_VERSION);
     expect((await db.uploads.toArray()).map((r) => r.id)).toEqual(['up']);
-    expect(db.tables.map((t) => t.name)).toEqual(['uploads']);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(['sources', 'uploads']);
+    db.close();
+  });
+});
+
+describe('queue schema v3 → v4', () => {
+  it("moves each item's File out of its record into sources, and the queue still reads it with its file", async () => {
+    const name = `migration-v4-${Date.now()}`;
+    const v3 = new Dexie(name);
+    v3.version(3).stores({ uploads: 'id, state, createdAt, direction' });
+    const base = {
+      name: 'x.bin', size: 5, lastModified: 1, type: '', target: { parentId: null, category: 1 }, state: 'paused', direction: 'upload',
+      bytesDone: 0, chunkSize: 0, chunkDigests: null, fingerprint: null, uploadId: null, chunksDone: [], attempts: 0,
+      lastError: null, fileId: null, createdAt: 1, updatedAt: 1, relativePath: null, holdReason: null, via: null,
+      chunkConcurrency: 3, onConflict: 'fail', etag: null,
+    };
+    await v3.table('uploads').bulkAdd([
+      { ...base, id: 'with', file: new Blob(['12345']) },
+      { ...base, id: 'without', file: null, createdAt: 2 },
+    ]);
+    v3.close();
+
+    const db = openTransferDb(name);
+    await db.open();
+    expect(db.verno).toBe(TRANSFER_DB_VERSION);
+    expect((await db.uploads.toArray()).map((r) => [r.id, r.file])).toEqual([['with', null], ['without', null]]);
+    expect((await db.sources.toArray()).map((s) => s.id)).toEqual(['with']);
+    const listed = await listUploads(db);
+    expect(await listed[0]!.file?.text()).toBe('12345');
+    expect(listed[1]!.file).toBeNull();
+    expect(await (await getUpload(db, 'with'))!.file?.text()).toBe('12345');
     db.close();
   });
 });

@@ -309,11 +309,9 @@ describe('a queue store that will not keep the file', () => {
     const { file } = testFile();
     const { engine, db } = setupEngine(server);
     // What Chromium does when a stored File would exceed the origin's quota.
-    const bulkAdd = db.uploads.bulkAdd.bind(db.uploads);
-    db.uploads.bulkAdd = (async (records: Parameters<typeof bulkAdd>[0]) => {
-      if ((records as unknown as ReadonlyArray<{ file: Blob | null }>).some((r) => r.file)) throw new DOMException('the quota has been exceeded', 'QuotaExceededError');
-      return bulkAdd(records);
-    }) as unknown as typeof db.uploads.bulkAdd;
+    db.sources.bulkAdd = (async () => {
+      throw new DOMException('the quota has been exceeded', 'QuotaExceededError');
+    }) as unknown as typeof db.sources.bulkAdd;
 
     const [id] = await engine.enqueueUploads([file], target);
     await waitForItem(engine, id!, (i) => i.state === 'done');
