@@ -16,7 +16,7 @@ import { createIgnoreMatcher, pathKey, type LocalPlatform } from './names';
 import { cleanState, unchangedSince, type CleanState } from './clean-state';
 import { observeLocal, type VerdictCache } from './observe';
 import { plan } from './planner';
-import type { Op, Plan, PlanInput } from './model';
+import type { JournalEntry, Op, Plan, PlanInput } from './model';
 import { RemoteError, type Journal, type LocalFs, type RemoteApi, type ScanResult } from './ports';
 import type { SyncLog } from './sync-log';
 
@@ -111,7 +111,7 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         break;
       }
       rt.cache.clean = null;
-      const remote = shareStrings(listed ?? (await listRemote(rt, rootId, null, signal))!, scan);
+      const remote = shareStrings(listed ?? (await listRemote(rt, rootId, null, signal))!, scan, known);
       collectGarbage();
       phase('remote shared');
       const observed = await observeLocal(
@@ -256,13 +256,28 @@ async function listRemote(rt: PairRuntime, rootId: string, token: string | null,
 }
 
 /**
- * Paths equal on both sides become one string: the cloud entries take the scan's. 100,000 paths of
- * Chinese names are ~22 MB a copy; the planner holds both trees at once.
+ * Strings equal on both sides become one: the cloud entries take the journal's path, fingerprint and
+ * id where they match its row, and the scan's path where the journal has no row (a first pass).
+ * 100,000 paths of Chinese names are ~22 MB a copy, their fingerprints 8 MB; the planner holds every
+ * tree at once. The scan's paths are indexed only for entries the journal does not hold, so a pass
+ * over a synced tree builds no second index of 100,000 paths.
  */
-function shareStrings(remote: RemoteEntry[], scan: ScanResult): RemoteEntry[] {
-  const local = new Map<string, string>();
-  for (const e of scan.entries) local.set(e.path, e.path);
+function shareStrings(remote: RemoteEntry[], scan: ScanResult, known: ReadonlyMap<string, JournalEntry>): RemoteEntry[] {
+  let unmatched: RemoteEntry[] | null = null;
   for (const r of remote) {
+    const j = known.get(pathKey(r.path));
+    if (j && j.path === r.path) {
+      r.path = j.path;
+      if (j.remoteId === r.id) r.id = j.remoteId;
+      if (r.fingerprint !== null && j.fingerprint === r.fingerprint) r.fingerprint = j.fingerprint;
+    } else {
+      (unmatched ??= []).push(r);
+    }
+  }
+  if (unmatched === null) return remote;
+  const local = new Map<string, string>();
+  for (const e of scan.entries) if (!known.has(pathKey(e.path))) local.set(e.path, e.path);
+  for (const r of unmatched) {
     const same = local.get(r.path);
     if (same !== undefined) r.path = same;
   }

@@ -81,9 +81,8 @@ export function plan(input: PlanInput): Plan {
   for (const key of moves.pending) frozenKeys.add(key);
 
   // ---- per path, children before parents (a folder's fate depends on what survives under it) ----
-  const keys = new Set<string>([...L.keys(), ...J.keys(), ...R.keys()]);
   let remoteIds: Set<string> | null = null; // built on first use: only a remote delete asks
-  const ordered = [...keys].sort().reverse();
+  const ordered = unionOfKeys(L, J, R).sort().reverse();
   const localSurvivors = new Set<string>(keptLocalParents);
   const remoteSurvivors = new Set<string>();
   const buckets = { stale: [] as Op[], renames: [] as Op[], conflicts: [] as Op[], deleteRemote: [] as Op[], deleteLocal: [] as Op[], mkdir: [] as Op[], transfers: [] as Op[], journal: [] as Op[] };
@@ -209,8 +208,11 @@ function indexLocal(
   const excluded = new Set<string>(); // local paths (spelled) left out with their subtree
   const twinned = new Set<string>();
   // Parents before children (by depth), so a folder's twin is decided before anything under either.
-  const depth = (p: string) => p.split('/').length;
-  const sorted = [...input.local].sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // Depths counted once, not in every comparison (a sort of 100,000 compares ~1.7 million times).
+  const depths = new Map<LocalEntry, number>();
+  for (const l of input.local) depths.set(l, slashes(l.path));
+  const sorted = [...input.local].sort((a, b) => depths.get(a)! - depths.get(b)! || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  depths.clear();
   for (const l of sorted) {
     if (hasExcludedAncestor(l.path, excluded)) continue;
     const key = pathKey(l.path);
@@ -270,6 +272,20 @@ function indexRemote(input: PlanInput, problems: PlanProblem[], frozenTrees: Set
     R.set(key, r);
   }
   return R;
+}
+
+/** Every key of the three trees, once: each tree's keys are distinct, so only the later trees are checked. */
+function unionOfKeys(L: KeyedTree<LocalEntry>, J: KeyedTree<JournalEntry>, R: KeyedTree<RemoteEntry>): string[] {
+  const keys: string[] = [...L.keys()];
+  for (const k of J.keys()) if (!L.has(k)) keys.push(k);
+  for (const k of R.keys()) if (!L.has(k) && !J.has(k)) keys.push(k);
+  return keys;
+}
+
+function slashes(path: string): number {
+  let n = 0;
+  for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) n++;
+  return n;
 }
 
 function hasExcludedAncestor(path: string, excluded: ReadonlySet<string>): boolean {

@@ -4,7 +4,7 @@
  * commit costs no fsync: a power cut may lose the last rows (never corrupt the file), and losing a
  * row is harmless by design — a pass finds both sides equal where the journal is behind and records
  * them again (decide-two-way.ts "adopt"), a move found done on both sides is only rebased. Rows the
- * executor records in bulk go in one transaction. 100,000 rows load in one statement.
+ * executor records in bulk go in one transaction. 100,000 rows load in one statement, read row by row.
  */
 import Database from 'better-sqlite3';
 import type { JournalEntry } from './model';
@@ -95,7 +95,13 @@ export class SqliteJournal implements Journal {
   }
 
   private rows(): Map<string, JournalEntry> {
-    if (!this.cache) this.cache = new Map(this.stmts.all.all().map((r) => [r.key, toEntry(r)]));
+    if (!this.cache) {
+      // Row by row: `all()` held every raw row, and an array of pairs, beside the entries made from
+      // them (loading 100,000 rows grew the process by ~100 MB for ~36 MB kept).
+      const cache = new Map<string, JournalEntry>();
+      for (const r of this.stmts.all.iterate()) cache.set(r.key, toEntry(r));
+      this.cache = cache;
+    }
     return this.cache;
   }
 

@@ -8,7 +8,7 @@
  *  - Lighthouse (12.x, driving the same Chromium) on the login page and on 个人文件 logged in:
  *    performance, accessibility and best-practices; each metric is the lower of the two pages.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -83,6 +83,8 @@ async function lighthouseScores(url: string, chromePath: string, cookie: string 
       { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], extraHeaders: cookie ? { Cookie: cookie } : undefined },
       desktopConfig,
     );
+    // BENCH_LH_SAVE=<dir> keeps each report (profiling: its long-tasks, main-thread and bootup audits).
+    if (process.env.BENCH_LH_SAVE) writeFileSync(path.join(process.env.BENCH_LH_SAVE, `lighthouse-${new URL(url).pathname.replace(/\W+/g, '_')}.json`), JSON.stringify(result!.lhr));
     const categories = result!.lhr.categories;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
     return { performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), timings: timingsOf(result!.lhr.audits) };
