@@ -1,7 +1,7 @@
 import { ExportOutlined, LeftOutlined, RightOutlined, StopOutlined, SwapOutlined } from '@ant-design/icons';
 import { Alert, Badge, Button, Collapse, ConfigProvider, Empty, Progress, Space, Tag, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
-import { memo, useCallback, useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { formatSize } from '../../../common/format/size';
 import type { TransferItemView } from '../../../common/transfer/engine-api';
 import { saveBlob } from '../../lib/save-blob';
@@ -51,35 +51,15 @@ function downloadQueueJson(data: unknown): void {
 }
 
 /** The uploads (downloads are the browser's own and show in its download list, not here). */
-/** The bulk commands: rendered again only when what they offer changes, not on every progress snapshot. */
-const BulkActions = memo(function BulkActions({ unfinished, canRetry }: { unfinished: number; canRetry: boolean }) {
+function TransferList({ items, actions }: { items: TransferItemView[]; actions: TransferRowActions }) {
   const engine = getEngine();
   const { message } = useFeedback();
-  const bulk = (run: () => Promise<void>, what: string) => () => {
-    run().catch((e: unknown) => message.error(`${what}失败：${e instanceof Error ? e.message : String(e)}`));
-  };
-  return (
-    <Space size={4} wrap style={{ marginBottom: 6 }}>
-      <Button size="small" onClick={bulk(() => engine.pauseAll(), '全部暂停')} disabled={unfinished === 0} data-testid="transfer-pause-all">
-        全部暂停
-      </Button>
-      <Button size="small" onClick={bulk(() => engine.resumeAll(), '全部继续')} disabled={unfinished === 0} data-testid="transfer-resume-all">
-        全部继续
-      </Button>
-      <Button size="small" onClick={bulk(() => engine.retryAll(), '全部重试')} disabled={!canRetry} data-testid="transfer-retry-all">
-        全部重试
-      </Button>
-      <Button size="small" danger onClick={bulk(() => engine.cancelAll(), '全部取消')} disabled={unfinished === 0} data-testid="transfer-cancel-all">
-        全部取消
-      </Button>
-    </Space>
-  );
-});
-
-function TransferList({ items, actions }: { items: TransferItemView[]; actions: TransferRowActions }) {
   const sum = overall(items);
   const percent = overallPercent(items, sum);
   const unfinished = items.filter((i) => !isFinished(i)).length;
+  const bulk = (run: () => Promise<void>, what: string) => () => {
+    run().catch((e: unknown) => message.error(`${what}失败：${e instanceof Error ? e.message : String(e)}`));
+  };
   return (
     <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0, flex: 1 }} data-testid="transfer-list-upload">
       <div data-testid="transfer-overall-upload" style={{ marginBottom: 4 }}>
@@ -89,17 +69,28 @@ function TransferList({ items, actions }: { items: TransferItemView[]; actions: 
           {sum.speed > 0 ? ` · ${formatSize(sum.speed)}/s · 剩余 ${formatEta(sum.eta)}` : ''}
         </Typography.Text>
       </div>
-      <BulkActions unfinished={unfinished} canRetry={items.some((i) => i.state === 'failed' && !isBlocked(i))} />
+      <Space size={4} wrap style={{ marginBottom: 6 }}>
+        <Button size="small" onClick={bulk(() => engine.pauseAll(), '全部暂停')} disabled={unfinished === 0} data-testid="transfer-pause-all">
+          全部暂停
+        </Button>
+        <Button size="small" onClick={bulk(() => engine.resumeAll(), '全部继续')} disabled={unfinished === 0} data-testid="transfer-resume-all">
+          全部继续
+        </Button>
+        <Button size="small" onClick={bulk(() => engine.retryAll(), '全部重试')} disabled={!items.some((i) => i.state === 'failed' && !isBlocked(i))} data-testid="transfer-retry-all">
+          全部重试
+        </Button>
+        <Button size="small" danger onClick={bulk(() => engine.cancelAll(), '全部取消')} disabled={unfinished === 0} data-testid="transfer-cancel-all">
+          全部取消
+        </Button>
+      </Space>
       {items.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无上传任务" />
       ) : (
-        <VirtualList items={items} rowHeight={transferRowHeight} getKey={getItemKey} renderRow={(item) => <TransferItemRow item={item} actions={actions} />} testId="transfer-scroll-upload" />
+        <VirtualList items={items} rowHeight={transferRowHeight} getKey={(i) => i.id} renderRow={(item) => <TransferItemRow item={item} actions={actions} />} testId="transfer-scroll-upload" />
       )}
     </div>
   );
 }
-
-const getItemKey = (item: TransferItemView): string => item.id;
 
 /** '已拦截': files whose type the tenant blocks; they are never uploaded. */
 function BlockedList({ items }: { items: TransferItemView[] }) {
@@ -141,46 +132,6 @@ function BlockedList({ items }: { items: TransferItemView[] }) {
 export const PANEL_OPEN_KEY = 'transferPanelOpen';
 const PANEL_WIDTH = 380;
 const RAIL_WIDTH = 48;
-
-/** The open panel's title bar (close, count, 清除已完成, 导出队列): not redrawn by progress snapshots. */
-const PanelHeader = memo(function PanelHeader({ phone, running, hasFinished, onClose }: { phone: boolean; running: number; hasFinished: boolean; onClose: () => void }) {
-  const { message } = useFeedback();
-  const exportQueue = (): void => {
-    getEngine()
-      .exportQueue()
-      .then(downloadQueueJson, (e: unknown) => message.error(`导出失败：${e instanceof Error ? e.message : String(e)}`));
-  };
-  return (
-    <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '12px', borderBottom: '1px solid #f0f0f0' }}>
-      {!phone && <Button type="text" size="small" icon={<RightOutlined />} onClick={onClose} aria-label="收起传输列表" aria-expanded title="收起传输列表" data-testid="transfer-toggle" />}
-      <SwapOutlined />
-      <Typography.Text strong style={{ flex: 1 }}>
-        传输列表{running > 0 ? `（${running}）` : ''}
-      </Typography.Text>
-      <Button size="small" type="link" onClick={() => void getEngine().clearFinished()} disabled={!hasFinished} data-testid="transfer-clear-finished">
-        清除已完成
-      </Button>
-      <Button size="small" type="text" icon={<ExportOutlined />} onClick={exportQueue} title="导出队列（供测试回放）" aria-label="导出队列" data-testid="transfer-export">
-        导出队列
-      </Button>
-    </div>
-  );
-});
-
-/** Which tab transfers, the uploader's notice, offline: not redrawn by progress snapshots. */
-const PanelNotes = memo(function PanelNotes({ role, roleText, online }: { role: TabRole | null; roleText: string; online: boolean }) {
-  return (
-    <>
-      <div style={{ marginBottom: 6 }}>
-        <Tag color={role === 'leader' ? 'blue' : 'default'} data-testid="transfer-role" data-role={role ?? ''}>
-          {roleText}
-        </Tag>
-      </div>
-      <Alert type="warning" showIcon title={UPLOADER_TIP} style={{ marginBottom: 8 }} data-testid="uploader-tip" />
-      {!online && <Alert type="error" showIcon title={OFFLINE_TIP} style={{ marginBottom: 8 }} data-testid="transfer-offline" />}
-    </>
-  );
-});
 
 /**
  * Progress bars that jump instead of sliding: a bar's width transition (0.3 s) restarted by every 1 %
@@ -234,7 +185,11 @@ export function TransferPanel() {
   const hasFinished = snapshot.items.some(isFinished);
   const roleText = role === null ? '正在连接传输服务…' : role === 'leader' ? '本标签页正在传输' : '由其他标签页传输';
 
-  const collapse = useCallback(() => setOpen(false), [setOpen]);
+  const exportQueue = (): void => {
+    getEngine()
+      .exportQueue()
+      .then(downloadQueueJson, (e: unknown) => message.error(`导出失败：${e instanceof Error ? e.message : String(e)}`));
+  };
 
   return (
     <ConfigProvider theme={STILL_PROGRESS}>
@@ -254,10 +209,32 @@ export function TransferPanel() {
         }}
       >
         {!expanded && <TransferRail running={running} items={uploads} roleText={roleText} role={role} onOpen={() => setOpen(true)} />}
-        {expanded && <PanelHeader phone={phone} running={running} hasFinished={hasFinished} onClose={collapse} />}
+        {expanded && (
+          <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '12px', borderBottom: '1px solid #f0f0f0' }}>
+            {!phone && (
+              <Button type="text" size="small" icon={<RightOutlined />} onClick={() => setOpen(false)} aria-label="收起传输列表" aria-expanded title="收起传输列表" data-testid="transfer-toggle" />
+            )}
+            <SwapOutlined />
+            <Typography.Text strong style={{ flex: 1 }}>
+              传输列表{running > 0 ? `（${running}）` : ''}
+            </Typography.Text>
+            <Button size="small" type="link" onClick={() => void getEngine().clearFinished()} disabled={!hasFinished} data-testid="transfer-clear-finished">
+              清除已完成
+            </Button>
+            <Button size="small" type="text" icon={<ExportOutlined />} onClick={exportQueue} title="导出队列（供测试回放）" aria-label="导出队列" data-testid="transfer-export">
+              导出队列
+            </Button>
+          </div>
+        )}
         {expanded && (
           <div style={{ padding: '8px 12px', flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-            <PanelNotes role={role} roleText={roleText} online={online} />
+            <div style={{ marginBottom: 6 }}>
+              <Tag color={role === 'leader' ? 'blue' : 'default'} data-testid="transfer-role" data-role={role ?? ''}>
+                {roleText}
+              </Tag>
+            </div>
+            <Alert type="warning" showIcon title={UPLOADER_TIP} style={{ marginBottom: 8 }} data-testid="uploader-tip" />
+            {!online && <Alert type="error" showIcon title={OFFLINE_TIP} style={{ marginBottom: 8 }} data-testid="transfer-offline" />}
             <Typography.Text strong style={{ marginBottom: 4 }} data-testid="transfer-heading-upload">
               上传（{uploads.length}）
             </Typography.Text>
