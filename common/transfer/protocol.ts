@@ -50,6 +50,22 @@
  * "probe"), so a duplicate still sends zero chunk bytes.
  * Announced (non-streaming) sessions are unchanged: the header is required on every chunk.
  *
+ * Range uploads (many consecutive chunks in one request; streaming sessions without digests only):
+ * - step 4 with `through=j` (j >= index): `POST chunkUpload?uploadId=&index=i&through=j[&offset=]`, body =
+ *   the bytes of chunks i..j (chunk i from `offset`), no `X-Chunk-Sha256` (one header cannot carry a
+ *   digest per chunk), `Content-Length` required and equal to those bytes' count, else 400
+ *   `CHUNK_SIZE_MISMATCH` before anything is read. The browser sends a new file's whole File this way
+ *   (i = 0, j = last): Chromium's network service then reads the file itself, where a `File.slice`
+ *   body is relayed through the browser process (tests/bench/PROFILE-browser-upload.md).
+ * - the server cuts the body at the chunk boundaries as it arrives and, for each chunk, does exactly
+ *   what a single chunk upload does (partial file, hash, fsync, install, record); a chunk already
+ *   stored is read and dropped. A body cut mid-way leaves every chunk before the cut recorded and the
+ *   one it cut as a partial: chunk/exist lists them, and the client goes on chunk by chunk from there.
+ * - answer {@link ChunkRangeUploadResponse}: the chunks recorded (all of i..j); any failure answers the
+ *   error of the chunk that failed (the chunks before it stay recorded).
+ * - an announced session, or a header given: 400 `VALIDATION`; j out of range: `CHUNK_INDEX_INVALID`.
+ *   Without `through` the request is the single-chunk upload above, unchanged.
+ *
  * Finished uploads (an answer lost is not an upload lost): every request that may create the file —
  * chunkExist, chunkMerge, second upload, the small-file batch — takes an optional `clientKey`, the
  * client's own id for the item (CLIENT_KEY_PATTERN, unique per user). The server records the key with
@@ -110,6 +126,13 @@ export interface ChunkUploadQuery {
   index: number;
   /** Where in the chunk the body starts (default 0); > 0 only for a chunk listed in `partialChunks`. */
   offset?: number;
+  /** A range upload: the body carries chunks `index`..`through` (see "Range uploads"). */
+  through?: number;
+}
+
+/** The answer to a range upload: every chunk of the range, recorded, in order. */
+export interface ChunkRangeUploadResponse {
+  chunks: ChunkUploadResponse[];
 }
 
 export interface ChunkUploadResponse {

@@ -7,6 +7,7 @@ import type {
   ChunkExistRequest,
   ChunkExistResponse,
   ChunkMergeRequest,
+  ChunkRangeUploadResponse,
   ChunkUploadResponse,
   UploadConfig,
 } from '../../common/transfer/protocol';
@@ -78,39 +79,40 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
     scope.post(
       API.chunkUpload,
       {
-        // The service stops reading at the expected length; this limit documents the bound.
+        // The service stops reading at the expected length (a range upload: the range's, up to a whole
+        // file); Fastify does not apply bodyLimit to a pass-through parser, this documents a chunk's bound.
         bodyLimit: chunkSize + 64 * 1024,
         schema: {
           querystring: {
             type: 'object',
             required: ['uploadId', 'index'],
-            properties: { uploadId: idString, index: { type: 'integer', minimum: 0 }, offset: { type: 'integer', minimum: 0, default: 0 } },
+            properties: {
+              uploadId: idString,
+              index: { type: 'integer', minimum: 0 },
+              offset: { type: 'integer', minimum: 0, default: 0 },
+              through: { type: 'integer', minimum: 0 },
+            },
           },
         },
       },
-      async (request, reply): Promise<ApiOk<ChunkUploadResponse>> => {
+      async (request, reply): Promise<ApiOk<ChunkUploadResponse | ChunkRangeUploadResponse>> => {
         // An answer given before the body was read to its end (a refusal) closes the connection: the
         // rest of the body must not be read as the next request.
         reply.raw.once('finish', () => {
           if (!request.raw.complete) request.raw.socket?.destroySoon();
         });
-        const { uploadId, index, offset } = request.query as { uploadId: string; index: number; offset?: number };
+        const { uploadId, index, offset, through } = request.query as { uploadId: string; index: number; offset?: number; through?: number };
         const digestHeader = request.headers[HEADER_CHUNK_SHA256.toLowerCase()];
+        const digest = typeof digestHeader === 'string' ? digestHeader : undefined;
         const lengthHeader = request.headers['content-length'];
         const declared = lengthHeader === undefined ? undefined : Number(lengthHeader);
-        return {
-          data: await uploads.chunkUpload(
-            callerOf(request),
-            uploadId,
-            index,
-            typeof digestHeader === 'string' ? digestHeader : undefined,
-            declared,
-            // An empty chunk (empty file) may arrive without a parsed body.
-            request.body instanceof Readable ? request.body : Readable.from([]),
-            undefined,
-            offset ?? 0,
-          ),
-        };
+        // An empty chunk (empty file) may arrive without a parsed body.
+        const body = request.body instanceof Readable ? request.body : Readable.from([]);
+        const caller = callerOf(request);
+        if (through !== undefined) {
+          return { data: await uploads.chunkRangeUpload(caller, uploadId, index, through, digest, declared, body, undefined, offset ?? 0) };
+        }
+        return { data: await uploads.chunkUpload(caller, uploadId, index, digest, declared, body, undefined, offset ?? 0) };
       },
     );
   });

@@ -5,6 +5,7 @@ import type {
   ChunkExistRequest,
   ChunkExistResponse,
   ChunkMergeRequest,
+  ChunkRangeUploadResponse,
   ChunkUploadResponse,
   PartialChunk,
   UploadConfig,
@@ -20,6 +21,7 @@ import type { ChunkTarget, CommitOutcome, UploadRepository } from '../repositori
 import type { UserRepository } from '../repositories/user-repository';
 import type { BlobStore } from '../storage/blob-store';
 import type { LocalChunkStore } from '../storage/chunk-store';
+import { BodySegments, wholeBody, type BodySource } from '../storage/body-source';
 import type { Caller } from './caller';
 import { actionLog, describeWrite, type ActionEntry } from './action-log/recorder';
 import { toFileEntry, validName, type FileService } from './file-service';
@@ -49,6 +51,22 @@ export interface UploadServiceOptions {
   uploadExpiryMs: number;
   /** Test hook: SIGKILL this process when the named point is reached. */
   crashPoint?: CrashPoint;
+}
+
+/** Chunks of a range upload being made durable and recorded while the next one is read. */
+const RANGE_CHUNKS_SETTLING = 2;
+
+/** Byte length of chunk `index` of an upload. */
+function chunkLengthOf(upload: ChunkTarget, index: number): number {
+  const { start, end } = chunkRange(index, Number(upload.size), upload.chunk_size);
+  return end - start;
+}
+
+/** `offset` must fall inside the chunk (0 for an empty chunk). */
+function checkOffset(offset: number, chunkLength: number): void {
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset >= Math.max(1, chunkLength)) {
+    throw new AppError(ERRORS.CHUNK_OFFSET_MISMATCH, `续传位置 ${offset} 超出分片范围`);
+  }
 }
 
 /** The fingerprint of a streaming session until its merge announces the real one. */
@@ -231,11 +249,7 @@ export class UploadService {
    * Streams one chunk (or its rest, from `offset`) into the chunk's partial file and keeps it only if
    * its length and SHA-256 match both the header and the digest announced in chunk/exist. A body cut
    * short leaves the partial (fsynced) for a resume with `offset`; wrong bytes discard it.
-   * Writers of one (upload, chunk) run one at a time; the rename and record run under the upload's
-   * lock (never during a merge, never after one). A chunk already recorded stays as it is (a repeated
-   * or concurrent duplicate is dropped without touching any file). Order: fsync (outside the lock),
-   * then under the lock rename into place and record — a crash between leaves an unrecorded file
-   * that recovery removes and the client re-sends.
+   * (receiveChunk: locking, crash order, duplicates.)
    */
   async chunkUpload(
     caller: Caller,
@@ -247,26 +261,102 @@ export class UploadService {
     now = Date.now(),
     offset = 0,
   ): Promise<ChunkUploadResponse> {
-    const upload = await this.uploads.findChunkTarget(uploadId, caller.userId, caller.tenantId, now);
-    if (!upload) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
-    if (index < 0 || index >= upload.chunk_count) throw new AppError(ERRORS.CHUNK_INDEX_INVALID);
+    const upload = await this.chunkTarget(caller, uploadId, index, now);
     const headerGiven = headerDigest?.toLowerCase();
     const streaming = upload.fingerprint === STREAMING_FINGERPRINT;
     // A streaming session has no announced digest yet: the header's, when given, is checked against the
     // body; without one the digest the server computes is recorded (protocol.ts, "Streaming sessions").
     const expectedDigest = (await this.announcedDigest(upload, index)) ?? (headerGiven && SHA256_HEX.test(headerGiven) ? headerGiven : undefined);
     if (!(streaming && headerGiven === undefined) && (!headerGiven || headerGiven !== expectedDigest)) throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
-    /** The digest the body must have; undefined: a streaming chunk sent without one (any body is recorded as it hashes). */
-    const digest = expectedDigest;
-    const { start, end } = chunkRange(index, upload.size, upload.chunk_size);
-    const expectedLength = end - start;
-    if (!Number.isSafeInteger(offset) || offset < 0 || offset >= Math.max(1, expectedLength)) {
-      throw new AppError(ERRORS.CHUNK_OFFSET_MISMATCH, `续传位置 ${offset} 超出分片范围`);
-    }
+    const expectedLength = chunkLengthOf(upload, index);
+    checkOffset(offset, expectedLength);
     // Refuse before reading when the client already says the length is wrong.
     if (declaredLength !== undefined && declaredLength !== expectedLength - offset) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
+    // expectedDigest undefined: a streaming chunk sent without one (any body is recorded as it hashes).
+    await this.receiveChunk(caller, upload, index, offset, expectedDigest, wholeBody(body), now);
+    return { index, size: expectedLength };
+  }
 
-    return this.locks.run(`${upload.id}/${index}`, async () => {
+  /**
+   * A range upload (protocol.ts, "Range uploads"): one body carries chunks `index`..`through` (the first
+   * from `offset`), cut at the chunk boundaries as it arrives; each complete chunk is received exactly as
+   * a single chunk upload's (receiveChunk), so a cut body leaves the chunks before the cut recorded and
+   * the one it cut as a partial. Streaming sessions without digests only, and the body's length must be
+   * declared (Content-Length) and exact. While a chunk is made durable and recorded, the next one is
+   * already being read (at most RANGE_CHUNKS_SETTLING behind); the answer waits for all of them.
+   */
+  async chunkRangeUpload(
+    caller: Caller,
+    uploadId: string,
+    index: number,
+    through: number,
+    headerDigest: string | undefined,
+    declaredLength: number | undefined,
+    body: Readable,
+    now = Date.now(),
+    offset = 0,
+  ): Promise<ChunkRangeUploadResponse> {
+    const upload = await this.chunkTarget(caller, uploadId, index, now);
+    if (!Number.isSafeInteger(through) || through < index || through >= upload.chunk_count) throw new AppError(ERRORS.CHUNK_INDEX_INVALID);
+    if (upload.fingerprint !== STREAMING_FINGERPRINT || headerDigest !== undefined) {
+      throw new AppError(ERRORS.VALIDATION, '该上传任务须逐个分片上传并附分片摘要，不能一次上传多个分片');
+    }
+    const lengths: number[] = [];
+    for (let k = index; k <= through; k++) lengths.push(chunkLengthOf(upload, k));
+    checkOffset(offset, lengths[0]!);
+    const total = lengths.reduce((sum, n) => sum + n, 0) - offset;
+    if (declaredLength !== total) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH, `请求体应为 ${total} 字节（需声明 Content-Length）`);
+
+    const segments = new BodySegments(body);
+    const settling: Array<Promise<void>> = [];
+    try {
+      for (let k = index; k <= through; k++) {
+        const from = k === index ? offset : 0;
+        let bodyRead!: () => void;
+        const read = new Promise<void>((resolve) => (bodyRead = resolve));
+        const stored = this.receiveChunk(caller, upload, k, from, undefined, segments.next(lengths[k - index]! - from), now, bodyRead);
+        stored.catch(() => undefined); // awaited below
+        settling.push(stored);
+        await Promise.race([read, stored]);
+        while (settling.length > RANGE_CHUNKS_SETTLING) await settling.shift();
+      }
+    } finally {
+      // The chunks read before a failure are still made durable and recorded before the answer.
+      await Promise.allSettled(settling);
+    }
+    await Promise.all(settling);
+    return { chunks: lengths.map((size, i) => ({ index: index + i, size })) };
+  }
+
+  /** The caller's live upload and a chunk index within it. */
+  private async chunkTarget(caller: Caller, uploadId: string, index: number, now: number): Promise<ChunkTarget> {
+    const upload = await this.uploads.findChunkTarget(uploadId, caller.userId, caller.tenantId, now);
+    if (!upload) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+    if (index < 0 || index >= upload.chunk_count) throw new AppError(ERRORS.CHUNK_INDEX_INVALID);
+    return upload;
+  }
+
+  /**
+   * Receives chunk `index` from `offset` into its partial file, checks length and (when given) digest,
+   * then installs and records it. Writers of one (upload, chunk) run one at a time; the rename and
+   * record run under the upload's lock (never during a merge, never after one). A chunk already
+   * recorded stays as it is (a repeated or concurrent duplicate is read and checked without touching
+   * any file). Order: fsync (outside the lock), then under the lock rename into place and record — a
+   * crash between leaves an unrecorded file that recovery removes and the client re-sends.
+   * `onBodyRead` is called once the chunk's bytes are read (before they are made durable).
+   */
+  private async receiveChunk(
+    caller: Caller,
+    upload: ChunkTarget,
+    index: number,
+    offset: number,
+    digest: string | undefined,
+    body: BodySource,
+    now: number,
+    onBodyRead?: () => void,
+  ): Promise<void> {
+    const expectedLength = chunkLengthOf(upload, index);
+    await this.locks.run(`${upload.id}/${index}`, async () => {
       const partial = await this.locks.run(upload.id, async () => {
         const current = await this.uploads.findChunkTarget(upload.id, caller.userId, caller.tenantId, now);
         if (!current || current.merge_blob_id) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
@@ -278,7 +368,8 @@ export class UploadService {
       if (!partial) {
         // Already stored: no file is touched, but the duplicate is still checked (hashed in passing).
         await this.verifyDuplicate(body, offset, expectedLength, digest);
-        return { index, size: expectedLength };
+        onBodyRead?.();
+        return;
       }
       const ended = await partial.append(body, expectedLength - offset, (n) => (this.chunkBytesReceived += n));
       if (ended === 'cut') {
@@ -289,6 +380,7 @@ export class UploadService {
         await partial.discard();
         throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
       }
+      onBodyRead?.();
       // Digest and fsync together, outside the upload's lock, so the chunks in flight reach the disk in parallel.
       const received = await partial.digestAndFlush().catch(async (error: unknown) => {
         await partial.discard();
@@ -309,7 +401,6 @@ export class UploadService {
         this.crashPoint('chunk-after-rename-before-record');
         await this.uploads.recordChunk(upload.id, index, expectedLength, received, now, now + this.options.uploadExpiryMs);
       });
-      return { index, size: expectedLength };
     });
   }
 
@@ -317,23 +408,21 @@ export class UploadService {
    * A body for a chunk already recorded: read and counted, refused like a first copy when its bytes
    * are wrong. With `offset` > 0 only its length can be checked (the prefix is the stored chunk's).
    */
-  private async verifyDuplicate(body: Readable, offset: number, expectedLength: number, digest: string | undefined): Promise<void> {
+  private async verifyDuplicate(body: BodySource, offset: number, expectedLength: number, digest: string | undefined): Promise<void> {
     const hash = streamingChunkDigest();
     let received = 0;
     try {
-      for await (const piece of body as AsyncIterable<Buffer>) {
+      for await (const piece of body.pieces()) {
         this.chunkBytesReceived += piece.length;
         received += piece.length;
-        if (received > expectedLength - offset) {
-          body.destroy();
-          throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
-        }
+        if (received > expectedLength - offset) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
         hash.update(piece);
       }
     } catch (err) {
       if (err instanceof AppError) throw err;
       throw new AppError(ERRORS.VALIDATION, '分片传输中断');
     }
+    if (!body.complete()) throw new AppError(ERRORS.VALIDATION, '分片传输中断');
     if (received !== expectedLength - offset) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
     if (offset === 0 && digest !== undefined && hash.digest() !== digest) throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
   }

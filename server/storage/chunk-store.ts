@@ -1,6 +1,7 @@
 import { createReadStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { BodySource } from './body-source';
 import { CoalescingWriter } from './coalescing-writer';
 import { HashThreads, type StreamHasher } from './hash-threads';
 
@@ -43,14 +44,14 @@ export class PartialChunkFile {
    * not). Never holds the whole chunk in memory. A body that errors or closes before its end is 'cut'
    * (what arrived stays written); the stream error is not rethrown.
    */
-  async append(body: Readable, limit: number, onBytes: (n: number) => void): Promise<BodyEnd> {
+  async append(body: BodySource, limit: number, onBytes: (n: number) => void): Promise<BodyEnd> {
     let received = 0;
     // Hashed as it is written: each gathered buffer goes to the hash thread once on its way to disk.
     const writer = new CoalescingWriter(this.handle, this.size, (written) => this.hash.update(written));
     try {
       // Leaving the loop early must not destroy the request: that would close the socket before the
       // 400 is written (a chunked body running past its length got no answer at all).
-      for await (const piece of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      for await (const piece of body.pieces()) {
         onBytes(piece.length);
         received += piece.length;
         if (received > limit) return 'overflow';
@@ -65,8 +66,7 @@ export class PartialChunkFile {
     } finally {
       writer.release();
     }
-    // An IncomingMessage whose connection closed early may end its iteration without an error.
-    return (body as Readable & { complete?: boolean }).complete === false ? 'cut' : 'complete';
+    return body.complete() ? 'complete' : 'cut';
   }
 
   /**

@@ -1,0 +1,82 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * The bytes one chunk receives (PartialChunkFile.append): a whole request body (one chunk per
+ * request), or one chunk's share of a body that carries several consecutive chunks (a range upload,
+ * common/transfer/protocol.ts "Range uploads"), cut at the chunk boundary.
+ */
+export interface BodySource {
+  /** The pieces, in order. Leaving the loop early never destroys the request (its answer is still to be written). */
+  pieces(): AsyncIterable<Buffer>;
+  /** After the pieces ended: false when the body ended before its end (the connection closed early). */
+  complete(): boolean;
+}
+
+/** A request body that is one chunk (or its rest, from an offset). */
+export function wholeBody(body: Readable): BodySource {
+  return {
+    pieces: () => body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>,
+    // An IncomingMessage whose connection closed early may end its iteration without an error.
+    complete: () => (body as Readable & { complete?: boolean }).complete !== false,
+  };
+}
+
+/**
+ * Cuts one request body into consecutive segments of given lengths, as it arrives: a piece that
+ * straddles a boundary is split (no copy, subarrays), the rest kept for the next segment. Segments
+ * must be read one after the other, each to its end (or until it reports itself cut).
+ */
+export class BodySegments {
+  private readonly source: AsyncIterator<Buffer>;
+  private leftover: Buffer | null = null;
+  private ended = false;
+
+  constructor(body: Readable) {
+    this.source = body.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
+  }
+
+  /**
+   * The next `length` bytes. Its pieces end after exactly `length` bytes, or earlier when the body
+   * ends (then `complete()` is false); a stream error is thrown from the iteration like a whole body's.
+   */
+  next(length: number): BodySource {
+    let delivered = 0;
+    const take = (max: number) => this.take(max);
+    const pieces: AsyncIterable<Buffer> = {
+      [Symbol.asyncIterator]: () => ({
+        // Not an async generator: returning from the consumer's loop must not return the shared iterator.
+        async next(): Promise<IteratorResult<Buffer>> {
+          if (delivered >= length) return { done: true, value: undefined };
+          const piece = await take(length - delivered);
+          if (!piece) return { done: true, value: undefined };
+          delivered += piece.length;
+          return { done: false, value: piece };
+        },
+      }),
+    };
+    return {
+      pieces: () => pieces,
+      complete: () => delivered === length,
+    };
+  }
+
+  /** Up to `max` bytes: the leftover first, else the body's next piece (null at its end). */
+  private async take(max: number): Promise<Buffer | null> {
+    let piece = this.leftover;
+    this.leftover = null;
+    while (!piece || piece.length === 0) {
+      if (this.ended) return null;
+      const next = await this.source.next();
+      if (next.done) {
+        this.ended = true;
+        return null;
+      }
+      piece = next.value;
+    }
+    if (piece.length > max) {
+      this.leftover = piece.subarray(max);
+      return piece.subarray(0, max);
+    }
+    return piece;
+  }
+}
