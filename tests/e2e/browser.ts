@@ -2,7 +2,7 @@
 import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { CaptchaImage } from '../../common/api/types';
@@ -132,6 +132,39 @@ export function chunkIndexOf(url: string): number | null {
   if (!url.includes(API.chunkUpload)) return null;
   const index = new URL(url).searchParams.get('index');
   return index === null ? null : Number(index);
+}
+
+/** The chunk indexes a chunk-upload request carries: `index`, or `index`..`through` for a range upload (a new file's whole File). */
+export function chunkIndexesOf(url: string): number[] {
+  const index = chunkIndexOf(url);
+  if (index === null) return [];
+  const through = new URL(url).searchParams.get('through');
+  const last = through === null ? index : Number(through);
+  return Array.from({ length: last - index + 1 }, (_, i) => index + i);
+}
+
+/** Every byte the server read from chunk upload bodies so far (test hook), kept or not. */
+export async function serverChunkBytes(context: BrowserContext): Promise<number> {
+  const res = await context.request.get(baseUrl() + API.testStats);
+  if (res.status() !== 200) throw new Error(`test stats: ${res.status()}`);
+  return ((await res.json()) as { data: { chunkBytesReceived: number } }).data.chunkBytesReceived;
+}
+
+const throttles = new WeakMap<Page, CDPSession>();
+
+/**
+ * Limits the page's upload rate (Chromium's DevTools network emulation, which its dedicated workers'
+ * requests follow), `null` lifts it. A new file goes up as one whole-file request, which a route()
+ * delay before the request cannot slow down; a byte rate can, so a pause or reload lands mid-upload.
+ */
+export async function throttleUploads(page: Page, bytesPerSecond: number | null): Promise<void> {
+  let cdp = throttles.get(page);
+  if (!cdp) {
+    cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    throttles.set(page, cdp);
+  }
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond ?? -1 });
 }
 
 /**

@@ -11,9 +11,11 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { UploadConfig } from '../../common/transfer/protocol';
-import { baseUrl, chunkIndexOf, closeBrowserSession, loginAsAdmin, openBrowserSession, transferItems } from './browser';
+import { baseUrl, chunkIndexesOf, chunkIndexOf, closeBrowserSession, loginAsAdmin, openBrowserSession, serverChunkBytes, throttleUploads, transferItems } from './browser';
 
 const CHUNK_DELAY_MS = 600;
+/** Upload rate while a whole-file request should still be under way when the test acts (~8 MB/s). */
+const UPLOAD_BYTES_PER_SECOND = 8 * 1024 * 1024;
 
 interface Sample {
   t: number;
@@ -97,8 +99,8 @@ describe('transfer across a reload', () => {
     context.on('requestfinished', (r) => {
       void r.response().then((res) => {
         log.push(`${Date.now() - t0} < ${res?.status()} ${r.url().replace(baseUrl(), '')}`);
-        const index = chunkIndexOf(r.url());
-        if (index !== null && res?.ok()) stored.set(index, Math.min(chunkSize, size - index * chunkSize));
+        // A range upload's answer confirms every chunk it carried.
+        if (res?.ok()) for (const index of chunkIndexesOf(r.url())) stored.set(index, Math.min(chunkSize, size - index * chunkSize));
       });
     });
     context.on('requestfailed', (r) => {
@@ -111,15 +113,19 @@ describe('transfer across a reload', () => {
     await context.route(`**${API.chunkUpload}**`, slow);
 
     await sampleRow(page, name);
+    // A new file goes up as one whole-file request: slow its bytes, so the pause lands mid-upload.
+    await throttleUploads(page, UPLOAD_BYTES_PER_SECOND);
+    const receivedBefore = await serverChunkBytes(context);
     await page.getByTestId('upload-input').setInputFiles(path.join(workDir, name));
     const row = transferItems(page, name);
     await transferItems(page, name, 'uploading').waitFor({ timeout: 60_000 });
-    await expect.poll(() => stored.size, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(async () => stored.size > 0 || (await serverChunkBytes(context)) - receivedBefore >= chunkSize, { timeout: 30_000, interval: 50 }).toBe(true);
     await row.getByTestId('transfer-pause').click();
     await transferItems(page, name, 'paused').waitFor({ timeout: 10_000 });
     await page.waitForTimeout(1_500);
     // Resumed unslowed, then slowed again once the first request is out (as transfer-states does).
     await context.unroute(`**${API.chunkUpload}**`);
+    await throttleUploads(page, null);
     const issuedAtPause = issued;
     await row.getByTestId('transfer-resume').click();
     await expect.poll(() => issued, { timeout: 15_000, interval: 20 }).toBeGreaterThan(issuedAtPause);

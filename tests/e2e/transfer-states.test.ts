@@ -13,11 +13,13 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { UploadConfig } from '../../common/transfer/protocol';
-import { baseUrl, chunkIndexOf, closeBrowserSession, loginAsAdmin, openBrowserSession, transferItems } from './browser';
+import { baseUrl, chunkIndexOf, closeBrowserSession, loginAsAdmin, openBrowserSession, serverChunkBytes, throttleUploads, transferItems } from './browser';
 
 const CHUNK_DELAY_MS = 600;
 /** What the user may wait for a state to show, and a little for the test's own polling. */
 const PROMPT_MS = 1_000;
+/** Upload rate while a whole-file request should still be under way when the test acts (~8 MB/s). */
+const UPLOAD_BYTES_PER_SECOND = 8 * 1024 * 1024;
 
 interface Sample {
   t: number;
@@ -98,10 +100,13 @@ describe('transfer states', () => {
     await context.route(`**${API.chunkUpload}**`, slow);
 
     await sampleRow(page, name);
+    // A new file goes up as one whole-file request: slow its bytes, so the pause lands mid-upload.
+    await throttleUploads(page, UPLOAD_BYTES_PER_SECOND);
+    const receivedBefore = await serverChunkBytes(context);
     await page.getByTestId('upload-input').setInputFiles(path.join(workDir, name));
     const row = transferItems(page, name);
     await transferItems(page, name, 'uploading').waitFor({ timeout: 60_000 });
-    await expect.poll(() => stored.size, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(async () => stored.size > 0 || (await serverChunkBytes(context)) - receivedBefore >= chunkSize, { timeout: 30_000, interval: 50 }).toBe(true);
 
     // 暂停: 已暂停 within a second, and no chunk request goes out any more.
     await row.getByTestId('transfer-pause').click();
@@ -115,6 +120,7 @@ describe('transfer states', () => {
     expect(issued).toBe(issuedAtPause);
     // Unslowed for the resume: requests held in the route's queue would time the route, not the engine.
     await context.unroute(`**${API.chunkUpload}**`);
+    await throttleUploads(page, null);
 
     // 继续: a chunk request within a second.
     await row.getByTestId('transfer-resume').click();

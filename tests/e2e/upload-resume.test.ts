@@ -4,8 +4,9 @@
  * a chunk body the reload cut, and the engine sends only the rest). Then the same (large) file
  * downloads with one click as the browser's own download (no engine, no transfer list).
  *
- * Chunk requests are slowed down with context.route (each one waits before it goes out) so the reload
- * lands mid-upload. Re-sent bytes are measured on the server (GET /api/test/stats: chunk body bytes
+ * The new file first goes up as one whole-file request (protocol.ts, "Range uploads"), slowed by
+ * Chromium's upload throttling so the reload lands mid-upload; after the reload the rest goes chunk by
+ * chunk, each request slowed with context.route (it waits before it goes out). Re-sent bytes are measured on the server (GET /api/test/stats: chunk body bytes
  * it read, before and after); the chunk requests the browser issued are counted too, for the log.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -15,12 +16,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, downloadUrl } from '../../common/api/paths';
 import type { UploadConfig } from '../../common/transfer/protocol';
-import { baseUrl, chunkIndexOf, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
+import { baseUrl, chunkIndexesOf, chunkIndexOf, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, throttleUploads, transferItems } from './browser';
 
-/** 80 MiB + a bit: 21 chunks at 4 MiB, the last one short. */
+/** 80 MiB + a bit: 6 chunks at the product's 16 MiB (21 at 4 MiB), the last one short. */
 const FILE_SIZE = 80 * 1024 * 1024 + 4321;
 /** Each chunk request waits this long before it goes out, so the upload takes a few seconds. */
 const CHUNK_DELAY_MS = 250;
+/** The whole-file request's rate before the reload (~16 MB/s: 80 MiB in ~5 s). */
+const UPLOAD_BYTES_PER_SECOND = 16 * 1024 * 1024;
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -65,7 +68,7 @@ describe('a large upload survives a page reload', () => {
     context.on('request', (r) => {
       const index = chunkIndexOf(r.url());
       if (index !== null && r.method() === 'POST') {
-        issued.push(index);
+        issued.push(...chunkIndexesOf(r.url()));
         const offset = new URL(r.url()).searchParams.get('offset');
         if (offset) resumedAt.push(`${index}@${offset}`);
       }
@@ -75,7 +78,7 @@ describe('a large upload survives a page reload', () => {
       if (index === null) return;
       finishedOrFailed++;
       void r.response().then((res) => {
-        if (res?.ok()) stored.add(index);
+        if (res?.ok()) for (const i of chunkIndexesOf(r.url())) stored.add(i);
       });
     });
     context.on('requestfailed', (r) => {
@@ -86,14 +89,18 @@ describe('a large upload survives a page reload', () => {
       await route.continue().catch(() => undefined); // the page may be gone by then (reload)
     });
 
+    // A new file goes up as one whole-file request (each chunk its own request only after the reload):
+    // its bytes are slowed, so the reload lands mid-upload.
+    await throttleUploads(page, UPLOAD_BYTES_PER_SECOND);
     await page.getByTestId('upload-input').setInputFiles(path.join(workDir, name));
     await transferItems(page, name, 'uploading').waitFor({ timeout: 60_000 });
 
-    // Reload once about half of the chunks are stored.
-    await expect.poll(() => stored.size, { timeout: 90_000, interval: 50 }).toBeGreaterThanOrEqual(Math.floor(chunkCount / 2));
+    // Reload once about half of the bytes reached the server.
+    await expect.poll(async () => (await chunkBytesReceived()) - receivedBefore, { timeout: 90_000, interval: 50 }).toBeGreaterThanOrEqual(FILE_SIZE / 2);
     const inFlightAtReload = issued.length - finishedOrFailed;
     const storedAtReload = stored.size;
     await page.reload();
+    await throttleUploads(page, null);
 
     // Nobody touches anything: the engine in the reloaded page picks the item up and finishes it.
     await transferItems(page, name, 'done').waitFor({ timeout: 110_000 });

@@ -30,6 +30,7 @@ import { computeProof } from './proof';
 import { adoptSession, finishedEarlier, mergeRequest, sendMissing } from './chunk-session';
 import { DROPPED_SESSION, sourceChanged, stampOf } from './source-stamp';
 import type { UploadConfigSource } from './upload-config-cache';
+import { sendWholeFile, wantsWholeFile } from './whole-file';
 
 export interface UploadRunContext {
   /** The item as it was when this attempt started. */
@@ -189,7 +190,9 @@ async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatc
 
 /**
  * A streaming session without client digests (streamingDigests 'server'): every chunk is read once,
- * by its request, and sent without a digest header; the merge carries no fingerprint. The record
+ * by its request, and sent without a digest header; the merge carries no fingerprint. A session that
+ * holds nothing yet gets the whole File in one range upload; a resumed one, or one whose range upload
+ * failed, the missing chunks one request each, from what chunk/exist lists. The record
  * keeps the file's size and lastModified with the session (sourceChanged). A server that refuses the
  * session gets the hash-first upload, like runStreaming's.
  */
@@ -208,8 +211,16 @@ async function runUnhashed(ctx: UploadRunContext, file: Blob, record: UploadReco
     return { done: false, record: await ctx.update({ streamingSession: false, serverDigests: false, uploadId: null, chunksDone: [] }) };
   }
   if (await finishedEarlier(ctx, item, session)) return { done: true };
-  const plan = await adoptSession(ctx, item, session, { streamingSession: true, serverDigests: true, lastModified: stampOf(file, item) });
+  const patch: UploadPatch = { streamingSession: true, serverDigests: true, lastModified: stampOf(file, item) };
+  let plan = await adoptSession(ctx, item, session, patch);
   item = plan.item;
+  // A new file: the whole File in one request (whole-file.ts). On failure the server holds what arrived.
+  if (wantsWholeFile(ctx, plan) && !(await sendWholeFile(ctx, plan))) {
+    session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), signal);
+    if (await finishedEarlier(ctx, item, session)) return { done: true };
+    plan = await adoptSession(ctx, item, session, patch);
+    item = plan.item;
+  }
   await sendMissing(ctx, plan, () => null);
   const entry = await ctx.api.postJson<FileEntry>(API.chunkMerge, mergeRequest(item, session.uploadId), signal);
   await ctx.update({ state: 'done', fileId: entry.id, lastError: null, bytesDone: item.size, via: 'chunks' });
