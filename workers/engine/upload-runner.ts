@@ -215,7 +215,8 @@ async function runUnhashed(ctx: UploadRunContext, file: Blob, record: UploadReco
   let plan = await adoptSession(ctx, item, session, patch);
   item = plan.item;
   // A new file: the whole File in one request (whole-file.ts). On failure the server holds what arrived.
-  if (wantsWholeFile(ctx, plan) && !(await sendWholeFile(ctx, plan))) {
+  const recorded = (pollSignal: AbortSignal) => ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), pollSignal);
+  if (wantsWholeFile(ctx, plan) && !(await sendWholeFile(ctx, plan, recorded))) {
     session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), signal);
     if (await finishedEarlier(ctx, item, session)) return { done: true };
     plan = await adoptSession(ctx, item, session, patch);
