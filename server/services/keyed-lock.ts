@@ -17,3 +17,36 @@ export class KeyedLock {
     }
   }
 }
+
+/**
+ * Work in progress per key that others may wait for without queueing behind it (the chunks of an
+ * upload being finished after their body was read: chunk/exist waits for them, so a client that asks
+ * again right after its request was cut sees what that request left). Inside this process, like KeyedLock.
+ */
+export class FinishingChunks {
+  private readonly pending = new Map<string, Set<Promise<void>>>();
+
+  /** Runs `task`, registered under `key` until it settles; its outcome is the caller's. */
+  async track<T>(key: string, task: () => Promise<T>): Promise<T> {
+    let set = this.pending.get(key);
+    if (!set) this.pending.set(key, (set = new Set()));
+    const result = task();
+    const entry = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    set.add(entry);
+    try {
+      return await result;
+    } finally {
+      set.delete(entry);
+      if (set.size === 0 && this.pending.get(key) === set) this.pending.delete(key);
+    }
+  }
+
+  /** Resolves once everything tracked under `key` when called has settled. */
+  async settled(key: string): Promise<void> {
+    const set = this.pending.get(key);
+    if (set) await Promise.all([...set]);
+  }
+}

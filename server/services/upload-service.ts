@@ -27,7 +27,7 @@ import { actionLog, describeWrite, type ActionEntry } from './action-log/recorde
 import { toFileEntry, validName, type FileService } from './file-service';
 import { commitError, draftFile, finishedEntry } from './upload-commit';
 import { fingerprintOfDigests, streamingChunkDigest } from '../storage/content-digest';
-import { KeyedLock } from './keyed-lock';
+import { FinishingChunks, KeyedLock } from './keyed-lock';
 
 /** Named points where a test run (DRIVE_TEST_HOOKS=1 + DRIVE_TEST_CRASH_POINT) kills the process. */
 export const CRASH_POINTS = [
@@ -123,6 +123,9 @@ export class UploadService {
    */
   private readonly locks = new KeyedLock();
 
+  /** Chunks whose body was read and that are being made durable and recorded, or kept as a partial. */
+  private readonly finishing = new FinishingChunks();
+
   /** See ANNOUNCED_DIGEST_SESSIONS: `${uploadId}/${fingerprint}` → the digests, concatenated. */
   private readonly announcedDigests = new Map<string, Buffer>();
 
@@ -168,6 +171,8 @@ export class UploadService {
       : await this.findStreamingSession(caller, req, now);
     if (existing) {
       await this.uploads.updateTarget(existing.id, name, req.parentId, req.category, now, expiresAt);
+      // A body cut a moment ago (the client asks again at once) is still being kept: list it as kept.
+      await this.finishing.settled(existing.id);
       const stored = await this.uploads.storedChunks(existing.id);
       const existingChunks = stored.map((c) => c.idx);
       const partialChunks = await this.partialChunks(existing, existingChunks);
@@ -372,34 +377,37 @@ export class UploadService {
         return;
       }
       const ended = await partial.append(body, expectedLength - offset, (n) => (this.chunkBytesReceived += n));
-      if (ended === 'cut') {
-        await partial.retain();
-        throw new AppError(ERRORS.VALIDATION, '分片传输中断，已收到的部分已保留');
-      }
-      if (ended === 'overflow' || partial.size !== expectedLength) {
-        await partial.discard();
-        throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
-      }
-      onBodyRead?.();
-      // Digest and fsync together, outside the upload's lock, so the chunks in flight reach the disk in parallel.
-      const received = await partial.digestAndFlush().catch(async (error: unknown) => {
-        await partial.discard();
-        throw error;
-      });
-      if (digest !== undefined && received !== digest) {
-        await partial.discard();
-        throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
-      }
-      await this.locks.run(upload.id, async () => {
-        const current = await this.uploads.findChunkTarget(upload.id, caller.userId, caller.tenantId, now);
-        if (!current || current.merge_blob_id) {
-          await partial.discard();
-          throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+      // From here on the body is read: chunk/exist waits for this (finishing) before it lists the chunks.
+      await this.finishing.track(upload.id, async () => {
+        if (ended === 'cut') {
+          await partial.retain();
+          throw new AppError(ERRORS.VALIDATION, '分片传输中断，已收到的部分已保留');
         }
-        this.crashPoint('chunk-after-write-before-rename');
-        await partial.install();
-        this.crashPoint('chunk-after-rename-before-record');
-        await this.uploads.recordChunk(upload.id, index, expectedLength, received, now, now + this.options.uploadExpiryMs);
+        if (ended === 'overflow' || partial.size !== expectedLength) {
+          await partial.discard();
+          throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
+        }
+        onBodyRead?.();
+        // Digest and fsync together, outside the upload's lock, so the chunks in flight reach the disk in parallel.
+        const received = await partial.digestAndFlush().catch(async (error: unknown) => {
+          await partial.discard();
+          throw error;
+        });
+        if (digest !== undefined && received !== digest) {
+          await partial.discard();
+          throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
+        }
+        await this.locks.run(upload.id, async () => {
+          const current = await this.uploads.findChunkTarget(upload.id, caller.userId, caller.tenantId, now);
+          if (!current || current.merge_blob_id) {
+            await partial.discard();
+            throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+          }
+          this.crashPoint('chunk-after-write-before-rename');
+          await partial.install();
+          this.crashPoint('chunk-after-rename-before-record');
+          await this.uploads.recordChunk(upload.id, index, expectedLength, received, now, now + this.options.uploadExpiryMs);
+        });
       });
     });
   }

@@ -216,13 +216,17 @@ async function runUnhashed(ctx: UploadRunContext, file: Blob, record: UploadReco
   item = plan.item;
   // A new file: the whole File in one request (whole-file.ts). On failure the server holds what arrived.
   const recorded = (pollSignal: AbortSignal) => ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), pollSignal);
-  if (wantsWholeFile(ctx, plan) && !(await sendWholeFile(ctx, plan, recorded))) {
-    session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), signal);
-    if (await finishedEarlier(ctx, item, session)) return { done: true };
-    plan = await adoptSession(ctx, item, session, patch);
-    item = plan.item;
+  const sentWhole = wantsWholeFile(ctx, plan) && (await sendWholeFile(ctx, plan, recorded));
+  if (!sentWhole) {
+    if (wantsWholeFile(ctx, plan)) {
+      // The whole-file request failed: the server kept what arrived, the rest goes chunk by chunk.
+      session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), signal);
+      if (await finishedEarlier(ctx, item, session)) return { done: true };
+      plan = await adoptSession(ctx, item, session, patch);
+      item = plan.item;
+    }
+    await sendMissing(ctx, plan, () => null);
   }
-  await sendMissing(ctx, plan, () => null);
   const entry = await ctx.api.postJson<FileEntry>(API.chunkMerge, mergeRequest(item, session.uploadId), signal);
   await ctx.update({ state: 'done', fileId: entry.id, lastError: null, bytesDone: item.size, via: 'chunks' });
   return { done: true };
