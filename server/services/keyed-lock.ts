@@ -19,11 +19,11 @@ export class KeyedLock {
 }
 
 /**
- * Work in progress per key that others may wait for without queueing behind it (the chunks of an
- * upload being finished after their body was read: chunk/exist waits for them, so a client that asks
- * again right after its request was cut sees what that request left). Inside this process, like KeyedLock.
+ * Work in progress per key that others may wait for without queueing behind it (the chunk requests
+ * of an upload being received: chunk/exist waits for them, so a client that asks again right after its
+ * request was cut sees what that request left). Inside this process, like KeyedLock.
  */
-export class FinishingChunks {
+export class PendingWork {
   private readonly pending = new Map<string, Set<Promise<void>>>();
 
   /** Runs `task`, registered under `key` until it settles; its outcome is the caller's. */
@@ -44,9 +44,13 @@ export class FinishingChunks {
     }
   }
 
-  /** Resolves once everything tracked under `key` when called has settled. */
-  async settled(key: string): Promise<void> {
+  /** Resolves once everything tracked under `key` when called has settled, or after `timeoutMs`. */
+  async settled(key: string, timeoutMs: number): Promise<void> {
     const set = this.pending.get(key);
-    if (set) await Promise.all([...set]);
+    if (!set) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.all([...set]), timeout]);
+    clearTimeout(timer);
   }
 }

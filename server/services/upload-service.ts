@@ -27,7 +27,7 @@ import { actionLog, describeWrite, type ActionEntry } from './action-log/recorde
 import { toFileEntry, validName, type FileService } from './file-service';
 import { commitError, draftFile, finishedEntry } from './upload-commit';
 import { fingerprintOfDigests, streamingChunkDigest } from '../storage/content-digest';
-import { FinishingChunks, KeyedLock } from './keyed-lock';
+import { PendingWork, KeyedLock } from './keyed-lock';
 
 /** Named points where a test run (DRIVE_TEST_HOOKS=1 + DRIVE_TEST_CRASH_POINT) kills the process. */
 export const CRASH_POINTS = [
@@ -52,6 +52,9 @@ export interface UploadServiceOptions {
   /** Test hook: SIGKILL this process when the named point is reached. */
   crashPoint?: CrashPoint;
 }
+
+/** Longest chunk/exist waits for chunk requests of its session still being received (see chunkExist). */
+const RECEIVING_WAIT_MS = 500;
 
 /** Chunks of a range upload being made durable and recorded while the next one is read. */
 const RANGE_CHUNKS_SETTLING = 2;
@@ -123,8 +126,8 @@ export class UploadService {
    */
   private readonly locks = new KeyedLock();
 
-  /** Chunks whose body was read and that are being made durable and recorded, or kept as a partial. */
-  private readonly finishing = new FinishingChunks();
+  /** Chunk requests being received (read, made durable, recorded or kept as a partial), by upload. */
+  private readonly receiving = new PendingWork();
 
   /** See ANNOUNCED_DIGEST_SESSIONS: `${uploadId}/${fingerprint}` → the digests, concatenated. */
   private readonly announcedDigests = new Map<string, Buffer>();
@@ -171,8 +174,10 @@ export class UploadService {
       : await this.findStreamingSession(caller, req, now);
     if (existing) {
       await this.uploads.updateTarget(existing.id, name, req.parentId, req.category, now, expiresAt);
-      // A body cut a moment ago (the client asks again at once) is still being kept: list it as kept.
-      await this.finishing.settled(existing.id);
+      // A body cut a moment ago (the client asks again at once) may still be read and kept: list what it
+      // leaves, not what it held so far (else the client sends those bytes again). Bounded: a live request
+      // of this session (a progress check during a whole-file upload) is not waited for.
+      await this.receiving.settled(existing.id, RECEIVING_WAIT_MS);
       const stored = await this.uploads.storedChunks(existing.id);
       const existingChunks = stored.map((c) => c.idx);
       const partialChunks = await this.partialChunks(existing, existingChunks);
@@ -278,7 +283,7 @@ export class UploadService {
     // Refuse before reading when the client already says the length is wrong.
     if (declaredLength !== undefined && declaredLength !== expectedLength - offset) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
     // expectedDigest undefined: a streaming chunk sent without one (any body is recorded as it hashes).
-    await this.receiveChunk(caller, upload, index, offset, expectedDigest, wholeBody(body), now);
+    await this.receiving.track(upload.id, () => this.receiveChunk(caller, upload, index, offset, expectedDigest, wholeBody(body), now));
     return { index, size: expectedLength };
   }
 
@@ -312,6 +317,12 @@ export class UploadService {
     const total = lengths.reduce((sum, n) => sum + n, 0) - offset;
     if (declaredLength !== total) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH, `请求体应为 ${total} 字节（需声明 Content-Length）`);
 
+    return this.receiving.track(upload.id, () => this.receiveRange(caller, upload, index, lengths, offset, body, now));
+  }
+
+  /** chunkRangeUpload's body: chunks index.. of `lengths`, read one after the other, finished up to RANGE_CHUNKS_SETTLING behind. */
+  private async receiveRange(caller: Caller, upload: ChunkTarget, index: number, lengths: number[], offset: number, body: Readable, now: number): Promise<ChunkRangeUploadResponse> {
+    const through = index + lengths.length - 1;
     const segments = new BodySegments(body);
     const settling: Array<Promise<void>> = [];
     try {
@@ -377,37 +388,34 @@ export class UploadService {
         return;
       }
       const ended = await partial.append(body, expectedLength - offset, (n) => (this.chunkBytesReceived += n));
-      // From here on the body is read: chunk/exist waits for this (finishing) before it lists the chunks.
-      await this.finishing.track(upload.id, async () => {
-        if (ended === 'cut') {
-          await partial.retain();
-          throw new AppError(ERRORS.VALIDATION, '分片传输中断，已收到的部分已保留');
-        }
-        if (ended === 'overflow' || partial.size !== expectedLength) {
+      if (ended === 'cut') {
+        await partial.retain();
+        throw new AppError(ERRORS.VALIDATION, '分片传输中断，已收到的部分已保留');
+      }
+      if (ended === 'overflow' || partial.size !== expectedLength) {
+        await partial.discard();
+        throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
+      }
+      onBodyRead?.();
+      // Digest and fsync together, outside the upload's lock, so the chunks in flight reach the disk in parallel.
+      const received = await partial.digestAndFlush().catch(async (error: unknown) => {
+        await partial.discard();
+        throw error;
+      });
+      if (digest !== undefined && received !== digest) {
+        await partial.discard();
+        throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
+      }
+      await this.locks.run(upload.id, async () => {
+        const current = await this.uploads.findChunkTarget(upload.id, caller.userId, caller.tenantId, now);
+        if (!current || current.merge_blob_id) {
           await partial.discard();
-          throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
+          throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
         }
-        onBodyRead?.();
-        // Digest and fsync together, outside the upload's lock, so the chunks in flight reach the disk in parallel.
-        const received = await partial.digestAndFlush().catch(async (error: unknown) => {
-          await partial.discard();
-          throw error;
-        });
-        if (digest !== undefined && received !== digest) {
-          await partial.discard();
-          throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
-        }
-        await this.locks.run(upload.id, async () => {
-          const current = await this.uploads.findChunkTarget(upload.id, caller.userId, caller.tenantId, now);
-          if (!current || current.merge_blob_id) {
-            await partial.discard();
-            throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
-          }
-          this.crashPoint('chunk-after-write-before-rename');
-          await partial.install();
-          this.crashPoint('chunk-after-rename-before-record');
-          await this.uploads.recordChunk(upload.id, index, expectedLength, received, now, now + this.options.uploadExpiryMs);
-        });
+        this.crashPoint('chunk-after-write-before-rename');
+        await partial.install();
+        this.crashPoint('chunk-after-rename-before-record');
+        await this.uploads.recordChunk(upload.id, index, expectedLength, received, now, now + this.options.uploadExpiryMs);
       });
     });
   }

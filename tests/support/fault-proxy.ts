@@ -35,7 +35,7 @@ export interface FaultProxyOptions {
    * turns it on for 'corrupt' only when the engine retries a digest mismatch just once.
    */
   maxConsecutiveFaultsPerChunk?: number;
-  /** Fault exactly the first N chunk requests (kinds taking turns), none after; faultRate is then ignored. */
+  /** Fault the first N chunk requests whatever the rate (kinds taking turns); later ones at `faultRate`. */
   faultFirst?: number;
 }
 
@@ -105,8 +105,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const timers = new Set<NodeJS.Timeout>();
 
   function chooseFault(chunkKey: string, bodyLength: number): FaultKind | null {
-    const roll = options.faultFirst === undefined ? random() : counters.chunkRequests <= options.faultFirst ? -1 : 1;
-    if (roll >= (options.faultFirst === undefined ? faultRate : 0)) {
+    const roll = counters.chunkRequests <= (options.faultFirst ?? 0) ? -1 : random();
+    if (roll >= faultRate) {
       consecutive.delete(chunkKey);
       return null;
     }
