@@ -208,11 +208,9 @@ function indexLocal(
   const excluded = new Set<string>(); // local paths (spelled) left out with their subtree
   const twinned = new Set<string>();
   // Parents before children (by depth), so a folder's twin is decided before anything under either.
-  // Depths counted once, not in every comparison (a sort of 100,000 compares ~1.7 million times).
-  const depths = new Map<LocalEntry, number>();
-  for (const l of input.local) depths.set(l, slashes(l.path));
-  const sorted = [...input.local].sort((a, b) => depths.get(a)! - depths.get(b)! || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  depths.clear();
+  // Depth by counting slashes: splitting both paths in each of a 100,000-entry sort's ~1.7 million
+  // comparisons made millions of short-lived arrays, and a side table of depths costs a map as large as the tree.
+  const sorted = [...input.local].sort((a, b) => slashes(a.path) - slashes(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const l of sorted) {
     if (hasExcludedAncestor(l.path, excluded)) continue;
     const key = pathKey(l.path);

@@ -32,7 +32,8 @@ const timed = async () => {
 
 const first = await timed();
 if (watchArg === 'watch') sync.engine.start();
-const idle = await timed();
+// SYNC_PROFILE_IDLE=<file>: a V8 CPU profile of the idle pass alone (sync-profile.ts prints its top functions).
+const idle = process.env.SYNC_PROFILE_IDLE ? await profiled(process.env.SYNC_PROFILE_IDLE, timed) : await timed();
 const [status] = sync.engine.status().pairs;
 console.log(
   JSON.stringify({
@@ -45,3 +46,19 @@ console.log(
 );
 await sync.close();
 process.exit(0);
+
+async function profiled<T>(file: string, work: () => Promise<T>): Promise<T> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  }
+}

@@ -5,7 +5,7 @@
  * (tests/bench/lib/sync-child.ts, bundled as the bench runs it) with SYNC_TRACE_MEM=1, which prints
  * the process's memory after each phase of each pass (workers/sync/pass.ts).
  * `node --import tsx tests/bench/lib/sync-profile.ts <kept dir> [--keep-state] [node flags…]`
- * (e.g. `--heapsnapshot-signal=SIGUSR2`, `--cpu-prof`).
+ * (e.g. `--heapsnapshot-signal=SIGUSR2`, `--cpu-prof`). `SYNC_PROFILE_IDLE=<file>` saves a CPU profile of the idle pass alone.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
