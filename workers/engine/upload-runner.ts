@@ -153,14 +153,9 @@ async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatc
   const { signal } = ctx;
   let item = await ctx.update({ ...patch, state: 'checking' });
   if (ctx.streamingDigests === 'server' && (!item.uploadId || item.serverDigests)) return runUnhashed(ctx, file, item);
-  let session: ChunkExistResponse;
-  try {
-    session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), signal);
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
-    return { done: false, record: await ctx.update({ streamingSession: false, serverDigests: false, uploadId: null, chunksDone: [] }) };
-  }
-  if (await finishedEarlier(ctx, item, session)) return { done: true };
+  const opened = await openStreamingSession(ctx, item);
+  if ('done' in opened) return opened;
+  const session = opened;
   // A new session (the old one expired) holds none of the chunks the record lists.
   const plan = await adoptSession(ctx, item, session, { streamingSession: true });
   item = plan.item;
@@ -189,6 +184,22 @@ async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatc
 }
 
 /**
+ * chunk/exist for a streaming session (new, or the record's to continue): the server's answer, or what
+ * the attempt came to without one — done (an earlier attempt created the file) or refused (a server
+ * without streaming sessions: the record falls back to the hash-first upload).
+ */
+async function openStreamingSession(ctx: UploadRunContext, item: UploadRecord): Promise<ChunkExistResponse | StreamingOutcome> {
+  let session: ChunkExistResponse;
+  try {
+    session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), ctx.signal);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    return { done: false, record: await ctx.update({ streamingSession: false, serverDigests: false, uploadId: null, chunksDone: [] }) };
+  }
+  return (await finishedEarlier(ctx, item, session)) ? { done: true } : session;
+}
+
+/**
  * A streaming session without client digests (streamingDigests 'server'): every chunk is read once,
  * by its request, and sent without a digest header; the merge carries no fingerprint. A session that
  * holds nothing yet gets the whole File in one range upload; a resumed one, or one whose range upload
@@ -203,14 +214,9 @@ async function runUnhashed(ctx: UploadRunContext, file: Blob, record: UploadReco
   // like a network error (retried in vain): a file that changed on disk (Chromium then refuses to read
   // the stored File) or vanished is found here, and the item is held for a re-pick.
   await readRange(file, 0, Math.min(1, item.size));
-  let session: ChunkExistResponse;
-  try {
-    session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), signal);
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
-    return { done: false, record: await ctx.update({ streamingSession: false, serverDigests: false, uploadId: null, chunksDone: [] }) };
-  }
-  if (await finishedEarlier(ctx, item, session)) return { done: true };
+  const opened = await openStreamingSession(ctx, item);
+  if ('done' in opened) return opened;
+  let session = opened;
   const patch: UploadPatch = { streamingSession: true, serverDigests: true, lastModified: stampOf(file, item) };
   let plan = await adoptSession(ctx, item, session, patch);
   item = plan.item;
