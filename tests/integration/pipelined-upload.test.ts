@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PIPELINE_MIN_BYTES } from '../../common/transfer/constants';
-import { createNodeEngine, waitUntilSettled } from '../replay/engine-harness';
-import { openFileSource, type CookieFetch } from '../replay/node-runtime';
+import { uploadOnce } from '../replay/engine-harness';
+import type { CookieFetch } from '../replay/node-runtime';
 import { downloadSha256, loggedInJar, writeRandomFile } from '../support/drive-server';
 import { fastEngineDeps } from '../support/engine-deps';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
@@ -40,16 +40,8 @@ afterAll(async () => {
 });
 
 /** Uploads `file` through `proxyUrl` with the engine; returns the settled item and its queue record. */
-async function upload(proxyUrl: string, file: string, name: string) {
-  const { engine, db, close } = createNodeEngine(proxyUrl, jar, fastEngineDeps());
-  try {
-    const [id] = await engine.enqueueUploads([await openFileSource(file, name)], { parentId: null, category: 1 });
-    const s = await waitUntilSettled(engine, { ids: [id!], timeoutMs: 120_000 });
-    const item = s.items.find((i) => i.id === id)!;
-    return { item, record: await db.uploads.get(id!) };
-  } finally {
-    await close();
-  }
+function upload(proxyUrl: string, file: string, name: string) {
+  return uploadOnce(proxyUrl, jar, file, name, fastEngineDeps());
 }
 
 describe('pipelined upload', () => {

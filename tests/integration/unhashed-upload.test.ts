@@ -16,7 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PIPELINE_MIN_BYTES } from '../../common/transfer/constants';
 import { createInThreadHashChunk, type HashChunk } from '../../workers/hash/sha256';
-import { createNodeEngine, waitUntilSettled } from '../replay/engine-harness';
+import { createNodeEngine, uploadOnce, waitUntilSettled } from '../replay/engine-harness';
 import { openFileSource, openNodeTransferDb, type CookieFetch } from '../replay/node-runtime';
 import { downloadSha256, loggedInJar, sha256OfFile, withServerDb, writeRandomFile } from '../support/drive-server';
 import { fastEngineDeps } from '../support/engine-deps';
@@ -72,16 +72,8 @@ async function clientFingerprint(file: string): Promise<string> {
 const storedFingerprint = (fileId: string) =>
   withServerDb(server.dataDir, (db) => (db.prepare('SELECT b.fingerprint AS fp FROM files f JOIN blobs b ON b.id = f.blob_id WHERE f.id = ?').get(fileId) as { fp: string }).fp);
 
-async function upload(proxyUrl: string, file: string, name: string, hashChunk: HashChunk) {
-  const { engine, db, close } = createNodeEngine(proxyUrl, jar, fastEngineDeps({ streamingDigests: 'server', hashChunk, hashConcurrency: 2 }));
-  try {
-    const [id] = await engine.enqueueUploads([await openFileSource(file, name)], { parentId: null, category: 1 });
-    const s = await waitUntilSettled(engine, { ids: [id!], timeoutMs: 120_000 });
-    const item = s.items.find((i) => i.id === id)!;
-    return { item, record: await db.uploads.get(id!) };
-  } finally {
-    await close();
-  }
+function upload(proxyUrl: string, file: string, name: string, hashChunk: HashChunk) {
+  return uploadOnce(proxyUrl, jar, file, name, fastEngineDeps({ streamingDigests: 'server', hashChunk, hashConcurrency: 2 }));
 }
 
 describe('unhashed streaming upload', () => {

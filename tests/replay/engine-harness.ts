@@ -6,7 +6,7 @@ import type { TransferItemView, TransferSnapshot } from '../../common/transfer/e
 import { createEngine, type Engine, type EngineDeps } from '../../workers/engine/engine';
 import type { TransferDb } from '../../workers/queue/db';
 import { createNodeHashPool } from '../../workers/node/hash-pool';
-import { createCookieFetch, engineConfigFor, openNodeTransferDb, type CookieFetch } from './node-runtime';
+import { createCookieFetch, engineConfigFor, openFileSource, openNodeTransferDb, type CookieFetch } from './node-runtime';
 import { createNodeChunkTransport } from '../../workers/node/chunk-transport';
 
 export interface NodeEngine {
@@ -87,5 +87,21 @@ export async function waitUntilSettled(engine: Engine, options: WaitOptions): Pr
       throw new Error(`engine did not settle within ${options.timeoutMs} ms: ${states}`);
     }
     await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
+/**
+ * One upload of a disk file into the root of 个人文件 by a fresh engine (closed afterwards): the item
+ * as it settled and its queue record.
+ */
+export async function uploadOnce(serverUrl: string, jar: CookieFetch, file: string, name: string, deps: NodeEngineDeps = {}, timeoutMs = 120_000) {
+  const { engine, db, close } = createNodeEngine(serverUrl, jar, deps);
+  try {
+    const [id] = await engine.enqueueUploads([await openFileSource(file, name)], { parentId: null, category: 1 });
+    const s = await waitUntilSettled(engine, { ids: [id!], timeoutMs });
+    const item = s.items.find((i) => i.id === id)!;
+    return { item, record: await db.uploads.get(id!) };
+  } finally {
+    await close();
   }
 }
