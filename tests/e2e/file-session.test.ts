@@ -406,6 +406,9 @@ describe('files session', () => {
     await picker.getByTestId('person-member').locator('.ant-checkbox').click();
     await picker.getByRole('button', { name: OK }).click();
     await page.locator('.ant-drawer .ant-table-row', { hasText: 'member' }).getByText('成员', { exact: true }).waitFor();
+    // The 已添加 toast lies over the drawer's close button until it leaves (3 s); a click aimed there
+    // would hover the toast, which pauses its timer, so the click would never land (failed so under load).
+    await page.locator('.ant-message-notice', { hasText: '已添加' }).waitFor({ state: 'detached' });
     await page.locator('.ant-drawer-close').click();
     await page.goto(new URL('/main/file/personal', page.url()).toString());
     await fileRow(page, folderA).waitFor();
