@@ -17,9 +17,9 @@ import { UploadError } from './failure-policy';
 import { MESSAGES } from './messages';
 import type { UploadRunContext } from './upload-runner';
 
-export function mergeRequest(item: UploadRecord, uploadId: string): ChunkMergeRequest {
+/** Where and how the item's file is created: the fields a merge and a second-upload claim share. */
+export function fileTarget(item: UploadRecord): Omit<ChunkMergeRequest, 'uploadId'> {
   return {
-    uploadId,
     name: item.name,
     parentId: item.target.parentId,
     category: item.target.category,
@@ -27,6 +27,10 @@ export function mergeRequest(item: UploadRecord, uploadId: string): ChunkMergeRe
     clientKey: item.id,
     ...(item.ifMatch ? { ifMatch: item.ifMatch } : {}),
   };
+}
+
+export function mergeRequest(item: UploadRecord, uploadId: string): ChunkMergeRequest {
+  return { uploadId, ...fileTarget(item) };
 }
 
 

@@ -27,7 +27,7 @@ import { UploadError } from './failure-policy';
 import { MESSAGES } from './messages';
 import { hashChunksInBackground, type DigestOptions } from './chunk-digests';
 import { computeProof } from './proof';
-import { adoptSession, finishedEarlier, mergeRequest, sendMissing } from './chunk-session';
+import { adoptSession, fileTarget, finishedEarlier, mergeRequest, sendMissing } from './chunk-session';
 import { DROPPED_SESSION, sourceChanged, stampOf } from './source-stamp';
 import type { UploadConfigSource } from './upload-config-cache';
 import { sendWholeFile, wantsWholeFile } from './whole-file';
@@ -284,16 +284,7 @@ function hashOptions(ctx: UploadRunContext): DigestOptions {
  * Returns true when the server created the file (zero chunk bytes sent); false → chunked upload.
  */
 async function trySecondUpload(ctx: UploadRunContext, item: UploadRecord, file: Blob): Promise<boolean> {
-  const claim: SecondUploadRequest = {
-    fingerprint: item.fingerprint as string,
-    size: item.size,
-    name: item.name,
-    parentId: item.target.parentId,
-    category: item.target.category,
-    onConflict: item.onConflict,
-    clientKey: item.id,
-    ...(item.ifMatch ? { ifMatch: item.ifMatch } : {}),
-  };
+  const claim: SecondUploadRequest = { fingerprint: item.fingerprint as string, size: item.size, ...fileTarget(item) };
   let challenge: SecondUploadResponse;
   try {
     challenge = await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, claim, ctx.signal);
