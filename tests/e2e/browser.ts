@@ -127,6 +127,29 @@ export function fileRow(page: Page, name: string) {
   return page.getByTestId('file-table').locator('[data-testid="file-row"][data-row-key]', { has: page.getByText(name, { exact: true }) });
 }
 
+/**
+ * The row of `name` once it is in the DOM, scrolling the list's virtualised window to it. All e2e files
+ * share one server, so by the time a test runs the admin's folders hold the entries of earlier files,
+ * and a new entry may sort below the screenful of rows the table keeps in the DOM: a plain
+ * `fileRow(…).waitFor()` then waits for a row the table will never render where it is scrolled.
+ */
+export async function revealFileRow(page: Page, name: string, timeout = 30_000) {
+  const row = fileRow(page, name);
+  const body = page.getByTestId('file-table').locator('.ft-body');
+  const deadline = Date.now() + timeout;
+  while ((await row.count()) === 0) {
+    if (Date.now() > deadline) throw new Error(`no row named ${name} in the file list within ${timeout} ms`);
+    // One screen further down; back to the top after the end (the list may still be reloading).
+    await body
+      .evaluate((el) => {
+        el.scrollTop = el.scrollTop + el.clientHeight >= el.scrollHeight - 1 ? 0 : el.scrollTop + el.clientHeight;
+      })
+      .catch(() => undefined);
+    await page.waitForTimeout(100);
+  }
+  return row;
+}
+
 /** Chunk-upload requests carry `index` in their query. */
 export function chunkIndexOf(url: string): number | null {
   if (!url.includes(API.chunkUpload)) return null;

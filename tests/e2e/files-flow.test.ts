@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeBrowserSession, fileRow, openBrowserSession, submitLogin } from './browser';
+import { closeBrowserSession, openBrowserSession, revealFileRow, submitLogin } from './browser';
 
 /** 9 MiB + a bit: three chunks at the default 4 MiB chunk size, the last one short. */
 const UPLOAD_SIZE = 9 * 1024 * 1024 + 12345;
@@ -63,8 +63,7 @@ describe('admin: folder, upload, list, download', () => {
     const item = page.getByTestId('transfer-item').filter({ hasText: name });
     await item.and(page.locator('[data-state="done"]')).waitFor({ timeout: 90_000 });
 
-    const row = fileRow(page, name);
-    await row.waitFor();
+    const row = await revealFileRow(page, name);
     const rowKey = await row.getAttribute('data-row-key');
     expect(rowKey).toBeTruthy();
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, downloadUrl } from '../../common/api/paths';
-import { baseUrl, chunkIndexOf, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, openTransferPanel, transferItems, transferRoleText, waitForRole } from './browser';
+import { baseUrl, chunkIndexOf, closeBrowserSession, loginAsAdmin, openBrowserSession, openTransferPanel, revealFileRow, transferItems, transferRoleText, waitForRole } from './browser';
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -51,8 +51,8 @@ describe('two tabs, one engine', () => {
     await openTransferPanel(tabB);
     await transferItems(tabA, name, 'done').waitFor({ timeout: 60_000 });
     await transferItems(tabB, name, 'done').waitFor({ timeout: 10_000 });
-    await fileRow(tabA, name).waitFor();
-    await fileRow(tabB, name).waitFor();
+    await revealFileRow(tabA, name);
+    await revealFileRow(tabB, name);
   });
 
   it('closing the leader mid-upload hands over to the other tab, which finishes the upload', async () => {
@@ -79,8 +79,7 @@ describe('two tabs, one engine', () => {
     await transferItems(tabB, name, 'done').waitFor({ timeout: 110_000 });
     await context.unroute(`**${API.chunkUpload}**`);
 
-    const row = fileRow(tabB, name);
-    await row.waitFor();
+    const row = await revealFileRow(tabB, name);
     const id = (await row.getAttribute('data-row-key')) as string;
     const got = await (await context.request.get(baseUrl() + downloadUrl(id))).body();
     expect(got.length).toBe(size);

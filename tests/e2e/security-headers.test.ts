@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession } from './browser';
+import { baseUrl, closeBrowserSession, loginAsAdmin, openBrowserSession, revealFileRow } from './browser';
 
 describe('the app under its Content-Security-Policy', () => {
   let browser: Browser;
@@ -47,7 +47,7 @@ describe('the app under its Content-Security-Policy', () => {
     writeFileSync(source, 'content under the policy');
     await page.getByTestId('upload-input').setInputFiles(source);
     await page.getByTestId('transfer-item').filter({ hasText: name }).and(page.locator('[data-state="done"]')).waitFor({ timeout: 60_000 });
-    await fileRow(page, name).getByTestId('file-name').click();
+    await (await revealFileRow(page, name)).getByTestId('file-name').click();
     await page.getByText('content under the policy').waitFor();
     expect(violations).toEqual([]);
     expect(errors).toEqual([]);

@@ -16,7 +16,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, downloadUrl } from '../../common/api/paths';
 import type { UploadConfig } from '../../common/transfer/protocol';
-import { baseUrl, chunkIndexesOf, chunkIndexOf, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, throttleUploads, transferItems } from './browser';
+import { baseUrl, chunkIndexesOf, chunkIndexOf, closeBrowserSession, loginAsAdmin, openBrowserSession, revealFileRow, throttleUploads, transferItems } from './browser';
 
 /** 80 MiB + a bit: 6 chunks at the product's 16 MiB (21 at 4 MiB), the last one short. */
 const FILE_SIZE = 80 * 1024 * 1024 + 4321;
@@ -120,8 +120,7 @@ describe('a large upload survives a page reload', () => {
     // The bound: a reload re-sends at most one chunk's worth of bytes.
     expect(resentBytes).toBeLessThanOrEqual(chunkSize);
 
-    const row = fileRow(page, name);
-    await row.waitFor();
+    const row = await revealFileRow(page, name);
     fileId = (await row.getAttribute('data-row-key')) as string;
     expect(fileId).toBeTruthy();
     const got = await (await context.request.get(baseUrl() + downloadUrl(fileId))).body();
