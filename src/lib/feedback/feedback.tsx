@@ -9,6 +9,7 @@ import type { MessageInstance } from 'antd/es/message/interface';
 import type { ModalFuncProps } from 'antd';
 import type { HookAPI as ModalApi } from 'antd/es/modal/useModal';
 import type { NotificationInstance } from 'antd/es/notification/interface';
+import { timedMessages, timedNotifications } from './timed-notices';
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 
 const ModalHost = lazy(() => import('./ModalHost'));
@@ -55,8 +56,9 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<Feedback>(
     () => ({
-      message: messageApi,
-      notification: notificationApi,
+      // One timer per notice instead of antd's frame loop (timed-notices.ts).
+      message: timedMessages(messageApi),
+      notification: timedNotifications(notificationApi),
       modal: {
         confirm: (props) => withModal((m) => void m.confirm(props)),
         warning: (props) => withModal((m) => void m.warning(props)),
