@@ -125,7 +125,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
   // ---- persistence: one write at a time per item (item-writes.ts) -------------------------------
 
-  const { write, writeMany, transitionIfAllowed, persistConfirmed, flush } = createItemWrites(db, items, now, () => notifier.changed());
+  const { write, writeMany, transitionIfAllowed, persistConfirmed, flush } = createItemWrites(db, items, now, (prompt) => notifier.changed(prompt));
   const { drive } = createItemDriver({
     api,
     now,

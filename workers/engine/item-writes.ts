@@ -35,7 +35,8 @@ export interface ItemWrites {
   flush(): Promise<void>;
 }
 
-export function createItemWrites(db: TransferDb, items: ReadonlyMap<string, LiveItem>, now: () => number, changed: () => void): ItemWrites {
+/** `changed(prompt)`: an item's record changed; `prompt` when its state did (shown at once, not at the next interval). */
+export function createItemWrites(db: TransferDb, items: ReadonlyMap<string, LiveItem>, now: () => number, changed: (prompt?: boolean) => void): ItemWrites {
   const writeChains = new Map<string, Promise<unknown>>();
   const notifier = { changed };
 
@@ -123,7 +124,7 @@ function write(id: string, patch: UploadPatch, attempt?: AbortSignal): Promise<U
     const live = items.get(id);
     if (!updated || !live) throw new Error(`transfer item ${id} no longer exists`);
     live.record = updated;
-    notifier.changed();
+    notifier.changed(patch.state !== undefined && patch.state !== current);
     return updated;
   });
 }
@@ -135,7 +136,7 @@ function transitionIfAllowed(id: string, to: TransferState, patch: UploadPatch =
     if (!live || !canTransition(live.record.state, to)) return false;
     const updated = await updateUpload(db, id, { ...patch, state: to }, now());
     if (updated) live.record = updated;
-    notifier.changed();
+    notifier.changed(true);
     return true;
   });
 }

@@ -8,10 +8,18 @@ export type Listener<T> = (value: T) => unknown;
 /** Default spacing of notifications. */
 export const NOTIFY_INTERVAL_MS = 200;
 
+/**
+ * Spacing after a state change (已完成, 已暂停, 失败): shown at once rather than up to an interval
+ * later, while a burst of changes still makes one notification.
+ */
+export const PROMPT_NOTIFY_MS = 30;
+
 export class ThrottledNotifier<T> {
   private readonly listeners = new Map<number, Listener<T>>();
   private nextId = 1;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the pending timer fires. */
+  private dueAt = Infinity;
   private lastSentAt = -Infinity;
 
   constructor(
@@ -32,14 +40,23 @@ export class ThrottledNotifier<T> {
     this.listeners.delete(id);
   }
 
-  /** Something changed: notify now if the interval has passed, else once at its end. */
-  changed(): void {
-    if (this.timer !== null || this.listeners.size === 0) return;
-    const wait = Math.max(0, this.lastSentAt + this.intervalMs - this.now());
+  /**
+   * Something changed: notify now if the interval has passed, else once at its end. `prompt` (a state
+   * changed, not just progress): within PROMPT_NOTIFY_MS of the last notification instead.
+   */
+  changed(prompt = false): void {
+    if (this.listeners.size === 0) return;
+    const dueAt = this.lastSentAt + (prompt ? Math.min(PROMPT_NOTIFY_MS, this.intervalMs) : this.intervalMs);
+    if (this.timer !== null) {
+      if (dueAt >= this.dueAt) return;
+      clearTimeout(this.timer);
+    }
+    this.dueAt = dueAt;
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.dueAt = Infinity;
       this.flush();
-    }, wait);
+    }, Math.max(0, dueAt - this.now()));
   }
 
   /** Sends the current value to every listener now. */
@@ -53,6 +70,7 @@ export class ThrottledNotifier<T> {
   dispose(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+    this.dueAt = Infinity;
     this.listeners.clear();
   }
 

@@ -1,6 +1,6 @@
 import { CaretRightOutlined, CloseOutlined, PauseOutlined, RedoOutlined } from '@ant-design/icons';
 import { Button, Progress, Space, Tag, Tooltip, Typography } from 'antd';
-import { memo, useRef, type ReactNode } from 'react';
+import { memo, useRef, type CSSProperties, type ReactNode } from 'react';
 import { formatSize } from '../../../common/format/size';
 import type { HeldDecision, TransferItemView } from '../../../common/transfer/engine-api';
 import { commandsFor, formatEta, heldChoices, HOLD_REASON_LABELS, stateLabel, type TransferCommand } from './state-labels';
@@ -47,6 +47,23 @@ function percentOf(item: TransferItemView): number {
   const part = item.state === 'hashing' && item.hashedBytes !== undefined ? item.hashedBytes : item.bytesDone;
   return item.size > 0 ? Math.min(99, Math.floor((part / item.size) * 100)) : 0;
 }
+
+/**
+ * The name on one line, cut with an ellipsis by CSS alone (the full name in its title). antd's
+ * Typography ellipsis measures the text in a layout effect on every render, and a running row renders
+ * with every progress snapshot (5 a second).
+ */
+const NAME_STYLE: CSSProperties = { flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' };
+
+/** The row's command buttons: they change with the state only, not with each progress snapshot. */
+const RowCommands = memo(function RowCommands({ id, commands, actions }: { id: string; commands: string; actions: TransferRowActions }) {
+  if (!commands) return null;
+  return (commands.split(',') as TransferCommand[]).map((command) => (
+    <Tooltip key={command} title={COMMANDS[command].label}>
+      <Button size="small" type="text" icon={COMMANDS[command].icon} aria-label={COMMANDS[command].label} data-testid={`transfer-${command}`} onClick={() => actions.onCommand(command, id)} />
+    </Tooltip>
+  ));
+});
 
 /** Choices for a held item with a known reason; the file input serves '重新选择文件'. */
 function HeldChoices({ item, actions }: { item: TransferItemView; actions: TransferRowActions }) {
@@ -101,19 +118,15 @@ function TransferItemRowImpl({ item, actions }: { item: TransferItemView; action
       style={{ padding: '8px 0', borderBottom: '1px solid #f0f0f0', height: '100%', boxSizing: 'border-box' }}
     >
       <div style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
-        <Typography.Text ellipsis style={{ flex: 1, minWidth: 0 }} title={shownName} data-testid="transfer-name">
+        <span style={NAME_STYLE} title={shownName} data-testid="transfer-name">
           {shownName}
-        </Typography.Text>
+        </span>
         {item.via === 'instant' && (
           <Tag color="green" style={{ marginInlineEnd: 0 }} data-testid="transfer-instant">
             秒传
           </Tag>
         )}
-        {commands.map((command) => (
-          <Tooltip key={command} title={COMMANDS[command].label}>
-            <Button size="small" type="text" icon={COMMANDS[command].icon} aria-label={COMMANDS[command].label} data-testid={`transfer-${command}`} onClick={() => actions.onCommand(command, item.id)} />
-          </Tooltip>
-        ))}
+        <RowCommands id={item.id} commands={commands.join(',')} actions={actions} />
       </div>
       <Progress percent={percentOf(item)} size="small" status={progressStatus(item)} style={{ marginBottom: 0 }} aria-label={`${item.name} 的进度`} />
       <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8, fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>

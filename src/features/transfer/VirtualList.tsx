@@ -52,7 +52,8 @@ export function VirtualList<T>({ items, rowHeight, getKey, renderRow, testId }: 
       <div style={{ height: offsets[items.length], position: 'relative' }}>
         <div style={{ position: 'absolute', top: offsets[first], left: 0, right: 0 }}>
           {visible.map((item) => (
-            <div key={getKey(item)} style={{ height: rowHeight(item), overflow: 'hidden' }}>
+            // Strict containment: a row's height is known, so a progress step inside it re-lays out that row alone.
+            <div key={getKey(item)} style={{ height: rowHeight(item), overflow: 'hidden', contain: 'strict' }}>
               {renderRow(item)}
             </div>
           ))}
