@@ -5,13 +5,13 @@ import { HomeRedirect } from './HomeRedirect';
 import { RouteGuard } from './RouteGuard';
 import { SHARE_LINK_PAGES, STANDALONE_PAGES } from './route-table';
 import { DownloadMobileRoute, ShareLinkRoute } from './ShareLinkRoute';
+import { MainShellPage } from './main-shell-page';
 
 // Each page group is its own chunk (spec §8: a chunk that does not load within 120 s shows a retry screen).
 // The status pages stay in the entry chunk: they are what a failure lands on.
 const LoginPage = lazyPage(() => import('../features/auth/login'), (m) => m.LoginPage);
 const InitialPswChangePage = lazyPage(() => import('../features/auth'), (m) => m.InitialPswChangePage);
 const PasswordChangePage = lazyPage(() => import('../features/auth'), (m) => m.PasswordChangePage);
-const MainShell = lazyPage(() => import('./MainShell'), (m) => m.MainShell);
 
 export function AppRoutes() {
   return (
@@ -38,8 +38,8 @@ export function AppRoutes() {
             <ShareLinkRoute title={title} page={path === '/shareLink' ? 'shareLink' : 'openShareLink'} />
           </Route>
         ))}
-        <Route path="/main" component={MainShell} />
-        <Route path="/main/*" component={MainShell} />
+        <Route path="/main" component={MainShellPage} />
+        <Route path="/main/*" component={MainShellPage} />
         <Route>
           <Redirect to="/error" replace />
         </Route>

@@ -7,14 +7,15 @@
 import { openAccount } from '../lib/data/open-account';
 import { prefetchSystemConfig } from '../lib/data/queries';
 import { queryClient } from '../lib/data/query-client';
+import { MainShellPage } from './main-shell-page';
 
 let earlyAccountOpen: Promise<void> | null = null;
 
 export function prefetchAtBoot(pathname: string): void {
   prefetchSystemConfig(queryClient);
   if (pathname !== '/main' && !pathname.startsWith('/main/')) return;
-  // The same module promise React.lazy gets later; a failure is retried (and shown) by lazyPage.
-  import('./MainShell').catch(() => undefined);
+  // Loaded before the route renders, the shell renders at once instead of suspending (lazyPage).
+  void MainShellPage.preload();
   const open = openAccount(queryClient);
   open.catch(() => undefined); // handled by AccountGate, which takes it
   earlyAccountOpen = open;

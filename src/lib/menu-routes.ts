@@ -31,8 +31,15 @@ function publish(routes: string[] | null): void {
   for (const l of [...listeners]) l();
 }
 
+/**
+ * Saves the menu's routes. The same routes as saved already (every page load: the menu comes from the
+ * cache, then the server, mostly unchanged) change nothing: a new array would re-render the guard,
+ * and everything under it, synchronously in the middle of the shell's first render.
+ */
 export function saveMenuRoutes(items: readonly MenuItem[]): void {
   const routes = menuRoutesOf(items);
+  const saved = loadMenuRoutes();
+  if (saved && saved.length === routes.length && saved.every((route, i) => route === routes[i])) return;
   getAppStorage().set(MENU_ROUTES_KEY, routes);
   publish(routes);
 }
