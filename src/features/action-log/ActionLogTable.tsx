@@ -45,9 +45,9 @@ export function ActionLogTable({ items, hasMore, loadMore, onOpen, footer }: { i
   useEffect(() => {
     const el = body.current;
     if (!el) return;
-    const measure = () => setViewport(el.clientHeight || 600);
-    measure();
-    const observer = new ResizeObserver(measure);
+    // The observer reports the height after the browser's own layout (also once at the start); reading
+    // clientHeight here instead forced a layout each time the panel changed (a folder upload: ~100 ms).
+    const observer = new ResizeObserver((entries) => setViewport(entries[0]?.contentRect.height || 600));
     observer.observe(el);
     return () => observer.disconnect();
   }, []);

@@ -28,9 +28,9 @@ export function VirtualList<T>({ items, rowHeight, getKey, renderRow, testId }: 
   useEffect(() => {
     const el = container.current;
     if (!el) return;
-    const measure = (): void => setViewport(el.clientHeight || 600);
-    measure();
-    const observer = new ResizeObserver(measure);
+    // The observer reports the height after the browser's own layout (also once at the start); reading
+    // clientHeight here instead forced a layout each time the panel changed (a folder upload: ~100 ms).
+    const observer = new ResizeObserver((entries) => setViewport(entries[0]?.contentRect.height || 600));
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
