@@ -125,7 +125,9 @@ export function useListSelection(items: readonly FileEntry[], onActivate: (file:
   }, [cursorEntry, handlers]);
 
   const clear = useCallback(() => {
-    setSelectedIds([]);
+    // An empty selection keeps its array: a new [] re-rendered the whole list for nothing (at every
+    // listing change, and in the page's mount, where it was a second synchronous render of the page).
+    if (latest.current.selectedIds.length > 0) setSelectedIds([]);
     anchor.current = null;
   }, [setSelectedIds]);
 
