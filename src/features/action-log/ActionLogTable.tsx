@@ -5,12 +5,15 @@ import { actionLabel } from '../../../common/api/action-codes';
 import { INFINITE_SCROLL_THRESHOLD_PX, INFINITE_SCROLL_THROTTLE_MS } from '../../../common/constants';
 import { formatDateTime } from '../../../common/format/date';
 import { throttle } from '../../lib/throttle';
+import { useElementSize } from '../../lib/use-element-size';
 import { clientText, operatorText, targetsText } from './labels';
 import './action-log.css';
 
 const ROW_HEIGHT = 44;
 /** Rows rendered above and below the visible ones, so fast scrolling shows no gaps. */
 const OVERSCAN = 8;
+/** Until the body is measured (the observer reports after the first layout). */
+const VIEWPORT_FALLBACK = { width: 0, height: 600 };
 
 const COLUMNS = ['时间', '操作人', '操作', '对象', '结果', 'IP 地址', '客户端'];
 
@@ -36,21 +39,11 @@ function Row({ e, onOpen }: { e: ActionLogEntry; onOpen: (e: ActionLogEntry) => 
 export function ActionLogTable({ items, hasMore, loadMore, onOpen, footer }: { items: ActionLogEntry[]; hasMore: boolean; loadMore: () => void; onOpen: (e: ActionLogEntry) => void; footer: React.ReactNode }) {
   const body = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
-  const [viewport, setViewport] = useState(600);
+  const viewport = useElementSize(body, VIEWPORT_FALLBACK).height;
   const more = useRef({ hasMore, loadMore });
   useEffect(() => {
     more.current = { hasMore, loadMore };
   });
-
-  useEffect(() => {
-    const el = body.current;
-    if (!el) return;
-    // The observer reports the height after the browser's own layout (also once at the start); reading
-    // clientHeight here instead forced a layout each time the panel changed (a folder upload: ~100 ms).
-    const observer = new ResizeObserver((entries) => setViewport(entries[0]?.contentRect.height || 600));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
 
   useEffect(() => {
     const el = body.current;

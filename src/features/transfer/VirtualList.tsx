@@ -1,7 +1,11 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useElementSize } from '../../lib/use-element-size';
 
 /** Pixels rendered beyond the visible area, above and below, so fast scrolling shows no gaps. */
 const OVERSCAN_PX = 400;
+
+/** Until the list is measured (the observer reports after the first layout). */
+const VIEWPORT_FALLBACK = { width: 0, height: 600 };
 
 /** Index of the last row whose top is at or above `y` (offsets ascending, offsets[0] = 0). */
 function rowAt(offsets: number[], y: number): number {
@@ -23,17 +27,7 @@ function rowAt(offsets: number[], y: number): number {
 export function VirtualList<T>({ items, rowHeight, getKey, renderRow, testId }: { items: T[]; rowHeight: (item: T) => number; getKey: (item: T) => string; renderRow: (item: T) => ReactNode; testId?: string }) {
   const container = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
-  const [viewport, setViewport] = useState(600);
-
-  useEffect(() => {
-    const el = container.current;
-    if (!el) return;
-    // The observer reports the height after the browser's own layout (also once at the start); reading
-    // clientHeight here instead forced a layout each time the panel changed (a folder upload: ~100 ms).
-    const observer = new ResizeObserver((entries) => setViewport(entries[0]?.contentRect.height || 600));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
+  const viewport = useElementSize(container, VIEWPORT_FALLBACK).height;
 
   /** offsets[i] = top of row i; offsets[items.length] = total height. */
   const offsets = useMemo(() => {
