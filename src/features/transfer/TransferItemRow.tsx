@@ -56,9 +56,9 @@ function percentOf(item: TransferItemView): number {
 const NAME_STYLE: CSSProperties = { flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' };
 
 /** The row's command buttons: they change with the state only, not with each progress snapshot. */
-const RowCommands = memo(function RowCommands({ id, commands, actions }: { id: string; commands: string; actions: TransferRowActions }) {
-  if (!commands) return null;
-  return (commands.split(',') as TransferCommand[]).map((command) => (
+const RowCommands = memo(function RowCommands({ id, state, held, actions }: { id: string; state: TransferItemView['state']; held: boolean; actions: TransferRowActions }) {
+  // A held item with a reason offers its choices below instead.
+  return (held ? [] : commandsFor(state)).map((command) => (
     <Tooltip key={command} title={COMMANDS[command].label}>
       <Button size="small" type="text" icon={COMMANDS[command].icon} aria-label={COMMANDS[command].label} data-testid={`transfer-${command}`} onClick={() => actions.onCommand(command, id)} />
     </Tooltip>
@@ -105,7 +105,6 @@ function HeldChoices({ item, actions }: { item: TransferItemView; actions: Trans
 function TransferItemRowImpl({ item, actions }: { item: TransferItemView; actions: TransferRowActions }) {
   const active = (item.state === 'uploading' || item.state === 'hashing') && item.speed > 0;
   const heldWithReason = isHeldWithReason(item);
-  const commands = heldWithReason ? [] : commandsFor(item.state);
   const shownName = item.relativePath ?? item.name;
   const note = noteOf(item);
   return (
@@ -126,7 +125,7 @@ function TransferItemRowImpl({ item, actions }: { item: TransferItemView; action
             秒传
           </Tag>
         )}
-        <RowCommands id={item.id} commands={commands.join(',')} actions={actions} />
+        <RowCommands id={item.id} state={item.state} held={heldWithReason} actions={actions} />
       </div>
       <Progress percent={percentOf(item)} size="small" status={progressStatus(item)} style={{ marginBottom: 0 }} aria-label={`${item.name} 的进度`} />
       <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8, fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
