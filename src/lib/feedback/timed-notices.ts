@@ -76,7 +76,7 @@ function noticeTimers(prefix: string) {
   const timers = new Map<Key, { timer: CloseTimer; finish: () => void }>();
   let next = 0;
   return {
-    open<C extends NoticeConfig>(config: C, seconds: number, show: (config: C) => void, close: (key: Key) => void): Promise<void> {
+    open<C extends NoticeConfig>(config: C, seconds: number, show: (config: C) => void, close: (key: Key) => void): { key: Key; closed: Promise<void> } {
       const key = config.key ?? `${prefix}-${++next}`;
       timers.get(key)?.finish();
       let resolve!: () => void;
@@ -113,7 +113,7 @@ function noticeTimers(prefix: string) {
           config.onMouseLeave?.(event);
         },
       } as C);
-      return closed;
+      return { key, closed };
     },
     /** A notice closed from outside (destroy): its timer ends; no key: every notice's. */
     forget(key?: Key): void {
@@ -150,8 +150,12 @@ export function timedMessages(api: MessageInstance): MessageInstance {
     const seconds = lifetime(config.duration, MESSAGE_SECONDS);
     if (seconds === null) return api.open(config);
     let closeNow: () => void = () => undefined;
-    const closed = timers.open(config, seconds, (shown) => (closeNow = api.open(shown)), (key) => api.destroy(key));
-    return messageType(() => closeNow(), closed);
+    const { key, closed } = timers.open(config, seconds, (shown) => (closeNow = api.open(shown)), (k) => api.destroy(k));
+    // Closed through the returned function (as antd's: no onClose): its timer ends with it.
+    return messageType(() => {
+      timers.forget(key);
+      closeNow();
+    }, closed);
   };
   const typed = (type: NoticeType) => (content: JointContent, duration?: number | VoidFunction, onClose?: VoidFunction) => open(messageArgs(type, content, duration, onClose));
   return {
@@ -174,7 +178,7 @@ export function timedNotifications(api: NotificationInstance): NotificationInsta
   const show = (kind: 'open' | 'info' | 'success' | 'warning' | 'error') => (config: NotificationArgs) => {
     const seconds = lifetime(config.duration, NOTIFICATION_SECONDS);
     if (seconds === null) return api[kind](config);
-    void timers.open(config, seconds, (shown) => api[kind](shown), (key) => api.destroy(key));
+    timers.open(config, seconds, (shown) => api[kind](shown), (key) => api.destroy(key));
   };
   return {
     open: show('open'),

@@ -121,6 +121,21 @@ describe('toasts on one timer (no antd frame loop)', () => {
     expect(fake.closedByReturn).toEqual([fake.opened[0]!.key]);
   });
 
+  it('closing through the returned function ends the timer and resolves, without onClose (as antd)', async () => {
+    const fake = fakeMessages();
+    const onClose = vi.fn();
+    let resolved = false;
+    const close = timedMessages(fake.api).open({ content: 'x', onClose });
+    void close.then(() => (resolved = true));
+    close();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(fake.closedByReturn).toEqual([fake.opened[0]!.key]);
+    expect(fake.destroyed).toEqual([]);
+    expect(onClose).not.toHaveBeenCalled();
+    expect(resolved).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('destroy() ends every timer', async () => {
     const fake = fakeMessages();
     const messages = timedMessages(fake.api);
