@@ -28,6 +28,7 @@ const SIZE = PIPELINE_MIN_BYTES + 3 * 1024 * 1024 + 17;
 let server: TestServer;
 let clean: FaultProxy;
 let faulty: FaultProxy;
+let slow: FaultProxy;
 let dir: string;
 let jar: CookieFetch;
 
@@ -36,6 +37,8 @@ beforeAll(async () => {
   clean = await startFaultProxy({ target: server.baseUrl, faultRate: 0 });
   // The first chunk request is a new file's whole-file request (protocol.ts, "Range uploads"): faulted, so the rest goes chunk by chunk, ~30 % of those faulted too.
   faulty = await startFaultProxy({ target: server.baseUrl, faultRate: 0.3, faultFirst: 1, seed: 11, stallMs: 4_000, kinds: ['drop', 'reset', 'stall'] });
+  // ~6 chunks a second: the resume test pauses once the server has recorded a chunk, long before the end.
+  slow = await startFaultProxy({ target: server.baseUrl, faultRate: 0, chunkBytesPerSecond: 24 * 1024 * 1024 });
   dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'drive-unhashed-'));
   jar = await loggedInJar(server.baseUrl, server.dataDir);
 });
@@ -43,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await clean?.close();
   await faulty?.close();
+  await slow?.close();
   server?.app.server.closeAllConnections();
   await server?.close();
   if (dir) await fsp.rm(dir, { recursive: true, force: true });
@@ -119,16 +123,22 @@ describe('unhashed streaming upload', () => {
     const hasher = countingHasher();
     const deps = fastEngineDeps({ db: queue, streamingDigests: 'server', hashChunk: hasher.hashChunk, hashConcurrency: 2, chunkConcurrency: 1 });
 
-    // Part of the file goes up; then the page goes away (the engine is disposed, the queue kept).
-    clean.resetCounters();
-    const before = createNodeEngine(clean.url, jar, deps);
+    // Part of the file goes up (through the slow proxy, so the pause comes long before the end); the
+    // pause waits until the server has recorded a chunk of the session, whatever the machine's load:
+    // the engine's bytesDone counts bytes handed to the connection, which may still sit in socket buffers.
+    const recordedChunks = async () => {
+      const session = (await queue.uploads.get(id!))?.uploadId;
+      if (!session) return 0;
+      return withServerDb(server.dataDir, (db) => (db.prepare('SELECT COUNT(*) AS n FROM upload_chunks WHERE upload_id = ?').get(session) as { n: number }).n);
+    };
+    const before = createNodeEngine(slow.url, jar, deps);
     const [id] = await before.engine.enqueueUploads([await openFileSource(file, 'changing.bin')], { parentId: null, category: 1 });
     let paused = false;
     await waitUntilSettled(before.engine, {
       ids: [id!],
       timeoutMs: 60_000,
-      onSnapshot: async (s) => {
-        if (paused || (s.items.find((i) => i.id === id)?.bytesDone ?? 0) < 2 * TEST_CHUNK_SIZE) return;
+      onSnapshot: async () => {
+        if (paused || (await recordedChunks()) === 0) return;
         paused = true;
         await before.engine.pause(id!);
       },
@@ -137,8 +147,8 @@ describe('unhashed streaming upload', () => {
     const partial = await queue.uploads.get(id!);
     expect(partial).toMatchObject({ state: 'paused', streamingSession: true, serverDigests: true });
     const oldSession = partial!.uploadId;
-    const storedChunks = await withServerDb(server.dataDir, (db) => (db.prepare('SELECT COUNT(*) AS n FROM upload_chunks WHERE upload_id = ?').get(oldSession) as { n: number }).n);
-    expect(storedChunks).toBeGreaterThan(0);
+    expect(await recordedChunks()).toBeGreaterThan(0);
+    expect(partial!.bytesDone).toBeLessThan(SIZE);
 
     // The file is rewritten (same size, new bytes, a later modification time) and picked again.
     const sha256 = await writeRandomFile(file, SIZE);

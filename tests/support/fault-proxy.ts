@@ -37,6 +37,12 @@ export interface FaultProxyOptions {
   maxConsecutiveFaultsPerChunk?: number;
   /** Fault the first N chunk requests whatever the rate (kinds taking turns); later ones at `faultRate`. */
   faultFirst?: number;
+  /**
+   * Forward chunk bodies at most this fast (bytes per second, per request). A test that must act while
+   * an upload is under way (pause it once the server recorded a chunk) gets time to see it, whatever
+   * the machine's load.
+   */
+  chunkBytesPerSecond?: number;
 }
 
 export interface FaultCounters {
@@ -211,9 +217,21 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       }
       forwarded += piece.length;
       if (isChunk) counters.chunkBytesForwarded += piece.length;
-      if (!upstream.write(piece)) {
-        req.pause();
-        upstream.once('drain', () => req.resume());
+      const drained = upstream.write(piece);
+      const throttleMs = isChunk && options.chunkBytesPerSecond ? (piece.length / options.chunkBytesPerSecond) * 1000 : 0;
+      if (drained && throttleMs < 1) return;
+      req.pause();
+      let waiting = (drained ? 0 : 1) + (throttleMs >= 1 ? 1 : 0);
+      const resumeWhenBothDone = () => {
+        if (--waiting === 0 && !req.destroyed) req.resume();
+      };
+      if (!drained) upstream.once('drain', resumeWhenBothDone);
+      if (throttleMs >= 1) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resumeWhenBothDone();
+        }, throttleMs);
+        timers.add(timer);
       }
     });
     req.on('end', () => {
