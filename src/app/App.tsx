@@ -7,6 +7,7 @@ import 'antd/dist/antd.css';
 import { createStore, Provider as JotaiProvider } from 'jotai';
 import { PwaNotifier } from '../features/pwa';
 import { FeedbackProvider } from '../lib/feedback/feedback';
+import { useMediaQuery } from '../lib/use-media-query';
 import { TOUCH_TARGET_PX, usePhone } from '../lib/use-phone';
 import { ApiNotifierBridge } from './ApiNotifierBridge';
 import { AppRoutes } from './AppRoutes';
@@ -36,10 +37,19 @@ const THEME = {
 /** On a phone every control is a touch target of at least 44 px (WCAG 2.5.5). */
 const PHONE_THEME = { zeroRuntime: true, token: { ...THEME.token, controlHeight: TOUCH_TARGET_PX, controlHeightSM: 36 } };
 
+/**
+ * A user who asked the system for less motion (prefers-reduced-motion) gets menus, dialogs and
+ * drawers that appear at once, without antd's zoom and slide animations.
+ */
+const STILL = { ...THEME, token: { ...THEME.token, motion: false } };
+const PHONE_STILL = { ...PHONE_THEME, token: { ...PHONE_THEME.token, motion: false } };
+
 export function App() {
   const phone = usePhone();
+  const still = useMediaQuery('(prefers-reduced-motion: reduce)', false);
+  const theme = phone ? (still ? PHONE_STILL : PHONE_THEME) : still ? STILL : THEME;
   return (
-    <ConfigProvider locale={zhCN} theme={phone ? PHONE_THEME : THEME}>
+    <ConfigProvider locale={zhCN} theme={theme}>
       <FeedbackProvider>
         <JotaiProvider store={store}>
           <ApiNotifierBridge />

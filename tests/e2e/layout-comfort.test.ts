@@ -2,7 +2,8 @@
  * Everyday comfort of the layout (issue 20), in Chromium against `npm start` at 1440 px: a logged-out
  * first load asks nothing that answers 401; the transfer panel stays a closed rail (the user list's
  * 操作 column fully in view) until a transfer starts, and is remembered; the menu says 交换区 like
- * the page and shows 个人中心 with an icon; 统一搜索 offers scopes and recent searches.
+ * the page and shows 个人中心 with an icon; 统一搜索 offers scopes and recent searches; menus open without
+ * animation when the system asks for less motion.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -99,5 +100,43 @@ describe('layout comfort', () => {
     await recent.click();
     await page.waitForURL('**/main/file/unifiedSearch?keyword=**');
     await fileRow(page, `面板-${stamp}.txt`).waitFor();
+  });
+
+  it('opens menus without animation when the system asks for less motion, and animated otherwise', async () => {
+    await page.goto(baseUrl() + '/main/file/personal');
+    const row = fileRow(page, `面板-${stamp}.txt`);
+    await row.waitFor();
+    // The popup is always 'prepared' (measured for its placement); an animation shows as its start and active steps.
+    const animating = (c: string) => /^ant-slide-up-(appear|enter)-(start|active)$/.test(c);
+    /** Every class the context menu's popup had while it opened (a MutationObserver sees the motion steps). */
+    const classesWhileOpening = async (): Promise<string[]> => {
+      await page.evaluate(() => {
+        const seen = new Set<string>();
+        (window as unknown as { seenMenuClasses: Set<string> }).seenMenuClasses = seen;
+        const note = (el: Element) => el.classList.contains('ant-dropdown') && el.classList.forEach((c) => seen.add(c));
+        new MutationObserver((records) => {
+          for (const r of records) {
+            if (r.target instanceof Element) note(r.target);
+            r.addedNodes.forEach((n) => n instanceof Element && (note(n), n.querySelectorAll('.ant-dropdown').forEach(note)));
+          }
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+      });
+      await row.getByTestId('file-name').click({ button: 'right' });
+      await page.locator('.ant-dropdown:visible [data-testid="menu-rename"]').waitFor();
+      await page.waitForTimeout(400); // longer than antd's slide-up (0.2 s)
+      await page.keyboard.press('Escape');
+      await page.locator('.ant-dropdown:visible').waitFor({ state: 'detached' }).catch(() => undefined);
+      return page.evaluate(() => [...(window as unknown as { seenMenuClasses: Set<string> }).seenMenuClasses]);
+    };
+
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await page.reload();
+    await row.waitFor();
+    expect((await classesWhileOpening()).filter(animating)).not.toEqual([]);
+
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.reload();
+    await row.waitFor();
+    expect((await classesWhileOpening()).filter(animating)).toEqual([]);
   });
 });
