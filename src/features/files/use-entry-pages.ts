@@ -1,11 +1,9 @@
-import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query';
+import { useInfiniteQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { FileEntry } from '../../../common/api/types';
+import { editCachedPages, type EntryPage, type Pages } from './edit-cached-pages';
 
-export interface EntryPage<T extends FileEntry> {
-  items: T[];
-  nextCursor: string | null;
-}
+export type { EntryPage } from './edit-cached-pages';
 
 /** Loads one keyset page; `cursor` null = the first page. */
 export type PageLoader<T extends FileEntry> = (cursor: string | null, signal: AbortSignal) => Promise<EntryPage<T>>;
@@ -27,8 +25,6 @@ export interface EntryPages<T extends FileEntry> {
   /** Drops rows (deleted, moved away) without a round trip. */
   drop: (ids: readonly string[]) => void;
 }
-
-type Pages<T extends FileEntry> = InfiniteData<EntryPage<T>, string | null>;
 
 const NO_LISTING: QueryKey = ['files', 'none'];
 
@@ -54,7 +50,7 @@ export function useEntryPages<T extends FileEntry>(listing: Listing<T> | null, v
   });
 
   const edit = useCallback((change: (items: T[]) => T[]) => {
-    client.setQueryData<Pages<T>>(key, (data) => data && { ...data, pages: data.pages.map((p) => ({ ...p, items: change(p.items) })) });
+    void editCachedPages(client, key, change);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- keys are compared by value
   }, [client, JSON.stringify(key)]);
 
