@@ -6,7 +6,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, findChromium } from '../support/chromium';
+import { runLighthouse } from '../support/lighthouse';
 import { baseUrl, launchBrowser, loginAsAdmin } from './browser';
 
 const PAGES = ['/login', '/main/file/personal', '/main/file/unifiedSearch', '/main/user/userInfo', '/main/system/user/list'];
@@ -18,26 +18,17 @@ interface Finding {
 }
 
 async function accessibility(url: string, cookie: string | null): Promise<{ score: number; failing: Finding[] }> {
-  const { launch } = await import('chrome-launcher');
-  const { default: lighthouse } = await import('lighthouse');
-  const { default: desktopConfig } = await import('lighthouse/core/config/desktop-config.js');
-  const chrome = await launch({ chromePath: findChromium()!, chromeFlags: [...CHROMIUM_ARGS, '--headless=new'] });
-  try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['accessibility'], extraHeaders: cookie ? { Cookie: cookie } : undefined }, desktopConfig);
-    const lhr = result!.lhr;
-    const refs = lhr.categories.accessibility!.auditRefs.filter((r) => r.weight > 0);
-    const failing = refs
-      .map((r) => lhr.audits[r.id]!)
-      .filter((a) => a.score !== null && a.score < 1)
-      .map((a) => ({
-        id: a.id,
-        title: a.title,
-        items: ((a.details as { items?: Array<{ node?: { snippet?: string } }> } | undefined)?.items ?? []).slice(0, 5).map((i) => i.node?.snippet ?? ''),
-      }));
-    return { score: Math.round((lhr.categories.accessibility!.score ?? 0) * 100), failing };
-  } finally {
-    chrome.kill();
-  }
+  const { lhr } = await runLighthouse(url, { categories: ['accessibility'], cookie });
+  const refs = lhr.categories.accessibility!.auditRefs.filter((r) => r.weight > 0);
+  const failing = refs
+    .map((r) => lhr.audits[r.id]!)
+    .filter((a) => a.score !== null && a.score < 1)
+    .map((a) => ({
+      id: a.id,
+      title: a.title,
+      items: ((a.details as { items?: Array<{ node?: { snippet?: string } }> } | undefined)?.items ?? []).slice(0, 5).map((i) => i.node?.snippet ?? ''),
+    }));
+  return { score: Math.round((lhr.categories.accessibility!.score ?? 0) * 100), failing };
 }
 
 describe('accessibility of the main pages', () => {

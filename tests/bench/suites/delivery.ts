@@ -15,6 +15,7 @@ import { chromium, type Page } from 'playwright-core';
 import { API } from '../../../common/api/paths';
 import type { CaptchaImage } from '../../../common/api/types';
 import { CHROMIUM_ARGS, CHROMIUM_MISSING_MESSAGE, findChromium } from '../../support/chromium';
+import { runLighthouse } from '../../support/lighthouse';
 import { startNpmStart } from '../../support/npm-start';
 import type { BenchModule, BenchRow } from '../lib/report';
 
@@ -71,42 +72,14 @@ function timingsOf(audits: Record<string, { numericValue?: number }>): string {
   return `FCP ${ms('first-contentful-paint')} LCP ${ms('largest-contentful-paint')} TBT ${ms('total-blocking-time')} CLS ${(audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)} SI ${ms('speed-index')}`;
 }
 
-/**
- * One Lighthouse run of `url` in a newly launched Chromium. A run can end in a runtime error instead of
- * a measurement (seen: NO_NAVSTART, the trace of a brand-new browser's first navigation without the
- * frame's navigation start): that is not a score of 0, so the run is made once more, and the row says
- * so; a second error fails the suite.
- */
-async function lighthouseScores(url: string, chromePath: string, cookie: string | null): Promise<Scores> {
-  const first = await lighthouseRun(url, chromePath, cookie);
-  if (!('error' in first)) return first;
-  console.warn(`lighthouse ${url}: ${first.error}; running it once more`);
-  const second = await lighthouseRun(url, chromePath, cookie);
-  if ('error' in second) throw new Error(`lighthouse ${url} failed twice: ${first.error}, then ${second.error}`);
-  return { ...second, timings: `${second.timings} (2nd run: 1st ${first.error})` };
-}
-
-async function lighthouseRun(url: string, chromePath: string, cookie: string | null): Promise<Scores | { error: string }> {
-  const { launch } = await import('chrome-launcher');
-  const { default: lighthouse } = await import('lighthouse');
-  // Lighthouse's own desktop preset (the product's main screen), as `lighthouse --preset=desktop`.
-  const { default: desktopConfig } = await import('lighthouse/core/config/desktop-config.js');
-  const chrome = await launch({ chromePath, chromeFlags: [...CHROMIUM_ARGS, '--headless=new'] });
-  try {
-    const result = await lighthouse(
-      url,
-      { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], extraHeaders: cookie ? { Cookie: cookie } : undefined },
-      desktopConfig,
-    );
-    const lhr = result!.lhr;
-    // BENCH_LH_SAVE=<dir> keeps each report (profiling: its long-tasks, main-thread and bootup audits).
-    if (process.env.BENCH_LH_SAVE) writeFileSync(path.join(process.env.BENCH_LH_SAVE, `lighthouse-${new URL(url).pathname.replace(/\W+/g, '_')}.json`), JSON.stringify(lhr));
-    if (lhr.runtimeError) return { error: lhr.runtimeError.code };
-    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
-    return { performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), timings: timingsOf(lhr.audits) };
-  } finally {
-    await chrome.kill();
-  }
+/** Lighthouse's scores of `url` (tests/support/lighthouse.ts: a run ending in a runtime error is made once more). */
+async function lighthouseScores(url: string, cookie: string | null): Promise<Scores> {
+  const { lhr, retriedAfter } = await runLighthouse(url, { categories: ['performance', 'accessibility', 'best-practices'], cookie });
+  // BENCH_LH_SAVE=<dir> keeps each report (profiling: its long-tasks, main-thread and bootup audits).
+  if (process.env.BENCH_LH_SAVE) writeFileSync(path.join(process.env.BENCH_LH_SAVE, `lighthouse-${new URL(url).pathname.replace(/\W+/g, '_')}.json`), JSON.stringify(lhr));
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+  const timings = timingsOf(lhr.audits) + (retriedAfter ? ` (2nd run: 1st ${retriedAfter})` : '');
+  return { performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), timings };
 }
 
 export const deliveryBenchmark: BenchModule = {
@@ -134,8 +107,8 @@ export const deliveryBenchmark: BenchModule = {
       const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
       await context.close();
 
-      const login = await lighthouseScores(app.baseUrl + '/login', chromePath, null);
-      const personal = await lighthouseScores(app.baseUrl + '/main/file/personal', chromePath, cookie);
+      const login = await lighthouseScores(app.baseUrl + '/login', null);
+      const personal = await lighthouseScores(app.baseUrl + '/main/file/personal', cookie);
       const rows: BenchRow[] = [
         { label: '/login', cells: { 'JS kB (compressed)': String(loginJsKB), 'budget kB': String(LOGIN_JS_BUDGET_KB), performance: String(login.performance), accessibility: String(login.accessibility), 'best practices': String(login.bestPractices), 'performance metrics (ms)': login.timings } },
         {
