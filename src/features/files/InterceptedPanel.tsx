@@ -1,9 +1,12 @@
-import { Badge, Button, Drawer, List, Popconfirm, Space, Tag } from 'antd';
+import { Badge, Button } from 'antd';
 import { useState } from 'react';
-import { NETWORK_SIDE_LABELS } from '../../../common/api/sharing';
-import { formatDateTime } from '../../../common/format/date';
+import { lazyWhenOpen } from '../../components/lazy-when-open';
 import { processIntercepted, useIntercepted } from '../../lib/data/sharing';
 import { useFeedback } from '../../lib/feedback/feedback';
+
+// The list (antd's List, which brings Pagination and Select) loads when the drawer first opens: the
+// file pages share their chunk, and 个人文件 should not load it.
+const InterceptedDrawer = lazyWhenOpen(() => import('./InterceptedDrawer').then((m) => m.InterceptedDrawer), (p) => p.open);
 
 /**
  * 其他 (the exchange area): the files checkSwap intercepted and that are not dealt with yet, each with
@@ -27,39 +30,7 @@ export function InterceptedPanel({ onChanged }: { onChanged: () => void }) {
           拦截记录
         </Button>
       </Badge>
-      <Drawer open={open} title="被拦截的文件" width={520} onClose={() => setOpen(false)} data-testid="intercepted-drawer">
-        <List
-          dataSource={items}
-          locale={{ emptyText: '没有被拦截的文件' }}
-          renderItem={(i) => (
-            <List.Item
-              actions={[
-                <Button key="d" size="small" onClick={() => void deal([i.id], 'dismiss')}>
-                  忽略
-                </Button>,
-                <Popconfirm key="x" title="删除这个文件？" okText="删除" cancelText="取消" onConfirm={() => deal([i.id], 'delete')}>
-                  <Button size="small" danger>
-                    删除
-                  </Button>
-                </Popconfirm>,
-              ]}
-            >
-              <List.Item.Meta
-                title={i.name}
-                description={
-                  <Space direction="vertical" size={0}>
-                    <span style={{ color: '#cf1322' }}>{i.reason}</span>
-                    <span>
-                      <Tag>{NETWORK_SIDE_LABELS[i.side]}放入</Tag>
-                      {formatDateTime(i.checkedAt)}
-                    </span>
-                  </Space>
-                }
-              />
-            </List.Item>
-          )}
-        />
-      </Drawer>
+      <InterceptedDrawer open={open} items={items} onClose={() => setOpen(false)} onDeal={deal} />
     </>
   );
 }
