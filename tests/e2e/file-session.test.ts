@@ -5,7 +5,7 @@
  * (drawer and toolbar) with the old one downloaded and restored, recycle bin and restore, keyword and
  * unified search with 打开所在位置, createTxt held under a taken name, previews of a thumbnail, a PDF and
  * audio, a folder as a zip (entries read back), server sort, favorites, a group space, batch delete and
- * purge, the category pages, and a folder of hundreds of entries with only a screenful of rows in the DOM.
+ * purge, the category pages, the exchange check's 拦截记录 on 交换区, and a folder of hundreds of entries with only a screenful of rows in the DOM.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -458,6 +458,30 @@ describe('files session', () => {
     await page.goto(new URL('/main/file/personal', page.url()).toString());
     await fileRow(page, folderA).waitFor();
     for (const category of [2, 3, 4]) await expect(fileRow(page, `分类${category}-${stamp}`).count()).resolves.toBe(0);
+  });
+
+  it('lists a file the exchange check intercepted under 拦截记录 on 交换区, and 忽略 takes it off', async () => {
+    await page.goto(new URL('/main/file/other', page.url()).toString());
+    await page.getByTestId('breadcrumb').getByText('交换区').waitFor();
+    const name = `交换-${stamp}.txt`;
+    await page.getByTestId('toolbar-create-txt').click();
+    await page.getByTestId('txt-name-input').fill(name);
+    await page.getByTestId('txt-content-input').fill('这是一份绝密会议纪要');
+    await page.getByRole('button', { name: OK }).click();
+    await fileRow(page, name).waitFor();
+    await contextAction(name, 'swapCheck');
+    await page.locator('.ant-modal-confirm-title', { hasText: '1 个文件被拦截' }).waitFor();
+    await page.getByRole('button', { name: '知道了' }).click();
+    // The drawer's list is its own chunk, loaded on the first opening.
+    await page.getByTestId('intercepted-open').click();
+    const drawer = page.getByTestId('intercepted-drawer');
+    const item = drawer.locator('.ant-list-item', { hasText: name });
+    await item.getByText('文件内容含敏感词“绝密”').waitFor();
+    await item.getByRole('button', { name: '忽 略' }).or(item.getByRole('button', { name: '忽略' })).click();
+    await item.waitFor({ state: 'detached' });
+    await drawer.getByText('没有被拦截的文件').waitFor();
+    await page.goto(new URL('/main/file/personal', page.url()).toString());
+    await fileRow(page, folderA).waitFor();
   });
 
   it('keeps only a screenful of rows in the DOM while scrolling through hundreds of entries', async () => {

@@ -11,7 +11,7 @@ import { fileListVersionAtom } from '../../lib/file-events';
 import { listingFor, searchUrl, type BrowserSource } from './browser-source';
 import { folderIntoItself } from './conflict-model';
 import { clickLink, downloadFile, downloadZip } from './download-entries';
-import { checkSwap, confirmDownload } from '../../lib/data/sharing';
+import { confirmDownload, useCheckSwap } from '../../lib/data/sharing';
 import { currentNetworkEnv } from '../../lib/client-env';
 import { SharerFilter } from './SharerFilter';
 import { DropOverlay } from './DropOverlay';
@@ -106,6 +106,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
 
   const space = source.mode === 'folder' ? source.space : undefined;
   const online = useOnline();
+  const checkSwapAndList = useCheckSwap();
   const phone = usePhone();
   const ctx = { mode: source.mode, callerId: user?.id ?? null, isAdmin: user?.role === 'admin', spaceRole: space ? space.role : undefined, offline: !online, side: currentNetworkEnv() };
   /** Offline, a change is applied to the cached lists and kept in the outbox (待同步) until the network is back. */
@@ -185,7 +186,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
           setDialog({ kind: 'share', entries });
           return;
         case 'swapCheck': {
-          const r = await checkSwap(ids);
+          const r = await checkSwapAndList(ids);
           const failedItems = r.results.filter((x) => !x.passed);
           if (failedItems.length === 0) message.success(`已通过交换检查：${r.results.length} 个文件，可在另一网络中使用`);
           else modal.warning({ title: `${failedItems.length} 个文件被拦截`, content: failedItems.map((x) => `${x.name}：${x.reason}`).join('\n') });

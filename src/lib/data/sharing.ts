@@ -180,6 +180,16 @@ export function useIntercepted(enabled = true) {
   });
 }
 
+/** checkSwap; then 拦截记录 (the intercepted list) is asked again, since the check may have added to it. */
+export function useCheckSwap(): (ids: string[]) => Promise<SwapCheckResponse> {
+  const client = useQueryClient();
+  return async (ids) => {
+    const answer = await checkSwap(ids);
+    void client.invalidateQueries({ queryKey: SHARING_KEYS.intercepted });
+    return answer;
+  };
+}
+
 /** After any sharing change: every sharing list is asked again when next shown. */
 export function useSharingChanged(): () => void {
   const client = useQueryClient();
