@@ -41,8 +41,9 @@ const PHONE_THEME = { zeroRuntime: true, token: { ...THEME.token, controlHeight:
  * A user who asked the system for less motion (prefers-reduced-motion) gets menus, dialogs and
  * drawers that appear at once, without antd's zoom and slide animations.
  */
-const STILL = { ...THEME, token: { ...THEME.token, motion: false } };
-const PHONE_STILL = { ...PHONE_THEME, token: { ...PHONE_THEME.token, motion: false } };
+const withoutMotion = (theme: typeof THEME) => ({ ...theme, token: { ...theme.token, motion: false } });
+const STILL = withoutMotion(THEME);
+const PHONE_STILL = withoutMotion(PHONE_THEME);
 
 export function App() {
   const phone = usePhone();

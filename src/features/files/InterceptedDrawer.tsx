@@ -4,7 +4,7 @@ import { formatDateTime } from '../../../common/format/date';
 
 export interface InterceptedDrawerProps {
   open: boolean;
-  items: readonly InterceptedFile[];
+  items: InterceptedFile[];
   onClose: () => void;
   onDeal: (ids: string[], decision: 'dismiss' | 'delete') => Promise<void>;
 }
@@ -14,7 +14,7 @@ export function InterceptedDrawer({ open, items, onClose, onDeal }: InterceptedD
   return (
     <Drawer open={open} title="被拦截的文件" width={520} onClose={onClose} data-testid="intercepted-drawer">
       <List
-        dataSource={[...items]}
+        dataSource={items}
         locale={{ emptyText: '没有被拦截的文件' }}
         renderItem={(i) => (
           <List.Item

@@ -28,24 +28,26 @@ afterEach(() => {
   stops = [];
 });
 
+/** A listing whose first answer (rows 'a' and 'b') has landed. */
+async function loadedListing() {
+  const l = listing();
+  stops.push(l.stop);
+  await settle();
+  l.asked[0]!({ items: [entry('a'), entry('b')], nextCursor: null });
+  await settle();
+  return l;
+}
+
 describe('editCachedPages', () => {
   it('applies a change at once when nothing is being fetched', async () => {
-    const l = listing();
-    stops.push(l.stop);
-    await settle();
-    l.asked[0]!({ items: [entry('a'), entry('b')], nextCursor: null });
-    await settle();
+    const l = await loadedListing();
     await editCachedPages<FileEntry>(l.client, KEY, (items) => items.filter((e) => e.id !== 'a'));
     expect(l.rows()).toEqual(['b']);
     expect(l.asked).toHaveLength(1);
   });
 
   it('keeps a dropped row dropped when an answer asked before the change arrives, and asks again', async () => {
-    const l = listing();
-    stops.push(l.stop);
-    await settle();
-    l.asked[0]!({ items: [entry('a'), entry('b')], nextCursor: null });
-    await settle();
+    const l = await loadedListing();
     // A revalidation goes out; meanwhile the server confirms 取消收藏 of 'a'.
     void l.client.refetchQueries({ queryKey: KEY, exact: true });
     await settle();
