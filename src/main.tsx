@@ -9,7 +9,7 @@ document.documentElement.dataset.build = import.meta.env.VITE_BUILD_ID ?? '';
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 
-prefetchAtBoot(window.location.pathname);
+prefetchAtBoot(window.location.pathname, window.location.search);
 
 const root = createRoot(container);
 // A transition: the first render is done in slices, so the page answers input while it mounts.

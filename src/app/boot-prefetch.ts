@@ -1,17 +1,23 @@
 /**
  * A page load straight into /main (a reload, a bookmark, a deep link) would otherwise fetch in a
  * waterfall: the system config once the cache is loaded, then the shell's code, then who is signed
- * in, then the menu once the shell has rendered. What does not depend on the step before starts
- * here, at boot, so the steps overlap.
+ * in, then the menu once the shell has rendered, then the page's listing once the page has. What
+ * does not depend on the step before starts here, at boot, so the steps overlap.
  */
+import { folderListRequest } from '../../common/api/file-list';
+import { API } from '../../common/api/paths';
+import { FILE_PAGE_CATEGORY } from '../../common/api/types';
+import { DEFAULT_SORT } from '../features/files/sort-state';
+import { api } from '../lib/api';
 import { openAccount } from '../lib/data/open-account';
+import { DIR_QUERY_PARAM } from '../lib/file-urls';
 import { prefetchSystemConfig } from '../lib/data/queries';
 import { queryClient } from '../lib/data/query-client';
 import { MainShellPage } from './main-shell-page';
 
 let earlyAccountOpen: Promise<void> | null = null;
 
-export function prefetchAtBoot(pathname: string): void {
+export function prefetchAtBoot(pathname: string, search: string): void {
   prefetchSystemConfig(queryClient);
   if (pathname !== '/main' && !pathname.startsWith('/main/')) return;
   // Loaded before the route renders, the shell renders at once instead of suspending (lazyPage).
@@ -19,7 +25,16 @@ export function prefetchAtBoot(pathname: string): void {
   const open = openAccount(queryClient);
   open.catch(() => undefined); // handled by AccountGate, which takes it
   earlyAccountOpen = open;
+  // 个人文件, the home page: its listing would otherwise be asked only once the account is open and the
+  // shell and the page have rendered — the last step of the waterfall, and what the page waits for.
+  if (pathname === PERSONAL_FILES_PATH) {
+    const dir = new URLSearchParams(search).get(DIR_QUERY_PARAM) || null;
+    const personal = { category: FILE_PAGE_CATEGORY.personal, spaceId: null };
+    api.prefetch(API.fileList, { body: folderListRequest(personal, dir, DEFAULT_SORT, null) });
+  }
 }
+
+const PERSONAL_FILES_PATH = '/main/file/personal';
 
 /** The account opening started at boot, once (a retry opens again). */
 export function takeEarlyAccountOpen(): Promise<void> | null {

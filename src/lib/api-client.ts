@@ -75,7 +75,16 @@ export interface ApiClient {
   post<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
   /** Form-encoded POST. */
   postForm<T>(path: string, fields: Record<string, string>, options?: Omit<RequestOptions, 'method' | 'body' | 'form'>): Promise<T>;
+  /**
+   * Sends now a request a page is about to make (at boot, before the page has rendered): the first
+   * identical request within EARLY_ANSWER_TTL_MS takes its answer instead of asking again. Nothing
+   * reacts to the answer until then — an error is the taker's to handle, as if it had asked itself.
+   */
+  prefetch(path: string, options?: Omit<RequestOptions, 'signal' | 'onError' | 'quietCodes'>): void;
 }
+
+/** How long an answer asked for early waits for its request; an older one could be out of date. */
+export const EARLY_ANSWER_TTL_MS = 10_000;
 
 export const LOGIN_PATH = '/login';
 export const DOWNLOAD_EXCEEDED_PATH = '/downloadExceeded';
@@ -172,7 +181,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
   }
 
-  async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  /** Answers asked for early (`prefetch`), by request (method, URL, body), each taken once. */
+  const early = new Map<string, { response: Promise<Response>; at: number }>();
+
+  function build(path: string, options: RequestOptions): { url: string; init: RequestInit; key: string | null } {
     const method = options.method ?? 'POST';
     const headers: Record<string, string> = { ...options.headers, ...clientHeaders(deps.platform, deps.networkEnv) };
     let body: string | Blob | undefined;
@@ -188,13 +200,26 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         body = JSON.stringify(options.body ?? {});
       }
     }
-    const res = await deps.fetch(baseUrl + withQuery(path, options.query), {
-      method,
-      headers,
-      body,
-      credentials: 'include',
-      signal: options.signal,
-    });
+    const url = baseUrl + withQuery(path, options.query);
+    // Only a request sent as text can be recognised again.
+    const key = body instanceof Blob ? null : JSON.stringify([method, url, headers, body ?? null]);
+    return { url, init: { method, headers, body, credentials: 'include' }, key };
+  }
+
+  /** The answer asked for early for this request, if one is waiting: once, and while it is recent. */
+  function takeEarly(key: string | null): Promise<Response> | null {
+    const found = key === null ? undefined : early.get(key);
+    if (!found) return null;
+    early.delete(key!);
+    return Date.now() - found.at <= EARLY_ANSWER_TTL_MS ? found.response : null;
+  }
+
+  async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    const { url, init, key } = build(path, options);
+    const ask = () => deps.fetch(url, { ...init, signal: options.signal });
+    const earlyAnswer = takeEarly(key);
+    // An early request that got no answer (offline at boot, say) is asked again now.
+    const res = earlyAnswer ? await untilAborted(earlyAnswer.catch(ask), options.signal) : await ask();
     const parsed = await readBody(res);
     if (res.ok) return unwrap<T>(parsed);
 
@@ -210,5 +235,26 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     get: (path, options) => request(path, { ...options, method: 'GET' }),
     post: (path, body, options) => request(path, { ...options, method: 'POST', body }),
     postForm: (path, fields, options) => request(path, { ...options, method: 'POST', body: fields, form: true }),
+    prefetch: (path, options = {}) => {
+      const { url, init, key } = build(path, options);
+      if (key === null) return;
+      const response = deps.fetch(url, init);
+      response.catch(() => undefined); // the taker asks again
+      const entry = { response, at: Date.now() };
+      early.set(key, entry);
+      // Not taken in time: let it go (an answer nobody asked for again is not acted on).
+      setTimeout(() => early.get(key) === entry && early.delete(key), EARLY_ANSWER_TTL_MS);
+    },
   };
+}
+
+/** `promise`, or the abort reason once `signal` aborts first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -6,7 +6,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
+import { API } from '../../common/api/paths';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clickSelectionAction, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
@@ -122,6 +123,24 @@ describe('file browsing comfort', () => {
     await page.reload();
     await page.getByTestId('file-table').waitFor();
     expect(await page.getByTestId('file-grid').count()).toBe(0);
+  });
+
+  it('a load straight into a folder asks for its listing once, at boot, before the shell has rendered', async () => {
+    const dir = new URL(page.url()).searchParams.get('dir');
+    expect(dir).toBeTruthy();
+    const sent: string[] = [];
+    const onRequest = (r: Request) => {
+      const { pathname } = new URL(r.url());
+      if (pathname === API.fileList) sent.push(`list ${(JSON.parse(r.postData() ?? '{}') as { parentId: string | null }).parentId}`);
+      else if (pathname === API.sysMsgPopup) sent.push('popup notices');
+    };
+    page.on('request', onRequest);
+    await page.reload();
+    for (const n of names) await fileRow(page, n).waitFor();
+    page.off('request', onRequest);
+    // The page took the answer asked for at boot: one listing, sent before the shell, once the
+    // account was open, asked for its pop-up notices.
+    expect(sent).toEqual([`list ${dir}`, 'popup notices']);
   });
 
   it('names a ZIP of several entries after the first one: 报告 等2个文件.zip', async () => {

@@ -10,7 +10,6 @@ import type {
   FileCatalogResponse,
   FileCategory,
   FileEntry,
-  FileListRequest,
   FileListResponse,
   FileMultiListResponse,
   FileVersion,
@@ -35,6 +34,7 @@ import type {
   VersionListResponse,
 } from '../../../common/api/types';
 import { FILE_LIST_DEFAULT_PAGE_SIZE } from '../../../common/api/types';
+import { folderListRequest } from '../../../common/api/file-list';
 import type { SharedListRequest, SharedListResponse } from '../../../common/api/sharing';
 import { api } from '../../lib/api';
 import { ApiCallError } from '../../lib/api-client';
@@ -49,16 +49,7 @@ export interface FolderScope {
 }
 
 export function listFiles(scope: FolderScope, parentId: string | null, sort: SortState, cursor: string | null, signal?: AbortSignal): Promise<FileListResponse> {
-  const body: FileListRequest = {
-    parentId,
-    category: scope.category,
-    spaceId: scope.spaceId,
-    cursor,
-    pageSize: FILE_LIST_DEFAULT_PAGE_SIZE,
-    sortField: sort.field,
-    sortOrder: sort.order,
-  };
-  return api.post<FileListResponse>(API.fileList, body, { signal });
+  return api.post<FileListResponse>(API.fileList, folderListRequest(scope, parentId, sort, cursor), { signal });
 }
 
 /** 共享文件: what others share with the caller (the top: newest share first, optionally of one sharer; below: a shared folder). */
