@@ -1,5 +1,6 @@
 import { ExportOutlined, LeftOutlined, RightOutlined, StopOutlined, SwapOutlined } from '@ant-design/icons';
-import { Alert, Badge, Button, Collapse, ConfigProvider, Empty, Progress, Space, Tag, Typography } from 'antd';
+import { Alert, Badge, Button, Collapse, Empty, Progress, Space, Tag, Typography } from 'antd';
+import './transfer-panel.css';
 import { useAtomValue } from 'jotai';
 import { useCallback, useMemo } from 'react';
 import { formatSize } from '../../../common/format/size';
@@ -134,13 +135,6 @@ const PANEL_WIDTH = 380;
 const RAIL_WIDTH = 48;
 
 /**
- * Progress bars that jump instead of sliding: a bar's width transition (0.3 s) restarted by every 1 %
- * of a fast upload never ends, so the page would lay out and paint frames for the whole upload, on the
- * CPU the upload needs (tests/bench/PROFILE-browser-upload.md, 2026-11-25 evening).
- */
-const STILL_PROGRESS = { components: { Progress: { motionDurationSlow: '0s' } } };
-
-/**
  * '传输列表': the engine's uploads, with their progress and controls. Owns the engine connection.
  *
  * On a wide screen a side sheet beside the page: closed (a narrow rail showing how many transfers
@@ -192,58 +186,57 @@ export function TransferPanel() {
   };
 
   return (
-    <ConfigProvider theme={STILL_PROGRESS}>
-      <aside
-        data-testid="transfer-panel"
-        data-expanded={expanded}
-        aria-label="传输列表"
-        style={{
-          width: phone ? '100%' : expanded ? PANEL_WIDTH : RAIL_WIDTH,
-          flex: phone ? 1 : 'none',
-          background: '#fff',
-          borderInlineStart: phone ? undefined : '1px solid #f0f0f0',
-          display: 'flex',
-          flexDirection: 'column',
-          minHeight: 0,
-          transition: 'width .2s',
-        }}
-      >
-        {!expanded && <TransferRail running={running} items={uploads} roleText={roleText} role={role} onOpen={() => setOpen(true)} />}
-        {expanded && (
-          <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '12px', borderBottom: '1px solid #f0f0f0' }}>
-            {!phone && (
-              <Button type="text" size="small" icon={<RightOutlined />} onClick={() => setOpen(false)} aria-label="收起传输列表" aria-expanded title="收起传输列表" data-testid="transfer-toggle" />
-            )}
-            <SwapOutlined />
-            <Typography.Text strong style={{ flex: 1 }}>
-              传输列表{running > 0 ? `（${running}）` : ''}
-            </Typography.Text>
-            <Button size="small" type="link" onClick={() => void getEngine().clearFinished()} disabled={!hasFinished} data-testid="transfer-clear-finished">
-              清除已完成
-            </Button>
-            <Button size="small" type="text" icon={<ExportOutlined />} onClick={exportQueue} title="导出队列（供测试回放）" aria-label="导出队列" data-testid="transfer-export">
-              导出队列
-            </Button>
+    <aside
+      className="transfer-panel"
+      data-testid="transfer-panel"
+      data-expanded={expanded}
+      aria-label="传输列表"
+      style={{
+        width: phone ? '100%' : expanded ? PANEL_WIDTH : RAIL_WIDTH,
+        flex: phone ? 1 : 'none',
+        background: '#fff',
+        borderInlineStart: phone ? undefined : '1px solid #f0f0f0',
+        display: 'flex',
+        flexDirection: 'column',
+        minHeight: 0,
+        transition: 'width .2s',
+      }}
+    >
+      {!expanded && <TransferRail running={running} items={uploads} roleText={roleText} role={role} onOpen={() => setOpen(true)} />}
+      {expanded && (
+        <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '12px', borderBottom: '1px solid #f0f0f0' }}>
+          {!phone && (
+            <Button type="text" size="small" icon={<RightOutlined />} onClick={() => setOpen(false)} aria-label="收起传输列表" aria-expanded title="收起传输列表" data-testid="transfer-toggle" />
+          )}
+          <SwapOutlined />
+          <Typography.Text strong style={{ flex: 1 }}>
+            传输列表{running > 0 ? `（${running}）` : ''}
+          </Typography.Text>
+          <Button size="small" type="link" onClick={() => void getEngine().clearFinished()} disabled={!hasFinished} data-testid="transfer-clear-finished">
+            清除已完成
+          </Button>
+          <Button size="small" type="text" icon={<ExportOutlined />} onClick={exportQueue} title="导出队列（供测试回放）" aria-label="导出队列" data-testid="transfer-export">
+            导出队列
+          </Button>
+        </div>
+      )}
+      {expanded && (
+        <div style={{ padding: '8px 12px', flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+          <div style={{ marginBottom: 6 }}>
+            <Tag color={role === 'leader' ? 'blue' : 'default'} data-testid="transfer-role" data-role={role ?? ''}>
+              {roleText}
+            </Tag>
           </div>
-        )}
-        {expanded && (
-          <div style={{ padding: '8px 12px', flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-            <div style={{ marginBottom: 6 }}>
-              <Tag color={role === 'leader' ? 'blue' : 'default'} data-testid="transfer-role" data-role={role ?? ''}>
-                {roleText}
-              </Tag>
-            </div>
-            <Alert type="warning" showIcon title={UPLOADER_TIP} style={{ marginBottom: 8 }} data-testid="uploader-tip" />
-            {!online && <Alert type="error" showIcon title={OFFLINE_TIP} style={{ marginBottom: 8 }} data-testid="transfer-offline" />}
-            <Typography.Text strong style={{ marginBottom: 4 }} data-testid="transfer-heading-upload">
-              上传（{uploads.length}）
-            </Typography.Text>
-            <BlockedList items={blocked} />
-            <TransferList items={uploads} actions={actions} />
-          </div>
-        )}
-      </aside>
-    </ConfigProvider>
+          <Alert type="warning" showIcon title={UPLOADER_TIP} style={{ marginBottom: 8 }} data-testid="uploader-tip" />
+          {!online && <Alert type="error" showIcon title={OFFLINE_TIP} style={{ marginBottom: 8 }} data-testid="transfer-offline" />}
+          <Typography.Text strong style={{ marginBottom: 4 }} data-testid="transfer-heading-upload">
+            上传（{uploads.length}）
+          </Typography.Text>
+          <BlockedList items={blocked} />
+          <TransferList items={uploads} actions={actions} />
+        </div>
+      )}
+    </aside>
   );
 }
 
