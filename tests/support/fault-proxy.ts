@@ -188,8 +188,12 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         res.destroy();
       }
     });
+    // The client left before its whole body was passed on: the server's side is cut too. Not `complete`:
+    // a request paused here (the server reading slowly) may hold the last bytes of a complete body, and
+    // Node discards them when the client closes, with no 'end'. The upstream then waited for them for
+    // good, holding the server's writer of that chunk (seen as a pipelined upload that never settled).
     req.on('close', () => {
-      if (!req.complete) {
+      if (!req.readableEnded) {
         cutByUs = true;
         upstream.destroy();
       }
