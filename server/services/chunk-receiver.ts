@@ -14,6 +14,7 @@ import { BodySegments, wholeBody, type BodySource } from '../storage/body-source
 import type { LocalChunkStore } from '../storage/chunk-store';
 import { streamingChunkDigest } from '../storage/content-digest';
 import type { Caller } from './caller';
+import { ChunkWriters } from './chunk-writers';
 import type { KeyedLock, PendingWork } from './keyed-lock';
 
 /** The fingerprint of a streaming session until its merge announces the real one. */
@@ -44,7 +45,7 @@ function checkOffset(offset: number, chunkLength: number): void {
 }
 
 export interface ChunkReceiverDeps {
-  /** The upload service's locks (keys: upload id, and `<uploadId>/<index>`). */
+  /** The upload service's locks, by upload id (the writers of one chunk are kept apart by ChunkWriters). */
   locks: KeyedLock;
   /** Requests being received, by upload (chunk/exist waits for them briefly). */
   receiving: PendingWork;
@@ -59,6 +60,9 @@ export class ChunkReceiver {
     private readonly chunks: LocalChunkStore,
     private readonly deps: ChunkReceiverDeps,
   ) {}
+
+  /** One writer at a time per chunk (`<uploadId>/<index>`); a quiet one is cut when another waits. */
+  private readonly writers = new ChunkWriters();
 
   /** See ANNOUNCED_DIGEST_SESSIONS: `${uploadId}/${fingerprint}` → the digests, concatenated. */
   private readonly announcedDigests = new Map<string, Buffer>();
@@ -193,10 +197,10 @@ export class ChunkReceiver {
 
   /**
    * Receives chunk `index` from `offset` into its partial file, checks length and (when given) digest,
-   * then installs and records it. Writers of one (upload, chunk) run one at a time; the rename and
-   * record run under the upload's lock (never during a merge, never after one). A chunk already
-   * recorded stays as it is (a repeated or concurrent duplicate is read and checked without touching
-   * any file). Order: fsync (outside the lock), then under the lock rename into place and record — a
+   * then installs and records it. Writers of one (upload, chunk) run one at a time, and one whose body
+   * goes quiet while another waits is cut (chunk-writers.ts); the rename and record run under the
+   * upload's lock (never during a merge, never after one). A chunk already recorded stays as it is (a
+   * repeated or concurrent duplicate is read and checked without touching any file). Order: fsync (outside the lock), then under the lock rename into place and record — a
    * crash between leaves an unrecorded file that recovery removes and the client re-sends.
    * `onBodyRead` is called once the chunk's bytes are read (before they are made durable).
    */
@@ -211,7 +215,7 @@ export class ChunkReceiver {
     onBodyRead?: () => void,
   ): Promise<void> {
     const expectedLength = chunkLengthOf(upload, index);
-    await this.deps.locks.run(`${upload.id}/${index}`, async () => {
+    await this.writers.run(`${upload.id}/${index}`, () => body.cut(), async (writer) => {
       const partial = await this.deps.locks.run(upload.id, async () => {
         const current = await this.uploads.findChunkTarget(upload.id, caller.userId, caller.tenantId, now);
         if (!current || current.merge_blob_id) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
@@ -220,13 +224,20 @@ export class ChunkReceiver {
         if (!opened) throw new AppError(ERRORS.CHUNK_OFFSET_MISMATCH, `服务器未保存该分片的前 ${offset} 字节，请从头重传该分片`);
         return opened;
       });
+      writer.readingBody();
+      const counted = (n: number) => {
+        this.chunkBytesReceived += n;
+        writer.received();
+      };
       if (!partial) {
         // Already stored: no file is touched, but the duplicate is still checked (hashed in passing).
-        await this.verifyDuplicate(body, offset, expectedLength, digest);
+        await this.verifyDuplicate(body, offset, expectedLength, digest, counted);
+        writer.bodyDone();
         onBodyRead?.();
         return;
       }
-      const ended = await partial.append(body, expectedLength - offset, (n) => (this.chunkBytesReceived += n));
+      const ended = await partial.append(body, expectedLength - offset, counted);
+      writer.bodyDone();
       if (ended === 'cut') {
         await partial.retain();
         throw new AppError(ERRORS.VALIDATION, '分片传输中断，已收到的部分已保留');
@@ -263,12 +274,12 @@ export class ChunkReceiver {
    * A body for a chunk already recorded: read and counted, refused like a first copy when its bytes
    * are wrong. With `offset` > 0 only its length can be checked (the prefix is the stored chunk's).
    */
-  private async verifyDuplicate(body: BodySource, offset: number, expectedLength: number, digest: string | undefined): Promise<void> {
+  private async verifyDuplicate(body: BodySource, offset: number, expectedLength: number, digest: string | undefined, onBytes: (n: number) => void): Promise<void> {
     const hash = streamingChunkDigest();
     let received = 0;
     try {
       for await (const piece of body.pieces()) {
-        this.chunkBytesReceived += piece.length;
+        onBytes(piece.length);
         received += piece.length;
         if (received > expectedLength - offset) throw new AppError(ERRORS.CHUNK_SIZE_MISMATCH);
         hash.update(piece);

@@ -103,8 +103,8 @@ export class UploadService {
   }
 
   /**
-   * Keys: the upload id (the rename + record of a chunk, the merge, the sweep of one upload run one
-   * at a time) and `<uploadId>/<index>` (writers of one chunk's partial run one at a time).
+   * By upload id: the rename + record of a chunk, the merge, the sweep of one upload run one at a time.
+   * (The writers of one chunk's partial are kept apart by the receiver: chunk-writers.ts.)
    */
   private readonly locks = new KeyedLock();
 

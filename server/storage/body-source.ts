@@ -10,6 +10,11 @@ export interface BodySource {
   pieces(): AsyncIterable<Buffer>;
   /** After the pieces ended: false when the body ended before its end (the connection closed early). */
   complete(): boolean;
+  /**
+   * Cuts the request as a dropped connection would (chunk-writers.ts: a writer gone quiet while another
+   * request waits for its chunk): the pieces end early, or the iteration fails, and nothing is answered.
+   */
+  cut(): void;
 }
 
 /** A request body that is one chunk (or its rest, from an offset). */
@@ -18,6 +23,7 @@ export function wholeBody(body: Readable): BodySource {
     pieces: () => body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>,
     // An IncomingMessage whose connection closed early may end its iteration without an error.
     complete: () => (body as Readable & { complete?: boolean }).complete !== false,
+    cut: () => body.destroy(),
   };
 }
 
@@ -31,7 +37,7 @@ export class BodySegments {
   private leftover: Buffer | null = null;
   private ended = false;
 
-  constructor(body: Readable) {
+  constructor(private readonly body: Readable) {
     this.source = body.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
   }
 
@@ -57,6 +63,8 @@ export class BodySegments {
     return {
       pieces: () => pieces,
       complete: () => delivered === length,
+      // The whole request goes: its later chunks would only be sent again anyway.
+      cut: () => this.body.destroy(),
     };
   }
 

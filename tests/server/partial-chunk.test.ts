@@ -7,11 +7,11 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
-import { API, downloadUrl } from '../../common/api/paths';
-import type { FileEntry } from '../../common/api/types';
+import { API } from '../../common/api/paths';
 import type { ChunkExistResponse } from '../../common/transfer/protocol';
 import { type Client, loggedInClient, putChunk, randomContent, startServer, startServerAsAdmin, type TestServer } from './helpers';
 import { openUploadSession } from './upload-session';
+import { bytesReceived, mergeAndCheck, openChunkRequest, putRest, untilBytesReceived } from './chunk-kit';
 import { chunkDigestHex } from '../support/chunk-digest';
 
 const CHUNK = 256 * 1024;
@@ -31,48 +31,17 @@ const chunkOf = (content: Buffer, i: number) => content.subarray(i * CHUNK, (i +
 
 const open = (client: Client, content: Buffer, name: string) => openUploadSession(client, content, name, CHUNK);
 
-async function bytesReceived(s: TestServer, client: Client): Promise<number> {
-  const res = await client.get<{ data: { chunkBytesReceived: number } }>(API.testStats);
-  expect(res.status).toBe(200);
-  return res.body.data.chunkBytesReceived;
-}
-
 /**
  * Sends the head of a chunk body over a raw connection that announces the whole rest of the chunk,
  * waits until the server has read those bytes, then destroys the socket (a reload, a cut connection).
  */
-async function cutChunk(
-  s: TestServer,
-  client: Client,
-  uploadId: string,
-  index: number,
-  chunk: Buffer,
-  sendBytes: number,
-  offset = 0,
-): Promise<void> {
-  const before = await bytesReceived(s, client);
-  const url = new URL(`${s.baseUrl}${API.chunkUpload}?uploadId=${uploadId}&index=${index}${offset ? `&offset=${offset}` : ''}`);
-  const req = http.request(url, {
-    method: 'POST',
-    headers: {
-      cookie: client.cookie,
-      'content-type': 'application/octet-stream',
-      'content-length': String(chunk.length - offset),
-      'x-chunk-sha256': chunkDigestHex(chunk),
-    },
-  });
-  const failed = new Promise<void>((resolve) => {
-    req.on('error', () => resolve());
-    req.on('response', (res) => {
-      res.resume();
-      resolve();
-    });
-  });
-  await new Promise<void>((resolve, reject) => req.write(chunk.subarray(offset, offset + sendBytes), (err) => (err ? reject(err) : resolve())));
-  await expect.poll(() => bytesReceived(s, client), { timeout: 10_000, interval: 20 }).toBe(before + sendBytes);
-  req.socket?.destroy();
-  req.destroy();
-  await failed;
+async function cutChunk(s: TestServer, client: Client, uploadId: string, index: number, chunk: Buffer, sendBytes: number, offset = 0): Promise<void> {
+  const before = await bytesReceived(client);
+  const request = openChunkRequest(s, client, uploadId, index, chunk, offset);
+  await request.send(chunk.subarray(offset, offset + sendBytes));
+  await untilBytesReceived(client, before + sendBytes);
+  request.destroy();
+  await request.answer;
 }
 
 /** Polls chunk/exist until the server lists `index` as a partial of `bytes` (the cut is handled async). */
@@ -90,24 +59,8 @@ async function expectPartial(client: Client, content: Buffer, name: string, inde
   return session!;
 }
 
-async function putRest(client: Client, uploadId: string, index: number, chunk: Buffer, offset: number, body = chunk.subarray(offset)) {
-  const res = await client.raw(`${API.chunkUpload}?uploadId=${uploadId}&index=${index}&offset=${offset}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/octet-stream', 'x-chunk-sha256': chunkDigestHex(chunk) },
-    body: new Uint8Array(body),
-  });
-  return { status: res.status, body: (await res.json()) as { data?: unknown; errorCode?: string; errorMessage?: string } };
-}
-
 const partFiles = async (s: TestServer, uploadId: string): Promise<string[]> =>
   (await fsp.readdir(path.join(s.dataDir, 'uploads', uploadId)).catch(() => [] as string[])).filter((n) => n.endsWith('.part')).sort();
-
-async function mergeAndCheck(client: Client, uploadId: string, name: string, content: Buffer): Promise<void> {
-  const merged = await client.post<{ data: FileEntry }>(API.chunkMerge, { uploadId, name, parentId: null, category: 1 });
-  expect(merged.status).toBe(200);
-  const res = await client.raw(downloadUrl(merged.body.data.id));
-  expect(Buffer.from(await res.arrayBuffer()).equals(content)).toBe(true);
-}
 
 describe('a chunk body cut mid-way', () => {
   it('is kept as a partial, listed by chunk/exist, and resumed with offset (only the rest is sent)', async () => {
@@ -121,10 +74,10 @@ describe('a chunk body cut mid-way', () => {
     expect(resumed.existingChunks).toEqual([0]);
     expect(await partFiles(server, session.uploadId)).toEqual(['1.part']);
 
-    const before = await bytesReceived(server, admin);
+    const before = await bytesReceived(admin);
     const rest = await putRest(admin, session.uploadId, 1, chunkOf(content, 1), HALF);
     expect(rest).toEqual({ status: 200, body: { data: { index: 1, size: CHUNK } } });
-    expect(await bytesReceived(server, admin)).toBe(before + CHUNK - HALF);
+    expect(await bytesReceived(admin)).toBe(before + CHUNK - HALF);
     expect(await partFiles(server, session.uploadId)).toEqual([]);
     const after = await open(admin, content, 'cut.bin');
     expect(after.existingChunks).toEqual([0, 1]);

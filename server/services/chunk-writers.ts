@@ -1,0 +1,115 @@
+/**
+ * Writers of one chunk (`<uploadId>/<index>`) run one at a time, and one that has gone quiet does not
+ * hold the chunk from the next.
+ *
+ * A client sends a chunk again only after giving up on its earlier request (its stall timeout, or the
+ * attempt failed), but the server may never learn that the earlier one is gone: a proxy or a NAT may
+ * keep its connection open, a half-open TCP connection never ends, and the server sets no time limit
+ * on a request (a chunk may take minutes on a slow link). Such a request, waiting for bytes that will
+ * never come, would hold the chunk for good, and every retry of it would queue behind it until the
+ * client gives up on the upload. So while another request waits for the chunk, the writer holding it
+ * is cut, as a dropped connection would cut it (what it received stays as the chunk's partial, which
+ * the waiting request continues or replaces), once its body has been idle for IDLE_WRITER_CUT_MS.
+ * A writer whose bytes keep coming is never cut (two live writers of one chunk, e.g. two queue items
+ * of the same file sharing an announced session, still run one after the other and both get their
+ * answer), nor one that is not waiting for the network (opening the partial, or making a whole body
+ * durable and recording it: bounded by the disk).
+ */
+import { KeyedLock } from './keyed-lock';
+
+/** How long the holder's body may go without a byte while another request waits for its chunk. */
+export const IDLE_WRITER_CUT_MS = 2_000;
+
+/** What the writer holding a chunk tells about itself (given to its task). */
+export interface ChunkWriter {
+  /** Reading the body from the network starts (or resumes): from now on silence counts. */
+  readingBody(): void;
+  /** Body bytes arrived. */
+  received(): void;
+  /** The body is read (whole or cut): the rest is the server's work, never cut. */
+  bodyDone(): void;
+}
+
+interface Holder {
+  reading: boolean;
+  lastByteAt: number;
+  cut: () => void;
+  wasCut: boolean;
+}
+
+export class ChunkWriters {
+  private readonly lock = new KeyedLock();
+  private readonly holders = new Map<string, Holder>();
+  /** Requests waiting for each chunk, and the timer that watches its holder meanwhile. */
+  private readonly waiting = new Map<string, { count: number; timer: ReturnType<typeof setInterval> }>();
+
+  constructor(
+    private readonly idleCutMs = IDLE_WRITER_CUT_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Runs `task` once it holds chunk `key`. `cut` ends this request's body as a dropped connection
+   * would (the task's read of it then fails or ends short); it is called at most once, only between
+   * the task's readingBody() and bodyDone(), and only while another request waits for the chunk.
+   */
+  async run<T>(key: string, cut: () => void, task: (writer: ChunkWriter) => Promise<T>): Promise<T> {
+    this.wait(key);
+    let waited = true;
+    const stopWaiting = () => {
+      if (waited) this.leave(key);
+      waited = false;
+    };
+    try {
+      return await this.lock.run(key, async () => {
+        stopWaiting();
+        const holder: Holder = { reading: false, lastByteAt: this.now(), cut, wasCut: false };
+        this.holders.set(key, holder);
+        try {
+          return await task({
+            readingBody: () => {
+              holder.reading = true;
+              holder.lastByteAt = this.now();
+            },
+            received: () => {
+              holder.lastByteAt = this.now();
+            },
+            bodyDone: () => {
+              holder.reading = false;
+            },
+          });
+        } finally {
+          this.holders.delete(key);
+        }
+      });
+    } finally {
+      stopWaiting();
+    }
+  }
+
+  private wait(key: string): void {
+    const entry = this.waiting.get(key);
+    if (entry) {
+      entry.count++;
+      return;
+    }
+    // Checked a few times per idle period: a quiet holder is cut at most a quarter period late.
+    const timer = setInterval(() => this.cutIfIdle(key), Math.max(1, Math.floor(this.idleCutMs / 4)));
+    timer.unref();
+    this.waiting.set(key, { count: 1, timer });
+  }
+
+  private leave(key: string): void {
+    const entry = this.waiting.get(key);
+    if (!entry || --entry.count > 0) return;
+    clearInterval(entry.timer);
+    this.waiting.delete(key);
+  }
+
+  private cutIfIdle(key: string): void {
+    const holder = this.holders.get(key);
+    if (!holder || !holder.reading || holder.wasCut || this.now() - holder.lastByteAt < this.idleCutMs) return;
+    holder.wasCut = true;
+    holder.cut();
+  }
+}
