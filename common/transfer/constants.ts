@@ -43,6 +43,12 @@ export const UNREACHABLE_PATIENCE_MS = 10 * 60_000;
 
 /** A chunk request with no progress for this long is aborted and retried (Uppy uses 30 s). */
 export const STALL_TIMEOUT_MS = 30_000;
+/**
+ * Once a chunk request's whole body has gone, its answer may take this many stall timeouts (60 s with
+ * the default) before the request is aborted and retried: bytes still buffered on the way, and the
+ * server's digest and fsync of the chunk, show no progress (transport.ts, withStallDetection).
+ */
+export const ANSWER_TIMEOUT_STALLS = 2;
 
 /** Smoothing of speed/ETA: exponential moving average with this half-life (as Uppy). */
 export const SPEED_HALF_LIFE_MS = 2_000;

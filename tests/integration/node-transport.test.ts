@@ -2,7 +2,8 @@
  * The engine's chunk transport under Node (workers/node/chunk-transport.ts) against a real HTTP
  * server: a disk range goes byte-exact through its two reused read buffers, progress climbs to the
  * body's size, a server that refuses before reading the body ends the request instead of hanging,
- * and an abort rejects with its reason.
+ * stall detection gives the answer after the whole body a bound of its own, and an abort rejects
+ * with its reason.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -12,6 +13,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANSWER_TIMEOUT_STALLS } from '../../common/transfer/constants';
+import { StallError, withStallDetection } from '../../workers/engine/transport';
 import { createNodeChunkTransport } from '../../workers/node/chunk-transport';
 import { createCookieFetch, openFileSource } from '../replay/node-runtime';
 
@@ -40,9 +43,14 @@ beforeAll(async () => {
       hash.update(piece);
       bytes += piece.length;
     });
+    // `?answerAfter=ms`: the whole body is read, the answer comes that much later (a digest and fsync).
+    const answerAfter = Number(new URL(req.url ?? '/', base).searchParams.get('answerAfter') ?? 0);
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ bytes, sha256: hash.digest('hex'), cookie: req.headers.cookie ?? null }));
+      setTimeout(() => {
+        if (res.destroyed) return;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ bytes, sha256: hash.digest('hex'), cookie: req.headers.cookie ?? null }));
+      }, answerAfter).unref();
     });
   });
   server.listen(0, '127.0.0.1');
@@ -89,6 +97,22 @@ describe('Node chunk transport', () => {
     const next = await send(`${base}/chunk`, source.slice(0, 2 * MiB));
     expect(next.status).toBe(200);
     expect(next.body).toMatchObject({ bytes: 2 * MiB, sha256: createHash('sha256').update(content.subarray(0, 2 * MiB)).digest('hex') });
+  });
+
+  it('with stall detection: the answer after the whole body gets a longer bound than the body', async () => {
+    const STALL_MS = 400;
+    const transport = withStallDetection(createNodeChunkTransport(createCookieFetch()), STALL_MS);
+    const source = await openFileSource(file);
+    const send = (answerAfter: number) =>
+      transport({ url: `${base}/chunk?answerAfter=${answerAfter}`, body: source.slice(0, 2 * MiB), headers: {}, signal: new AbortController().signal, onProgress: () => undefined });
+    // Longer than the stall timeout, within the answer's bound: waited for.
+    const slow = await send(STALL_MS * 1.5);
+    expect(slow.status).toBe(200);
+    expect(slow.body).toMatchObject({ bytes: 2 * MiB });
+    // No answer at all: aborted once the answer's bound has passed.
+    const started = Date.now();
+    await expect(send(60_000)).rejects.toThrow(new StallError(ANSWER_TIMEOUT_STALLS * STALL_MS));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(ANSWER_TIMEOUT_STALLS * STALL_MS);
   });
 
   it('rejects with the abort reason', async () => {

@@ -4,8 +4,10 @@
  * `ChunkTransport` is an engine dependency: the browser default uses XMLHttpRequest (available in
  * dedicated workers, and the only API with upload progress events); where there is no XHR (Node) the
  * fetch transport sends the body in one go and reports progress when it is accepted. Either way
- * `withStallDetection` aborts a request that shows no progress for the stall timeout.
+ * `withStallDetection` aborts a request that shows no progress for the stall timeout (or, once its
+ * body has gone, no answer for a longer bound).
  */
+import { ANSWER_TIMEOUT_STALLS } from '../../common/transfer/constants';
 import type { FetchFn } from './api-client';
 
 export interface ChunkRequest {
@@ -96,38 +98,44 @@ export function defaultChunkTransport(fetchFn: FetchFn): ChunkTransport {
 }
 
 /**
- * Wraps a transport so that a request with no progress for `timeoutMs` (none since it started, or
- * since its last progress event) is aborted and rejects with StallError.
+ * Wraps a transport so that a request is aborted, rejecting with StallError, when it shows no
+ * progress for `timeoutMs` while its body goes out (none since it started, or since its last
+ * progress event), or gets no answer within `answerTimeoutMs` once the whole body has gone. The wait
+ * for the answer has a bound of its own, longer: after the last byte is handed to the network, bytes
+ * may still be buffered on the way (socket buffers, a proxy), and the server finishes the chunk's
+ * digest and makes it durable (fsync) before it answers, seconds for a large chunk on a busy disk,
+ * with no progress to show meanwhile. (A transport without upload progress, fetch, reports the body
+ * only with the answer: its whole request has `timeoutMs`.)
  */
-export function withStallDetection(transport: ChunkTransport, timeoutMs: number): ChunkTransport {
+export function withStallDetection(transport: ChunkTransport, timeoutMs: number, answerTimeoutMs = ANSWER_TIMEOUT_STALLS * timeoutMs): ChunkTransport {
   return async (request) => {
     const outer = request.signal;
     outer.throwIfAborted();
     const inner = new AbortController();
     const forward = () => inner.abort(outer.reason);
     outer.addEventListener('abort', forward, { once: true });
-    let stalled = false;
+    let stalledAfter: number | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = () => {
+    const arm = (ms: number) => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        stalled = true;
-        inner.abort(new StallError(timeoutMs));
-      }, timeoutMs);
+        stalledAfter = ms;
+        inner.abort(new StallError(ms));
+      }, ms);
     };
-    arm();
+    arm(timeoutMs);
     try {
       return await transport({
         ...request,
         signal: inner.signal,
         onProgress: (bytes) => {
-          arm();
+          arm(bytes >= request.body.size ? answerTimeoutMs : timeoutMs);
           request.onProgress(bytes);
         },
       });
     } catch (error) {
       if (outer.aborted) throw outer.reason;
-      if (stalled) throw new StallError(timeoutMs);
+      if (stalledAfter !== null) throw new StallError(stalledAfter);
       throw error;
     } finally {
       clearTimeout(timer);
