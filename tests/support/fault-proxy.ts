@@ -10,7 +10,10 @@
  *  - stall:   the body is not read and nothing is answered until the client gives up (its stall
  *             timeout) — or, bounded, until `stallMs` passes, when the proxy destroys the connection;
  *  - corrupt: the whole body is forwarded with one byte flipped (the server must refuse the digest).
- *             An empty body cannot be corrupted: it is dropped instead (counted as a drop).
+ *             An empty body cannot be corrupted: it is dropped instead (counted as a drop);
+ *  - hold:    about half the body is forwarded, then nothing more, and the connection to the server
+ *             stays open even after the client gives up (a proxy or NAT that never tells the server
+ *             the client left), until the proxy closes. Not among FAULT_KINDS: asked for by name.
  * Counters say what was done and how many chunk body bytes reached the server. When the target is
  * down, requests get a 502 (the crash test restarts the server behind the proxy).
  */
@@ -18,7 +21,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { API } from '../../common/api/paths';
 
-export type FaultKind = 'drop' | 'reset' | 'stall' | 'corrupt';
+export type FaultKind = 'drop' | 'reset' | 'stall' | 'corrupt' | 'hold';
 export const FAULT_KINDS: readonly FaultKind[] = ['drop', 'reset', 'stall', 'corrupt'];
 
 export interface FaultProxyOptions {
@@ -86,7 +89,7 @@ function emptyCounters(): FaultCounters {
   return {
     requests: 0,
     chunkRequests: 0,
-    faults: { drop: 0, reset: 0, stall: 0, corrupt: 0 },
+    faults: { drop: 0, reset: 0, stall: 0, corrupt: 0, hold: 0 },
     stallsEndedByClient: 0,
     stallsEndedByProxy: 0,
     chunkBytesForwarded: 0,
@@ -179,7 +182,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     );
     let cutByUs = false;
     upstream.on('error', () => {
-      if (cutByUs) return;
+      if (cutByUs || held) return;
       counters.upstreamErrors++;
       if (!res.headersSent) {
         res.writeHead(502, { 'content-type': 'application/json', connection: 'close' });
@@ -193,7 +196,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     // Node discards them when the client closes, with no 'end'. The upstream then waited for them for
     // good, holding the server's writer of that chunk (seen as a pipelined upload that never settled).
     req.on('close', () => {
-      if (!req.readableEnded) {
+      if (!req.readableEnded && fault !== 'hold') {
         cutByUs = true;
         upstream.destroy();
       }
@@ -201,13 +204,25 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
 
     let forwarded = 0;
     const resetAt = fault === 'reset' ? Math.floor(bodyLength / 2) : Infinity;
+    const holdAt = fault === 'hold' ? Math.floor(bodyLength / 2) : Infinity;
+    let held = false;
     const flipAt = fault === 'corrupt' ? Math.floor(random() * bodyLength) : -1;
     req.on('data', (data: Buffer) => {
+      if (held) return;
       let piece = data;
       if (flipAt >= forwarded && flipAt < forwarded + piece.length) {
         piece = Buffer.from(piece);
         const at = flipAt - forwarded;
         piece[at] = piece[at]! ^ 0xff;
+      }
+      if (forwarded + piece.length > holdAt) {
+        const head = piece.subarray(0, Math.max(0, holdAt - forwarded));
+        if (head.length) upstream.write(head);
+        if (isChunk) counters.chunkBytesForwarded += head.length;
+        forwarded = holdAt;
+        held = true;
+        req.pause(); // nothing more gets through; the upstream is left as it is
+        return;
       }
       if (forwarded + piece.length > resetAt) {
         const head = piece.subarray(0, Math.max(0, resetAt - forwarded));
@@ -239,6 +254,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       }
     });
     req.on('end', () => {
+      if (fault === 'hold') return; // a body shorter than a read: what arrived is held too
       if (fault === 'reset') {
         // Body shorter than a read: cut now, before the server can answer.
         cutByUs = true;
