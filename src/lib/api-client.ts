@@ -12,6 +12,7 @@
 import { ApiCallError, classifyFailure, type ApiFailure } from '../../common/api/failure';
 import { clientHeaders, type ClientPlatform, type NetworkEnv } from '../../common/api/client-env';
 import { REDIRECT_QUERY_PARAM, TOAST_DURATION_SECONDS } from '../../common/constants';
+import { untilAborted } from '../../common/until-aborted';
 
 export { ApiCallError };
 export type { ApiFailure };
@@ -246,15 +247,4 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       setTimeout(() => early.get(key) === entry && early.delete(key), EARLY_ANSWER_TTL_MS);
     },
   };
-}
-
-/** `promise`, or the abort reason once `signal` aborts first. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -5,6 +5,7 @@
  */
 import { API } from '../../common/api/paths';
 import type { UploadConfig } from '../../common/transfer/protocol';
+import { untilAborted } from '../../common/until-aborted';
 import type { ApiClient } from './api-client';
 
 export const UPLOAD_CONFIG_TTL_MS = 60_000;
@@ -26,16 +27,4 @@ export function createUploadConfigCache(api: Pick<ApiClient, 'getJson'>, now: ()
     }
     return untilAborted(cached.request, signal);
   };
-}
-
-/** `promise`, or the abort reason as soon as `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as unknown);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
-      (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error)),
-    );
-  });
 }
