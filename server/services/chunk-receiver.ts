@@ -200,8 +200,9 @@ export class ChunkReceiver {
    * then installs and records it. Writers of one (upload, chunk) run one at a time, and one whose body
    * goes quiet while another waits is cut (chunk-writers.ts); the rename and record run under the
    * upload's lock (never during a merge, never after one). A chunk already recorded stays as it is (a
-   * repeated or concurrent duplicate is read and checked without touching any file). Order: fsync (outside the lock), then under the lock rename into place and record — a
-   * crash between leaves an unrecorded file that recovery removes and the client re-sends.
+   * repeated or concurrent duplicate is read and checked without touching any file). Order: fsync
+   * (outside the lock), then under the lock rename into place and record — a crash between leaves an
+   * unrecorded file that recovery removes and the client re-sends.
    * `onBodyRead` is called once the chunk's bytes are read (before they are made durable).
    */
   private async receiveChunk(

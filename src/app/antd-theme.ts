@@ -2,7 +2,8 @@ import { theme as antdTheme, type ThemeConfig } from 'antd';
 import type { MapToken, SeedToken } from 'antd/es/theme/interface';
 import { TOUCH_TARGET_PX } from '../lib/use-phone';
 // What antd's default algorithm makes of the two seeds below, computed by the installed antd in
-// antd-theme.test.ts (`npx vitest run src/app/antd-theme.test.ts -u` writes it again after an upgrade).
+// tests/unit/src/antd-theme.test.ts (`npx vitest run tests/unit/src/antd-theme.test.ts -u` writes it
+// again after an upgrade).
 import precomputed from './antd-map-tokens.json';
 
 /**

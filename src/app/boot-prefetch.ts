@@ -10,7 +10,7 @@ import { FILE_PAGE_CATEGORY } from '../../common/api/types';
 import { DEFAULT_SORT } from '../features/files/sort-state';
 import { api } from '../lib/api';
 import { openAccount } from '../lib/data/open-account';
-import { DIR_QUERY_PARAM } from '../lib/file-urls';
+import { categoryPage, DIR_QUERY_PARAM } from '../lib/file-urls';
 import { prefetchSystemConfig } from '../lib/data/queries';
 import { queryClient } from '../lib/data/query-client';
 import { MainShellPage } from './main-shell-page';
@@ -27,14 +27,12 @@ export function prefetchAtBoot(pathname: string, search: string): void {
   earlyAccountOpen = open;
   // 个人文件, the home page: its listing would otherwise be asked only once the account is open and the
   // shell and the page have rendered — the last step of the waterfall, and what the page waits for.
-  if (pathname === PERSONAL_FILES_PATH) {
+  if (pathname === categoryPage(FILE_PAGE_CATEGORY.personal)) {
     const dir = new URLSearchParams(search).get(DIR_QUERY_PARAM) || null;
     const personal = { category: FILE_PAGE_CATEGORY.personal, spaceId: null };
     api.prefetch(API.fileList, { body: folderListRequest(personal, dir, DEFAULT_SORT, null) });
   }
 }
-
-const PERSONAL_FILES_PATH = '/main/file/personal';
 
 /** The account opening started at boot, once (a retry opens again). */
 export function takeEarlyAccountOpen(): Promise<void> | null {

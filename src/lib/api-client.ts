@@ -241,10 +241,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       if (key === null) return;
       const response = deps.fetch(url, init);
       response.catch(() => undefined); // the taker asks again
-      const entry = { response, at: Date.now() };
-      early.set(key, entry);
-      // Not taken in time: let it go (an answer nobody asked for again is not acted on).
-      setTimeout(() => early.get(key) === entry && early.delete(key), EARLY_ANSWER_TTL_MS);
+      // One entry per prefetched request, kept until an identical request comes (used only while recent).
+      early.set(key, { response, at: Date.now() });
     },
   };
 }
