@@ -1,10 +1,12 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import postcss, { type AtRule, type ChildNode, type Container, type Root } from 'postcss';
 import { resolveNetworkEnv, NETWORK_ENV_VARIABLE } from './common/api/client-env';
 import { ACCOUNT_PICTURE_CACHE } from './common/api/offline-caches';
 
@@ -73,6 +75,91 @@ function precompress(): Plugin {
   };
 }
 
+/** A component's class prefix in the string literal antd's code asks for it with: getPrefixCls('btn'). */
+const PREFIX_REQUEST = /getPrefixCls\(\s*['"]([a-z-]+)['"]|PrefixCls\s*=\s*['"]([a-z-]+)['"]/g;
+
+export function prefixesRequestedIn(code: string): string[] {
+  return [...new Set([...code.matchAll(PREFIX_REQUEST)].map((m) => (m[1] ?? m[2])!))];
+}
+
+/**
+ * antd's prebuilt stylesheet (zero-runtime mode) cut by component: each rule goes to the component
+ * whose class its selector starts from (`.ant-btn-primary…` → 'btn', by the longest known prefix, so
+ * 'input-number' before 'input'), inside copies of its @media/@supports wrappers, in the file's order.
+ * What belongs to no component (keyframes, motion classes, the link resets, theme variables) is 'base'.
+ */
+export function splitAntdStyles(css: string, prefixes: readonly string[]): Map<string, string> {
+  const longestFirst = [...prefixes].sort((a, b) => b.length - a.length);
+  const familyOf = (selector: string): string => {
+    const cls = /\.ant-([a-z0-9-]+)/.exec(selector)?.[1];
+    return (cls && longestFirst.find((p) => cls === p || cls.startsWith(p + '-'))) ?? 'base';
+  };
+  const sheets = new Map<string, Root>();
+  const sheet = (family: string) => sheets.get(family) ?? sheets.set(family, postcss.root()).get(family)!;
+  const place = (node: ChildNode, family: string, wrappers: AtRule[]) => {
+    let parent: Container = sheet(family);
+    for (const wrapper of wrappers) {
+      const last = parent.last;
+      // Consecutive rules under the same @media share one copy of it.
+      parent = last?.type === 'atrule' && last.name === wrapper.name && last.params === wrapper.params ? last : parent.append(wrapper.clone({ nodes: [] })).last as AtRule;
+    }
+    parent.append(node.clone());
+  };
+  const visit = (container: Container, wrappers: AtRule[]) => {
+    for (const node of container.nodes ?? []) {
+      if (node.type === 'rule') place(node, familyOf(node.selector), wrappers);
+      else if (node.type === 'atrule' && node.name !== 'keyframes' && node.nodes?.some((child) => child.type === 'rule' || child.type === 'atrule')) visit(node, [...wrappers, node]);
+      else if (node.type === 'atrule') place(node, 'base', wrappers);
+    }
+  };
+  visit(postcss.parse(css), []);
+  return new Map([...sheets].map(([family, sheetRoot]) => [family, sheetRoot.toString()]));
+}
+
+/**
+ * antd's styles travel with the components that use them. App.tsx imports antd's whole prebuilt
+ * stylesheet (1 MB, 6,000 rules: parsing it and matching its selectors held up every page's first
+ * paint); in a build that import keeps only 'base', and every antd module that asks for a class
+ * prefix imports that component's rules, so Vite puts them in the CSS of the chunk that renders the
+ * component: the login page blocks on the button and input styles, a date picker's arrive with the
+ * date picker. The dev server keeps the whole stylesheet (it pre-bundles antd, so no per-module hook).
+ */
+function antdStylesByComponent(): Plugin {
+  const require = createRequire(import.meta.url);
+  const wholeSheet = require.resolve('antd/dist/antd.css');
+  const antdModules = path.dirname(require.resolve('antd/es/index.js'));
+  let dir = '';
+  let families = new Set<string>();
+  return {
+    name: 'drive-antd-styles-by-component',
+    apply: 'build',
+    enforce: 'pre',
+    configResolved(config) {
+      dir = path.join(config.cacheDir, 'antd-styles');
+    },
+    async buildStart() {
+      const prefixes = new Set<string>();
+      for (const file of readdirSync(antdModules, { recursive: true, encoding: 'utf8' })) {
+        if (file.endsWith('.js')) for (const prefix of prefixesRequestedIn(readFileSync(path.join(antdModules, file), 'utf8'))) prefixes.add(prefix);
+      }
+      const sheets = splitAntdStyles(await fsp.readFile(wholeSheet, 'utf8'), [...prefixes]);
+      await fsp.mkdir(dir, { recursive: true });
+      for (const [family, css] of sheets) await fsp.writeFile(path.join(dir, `${family}.css`), css);
+      families = new Set(sheets.keys());
+    },
+    resolveId(source) {
+      return source === 'antd/dist/antd.css' ? path.join(dir, 'base.css') : null;
+    },
+    transform(code, id) {
+      if (!id.startsWith(antdModules + path.sep) || !id.endsWith('.js')) return null;
+      const imports = prefixesRequestedIn(code).filter((prefix) => families.has(prefix) && prefix !== 'base');
+      if (imports.length === 0) return null;
+      // On the first line, so the module's own lines keep their numbers.
+      return { code: imports.map((prefix) => `import ${JSON.stringify(path.join(dir, `${prefix}.css`))};`).join('') + code, map: null };
+    },
+  };
+}
+
 /** The package (or source file) a module belongs to, for the chunk report: 'antd/es/table', '@rc-component/tree', '/src/…'. */
 function moduleGroup(id: string): string {
   const inPackage = id.split('node_modules/').pop() ?? id;
@@ -111,6 +198,7 @@ function chunkReport(why: string): Plugin {
 export default defineConfig(({ mode }) => ({
   define: buildDefines(mode, process.env),
   plugins: [
+    antdStylesByComponent(),
     react(),
     VitePWA({
       // A new deployment waits until the user says so (发现新版本 → 刷新, src/features/pwa): a page

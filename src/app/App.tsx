@@ -1,8 +1,10 @@
 import { ConfigProvider } from 'antd';
 // The ES build of the locale: 'antd/locale/zh_CN' is CommonJS and brings CJS twins of the pickers' locales.
 import zhCN from 'antd/es/locale/zh_CN';
-// antd's styles as one prebuilt stylesheet (zero-runtime mode): generating them in the browser at
-// first render cost ~300 ms of main thread on 个人文件. The theme below still applies through CSS variables.
+// antd's prebuilt styles (zero-runtime mode): generating them in the browser at first render cost
+// ~300 ms of main thread on 个人文件. The theme below still applies through CSS variables. A build cuts
+// this stylesheet by component (vite.config.ts, antdStylesByComponent): here it keeps what no one
+// component owns, and each component's rules load with the chunk that renders it.
 import 'antd/dist/antd.css';
 import { createStore, Provider as JotaiProvider } from 'jotai';
 import { PwaNotifier } from '../features/pwa';

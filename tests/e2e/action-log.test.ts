@@ -15,6 +15,7 @@ import { API } from '../../common/api/paths';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { QUOTA_CHOICES } from '../../common/org/quota';
 import SQLite from 'better-sqlite3';
+import { antdClassesWithoutStyles } from './antd-styles';
 import { baseUrl, closeBrowserSession, openBrowserSession, submitLogin, type BrowserSession } from './browser';
 
 const AUDITEE = { username: `auditee${randomBytes(3).toString('hex')}`, password: 'Audit@2024', nickName: '审计对象' };
@@ -110,6 +111,9 @@ describe('操作日志: one user\'s actions, filtered and exported', () => {
 
     await page.getByTestId('action-log-operator').click();
     await page.keyboard.type(AUDITEE.username);
+    // The select's list, and the detail drawer below, came with the page's chunk and brought their styles.
+    await page.locator('.ant-select-item-option', { hasText: AUDITEE.username }).waitFor();
+    expect(await antdClassesWithoutStyles(page)).toEqual([]);
     await page.locator('.ant-select-item-option', { hasText: AUDITEE.username }).click();
     await page.getByTestId('action-log-search').click();
     await page.getByTestId('action-log-end').waitFor();
@@ -124,6 +128,7 @@ describe('操作日志: one user\'s actions, filtered and exported', () => {
     await detail.waitFor();
     await expect.poll(() => detail.innerText()).toContain(`${folder}-改`);
     expect(await detail.innerText()).toMatch(/[0-9a-f]{64}/);
+    expect(await antdClassesWithoutStyles(page)).toEqual([]);
     await page.keyboard.press('Escape');
   });
 

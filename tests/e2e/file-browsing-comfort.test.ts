@@ -10,6 +10,7 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { API } from '../../common/api/paths';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { antdClassesWithoutStyles } from './antd-styles';
 import { clickSelectionAction, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
 
 const OK = /确\s*定/;
@@ -64,6 +65,7 @@ describe('file browsing comfort', () => {
     expect(await menu.count()).toBe(0);
     await page.getByTestId('toolbar-sort').click();
     await menu.waitFor();
+    expect(await antdClassesWithoutStyles(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'hidden' });
   });

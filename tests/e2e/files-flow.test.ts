@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { antdClassesWithoutStyles } from './antd-styles';
 import { closeBrowserSession, openBrowserSession, revealFileRow, submitLogin } from './browser';
 
 /** 9 MiB + a bit: three chunks at the default 4 MiB chunk size, the last one short. */
@@ -50,6 +51,8 @@ describe('admin: folder, upload, list, download', () => {
     await page.getByTestId('mkdir-name-input').fill('a|b');
     await page.getByRole('button', { name: /确\s*定/ }).click();
     await page.getByText('名称不能包含以下字符').first().waitFor();
+    // The dialog and the form's error are styled (antd's styles load with the code that renders them).
+    expect(await antdClassesWithoutStyles(page)).toEqual([]);
     await page.keyboard.press('Escape');
   });
 

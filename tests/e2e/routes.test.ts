@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRouteAllowed } from '../../src/app/route-access';
 import { BUILT_STANDALONE_PAGES, MAIN_DEFAULTS, MAIN_PAGES, SHARE_LINK_PAGES, STANDALONE_PAGES } from '../../src/app/route-table';
+import { antdClassesWithoutStyles } from './antd-styles';
 import { baseUrl, launchBrowser, submitLogin } from './browser';
 
 /** Built pages and the test id of the content each renders itself. */
@@ -103,6 +104,7 @@ describe('every §2 route, as the admin', () => {
     expect(expected, `${path} landed on ${landed}, which is neither built nor a listed placeholder`).not.toBeNull();
     await expect(page.getByTestId(expected!).first().isVisible(), `${landed} renders ${expected}`).resolves.toBe(true);
     if (expected !== UNDER_CONSTRUCTION) expect(await page.getByTestId(UNDER_CONSTRUCTION).count(), `${landed} is built but shows 功能建设中`).toBe(0);
+    expect(await antdClassesWithoutStyles(page), `${landed}: antd classes whose styles did not load`).toEqual([]);
     return landed;
   }
 
