@@ -7,9 +7,16 @@ import { useLastConfirmedAt, useOnline } from '../lib/data/online';
  * not been confirmed by the server. Actions that need the server say so themselves.
  */
 export function OfflineBanner() {
-  const online = useOnline();
+  return useOnline() ? null : <OfflineNotice />;
+}
+
+/**
+ * Apart, so that only an offline page watches the whole query cache: while the shell's first render
+ * is in progress, any answer arriving would change the watched value and make React throw that
+ * render away and redo it in one blocking piece.
+ */
+function OfflineNotice() {
   const confirmedAt = useLastConfirmedAt();
-  if (online) return null;
   return (
     <Alert
       type="warning"
