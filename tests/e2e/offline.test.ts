@@ -56,12 +56,23 @@ async function savedPartitions(page: Page, text: string): Promise<Array<{ key: s
   }, text);
 }
 
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+/** `explain`: what the page can say about why the wait failed, added to the error (a rare CI failure left no clue). */
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 15_000, explain?: () => Promise<string>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${explain ? `: ${await explain().catch((e: unknown) => String(e))}` : ''}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** The page's service worker registration, worker by worker (installing, waiting, active) with their states. */
+function serviceWorkerState(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.getRegistration();
+    if (!reg) return 'no registration';
+    const state = (w: ServiceWorker | null) => (w ? `${w.state} ${w.scriptURL}` : 'none');
+    return `installing: ${state(reg.installing)}; waiting: ${state(reg.waiting)}; active: ${state(reg.active)}; controller: ${state(navigator.serviceWorker.controller)}`;
+  });
 }
 
 describe('offline-first: the app opens and shows cached data without network', () => {
@@ -96,7 +107,7 @@ describe('offline-first: the app opens and shows cached data without network', (
     await page.getByTestId('file-table').getByText(folderName, { exact: true }).click();
     await fileRow(page, fileName).waitFor();
     await page.getByTestId('breadcrumb').getByText(folderName).waitFor();
-    await waitUntil(() => page.evaluate(() => navigator.serviceWorker.controller !== null), 'the service worker to control the page');
+    await waitUntil(() => page.evaluate(() => navigator.serviceWorker.controller !== null), 'the service worker to control the page', 15_000, () => serviceWorkerState(page));
     await waitUntil(async () => (await savedPartitions(page, fileName)).some((p) => p.key.startsWith('account:') && p.mentions), 'the folder listing to be saved');
   });
 
