@@ -5,8 +5,8 @@
  * account's answers are never hydrated into this tab.
  */
 import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persister';
-import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
-import { persistQueryClientRestore, persistQueryClientSubscribe, type PersistedClient, type Persister } from '@tanstack/react-query-persist-client';
+import type { DehydrateOptions, Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import { persistQueryClientRestore, persistQueryClientSave, type PersistedClient, type Persister } from '@tanstack/react-query-persist-client';
 import { partitionOf, type CacheAccount } from './account';
 import { cacheStorage } from './cache-db';
 import { CACHE_MAX_AGE_MS } from './query-client';
@@ -49,6 +49,35 @@ const persisterFor = (key: string, live: () => boolean): Persister =>
     serialize: serializeClient,
   });
 
+/** Cache changes gather this long before one save (a page mounting makes hundreds of them). */
+const SAVE_AFTER_MS = 1000;
+const SAVED_CHANGES = new Set(['added', 'removed', 'updated']);
+
+/**
+ * Saves the cache once after each burst of changes, dehydrated at that moment. (TanStack's
+ * persistQueryClientSubscribe dehydrates the whole cache on every change, hundreds while a page mounts
+ * — each query added, fetching, answered — and its first save serializes and writes the whole
+ * partition at once: main-thread work the first page's render waited behind.)
+ */
+function keepPersisted(client: QueryClient, persister: Persister, dehydrateOptions: DehydrateOptions): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const save = () => {
+    timer = null;
+    void persistQueryClientSave({ queryClient: client, persister, buster: CACHE_BUSTER, dehydrateOptions });
+  };
+  const onChange = (event: { type: string }) => {
+    if (timer === null && SAVED_CHANGES.has(event.type)) timer = setTimeout(save, SAVE_AFTER_MS);
+  };
+  const stopQueries = client.getQueryCache().subscribe(onChange);
+  const stopMutations = client.getMutationCache().subscribe(onChange);
+  return () => {
+    stopQueries();
+    stopMutations();
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
+}
+
 /** Answers that are kept on disk: succeeded, and not marked `meta: { persist: false }` (a share link's visit). */
 const succeeded = (q: Query): boolean => q.state.status === 'success' && q.meta?.persist !== false;
 
@@ -66,12 +95,7 @@ export class CachePersistence {
     if (this.publicStop) return;
     const persister = persisterFor('public', () => true);
     await persistQueryClientRestore({ queryClient: this.client, persister, maxAge: CACHE_MAX_AGE_MS, buster: CACHE_BUSTER });
-    this.publicStop = persistQueryClientSubscribe({
-      queryClient: this.client,
-      persister,
-      buster: CACHE_BUSTER,
-      dehydrateOptions: { shouldDehydrateQuery: (q) => succeeded(q) && isPublicKey(q.queryKey) },
-    });
+    this.publicStop = keepPersisted(this.client, persister, { shouldDehydrateQuery: (q) => succeeded(q) && isPublicKey(q.queryKey) });
   }
 
   /**
@@ -88,12 +112,7 @@ export class CachePersistence {
     const persister = persisterFor(partitionOf(account), () => generation === this.accountGeneration);
     await persistQueryClientRestore({ queryClient: this.client, persister, maxAge: CACHE_MAX_AGE_MS, buster: CACHE_BUSTER });
     if (this.account !== account) return; // switched again meanwhile
-    this.accountStop = persistQueryClientSubscribe({
-      queryClient: this.client,
-      persister,
-      buster: CACHE_BUSTER,
-      dehydrateOptions: { shouldDehydrateQuery: (q) => succeeded(q) && !isPublicKey(q.queryKey) },
-    });
+    this.accountStop = keepPersisted(this.client, persister, { shouldDehydrateQuery: (q) => succeeded(q) && !isPublicKey(q.queryKey) });
   }
 
   /** Forgets the account's answers in memory and on disk (logout, session ended by the server). */

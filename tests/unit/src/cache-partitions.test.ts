@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { partitionOf } from '../../../src/lib/data/account';
 import { cacheStorage } from '../../../src/lib/data/cache-db';
 import { CachePersistence, PERSISTED_PAGES, serializeClient } from '../../../src/lib/data/persistence';
@@ -70,6 +70,29 @@ describe('cache partitions', () => {
     await flushed();
     expect(await cacheStorage.getItem(partitionOf(A))).toBeNull();
   }, 15_000); // four throttle periods
+
+  it('saves once after a burst of changes, what the cache holds by then', async () => {
+    const client = createQueryClient();
+    const persistence = new CachePersistence(client);
+    await persistence.useAccount(A);
+    const writes = vi.spyOn(cacheStorage, 'setItem');
+    try {
+      // A page mounting: many queries added and answered in a row.
+      for (let i = 0; i < 200; i++) client.setQueryData(['files', 'folder', `f${i}`], { n: i });
+      expect(writes).not.toHaveBeenCalled();
+      await flushed();
+      const saves = writes.mock.calls.filter(([key]) => key === partitionOf(A));
+      expect(saves).toHaveLength(1);
+      expect(saves[0]![1]).toContain('"n":199');
+      // A later change is saved too, once.
+      client.setQueryData(['files', 'folder', 'f0'], { n: 'changed' });
+      await flushed();
+      expect(writes.mock.calls.filter(([key]) => key === partitionOf(A))).toHaveLength(2);
+    } finally {
+      writes.mockRestore();
+      await persistence.wipe(A);
+    }
+  });
 
   it('saves long lists with their first pages only', () => {
     const pages = Array.from({ length: PERSISTED_PAGES + 3 }, (_, i) => ({ items: [i], nextCursor: `c${i}` }));
