@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { findChromium, CHROMIUM_MISSING_MESSAGE } from '../support/chromium';
 import { startNpmStart } from '../support/npm-start';
+import { serverLogFindings } from './server-log-findings';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,7 +25,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!chromiumPath) throw new Error(CHROMIUM_MISSING_MESSAGE);
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'drive-e2e-'));
-  const server = await startNpmStart({ DATA_DIR: dataDir, DRIVE_TEST_HOOKS: '1' }, path.join(dataDir, 'server.log'));
+  const logFile = path.join(dataDir, 'server.log');
+  const server = await startNpmStart({ DATA_DIR: dataDir, DRIVE_TEST_HOOKS: '1' }, logFile);
   const baseUrl = server.baseUrl;
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);
@@ -32,6 +34,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   return async () => {
     await server.stop();
+    const findings = serverLogFindings(logFile);
+    if (findings.length > 0) console.warn(`e2e server log, what went wrong (${findings.length}):\n  ${findings.join('\n  ')}`);
     rmSync(dataDir, { recursive: true, force: true });
   };
 }
