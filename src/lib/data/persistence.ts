@@ -49,24 +49,28 @@ const persisterFor = (key: string, live: () => boolean): Persister =>
     serialize: serializeClient,
   });
 
-/** Cache changes gather this long before one save (a page mounting makes hundreds of them). */
-const SAVE_AFTER_MS = 1000;
+/** After a save, further changes gather this long before the next one (a page mounting makes hundreds). */
+const SAVE_EVERY_MS = 1000;
 const SAVED_CHANGES = new Set(['added', 'removed', 'updated']);
 
 /**
- * Saves the cache once after each burst of changes, dehydrated at that moment. (TanStack's
- * persistQueryClientSubscribe dehydrates the whole cache on every change, hundreds while a page mounts
- * — each query added, fetching, answered — and its first save serializes and writes the whole
- * partition at once: main-thread work the first page's render waited behind.)
+ * Saves the cache, dehydrated at the moment of saving: right after the task that changed it when none
+ * was saved in the last second (a reload just after an invalidation must find the query marked stale
+ * on disk, or it shows the old answer as fresh), then at most once a second. TanStack's
+ * persistQueryClientSubscribe dehydrates the whole cache on every change instead (hundreds while a page
+ * mounts, each query added, fetching, answered) and writes the first one in the middle of the change's
+ * own task: main-thread work the first page's render waited behind.
  */
 function keepPersisted(client: QueryClient, persister: Persister, dehydrateOptions: DehydrateOptions): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let lastSaveAt = -Infinity;
   const save = () => {
     timer = null;
+    lastSaveAt = Date.now();
     void persistQueryClientSave({ queryClient: client, persister, buster: CACHE_BUSTER, dehydrateOptions });
   };
   const onChange = (event: { type: string }) => {
-    if (timer === null && SAVED_CHANGES.has(event.type)) timer = setTimeout(save, SAVE_AFTER_MS);
+    if (timer === null && SAVED_CHANGES.has(event.type)) timer = setTimeout(save, Math.max(0, lastSaveAt + SAVE_EVERY_MS - Date.now()));
   };
   const stopQueries = client.getQueryCache().subscribe(onChange);
   const stopMutations = client.getMutationCache().subscribe(onChange);

@@ -71,23 +71,31 @@ describe('cache partitions', () => {
     expect(await cacheStorage.getItem(partitionOf(A))).toBeNull();
   }, 15_000); // four throttle periods
 
-  it('saves once after a burst of changes, what the cache holds by then', async () => {
+  it('saves once after a burst of changes, what the cache holds by then, and soon: a reload just after still finds it', async () => {
     const client = createQueryClient();
     const persistence = new CachePersistence(client);
     await persistence.useAccount(A);
     const writes = vi.spyOn(cacheStorage, 'setItem');
+    const savesOfA = () => writes.mock.calls.filter(([key]) => key === partitionOf(A));
     try {
-      // A page mounting: many queries added and answered in a row.
+      // A page mounting: many queries added and answered in one task. Nothing is written inside it.
       for (let i = 0; i < 200; i++) client.setQueryData(['files', 'folder', `f${i}`], { n: i });
       expect(writes).not.toHaveBeenCalled();
-      await flushed();
-      const saves = writes.mock.calls.filter(([key]) => key === partitionOf(A));
-      expect(saves).toHaveLength(1);
-      expect(saves[0]![1]).toContain('"n":199');
-      // A later change is saved too, once.
+      // Written right after that task, once, with the last answer.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(savesOfA()).toHaveLength(1);
+      expect(savesOfA()[0]![1]).toContain('"n":199');
+      // Changes within the next second gather into one more save, at the end of it.
       client.setQueryData(['files', 'folder', 'f0'], { n: 'changed' });
+      client.invalidateQueries({ queryKey: ['files', 'folder', 'f1'] });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(savesOfA()).toHaveLength(1);
       await flushed();
-      expect(writes.mock.calls.filter(([key]) => key === partitionOf(A))).toHaveLength(2);
+      expect(savesOfA()).toHaveLength(2);
+      // The invalidation is on disk: a reload refetches that folder instead of showing it as fresh.
+      const saved = JSON.parse(savesOfA()[1]![1]) as { clientState: { queries: Array<{ queryKey: unknown[]; state: { isInvalidated: boolean; data: unknown } }> } };
+      expect(saved.clientState.queries.find((q) => q.queryKey[2] === 'f1')!.state.isInvalidated).toBe(true);
+      expect(saved.clientState.queries.find((q) => q.queryKey[2] === 'f0')!.state.data).toEqual({ n: 'changed' });
     } finally {
       writes.mockRestore();
       await persistence.wipe(A);
