@@ -144,7 +144,12 @@ function antdStylesByComponent(): Plugin {
       }
       const sheets = splitAntdStyles(await fsp.readFile(wholeSheet, 'utf8'), [...prefixes]);
       await fsp.mkdir(dir, { recursive: true });
-      for (const [family, css] of sheets) await fsp.writeFile(path.join(dir, `${family}.css`), css);
+      for (const [family, css] of sheets) {
+        // Written whole, then renamed: two builds at once (npm start beside a bench) share this folder.
+        const file = path.join(dir, `${family}.css`);
+        await fsp.writeFile(`${file}.${process.pid}.tmp`, css);
+        await fsp.rename(`${file}.${process.pid}.tmp`, file);
+      }
       families = new Set(sheets.keys());
     },
     resolveId(source) {
