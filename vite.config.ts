@@ -129,7 +129,8 @@ function antdStylesByComponent(): Plugin {
   const wholeSheet = require.resolve('antd/dist/antd.css');
   const antdModules = path.dirname(require.resolve('antd/es/index.js'));
   let dir = '';
-  let families = new Set<string>();
+  /** The sheets each antd module imports: the prefixes it asks for that have rules. */
+  let sheetsOfModule = new Map<string, string[]>();
   return {
     name: 'drive-antd-styles-by-component',
     apply: 'build',
@@ -138,11 +139,11 @@ function antdStylesByComponent(): Plugin {
       dir = path.join(config.cacheDir, 'antd-styles');
     },
     async buildStart() {
-      const prefixes = new Set<string>();
+      const requested = new Map<string, string[]>();
       for (const file of readdirSync(antdModules, { recursive: true, encoding: 'utf8' })) {
-        if (file.endsWith('.js')) for (const prefix of prefixesRequestedIn(readFileSync(path.join(antdModules, file), 'utf8'))) prefixes.add(prefix);
+        if (file.endsWith('.js')) requested.set(path.join(antdModules, file), prefixesRequestedIn(readFileSync(path.join(antdModules, file), 'utf8')));
       }
-      const sheets = splitAntdStyles(await fsp.readFile(wholeSheet, 'utf8'), [...prefixes]);
+      const sheets = splitAntdStyles(await fsp.readFile(wholeSheet, 'utf8'), [...new Set([...requested.values()].flat())]);
       await fsp.mkdir(dir, { recursive: true });
       for (const [family, css] of sheets) {
         // Written whole, then renamed: two builds at once (npm start beside a bench) share this folder.
@@ -150,15 +151,14 @@ function antdStylesByComponent(): Plugin {
         await fsp.writeFile(`${file}.${process.pid}.tmp`, css);
         await fsp.rename(`${file}.${process.pid}.tmp`, file);
       }
-      families = new Set(sheets.keys());
+      sheetsOfModule = new Map([...requested].map(([file, prefixes]) => [file, prefixes.filter((prefix) => prefix !== 'base' && sheets.has(prefix))]));
     },
     resolveId(source) {
       return source === 'antd/dist/antd.css' ? path.join(dir, 'base.css') : null;
     },
     transform(code, id) {
-      if (!id.startsWith(antdModules + path.sep) || !id.endsWith('.js')) return null;
-      const imports = prefixesRequestedIn(code).filter((prefix) => families.has(prefix) && prefix !== 'base');
-      if (imports.length === 0) return null;
+      const imports = sheetsOfModule.get(id);
+      if (!imports?.length) return null;
       // On the first line, so the module's own lines keep their numbers.
       return { code: imports.map((prefix) => `import ${JSON.stringify(path.join(dir, `${prefix}.css`))};`).join('') + code, map: null };
     },

@@ -20,11 +20,11 @@ function antdStyledClasses(): string[] {
 
 /** Classes on the page (with an example element each) that antd styles but whose rules are not loaded. */
 export async function antdClassesWithoutStyles(page: Page): Promise<string[]> {
-  return page.evaluate((styled) => {
+  return page.evaluate(([styled, classPattern]) => {
     const loaded = new Set<string>();
     const collect = (rules: CSSRuleList) => {
       for (const rule of Array.from(rules)) {
-        if (rule instanceof CSSStyleRule) for (const m of rule.selectorText.matchAll(/\.(ant-[a-z0-9-]+)/g)) loaded.add(m[1]!);
+        if (rule instanceof CSSStyleRule) for (const m of rule.selectorText.matchAll(new RegExp(classPattern, 'g'))) loaded.add(m[1]!);
         if ('cssRules' in rule) collect((rule as CSSGroupingRule).cssRules);
       }
     };
@@ -37,5 +37,5 @@ export async function antdClassesWithoutStyles(page: Page): Promise<string[]> {
       }
     }
     return [...missing].map(([cls, example]) => `${cls} (${example})`);
-  }, antdStyledClasses());
+  }, [antdStyledClasses(), ANTD_CLASS.source] as const);
 }
