@@ -4,8 +4,12 @@
  * IndexedDB partition (persistence.ts). Pages never call fetch themselves: they use the hooks of
  * queries.ts or their feature's own query hooks built on this client.
  */
-import { onlineManager, QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryClient, timeoutManager } from '@tanstack/react-query';
 import { ApiCallError } from '../api-client';
+import { createCoalescedTimers } from './coalesced-timers';
+
+// Before any query exists: timers of two providers cannot cancel each other's.
+timeoutManager.setTimeoutProvider(createCoalescedTimers());
 
 /**
  * How long a cached answer may be shown offline (and kept in memory without observers). Timers take
