@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, runnerImport, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import postcss, { type AtRule, type ChildNode, type Container, type Root } from 'postcss';
@@ -165,6 +165,29 @@ function antdStylesByComponent(): Plugin {
   };
 }
 
+/**
+ * antd's CSS variables for the first screens, in index.html (src/app/antd-static-css-vars.ts says
+ * why): rendered once per build by the installed antd with the app's own theme, so they can never
+ * disagree with what antd would insert. After the charset declaration, which must stay in the first
+ * 1,024 bytes.
+ */
+function antdCssVarsInHtml(): Plugin {
+  let styles = '';
+  return {
+    name: 'drive-antd-css-vars-in-html',
+    apply: 'build',
+    async buildStart() {
+      const { module } = await runnerImport<{ staticCssVarStyles: () => string }>('./src/app/antd-static-css-vars.ts', { configFile: false, logLevel: 'warn' });
+      styles = module.staticCssVarStyles();
+    },
+    transformIndexHtml(html) {
+      const charset = '<meta charset="UTF-8" />';
+      if (!html.includes(charset)) throw new Error(`index.html: ${charset} not found, where antd's CSS variables go`);
+      return html.replace(charset, `${charset}\n    ${styles}`);
+    },
+  };
+}
+
 /** The package (or source file) a module belongs to, for the chunk report: 'antd/es/table', '@rc-component/tree', '/src/…'. */
 function moduleGroup(id: string): string {
   const inPackage = id.split('node_modules/').pop() ?? id;
@@ -204,6 +227,7 @@ export default defineConfig(({ mode }) => ({
   define: buildDefines(mode, process.env),
   plugins: [
     antdStylesByComponent(),
+    antdCssVarsInHtml(),
     react(),
     VitePWA({
       // A new deployment waits until the user says so (发现新版本 → 刷新, src/features/pwa): a page

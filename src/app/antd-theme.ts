@@ -60,9 +60,23 @@ export function appTheme(name: ThemeName, reducedMotion: boolean): ThemeConfig {
   return THEMES[name][reducedMotion ? 1 : 0];
 }
 
-const themeOf = (token: Partial<SeedToken>, motion: boolean): ThemeConfig => ({ zeroRuntime: true, algorithm: precomputedAlgorithm, token: { ...token, motion } });
+/**
+ * The class that scopes a theme's CSS variables. Named rather than antd's default (React's useId),
+ * so the variables rendered at build time into index.html (antd-static-css-vars.tsx) carry the same
+ * class and hash as the ones antd would insert, and antd finds them in place.
+ */
+export function cssVarKey(name: ThemeName, reducedMotion: boolean): string {
+  return `css-var-${name}${reducedMotion ? '-still' : ''}`;
+}
+
+const themeOf = (name: ThemeName, motion: boolean): ThemeConfig => ({
+  zeroRuntime: true,
+  algorithm: precomputedAlgorithm,
+  token: { ...THEME_TOKENS[name], motion },
+  cssVar: { key: cssVarKey(name, !motion) },
+});
 // Built once: ConfigProvider compares its theme by value on every render, a new object each time costs that.
 const THEMES: Record<ThemeName, [ThemeConfig, ThemeConfig]> = {
-  desktop: [themeOf(DESKTOP_TOKEN, true), themeOf(DESKTOP_TOKEN, false)],
-  phone: [themeOf(PHONE_TOKEN, true), themeOf(PHONE_TOKEN, false)],
+  desktop: [themeOf('desktop', true), themeOf('desktop', false)],
+  phone: [themeOf('phone', true), themeOf('phone', false)],
 };

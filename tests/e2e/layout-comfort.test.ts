@@ -139,4 +139,37 @@ describe('layout comfort', () => {
     await row.waitFor();
     expect((await classesWhileOpening()).filter(animating)).toEqual([]);
   });
+
+  it("finds antd's CSS variables for 个人文件 in index.html: none inserted while it loads, and their values apply", async () => {
+    // The build renders them for the desktop theme with motion (src/app/antd-static-css-vars.ts).
+    const fresh = await page.context().newPage();
+    await fresh.emulateMedia({ reducedMotion: 'no-preference' });
+    // What scripts insert (the parser's own insertions call no DOM method).
+    await fresh.addInitScript(() => {
+      const inserted: string[] = [];
+      (window as unknown as { insertedCssVars: string[] }).insertedCssVars = inserted;
+      for (const method of ['insertBefore', 'appendChild'] as const) {
+        const original = Node.prototype[method] as (...args: Node[]) => Node;
+        Object.defineProperty(Node.prototype, method, {
+          value(this: Node, node: Node, ...rest: Node[]) {
+            if (node instanceof HTMLStyleElement && node.hasAttribute('data-token-hash')) inserted.push((node.textContent ?? '').split('{')[0]!);
+            return original.call(this, node, ...rest);
+          },
+        });
+      }
+    });
+    const html = await (await fetch(baseUrl() + '/index.html')).text();
+    const inHtml = [...html.matchAll(/<style [^>]*data-token-hash="[^"]*"[^>]*>([^{<]*)\{/g)].map((m) => m[1]!);
+    await fresh.goto(baseUrl() + '/main/file/personal');
+    await fileRow(fresh, `面板-${stamp}.txt`).waitFor();
+    await fresh.getByRole('menuitem', { name: '个人文件' }).waitFor();
+    await fresh.waitForTimeout(500);
+    const inserted = await fresh.evaluate(() => (window as unknown as { insertedCssVars: string[] }).insertedCssVars);
+    expect(inHtml).toEqual(expect.arrayContaining(['.css-var-desktop', '.css-var-desktop.ant-btn', '.css-var-desktop.ant-layout', '.css-var-desktop.ant-menu-css-var', '.css-var-desktop.ant-input']));
+    // Found in place by antd, not inserted again; only components that are not on the first screens (a toast) may be.
+    expect(inserted.filter((selector) => inHtml.includes(selector))).toEqual([]);
+    const primary = await fresh.locator('.ant-menu-item-selected').first().evaluate((el) => getComputedStyle(el).getPropertyValue('--ant-color-primary'));
+    expect(primary.trim().toLowerCase()).toBe('#0958d9');
+    await fresh.close();
+  });
 });
