@@ -1,6 +1,7 @@
-import { promises as fsp, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, promises as fsp, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip } from 'node:zlib';
 import { defineConfig, runnerImport, type Plugin } from 'vite';
@@ -11,6 +12,8 @@ import { resolveNetworkEnv, NETWORK_ENV_VARIABLE } from './common/api/client-env
 import { ACCOUNT_PICTURE_CACHE } from './common/api/offline-caches';
 
 /** Where `npm run dev:web` forwards API calls (the server started by `npm run dev:server`). */
+const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
 const DEV_API_TARGET = process.env.DEV_API_TARGET ?? 'http://localhost:8080';
 
 /**
@@ -188,6 +191,130 @@ function antdCssVarsInHtml(): Plugin {
   };
 }
 
+/** A file a barrel re-exports from (`./button` → …/button/index.js). */
+function reexportedFile(barrel: string, relative: string): string {
+  const base = path.resolve(path.dirname(barrel), relative);
+  const file = [base, `${base}.js`, path.join(base, 'index.js')].find((f) => existsSync(f) && statSync(f).isFile());
+  if (!file) throw new Error(`${barrel}: ${relative} not found`);
+  return file;
+}
+
+/** A package barrel's `export { default as X } from './x'` lines as X → file, following `export * from`. */
+export function barrelDefaults(barrel: string): Map<string, string> {
+  const code = readFileSync(barrel, 'utf8');
+  const names = new Map<string, string>();
+  for (const m of code.matchAll(/export \* from ["'](\.[^"']+)["'];/g)) for (const [name, file] of barrelDefaults(reexportedFile(barrel, m[1]!))) names.set(name, file);
+  for (const m of code.matchAll(/export \{ default as (\w+) \} from ["'](\.[^"']+)["'];/g)) names.set(m[1]!, reexportedFile(barrel, m[2]!));
+  return names;
+}
+
+/**
+ * `import { Button, Modal as M } from 'antd'` as `import Button from '…/antd/es/button/index.js'` …:
+ * what a module asks of a barrel, named in the module graph. Names the barrel does not re-export as a
+ * default stay in an import from the barrel. Null when the code imports from none of `barrels`.
+ */
+export function importsPastBarrels(code: string, barrels: ReadonlyMap<string, ReadonlyMap<string, string>>): string | null {
+  let changed = false;
+  const out = code.replace(/import\s*\{([^}]*)\}\s*from\s*(["'])([^"']+)\2;?/g, (statement, list: string, quote: string, source: string) => {
+    const names = barrels.get(source);
+    if (!names) return statement;
+    const direct: string[] = [];
+    const rest: string[] = [];
+    for (const item of list.split(',').map((i) => i.trim()).filter(Boolean)) {
+      const [imported, local = imported] = item.split(/\s+as\s+/) as [string, string?];
+      const file = item.startsWith('type ') ? undefined : names.get(imported);
+      if (file) direct.push(`import ${local} from ${JSON.stringify(file)};`);
+      else rest.push(item);
+    }
+    if (!direct.length) return statement;
+    changed = true;
+    return [...direct, ...(rest.length ? [`import { ${rest.join(', ')} } from ${quote}${source}${quote};`] : [])].join(' ');
+  });
+  return changed ? out : null;
+}
+
+/**
+ * The app's imports from antd's and @ant-design/icons' barrels, pointed at the modules they name
+ * (like Next.js's optimizePackageImports). Tree-shaking gave the same bundle either way; but through
+ * a barrel the module graph says every page needs every component, and the chunk groups below read
+ * that graph.
+ */
+function directImportsFromAntd(): Plugin {
+  const barrels = new Map<string, Map<string, string>>();
+  return {
+    name: 'drive-direct-imports-from-antd',
+    apply: 'build',
+    async buildStart() {
+      for (const source of ['antd', '@ant-design/icons']) {
+        const resolved = await this.resolve(source, fromHere('src/main.tsx'));
+        if (!resolved) throw new Error(`${source} does not resolve`);
+        barrels.set(source, barrelDefaults(resolved.id));
+      }
+    },
+    transform(code, id) {
+      if (!id.startsWith(fromHere('src/')) || !/\.[jt]sx?$/.test(id)) return null;
+      const rewritten = importsPastBarrels(code, barrels);
+      return rewritten === null ? null : { code: rewritten, map: null };
+    },
+  };
+}
+
+interface ChunkingGraph {
+  getModuleInfo(id: string): { importedIds: readonly string[] } | null;
+}
+
+/**
+ * Fewer files on the way to the first screens. Left to itself the bundler cut what index.html and the
+ * shell need into ~40 small chunks, each with its slice of antd's stylesheet (every module two lazy
+ * chunks share became a chunk of its own): over HTTP/1.1's six connections per host they queued, and
+ * the shell's code and the account's first answers waited behind each other. Two groups:
+ * - `boot` (it holds the entry, so it is the entry chunk): what index.html's script needs, plus what
+ *   the login page and the shell both need — every page is one of the two, so that costs neither;
+ * - `shell`: the rest of what the shell (src/app/MainShell.tsx) needs before it renders.
+ * The login page's own rest, and every lazy chunk, are cut as the bundler cuts them; pages inside the
+ * shell import from `shell`, which has loaded by then. Rolldown asks each group about every module the
+ * bundle keeps before asking the next group: the first group only records them, so the second knows
+ * which of the modules a closure reaches are in the bundle.
+ */
+export function firstScreenGroups(roots: { entry: string; login: string; shell: string }) {
+  const kept = new Set<string>();
+  let groupOf: Map<string, 'boot' | 'shell'> | null = null;
+  const closure = (graph: ChunkingGraph, root: string) => {
+    const seen = new Set<string>();
+    const stack = [root];
+    while (stack.length) {
+      const id = stack.pop()!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      stack.push(...(graph.getModuleInfo(id)?.importedIds ?? []));
+    }
+    return seen;
+  };
+  return [
+    {
+      debugName: 'kept modules',
+      name: (id: string): null => {
+        kept.add(id);
+        return null;
+      },
+    },
+    {
+      debugName: 'first screens',
+      name: (id: string, graph: ChunkingGraph) => {
+        if (!groupOf) {
+          const [entry, login, shell] = [closure(graph, roots.entry), closure(graph, roots.login), closure(graph, roots.shell)];
+          groupOf = new Map();
+          for (const kept_ of kept) {
+            if (entry.has(kept_) || (login.has(kept_) && shell.has(kept_))) groupOf.set(kept_, 'boot');
+            else if (shell.has(kept_)) groupOf.set(kept_, 'shell');
+          }
+        }
+        return groupOf.get(id) ?? null;
+      },
+    },
+  ];
+}
+
 /** The package (or source file) a module belongs to, for the chunk report: 'antd/es/table', '@rc-component/tree', '/src/…'. */
 function moduleGroup(id: string): string {
   const inPackage = id.split('node_modules/').pop() ?? id;
@@ -228,6 +355,7 @@ export default defineConfig(({ mode }) => ({
   plugins: [
     antdStylesByComponent(),
     antdCssVarsInHtml(),
+    directImportsFromAntd(),
     react(),
     VitePWA({
       // A new deployment waits until the user says so (发现新版本 → 刷新, src/features/pwa): a page
@@ -305,5 +433,10 @@ export default defineConfig(({ mode }) => ({
     outDir: process.env.STATIC_DIR || 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 2048,
+    rolldownOptions: {
+      output: {
+        codeSplitting: { groups: firstScreenGroups({ entry: fromHere('src/main.tsx'), login: fromHere('src/features/auth/login.ts'), shell: fromHere('src/app/MainShell.tsx') }) },
+      },
+    },
   },
 }));

@@ -2,7 +2,7 @@ import { Button } from 'antd';
 import { startTransition, useEffect, useState, type ComponentType } from 'react';
 import { ChunkLoadError, loadWithTimeout } from '../lib/chunk-timeout';
 import { reloadOnceForNewDeployment } from '../lib/deploy-reload';
-import { failedModuleUrl, reimportFailedModule } from '../lib/module-retry';
+import { failedModuleUrl, moduleInChunk, reimportFailedModule } from '../lib/module-retry';
 import { PageLoading } from './PageLoading';
 import { StatusResult } from './StatusResult';
 
@@ -45,7 +45,8 @@ export function lazyPage<M, P extends object>(load: () => Promise<M>, pick: (mod
   /** `retry`: the user asked again after a failure: the failed URL is imported anew. */
   const loadPage = (retry = false): Promise<ComponentType<P>> => {
     if (loaded) return Promise.resolve(loaded);
-    loading ??= loadWithTimeout(() => (retry && failedUrl ? reimportFailedModule<M>(failedUrl) : load()), timeoutMs).then(
+    const reimport = (url: string) => reimportFailedModule<unknown>(url).then((chunk) => moduleInChunk<M>(chunk, (m) => pick(m) != null));
+    loading ??= loadWithTimeout(() => (retry && failedUrl ? reimport(failedUrl) : load()), timeoutMs).then(
       (module) => (loaded = pick(module)),
       (error: unknown) => {
         loading = null;

@@ -63,3 +63,16 @@ export function reimportFailedModule<M>(url: string, importModule: ModuleImporte
   reimports.set(url, entry);
   return entry.module as Promise<M>;
 }
+
+/**
+ * The module a dynamic import asked for, out of the chunk a retry imported by its URL. A chunk made for
+ * one module exports that module's exports; a chunk holding several (vite.config.ts groups the shell's
+ * modules into one) exports each module's namespace object, which the original `import()` picked out.
+ * `wanted` tells the module by its exports.
+ */
+export function moduleInChunk<M>(chunk: unknown, wanted: (candidate: M) => boolean): M {
+  if (wanted(chunk as M)) return chunk as M;
+  const held = Object.values(chunk as Record<string, unknown>).find((value) => typeof value === 'object' && value !== null && wanted(value as M));
+  if (held === undefined) throw new Error('the re-imported chunk does not hold the module asked for');
+  return held as M;
+}

@@ -9,8 +9,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, submitLogin } from './browser';
 
-/** The main shell's chunk (AppRoutes imports ./MainShell lazily; Vite names the chunk after it). */
-const MAIN_SHELL_CHUNK = /\/assets\/MainShell-[^/]+\.js$/;
+/** The main shell's chunk (AppRoutes imports ./MainShell lazily; vite.config.ts groups it as `shell`). */
+const MAIN_SHELL_CHUNK = /\/assets\/shell-[^/]+\.js$/;
 
 describe('a page chunk that fails to load', () => {
   let browser: Browser;
@@ -45,6 +45,6 @@ describe('a page chunk that fails to load', () => {
     await page.getByTestId('chunk-retry').click();
     await page.getByTestId('file-table').waitFor();
     expect(await page.getByTestId('chunk-load-failed').count()).toBe(0);
-    expect(requested.some((url) => /\/assets\/MainShell-[^/]+\.js(\?retry=1)?$/.test(url))).toBe(true);
+    expect(requested.some((url) => /\/assets\/shell-[^/]+\.js(\?retry=1)?$/.test(url))).toBe(true);
   });
 });

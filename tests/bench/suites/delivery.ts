@@ -33,17 +33,19 @@ export function captchaAnswer(dataDir: string, captchaId: string): string {
   throw new Error(`no captcha answer for ${captchaId}`);
 }
 
-/** Compressed bytes of the scripts the page has loaded so far (transfer size of each response). */
-function scriptCounter(page: Page): () => number {
+/** Compressed bytes (transfer size of each response) and count of the scripts the page has loaded so far. */
+function scriptCounter(page: Page): () => { bytes: number; files: number } {
   let bytes = 0;
+  let files = 0;
   page.on('requestfinished', (request) => {
     if (request.resourceType() !== 'script') return;
+    files++;
     void request.sizes().then(
       (s) => (bytes += s.responseBodySize),
       () => undefined,
     );
   });
-  return () => bytes;
+  return () => ({ bytes, files });
 }
 
 export async function logIn(page: Page, baseUrl: string, dataDir: string): Promise<void> {
@@ -84,7 +86,7 @@ async function lighthouseScores(url: string, cookie: string | null): Promise<Sco
 
 export const deliveryBenchmark: BenchModule = {
   name: 'delivery',
-  columns: ['page', 'JS kB (compressed)', 'budget kB', 'performance', 'accessibility', 'best practices', 'performance metrics (ms)'],
+  columns: ['page', 'JS kB (compressed)', 'JS files', 'budget kB', 'performance', 'accessibility', 'best practices', 'performance metrics (ms)'],
   async run() {
     const chromePath = findChromium();
     if (!chromePath) throw new Error(CHROMIUM_MISSING_MESSAGE);
@@ -99,21 +101,23 @@ export const deliveryBenchmark: BenchModule = {
       await page.goto(app.baseUrl + '/login');
       await page.getByTestId('login-submit').waitFor();
       await page.waitForLoadState('networkidle');
-      const loginJsKB = Math.round(scripts() / 1000);
+      const { bytes: loginBytes, files: loginJsFiles } = scripts();
+      const loginJsKB = Math.round(loginBytes / 1000);
       await logIn(page, app.baseUrl, dataDir);
       await page.getByTestId('file-table').waitFor();
       await page.waitForLoadState('networkidle');
-      const personalJsKB = Math.round(scripts() / 1000);
+      const { bytes: personalBytes, files: personalJsFiles } = scripts();
+      const personalJsKB = Math.round(personalBytes / 1000);
       const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
       await context.close();
 
       const login = await lighthouseScores(app.baseUrl + '/login', null);
       const personal = await lighthouseScores(app.baseUrl + '/main/file/personal', cookie);
       const rows: BenchRow[] = [
-        { label: '/login', cells: { 'JS kB (compressed)': String(loginJsKB), 'budget kB': String(LOGIN_JS_BUDGET_KB), performance: String(login.performance), accessibility: String(login.accessibility), 'best practices': String(login.bestPractices), 'performance metrics (ms)': login.timings } },
+        { label: '/login', cells: { 'JS kB (compressed)': String(loginJsKB), 'JS files': String(loginJsFiles), 'budget kB': String(LOGIN_JS_BUDGET_KB), performance: String(login.performance), accessibility: String(login.accessibility), 'best practices': String(login.bestPractices), 'performance metrics (ms)': login.timings } },
         {
           label: '个人文件 (after login)',
-          cells: { 'JS kB (compressed)': String(personalJsKB), 'budget kB': String(PERSONAL_JS_BUDGET_KB), performance: String(personal.performance), accessibility: String(personal.accessibility), 'best practices': String(personal.bestPractices), 'performance metrics (ms)': personal.timings },
+          cells: { 'JS kB (compressed)': String(personalJsKB), 'JS files': String(personalJsFiles), 'budget kB': String(PERSONAL_JS_BUDGET_KB), performance: String(personal.performance), accessibility: String(personal.accessibility), 'best practices': String(personal.bestPractices), 'performance metrics (ms)': personal.timings },
         },
       ];
       return {
@@ -121,6 +125,8 @@ export const deliveryBenchmark: BenchModule = {
         metrics: {
           loginJsKB,
           personalJsKB,
+          loginJsFiles,
+          personalJsFiles,
           lighthousePerformance: Math.min(login.performance, personal.performance),
           lighthouseAccessibility: Math.min(login.accessibility, personal.accessibility),
           lighthouseBestPractices: Math.min(login.bestPractices, personal.bestPractices),

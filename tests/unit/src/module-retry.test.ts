@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failedModuleUrl, reimportFailedModule, retryModuleUrl } from '../../../src/lib/module-retry';
+import { failedModuleUrl, moduleInChunk, reimportFailedModule, retryModuleUrl } from '../../../src/lib/module-retry';
 
 describe('importing a failed page chunk again', () => {
   it('finds the module URL in the failed import messages of Chromium and Firefox, without an earlier retry', () => {
@@ -35,3 +35,24 @@ describe('importing a failed page chunk again', () => {
     expect(asked).toEqual(['http://h/assets/Shared-x.js?retry=1', 'http://h/assets/Shared-x.js?retry=2']);
   });
 });
+
+describe('the module asked for, out of a re-imported chunk', () => {
+  const MainShell = () => null;
+  const isShell = (m: { MainShell?: unknown }) => typeof m.MainShell === 'function';
+
+  it('is the chunk itself when the chunk was made for that module', () => {
+    const chunk = { MainShell };
+    expect(moduleInChunk(chunk, isShell)).toBe(chunk);
+  });
+
+  it("is the namespace the chunk exports for it when the chunk holds several modules", () => {
+    const shellModule = { MainShell };
+    const chunk = { n: { AccountGate: () => null }, t: shellModule, r: () => null, x: 'text' };
+    expect(moduleInChunk(chunk, isShell)).toBe(shellModule);
+  });
+
+  it('fails clearly when the chunk does not hold it', () => {
+    expect(() => moduleInChunk({ n: { Other: () => null } }, isShell)).toThrow('does not hold the module');
+  });
+});
+
