@@ -9,6 +9,7 @@ import { API } from '../../common/api/paths';
 import { FILE_PAGE_CATEGORY } from '../../common/api/types';
 import { DEFAULT_SORT } from '../features/files/sort-state';
 import { api } from '../lib/api';
+import { savedAccount } from '../lib/data/account';
 import { openAccount } from '../lib/data/open-account';
 import { categoryPage, DIR_QUERY_PARAM } from '../lib/file-urls';
 import { prefetchSystemConfig } from '../lib/data/queries';
@@ -22,6 +23,9 @@ export function prefetchAtBoot(pathname: string, search: string): void {
   if (pathname !== '/main' && !pathname.startsWith('/main/')) return;
   // Loaded before the route renders, the shell renders at once instead of suspending (lazyPage).
   void MainShellPage.preload();
+  // A browser without this account's cache asks who is signed in first, and the menu and permissions
+  // only once that has answered (openAccount): asked now, their answers wait for those requests.
+  if (!savedAccount()) for (const path of [API.menu, API.pagePermissions]) api.prefetch(path, { method: 'GET' });
   const open = openAccount(queryClient);
   open.catch(() => undefined); // handled by AccountGate, which takes it
   earlyAccountOpen = open;
