@@ -272,12 +272,9 @@ interface ChunkingGraph {
  *   the login page and the shell both need — every page is one of the two, so that costs neither;
  * - `shell`: the rest of what the shell (src/app/MainShell.tsx) needs before it renders.
  * The login page's own rest, and every lazy chunk, are cut as the bundler cuts them; pages inside the
- * shell import from `shell`, which has loaded by then. Rolldown asks each group about every module the
- * bundle keeps before asking the next group: the first group only records them, so the second knows
- * which of the modules a closure reaches are in the bundle.
+ * shell import from `shell`, which has loaded by then.
  */
 export function firstScreenGroups(roots: { entry: string; login: string; shell: string }) {
-  const kept = new Set<string>();
   let groupOf: Map<string, 'boot' | 'shell'> | null = null;
   const closure = (graph: ChunkingGraph, root: string) => {
     const seen = new Set<string>();
@@ -292,22 +289,15 @@ export function firstScreenGroups(roots: { entry: string; login: string; shell: 
   };
   return [
     {
-      debugName: 'kept modules',
-      name: (id: string): null => {
-        kept.add(id);
-        return null;
-      },
-    },
-    {
       debugName: 'first screens',
-      name: (id: string, graph: ChunkingGraph) => {
+      // Asked only about the modules the bundle keeps; the closures also pass through ones it dropped (barrels).
+      name: (id: string, graph: ChunkingGraph): 'boot' | 'shell' | null => {
         if (!groupOf) {
           const [entry, login, shell] = [closure(graph, roots.entry), closure(graph, roots.login), closure(graph, roots.shell)];
           groupOf = new Map();
-          for (const kept_ of kept) {
-            if (entry.has(kept_) || (login.has(kept_) && shell.has(kept_))) groupOf.set(kept_, 'boot');
-            else if (shell.has(kept_)) groupOf.set(kept_, 'shell');
-          }
+          for (const module of shell) if (login.has(module)) groupOf.set(module, 'boot');
+          for (const module of shell) if (!groupOf.has(module)) groupOf.set(module, 'shell');
+          for (const module of entry) groupOf.set(module, 'boot');
         }
         return groupOf.get(id) ?? null;
       },
