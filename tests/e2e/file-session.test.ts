@@ -138,7 +138,13 @@ describe('files session', () => {
         await dialog.waitFor();
         // a file onto a file may also become a new version; rename keeps both
         await dialog.getByTestId('conflict-overwrite').waitFor();
+        const asked = await dialog.getAttribute('data-item-id');
         await dialog.getByTestId('conflict-rename').click();
+        // Once (a fresh clone's run) the dialog stayed open after this click: say what it showed then.
+        await page.getByTestId('folder-picker').waitFor({ state: 'detached' }).catch(async (error: Error) => {
+          const open = await page.getByTestId('conflict-dialog').evaluateAll((els) => els.map((el) => `${el.getAttribute('data-item-id')}: ${el.textContent}`));
+          throw new Error(`${error.message}\nasked about ${asked}; conflict dialogs open after the click: ${JSON.stringify(open)}`);
+        });
       }
       await page.getByTestId('folder-picker').waitFor({ state: 'detached' });
     }
