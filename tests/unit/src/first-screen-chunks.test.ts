@@ -6,7 +6,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { barrelDefaults, firstScreenGroups, importsPastBarrels } from '../../../vite.config';
+import type { OutputBundle } from 'rolldown';
+import { barrelDefaults, compileFirstScreensEagerly, firstScreenGroups, importsPastBarrels } from '../../../vite.config';
 
 const require = createRequire(import.meta.url);
 
@@ -76,3 +77,18 @@ describe('firstScreenGroups', () => {
     });
   });
 });
+
+describe('compileFirstScreensEagerly', () => {
+  it("puts V8's compile hint on the first line of the boot and shell chunks only, after everything else is written", () => {
+    const chunk = (name: string) => ({ type: 'chunk', name, code: 'const __vite__mapDeps=1;\nexport{}' });
+    const bundle = { a: chunk('boot'), b: chunk('shell'), c: chunk('login'), d: { type: 'asset', name: 'boot.css', source: 'x{}' } };
+    const hook = compileFirstScreensEagerly().generateBundle as { order: string; handler: (o: unknown, b: OutputBundle) => void };
+    expect(hook.order).toBe('post');
+    hook.handler({}, bundle as unknown as OutputBundle);
+    expect(bundle.a.code.split('\n')[0]).toBe('//# allFunctionsCalledOnLoad');
+    expect(bundle.b.code.startsWith('//# allFunctionsCalledOnLoad\nconst __vite__mapDeps')).toBe(true);
+    expect(bundle.c.code).toBe('const __vite__mapDeps=1;\nexport{}');
+    expect(bundle.d.source).toBe('x{}');
+  });
+});
+
