@@ -11,9 +11,10 @@ import postcss, { type AtRule, type ChildNode, type Container, type Root } from 
 import { resolveNetworkEnv, NETWORK_ENV_VARIABLE } from './common/api/client-env';
 import { ACCOUNT_PICTURE_CACHE } from './common/api/offline-caches';
 
-/** Where `npm run dev:web` forwards API calls (the server started by `npm run dev:server`). */
+/** A file of this project by its path from here. */
 const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
+/** Where `npm run dev:web` forwards API calls (the server started by `npm run dev:server`). */
 const DEV_API_TARGET = process.env.DEV_API_TARGET ?? 'http://localhost:8080';
 
 /**
@@ -318,8 +319,7 @@ export function firstScreenGroups(roots: { entry: string; login: string; shell: 
         if (!groupOf) {
           const [entry, login, shell] = [closure(graph, roots.entry), closure(graph, roots.login), closure(graph, roots.shell)];
           groupOf = new Map();
-          for (const module of shell) if (login.has(module)) groupOf.set(module, 'boot');
-          for (const module of shell) if (!groupOf.has(module)) groupOf.set(module, 'shell');
+          for (const module of shell) groupOf.set(module, login.has(module) ? 'boot' : 'shell');
           for (const module of entry) groupOf.set(module, 'boot');
         }
         return groupOf.get(id) ?? null;
