@@ -11,3 +11,11 @@ self.addEventListener('install', (event) => {
   const rules = ['POST', 'PUT', 'DELETE', 'PATCH'].map((requestMethod) => ({ condition: { requestMethod }, source: 'network' }));
   event.waitUntil(event.addRoutes(rules).catch((error) => console.warn('service worker routes not added', error)));
 });
+
+/*
+ * A page that loaded while the first install was activating is not reached by its clients.claim()
+ * and asks again (src/features/pwa/claim-uncontrolled-page.ts, CLAIM_UNCONTROLLED_PAGE).
+ */
+self.addEventListener('message', (event) => {
+  if (event.data && event.data.type === 'claim-uncontrolled-page') event.waitUntil(self.clients.claim());
+});

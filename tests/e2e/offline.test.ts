@@ -111,6 +111,17 @@ describe('offline-first: the app opens and shows cached data without network', (
     await waitUntil(async () => (await savedPartitions(page, fileName)).some((p) => p.key.startsWith('account:') && p.mentions), 'the folder listing to be saved');
   });
 
+  it('a page loaded past the service worker (a hard reload) asks it to take control, so it still opens offline', async () => {
+    // A hard reload skips the worker like a navigation that was under way while it activated.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Page.reload', { ignoreCache: true });
+    await cdp.detach();
+    await page.getByTestId('file-table').waitFor();
+    const servedByWorker = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).workerStart > 0);
+    expect(servedByWorker).toBe(false);
+    await waitUntil(() => page.evaluate(() => navigator.serviceWorker.controller !== null), 'the service worker to take the page', 15_000, () => serviceWorkerState(page));
+  });
+
   it('offline, a reload shows the sub-folder from the cache with the offline banner, and its parent too', async () => {
     await context.setOffline(true);
     await page.reload();

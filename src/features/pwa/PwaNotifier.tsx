@@ -2,6 +2,7 @@ import { Button } from 'antd';
 import { useEffect } from 'react';
 import { registerSW } from 'virtual:pwa-register';
 import { useFeedback } from '../../lib/feedback/feedback';
+import { claimIfUncontrolled } from './claim-uncontrolled-page';
 
 let registered = false;
 
@@ -18,6 +19,9 @@ export function PwaNotifier() {
     registered = true;
     const updateSW = registerSW({
       immediate: true,
+      onRegisteredSW(_url, registration) {
+        if (navigator.serviceWorker) claimIfUncontrolled(navigator.serviceWorker, registration);
+      },
       onNeedRefresh() {
         notification.info({
           key: 'pwa-update',
