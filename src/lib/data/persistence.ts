@@ -5,7 +5,7 @@
  * account's answers are never hydrated into this tab.
  */
 import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persister';
-import type { DehydrateOptions, Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import { timeoutManager, type DehydrateOptions, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { persistQueryClientRestore, persistQueryClientSave, type PersistedClient, type Persister } from '@tanstack/react-query-persist-client';
 import { partitionOf, type CacheAccount } from './account';
 import { cacheStorage } from './cache-db';
@@ -59,10 +59,11 @@ const SAVED_CHANGES = new Set(['added', 'removed', 'updated']);
  * on disk, or it shows the old answer as fresh), then at most once a second. TanStack's
  * persistQueryClientSubscribe dehydrates the whole cache on every change instead (hundreds while a page
  * mounts, each query added, fetching, answered) and writes the first one in the middle of the change's
- * own task: main-thread work the first page's render waited behind.
+ * own task: main-thread work the first page's render waited behind. The wait is one of TanStack's
+ * timeouts (the app's coalesced timer, coalesced-timers.ts), not a browser timer of its own.
  */
 function keepPersisted(client: QueryClient, persister: Persister, dehydrateOptions: DehydrateOptions): () => void {
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  let timer: ReturnType<typeof timeoutManager.setTimeout> | null = null;
   let lastSaveAt = -Infinity;
   const save = () => {
     timer = null;
@@ -70,14 +71,14 @@ function keepPersisted(client: QueryClient, persister: Persister, dehydrateOptio
     void persistQueryClientSave({ queryClient: client, persister, buster: CACHE_BUSTER, dehydrateOptions });
   };
   const onChange = (event: { type: string }) => {
-    if (timer === null && SAVED_CHANGES.has(event.type)) timer = setTimeout(save, Math.max(0, lastSaveAt + SAVE_EVERY_MS - Date.now()));
+    if (timer === null && SAVED_CHANGES.has(event.type)) timer = timeoutManager.setTimeout(save, Math.max(0, lastSaveAt + SAVE_EVERY_MS - Date.now()));
   };
   const stopQueries = client.getQueryCache().subscribe(onChange);
   const stopMutations = client.getMutationCache().subscribe(onChange);
   return () => {
     stopQueries();
     stopMutations();
-    if (timer) clearTimeout(timer);
+    if (timer !== null) timeoutManager.clearTimeout(timer);
     timer = null;
   };
 }
