@@ -13,7 +13,7 @@ import { CHROMIUM_ARGS, CHROMIUM_MISSING_MESSAGE, findChromium } from '../../sup
 import { API } from '../../../common/api/paths';
 import { freePort } from '../../support/free-port';
 import { startNpmStart, type NpmStartInstance } from '../../support/npm-start';
-import { logIn } from '../suites/delivery';
+import { logIn } from './browser-login';
 import { npmStartServerPid } from './chromium-procs';
 
 export interface BrowserDrive {

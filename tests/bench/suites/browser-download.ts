@@ -15,54 +15,26 @@
  * (default 512). Temp files live under os.tmpdir() (or BENCH_TMPDIR) and are deleted afterwards.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, promises as fsp, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
-import { API, downloadUrl } from '../../../common/api/paths';
-import type { CaptchaImage } from '../../../common/api/types';
+import { chromium } from 'playwright-core';
+import { downloadUrl } from '../../../common/api/paths';
 import { openFileSource } from '../../replay/node-runtime';
 import { createNodeEngine, waitUntilSettled } from '../../replay/engine-harness';
 import { CHROMIUM_ARGS, CHROMIUM_MISSING_MESSAGE, findChromium } from '../../support/chromium';
 import { loggedInJar, sha256OfFile, writeGeneratedFile } from '../../support/drive-server';
 import { startNpmStart } from '../../support/npm-start';
+import { logIn } from '../lib/browser-login';
+import { median } from '../lib/median';
 import { commandLineOf, descendantPids, procCpuSeconds } from '../lib/proc-cpu';
 import { settleBeforeTimedPhase } from '../lib/transfer-context';
 import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
 
-const ADMIN = { username: 'admin', password: 'Admin@2024' };
 const ROUNDS = Math.max(1, Number(process.env.BENCH_BROWSER_DOWNLOAD_ROUNDS ?? 3));
 const SIZE = Math.max(1, Number(process.env.BENCH_BROWSER_DOWNLOAD_MIB ?? 512)) * MIB;
 /** One round's download, either way; generous, so a slow path is measured rather than cut off. */
 const ROUND_TIMEOUT_MS = 15 * 60_000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-function captchaAnswer(dataDir: string, captchaId: string): string {
-  const file = path.join(dataDir, 'test-outbox', 'captcha.jsonl');
-  for (const line of existsSync(file) ? readFileSync(file, 'utf8').split('\n') : []) {
-    if (!line) continue;
-    const rec = JSON.parse(line) as { captchaId: string; answer: string };
-    if (rec.captchaId === captchaId) return rec.answer;
-  }
-  throw new Error(`no captcha answer for ${captchaId}`);
-}
-
-async function logIn(page: Page, baseUrl: string, dataDir: string): Promise<void> {
-  const captcha = page.waitForResponse((r) => r.url().includes(API.captcha) && r.ok());
-  await page.goto(baseUrl + '/login');
-  const { data } = (await (await captcha).json()) as { data: CaptchaImage };
-  await page.getByTestId('login-username').fill(ADMIN.username);
-  await page.getByTestId('login-password').fill(ADMIN.password);
-  await page.getByTestId('login-captcha').fill(captchaAnswer(dataDir, data.captchaId));
-  await page.getByTestId('login-agreement').click();
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/main/file/personal**');
-}
 
 /** Seconds in bash's `times` notation ('0m1.234s'). */
 function parseTimesSeconds(value: string): number {

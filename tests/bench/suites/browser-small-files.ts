@@ -21,7 +21,8 @@ import { openBrowserDrive, waitForAllUploadsFinished, type BrowserDrive } from '
 import { cpuDelta, cpuSnapshot, type CpuByKind } from '../lib/chromium-procs';
 import type { BenchModule, BenchRow } from '../lib/report';
 import { round1, round3, settleBeforeTimedPhase } from '../lib/transfer-context';
-import { median, RAW_SINK_PATH } from './upload';
+import { median } from '../lib/median';
+import { RAW_SINK_PATH } from './upload';
 
 const COUNT = Math.max(1, Number(process.env.BENCH_SMALL_FILES_COUNT ?? 1000));
 const ROUNDS = Math.max(1, Number(process.env.BENCH_SMALL_FILES_ROUNDS ?? 3));

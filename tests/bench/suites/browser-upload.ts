@@ -32,7 +32,8 @@ import { recordBrowserProfile } from '../lib/browser-profile';
 import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
 import { GiB, round1, round3, settleBeforeTimedPhase } from '../lib/transfer-context';
 import { clientHeaders } from '../../../common/api/client-env';
-import { hasCurl, median, RAW_SINK_KEEP, rawUploadCurl, rawUploadNode } from './upload';
+import { median } from '../lib/median';
+import { hasCurl, RAW_SINK_KEEP, rawUploadCurl, rawUploadNode } from './upload';
 
 const SIZE = Math.round(Number(process.env.BENCH_BROWSER_UPLOAD_MB ?? 1024) * MIB);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_BROWSER_UPLOAD_ROUNDS ?? 3));

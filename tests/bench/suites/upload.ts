@@ -23,6 +23,7 @@ import { createNodeHashPool } from '../../../workers/node/hash-pool';
 import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
 import { createNodeEngine, waitUntilSettled } from '../../replay/engine-harness';
 import { openFileSource } from '../../replay/node-runtime';
+import { median } from '../lib/median';
 import { procCpuSeconds } from '../lib/proc-cpu';
 import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
 import { writeGeneratedFile } from '../../support/drive-server';
@@ -102,12 +103,6 @@ function ownCpuSeconds(): number {
 }
 
 const cpuCell = (seconds: number): string => (Number.isFinite(seconds) ? seconds.toFixed(2) : '-');
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 /** Enqueues one file and waits for it; the item's final view. */
 async function engineUpload(engine: ReturnType<typeof createNodeEngine>['engine'], file: string, name: string) {
