@@ -10,6 +10,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import postcss, { type AtRule, type ChildNode, type Container, type Root } from 'postcss';
 import { resolveNetworkEnv, NETWORK_ENV_VARIABLE } from './common/api/client-env';
 import { ACCOUNT_PICTURE_CACHE } from './common/api/offline-caches';
+import { reachableFrom } from './common/reachable';
 
 /** A file of this project by its path from here. */
 const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -300,17 +301,7 @@ interface ChunkingGraph {
  */
 export function firstScreenGroups(roots: { entry: string; login: string; shell: string }) {
   let groupOf: Map<string, 'boot' | 'shell'> | null = null;
-  const closure = (graph: ChunkingGraph, root: string) => {
-    const seen = new Set<string>();
-    const stack = [root];
-    while (stack.length) {
-      const id = stack.pop()!;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      stack.push(...(graph.getModuleInfo(id)?.importedIds ?? []));
-    }
-    return seen;
-  };
+  const closure = (graph: ChunkingGraph, root: string) => reachableFrom(root, (id) => graph.getModuleInfo(id)?.importedIds ?? []);
   return [
     {
       debugName: 'first screens',

@@ -3,6 +3,7 @@
  * names, subtree ids, and the rows a virtualised tree shows for a set of expanded ids or a search.
  */
 import type { DepartmentNode } from '../api/org-types';
+import { reachableFrom } from '../reachable';
 
 export interface DepartmentIndex {
   byId: Map<string, DepartmentNode>;
@@ -32,15 +33,7 @@ export function departmentPath(index: DepartmentIndex, id: string): string {
 
 /** The department and everything under it. */
 export function subtreeIds(index: DepartmentIndex, id: string): Set<string> {
-  const out = new Set<string>();
-  const stack = [id];
-  while (stack.length) {
-    const at = stack.pop()!;
-    if (out.has(at)) continue;
-    out.add(at);
-    for (const c of index.children.get(at) ?? []) stack.push(c.id);
-  }
-  return out;
+  return reachableFrom(id, (at) => (index.children.get(at) ?? []).map((c) => c.id));
 }
 
 /** Total people of a department with its subtree. */
