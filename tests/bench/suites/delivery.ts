@@ -40,7 +40,6 @@ function scriptCounter(page: Page): () => { bytes: number; files: number } {
   return () => ({ bytes, files });
 }
 
-
 interface Scores {
   /** The median of LIGHTHOUSE_RUNS runs' scores. */
   performance: number;
