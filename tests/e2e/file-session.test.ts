@@ -373,7 +373,17 @@ describe('files session', () => {
     await page.goto(new URL('/main/file/favorite', page.url()).toString());
     await fileRow(page, renamed).waitFor();
     await contextAction(renamed, 'unfavorite');
-    await fileRow(page, renamed).waitFor({ state: 'detached' });
+    // Once (a fresh clone's run) the row stayed for 30 s after 取消收藏: say what the page showed then.
+    await fileRow(page, renamed).waitFor({ state: 'detached' }).catch(async (error: Error) => {
+      const shown = await page.evaluate(() => ({
+        toasts: [...document.querySelectorAll('.ant-message-notice')].map((el) => el.textContent),
+        offlineBanner: document.querySelector('[data-testid="offline-banner"]')?.textContent ?? null,
+        openMenus: [...document.querySelectorAll('.ant-dropdown:not(.ant-dropdown-hidden)')].map((el) => el.textContent),
+        rowStillFavorite: document.querySelector('[data-testid="file-row"] [data-testid="state-favorite"]') !== null,
+        rows: document.querySelectorAll('[data-testid="file-row"]').length,
+      }));
+      throw new Error(`${error.message}\nafter 取消收藏 the page showed: ${JSON.stringify(shown)}`);
+    });
     await page.goto(new URL('/main/file/personal', page.url()).toString());
     await fileRow(page, renamed).waitFor();
   });
