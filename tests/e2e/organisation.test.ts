@@ -39,6 +39,12 @@ describe('departments, people, address list and batch import', () => {
     await admin.getByTestId('dept-name-input').fill(DEPT);
     await admin.getByRole('button', { name: ok }).click();
     await admin.getByTestId('department-tree').getByTestId(`dept-${DEPT}`).waitFor();
+    // A full navigation at once, within a second of the page's load: the next page starts from the
+    // cache saved on disk, which must already know the tree changed, or 用户管理 shows the tree
+    // without the new department as fresh for its 30 s staleTime (a failure CI saw).
+    await admin.goto(baseUrl() + '/main/system/user/list');
+    await admin.getByTestId('user-dept-tree').getByTestId(`dept-${DEPT}`).waitFor({ timeout: 10_000 });
+    await admin.goto(baseUrl() + '/main/system/department');
     // A second department of the same name at the same level is refused with the server's reason.
     await admin.getByTestId('dept-create-top').click();
     await admin.getByTestId('dept-name-input').fill(DEPT);

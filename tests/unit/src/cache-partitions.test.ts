@@ -13,6 +13,16 @@ const A = { tenantId: 't1', userId: 'alice' };
 const B = { tenantId: 't1', userId: 'bob' };
 /** The persisters write at most once a second (throttle): wait for that. */
 const flushed = () => new Promise((r) => setTimeout(r, 1300));
+/** Node has no page to leave; the test that needs one passes its own. */
+const noPageEvents = () => () => {};
+
+interface SavedQuery {
+  queryKey: unknown[];
+  state: { isInvalidated: boolean; data: unknown };
+}
+/** The query of a saved partition whose key ends with `last`. */
+const savedQuery = (saved: string, last: string): SavedQuery =>
+  (JSON.parse(saved) as { clientState: { queries: SavedQuery[] } }).clientState.queries.find((q) => q.queryKey.at(-1) === last)!;
 
 describe('cache partitions', () => {
   it("keeps each account's answers apart, the public ones for all, and wipes an account from disk", async () => {
@@ -71,31 +81,124 @@ describe('cache partitions', () => {
     expect(await cacheStorage.getItem(partitionOf(A))).toBeNull();
   }, 15_000); // four throttle periods
 
-  it('saves once after a burst of changes, what the cache holds by then, and soon: a reload just after still finds it', async () => {
+  it('saves once after a burst of fetched answers, what the cache holds by then, and soon: a reload just after still finds it', async () => {
     const client = createQueryClient();
-    const persistence = new CachePersistence(client);
+    const persistence = new CachePersistence(client, noPageEvents);
     await persistence.useAccount(A);
     const writes = vi.spyOn(cacheStorage, 'setItem');
     const savesOfA = () => writes.mock.calls.filter(([key]) => key === partitionOf(A));
     try {
-      // A page mounting: many queries added and answered in one task. Nothing is written inside it.
-      for (let i = 0; i < 200; i++) client.setQueryData(['files', 'folder', `f${i}`], { n: i });
+      // A page mounting: many queries added and answered. Nothing is written inside that task.
+      const fetched = Promise.all(Array.from({ length: 200 }, (_, i) => client.fetchQuery({ queryKey: ['files', 'folder', `f${i}`], queryFn: () => ({ n: i }) })));
       expect(writes).not.toHaveBeenCalled();
-      // Written right after that task, once, with the last answer.
+      await fetched;
+      // Written right after, once, with the last answer.
       await new Promise((r) => setTimeout(r, 100));
       expect(savesOfA()).toHaveLength(1);
       expect(savesOfA()[0]![1]).toContain('"n":199');
-      // Changes within the next second gather into one more save, at the end of it.
-      client.setQueryData(['files', 'folder', 'f0'], { n: 'changed' });
-      client.invalidateQueries({ queryKey: ['files', 'folder', 'f1'] });
+      // Answers fetched within the next second gather into one more save, at the end of it.
+      await client.fetchQuery({ queryKey: ['files', 'folder', 'f0'], queryFn: () => ({ n: 'refetched' }), staleTime: 0 });
       await new Promise((r) => setTimeout(r, 100));
       expect(savesOfA()).toHaveLength(1);
       await flushed();
       expect(savesOfA()).toHaveLength(2);
-      // The invalidation is on disk: a reload refetches that folder instead of showing it as fresh.
-      const saved = JSON.parse(savesOfA()[1]![1]) as { clientState: { queries: Array<{ queryKey: unknown[]; state: { isInvalidated: boolean; data: unknown } }> } };
-      expect(saved.clientState.queries.find((q) => q.queryKey[2] === 'f1')!.state.isInvalidated).toBe(true);
-      expect(saved.clientState.queries.find((q) => q.queryKey[2] === 'f0')!.state.data).toEqual({ n: 'changed' });
+      expect(savedQuery(savesOfA()[1]![1], 'f0').state.data).toEqual({ n: 'refetched' });
+    } finally {
+      writes.mockRestore();
+      await persistence.wipe(A);
+    }
+  });
+
+  it('saves an invalidation, an edit of its own and a removal right after their task, even within a second of the last save', async () => {
+    const client = createQueryClient();
+    const persistence = new CachePersistence(client, noPageEvents);
+    await persistence.useAccount(A);
+    await client.fetchQuery({ queryKey: ['org', 'tree'], queryFn: () => ({ departments: ['old'] }) });
+    await client.fetchQuery({ queryKey: ['files', 'folder', 'x'], queryFn: () => ({ items: ['a', 'b'] }) });
+    await client.fetchQuery({ queryKey: ['files', 'folder', 'gone'], queryFn: () => ({ items: [] }) });
+    await new Promise((r) => setTimeout(r, 100));
+    const saved = async () => (await cacheStorage.getItem(partitionOf(A)))!;
+    expect(savedQuery(await saved(), 'tree').state.isInvalidated).toBe(false);
+    try {
+      // A department was created: the tree is invalidated well within a second of the save above. A
+      // navigation right after must find it marked stale on disk, or the new tree shows it missing.
+      await client.invalidateQueries({ queryKey: ['org', 'tree'], refetchType: 'none' });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(savedQuery(await saved(), 'tree').state.isInvalidated).toBe(true);
+      // An optimistic edit (a row taken off a list) is on disk as soon.
+      client.setQueryData(['files', 'folder', 'x'], { items: ['a'] });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(savedQuery(await saved(), 'x').state.data).toEqual({ items: ['a'] });
+      client.removeQueries({ queryKey: ['files', 'folder', 'gone'] });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await saved()).not.toContain('"gone"');
+      // The next load refetches the invalidated tree instead of showing the old one as fresh.
+      const later = createQueryClient();
+      const reopened = new CachePersistence(later, noPageEvents);
+      await reopened.useAccount(A);
+      expect(later.getQueryState(['org', 'tree'])!.isInvalidated).toBe(true);
+      await reopened.wipe(null);
+    } finally {
+      await persistence.wipe(A);
+    }
+  });
+
+  it('makes a save still waiting at once when the page is left or hidden', async () => {
+    const client = createQueryClient();
+    let leave = () => {};
+    const persistence = new CachePersistence(client, (onLeave) => {
+      leave = onLeave;
+      return () => {
+        leave = () => {};
+      };
+    });
+    await persistence.useAccount(A);
+    await client.fetchQuery({ queryKey: ['files', 'folder', 'y'], queryFn: () => ({ n: 1 }) });
+    await new Promise((r) => setTimeout(r, 100));
+    try {
+      // A fetched answer waits for the once-a-second save; the page goes away first.
+      await client.fetchQuery({ queryKey: ['files', 'folder', 'y'], queryFn: () => ({ n: 2 }), staleTime: 0 });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(savedQuery((await cacheStorage.getItem(partitionOf(A)))!, 'y').state.data).toEqual({ n: 1 });
+      leave();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(savedQuery((await cacheStorage.getItem(partitionOf(A)))!, 'y').state.data).toEqual({ n: 2 });
+      // Nothing waiting: leaving writes nothing.
+      const writes = vi.spyOn(cacheStorage, 'setItem');
+      leave();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(writes).not.toHaveBeenCalled();
+      writes.mockRestore();
+    } finally {
+      await persistence.wipe(A);
+    }
+  });
+
+  it('writes one save at a time, and of saves asked for meanwhile only the newest', async () => {
+    const client = createQueryClient();
+    const persistence = new CachePersistence(client, noPageEvents);
+    await persistence.useAccount(A);
+    const original = cacheStorage.setItem;
+    const written: string[] = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const writes = vi.spyOn(cacheStorage, 'setItem').mockImplementation(async (key, value) => {
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 80)); // a slow disk
+      await original(key, value);
+      written.push(value);
+      inFlight--;
+    });
+    try {
+      for (let n = 1; n <= 4; n++) {
+        client.setQueryData(['files', 'folder', 'z'], { n });
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await new Promise((r) => setTimeout(r, 400));
+      expect(mostInFlight).toBe(1);
+      // The first change was being written while the next three came: only the last of them follows.
+      expect(written.map((v) => savedQuery(v, 'z').state.data)).toEqual([{ n: 1 }, { n: 4 }]);
     } finally {
       writes.mockRestore();
       await persistence.wipe(A);
