@@ -17,7 +17,7 @@ export const cacheStorage = {
   /**
    * idb-keyval's `set` with an explicit `commit()`: Chromium drops a write still waiting for its
    * transaction to auto-commit when the page is left, and the last save is made on `pagehide`. With
-   * the commit about half of such writes landed in a trial (a 100 kB value), without it none.
+   * the commit 3 of 8 such writes of 100 kB landed in a trial, without it none of 8.
    */
   setItem: (key: string, value: string): Promise<void> =>
     open()('readwrite', (store) => {
