@@ -7,7 +7,6 @@
 import { timeoutManager, type DehydrateOptions, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { persistQueryClientRestore, persistQueryClientSave, type PersistedClient, type Persister } from '@tanstack/react-query-persist-client';
 import { partitionOf, type CacheAccount } from './account';
-import { getAppStorage } from '../storage';
 import { cacheStorage } from './cache-db';
 import { CACHE_MAX_AGE_MS } from './query-client';
 
@@ -44,15 +43,8 @@ export function serializeClient(client: PersistedClient): string {
  * partition wiped (logout) or left (another account) meanwhile is never written again, so a wiped
  * account's answers cannot come back to disk.
  */
-interface PartitionPersister extends Persister {
-  readonly key: string;
-  /** A save asked for and not yet on disk (queued, or being written). */
-  busy(): boolean;
-}
-
-function persisterFor(key: string, live: () => boolean): PartitionPersister {
+function persisterFor(key: string, live: () => boolean): Persister {
   let queued: PersistedClient | null = null;
-  let writes = 0;
   let writing: Promise<void> = Promise.resolve();
   const writeQueued = async () => {
     const client = queued!;
@@ -60,19 +52,11 @@ function persisterFor(key: string, live: () => boolean): PartitionPersister {
     if (live()) await cacheStorage.setItem(key, serializeClient(client));
   };
   return {
-    key,
-    busy: () => queued !== null || writes > 0,
     persistClient(client) {
       const alreadyQueued = queued !== null;
       queued = client;
       // A cache that cannot be written (storage full, private mode) still serves this visit from memory.
-      if (!alreadyQueued) {
-        writes++;
-        writing = writing
-          .then(writeQueued)
-          .catch(() => undefined)
-          .finally(() => writes--);
-      }
+      if (!alreadyQueued) writing = writing.then(writeQueued).catch(() => undefined);
       return writing;
     },
     async restoreClient() {
@@ -120,30 +104,6 @@ const browserPageLeave: OnPageLeave = (leave) => {
 };
 
 /**
- * Partitions whose last save may not have reached disk when the page went away: IndexedDB drops a
- * write still under way when the page is left (Chromium: 0 of 8 without `commit()`, 3 of 8 with it),
- * and the save made on `pagehide` is one. localStorage is written synchronously, so this mark
- * survives: the next load then takes every answer it restores as stale, showing it and asking again,
- * rather than as fresh as of a save that may be older than the last change.
- */
-const UNSAVED_KEY = 'cachePartitionsUnsaved';
-
-function markUnsaved(partition: string): void {
-  const storage = getAppStorage();
-  const marked = storage.get<string[]>(UNSAVED_KEY) ?? [];
-  if (!marked.includes(partition)) storage.set(UNSAVED_KEY, [...marked, partition]);
-}
-
-/** Whether `partition` was marked, clearing the mark. */
-function takeUnsaved(partition: string): boolean {
-  const storage = getAppStorage();
-  const marked = storage.get<string[]>(UNSAVED_KEY) ?? [];
-  if (!marked.includes(partition)) return false;
-  storage.set(UNSAVED_KEY, marked.filter((p) => p !== partition));
-  return true;
-}
-
-/**
  * Saves the cache, dehydrated at the moment of saving: right after the task that changed it when none
  * was saved in the last second, then at most once a second for fetched answers. Changes that make the
  * disk wrong (mustSaveAtOnce) are saved right after their task whatever the last save, and a save still
@@ -153,7 +113,7 @@ function takeUnsaved(partition: string): boolean {
  * own task: main-thread work the first page's render waited behind. The wait is one of TanStack's
  * timeouts (the app's coalesced timer, coalesced-timers.ts), not a browser timer of its own.
  */
-function keepPersisted(client: QueryClient, persister: PartitionPersister, dehydrateOptions: DehydrateOptions, onPageLeave: OnPageLeave): () => void {
+function keepPersisted(client: QueryClient, persister: Persister, dehydrateOptions: DehydrateOptions, onPageLeave: OnPageLeave): () => void {
   let timer: { id: ReturnType<typeof timeoutManager.setTimeout>; at: number } | null = null;
   let lastSaveAt = -Infinity;
   const save = () => {
@@ -175,7 +135,6 @@ function keepPersisted(client: QueryClient, persister: PartitionPersister, dehyd
   const stopMutations = client.getMutationCache().subscribe(onChange);
   const stopLeave = onPageLeave(() => {
     if (timer !== null) save();
-    if (persister.busy()) markUnsaved(persister.key);
   });
   return () => {
     stopQueries();
@@ -207,7 +166,6 @@ export class CachePersistence {
     const persister = persisterFor('public', () => true);
     await persistQueryClientRestore({ queryClient: this.client, persister, maxAge: CACHE_MAX_AGE_MS, buster: CACHE_BUSTER });
     this.publicStop = keepPersisted(this.client, persister, { shouldDehydrateQuery: (q) => succeeded(q) && isPublicKey(q.queryKey) }, this.onPageLeave);
-    this.staleIfUnsaved(persister.key, (key) => isPublicKey(key));
   }
 
   /**
@@ -225,16 +183,6 @@ export class CachePersistence {
     await persistQueryClientRestore({ queryClient: this.client, persister, maxAge: CACHE_MAX_AGE_MS, buster: CACHE_BUSTER });
     if (this.account !== account) return; // switched again meanwhile
     this.accountStop = keepPersisted(this.client, persister, { shouldDehydrateQuery: (q) => succeeded(q) && !isPublicKey(q.queryKey) }, this.onPageLeave);
-    this.staleIfUnsaved(persister.key, (key) => !isPublicKey(key));
-  }
-
-  /**
-   * After a restore: when the last visit left with a save not known to be on disk, every restored
-   * answer of the partition is marked stale (shown, and asked again when a page uses it). Done once
-   * the partition is kept written, so the marks are saved at once too.
-   */
-  private staleIfUnsaved(partition: string, inPartition: (key: QueryKey) => boolean): void {
-    if (takeUnsaved(partition)) void this.client.invalidateQueries({ predicate: (q) => inPartition(q.queryKey), refetchType: 'none' });
   }
 
   /** Forgets the account's answers in memory and on disk (logout, session ended by the server). */
@@ -242,9 +190,7 @@ export class CachePersistence {
     this.stopAccount();
     this.client.removeQueries({ predicate: (q) => !isPublicKey(q.queryKey) });
     this.account = null;
-    if (!account) return;
-    takeUnsaved(partitionOf(account));
-    await cacheStorage.removeItem(partitionOf(account));
+    if (account) await cacheStorage.removeItem(partitionOf(account));
   }
 
   private stopAccount(): void {

@@ -174,53 +174,6 @@ describe('cache partitions', () => {
     }
   });
 
-  it('a page left while a save is still being written: the next load shows what it restores as stale', async () => {
-    let leave = () => {};
-    const pageEvents = (onLeave: () => void) => {
-      leave = onLeave;
-      return () => {};
-    };
-    const client = createQueryClient();
-    const persistence = new CachePersistence(client, pageEvents);
-    await persistence.useAccount(A);
-    await client.fetchQuery({ queryKey: ['org', 'tree'], queryFn: () => ({ departments: ['old'] }) });
-    await new Promise((r) => setTimeout(r, 100));
-    /** A later visit: whether it shows the tree as stale; it asks the server again when `refetch`. */
-    const reload = async (refetch = false) => {
-      const later = createQueryClient();
-      const reopened = new CachePersistence(later, noPageEvents);
-      await reopened.useAccount(A);
-      const stale = later.getQueryState(['org', 'tree'])!.isInvalidated;
-      if (refetch) await later.fetchQuery({ queryKey: ['org', 'tree'], queryFn: () => ({ departments: ['old', 'new'] }), staleTime: 0 });
-      await new Promise((r) => setTimeout(r, 1300)); // its saves reach disk
-      await reopened.useAccount(null);
-      return stale;
-    };
-    try {
-      // Left with nothing waiting: the save on disk is the last word, shown as fresh.
-      leave();
-      expect(await reload()).toBe(false);
-
-      // A change whose save is still being written when the page goes (IndexedDB may then drop it).
-      const original = cacheStorage.setItem;
-      const slow = vi.spyOn(cacheStorage, 'setItem').mockImplementation(async (key, value) => {
-        await new Promise((r) => setTimeout(r, 200));
-        await original(key, value);
-      });
-      client.setQueryData(['files', 'folder', 'x'], { items: ['new'] });
-      await new Promise((r) => setTimeout(r, 20));
-      leave();
-      await new Promise((r) => setTimeout(r, 300));
-      slow.mockRestore();
-      // Even though this write did land here, the next load cannot know it: everything is asked again.
-      expect(await reload(true)).toBe(true);
-      // The mark is taken by that load: the one after it trusts that load's saves again.
-      expect(await reload()).toBe(false);
-    } finally {
-      await persistence.wipe(A);
-    }
-  }, 15_000);
-
   it('writes one save at a time, and of saves asked for meanwhile only the newest', async () => {
     const client = createQueryClient();
     const persistence = new CachePersistence(client, noPageEvents);
