@@ -1,7 +1,7 @@
 /**
  * Where the data layer keeps answers between visits: one IndexedDB database, one row per partition —
- * the public one (brand and logo, shown before login) and one per tenant and account. TanStack
- * Query's async-storage persister writes each partition as one serialized client. idb-keyval (a few
+ * the public one (brand and logo, shown before login) and one per tenant and account. Each partition
+ * is one serialized TanStack Query client, written by persistence.ts. idb-keyval (a few
  * hundred bytes) rather than Dexie: this runs before the login page shows, where every kB counts.
  */
 import { createStore, del, get, promisifyRequest } from 'idb-keyval';

@@ -59,13 +59,13 @@ describe('cache partitions', () => {
     expect(await cacheStorage.getItem(partitionOf(A))).toBeNull();
   });
 
-  it('a save still pending when the session ends (the writes are throttled) never brings the wiped partition back', async () => {
+  it('a save still pending when the session ends (saves wait for a later task) never brings the wiped partition back', async () => {
     const client = createQueryClient();
     const persistence = new CachePersistence(client);
     await persistence.useAccount(A);
     client.setQueryData(['files', 'folder', 'a'], { secret: 'first' });
     await flushed();
-    // A change just before logout: its write waits for the throttle, and the wipe happens meanwhile.
+    // A change just before logout: its save waits at least for the next task, and the wipe happens meanwhile.
     client.setQueryData(['files', 'folder', 'a'], { secret: 'last-moment' });
     await persistence.wipe(A);
     await flushed();
