@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { startTransition, useEffect, useState, type ReactNode } from 'react';
+import { AfterCommits } from '../components/AfterCommits';
 import { PageLoading } from '../components/PageLoading';
 import { ApiCallError } from '../lib/api-client';
 import { savedAccount, sameAccount } from '../lib/data/account';
@@ -61,9 +62,12 @@ export function AccountGate({ children }: { children: ReactNode }) {
   return (
     <>
       <AccountCheck />
-      <OutboxReplayer />
-      <NoticeStreamer />
-      <NoticePopupGate />
+      {/* Background work starts once the shell's stages have committed (see MainLayout). */}
+      <AfterCommits stage={3}>
+        <OutboxReplayer />
+        <NoticeStreamer />
+        <NoticePopupGate />
+      </AfterCommits>
       {children}
     </>
   );

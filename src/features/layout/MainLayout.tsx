@@ -1,9 +1,10 @@
 import { MenuOutlined } from '@ant-design/icons';
 import { Button, Drawer, Layout } from 'antd';
 import type { ReactNode } from 'react';
-import { useDeferredValue, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { MenuItem } from '../../../common/api/types';
+import { AfterCommits } from '../../components/AfterCommits';
 import { BrandMark } from '../../components/BrandMark';
 import { usePagePermissionsLoader } from '../../lib/button-permissions';
 import { useMenuQuery, useUserDetailsQuery } from '../../lib/data/queries';
@@ -17,20 +18,6 @@ import { UserMenu } from './UserMenu';
 const HEADER_HEIGHT = 56;
 /** One empty list while the menu loads, so the menu does not render again with every layout render. */
 const NO_MENU_ITEMS: MenuItem[] = [];
-
-/**
- * Mounts `children` in a render of its own, after the first commit of the shell: one commit of the
- * whole shell was the longest task of a cold 个人文件 (Lighthouse: total blocking time). The sider
- * keeps its width meanwhile, so nothing moves when the menu comes in.
- *
- * Its own component, not a deferred value of MainLayout: that one re-rendered the whole header in the
- * transition, and the unread counts, answered meanwhile, changed under NoticeBell's render. React then
- * threw the transition away and did it again in one blocking piece (a "teared render", 76–128 ms in
- * every one of six cold loads). Here only the menu renders in it.
- */
-function AfterFirstCommit({ children }: { children: ReactNode }) {
-  return useDeferredValue(true, false) ? children : null;
-}
 
 /**
  * Header (brand, user), sidebar menu from the server, content, and a side panel (`aside`: the
@@ -72,10 +59,13 @@ export function MainLayout({
     if (user && user.passwordChangeType !== 0) navigate(`/initialPswChange?type=${user.passwordChangeType}`, { replace: true });
   }, [user, navigate]);
 
+  // A cold load commits the shell in stages (AfterCommits), each a task of its own: first the page
+  // itself; then the header's buttons and the transfer panel's content; then this menu (the sider
+  // keeps its width meanwhile, so nothing moves); last the background work of AccountGate.
   const sideMenu = (
-    <AfterFirstCommit>
+    <AfterCommits stage={2}>
       <SideMenu items={menu ?? NO_MENU_ITEMS} />
-    </AfterFirstCommit>
+    </AfterCommits>
   );
   return (
     <Layout style={{ height: '100dvh' }}>
@@ -86,9 +76,11 @@ export function MainLayout({
         <div style={{ flex: 1, minWidth: 0 }}>
           <BrandMark size={30} />
         </div>
-        {headerExtra}
-        <NoticeBell />
-        <UserMenu user={user} />
+        <AfterCommits>
+          {headerExtra}
+          <NoticeBell />
+          <UserMenu user={user} />
+        </AfterCommits>
       </Layout.Header>
       <Layout style={{ minHeight: 0 }}>
         {phone ? (

@@ -5,6 +5,7 @@ import { useAtomValue } from 'jotai';
 import { useCallback, useMemo } from 'react';
 import { formatSize } from '../../../common/format/size';
 import type { TransferItemView } from '../../../common/transfer/engine-api';
+import { AfterCommits } from '../../components/AfterCommits';
 import { saveBlob } from '../../lib/save-blob';
 import { usePhone } from '../../lib/use-phone';
 import { isBoolean, useStoredState } from '../../lib/use-stored-state';
@@ -143,13 +144,41 @@ const RAIL_WIDTH = 48;
  * when nothing is moving. On a phone it is the bottom sheet's content, always open.
  */
 export function TransferPanel() {
+  const phone = usePhone();
+  const [openByUser, setOpen] = useStoredState(PANEL_OPEN_KEY, false, isBoolean);
+  const expanded = phone || openByUser;
+  return (
+    <aside
+      className="transfer-panel"
+      data-testid="transfer-panel"
+      data-expanded={expanded}
+      aria-label="传输列表"
+      style={{
+        width: phone ? '100%' : expanded ? PANEL_WIDTH : RAIL_WIDTH,
+        flex: phone ? 1 : 'none',
+        background: '#fff',
+        borderInlineStart: phone ? undefined : '1px solid #f0f0f0',
+        display: 'flex',
+        flexDirection: 'column',
+        minHeight: 0,
+        transition: 'width .2s',
+      }}
+    >
+      {/* The panel's width is there from the shell's first commit, so the page does not move; what
+          it shows, and the engine's connection, come in the commit after (see AfterCommits). */}
+      <AfterCommits>
+        <TransferPanelContent phone={phone} expanded={expanded} setOpen={setOpen} />
+      </AfterCommits>
+    </aside>
+  );
+}
+
+/** The rail or the open panel's header and lists; owns the engine connection. */
+function TransferPanelContent({ phone, expanded, setOpen }: { phone: boolean; expanded: boolean; setOpen: (open: boolean) => void }) {
   const snapshot = useAtomValue(transferSnapshotAtom);
   const role = useAtomValue(tabRoleAtom);
   const online = useOnline();
   const { message } = useFeedback();
-  const phone = usePhone();
-  const [openByUser, setOpen] = useStoredState(PANEL_OPEN_KEY, false, isBoolean);
-  const expanded = phone || openByUser;
   const expand = useCallback(() => setOpen(true), [setOpen]);
   useTransferEngine(expand);
 
@@ -186,22 +215,7 @@ export function TransferPanel() {
   };
 
   return (
-    <aside
-      className="transfer-panel"
-      data-testid="transfer-panel"
-      data-expanded={expanded}
-      aria-label="传输列表"
-      style={{
-        width: phone ? '100%' : expanded ? PANEL_WIDTH : RAIL_WIDTH,
-        flex: phone ? 1 : 'none',
-        background: '#fff',
-        borderInlineStart: phone ? undefined : '1px solid #f0f0f0',
-        display: 'flex',
-        flexDirection: 'column',
-        minHeight: 0,
-        transition: 'width .2s',
-      }}
-    >
+    <>
       {!expanded && <TransferRail running={running} items={uploads} roleText={roleText} role={role} onOpen={() => setOpen(true)} />}
       {expanded && (
         <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '12px', borderBottom: '1px solid #f0f0f0' }}>
@@ -236,7 +250,7 @@ export function TransferPanel() {
           <TransferList items={uploads} actions={actions} />
         </div>
       )}
-    </aside>
+    </>
   );
 }
 
