@@ -139,9 +139,12 @@ describe('file browsing comfort', () => {
     page.on('request', onRequest);
     await page.reload();
     for (const n of names) await fileRow(page, n).waitFor();
+    // The pop-up notices are asked for by the shell's background work, which starts once the shell
+    // has committed (AfterCommits): it may come after the rows.
+    await expect.poll(() => sent.includes('popup notices')).toBe(true);
     page.off('request', onRequest);
-    // The page took the answer asked for at boot: one listing, sent before the shell, once the
-    // account was open, asked for its pop-up notices.
+    // The page took the answer asked for at boot: one listing, sent before the shell asked for its
+    // pop-up notices.
     expect(sent).toEqual([`list ${dir}`, 'popup notices']);
   });
 
