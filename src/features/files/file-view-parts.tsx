@@ -1,7 +1,7 @@
 /** What the list view (FileTable) and the grid view (FileGrid) share. */
 import { MoreOutlined } from '@ant-design/icons';
 import { Button, Dropdown, type MenuProps } from 'antd';
-import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type MutableRefObject, type ReactElement, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type MutableRefObject, type ReactNode, type RefObject } from 'react';
 import type { FileEntry } from '../../../common/api/types';
 import type { BrowserMode } from './file-actions';
 import type { ViewLayout } from './keyboard-nav';
@@ -51,25 +51,49 @@ export function useScrollCursorIntoView(body: RefObject<HTMLElement | null>, row
 
 /**
  * The right-click menu over a view: it always shows the current selection's actions (the row or
- * tile under the pointer joins the selection first, see ItemHandlers.contextMenu).
+ * tile under the pointer joins the selection first, see ItemHandlers.contextMenu). It opens where the
+ * pointer is; ⋮ sends a contextmenu event from its own corner.
+ *
+ * antd's Dropdown hangs on an empty anchor put at that point, and mounts at the first right-click.
+ * Wrapped around the view instead (trigger contextMenu), it set state while mounting, in the first
+ * commit of every file page, and React then ran the effects of the whole shell, and a re-render, in
+ * that commit's task (Lighthouse: total blocking time). The anchor is 1 px (antd aligns no menu to a
+ * box without size) and lets the pointer through to the row under it. It passes focus on to what
+ * had it when the menu opened (the list): antd returns focus to the anchor when the menu closes by
+ * keyboard.
  */
-export function ContextMenuArea({ contextMenu, hasSelection, children }: { contextMenu: MenuProps; hasSelection: boolean; children: ReactElement }) {
+export function ContextMenuArea({ contextMenu, hasSelection, children }: { contextMenu: MenuProps; hasSelection: boolean; children: ReactNode }) {
+  const [at, setAt] = useState<{ x: number; y: number } | null>(null);
   const [open, setOpen] = useState(false);
+  const focusBefore = useRef<HTMLElement | null>(null);
   return (
-    <Dropdown
-      menu={{
-        ...contextMenu,
-        onClick: (info) => {
-          setOpen(false);
-          contextMenu.onClick?.(info);
-        },
+    <div
+      style={{ display: 'contents' }}
+      onContextMenu={(e) => {
+        e.preventDefault();
+        focusBefore.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+        setAt({ x: e.clientX, y: e.clientY });
+        setOpen(true);
       }}
-      trigger={['contextMenu']}
-      open={open && hasSelection}
-      onOpenChange={setOpen}
     >
       {children}
-    </Dropdown>
+      {at && (
+        <Dropdown
+          menu={{
+            ...contextMenu,
+            onClick: (info) => {
+              setOpen(false);
+              contextMenu.onClick?.(info);
+            },
+          }}
+          trigger={['click']}
+          open={open && hasSelection}
+          onOpenChange={setOpen}
+        >
+          <span tabIndex={-1} aria-hidden data-testid="context-menu-anchor" onFocus={() => focusBefore.current?.focus()} style={{ position: 'fixed', left: at.x, top: at.y, width: 1, height: 1, pointerEvents: 'none' }} />
+        </Dropdown>
+      )}
+    </div>
   );
 }
 
