@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { FileEntry } from '../../../common/api/types';
 import { formatSize } from '../../../common/format/size';
-import { pagePermissionsAtom, usePermissionCheck } from '../../lib/button-permissions';
+import { usePagePermissionCodes, usePermissionCheck } from '../../lib/button-permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { useOnline } from '../../lib/data/online';
 import { fileListVersionAtom } from '../../lib/file-events';
@@ -297,7 +297,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   // button permissions that gate both are known.
   const [linked, setLinked] = useState<FileEntry | null>(null);
   useDeepLinkPreview(setLinked, () => void message.error('要打开的文件不存在或无权访问'));
-  const permissionsKnown = useAtomValue(pagePermissionsAtom) !== null;
+  const permissionsKnown = usePagePermissionCodes() !== null;
   useEffect(() => {
     if (!linked || !permissionsKnown) return;
     setLinked(null);

@@ -6,8 +6,7 @@ import { useLocation } from 'wouter';
 import type { MenuItem } from '../../../common/api/types';
 import { AfterCommits } from '../../components/AfterCommits';
 import { BrandMark } from '../../components/BrandMark';
-import { usePagePermissionsLoader } from '../../lib/button-permissions';
-import { useMenuQuery, useUserDetailsQuery } from '../../lib/data/queries';
+import { useMenuQuery, usePagePermissionsQuery, useUserDetailsQuery } from '../../lib/data/queries';
 import { saveMenuRoutes } from '../../lib/menu-routes';
 import { TOUCH_TARGET_PX, usePhone } from '../../lib/use-phone';
 import { OfflineBanner } from '../../components/OfflineBanner';
@@ -39,7 +38,8 @@ export function MainLayout({
 }) {
   const menu = useMenuQuery().data ?? null;
   const user = useUserDetailsQuery().data ?? null;
-  usePagePermissionsLoader();
+  // Keeps the button permissions observed (refreshed) on every page; what is read re-renders nothing here.
+  usePagePermissionsQuery();
   const phone = usePhone();
   const [menuOpen, setMenuOpen] = useState(false);
   const [sheetOpen, setSheetOpen] = useState(false);

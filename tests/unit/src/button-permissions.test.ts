@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPermitted } from '../../../src/lib/button-permissions';
+import { codesOfAnswer, isPermitted } from '../../../src/lib/button-permissions';
 
 describe('button permissions (spec §6)', () => {
   it('hides a button whose code is missing from the list', () => {
@@ -14,5 +14,14 @@ describe('button permissions (spec §6)', () => {
 
   it('shows no gated button before the list has loaded', () => {
     expect(isPermitted(null, 'file:rename')).toBe(false);
+  });
+
+  it('reads the permissions query: its codes; none known while it loads; every button after a refusal', () => {
+    const codes = codesOfAnswer([{ code: 'file:rename' }, { code: 'file:delete' }], false);
+    expect(codes && [...codes].sort()).toEqual(['file:delete', 'file:rename']);
+    expect(codesOfAnswer(undefined, false)).toBeNull();
+    expect(isPermitted(codesOfAnswer(undefined, true), 'file:delete')).toBe(true);
+    // an answer already in the cache wins over a later failed refresh
+    expect(isPermitted(codesOfAnswer([{ code: 'file:rename' }], true), 'file:delete')).toBe(false);
   });
 });
