@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { API } from '../../common/api/paths';
 import { readZip } from '../support/zip-entries';
@@ -62,6 +62,18 @@ describe('files session', () => {
   async function contextAction(name: string, action: string): Promise<void> {
     await fileRow(page, name).getByTestId('file-name').click({ button: 'right' });
     await page.locator(`.ant-dropdown:visible [data-testid="menu-${action}"]`).click();
+  }
+
+  /**
+   * Closes the open drawer with its × once no toast is shown. A toast (top centre) can cover the ×
+   * of a large drawer, and the pointer parked on it for the click pauses it (hover keeps a toast), so
+   * the click waited on it for good (a fresh clone's run, right after 恢复's 已恢复). A user moves
+   * the pointer away; so does this.
+   */
+  async function closeDrawer(): Promise<void> {
+    await page.mouse.move(0, 400);
+    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached' });
+    await page.locator('.ant-drawer-close').click();
   }
 
   async function openFolder(name: string): Promise<void> {
@@ -199,7 +211,7 @@ describe('files session', () => {
     const saved = path.join(workDir, 'v1.txt');
     await (await downloadEvent).saveAs(saved);
     expect(readFileSync(saved, 'utf8')).toBe(text);
-    await page.locator('.ant-drawer-close').click();
+    await closeDrawer();
     await page.getByTestId('version-list').waitFor({ state: 'detached' });
 
     const current = async () => page.evaluate(async (url) => (await fetch(url, { credentials: 'include' })).text(), await fileDownloadUrl(renamed));
@@ -211,7 +223,7 @@ describe('files session', () => {
     await page.locator('.ant-popconfirm').getByRole('button', { name: /恢\s*复/ }).click();
     await expect.poll(() => page.getByTestId('version-item').count(), { timeout: 10_000 }).toBe(3);
     expect(await current()).toBe(text);
-    await page.locator('.ant-drawer-close').click();
+    await closeDrawer();
     await page.getByTestId('version-list').waitFor({ state: 'detached' });
 
     // the toolbar's 上传新版本 does the same without opening the history
@@ -372,18 +384,32 @@ describe('files session', () => {
     await fileRow(page, renamed).getByTestId('state-favorite').waitFor();
     await page.goto(new URL('/main/file/favorite', page.url()).toString());
     await fileRow(page, renamed).waitFor();
+    // Twice (full runs) the row stayed for 30 s after 取消收藏, the context menu still shown: say what the
+    // network and the toasts did meanwhile, and where the menu was.
+    const calls: string[] = [];
+    const isRemove = (url: string) => new URL(url).pathname === API.favoriteRemove;
+    const onSent = (r: Request) => void (isRemove(r.url()) && calls.push('sent'));
+    const onAnswered = (r: Request) => void (isRemove(r.url()) && r.response().then((a) => calls.push(`answered ${a?.status()}`)));
+    const onFailed = (r: Request) => void (isRemove(r.url()) && calls.push(`failed ${r.failure()?.errorText}`));
+    page.on('request', onSent).on('requestfinished', onAnswered).on('requestfailed', onFailed);
+    await page.evaluate(() => {
+      const log: string[] = ((window as unknown as { toastLog: string[] }).toastLog = []);
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('.ant-message-notice')) if (!log.includes(el.textContent ?? '')) log.push(el.textContent ?? '');
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     await contextAction(renamed, 'unfavorite');
-    // Once (a fresh clone's run) the row stayed for 30 s after 取消收藏: say what the page showed then.
     await fileRow(page, renamed).waitFor({ state: 'detached' }).catch(async (error: Error) => {
       const shown = await page.evaluate(() => ({
-        toasts: [...document.querySelectorAll('.ant-message-notice')].map((el) => el.textContent),
+        toastsSeen: (window as unknown as { toastLog: string[] }).toastLog,
         offlineBanner: document.querySelector('[data-testid="offline-banner"]')?.textContent ?? null,
-        openMenus: [...document.querySelectorAll('.ant-dropdown:not(.ant-dropdown-hidden)')].map((el) => el.textContent),
+        menus: [...document.querySelectorAll('.ant-dropdown')].map((el) => ({ className: el.className, style: el.getAttribute('style'), text: el.textContent })),
         rowStillFavorite: document.querySelector('[data-testid="file-row"] [data-testid="state-favorite"]') !== null,
         rows: document.querySelectorAll('[data-testid="file-row"]').length,
       }));
-      throw new Error(`${error.message}\nafter 取消收藏 the page showed: ${JSON.stringify(shown)}`);
+      throw new Error(`${error.message}\nafter 取消收藏 the page showed: ${JSON.stringify(shown)}; ${API.favoriteRemove}: ${calls.join(', ') || 'never sent'}`);
     });
+    page.off('request', onSent).off('requestfinished', onAnswered).off('requestfailed', onFailed);
     await page.goto(new URL('/main/file/personal', page.url()).toString());
     await fileRow(page, renamed).waitFor();
   });
@@ -425,7 +451,7 @@ describe('files session', () => {
     // The 已添加 toast lies over the drawer's close button until it leaves (3 s); a click aimed there
     // would hover the toast, which pauses its timer, so the click would never land (failed so under load).
     await page.locator('.ant-message-notice', { hasText: '已添加' }).waitFor({ state: 'detached' });
-    await page.locator('.ant-drawer-close').click();
+    await closeDrawer();
     await page.goto(new URL('/main/file/personal', page.url()).toString());
     await fileRow(page, folderA).waitFor();
   });
