@@ -28,3 +28,17 @@ export async function editCachedPages<T extends FileEntry>(client: QueryClient, 
   apply();
   void client.refetchQueries({ queryKey: key, exact: true });
 }
+
+/**
+ * Asks a listing again from its first page (as a fresh visit would: refetching every loaded page of
+ * a deep scroll through a 100k-entry folder would cost one request per page), after a change the
+ * server has confirmed. A fetch still under way was asked before that change, so it is cancelled
+ * first: a refetch would only join it while the listing has no rows yet (TanStack Query cancels a
+ * running fetch for a refetch only once the query has data), and a folder made during a page's
+ * first load stayed missing from it.
+ */
+export async function reloadCachedPages<T extends FileEntry>(client: QueryClient, key: QueryKey): Promise<void> {
+  client.setQueryData<Pages<T>>(key, (data) => data && { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) });
+  await client.cancelQueries({ queryKey: key, exact: true });
+  await client.refetchQueries({ queryKey: key, exact: true });
+}

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { FileEntry } from '../../../common/api/types';
-import { editCachedPages, type EntryPage, type Pages } from './edit-cached-pages';
+import { editCachedPages, reloadCachedPages, type EntryPage } from './edit-cached-pages';
 
 export type { EntryPage } from './edit-cached-pages';
 
@@ -55,10 +55,7 @@ export function useEntryPages<T extends FileEntry>(listing: Listing<T> | null, v
   }, [client, JSON.stringify(key)]);
 
   const reload = useCallback(() => {
-    // Back to the first page (as a fresh visit would): refetching every loaded page of a deep scroll
-    // through a 100k-entry folder would cost one request per page.
-    client.setQueryData<Pages<T>>(key, (data) => data && { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) });
-    void client.refetchQueries({ queryKey: key, exact: true });
+    void reloadCachedPages<T>(client, key);
     // A change here (a move, a restore, an upload) may change other listings too: they are asked
     // again when next shown.
     void client.invalidateQueries({ queryKey: ['files'], refetchType: 'none' });

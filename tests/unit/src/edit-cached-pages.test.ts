@@ -1,7 +1,7 @@
 import { InfiniteQueryObserver, QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../../common/api/types';
-import { editCachedPages, type EntryPage, type Pages } from '../../../src/features/files/edit-cached-pages';
+import { editCachedPages, reloadCachedPages, type EntryPage, type Pages } from '../../../src/features/files/edit-cached-pages';
 
 const KEY = ['files', 'favorite'];
 const entry = (id: string) => ({ id, name: `${id}.txt` }) as FileEntry;
@@ -62,6 +62,35 @@ describe('editCachedPages', () => {
     expect(l.asked).toHaveLength(3);
     l.asked[2]!({ items: [entry('b'), entry('c')], nextCursor: null });
     await settle();
+    expect(l.rows()).toEqual(['b', 'c']);
+  });
+});
+
+describe('reloadCachedPages', () => {
+  it('after a change made during the first load, shows the answer asked after the change', async () => {
+    const l = listing();
+    stops.push(l.stop);
+    await settle();
+    expect(l.asked).toHaveLength(1);
+    // A folder is made while the first page is still being fetched; the page then reloads.
+    const reloaded = reloadCachedPages<FileEntry>(l.client, KEY);
+    await settle();
+    expect(l.asked).toHaveLength(2);
+    // The answer asked before the change (without 'new') lands late: it is not shown.
+    l.asked[0]!({ items: [entry('a')], nextCursor: null });
+    l.asked[1]!({ items: [entry('a'), entry('new')], nextCursor: null });
+    await reloaded;
+    await settle();
+    expect(l.rows()).toEqual(['a', 'new']);
+  });
+
+  it('asks a loaded listing again from its first page', async () => {
+    const l = await loadedListing();
+    const reloaded = reloadCachedPages<FileEntry>(l.client, KEY);
+    await settle();
+    expect(l.asked).toHaveLength(2);
+    l.asked[1]!({ items: [entry('b'), entry('c')], nextCursor: null });
+    await reloaded;
     expect(l.rows()).toEqual(['b', 'c']);
   });
 });
