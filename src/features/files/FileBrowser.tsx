@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { FileEntry } from '../../../common/api/types';
 import { formatSize } from '../../../common/format/size';
-import { usePagePermissionCodes, usePermissionCheck } from '../../lib/button-permissions';
+import { isPermitted, usePagePermissionCodes } from '../../lib/button-permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { useOnline } from '../../lib/data/online';
 import { fileListVersionAtom } from '../../lib/file-events';
@@ -75,7 +75,9 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const [dir, openDir] = useCurrentDir();
   const version = useAtomValue(fileListVersionAtom);
   const user = useCurrentUser();
-  const permitted = usePermissionCheck();
+  // One read of the codes: the checks below, and whether they are known yet (a deep link waits for it).
+  const permissionCodes = usePagePermissionCodes();
+  const permitted = (code: string) => isPermitted(permissionCodes, code);
   const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
   /** 共享文件, at the top: the entries of one sharer only (null = everyone's). */
   const [sharerId, setSharerId] = useState<string | null>(null);
@@ -297,7 +299,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   // button permissions that gate both are known.
   const [linked, setLinked] = useState<FileEntry | null>(null);
   useDeepLinkPreview(setLinked, () => void message.error('要打开的文件不存在或无权访问'));
-  const permissionsKnown = usePagePermissionCodes() !== null;
+  const permissionsKnown = permissionCodes !== null;
   useEffect(() => {
     if (!linked || !permissionsKnown) return;
     setLinked(null);

@@ -33,12 +33,13 @@ export async function editCachedPages<T extends FileEntry>(client: QueryClient, 
  * Asks a listing again from its first page (as a fresh visit would: refetching every loaded page of
  * a deep scroll through a 100k-entry folder would cost one request per page), after a change the
  * server has confirmed. A fetch still under way was asked before that change, so it is cancelled
- * first: a refetch would only join it while the listing has no rows yet (TanStack Query cancels a
- * running fetch for a refetch only once the query has data), and a folder made during a page's
- * first load stayed missing from it.
+ * first (as in editCachedPages): a refetch would only join it while the listing has no rows yet
+ * (TanStack Query cancels a running fetch for a refetch only once the query has data), and a folder
+ * made during a page's first load stayed missing from it. The pages are cut after the cancel, which
+ * puts back the data the cancelled fetch started from.
  */
 export async function reloadCachedPages<T extends FileEntry>(client: QueryClient, key: QueryKey): Promise<void> {
-  client.setQueryData<Pages<T>>(key, (data) => data && { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) });
   await client.cancelQueries({ queryKey: key, exact: true });
+  client.setQueryData<Pages<T>>(key, (data) => data && { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) });
   await client.refetchQueries({ queryKey: key, exact: true });
 }
