@@ -43,6 +43,7 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
+          setupFiles: ['tests/e2e/failure-report.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -18,8 +18,14 @@ export const baseUrl = (): string => inject('baseUrl');
  */
 const E2E_ARGS = [...CHROMIUM_ARGS, '--force-prefers-reduced-motion'];
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: inject('chromiumPath'), args: E2E_ARGS });
+/** Every browser a test file has open, for the failure report (tests/e2e/failure-report.ts). */
+export const openBrowsers = new Set<Browser>();
+
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: inject('chromiumPath'), args: E2E_ARGS });
+  openBrowsers.add(browser);
+  browser.on('disconnected', () => openBrowsers.delete(browser));
+  return browser;
 }
 
 export interface BrowserSession {
