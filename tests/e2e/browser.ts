@@ -21,10 +21,30 @@ const E2E_ARGS = [...CHROMIUM_ARGS, '--force-prefers-reduced-motion'];
 /** Every browser a test file has open, for the failure report (tests/e2e/failure-report.ts). */
 export const openBrowsers = new Set<Browser>();
 
+/** The last warnings, errors and uncaught exceptions of each browser's pages, newest last. */
+export const recentConsole = new WeakMap<Browser, string[]>();
+const RECENT_CONSOLE_LINES = 30;
+
 export async function launchBrowser(): Promise<Browser> {
   const browser = await chromium.launch({ executablePath: inject('chromiumPath'), args: E2E_ARGS });
   openBrowsers.add(browser);
   browser.on('disconnected', () => openBrowsers.delete(browser));
+  const lines: string[] = [];
+  recentConsole.set(browser, lines);
+  const note = (line: string) => {
+    lines.push(`${new Date().toISOString().slice(11, 23)} ${line.slice(0, 400)}`);
+    if (lines.length > RECENT_CONSOLE_LINES) lines.shift();
+  };
+  // Every context, including the one browser.newPage() makes, comes from newContext.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.on('console', (m) => {
+      if (m.type() === 'warning' || m.type() === 'error') note(`${m.type()} ${m.page()?.url() ?? ''}: ${m.text()}`);
+    });
+    context.on('weberror', (e) => note(`uncaught ${e.page()?.url() ?? ''}: ${e.error().message}`));
+    return context;
+  };
   return browser;
 }
 

@@ -1,6 +1,7 @@
 /**
  * When an e2e test fails, print what each open page showed at that moment: its address, the layers
- * on top (dialogs, drawers, menus, toasts) and the start of its visible text, and keep a screenshot.
+ * on top (dialogs, drawers, menus, toasts) and the start of its visible text, and keep a screenshot;
+ * then the browser's last console warnings, errors and uncaught exceptions.
  * A step that fails only in CI's full run can then be read from the log instead of guessed at.
  */
 import { mkdirSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeEach } from 'vitest';
-import { openBrowsers } from './browser';
+import { openBrowsers, recentConsole } from './browser';
 
 const SHOT_DIR = path.join(tmpdir(), 'drive-e2e-failures');
 const TEXT_CHARS = 1200;
@@ -56,6 +57,8 @@ beforeEach(({ task, onTestFailed }) => {
       for (const context of browser.contexts()) {
         for (const page of context.pages()) reports.push(await describePage(page, `page ${++n}`));
       }
+      const lines = recentConsole.get(browser) ?? [];
+      if (lines.length > 0) reports.push(`--- the browser's last warnings and errors:\n  ${lines.join('\n  ')}`);
     }
     console.error(`What the open pages showed when "${task.name}" failed:\n${reports.join('\n') || '(no page open)'}`);
   });
