@@ -32,7 +32,7 @@ export async function launchBrowser(): Promise<Browser> {
   const lines: string[] = [];
   recentConsole.set(browser, lines);
   const note = (line: string) => {
-    lines.push(`${new Date().toISOString().slice(11, 23)} ${line.slice(0, 400)}`);
+    lines.push(`${new Date().toISOString().slice(11, 23)} ${line.slice(0, 1200)}`);
     if (lines.length > RECENT_CONSOLE_LINES) lines.shift();
   };
   // Every context, including the one browser.newPage() makes, comes from newContext.

@@ -22,6 +22,11 @@ import './notices.css';
  */
 export function NoticeEditor({ value, onChange }: { value: string; onChange: (html: string) => void }) {
   const editor = useEditor({
+    // Made in the mount effect, not during render. One made during render is destroyed by Tiptap
+    // 1 ms later unless the mount effect has run by then; under load it had not, and this component
+    // still held the destroyed editor: getHTML() threw and the whole notice drawer closed (CI, and
+    // always after a retried chunk load).
+    immediatelyRender: false,
     extensions: [
       StarterKit.configure({
         code: false,
@@ -35,7 +40,7 @@ export function NoticeEditor({ value, onChange }: { value: string; onChange: (ht
   });
   // A notice opened for editing after the editor exists replaces its content.
   useEffect(() => {
-    if (editor && value !== editor.getHTML() && !(value === '' && editor.isEmpty)) editor.commands.setContent(value, { emitUpdate: false });
+    if (editor && !editor.isDestroyed && value !== editor.getHTML() && !(value === '' && editor.isEmpty)) editor.commands.setContent(value, { emitUpdate: false });
   }, [editor, value]);
   return (
     <div className="nt-editor" data-testid="notice-editor">

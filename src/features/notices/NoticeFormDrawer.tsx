@@ -1,12 +1,53 @@
 import { Alert, Button, Checkbox, DatePicker, Drawer, Form, Input, Radio, Space, Spin, Switch, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { NOTICE_TITLE_MAX, type ManagedNotice, type NoticeSaveRequest } from '../../../common/api/notices';
 import { EMPTY_SELECTION, OrgPicker, type OrgSelection } from '../../components/OrgPicker';
 import { useFeedback } from '../../lib/feedback/feedback';
+import { failedModuleUrl, moduleInChunk, reimportFailedModule } from '../../lib/module-retry';
+import type { NoticeEditor as NoticeEditorComponent } from './NoticeEditor';
 import { saveNotice } from './notice-manage-api';
 
-const NoticeEditor = lazy(() => import('./NoticeEditor').then((m) => ({ default: m.NoticeEditor })));
+type EditorModule = { NoticeEditor: typeof NoticeEditorComponent };
+/** The editor chunk's URL, once an import of it failed (lib/module-retry.ts: the browser remembers the failure). */
+let editorFailedUrl: string | null = null;
+const loadEditor = (retry: boolean) =>
+  lazy(async () => {
+    const module: EditorModule =
+      retry && editorFailedUrl
+        ? moduleInChunk<EditorModule>(await reimportFailedModule(editorFailedUrl), (m) => typeof m.NoticeEditor === 'function')
+        : await import('./NoticeEditor');
+    return { default: module.NoticeEditor };
+  });
+let NoticeEditor = loadEditor(false);
+
+/**
+ * The editor's code failed to load (or the editor failed to start): say so in its place with 重试,
+ * and keep the drawer and what was typed. Without it the error reached the drawer's own boundary
+ * (lazyWhenOpen), which closes the whole drawer and loses the draft.
+ */
+class EditorLoadBoundary extends Component<{ children: ReactNode; onRetry: () => void }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+  override componentDidCatch(error: unknown): void {
+    console.warn('notice editor failed to load', error);
+    editorFailedUrl = failedModuleUrl(error) ?? editorFailedUrl;
+  }
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title="编辑器加载失败，请检查网络后重试"
+        action={<Button size="small" onClick={this.props.onRetry} data-testid="notice-editor-retry">重试</Button>}
+        data-testid="notice-editor-failed"
+      />
+    );
+  }
+}
 
 type PublishMode = NoticeSaveRequest['publish'];
 
@@ -48,6 +89,7 @@ export function NoticeFormDrawer({ open, notice, platformAdmin, onClose }: { ope
   const [picking, setPicking] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [editorAttempt, setEditorAttempt] = useState(0);
   useEffect(() => {
     if (open) {
       setDraft(draftOf(notice));
@@ -116,9 +158,18 @@ export function NoticeFormDrawer({ open, notice, platformAdmin, onClose }: { ope
           <Input value={draft.title} maxLength={NOTICE_TITLE_MAX} showCount onChange={(e) => set({ title: e.target.value })} data-testid="notice-title" />
         </Form.Item>
         <Form.Item label="内容" required>
-          <Suspense fallback={<Spin />}>
-            <NoticeEditor value={draft.content} onChange={(content) => set({ content })} />
-          </Suspense>
+          <EditorLoadBoundary
+            key={editorAttempt}
+            onRetry={() => {
+              // A failed import() stays failed for that promise: ask for the chunk anew.
+              NoticeEditor = loadEditor(true);
+              setEditorAttempt((n) => n + 1);
+            }}
+          >
+            <Suspense fallback={<Spin />}>
+              <NoticeEditor value={draft.content} onChange={(content) => set({ content })} />
+            </Suspense>
+          </EditorLoadBoundary>
         </Form.Item>
         <Form.Item label="接收范围" required>
           {platformAdmin && !notice && (
