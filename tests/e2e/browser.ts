@@ -10,14 +10,6 @@ import { CHROMIUM_ARGS } from '../support/chromium';
 
 export const baseUrl = (): string => inject('baseUrl');
 
-/**
- * With reduced motion the app turns antd's animations off (App.tsx). Tests want that: on a loaded
- * machine Playwright could take a menu or dialog still in its opening zoom for stable (two frames,
- * same box, before the animation's first step), aim at the shrunken button, and press where, at full
- * size, a gap or another item was: the click did nothing (seen with 取消收藏 and 保留两者).
- */
-const E2E_ARGS = [...CHROMIUM_ARGS, '--force-prefers-reduced-motion'];
-
 /** Every browser a test file has open, for the failure report (tests/e2e/failure-report.ts). */
 export const openBrowsers = new Set<Browser>();
 
@@ -25,8 +17,20 @@ export const openBrowsers = new Set<Browser>();
 export const recentConsole = new WeakMap<Browser, string[]>();
 const RECENT_CONSOLE_LINES = 30;
 
+/**
+ * With reduced motion the app turns antd's animations off (App.tsx). Tests want that: on a loaded
+ * machine Playwright could take a menu or dialog still in its opening zoom for stable (two frames,
+ * same box, before the animation's first step), aim at the shrunken button, and press where, at full
+ * size, a gap or another item was: the click did nothing (seen with 取消收藏, 保留两者, and 确定 of
+ * 新建文件夹 whose dialog had opened 30 ms before). Every context asks for it (`reducedMotion`, which
+ * Playwright emulates through the DevTools protocol) unless a test says otherwise. Chromium's
+ * --force-prefers-reduced-motion switch, used before, does nothing in the headless Chromium here
+ * (matchMedia still said no-preference), so for a while no test ran without the animations.
+ *
+ * Every browser is also listed for the failure report, with its pages' last console lines.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: inject('chromiumPath'), args: E2E_ARGS });
+  const browser = await chromium.launch({ executablePath: inject('chromiumPath'), args: CHROMIUM_ARGS });
   openBrowsers.add(browser);
   browser.on('disconnected', () => openBrowsers.delete(browser));
   const lines: string[] = [];
@@ -38,7 +42,7 @@ export async function launchBrowser(): Promise<Browser> {
   // Every context, including the one browser.newPage() makes, comes from newContext.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
-    const context = await newContext(options);
+    const context = await newContext({ reducedMotion: 'reduce', ...options });
     context.on('console', (m) => {
       if (m.type() === 'warning' || m.type() === 'error') note(`${m.type()} ${m.page()?.url() ?? ''}: ${m.text()}`);
     });

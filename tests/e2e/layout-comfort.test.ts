@@ -102,6 +102,16 @@ describe('layout comfort', () => {
     await fileRow(page, `面板-${stamp}.txt`).waitFor();
   });
 
+  it('runs without animations by default, as every e2e context asks (tests/e2e/browser.ts)', async () => {
+    // A Chromium switch meant to do this once did nothing here, and every test clicked through antd's
+    // opening zooms unnoticed; the still theme's class on the page says the app took the request.
+    const fresh = await page.context().newPage();
+    await fresh.goto(baseUrl() + '/login');
+    await expect(fresh.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)).resolves.toBe(true);
+    await fresh.locator('.css-var-desktop-still').first().waitFor({ state: 'attached' });
+    await fresh.close();
+  });
+
   it('opens menus without animation when the system asks for less motion, and animated otherwise', async () => {
     await page.goto(baseUrl() + '/main/file/personal');
     const row = fileRow(page, `面板-${stamp}.txt`);
