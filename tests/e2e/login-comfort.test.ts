@@ -145,12 +145,19 @@ describe('login comfort', () => {
     await submitLogin(forced, NEWCOMER.username, NEWCOMER.password);
     await forced.waitForURL('**/initialPswChange**');
     await forced.getByTestId('password-change').waitFor();
-    // every toast shown from here on
+    // Every toast shown from here on. Without animations (every e2e context asks for reduced motion) a
+    // toast comes inside a node added in one go: it is looked for inside each added node too.
     await forced.evaluate(() => {
       const seen: string[] = [];
       (window as unknown as { toasts: string[] }).toasts = seen;
       new MutationObserver((records) => {
-        for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.matches('.ant-message-notice')) seen.push(n.textContent ?? '');
+        for (const r of records) {
+          for (const n of r.addedNodes) {
+            if (!(n instanceof HTMLElement)) continue;
+            const notices = n.matches('.ant-message-notice') ? [n] : [...n.querySelectorAll('.ant-message-notice')];
+            for (const notice of notices) seen.push(notice.textContent ?? '');
+          }
+        }
       }).observe(document.body, { subtree: true, childList: true });
     });
     const toasts = () => forced.evaluate(() => (window as unknown as { toasts: string[] }).toasts);
