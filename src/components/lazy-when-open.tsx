@@ -1,19 +1,5 @@
-import { Component, lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
-
-/** A dialog chunk that failed to load (offline without the service worker): nothing shows, the page stays. */
-class LoadFailure extends Component<{ children: ReactNode; onFailed: () => void }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError(): { failed: boolean } {
-    return { failed: true };
-  }
-  override componentDidCatch(error: unknown): void {
-    console.warn('dialog chunk failed to load', error);
-    this.props.onFailed();
-  }
-  override render() {
-    return this.state.failed ? null : this.props.children;
-  }
-}
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
+import { LoadFailure } from './LoadFailure';
 
 /**
  * A dialog or drawer whose code loads the first time it opens, not with the page: the page shows
@@ -38,7 +24,9 @@ export function lazyWhenOpen<P extends object>(load: () => Promise<ComponentType
     return (
       <LoadFailure
         key={attempt}
-        onFailed={() => {
+        onFailed={(error) => {
+          // A dialog chunk that failed to load (offline without the service worker): nothing shows, the page stays.
+          console.warn('dialog chunk failed to load', error);
           Lazy = makeLazy();
           setFailed(true);
           setWanted(false);

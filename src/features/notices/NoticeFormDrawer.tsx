@@ -1,7 +1,8 @@
 import { Alert, Button, Checkbox, DatePicker, Drawer, Form, Input, Radio, Space, Spin, Switch, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { NOTICE_TITLE_MAX, type ManagedNotice, type NoticeSaveRequest } from '../../../common/api/notices';
+import { LoadFailure } from '../../components/LoadFailure';
 import { EMPTY_SELECTION, OrgPicker, type OrgSelection } from '../../components/OrgPicker';
 import { useFeedback } from '../../lib/feedback/feedback';
 import { failedModuleUrl, moduleInChunk, reimportFailedModule } from '../../lib/module-retry';
@@ -20,34 +21,6 @@ const loadEditor = (retry: boolean) =>
     return { default: module.NoticeEditor };
   });
 let NoticeEditor = loadEditor(false);
-
-/**
- * The editor's code failed to load (or the editor failed to start): say so in its place with 重试,
- * and keep the drawer and what was typed. Without it the error reached the drawer's own boundary
- * (lazyWhenOpen), which closes the whole drawer and loses the draft.
- */
-class EditorLoadBoundary extends Component<{ children: ReactNode; onRetry: () => void }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError(): { failed: boolean } {
-    return { failed: true };
-  }
-  override componentDidCatch(error: unknown): void {
-    console.warn('notice editor failed to load', error);
-    editorFailedUrl = failedModuleUrl(error) ?? editorFailedUrl;
-  }
-  override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <Alert
-        type="error"
-        showIcon
-        title="编辑器加载失败，请检查网络后重试"
-        action={<Button size="small" onClick={this.props.onRetry} data-testid="notice-editor-retry">重试</Button>}
-        data-testid="notice-editor-failed"
-      />
-    );
-  }
-}
 
 type PublishMode = NoticeSaveRequest['publish'];
 
@@ -158,18 +131,41 @@ export function NoticeFormDrawer({ open, notice, platformAdmin, onClose }: { ope
           <Input value={draft.title} maxLength={NOTICE_TITLE_MAX} showCount onChange={(e) => set({ title: e.target.value })} data-testid="notice-title" />
         </Form.Item>
         <Form.Item label="内容" required>
-          <EditorLoadBoundary
+          {/* The editor's code failed to load (or the editor failed to start): say so in its place with
+              重试, and keep the drawer and what was typed. Without this boundary the error reached the
+              drawer's own (lazyWhenOpen), which closes the whole drawer and loses the draft. */}
+          <LoadFailure
             key={editorAttempt}
-            onRetry={() => {
-              // A failed import() stays failed for that promise: ask for the chunk anew.
-              NoticeEditor = loadEditor(true);
-              setEditorAttempt((n) => n + 1);
+            onFailed={(e) => {
+              console.warn('notice editor failed to load', e);
+              editorFailedUrl = failedModuleUrl(e) ?? editorFailedUrl;
             }}
+            fallback={
+              <Alert
+                type="error"
+                showIcon
+                title="编辑器加载失败，请检查网络后重试"
+                action={
+                  <Button
+                    size="small"
+                    data-testid="notice-editor-retry"
+                    onClick={() => {
+                      // A failed import() stays failed for that promise: ask for the chunk anew.
+                      NoticeEditor = loadEditor(true);
+                      setEditorAttempt((n) => n + 1);
+                    }}
+                  >
+                    重试
+                  </Button>
+                }
+                data-testid="notice-editor-failed"
+              />
+            }
           >
             <Suspense fallback={<Spin />}>
               <NoticeEditor value={draft.content} onChange={(content) => set({ content })} />
             </Suspense>
-          </EditorLoadBoundary>
+          </LoadFailure>
         </Form.Item>
         <Form.Item label="接收范围" required>
           {platformAdmin && !notice && (
