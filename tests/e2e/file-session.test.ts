@@ -8,11 +8,10 @@
  * purge, the category pages, the exchange check's 拦截记录 on 交换区, and a folder of hundreds of entries with only a screenful of rows in the DOM.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import { readZip } from '../support/zip-entries';
 import { clickSelectionAction, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
@@ -37,15 +36,6 @@ describe('files session', () => {
 
   afterAll(async () => {
     await closeBrowserSession(browser, workDir);
-  });
-
-  beforeEach((ctx) => {
-    // What the page looked like when a step failed, kept for whoever reads the failure.
-    onTestFailed(async () => {
-      const file = path.join(tmpdir(), `drive-e2e-session-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}.png`);
-      await page.screenshot({ path: file }).catch(() => undefined);
-      console.error(`screenshot of the failed step: ${file}`);
-    });
   });
 
   const table = () => page.getByTestId('file-table');
@@ -384,32 +374,8 @@ describe('files session', () => {
     await fileRow(page, renamed).getByTestId('state-favorite').waitFor();
     await page.goto(new URL('/main/file/favorite', page.url()).toString());
     await fileRow(page, renamed).waitFor();
-    // Twice (full runs) the row stayed for 30 s after 取消收藏, the context menu still shown: say what the
-    // network and the toasts did meanwhile, and where the menu was.
-    const calls: string[] = [];
-    const isRemove = (url: string) => new URL(url).pathname === API.favoriteRemove;
-    const onSent = (r: Request) => void (isRemove(r.url()) && calls.push('sent'));
-    const onAnswered = (r: Request) => void (isRemove(r.url()) && r.response().then((a) => calls.push(`answered ${a?.status()}`)));
-    const onFailed = (r: Request) => void (isRemove(r.url()) && calls.push(`failed ${r.failure()?.errorText}`));
-    page.on('request', onSent).on('requestfinished', onAnswered).on('requestfailed', onFailed);
-    await page.evaluate(() => {
-      const log: string[] = ((window as unknown as { toastLog: string[] }).toastLog = []);
-      new MutationObserver(() => {
-        for (const el of document.querySelectorAll('.ant-message-notice')) if (!log.includes(el.textContent ?? '')) log.push(el.textContent ?? '');
-      }).observe(document.body, { childList: true, subtree: true });
-    });
     await contextAction(renamed, 'unfavorite');
-    await fileRow(page, renamed).waitFor({ state: 'detached' }).catch(async (error: Error) => {
-      const shown = await page.evaluate(() => ({
-        toastsSeen: (window as unknown as { toastLog: string[] }).toastLog,
-        offlineBanner: document.querySelector('[data-testid="offline-banner"]')?.textContent ?? null,
-        menus: [...document.querySelectorAll('.ant-dropdown')].map((el) => ({ className: el.className, style: el.getAttribute('style'), text: el.textContent })),
-        rowStillFavorite: document.querySelector('[data-testid="file-row"] [data-testid="state-favorite"]') !== null,
-        rows: document.querySelectorAll('[data-testid="file-row"]').length,
-      }));
-      throw new Error(`${error.message}\nafter 取消收藏 the page showed: ${JSON.stringify(shown)}; ${API.favoriteRemove}: ${calls.join(', ') || 'never sent'}`);
-    });
-    page.off('request', onSent).off('requestfinished', onAnswered).off('requestfailed', onFailed);
+    await fileRow(page, renamed).waitFor({ state: 'detached' });
     await page.goto(new URL('/main/file/personal', page.url()).toString());
     await fileRow(page, renamed).waitFor();
   });
@@ -448,9 +414,7 @@ describe('files session', () => {
     await picker.getByTestId('person-member').locator('.ant-checkbox').click();
     await picker.getByRole('button', { name: OK }).click();
     await page.locator('.ant-drawer .ant-table-row', { hasText: 'member' }).getByText('成员', { exact: true }).waitFor();
-    // The 已添加 toast lies over the drawer's close button until it leaves (3 s); a click aimed there
-    // would hover the toast, which pauses its timer, so the click would never land (failed so under load).
-    await page.locator('.ant-message-notice', { hasText: '已添加' }).waitFor({ state: 'detached' });
+    // The 已添加 toast lies over the drawer's close button until it leaves (closeDrawer waits for it).
     await closeDrawer();
     await page.goto(new URL('/main/file/personal', page.url()).toString());
     await fileRow(page, folderA).waitFor();
