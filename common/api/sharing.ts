@@ -26,7 +26,10 @@
  *   locked for LINK_LOCK_MS; an unknown token and a wrong code answer exactly alike. The tenant's
  *   publicDownLoad switch decides whether a visitor needs no login (on) or a session of the link's
  *   tenant (off).
+ * - Updates of shares and links never widen what an approval granted, nor what the policy in force
+ *   would refuse to a create: share-terms.ts.
  */
+import type { ApprovedLinkTerms, ApprovedShareTerms } from './share-terms';
 import type { FileEntry, FileKind, UserRef } from './types';
 
 // ---- permissions and recipients -----------------------------------------------------------------
@@ -90,7 +93,11 @@ export interface ShareCreateResponse {
   shares: ShareInfo[];
 }
 
-/** `POST /api/v2/share/update`: a new permission and/or validity (counted from now). */
+/**
+ * `POST /api/v2/share/update`: a new permission and/or validity (counted from now). Judged against the
+ * share's ceiling (see "Approved terms are a ceiling" below): narrowing is always accepted, widening may
+ * answer SHARE_APPROVAL_REQUIRED with `reasons` like a create.
+ */
 export interface ShareUpdateRequest {
   id: string;
   permission?: SharePermission;
@@ -126,6 +133,8 @@ export interface ShareInfo {
   state: ShareState;
   /** The application that created it, when it needed approval. */
   applicationId: string | null;
+  /** What that approval granted: the share's ceiling (null: made without approval). */
+  approvedTerms: ApprovedShareTerms | null;
 }
 
 /** `POST /api/v2/share/mine`: 我的分享 (internal shares), newest first, keyset pages. */
@@ -211,7 +220,10 @@ export interface LinkCreateRequest extends LinkSettings {
   fileId: string;
 }
 
-/** `POST /api/v2/shareLink/update`: changes apply at once (a new validity counts from now). */
+/**
+ * `POST /api/v2/shareLink/update`: changes apply at once (a new validity counts from now). Judged
+ * against the link's ceiling like a share update (see "Approved terms are a ceiling" below).
+ */
 export interface LinkUpdateRequest {
   id: string;
   code?: string | null;
@@ -235,6 +247,8 @@ export interface LinkInfo {
   updatedAt: number;
   state: ShareState | 'exhausted';
   applicationId: string | null;
+  /** What the approval that made it granted: the link's ceiling (null: made without approval). */
+  approvedTerms: ApprovedLinkTerms | null;
 }
 
 /** `POST /api/v2/shareLink/mine`: 我的分享 (links), newest first. */

@@ -399,6 +399,8 @@ export interface SharesTable {
   updated_at: number;
   revoked_at: number | null;
   application_id: string | null;
+  /** JSON ApprovedShareTerms / ApprovedLinkTerms (common/api/share-terms.ts): the approval's ceiling; null = made without approval. */
+  approved_terms: string | null;
 }
 
 export interface ShareLinksTable {
@@ -420,6 +422,8 @@ export interface ShareLinksTable {
   updated_at: number;
   revoked_at: number | null;
   application_id: string | null;
+  /** JSON ApprovedShareTerms / ApprovedLinkTerms (common/api/share-terms.ts): the approval's ceiling; null = made without approval. */
+  approved_terms: string | null;
 }
 
 export interface ShareLinkTicketsTable {

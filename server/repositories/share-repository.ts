@@ -47,8 +47,8 @@ export class ShareRepository {
   }
 
   /**
-   * Creates the shares, or updates the one in force for the same entry and recipient (its permission
-   * and expiry become the new ones), in one transaction. Answers the rows as they are now.
+   * Creates the shares, or updates the one in force for the same entry and recipient (its permission,
+   * expiry and approval with its ceiling become the new ones), in one transaction. Answers the rows as they are now.
    */
   async upsert(rows: readonly SharesTable[]): Promise<SharesTable[]> {
     return this.db.transaction().execute(async (tx) => {
@@ -63,7 +63,7 @@ export class ShareRepository {
           .where('revoked_at', 'is', null)
           .executeTakeFirst();
         if (existing) {
-          const patch = { permission: row.permission, expires_at: row.expires_at, updated_at: row.updated_at, owner_id: row.owner_id, application_id: row.application_id };
+          const patch = { permission: row.permission, expires_at: row.expires_at, updated_at: row.updated_at, owner_id: row.owner_id, application_id: row.application_id, approved_terms: row.approved_terms };
           await tx.updateTable('shares').set(patch).where('id', '=', existing.id).execute();
           out.push({ ...existing, ...patch });
         } else {

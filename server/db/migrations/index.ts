@@ -19,6 +19,7 @@ import { m0030_sync } from './0030-sync';
 import { m0050_sharing } from './0050-sharing';
 import { m0060_name_sort_keys } from './0060-name-sort-keys';
 import { m0070_notices } from './0070-notices';
+import { m0082_approved_terms } from './0082-approved-terms';
 
 /**
  * Versioned migrations, one module each, imported here: nothing is read from a migrations folder at run time.
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0050_sharing': m0050_sharing,
   '0060_name_sort_keys': m0060_name_sort_keys,
   '0070_notices': m0070_notices,
+  '0082_approved_terms': m0082_approved_terms,
 };
 
 export const migrationProvider: MigrationProvider = {

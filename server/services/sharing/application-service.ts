@@ -239,7 +239,7 @@ export class ApplicationService {
   /** Makes the share or link as the applicant's (their right to share is checked again now). */
   private async create(app: ShareApplicationsTable, applicant: PersonRef, now: number): Promise<{ shareIds: string[]; linkIds: string[]; undo: () => Promise<unknown> }> {
     const as: Caller = { userId: applicant.id, tenantId: app.tenant_id, username: applicant.username, role: applicant.role, passwordChangeType: 0, networkEnv: 'internal' };
-    const approved = { applicationId: app.id, actor: actorOfUser({ ...applicant, tenant_id: app.tenant_id }) };
+    const approved = { applicationId: app.id, levels: app.levels, actor: actorOfUser({ ...applicant, tenant_id: app.tenant_id }) };
     const settings = JSON.parse(app.settings) as StoredSettings;
     const fileIds = JSON.parse(app.file_ids) as string[];
     if ('link' in settings) {

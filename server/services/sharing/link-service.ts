@@ -12,6 +12,7 @@ import {
   type MyLinksRequest,
   type MyLinksResponse,
 } from '../../../common/api/sharing';
+import { beyondLinkCeiling, widerLinkTerms, type ApprovedLinkTerms, type LinkTerms } from '../../../common/api/share-terms';
 import type { FilesTable, ShareLinksTable } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { newId } from '../../ids';
@@ -22,6 +23,7 @@ import type { Caller } from '../caller';
 import type { SharePolicyEvaluator } from './share-policy';
 import { checkedValidity, decodePosition, encodePosition, entryRef, expiryOf, filteredPage, pageSizeOf, stateOf, type Approved, type ShareService } from './share-service';
 import { SharingSecrets } from './sharing-secrets';
+import { approvedTermsOf, assertWithinCeiling } from './update-ceiling';
 
 export function generateCode(): string {
   let code = '';
@@ -98,10 +100,13 @@ export class LinkService {
     const days = checkedValidity(req.validityDays);
     const limit = checkedLimit(req.downloadLimit);
     const code = await this.codeFor(caller.tenantId, req.code);
-    if (!approved) {
-      const verdict = await this.policy.evaluate(caller.tenantId, await this.shares.person(caller), 'link', [file], []);
-      if (verdict.required) throw new AppError(ERRORS.SHARE_APPROVAL_REQUIRED, undefined, {}, { reasons: verdict.reasons });
-    }
+    const verdict = await this.policy.evaluate(caller.tenantId, await this.shares.person(caller), 'link', [file], []);
+    if (!approved && verdict.required) throw new AppError(ERRORS.SHARE_APPROVAL_REQUIRED, undefined, {}, { reasons: verdict.reasons });
+    const expiresAt = expiryOf(days, now);
+    // What the approval granted, and what it answered: the link's ceiling (share-terms.ts).
+    const approvedTerms: ApprovedLinkTerms | null = approved
+      ? { code: code !== null, expiresAt, downloadLimit: limit, previewOnly: Boolean(req.previewOnly), reasons: verdict.reasons, levels: approved.levels }
+      : null;
     const token = SharingSecrets.newToken();
     const row: ShareLinksTable = {
       id: newId(),
@@ -111,7 +116,7 @@ export class LinkService {
       token_hash: SharingSecrets.hash(token),
       token_sealed: this.secrets.seal(token),
       code_sealed: code === null ? null : this.secrets.seal(code),
-      expires_at: expiryOf(days, now),
+      expires_at: expiresAt,
       download_limit: limit,
       download_count: 0,
       view_count: 0,
@@ -120,12 +125,14 @@ export class LinkService {
       updated_at: now,
       revoked_at: null,
       application_id: approved?.applicationId ?? null,
+      approved_terms: approvedTerms ? JSON.stringify(approvedTerms) : null,
     };
     await this.links.insert(row);
     entry.targets.push(target('link', row.id, file.name));
     return this.describe(row, file, now);
   }
 
+  /** Changes a link of the caller's, never wider than its ceiling (common/api/share-terms.ts). */
   async update(caller: Caller, req: LinkUpdateRequest, now = Date.now()): Promise<LinkInfo> {
     const detail: Record<string, unknown> = {};
     const entry = { action: 'link.update' as const, targets: [target('link', req.id, '')], detail };
@@ -134,16 +141,36 @@ export class LinkService {
     if (!link || link.owner_id !== caller.userId || link.revoked_at !== null) throw new AppError(ERRORS.SHARE_NOT_FOUND);
     const [file] = await this.files.findManyInTenant(caller.tenantId, [link.file_id]);
     entry.targets = [target('link', link.id, file?.name ?? '')];
+    Object.assign(detail, { validityDays: req.validityDays, downloadLimit: req.downloadLimit, previewOnly: req.previewOnly });
     const patch: Partial<ShareLinksTable> = { updated_at: now };
+    const next: Partial<LinkTerms> = {};
     if (req.code !== undefined) {
       const code = await this.codeFor(caller.tenantId, req.code);
       patch.code_sealed = code === null ? null : this.secrets.seal(code);
+      next.code = code !== null;
       detail.codeChanged = true;
     }
-    if (req.validityDays !== undefined) patch.expires_at = expiryOf(checkedValidity(req.validityDays), now);
-    if (req.downloadLimit !== undefined) patch.download_limit = checkedLimit(req.downloadLimit);
-    if (req.previewOnly !== undefined) patch.preview_only = req.previewOnly ? 1 : 0;
-    Object.assign(detail, { validityDays: req.validityDays, downloadLimit: req.downloadLimit, previewOnly: req.previewOnly });
+    if (req.validityDays !== undefined) patch.expires_at = next.expiresAt = expiryOf(checkedValidity(req.validityDays), now);
+    if (req.downloadLimit !== undefined) patch.download_limit = next.downloadLimit = checkedLimit(req.downloadLimit);
+    if (req.previewOnly !== undefined) {
+      next.previewOnly = Boolean(req.previewOnly);
+      patch.preview_only = next.previewOnly ? 1 : 0;
+    }
+    const current: LinkTerms = {
+      code: link.code_sealed !== null,
+      expiresAt: link.expires_at === null ? null : Number(link.expires_at),
+      downloadLimit: link.download_limit === null ? null : Number(link.download_limit),
+      previewOnly: link.preview_only === 1,
+    };
+    const approved = approvedTermsOf<ApprovedLinkTerms>(link);
+    await assertWithinCeiling({
+      widened: widerLinkTerms(next, current),
+      beyond: approved ? widerLinkTerms(next, approved).map((t) => beyondLinkCeiling(t, approved)) : [],
+      approval: approved,
+      // Widening a link is making it again: the sharer must still be allowed to share the entry.
+      policy: async () => this.policy.evaluate(caller.tenantId, await this.shares.person(caller), 'link', [await this.linkable(caller, link.file_id)], []),
+      detail,
+    });
     await this.links.update(caller.tenantId, link.id, patch);
     return this.describe({ ...link, ...patch }, file, now);
   }
@@ -200,6 +227,7 @@ export class LinkService {
       updatedAt: Number(row.updated_at),
       state: linkState(row, now),
       applicationId: row.application_id,
+      approvedTerms: approvedTermsOf<ApprovedLinkTerms>(row),
     };
   }
 }

@@ -12,6 +12,7 @@ import {
   type ShareUpdateRequest,
   type SharedEntryRef,
 } from '../../../common/api/sharing';
+import { beyondShareCeiling, widerShareTerms, type ApprovedShareTerms, type ShareTerms } from '../../../common/api/share-terms';
 import type { UserRef } from '../../../common/api/types';
 import { FILE_CATEGORY, FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE } from '../../../common/api/types';
 import { fileKindOf } from '../../../common/files/kind';
@@ -27,6 +28,7 @@ import type { Caller } from '../caller';
 import type { AccessService, EntryAccess } from '../space-access';
 import type { ShareEvents } from './share-events';
 import type { SharePolicyEvaluator } from './share-policy';
+import { approvedTermsOf, assertWithinCeiling } from './update-ceiling';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -72,6 +74,8 @@ export const pageSizeOf = (n: number | undefined): number => Math.min(Math.max(n
 /** A share or link made by an approved application: recorded as the applicant's (the approver's request makes it). */
 export interface Approved {
   applicationId: string;
+  /** Levels the application went through (recorded with the approved terms). */
+  levels: number;
   actor?: Actor;
 }
 
@@ -186,11 +190,11 @@ export class ShareService {
     entry.targets = entries.map((e) => fileTarget(e.row));
     const recipients = await this.recipients(caller, req.recipients);
     entry.targets.push(...recipients.map((r) => target(r.type === 'dept' ? 'department' : r.type, r.id, r.name)));
-    if (!approved) {
-      const verdict = await this.policy.evaluate(caller.tenantId, await this.person(caller), 'share', entries.map((e) => e.row), recipients);
-      if (verdict.required) throw new AppError(ERRORS.SHARE_APPROVAL_REQUIRED, undefined, {}, { reasons: verdict.reasons });
-    }
+    const verdict = await this.policy.evaluate(caller.tenantId, await this.person(caller), 'share', entries.map((e) => e.row), recipients);
+    if (!approved && verdict.required) throw new AppError(ERRORS.SHARE_APPROVAL_REQUIRED, undefined, {}, { reasons: verdict.reasons });
     const expiresAt = expiryOf(days, now);
+    // What the approval granted, and what it answered: the share's ceiling (share-terms.ts).
+    const approvedTerms: ApprovedShareTerms | null = approved ? { permission: req.permission, expiresAt, reasons: verdict.reasons, levels: approved.levels } : null;
     const rows: SharesTable[] = entries.flatMap((e) =>
       recipients.map((r) => ({
         id: newId(),
@@ -205,6 +209,7 @@ export class ShareService {
         updated_at: now,
         revoked_at: null,
         application_id: approved?.applicationId ?? null,
+        approved_terms: approvedTerms ? JSON.stringify(approvedTerms) : null,
       })),
     );
     const saved = await this.shares.upsert(rows);
@@ -212,7 +217,10 @@ export class ShareService {
     return { shares: await this.describe(caller.tenantId, saved, now) };
   }
 
-  /** One of the caller's shares in force: a new permission and/or validity (counted from now). */
+  /**
+   * One of the caller's shares in force: a new permission and/or validity (counted from now), never
+   * wider than its ceiling (common/api/share-terms.ts).
+   */
   async update(caller: Caller, req: ShareUpdateRequest, now = Date.now()): Promise<ShareInfo> {
     const detail: Record<string, unknown> = { permission: req.permission ?? null, validityDays: req.validityDays ?? null };
     const entry = { action: 'share.update' as const, targets: [target('share', req.id, '')], detail };
@@ -221,11 +229,22 @@ export class ShareService {
     if (stateOf(share, now) === 'revoked') throw new AppError(ERRORS.SHARE_NOT_FOUND);
     const [file] = await this.files.findManyInTenant(caller.tenantId, [share.file_id]);
     entry.targets = [target('share', share.id, file?.name ?? ''), ...(file ? [fileTarget(file)] : [])];
-    const patch: Partial<SharesTable> = { updated_at: now };
-    if (req.permission) patch.permission = req.permission;
-    if (req.validityDays !== undefined) patch.expires_at = expiryOf(checkedValidity(req.validityDays), now);
+    const next: Partial<ShareTerms> = {};
+    if (req.permission) next.permission = req.permission;
+    if (req.validityDays !== undefined) next.expiresAt = expiryOf(checkedValidity(req.validityDays), now);
     // Widening what a share gives is sharing again: the sharer must still be allowed to share it.
-    await this.shareable(caller, [share.file_id]);
+    const [entryAccess] = await this.shareable(caller, [share.file_id]);
+    const approved = approvedTermsOf<ApprovedShareTerms>(share);
+    await assertWithinCeiling({
+      widened: widerShareTerms(next, { permission: share.permission, expiresAt: share.expires_at === null ? null : Number(share.expires_at) }),
+      beyond: approved ? widerShareTerms(next, approved).map((t) => beyondShareCeiling(t, approved)) : [],
+      approval: approved,
+      policy: async () => this.policy.evaluate(caller.tenantId, await this.person(caller), 'share', [entryAccess!.row], [{ type: share.recipient_type, id: share.recipient_id }]),
+      detail,
+    });
+    const patch: Partial<SharesTable> = { updated_at: now };
+    if (next.permission) patch.permission = next.permission;
+    if (next.expiresAt !== undefined) patch.expires_at = next.expiresAt;
     await this.shares.update(caller.tenantId, share.id, patch);
     const updated = { ...share, ...patch };
     this.events.shareChanged({
@@ -301,6 +320,7 @@ export class ShareService {
       updatedAt: Number(r.updated_at),
       state: stateOf(r, now),
       applicationId: r.application_id,
+      approvedTerms: approvedTermsOf<ApprovedShareTerms>(r),
     }));
   }
 }
