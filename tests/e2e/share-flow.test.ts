@@ -3,7 +3,8 @@
  * and a file with a person (preview only: watermark, no download); the recipients find them in 共享文件;
  * a link needs approval, the department's manager approves it in 审批; a fresh browser context with no
  * session opens the link, enters the code, previews and downloads, and the third download lands on
- * /downloadExceeded; the sharer revokes the link in 我的分享 and the visitor is refused.
+ * /downloadExceeded; widening the approved link in 我的分享 is refused with its reasons, narrowing
+ * saves; the sharer revokes the link and the visitor is refused.
  */
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -220,6 +221,25 @@ describe('sharing, approval and links', () => {
     await page.waitForURL('**/downloadExceeded');
     await page.getByTestId('download-exceeded').waitFor();
     await context.close();
+  });
+
+  it('the approved link cannot be widened: the edit dialog says why like a refused create and keeps what was typed; a narrowing saves', async () => {
+    await sharer.goto(baseUrl() + '/main/safe/myShare');
+    await sharer.getByTestId('my-share-tab-links').click();
+    await sharer.getByTestId(`link-edit-${link.id}`).click();
+    await sharer.getByTestId('link-edit-approved').getByText(/最多下载 2 次/).waitFor();
+    const limit = sharer.locator('input[data-testid="link-edit-limit"], [data-testid="link-edit-limit"] input').first();
+    await limit.fill('5');
+    await sharer.getByTestId('link-edit-save').click();
+    await sharer.getByTestId('link-edit-refused').getByText(/所有外链分享均需审批；下载次数超出审批通过的 2 次/).waitFor();
+    expect(await limit.inputValue()).toBe('5');
+    expect((await call<{ items: LinkInfo[] }>(sharer, API.linkMine, {})).items.find((l) => l.id === link.id)).toMatchObject({ downloadLimit: 2, previewOnly: false });
+    // Narrower instead: the approved 2 downloads, preview only.
+    await limit.fill('2');
+    await sharer.getByTestId('link-edit-preview-only').click();
+    await sharer.getByTestId('link-edit-save').click();
+    await sharer.getByText('已修改，立即生效').waitFor();
+    expect((await call<{ items: LinkInfo[] }>(sharer, API.linkMine, {})).items.find((l) => l.id === link.id)).toMatchObject({ downloadLimit: 2, previewOnly: true });
   });
 
   it('the sharer revokes the link in 我的分享 and the visitor is refused', async () => {

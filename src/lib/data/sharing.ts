@@ -62,11 +62,11 @@ export const SHARING_KEYS = {
 type Quiet = Pick<RequestOptions, 'quietCodes' | 'onError'>;
 
 export const createShares = (body: ShareCreateRequest, opts: Quiet = {}) => api.post<ShareCreateResponse>(API.shareCreate, body, opts);
-export const updateShare = (body: ShareUpdateRequest) => api.post<ShareInfo>(API.shareUpdate, body);
+export const updateShare = (body: ShareUpdateRequest, opts: Quiet = {}) => api.post<ShareInfo>(API.shareUpdate, body, opts);
 export const revokeShares = (ids: string[]) => api.post<{ revoked: number }>(API.shareRevoke, { ids });
 export const checkApproval = (body: ApprovalCheckRequest) => api.post<ApprovalCheckResponse>(API.shareCheck, body);
 export const createLink = (body: LinkCreateRequest, opts: Quiet = {}) => api.post<LinkInfo>(API.linkCreate, body, opts);
-export const updateLink = (body: LinkUpdateRequest) => api.post<LinkInfo>(API.linkUpdate, body);
+export const updateLink = (body: LinkUpdateRequest, opts: Quiet = {}) => api.post<LinkInfo>(API.linkUpdate, body, opts);
 export const revokeLinks = (ids: string[]) => api.post<{ revoked: number }>(API.linkRevoke, { ids });
 export const submitApplication = (body: ApplicationSubmitRequest) => api.post<ShareApplication>(API.applySubmit, body);
 export const withdrawApplication = (id: string) => api.post<ShareApplication>(API.applyWithdraw, { id });
