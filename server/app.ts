@@ -106,7 +106,7 @@ import { LocalChunkStore } from './storage/chunk-store';
 import { ShareGrantRepository } from './repositories/share-grants';
 import { ExchangeRepository } from './repositories/exchange-repository';
 import { SharingSecrets } from './services/sharing/sharing-secrets';
-import { ContentGate } from './services/sharing/content-gate';
+import { ByteGate } from './services/sharing/byte-gate';
 import { watermarkPicture } from './services/sharing/watermark';
 import { buildSharing, sharedFileReach } from './services/sharing';
 import { registerShareRoutes } from './routes/share-routes';
@@ -203,7 +203,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const blockedTypes = new BlockedTypes(checkRepo);
   const fileService = new FileService(files, access, decorator, blockedTypes);
   const secrets = new SharingSecrets(chainKey);
-  const gate = new ContentGate(exchangeRepo, async (t) => (await tenantService.switches(t)).exchangeSwitch, secrets);
+  const gate = new ByteGate(exchangeRepo, async (t) => (await tenantService.switches(t)).exchangeSwitch, secrets);
   const downloads = new DownloadService(files, blobStore, access, gate);
   const trash = new TrashService(files, treeRepo, access, decorator, blobStore, thumbnails, retentionMs);
   const transfers = new TransferService(files, treeRepo, access, decorator, trash, gate, exchangeRepo);
@@ -242,7 +242,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     onNoticeError: (err) => app.log.error({ err }, 'share notice failed'),
   });
   const checks = new CheckService(checkRepo, users, fileService, blockedTypes, notices.sensitiveHeld);
-  const sync = new SyncService(new SyncRepository(db), access, trash, blockedTypes, checks, async (tenantId) => (await tenantService.switches(tenantId)).syncTime);
+  const sync = new SyncService(new SyncRepository(db), access, trash, blockedTypes, checks, async (tenantId) => (await tenantService.switches(tenantId)).syncTime, gate);
   const organisation = buildOrganisation(db, { users, sessions, spaces: spaceRepo, publicBaseUrl: config.publicBaseUrl });
   const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
   if (config.crashPoint && !crashPoint) throw new Error(`unknown DRIVE_TEST_CRASH_POINT '${config.crashPoint}'`);

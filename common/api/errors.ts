@@ -111,6 +111,11 @@ export const ERRORS = {
   IN_RECYCLE_BIN: { code: 'FILE-3019', status: 400, message: '文件已在回收站中' },
   /** Thumbnails exist only for pictures. */
   NO_THUMBNAIL: { code: 'FILE-3020', status: 400, message: '该文件没有缩略图' },
+  /**
+   * A preview of a type with no rendition a browser shows inline (byte-access.ts): the preview route
+   * never hands out the original as an attachment, whoever asks. The download is the way to it.
+   */
+  PREVIEW_UNSUPPORTED: { code: 'FILE-3024', status: 400, message: '该文件类型不支持预览' },
   GROUP_NAME_CONFLICT: { code: 'GRP-6001', status: 400, message: '群组名称已存在' },
   GROUP_NOT_EMPTY: { code: 'GRP-6002', status: 400, message: '群组空间中仍有文件，无法删除' },
   GROUP_LAST_OWNER: { code: 'GRP-6003', status: 400, message: '群组至少需要保留一位所有者' },

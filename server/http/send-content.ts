@@ -5,7 +5,7 @@ import { AppError } from './app-error';
 import { attachmentDisposition, parseRange } from './range';
 
 /** How the bytes are presented: an opaque attachment, or inline with a type from the safe list. */
-export type Presentation = { inline: false } | { inline: true; contentType: string; sandbox: boolean };
+export type Presentation = { inline: false } | { inline: true; contentType: string; sandbox: boolean; noStore: boolean };
 
 /** RFC 6266 inline disposition with the exact UTF-8 name. */
 function inlineDisposition(name: string): string {
@@ -31,7 +31,8 @@ export function sendContent(request: FastifyRequest, reply: FastifyReply, file: 
     .header('Content-Disposition', how.inline ? inlineDisposition(file.name) : attachmentDisposition(file.name))
     .header('Accept-Ranges', 'bytes')
     .header('ETag', etag)
-    .header('Cache-Control', 'private, no-cache');
+    // A preview through a grant that allows viewing only is never kept by the browser (byte-access.ts).
+    .header('Cache-Control', how.inline && how.noStore ? 'private, no-store' : 'private, no-cache');
   if (!how.inline || how.sandbox) reply.header('Content-Security-Policy', 'sandbox');
   if (range.kind === 'partial') {
     return reply

@@ -77,6 +77,16 @@ export class LinkRepository {
     return row ? Number(row.download_count) : null;
   }
 
+  /** Gives back a download claimed for a use that then failed (a save refused after the claim). */
+  async releaseDownload(id: string): Promise<void> {
+    await this.db
+      .updateTable('share_links')
+      .set((eb) => ({ download_count: eb('download_count', '-', 1) }))
+      .where('id', '=', id)
+      .where('download_count', '>', 0)
+      .execute();
+  }
+
   async insertTicket(row: ShareLinkTicketsTable): Promise<void> {
     await this.db.insertInto('share_link_tickets').values(row).execute();
   }

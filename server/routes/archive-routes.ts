@@ -5,12 +5,12 @@ import { API } from '../../common/api/paths';
 import { BATCH_MAX_IDS } from '../../common/api/types';
 import { AppError } from '../http/app-error';
 import { attachmentDisposition } from '../http/range';
+import { sendPreview } from '../http/send-preview';
 import { callerOf } from '../http/session-guard';
 import { zipStream } from '../http/zip-writer';
 import type { ArchiveService } from '../services/archive-service';
 import type { DownloadService } from '../services/download-service';
 import { idString } from './schemas';
-import { sendPreview } from './link-routes';
 
 const idParams = { params: { type: 'object', required: ['id'], properties: { id: idString } } };
 const namedParams = { params: { type: 'object', required: ['id', 'name'], properties: { id: idString, name: { type: 'string', maxLength: 1024 } } } };
@@ -50,13 +50,9 @@ export function registerArchiveRoutes(
     },
   );
 
-  const preview = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { file, watermark } = await downloads.resolveWithWatermark(callerOf(request), (request.params as { id: string }).id, 'file.preview');
-    // Chrome's PDF viewer does not run in a sandboxed document; a PDF's scripts run in the viewer,
-    // never on our origin. Every other inline type is sandboxed too. A picture through a preview-only
-    // share carries the viewer's watermark in its pixels (routes/link-routes.ts sendPreview).
-    return sendPreview(request, reply, file, watermark, burnWatermark);
-  };
+  // A rendition or PREVIEW_UNSUPPORTED, never the original as an attachment (ByteGate.view).
+  const preview = async (request: FastifyRequest, reply: FastifyReply) =>
+    sendPreview(request, reply, await downloads.preview(callerOf(request), (request.params as { id: string }).id), burnWatermark);
   app.get(`${API.previewPrefix}:id`, { schema: idParams }, preview);
   // The same answer with the name as the last segment: the PDF viewer titles the document with it.
   app.get(`${API.previewPrefix}:id/:name`, { schema: namedParams }, preview);

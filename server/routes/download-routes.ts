@@ -17,7 +17,7 @@ export function registerDownloadRoutes(app: FastifyInstance, downloads: Download
       },
     },
     async (request, reply) => {
-      const file = await downloads.resolve(callerOf(request), (request.params as { id: string }).id, 'file.download', (request.query as { confirm?: string }).confirm);
+      const file = await downloads.resolve(callerOf(request), (request.params as { id: string }).id, (request.query as { confirm?: string }).confirm);
       // Always an attachment of an opaque type: an uploaded HTML or SVG can never run as our page.
       return sendContent(request, reply, file);
     },

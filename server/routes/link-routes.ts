@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiOk } from '../../common/api/envelope';
-import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import {
   LINK_MAX_DOWNLOAD_LIMIT,
@@ -21,17 +20,13 @@ import {
   type ShareIdsRequest,
 } from '../../common/api/sharing';
 import { BATCH_MAX_IDS, FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';
-import { fileKindOf } from '../../common/files/kind';
-import { previewTypeOf } from '../../common/files/preview';
-import { AppError } from '../http/app-error';
 import { attachmentDisposition } from '../http/range';
 import { sendContent } from '../http/send-content';
+import { sendPreview } from '../http/send-preview';
 import { callerOf } from '../http/session-guard';
 import { zipStream } from '../http/zip-writer';
-import type { Downloadable } from '../services/download-service';
 import type { LinkService } from '../services/sharing/link-service';
 import type { LinkVisitService, Visitor } from '../services/sharing/link-visit-service';
-import { WATERMARK_MAX_INPUT } from '../services/sharing/watermark';
 import { idString, nullableId } from './schemas';
 import { listFilter } from './share-routes';
 
@@ -49,42 +44,6 @@ const visitorOf = (request: FastifyRequest): Visitor => ({ caller: request.calle
 /** Link pages and their calls carry no referrer anywhere (the token is in the page's address). */
 function noReferrer(reply: FastifyReply): void {
   reply.header('Referrer-Policy', 'no-referrer');
-}
-
-/** Reads a picture whole for the watermark (bounded), or null when it is too big to decode. */
-async function pictureBytes(file: Downloadable): Promise<Buffer | null> {
-  if (file.size > WATERMARK_MAX_INPUT || file.size === 0) return null;
-  const parts: Buffer[] = [];
-  for await (const piece of file.open() as AsyncIterable<Buffer>) parts.push(piece);
-  return Buffer.concat(parts);
-}
-
-/**
- * Sends a preview: inline for the safe kinds; a picture through a preview-only share or link with the
- * watermark burnt in (a picture that cannot be decoded for it is refused rather than shown bare).
- */
-export async function sendPreview(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  file: Downloadable,
-  watermark: string | null,
-  burn: (bytes: Buffer, text: string) => Promise<Buffer | null>,
-): Promise<FastifyReply> {
-  const type = previewTypeOf(file.name);
-  if (watermark && fileKindOf(file.name, false) === 'picture') {
-    const bytes = await pictureBytes(file);
-    const marked = bytes ? await burn(bytes, watermark) : null;
-    if (!marked) throw new AppError(ERRORS.SHARE_PREVIEW_ONLY, '该图片无法添加水印预览');
-    return reply
-      .header('Content-Type', 'image/webp')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Security-Policy', 'sandbox')
-      .header('Cache-Control', 'private, no-store')
-      .header('Content-Disposition', 'inline')
-      .send(marked);
-  }
-  if (watermark) reply.header('Cache-Control', 'private, no-store');
-  return sendContent(request, reply, file, type ? { inline: true, contentType: type, sandbox: type !== 'application/pdf' } : { inline: false });
 }
 
 /** Share links: the sharer's calls (session) and the visitor's (public unless publicDownLoad is off). */
@@ -165,8 +124,7 @@ export function registerLinkRoutes(
   };
   app.get(`${API.linkPreviewPrefix}:id`, { config: publicRoute, schema: idWithVisit }, async (request, reply) => {
     noReferrer(reply);
-    const { file, watermark } = await visits.preview(visitorOf(request), (request.query as { v: string }).v, (request.params as { id: string }).id);
-    return sendPreview(request, reply, file, watermark, burn);
+    return sendPreview(request, reply, await visits.preview(visitorOf(request), (request.query as { v: string }).v, (request.params as { id: string }).id), burn);
   });
   app.get(`${API.linkThumbnailPrefix}:id`, { config: publicRoute, schema: idWithVisit }, async (request, reply) => {
     noReferrer(reply);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { viewsOnly } from '../../common/api/byte-access';
 import { ERRORS } from '../../common/api/errors';
 import { THUMBNAIL_SIZE, ZIP_MAX_BYTES, ZIP_MAX_ENTRIES } from '../../common/api/types';
 import { fileKindOf } from '../../common/files/kind';
@@ -17,7 +18,7 @@ import { actionLog, fileTarget } from './action-log/recorder';
 import { freeName } from './naming';
 import type { AccessService } from './space-access';
 import { watermarkText } from './sharing/watermark-text';
-import type { ContentGate } from './sharing/content-gate';
+import { grantOf, type ByteGate } from './sharing/byte-gate';
 import { layoutOf } from './upload-commit';
 
 const DEFLATE_KINDS = new Set(['txt', 'unknown']);
@@ -77,7 +78,7 @@ export class ArchiveService {
     private readonly blobs: BlobStore,
     private readonly access: AccessService,
     private readonly thumbnails: ThumbnailStore,
-    private readonly gate: ContentGate,
+    private readonly gate: ByteGate,
     /** Burns a preview-only share's watermark into a thumbnail (services/sharing/watermark.ts). */
     private readonly watermark: (bytes: Buffer, text: string) => Promise<Buffer | null>,
   ) {}
@@ -86,7 +87,7 @@ export class ArchiveService {
     const entries = await this.access.entries(caller, ids);
     const detail: Record<string, unknown> = { archiveName: archiveName ?? null };
     actionLog.record({ action: 'file.zip', targets: entries.map((e) => fileTarget(e.row)), detail });
-    this.gate.assertShares(entries, 'download');
+    this.gate.assertGrants(entries, 'download');
     const { plan, rows } = await this.planRows(caller.tenantId, entries.map((e) => e.row), archiveName);
     detail.entries = rows.length;
     detail.bytes = plan.totalBytes;
@@ -152,8 +153,8 @@ export class ArchiveService {
     const entry = await this.access.entry(caller, id);
     const { row } = entry;
     if (row.is_dir === 1 || fileKindOf(row.name, false) !== 'picture' || !row.blob_id) throw new AppError(ERRORS.NO_THUMBNAIL);
-    await this.gate.assert(caller, [entry], 'preview');
-    const text = entry.share?.permission === 'preview' ? watermarkText(caller.username, now) : null;
+    await this.gate.assert(caller, [entry], 'view');
+    const text = viewsOnly(grantOf(entry)) ? watermarkText(caller.username, now) : null;
     const plain = await this.plainThumbnail(caller.tenantId, row.blob_id);
     if (!text) return plain;
     const marked = await this.watermark(plain.data, text);

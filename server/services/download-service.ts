@@ -5,8 +5,8 @@ import type { FileRepository } from '../repositories/file-repository';
 import type { BlobStore } from '../storage/blob-store';
 import type { Caller } from './caller';
 import { actionLog, fileTarget } from './action-log/recorder';
-import type { ContentGate } from './sharing/content-gate';
-import type { AccessService } from './space-access';
+import { grantOf, type ByteGate, type PreviewPlan } from './sharing/byte-gate';
+import type { AccessService, EntryAccess } from './space-access';
 import { layoutOf } from './upload-commit';
 import { watermarkText } from './sharing/watermark-text';
 
@@ -18,40 +18,52 @@ export interface Downloadable {
   open(range?: { start: number; end: number }): Readable;
 }
 
+/** A preview's answer: the content, what of it is shown, and the watermark a picture gets (or null). */
+export interface Preview {
+  file: Downloadable;
+  plan: PreviewPlan;
+  watermark: string | null;
+}
+
 export class DownloadService {
   constructor(
     private readonly files: FileRepository,
     private readonly blobs: BlobStore,
     private readonly access: AccessService,
-    private readonly gate: ContentGate,
+    private readonly gate: ByteGate,
   ) {}
 
   /**
-   * A live file the caller may read (any space, or through a share), to download or preview:
-   * recorded as that action. A download needs more than a preview-only share; an exchange-area
-   * file must be usable from the caller's build (`confirm`: the keepOnDownload token of a flagged one).
+   * A live file the caller may download (any space, or through a share), recorded as file.download;
+   * refused through a preview-only share; an exchange-area file must be usable from the caller's
+   * build (`confirm`: the keepOnDownload token of a flagged one).
    */
-  async resolve(caller: Caller, fileId: string, action: 'file.download' | 'file.preview' = 'file.download', confirm?: string): Promise<Downloadable> {
-    return (await this.resolveWithWatermark(caller, fileId, action, confirm)).file;
+  async resolve(caller: Caller, fileId: string, confirm?: string, now = Date.now()): Promise<Downloadable> {
+    const entry = await this.fileEntry(caller, fileId, 'file.download');
+    await this.gate.assert(caller, [entry], 'download', this.gate.confirmed(caller, confirm, now));
+    return this.ofBlob(caller.tenantId, entry.row.name, entry.row.blob_id!);
   }
 
-  /** The same, with the watermark a preview through a preview-only share carries (null otherwise). */
-  async resolveWithWatermark(
-    caller: Caller,
-    fileId: string,
-    action: 'file.download' | 'file.preview',
-    confirm?: string,
-    now = Date.now(),
-  ): Promise<{ file: Downloadable; watermark: string | null }> {
+  /**
+   * What a preview of a live file the caller may see shows (ByteGate.view: a rendition, never the
+   * original as an attachment), recorded as file.preview; a picture through a preview-only share
+   * carries the viewer's watermark.
+   */
+  async preview(caller: Caller, fileId: string, now = Date.now()): Promise<Preview> {
+    const entry = await this.fileEntry(caller, fileId, 'file.preview');
+    await this.gate.assert(caller, [entry], 'view');
+    const plan = this.gate.view(entry.row.name, grantOf(entry));
+    const watermark = plan.rendition.as === 'watermarked-picture' ? watermarkText(caller.username, now) : null;
+    return { file: await this.ofBlob(caller.tenantId, entry.row.name, entry.row.blob_id!), plan, watermark };
+  }
+
+  private async fileEntry(caller: Caller, fileId: string, action: 'file.download' | 'file.preview'): Promise<EntryAccess> {
     const entry = await this.access.entry(caller, fileId);
     const { row } = entry;
     actionLog.record({ action, targets: [fileTarget(row)], detail: { size: Number(row.size), ...(entry.share ? { viaShare: entry.share.permission } : {}) } });
     if (row.is_dir === 1) throw new AppError(ERRORS.IS_FOLDER);
     if (!row.blob_id) throw new AppError(ERRORS.NOT_FOUND);
-    const use = action === 'file.preview' ? 'preview' : 'download';
-    await this.gate.assert(caller, [entry], use, this.gate.confirmed(caller, confirm, now));
-    const watermark = entry.share?.permission === 'preview' ? watermarkText(caller.username, now) : null;
-    return { file: await this.ofBlob(caller.tenantId, row.name, row.blob_id), watermark };
+    return entry;
   }
 
   /** The content of a stored blob of the caller's tenant, under a name. */

@@ -12,7 +12,7 @@ import type { Downloadable, DownloadService } from './download-service';
 import type { EntryDecorator } from './entry-decorator';
 import type { AccessService } from './space-access';
 import { treeError } from './transfer-service';
-import type { ContentGate } from './sharing/content-gate';
+import type { ByteGate } from './sharing/byte-gate';
 
 /** Favorites, locks and versions of entries the caller may see. */
 export class FileStateService {
@@ -22,7 +22,7 @@ export class FileStateService {
     private readonly access: AccessService,
     private readonly decorator: EntryDecorator,
     private readonly downloads: DownloadService,
-    private readonly gate: ContentGate,
+    private readonly gate: ByteGate,
   ) {}
 
   private async reload(caller: Caller, ids: readonly string[]): Promise<IdsResponse> {
@@ -136,7 +136,7 @@ export class FileStateService {
     });
     // An old version is content like the current one: not through a preview-only share, and an
     // exchange-area file's old content has not crossed (it is checked as this file's content).
-    this.gate.assertShares([entry], 'download');
+    this.gate.assertGrants([entry], 'download');
     await this.gate.assertExchange(caller, [{ ...row, blob_id: version.blob_id }], 'download');
     return this.downloads.ofBlob(caller.tenantId, row.name, version.blob_id);
   }

@@ -1,3 +1,4 @@
+import { byteVerdict } from '../../common/api/byte-access';
 import { ERRORS } from '../../common/api/errors';
 import { nameSortKey } from '../../common/files/name-sort-key';
 import { PUBLIC_SPACE_ID, SPACE_CATEGORY, type SpaceRole } from '../../common/api/types';
@@ -189,7 +190,8 @@ export class AccessService {
 
   assertMayModify(caller: Caller, e: EntryAccess, shareEdit?: ShareEdit): void {
     if (e.share) {
-      if (e.share.permission !== 'edit') throw new AppError(ERRORS.FORBIDDEN);
+      // New content or a rename through a share: the byte decision's 'edit' (common/api/byte-access.ts).
+      if (byteVerdict({ via: 'share', permission: e.share.permission }, 'edit') !== 'yes') throw new AppError(ERRORS.FORBIDDEN);
       // The shared entry itself keeps its name: it is the owner's (renaming it would rename their folder).
       if (!shareEdit || (shareEdit === 'rename' && e.row.id === e.share.rootId)) throw new AppError(ERRORS.SHARE_EDIT_LIMITED);
     }

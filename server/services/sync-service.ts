@@ -26,6 +26,7 @@ import type { SyncRepository, SyncRow } from '../repositories/sync-repository';
 import type { BlockedTypes } from './blocked-types';
 import type { Caller } from './caller';
 import type { CheckService } from './check-service';
+import type { ByteGate } from './sharing/byte-gate';
 import type { AccessService } from './space-access';
 import type { TrashService } from './trash-service';
 
@@ -41,17 +42,25 @@ export class SyncService {
     private readonly checks: CheckService,
     /** The admin's syncTime (minutes; POST /api/v2/defaultConfig/modify/syncTime, kept by the tenant settings). */
     private readonly syncTimeOf: (tenantId: string) => Promise<number>,
+    /** Fingerprints only for callers who may read the original (common/api/byte-access.ts). */
+    private readonly gate: ByteGate,
   ) {}
 
-  /** A live folder of the caller's own in 同步文件, else 404 (others' ids) or SYNC_ROOT_INVALID. */
-  private async requireSyncedFolder(caller: Caller, id: string): Promise<void> {
-    const { row } = await this.access.entry(caller, id);
+  /**
+   * A live folder in 同步文件 the caller may see (their own, or shared with them), else 404 (others'
+   * ids) or SYNC_ROOT_INVALID; with whether they may read the original (fingerprints).
+   */
+  private async requireSyncedFolder(caller: Caller, id: string): Promise<{ fingerprints: boolean }> {
+    const entry = await this.access.entry(caller, id);
+    const { row } = entry;
     if (row.is_dir !== 1) throw new AppError(ERRORS.PARENT_NOT_FOLDER);
     if (row.space_id || NOT_SYNCED.has(row.category)) throw new AppError(ERRORS.SYNC_ROOT_INVALID);
+    return { fingerprints: this.gate.mayReadOriginal(entry) };
   }
 
-  private digest(caller: Caller, rows: readonly SyncRow[]): string {
-    return createHash('sha256').update(treeDigestInput(rows.map((r) => toDigestEntry(caller, r)))).digest('hex');
+  /** The subtree's digest over what the caller is shown (no fingerprints to one who may not read). */
+  private digest(caller: Caller, rows: readonly SyncRow[], fingerprints: boolean): string {
+    return createHash('sha256').update(treeDigestInput(rows.map((r) => toDigestEntry(caller, r, fingerprints)))).digest('hex');
   }
 
   /**
@@ -59,7 +68,7 @@ export class SyncService {
    * at a time, instead of holding 100,000 items' text at once); any JSON parser reads it as usual.
    */
   async content(caller: Caller, req: SynContentRequest): Promise<string> {
-    await this.requireSyncedFolder(caller, req.rootId);
+    const { fingerprints } = await this.requireSyncedFolder(caller, req.rootId);
     const lockerOf = (lockedBy: string | null) => (lockedBy && lockedBy !== caller.userId ? '1' : '0');
     const [token, syncTime] = await Promise.all([this.repo.subtreeVersion(caller.tenantId, req.rootId, lockerOf), this.syncTimeOf(caller.tenantId)]);
     const head = (unchanged: boolean) => `{"data":{"token":${JSON.stringify(token)},"syncTime":${syncTime},"unchanged":${unchanged},"items":[`;
@@ -75,7 +84,7 @@ export class SyncService {
         isDir: r.is_dir === 1,
         size: r.is_dir === 1 ? 0 : r.size,
         updatedAt: r.updated_at,
-        fingerprint: r.is_dir === 1 ? null : r.fingerprint,
+        fingerprint: r.is_dir === 1 || !fingerprints ? null : r.fingerprint,
         lockedByOther: lockerOf(r.locked_by) === '1',
       };
       lines.push(JSON.stringify(item));
@@ -99,6 +108,8 @@ export class SyncService {
     for (const { row } of entries) {
       if (row.space_id || NOT_SYNCED.has(row.category)) throw new AppError(ERRORS.SYNC_ROOT_INVALID);
     }
+    // Compared over what the caller's listing showed: the digest is no oracle for a fingerprint it withheld.
+    const fingerprints = new Map(entries.map((e) => [e.row.id, this.gate.mayReadOriginal(e)]));
     const removed: string[] = [];
     const changed: string[] = [];
     for (const item of req.items) {
@@ -107,7 +118,7 @@ export class SyncService {
         removed.push(item.id); // in the recycle bin already
         continue;
       }
-      if (this.digest(caller, rows) !== item.digest) {
+      if (this.digest(caller, rows, fingerprints.get(item.id) ?? false) !== item.digest) {
         changed.push(item.id);
         continue;
       }
@@ -119,13 +130,13 @@ export class SyncService {
 
 }
 
-function toDigestEntry(caller: Caller, r: SyncRow) {
+function toDigestEntry(caller: Caller, r: SyncRow, fingerprints: boolean) {
   return {
     id: r.id,
     parentId: r.parent_id,
     name: r.name,
     isDir: r.is_dir === 1,
-    fingerprint: r.is_dir === 1 ? null : r.fingerprint,
+    fingerprint: r.is_dir === 1 || !fingerprints ? null : r.fingerprint,
     size: r.is_dir === 1 ? 0 : r.size,
     updatedAt: r.updated_at,
     lockedByOther: Boolean(r.locked_by) && r.locked_by !== caller.userId,

@@ -14,7 +14,7 @@ import { nameKeyOf, placeDetail } from './file-service';
 import { actionLog, fileTarget } from './action-log/recorder';
 import type { AccessService, Place } from './space-access';
 import type { TrashService } from './trash-service';
-import type { ContentGate } from './sharing/content-gate';
+import type { ByteGate } from './sharing/byte-gate';
 import type { ExchangeRepository } from '../repositories/exchange-repository';
 import { FILE_CATEGORY } from '../../common/api/types';
 
@@ -43,7 +43,7 @@ export class TransferService {
     private readonly access: AccessService,
     private readonly decorator: EntryDecorator,
     private readonly trash: TrashService,
-    private readonly gate: ContentGate,
+    private readonly gate: ByteGate,
     private readonly exchange: ExchangeRepository,
   ) {}
 
@@ -65,8 +65,8 @@ export class TransferService {
     await this.refuseCycles(caller, place, sources.map((s) => s.row));
     // Copying takes the content away: not through a preview-only share, and an exchange-area file only
     // when usable from the caller's build (a move out of the exchange area likewise).
-    this.gate.assertShares(sources, 'copy');
-    await this.gate.assertExchange(caller, await this.withTrees(caller, sources.map((s) => s.row)), 'copy');
+    this.gate.assertGrants(sources, 'read');
+    await this.gate.assertExchange(caller, await this.withTrees(caller, sources.map((s) => s.row)), 'read');
     if (mode === 'move') {
       for (const { row } of sources) {
         if (row.is_dir !== 1) continue;

@@ -189,7 +189,7 @@ describe('previews', () => {
     await lying.text();
   });
 
-  it('serves safe kinds inline with their type and Range; HTML and SVG only as sandboxed attachments', async () => {
+  it('serves safe kinds inline with their type and Range; HTML and SVG have no preview, only a sandboxed download', async () => {
     const txt = await text(admin, 'preview.txt', 'plain <b>text</b>');
     const inline = await admin.raw(API.previewPrefix + txt.id);
     expect(inline.headers.get('content-type')).toBe('text/plain; charset=utf-8');
@@ -206,16 +206,14 @@ describe('previews', () => {
       ['image.svg', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'],
     ] as const) {
       const file = await text(admin, name, body);
-      const res = await admin.raw(API.previewPrefix + file.id);
-      expect(res.headers.get('content-type'), name).toBe('application/octet-stream');
-      expect(res.headers.get('content-disposition'), name).toMatch(/^attachment;/);
-      expect(res.headers.get('content-security-policy'), name).toBe('sandbox');
-      expect(res.headers.get('x-content-type-options'), name).toBe('nosniff');
-      expect(await res.text(), name).toBe(body);
-      // The normal download is an attachment as well.
+      // A preview is a rendition or nothing, never the original as an attachment (byte-access.ts).
+      expectError(await admin.get(API.previewPrefix + file.id), ERRORS.PREVIEW_UNSUPPORTED.code);
       const dl = await admin.raw(API.downloadPrefix + file.id);
+      expect(dl.headers.get('content-type'), name).toBe('application/octet-stream');
       expect(dl.headers.get('content-disposition'), name).toMatch(/^attachment;/);
-      await dl.arrayBuffer();
+      expect(dl.headers.get('content-security-policy'), name).toBe('sandbox');
+      expect(dl.headers.get('x-content-type-options'), name).toBe('nosniff');
+      expect(await dl.text(), name).toBe(body);
       expectError(await admin.get(API.thumbnailPrefix + file.id), ERRORS.NO_THUMBNAIL.code);
     }
   });

@@ -22,7 +22,7 @@ import type { Caller } from '../caller';
 import type { DownloadService } from '../download-service';
 import type { AccessService } from '../space-access';
 import type { TrashService } from '../trash-service';
-import type { ContentGate } from './content-gate';
+import type { ByteGate } from './byte-gate';
 import type { FileSecurityService } from './file-security-service';
 import { decodePosition, encodePosition, pageSizeOf } from './share-service';
 
@@ -46,7 +46,7 @@ export class ExchangeService {
     private readonly types: BlockedTypes,
     private readonly downloads: DownloadService,
     private readonly trash: TrashService,
-    private readonly gate: ContentGate,
+    private readonly gate: ByteGate,
     private readonly exchangeOn: (tenantId: string) => Promise<boolean>,
   ) {}
 
@@ -172,7 +172,7 @@ export class ExchangeService {
     entry.targets = [fileTarget(file)];
     if (file.is_dir === 1) throw new AppError(ERRORS.IS_FOLDER);
     const token = this.gate.confirmToken(caller, file.id, now);
-    // The confirmation holds only where the file is flagged and on this build (ContentGate decides the rest).
+    // The confirmation holds only where the file is flagged and on this build (ByteGate decides the rest).
     await this.gate.assertExchange(caller, [file], 'download', new Set([file.id]));
     return { url: `${API.downloadPrefix}${encodeURIComponent(file.id)}?confirm=${encodeURIComponent(token)}` };
   }

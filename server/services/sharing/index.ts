@@ -18,7 +18,7 @@ import type { TenantService } from '../tenant-service';
 import type { TransferService } from '../transfer-service';
 import type { TrashService } from '../trash-service';
 import { ApplicationService } from './application-service';
-import type { ContentGate } from './content-gate';
+import type { ByteGate } from './byte-gate';
 import { ExchangeService } from './exchange-service';
 import { FileSecurityService } from './file-security-service';
 import { LinkService } from './link-service';
@@ -62,7 +62,7 @@ export interface SharingDeps {
   trash: TrashService;
   blockedTypes: BlockedTypes;
   tenants: TenantService;
-  gate: ContentGate;
+  gate: ByteGate;
   secrets: SharingSecrets;
   events?: ShareEvents;
   /** Issue 16's port: sharing's events become file messages (unless `events` is given). */
@@ -96,6 +96,7 @@ export function buildSharing(db: Db, d: SharingDeps): Sharing {
     async (t) => (await switches(t)).publicDownLoad,
     events,
     watermarkPicture,
+    d.gate,
   );
   return {
     shares,

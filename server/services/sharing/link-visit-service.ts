@@ -14,6 +14,7 @@ import {
   type LinkSaveRequest,
   type LinkSaveResponse,
 } from '../../../common/api/sharing';
+import { viewsOnly } from '../../../common/api/byte-access';
 import { fileKindOf } from '../../../common/files/kind';
 import type { FilesTable, ShareLinksTable } from '../../db/schema';
 import { AppError } from '../../http/app-error';
@@ -24,8 +25,9 @@ import { actionLog, fileTarget, target, type Actor } from '../action-log/recorde
 import { PLATFORM_TENANT } from '../action-log/recorder';
 import type { ArchiveService, ZipPlan } from '../archive-service';
 import type { Caller } from '../caller';
-import type { Downloadable, DownloadService } from '../download-service';
+import type { Downloadable, DownloadService, Preview } from '../download-service';
 import type { TransferService } from '../transfer-service';
+import { linkGrant, type ByteGate } from './byte-gate';
 import type { LinkThrottle } from './link-throttle';
 import type { ShareEvents } from './share-events';
 import { pageSizeOf } from './share-service';
@@ -79,6 +81,8 @@ export class LinkVisitService {
     private readonly publicAccess: (tenantId: string) => Promise<boolean>,
     private readonly events: ShareEvents,
     private readonly watermark: (bytes: Buffer, text: string) => Promise<Buffer | null>,
+    /** What the link lets the visitor do with the bytes (common/api/byte-access.ts). */
+    private readonly gate: ByteGate,
   ) {}
 
   /** The visitor as the action log records them in the link's tenant. */
@@ -211,17 +215,11 @@ export class LinkVisitService {
     actionLog.record(entry);
     const rows = await this.within(open, req.ids);
     entry.targets.push(...rows.map(fileTarget));
-    if (open.link.preview_only === 1) throw new AppError(ERRORS.SHARE_PREVIEW_ONLY);
+    this.gate.linkUse(open.link, 'download');
     if (rows.length === 1 && rows[0]!.is_dir === 0 && !rows[0]!.blob_id) throw new AppError(ERRORS.NOT_FOUND);
     // The ZIP's caps are checked before the download is counted.
     if (rows.length > 1 || rows[0]!.is_dir === 1) await this.archives.planRows(open.link.tenant_id, rows);
-    const count = await this.links.claimDownload(open.link.id, now);
-    if (count === null) {
-      // Revoked or expired in between answer as such; otherwise the limit was reached (spec §8).
-      const fresh = await this.links.findById(open.link.id);
-      if (fresh) await this.live(visitor, fresh, now);
-      throw new AppError(ERRORS.DOWNLOAD_EXCEEDED);
-    }
+    const count = await this.claim(visitor, open, now);
     entry.detail.downloadNo = count;
     const ticket = randomBytes(24).toString('base64url');
     await this.links.insertTicket({
@@ -238,6 +236,16 @@ export class LinkVisitService {
     return { url: `${API.linkFilePrefix}${ticket}`, downloadsLeft: limit === null ? null : Math.max(0, Number(limit) - count) };
   }
 
+  /** Takes one of the link's downloads (DEP10213 past the limit); answers its number. */
+  private async claim(visitor: Visitor, open: OpenLink, now: number): Promise<number> {
+    const count = await this.links.claimDownload(open.link.id, now);
+    if (count !== null) return count;
+    // Revoked or expired in between answer as such; otherwise the limit was reached (spec §8).
+    const fresh = await this.links.findById(open.link.id);
+    if (fresh) await this.live(visitor, fresh, now);
+    throw new AppError(ERRORS.DOWNLOAD_EXCEEDED);
+  }
+
   /**
    * The bytes of a ticket: one file (Range honoured) or a ZIP. A whole download uses the ticket up;
    * a Range request continuing one may follow until the ticket expires. Not an action of its own
@@ -251,6 +259,7 @@ export class LinkVisitService {
     const link = await this.links.findById(row.link_id);
     if (!link || link.revoked_at !== null) throw new AppError(ERRORS.LINK_GONE);
     const open = await this.live(visitor, link, now);
+    this.gate.assertTicket(link);
     const ids = JSON.parse(row.file_ids) as string[];
     const rows = await this.within(open, ids);
     if (!continuing && !(await this.links.useTicket(hash, now))) throw new AppError(ERRORS.LINK_TICKET_INVALID);
@@ -258,8 +267,12 @@ export class LinkVisitService {
     return { zip: (await this.archives.planRows(link.tenant_id, rows, rows.length === 1 ? rows[0]!.name : open.root.name)).plan };
   }
 
-  /** A file of the link shown inline; through a preview-only link a picture carries the watermark. */
-  async preview(visitor: Visitor, visit: string, id: string, now = Date.now()): Promise<{ file: Downloadable; watermark: string | null }> {
+  /**
+   * What a preview of a file of the link shows (ByteGate.view: a rendition, never the original as an
+   * attachment, whatever is left of the link's downloads); through a preview-only link a picture
+   * carries the watermark.
+   */
+  async preview(visitor: Visitor, visit: string, id: string, now = Date.now()): Promise<Preview> {
     const open = await this.visit(visitor, visit, now);
     const entry = { action: 'link.preview' as const, targets: [target('link', open.link.id, open.root.name)], actor: this.actor(visitor, open.link.tenant_id) };
     actionLog.record(entry);
@@ -267,9 +280,10 @@ export class LinkVisitService {
     entry.targets.push(fileTarget(row!));
     if (row!.is_dir === 1) throw new AppError(ERRORS.IS_FOLDER);
     if (!row!.blob_id) throw new AppError(ERRORS.NOT_FOUND);
+    const plan = this.gate.view(row!.name, linkGrant(open.link));
     const file = await this.downloads.ofBlob(open.link.tenant_id, row!.name, row!.blob_id);
-    const watermark = open.link.preview_only === 1 ? this.watermarkOf(visitor, now) : null;
-    return { file, watermark };
+    const watermark = plan.rendition.as === 'watermarked-picture' ? this.watermarkOf(visitor, now) : null;
+    return { file, plan, watermark };
   }
 
   async thumbnail(visitor: Visitor, visit: string, id: string, now = Date.now()): Promise<{ data: Buffer; etag: string }> {
@@ -278,7 +292,7 @@ export class LinkVisitService {
     const [row] = await this.within(open, [id]);
     if (row!.is_dir === 1 || fileKindOf(row!.name, false) !== 'picture' || !row!.blob_id) throw new AppError(ERRORS.NO_THUMBNAIL);
     const plain = await this.archives.plainThumbnail(open.link.tenant_id, row!.blob_id);
-    if (open.link.preview_only !== 1) return plain;
+    if (!viewsOnly(linkGrant(open.link))) return plain;
     const text = this.watermarkOf(visitor, now);
     const marked = await this.watermark(plain.data, text);
     if (!marked) throw new AppError(ERRORS.NO_THUMBNAIL);
@@ -290,15 +304,22 @@ export class LinkVisitService {
     const caller = visitor.caller;
     if (!caller) throw new AppError(ERRORS.UNAUTHORIZED);
     const open = await this.visit(visitor, req.visit, now);
-    const entry = { action: 'link.save' as const, targets: [target('link', open.link.id, open.root.name)] as ReturnType<typeof target>[], detail: { targetParentId: req.targetParentId } };
+    const entry = { action: 'link.save' as const, targets: [target('link', open.link.id, open.root.name)] as ReturnType<typeof target>[], detail: { targetParentId: req.targetParentId } as Record<string, unknown> };
     actionLog.record(entry);
     // Another tenant's user cannot hold this tenant's files.
     if (caller.tenantId !== open.link.tenant_id) throw new AppError(ERRORS.FORBIDDEN);
     const rows = await this.within(open, req.ids);
     entry.targets.push(...rows.map(fileTarget));
-    if (open.link.preview_only === 1) throw new AppError(ERRORS.SHARE_PREVIEW_ONLY);
-    const saved = await this.transfers.copyRows(caller, rows, req.targetParentId, now);
-    return { saved };
+    // The saved copy is the original: one of the link's downloads, like a download (byte-access.ts).
+    const counted = this.gate.linkUse(open.link, 'read') === 'counted';
+    if (counted) entry.detail.downloadNo = await this.claim(visitor, open, now);
+    try {
+      return { saved: await this.transfers.copyRows(caller, rows, req.targetParentId, now) };
+    } catch (err) {
+      // A refused save (a full quota, a target folder gone) gives the download back.
+      if (counted) await this.links.releaseDownload(open.link.id);
+      throw err;
+    }
   }
 }
 

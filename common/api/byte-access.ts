@@ -1,0 +1,97 @@
+/**
+ * What a caller may do with a file's bytes (issue 35): ONE decision, written here once and asked by
+ * every route that sends bytes or hands the original elsewhere. The server asks it through ByteGate
+ * (server/services/sharing/byte-gate.ts); the web app reads the same rules to offer 预览 and 下载.
+ *
+ * Uses:
+ * - view: a rendition a browser shows inline, nothing more — the preview routes
+ *   (`GET /api/file/preview/:id`, `…/:id/:name`, `GET /api/v2/shareLink/preview/:id?v=`) and the
+ *   thumbnails. A rendition is a picture, a PDF, a text or CSV (as text/plain), an audio or a video as
+ *   it is, with its inline type (common/files/preview.ts); Range works on it. Through a grant that
+ *   allows only viewing (a 预览 share, a preview-only link) a picture is a WebP with the viewer and the
+ *   time burnt in, and every answer is `Cache-Control: private, no-store`. A type with no rendition
+ *   answers PREVIEW_UNSUPPORTED (该文件类型不支持预览) to EVERY caller, the owner too: a preview is
+ *   never an attachment of the original, never counted, and never a way around a download's rules (a
+ *   link whose downloads are used up still shows renditions, and only renditions).
+ * - read: the original kept by the caller without an attachment — copying or moving out of a share,
+ *   saving a link's entries into 个人文件, and the content fingerprints of the sync listing
+ *   (`POST /api/syn/content` answers `fingerprint: null` to a caller who may not read).
+ * - download: the original as an attachment — download, version download, ZIP, and a link's
+ *   download ticket (the counted copy; the ticket rules are beside the link types in sharing.ts).
+ * - edit: giving a file new content or renaming inside a share (uploading a version, restoring one).
+ *
+ * | grant                                   | view | read    | download | edit              |
+ * |-----------------------------------------|------|---------|----------|-------------------|
+ * | own entry, or a space the caller is in  | yes  | yes     | yes      | the space role    |
+ * | share 预览 (preview)                     | yes  | no      | no       | no                |
+ * | share 下载 (download)                    | yes  | yes     | yes      | no                |
+ * | share 编辑 (edit)                        | yes  | yes     | yes      | yes               |
+ * | link, preview-only                      | yes  | no      | no       | no                |
+ * | link                                    | yes  | counted | counted  | no                |
+ * | a link's download ticket                | no   | no      | yes      | no                |
+ * | none, another tenant                    | 404 before this decision, like an unknown id |
+ *
+ * "counted": each use takes one of the link's downloads (DOWNLOAD_EXCEEDED past the limit); saving
+ * into 个人文件 counts like a download, since the saved copy is the original. A "no" answers
+ * SHARE_PREVIEW_ONLY where the grant allows viewing only, FORBIDDEN otherwise. After this decision
+ * the exchange area's crossing rule still applies (sharing.ts).
+ */
+import { fileKindOf } from '../files/kind';
+import { previewTypeOf } from '../files/preview';
+import type { SharePermission } from './sharing';
+
+export type ByteUse = 'view' | 'read' | 'download' | 'edit';
+
+/** What lets the caller at the bytes (after the tenant and space checks found the entry). */
+export type ByteGrant =
+  | { via: 'own' }
+  | { via: 'share'; permission: SharePermission }
+  | { via: 'link'; previewOnly: boolean }
+  | { via: 'ticket' };
+
+/**
+ * - yes: allowed;
+ * - counted: allowed as one of the link's downloads (the caller claims it);
+ * - view-only: refused, the grant allows viewing only (SHARE_PREVIEW_ONLY);
+ * - no: refused (FORBIDDEN).
+ */
+export type ByteVerdict = 'yes' | 'counted' | 'view-only' | 'no';
+
+export function byteVerdict(grant: ByteGrant, use: ByteUse): ByteVerdict {
+  switch (grant.via) {
+    case 'own':
+      // Changes in a space are further decided by the space role (common/files/space-roles.ts).
+      return 'yes';
+    case 'share':
+      if (use === 'view') return 'yes';
+      if (grant.permission === 'preview') return 'view-only';
+      return use === 'edit' && grant.permission !== 'edit' ? 'no' : 'yes';
+    case 'link':
+      if (use === 'view') return 'yes';
+      if (use === 'edit') return 'no';
+      return grant.previewOnly ? 'view-only' : 'counted';
+    case 'ticket':
+      return use === 'download' ? 'yes' : 'no';
+  }
+}
+
+/** The grant allows renditions and nothing else (watermarked pictures, `no-store`). */
+export function viewsOnly(grant: ByteGrant): boolean {
+  return byteVerdict(grant, 'view') === 'yes' && byteVerdict(grant, 'read') === 'view-only';
+}
+
+/**
+ * What a preview shows of a file:
+ * - original: the stored bytes as they are, inline with this type; `sandbox` for all but PDF (Chrome's
+ *   viewer does not run in a sandboxed document; a PDF's scripts run in the viewer, never on our origin);
+ * - watermarked-picture: a WebP of the picture with the viewer and time burnt in (a picture that
+ *   cannot be decoded has no rendition);
+ * - null: no rendition, PREVIEW_UNSUPPORTED.
+ */
+export type Rendition = { as: 'original'; contentType: string; sandbox: boolean } | { as: 'watermarked-picture' };
+
+export function renditionOf(name: string, grant: ByteGrant): Rendition | null {
+  if (viewsOnly(grant) && fileKindOf(name, false) === 'picture') return { as: 'watermarked-picture' };
+  const type = previewTypeOf(name);
+  return type ? { as: 'original', contentType: type, sandbox: type !== 'application/pdf' } : null;
+}
