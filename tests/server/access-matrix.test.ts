@@ -10,6 +10,7 @@ import { createGroup, mkdir, text } from './file-kit';
 import { createDepartment, orgTree, previewSheet, userBody } from './org-kit';
 import {
   addTenantWithUser,
+  addUser,
   Client,
   describeFile,
   liftPasswordGate,
@@ -26,6 +27,7 @@ import {
   type TestServer,
 } from './helpers';
 import { chunkDigestHex } from '../support/chunk-digest';
+import { byteFixture, fileOf, grantBytes, judge, LINK_GRANTS, LINK_ROUTES, SESSION_GRANTS, SESSION_ROUTES, type LinkGrant, type SessionGrant } from './byte-matrix-kit';
 
 /**
  * The access matrix over EVERY API route the server registers (app.apiRoutes, collected by an onRoute
@@ -1169,5 +1171,38 @@ describe('access matrix', () => {
     const links = await admin.post<{ data: { items: Array<{ id: string; previewOnly: boolean; state: string }> } }>(API.linkMine, {});
     expect(links.body.data.items.find((x) => x.id === ids.linkId)).toMatchObject({ previewOnly: false, state: 'active' });
     expect((await admin.post<{ data: ShareApplication }>(API.applyGet, { id: ids.applicationId })).body.data.state).toBe('pending');
+  });
+});
+
+describe('byte-serving routes × grants (common/api/byte-access.ts)', () => {
+  it('answers every cell as the one byte decision says: renditions to view, originals only to those who may download', async () => {
+    const password = 'Bytes@2024';
+    const accounts = ['bytes-taker', 'bytes-viewer', 'bytes-bystander'] as const;
+    const userIds = await Promise.all(accounts.map((a) => addUser(server, ids.tenantId, a, password)));
+    const [taker, viewer, bystander] = await Promise.all(accounts.map((a) => loggedInClient(server, { username: a, password })));
+    const f = await byteFixture(admin);
+    // The bystander of the tenant holds both links (and so may save from the plain one), nothing else.
+    const visits = await grantBytes(admin, f, { download: userIds[0]!, preview: userIds[1]! }, bystander!);
+    const sessions: Record<SessionGrant, Client> = { owner: admin, 'download share': taker!, 'preview share': viewer!, none: bystander!, 'other tenant': foreignAdmin };
+    // Every cell is asked; the wrong ones are listed together.
+    const wrong: string[] = [];
+    let cells = 0;
+    for (const [route, row] of Object.entries(SESSION_ROUTES)) {
+      for (const grant of SESSION_GRANTS) {
+        const problem = await judge(await sessions[grant].raw(row.path(f), { headers: row.headers }), row.cells[grant], fileOf(f, row.file));
+        cells++;
+        if (problem) wrong.push(`${route} × ${grant} (${row.cells[grant]}): ${problem}`);
+      }
+    }
+    const visitOf: Record<LinkGrant, string> = { ...visits, 'no link': BOGUS };
+    for (const [route, row] of Object.entries(LINK_ROUTES)) {
+      for (const grant of LINK_GRANTS) {
+        const problem = await judge(await row.ask(bystander!, visitOf[grant], f), row.cells[grant], fileOf(f, row.file));
+        cells++;
+        if (problem) wrong.push(`${route} × ${grant} (${row.cells[grant]}): ${problem}`);
+      }
+    }
+    expect(cells).toBe(Object.keys(SESSION_ROUTES).length * SESSION_GRANTS.length + Object.keys(LINK_ROUTES).length * LINK_GRANTS.length);
+    expect(wrong).toEqual([]);
   });
 });
