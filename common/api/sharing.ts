@@ -432,6 +432,13 @@ export interface ApplicationSubmitRequest {
   fileIds: string[];
   share?: Omit<ShareCreateRequest, 'fileIds'>;
   link?: LinkSettings;
+  /**
+   * kind link: a link of the applicant's (of the same entry, in force) that this application widens
+   * past its ceiling (share-terms.ts): on approval that link — same address — takes these terms and
+   * this approval as its new ceiling, instead of a new link being made. (A share is widened by an
+   * application for the same entry and recipient: approval updates the share in force.)
+   */
+  linkId?: string;
   reason: string;
   approverId: string;
 }
@@ -454,6 +461,8 @@ export interface ShareApplication {
   files: SharedEntryRef[];
   share: (Omit<ShareCreateRequest, 'fileIds'> & { recipientNames: ShareRecipientInfo[] }) | null;
   link: LinkSettings | null;
+  /** The link it changes (ApplicationSubmitRequest.linkId), null when it makes a new one. */
+  linkId: string | null;
   reason: string;
   state: ApplicationState;
   /** 1 or 2: the level waiting (or the last one decided). */

@@ -51,6 +51,7 @@ export function registerApplicationRoutes(app: FastifyInstance, apps: Applicatio
         fileIds: idsSchema(SHARE_MAX_FILES),
         share: shareSettings,
         link: linkSettings,
+        linkId: idString,
         reason: { type: 'string', maxLength: APPLICATION_REASON_MAX * 4 },
         approverId: idString,
       }),

@@ -274,3 +274,56 @@ describe('shares and links made without approval', () => {
     expect(await mineShare(inside.id)).toMatchObject({ permission: 'edit', expiresAt: null, approvedTerms: null });
   });
 });
+
+describe('widening through a new application', () => {
+  it('a share: an application for the same entry and recipient, once approved, widens the share itself and becomes its ceiling', async () => {
+    const { id } = await approvedShare('reapplied-share.txt', 'preview', 7);
+    const before = await mineShare(id);
+    expectRefused(await updateShare({ id, permission: 'edit' }), [OTHER_DEPT, '权限超出审批通过的“预览”']);
+    const applied = await submit(member.client, {
+      kind: 'share',
+      fileIds: [before.file.id],
+      share: { recipients: [{ type: 'user', id: outsider.id }], permission: 'edit', validityDays: 30 },
+      reason: '对方需要修改',
+      approverId: manager.id,
+    });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const { shareIds } = await approveLast();
+    expect(shareIds).toEqual([id]);
+    const after = await mineShare(id);
+    expect(after).toMatchObject({ permission: 'edit', applicationId: applied.body.data.id, approvedTerms: { permission: 'edit', expiresAt: after.expiresAt } });
+    expect(after.expiresAt! - before.expiresAt!).toBeGreaterThan(20 * DAY);
+    expectOk(await updateShare({ id, permission: 'download', validityDays: 20 }));
+  });
+
+  it('a link: an application naming it changes that link (same address) on approval; a revoked one cannot be approved', async () => {
+    const l = await approvedLink('reapplied-link.txt', { code: '', validityDays: 1, downloadLimit: 1, previewOnly: true });
+    expectRefused(await updateLink({ id: l.id, downloadLimit: 10, previewOnly: false }), [ALWAYS, '下载次数超出审批通过的 1 次', '审批通过的链接仅允许预览']);
+    const wider = { code: l.code, validityDays: 7, downloadLimit: 10, previewOnly: false };
+    // Only a link of the applicant's, in force, of the same entry.
+    const other = await text(member.client, 'other-entry.txt', 'x');
+    expect((await submit(member.client, { kind: 'link', fileIds: [other.id], link: wider, linkId: l.id, reason: '加次数', approverId: manager.id })).body).toMatchObject({
+      errorCode: ERRORS.SHARE_NOT_FOUND.code,
+    });
+    const applied = await submit(member.client, { kind: 'link', fileIds: [l.file.id], link: wider, linkId: l.id, reason: '客户要下载', approverId: manager.id });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    expect(applied.body.data).toMatchObject({ linkId: l.id, link: wider });
+    const logged = await rowsOf(server, () => approveLast());
+    expect(logged.map((r) => [r.action, r.outcome, r.actor_account])).toEqual([
+      ['apply.approve', 'ok', 'tmgr'],
+      ['link.update', 'ok', 'member'],
+    ]);
+    const after = await mineLink(l.id);
+    expect(after).toMatchObject({ token: l.token, code: l.code, downloadLimit: 10, previewOnly: false, applicationId: applied.body.data.id });
+    expect(after.approvedTerms).toMatchObject({ code: true, downloadLimit: 10, previewOnly: false, expiresAt: after.expiresAt, reasons: [ALWAYS] });
+    expect((await member.client.post<{ data: { items: LinkInfo[] } }>(API.linkMine, { pageSize: 100 })).body.data.items.filter((x) => x.file.id === l.file.id)).toHaveLength(1);
+
+    const again = await submit(member.client, { kind: 'link', fileIds: [l.file.id], link: { ...wider, downloadLimit: 20 }, linkId: l.id, reason: '再加', approverId: manager.id });
+    expect(again.status).toBe(200);
+    expect((await member.client.post(API.linkRevoke, { ids: [l.id] })).status).toBe(200);
+    const todo = await manager.client.post<{ data: { items: Array<{ id: string }> } }>(API.applyTodo, {});
+    const refused = await manager.client.post(API.applyApprove, { ids: [todo.body.data.items[0]!.id] });
+    expect(refused.body).toMatchObject({ errorCode: ERRORS.APPLY_NOT_PENDING.code, errorMessage: '要修改的链接已取消，该申请无法通过' });
+    expect(await mineLink(l.id)).toMatchObject({ state: 'revoked', downloadLimit: 10 });
+  });
+});

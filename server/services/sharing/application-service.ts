@@ -32,7 +32,8 @@ import { decodePosition, encodePosition, entryRef, filteredPage, pageSizeOf, use
 
 const DAY_MS = 24 * 3600 * 1000;
 
-type StoredSettings = { share: Omit<ShareCreateRequest, 'fileIds'> } | { link: LinkSettings };
+/** What an application asks for; `linkId`: the applicant's link it widens (else a new link). */
+type StoredSettings = { share: Omit<ShareCreateRequest, 'fileIds'> } | { link: LinkSettings; linkId?: string };
 
 /**
  * Sharing applications (申请) and their approval (sharing.ts): 待审批 → 已通过 / 已驳回 / 已撤回 /
@@ -82,6 +83,11 @@ export class ApplicationService {
       if (!req.link) throw new AppError(ERRORS.VALIDATION);
       fileIds = [(await this.links.linkable(caller, this.oneFile(req.fileIds))).id];
       settings = { link: await this.links.checkSettings(caller.tenantId, req.link) };
+      if (req.linkId) {
+        await this.links.ownInForce(caller, req.linkId, fileIds[0]!);
+        settings.linkId = req.linkId;
+        entry.detail.linkId = req.linkId;
+      }
     } else {
       if (!req.share) throw new AppError(ERRORS.VALIDATION);
       fileIds = (await this.shares.shareable(caller, req.fileIds)).map((e) => e.row.id);
@@ -242,6 +248,10 @@ export class ApplicationService {
     const approved = { applicationId: app.id, levels: app.levels, actor: actorOfUser({ ...applicant, tenant_id: app.tenant_id }) };
     const settings = JSON.parse(app.settings) as StoredSettings;
     const fileIds = JSON.parse(app.file_ids) as string[];
+    if ('link' in settings && settings.linkId) {
+      const changed = await this.links.widenApproved(as, settings.linkId, fileIds[0]!, settings.link, approved, now);
+      return { shareIds: [], linkIds: [settings.linkId], undo: changed.undo };
+    }
     if ('link' in settings) {
       const link = await this.links.create(as, { ...settings.link, fileId: fileIds[0]! }, approved, now);
       return { shareIds: [], linkIds: [link.id], undo: () => this.links.revokeQuietly(as, [link.id], now) };
@@ -376,6 +386,7 @@ export class ApplicationService {
             ? { ...settings.share, recipientNames: settings.share.recipients.map((r) => ({ ...r, name: recipientNames.get(`${r.type}:${r.id}`) ?? '（已删除）' })) }
             : null,
         link: 'link' in settings ? settings.link : null,
+        linkId: 'link' in settings ? (settings.linkId ?? null) : null,
         reason: a.reason,
         state: expired ? 'expired' : a.state,
         level: a.level,

@@ -175,6 +175,48 @@ export class LinkService {
     return this.describe({ ...link, ...patch }, file, now);
   }
 
+  /** The caller's link in force of `fileId` (an application that widens it names it). */
+  async ownInForce(caller: Caller, id: string, fileId: string): Promise<ShareLinksTable> {
+    const link = await this.links.find(caller.tenantId, id);
+    if (!link || link.owner_id !== caller.userId || link.revoked_at !== null || link.file_id !== fileId) throw new AppError(ERRORS.SHARE_NOT_FOUND);
+    return link;
+  }
+
+  /**
+   * An approved application that widens a link: the link (same token) takes the approved settings, and
+   * they become its ceiling. Recorded as a link.update of the applicant's; `undo` puts the link back
+   * as it was (the approval lost a race).
+   */
+  async widenApproved(caller: Caller, id: string, fileId: string, s: LinkSettings, approved: Approved, now: number): Promise<{ undo: () => Promise<void> }> {
+    const detail: Record<string, unknown> = { applicationId: approved.applicationId, validityDays: s.validityDays, downloadLimit: s.downloadLimit, previewOnly: s.previewOnly, withCode: s.code !== null };
+    const entry = { action: 'link.update' as const, targets: [target('link', id, '')], detail, actor: approved.actor };
+    actionLog.record(entry);
+    const link = await this.links.find(caller.tenantId, id);
+    if (!link || link.owner_id !== caller.userId || link.revoked_at !== null || link.file_id !== fileId) {
+      throw new AppError(ERRORS.APPLY_NOT_PENDING, '要修改的链接已取消，该申请无法通过');
+    }
+    const file = await this.linkable(caller, fileId);
+    entry.targets = [target('link', link.id, file.name), fileTarget(file)];
+    const code = await this.codeFor(caller.tenantId, s.code);
+    const expiresAt = expiryOf(checkedValidity(s.validityDays), now);
+    const limit = checkedLimit(s.downloadLimit);
+    const verdict = await this.policy.evaluate(caller.tenantId, await this.shares.person(caller), 'link', [file], []);
+    const terms: ApprovedLinkTerms = { code: code !== null, expiresAt, downloadLimit: limit, previewOnly: Boolean(s.previewOnly), reasons: verdict.reasons, levels: approved.levels };
+    const patch: Partial<ShareLinksTable> = {
+      code_sealed: code === null ? null : this.secrets.seal(code),
+      expires_at: expiresAt,
+      download_limit: limit,
+      preview_only: terms.previewOnly ? 1 : 0,
+      application_id: approved.applicationId,
+      approved_terms: JSON.stringify(terms),
+      updated_at: now,
+    };
+    await this.links.update(caller.tenantId, link.id, patch);
+    const before: Partial<ShareLinksTable> = {};
+    for (const k of Object.keys(patch) as Array<keyof ShareLinksTable>) Object.assign(before, { [k]: link[k] });
+    return { undo: () => this.links.update(caller.tenantId, link.id, before) };
+  }
+
   async revoke(caller: Caller, ids: readonly string[], now = Date.now()): Promise<{ revoked: number }> {
     const entry = { action: 'link.revoke' as const, targets: ids.map((id) => target('link', id, '')) };
     actionLog.record(entry);
