@@ -12,6 +12,7 @@ import { installRouteRegistry } from './http/route-registry';
 import { installClientOps } from './http/client-ops';
 import { installSecurityHeaders } from './http/security-headers';
 import { installBodyEncodingGuard } from './http/body-encoding';
+import { installReadableRefusals } from './http/readable-refusals';
 import { installActionLog } from './http/action-hooks';
 import { ActionLogRepository } from './repositories/action-log-repository';
 import { DepartmentRepository } from './repositories/department-repository';
@@ -265,6 +266,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     // previews): clients resume with Range. Waiting for them could hold a shutdown for hours.
     forceCloseConnections: true,
   });
+  // 100 Continue only once a body is read; an answer given before the body's end stays readable.
+  installReadableRefusals(app.server);
   // Repair whatever a crash left half done, before any request can arrive.
   await recoverStore(
     { tmpDir, uploads: uploadRepo, recovery: new RecoveryRepository(db), chunks: chunkStore, blobs: blobStore },

@@ -14,11 +14,8 @@ export function registerBatchUploadRoutes(app: FastifyInstance, batches: BatchUp
     scope.post(
       API.batchUpload,
       { bodyLimit: 4 + BATCH_MANIFEST_MAX_BYTES + BATCH_MAX_BYTES },
-      async (request, reply): Promise<ApiOk<BatchUploadResponse>> => {
-        // A refusal before the body's end closes the connection: the rest must not be read as a request.
-        reply.raw.once('finish', () => {
-          if (!request.raw.complete) request.raw.socket?.destroySoon();
-        });
+      async (request): Promise<ApiOk<BatchUploadResponse>> => {
+        // A refusal before the body's end leaves the rest to http/readable-refusals.ts.
         const body = request.body instanceof Readable ? request.body : Readable.from([]);
         const digest = request.headers[HEADER_BATCH_MANIFEST_SHA256.toLowerCase()];
         return { data: await batches.upload(callerOf(request), body, typeof digest === 'string' ? digest : undefined) };

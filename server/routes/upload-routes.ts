@@ -95,12 +95,8 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
           },
         },
       },
-      async (request, reply): Promise<ApiOk<ChunkUploadResponse | ChunkRangeUploadResponse>> => {
-        // An answer given before the body was read to its end (a refusal) closes the connection: the
-        // rest of the body must not be read as the next request.
-        reply.raw.once('finish', () => {
-          if (!request.raw.complete) request.raw.socket?.destroySoon();
-        });
+      async (request): Promise<ApiOk<ChunkUploadResponse | ChunkRangeUploadResponse>> => {
+        // An answer given before the body's end (a refusal) leaves the rest to http/readable-refusals.ts.
         const { uploadId, index, offset, through } = request.query as { uploadId: string; index: number; offset?: number; through?: number };
         const digestHeader = request.headers[HEADER_CHUNK_SHA256.toLowerCase()];
         const digest = typeof digestHeader === 'string' ? digestHeader : undefined;
