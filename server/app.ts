@@ -98,6 +98,9 @@ import { DownloadService } from './services/download-service';
 import { FileService } from './services/file-service';
 import { seedDemoData } from './services/seed';
 import { Sweeper } from './services/sweeper';
+import { ActionLogCheckpointer } from './services/action-log/checkpointer';
+import { CheckpointDirectory } from './storage/checkpoint-directory';
+import { loadCheckpointSigner } from './storage/checkpoint-key';
 import { CRASH_POINTS, UploadService, type CrashPoint } from './services/upload-service';
 import { UserService } from './services/user-service';
 import { LocalDiskBlobStore } from './storage/blob-store';
@@ -119,6 +122,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Clean-up of expired uploads, captchas and sessions; tests call `sweeper.sweepOnce()`. */
     sweeper: Sweeper;
+    /** Signed checkpoints of the action log's heads; tests call `auditCheckpoints.checkpointOnce()`. */
+    auditCheckpoints: ActionLogCheckpointer;
     /** Notices (issue 16); `notices.events` is the port the sharing work calls. */
     notices: Notices;
     /** The background re-fingerprinting of blobs stored before the tree chunk digest (null: stopped at shutdown). */
@@ -152,7 +157,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   await chunkStore.init();
   await thumbnails.init();
 
-  const db = await openDatabase(config);
+  let sealHeads = false;
+  const db = await openDatabase(config, (ran) => (sealHeads = ran.includes('0083_action_log_head_mac')));
   await seedDemoData(db, blobStore, config.defaultQuota);
 
   const tenants = new TenantRepository(db);
@@ -166,7 +172,20 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const clientOps = new ClientOpRepository(db);
   const chainKey = await loadChainKey(config.dataDir, config.auditChainKey, true);
   const actionLogRepo = new ActionLogRepository(db, chainKey);
+  // Heads of before migration 0083 get their MAC once, by the start that added the column.
+  const sealed = sealHeads ? await actionLogRepo.sealUnsealedHeads() : [];
   const actionLogs = new ActionLogService(actionLogRepo, (err) => app.log.error({ err }, 'action log write failed'));
+  const checkpointSigner = await loadCheckpointSigner(config.dataDir, true);
+  const auditCheckpoints = new ActionLogCheckpointer(
+    actionLogRepo,
+    chainKey,
+    checkpointSigner,
+    {
+      log: (checkpoint) => app.log.info({ auditCheckpoint: checkpoint }, 'action log checkpoint'),
+      directory: config.auditCheckpointDir ? new CheckpointDirectory(config.auditCheckpointDir) : undefined,
+    },
+    (err, message) => app.log.error({ err }, message),
+  );
   await actionLogRepo.refreshStatistics();
   // The department filter takes the department and everything under it; another tenant's id is unknown.
   const departmentTree = new DepartmentRepository(db);
@@ -283,6 +302,9 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     },
   });
   app.decorate('sweeper', sweeper);
+  app.decorate('auditCheckpoints', auditCheckpoints);
+  if (sealed.length > 0) app.log.warn({ tenants: sealed }, 'action log heads written before migration 0083 sealed with their MAC');
+  app.log.info({ keyId: checkpointSigner.keyId, publicKey: checkpointSigner.publicKeyBase64 }, 'action log checkpoints are signed with this Ed25519 key');
   app.decorate('notices', notices);
 
   await app.register(fastifyCookie);
@@ -312,7 +334,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerUploadRoutes(app, uploads, config.chunkSize);
   registerTransferRoutes(app, secondUploads, checks, (caller) => sharing.exchange.intercepted(caller));
   registerBatchUploadRoutes(app, new BatchUploadService(new BatchUploadRepository(db), uploadRepo, fileService, blobStore, blockedTypes, config.chunkSize));
-  registerActionLogRoutes(app, actionLogQueries);
+  registerActionLogRoutes(app, actionLogQueries, auditCheckpoints);
   registerTenantRoutes(app, tenantService);
   registerDictRoutes(app, dicts);
   registerShareRoutes(app, sharing);
@@ -327,6 +349,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   await registerStaticRoutes(app, config.staticDir);
 
   sweeper.start(config.sweepIntervalMs);
+  auditCheckpoints.start(config.auditCheckpointIntervalMs ?? DEFAULTS.auditCheckpointIntervalMs);
   notices.start();
   // Open notice streams end before the server closes (they would hold it open otherwise).
   app.addHook('preClose', async () => notices.stop());
@@ -346,6 +369,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     await app.fingerprintUpgrade;
     await sweeper.stop();
     await actionLogs.drain();
+    await auditCheckpoints.stop();
     await chunkStore.close();
     await db.destroy();
   });

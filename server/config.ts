@@ -69,6 +69,13 @@ export interface ServerConfig {
    * created on first start (storage/chain-key.ts).
    */
   auditChainKey?: string;
+  /**
+   * AUDIT_CHECKPOINT_DIR: where signed checkpoints of the chains' heads are appended (one file per
+   * UTC day); unset: they go to the server log only (and to admins who download one).
+   */
+  auditCheckpointDir?: string;
+  /** AUDIT_CHECKPOINT_INTERVAL_MS: how often moved heads are checkpointed (default 15 min; 0 = never). */
+  auditCheckpointIntervalMs?: number;
 }
 
 const GiB = 1024 * 1024 * 1024;
@@ -82,6 +89,7 @@ export const DEFAULTS = {
   sweepIntervalMs: 3600 * 1000,
   recycleRetentionDays: 30,
   auditRetentionDays: 180,
+  auditCheckpointIntervalMs: 15 * 60 * 1000,
 } as const;
 
 function intFromEnv(value: string | undefined, fallback: number, name: string): number {
@@ -148,6 +156,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     accounts: accountsFromEnv(env),
     auditRetentionDays: intFromEnv(env.AUDIT_RETENTION_DAYS, DEFAULTS.auditRetentionDays, 'AUDIT_RETENTION_DAYS'),
     auditChainKey: env.AUDIT_CHAIN_KEY || undefined,
+    auditCheckpointDir: env.AUDIT_CHECKPOINT_DIR ? path.resolve(env.AUDIT_CHECKPOINT_DIR) : undefined,
+    auditCheckpointIntervalMs: intFromEnv(env.AUDIT_CHECKPOINT_INTERVAL_MS, DEFAULTS.auditCheckpointIntervalMs, 'AUDIT_CHECKPOINT_INTERVAL_MS'),
     desktopRelease: env.DESKTOP_VERSION_NAME
       ? {
           versionName: env.DESKTOP_VERSION_NAME,

@@ -101,6 +101,7 @@ export const ACTIONS = {
 
   'audit.export': '导出操作日志',
   'audit.prune': '清理过期操作日志',
+  'audit.checkpoint': '下载操作日志校验点',
 
   // Sharing (issue 15).
   'share.create': '共享给他人',

@@ -133,3 +133,36 @@ export const ACTION_LOG_EXPORT_COLUMNS = [
   '序号',
   '哈希',
 ] as const;
+
+/**
+ * A signed checkpoint of one tenant's chain head (issue 35), like Certificate Transparency's signed
+ * tree head: "row `seq` of this tenant's log had hash `hash` at time `at`", signed by the server's
+ * Ed25519 key. Kept off the server (downloaded from 操作日志, written to AUDIT_CHECKPOINT_DIR, the
+ * server log), it lets `npm run audit:verify -- --checkpoint FILE` find rows cut off after it: the
+ * chain must still reach row `seq` with that hash (or have pruned it by retention).
+ *
+ * `GET /api/actionLog/checkpoint[?tenantId=]` (admins; platform admins may name a tenant as in the
+ * list) answers one, signed at the request, as a JSON attachment; recorded as audit.checkpoint.
+ * A head whose MAC does not hold is never signed: AUDIT_HEAD_INVALID.
+ *
+ * Signed message: the UTF-8 of JSON.stringify(["drive-audit-checkpoint/v1", tenantId, seq, hash, at]).
+ * Files may hold one checkpoint, a JSON array of them, or one per line (the directory's files).
+ */
+export interface ActionLogCheckpoint {
+  format: 'drive-audit-checkpoint';
+  version: 1;
+  /** '' is the platform's own chain. */
+  tenantId: string;
+  /** The head: the chain's last row and its hash (seq 0 and 64 zeros for an empty chain). */
+  seq: number;
+  hash: string;
+  /** When it was signed, ms since the epoch; `time` is the same as ISO 8601 UTC, for people. */
+  at: number;
+  time: string;
+  /** The first 16 bytes (hex) of SHA-256 over the public key's SPKI DER. */
+  keyId: string;
+  /** The signing key's public half, SPKI DER in base64 (also DATA_DIR/audit-checkpoint.pub). */
+  publicKey: string;
+  /** Ed25519 signature of the signed message, base64. */
+  signature: string;
+}

@@ -231,6 +231,9 @@ export const ERRORS = {
   NOTICE_STATE_INVALID: { code: 'NTC-9006', status: 400, message: '公告当前状态不允许该操作' },
   /** A notice stream for a user who already holds NOTICE_STREAMS_PER_USER of them. */
   NOTICE_STREAM_LIMIT: { code: 'NTC-9007', status: 429, message: '消息连接过多，请关闭部分窗口后重试' },
+  // The action log (issue 35).
+  /** The chain head's MAC does not hold (moved without the key): no checkpoint is signed for it. */
+  AUDIT_HEAD_INVALID: { code: 'AUD-9501', status: 500, message: '操作日志链头校验失败，日志可能已被篡改，请联系管理员运行 audit:verify 核查' },
 
   INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },
 } as const satisfies Record<string, { code: string } & ErrorDef>;

@@ -214,6 +214,11 @@ export const API = {
    * (audit.export).
    */
   actionLogExport: '/api/actionLog/export',
+  /**
+   * `GET [?tenantId=]` → a signed checkpoint of the chain's head (ActionLogCheckpoint) as a JSON
+   * attachment, to keep off the server for `audit:verify --checkpoint`. Recorded (audit.checkpoint).
+   */
+  actionLogCheckpoint: '/api/actionLog/checkpoint',
 
   // sharing (issue 15): payloads and rules in sharing.ts. Every entry id is checked against the caller's
   // tenant and what they may see (unknown → 404); share, link and application ids against the caller.

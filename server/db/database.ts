@@ -28,7 +28,8 @@ function createDialect(config: ServerConfig): Dialect {
   return new SqliteDialect({ database: withStatementCache(sqlite) });
 }
 
-export async function openDatabase(config: ServerConfig): Promise<Db> {
+/** Opens (and migrates) the database; `onMigrated` hears the names of the migrations this call ran. */
+export async function openDatabase(config: ServerConfig, onMigrated?: (names: string[]) => void): Promise<Db> {
   const db = new Kysely<Database>({ dialect: createDialect(config) });
   // Unordered: work built in parallel takes its own number range (migrations/index.ts), so a database
   // may have run 0040 before 0011 lands. Each migration touches only its own tables and columns.
@@ -39,6 +40,7 @@ export async function openDatabase(config: ServerConfig): Promise<Db> {
     await db.destroy();
     throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
   }
+  onMigrated?.((results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName));
   await refreshNameSortKeys(db as unknown as Kysely<unknown>);
   return db;
 }

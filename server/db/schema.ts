@@ -383,6 +383,11 @@ export interface ActionLogHeadsTable {
   /** Rows with seq <= anchor_seq were pruned; anchor_hash is the hash of row anchor_seq. */
   anchor_seq: number;
   anchor_hash: string;
+  /**
+   * HMAC-SHA-256 (chain key) over tenant, seq, hash and anchor (chain.ts headMac; migration 0083):
+   * a head moved without the key is found. NULL only for a head of before 0083 not yet sealed.
+   */
+  mac: string | null;
 }
 
 /** A share of an entry with a person, a department (and its sub-departments) or a group's members (migration 0050). */

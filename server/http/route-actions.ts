@@ -65,6 +65,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/group/member/remove': 'group.memberRemove',
 
   'GET /api/actionLog/export': 'audit.export',
+  'GET /api/actionLog/checkpoint': 'audit.checkpoint',
 
   'POST /api/v2/department/create': 'dept.create',
   'POST /api/v2/department/update': 'dept.rename',

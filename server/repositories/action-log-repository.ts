@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database';
 import type { ActionLogHeadsTable, ActionLogTable, Database } from '../db/schema';
-import { chainHash, GENESIS_HASH } from '../services/action-log/chain';
+import { chainHash, GENESIS_HASH, headMac } from '../services/action-log/chain';
 
 /** A row as the recorder builds it; seq and the hashes are given by the chain when it is appended. */
 export type NewActionRow = Omit<ActionLogTable, 'seq' | 'prev_hash' | 'hash'>;
@@ -16,6 +16,8 @@ const INSERT_ROWS = 400;
  * lock in PostgreSQL (a second writer of the same tenant waits until this transaction ends, then
  * sees the new tail) and SQLite's write lock (one writer at a time for the whole database). So the
  * previous hash a row is chained to is always the committed tail, whatever the number of writers.
+ * The head's MAC (chain.ts headMac) is written with its new tail in the same transaction: one HMAC
+ * per tenant and batch.
  */
 export async function appendToChains(tx: Transaction<Database>, key: Buffer, rows: readonly NewActionRow[]): Promise<ActionLogTable[]> {
   const byTenant = new Map<string, NewActionRow[]>();
@@ -31,13 +33,13 @@ export async function appendToChains(tx: Transaction<Database>, key: Buffer, row
         .updateTable('action_log_heads')
         .set((eb) => ({ seq: eb('seq', '+', list.length) }))
         .where('tenant_id', '=', tenantId)
-        .returning(['seq', 'hash'])
+        .returning(['seq', 'hash', 'anchor_seq', 'anchor_hash'])
         .executeTakeFirst();
     let head = await claim();
     if (!head) {
       await tx
         .insertInto('action_log_heads')
-        .values({ tenant_id: tenantId, seq: 0, hash: GENESIS_HASH, anchor_seq: 0, anchor_hash: GENESIS_HASH })
+        .values({ ...GENESIS_HEAD(tenantId), mac: headMac(key, GENESIS_HEAD(tenantId)) })
         .onConflict((oc) => oc.column('tenant_id').doNothing())
         .execute();
       head = await claim();
@@ -55,11 +57,14 @@ export async function appendToChains(tx: Transaction<Database>, key: Buffer, row
     for (let i = 0; i < chained.length; i += INSERT_ROWS) {
       await tx.insertInto('action_log').values(chained.slice(i, i + INSERT_ROWS)).execute();
     }
-    await tx.updateTable('action_log_heads').set({ hash: prev }).where('tenant_id', '=', tenantId).execute();
+    const mac = headMac(key, { tenant_id: tenantId, seq, hash: prev, anchor_seq: head.anchor_seq, anchor_hash: head.anchor_hash });
+    await tx.updateTable('action_log_heads').set({ hash: prev, mac }).where('tenant_id', '=', tenantId).execute();
     written.push(...chained);
   }
   return written;
 }
+
+const GENESIS_HEAD = (tenantId: string) => ({ tenant_id: tenantId, seq: 0, hash: GENESIS_HASH, anchor_seq: 0, anchor_hash: GENESIS_HASH });
 
 /** A position in the (at, seq) descending order of a tenant's log. */
 export interface LogPosition {
@@ -205,6 +210,27 @@ export class ActionLogRepository {
       .execute();
   }
 
+  /**
+   * Seals heads written before migration 0083 (mac NULL) with their MAC. Called once, by the start
+   * that ran that migration: a NULL MAC found at any later start stays NULL (audit:verify reports
+   * it), or clearing a MAC would be a way to have a moved head sealed.
+   */
+  async sealUnsealedHeads(): Promise<string[]> {
+    return this.db.transaction().execute(async (tx) => {
+      const heads = await tx.selectFrom('action_log_heads').selectAll().where('mac', 'is', null).execute();
+      for (const h of heads) {
+        await tx.updateTable('action_log_heads').set({ mac: headMac(this.key, h) }).where('tenant_id', '=', h.tenant_id).execute();
+      }
+      return heads.map((h) => h.tenant_id);
+    });
+  }
+
+  /** The hash of one row, or undefined when it is not there (a checkpoint's row). */
+  async rowHash(tenantId: string, seq: number): Promise<string | undefined> {
+    const row = await this.db.selectFrom('action_log').select('hash').where('tenant_id', '=', tenantId).where('seq', '=', seq).executeTakeFirst();
+    return row?.hash;
+  }
+
   /** Tenants that have rows but no head (a head deleted to hide a chain). */
   async tenantsWithoutHead(): Promise<string[]> {
     const rows = await this.db
@@ -247,6 +273,7 @@ export class ActionLogRepository {
         .where('seq', '>', anchor)
         .where('seq', '<=', through)
         .executeTakeFirst();
+      // The MAC is written by the append of the prune record just below, over the new anchor.
       await tx.updateTable('action_log_heads').set({ anchor_seq: through, anchor_hash: last.hash }).where('tenant_id', '=', tenantId).execute();
       const count = Number(deleted.numDeletedRows);
       await appendToChains(tx, this.key, [record({ tenantId, fromSeq: anchor + 1, throughSeq: through, anchorHash: last.hash, count, cutoff })]);

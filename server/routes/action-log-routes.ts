@@ -17,6 +17,7 @@ import { callerOf } from '../http/session-guard';
 import { actionLog } from '../services/action-log/recorder';
 import { exportStream, formatExportTime } from '../services/action-log-export';
 import type { ActionLogQueryService } from '../services/action-log-query-service';
+import type { ActionLogCheckpointer } from '../services/action-log/checkpointer';
 import { idString } from './schemas';
 
 const time = { type: 'integer', minimum: 0, maximum: 8_640_000_000_000 } as const;
@@ -36,8 +37,8 @@ function filterDetail(f: ActionLogFilter): Record<string, unknown> {
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
 }
 
-/** The action log's list and export (ours), admins only: members get AUTH-1005 from the guard. */
-export function registerActionLogRoutes(app: FastifyInstance, logs: ActionLogQueryService): void {
+/** The action log's list, export and checkpoint (ours), admins only: members get AUTH-1005 from the guard. */
+export function registerActionLogRoutes(app: FastifyInstance, logs: ActionLogQueryService, checkpoints: ActionLogCheckpointer): void {
   app.post(
     API.actionLogList,
     {
@@ -105,6 +106,34 @@ export function registerActionLogRoutes(app: FastifyInstance, logs: ActionLogQue
         .header('X-Content-Type-Options', 'nosniff')
         .header('Cache-Control', 'private, no-store')
         .send(body);
+    },
+  );
+
+  // A signed checkpoint of the chain's head, to keep off the server (common/api/action-log.ts).
+  app.get(
+    API.actionLogCheckpoint,
+    {
+      config: { adminOnly: true },
+      schema: {
+        querystring: { type: 'object', additionalProperties: false, properties: { tenantId: filterProperties.tenantId } },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const { tenantId } = request.query as { tenantId?: string };
+      const logTenant = logs.logTenant(caller, tenantId);
+      const checkpoint = await checkpoints.current(logTenant);
+      actionLog.record({
+        action: 'audit.checkpoint',
+        targets: [{ type: 'log', id: String(checkpoint.seq), name: `操作日志校验点（第 ${checkpoint.seq} 条）` }],
+        detail: { seq: checkpoint.seq, hash: checkpoint.hash, keyId: checkpoint.keyId, ...(logTenant !== caller.tenantId ? { tenantId: logTenant } : {}) },
+      });
+      return reply
+        .header('Content-Type', 'application/json; charset=utf-8')
+        .header('Content-Disposition', attachmentDisposition(`操作日志校验点-第${checkpoint.seq}条.json`))
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', 'private, no-store')
+        .send(`${JSON.stringify(checkpoint, null, 2)}\n`);
     },
   );
 }

@@ -31,12 +31,21 @@ export async function loadChainKey(dataDir: string, fromEnv: string | undefined,
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !create) throw err;
   }
   const key = randomBytes(32);
-  // Written whole and fsynced before it appears (rows hashed with it are durable, so must it be);
-  // link() refuses an existing name: of two processes starting at once, one key wins.
+  const written = await createOwnerOnlyFile(file, `${key.toString('hex')}\n`);
+  return parseHexKey(written, file);
+}
+
+/**
+ * Creates `file` with `content`, readable by its owner only, unless it exists: the content that is
+ * in the file afterwards is returned (of two processes starting at once, one file wins). Written
+ * whole and fsynced before it appears (what is signed or hashed with a key is durable, so must the
+ * key be); link() refuses an existing name.
+ */
+export async function createOwnerOnlyFile(file: string, content: string): Promise<string> {
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const handle = await fsp.open(temp, 'wx', 0o600);
   try {
-    await handle.writeFile(`${key.toString('hex')}\n`, 'utf8');
+    await handle.writeFile(content, 'utf8');
     await handle.sync();
   } finally {
     await handle.close();
@@ -45,10 +54,10 @@ export async function loadChainKey(dataDir: string, fromEnv: string | undefined,
     await fsp.link(temp, file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    return parseHexKey(await fsp.readFile(file, 'utf8'), file);
+    return fsp.readFile(file, 'utf8');
   } finally {
     await fsp.rm(temp, { force: true });
   }
   await fsyncDir(path.dirname(file));
-  return key;
+  return content;
 }

@@ -658,6 +658,12 @@ const MATRIX: Record<string, Row> = {
     call: { method: 'GET', path: `${API.actionLogExport}?format=csv&outcome=refused` },
     foreign: (ids) => ({ method: 'GET', path: `${API.actionLogExport}?format=csv&tenantId=${ids.tenantId}` }),
   },
+  // A signed checkpoint of the caller's chain head; another tenant's id answers 404 (TENANT_NOT_FOUND).
+  'GET /api/actionLog/checkpoint': {
+    access: 'admin',
+    call: { method: 'GET', path: API.actionLogCheckpoint },
+    foreign: (ids) => ({ method: 'GET', path: `${API.actionLogCheckpoint}?tenantId=${ids.tenantId}` }),
+  },
 
   // Tenant (spec §7). Calls name a tenant id only for platform admins; the first tenant's admin is one
   // (the first admin of the first tenant), so its calls name a bogus tenant and change nothing.

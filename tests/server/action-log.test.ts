@@ -6,7 +6,9 @@ import { HEADER_NETWORK_ENV, HEADER_PLATFORM } from '../../common/api/client-env
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import type { FileEntry } from '../../common/api/types';
-import { canonicalForm, chainHash } from '../../server/services/action-log/chain';
+import type { ActionLogHeadsTable } from '../../server/db/schema';
+import { canonicalForm, chainHash, headMac } from '../../server/services/action-log/chain';
+import { loadChainKey } from '../../server/storage/chain-key';
 import { expectChainsHold, logRows, oneRowOf, rowsOf, verifyServer, type LogRow } from './action-log-kit';
 import {
   addTenantWithUser,
@@ -204,13 +206,19 @@ describe('retention', () => {
       // The chain goes on from the prune record.
       await client.post(API.mkdir, { parentId: null, category: 1, name: 'new' });
       await expectChainsHold(local);
-      // Deleting more rows and moving the anchor over them is caught: no prune record states that anchor.
+      // Deleting more rows and moving the anchor over them is caught: without the key the head's MAC
+      // no longer holds; with it, no prune record states that anchor.
       await withDb(local, (db) => {
         db.prepare("update action_log_heads set anchor_seq = 3, anchor_hash = ? where tenant_id != ''").run(after[0]!.hash);
         db.prepare("delete from action_log where tenant_id != '' and seq = 3").run();
       });
-      const reports = await verifyServer(local);
-      expect(reports.find((r) => r.tenantId !== '')!.broken).toMatchObject({ reason: 'anchor' });
+      expect((await verifyServer(local)).find((r) => r.tenantId !== '')!.broken).toMatchObject({ reason: 'head' });
+      const key = await loadChainKey(local.dataDir, undefined, false);
+      await withDb(local, (db) => {
+        const head = db.prepare("select * from action_log_heads where tenant_id != ''").get() as ActionLogHeadsTable;
+        db.prepare('update action_log_heads set mac = ? where tenant_id = ?').run(headMac(key, head), head.tenant_id);
+      });
+      expect((await verifyServer(local)).find((r) => r.tenantId !== '')!.broken).toMatchObject({ reason: 'anchor' });
     } finally {
       await local.close();
     }

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { ActionLogTable } from '../../db/schema';
+import type { ActionLogHeadsTable, ActionLogTable } from '../../db/schema';
 
 /**
  * The hash chain of the action log. Each row's `hash` is HMAC-SHA-256 (keyed, see chain-key.ts) over
@@ -58,6 +58,29 @@ export function chainHash(key: Buffer, row: ChainedFields): string {
 export function hashMatches(key: Buffer, row: ActionLogTable): boolean {
   const expected = Buffer.from(chainHash(key, row), 'hex');
   const stored = Buffer.from(row.hash, 'hex');
+  return stored.length === expected.length && timingSafeEqual(stored, expected);
+}
+
+/** What a head's MAC covers: where the chain ends and where pruning stopped. */
+export type HeadFields = Pick<ActionLogHeadsTable, 'tenant_id' | 'seq' | 'hash' | 'anchor_seq' | 'anchor_hash'>;
+
+/**
+ * The head's MAC: HMAC-SHA-256 with the chain key over ["head-v1", tenant_id, seq, hash, anchor_seq,
+ * anchor_hash] (seqs as JSON numbers). The "head-v1" tag keeps it apart from any row's canonical
+ * form. Without the key nobody can point a head at another row (a cut-off tail) or move its anchor;
+ * what the MAC cannot stop is putting back a head's earlier values, MAC included — a checkpoint kept
+ * off the server catches that (checkpoint.ts).
+ */
+export function headMac(key: Buffer, head: HeadFields): string {
+  const form = JSON.stringify(['head-v1', head.tenant_id, Number(head.seq), head.hash, Number(head.anchor_seq), head.anchor_hash]);
+  return createHmac('sha256', key).update(form, 'utf8').digest('hex');
+}
+
+/** Whether a head's stored MAC is the one its fields give (constant time). A NULL MAC never matches. */
+export function headMacMatches(key: Buffer, head: HeadFields & { mac: string | null }): boolean {
+  if (head.mac === null) return false;
+  const expected = Buffer.from(headMac(key, head), 'hex');
+  const stored = Buffer.from(head.mac, 'hex');
   return stored.length === expected.length && timingSafeEqual(stored, expected);
 }
 

@@ -1,13 +1,13 @@
 import type { ActionLogRepository } from '../../repositories/action-log-repository';
 import type { ActionLogTable } from '../../db/schema';
-import { hashMatches } from './chain';
+import { hashMatches, headMacMatches } from './chain';
 
 /** The first broken link of one chain. */
 export interface BrokenLink {
   tenantId: string;
   /** The row where the chain stops holding (for a missing tail: the first missing seq). */
   seq: number;
-  reason: 'edited' | 'missing' | 'relinked' | 'tail' | 'anchor' | 'noHead';
+  reason: 'edited' | 'missing' | 'relinked' | 'tail' | 'anchor' | 'noHead' | 'head';
   message: string;
 }
 
@@ -17,6 +17,15 @@ export interface ChainReport {
   firstSeq: number | null;
   lastSeq: number;
   headHash: string;
+  /** Where pruning stopped (0 and the genesis hash when never pruned). */
+  anchorSeq: number;
+  anchorHash: string;
+  /**
+   * The last row the walk from the anchor found linked and unedited (its hash: `verifiedHash`):
+   * the chain as it stands holds up to here, whatever the head says.
+   */
+  verifiedThrough: number;
+  verifiedHash: string;
   broken: BrokenLink | null;
 }
 
@@ -30,7 +39,11 @@ const PAGE = 5000;
  * - `relinked`: a row's prev_hash is not the previous row's hash (rows replaced or reordered);
  * - `tail`: the last rows are gone (the head names a later seq or another hash);
  * - `anchor`: the prune anchor is not the one the last prune record states;
- * - `noHead`: rows of a tenant whose head was deleted.
+ * - `noHead`: rows of a tenant whose head was deleted;
+ * - `head`: the head's MAC does not match its fields (it was moved without the key: a cut-off tail
+ *   pointed at its new last row, a moved anchor), or it has none.
+ * A head put back to earlier values, MAC included, passes here: only a checkpoint kept off the
+ * server finds the rows cut after it (verify-checkpoints.ts).
  */
 export async function verifyChains(repo: ActionLogRepository, key: Buffer, onProgress?: (tenantId: string, rows: number) => void): Promise<ChainReport[]> {
   const reports: ChainReport[] = [];
@@ -43,21 +56,31 @@ export async function verifyChains(repo: ActionLogRepository, key: Buffer, onPro
     let broken: BrokenLink | null = null;
     let lastPrune: ActionLogTable | null = null;
     const link = (seq: number, reason: BrokenLink['reason'], message: string): BrokenLink => ({ tenantId, seq, reason, message });
+    // The head says where the walk starts and ends: one moved without the key is the first thing wrong.
+    if (!headMacMatches(key, head)) {
+      broken = link(
+        Number(head.seq),
+        'head',
+        head.mac === null
+          ? `the chain head (row ${Number(head.seq)}) carries no MAC: it was cleared, or written before the head was authenticated and never sealed`
+          : `the chain head (row ${Number(head.seq)}, anchor ${Number(head.anchor_seq)}) was changed without the key: its MAC does not match (a cut-off tail or a moved anchor)`,
+      );
+    }
     walk: for (let after = Number(head.anchor_seq); ; ) {
       const page = await repo.chainRows(tenantId, after, PAGE);
       for (const row of page) {
         const seq = Number(row.seq);
         firstSeq ??= seq;
         if (seq !== expectedSeq) {
-          broken = link(expectedSeq, 'missing', `rows ${expectedSeq}–${seq - 1} are missing (deleted)`);
+          broken ??= link(expectedSeq, 'missing', `rows ${expectedSeq}–${seq - 1} are missing (deleted)`);
           break walk;
         }
         if (row.prev_hash !== expectedPrev) {
-          broken = link(seq, 'relinked', `row ${seq} does not follow row ${seq - 1} (its prev_hash is not that row's hash)`);
+          broken ??= link(seq, 'relinked', `row ${seq} does not follow row ${seq - 1} (its prev_hash is not that row's hash)`);
           break walk;
         }
         if (!hashMatches(key, row)) {
-          broken = link(seq, 'edited', `row ${seq} was changed after it was written (its hash does not match its fields)`);
+          broken ??= link(seq, 'edited', `row ${seq} was changed after it was written (its hash does not match its fields)`);
           break walk;
         }
         if (row.action === 'audit.prune') lastPrune = row;
@@ -78,7 +101,7 @@ export async function verifyChains(repo: ActionLogRepository, key: Buffer, onPro
         broken = link(Number(head.anchor_seq), 'anchor', `rows up to ${Number(head.anchor_seq)} are gone, but no prune record of the chain states that anchor`);
       }
     }
-    reports.push({ tenantId, rows, firstSeq, lastSeq: Number(head.seq), headHash: head.hash, broken });
+    reports.push({ tenantId, rows, firstSeq, lastSeq: Number(head.seq), headHash: head.hash, anchorSeq: Number(head.anchor_seq), anchorHash: head.anchor_hash, verifiedThrough: expectedSeq - 1, verifiedHash: expectedPrev, broken });
   }
   for (const tenantId of await repo.tenantsWithoutHead()) {
     reports.push({
@@ -87,6 +110,10 @@ export async function verifyChains(repo: ActionLogRepository, key: Buffer, onPro
       firstSeq: null,
       lastSeq: 0,
       headHash: '',
+      anchorSeq: 0,
+      anchorHash: '',
+      verifiedThrough: 0,
+      verifiedHash: '',
       broken: { tenantId, seq: 1, reason: 'noHead', message: 'rows exist but the chain head was deleted' },
     });
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import type { ActionLogTable } from '../../../server/db/schema';
-import { chainHash } from '../../../server/services/action-log/chain';
+import { chainHash, headMac } from '../../../server/services/action-log/chain';
 
 /** What a generated log looks like, for the filters the benchmark asks for. */
 export interface GeneratedLog {
@@ -43,7 +43,12 @@ const EXTS = ['.docx', '.xlsx', '.pdf', '.pptx', '.png', '.txt'];
  * the log is what a tenant of 1,000 people builds over half a year. `operatorId` gets its share.
  */
 export function generateAuditLog(db: SqliteDatabase, key: Buffer, tenantId: string, operatorId: string, count: number, spanMs: number): GeneratedLog {
-  const head = db.prepare('select seq, hash from action_log_heads where tenant_id = ?').get(tenantId) as { seq: number; hash: string };
+  const head = db.prepare('select seq, hash, anchor_seq, anchor_hash from action_log_heads where tenant_id = ?').get(tenantId) as {
+    seq: number;
+    hash: string;
+    anchor_seq: number;
+    anchor_hash: string;
+  };
   const operators = Array.from({ length: OPERATORS }, (_, i) => (i === 0 ? operatorId : randomBytes(16).toString('base64url')));
   const departments = Array.from({ length: DEPARTMENTS }, () => randomBytes(16).toString('base64url'));
   // Real departments of the tenant (the department filter looks its subtree up).
@@ -99,6 +104,7 @@ export function generateAuditLog(db: SqliteDatabase, key: Buffer, tenantId: stri
       }
     })();
   }
-  db.prepare('update action_log_heads set seq = ?, hash = ? where tenant_id = ?').run(seq, prev, tenantId);
+  const mac = headMac(key, { tenant_id: tenantId, seq, hash: prev, anchor_seq: head.anchor_seq, anchor_hash: head.anchor_hash });
+  db.prepare('update action_log_heads set seq = ?, hash = ?, mac = ? where tenant_id = ?').run(seq, prev, mac, tenantId);
   return { rows: count, firstAt, lastAt, operatorId, departmentId: departments[0]! };
 }

@@ -1,0 +1,116 @@
+import type { ActionLogCheckpoint } from '../../../common/api/action-log';
+import { ERRORS } from '../../../common/api/errors';
+import type { ActionLogHeadsTable } from '../../db/schema';
+import { AppError } from '../../http/app-error';
+import type { ActionLogRepository } from '../../repositories/action-log-repository';
+import { GENESIS_HASH, headMacMatches } from './chain';
+import { signCheckpoint, type CheckpointSigner } from './checkpoint';
+
+/** Where signed checkpoints leave the server: the server log always, a directory when configured. */
+export interface CheckpointSinks {
+  /** One log line per checkpoint (the server log reaches syslog/journald where it is kept). */
+  log(checkpoint: ActionLogCheckpoint): void;
+  /** AUDIT_CHECKPOINT_DIR (storage/checkpoint-directory.ts); undefined when not set. */
+  directory?: { append(checkpoints: readonly ActionLogCheckpoint[], at: number): Promise<string> };
+}
+
+/**
+ * Signs checkpoints of the chains' heads (checkpoint.ts) and sends them off the server: every
+ * `AUDIT_CHECKPOINT_INTERVAL_MS` the head of each chain that moved since this server's last
+ * checkpoint of it, and on an admin's request (the download of 操作日志) the head of one tenant.
+ * Periodic, never per row: the write path only keeps the head's MAC.
+ *
+ * A head whose MAC does not hold, or that went back from the last one this server signed, is never
+ * signed (a signature would vouch for a forged or rolled-back head): it is reported instead.
+ */
+export class ActionLogCheckpointer {
+  /** The last head signed per tenant (in this process): unmoved heads are not signed again. */
+  private readonly lastSigned = new Map<string, { seq: number; hash: string }>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly repo: ActionLogRepository,
+    private readonly chainKey: Buffer,
+    private readonly signer: CheckpointSigner,
+    private readonly sinks: CheckpointSinks,
+    private readonly onError: (err: unknown, message: string) => void,
+  ) {}
+
+  get keyId(): string {
+    return this.signer.keyId;
+  }
+
+  /** One periodic pass: the checkpoints it signed and sent (tests call it directly). */
+  async checkpointOnce(now = Date.now()): Promise<ActionLogCheckpoint[]> {
+    const signed: ActionLogCheckpoint[] = [];
+    for (const head of await this.repo.heads()) {
+      const seen = this.lastSigned.get(head.tenant_id);
+      if (seen && seen.seq === Number(head.seq) && seen.hash === head.hash) continue;
+      const problem = this.problemOf(head);
+      if (problem) {
+        this.onError(new Error(problem), 'action log head not checkpointed: run audit:verify');
+        continue;
+      }
+      signed.push(signCheckpoint(this.signer, { tenantId: head.tenant_id, seq: Number(head.seq), hash: head.hash }, now));
+    }
+    await this.publish(signed, now);
+    return signed;
+  }
+
+  /** A checkpoint of one tenant's head now (the download); also sent where the periodic ones go. */
+  async current(tenantId: string, now = Date.now()): Promise<ActionLogCheckpoint> {
+    const head = await this.repo.head(tenantId);
+    if (head) {
+      const problem = this.problemOf(head);
+      if (problem) {
+        this.onError(new Error(problem), 'action log head not checkpointed: run audit:verify');
+        throw new AppError(ERRORS.AUDIT_HEAD_INVALID);
+      }
+    }
+    const checkpoint = signCheckpoint(this.signer, { tenantId, seq: head ? Number(head.seq) : 0, hash: head?.hash ?? GENESIS_HASH }, now);
+    await this.publish([checkpoint], now);
+    return checkpoint;
+  }
+
+  private problemOf(head: ActionLogHeadsTable): string | null {
+    const seq = Number(head.seq);
+    if (!headMacMatches(this.chainKey, head)) return `the head of tenant '${head.tenant_id}' (row ${seq}) does not carry a valid MAC`;
+    const seen = this.lastSigned.get(head.tenant_id);
+    if (seen && (seq < seen.seq || (seq === seen.seq && head.hash !== seen.hash))) {
+      return `the head of tenant '${head.tenant_id}' went back from row ${seen.seq} (signed) to row ${seq}`;
+    }
+    return null;
+  }
+
+  private async publish(checkpoints: readonly ActionLogCheckpoint[], now: number): Promise<void> {
+    if (checkpoints.length === 0) return;
+    for (const c of checkpoints) this.sinks.log(c);
+    // Counted as signed once it is written where it was to go: a failed write is tried again next pass.
+    await this.sinks.directory?.append(checkpoints, now);
+    for (const c of checkpoints) {
+      const seen = this.lastSigned.get(c.tenantId);
+      if (!seen || c.seq >= seen.seq) this.lastSigned.set(c.tenantId, { seq: c.seq, hash: c.hash });
+    }
+  }
+
+  /** Starts the periodic checkpoints: one pass now (the state this start found), then every interval. */
+  start(intervalMs: number): void {
+    if (intervalMs <= 0 || this.timer) return;
+    const pass = () => {
+      if (this.running) return; // never overlap passes
+      this.running = this.checkpointOnce()
+        .catch((err: unknown) => this.onError(err, 'action log checkpoint failed'))
+        .finally(() => (this.running = undefined));
+    };
+    pass();
+    this.timer = setInterval(pass, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+}
