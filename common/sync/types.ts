@@ -91,11 +91,82 @@ export const EMPTY_SUMMARY: SyncPassSummary = { uploaded: 0, downloaded: 0, move
 
 export type SyncPhase = 'idle' | 'scanning' | 'syncing' | 'paused' | 'offline' | 'error';
 
+/**
+ * Why the last pass of a pair stopped short, for callers that act on it (the headless command's exit
+ * code, the desktop's 确认删除): the message says it in Chinese.
+ */
+export type SyncStopCode =
+  /** Deletes above the threshold wait for the person (heldDeletes lists them). */
+  | 'deletesHeld'
+  /** Another engine syncs this folder. */
+  | 'locked'
+  /** The server could not be reached. */
+  | 'unreachable'
+  /** The session is gone. */
+  | 'unauthorized'
+  /** A refusal the person must look at (the cloud folder vanished, the local folder is missing...). */
+  | 'refused'
+  | 'error';
+
+/** One delete a pass holds back (a folder counts the files under it). */
+export interface HeldDeleteItem {
+  path: string;
+  /** Where the delete would happen: 'remote' = the cloud copy goes to the recycle bin. */
+  side: 'local' | 'remote';
+  isDir: boolean;
+  files: number;
+}
+
+/** Deletes held back until the person confirms exactly these (token) with 确认删除 / --confirm-deletes. */
+export interface HeldDeletes {
+  /** Names this exact set: a confirmation carries it, and a set that changed since is not confirmed by it. */
+  token: string;
+  /** Chinese: why they wait (the threshold crossed). */
+  reason: string;
+  /** Files the deletes would remove, on each side. */
+  localFiles: number;
+  remoteFiles: number;
+  /** Files both sides agreed on before (the share is counted against it). */
+  syncedFiles: number;
+  /** true: the whole pass waited (a side is empty: nothing at all was done); false: only the deletes. */
+  wholePass: boolean;
+  at: number;
+  /** The deletes (the status carries the first HELD_ITEMS_SHOWN). */
+  items: HeldDeleteItem[];
+}
+
+/** Deletes of one pass, restorable in one action (recycle bin for the cloud, the sync's own trash locally). */
+export interface DeletionEvent {
+  id: string;
+  at: number;
+  /** Entries deleted locally (kept in `.cloud-drive-sync/deleted/`) and in the cloud (recycle bin). */
+  local: number;
+  remote: number;
+  /** The first entries (the status carries at most DELETION_ITEMS_SHOWN). */
+  items: Array<{ path: string; side: 'local' | 'remote'; isDir: boolean }>;
+}
+
+/** What restoring a deletion event did. */
+export interface RestoreOutcome {
+  restored: number;
+  /** Chinese, per entry that could not come back (purged from the recycle bin, say). */
+  failed: Array<{ path: string; reason: string }>;
+}
+
+export const HELD_ITEMS_SHOWN = 200;
+export const DELETION_ITEMS_SHOWN = 50;
+
 export interface SyncPairStatus {
   pair: SyncPairConfig;
   phase: SyncPhase;
   /** Chinese: why the pair is offline or in error. */
   message: string | null;
+  /** Why the last pass stopped short (null: it did not). */
+  code?: SyncStopCode | null;
+  /** Deletes waiting for 确认删除 (null: none). */
+  heldDeletes?: HeldDeletes | null;
+  /** Recent deletion events, newest first (restorable). */
+  deletions?: DeletionEvent[];
   lastPassAt: number | null;
   lastSummary: SyncPassSummary | null;
   lists: SyncLists;

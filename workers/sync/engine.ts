@@ -9,10 +9,13 @@
  * Used by the headless command (cli.ts) and by Electron's utility process (host.ts).
  */
 import path from 'node:path';
-import type { SyncPairConfig, SyncPairStatus, SyncPassSummary, SyncSettings, SyncStatus } from '../../common/sync/types';
+import type { RestoreOutcome, SyncPairConfig, SyncPairStatus, SyncPassSummary, SyncSettings, SyncStatus, SyncStopCode } from '../../common/sync/types';
 import { EMPTY_SUMMARY } from '../../common/sync/types';
+import { DEFAULT_DELETE_GUARD, type DeleteGuard } from './delete-gate';
+import { confirmHeld, eventSummary, heldSummary, restoreEvent } from './deletion-events';
 import type { LocalPlatform } from './names';
-import { newPairCache, PassRefused, runPass, type PairRuntime } from './pass';
+import { DeletesHeld, loadDecisions, newPairCache, PassRefused, runPass, type PairRuntime } from './pass';
+import { PairLocked, type PairLock } from './pair-lock';
 import { RemoteError, type Journal, type LocalFs, type RemoteApi } from './ports';
 import { SyncLog } from './sync-log';
 
@@ -38,6 +41,10 @@ export interface SyncEngineDeps {
   onPass?(pair: SyncPairConfig, summary: SyncPassSummary): void;
   /** The status changed (throttled by the caller if it wants). */
   onStatus?(status: SyncStatus): void;
+  /** When deletes wait for the person (default: DEFAULT_DELETE_GUARD); null: never. */
+  deleteGuard?: DeleteGuard | null;
+  /** Takes the folder's lock (one engine per folder) or throws PairLocked; absent: no lock. */
+  lockPair?(pair: SyncPairConfig): PairLock;
 }
 
 /** After the folder changes, wait this long for more changes before a pass. */
@@ -51,6 +58,10 @@ interface PairState {
   watcher: Watcher | null;
   phase: SyncPairStatus['phase'];
   message: string | null;
+  code: SyncStopCode | null;
+  lock: PairLock | null;
+  /** Passes, restores and confirmations of the pair, one at a time. */
+  queue: Promise<unknown>;
   lastPassAt: number | null;
   lastSummary: SyncPassSummary | null;
   /** Resolves the loop's wait early (a change, a manual pass, stop). */
@@ -90,8 +101,24 @@ export class SyncEngine {
       cache: newPairCache(),
       shouldStop: () => this.stopping || this.paused || config.paused,
       onScan: (scan) => this.pairs.get(config.id)?.watcher?.folders?.(scan.entries.filter((e) => e.isDir && !e.ignored).map((e) => e.path)),
+      deleteGuard: this.deps.deleteGuard === undefined ? DEFAULT_DELETE_GUARD : this.deps.deleteGuard,
     };
-    this.pairs.set(config.id, { config, rt, watcher: null, phase: config.paused ? 'paused' : 'idle', message: null, lastPassAt: null, lastSummary: null, wake: null, pending: false, failures: 0, loop: null });
+    this.pairs.set(config.id, {
+      config,
+      rt,
+      watcher: null,
+      phase: config.paused ? 'paused' : 'idle',
+      message: null,
+      code: null,
+      lock: null,
+      queue: Promise.resolve(),
+      lastPassAt: null,
+      lastSummary: null,
+      wake: null,
+      pending: false,
+      failures: 0,
+      loop: null,
+    });
     this.changed();
   }
 
@@ -101,10 +128,59 @@ export class SyncEngine {
     state.config.paused = true;
     state.wake?.();
     await state.loop;
+    await state.queue;
     await state.watcher?.close();
     await state.rt.journal.close();
+    state.lock?.release();
     this.pairs.delete(id);
     this.changed();
+  }
+
+  /**
+   * 确认删除: lets the held deletes go that the person saw (`token` names them; null: whatever is
+   * held, for the headless `--confirm-deletes`). Refused when another set waits now.
+   */
+  async confirmDeletes(pairId: string, token: string | null): Promise<void> {
+    const state = this.stateOf(pairId);
+    await this.serial(state, async () => {
+      if (!(await confirmHeld(state.rt.journal, token))) throw new Error('待确认的删除已经变化，请查看新的列表后再确认');
+    });
+    this.poke(state, 0);
+  }
+
+  /** Restores one deletion event (the cloud entries from the recycle bin, the local files from the sync's trash), then syncs. */
+  async restoreDeletion(pairId: string, eventId: string, signal: AbortSignal = this.hardStop.signal): Promise<RestoreOutcome> {
+    const state = this.stateOf(pairId);
+    const outcome = await this.serial(state, async () => {
+      await loadDecisions(state.rt);
+      const { events, ...result } = await restoreEvent({ fs: state.rt.fs, remote: state.rt.remote, journal: state.rt.journal, now: this.now }, eventId, signal);
+      state.rt.cache.events = events;
+      state.rt.cache.clean = null;
+      state.rt.cache.listingToken = null;
+      return result;
+    });
+    this.changed();
+    this.poke(state, 0);
+    return outcome;
+  }
+
+  /** The deletion events of a pair, newest first (read from its journal when no pass ran yet). */
+  async deletionEvents(pairId: string): Promise<NonNullable<SyncPairStatus['deletions']>> {
+    const state = this.stateOf(pairId);
+    await loadDecisions(state.rt);
+    return (state.rt.cache.events ?? []).map(eventSummary);
+  }
+
+  private stateOf(pairId: string): PairState {
+    const state = this.pairs.get(pairId);
+    if (!state) throw new Error('同步文件夹不存在');
+    return state;
+  }
+
+  private serial<T>(state: PairState, run: () => Promise<T>): Promise<T> {
+    const next = state.queue.then(run, run);
+    state.queue = next.catch(() => undefined);
+    return next;
   }
 
   /** Starts every pair's loop (and watcher). */
@@ -166,8 +242,10 @@ export class SyncEngine {
     for (const state of this.pairs.values()) state.wake?.();
     await Promise.all([...this.pairs.values()].map((s) => s.loop));
     for (const state of this.pairs.values()) {
+      await state.queue;
       await state.watcher?.close();
       await state.rt.journal.close();
+      state.lock?.release();
     }
   }
 
@@ -186,6 +264,9 @@ export class SyncEngine {
         pair: { ...s.config },
         phase: this.paused || s.config.paused ? 'paused' : s.phase,
         message: s.message,
+        code: s.code,
+        heldDeletes: heldSummary(s.rt.cache.held ?? null),
+        deletions: (s.rt.cache.events ?? []).map(eventSummary),
         lastPassAt: s.lastPassAt,
         lastSummary: s.lastSummary,
         lists: s.rt.log.lists(),
@@ -231,32 +312,51 @@ export class SyncEngine {
     }
   }
 
-  /** One pass; null when it failed (the phase and message say why). */
-  private async pass(state: PairState): Promise<SyncPassSummary | null> {
+  /** One pass; null when it failed (the phase, message and code say why). */
+  private pass(state: PairState): Promise<SyncPassSummary | null> {
+    return this.serial(state, () => this.passNow(state));
+  }
+
+  private async passNow(state: PairState): Promise<SyncPassSummary | null> {
     state.phase = 'syncing';
     state.message = null;
+    state.code = null;
     this.changed();
     try {
+      if (!state.lock && this.deps.lockPair) state.lock = this.deps.lockPair(state.config);
       const outcome = await runPass(state.rt, this.hardStop.signal);
       state.phase = 'idle';
+      if (outcome.held && state.rt.cache.held) {
+        state.code = 'deletesHeld';
+        state.message = state.rt.cache.held.reason;
+      }
       state.lastPassAt = this.now();
       state.lastSummary = outcome.summary;
       this.deps.onPass?.(state.config, outcome.summary);
       return outcome.summary;
     } catch (error) {
-      if (error instanceof PassRefused) {
+      if (error instanceof PairLocked) {
         state.phase = 'error';
+        state.code = 'locked';
+        state.message = error.message;
+      } else if (error instanceof PassRefused) {
+        state.phase = 'error';
+        state.code = error instanceof DeletesHeld ? 'deletesHeld' : 'refused';
         state.message = error.message;
       } else if (error instanceof RemoteError && error.kind === 'unauthorized') {
         state.phase = 'error';
+        state.code = 'unauthorized';
         state.message = '登录已过期，请重新登录后继续同步';
       } else if (error instanceof RemoteError && error.kind === 'transient') {
         state.phase = 'offline';
-        state.message = error.message;
+        state.code = 'unreachable';
+        // What failed, without a promise: whoever shows it knows whether a retry comes (the headless --once makes none).
+        state.message = error.message.replace(/，?稍后将自动重试$/, '');
       } else if (this.hardStop.signal.aborted) {
         state.phase = 'idle';
       } else {
         state.phase = 'error';
+        state.code = 'error';
         state.message = `同步出错：${error instanceof Error ? error.message : String(error)}`;
       }
       return null;

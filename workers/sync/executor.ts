@@ -51,6 +51,25 @@ export interface ExecuteDeps {
   trace?: (line: string) => void;
   /** Checked before each operation starts: true → the rest waits for the next pass (stop, pause). */
   shouldStop?: () => boolean;
+  /** Each delete done (the pass records them as one deletion event). */
+  deletions?: DeletionSink;
+}
+
+/** What a deleted entry leaves behind for its deletion event. */
+export interface DeletedItem {
+  side: 'local' | 'remote';
+  path: string;
+  isDir: boolean;
+  /** The cloud entry (now in the recycle bin). */
+  remoteId?: string;
+  /** Where the local file is kept (LocalFs.keptPath). */
+  keptAs?: string;
+}
+
+export interface DeletionSink {
+  /** Where a local file about to be deleted is kept (null: nowhere). */
+  keepAs(path: string): string | null;
+  deleted(item: DeletedItem): void;
 }
 
 export interface ExecuteResult {
@@ -228,8 +247,10 @@ async function runOne(op: Op, deps: ExecuteDeps): Promise<Outcome> {
       });
     case 'deleteLocal':
       return guarded(deps, op.path, '删除', async () => {
-        const done = await removeLocal(deps.fs, op.path, op.expect, deps.now());
+        const keepAs = op.expect.isDir ? null : (deps.deletions?.keepAs(op.path) ?? null);
+        const done = await removeLocal(deps.fs, op.path, op.expect, deps.now(), keepAs);
         if (!done) return 'skipped';
+        deps.deletions?.deleted({ side: 'local', path: op.path, isDir: op.expect.isDir, ...(keepAs !== null && { keptAs: keepAs }) });
         await journal.forget(op.key);
         log.succeeded(op.path, '删除（本地）');
         log.count('deleted');
@@ -315,6 +336,7 @@ async function removeRemote(ops: Array<Extract<Op, { kind: 'deleteRemote' }>>, d
   let removed = 0;
   const items = ops.map((op) => ({ op, id: op.remoteId, digest: subtreeDigest(op.remoteId, deps.listing) }));
   const finish = async (op: Extract<Op, { kind: 'deleteRemote' }>) => {
+    deps.deletions?.deleted({ side: 'remote', path: op.path, isDir: op.isDir, remoteId: op.remoteId });
     await deps.journal.forgetTree(op.key);
     for (const key of [...deps.remoteIds.keys()]) if (key === op.key || isInside(key, op.key)) deps.remoteIds.delete(key);
     deps.log.succeeded(op.path, '删除（云端，移入回收站）');

@@ -17,6 +17,7 @@ import {
   FILE_LIST_MAX_PAGE_SIZE,
   type FileEntry,
   type FileListResponse,
+  type RecycleRestoreResponse,
   type SynCheckResponse,
   type SynContentResponse,
   type SynEntry,
@@ -39,6 +40,7 @@ import { runUpload } from '../engine/upload-runner';
 import { createUploadConfigCache } from '../engine/upload-config-cache';
 import { SourceReadError, createSha256Hex, type HashChunk } from '../hash/sha256';
 import type { CookieFetch } from '../node/cookie-fetch';
+import { unreachableMessage } from '../node/network-failure';
 import type { RemoteEntry } from './model';
 import { RemoteError, type FileDigests, type PolicyVerdict, type RemoteApi, type RemoteListing, type UploadSession, type UploadTarget } from './ports';
 import { pathKey as nameKeyOf } from './names';
@@ -133,7 +135,8 @@ export class HttpRemote implements RemoteApi {
         return await call();
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        const mapped = remoteErrorOf(error);
+        // No answer at all: the message says which server and what failed (refused, DNS, TLS, timeout).
+        const mapped = error instanceof NetworkError ? new RemoteError(unreachableMessage(this.options.config.apiBase, error.cause ?? error), 'transient', 'UNREACHABLE') : remoteErrorOf(error);
         if (mapped instanceof RemoteError && mapped.kind === 'transient' && attempt < this.attempts) {
           await abortableSleep(backoffDelayMs(attempt, Math.random), signal);
           continue;
@@ -353,6 +356,32 @@ export class HttpRemote implements RemoteApi {
   async remove(items: ReadonlyArray<{ id: string; digest: string }>, signal: AbortSignal): Promise<{ changed: string[] }> {
     const answer = await this.post<SynRemoveResponse>(API.syncRemove, { items }, signal);
     return { changed: answer.changed };
+  }
+
+  /** Recycle-bin restore, renaming what meets a taken name; ids purged meanwhile (or not this account's) come back in `missing`. */
+  async restore(ids: readonly string[], signal: AbortSignal): Promise<{ missing: string[] }> {
+    const send = (batch: readonly string[]) =>
+      this.post<RecycleRestoreResponse>(API.recycleRestore, { ids: batch, decisions: Object.fromEntries(batch.map((id) => [id, 'rename'])) }, signal);
+    try {
+      if (ids.length > 0) await send(ids);
+      return { missing: [] };
+    } catch (error) {
+      if (!(error instanceof RemoteError) || error.kind !== 'notFound' || ids.length === 1) {
+        if (error instanceof RemoteError && error.kind === 'notFound') return { missing: [...ids] };
+        throw error;
+      }
+    }
+    // One of them is gone: each on its own, to tell which.
+    const missing: string[] = [];
+    for (const id of ids) {
+      try {
+        await send([id]);
+      } catch (error) {
+        if (!(error instanceof RemoteError) || error.kind !== 'notFound') throw error;
+        missing.push(id);
+      }
+    }
+    return { missing };
   }
 
   async check(items: ReadonlyArray<{ key: string; name: string; size: number }>, signal: AbortSignal): Promise<PolicyVerdict[]> {

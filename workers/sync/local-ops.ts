@@ -29,7 +29,7 @@ async function takeAside(fs: LocalFs, path: string, expect: Expect, now: number)
 }
 
 /** Returns a file taken aside to `path`; if something took its place meanwhile, next to it under a conflict name. */
-async function putBack(fs: LocalFs, trash: string, path: string, now: number): Promise<void> {
+export async function putBack(fs: LocalFs, trash: string, path: string, now: number): Promise<void> {
   try {
     await fs.renameNoReplace(trash, path);
   } catch (error) {
@@ -42,9 +42,10 @@ async function putBack(fs: LocalFs, trash: string, path: string, now: number): P
 
 /**
  * Removes a local file or an (empty) folder if it is the expected one. Returns false when it was
- * not (changed, gone, or a folder that still holds something): nothing is removed then.
+ * not (changed, gone, or a folder that still holds something): nothing is removed then. A file is
+ * moved to `keepAs` (the deletion event's keeping place) instead of removed when one is given.
  */
-export async function removeLocal(fs: LocalFs, path: string, expect: Expect, now: number): Promise<boolean> {
+export async function removeLocal(fs: LocalFs, path: string, expect: Expect, now: number, keepAs: string | null = null): Promise<boolean> {
   const stat = await fs.stat(path);
   if (!matches(stat, expect)) return false;
   if (expect.isDir) {
@@ -58,6 +59,14 @@ export async function removeLocal(fs: LocalFs, path: string, expect: Expect, now
   }
   const trash = await takeAside(fs, path, expect, now);
   if (trash === null) return false;
+  if (keepAs !== null) {
+    try {
+      await fs.renameNoReplace(trash, keepAs);
+      return true;
+    } catch {
+      // not kept (the keeping place refused it): the content is the agreed one, which the cloud holds
+    }
+  }
   await fs.unlink(trash);
   return true;
 }
@@ -134,7 +143,7 @@ export async function recoverTrash(fs: LocalFs, agreedFingerprints: () => Promis
   }
 }
 
-async function mkdirs(fs: LocalFs, path: string): Promise<void> {
+export async function mkdirs(fs: LocalFs, path: string): Promise<void> {
   let so = '';
   for (const part of path.split('/')) {
     so = so === '' ? part : `${so}/${part}`;

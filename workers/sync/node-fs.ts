@@ -298,6 +298,17 @@ export class NodeFs implements LocalFs {
   async cleanTemp(): Promise<void> {
     await fsp.rm(path.join(this.area, 'tmp'), { recursive: true, force: true });
   }
+
+  /** Kept under the event's folder at the same relative path (names stay as they were, no length limit added). */
+  keptPath(eventId: string, originalPath: string): string {
+    const rel = `${SYNC_DIR_NAME}/deleted/${eventId}/${originalPath}`;
+    fs.mkdirSync(path.dirname(this.abs(rel)), { recursive: true });
+    return rel;
+  }
+
+  async dropKept(eventId: string): Promise<void> {
+    await fsp.rm(path.join(this.area, 'deleted', eventId), { recursive: true, force: true });
+  }
 }
 
 /** A chunk's digest (common/transfer/chunk-digest.ts) with Node's SHA-256. */

@@ -19,6 +19,8 @@ import { watchFolder } from './folder-watcher';
 import { NodeFs } from './node-fs';
 import { SqliteJournal } from './sqlite-journal';
 import { TokenBucket } from './throttle';
+import type { DeleteGuard } from './delete-gate';
+import { lockPair } from './pair-lock';
 
 export interface NodeSyncOptions {
   serverUrl: string;
@@ -32,6 +34,10 @@ export interface NodeSyncOptions {
   watch: boolean;
   onPass?(pair: SyncPairConfig, summary: SyncPassSummary): void;
   onStatus?(status: SyncStatus): void;
+  /** When deletes wait for the person (default DEFAULT_DELETE_GUARD). */
+  deleteGuard?: DeleteGuard;
+  /** Take each folder's lock before its first pass (default true; the headless command takes its own first). */
+  lockPairs?: boolean;
 }
 
 export interface NodeSync {
@@ -69,6 +75,8 @@ export function startNodeSync(options: NodeSyncOptions): NodeSync {
     settings: options.settings,
     onPass: options.onPass,
     onStatus: options.onStatus,
+    deleteGuard: options.deleteGuard,
+    lockPair: options.lockPairs === false ? undefined : (pair) => lockPair(pair.localDir, options.stateDir),
   });
   for (const pair of options.pairs) engine.addPair(pair);
   return {

@@ -4,19 +4,23 @@
  * A pass whose plan needs a follow-up (a folder stepping aside in a conflict, a move planned again as
  * delete plus add) plans again at once, a few times at most; everything else waits for the next pass.
  *
- * Safety stops, before anything is planned: the local folder missing or suddenly empty (an unmounted
- * disk looks like "everything deleted"), and the cloud folder gone or suddenly empty, end the pass
- * with an error instead of deleting the other side.
+ * Safety stops: the local folder missing and the cloud folder gone end the pass before anything is
+ * planned. Deletes above the threshold (delete-gate.ts) wait for the person: a side that is suddenly
+ * empty (an unmounted disk looks like "everything deleted") stops the whole pass; more than half the
+ * synced files, or more than 100, hold the deletes while the rest of the pass goes on. The deletes a
+ * pass does are recorded as one deletion event (deletion-events.ts), restorable in one action.
  */
 import type { SyncPairConfig, SyncPassSummary } from '../../common/sync/types';
-import { execute, PassInterrupted } from './executor';
+import { execute, PassInterrupted, type DeletedItem } from './executor';
+import { isDeleteOp, judgeDeletes, plannedDeletes, type DeleteGuard } from './delete-gate';
+import { clearConfirmed, confirmedDeletes, loadEvents, loadHeld, newEventId, recordEvent, saveHeld, type StoredEvent, type StoredHeld } from './deletion-events';
 import { recoverTrash } from './local-ops';
 import type { RemoteEntry } from './model';
 import { createIgnoreMatcher, pathKey, type LocalPlatform } from './names';
 import { cleanState, unchangedSince, type CleanState } from './clean-state';
 import { observeLocal, type VerdictCache } from './observe';
 import { plan } from './planner';
-import type { JournalEntry, Op, Plan, PlanInput } from './model';
+import type { JournalEntry, LocalEntry, Op, Plan, PlanInput } from './model';
 import { RemoteError, type Journal, type LocalFs, type RemoteApi, type ScanResult } from './ports';
 import type { SyncLog } from './sync-log';
 
@@ -41,6 +45,8 @@ export interface PairRuntime {
   shouldStop?: () => boolean;
   /** Each plan with what it was made from (debugging: the simulation can save it to replay the planner alone). */
   onPlan?: (input: PlanInput, plan: Plan) => void;
+  /** When deletes wait for the person (delete-gate.ts); null: never (every delete goes). */
+  deleteGuard: DeleteGuard | null;
 }
 
 export interface PairCache {
@@ -51,10 +57,19 @@ export interface PairCache {
   verdicts: VerdictCache;
   noMove: Set<string>;
   account: string | null;
+  /** The journal's held deletes and deletion events as last read or written (the status shows them); undefined: not read yet. */
+  held?: StoredHeld | null;
+  events?: StoredEvent[];
 }
 
 export function newPairCache(): PairCache {
   return { listingToken: null, clean: null, verdicts: new Map(), noMove: new Set(), account: null };
+}
+
+/** Reads the held deletes and deletion events into the cache (once: the pass keeps them current after). */
+export async function loadDecisions(rt: PairRuntime): Promise<void> {
+  if (rt.cache.held === undefined) rt.cache.held = await loadHeld(rt.journal);
+  if (rt.cache.events === undefined) rt.cache.events = await loadEvents(rt.journal);
 }
 
 /** A pass stopped for a reason the user must see (and that retrying soon will not fix by itself). */
@@ -65,21 +80,36 @@ export class PassRefused extends Error {
   }
 }
 
-/** A journal this large that meets an empty side looks like an unmounted disk or a wiped folder. */
-const EMPTY_SIDE_GUARD = 10;
+/** The whole pass waits for the person: a side is suddenly empty (nothing was done). */
+export class DeletesHeld extends PassRefused {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DeletesHeld';
+  }
+}
+
 const MAX_ROUNDS = 4;
 
 export interface PassOutcome {
   summary: SyncPassSummary;
   /** Operations the last plan of the pass held (0: both sides and the journal agreed). */
   lastPlanSize: number;
+  /** Deletes wait for the person (the rest of the pass went on); rt.cache.held says which. */
+  held: boolean;
 }
 
 export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<PassOutcome> {
   const { log } = rt;
   log.beginPass();
   let lastPlanSize = 0;
+  let held = false;
+  const event: StoredEvent = { id: newEventId(rt.now()), at: rt.now(), items: [] };
+  const deletions = {
+    keepAs: (path: string) => rt.fs.keptPath?.(event.id, path) ?? null,
+    deleted: (item: DeletedItem) => void event.items.push(item),
+  };
   try {
+    await loadDecisions(rt);
     const root = await rt.fs.stat('');
     if (!root?.isDir) throw new PassRefused(`本地文件夹不存在：${rt.config.localDir}`);
     await rt.fs.cleanTemp();
@@ -121,12 +151,6 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         remote,
       );
       log.setFileCount(observed.fileCount);
-      if (journal.length >= EMPTY_SIDE_GUARD && observed.local.length === 0) {
-        throw new PassRefused('本地文件夹是空的（磁盘未连接？）：为免误删云端文件，同步已暂停');
-      }
-      if (journal.length >= EMPTY_SIDE_GUARD && remote.length === 0) {
-        throw new PassRefused('云端文件夹是空的：为免误删本地文件，同步已暂停');
-      }
       const planInput = {
         mode: rt.config.mode,
         deleteRemote: rt.config.deleteRemote,
@@ -155,10 +179,13 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         if (!observed.unsettled && rt.cache.listingToken) rt.cache.clean = cleanState(rt.cache.listingToken, scan, journal);
         break;
       }
+      const ops = await gateDeletes(rt, planned.ops, journal, observed.local, remote);
+      held = ops.length < planned.ops.length;
+      if (ops.length === 0) break;
 
       // Only operations on the cloud side ask for ids by path (an adopted tree records rows only).
-      const remoteIds = planned.ops.every(isJournalOnly) ? new Map<string, string>() : new Map(remote.map((r) => [pathKey(r.path), r.id]));
-      const result = await execute(planned.ops, {
+      const remoteIds = ops.every(isJournalOnly) ? new Map<string, string>() : new Map(remote.map((r) => [pathKey(r.path), r.id]));
+      const result = await execute(ops, {
         fs: rt.fs,
         remote: rt.remote,
         journal: rt.journal,
@@ -173,6 +200,7 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         signal,
         trace: rt.trace,
         shouldStop: rt.shouldStop,
+        deletions,
       });
       phase('executed');
       if (result.changed > 0) rt.cache.listingToken = null; // our own changes: list again next time
@@ -182,7 +210,7 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
       }
       // Only journal rows written (an adopted tree): both sides agree as scanned, so the next pass
       // may take the short cut without planning everything once more.
-      const journalOnly = planned.ops.every(isJournalOnly);
+      const journalOnly = !held && planned.ops.every(isJournalOnly);
       if (journalOnly && result.failedMove === null && !observed.unsettled && rt.cache.listingToken) {
         rt.cache.clean = cleanState(rt.cache.listingToken, scan, await rt.journal.all());
       }
@@ -194,10 +222,50 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
     throw error;
   } finally {
     log.endPass();
+    if (event.items.length > 0) {
+      // Also when the pass ended in an error: the deletes it did are restorable all the same.
+      rt.cache.events = await recordEvent(rt.journal, rt.fs, event, rt.now());
+    }
   }
   collectGarbage();
   phase('pass done');
-  return { summary: { ...log.summary }, lastPlanSize };
+  return { summary: { ...log.summary }, lastPlanSize, held };
+}
+
+/**
+ * The plan's operations that may run now: all of them, or all but the deletes that wait for the
+ * person (kept in the journal for 确认删除). A side that is suddenly empty stops the whole pass.
+ */
+async function gateDeletes(rt: PairRuntime, ops: readonly Op[], journal: readonly JournalEntry[], local: readonly LocalEntry[], remote: readonly RemoteEntry[]): Promise<readonly Op[]> {
+  if (rt.deleteGuard === null || !ops.some(isDeleteOp)) {
+    if (rt.cache.held) rt.cache.held = await saveHeld(rt.journal, null, 0, rt.now());
+    return ops;
+  }
+  const deletes = plannedDeletes(ops, journal);
+  const syncedFiles = countFiles(journal);
+  const verdict = judgeDeletes({
+    deletes,
+    confirmed: await confirmedDeletes(rt.journal),
+    syncedFiles,
+    localFiles: countFiles(local.filter((l) => !l.ignored)),
+    remoteFiles: countFiles(remote),
+    guard: rt.deleteGuard,
+  });
+  if (verdict.go) {
+    if (rt.cache.held) rt.cache.held = await saveHeld(rt.journal, null, 0, rt.now());
+    await clearConfirmed(rt.journal);
+    return ops;
+  }
+  rt.cache.held = await saveHeld(rt.journal, verdict, syncedFiles, rt.now());
+  if (verdict.wholePass) throw new DeletesHeld(verdict.reason);
+  const waiting = new Set(verdict.held.map((d) => d.op));
+  return ops.filter((op) => !isDeleteOp(op) || !waiting.has(op));
+}
+
+function countFiles(entries: ReadonlyArray<{ isDir: boolean }>): number {
+  let n = 0;
+  for (const e of entries) if (!e.isDir) n++;
+  return n;
 }
 
 const isJournalOnly = (op: Op): boolean => op.kind === 'record' || op.kind === 'forget' || op.kind === 'rebase';

@@ -80,6 +80,13 @@ export interface LocalFs {
   listTrash(): Promise<Array<{ trashPath: string; originalPath: string }>>;
   /** Removes temporary downloads an earlier run left. */
   cleanTemp(): Promise<void>;
+  /**
+   * Where a file deleted here by deletion event `eventId` is kept, so restoring the event can bring it
+   * back (the folder for the event is created). Absent: deleted files are removed for good.
+   */
+  keptPath?(eventId: string, originalPath: string): string;
+  /** Removes what deletion event `eventId` kept (it expired, or was restored). */
+  dropKept?(eventId: string): Promise<void>;
 }
 
 /** How the server treats a file before it is uploaded (the tenant's rules). */
@@ -159,6 +166,11 @@ export interface RemoteApi {
   check(items: ReadonlyArray<{ key: string; name: string; size: number }>, signal: AbortSignal): Promise<PolicyVerdict[]>;
   /** The chunk size fingerprints are computed with. */
   chunkSize(signal: AbortSignal): Promise<number>;
+  /**
+   * Brings entries this account sent to the recycle bin back to where they were (a name taken
+   * meanwhile: the restored one is renamed). Returns the ids that could not come back (purged).
+   */
+  restore?(ids: readonly string[], signal: AbortSignal): Promise<{ missing: string[] }>;
 }
 
 /** A resumable upload in flight, kept across a crash (its server session and digests). */

@@ -163,6 +163,9 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
       readConcurrency: 2,
       checkPolicy: true,
       cache,
+      // The simulated users mean every delete they make; only a side emptied of a grown tree stops a
+      // pass (as an unmounted disk would): the threshold itself is tested in tests/sync/delete-gate.test.ts.
+      deleteGuard: { maxShare: 1, maxCount: Infinity, emptySideFrom: 10 },
       trace: (line) => log(`  op ${line}`),
       // Debugging: SIM_DUMP_PLAN=<text> saves the input of the first plan with an operation whose
       // description holds <text>, for `node --import tsx tests/sync/replan.ts` to replay alone.
