@@ -7,7 +7,7 @@
 import type { NetworkEnv } from '../common/api/client-env';
 import type { NewSyncPair, SyncPairPatch } from '../common/desktop/bridge';
 import type { HostCommand, HostEvent } from '../common/desktop/sync-host';
-import type { SyncPairConfig, SyncSettings, SyncStatus } from '../common/sync/types';
+import type { RestoreOutcome, SyncPairConfig, SyncSettings, SyncStatus } from '../common/sync/types';
 import { checkNewPair, checkPairPatch, checkSettingsPatch, loadSyncConfig, newPairConfig, saveSyncConfig, type DesktopSyncConfig } from './sync-config';
 
 export interface HostHandle {
@@ -35,10 +35,15 @@ export interface DesktopSyncDeps {
 
 const emptyLists = { syncList: [], failList: [], successList: [], interceptList: [], sensitiveList: [], secretList: [], skippedList: [], allFilepathsLength: 0 };
 
+/** How long a confirmation or a restore may take before the page is told it failed (a restore of many files is slow). */
+const REQUEST_TIMEOUT_MS = 10 * 60_000;
+
 export class DesktopSync {
   private config: DesktopSyncConfig;
   private host: HostHandle | null = null;
   private status: SyncStatus;
+  private nextRequest = 1;
+  private readonly requests = new Map<number, { resolve(result: RestoreOutcome | undefined): void; reject(error: Error): void }>();
 
   constructor(private readonly deps: DesktopSyncDeps) {
     this.config = loadSyncConfig(deps.configFile);
@@ -68,10 +73,17 @@ export class DesktopSync {
       if (event.type === 'status') {
         this.status = event.status;
         this.deps.onStatus(this.status);
+      } else if (event.type === 'done') {
+        const request = this.requests.get(event.requestId);
+        this.requests.delete(event.requestId);
+        if (event.error !== undefined) request?.reject(new Error(event.error));
+        else request?.resolve(event.result);
       }
     });
     void host.exited.then(() => {
       if (this.host === host) this.host = null;
+      for (const request of this.requests.values()) request.reject(new Error('同步程序已退出，请稍后重试'));
+      this.requests.clear();
     });
     host.send({
       type: 'start',
@@ -144,6 +156,39 @@ export class DesktopSync {
     this.host?.send({ type: 'settings', settings: this.config.settings });
     this.status = { ...this.status, settings: { ...this.config.settings } };
     this.deps.onStatus(this.status);
+  }
+
+  /** 确认删除 of the list the page showed (its token). */
+  async confirmDeletes(id: unknown, token: unknown): Promise<void> {
+    const pair = this.pairOf(id);
+    if (typeof token !== 'string' || !/^[0-9a-f]{1,64}$/.test(token)) throw new Error('待确认的删除不正确');
+    await this.request({ type: 'confirmDeletes', pairId: pair.id, token });
+  }
+
+  /** Restores one deletion event of a pair; resolves with what came back. */
+  async restoreDeletion(id: unknown, eventId: unknown): Promise<RestoreOutcome> {
+    const pair = this.pairOf(id);
+    if (typeof eventId !== 'string' || !/^[0-9a-z]{1,32}$/.test(eventId)) throw new Error('删除记录不正确');
+    return (await this.request({ type: 'restoreDeletion', pairId: pair.id, eventId }))!;
+  }
+
+  private request(command: Omit<Extract<HostCommand, { type: 'confirmDeletes' }>, 'requestId'> | Omit<Extract<HostCommand, { type: 'restoreDeletion' }>, 'requestId'>): Promise<RestoreOutcome | undefined> {
+    const host = this.host;
+    if (!host) return Promise.reject(new Error('同步尚未开始'));
+    const requestId = this.nextRequest++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.requests.delete(requestId);
+        reject(new Error('同步程序没有响应，请稍后重试'));
+      }, REQUEST_TIMEOUT_MS);
+      timer.unref?.();
+      const done = <T>(fn: (v: T) => void) => (v: T) => {
+        clearTimeout(timer);
+        fn(v);
+      };
+      this.requests.set(requestId, { resolve: done(resolve), reject: done(reject) });
+      host.send({ ...command, requestId } as HostCommand);
+    });
   }
 
   localDirOf(id: unknown): string {

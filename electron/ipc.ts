@@ -33,6 +33,8 @@ export function desktopHandlers(deps: IpcDeps): Record<DesktopChannel, Handler> 
     [DESKTOP_CHANNELS.syncNow]: () => deps.sync.syncNow(),
     [DESKTOP_CHANNELS.syncSetSettings]: (patch) => deps.sync.setSettings(patch),
     [DESKTOP_CHANNELS.syncOpenFolder]: (id) => deps.openPath(deps.sync.localDirOf(id)),
+    [DESKTOP_CHANNELS.syncConfirmDeletes]: (id, token) => deps.sync.confirmDeletes(id, token),
+    [DESKTOP_CHANNELS.syncRestoreDeletion]: (id, eventId) => deps.sync.restoreDeletion(id, eventId),
     [DESKTOP_CHANNELS.checkForUpdates]: () => deps.checkForUpdates(),
     // Only short plain text and a path of the app itself; anything else is dropped silently.
     [DESKTOP_CHANNELS.notify]: (notice) => (isDesktopNotice(notice) ? deps.notify(notice) : undefined),

@@ -32,6 +32,8 @@ const bridge: DesktopBridge = {
     syncNow: () => ipcRenderer.invoke(DESKTOP_CHANNELS.syncNow),
     setSettings: (patch) => ipcRenderer.invoke(DESKTOP_CHANNELS.syncSetSettings, patch),
     openFolder: (id) => ipcRenderer.invoke(DESKTOP_CHANNELS.syncOpenFolder, id),
+    confirmDeletes: (id, token) => ipcRenderer.invoke(DESKTOP_CHANNELS.syncConfirmDeletes, id, token),
+    restoreDeletion: (id, eventId) => ipcRenderer.invoke(DESKTOP_CHANNELS.syncRestoreDeletion, id, eventId),
   },
 };
 

@@ -3,7 +3,7 @@
  * Every IPC channel it may use is listed in DESKTOP_CHANNELS; the main process answers only those,
  * and checks every argument (electron/ipc.ts). Events from the main process come on DESKTOP_EVENTS.
  */
-import type { SyncMode, SyncPairConfig, SyncSettings, SyncStatus } from '../sync/types';
+import type { RestoreOutcome, SyncMode, SyncPairConfig, SyncSettings, SyncStatus } from '../sync/types';
 
 export const DESKTOP_CHANNELS = {
   appInfo: 'desktop:app-info',
@@ -18,6 +18,8 @@ export const DESKTOP_CHANNELS = {
   syncNow: 'desktop:sync:now',
   syncSetSettings: 'desktop:sync:set-settings',
   syncOpenFolder: 'desktop:sync:open-folder',
+  syncConfirmDeletes: 'desktop:sync:confirm-deletes',
+  syncRestoreDeletion: 'desktop:sync:restore-deletion',
   checkForUpdates: 'desktop:update:check',
 } as const;
 
@@ -88,6 +90,10 @@ export interface DesktopSyncApi {
   setSettings(patch: Partial<SyncSettings>): Promise<void>;
   /** Shows the pair's local folder in the system's file manager. */
   openFolder(id: string): Promise<void>;
+  /** 确认删除: the held deletes named by `token` (the list shown) may go; refused when another list waits now. */
+  confirmDeletes(id: string, token: string): Promise<void>;
+  /** Restores one deletion event of the pair (SyncPairStatus.deletions) in one action. */
+  restoreDeletion(id: string, eventId: string): Promise<RestoreOutcome>;
 }
 
 export interface DesktopBridge {

@@ -4,7 +4,7 @@
  * cookie; the engine reports its status.
  */
 import type { NetworkEnv } from '../api/client-env';
-import type { SyncPairConfig, SyncPassSummary, SyncSettings, SyncStatus } from '../sync/types';
+import type { RestoreOutcome, SyncPairConfig, SyncPassSummary, SyncSettings, SyncStatus } from '../sync/types';
 
 export type HostCommand =
   | { type: 'start'; serverUrl: string; networkEnv: NetworkEnv; cookie: string; stateDir: string; pairs: SyncPairConfig[]; settings: SyncSettings }
@@ -15,6 +15,10 @@ export type HostCommand =
   | { type: 'setPaused'; paused: boolean }
   | { type: 'syncNow' }
   | { type: 'settings'; settings: SyncSettings }
+  /** 确认删除: the held deletes the person saw (`token`) may go; answered by a `done` of the same requestId. */
+  | { type: 'confirmDeletes'; requestId: number; pairId: string; token: string }
+  /** Restores one deletion event; answered by a `done` carrying the RestoreOutcome. */
+  | { type: 'restoreDeletion'; requestId: number; pairId: string; eventId: string }
   /** Finish what is in flight and exit. */
   | { type: 'stop' };
 
@@ -22,4 +26,6 @@ export type HostEvent =
   | { type: 'status'; status: SyncStatus }
   | { type: 'pass'; pairId: string; summary: SyncPassSummary }
   | { type: 'stopped' }
+  /** The answer to a command with a requestId: its result, or the Chinese reason it was refused. */
+  | { type: 'done'; requestId: number; result?: RestoreOutcome; error?: string }
   | { type: 'error'; message: string };

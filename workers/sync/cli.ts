@@ -36,7 +36,7 @@ import { isNetworkFailure, unreachableMessage } from '../node/network-failure';
 import { DEFAULT_DELETE_GUARD } from './delete-gate';
 import { EXIT } from './exit-codes';
 import { startNodeSync } from './node-runtime';
-import { lockPair, PairLocked } from './pair-lock';
+import { lockPair, PairLocked, type PairLock } from './pair-lock';
 
 const USAGE =
   "usage: npm run sync -- --server URL --dir DIR --remote PATH (--cookie 'sid=…' | --user U --password P --data-dir D) " +
@@ -59,6 +59,9 @@ class Exit extends Error {
     super(message);
   }
 }
+
+/** The folder's lock, for the whole run. */
+let heldLock: PairLock | null = null;
 
 /** Held deletes shown on stderr: this many paths, then a count. */
 const HELD_LINES = 20;
@@ -129,7 +132,7 @@ async function main(): Promise<number> {
   // One engine per folder: before anything else (a second engine logs nothing in, sends nothing).
   fs.mkdirSync(stateDir, { recursive: true });
   try {
-    lockPair(dir, stateDir); // held until the process ends
+    heldLock = lockPair(dir, stateDir); // held until the process ends (kept referenced: a collected handle would let it go)
   } catch (error) {
     if (error instanceof PairLocked) throw new Exit(error.message, EXIT.locked);
     throw error;
@@ -215,6 +218,7 @@ async function main(): Promise<number> {
     console.log(JSON.stringify(total));
     const code = exitCode(total.failed);
     await sync.close();
+    heldLock?.release();
     return code;
   }
 

@@ -76,7 +76,11 @@ export async function saveHeld(journal: Journal, verdict: Extract<GateVerdict, {
 export async function confirmHeld(journal: Journal, token: string | null): Promise<boolean> {
   const held = await loadHeld(journal);
   if (!held || (token !== null && held.token !== token)) return false;
-  await journal.setMeta('confirmedDeletes', JSON.stringify(held.items.map((i) => i.identity)));
+  // Added to what was confirmed before: a pass that then held only the deletes not yet shown (a side
+  // emptied meanwhile, say) still knows the first ones were confirmed.
+  const confirmed = await confirmedDeletes(journal);
+  for (const item of held.items) confirmed.add(item.identity);
+  await journal.setMeta('confirmedDeletes', JSON.stringify([...confirmed]));
   return true;
 }
 

@@ -37,7 +37,11 @@ export function runHost(port: ParentPort): void {
   };
 
   port.on('message', ({ data: command }) => {
-    void handle(command).catch((error: unknown) => port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) }));
+    void handle(command).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      if ('requestId' in command) port.postMessage({ type: 'done', requestId: command.requestId, error: message });
+      else port.postMessage({ type: 'error', message });
+    });
   });
 
   async function handle(command: HostCommand): Promise<void> {
@@ -81,6 +85,17 @@ export function runHost(port: ParentPort): void {
         sync?.setLimits(command.settings.uploadLimit, command.settings.downloadLimit);
         sync?.engine.setSettings(command.settings);
         return;
+      case 'confirmDeletes':
+        if (!sync) throw new Error('同步尚未开始');
+        await sync.engine.confirmDeletes(command.pairId, command.token);
+        port.postMessage({ type: 'done', requestId: command.requestId });
+        return;
+      case 'restoreDeletion': {
+        if (!sync) throw new Error('同步尚未开始');
+        const result = await sync.engine.restoreDeletion(command.pairId, command.eventId);
+        port.postMessage({ type: 'done', requestId: command.requestId, result });
+        return;
+      }
       case 'stop':
         await sync?.close();
         port.postMessage({ type: 'stopped' });

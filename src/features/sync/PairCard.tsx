@@ -5,7 +5,8 @@ import { formatSize } from '../../../common/format/size';
 import type { SyncLists, SyncPairStatus } from '../../../common/sync/types';
 import { useFeedback } from '../../lib/feedback/feedback';
 import { desktopSync } from './use-desktop-sync';
-import { LIST_TABS, MODE_LABELS, phaseLabel, summaryText } from './sync-labels';
+import { DeletionEvents, HeldDeletesAlert } from './DeletesPanel';
+import { LIST_TABS, MODE_LABELS, pairMessage, phaseLabel, summaryText } from './sync-labels';
 
 type ListKey = (typeof LIST_TABS)[number]['key'];
 
@@ -49,7 +50,15 @@ export function PairCard({ status, paused }: { status: SyncPairStatus; paused: b
       }
     >
       <Flex vertical gap={8}>
-        {status.message && <Typography.Text type={status.phase === 'error' ? 'danger' : 'warning'}>{status.message}</Typography.Text>}
+        {status.heldDeletes ? (
+          <HeldDeletesAlert pairId={pair.id} held={status.heldDeletes} />
+        ) : (
+          status.message && (
+            <Typography.Text type={status.phase === 'error' ? 'danger' : 'warning'} data-testid="sync-pair-message">
+              {pairMessage(status)}
+            </Typography.Text>
+          )
+        )}
         <Typography.Text type="secondary" data-testid="sync-pair-summary">
           {lists.allFilepathsLength} 个文件 · 上次同步 {status.lastPassAt ? formatDateTime(status.lastPassAt) : '—'}：{summaryText(status.lastSummary)}
         </Typography.Text>
@@ -66,6 +75,7 @@ export function PairCard({ status, paused }: { status: SyncPairStatus; paused: b
             </Button>
           </Popconfirm>
         </Flex>
+        <DeletionEvents pairId={pair.id} events={status.deletions ?? []} />
         <Segmented
           size="small"
           value={shown}

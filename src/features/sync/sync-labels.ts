@@ -1,5 +1,5 @@
 /** What the sync panel says (Chinese) about phases, modes and lists. */
-import type { SyncLists, SyncMode, SyncPairStatus, SyncPassSummary } from '../../../common/sync/types';
+import type { DeletionEvent, HeldDeleteItem, RestoreOutcome, SyncLists, SyncMode, SyncPairStatus, SyncPassSummary } from '../../../common/sync/types';
 
 export const MODE_LABELS: Record<SyncMode, string> = { backup: '备份（本机 → 云端）', 'two-way': '双向同步' };
 
@@ -12,10 +12,11 @@ export function phaseLabel(p: SyncPairStatus, paused: boolean): { text: string; 
     case 'offline':
       return { text: '无法连接服务器', color: 'warning' };
     case 'error':
-      return { text: '需要处理', color: 'error' };
+      return p.code === 'deletesHeld' ? { text: '等待确认删除', color: 'warning' } : { text: '需要处理', color: 'error' };
     case 'paused':
       return { text: '已暂停', color: 'default' };
     default:
+      if (p.heldDeletes) return { text: '等待确认删除', color: 'warning' };
       return { text: p.lists.failList.length > 0 ? `${p.lists.failList.length} 个未同步` : '已同步', color: p.lists.failList.length > 0 ? 'warning' : 'success' };
   }
 }
@@ -47,3 +48,23 @@ export function summaryText(s: SyncPassSummary | null): string {
 /** KB/s in the form, bytes per second for the engine (0 = unlimited). */
 export const kbToBytes = (kb: number | null): number => Math.max(0, Math.round((kb ?? 0) * 1024));
 export const bytesToKb = (bytes: number): number => Math.round(bytes / 1024);
+
+/** What the pair's message says; an engine that is offline tries again by itself, and says so here. */
+export function pairMessage(p: SyncPairStatus): string | null {
+  if (!p.message) return null;
+  return p.phase === 'offline' ? `${p.message}，稍后将自动重试` : p.message;
+}
+
+export function heldItemLine(item: HeldDeleteItem): string {
+  const where = item.side === 'remote' ? '删除云端' : '删除本机';
+  return `${where}：${item.path}${item.isDir ? `（文件夹，${item.files} 个文件）` : ''}`;
+}
+
+export function deletionLine(event: DeletionEvent): string {
+  const parts = [event.remote > 0 && `云端 ${event.remote} 项（已移入回收站）`, event.local > 0 && `本机 ${event.local} 项`].filter(Boolean);
+  return `删除了${parts.join('、')}`;
+}
+
+export function restoreText(outcome: RestoreOutcome): string {
+  return outcome.failed.length === 0 ? `已恢复 ${outcome.restored} 项` : `已恢复 ${outcome.restored} 项，${outcome.failed.length} 项未能恢复`;
+}
