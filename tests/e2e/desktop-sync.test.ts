@@ -2,7 +2,8 @@
  * The desktop's sync UI in Chromium, with the desktop bridge faked at its edge (window.desktop, as
  * Electron's preload would expose it; Electron's binary cannot be had here): 本机同步 appears only
  * with the bridge, a folder pair is added through the system's folder picker, the engine's status
- * (phase, lists, failures) shows as it comes, pause and sync now reach the bridge; and a native
+ * (phase, lists, failures) shows as it comes, pause and sync now reach the bridge, deletes that wait are
+ * shown and 确认删除 confirms that list (its token), a deletion event is restored with 恢复; and a native
  * message's `?preview=<id>` opens that file's preview.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -55,6 +56,8 @@ function installFakeBridge(): void {
       syncNow: record('syncNow'),
       setSettings: record('setSettings', (patch) => emit({ ...status, settings: { ...status.settings, ...(patch as object) } })),
       openFolder: record('openFolder'),
+      confirmDeletes: record('confirmDeletes'),
+      restoreDeletion: record('restoreDeletion', () => ({ restored: 195, failed: [] })),
     },
   };
 }
@@ -131,6 +134,53 @@ describe('desktop sync UI', () => {
     await page.getByTestId('sync-list-failList').getByText('文件被其他程序占用，稍后重试').waitFor();
     await page.getByTestId('sync-list-tabs').getByText(/已拦截/).click();
     await page.getByTestId('sync-list-interceptList').getByText('工具.exe').waitFor();
+  });
+
+  it('shows deletes that wait, confirms exactly that list, and restores a deletion event', async () => {
+    await page.evaluate(() => {
+      const w = window as unknown as { __desktopEmit(s: unknown): void; __desktopStatus(): { pairs: Array<Record<string, unknown>> } };
+      const s = w.__desktopStatus();
+      const items = Array.from({ length: 195 }, (_, i) => ({ path: `docs/报告 ${i}.txt`, side: 'remote', isDir: false, files: 1 }));
+      w.__desktopEmit({
+        ...s,
+        pairs: [
+          {
+            ...s.pairs[0],
+            phase: 'idle',
+            code: 'deletesHeld',
+            message: '本次同步将删除 云端 195 个文件（已同步的 200 个文件中的 98%），超过了 100 个：这些删除等待确认，其他变化照常同步',
+            heldDeletes: {
+              token: '5f0c1d2e3a4b5c6d7e8f',
+              reason: '本次同步将删除 云端 195 个文件（已同步的 200 个文件中的 98%），超过了 100 个：这些删除等待确认，其他变化照常同步',
+              localFiles: 0,
+              remoteFiles: 195,
+              syncedFiles: 200,
+              wholePass: false,
+              at: Date.now(),
+              items: items.slice(0, 200),
+            },
+            deletions: [{ id: 'lx2k3abcd', at: Date.now() - 60_000, local: 0, remote: 3, items: [{ path: '旧/a.txt', side: 'remote', isDir: false }, { path: '旧/b.txt', side: 'remote', isDir: false }, { path: '旧/c.txt', side: 'remote', isDir: false }] }],
+          },
+        ],
+      });
+    });
+    const held = page.getByTestId('sync-held-deletes');
+    await held.getByText('删除等待确认', { exact: true }).waitFor();
+    await held.getByText(/云端 195 个文件/).waitFor();
+    expect(await held.getByTestId('sync-held-list').locator('li').count()).toBe(195);
+    await held.getByText('删除云端：docs/报告 0.txt').waitFor();
+    expect(await page.getByTestId('sync-pair-phase').textContent()).toBe('等待确认删除');
+    await page.getByTestId('sync-confirm-deletes').click();
+    await page.locator('.ant-popconfirm').getByText('确认删除这 195 个文件？').waitFor();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: '确认删除' }).click();
+    await expect.poll(async () => (await calls(page)).filter(([name]) => name === 'confirmDeletes').map(([, args]) => args)).toEqual([['p1', '5f0c1d2e3a4b5c6d7e8f']]);
+
+    await page.getByTestId('sync-deletions').getByText('最近删除（1）').click();
+    await page.getByTestId('sync-deletion').getByText(/删除了云端 3 项（已移入回收站）/).waitFor();
+    await page.getByTestId('sync-restore-deletion').click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: /^恢 ?复$/ }).click();
+    await expect.poll(async () => (await calls(page)).filter(([name]) => name === 'restoreDeletion').map(([, args]) => args)).toEqual([['p1', 'lx2k3abcd']]);
+    await page.getByText('已恢复 195 项').waitFor();
   });
 
   it('pauses, syncs now and sets limits through the bridge', async () => {

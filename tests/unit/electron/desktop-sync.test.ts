@@ -87,4 +87,34 @@ describe('desktop sync control', () => {
     expect(settings.settings.intervalMs).not.toBe(1); // the interval is the admin's, not the page's
     expect(make().getStatus()).toMatchObject({ paused: true, pairs: [] });
   });
+
+  it('sends 确认删除 with the token of the list shown and restores a deletion event, each answered by the engine', async () => {
+    const sync = make();
+    const pair = await sync.addPair({ localDir: path.join(dir, 'docs'), remotePath: '/a', mode: 'two-way', deleteRemote: false, ignore: [] });
+    const answer = (result?: { restored: number; failed: Array<{ path: string; reason: string }> }, error?: string) => {
+      const last = sent.at(-1) as Extract<HostCommand, { requestId: number }>;
+      emit({ type: 'done', requestId: last.requestId, ...(result && { result }), ...(error !== undefined && { error }) });
+    };
+
+    const confirming = sync.confirmDeletes(pair.id, '0a1b2c3d4e');
+    expect(sent.at(-1)).toMatchObject({ type: 'confirmDeletes', pairId: pair.id, token: '0a1b2c3d4e' });
+    answer();
+    await expect(confirming).resolves.toBeUndefined();
+
+    // A list that changed since it was shown: the engine refuses, the page hears why.
+    const stale = sync.confirmDeletes(pair.id, 'ffff');
+    answer(undefined, '待确认的删除已经变化，请查看新的列表后再确认');
+    await expect(stale).rejects.toThrow('待确认的删除已经变化');
+
+    const restoring = sync.restoreDeletion(pair.id, 'lx2k3abcd');
+    expect(sent.at(-1)).toMatchObject({ type: 'restoreDeletion', pairId: pair.id, eventId: 'lx2k3abcd' });
+    answer({ restored: 195, failed: [] });
+    await expect(restoring).resolves.toEqual({ restored: 195, failed: [] });
+
+    // What the page sends is checked before it reaches the engine.
+    await expect(sync.confirmDeletes(pair.id, { token: 1 })).rejects.toThrow('不正确');
+    await expect(sync.restoreDeletion(pair.id, '../../etc')).rejects.toThrow('不正确');
+    await expect(sync.restoreDeletion('nope', 'abc')).rejects.toThrow('不存在');
+    expect(sent.filter((c) => c.type === 'confirmDeletes' || c.type === 'restoreDeletion')).toHaveLength(3);
+  });
 });
