@@ -3,8 +3,8 @@
  * and a file with a person (preview only: watermark, no download); the recipients find them in 共享文件;
  * a link needs approval, the department's manager approves it in 审批; a fresh browser context with no
  * session opens the link, enters the code, previews and downloads, and the third download lands on
- * /downloadExceeded; widening the approved link in 我的分享 is refused with its reasons, narrowing
- * saves; the sharer revokes the link and the visitor is refused.
+ * /downloadExceeded; widening the approved link in 我的分享 is refused with its reasons and becomes an
+ * application for that link, narrowing saves; the sharer revokes the link and the visitor is refused.
  */
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -223,7 +223,7 @@ describe('sharing, approval and links', () => {
     await context.close();
   });
 
-  it('the approved link cannot be widened: the edit dialog says why like a refused create and keeps what was typed; a narrowing saves', async () => {
+  it('the approved link cannot be widened by an edit: the dialog says why like a refused create, keeps what was typed, and turns the edit into an application for this link', async () => {
     await sharer.goto(baseUrl() + '/main/safe/myShare');
     await sharer.getByTestId('my-share-tab-links').click();
     await sharer.getByTestId(`link-edit-${link.id}`).click();
@@ -233,13 +233,31 @@ describe('sharing, approval and links', () => {
     await sharer.getByTestId('link-edit-save').click();
     await sharer.getByTestId('link-edit-refused').getByText(/所有外链分享均需审批；下载次数超出审批通过的 2 次/).waitFor();
     expect(await limit.inputValue()).toBe('5');
-    expect((await call<{ items: LinkInfo[] }>(sharer, API.linkMine, {})).items.find((l) => l.id === link.id)).toMatchObject({ downloadLimit: 2, previewOnly: false });
-    // Narrower instead: the approved 2 downloads, preview only.
-    await limit.fill('2');
+    const mine = async () => (await call<{ items: LinkInfo[] }>(sharer, API.linkMine, {})).items.find((l) => l.id === link.id)!;
+    expect(await mine()).toMatchObject({ downloadLimit: 2, previewOnly: false });
+    await sharer.getByTestId('edit-apply-reason').fill('合作方还需下载几次');
+    await sharer.getByTestId('edit-apply-submit').click();
+    await sharer.getByText('申请已提交，审批通过后本链接按申请修改').waitFor();
+
+    const { context, page } = await loggedIn(browser, MANAGER);
+    const todo = await call<{ items: Array<{ id: string; reason: string; linkId: string | null }> }>(page, API.applyTodo, {});
+    const app = todo.items.find((a) => a.reason === '合作方还需下载几次')!;
+    expect(app.linkId).toBe(link.id);
+    await call(page, API.applyApprove, { ids: [app.id], comment: '同意' });
+    await context.close();
+    // The same link (same address and code) now allows 5, and 5 is its new ceiling.
+    expect(await mine()).toMatchObject({ token: link.token, code: link.code, downloadLimit: 5, approvedTerms: { downloadLimit: 5 } });
+
+    // Narrower: saved at once.
+    await sharer.reload();
+    await sharer.getByTestId('my-share-tab-links').click();
+    await sharer.getByTestId(`link-edit-${link.id}`).click();
+    await sharer.getByTestId('link-edit-approved').getByText(/最多下载 5 次/).waitFor();
+    await limit.fill('3');
     await sharer.getByTestId('link-edit-preview-only').click();
     await sharer.getByTestId('link-edit-save').click();
     await sharer.getByText('已修改，立即生效').waitFor();
-    expect((await call<{ items: LinkInfo[] }>(sharer, API.linkMine, {})).items.find((l) => l.id === link.id)).toMatchObject({ downloadLimit: 2, previewOnly: true });
+    expect(await mine()).toMatchObject({ downloadLimit: 3, previewOnly: true });
   });
 
   it('the sharer revokes the link in 我的分享 and the visitor is refused', async () => {

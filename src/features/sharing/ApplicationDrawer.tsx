@@ -46,6 +46,7 @@ export function ApplicationDrawer({ app, onClose }: { app: ShareApplication | nu
             )}
             {app.link && (
               <>
+                {app.linkId && <Descriptions.Item label="用途">放宽已有链接（审批通过后原链接按此修改，地址不变）</Descriptions.Item>}
                 <Descriptions.Item label="提取码">{app.link.code === null ? '无' : app.link.code || '自动生成'}</Descriptions.Item>
                 <Descriptions.Item label="有效期">{app.link.validityDays ? `${app.link.validityDays} 天` : '永久有效'}</Descriptions.Item>
                 <Descriptions.Item label="下载次数">{app.link.downloadLimit ?? '不限'}</Descriptions.Item>

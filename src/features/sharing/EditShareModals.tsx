@@ -1,74 +1,44 @@
-import { Alert, Checkbox, Input, InputNumber, Modal, Radio, Space } from 'antd';
-import { useEffect, useState } from 'react';
-import { ERRORS } from '../../../common/api/errors';
-import type { ApprovedLinkTerms, ApprovedShareTerms } from '../../../common/api/share-terms';
-import { LINK_CODE_PATTERN, SHARE_PERMISSION_LABELS, type LinkInfo, type LinkUpdateRequest, type SharePermission, type ShareInfo } from '../../../common/api/sharing';
-import { formatDateTime } from '../../../common/format/date';
+import { Button, Checkbox, Input, InputNumber, Modal, Radio, Space } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { LINK_CODE_PATTERN, SHARE_PERMISSION_LABELS, type ApplicationSubmitRequest, type LinkInfo, type LinkUpdateRequest, type SharePermission, type ShareInfo } from '../../../common/api/sharing';
 import { ValiditySelect } from '../../components/ValiditySelect';
-import { ApiCallError } from '../../lib/api-client';
-import { updateLink, updateShare, useTenantSwitches } from '../../lib/data/sharing';
+import { submitApplication, updateLink, updateShare, useTenantSwitches } from '../../lib/data/sharing';
 import { useFeedback } from '../../lib/feedback/feedback';
+import { ApprovedNote, daysLeft, quietApproval, RefusalPanel, useEditRefusal, type EditRefusal } from './edit-refusal';
 
 const row = { display: 'flex', gap: 12, alignItems: 'center', marginBottom: 16 } as const;
 const label = { width: 84, flex: 'none', color: 'rgba(0,0,0,0.65)' } as const;
-/** The refusal of a widening update is answered here, in the dialog, not by a toast. */
-const quiet = { quietCodes: [ERRORS.SHARE_APPROVAL_REQUIRED.code] };
-
-/** The reasons of a refused widening (SHARE_APPROVAL_REQUIRED), or null for any other failure. */
-function approvalReasons(e: unknown): string[] | null {
-  if (!(e instanceof ApiCallError) || e.errorCode !== ERRORS.SHARE_APPROVAL_REQUIRED.code) return null;
-  const reasons = (e.body as { reasons?: unknown } | undefined)?.reasons;
-  return Array.isArray(reasons) ? reasons.filter((r): r is string => typeof r === 'string') : [];
-}
-
-const endText = (expiresAt: number | null): string => (expiresAt === null ? '永久有效' : `有效期至 ${formatDateTime(expiresAt)}`);
-
-/** What the approval granted: the most an edit may give without a new application (common/api/share-terms.ts). */
-function ApprovedNote({ terms, testId }: { terms: ApprovedShareTerms | ApprovedLinkTerms; testId: string }) {
-  const parts =
-    'permission' in terms
-      ? [`权限「${SHARE_PERMISSION_LABELS[terms.permission]}」`, endText(terms.expiresAt)]
-      : [
-          terms.code ? '须设提取码' : '可不设提取码',
-          endText(terms.expiresAt),
-          terms.downloadLimit === null ? '下载次数不限' : `最多下载 ${terms.downloadLimit} 次`,
-          terms.previewOnly ? '仅允许预览' : '允许下载',
-        ];
-  return (
-    <div style={{ color: 'rgba(0,0,0,0.45)', marginBottom: 16 }} data-testid={testId}>
-      审批通过：{parts.join('，')}。修改不能超出此范围，超出需重新提交分享申请。
-    </div>
-  );
-}
-
-/** Shown like a refused create's: why the change needs an application; what was typed stays in the form. */
-function RefusedAlert({ reasons, testId }: { reasons: string[] | null; testId: string }) {
-  if (!reasons) return null;
-  return (
-    <Alert
-      type="warning"
-      showIcon
-      message="该分享需要审批"
-      description={`${reasons.join('；')}。请缩小修改范围，或重新发起分享并提交申请。`}
-      style={{ marginBottom: 16 }}
-      data-testid={testId}
-    />
-  );
-}
 
 /**
- * Saves an edit: closes on success; on a refused widening shows the reasons and keeps the dialog
- * (and what was typed) open; any other failure was shown by the API client, the dialog stays too.
+ * The footer of an edit dialog: 取消, 保存, and after a refused widening 提交申请 (the edit as an
+ * application: the share's entry and recipient, or this very link).
  */
-async function saveEdit(save: () => Promise<unknown>, setRefusal: (r: string[] | null) => void, done: () => void): Promise<void> {
-  setRefusal(null);
+function EditFooter({ refusal, busy, onCancel, onSave, onApply, testId }: { refusal: EditRefusal; busy: boolean; onCancel: () => void; onSave: () => void; onApply: () => void; testId: string }): ReactNode {
+  return (
+    <Space>
+      <Button onClick={onCancel}>取消</Button>
+      {refusal.refusal?.check && (
+        <Button loading={busy} onClick={onApply} data-testid="edit-apply-submit">
+          提交申请
+        </Button>
+      )}
+      <Button type="primary" loading={busy} onClick={onSave} data-testid={testId}>
+        保存
+      </Button>
+    </Space>
+  );
+}
+
+/** Submits the edit as an application; false (nothing sent) when the approver or the reason is missing. */
+async function applyForEdit(refusal: EditRefusal, warn: (text: string) => void, body: Omit<ApplicationSubmitRequest, 'reason' | 'approverId'>): Promise<boolean> {
+  if (!refusal.approverId) return warn('请选择审批人'), false;
+  if (!refusal.reason.trim()) return warn('请填写申请理由'), false;
   try {
-    await save();
-  } catch (e) {
-    setRefusal(approvalReasons(e));
-    return;
+    await submitApplication({ ...body, reason: refusal.reason.trim(), approverId: refusal.approverId });
+    return true;
+  } catch {
+    return false; // the API client showed why; the dialog keeps everything
   }
-  done();
 }
 
 /** Changes a share's permission and/or validity (a new validity counts from now), within its ceiling. */
@@ -76,37 +46,50 @@ export function EditShareModal({ share, onClose, onSaved }: { share: ShareInfo |
   const { message } = useFeedback();
   const [permission, setPermission] = useState<SharePermission>('download');
   const [validity, setValidity] = useState<number | undefined>();
-  const [refusal, setRefusal] = useState<string[] | null>(null);
+  const refusal = useEditRefusal();
   const [busy, setBusy] = useState(false);
+  const { reset } = refusal;
   useEffect(() => {
     if (share) {
       setPermission(share.permission);
       setValidity(undefined);
-      setRefusal(null);
+      reset();
     }
-  }, [share]);
+  }, [share, reset]);
+  const finish = (text: string) => {
+    message.success(text);
+    onSaved();
+    onClose();
+  };
+  async function save(): Promise<void> {
+    if (!share) return;
+    setBusy(true);
+    const recipients = [{ type: share.recipient.type, id: share.recipient.id }];
+    const saved = await refusal.save(() => updateShare({ id: share.id, permission, validityDays: validity }, quietApproval), { kind: 'share', fileIds: [share.file.id], recipients });
+    setBusy(false);
+    if (saved) finish('已修改，对方下次访问时生效');
+  }
+  async function apply(): Promise<void> {
+    if (!share) return;
+    setBusy(true);
+    const recipients = [{ type: share.recipient.type, id: share.recipient.id }];
+    const sent = await applyForEdit(refusal, (t) => void message.warning(t), {
+      kind: 'share',
+      fileIds: [share.file.id],
+      share: { recipients, permission, validityDays: validity ?? daysLeft(share.expiresAt) },
+    });
+    setBusy(false);
+    if (sent) finish('申请已提交，审批通过后修改生效');
+  }
   return (
     <Modal
       open={share !== null}
       title="修改共享"
-      okText="保存"
-      cancelText="取消"
       destroyOnHidden
       onCancel={onClose}
-      confirmLoading={busy}
-      onOk={async () => {
-        if (!share) return;
-        setBusy(true);
-        await saveEdit(() => updateShare({ id: share.id, permission, validityDays: validity }, quiet), setRefusal, () => {
-          message.success('已修改，对方下次访问时生效');
-          onSaved();
-          onClose();
-        });
-        setBusy(false);
-      }}
-      okButtonProps={{ ...({ 'data-testid': 'share-edit-save' } as Record<string, string>) }}
+      footer={<EditFooter refusal={refusal} busy={busy} onCancel={onClose} onSave={() => void save()} onApply={() => void apply()} testId="share-edit-save" />}
     >
-      <RefusedAlert reasons={refusal} testId="share-edit-refused" />
+      <RefusalPanel state={refusal} testId="share-edit-refused" />
       {share?.approvedTerms && <ApprovedNote terms={share.approvedTerms} testId="share-edit-approved" />}
       <div style={row}>
         <span style={label}>权限</span>
@@ -135,45 +118,63 @@ export function EditLinkModal({ link, onClose, onSaved }: { link: LinkInfo | nul
   const [validity, setValidity] = useState<number | undefined>();
   const [limit, setLimit] = useState<number | null>(null);
   const [previewOnly, setPreviewOnly] = useState(false);
-  const [refusal, setRefusal] = useState<string[] | null>(null);
+  const refusal = useEditRefusal();
   const [busy, setBusy] = useState(false);
+  const { reset } = refusal;
   useEffect(() => {
     if (!link) return;
-    setRefusal(null);
+    reset();
     setCodeMode('keep');
     setCustom('');
     setValidity(undefined);
     setLimit(link.downloadLimit);
     setPreviewOnly(link.previewOnly);
-  }, [link]);
+  }, [link, reset]);
+  const finish = (text: string) => {
+    message.success(text);
+    onSaved();
+    onClose();
+  };
+  /** The code as asked: unchanged (undefined), none (null), generated ('') or chosen; false when the chosen one is malformed. */
+  function codeAsked(): string | null | undefined | false {
+    if (codeMode === 'custom' && !LINK_CODE_PATTERN.test(custom)) {
+      message.warning('提取码为4位字母或数字');
+      return false;
+    }
+    return codeMode === 'keep' ? undefined : codeMode === 'none' ? null : codeMode === 'generate' ? '' : custom;
+  }
+  async function save(): Promise<void> {
+    const code = codeAsked();
+    if (!link || code === false) return;
+    const req: LinkUpdateRequest = { id: link.id, validityDays: validity, downloadLimit: limit, previewOnly };
+    if (code !== undefined) req.code = code;
+    setBusy(true);
+    const saved = await refusal.save(() => updateLink(req, quietApproval), { kind: 'link', fileIds: [link.file.id] });
+    setBusy(false);
+    if (saved) finish(code !== undefined ? '已修改；已打开的访问需重新输入新提取码' : '已修改，立即生效');
+  }
+  async function apply(): Promise<void> {
+    const code = codeAsked();
+    if (!link || code === false) return;
+    setBusy(true);
+    const sent = await applyForEdit(refusal, (t) => void message.warning(t), {
+      kind: 'link',
+      fileIds: [link.file.id],
+      link: { code: code === undefined ? link.code : code, validityDays: validity ?? daysLeft(link.expiresAt), downloadLimit: limit, previewOnly },
+      linkId: link.id,
+    });
+    setBusy(false);
+    if (sent) finish('申请已提交，审批通过后本链接按申请修改');
+  }
   return (
     <Modal
       open={link !== null}
       title="修改链接"
-      okText="保存"
-      cancelText="取消"
       destroyOnHidden
       onCancel={onClose}
-      confirmLoading={busy}
-      onOk={async () => {
-        if (!link) return;
-        if (codeMode === 'custom' && !LINK_CODE_PATTERN.test(custom)) {
-          message.warning('提取码为4位字母或数字');
-          return;
-        }
-        const req: LinkUpdateRequest = { id: link.id, validityDays: validity, downloadLimit: limit, previewOnly };
-        if (codeMode !== 'keep') req.code = codeMode === 'none' ? null : codeMode === 'generate' ? '' : custom;
-        setBusy(true);
-        await saveEdit(() => updateLink(req, quiet), setRefusal, () => {
-          message.success(codeMode !== 'keep' ? '已修改；已打开的访问需重新输入新提取码' : '已修改，立即生效');
-          onSaved();
-          onClose();
-        });
-        setBusy(false);
-      }}
-      okButtonProps={{ ...({ 'data-testid': 'link-edit-save' } as Record<string, string>) }}
+      footer={<EditFooter refusal={refusal} busy={busy} onCancel={onClose} onSave={() => void save()} onApply={() => void apply()} testId="link-edit-save" />}
     >
-      <RefusedAlert reasons={refusal} testId="link-edit-refused" />
+      <RefusalPanel state={refusal} testId="link-edit-refused" />
       {link?.approvedTerms && <ApprovedNote terms={link.approvedTerms} testId="link-edit-approved" />}
       <div style={row}>
         <span style={label}>提取码</span>
