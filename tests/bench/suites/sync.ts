@@ -14,7 +14,12 @@
  *    folder here: workers/sync/folder-watcher.ts).
  * The cloud side is written straight into the server's database (100,000 uploads through the API
  * would take an hour here); the fingerprints are computed from the local files, as the server would.
- * `BENCH_SYNC_FILES` changes the count.
+ * `BENCH_SYNC_FILES` changes the count (0 skips this part).
+ *
+ * Before that, `syncNewSmallFilesPerSecond` (issue 42): a folder of 2,000 new 4 KiB files (20 folders
+ * of 100, `BENCH_SYNC_SMALL_FILES` changes the count) that the cloud does not hold yet, uploaded by
+ * the engine's first pass through the real server; files per second of that pass (goal ≥ 150), with
+ * the requests it took (`syncNewSmallFilesRequests`).
  */
 import { spawn } from 'node:child_process';
 import { chunkDigestHex } from '../../support/chunk-digest';
@@ -35,6 +40,8 @@ import { bundleSyncChild } from '../lib/sync-child-bundle';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..');
 const FILES = Number(process.env.BENCH_SYNC_FILES ?? 100_000);
+const SMALL_FILES = Number(process.env.BENCH_SYNC_SMALL_FILES ?? 2_000);
+const SMALL_FILE_BYTES = 4 * 1024;
 const PER_FOLDER = 100;
 
 interface ChildReport {
@@ -75,6 +82,11 @@ export const syncBenchmark: BenchModule = {
         if (!res.ok) throw new Error(`${p}: HTTP ${res.status} ${await res.text()}`);
         return ((await res.json()) as { data: T }).data;
       };
+      const cookie = jar.cookie();
+      const script = await bundleSyncChild();
+      const small = await newSmallFiles(work, server.url, cookie, script);
+      if (FILES === 0) return { rows: [small.row], metrics: small.metrics };
+
       const top = await post<FileEntry>(API.mkdir, { parentId: null, category: FILE_CATEGORY.synced, name: 'bench' });
 
       // The local folder, and the same tree in the server's database.
@@ -121,9 +133,7 @@ export const syncBenchmark: BenchModule = {
       const old = new Date(Date.now() - 3600_000);
       fs.utimesSync(dir, old, old);
 
-      const cookie = jar.cookie();
       const state = path.join(work, 'state');
-      const script = await bundleSyncChild();
       const run = await runChild(script, [server.url, cookie, dir, '/bench', state]);
       if ((run.first.summary.failed ?? 0) > 0) throw new Error(`first pass failed: ${JSON.stringify(run.failList)}`);
       const fresh = await runChild(script, [server.url, cookie, dir, '/bench', state]);
@@ -134,6 +144,7 @@ export const syncBenchmark: BenchModule = {
         cells: { files: String(files), ms: r.ms.toFixed(0), 'bytes sent': String(r.chunkBytes), requests: String(r.requests), 'peak MB': peak.toFixed(0) },
       });
       const rows: BenchRow[] = [
+        small.row,
         { label: `generate ${FILES} files + cloud rows`, cells: { files: String(FILES), ms: generateMs.toFixed(0) } },
         row('first pass (empty journal)', run.first, run.files, run.peakRssMB),
         row('idle pass (same process)', run.idle, run.files, run.peakRssMB),
@@ -143,6 +154,7 @@ export const syncBenchmark: BenchModule = {
       return {
         rows,
         metrics: {
+          ...small.metrics,
           syncFiles: run.files,
           syncInitialScan100kMs: Math.round(run.first.ms),
           syncInitialScanBytesSent: run.first.chunkBytes,
@@ -162,3 +174,28 @@ export const syncBenchmark: BenchModule = {
     }
   },
 };
+
+/** 2,000 new small files, uploaded by one first pass (the cloud folder is new): files per second. */
+async function newSmallFiles(work: string, serverUrl: string, cookie: string, script: string): Promise<{ row: BenchRow; metrics: Record<string, number> }> {
+  const dir = path.join(work, 'small');
+  for (let i = 0; i < SMALL_FILES; i++) {
+    const folder = path.join(dir, `资料 ${Math.floor(i / PER_FOLDER)}`);
+    if (i % PER_FOLDER === 0) fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, `小文件-${i}.txt`), randomBytes(SMALL_FILE_BYTES));
+  }
+  const old = new Date(Date.now() - 3600_000);
+  fs.utimesSync(dir, old, old);
+  const run = await runChild(script, [serverUrl, cookie, dir, '/bench-small', path.join(work, 'small-state')]);
+  const uploaded = run.first.summary.uploaded ?? 0;
+  if (uploaded !== SMALL_FILES || (run.first.summary.failed ?? 0) > 0) {
+    throw new Error(`small files: uploaded ${uploaded} of ${SMALL_FILES}: ${JSON.stringify(run.failList)}`);
+  }
+  const perSecond = SMALL_FILES / (run.first.ms / 1000);
+  return {
+    row: {
+      label: `${SMALL_FILES} new 4 KiB files (${perSecond.toFixed(0)}/s)`,
+      cells: { pass: 'first (upload)', files: String(SMALL_FILES), ms: run.first.ms.toFixed(0), 'bytes sent': String(run.first.chunkBytes), requests: String(run.first.requests), 'peak MB': run.peakRssMB.toFixed(0) },
+    },
+    metrics: { syncNewSmallFilesPerSecond: Math.round(perSecond), syncNewSmallFilesRequests: run.first.requests },
+  };
+}
