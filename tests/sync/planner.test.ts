@@ -131,16 +131,86 @@ describe('planner', () => {
     expect(run({ mode: 'backup', local: [], remote: [rfile('theirs.txt', 'F2')] })).toEqual([]);
   });
 
-  it('leaves alone what it must: files still being written, ignored names, names a side refuses, case twins', () => {
+  it('leaves alone what it must: files still being written, ignored names, names a side refuses', () => {
     expect(run({ local: [file('busy.log', 'F1')], frozen: new Map([['busy.log', '文件正在写入']]) })).toEqual([]);
     expect(run({ local: [file('~$报告.docx', 'F1'), file('.DS_Store', 'F2'), file('Thumbs.db', 'F3')], remote: [rfile('desktop.ini', 'F4')] })).toEqual([]);
     expect(run({ local: [file('build/out.js', 'F1'), dir('build')], isIgnored: createIgnoreMatcher(['build/']) })).toEqual([]);
     expect(run({ local: [file('a,b.txt', 'F1'), file('trail.', 'F2')] })).toEqual([
-      'problem local a,b.txt: 名称不能包含以下字符：| , / < > * ? \\ [ ]',
-      'problem local trail.: 名称不能以点号结尾',
+      'problem local a,b.txt: 无法上传“a,b.txt”：名称不能包含以下字符：| , / < > * ? \\ [ ]。请重命名该文件',
+      'problem local trail.: 无法上传“trail.”：名称不能以点号结尾。请重命名该文件',
     ]);
-    expect(run({ local: [file('A.txt', 'F1'), file('a.txt', 'F2')] }).every((op) => op.startsWith('problem local'))).toBe(true);
-    expect(run({ platform: 'win32', remote: [rfile('a:b.txt', 'F1'), rfile('con.txt', 'F2')] })).toHaveLength(2);
+    expect(run({ platform: 'win32', remote: [rfile('a:b.txt', 'F1'), rfile('con.txt', 'F2')] })).toEqual([
+      'problem remote a:b.txt: 无法下载“a:b.txt”：Windows 不支持名称中的 < > : " / \\ | ? * 字符（可在网页端重命名）',
+      'problem remote con.txt: 无法下载“con.txt”：Windows 保留名称（CON、NUL、COM1 等）无法保存（可在网页端重命名）',
+    ]);
+  });
+
+  it('keeps both of a case-only pair: one keeps its name, the other is renamed aside here and uploaded under the new name', () => {
+    // Nothing synced yet: code-point order decides (A before a).
+    expect(run({ local: [file('a.txt', 'F2'), file('A.txt', 'F1')] })).toEqual([
+      'conflictLocal a.txt → a（大小写冲突）.txt',
+      'upload A.txt → A.txt',
+      'upload a（大小写冲突）.txt → a（大小写冲突）.txt',
+    ]);
+    // The file synced before keeps its name (same file id), whichever spelling sorts first.
+    const l = file('a.txt', 'F1');
+    const r = rfile('a.txt', 'F1');
+    expect(run({ local: [l, file('A.txt', 'F2')], remote: [r], journal: [agreed(l, r)] })).toEqual([
+      'conflictLocal A.txt → A（大小写冲突）.txt',
+      'upload A（大小写冲突）.txt → A（大小写冲突）.txt',
+    ]);
+    // Else the spelling the cloud holds.
+    expect(run({ local: [file('A.txt', 'F1'), file('a.txt', 'F9')], remote: [rfile('a.txt', 'F9')] })).toEqual([
+      'conflictLocal A.txt → A（大小写冲突）.txt',
+      'upload A（大小写冲突）.txt → A（大小写冲突）.txt',
+      'record a.txt (r-a.txt)',
+    ]);
+  });
+
+  it('keeps both of an NFC/NFD pair: the NFC one keeps its name', () => {
+    const nfc = 'Café.txt'.normalize('NFC');
+    const nfd = 'Café.txt'.normalize('NFD');
+    expect(run({ local: [file(nfd, 'F2'), file(nfc, 'F1')] })).toEqual([
+      `conflictLocal ${nfd} → ${'Café'.normalize('NFD')}（编码冲突）.txt`,
+      `upload ${nfc} → ${nfc}`,
+      `upload ${'Café'.normalize('NFD')}（编码冲突）.txt → ${'Café'.normalize('NFC')}（编码冲突）.txt`,
+    ]);
+  });
+
+  it('renames a twin folder aside with everything in it, numbers a clash name that is taken, and never renames again', () => {
+    const ops = run({ local: [dir('Docs'), dir('docs'), file('Docs/x.txt', 'F1'), file('docs/y.txt', 'F2'), file('docs（大小写冲突）', 'F3')] });
+    expect(ops).toContain('conflictLocal docs → docs（大小写冲突 2）');
+    expect(ops.filter((op) => op.includes('y.txt'))).toEqual([]);
+    // The next pass (both renamed ones now ordinary names): nothing clashes, nothing is renamed.
+    const next = run({ local: [file('A.txt', 'F1'), file('a（大小写冲突）.txt', 'F2')] });
+    expect(next).toEqual(['upload A.txt → A.txt', 'upload a（大小写冲突）.txt → a（大小写冲突）.txt']);
+  });
+
+  it('backup mode never renames on the local disk: the twin is listed, the other one backed up', () => {
+    expect(run({ mode: 'backup', local: [file('a.txt', 'F2'), file('A.txt', 'F1')] })).toEqual([
+      'upload A.txt → A.txt',
+      'problem local a.txt: 无法上传“a.txt”：与“A.txt”只有大小写不同，云端只能保存其中一个。请重命名其中一个',
+    ]);
+  });
+
+  it('a twin still being written waits; one under a frozen folder is left alone', () => {
+    expect(run({ local: [file('a.txt', 'F2'), file('A.txt', 'F1')], frozen: new Map([['a.txt', '文件正在写入']]) })).toEqual(['upload A.txt → A.txt']);
+  });
+
+  it('does not bring into the cloud a name another computer cannot hold, naming the file and the rule; one the cloud holds syncs as it is', () => {
+    const long = '长'.repeat(86) + '.txt'; // 262 bytes: fine on Windows, too long for Linux and macOS
+    expect(run({ platform: 'darwin', local: [file('a:b.txt', 'F1'), file('say "hi".txt', 'F2'), file(long, 'F3'), file('CON.txt', 'F4'), file('end ', 'F5')] })).toEqual([
+      'problem local CON.txt: 无法上传“CON.txt”：名称不能使用系统保留名（CON、PRN、AUX、NUL、COM1–COM9、LPT1–LPT9）。请重命名该文件',
+      'problem local a:b.txt: 无法上传“a:b.txt”：名称含有 Windows 电脑无法保存的字符（: 或 "）。请重命名该文件',
+      'problem local end : 无法上传“end ”：名称首尾不能有空格。请重命名该文件',
+      'problem local say "hi".txt: 无法上传“say "hi".txt”：名称含有 Windows 电脑无法保存的字符（: 或 "）。请重命名该文件',
+      `problem local ${long}: 无法上传“${long}”：名称超过 255 字节，Linux 和 macOS 电脑无法保存。请重命名该文件`,
+    ]);
+    // Put there from the web: the cloud has it, this Linux disk holds it, so it syncs both ways.
+    const l = file('10:30 会议.txt', 'F1');
+    const r = rfile('10:30 会议.txt', 'F1');
+    expect(run({ local: [{ ...l, fingerprint: 'F2', mtimeMs: OLD + 5 }], remote: [r], journal: [agreed(l, r)] })).toEqual(['upload 10:30 会议.txt → 10:30 会议.txt replacing r-10:30 会议.txt']);
+    expect(run({ local: [], remote: [r] })).toEqual(['download 10:30 会议.txt (r-10:30 会议.txt) → 10:30 会议.txt']);
   });
 
   it('names conflict copies, numbering them when the name is taken', () => {

@@ -22,6 +22,7 @@ import { LocalFsError, RemoteError, type FileDigests, type Journal, type LocalFs
 import type { SyncLog } from './sync-log';
 import { downloadInto, removeLocal, matches } from './local-ops';
 import { parentKey } from './tree';
+import { CLASH_MARK } from './name-clash';
 
 /** The pass cannot go on (no server, session gone): retry later. */
 export class PassInterrupted extends Error {
@@ -241,7 +242,7 @@ async function runOne(op: Op, deps: ExecuteDeps): Promise<Outcome> {
         const now = await deps.fs.stat(op.path);
         if (!matches(now, op.expect)) return 'skipped';
         await deps.fs.renameNoReplace(op.path, op.toPath);
-        log.succeeded(op.toPath, '冲突副本');
+        log.succeeded(op.toPath, op.clash ? `${CLASH_MARK[op.clash]}，已改名（原名“${baseName(op.path)}”）` : '冲突副本');
         log.count('conflicts');
         return 'changed';
       });

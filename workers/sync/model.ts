@@ -5,6 +5,7 @@
  */
 import type { SyncMode } from '../../common/sync/types';
 import type { LocalPlatform } from './names';
+import type { ClashKind } from './name-clash';
 
 export interface LocalEntry {
   /** As spelled on disk. */
@@ -85,8 +86,11 @@ export type Op =
   | { kind: 'moveRemote'; fromKey: string; toKey: string; remoteId: string; fromPath: string; toPath: string; isDir: boolean; journalKey: string }
   /** `journalPath`: the agreed (server) spelling the journal row takes at the new place. */
   | { kind: 'moveLocal'; fromKey: string; toKey: string; fromPath: string; toPath: string; expect: Expect; journalPath: string }
-  /** Both sides changed: the local entry steps aside under its conflict-copy name (and is uploaded as such). */
-  | { kind: 'conflictLocal'; key: string; path: string; toPath: string; expect: Expect }
+  /**
+   * Both sides changed: the local entry steps aside under its conflict-copy name (and is uploaded as
+   * such). `clash`: a case or NFC/NFD twin of a kept name steps aside under its clash name (name-clash.ts).
+   */
+  | { kind: 'conflictLocal'; key: string; path: string; toPath: string; expect: Expect; clash?: ClashKind }
   /** Journal only: both sides agree (adopted, or a file touched without a content change). */
   | { kind: 'record'; entry: JournalEntry }
   /** Journal only: the entry is gone from both sides (or backup mode lets the cloud copy be). */

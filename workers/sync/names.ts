@@ -116,6 +116,20 @@ export function serverNameProblem(name: string): string | null {
   return null;
 }
 
+/**
+ * Why another computer of the pair's user could not hold this name although the server takes it, or
+ * null: Windows cannot hold `:` or `"` (the server's rule already refuses `< > | ? * \\ /`, trailing
+ * dots and spaces, device names and control characters), and Linux and macOS hold at most 255 bytes
+ * (a Windows name of 255 characters may be up to 765). Such a name is not brought into the cloud by
+ * the sync (docs/sync.md, "Names"): refused, with the rule, rather than mapped to another spelling
+ * that the web app and the other computers would show.
+ */
+export function peerNameProblem(name: string): string | null {
+  if (/[:"]/.test(name)) return '名称含有 Windows 电脑无法保存的字符（: 或 "）';
+  if (new TextEncoder().encode(name.normalize('NFC')).length > 255) return '名称超过 255 字节，Linux 和 macOS 电脑无法保存';
+  return null;
+}
+
 export type LocalPlatform = 'win32' | 'darwin' | 'linux';
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what Windows refuses
@@ -125,7 +139,8 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.[^.
 /** Why this computer's file system cannot hold a cloud name, or null. */
 export function localNameProblem(name: string, platform: LocalPlatform): string | null {
   if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0')) return '本机无法保存该名称';
-  if (new TextEncoder().encode(name).length > 255) return '名称过长，本机无法保存';
+  // NTFS counts UTF-16 units, the others bytes (ext4, APFS).
+  if (platform === 'win32' ? name.length > 255 : new TextEncoder().encode(name).length > 255) return '名称过长，本机无法保存';
   if (platform === 'win32') {
     if (WINDOWS_FORBIDDEN.test(name)) return 'Windows 不支持名称中的 < > : " / \\ | ? * 字符';
     if (WINDOWS_RESERVED.test(name)) return 'Windows 保留名称（CON、NUL、COM1 等）无法保存';

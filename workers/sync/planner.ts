@@ -16,8 +16,9 @@
  * held by policy) are frozen: no operation for them, and they keep their folders alive.
  */
 import type { JournalEntry, LocalEntry, Op, Plan, PlanInput, PlanProblem, RemoteEntry } from './model';
-import { baseName, isInside, joinPath, localNameProblem, parentPath, pathKey, serverNameProblem } from './names';
-import { planMoves } from './plan-moves';
+import { baseName, isInside, joinPath, localNameProblem, parentPath, pathKey, peerNameProblem, serverNameProblem } from './names';
+import { clashCopyName, clashKind, keeperOf, type ClashKind } from './name-clash';
+import { expectOf, planMoves } from './plan-moves';
 import { KeyedTree, parentKey } from './tree';
 import { decideBackup } from './decide-backup';
 import { decideTwoWay, decideTypeClash, type Decision, type DecideContext } from './decide-two-way';
@@ -31,7 +32,8 @@ export function plan(input: PlanInput): Plan {
 
   /** Folders holding a local entry the pass leaves out (a refused name, a case twin): never removed. */
   const keptLocalParents = new Set<string>();
-  const L = indexLocal(input, J, problems, frozenTrees, keptLocalParents);
+  const losers: ClashLoser[] = [];
+  const L = indexLocal(input, J, problems, frozenTrees, keptLocalParents, losers);
   const R = indexRemote(input, problems, frozenTrees);
   // Frozen paths count for the entry the pass keeps at their key (not for a case twin left out);
   // an unreadable path with no entry (a link, say) freezes its key.
@@ -51,6 +53,7 @@ export function plan(input: PlanInput): Plan {
   };
 
   let scannedPaths: Set<string> | null = null; // built on first use: rarely needed
+  let allLocalKeys: Set<string> | null = null; // likewise
   const localPaths = new Map<string, string>();
   const remotePaths = new Map<string, string>();
   /** Local spelling of a key: the entry's own, else its parent's plus the remote name. */
@@ -105,6 +108,8 @@ export function plan(input: PlanInput): Plan {
       return takenLocal(key) || takenRemote(key) || J.has(key);
     },
   };
+
+  for (const loser of losers) renameAside(loser);
 
   for (const key of ordered) {
     const l = L.get(key);
@@ -163,6 +168,39 @@ export function plan(input: PlanInput): Plan {
     problems,
   };
 
+  /**
+   * A case or NFC/NFD twin steps aside under its clash name (name-clash.ts) and, a file, goes up
+   * under it in this pass (a folder's content in the pass's next round). Backup mode never changes
+   * the local disk: the twin is listed instead.
+   */
+  function renameAside({ entry, kind, keeperName }: ClashLoser): void {
+    const key = pathKey(entry.path);
+    if (input.frozen.has(entry.path) || isFrozen(parentKey(key))) return; // being written, held back, unreadable: later
+    const parent = parentKey(key);
+    const localParent = parentPath(entry.path);
+    // Its folder moves in this plan: the twin is taken up next pass, at its new place.
+    if (parent !== '' && L.get(parent)?.path !== localParent) return;
+    const remoteParent = remotePathOf(parent);
+    if (input.mode !== 'two-way' || remoteParent === null) {
+      problems.push({ path: entry.path, side: 'local', reason: `无法上传“${baseName(entry.path)}”：与“${keeperName}”只有${kind === 'case' ? '大小写' : '字符编码'}不同，云端只能保存其中一个。请重命名其中一个` });
+      return;
+    }
+    allLocalKeys ??= new Set(input.local.map((l) => pathKey(l.path)));
+    const name = clashCopyName(baseName(entry.path), entry.isDir, kind, (candidate) => {
+      const k = pathKey(joinPath(parent, candidate));
+      return allLocalKeys!.has(k) || takenLocal(k) || takenRemote(k) || J.has(k);
+    });
+    const toPath = joinPath(localParent, name);
+    const copyKey = pathKey(toPath);
+    buckets.conflicts.push({ kind: 'conflictLocal', key, path: entry.path, toPath, expect: expectOf(entry), clash: kind });
+    localPaths.set(copyKey, toPath);
+    if (entry.isDir) return;
+    const remotePath = joinPath(remoteParent, name.normalize('NFC'));
+    remotePaths.set(copyKey, remotePath);
+    buckets.transfers.push({ kind: 'upload', key: copyKey, path: toPath, remotePath, local: entry, replace: null });
+    remoteSurvivors.add(parent);
+  }
+
   function mark(key: string, localAfter: boolean, remoteAfter: boolean): void {
     const parent = parentKey(key);
     if (localAfter) localSurvivors.add(parent);
@@ -192,10 +230,19 @@ export function plan(input: PlanInput): Plan {
   }
 }
 
+/** A local entry that shares its key with another kept under its name: renamed aside this pass (name-clash.ts). */
+interface ClashLoser {
+  entry: LocalEntry;
+  kind: ClashKind;
+  /** The name of the entry that keeps it. */
+  keeperName: string;
+}
+
 /**
  * The local side as the planner sees it: ignored names out (and frozen, so a new ignore pattern
- * never deletes what was synced before), names the server refuses out with a problem, and of two
- * spellings of one key (case or NFC/NFD twins on a case-sensitive disk) only one: the journal's.
+ * never deletes what was synced before), names the cloud must not get out with a problem, and of two
+ * spellings of one key (case or NFC/NFD twins on a case-sensitive disk) only the one that keeps its
+ * name (name-clash.ts); the others are returned in `losers`, to be renamed aside.
  */
 function indexLocal(
   input: PlanInput,
@@ -203,10 +250,12 @@ function indexLocal(
   problems: PlanProblem[],
   frozenTrees: Set<string>,
   keptParents: Set<string>,
+  losers: ClashLoser[],
 ): KeyedTree<LocalEntry> {
   const L = new KeyedTree<LocalEntry>();
   const excluded = new Set<string>(); // local paths (spelled) left out with their subtree
-  const twinned = new Set<string>();
+  let remoteByKey: Map<string, RemoteEntry> | null = null; // built on first use: twins and odd names are rare
+  const remoteAt = (key: string) => (remoteByKey ??= new Map(input.remote.map((r) => [pathKey(r.path), r]))).get(key);
   // Parents before children (by depth), so a folder's twin is decided before anything under either.
   // Depth by counting slashes: splitting both paths in each of a 100,000-entry sort's ~1.7 million
   // comparisons made millions of short-lived arrays, and a side table of depths costs a map as large as the tree.
@@ -221,26 +270,26 @@ function indexLocal(
       if (!L.has(key)) L.set(key, l);
       continue;
     }
-    const problem = serverNameProblem(baseName(l.path));
+    const name = baseName(l.path);
+    // A name another computer cannot hold is not brought into the cloud; one the cloud holds already is synced as it is.
+    const problem = serverNameProblem(name) ?? (J.has(key) || remoteAt(key) ? null : peerNameProblem(name));
     if (problem) {
       excluded.add(l.path);
       keptParents.add(parentKey(key));
-      problems.push({ path: l.path, side: 'local', reason: problem });
+      problems.push({ path: l.path, side: 'local', reason: `无法上传“${name}”：${problem}。请重命名该${l.isDir ? '文件夹' : '文件'}` });
       continue;
     }
     const other = L.get(key);
     if (other) {
       // Two spellings of one key (case or NFC/NFD twins on a case-sensitive disk): the cloud can hold
-      // only one. Which one is "the" file cannot be told reliably (a rename or a move may have made
-      // the twin), so neither is synced until the user renames one: the key is frozen on both sides.
-      frozenTrees.add(key);
-      excluded.add(l.path);
+      // only one under its name. One keeps it; the other is renamed aside (with its subtree, which
+      // the next round of the pass takes up under the new name).
+      const keeper = keeperOf([other, l], J.get(key), remoteAt(key));
+      const loser = keeper === l ? other : l;
+      L.set(key, keeper);
+      excluded.add(loser.path);
       keptParents.add(parentKey(key));
-      problems.push({ path: l.path, side: 'local', reason: `与“${other.path}”只有大小写或字符编码不同，云端无法同时保存：请重命名其中一个` });
-      if (!twinned.has(key)) {
-        twinned.add(key);
-        problems.push({ path: other.path, side: 'local', reason: `与“${l.path}”只有大小写或字符编码不同，云端无法同时保存：请重命名其中一个` });
-      }
+      losers.push({ entry: loser, kind: clashKind(baseName(keeper.path), baseName(loser.path)), keeperName: baseName(keeper.path) });
       continue;
     }
     L.set(key, l);
@@ -265,7 +314,7 @@ function indexRemote(input: PlanInput, problems: PlanProblem[], frozenTrees: Set
     if (problem) {
       // Kept in the tree (it keeps its folder alive) but frozen: never downloaded, never deleted.
       frozenTrees.add(key);
-      problems.push({ path: r.path, side: 'remote', reason: problem });
+      problems.push({ path: r.path, side: 'remote', reason: `无法下载“${baseName(r.path)}”：${problem}（可在网页端重命名）` });
     }
     R.set(key, r);
   }

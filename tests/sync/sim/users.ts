@@ -2,6 +2,7 @@
  * The users of the simulation: one at the laptop (acting on the simulated disk) and one on another
  * device (acting on the fake server), drawing every choice from the seed. Names come from a small
  * pool so that collisions happen often: case-only twins, NFC/NFD twins, names the server refuses,
+ * a name the server takes but Windows cannot hold,
  * temporary names the sync ignores, names the tenant's rules intercept.
  *
  * Every write makes a new content; the ledger records which contents a user knowingly replaced or
@@ -32,6 +33,7 @@ const NAME_POOL: Array<[string, number]> = [
   ['sub', 4],
   ['新建文件夹', 3],
   ['x,y.txt', 1], // refused by the server
+  ['10:30.txt', 1], // taken by the server, but Windows cannot hold it: the sync does not bring it up
   ['trail.', 1], // refused by the server
   ['~$tmp.docx', 1], // ignored
   ['.DS_Store', 1], // ignored
