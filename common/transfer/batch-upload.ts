@@ -29,7 +29,7 @@
  * manifest (UPL-4002), a body shorter or longer than the manifest announces (UPL-4003).
  */
 import type { FileCategory, FileEntry } from '../api/types';
-import type { ConflictPolicy } from './protocol';
+import type { ConflictPolicy, IfMatch } from './protocol';
 
 export const HEADER_BATCH_MANIFEST_SHA256 = 'X-Batch-Manifest-Sha256';
 
@@ -53,6 +53,11 @@ export interface BatchUploadItem {
   digest: string;
   /** Default 'fail'. */
   onConflict?: ConflictPolicy;
+  /**
+   * With 'newVersion': replace only that file at that content, as a merge's ifMatch (protocol.ts);
+   * otherwise the item is refused SYNC_CHANGED. The desktop sync sends its small edits this way.
+   */
+  ifMatch?: IfMatch;
 }
 
 export interface BatchUploadManifest {

@@ -162,6 +162,7 @@ export class BatchUploadService {
         blob: existing ? { kind: 'existing', id: existing.id } : { kind: 'new', id: newKeys.get(content)!.key, layout: null },
         file: draftFile(caller, p.name, p.item.parentId, p.item.category, p.item.size, now),
         onConflict: p.item.onConflict ?? 'fail',
+        ifMatch: p.item.ifMatch ?? null,
         now,
         clientKey: p.item.clientKey,
       };
@@ -285,6 +286,13 @@ function isItem(value: unknown): value is BatchUploadItem {
     (v.size as number) <= BATCH_FILE_MAX_BYTES &&
     typeof v.digest === 'string' &&
     SHA256_HEX.test(v.digest) &&
-    (v.onConflict === undefined || (typeof v.onConflict === 'string' && CONFLICT_POLICIES.has(v.onConflict)))
+    (v.onConflict === undefined || (typeof v.onConflict === 'string' && CONFLICT_POLICIES.has(v.onConflict))) &&
+    (v.ifMatch === undefined || isIfMatch(v.ifMatch))
   );
+}
+
+function isIfMatch(value: unknown): boolean {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.fileId === 'string' && v.fileId.length > 0 && v.fileId.length <= 64 && (v.fingerprint === null || (typeof v.fingerprint === 'string' && SHA256_HEX.test(v.fingerprint)));
 }

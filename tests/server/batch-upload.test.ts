@@ -15,6 +15,7 @@ import { BATCH_MAX_FILES, HEADER_BATCH_MANIFEST_SHA256, type BatchUploadItem, ty
 import { entries, mkdir, names } from './file-kit';
 import { type Answer, type Client, randomContent, startServer, startServerAsAdmin, type TestServer, withDb } from './helpers';
 import { chunkDigestHex } from '../support/chunk-digest';
+import { fingerprintInput } from '../../common/transfer/protocol';
 
 let server: TestServer;
 let admin: Client;
@@ -34,6 +35,7 @@ interface TestFile {
   onConflict?: BatchUploadItem['onConflict'];
   /** Announce another digest than the bytes have. */
   wrongDigest?: boolean;
+  ifMatch?: BatchUploadItem['ifMatch'];
 }
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -47,6 +49,7 @@ function body(files: TestFile[], keys: string[]): { manifest: BatchUploadItem[];
     size: f.bytes.length,
     digest: f.wrongDigest ? chunkDigestHex(Buffer.from('other')) : chunkDigestHex(f.bytes),
     ...(f.onConflict ? { onConflict: f.onConflict } : {}),
+    ...(f.ifMatch ? { ifMatch: f.ifMatch } : {}),
   }));
   return { manifest, bytes: frame(JSON.stringify({ items: manifest }), files.map((f) => f.bytes)) };
 }
@@ -149,6 +152,23 @@ describe('small-file batch upload', () => {
     if (first?.status !== 'created' || second?.status !== 'created') throw new Error('not created');
     expect(second.file.id).toBe(first.file.id);
     expect((await downloadBytes(first.file.id)).toString()).toBe('two');
+  });
+
+  it('a new version with ifMatch replaces only that file at that content (the desktop sync\'s small edits)', async () => {
+    const folder = await mkdir(admin, `batch-ifmatch-${++serial}`);
+    const [first] = await upload([{ name: 'w.txt', bytes: Buffer.from('one'), parentId: folder.id }]);
+    if (first?.status !== 'created') throw new Error('not created');
+    const fingerprintOne = createHash('sha256').update(fingerprintInput([chunkDigestHex(Buffer.from('one'))])).digest('hex');
+    const stale = await upload([{ name: 'w.txt', bytes: Buffer.from('two'), parentId: folder.id, onConflict: 'newVersion', ifMatch: { fileId: first.file.id, fingerprint: '0'.repeat(64) } }]);
+    expect(stale[0]).toMatchObject({ status: 'refused', errorCode: ERRORS.SYNC_CHANGED.code });
+    const other = await upload([{ name: 'w.txt', bytes: Buffer.from('two'), parentId: folder.id, onConflict: 'newVersion', ifMatch: { fileId: 'another-file', fingerprint: null } }]);
+    expect(other[0]).toMatchObject({ status: 'refused', errorCode: ERRORS.SYNC_CHANGED.code });
+    expect((await downloadBytes(first.file.id)).toString()).toBe('one');
+    const [ok] = await upload([{ name: 'w.txt', bytes: Buffer.from('two'), parentId: folder.id, onConflict: 'newVersion', ifMatch: { fileId: first.file.id, fingerprint: fingerprintOne } }]);
+    expect(ok).toMatchObject({ status: 'created', file: { id: first.file.id } });
+    expect((await downloadBytes(first.file.id)).toString()).toBe('two');
+    const malformed = await post(admin, body([{ name: 'w.txt', bytes: Buffer.from('x'), parentId: folder.id, onConflict: 'newVersion', ifMatch: { fileId: first.file.id, fingerprint: 'not hex' } }], [`k${++serial}`]).bytes);
+    expect(malformed.status).toBe(400);
   });
 
   it('a batch repeated with its keys (its answer was lost) answers the same files and creates none', async () => {

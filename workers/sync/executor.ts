@@ -19,6 +19,7 @@ import type { JournalEntry, Op, RemoteEntry } from './model';
 import { MTIME_TRUST_MS } from './model';
 import { baseName, isInside, joinPath, parentPath, pathKey } from './names';
 import { LocalFsError, RemoteError, type FileDigests, type Journal, type LocalFs, type LocalStat, type RemoteApi } from './ports';
+import { batchUnits, uploadBatch } from './upload-batch';
 import type { SyncLog } from './sync-log';
 import { downloadInto, removeLocal, matches } from './local-ops';
 import { parentKey } from './tree';
@@ -135,7 +136,7 @@ export async function execute(ops: readonly Op[], deps: ExecuteDeps): Promise<Ex
   return result;
 }
 
-type Outcome = 'changed' | 'journal' | 'skipped' | 'moveFailed';
+export type Outcome = 'changed' | 'journal' | 'skipped' | 'moveFailed';
 
 /** The op with its local paths moved along a folder rename done earlier in this plan. */
 function followRenames(op: Op, follow: (path: string) => string): Op {
@@ -380,24 +381,38 @@ export function subtreeDigest(id: string, listing: readonly RemoteEntry[]): stri
   return createHash('sha256').update(treeDigestInput(entries)).digest('hex');
 }
 
-/** Uploads and downloads, `transferConcurrency` at a time; the first interruption stops the rest. */
+/**
+ * Uploads and downloads, `transferConcurrency` at a time; the first interruption stops the rest.
+ * Small files go up in batches (upload-batch.ts): one request for up to BATCH_MAX_FILES of them.
+ */
 async function runTransfers(ops: Op[], deps: ExecuteDeps): Promise<number> {
+  const units = batchUnits(ops);
   let next = 0;
   let changed = 0;
   let stop: unknown = null;
   const lane = async () => {
-    while (stop === null && next < ops.length && !deps.shouldStop?.()) {
-      const op = ops[next++]!;
-      deps.trace?.(describeOp(op));
+    while (stop === null && next < units.length && !deps.shouldStop?.()) {
+      const unit = units[next++]!;
       try {
-        const outcome = op.kind === 'upload' ? await upload(op, deps) : await download(op as Extract<Op, { kind: 'download' }>, deps);
+        if (Array.isArray(unit)) {
+          for (const op of unit) deps.trace?.(describeOp(op));
+          changed += await uploadBatch(unit, deps, {
+            guarded: (path, run) => guarded(deps, path, '上传', run),
+            parentIdOf: (key) => parentIdOf(deps, key),
+            uploadOne: (op) => upload(op, deps),
+            interrupted: (error) => new PassInterrupted(error),
+          });
+          continue;
+        }
+        deps.trace?.(describeOp(unit));
+        const outcome = unit.kind === 'upload' ? await upload(unit, deps) : await download(unit as Extract<Op, { kind: 'download' }>, deps);
         if (outcome === 'changed') changed++;
       } catch (error) {
         stop ??= error;
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(deps.transferConcurrency, ops.length)) }, lane));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(deps.transferConcurrency, units.length)) }, lane));
   if (stop !== null) throw stop;
   return changed;
 }

@@ -9,6 +9,7 @@
  *
  * Every failure comes out as a RemoteError of the kind the executor reacts to (ports.ts).
  */
+import { createHash } from 'node:crypto';
 import { ERRORS } from '../../common/api/errors';
 import { ApiCallError, classifyFailure } from '../../common/api/failure';
 import { API, downloadUrl } from '../../common/api/paths';
@@ -25,7 +26,10 @@ import {
   type UserDetails,
 } from '../../common/api/types';
 import type { EngineConfig } from '../../common/transfer/engine-api';
-import type { UploadConfig } from '../../common/transfer/protocol';
+import { chunkCount, fingerprintInput, type UploadConfig } from '../../common/transfer/protocol';
+import { HEADER_BATCH_MANIFEST_SHA256, type BatchUploadItem, type BatchUploadResponse } from '../../common/transfer/batch-upload';
+import { chunkDigestSync } from '../../common/transfer/chunk-digest';
+import { manifestFrame } from '../engine/batch-runner';
 import { DEFAULT_CHUNK_CONCURRENCY } from '../../common/transfer/constants';
 import { newUploadRecord } from '../queue/records';
 import type { UploadPatch, UploadRecord } from '../queue/types';
@@ -42,7 +46,7 @@ import { SourceReadError, createSha256Hex, type HashChunk } from '../hash/sha256
 import type { CookieFetch } from '../node/cookie-fetch';
 import { unreachableMessage } from '../node/network-failure';
 import type { RemoteEntry } from './model';
-import { RemoteError, type FileDigests, type PolicyVerdict, type RemoteApi, type RemoteListing, type UploadSession, type UploadTarget } from './ports';
+import { RemoteError, type BatchFile, type BatchFileOutcome, type FileDigests, type PolicyVerdict, type RemoteApi, type RemoteListing, type UploadSession, type UploadTarget } from './ports';
 import { pathKey as nameKeyOf } from './names';
 import type { TokenBucket } from './throttle';
 
@@ -100,6 +104,29 @@ export function remoteErrorOf(error: unknown): unknown {
     }
   }
   return error;
+}
+
+/** One refused item of a batch, as the executor reacts to it. */
+function batchRefusal(code: string, message: string): RemoteError {
+  // The file's bytes arrived damaged or changed: read and sent again next pass. The target changed
+  // since the plan (name taken, the file replaced or gone): planned again.
+  if (code === ERRORS.CHUNK_DIGEST_MISMATCH.code || code === ERRORS.SYNC_CHANGED.code || code === ERRORS.NAME_CONFLICT.code || code === ERRORS.UPLOAD_NOT_FOUND.code) {
+    return new RemoteError(message, 'conflict', code);
+  }
+  if (code === ERRORS.NOT_FOUND.code) return new RemoteError(message, 'notFound', code);
+  return new RemoteError(message || MESSAGES.uploadFailed, 'refused', code);
+}
+
+/** A chunk's digest (common/transfer/chunk-digest.ts) with Node's SHA-256. */
+function nodeChunkDigest(bytes: Uint8Array): string {
+  return chunkDigestSync(bytes, (data) => createHash('sha256').update(data).digest());
+}
+
+/** The fingerprint the server gives these bytes: the block list over `chunkSize` chunks (protocol.ts). */
+function nodeFingerprint(bytes: Uint8Array, chunkSize: number): string {
+  const digests: string[] = [];
+  for (let i = 0; i < chunkCount(bytes.length, chunkSize); i++) digests.push(nodeChunkDigest(bytes.subarray(i * chunkSize, Math.min(bytes.length, (i + 1) * chunkSize))));
+  return createHash('sha256').update(fingerprintInput(digests)).digest('hex');
 }
 
 function bodyCode(body: unknown): string {
@@ -297,6 +324,33 @@ export class HttpRemote implements RemoteApi {
     });
     if (record.state !== 'done' || !record.fileId || !record.fingerprint) throw new RemoteError(MESSAGES.uploadFailed, 'conflict');
     return { id: record.fileId, fingerprint: record.fingerprint };
+  }
+
+  async uploadBatch(files: readonly BatchFile[], signal: AbortSignal): Promise<BatchFileOutcome[]> {
+    const { chunkSize } = await this.call(signal, () => this.uploadConfig(signal));
+    const stamp = `sync-${this.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    const items: BatchUploadItem[] = files.map((f, i) => ({
+      // Kept across this call's retries: a batch the server took before its answer was lost answers `created`.
+      clientKey: `${stamp}-${i}`,
+      name: f.target.name,
+      parentId: f.target.parentId,
+      category: SYNCED,
+      size: f.bytes.length,
+      digest: nodeChunkDigest(f.bytes),
+      onConflict: f.target.replace ? 'newVersion' : 'fail',
+      ...(f.target.replace ? { ifMatch: { fileId: f.target.replace.id, fingerprint: f.target.replace.ifMatch } } : {}),
+    }));
+    const frame = manifestFrame(items);
+    const headers = { [HEADER_BATCH_MANIFEST_SHA256]: createHash('sha256').update(frame).digest('hex') };
+    const body = new Blob([frame, ...files.map((f) => f.bytes as Uint8Array<ArrayBuffer>)]);
+    const answer = await this.call(signal, () => this.api.postBytes<BatchUploadResponse>(API.batchUpload, body, headers, signal));
+    const byKey = new Map(answer.results.map((r) => [r.clientKey, r]));
+    return files.map((f, i): BatchFileOutcome => {
+      const result = byKey.get(items[i]!.clientKey);
+      if (!result) return { error: new RemoteError(MESSAGES.uploadFailed, 'conflict') };
+      if (result.status === 'created') return { id: result.file.id, fingerprint: nodeFingerprint(f.bytes, chunkSize) };
+      return { error: batchRefusal(result.errorCode, result.errorMessage) };
+    });
   }
 
   async download(id: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {

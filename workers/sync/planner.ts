@@ -99,13 +99,15 @@ export function plan(input: PlanInput): Plan {
     hasLocalSurvivor: (key) => localSurvivors.has(key),
     hasRemoteSurvivor: (key) => remoteSurvivors.has(key),
     isLocalPathOccupied: (path) => (scannedPaths ??= new Set(input.local.map((l) => l.path))).has(path),
-    isRemoteAlive: (id) => (remoteIds ??= new Set([...R.byKey.values()].map((r) => r.id))).has(id),
+    // Every listed entry, those under an ignored cloud folder too: moved there is not deleted.
+    isRemoteAlive: (id) => (remoteIds ??= new Set(input.remote.map((r) => r.id))).has(id),
     // A cloud folder missing here is created here (decided after its children, so assumed now).
     isLocalFolder: (key) => key === '' || (L.has(key) ? L.get(key)!.isDir : R.get(key)?.isDir === true && !isFrozen(key)),
     noMove: input.noMove ?? new Set(),
     isNameTaken: (parentKeyOfName, name) => {
       const key = pathKey(joinPath(parentKeyOfName, name));
-      return takenLocal(key) || takenRemote(key) || J.has(key);
+      // Every scanned name counts, those the pass leaves out too (a twin, a name the cloud does not get).
+      return takenLocal(key) || takenRemote(key) || J.has(key) || (allLocalKeys ??= new Set(input.local.map((l) => pathKey(l.path)))).has(key);
     },
   };
 

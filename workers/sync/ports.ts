@@ -110,6 +110,15 @@ export interface UploadTarget {
   replace: { id: string; ifMatch: string | null } | null;
 }
 
+/** One small file of a batch upload: its bytes as read for it, and where it goes. */
+export interface BatchFile {
+  bytes: Uint8Array;
+  target: UploadTarget;
+}
+
+/** What became of one file of a batch: stored, or refused on its own (the kinds of RemoteError). */
+export type BatchFileOutcome = { id: string; fingerprint: string } | { error: RemoteError };
+
 /** One upload's link to the engine: progress, and its resume state across crashes (journal). */
 export interface UploadSession {
   /** Bytes the server holds so far. */
@@ -153,6 +162,12 @@ export interface RemoteApi {
   mkdir(parentId: string, name: string, signal: AbortSignal): Promise<RemoteEntry>;
   /** Uploads `source` (digests when already known); returns the file as stored. */
   upload(source: Blob, target: UploadTarget, digests: FileDigests | null, session: UploadSession, signal: AbortSignal): Promise<{ id: string; fingerprint: string }>;
+  /**
+   * Small files (each at most BATCH_FILE_MAX_BYTES, common/transfer/batch-upload.ts) in one request,
+   * the web app's batch upload: each file checked, deduplicated and stored or refused on its own; one
+   * outcome per file, in order. Throws only when the request as a whole fails.
+   */
+  uploadBatch(files: readonly BatchFile[], signal: AbortSignal): Promise<BatchFileOutcome[]>;
   /** The file's current bytes, and the fingerprint they must have. */
   download(id: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>>;
   /** Moves an entry into another folder and/or renames it (name taken → 'conflict'). */

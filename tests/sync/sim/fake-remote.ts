@@ -4,7 +4,7 @@
  * name is free first, then move; so a crash between them is simulated too.
  */
 import type { RemoteEntry } from '../../../workers/sync/model';
-import type { FileDigests, PolicyVerdict, RemoteApi, RemoteListing, UploadSession, UploadTarget } from '../../../workers/sync/ports';
+import { RemoteError, type BatchFile, type BatchFileOutcome, type FileDigests, type PolicyVerdict, type RemoteApi, type RemoteListing, type UploadSession, type UploadTarget } from '../../../workers/sync/ports';
 import { SIM_CHUNK_SIZE } from './content';
 import type { FakeServer } from './fake-server';
 import type { Gate } from './gate';
@@ -47,6 +47,21 @@ export class FakeRemote implements RemoteApi {
       session.bytesDone(bytes.length);
       return { id: e.id, fingerprint: e.fingerprint! };
     });
+  }
+
+  /** One call: the batch is one request and one transaction on the real server (each item refusable on its own). */
+  uploadBatch(files: readonly BatchFile[]): Promise<BatchFileOutcome[]> {
+    return this.gate.run('remote.uploadBatch', () =>
+      files.map((f): BatchFileOutcome => {
+        try {
+          const e = this.server.upload(f.target.parentId, f.target.name, Buffer.from(f.bytes), f.target.replace);
+          return { id: e.id, fingerprint: e.fingerprint! };
+        } catch (error) {
+          if (error instanceof RemoteError) return { error };
+          throw error;
+        }
+      }),
+    );
   }
 
   async download(id: string): Promise<AsyncIterable<Uint8Array>> {
