@@ -211,6 +211,10 @@ describe('planner', () => {
     const r = rfile('10:30 会议.txt', 'F1');
     expect(run({ local: [{ ...l, fingerprint: 'F2', mtimeMs: OLD + 5 }], remote: [r], journal: [agreed(l, r)] })).toEqual(['upload 10:30 会议.txt → 10:30 会议.txt replacing r-10:30 会议.txt']);
     expect(run({ local: [], remote: [r] })).toEqual(['download 10:30 会议.txt (r-10:30 会议.txt) → 10:30 会议.txt']);
+    // A synced file renamed or moved to such a name is moved in the cloud, never taken for deleted.
+    const s = file('x.txt', 'F1');
+    const rs = rfile('x.txt', 'F1');
+    expect(run({ local: [{ ...s, path: '10:31 会议.txt' }], remote: [rs], journal: [agreed(s, rs)] })).toEqual(['moveRemote x.txt → 10:31 会议.txt']);
   });
 
   it('names conflict copies, numbering them when the name is taken', () => {

@@ -258,6 +258,8 @@ function indexLocal(
   const excluded = new Set<string>(); // local paths (spelled) left out with their subtree
   let remoteByKey: Map<string, RemoteEntry> | null = null; // built on first use: twins and odd names are rare
   const remoteAt = (key: string) => (remoteByKey ??= new Map(input.remote.map((r) => [pathKey(r.path), r]))).get(key);
+  let journalIds: Set<string> | null = null;
+  const isJournalFile = (fileId: string) => (journalIds ??= new Set(input.journal.map((j) => j.fileId))).has(fileId);
   // Parents before children (by depth), so a folder's twin is decided before anything under either.
   // Depth by counting slashes: splitting both paths in each of a 100,000-entry sort's ~1.7 million
   // comparisons made millions of short-lived arrays, and a side table of depths costs a map as large as the tree.
@@ -273,8 +275,11 @@ function indexLocal(
       continue;
     }
     const name = baseName(l.path);
-    // A name another computer cannot hold is not brought into the cloud; one the cloud holds already is synced as it is.
-    const problem = serverNameProblem(name) ?? (J.has(key) || remoteAt(key) ? null : peerNameProblem(name));
+    // A name another computer cannot hold is not brought into the cloud by new content. One the cloud
+    // holds already, or a synced entry moved or renamed to it, is synced as it is: a name never makes
+    // the pass take a synced file for deleted.
+    const peerProblem = serverNameProblem(name) === null ? peerNameProblem(name) : null;
+    const problem = serverNameProblem(name) ?? (peerProblem === null || J.has(key) || remoteAt(key) || isJournalFile(l.fileId) ? null : peerProblem);
     if (problem) {
       excluded.add(l.path);
       keptParents.add(parentKey(key));
