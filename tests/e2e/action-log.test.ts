@@ -10,7 +10,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ACTION_LOG_EXPORT_COLUMNS } from '../../common/api/action-log';
+import { ACTION_LOG_EXPORT_COLUMNS, type ActionLogCheckpoint } from '../../common/api/action-log';
 import { API } from '../../common/api/paths';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { QUOTA_CHOICES } from '../../common/org/quota';
@@ -175,5 +175,20 @@ describe('操作日志: one user\'s actions, filtered and exported', () => {
     const lines = readFileSync(csv.target, 'utf8').replace(/^\uFEFF/, '').trimEnd().split('\r\n');
     expect(lines[0]).toBe(ACTION_LOG_EXPORT_COLUMNS.join(','));
     expect(lines.slice(1).map((l) => l.split(',')[5])).toEqual(['重命名', '新建文件夹', '同意用户协议', '账号密码登录']);
+  });
+
+  it('下载校验点 saves a signed checkpoint of the chain head, to keep off the server', async () => {
+    const page = admin.page;
+    const download = page.waitForEvent('download');
+    await page.getByTestId('action-log-checkpoint').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^操作日志校验点-第\d+条\.json$/);
+    const target = path.join(admin.workDir, file.suggestedFilename());
+    await file.saveAs(target);
+    const checkpoint = JSON.parse(readFileSync(target, 'utf8')) as ActionLogCheckpoint;
+    expect(checkpoint).toMatchObject({ format: 'drive-audit-checkpoint', version: 1 });
+    expect(checkpoint.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(file.suggestedFilename()).toBe(`操作日志校验点-第${checkpoint.seq}条.json`);
+    await page.getByText(`已下载校验点（第 ${checkpoint.seq} 条）`).waitFor();
   });
 });

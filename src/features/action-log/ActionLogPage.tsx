@@ -1,11 +1,12 @@
-import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, ReloadOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Dropdown, Space, Spin, Typography } from 'antd';
 import { useState } from 'react';
 import type { ActionLogEntry, ActionLogFilter } from '../../../common/api/action-log';
 import { formatDateTime } from '../../../common/format/date';
 import { Permission } from '../../lib/button-permissions';
 import { useOnline } from '../../lib/data/online';
-import { exportHref, startDownload } from './action-log-api';
+import { useFeedback } from '../../lib/feedback/feedback';
+import { downloadCheckpoint, exportHref, startDownload } from './action-log-api';
 import { ActionLogDetail } from './ActionLogDetail';
 import { ActionLogFilters } from './ActionLogFilters';
 import { ActionLogTable } from './ActionLogTable';
@@ -17,13 +18,28 @@ const EXPORT = 'system:actionLog';
 /**
  * Spec §2 `/main/system/actionLog` (admins): who did what to what, from where, when and with what
  * outcome; filtered, keyset-paged and virtualised (a million-row log scrolls like a short one), each
- * record opened in a drawer, the filtered set exported as .xlsx or .csv by the server (streamed).
+ * record opened in a drawer, the filtered set exported as .xlsx or .csv by the server (streamed),
+ * and a signed checkpoint of the chain's head downloaded to keep off the server (校验点).
  */
 export function ActionLogPage() {
   const online = useOnline();
   const [filter, setFilter] = useState<ActionLogFilter>({});
   const [open, setOpen] = useState<ActionLogEntry | null>(null);
   const log = useActionLog(filter);
+  const { message } = useFeedback();
+  const [signing, setSigning] = useState(false);
+  const checkpoint = () => {
+    setSigning(true);
+    downloadCheckpoint().then(
+      (c) => {
+        message.success(`已下载校验点（第 ${c.seq} 条），请保存在服务器之外`);
+        // The download is itself on record: the list shows it.
+        log.reload();
+      },
+      // The API client has shown the refusal's message.
+      () => undefined,
+    ).finally(() => setSigning(false));
+  };
 
   const footer = log.loading ? (
     <div className="al-footer">
@@ -64,6 +80,18 @@ export function ActionLogPage() {
               </Button>
             </Dropdown>
           </Permission>
+          <Permission code={EXPORT}>
+            <Button
+              icon={<SafetyCertificateOutlined />}
+              onClick={checkpoint}
+              loading={signing}
+              disabled={!online}
+              title={online ? '下载已签名的日志链校验点，保存在服务器之外，日后可核对日志未被截断或改动' : '离线时不可用'}
+              data-testid="action-log-checkpoint"
+            >
+              下载校验点
+            </Button>
+          </Permission>
         </Space>
       }
     >
@@ -72,7 +100,7 @@ export function ActionLogPage() {
       <ActionLogTable items={log.items} hasMore={log.hasMore} loadMore={log.loadMore} onOpen={setOpen} footer={footer} />
       {log.head && (
         <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="action-log-head">
-          日志链当前位置：第 {log.head.seq} 条 · 哈希 {log.head.hash.slice(0, 16)}…（记下它，日后可核对日志未被改动）
+          日志链当前位置：第 {log.head.seq} 条 · 哈希 {log.head.hash.slice(0, 16)}…（下载校验点并保存在服务器之外，日后可核对日志未被截断或改动）
         </Typography.Text>
       )}
       <ActionLogDetail entry={open} onClose={() => setOpen(null)} />
