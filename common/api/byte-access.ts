@@ -91,7 +91,28 @@ export function viewsOnly(grant: ByteGrant): boolean {
 export type Rendition = { as: 'original'; contentType: string; sandbox: boolean } | { as: 'watermarked-picture' };
 
 export function renditionOf(name: string, grant: ByteGrant): Rendition | null {
-  if (viewsOnly(grant) && fileKindOf(name, false) === 'picture') return { as: 'watermarked-picture' };
+  // Any raster picture the server decodes (never SVG: it is not decoded at all).
+  if (viewsOnly(grant) && fileKindOf(name, false) === 'picture' && !/\.svgz?$/i.test(name)) return { as: 'watermarked-picture' };
   const type = previewTypeOf(name);
   return type ? { as: 'original', contentType: type, sandbox: type !== 'application/pdf' } : null;
+}
+
+/** How the web app shows a rendition. */
+export type PreviewMode = 'image' | 'pdf' | 'text' | 'csv' | 'audio' | 'video';
+
+/**
+ * The mode the web app previews a file in: exactly the files that have a rendition for this grant
+ * (null: none, the server would answer PREVIEW_UNSUPPORTED), so the app never offers what the
+ * server refuses.
+ */
+export function previewModeOf(name: string, grant: ByteGrant): PreviewMode | null {
+  const rendition = renditionOf(name, grant);
+  if (!rendition) return null;
+  if (rendition.as === 'watermarked-picture') return 'image';
+  if (/\.csv$/i.test(name)) return 'csv';
+  const type = rendition.contentType.split(';')[0]!;
+  if (type === 'application/pdf') return 'pdf';
+  if (type === 'text/plain') return 'text';
+  const family = type.split('/')[0];
+  return family === 'image' ? 'image' : family === 'audio' ? 'audio' : family === 'video' ? 'video' : null;
 }

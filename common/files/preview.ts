@@ -1,8 +1,9 @@
 /**
- * Which files are previewed inline (`GET /api/file/preview/:id`) and with which type. Everything
- * not listed — notably HTML, SVG, XML and scripts — is served as an attachment of an opaque type
- * with `Content-Security-Policy: sandbox`, so uploaded content never runs on the app's origin.
- * Text is always `text/plain; charset=utf-8` (never HTML), also sandboxed.
+ * Which files have a rendition shown inline as they are (`GET /api/file/preview/:id`; the rules in
+ * common/api/byte-access.ts) and with which type. Everything not listed — notably HTML, SVG and
+ * scripts — has no preview at all (PREVIEW_UNSUPPORTED): its download is an attachment of an opaque
+ * type with `Content-Security-Policy: sandbox`, so uploaded content never runs on the app's origin.
+ * Text (XML too) is always `text/plain; charset=utf-8`, never HTML nor XML, also sandboxed.
  */
 export const PREVIEW_INLINE_TYPES: Readonly<Record<string, string>> = {
   png: 'image/png',
@@ -22,6 +23,7 @@ export const PREVIEW_INLINE_TYPES: Readonly<Record<string, string>> = {
   conf: 'text/plain; charset=utf-8',
   yaml: 'text/plain; charset=utf-8',
   yml: 'text/plain; charset=utf-8',
+  xml: 'text/plain; charset=utf-8',
   mp3: 'audio/mpeg',
   wav: 'audio/wav',
   ogg: 'audio/ogg',
@@ -36,7 +38,7 @@ export const PREVIEW_INLINE_TYPES: Readonly<Record<string, string>> = {
   ogv: 'video/ogg',
 };
 
-/** The inline type of a file name, or null when it must be downloaded. */
+/** The inline type of a file name, or null when it has no inline rendition. */
 export function previewTypeOf(name: string): string | null {
   const dot = name.lastIndexOf('.');
   if (dot <= 0) return null;

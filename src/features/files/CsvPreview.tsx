@@ -4,33 +4,33 @@ import { previewUrl } from '../../../common/api/paths';
 import type { FileEntry } from '../../../common/api/types';
 import { formatSize } from '../../../common/format/size';
 import { decodeCsv, parseCsv, type ParsedCsv } from './csv-parse';
+import { assertPreviewOk, PreviewFailure } from '../../lib/preview-failure';
 
 /** Bytes read from the start of the file (one Range request): enough for the rows shown. */
 const CSV_PREVIEW_BYTES = 2 * 1024 * 1024;
 const CSV_PREVIEW_ROWS = 1000;
 
 /** A CSV as a table: the header row sticky, at most CSV_PREVIEW_ROWS rows of the file's first 2 MiB. */
-export function CsvPreview({ file }: { file: FileEntry }) {
+export function CsvPreview({ file, fallback }: { file: FileEntry; fallback: string }) {
   const [state, setState] = useState<{ csv?: ParsedCsv; error?: string }>({});
   const partial = file.size > CSV_PREVIEW_BYTES;
   useEffect(() => {
     const controller = new AbortController();
     fetch(previewUrl(file.id), { credentials: 'include', signal: controller.signal, headers: partial ? { Range: `bytes=0-${CSV_PREVIEW_BYTES - 1}` } : {} })
       .then(async (res) => {
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        const text = decodeCsv(await res.arrayBuffer(), partial);
+        const text = decodeCsv(await (await assertPreviewOk(res, fallback)).arrayBuffer(), partial);
         const csv = parseCsv(text, CSV_PREVIEW_ROWS + 1);
         // The last line of a cut-off read may be cut off itself.
         if (partial && csv.rows.length <= CSV_PREVIEW_ROWS) csv.rows.pop();
         setState({ csv: { rows: csv.rows.slice(0, CSV_PREVIEW_ROWS), truncated: partial || csv.rows.length > CSV_PREVIEW_ROWS || csv.truncated } });
       })
-      .catch(() => {
-        if (!controller.signal.aborted) setState({ error: '无法加载预览，请下载后查看' });
+      .catch((e: unknown) => {
+        if (!controller.signal.aborted) setState({ error: e instanceof PreviewFailure ? e.message : fallback });
       });
     return () => controller.abort();
-  }, [file.id, partial]);
+  }, [file.id, partial, fallback]);
 
-  if (state.error) return <Alert type="error" showIcon title={state.error} />;
+  if (state.error) return <Alert type="error" showIcon title={state.error} data-testid="preview-failed" />;
   if (!state.csv) return <Spin />;
   const [head = [], ...body] = state.csv.rows;
   const width = Math.max(head.length, ...body.map((r) => r.length));

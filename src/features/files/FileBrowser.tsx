@@ -24,7 +24,7 @@ import { FileSearchTools, FileToolbar } from './FileToolbar';
 import { copyOrMove, entriesByIds, makeFolder, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked } from './files-api';
 import { queueFavorite, queueMkdir, queueRemove, queueRename, queueTransfer } from './offline-ops';
 import { OutboxPanel } from './OutboxPanel';
-import { previewModeOf } from './preview-mode';
+import { mayDownload, previewModeOf } from './preview-mode';
 import { DEFAULT_SORT, type SortState } from './sort-state';
 import { errorText, useBrowserUploads } from './use-browser-uploads';
 import { useConflictDecisions } from './use-conflict-decisions';
@@ -283,6 +283,8 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       return;
     }
     if (previewModeOf(file) && permitted(ACTION_PERMISSIONS.preview ?? '')) return setDialog({ kind: 'preview', file });
+    // Through a preview-only share there is nothing to download: the preview says 该文件类型不支持预览.
+    if (!mayDownload(file)) return setDialog({ kind: 'preview', file });
     if (!permitted(ACTION_PERMISSIONS.download ?? '')) return;
     // Opening a kind the browser cannot show: asked first, never a surprise download.
     modal.confirm({

@@ -12,7 +12,6 @@ import './file-table.css';
 import { FileStateTags } from './FileStateTags';
 import { ContextMenuArea, itemDomId, MoreButton, useLatest, useScrollCursorIntoView, type FileViewProps } from './file-view-parts';
 import type { ViewLayout } from './keyboard-nav';
-import { previewModeOf } from './preview-mode';
 import { useInfiniteScroll } from './use-infinite-scroll';
 import type { ItemHandlers } from './use-list-selection';
 
@@ -189,7 +188,8 @@ const Tile = memo(function Tile({ file, mode, width, selected, cursor, handlers,
 /** A picture's server thumbnail (lazy, decoded off the main thread), else the kind's icon; a failed thumbnail falls back to the icon. */
 function Thumbnail({ file }: { file: FileEntry }) {
   const [failed, setFailed] = useState(false);
-  if (previewModeOf(file) === 'image' && !failed) {
+  // Any raster picture has a server thumbnail (SVG never: it is not decoded).
+  if (file.kind === 'picture' && !/\.svgz?$/i.test(file.name) && !failed) {
     return <img src={thumbnailUrl(file.id)} alt="" loading="lazy" decoding="async" draggable={false} onError={() => setFailed(true)} data-testid="file-thumbnail" />;
   }
   return <FileKindIcon kind={displayKindOf(file)} encrypted={file.encrypted} size={56} />;

@@ -1,9 +1,10 @@
 import { CompressOutlined, ExpandOutlined, RotateRightOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
-import { Button, Spin, Tooltip } from 'antd';
+import { Alert, Button, Spin, Tooltip } from 'antd';
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { previewUrl, thumbnailUrl } from '../../../common/api/paths';
 import type { FileEntry } from '../../../common/api/types';
 import { useElementSize } from '../../lib/use-element-size';
+import { previewFailureText } from '../../lib/preview-failure';
 
 const MIN_SCALE = 0.05;
 const MAX_SCALE = 16;
@@ -22,14 +23,26 @@ const FIT: View = { scale: 'fit', x: 0, y: 0, rotate: 0 };
 /**
  * A picture at full resolution (the original, with the server's thumbnail shown until it arrives),
  * fitted to the box and then zoomed — buttons, the wheel, `+` / `-` / `0` keys — dragged about and
- * turned. The percentage says how large it is shown.
+ * turned. The percentage says how large it is shown. A picture the server would not render shows its
+ * coded reason (asked once more to read it: an <img> cannot), or `fallback`.
  */
-export function ImageViewer({ file }: { file: FileEntry }) {
+export function ImageViewer({ file, fallback }: { file: FileEntry; fallback: string }) {
   const box = useRef<HTMLDivElement>(null);
   const size = useElementSize(box, { width: 800, height: 600 });
   const [natural, setNatural] = useState<{ w: number; h: number } | null>(null);
   const [view, setView] = useState<View>(FIT);
   const drag = useRef<{ x: number; y: number; vx: number; vy: number } | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const failed = (): void => {
+    fetch(previewUrl(file.id), { credentials: 'include' })
+      .then((res) => {
+        if (!res.ok) return previewFailureText(res, fallback);
+        void res.body?.cancel(); // served, yet not a picture the browser decodes
+        return fallback;
+      })
+      .catch(() => fallback)
+      .then(setFailure, () => setFailure(fallback));
+  };
 
   const turned = view.rotate % 180 !== 0;
   const fitScale = natural ? Math.min(1, size.width / (turned ? natural.h : natural.w), size.height / (turned ? natural.w : natural.h)) : 1;
@@ -60,6 +73,7 @@ export function ImageViewer({ file }: { file: FileEntry }) {
   };
 
   const percent = Math.round(scale * 100);
+  if (failure) return <Alert type="error" showIcon title={failure} data-testid="preview-failed" />;
   return (
     <div style={{ display: 'flex', flexDirection: 'column', width: '100%', gap: 8 }}>
       <div
@@ -97,6 +111,7 @@ export function ImageViewer({ file }: { file: FileEntry }) {
           draggable={false}
           data-testid="preview-image"
           onLoad={(e) => setNatural({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })}
+          onError={failed}
           style={{
             position: 'absolute',
             left: '50%',

@@ -5,7 +5,9 @@ import { downloadUrl, namedPreviewUrl, previewUrl } from '../../../common/api/pa
 import type { FileEntry } from '../../../common/api/types';
 import { CsvPreview } from './CsvPreview';
 import { ImageViewer } from './ImageViewer';
-import { previewModeOf } from './preview-mode';
+import { mayDownload, previewModeOf } from './preview-mode';
+import { ERRORS } from '../../../common/api/errors';
+import { assertPreviewOk, PreviewFailure } from '../../lib/preview-failure';
 import { formatDateTime } from '../../../common/format/date';
 import { WatermarkOverlay } from '../../components/WatermarkOverlay';
 import { useCurrentUser } from '../../lib/current-user';
@@ -20,8 +22,9 @@ import { useCurrentUser } from '../../lib/current-user';
 export function PreviewModal({ file, siblings = [], onNavigate, onClose }: { file: FileEntry | null; siblings?: readonly FileEntry[]; onNavigate?: (file: FileEntry) => void; onClose: () => void }) {
   const mode = file ? previewModeOf(file) : null;
   const user = useCurrentUser();
-  // Through a preview-only share: no download here, and the viewer's account and time over the content.
-  const previewOnly = file?.share?.permission === 'preview';
+  // Through a preview-only share (byte-access.ts): no download here, and the viewer's account and
+  // time over the content.
+  const previewOnly = file ? !mayDownload(file) : false;
   const watermark = previewOnly ? `${user?.website ?? ''} ${formatDateTime(Date.now())}` : null;
   const index = file ? siblings.findIndex((s) => s.id === file.id) : -1;
   const prev = index > 0 ? siblings[index - 1] : undefined;
@@ -89,7 +92,7 @@ export function PreviewModal({ file, siblings = [], onNavigate, onClose }: { fil
       }
     >
       <div data-testid="preview" data-mode={mode ?? 'none'} style={{ display: 'flex', justifyContent: 'center', minHeight: 120 }}>
-        {file && mode === 'image' && <ImageViewer key={file.id} file={file} />}
+        {file && mode === 'image' && <ImageViewer key={file.id} file={file} fallback={failureText(previewOnly)} />}
         {file && mode === 'pdf' && (
           <WatermarkOverlay text={watermark}>
             <iframe key={file.id} title={file.name} src={namedPreviewUrl(file.id, file.name)} data-testid="preview-pdf" style={{ width: '100%', height: 'min(75vh, 900px)', border: 'none' }} />
@@ -97,34 +100,39 @@ export function PreviewModal({ file, siblings = [], onNavigate, onClose }: { fil
         )}
         {file && mode === 'text' && (
           <WatermarkOverlay text={watermark}>
-            <TextPreview key={file.id} file={file} />
+            <TextPreview key={file.id} file={file} fallback={failureText(previewOnly)} />
           </WatermarkOverlay>
         )}
-        {file && mode === 'csv' && <CsvPreview key={file.id} file={file} />}
+        {file && mode === 'csv' && <CsvPreview key={file.id} file={file} fallback={failureText(previewOnly)} />}
         {file && mode === 'audio' && <audio key={file.id} controls src={previewUrl(file.id)} data-testid="preview-audio" style={{ width: '100%' }} />}
         {file && mode === 'video' && <video key={file.id} controls src={previewUrl(file.id)} data-testid="preview-video" style={{ maxWidth: '100%', maxHeight: '70vh' }} />}
-        {file && mode === null && <Alert type="info" showIcon title="该类型的文件不支持预览，请下载后查看" />}
+        {file && mode === null && (
+          <Alert type="info" showIcon title={previewOnly ? ERRORS.PREVIEW_UNSUPPORTED.message : `${ERRORS.PREVIEW_UNSUPPORTED.message}，请下载后查看`} data-testid="preview-unsupported" />
+        )}
       </div>
     </Modal>
   );
 }
 
-function TextPreview({ file }: { file: FileEntry }) {
+/** What a failed preview shows when the server gave no coded reason. */
+function failureText(previewOnly: boolean): string {
+  return previewOnly ? '无法加载预览' : '无法加载预览，请下载后查看';
+}
+
+function TextPreview({ file, fallback }: { file: FileEntry; fallback: string }) {
   const [state, setState] = useState<{ text?: string; error?: string }>({});
   useEffect(() => {
     const controller = new AbortController();
     fetch(previewUrl(file.id), { credentials: 'include', signal: controller.signal })
-      .then(async (res) => {
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        setState({ text: await res.text() });
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setState({ error: '无法加载预览，请下载后查看' });
+      .then(async (res) => setState({ text: await (await assertPreviewOk(res, fallback)).text() }))
+      .catch((e: unknown) => {
+        // The server's coded refusal says why (该文件类型不支持预览…), else the generic failure.
+        if (!controller.signal.aborted) setState({ error: e instanceof PreviewFailure ? e.message : fallback });
       });
     return () => controller.abort();
-  }, [file.id]);
+  }, [file.id, fallback]);
 
-  if (state.error) return <Alert type="error" showIcon title={state.error} />;
+  if (state.error) return <Alert type="error" showIcon title={state.error} data-testid="preview-failed" />;
   if (state.text === undefined) return <Spin />;
   return (
     <pre data-testid="preview-text" tabIndex={0} style={{ width: '100%', maxHeight: '65vh', overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all', background: '#fafafa', padding: 12, margin: 0 }}>

@@ -7,7 +7,8 @@
  */
 import type { FileEntry, SpaceRole } from '../../../common/api/types';
 import { spaceMayModify } from '../../../common/files/space-roles';
-import { previewModeOf } from './preview-mode';
+import { byteVerdict } from '../../../common/api/byte-access';
+import { grantOfEntry, previewModeOf } from './preview-mode';
 
 export type FileAction =
   | 'open'
@@ -122,8 +123,8 @@ function shareBlocked(selection: readonly FileEntry[], need: 'download' | 'edit'
   for (const e of selection) {
     if (!e.share) continue;
     if (need === 'owner') return OWNER_ONLY;
-    if (need === 'download' && e.share.permission === 'preview') return PREVIEW_ONLY;
-    if (need === 'edit' && e.share.permission !== 'edit') return '没有编辑权限';
+    // The byte decision's rules (common/api/byte-access.ts), as the server applies them.
+    if (byteVerdict(grantOfEntry(e), need) !== 'yes') return need === 'download' ? PREVIEW_ONLY : '没有编辑权限';
   }
   return null;
 }

@@ -1,21 +1,22 @@
 import { Alert, Modal, Spin } from 'antd';
 import { useEffect, useState } from 'react';
+import { previewModeOf } from '../../../common/api/byte-access';
+import { ERRORS } from '../../../common/api/errors';
 import { linkPreviewUrl, linkThumbnailUrl } from '../../../common/api/paths';
 import type { LinkEntry } from '../../../common/api/sharing';
 import { WatermarkOverlay } from '../../components/WatermarkOverlay';
+import { assertPreviewOk, PreviewFailure } from '../../lib/preview-failure';
 
 type Mode = 'image' | 'pdf' | 'text' | 'audio' | 'video';
 
 const TEXT_MAX = 2 * 1024 * 1024;
 
-export function linkPreviewMode(e: LinkEntry): Mode | null {
+/** Exactly the files the server has a rendition for through this link (common/api/byte-access.ts); a CSV shows as text. */
+export function linkPreviewMode(e: LinkEntry, previewOnly: boolean): Mode | null {
   if (e.isDir) return null;
-  if (e.kind === 'picture') return /\.svgz?$/i.test(e.name) ? null : 'image';
-  if (e.kind === 'pdf') return 'pdf';
-  if (e.kind === 'txt') return e.size <= TEXT_MAX ? 'text' : null;
-  if (e.kind === 'music') return 'audio';
-  if (e.kind === 'video') return 'video';
-  return null;
+  const mode = previewModeOf(e.name, { via: 'link', previewOnly });
+  if (mode === 'csv' || mode === 'text') return e.size <= TEXT_MAX ? 'text' : null;
+  return mode;
 }
 
 /**
@@ -23,8 +24,20 @@ export function linkPreviewMode(e: LinkEntry): Mode | null {
  * on our origin). Through a preview-only link, pictures come watermarked from the server and PDF and
  * text get the watermark drawn over them.
  */
-export function LinkPreviewModal({ entry, visit, watermark, onClose }: { entry: LinkEntry | null; visit: string; watermark: string | null; onClose: () => void }) {
-  const mode = entry ? linkPreviewMode(entry) : null;
+export function LinkPreviewModal({
+  entry,
+  visit,
+  previewOnly,
+  watermark,
+  onClose,
+}: {
+  entry: LinkEntry | null;
+  visit: string;
+  previewOnly: boolean;
+  watermark: string | null;
+  onClose: () => void;
+}) {
+  const mode = entry ? linkPreviewMode(entry, previewOnly) : null;
   return (
     <Modal open={entry !== null} title={entry?.name} onCancel={onClose} footer={null} width={mode === 'pdf' || mode === 'video' ? 960 : 720} destroyOnHidden>
       <div data-testid="link-preview" data-mode={mode ?? 'none'} style={{ display: 'flex', justifyContent: 'center', minHeight: 120 }}>
@@ -38,7 +51,7 @@ export function LinkPreviewModal({ entry, visit, watermark, onClose }: { entry: 
         )}
         {entry && mode === 'audio' && <audio controls src={linkPreviewUrl(entry.id, visit)} style={{ width: '100%' }} />}
         {entry && mode === 'video' && <video controls src={linkPreviewUrl(entry.id, visit)} style={{ maxWidth: '100%', maxHeight: '70vh' }} />}
-        {entry && mode === null && <Alert type="info" showIcon message="该类型的文件不支持预览" />}
+        {entry && mode === null && <Alert type="info" showIcon message={ERRORS.PREVIEW_UNSUPPORTED.message} data-testid="link-preview-unsupported" />}
       </div>
     </Modal>
   );
@@ -51,13 +64,14 @@ function Fetched({ url, kind, name }: { url: string; kind: 'pdf' | 'text'; name:
     let objectUrl: string | null = null;
     fetch(url, { credentials: 'include', signal: controller.signal, referrerPolicy: 'no-referrer' })
       .then(async (res) => {
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        await assertPreviewOk(res, '无法加载预览');
         if (kind === 'text') return setState({ text: await res.text() });
         objectUrl = URL.createObjectURL(new Blob([await res.arrayBuffer()], { type: 'application/pdf' }));
         setState({ url: objectUrl });
       })
-      .catch(() => {
-        if (!controller.signal.aborted) setState({ error: '无法加载预览' });
+      .catch((e: unknown) => {
+        // The server's coded refusal says why (该文件类型不支持预览…), else the generic failure.
+        if (!controller.signal.aborted) setState({ error: e instanceof PreviewFailure ? e.message : '无法加载预览' });
       });
     return () => {
       controller.abort();

@@ -226,7 +226,7 @@ function OpenedLink({ visit, compact, inApp, onLost, onSaved }: { visit: LinkVis
           ) : null
         }
         renderItem={(e) => {
-          const previewable = linkPreviewMode(e) !== null;
+          const previewable = linkPreviewMode(e, visit.previewOnly) !== null;
           const checked = selected.includes(e.id);
           return (
             <List.Item
@@ -234,6 +234,10 @@ function OpenedLink({ visit, compact, inApp, onLost, onSaved }: { visit: LinkVis
               data-name={e.name}
               actions={[
                 ...(previewable ? [<Button key="p" type="link" size="small" icon={<EyeOutlined />} onClick={() => setPreview(e)} data-testid="link-row-preview">预览</Button>] : []),
+                // Nothing to see nor take here: say so, rather than a row without any action.
+                ...(!previewable && !e.isDir && !canDownload
+                  ? [<span key="n" style={{ color: 'rgba(0,0,0,0.45)' }} data-testid="link-row-no-preview">{ERRORS.PREVIEW_UNSUPPORTED.message}</span>]
+                  : []),
                 ...(canDownload ? [<Button key="d" type="link" size="small" icon={<DownloadOutlined />} onClick={() => void download([e.id])} data-testid="link-row-download">下载</Button>] : []),
               ]}
             >
@@ -260,7 +264,7 @@ function OpenedLink({ visit, compact, inApp, onLost, onSaved }: { visit: LinkVis
           );
         }}
       />
-      <LinkPreviewModal entry={preview} visit={visit.visit} watermark={visit.watermark} onClose={() => setPreview(null)} />
+      <LinkPreviewModal entry={preview} visit={visit.visit} previewOnly={visit.previewOnly} watermark={visit.watermark} onClose={() => setPreview(null)} />
     </div>
   );
 }

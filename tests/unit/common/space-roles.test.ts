@@ -32,7 +32,7 @@ describe('preview allow-list (common/files/preview.ts)', () => {
     ['e.mp4', 'video/mp4'],
     ['f.html', null],
     ['g.svg', null],
-    ['h.xml', null],
+    ['h.xml', 'text/plain; charset=utf-8'],
     ['noext', null],
   ])('%s → %s', (name, type) => {
     expect(previewTypeOf(name)).toBe(type);

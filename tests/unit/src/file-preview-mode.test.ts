@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { previewModeOf, TEXT_PREVIEW_MAX_BYTES } from '../../../src/features/files/preview-mode';
+import type { FileEntry } from '../../../common/api/types';
+import { mayDownload, previewModeOf, TEXT_PREVIEW_MAX_BYTES } from '../../../src/features/files/preview-mode';
 
 const file = (kind: Parameters<typeof previewModeOf>[0]['kind'], name: string, size = 10) => ({ isDir: false, kind, name, size });
 
@@ -27,5 +28,34 @@ describe('preview modes', () => {
     expect(previewModeOf(file('picture', 'logo.SVG'))).toBeNull();
     expect(previewModeOf(file('txt', 'big.log', TEXT_PREVIEW_MAX_BYTES + 1))).toBeNull();
     expect(previewModeOf(file('txt', 'ok.log', TEXT_PREVIEW_MAX_BYTES))).toBe('text');
+  });
+});
+
+describe('preview modes follow the byte decision (common/api/byte-access.ts)', () => {
+  const shared = (permission: 'preview' | 'download' | 'edit', kind: Parameters<typeof previewModeOf>[0]['kind'], name: string) => ({
+    ...file(kind, name),
+    share: { permission, rootId: 'r', sharedBy: { id: 'u', nickName: 'u' } } as unknown as FileEntry['share'],
+  });
+
+  it('a preview-only share sees any raster picture (watermarked by the server), never SVG nor a type without a rendition', () => {
+    expect(previewModeOf(shared('preview', 'picture', 'scan.tiff'))).toBe('image');
+    expect(previewModeOf(shared('preview', 'picture', 'a.png'))).toBe('image');
+    expect(previewModeOf(shared('preview', 'picture', 'logo.svg'))).toBeNull();
+    expect(previewModeOf(shared('preview', 'unknown', 'report.bin'))).toBeNull();
+    expect(previewModeOf(shared('preview', 'pdf', 'a.pdf'))).toBe('pdf');
+  });
+
+  it('others see only what a browser shows as it is: no TIFF, XML as text', () => {
+    expect(previewModeOf(file('picture', 'scan.tiff'))).toBeNull();
+    expect(previewModeOf(shared('download', 'picture', 'scan.tiff'))).toBeNull();
+    expect(previewModeOf(file('txt', 'feed.xml'))).toBe('text');
+    expect(previewModeOf(file('video', 'clip.avi'))).toBeNull();
+  });
+
+  it('download is offered only where the grant allows it', () => {
+    expect(mayDownload({})).toBe(true);
+    expect(mayDownload(shared('download', 'unknown', 'x.bin'))).toBe(true);
+    expect(mayDownload(shared('edit', 'unknown', 'x.bin'))).toBe(true);
+    expect(mayDownload(shared('preview', 'unknown', 'x.bin'))).toBe(false);
   });
 });
