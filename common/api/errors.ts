@@ -65,6 +65,11 @@ export const ERRORS = {
   // Appended by the partial-chunk resume work: a chunk upload with `offset` > 0 when the server does
   // not hold that many bytes of the chunk (the client restarts the chunk from offset 0).
   CHUNK_OFFSET_MISMATCH: { code: 'UPL-4009', status: 400, message: '分片续传位置与服务器记录不一致，请从头重传该分片' },
+  /**
+   * Issue 35: the bytes are a program or a script (PE, ELF, Mach-O, '#!/'), recognised by their first
+   * bytes whatever the name, and the tenant blocks executable types (common/files/content-signatures.ts).
+   */
+  FILE_CONTENT_BLOCKED: { code: 'UPL-4010', status: 400, message: '文件内容为可执行程序或脚本，不允许上传' },
 
   // Appended by the accounts work (issue 4). Login throttling and lock rules: see LoginForm in types.ts.
   /** Locked by an admin or after too many failed logins; an admin unlocks it. */

@@ -1,5 +1,5 @@
 import { ERRORS } from '../../common/api/errors';
-import { blockedContentExtension } from '../../common/files/content-signatures';
+import { blockedContentFamily } from '../../common/files/content-signatures';
 import { DEFAULT_BLOCKED_EXTENSIONS } from '../../common/transfer/checks';
 import { AppError } from '../http/app-error';
 import type { CheckRepository } from '../repositories/check-repository';
@@ -15,7 +15,7 @@ export function extensionOf(name: string): string {
  * invisible characters, no trailing dot — so `x.exe.` and `x.exe` + U+200B never get here as
  * something else) and, where the bytes are at hand, by their first bytes
  * (common/files/content-signatures.ts). Every way a file gets a name or content asks here: upload
- * checks, merge, second upload, createTxt, rename.
+ * checks, the first chunk, merge, second upload, batch upload, createTxt, rename (the name only).
  */
 export class BlockedTypes {
   constructor(private readonly repo: CheckRepository) {}
@@ -34,10 +34,20 @@ export class BlockedTypes {
     if (await this.isBlockedName(tenantId, name)) throw new AppError(ERRORS.FILE_TYPE_BLOCKED);
   }
 
-  /** The name, then the content's first bytes (`head`, CONTENT_HEAD_BYTES of them suffice). */
+  /** The name (FILE_TYPE_BLOCKED), then the content's first bytes (assertAllowedBytes). */
   async assertAllowedContent(tenantId: string, name: string, head: Uint8Array): Promise<void> {
     const blocked = await this.blockedExtensions(tenantId);
     const extension = extensionOf(name);
-    if ((extension !== '' && blocked.includes(extension)) || blockedContentExtension(head, blocked, extension)) throw new AppError(ERRORS.FILE_TYPE_BLOCKED);
+    if (extension !== '' && blocked.includes(extension)) throw new AppError(ERRORS.FILE_TYPE_BLOCKED);
+    if (head.length > 0 && blockedContentFamily(head, blocked)) throw new AppError(ERRORS.FILE_CONTENT_BLOCKED);
+  }
+
+  /**
+   * A program or script by its first bytes (`head`, CONTENT_HEAD_BYTES of them suffice) where the
+   * tenant blocks executables: FILE_CONTENT_BLOCKED, whatever the name. The verdict does not depend on
+   * the name, so a rename never needs the bytes again: the name rule alone decides a rename.
+   */
+  async assertAllowedBytes(tenantId: string, head: Uint8Array): Promise<void> {
+    if (head.length > 0 && blockedContentFamily(head, await this.blockedExtensions(tenantId))) throw new AppError(ERRORS.FILE_CONTENT_BLOCKED);
   }
 }

@@ -52,6 +52,11 @@ export interface ChunkReceiverDeps {
   uploadExpiryMs: number;
   /** Test hook: SIGKILL at the named point. */
   crashPoint(point: 'chunk-after-write-before-rename' | 'chunk-after-rename-before-record'): void;
+  /**
+   * Chunk 0 was just recorded: its first bytes are judged (a program or script the tenant blocks is
+   * refused here, not after the whole file came). Throws to refuse; the upload is gone by then.
+   */
+  firstChunkStored(caller: Caller, uploadId: string): Promise<void>;
 }
 
 export class ChunkReceiver {
@@ -269,6 +274,7 @@ export class ChunkReceiver {
         await this.uploads.recordChunk(upload.id, index, expectedLength, received, now, now + this.deps.uploadExpiryMs);
       });
     });
+    if (index === 0) await this.deps.firstChunkStored(caller, upload.id);
   }
 
   /**

@@ -43,6 +43,8 @@ export type CrashPoint = (typeof CRASH_POINTS)[number];
 export interface TypePolicy {
   assertAllowedType(tenantId: string, name: string): Promise<void>;
   assertAllowedContent(tenantId: string, name: string, head: Uint8Array): Promise<void>;
+  /** The content alone (no name yet, or a name already judged): FILE_CONTENT_BLOCKED. */
+  assertAllowedBytes(tenantId: string, head: Uint8Array): Promise<void>;
 }
 
 export interface UploadServiceOptions {
@@ -99,6 +101,7 @@ export class UploadService {
       receiving: this.receiving,
       uploadExpiryMs: options.uploadExpiryMs,
       crashPoint: (point) => this.crashPoint(point),
+      firstChunkStored: (caller, uploadId) => this.refuseExecutableHead(caller, uploadId),
     });
   }
 
@@ -374,6 +377,20 @@ export class UploadService {
   }
 
   /** Rows first, so nobody resumes it, then its chunk files. The caller holds the upload's lock. */
+  /**
+   * Issue 35: a program or script the tenant blocks is refused at its first chunk, whatever the name
+   * it will get, and its upload goes (the merge would refuse it anyway: this spares sending the rest).
+   */
+  private async refuseExecutableHead(caller: Caller, uploadId: string): Promise<void> {
+    const head = await this.chunks.readHead(uploadId, CONTENT_HEAD_BYTES);
+    try {
+      await this.types.assertAllowedBytes(caller.tenantId, head);
+    } catch (err) {
+      await this.locks.run(uploadId, () => this.dropUpload(uploadId));
+      throw err;
+    }
+  }
+
   private async dropUpload(uploadId: string): Promise<void> {
     await this.uploads.deleteUpload(uploadId);
     await this.chunks.removeUpload(uploadId);

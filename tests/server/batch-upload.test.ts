@@ -134,7 +134,7 @@ describe('small-file batch upload', () => {
     expect(codes).toEqual([
       'created',
       ERRORS.FILE_TYPE_BLOCKED.code,
-      ERRORS.FILE_TYPE_BLOCKED.code,
+      ERRORS.FILE_CONTENT_BLOCKED.code,
       ERRORS.CHUNK_DIGEST_MISMATCH.code,
       ERRORS.NAME_CONFLICT.code,
       'created',

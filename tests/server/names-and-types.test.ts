@@ -82,20 +82,20 @@ describe('blocked types by stored name and by content', () => {
     expect((await admin.post(API.rename, { id: folder.id, name: `setup-${serial}.exe` })).status).toBe(200);
   });
 
-  it('createTxt refuses script.bat and a #! script only where its type is blocked', async () => {
+  it('createTxt refuses script.bat by its name and a #! script by its content', async () => {
     expectError(await admin.post(API.createTxt, { parentId: null, category: 1, name: `script-${serial++}.bat`, content: '@echo off' }), ERRORS.FILE_TYPE_BLOCKED.code);
-    // sh is not blocked by default: a shell script as text is fine.
-    expect((await admin.post(API.createTxt, { parentId: null, category: 1, name: `run-${serial++}.txt`, content: '#!/bin/sh\necho hi' })).status).toBe(200);
+    // The default list blocks executable types: a shell script is refused whatever it is called (issue 35).
+    expectError(await admin.post(API.createTxt, { parentId: null, category: 1, name: `run-${serial++}.txt`, content: '#!/bin/sh\necho hi' }), ERRORS.FILE_CONTENT_BLOCKED.code);
   });
 
-  it('a PE program uploaded as x.txt is refused at merge, and nothing is left behind', async () => {
+  it('a PE program uploaded as x.txt is refused at its first chunk, and nothing is left behind', async () => {
     const name = `innocent-${serial++}.txt`;
-    expectError(await uploadFile(admin, peBytes(), name), ERRORS.FILE_TYPE_BLOCKED.code);
+    await expect(uploadFile(admin, peBytes(), name)).rejects.toThrow(ERRORS.FILE_CONTENT_BLOCKED.code);
     expect(await names(admin, null)).not.toContain(name);
   });
 
-  it('a DLL is a DLL: a PE named .dll uploads where exe is blocked, and text starting with MZ is text', async () => {
-    expect((await uploadFile(admin, peBytes(), `library-${serial++}.dll`)).status).toBe(200);
+  it('a PE named .dll is an executable too where executables are blocked; text starting with MZ is text', async () => {
+    await expect(uploadFile(admin, peBytes(), `library-${serial++}.dll`)).rejects.toThrow(ERRORS.FILE_CONTENT_BLOCKED.code);
     expect((await admin.post(API.createTxt, { parentId: null, category: 1, name: `mz-${serial++}.txt`, content: 'MZ'.padEnd(300, ' notes') })).status).toBe(200);
   });
 
@@ -103,7 +103,7 @@ describe('blocked types by stored name and by content', () => {
     const pe = peBytes();
     await storeBypassingContentCheck(pe, `legacy-${serial++}.bin`);
     const refused = await secondUpload(admin, pe, `copy-${serial++}.txt`);
-    expectError(refused.answer, ERRORS.FILE_TYPE_BLOCKED.code);
+    expectError(refused.answer, ERRORS.FILE_CONTENT_BLOCKED.code);
     // Plain content stored the same way is claimed as usual.
     const plain = randomContent(5000 + serial++);
     await storeBypassingContentCheck(plain, `plain-${serial++}.bin`);

@@ -81,6 +81,8 @@ function decideOnApiError(error: ApiCallError): FailureDecision {
       // The server enforces the pre-upload checks again; the item ends where the check would have put it.
       if (failure.errorCode === ERRORS.FILE_LOCKED.code) return { action: 'hold', message: MESSAGES.held.locked, holdReason: 'locked' };
       if (failure.errorCode === ERRORS.FILE_TYPE_BLOCKED.code) return { action: 'fail', message: MESSAGES.blockedType, holdReason: 'blockedType' };
+      // The same intercepted list, saying it was the content: the name alone looked allowed.
+      if (failure.errorCode === ERRORS.FILE_CONTENT_BLOCKED.code) return { action: 'fail', message: MESSAGES.blockedContent, holdReason: 'blockedType' };
       return { action: 'fail', message: failure.errorMessage || MESSAGES.httpStatus(status) };
     case 'ignored':
       if (status >= 500 || TRANSIENT_STATUSES.has(status)) {

@@ -15,6 +15,8 @@ export const MESSAGES = {
   serverBusy: '服务器繁忙，稍后将自动重试',
   offline: '网络已断开，恢复后自动继续',
   blockedType: '该文件类型禁止上传',
+  /** The bytes are a program or a script (recognised by content, whatever the name) and the tenant blocks executables. */
+  blockedContent: '文件内容为可执行程序或脚本，禁止上传',
   overQuota: '空间不足，无法上传',
   held: {
     exists: '当前目录下已存在同名文件，请选择上传为新版本或重命名',

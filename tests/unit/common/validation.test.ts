@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { blockedContentExtension } from '../../../common/files/content-signatures';
+import { blockedContentFamily, executableFamilyOf } from '../../../common/files/content-signatures';
+import { DEFAULT_BLOCKED_EXTENSIONS } from '../../../common/transfer/checks';
 import { checkFileName, checkIdentifierName, FORBIDDEN_NAME_CHARS, normalizeFileName } from '../../../common/validation/names';
 import { PASSWORD_MESSAGES, validateNewPassword, validateRepeatPassword } from '../../../common/validation/password';
 import { ERRORS } from '../../../common/api/errors';
@@ -63,8 +64,9 @@ describe('checkFileName: names every file system and desktop client can hold, sh
   });
 });
 
-describe('blockedContentExtension: executables by their first bytes', () => {
+describe('blockedContentFamily: executables by their first bytes, whatever the name', () => {
   const bytes = (...b: number[]) => new Uint8Array(b);
+  const text = (t: string) => new TextEncoder().encode(t);
   /** A minimal PE image head: the MZ stub pointing (e_lfanew) at 'PE\0\0'. */
   const pe = () => {
     const h = new Uint8Array(0x100);
@@ -73,23 +75,32 @@ describe('blockedContentExtension: executables by their first bytes', () => {
     h.set([0x50, 0x45, 0, 0], 0x80);
     return h;
   };
-  it('knows PE, ELF, Mach-O and #! scripts when their extensions are blocked', () => {
-    expect(blockedContentExtension(pe(), ['exe'])).toBe('exe');
-    expect(blockedContentExtension(pe(), ['scr'])).toBe('scr');
-    expect(blockedContentExtension(bytes(0x7f, 0x45, 0x4c, 0x46), ['so'])).toBe('so');
-    expect(blockedContentExtension(bytes(0xcf, 0xfa, 0xed, 0xfe), ['dylib'])).toBe('dylib');
-    expect(blockedContentExtension(new TextEncoder().encode('#!/bin/sh\n'), ['sh'])).toBe('sh');
+  const defaults = [...DEFAULT_BLOCKED_EXTENSIONS];
+  it('under the default list refuses PE, ELF, Mach-O (thin and universal) and #! scripts', () => {
+    expect(blockedContentFamily(pe(), defaults)).toBe('windows-executable');
+    expect(blockedContentFamily(bytes(0x7f, 0x45, 0x4c, 0x46, 2, 1, 1), defaults)).toBe('elf');
+    expect(blockedContentFamily(bytes(0xcf, 0xfa, 0xed, 0xfe), defaults)).toBe('mach-o');
+    expect(blockedContentFamily(bytes(0xfe, 0xed, 0xfa, 0xce), defaults)).toBe('mach-o');
+    // A universal binary: 0xCAFEBABE then the count of architectures (2: x86_64 and arm64).
+    expect(blockedContentFamily(bytes(0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 2), defaults)).toBe('mach-o');
+    expect(blockedContentFamily(bytes(0xca, 0xfe, 0xba, 0xbf, 0, 0, 0, 3), defaults)).toBe('mach-o');
+    expect(blockedContentFamily(text('#!/bin/sh\necho hi'), defaults)).toBe('shebang-script');
+    expect(blockedContentFamily(text('#! /usr/bin/env python3\n'), defaults)).toBe('shebang-script');
   });
-  it('lets content through when the tenant blocks none of its family, and plain content always', () => {
-    expect(blockedContentExtension(pe(), ['msi', 'bat'])).toBeNull();
+  it('any program or script type on the list blocks executables; a list without one lets them through', () => {
+    expect(blockedContentFamily(bytes(0x7f, 0x45, 0x4c, 0x46), ['exe'])).toBe('elf');
+    expect(blockedContentFamily(pe(), ['sh'])).toBe('windows-executable');
+    expect(blockedContentFamily(pe(), ['docx', 'mp4'])).toBeNull();
+    expect(blockedContentFamily(pe(), [])).toBeNull();
+  });
+  it('leaves plain content alone, also what merely starts like a program', () => {
     // 'MZ' without the PE header it would point to is text, whatever is blocked.
-    expect(blockedContentExtension(new TextEncoder().encode('MZ is also how this note starts, and it goes on long enough to have a 0x3C byte or more'), ['exe'])).toBeNull();
-    expect(blockedContentExtension(new TextEncoder().encode('#! not a script'), ['sh'])).toBeNull();
-    // A program named as its own family's member is judged by that name: a DLL is not refused as an exe.
-    expect(blockedContentExtension(pe(), ['exe'], 'dll')).toBeNull();
-    expect(blockedContentExtension(pe(), ['exe'], 'txt')).toBe('exe');
-    expect(blockedContentExtension(bytes(0x25, 0x50, 0x44, 0x46), ['exe'])).toBeNull();
-    expect(blockedContentExtension(bytes(), ['exe'])).toBeNull();
+    expect(executableFamilyOf(text('MZ is also how this note starts, and it goes on long enough to have a 0x3C byte or more'))).toBeNull();
+    expect(executableFamilyOf(text('#! not a script'))).toBeNull();
+    // A Java class file: 0xCAFEBABE then its version (major 52), not a count of architectures.
+    expect(executableFamilyOf(bytes(0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52))).toBeNull();
+    expect(executableFamilyOf(bytes(0x25, 0x50, 0x44, 0x46))).toBeNull();
+    expect(executableFamilyOf(bytes())).toBeNull();
   });
 });
 

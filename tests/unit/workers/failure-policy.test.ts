@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { ERRORS } from '../../../common/api/errors';
+import { ApiCallError, classifyFailure } from '../../../common/api/failure';
+import { decideOnFailure } from '../../../workers/engine/failure-policy';
+import { MESSAGES } from '../../../workers/engine/messages';
+
+const refusal = (code: string, message: string) => {
+  const body = { errorCode: code, errorMessage: message };
+  return new ApiCallError(400, classifyFailure(400, body), body);
+};
+
+describe('decideOnFailure: blocked types', () => {
+  it('content the tenant blocks ends in the intercepted list, saying it was the content', () => {
+    expect(decideOnFailure(refusal(ERRORS.FILE_CONTENT_BLOCKED.code, ERRORS.FILE_CONTENT_BLOCKED.message))).toEqual({
+      action: 'fail',
+      message: MESSAGES.blockedContent,
+      holdReason: 'blockedType',
+    });
+  });
+  it('a blocked name ends there too, with its own words', () => {
+    expect(decideOnFailure(refusal(ERRORS.FILE_TYPE_BLOCKED.code, ERRORS.FILE_TYPE_BLOCKED.message))).toMatchObject({ action: 'fail', message: MESSAGES.blockedType, holdReason: 'blockedType' });
+  });
+});
