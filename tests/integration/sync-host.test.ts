@@ -89,4 +89,63 @@ describe('the desktop sync process', () => {
     await host.waitFor((e) => e.type === 'stopped');
     expect(host.events.some((e) => e.type === 'error')).toBe(false);
   });
+
+  it('holds mass deletes for 确认删除 of the list shown, restores the deletion event, and refuses a second engine on the folder', async () => {
+    const dir = path.join(work, 'held');
+    await fsp.mkdir(dir);
+    for (let i = 0; i < 6; i++) await fsp.writeFile(path.join(dir, `f${i}.txt`), `内容 ${i}`);
+    const jar = await loggedInJar(server.baseUrl, server.dataDir);
+    const start = (host: ReturnType<typeof fakePort>, state: string) =>
+      host.send({
+        type: 'start',
+        serverUrl: server.baseUrl,
+        networkEnv: 'internal',
+        cookie: jar.cookie(),
+        stateDir: path.join(work, state),
+        pairs: [{ id: 'p2', localDir: dir, remotePath: '/桌面删除', mode: 'two-way', deleteRemote: false, ignore: [], paused: false }],
+        settings: { uploadLimit: 0, downloadLimit: 0, intervalMs: 3_600_000, startAtLogin: false },
+      });
+    const host = fakePort();
+    runHost(host.port);
+    start(host, 'state-held');
+    await host.waitFor((e) => e.type === 'pass' && e.summary.uploaded === 6);
+    const pairOf = (e: HostEvent) => (e.type === 'status' ? e.status.pairs[0] : undefined);
+
+    // A second desktop process (another state folder) on the same folder: refused, nothing done.
+    const second = fakePort();
+    runHost(second.port);
+    start(second, 'state-second');
+    const refused = pairOf(await second.waitFor((e) => pairOf(e)?.code === 'locked'))!;
+    expect(refused.message).toContain('另一个同步程序正在同步这个文件夹');
+    expect(second.events.some((e) => e.type === 'pass')).toBe(false);
+    second.send({ type: 'stop' });
+    await second.waitFor((e) => e.type === 'stopped');
+
+    // 4 of 6 deleted here while paused (so no pass sees only some of them): the next pass holds them.
+    host.send({ type: 'setPaused', paused: true });
+    await host.waitFor((e) => e.type === 'status' && e.status.paused);
+    for (let i = 0; i < 4; i++) await fsp.rm(path.join(dir, `f${i}.txt`));
+    host.send({ type: 'setPaused', paused: false });
+    const held = pairOf(await host.waitFor((e) => pairOf(e)?.code === 'deletesHeld' && pairOf(e)?.phase === 'idle'))!;
+    expect(held.heldDeletes).toMatchObject({ remoteFiles: 4, localFiles: 0, syncedFiles: 6, wholePass: false });
+    expect(held.heldDeletes!.items.map((i) => i.path).sort()).toEqual(['f0.txt', 'f1.txt', 'f2.txt', 'f3.txt']);
+
+    host.send({ type: 'confirmDeletes', requestId: 1, pairId: 'p2', token: 'ffffffff' });
+    expect(await host.waitFor((e) => e.type === 'done' && e.requestId === 1)).toMatchObject({ error: expect.stringContaining('已经变化') });
+    host.send({ type: 'confirmDeletes', requestId: 2, pairId: 'p2', token: held.heldDeletes!.token });
+    expect(await host.waitFor((e) => e.type === 'done' && e.requestId === 2)).not.toHaveProperty('error');
+    await host.waitFor((e) => e.type === 'pass' && e.summary.deleted === 4);
+    const after = pairOf(await host.waitFor((e) => (pairOf(e)?.deletions?.length ?? 0) > 0 && pairOf(e)?.phase === 'idle'))!;
+    expect(after.heldDeletes).toBeNull();
+    expect(after.deletions![0]).toMatchObject({ remote: 4, local: 0 });
+
+    host.send({ type: 'restoreDeletion', requestId: 3, pairId: 'p2', eventId: after.deletions![0]!.id });
+    expect(await host.waitFor((e) => e.type === 'done' && e.requestId === 3)).toMatchObject({ result: { restored: 4, failed: [] } });
+    await host.waitFor((e) => e.type === 'pass' && e.summary.downloaded === 4);
+    for (let i = 0; i < 6; i++) expect(await fsp.readFile(path.join(dir, `f${i}.txt`), 'utf8')).toBe(`内容 ${i}`);
+
+    host.send({ type: 'stop' });
+    await host.waitFor((e) => e.type === 'stopped');
+    expect(host.events.some((e) => e.type === 'error')).toBe(false);
+  });
 });
