@@ -6,6 +6,7 @@
  * `npm run sync:fuzz -- --seeds 100000` runs more.
  */
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_DELETE_GUARD } from '../../workers/sync/delete-gate';
 import { optionsForSeed, simulate } from './sim/simulate';
 
 async function runSeeds(mode: 'two-way' | 'backup', from: number, count: number): Promise<string[]> {
@@ -26,6 +27,18 @@ describe('sync simulation', () => {
 
   it('backup: 150 seeds back everything up and never touch the local disk', async () => {
     expect(await runSeeds('backup', 1, 150)).toEqual([]);
+  }, 60_000);
+
+  it('two-way with the default delete threshold: 150 seeds whose user confirms what waits converge without losing anything', async () => {
+    let held = 0;
+    const failures: string[] = [];
+    for (let seed = 1; seed <= 150; seed++) {
+      const result = await simulate({ ...optionsForSeed(seed, 'two-way'), deleteGuard: DEFAULT_DELETE_GUARD, confirmDeletes: true });
+      held += result.heldPasses;
+      if (result.failures.length > 0) failures.push(`seed ${seed}: ${result.failures.slice(0, 5).join('; ')}`);
+    }
+    expect(failures).toEqual([]);
+    expect(held).toBeGreaterThan(0); // the threshold was met, and confirming let the deletes through
   }, 60_000);
 
   it('a seed replays exactly', async () => {

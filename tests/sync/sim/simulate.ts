@@ -11,7 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SyncMode, SyncPairConfig } from '../../../common/sync/types';
 import { describeOp } from '../../../workers/sync/executor';
-import { newPairCache, runPass, PassRefused, type PairCache, type PairRuntime } from '../../../workers/sync/pass';
+import { newPairCache, runPass, DeletesHeld, PassRefused, type PairCache, type PairRuntime } from '../../../workers/sync/pass';
+import type { DeleteGuard } from '../../../workers/sync/delete-gate';
+import { confirmHeld } from '../../../workers/sync/deletion-events';
+
+/** The default run's threshold: the simulated users mean every delete; a side emptied of a grown tree is a safety stop, as an unmounted disk would be. */
+const SIM_DELETE_GUARD: DeleteGuard = { maxShare: 1, maxCount: Infinity, emptySideFrom: 10 };
 import { RemoteError, type Journal } from '../../../workers/sync/ports';
 import { SqliteJournal } from '../../../workers/sync/sqlite-journal';
 import { SyncLog } from '../../../workers/sync/sync-log';
@@ -35,6 +40,13 @@ export interface SimOptions {
   userRate?: number;
   crashRate?: number;
   netRate?: number;
+  /**
+   * The engine's delete threshold (workers/sync/delete-gate.ts). Default: the share and count rules
+   * off (the simulated users mean every delete) and a side emptied of 10 files a safety stop.
+   */
+  deleteGuard?: DeleteGuard;
+  /** The user confirms whatever deletes wait (确认删除) after each pass that held some. */
+  confirmDeletes?: boolean;
 }
 
 /** The options a seed runs with everywhere (test, fuzz, replay): one seed in four on a case-insensitive disk. */
@@ -57,6 +69,8 @@ export interface SimResult {
   trace: string[];
   /** Runs that ended on the empty-side safety stop (pass.ts). */
   safetyStops: number;
+  /** Passes that held deletes for confirmation. */
+  heldPasses: number;
 }
 
 /** Gates the journal too: a crashed engine writes nothing more. */
@@ -96,6 +110,8 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
     userRate: 0.04,
     crashRate: 0.012,
     netRate: 0.01,
+    deleteGuard: SIM_DELETE_GUARD,
+    confirmDeletes: false,
     ...input,
   };
   const rng = new Rng(options.seed);
@@ -111,7 +127,7 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
   const remoteUser = new RemoteUser(server, rootId, rng, ledger, log);
   const localWrites: string[] = [];
   const busy = new Set<string>();
-  const result: SimResult = { seed: options.seed, options, failures: [], passes: 0, crashes: 0, networkFailures: 0, conflicts: 0, uploaded: 0, downloaded: 0, moved: 0, deleted: 0, trace, safetyStops: 0 };
+  const result: SimResult = { seed: options.seed, options, failures: [], passes: 0, crashes: 0, networkFailures: 0, conflicts: 0, uploaded: 0, downloaded: 0, moved: 0, deleted: 0, trace, safetyStops: 0, heldPasses: 0 };
 
   let chaos = true;
   /** A safety stop (a side suddenly empty): the engine rightly waits for the user; no convergence then. */
@@ -163,9 +179,7 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
       readConcurrency: 2,
       checkPolicy: true,
       cache,
-      // The simulated users mean every delete they make; only a side emptied of a grown tree stops a
-      // pass (as an unmounted disk would): the threshold itself is tested in tests/sync/delete-gate.test.ts.
-      deleteGuard: { maxShare: 1, maxCount: Infinity, emptySideFrom: 10 },
+      deleteGuard: options.deleteGuard,
       trace: (line) => log(`  op ${line}`),
       // Debugging: SIM_DUMP_PLAN=<text> saves the input of the first plan with an operation whose
       // description holds <text>, for `node --import tsx tests/sync/replan.ts` to replay alone.
@@ -179,6 +193,14 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
     return { gate, rt };
   }
 
+  /** Deletes wait: counted, and confirmed when the user does (the next pass lets exactly those go). */
+  async function deletesHeld(): Promise<void> {
+    result.heldPasses++;
+    if (!options.confirmDeletes) return;
+    log('deletes held: the user confirms them');
+    await confirmHeld(journal, null);
+  }
+
   async function pass(): Promise<number | null> {
     result.passes++;
     try {
@@ -190,6 +212,7 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
       result.deleted += s.deleted;
       result.conflicts += s.conflicts;
       log(`pass: ↑${s.uploaded} ↓${s.downloaded} moved ${s.moved} deleted ${s.deleted} conflicts ${s.conflicts} failed ${s.failed} plan ${outcome.lastPlanSize}`);
+      if (outcome.held) await deletesHeld();
       return outcome.lastPlanSize;
     } catch (error) {
       if (error instanceof CrashError || engine.gate.dead) {
@@ -197,6 +220,10 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
         return null;
       }
       if (error instanceof RemoteError && error.kind === 'transient') return null;
+      if (error instanceof DeletesHeld && options.confirmDeletes) {
+        await deletesHeld();
+        return null;
+      }
       if (error instanceof PassRefused) {
         log(`pass refused: ${error.message}`);
         refused = error.message;
