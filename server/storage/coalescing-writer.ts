@@ -1,5 +1,8 @@
 import type { promises as fsp } from 'node:fs';
+import { dataRuns, SPARSE_BLOCK } from '../../common/files/sparse';
 import { SharedBufferPool } from './shared-buffers';
+
+const ZERO_BLOCK = Buffer.alloc(SPARSE_BLOCK);
 
 /**
  * An HTTP body arrives in pieces of 16–64 KiB; writing each with its own `write` call costs a trip
@@ -53,10 +56,16 @@ export class CoalescingWriter {
     if (!buffer || this.filled === 0) return;
     const data = buffer.subarray(0, this.filled);
     this.filled = 0;
-    for (let done = 0; done < data.length; ) {
-      done += (await this.handle.write(data, done, data.length - done, this.position + done)).bytesWritten;
+    // Runs of zeros stay holes (common/files/sparse.ts): a sparse file's chunks hold no disk blocks for them.
+    const { runs, holeAtEnd } = dataRuns(this.position, data.length, (start, end) => data.subarray(start, end).equals(ZERO_BLOCK));
+    for (const [start, end] of runs) {
+      for (let done = start; done < end; ) {
+        done += (await this.handle.write(data, done, end - done, this.position + done)).bytesWritten;
+      }
     }
     this.position += data.length;
+    // Everything past `position` is new (a fresh or truncated partial): extending leaves a hole.
+    if (holeAtEnd) await this.handle.truncate(this.position);
     const inUse = this.onWritten?.(data);
     if (inUse) {
       // Read in place by the consumer: the next bytes go to another buffer; this one returns later.

@@ -6,9 +6,12 @@
  *    again on later passes;
  *  - names another computer cannot hold (`:`, `"`) and names the server refuses: listed as failed
  *    with the file and the rule named, never uploaded, never deleted;
- *  - small new files go up in batches through the web app's batch endpoint (requests counted).
+ *  - small new files go up in batches through the web app's batch endpoint (requests counted);
+ *  - a sparse file is stored with its zero runs as holes on the server, and comes down to the other
+ *    laptop sparse (allocated blocks counted with stat), byte for byte the same.
  */
-import { promises as fsp } from 'node:fs';
+import { createHash } from 'node:crypto';
+import fs, { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,4 +177,50 @@ describe('sync names on a real disk, two laptops', () => {
       await a.sync.close();
     }
   }, 120_000);
+
+  it('keeps a sparse file sparse: its zero runs are holes on the server and on the other laptop', async () => {
+    const size = 48 * 1024 * 1024;
+    const a = await laptop('a-sparse', '/名称/稀疏');
+    const b = await laptop('b-sparse', '/名称/稀疏');
+    try {
+      const file = path.join(a.dir, 'disk.img');
+      const handle = await fsp.open(file, 'w');
+      await handle.truncate(size);
+      await handle.write(Buffer.from('head of the image'), 0, 17, 0);
+      await handle.write(Buffer.alloc(100_000, 9), 0, 100_000, 20 * 1024 * 1024 + 123);
+      await handle.write(Buffer.from('tail'), 0, 4, size - 4);
+      await handle.close();
+      expect(allocated(file)).toBeLessThan(1024 * 1024);
+      const stored = storedBytes();
+      expect(await a.pass()).toMatchObject({ uploaded: 1, failed: 0 });
+      // The server's disk grew by the data, not by 48 MiB of zeros.
+      expect(storedBytes() - stored).toBeLessThan(4 * 1024 * 1024);
+      expect(await b.pass()).toMatchObject({ downloaded: 1, failed: 0 });
+      const copy = path.join(b.dir, 'disk.img');
+      expect(fs.statSync(copy).size).toBe(size);
+      expect(allocated(copy)).toBeLessThan(1024 * 1024);
+      expect(sha256(copy)).toBe(sha256(file));
+    } finally {
+      await a.sync.close();
+      await b.sync.close();
+    }
+  }, 180_000);
 });
+
+/** Bytes the file system allocated for a file (holes take none). */
+function allocated(file: string): number {
+  return fs.statSync(file).blocks * 512;
+}
+
+/** Bytes the server's data folder takes on disk (its blobs, upload chunks and database). */
+function storedBytes(): number {
+  let total = 0;
+  for (const e of fs.readdirSync(server.dataDir, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) total += allocated(path.join(e.parentPath, e.name));
+  }
+  return total;
+}
+
+function sha256(file: string): string {
+  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}

@@ -21,6 +21,7 @@ import type { LocalEntry } from './model';
 import { SYNC_DIR_NAME } from './names';
 import { LocalFsError, type FileDigests, type KnownEntry, type LocalFs, type LocalStat, type ScanIssue, type ScanResult } from './ports';
 import { chunkDigestSync } from '../../common/transfer/chunk-digest';
+import { dataRuns, SPARSE_BLOCK } from '../../common/files/sparse';
 
 const SCAN_SLICE = 2_000;
 /** Files up to this size are read synchronously into SMALL_BUFFER. */
@@ -268,10 +269,7 @@ export class NodeFs implements LocalFs {
     await fsp.mkdir(path.dirname(file), { recursive: true });
     const handle = await fsp.open(file, 'wx');
     try {
-      for await (const part of body) {
-        signal.throwIfAborted();
-        await handle.write(part);
-      }
+      await writeSparse(handle, body, signal);
       await handle.sync();
     } catch (error) {
       await handle.close();
@@ -309,6 +307,42 @@ export class NodeFs implements LocalFs {
   async dropKept(eventId: string): Promise<void> {
     await fsp.rm(path.join(this.area, 'deleted', eventId), { recursive: true, force: true });
   }
+}
+
+/** Bytes gathered before a write (a download arrives in pieces of 16–64 KiB). */
+const GATHER_BYTES = 1024 * 1024;
+const ZERO_BLOCK = Buffer.alloc(SPARSE_BLOCK);
+
+/**
+ * Writes `body` into the new, empty file: runs of zeros stay holes where the file system allows
+ * (common/files/sparse.ts), so a sparse file comes down sparse (a 1 GiB disk image of zeros takes no
+ * blocks), and the file is extended to its full length at the end.
+ */
+async function writeSparse(handle: fsp.FileHandle, body: AsyncIterable<Uint8Array>, signal: AbortSignal): Promise<void> {
+  const gathered = Buffer.allocUnsafe(GATHER_BYTES);
+  let filled = 0;
+  let position = 0;
+  const flush = async () => {
+    const data = gathered.subarray(0, filled);
+    const { runs } = dataRuns(position, data.length, (start, end) => data.subarray(start, end).equals(ZERO_BLOCK));
+    for (const [start, end] of runs) {
+      for (let done = start; done < end; ) done += (await handle.write(data, done, end - done, position + done)).bytesWritten;
+    }
+    position += data.length;
+    filled = 0;
+  };
+  for await (const part of body) {
+    signal.throwIfAborted();
+    for (let taken = 0; taken < part.length; ) {
+      const n = Math.min(part.length - taken, GATHER_BYTES - filled);
+      gathered.set(part.subarray(taken, taken + n), filled);
+      filled += n;
+      taken += n;
+      if (filled === GATHER_BYTES) await flush();
+    }
+  }
+  await flush();
+  await handle.truncate(position);
 }
 
 /** A chunk's digest (common/transfer/chunk-digest.ts) with Node's SHA-256. */
