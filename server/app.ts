@@ -338,7 +338,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerTenantRoutes(app, tenantService);
   registerDictRoutes(app, dicts);
   registerShareRoutes(app, sharing);
-  registerLinkRoutes(app, sharing.links, sharing.visits, watermarkPicture);
+  registerLinkRoutes(app, sharing.links, sharing.visits, sharing.tickets, watermarkPicture);
   registerApplicationRoutes(app, sharing.applications);
   registerExchangeRoutes(app, sharing.exchange);
   registerNoticeRoutes(app, notices);

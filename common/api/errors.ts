@@ -204,6 +204,11 @@ export const ERRORS = {
   LINK_LIMIT_INVALID: { code: 'LNK-8107', status: 400, message: '下载次数限制不正确' },
   /** A download ticket unknown, expired, or already used for a whole download. */
   LINK_TICKET_INVALID: { code: 'LNK-8108', status: 404, message: '下载地址已失效，请重新下载' },
+  /**
+   * A ranged request of a ticket that has less left than it asks for (a ticket gives one copy in all,
+   * sharing.ts), or any Range on a used ZIP ticket. For a file, Content-Range names its size.
+   */
+  LINK_TICKET_SPENT: { code: 'LNK-8109', status: 416, message: '该下载地址的内容已下载完，请重新下载' },
   APPLY_NOT_FOUND: { code: 'APL-8201', status: 404, message: '申请不存在' },
   /** Approve, reject or withdraw of an application that is not waiting (any more). */
   APPLY_NOT_PENDING: { code: 'APL-8202', status: 400, message: '该申请已处理、已撤回或已过期' },

@@ -317,8 +317,36 @@ export interface LinkListResponse {
  * `POST /api/v2/shareLink/download {visit, ids}`: one file, or a ZIP of several entries / a folder.
  * Counts one download (refused with DEP10213, HTTP 500, once the limit is reached; the client goes to
  * /downloadExceeded) and answers the address of the bytes: `GET /api/v2/shareLink/file/<ticket>`, an
- * attachment with Range, good for LINK_TICKET_TTL_MS; a Range request continuing it counts nothing,
- * a second full download with the same ticket is refused.
+ * attachment, good for LINK_TICKET_TTL_MS. The ticket gives ONE COPY (issue 35):
+ *
+ * - A file ticket hands out at most the file's size in bytes over all its requests, however they
+ *   are ranged. Each response takes its bytes from the ticket before its first byte, atomically (two
+ *   requests at once cannot both take the same bytes; a download manager's parallel segments that
+ *   add up to the file all pass); a response that breaks off gives back what it did not send.
+ * - Ranges: one range `bytes=a-b`, `a-` or `-n` is answered 206 when the ticket has that many bytes
+ *   left. Anything the server does not honour exactly — an invalid range (`bytes=5-1`), several
+ *   ranges, another unit, or an `If-Range` that is not the file's ETag — asks for the whole file (RFC
+ *   9110): it gets 200 and the whole file only while the ticket still has the whole copy left. A
+ *   request the ticket cannot serve answers 416 LINK_TICKET_SPENT (`Content-Range: bytes *` and the
+ *   size) when it carried a Range, 404 LINK_TICKET_INVALID when not; never a body. A range past the
+ *   end is 416 RANGE_NOT_SATISFIABLE and takes nothing.
+ * - Resume: a browser resumes with `Range: bytes=N-` and the `If-Range` it was given. Bytes a broken
+ *   response handed to the network may never have arrived, so a resume starting inside the span the
+ *   last broken response sent gets that span's bytes from N on back, at most ticketResumeAllowance()
+ *   re-sent bytes over the ticket's life. A resume that continues a response still being sent (its
+ *   connection hangs after a network change) stops that response first and continues in its place.
+ *   So a plain client never gets more than one copy, and a client crafted to break connections and
+ *   lie about where it stopped at most one copy plus the allowance (≤ 1¼ copies, ≤ 16 MiB more).
+ * - HEAD takes nothing: it answers the headers a GET would get now (200/206 with Content-Length, or
+ *   the refusal's status).
+ * - A ZIP ticket is not ranged (`Accept-Ranges: none`, no ETag): the archive is streamed, deflated
+ *   and built from the tree as it is at that moment, so neither its length nor its bytes are known to
+ *   be the same on a second request. Its first GET, with or without Range, gets the whole archive and
+ *   uses the ticket; after that every GET is refused (416 LINK_TICKET_SPENT with a Range, 404
+ *   without), also when the first response broke off (download again: it counts again). HEAD takes
+ *   nothing.
+ * - A ticket never gives more than the link allows when it is used: revocation, expiry and the
+ *   tenant's switches are checked on every request.
  */
 export interface LinkDownloadRequest {
   visit: string;
@@ -329,6 +357,17 @@ export interface LinkDownloadResponse {
   downloadsLeft: number | null;
 }
 export const LINK_TICKET_TTL_MS = 6 * 3600 * 1000;
+/** The most a ticket re-sends to resumes over its life (see ticketResumeAllowance). */
+export const LINK_TICKET_RESUME_MAX = 16 * 1024 * 1024;
+
+/**
+ * Bytes a file ticket of `size` bytes may re-send to resumes from inside broken responses: enough for
+ * what a cut connection typically had in flight (a few MiB of socket buffers), never more than a
+ * quarter of the copy nor LINK_TICKET_RESUME_MAX.
+ */
+export function ticketResumeAllowance(size: number): number {
+  return Math.min(LINK_TICKET_RESUME_MAX, Math.floor(size / 4));
+}
 
 /** `POST /api/v2/shareLink/save`: a signed-in visitor copies entries into 个人文件 (a folder, or the root). */
 export interface LinkSaveRequest {

@@ -440,7 +440,15 @@ export interface ShareLinkTicketsTable {
   file_ids: string;
   created_at: number;
   expires_at: number;
+  /** When its first response started. */
   used_at: number | null;
+  /** Bytes its responses took of the one copy it gives (reserved before sending; the unsent given back). */
+  served: number;
+  /** Bytes given back to resumes from inside a broken response's span (bounded by TICKET_RESUME_ALLOWANCE). */
+  credited: number;
+  /** The span [cut_start, cut_end) the last broken response handed to the network; null when none. */
+  cut_start: number | null;
+  cut_end: number | null;
 }
 
 export interface LinkFailuresTable {

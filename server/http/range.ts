@@ -25,6 +25,23 @@ export function parseRange(header: string | undefined, size: number): RangeResul
   return { kind: 'partial', start, end };
 }
 
+/**
+ * What a request of a metered download (a link ticket) asks for: a part it may have, the whole (no
+ * Range, or one the server does not honour exactly: invalid, several ranges, another unit, or an
+ * If-Range that is not `etag`), or nothing satisfiable. `ranged` says whether a Range was sent, so a
+ * refusal can answer 416 to it.
+ */
+export type TicketAsk = { kind: 'whole'; ranged: boolean } | { kind: 'part'; start: number; end: number } | { kind: 'unsatisfiable' };
+
+export function ticketAsk(range: string | undefined, ifRange: string | undefined, etag: string, size: number): TicketAsk {
+  if (range === undefined) return { kind: 'whole', ranged: false };
+  if (ifRange !== undefined && ifRange !== etag) return { kind: 'whole', ranged: true };
+  const r = parseRange(range, size);
+  if (r.kind === 'partial') return { kind: 'part', start: r.start, end: r.end };
+  if (r.kind === 'unsatisfiable') return r;
+  return { kind: 'whole', ranged: true };
+}
+
 /** RFC 6266 / 5987 Content-Disposition: an ASCII fallback plus the exact UTF-8 name. */
 export function attachmentDisposition(name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\;]/g, '_');

@@ -146,6 +146,8 @@ export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/v2/share/check': null,
   'POST /api/v2/shareLink/mine': null,
   'POST /api/v2/shareLink/list': null,
+  // The headers of a ticket's bytes: takes nothing, records nothing (the download was recorded when counted).
+  'HEAD /api/v2/shareLink/file/:ticket': null,
   'POST /api/v2/shareApply/mine': null,
   'POST /api/v2/shareApply/todo': null,
   'POST /api/v2/shareApply/get': null,

@@ -12,6 +12,19 @@ function inlineDisposition(name: string): string {
   return attachmentDisposition(name).replace(/^attachment/, 'inline');
 }
 
+/** The headers of stored content sent as `how` (type, disposition, ranges, strong ETag, no sniffing). */
+export function contentHeaders(reply: FastifyReply, file: Downloadable, how: Presentation): void {
+  reply
+    .header('Content-Type', how.inline ? how.contentType : 'application/octet-stream')
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Disposition', how.inline ? inlineDisposition(file.name) : attachmentDisposition(file.name))
+    .header('Accept-Ranges', 'bytes')
+    .header('ETag', `"${file.fingerprint}"`)
+    // A preview through a grant that allows viewing only is never kept by the browser (byte-access.ts).
+    .header('Cache-Control', how.inline && how.noStore ? 'private, no-store' : 'private, no-cache');
+  if (!how.inline || how.sandbox) reply.header('Content-Security-Policy', 'sandbox');
+}
+
 /**
  * Sends stored content with single-range support (206, If-Range against the strong ETag), as a
  * download or an inline preview. Always `nosniff`: the browser never guesses a type (an uploaded
@@ -25,15 +38,7 @@ export function sendContent(request: FastifyRequest, reply: FastifyReply, file: 
   if (range.kind === 'unsatisfiable') {
     throw new AppError(ERRORS.RANGE_NOT_SATISFIABLE, undefined, { 'Content-Range': `bytes */${file.size}` });
   }
-  reply
-    .header('Content-Type', how.inline ? how.contentType : 'application/octet-stream')
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('Content-Disposition', how.inline ? inlineDisposition(file.name) : attachmentDisposition(file.name))
-    .header('Accept-Ranges', 'bytes')
-    .header('ETag', etag)
-    // A preview through a grant that allows viewing only is never kept by the browser (byte-access.ts).
-    .header('Cache-Control', how.inline && how.noStore ? 'private, no-store' : 'private, no-cache');
-  if (!how.inline || how.sandbox) reply.header('Content-Security-Policy', 'sandbox');
+  contentHeaders(reply, file, how);
   if (range.kind === 'partial') {
     return reply
       .code(206)

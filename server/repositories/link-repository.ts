@@ -2,6 +2,9 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { LinkFailuresTable, ShareLinksTable, ShareLinkTicketsTable } from '../db/schema';
 
+/** Thrown inside reserveBytes' transaction to undo its credit when the reservation does not fit. */
+class NotReserved extends Error {}
+
 /** Share links, their download tickets, and the wrong-code counters. */
 export class LinkRepository {
   constructor(private readonly db: Db) {}
@@ -95,10 +98,63 @@ export class LinkRepository {
     return this.db.selectFrom('share_link_tickets').selectAll().where('id_hash', '=', hash).executeTakeFirst();
   }
 
-  /** Marks a ticket used by a whole download; false when it was used already. */
+  /** Marks a ticket used by its one whole response (a ZIP's); false when it was used already. */
   async useTicket(hash: string, now: number): Promise<boolean> {
     const res = await this.db.updateTable('share_link_tickets').set({ used_at: now }).where('id_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst();
     return Number(res.numUpdatedRows ?? 0) === 1;
+  }
+
+  /**
+   * Takes `length` bytes of a ticket's one copy of `size` bytes for a response about to start at
+   * `start`, in one transaction: first a resume's credit (when `start` lies inside the span the last
+   * broken response handed to the network, those bytes are given back, within `allowance` re-sent
+   * bytes for the ticket's life), then the reservation itself, which holds only if it fits in what is
+   * left; two requests at once cannot both take the same bytes. False, and nothing changed, when
+   * it does not fit.
+   */
+  async reserveBytes(hash: string, r: { start: number; length: number; size: number; allowance: number; now: number }): Promise<boolean> {
+    return this.db
+      .transaction()
+      .execute(async (tx) => {
+        await tx
+          .updateTable('share_link_tickets')
+          .set((eb) => {
+            const behind = eb('cut_end', '-', r.start);
+            const room = eb(eb.val(r.allowance), '-', eb.ref('credited'));
+            const credit = eb.case().when(behind, '<=', room).then(behind).else(room).end();
+            return { served: eb('served', '-', credit), credited: eb('credited', '+', credit), cut_start: null, cut_end: null };
+          })
+          .where('id_hash', '=', hash)
+          .where('cut_start', '<=', r.start)
+          .where('cut_end', '>', r.start)
+          .where('credited', '<', r.allowance)
+          .execute();
+        const taken = await tx
+          .updateTable('share_link_tickets')
+          .set((eb) => ({ served: eb('served', '+', r.length), used_at: eb.fn.coalesce('used_at', eb.val(r.now)) }))
+          .where('id_hash', '=', hash)
+          .where((eb) => eb(eb('served', '+', r.length), '<=', r.size))
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows ?? 0) !== 1) throw new NotReserved();
+        return true;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof NotReserved) return false;
+        throw err;
+      });
+  }
+
+  /**
+   * A response ended having sent less than it reserved: the unsent bytes go back to the ticket; a
+   * broken one also leaves the span it handed to the network, which a resume from inside it may
+   * have again (reserveBytes).
+   */
+  async returnBytes(hash: string, unsent: number, cut: { start: number; end: number } | null): Promise<void> {
+    await this.db
+      .updateTable('share_link_tickets')
+      .set((eb) => ({ served: eb('served', '-', unsent), ...(cut ? { cut_start: cut.start, cut_end: cut.end } : {}) }))
+      .where('id_hash', '=', hash)
+      .execute();
   }
 
   async deleteExpiredTickets(now: number): Promise<number> {

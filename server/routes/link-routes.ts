@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiOk } from '../../common/api/envelope';
 import { API } from '../../common/api/paths';
@@ -20,15 +19,14 @@ import {
   type ShareIdsRequest,
 } from '../../common/api/sharing';
 import { BATCH_MAX_IDS, FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';
-import { attachmentDisposition } from '../http/range';
-import { sendContent } from '../http/send-content';
 import { sendPreview } from '../http/send-preview';
 import { callerOf } from '../http/session-guard';
-import { zipStream } from '../http/zip-writer';
 import type { LinkService } from '../services/sharing/link-service';
 import type { LinkVisitService, Visitor } from '../services/sharing/link-visit-service';
+import type { TicketMeter } from '../services/sharing/ticket-meter';
 import { idString, nullableId } from './schemas';
 import { listFilter } from './share-routes';
+import { registerTicketRoute } from './ticket-route';
 
 const body = (required: string[], properties: Record<string, unknown>) => ({ body: { type: 'object', required, properties } });
 // Union types, not anyOf: with Fastify's type coercion anyOf would turn null into '' (or '' into null).
@@ -51,6 +49,7 @@ export function registerLinkRoutes(
   app: FastifyInstance,
   links: LinkService,
   visits: LinkVisitService,
+  tickets: TicketMeter,
   burn: (bytes: Buffer, text: string) => Promise<Buffer | null>,
 ): void {
   app.post(
@@ -99,25 +98,7 @@ export function registerLinkRoutes(
       return { data: await visits.download(visitorOf(request), request.body as LinkDownloadRequest) };
     },
   );
-  app.get(
-    `${API.linkFilePrefix}:ticket`,
-    { config: publicRoute, schema: { params: { type: 'object', required: ['ticket'], properties: { ticket: { type: 'string', minLength: 1, maxLength: 128 } } } } },
-    async (request, reply) => {
-      noReferrer(reply);
-      const m = /^bytes=(\d*)-/.exec(String(request.headers.range ?? ''));
-      const continuing = m !== null && m[1] !== '' && Number(m[1]) > 0;
-      const content = await visits.ticketContent(visitorOf(request), (request.params as { ticket: string }).ticket, continuing);
-      if ('file' in content) return sendContent(request, reply, content.file);
-      const abort = new AbortController();
-      reply.raw.on('close', () => abort.abort());
-      reply
-        .header('Content-Type', 'application/zip')
-        .header('Content-Disposition', attachmentDisposition(content.zip.fileName))
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Cache-Control', 'private, no-store');
-      return reply.send(Readable.from(zipStream(content.zip.members, { signal: abort.signal })));
-    },
-  );
+  registerTicketRoute(app, visits, tickets, visitorOf);
   const idWithVisit = {
     params: { type: 'object', required: ['id'], properties: { id: idString } },
     querystring: { type: 'object', required: ['v'], properties: { v: visit } },

@@ -759,6 +759,8 @@ const MATRIX: Record<string, Row> = {
   'POST /api/v2/shareLink/list': { access: 'public', call: { method: 'POST', path: API.linkList, body: { visit: BOGUS, parentId: null } }, foreign: 'none' },
   'POST /api/v2/shareLink/download': { access: 'public', call: { method: 'POST', path: API.linkDownload, body: { visit: BOGUS, ids: [BOGUS] } }, foreign: 'none' },
   'GET /api/v2/shareLink/file/:ticket': { access: 'public', call: { method: 'GET', path: `${API.linkFilePrefix}${BOGUS}` }, foreign: 'none' },
+  // HEAD of a ticket is answered by its own handler (it must take nothing of the ticket's one copy).
+  'HEAD /api/v2/shareLink/file/:ticket': { access: 'public', call: { method: 'HEAD', path: `${API.linkFilePrefix}${BOGUS}` }, foreign: 'none' },
   'GET /api/v2/shareLink/preview/:id': { access: 'public', call: { method: 'GET', path: `${API.linkPreviewPrefix}${BOGUS}?v=${BOGUS}` }, foreign: 'none' },
   'GET /api/v2/shareLink/thumbnail/:id': { access: 'public', call: { method: 'GET', path: `${API.linkThumbnailPrefix}${BOGUS}?v=${BOGUS}` }, foreign: 'none' },
   'POST /api/v2/shareLink/save': { access: 'user', call: { method: 'POST', path: API.linkSave, body: { visit: BOGUS, ids: [BOGUS], targetParentId: null } }, foreign: 'none' },

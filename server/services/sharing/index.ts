@@ -33,6 +33,7 @@ import { SharePolicyEvaluator } from './share-policy';
 import { ShareService } from './share-service';
 import { SharedFilesService } from './shared-files-service';
 import type { SharingSecrets } from './sharing-secrets';
+import { TicketMeter } from './ticket-meter';
 import { watermarkPicture } from './watermark';
 
 export interface Sharing {
@@ -45,6 +46,8 @@ export interface Sharing {
   exchange: ExchangeService;
   onlineEdit: OnlineEditService;
   throttle: LinkThrottle;
+  /** The one copy each link ticket gives. */
+  tickets: TicketMeter;
   linkRepo: LinkRepository;
 }
 
@@ -108,6 +111,7 @@ export function buildSharing(db: Db, d: SharingDeps): Sharing {
     exchange: new ExchangeService(d.access, d.files, d.exchange, security, d.blockedTypes, d.downloads, d.trash, d.gate, async (t) => (await switches(t)).exchangeSwitch),
     onlineEdit: new OnlineEditService(d.access),
     throttle,
+    tickets: new TicketMeter(linkRepo),
     linkRepo,
   };
 }

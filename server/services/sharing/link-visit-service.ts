@@ -230,6 +230,10 @@ export class LinkVisitService {
       created_at: now,
       expires_at: now + LINK_TICKET_TTL_MS,
       used_at: null,
+      served: 0,
+      credited: 0,
+      cut_start: null,
+      cut_end: null,
     });
     this.events.linkDownloaded({ tenantId: open.link.tenant_id, linkId: open.link.id, ownerId: open.link.owner_id, fileIds: rows.map((r) => r.id), visitorId: visitor.caller?.userId ?? null });
     const limit = open.link.download_limit;
@@ -247,11 +251,12 @@ export class LinkVisitService {
   }
 
   /**
-   * The bytes of a ticket: one file (Range honoured) or a ZIP. A whole download uses the ticket up;
-   * a Range request continuing one may follow until the ticket expires. Not an action of its own
-   * (the download was recorded when counted).
+   * What a ticket names, checked again now (the link in force, its entries live and inside it): one
+   * file or a ZIP, with the ticket's key for the meter (ticket-meter.ts), which decides how many of
+   * its bytes a request gets (one copy in all, sharing.ts). Not an action of its own (the download was
+   * recorded when counted).
    */
-  async ticketContent(visitor: Visitor, ticket: string, continuing: boolean, now = Date.now()): Promise<{ file: Downloadable } | { zip: ZipPlan }> {
+  async ticketContent(visitor: Visitor, ticket: string, now = Date.now()): Promise<{ hash: string } & ({ file: Downloadable } | { zip: ZipPlan })> {
     actionLog.notAnAction();
     const hash = SharingSecrets.hash(ticket);
     const row = await this.links.findTicket(hash);
@@ -262,9 +267,8 @@ export class LinkVisitService {
     this.gate.assertTicket(link);
     const ids = JSON.parse(row.file_ids) as string[];
     const rows = await this.within(open, ids);
-    if (!continuing && !(await this.links.useTicket(hash, now))) throw new AppError(ERRORS.LINK_TICKET_INVALID);
-    if (rows.length === 1 && rows[0]!.is_dir === 0) return { file: await this.downloads.ofBlob(link.tenant_id, rows[0]!.name, rows[0]!.blob_id!) };
-    return { zip: (await this.archives.planRows(link.tenant_id, rows, rows.length === 1 ? rows[0]!.name : open.root.name)).plan };
+    if (rows.length === 1 && rows[0]!.is_dir === 0) return { hash, file: await this.downloads.ofBlob(link.tenant_id, rows[0]!.name, rows[0]!.blob_id!) };
+    return { hash, zip: (await this.archives.planRows(link.tenant_id, rows, rows.length === 1 ? rows[0]!.name : open.root.name)).plan };
   }
 
   /**
