@@ -106,28 +106,28 @@ export class LinkRepository {
 
   /**
    * Takes `length` bytes of a ticket's one copy of `size` bytes for a response about to start at
-   * `start`, in one transaction: first a resume's credit (when `start` lies inside the span the last
-   * broken response handed to the network, those bytes are given back, within `allowance` re-sent
-   * bytes for the ticket's life), then the reservation itself, which holds only if it fits in what is
-   * left; two requests at once cannot both take the same bytes. False, and nothing changed, when
-   * it does not fit.
+   * `start`, in one transaction. First a resume's credit: when `start` lies inside the span the last
+   * broken response handed to the network (or at its end), the bytes from `start` to the span's end
+   * are given back, within `allowance` re-sent bytes over the ticket's life, and the span is settled.
+   * Then the reservation, which holds only if it fits in what is left: two requests at once cannot
+   * both take the same bytes. False, and nothing changed (the credit undone too), when it does not fit.
    */
   async reserveBytes(hash: string, r: { start: number; length: number; size: number; allowance: number; now: number }): Promise<boolean> {
     return this.db
       .transaction()
       .execute(async (tx) => {
+        // A request from inside the span (or from its end: nothing was lost) settles it, credited or not.
         await tx
           .updateTable('share_link_tickets')
           .set((eb) => {
             const behind = eb('cut_end', '-', r.start);
             const room = eb(eb.val(r.allowance), '-', eb.ref('credited'));
-            const credit = eb.case().when(behind, '<=', room).then(behind).else(room).end();
+            const credit = eb.case().when(room, '<=', 0).then(eb.val(0)).when(behind, '<=', room).then(behind).else(room).end();
             return { served: eb('served', '-', credit), credited: eb('credited', '+', credit), cut_start: null, cut_end: null };
           })
           .where('id_hash', '=', hash)
           .where('cut_start', '<=', r.start)
-          .where('cut_end', '>', r.start)
-          .where('credited', '<', r.allowance)
+          .where('cut_end', '>=', r.start)
           .execute();
         const taken = await tx
           .updateTable('share_link_tickets')
