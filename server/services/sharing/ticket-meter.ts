@@ -27,6 +27,10 @@ interface LiveResponse {
  * a network change, while the old connection hangs) stops that response first, so the old one's
  * unsent bytes and its span in flight count for the resume rather than against it.
  *
+ * The responses being sent are known to this process only: with several server processes the bound
+ * holds all the same (the database decides), but a resume that reaches another process than the
+ * hanging response waits until that connection breaks (until then it is refused, 416).
+ *
  * Which bytes a caller may have at all is not decided here (the link and the byte decision did that
  * when the ticket was issued and are checked on every request); this only meters them.
  */
