@@ -115,6 +115,26 @@ async function script(remote: RemoteApi): Promise<unknown[]> {
     ], signal())).map((v) => v.verdict),
   ]);
   out.push(['upload of a blocked type', await outcome(() => remote.upload(blob('MZ'), { parentId: root, name: 'tool.exe', replace: null }, null, session, signal()))]);
+
+  // Small files in one batch: each stored or refused on its own, as a single upload would be.
+  const batchDir = await remote.mkdir(root, '批量', signal());
+  const first = await remote.upload(blob('v1'), { parentId: batchDir.id, name: 'edit.txt', replace: null }, null, session, signal());
+  const bytes = (text: string) => new Uint8Array(Buffer.from(text));
+  const batch = await remote.uploadBatch(
+    [
+      { bytes: bytes('new one'), target: { parentId: batchDir.id, name: 'n1.txt', replace: null } },
+      { bytes: bytes('twin'), target: { parentId: batchDir.id, name: 'EDIT.TXT', replace: null } },
+      { bytes: bytes('stale'), target: { parentId: batchDir.id, name: 'edit.txt', replace: { id: first.id, ifMatch: '0'.repeat(64) } } },
+      { bytes: bytes('v2'), target: { parentId: batchDir.id, name: 'edit.txt', replace: { id: first.id, ifMatch: first.fingerprint } } },
+      { bytes: bytes('MZ'), target: { parentId: batchDir.id, name: 'tool.exe', replace: null } },
+    ],
+    signal(),
+  );
+  out.push([
+    'batch outcomes',
+    batch.map((o) => ('error' in o ? `error:${o.error.kind}` : o.fingerprint === digestsOf(Buffer.from(o.id === first.id ? 'v2' : 'new one'), chunkSize).fingerprint ? (o.id === first.id ? 'same id, new version' : 'created') : 'wrong fingerprint')),
+  ]);
+  out.push(['after batch', (await remote.listTree(batchDir.id, null, signal())).entries!.map((e) => [e.path, e.size]).sort()]);
   return out;
 }
 
@@ -142,6 +162,7 @@ describe('the fake server keeps the real server’s contract', () => {
       'delete as listed': 0,
       verdicts: ['intercepted', 'secret', 'sensitive', 'ok'],
       'upload of a blocked type': 'error:refused',
+      'batch outcomes': ['created', 'error:conflict', 'error:conflict', 'same id, new version', 'error:refused'],
     });
   });
 });
