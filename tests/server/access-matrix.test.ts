@@ -767,11 +767,19 @@ const MATRIX: Record<string, Row> = {
   'POST /api/v2/shareApply/submit': {
     access: 'user',
     call: { method: 'POST', path: API.applySubmit, body: { kind: 'link', fileIds: [BOGUS], link: { code: '', validityDays: 0, downloadLimit: null, previewOnly: false }, reason: 'r', approverId: BOGUS } },
-    foreign: (ids) => ({
-      method: 'POST',
-      path: API.applySubmit,
-      body: { kind: 'link', fileIds: [ids.fileId], link: { code: '', validityDays: 0, downloadLimit: null, previewOnly: false }, reason: 'r', approverId: ids.memberId },
-    }),
+    foreign: (ids, own) => [
+      {
+        method: 'POST',
+        path: API.applySubmit,
+        body: { kind: 'link', fileIds: [ids.fileId], link: { code: '', validityDays: 0, downloadLimit: null, previewOnly: false }, reason: 'r', approverId: ids.memberId },
+      },
+      // Widening a link (linkId): another tenant's link is unknown, even with an entry of one's own.
+      {
+        method: 'POST',
+        path: API.applySubmit,
+        body: { kind: 'link', fileIds: [own.fileId], link: { code: '', validityDays: 0, downloadLimit: null, previewOnly: false }, linkId: ids.linkId, reason: 'r', approverId: own.userId },
+      },
+    ],
   },
   'POST /api/v2/shareApply/mine': { access: 'user', call: { method: 'POST', path: API.applyMine, body: {} }, foreign: 'none' },
   'POST /api/v2/shareApply/todo': { access: 'user', call: { method: 'POST', path: API.applyTodo, body: { box: 'done' } }, foreign: 'none' },
