@@ -143,8 +143,10 @@ export const API = {
    */
   zipDownload: '/api/file/zip',
   /**
-   * `GET /api/file/preview/:id`: inline with its type for the safe-inline kinds (PREVIEW_INLINE_TYPES),
-   * Range honoured; anything else is an attachment. Always `nosniff` and `Content-Security-Policy: sandbox`.
+   * `GET /api/file/preview/:id`: a rendition shown inline (byte-access.ts): the safe-inline kinds as they
+   * are with their type (PREVIEW_INLINE_TYPES), Range honoured; a watermarked WebP of a picture and
+   * `no-store` through a preview-only share; any other type answers PREVIEW_UNSUPPORTED, never an
+   * attachment. Always `nosniff`; `Content-Security-Policy: sandbox` on all but PDF.
    * `GET /api/file/preview/:id/:name` is the same answer; the trailing name (ignored by the server: the
    * stored name decides the type) is what the browser's PDF viewer shows as the document's title.
    */
@@ -246,7 +248,11 @@ export const API = {
   linkDownload: '/api/v2/shareLink/download',
   /** Visitor: `GET /api/v2/shareLink/file/<ticket>` → the bytes (attachment, Range). */
   linkFilePrefix: '/api/v2/shareLink/file/',
-  /** Visitor: `GET /api/v2/shareLink/preview/<id>?v=<visit>` → inline preview (watermarked pictures when preview-only). */
+  /**
+   * Visitor: `GET /api/v2/shareLink/preview/<id>?v=<visit>` → a rendition, as `previewPrefix` (watermarked
+   * pictures and `no-store` when preview-only); never the original as an attachment, whatever is left of
+   * the link's downloads.
+   */
   linkPreviewPrefix: '/api/v2/shareLink/preview/',
   /** Visitor: `GET /api/v2/shareLink/thumbnail/<id>?v=<visit>` → WebP thumbnail. */
   linkThumbnailPrefix: '/api/v2/shareLink/thumbnail/',

@@ -14,6 +14,7 @@
  * - preview: list and preview only. Download, zip, version download and copying out refuse with
  *   SHARE_PREVIEW_ONLY; pictures are previewed with the viewer's account and the time burnt into
  *   the pixels by the server, PDF and text with the same watermark drawn over them by the client.
+ *   What each grant (share or link) allows with the bytes is ONE decision: byte-access.ts.
  * - edit: also rename entries inside the shared tree (not the shared root itself) and give files new
  *   content (upload a new version, restore an old one). Creating, moving or deleting entries stays
  *   the owner's: an entry of a personal tree always belongs to that tree's owner.
