@@ -228,14 +228,21 @@ export class HttpRemote implements RemoteApi {
       // Folders by id: their path, and their id string (shared by every child as its parentId).
       const folders = new Map<string, { path: string; id: string }>([[rootId, { path: '', id: rootId }]]);
       const entries: RemoteEntry[] = [];
+      let orphans = 0;
       const add = (e: SynEntry) => {
         const parent = folders.get(e.parentId);
-        if (parent === undefined) return; // parents come first; an orphan cannot happen in one snapshot
+        // Parents come first in one snapshot: an entry whose folder was not listed means a listing
+        // with a hole, and what is in the hole would look deleted. Not used (below).
+        if (parent === undefined) {
+          orphans++;
+          return;
+        }
         const path = parent.path === '' ? e.name : `${parent.path}/${e.name}`;
         if (e.isDir) folders.set(e.id, { path, id: e.id });
         entries.push({ path, id: e.id, parentId: parent.id, isDir: e.isDir, size: e.size, updatedAt: e.updatedAt, fingerprint: e.fingerprint, lockedByOther: e.lockedByOther });
       };
       const head = await readListing(res, add, signal);
+      if (orphans > 0) throw new NetworkError(new Error(`incomplete listing: ${orphans} entries without their folder`));
       this.options.onSyncTime?.(head.syncTime);
       return { token: head.token, entries: head.unchanged ? null : entries };
     });
@@ -459,6 +466,8 @@ async function readListing(res: Response, onItem: (e: SynEntry) => void, signal:
   let head: Omit<SynContentResponse, 'items'> | null = null;
   let pending = '';
   let whole: string | null = null;
+  /** The closing line of the item-per-line layout: an answer cut short before it is not a listing. */
+  let ended = false;
   const line = (text: string) => {
     if (whole !== null) {
       whole += `${text}\n`;
@@ -473,7 +482,12 @@ async function readListing(res: Response, onItem: (e: SynEntry) => void, signal:
       return;
     }
     const item = text.endsWith(',') ? text.slice(0, -1) : text;
-    if (item === ']}}' || item === '') return;
+    if (item === ']}}') {
+      ended = true;
+      return;
+    }
+    if (item === '') return;
+    if (ended) throw new NetworkError(new Error('listing continues after its end'));
     onItem(JSON.parse(item) as SynEntry);
   };
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -493,6 +507,6 @@ async function readListing(res: Response, onItem: (e: SynEntry) => void, signal:
     for (const item of data.items) onItem(item);
     return data;
   }
-  if (head === null) throw new NetworkError(new Error('incomplete listing'));
+  if (head === null || !ended) throw new NetworkError(new Error('incomplete listing'));
   return head;
 }

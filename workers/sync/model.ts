@@ -124,6 +124,12 @@ export interface PlanInput {
   isIgnored(path: string, isDir: boolean): boolean;
   /** Journal keys whose move failed before: planned as a delete plus an add instead. */
   noMove?: ReadonlySet<string>;
+  /**
+   * Subtrees a side could not read this pass (a folder the scan could not list, a file it could not
+   * look at, a cloud folder the listing could not give): each is frozen with everything under it, on
+   * both sides — what the failed read did not see is not taken as deleted, moved or changed.
+   */
+  unreadable?: ReadonlyArray<{ path: string; side: 'local' | 'remote' }>;
 }
 
 export interface Plan {

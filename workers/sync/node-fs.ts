@@ -53,9 +53,10 @@ export interface NodeFsOptions {
   now?: () => number;
 }
 
-/** A Node error as the sync's LocalFsError (Chinese message, and what kind of failure it is). */
+/** A Node error as the sync's LocalFsError (Chinese message naming the path and what to do, and what kind of failure it is). */
 export function localError(error: unknown, rel: string): LocalFsError {
   const code = (error as NodeJS.ErrnoException)?.code ?? '';
+  const name = `“${rel === '' ? '同步文件夹' : rel}”`;
   switch (code) {
     case 'ENOENT':
     case 'ENOTDIR':
@@ -65,13 +66,53 @@ export function localError(error: unknown, rel: string): LocalFsError {
       return new LocalFsError(`目标已存在：${rel}`, 'exists');
     case 'EBUSY':
     case 'ETXTBSY':
-      return new LocalFsError('文件被其他程序占用，稍后重试', 'busy');
+      return new LocalFsError(`${name}被其他程序占用：关闭占用它的程序后，下次同步会自动重试`, 'busy');
     case 'EACCES':
     case 'EPERM':
-      return new LocalFsError('没有权限读写该文件', 'denied');
-    default:
-      return new LocalFsError(`本地文件操作失败：${(error as Error)?.message ?? String(error)}`, 'other');
+      return new LocalFsError(`没有权限读写${name}：请检查它的权限，改好后下次同步会自动重试`, 'denied');
+    default: {
+      const lost = deviceGone(code);
+      if (lost) return new LocalFsError(`${name}${lost}`, 'other');
+      return new LocalFsError(`本地文件操作失败（${name}）：${(error as Error)?.message ?? String(error)}`, 'other');
+    }
   }
+}
+
+/** The disk or mount under a path failed or went away: what to tell the person, or null for other errors. */
+function deviceGone(code: string): string | null {
+  switch (code) {
+    case 'EIO':
+      return '读取时磁盘出错（EIO）：请检查磁盘或数据线，修复后下次同步会自动重试';
+    case 'ENOTCONN':
+    case 'ESTALE':
+    case 'ENODEV':
+    case 'EHOSTDOWN':
+    case 'ENXIO':
+      return `所在的磁盘或网络位置已断开（${code}）：请重新连接后再同步`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Why a path the scan met could not be looked at, as the fail list says it: the path, the cause,
+ * what to do, and that nothing under it was changed. ENOENT is the path vanishing between the
+ * folder's listing and the look at it (a program saving it, a folder moved meanwhile): not a
+ * failure, looked at again next pass.
+ */
+export function scanIssueOf(error: unknown, rel: string, isDir: boolean): ScanIssue {
+  const code = (error as NodeJS.ErrnoException)?.code ?? '';
+  const what = isDir ? '文件夹' : '文件';
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return { path: rel, kind: 'vanished', reason: `${what}“${rel}”在扫描过程中被移走或删除：下次同步时重新检查` };
+  }
+  const untouched = isDir ? '（为免误删，本次同步没有改动其中的任何文件）' : '（为免误删，本次同步没有改动它）';
+  if (code === 'EACCES' || code === 'EPERM') {
+    return { path: rel, kind: 'unreadable', reason: `没有权限读取${what}“${rel}”：请给同步程序读取权限，改好后下次同步会自动继续${untouched}` };
+  }
+  const lost = deviceGone(code);
+  if (lost) return { path: rel, kind: 'unreadable', reason: `${what}“${rel}”${lost}${untouched}` };
+  return { path: rel, kind: 'unreadable', reason: `无法读取${what}“${rel}”（${code || (error as Error)?.message || String(error)}）：请检查它是否可以打开${untouched}` };
 }
 
 function statOf(s: fs.Stats): LocalStat {
@@ -106,7 +147,8 @@ export class NodeFs implements LocalFs {
         names = fs.readdirSync(absDir, { withFileTypes: true });
       } catch (error) {
         if (dir === '') throw localError(error, dir);
-        issues.push({ path: dir, kind: 'unreadable', reason: localError(error, dir).message });
+        // Its whole subtree is frozen for the pass (planner.ts): unseen is not deleted.
+        issues.push(scanIssueOf(error, dir, true));
         continue;
       }
       const prefix = dir === '' ? '' : `${dir}/`;
@@ -126,14 +168,14 @@ export class NodeFs implements LocalFs {
         const isDir = d.isDirectory();
         if (!isDir && !d.isFile()) continue; // sockets, devices, FIFOs
         const abs = absPrefix + d.name;
-        let s: fs.Stats | undefined;
+        let s: fs.Stats;
         try {
-          s = fs.lstatSync(abs, { throwIfNoEntry: false });
+          s = fs.lstatSync(abs);
         } catch (error) {
-          issues.push({ path: rel, kind: 'unreadable', reason: localError(error, rel).message });
+          // Listed a moment ago: gone since (vanished) or failing. Neither is "deleted".
+          issues.push(scanIssueOf(error, rel, isDir));
           continue;
         }
-        if (!s) continue; // gone since readdir
         let fileId = `${s.dev}:${s.ino}`;
         const same = known?.(rel);
         if (same) {

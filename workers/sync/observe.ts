@@ -18,12 +18,14 @@ export interface Observation {
   local: LocalEntry[];
   /** By local path (as spelled): two spellings of one key are two entries here. */
   frozen: Map<string, string>;
+  /** Paths the scan could not look at (or did not follow): each frozen with its whole subtree. */
+  unreadable: Array<{ path: string; side: 'local' }>;
   /** Of those, the files held back only by the tenant's rules (stable: they may step aside in a conflict). */
   heldByPolicy: Set<string>;
   digests: Map<string, FileDigests>;
   /** Files (not folders) the pair holds locally. */
   fileCount: number;
-  /** Some file was still being written or could not be read: the next pass must look again. */
+  /** Some file was still being written or could not be read, or the scan met an error: the next pass must look again. */
   unsettled: boolean;
 }
 
@@ -48,12 +50,23 @@ const CHECK_BATCH = 1000;
 
 export async function observeLocal(deps: ObserveDeps, scan: ScanResult, journal: readonly JournalEntry[], remote: readonly RemoteEntry[]): Promise<Observation> {
   const { fs, log, signal } = deps;
-  for (const issue of scan.issues) {
-    if (issue.kind === 'symlink') log.policy('skippedList', issue.path, issue.reason);
-    else log.failed(issue.path, '读取', issue.reason);
-  }
   const frozen = new Map<string, string>();
-  for (const issue of scan.issues) frozen.set(issue.path, issue.reason);
+  // Every issue freezes its path's whole subtree (planner.ts): what the scan did not see is not gone.
+  const unreadable: Array<{ path: string; side: 'local' }> = [];
+  let scanFailed = false;
+  for (const issue of scan.issues) {
+    frozen.set(issue.path, issue.reason);
+    unreadable.push({ path: issue.path, side: 'local' });
+    if (issue.kind === 'symlink') log.policy('skippedList', issue.path, issue.reason);
+    else if (issue.kind === 'vanished') {
+      log.unstable(issue.path);
+      scanFailed = true;
+    } else {
+      log.failed(issue.path, '读取', issue.reason);
+      scanFailed = true;
+    }
+  }
+  const settledFrozen = frozen.size;
 
   const journalByKey = new Map(journal.map((j) => [j.key, j]));
   const remoteFiles = new Map(remote.filter((r) => !r.isDir).map((r) => [pathKey(r.path), r]));
@@ -109,9 +122,9 @@ export async function observeLocal(deps: ObserveDeps, scan: ScanResult, journal:
   await Promise.all(Array.from({ length: Math.max(1, deps.readConcurrency) }, lane));
 
   const heldByPolicy = new Set<string>();
-  const unsettled = frozen.size > scan.issues.length;
+  const unsettled = scanFailed || frozen.size > settledFrozen;
   if (deps.checkPolicy) await applyPolicy(deps, scan.entries, journalByKey, remoteFiles, frozen, heldByPolicy);
-  return { local: scan.entries, frozen, heldByPolicy, digests, fileCount, unsettled };
+  return { local: scan.entries, frozen, unreadable, heldByPolicy, digests, fileCount, unsettled };
 }
 
 /** Asks the server's verdict on new or changed files (cached per version) and freezes what it refuses. */

@@ -21,7 +21,7 @@ import { cleanState, unchangedSince, type CleanState } from './clean-state';
 import { observeLocal, type VerdictCache } from './observe';
 import { plan } from './planner';
 import type { JournalEntry, LocalEntry, Op, Plan, PlanInput } from './model';
-import { RemoteError, type Journal, type LocalFs, type RemoteApi, type ScanResult } from './ports';
+import { RemoteError, type Journal, type LocalFs, type RemoteApi, type RemoteListing, type ScanResult } from './ports';
 import type { SyncLog } from './sync-log';
 
 export interface PairRuntime {
@@ -141,7 +141,12 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         break;
       }
       rt.cache.clean = null;
-      const remote = shareStrings(listed ?? (await listRemote(rt, rootId, null, signal))!, scan, known);
+      const full = listed ?? (await listRemote(rt, rootId, null, signal))!;
+      const remote = shareStrings(full.entries, scan, known);
+      const remoteUnreadable = full.unreadable ?? [];
+      for (const u of remoteUnreadable) log.failed(u.path, '读取云端', u.reason);
+      // A listing with holes is not one to compare against next time: list again in full.
+      if (remoteUnreadable.length > 0) rt.cache.listingToken = null;
       collectGarbage();
       phase('remote shared');
       const observed = await observeLocal(
@@ -162,6 +167,7 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         journal,
         frozen: observed.frozen,
         heldByPolicy: observed.heldByPolicy,
+        unreadable: [...observed.unreadable, ...remoteUnreadable.map((u) => ({ path: u.path, side: 'remote' as const }))],
         isIgnored,
         noMove: rt.cache.noMove,
       };
@@ -309,12 +315,12 @@ async function resolveRoot(rt: PairRuntime, signal: AbortSignal): Promise<string
   return id;
 }
 
-/** The cloud tree, or null when `token` is still current (nothing changed since). */
-async function listRemote(rt: PairRuntime, rootId: string, token: string | null, signal: AbortSignal): Promise<RemoteEntry[] | null> {
+/** The cloud tree (and the folders it could not list), or null when `token` is still current (nothing changed since). */
+async function listRemote(rt: PairRuntime, rootId: string, token: string | null, signal: AbortSignal): Promise<{ entries: RemoteEntry[]; unreadable?: RemoteListing['unreadable'] } | null> {
   try {
     const listing = await rt.remote.listTree(rootId, token, signal);
     rt.cache.listingToken = listing.token;
-    return listing.entries;
+    return listing.entries === null ? null : { entries: listing.entries, unreadable: listing.unreadable };
   } catch (error) {
     if (error instanceof RemoteError && error.kind === 'notFound') {
       throw new PassRefused(`云端文件夹已被删除或移走：${rt.config.remotePath}（为免误删本地文件，同步已暂停）`);

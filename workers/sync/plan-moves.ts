@@ -12,7 +12,7 @@
  */
 import type { JournalEntry, LocalEntry, Op, RemoteEntry } from './model';
 import { isConflictCopyName } from './conflict-name';
-import { baseName, joinPath, pathKey } from './names';
+import { baseName, isInside, joinPath, pathKey } from './names';
 import { parentKey, type KeyedTree } from './tree';
 import type { SyncMode } from '../../common/sync/types';
 
@@ -22,6 +22,11 @@ export interface MoveContext {
   J: KeyedTree<JournalEntry>;
   R: KeyedTree<RemoteEntry>;
   isFrozen(key: string): boolean;
+  /**
+   * Is the key in a subtree a side could not read this pass? An entry found moved into one stays
+   * where it was known (frozen at its old place too): a move half seen is neither a delete nor a move.
+   */
+  isUnreadable?(key: string): boolean;
   /** Is anything at or under this key frozen? Such a subtree is not moved as a whole. */
   hasFrozenWithin(key: string): boolean;
   noMove: ReadonlySet<string>;
@@ -43,6 +48,8 @@ export interface MovePlan {
    * deleted at its old place nor copied to its new one.
    */
   pending: Set<string>;
+  /** Keys frozen with their subtrees: entries moved into a subtree a side could not read this pass. */
+  held: Set<string>;
 }
 
 /** Plans the moves and applies them to ctx's trees. Returns the move ops, in execution order. */
@@ -50,7 +57,8 @@ export function planMoves(ctx: MoveContext): MovePlan {
   const { L, J, R } = ctx;
   const ops: Op[] = [];
   const pending = new Set<string>();
-  if (J.byKey.size === 0) return { ops, pending }; // a first pass: nothing can have moved
+  const held = new Set<string>();
+  if (J.byKey.size === 0) return { ops, pending, held }; // a first pass: nothing can have moved
 
   // Where each journal row and remote entry is now, by server id (kept current as subtrees move).
   const journalKeyById = new Map<string, string>();
@@ -68,7 +76,7 @@ export function planMoves(ctx: MoveContext): MovePlan {
     if (!L.has(key) || (remoteKey !== undefined && remoteKey !== key)) candidates.push({ id: j.remoteId, depth: depth(key) });
   }
   // Nothing moved (a first pass, an idle one): the indexes below are not built at all.
-  if (candidates.length === 0) return { ops, pending };
+  if (candidates.length === 0) return { ops, pending, held };
   candidates.sort((a, b) => a.depth - b.depth);
 
   // Local entries the journal does not know at their place: possible move targets.
@@ -124,12 +132,20 @@ export function planMoves(ctx: MoveContext): MovePlan {
     const key = journalKeyById.get(id);
     const j = key === undefined ? undefined : J.get(key);
     if (key === undefined || !j || j.remoteId !== id || ctx.isFrozen(key) || ctx.noMove.has(key)) continue;
+    if (held.size > 0 && [...held].some((h) => isInside(key, h))) continue;
     // A folder holding something frozen (a case twin, an ignored or refused name) is not moved whole:
     // what the pass leaves alone must stay where it is known.
     if (j.isDir && ctx.hasFrozenWithin(key)) continue;
     const remoteKey = remoteKeyById.get(id);
     const remoteMoved = remoteKey !== undefined && remoteKey !== key;
     const localHere = L.get(key);
+    if (remoteMoved && ctx.isUnreadable?.(remoteKey)) {
+      // Moved in the cloud into a subtree a side could not read: left where it was known (with
+      // everything under it) until both sides can be seen. (Missing locally while the scan had
+      // holes, an entry is held by the planner.)
+      held.add(key);
+      continue;
+    }
     const localTarget = localHere ? undefined : findLocalTarget(j);
 
     if (localTarget !== undefined && remoteKey !== undefined) {
@@ -180,7 +196,7 @@ export function planMoves(ctx: MoveContext): MovePlan {
       moveJournal(key, remoteKey, r.path);
     }
   }
-  return { ops, pending };
+  return { ops, pending, held };
 
   function findLocalTarget(j: JournalEntry): string | undefined {
     if (j.fileId) {

@@ -29,6 +29,13 @@ export function plan(input: PlanInput): Plan {
   const frozenKeys = new Set<string>();
   /** Keys whose whole subtree is frozen. */
   const frozenTrees = new Set<string>();
+  /** Of those, the subtrees a side could not read this pass (scan or listing errors). */
+  const unreadableTrees = new Set<string>();
+  for (const u of input.unreadable ?? []) {
+    const key = pathKey(u.path);
+    if (key === '') throw new Error('the pair\'s root could not be read: the pass must not plan');
+    unreadableTrees.add(key);
+  }
 
   /** Folders holding a local entry the pass leaves out (a refused name, a case twin): never removed. */
   const keptLocalParents = new Set<string>();
@@ -46,10 +53,15 @@ export function plan(input: PlanInput): Plan {
     if (input.heldByPolicy?.has(path)) heldByPolicy.add(key);
   }
 
+  const isUnreadable = (key: string): boolean => {
+    if (unreadableTrees.size === 0) return false;
+    for (let k = key; k !== ''; k = parentPath(k)) if (unreadableTrees.has(k)) return true;
+    return false;
+  };
   const isFrozen = (key: string): boolean => {
     if (frozenKeys.has(key)) return true;
     for (let k = key; k !== ''; k = parentPath(k)) if (frozenTrees.has(k)) return true;
-    return false;
+    return isUnreadable(key);
   };
 
   let scannedPaths: Set<string> | null = null; // built on first use: rarely needed
@@ -77,11 +89,13 @@ export function plan(input: PlanInput): Plan {
   const hasFrozenWithin = (key: string): boolean => {
     for (const k of frozenKeys) if (k === key || isInside(k, key)) return true;
     for (const k of frozenTrees) if (k === key || isInside(k, key)) return true;
+    for (const k of unreadableTrees) if (k === key || isInside(k, key)) return true;
     return false;
   };
-  const moves = planMoves({ mode: input.mode, L, J, R, isFrozen, hasFrozenWithin, noMove: input.noMove ?? new Set(), localPathOf, remotePathOf });
+  const moves = planMoves({ mode: input.mode, L, J, R, isFrozen, isUnreadable, hasFrozenWithin, noMove: input.noMove ?? new Set(), localPathOf, remotePathOf });
   const moveOps = moves.ops;
   for (const key of moves.pending) frozenKeys.add(key);
+  for (const key of moves.held) unreadableTrees.add(key);
 
   // ---- per path, children before parents (a folder's fate depends on what survives under it) ----
   let remoteIds: Set<string> | null = null; // built on first use: only a remote delete asks
@@ -113,10 +127,19 @@ export function plan(input: PlanInput): Plan {
 
   for (const loser of losers) renameAside(loser);
 
+  // A side seen with holes (a folder it could not read): an agreed entry missing from that side may
+  // be in a hole — moved there — not deleted or replaced. It is left alone this pass (rclone's rule:
+  // nothing deleted on a partial view); the next pass that reads everything decides.
+  const localHoles = (input.unreadable ?? []).some((u) => u.side === 'local');
+  const remoteHoles = (input.unreadable ?? []).some((u) => u.side === 'remote');
   for (const key of ordered) {
     const l = L.get(key);
     const r = R.get(key);
     let j = J.get(key);
+    if (j && ((localHoles && !l) || (remoteHoles && (!r || r.id !== j.remoteId) && !ctx.isRemoteAlive(j.remoteId)))) {
+      mark(key, Boolean(l), Boolean(r));
+      continue;
+    }
     if (isFrozen(key)) {
       if (l && r && !l.isDir && r.isDir && input.mode === 'two-way' && heldByPolicy.has(key) && frozenKeys.has(key) && !isFrozen(parentKey(key))) {
         // A file the rules hold back has the name of a cloud folder: it steps aside (never uploaded).

@@ -15,9 +15,19 @@ export interface LocalStat {
   fileId: string;
 }
 
+/**
+ * A path the scan could not take as it is. Each freezes its whole subtree for the pass (planner.ts):
+ * what the scan did not see under it is not taken as deleted, on either side.
+ *  - symlink: never followed, never synced (skipped list);
+ *  - unreadable: listing or reading it failed (no permission, I/O error, a mount that went away):
+ *    the fail list, and the pass ends with failures;
+ *  - vanished: it was listed and then gone before it could be looked at (a program saving it, a
+ *    folder moved in the middle of the scan): looked at again next pass, like a file being written.
+ */
 export interface ScanIssue {
   path: string;
-  kind: 'symlink' | 'unreadable';
+  kind: 'symlink' | 'unreadable' | 'vanished';
+  /** Chinese, naming the path and what the person can do. */
   reason: string;
 }
 
@@ -101,6 +111,11 @@ export interface RemoteListing {
   token: string;
   /** null: unchanged since the token that was given. */
   entries: RemoteEntry[] | null;
+  /**
+   * Folders (paths as in `entries`) whose contents the listing could not give: what is missing under
+   * them is not taken as deleted in the cloud (their subtrees are frozen for the pass).
+   */
+  unreadable?: Array<{ path: string; reason: string }>;
 }
 
 export interface UploadTarget {

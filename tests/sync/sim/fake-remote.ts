@@ -8,6 +8,8 @@ import { RemoteError, type BatchFile, type BatchFileOutcome, type FileDigests, t
 import { SIM_CHUNK_SIZE } from './content';
 import type { FakeServer } from './fake-server';
 import type { Gate } from './gate';
+import { observed, type Observed, type PickListFault } from './scan-faults';
+import { isInside } from '../../../workers/sync/names';
 
 export const SIM_ACCOUNT = '模拟用户';
 
@@ -15,6 +17,8 @@ export class FakeRemote implements RemoteApi {
   constructor(
     private readonly server: FakeServer,
     private readonly gate: Gate,
+    /** A listing that leaves out a folder's contents (drawn by the simulation), and where to report what each listing gave. */
+    private readonly faults?: { pick: PickListFault; observed(o: Observed): void },
   ) {}
 
   async account(): Promise<string> {
@@ -29,7 +33,15 @@ export class FakeRemote implements RemoteApi {
     return this.gate.run('remote.list', () => {
       const now = this.server.digest(rootId);
       if (token !== null && token === now) return { token: now, entries: null };
-      return { token: now, entries: this.server.list(rootId) };
+      let entries = this.server.list(rootId);
+      const hole = this.faults?.pick(entries.filter((e) => e.isDir).map((e) => e.path)) ?? null;
+      if (hole === null) {
+        this.faults?.observed(observed(entries.map((e) => e.path), []));
+        return { token: now, entries };
+      }
+      entries = entries.filter((e) => !isInside(e.path, hole));
+      this.faults?.observed(observed(entries.map((e) => e.path), [hole]));
+      return { token: now, entries, unreadable: [{ path: hole, reason: `云端文件夹“${hole}”的内容没有列出：稍后会自动重试（为免误删，本次同步没有改动其中的任何文件）` }] };
     });
   }
 

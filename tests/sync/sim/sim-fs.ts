@@ -4,7 +4,8 @@
  * (`.cloud-drive-sync`, temporary downloads and the trash) lives on the same disk, as it does in a
  * real synced folder.
  */
-import { LocalFsError, type FileDigests, type LocalFs, type LocalStat, type ScanResult } from '../../../workers/sync/ports';
+import { LocalFsError, type FileDigests, type LocalFs, type LocalStat, type ScanIssue, type ScanResult } from '../../../workers/sync/ports';
+import { issueOf, observed, type Observed, type PickScanFaults } from './scan-faults';
 import { SYNC_DIR_NAME } from '../../../workers/sync/names';
 import type { LocalEntry } from '../../../workers/sync/model';
 import { digestsOf } from './content';
@@ -33,11 +34,15 @@ export class SimFs implements LocalFs {
     private readonly gate: Gate,
     /** Files whose reads fail as "in use by another program" (the simulation sets it). */
     private readonly busy: ReadonlySet<string> = new Set(),
+    /** Scan errors to inject, and where to report what each scan really saw. */
+    private readonly faults?: { pick: PickScanFaults; observed(o: Observed): void },
   ) {}
 
   scan(skip: (path: string, isDir: boolean) => boolean): Promise<ScanResult> {
     return this.gate.run('fs.scan', () => {
       const entries: LocalEntry[] = [];
+      const issues: ScanIssue[] = [];
+      const faults = new Map((this.faults?.pick(this.visible(skip)) ?? []).map((f) => [f.path, f]));
       const visit = (dirPath: string) => {
         const dir = this.disk.get(dirPath);
         if (dir?.kind !== 'dir') return;
@@ -48,13 +53,34 @@ export class SimFs implements LocalFs {
             if (!path.startsWith(SYNC_DIR_NAME)) entries.push({ path, isDir: s.isDir, size: s.size, mtimeMs: s.mtimeMs, fileId: s.fileId, ignored: true });
             continue;
           }
+          const fault = faults.get(path);
+          // A folder that cannot be listed is seen itself (its parent lists it), nothing under it; a
+          // file with an I/O error, or anything that vanished since its folder was listed, not at all.
+          if (fault && (fault.code === 'ENOENT' || node.kind === 'file')) {
+            issues.push(issueOf(fault, node.kind === 'dir'));
+            continue;
+          }
           entries.push({ path, isDir: s.isDir, size: s.size, mtimeMs: s.mtimeMs, fileId: s.fileId });
-          if (node.kind === 'dir') visit(path);
+          if (fault) issues.push(issueOf(fault, true));
+          else if (node.kind === 'dir') visit(path);
         }
       };
       visit('');
-      return { entries, issues: [] };
+      this.faults?.observed(observed(entries.map((e) => e.path), issues.map((i) => i.path)));
+      return { entries, issues };
     });
+  }
+
+  /** The entries a scan will meet (for the fault plan to pick from). */
+  private visible(skip: (path: string, isDir: boolean) => boolean): Array<{ path: string; isDir: boolean }> {
+    const out: Array<{ path: string; isDir: boolean }> = [];
+    for (const [path, node] of this.disk.walk()) {
+      if (path === SYNC_DIR_NAME || path.startsWith(`${SYNC_DIR_NAME}/`)) continue;
+      let skipped = false;
+      for (let p = path; p !== '' && !skipped; p = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '') skipped = skip(p, p === path ? node.kind === 'dir' : true);
+      if (!skipped) out.push({ path, isDir: node.kind === 'dir' });
+    }
+    return out;
   }
 
   stat(path: string): Promise<LocalStat | null> {

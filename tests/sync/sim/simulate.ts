@@ -20,7 +20,7 @@ const SIM_DELETE_GUARD: DeleteGuard = { maxShare: 1, maxCount: Infinity, emptySi
 import { RemoteError, type Journal } from '../../../workers/sync/ports';
 import { SqliteJournal } from '../../../workers/sync/sqlite-journal';
 import { SyncLog } from '../../../workers/sync/sync-log';
-import { SYNC_DIR_NAME } from '../../../workers/sync/names';
+import { pathKey, SYNC_DIR_NAME } from '../../../workers/sync/names';
 import { FakeRemote } from './fake-remote';
 import { FakeServer } from './fake-server';
 import { CrashError, Gate, type Phase } from './gate';
@@ -28,6 +28,7 @@ import { checkOracle } from './oracle';
 import { FakeClock, Rng } from './rng';
 import { SimDisk } from './sim-disk';
 import { SimFs } from './sim-fs';
+import { checkPlanDeletes, FaultPlan, underFailed, type Observed } from './scan-faults';
 import { Ledger, LocalUser, RemoteUser } from './users';
 
 export interface SimOptions {
@@ -47,6 +48,9 @@ export interface SimOptions {
   deleteGuard?: DeleteGuard;
   /** The user confirms whatever deletes wait (确认删除) after each pass that held some. */
   confirmDeletes?: boolean;
+  /** Per local scan: chance that it meets errors (scan-faults.ts); per cloud listing: that a folder's contents are missing. */
+  scanErrorRate?: number;
+  listErrorRate?: number;
 }
 
 /** The options a seed runs with everywhere (test, fuzz, replay): one seed in four on a case-insensitive disk. */
@@ -71,6 +75,9 @@ export interface SimResult {
   safetyStops: number;
   /** Passes that held deletes for confirmation. */
   heldPasses: number;
+  /** Scan errors and listing holes injected. */
+  scanFaults: number;
+  listFaults: number;
 }
 
 /** Gates the journal too: a crashed engine writes nothing more. */
@@ -112,6 +119,8 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
     netRate: 0.01,
     deleteGuard: SIM_DELETE_GUARD,
     confirmDeletes: false,
+    scanErrorRate: 0.3,
+    listErrorRate: 0.15,
     ...input,
   };
   const rng = new Rng(options.seed);
@@ -127,9 +136,17 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
   const remoteUser = new RemoteUser(server, rootId, rng, ledger, log);
   const localWrites: string[] = [];
   const busy = new Set<string>();
-  const result: SimResult = { seed: options.seed, options, failures: [], passes: 0, crashes: 0, networkFailures: 0, conflicts: 0, uploaded: 0, downloaded: 0, moved: 0, deleted: 0, trace, safetyStops: 0, heldPasses: 0 };
+  const result: SimResult = { seed: options.seed, options, failures: [], passes: 0, crashes: 0, networkFailures: 0, conflicts: 0, uploaded: 0, downloaded: 0, moved: 0, deleted: 0, trace, safetyStops: 0, heldPasses: 0, scanFaults: 0, listFaults: 0 };
 
   let chaos = true;
+  const faultPlan = new FaultPlan(rng, options.scanErrorRate, options.listErrorRate, () => chaos, log);
+  /** What the current engine's last scan and listing really saw (the ground truth deletes are checked against). */
+  let lastScan: Observed | null = null;
+  let lastListing: Observed | null = null;
+  const invariant = (failure: string) => {
+    log(`INVARIANT ${failure}`);
+    if (result.failures.length < 20) result.failures.push(failure);
+  };
   /** A safety stop (a side suddenly empty): the engine rightly waits for the user; no convergence then. */
   let refused: string | null = null;
   const interfere = (label: string, phase: Phase, gate: Gate) => {
@@ -153,7 +170,9 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
 
   function newEngine(): { gate: Gate; rt: PairRuntime } {
     const gate = new Gate(interfere);
-    const fs = new SimFs(disk, gate, busy);
+    lastScan = null;
+    lastListing = null;
+    const fs = new SimFs(disk, gate, busy, { pick: faultPlan.pickScan, observed: (o) => (lastScan = o) });
     const trackedFs = new Proxy(fs, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver) as unknown;
@@ -162,7 +181,32 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
           const label = `fs.${String(prop) === 'renameNoReplace' ? 'rename' : String(prop)}`;
           const paths = (label === 'fs.rename' ? args.slice(0, 2) : args.slice(0, 1)).map(String);
           if (MUTATING.has(label) && paths.some((p) => !p.startsWith(SYNC_DIR_NAME))) localWrites.push(`${label} ${paths.join(' → ')}`);
+          // A local file or folder removed (or taken into the trash) under a subtree the listing could not read.
+          const removed = label === 'fs.unlink' || label === 'fs.rmdir' || (label === 'fs.rename' && paths[1]!.startsWith(`${SYNC_DIR_NAME}/trash/`)) ? paths[0]! : null;
+          if (removed !== null && !removed.startsWith(SYNC_DIR_NAME) && lastListing && underFailed(lastListing, pathKey(removed))) {
+            invariant(`${label} ${removed}: removed locally under a cloud folder the listing could not read`);
+          }
           return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const remote = new FakeRemote(server, gate, { pick: faultPlan.pickList, observed: (o) => (lastListing = o) });
+    const trackedRemote = new Proxy(remote, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (prop !== 'remove' || typeof value !== 'function') return value;
+        return async (items: ReadonlyArray<{ id: string; digest: string }>) => {
+          const pathOf = new Map(server.list(rootId).map((e) => [e.id, e.path]));
+          const answer = await (value as FakeRemote['remove']).call(target, items);
+          for (const item of items) {
+            const path = pathOf.get(item.id);
+            if (path === undefined || answer.changed.includes(item.id)) continue;
+            const key = pathKey(path);
+            if (!lastScan) invariant(`remote.remove ${path}: without a local scan`);
+            else if (lastScan.seen.has(key)) invariant(`remote.remove ${path}: the local scan saw it`);
+            else if (underFailed(lastScan, key)) invariant(`remote.remove ${path}: under a local subtree the scan could not read`);
+          }
+          return answer;
         };
       },
     });
@@ -170,7 +214,7 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
     const rt: PairRuntime = {
       config,
       fs: trackedFs,
-      remote: new FakeRemote(server, gate),
+      remote: trackedRemote,
       journal: gatedJournal(journal, gate),
       log: new SyncLog(clock.now),
       platform: 'linux',
@@ -181,14 +225,14 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
       cache,
       deleteGuard: options.deleteGuard,
       trace: (line) => log(`  op ${line}`),
-      // Debugging: SIM_DUMP_PLAN=<text> saves the input of the first plan with an operation whose
-      // description holds <text>, for `node --import tsx tests/sync/replan.ts` to replay alone.
-      onPlan: process.env.SIM_DUMP_PLAN
-        ? (planInput, planned) => {
-            if (!planned.ops.some((op) => describeOp(op).includes(process.env.SIM_DUMP_PLAN!)) || existsSync(DUMP_FILE)) return;
-            writeFileSync(DUMP_FILE, JSON.stringify({ ...planInput, frozen: [...planInput.frozen], heldByPolicy: [...(planInput.heldByPolicy ?? [])], noMove: [...(planInput.noMove ?? [])] }));
-          }
-        : undefined,
+      onPlan: (planInput, planned) => {
+        for (const failure of checkPlanDeletes(planned.ops, lastScan, lastListing)) invariant(`plan: ${failure}`);
+        // Debugging: SIM_DUMP_PLAN=<text> saves the input of the first plan with an operation whose
+        // description holds <text>, for `node --import tsx tests/sync/replan.ts` to replay alone.
+        if (!process.env.SIM_DUMP_PLAN) return;
+        if (!planned.ops.some((op) => describeOp(op).includes(process.env.SIM_DUMP_PLAN!)) || existsSync(DUMP_FILE)) return;
+        writeFileSync(DUMP_FILE, JSON.stringify({ ...planInput, frozen: [...planInput.frozen], heldByPolicy: [...(planInput.heldByPolicy ?? [])], noMove: [...(planInput.noMove ?? [])] }));
+      },
     };
     return { gate, rt };
   }
@@ -268,6 +312,8 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
   // Stopped on an emptied side: the two trees may differ (that is the point), nothing may be lost.
   result.failures.push(...(stopped ? oracle.filter((f) => f.startsWith('content ')) : oracle));
   result.safetyStops = stopped ? 1 : 0;
+  result.scanFaults = faultPlan.scanFaults;
+  result.listFaults = faultPlan.listFaults;
   await journal.close();
   return result;
 }
