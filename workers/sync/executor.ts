@@ -24,6 +24,7 @@ import type { SyncLog } from './sync-log';
 import { downloadInto, removeLocal, matches } from './local-ops';
 import { parentKey } from './tree';
 import { CLASH_MARK } from './name-clash';
+import { changedReasons, realSleep, UPLOAD_ATTEMPTS, waitUntilSettled, type Sleep } from './settle';
 
 /** The pass cannot go on (no server, session gone): retry later. */
 export class PassInterrupted extends Error {
@@ -53,6 +54,8 @@ export interface ExecuteDeps {
   trace?: (line: string) => void;
   /** Checked before each operation starts: true → the rest waits for the next pass (stop, pause). */
   shouldStop?: () => boolean;
+  /** Waiting for a changed file to settle (real timers unless given: the simulation's clock). */
+  sleep?: Sleep;
   /** Each delete done (the pass records them as one deletion event). */
   deletions?: DeletionSink;
 }
@@ -209,7 +212,7 @@ async function runOne(op: Op, deps: ExecuteDeps): Promise<Outcome> {
           await deps.remote.move(op.remoteId, parentId, baseName(op.toPath), deps.signal);
         } catch (error) {
           if (error instanceof RemoteError && error.kind !== 'transient' && error.kind !== 'unauthorized') {
-            log.failed(op.toPath, '移动', error.message);
+            log.failed(op.toPath, '移动', `移动到“${op.toPath}”失败：${error.message}`);
             return 'moveFailed';
           }
           throw error;
@@ -301,12 +304,12 @@ async function guarded(deps: ExecuteDeps, path: string, action: string, run: () 
     if (deps.signal.aborted) throw deps.signal.reason;
     if (error instanceof RemoteError) {
       if (error.kind === 'transient' || error.kind === 'unauthorized') throw new PassInterrupted(error);
-      if (error.kind === 'refused') deps.log.failed(path, action, error.message);
-      else deps.log.dropped(path);
+      if (error.kind === 'refused') deps.log.failed(path, action, `${action}“${path}”失败：${error.message}`);
+      else deps.log.retryLater(path);
       return 'skipped';
     }
     if (error instanceof LocalFsError) {
-      if (error.code === 'missing' || error.code === 'exists') deps.log.dropped(path);
+      if (error.code === 'missing' || error.code === 'exists') deps.log.retryLater(path, '本地有新的改动，下次同步时重新处理');
       else deps.log.failed(path, action, error.message);
       return 'skipped';
     }
@@ -348,7 +351,7 @@ async function removeRemote(ops: Array<Extract<Op, { kind: 'deleteRemote' }>>, d
   const settle = async (batch: typeof items, changed: readonly string[]) => {
     const left = new Set(changed);
     for (const item of batch) {
-      if (left.has(item.id)) deps.log.dropped(item.op.path);
+      if (left.has(item.id)) deps.log.retryLater(item.op.path);
       else await finish(item.op);
     }
   };
@@ -418,51 +421,118 @@ async function runTransfers(ops: Op[], deps: ExecuteDeps): Promise<number> {
 }
 
 async function upload(op: Extract<Op, { kind: 'upload' }>, deps: ExecuteDeps): Promise<Outcome> {
-  const { fs, log } = deps;
+  const { fs, log, signal } = deps;
+  const sleep = deps.sleep ?? realSleep;
   return guarded(deps, op.path, '上传', async () => {
-    const before = await fs.stat(op.path);
-    if (!before || before.isDir || !matches(before, op.local)) {
-      log.dropped(op.path);
+    let before = await fs.stat(op.path);
+    if (!before || before.isDir || before.isSymlink) {
+      log.retryLater(op.path, '本地有新的改动，下次同步时重新处理'); // gone (or replaced by a folder) since the scan
       return 'skipped';
+    }
+    // Changed since the scan: still a local change to send, once it stops changing.
+    let changedSinceScan = !matches(before, op.local);
+    if (changedSinceScan) {
+      const settled = await settleOrFail(op.path, deps, sleep, 1);
+      if (settled === null) return 'skipped';
+      before = settled;
     }
     const parentId = parentIdOf(deps, op.key);
     if (parentId === null) {
-      log.failed(op.path, '上传', '云端上级文件夹不存在，稍后重试');
+      log.failed(op.path, '上传', `“${op.path}”的云端上级文件夹不存在：下次同步会重新创建后再上传`);
       return 'skipped';
     }
-    log.begin(op.path, '上传', 'uploading', before.size);
-    const resumable = await deps.journal.getInflight(op.key);
-    const resume = resumable && resumable.size === before.size && resumable.mtimeMs === before.mtimeMs && resumable.fileId === before.fileId ? resumable : null;
-    const scanned = deps.digests.get(pathKey(op.path));
-    const known = scanned && scanned.chunkSize === deps.chunkSize ? scanned : null;
-    const stored = await deps.remote.upload(
-      await fs.openBlob(op.path),
-      { parentId, name: baseName(op.remotePath), replace: op.replace },
-      known,
-      {
-        bytesDone: (bytes) => log.progress(op.path, bytes),
-        resume,
-        save: (state) => deps.journal.putInflight({ key: op.key, size: before.size, mtimeMs: before.mtimeMs, fileId: before.fileId, ...state }),
-      },
-      deps.signal,
-    );
-    deps.remoteIds.set(op.key, stored.id);
-    await deps.journal.upsert({
-      key: op.key,
-      path: op.remotePath,
-      isDir: false,
-      size: before.size,
-      mtimeMs: before.mtimeMs,
-      fileId: before.fileId,
-      fingerprint: stored.fingerprint,
-      remoteId: stored.id,
-      trusted: deps.now() - before.mtimeMs > MTIME_TRUST_MS,
-    });
-    await deps.journal.dropInflight(op.key);
-    log.succeeded(op.path, op.replace ? '上传新版本' : '上传', before.size);
-    log.count('uploaded');
-    return 'changed';
+    let replace = op.replace;
+    /** Some version reached the cloud in this pass (counted once, whatever follows). */
+    let stored = false;
+    for (let attempt = 1; ; attempt++) {
+      log.begin(op.path, '上传', 'uploading', before.size);
+      const resumable = await deps.journal.getInflight(op.key);
+      const at = before;
+      const resume = resumable && resumable.size === at.size && resumable.mtimeMs === at.mtimeMs && resumable.fileId === at.fileId ? resumable : null;
+      // The scan's digests describe the scanned bytes: of no use once the file changed.
+      const scanned = changedSinceScan ? undefined : deps.digests.get(pathKey(op.path));
+      const known = scanned && scanned.chunkSize === deps.chunkSize ? scanned : null;
+      let file: { id: string; fingerprint: string };
+      try {
+        file = await deps.remote.upload(
+          await fs.openBlob(op.path),
+          { parentId, name: baseName(op.remotePath), replace },
+          known,
+          {
+            bytesDone: (bytes) => log.progress(op.path, bytes),
+            resume,
+            save: (state) => deps.journal.putInflight({ key: op.key, size: at.size, mtimeMs: at.mtimeMs, fileId: at.fileId, ...state }),
+          },
+          signal,
+        );
+      } catch (error) {
+        if (signal.aborted || !(error instanceof RemoteError || error instanceof LocalFsError)) throw error;
+        if (error instanceof RemoteError && (error.kind === 'transient' || error.kind === 'unauthorized')) throw error;
+        // A refusal or conflict on a file that changed meanwhile is the change's doing (the bytes read
+        // no longer matched): upload it again once it settles, a few times at most.
+        const now = await fs.stat(op.path);
+        if (!now || now.isDir || matches(now, at)) throw error;
+        deps.trace?.(`upload ${op.path}: the file changed during the upload (attempt ${attempt})`);
+        await deps.journal.dropInflight(op.key);
+        if (attempt >= UPLOAD_ATTEMPTS) {
+          log.failed(op.path, '上传', changedReasons.changedEachTime(op.path, attempt), now.size);
+          return stored ? 'changed' : 'skipped';
+        }
+        const settled = await settleOrFail(op.path, deps, sleep, attempt);
+        if (settled === null) return stored ? 'changed' : 'skipped';
+        before = settled;
+        changedSinceScan = true;
+        continue;
+      }
+      if (!stored) log.count('uploaded');
+      stored = true;
+      deps.remoteIds.set(op.key, file.id);
+      await deps.journal.upsert({
+        key: op.key,
+        path: op.remotePath,
+        isDir: false,
+        size: at.size,
+        mtimeMs: at.mtimeMs,
+        fileId: at.fileId,
+        fingerprint: file.fingerprint,
+        remoteId: file.id,
+        trusted: deps.now() - at.mtimeMs > MTIME_TRUST_MS,
+      });
+      await deps.journal.dropInflight(op.key);
+      // Written while its bytes were being read: what reached the cloud may mix two versions. It is
+      // sent again (a new version of what was just stored) once it settles.
+      const after = await fs.stat(op.path);
+      const changedDuring = after !== null && !after.isDir && !matches(after, at);
+      if (changedDuring && attempt < UPLOAD_ATTEMPTS) {
+        deps.trace?.(`upload ${op.path}: the file changed during the upload (attempt ${attempt}), sent again`);
+        replace = { id: file.id, ifMatch: file.fingerprint };
+        const settled = await settleOrFail(op.path, deps, sleep, attempt);
+        if (settled === null) return 'changed';
+        before = settled;
+        changedSinceScan = true;
+        continue;
+      }
+      log.succeeded(op.path, op.replace ? '上传新版本' : '上传', at.size);
+      // Still changing after the last attempt: the next pass (run at once by --once) sends it.
+      if (changedDuring) log.unstable(op.path);
+      return 'changed';
+    }
   });
+}
+
+/** Waits for a changed file to settle; null (and the fail list, or the next pass when it is gone) when it does not. */
+async function settleOrFail(path: string, deps: ExecuteDeps, sleep: Sleep, attempts: number): Promise<LocalStat | null> {
+  deps.log.begin(path, '等待写入完成', 'unstable');
+  const settled = await waitUntilSettled(deps.fs, path, sleep, deps.signal);
+  if (settled === null) {
+    deps.log.retryLater(path, '本地有新的改动，下次同步时重新处理'); // deleted, or a folder now
+    return null;
+  }
+  if (settled === 'busy') {
+    deps.log.failed(path, '上传', attempts > 1 ? changedReasons.changedEachTime(path, attempts) : changedReasons.stillWriting(path));
+    return null;
+  }
+  return settled;
 }
 
 async function download(op: Extract<Op, { kind: 'download' }>, deps: ExecuteDeps): Promise<Outcome> {
@@ -471,7 +541,7 @@ async function download(op: Extract<Op, { kind: 'download' }>, deps: ExecuteDeps
     log.begin(op.path, '下载', 'downloading', op.remote.size);
     const stat = await downloadInto(deps.fs, deps.remote, op.path, op.remote, op.expect, deps.chunkSize, deps.now(), deps.signal);
     if (!stat) {
-      log.dropped(op.path);
+      log.retryLater(op.path, '有新的改动，下次同步时重新处理');
       return 'skipped';
     }
     await deps.journal.upsert({

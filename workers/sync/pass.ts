@@ -23,6 +23,7 @@ import { plan } from './planner';
 import type { JournalEntry, LocalEntry, Op, Plan, PlanInput } from './model';
 import { RemoteError, type Journal, type LocalFs, type RemoteApi, type RemoteListing, type ScanResult } from './ports';
 import type { SyncLog } from './sync-log';
+import type { Sleep } from './settle';
 
 export interface PairRuntime {
   config: SyncPairConfig;
@@ -47,6 +48,8 @@ export interface PairRuntime {
   onPlan?: (input: PlanInput, plan: Plan) => void;
   /** When deletes wait for the person (delete-gate.ts); null: never (every delete goes). */
   deleteGuard: DeleteGuard | null;
+  /** Waiting for a file that changed during its upload to settle (real timers unless given: the simulation's clock). */
+  sleep?: Sleep;
 }
 
 export interface PairCache {
@@ -207,6 +210,7 @@ export async function runPass(rt: PairRuntime, signal: AbortSignal): Promise<Pas
         trace: rt.trace,
         shouldStop: rt.shouldStop,
         deletions,
+        sleep: rt.sleep,
       });
       phase('executed');
       if (result.changed > 0) rt.cache.listingToken = null; // our own changes: list again next time

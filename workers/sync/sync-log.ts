@@ -26,6 +26,9 @@ export class SyncLog {
   beginPass(): void {
     this.staged = newStage();
     this.summary = { ...EMPTY_SUMMARY };
+    // What waited for this pass is looked at again by it (and marked again if it still waits): an
+    // entry left from before would otherwise stay "waiting" after the pass found nothing to do for it.
+    for (const [path, item] of [...this.active]) if (item.state === 'unstable') this.active.delete(path);
   }
 
   /** The pass ended (or stopped): its findings become the lists shown. */
@@ -86,6 +89,14 @@ export class SyncLog {
   /** Nothing to do after all (re-planned next pass): off the sync list, not a failure. */
   dropped(path: string): void {
     this.active.delete(path);
+  }
+
+  /**
+   * Not done this pass because something changed under it (the cloud copy changed since the listing,
+   * its folder moved): re-planned by the next pass, which `--once` runs at once. Shown as waiting.
+   */
+  retryLater(path: string, why = '云端有新的改动，下次同步时重新处理'): void {
+    this.active.set(path, this.item(path, why, 'unstable'));
   }
 
   policy(list: PolicyList, path: string, reason: string, size = 0): void {
