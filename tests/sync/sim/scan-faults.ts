@@ -90,12 +90,19 @@ export class FaultPlan {
  */
 export function checkPlanDeletes(ops: readonly Op[], local: Observed | null, remote: Observed | null): string[] {
   const failures: string[] = [];
+  // An entry the plan moves away first leaves its place free: what is deleted there is another one.
+  const movedAway = { local: new Set<string>(), remote: new Set<string>() };
+  for (const op of ops) {
+    if (op.kind === 'moveLocal') movedAway.local.add(op.fromKey);
+    if (op.kind === 'moveRemote') movedAway.remote.add(op.fromKey);
+  }
+  const vacated = (keys: Set<string>, key: string) => [...keys].some((k) => k === key || isInside(key, k));
   for (const op of ops) {
     if (op.kind !== 'deleteRemote' && op.kind !== 'deleteLocal') continue;
     const key = pathKey(op.path);
     const absentSide = op.kind === 'deleteRemote' ? local : remote;
     if (absentSide === null) failures.push(`${op.kind} ${op.path}: planned without a scan of the other side`);
-    else if (absentSide.seen.has(key)) failures.push(`${op.kind} ${op.path}: the other side's scan saw it`);
+    else if (absentSide.seen.has(key) && !vacated(op.kind === 'deleteRemote' ? movedAway.local : movedAway.remote, key)) failures.push(`${op.kind} ${op.path}: the other side's scan saw it`);
     for (const [side, o] of [['local', local], ['remote', remote]] as const) {
       if (o && underFailed(o, key)) failures.push(`${op.kind} ${op.path}: under a subtree the ${side} ${side === 'local' ? 'scan' : 'listing'} could not read`);
     }

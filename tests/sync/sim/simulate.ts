@@ -225,6 +225,8 @@ export async function simulate(input: SimOptions): Promise<SimResult> {
       cache,
       deleteGuard: options.deleteGuard,
       trace: (line) => log(`  op ${line}`),
+      // Waiting for a changed file to settle: the simulation's time passes (users may act at each look).
+      sleep: async (ms) => clock.advance(ms),
       onPlan: (planInput, planned) => {
         for (const failure of checkPlanDeletes(planned.ops, lastScan, lastListing)) invariant(`plan: ${failure}`);
         // Debugging: SIM_DUMP_PLAN=<text> saves the input of the first plan with an operation whose
