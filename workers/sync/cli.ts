@@ -100,7 +100,7 @@ async function main(): Promise<number> {
   }
   if (values.help) {
     console.log(USAGE);
-    return 0;
+    return EXIT.ok;
   }
   if (!values.server || !values.dir || !values.remote) fail('--server, --dir and --remote are required');
   if (values.mode !== 'backup' && values.mode !== 'two-way') fail(`--mode must be backup or two-way, not ${values.mode}`);
@@ -168,6 +168,8 @@ async function main(): Promise<number> {
       console.error('sync: 确认删除这些文件：再次运行并加上 --confirm-deletes（只确认上面列出的这些删除）');
     }
     for (const item of status.lists.failList) console.error(`failed: ${item.path}: ${item.reason}`);
+    // Counted as failed too: not done, and why (still being written, changed during the pass).
+    for (const item of status.lists.syncList) if (item.state === 'unstable') console.error(`failed: ${item.path}: ${item.action}（稍后再同步即可）`);
   };
   let lastEvent = (await sync.engine.deletionEvents('cli'))[0]?.id ?? null;
   const reportDeletion = () => {
@@ -241,7 +243,7 @@ async function main(): Promise<number> {
   console.error(`sync: watching ${dir} ↔ 同步文件${remotePath} (${values.mode}); Ctrl-C to stop`);
   await stopped;
   reportProblems();
-  return 0;
+  return EXIT.ok;
 }
 
 main().then(

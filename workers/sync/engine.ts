@@ -201,11 +201,10 @@ export class SyncEngine {
     const total = { ...EMPTY_SUMMARY };
     for (const state of this.pairs.values()) {
       const summary = await this.pass(state);
-      if (!summary) {
-        total.failed += 1;
-        continue;
-      }
-      for (const key of Object.keys(total) as Array<keyof SyncPassSummary>) total[key] += summary[key];
+      // A pass that ended in an error still did what it did before it (its counts), plus the error.
+      const counted = summary ?? state.rt.log.summary;
+      for (const key of Object.keys(total) as Array<keyof SyncPassSummary>) total[key] += counted[key];
+      if (!summary) total.failed += 1;
     }
     return total;
   }
@@ -335,6 +334,13 @@ export class SyncEngine {
       this.deps.onPass?.(state.config, outcome.summary);
       return outcome.summary;
     } catch (error) {
+      // What the pass did before the error is shown and counted like any pass's (a pass that uploaded
+      // 5 files and then lost the server says "uploaded 5", not 0).
+      const partial = { ...state.rt.log.summary };
+      if (Object.values(partial).some((n) => n > 0)) {
+        state.lastSummary = partial;
+        this.deps.onPass?.(state.config, partial);
+      }
       if (error instanceof PairLocked) {
         state.phase = 'error';
         state.code = 'locked';
