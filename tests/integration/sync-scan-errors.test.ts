@@ -145,7 +145,7 @@ describe('npm run sync: scan errors are never deletions, nothing is dropped sile
     await fsp.writeFile(path.join(a, 'secret.txt'), 'secret v2, unreadable');
     await fsp.chmod(path.join(a, 'secret.txt'), 0o000);
     const locked = await syncOnce(a, '/扫描错误', stateA, { as: user });
-    expect(locked.code).toBe(EXIT.failures);
+    expect(locked.code).toBe(EXIT.failed);
     expect(locked.summary).toMatchObject({ deleted: 0, uploaded: 0, moved: 0 });
     expect(locked.summary.failed).toBeGreaterThanOrEqual(2);
     expect(locked.err).toMatch(/failed: locked: 没有权限读取文件夹“locked”：.*同步/);
@@ -203,7 +203,7 @@ describe('npm run sync: scan errors are never deletions, nothing is dropped sile
     expect(listed.has('z-big.bin')).toBe(false);
     await server.kill();
     const done = await run.done;
-    expect(done.code).toBe(EXIT.failures);
+    expect(done.code).toBe(EXIT.unreachable);
     expect(done.summary.uploaded).toBe(5);
     expect(done.summary.failed).toBeGreaterThanOrEqual(1);
   });
