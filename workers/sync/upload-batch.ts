@@ -58,35 +58,43 @@ export function batchUnits(ops: readonly Op[]): Array<Op | UploadOp[]> {
 
 /**
  * A batch of small uploads: each file stat-checked, read whole and checked again (a file changed
- * while it was read waits for the next pass), then one request; each file's outcome is recorded on
+ * since the scan or while it was read goes the ordinary way, which waits for it to settle), then one request; each file's outcome is recorded on
  * its own, as one upload's would be. A request the server refuses as a whole (an older server without
  * the batch route) sends the files one by one instead.
  */
 export async function uploadBatch(ops: UploadOp[], deps: ExecuteDeps, h: BatchHelpers): Promise<number> {
   const { fs, log } = deps;
   const ready: Array<{ op: UploadOp; stat: LocalStat; file: BatchFile }> = [];
+  /** Changed since the scan or while read: the ordinary way, which waits for them to settle (settle.ts). */
+  const changing: UploadOp[] = [];
   for (const op of ops) {
     await h.guarded(op.path, async () => {
       const before = await fs.stat(op.path);
-      if (!before || before.isDir || !matches(before, op.local)) {
-        log.dropped(op.path);
+      if (!before || before.isDir) {
+        log.retryLater(op.path, '本地有新的改动，下次同步时重新处理');
+        return 'skipped';
+      }
+      if (!matches(before, op.local)) {
+        changing.push(op);
         return 'skipped';
       }
       const parentId = h.parentIdOf(op.key);
       if (parentId === null) {
-        log.failed(op.path, '上传', '云端上级文件夹不存在，稍后重试');
+        log.failed(op.path, '上传', `“${op.path}”的云端上级文件夹不存在：下次同步会重新创建后再上传`);
         return 'skipped';
       }
       const bytes = new Uint8Array(await (await fs.openBlob(op.path)).arrayBuffer());
       if (bytes.length !== before.size || !matches(await fs.stat(op.path), before)) {
-        log.dropped(op.path);
+        changing.push(op);
         return 'skipped';
       }
       ready.push({ op, stat: before, file: { bytes, target: { parentId, name: baseName(op.remotePath), replace: op.replace } } });
       return 'journal';
     });
   }
-  if (ready.length === 0) return 0;
+  let changed = 0;
+  for (const op of changing) if ((await h.uploadOne(op)) === 'changed') changed++;
+  if (ready.length === 0) return changed;
   for (const { op, stat } of ready) log.begin(op.path, '上传', 'uploading', stat.size);
   let outcomes: BatchFileOutcome[];
   try {
@@ -98,7 +106,6 @@ export async function uploadBatch(ops: UploadOp[], deps: ExecuteDeps, h: BatchHe
     if (deps.signal.aborted) throw deps.signal.reason;
     if (!(error instanceof RemoteError)) throw error;
     if (error.kind === 'transient' || error.kind === 'unauthorized') throw h.interrupted(error);
-    let changed = 0;
     for (const { op } of ready) if ((await h.uploadOne(op)) === 'changed') changed++;
     return changed;
   }
@@ -107,8 +114,8 @@ export async function uploadBatch(ops: UploadOp[], deps: ExecuteDeps, h: BatchHe
   for (const [i, r] of ready.entries()) {
     const outcome = outcomes[i]!;
     if ('error' in outcome) {
-      if (outcome.error.kind === 'refused') log.failed(r.op.path, '上传', outcome.error.message);
-      else log.dropped(r.op.path);
+      if (outcome.error.kind === 'refused') log.failed(r.op.path, '上传', `上传“${r.op.path}”失败：${outcome.error.message}`);
+      else log.retryLater(r.op.path);
       continue;
     }
     deps.remoteIds.set(r.op.key, outcome.id);
@@ -130,6 +137,6 @@ export async function uploadBatch(ops: UploadOp[], deps: ExecuteDeps, h: BatchHe
     log.succeeded(op.path, op.replace ? '上传新版本' : '上传', stat.size);
     log.count('uploaded');
   }
-  return stored.length;
+  return changed + stored.length;
 }
 
