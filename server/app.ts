@@ -171,7 +171,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const challengeRepo = new ChallengeRepository(db);
   const clientOps = new ClientOpRepository(db);
   const chainKey = await loadChainKey(config.dataDir, config.auditChainKey, true);
-  const actionLogRepo = new ActionLogRepository(db, chainKey);
+  const actionLogRepo = new ActionLogRepository(db, chainKey, (tenantId, seq) =>
+    app.log.error({ tenantId, seq }, 'action log head was moved without the key (its MAC does not hold): recording goes on, the head stays marked; run audit:verify'));
   // Heads of before migration 0083 get their MAC once, by the start that added the column.
   const sealed = sealHeads ? await actionLogRepo.sealUnsealedHeads() : [];
   const actionLogs = new ActionLogService(actionLogRepo, (err) => app.log.error({ err }, 'action log write failed'));

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database';
 import type { ActionLogHeadsTable, ActionLogTable, Database } from '../db/schema';
-import { chainHash, GENESIS_HASH, headMac } from '../services/action-log/chain';
+import { BROKEN_HEAD_MARK, brokenHeadMark, chainHash, GENESIS_HASH, headMac, headMacMatches } from '../services/action-log/chain';
 
 /** A row as the recorder builds it; seq and the hashes are given by the chain when it is appended. */
 export type NewActionRow = Omit<ActionLogTable, 'seq' | 'prev_hash' | 'hash'>;
@@ -16,10 +16,17 @@ const INSERT_ROWS = 400;
  * lock in PostgreSQL (a second writer of the same tenant waits until this transaction ends, then
  * sees the new tail) and SQLite's write lock (one writer at a time for the whole database). So the
  * previous hash a row is chained to is always the committed tail, whatever the number of writers.
- * The head's MAC (chain.ts headMac) is written with its new tail in the same transaction: one HMAC
- * per tenant and batch.
+ * The head's MAC (chain.ts headMac) is checked and written with its new tail in the same
+ * transaction: two HMACs per tenant and batch. A head whose MAC does not hold (moved without the key)
+ * is still extended — the actions must be recorded — but never sealed: it keeps a broken mark
+ * (chain.ts brokenHeadMark), and `onBrokenHead` hears of it the first time.
  */
-export async function appendToChains(tx: Transaction<Database>, key: Buffer, rows: readonly NewActionRow[]): Promise<ActionLogTable[]> {
+export async function appendToChains(
+  tx: Transaction<Database>,
+  key: Buffer,
+  rows: readonly NewActionRow[],
+  onBrokenHead?: (tenantId: string, seq: number) => void,
+): Promise<ActionLogTable[]> {
   const byTenant = new Map<string, NewActionRow[]>();
   for (const row of rows) {
     const list = byTenant.get(row.tenant_id);
@@ -33,7 +40,7 @@ export async function appendToChains(tx: Transaction<Database>, key: Buffer, row
         .updateTable('action_log_heads')
         .set((eb) => ({ seq: eb('seq', '+', list.length) }))
         .where('tenant_id', '=', tenantId)
-        .returning(['seq', 'hash', 'anchor_seq', 'anchor_hash'])
+        .returning(['seq', 'hash', 'anchor_seq', 'anchor_hash', 'mac'])
         .executeTakeFirst();
     let head = await claim();
     if (!head) {
@@ -46,6 +53,9 @@ export async function appendToChains(tx: Transaction<Database>, key: Buffer, row
       if (!head) throw new Error(`action log head of tenant '${tenantId}' could not be claimed`);
     }
     let seq = Number(head.seq) - list.length;
+    const holds = headMacMatches(key, { tenant_id: tenantId, seq, hash: head.hash, anchor_seq: head.anchor_seq, anchor_hash: head.anchor_hash, mac: head.mac });
+    if (!holds && !head.mac?.startsWith(BROKEN_HEAD_MARK)) onBrokenHead?.(tenantId, seq);
+    const marked = holds ? null : brokenHeadMark(head.mac, seq);
     let prev = head.hash;
     const chained = list.map((r) => {
       seq += 1;
@@ -57,7 +67,7 @@ export async function appendToChains(tx: Transaction<Database>, key: Buffer, row
     for (let i = 0; i < chained.length; i += INSERT_ROWS) {
       await tx.insertInto('action_log').values(chained.slice(i, i + INSERT_ROWS)).execute();
     }
-    const mac = headMac(key, { tenant_id: tenantId, seq, hash: prev, anchor_seq: head.anchor_seq, anchor_hash: head.anchor_hash });
+    const mac = marked ?? headMac(key, { tenant_id: tenantId, seq, hash: prev, anchor_seq: head.anchor_seq, anchor_hash: head.anchor_hash });
     await tx.updateTable('action_log_heads').set({ hash: prev, mac }).where('tenant_id', '=', tenantId).execute();
     written.push(...chained);
   }
@@ -102,11 +112,13 @@ export class ActionLogRepository {
   constructor(
     private readonly db: Db,
     private readonly key: Buffer,
+    /** Told when a write finds a head whose MAC does not hold (the server logs it). */
+    private readonly onBrokenHead?: (tenantId: string, seq: number) => void,
   ) {}
 
   async append(rows: readonly NewActionRow[]): Promise<ActionLogTable[]> {
     if (rows.length === 0) return [];
-    return this.db.transaction().execute((tx) => appendToChains(tx, this.key, rows));
+    return this.db.transaction().execute((tx) => appendToChains(tx, this.key, rows, this.onBrokenHead));
   }
 
   /** Nick names and departments of the actors of a batch, as they are now (the time of the action), in one query. */
@@ -252,6 +264,11 @@ export class ActionLogRepository {
     return this.db.transaction().execute(async (tx) => {
       const head = await tx.selectFrom('action_log_heads').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
       if (!head) return 0;
+      // A head moved without the key: its rows are evidence, retention waits until someone has looked.
+      if (!headMacMatches(this.key, head)) {
+        if (!head.mac?.startsWith(BROKEN_HEAD_MARK)) this.onBrokenHead?.(tenantId, Number(head.seq));
+        return 0;
+      }
       const anchor = Number(head.anchor_seq);
       // The first row not older than the cutoff, in time order: every row before it in the chain goes.
       const firstKept = await tx
@@ -273,10 +290,10 @@ export class ActionLogRepository {
         .where('seq', '>', anchor)
         .where('seq', '<=', through)
         .executeTakeFirst();
-      // The MAC is written by the append of the prune record just below, over the new anchor.
-      await tx.updateTable('action_log_heads').set({ anchor_seq: through, anchor_hash: last.hash }).where('tenant_id', '=', tenantId).execute();
+      const moved = { ...head, anchor_seq: through, anchor_hash: last.hash };
+      await tx.updateTable('action_log_heads').set({ anchor_seq: through, anchor_hash: last.hash, mac: headMac(this.key, moved) }).where('tenant_id', '=', tenantId).execute();
       const count = Number(deleted.numDeletedRows);
-      await appendToChains(tx, this.key, [record({ tenantId, fromSeq: anchor + 1, throughSeq: through, anchorHash: last.hash, count, cutoff })]);
+      await appendToChains(tx, this.key, [record({ tenantId, fromSeq: anchor + 1, throughSeq: through, anchorHash: last.hash, count, cutoff })], this.onBrokenHead);
       return count;
     });
   }

@@ -126,6 +126,16 @@ describe('a cut-off tail without a checkpoint', () => {
       const after = await verifyCli(local);
       expect(after.code).toBe(1);
       expect(after.stdout).toContain(`BROKEN  tenant ${tenant}: first broken link at row ${cut.from - 1} (head)`);
+
+      // The server goes on recording from that head, but does not seal it: the next action does not
+      // launder the cut, nor does retention prune the evidence.
+      const rowsBefore = await withDb(local, (db) => (db.prepare('select count(*) as n from action_log where tenant_id = ?').get(tenant) as { n: number }).n);
+      await actions(client, 2, 'later');
+      expect((await headOf(local, tenant)).mac).toBe(`broken:${cut.from - 1}`);
+      expect((await local.app.sweeper.sweepOnce(Date.now() + 181 * DAY)).actionLog).toBe(0);
+      expect(await withDb(local, (db) => (db.prepare('select count(*) as n from action_log where tenant_id = ?').get(tenant) as { n: number }).n)).toBe(rowsBefore + 2);
+      expect((await verifyServer(local)).find((r) => r.tenantId === tenant)!.broken).toMatchObject({ seq: cut.from - 1, reason: 'head' });
+      expect(await local.app.auditCheckpoints.checkpointOnce()).not.toContainEqual(expect.objectContaining({ tenantId: tenant }));
     } finally {
       await local.close();
     }
@@ -196,6 +206,10 @@ describe('a cut-off tail after a checkpoint', () => {
       // The server signs no checkpoint of a head that went back from one it signed.
       expect(await local.app.auditCheckpoints.checkpointOnce()).toEqual([]);
       expect((await client.get<{ errorCode: string }>(API.actionLogCheckpoint)).body.errorCode).toBe(ERRORS.AUDIT_HEAD_INVALID.code);
+      // The server goes on from the earlier head (that refusal is on record, and more actions): once the
+      // chain is past the checkpoint's row again, that row is another row.
+      await actions(client, 5, 'again');
+      expect(await checkpointReports(local, [checkpoint])).toMatchObject([{ status: 'forked' }]);
     } finally {
       await local.close();
     }

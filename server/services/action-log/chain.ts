@@ -76,9 +76,21 @@ export function headMac(key: Buffer, head: HeadFields): string {
   return createHmac('sha256', key).update(form, 'utf8').digest('hex');
 }
 
-/** Whether a head's stored MAC is the one its fields give (constant time). A NULL MAC never matches. */
+/**
+ * What the server writes instead of a MAC when it extends a head whose MAC did not hold (it must go
+ * on recording, but must not vouch for that head): `broken:<seq>`, the row the head named then.
+ * Re-MACing it would launder a cut-off tail with the next action; the mark stays until someone
+ * with the key has looked (audit:verify reports it).
+ */
+export const BROKEN_HEAD_MARK = 'broken:';
+
+export function brokenHeadMark(previous: string | null, seq: number): string {
+  return previous?.startsWith(BROKEN_HEAD_MARK) ? previous : `${BROKEN_HEAD_MARK}${seq}`;
+}
+
+/** Whether a head's stored MAC is the one its fields give (constant time). A NULL MAC or a mark never matches. */
 export function headMacMatches(key: Buffer, head: HeadFields & { mac: string | null }): boolean {
-  if (head.mac === null) return false;
+  if (head.mac === null || !/^[0-9a-f]{64}$/.test(head.mac)) return false;
   const expected = Buffer.from(headMac(key, head), 'hex');
   const stored = Buffer.from(head.mac, 'hex');
   return stored.length === expected.length && timingSafeEqual(stored, expected);

@@ -1,6 +1,6 @@
 import type { ActionLogRepository } from '../../repositories/action-log-repository';
 import type { ActionLogTable } from '../../db/schema';
-import { hashMatches, headMacMatches } from './chain';
+import { BROKEN_HEAD_MARK, hashMatches, headMacMatches } from './chain';
 
 /** The first broken link of one chain. */
 export interface BrokenLink {
@@ -58,12 +58,15 @@ export async function verifyChains(repo: ActionLogRepository, key: Buffer, onPro
     const link = (seq: number, reason: BrokenLink['reason'], message: string): BrokenLink => ({ tenantId, seq, reason, message });
     // The head says where the walk starts and ends: one moved without the key is the first thing wrong.
     if (!headMacMatches(key, head)) {
+      const markedAt = head.mac?.startsWith(BROKEN_HEAD_MARK) ? Number(head.mac.slice(BROKEN_HEAD_MARK.length)) : NaN;
       broken = link(
-        Number(head.seq),
+        Number.isSafeInteger(markedAt) ? markedAt : Number(head.seq),
         'head',
         head.mac === null
           ? `the chain head (row ${Number(head.seq)}) carries no MAC: it was cleared, or written before the head was authenticated and never sealed`
-          : `the chain head (row ${Number(head.seq)}, anchor ${Number(head.anchor_seq)}) was changed without the key: its MAC does not match (a cut-off tail or a moved anchor)`,
+          : head.mac.startsWith(BROKEN_HEAD_MARK)
+            ? `the chain head was changed without the key when it named row ${head.mac.slice(BROKEN_HEAD_MARK.length)} (a cut-off tail or a moved anchor); the server went on writing from it without vouching for it`
+            : `the chain head (row ${Number(head.seq)}, anchor ${Number(head.anchor_seq)}) was changed without the key: its MAC does not match (a cut-off tail or a moved anchor)`,
       );
     }
     walk: for (let after = Number(head.anchor_seq); ; ) {
