@@ -320,6 +320,7 @@ export interface FileMessageEvent {
   id: string;
   type: FileMessageType;
   actorName: string | null;
+  /** The entry's current name when the reader may see it now (as in the message list), else null. */
   fileName: string | null;
   itemCount: number;
 }

@@ -39,7 +39,7 @@ describe('notice stream', () => {
       const started = Date.now();
       expect((await admin.post(API.lock, { ids: [file.id] })).status).toBe(200);
       const message = await stream.next((e) => e.event === 'file', 1000);
-      expect(message.data as FileMessageEvent).toMatchObject({ type: 'file.locked', itemCount: 1, fileName: null });
+      expect(message.data as FileMessageEvent).toMatchObject({ type: 'file.locked', itemCount: 1, fileName: 'live.txt' });
       const after = await stream.next(isCounts(1), 1000);
       expect(after.at - started).toBeLessThan(1000);
     } finally {

@@ -43,6 +43,12 @@ const SLICE = 200;
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
+ * The current names of the entries a user may see now, by id (the message list's rule: file-reach.ts);
+ * entries they may not see are left out.
+ */
+export type VisibleNames = (tenantId: string, userIds: readonly string[], fileIds: readonly string[]) => Promise<Map<string, Map<string, string>>>;
+
+/**
  * Pushes what changed to the connected users (NoticeHub) with their new counts. Users who are not
  * connected cost nothing: they read their counts when they connect or poll.
  */
@@ -51,21 +57,51 @@ export class NoticeDelivery {
     private readonly hub: NoticeHub,
     private readonly counter: UnreadCounter,
     private readonly onError: (err: unknown) => void,
+    private readonly visibleNames: VisibleNames = async () => new Map(),
   ) {}
 
-  /** New (or re-batched) file messages: each recipient hears of its own, then gets its counts. */
+  /**
+   * New (or re-batched) file messages: each recipient hears of its own, then gets its counts. The event
+   * names the entry to a recipient who may see it now, exactly as the message list would (issue 35:
+   * share.received reached its recipient with no name); to anyone else it names only the kind.
+   */
   fileMessages(rows: readonly FileMessagesTable[]): void {
     const connected = new Set(this.hub.connected(rows.map((r) => r.user_id)));
     if (connected.size === 0) return;
+    void this.sendFileEvents(rows.filter((r) => connected.has(r.user_id)));
+  }
+
+  private async sendFileEvents(rows: readonly FileMessagesTable[]): Promise<void> {
+    const names = await this.namesFor(rows);
     const tenants = new Map<string, string>();
     for (const r of rows) {
-      if (!connected.has(r.user_id)) continue;
       tenants.set(r.user_id, r.tenant_id);
-      const event: FileMessageEvent = { id: r.id, type: r.type as FileMessageType, actorName: r.actor_name || null, fileName: null, itemCount: r.item_count };
-      // The name goes only with the list read (which checks the reader's reach); the event names the kind.
+      // As the list: an entry by its current name if the reader may see it; an upload that never became
+      // an entry (held as sensitive) by the reader's own name for it.
+      const fileName = r.file_id ? (names.get(r.tenant_id)?.get(r.user_id)?.get(r.file_id) ?? null) : r.file_name || null;
+      const event: FileMessageEvent = { id: r.id, type: r.type as FileMessageType, actorName: r.actor_name || null, fileName, itemCount: r.item_count };
       this.hub.send(r.user_id, 'file', event);
     }
-    void this.pushCounts([...tenants].map(([userId, tenantId]) => ({ userId, tenantId })));
+    await this.pushCounts([...tenants].map(([userId, tenantId]) => ({ userId, tenantId })));
+  }
+
+  /** tenant → user → file id → name; a lookup that fails sends the events without names (logged). */
+  private async namesFor(rows: readonly FileMessagesTable[]): Promise<Map<string, Map<string, Map<string, string>>>> {
+    const out = new Map<string, Map<string, Map<string, string>>>();
+    const byTenant = new Map<string, { users: Set<string>; files: Set<string> }>();
+    for (const r of rows) {
+      if (!r.file_id) continue;
+      const t = byTenant.get(r.tenant_id) ?? { users: new Set<string>(), files: new Set<string>() };
+      t.users.add(r.user_id);
+      t.files.add(r.file_id);
+      byTenant.set(r.tenant_id, t);
+    }
+    try {
+      for (const [tenantId, t] of byTenant) out.set(tenantId, await this.visibleNames(tenantId, [...t.users], [...t.files]));
+    } catch (err) {
+      this.onError(err);
+    }
+    return out;
   }
 
   /** The user's messages were read or deleted (maybe in another tab or device): lists and badges follow. */

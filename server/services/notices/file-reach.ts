@@ -23,8 +23,11 @@ export interface ReachedFile {
  * The sharing work widens both (entries shared with a reader are reachable; the people an entry is
  * shared with and its sharer are watchers): wrap this with `extendFileReach` in app.ts.
  */
+/** What reach asks of a reader: a request's caller, or a connected user of the notice stream. */
+export type FileReader = Pick<Caller, 'tenantId' | 'userId' | 'role'>;
+
 export interface FileReach {
-  resolve(reader: Caller, fileIds: readonly string[]): Promise<Map<string, ReachedFile>>;
+  resolve(reader: FileReader, fileIds: readonly string[]): Promise<Map<string, ReachedFile>>;
   watchers(tenantId: string, fileIds: readonly string[]): Promise<Map<string, Set<string>>>;
 }
 
@@ -49,7 +52,7 @@ export function reachedOf(row: EntryWithSpace): ReachedFile {
 export class SpaceFileReach implements FileReach {
   constructor(private readonly repo: NoticeFileRepository) {}
 
-  async resolve(reader: Caller, fileIds: readonly string[]): Promise<Map<string, ReachedFile>> {
+  async resolve(reader: FileReader, fileIds: readonly string[]): Promise<Map<string, ReachedFile>> {
     const out = new Map<string, ReachedFile>();
     const rows = await this.repo.entries(reader.tenantId, [...new Set(fileIds)]);
     const groupSpaces = [...new Set(rows.filter((r) => r.space_kind === 'group').map((r) => r.space_id!))];

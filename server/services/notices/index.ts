@@ -1,4 +1,5 @@
 import { NOTICE_STREAM_PING_MS } from '../../../common/api/notices';
+import type { RoleCode } from '../../../common/api/types';
 import type { Db } from '../../db/database';
 import { FileMessageRepository } from '../../repositories/file-message-repository';
 import { NoticeFileRepository } from '../../repositories/notice-file-repository';
@@ -60,7 +61,14 @@ export function buildNotices(db: Db, options: NoticeOptions): Notices {
     onError: options.onError,
   });
   const counter = new UnreadCounter(fileRepo, noticeRepo);
-  const delivery = new NoticeDelivery(hub, counter, options.onError);
+  const delivery = new NoticeDelivery(hub, counter, options.onError, async (tenantId, userIds, fileIds) => {
+    const out = new Map<string, Map<string, string>>();
+    for (const [userId, user] of await people.liveUsers(tenantId, userIds)) {
+      const reached = await reach.resolve({ tenantId, userId, role: user.role as RoleCode }, fileIds);
+      out.set(userId, new Map([...reached].map(([id, f]) => [id, f.name])));
+    }
+    return out;
+  });
   const fileMessages = new FileMessageService(fileRepo, people, reach, delivery, options.onError);
   const systemNotices = new SystemNoticeService(noticeRepo, counter, delivery);
   const scheduler = new NoticeScheduler(noticeRepo, delivery, options.onError);

@@ -2,8 +2,7 @@ import type { FileRepository } from '../../repositories/file-repository';
 import type { ShareGrantRepository } from '../../repositories/share-grants';
 import type { ShareRepository } from '../../repositories/share-repository';
 import type { SharingLookupRepository } from '../../repositories/sharing-lookup-repository';
-import type { Caller } from '../caller';
-import type { FileReach, ReachedFile } from '../notices/file-reach';
+import type { FileReach, FileReader, ReachedFile } from '../notices/file-reach';
 
 /**
  * The notices' reach widened by shares (app.ts: `extendFileReach(base, new SharedFileReach(…))`): an
@@ -19,7 +18,7 @@ export class SharedFileReach implements FileReach {
     private readonly lookup: SharingLookupRepository,
   ) {}
 
-  async resolve(reader: Caller, fileIds: readonly string[]): Promise<Map<string, ReachedFile>> {
+  async resolve(reader: FileReader, fileIds: readonly string[]): Promise<Map<string, ReachedFile>> {
     const out = new Map<string, ReachedFile>();
     const granted = await this.grants.grants(reader.tenantId, reader.userId, fileIds);
     if (granted.size === 0) return out;

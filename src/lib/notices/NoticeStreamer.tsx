@@ -22,7 +22,7 @@ import { startNoticeStream, type EventSourceLike } from './notice-stream';
 
 registerNoticeOutboxExecutors();
 
-/** The newest messages, to word a notification (the event itself never carries a name). */
+/** The newest messages, to word a notification (the event names at most the entry; the list has the whole message). */
 async function notifyDesktop(event: FileMessageEvent): Promise<void> {
   const desktop = typeof window !== 'undefined' ? window.desktop : undefined;
   if (!desktop?.notify) return;
