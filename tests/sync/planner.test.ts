@@ -167,6 +167,15 @@ describe('planner', () => {
     ]);
   });
 
+  it('a case-insensitive laptop (Windows, macOS) takes both of a separated pair as two files', () => {
+    const ops = run({ platform: 'win32', local: [], remote: [rfile('A.txt', 'F1'), rfile('a（大小写冲突）.txt', 'F2'), rfile(`${'Café'}（编码冲突）.txt`, 'F3')] });
+    expect(ops.sort()).toEqual([
+      'download A.txt (r-A.txt) → A.txt',
+      'download Café（编码冲突）.txt (r-Café（编码冲突）.txt) → Café（编码冲突）.txt',
+      'download a（大小写冲突）.txt (r-a（大小写冲突）.txt) → a（大小写冲突）.txt',
+    ]);
+  });
+
   it('keeps both of an NFC/NFD pair: the NFC one keeps its name', () => {
     const nfc = 'Café.txt'.normalize('NFC');
     const nfd = 'Café.txt'.normalize('NFD');
