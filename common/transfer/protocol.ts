@@ -8,6 +8,9 @@
  * 3. `POST chunkExist` {@link ChunkExistRequest} → {@link ChunkExistResponse}: opens (or finds) the upload
  *    session for this user + fingerprint + size and lists the chunk indexes the server already holds
  *    (`existingChunks`) and, optionally, the chunks it holds a prefix of (`partialChunks`).
+ *    In an announced session, a chunk whose digest is the digest of that many zero bytes is stored by
+ *    the server itself (a hole, common/files/sparse.ts) and listed in `existingChunks`: sparse files'
+ *    zero runs are never sent (a short last chunk is checked only up to 1 MiB).
  * 4. `POST chunkUpload?uploadId=&index=[&offset=]` raw body, header `X-Chunk-Sha256` (optional in a
  *    streaming session, below) → {@link ChunkUploadResponse}.
  *    The body is the chunk's bytes from `offset` (default 0) to its end; the header is always the digest

@@ -25,7 +25,7 @@ import type { Caller } from './caller';
 import { actionLog, describeWrite, type ActionEntry } from './action-log/recorder';
 import { toFileEntry, validName, type FileService } from './file-service';
 import { commitError, draftFile, finishedEntry } from './upload-commit';
-import { fingerprintOfDigests } from '../storage/content-digest';
+import { chunkDigestOf, fingerprintOfDigests } from '../storage/content-digest';
 import { PendingWork, KeyedLock } from './keyed-lock';
 import { ChunkReceiver, STREAMING_FINGERPRINT } from './chunk-receiver';
 
@@ -54,6 +54,9 @@ export interface UploadServiceOptions {
   /** Test hook: SIGKILL this process when the named point is reached. */
   crashPoint?: CrashPoint;
 }
+
+/** A last chunk shorter than a whole one is checked for zeros (storeZeroChunks) up to this length. */
+const ZERO_TAIL_MAX_BYTES = 1024 * 1024;
 
 /** Longest chunk/exist waits for chunk requests of its session still being received (see chunkExist). */
 const RECEIVING_WAIT_MS = 500;
@@ -197,7 +200,39 @@ export class UploadService {
       updated_at: now,
       expires_at: expiresAt,
     });
-    return { uploadId, chunkSize, chunkCount: count, existingChunks: [], partialChunks: [] };
+    const zeros = announced ? await this.storeZeroChunks(uploadId, announced.digests, req.size, now) : [];
+    return { uploadId, chunkSize, chunkCount: count, existingChunks: zeros, partialChunks: [] };
+  }
+
+  /** Digest of `length` zero bytes as one chunk, by length (a session has at most two chunk lengths). */
+  private readonly zeroDigests = new Map<number, string>();
+
+  /**
+   * A sparse file's all-zero chunks (announced with the digest of zeros) are not sent: the server
+   * stores each as a hole (chunk-store.ts storeZeroChunk) and records it, and chunk/exist lists them
+   * as held. Crash-safe as a received chunk: the file is in place before its record.
+   */
+  private async storeZeroChunks(uploadId: string, digests: readonly string[], size: number, now: number): Promise<number[]> {
+    const stored: number[] = [];
+    for (const [index, digest] of digests.entries()) {
+      const { start, end } = chunkRange(index, size, this.options.chunkSize);
+      const length = end - start;
+      // The digest of zeros is worked out once per chunk length; a last chunk of another length only
+      // when small (hashing up to a whole chunk on the main thread for every upload would cost more).
+      if (length === 0 || (length !== this.options.chunkSize && length > ZERO_TAIL_MAX_BYTES)) continue;
+      let zero = this.zeroDigests.get(length);
+      if (zero === undefined) {
+        zero = chunkDigestOf(Buffer.alloc(length));
+        if (length === this.options.chunkSize) this.zeroDigests.set(length, zero);
+      }
+      if (digest !== zero) continue;
+      await this.locks.run(uploadId, async () => {
+        await this.chunks.storeZeroChunk(uploadId, index, length);
+        await this.uploads.recordChunk(uploadId, index, length, digest, now, now + this.options.uploadExpiryMs);
+      });
+      stored.push(index);
+    }
+    return stored;
   }
 
   /** The caller's live streaming session `req.uploadId` when it is for a file of this size. */

@@ -172,6 +172,22 @@ export class LocalChunkStore {
   }
 
   /**
+   * Stores chunk `index` of `length` zero bytes without receiving it: a file of that length that is
+   * one hole (common/files/sparse.ts), made durable and put in place as a received chunk would be.
+   */
+  async storeZeroChunk(uploadId: string, index: number, length: number): Promise<void> {
+    const partPath = this.partPathOf(uploadId, index);
+    const handle = await openCreatingDir(partPath);
+    try {
+      await handle.truncate(length);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fsp.rename(partPath, this.pathOf(uploadId, index));
+  }
+
+  /**
    * Opens the partial of chunk `index` to continue at `offset`. 0: a fresh (truncated) partial. > 0:
    * the partial must hold at least `offset` bytes; it is truncated to `offset` and those bytes are
    * hashed (read 1 MiB at a time, on the hash threads). Null when it is missing or shorter (offset mismatch).

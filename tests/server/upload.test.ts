@@ -230,6 +230,20 @@ describe('chunked upload and download', () => {
     expect(renamed.body.data.size).toBe(2000);
   });
 
+  it('stores the all-zero chunks of a sparse file as holes without receiving them', async () => {
+    // Chunks 0 and 2 zeros, chunk 1 data, a short zero tail: only chunk 1 is asked for.
+    const content = Buffer.alloc(3 * TEST_CHUNK_SIZE + 1000);
+    content.fill(7, TEST_CHUNK_SIZE + 10, TEST_CHUNK_SIZE + 5000);
+    const open = await openUpload(admin, content, 'sparse.img');
+    expect(open.body.data.existingChunks).toEqual([0, 2, 3]);
+    const files = await storedChunkFiles(open.body.data.uploadId);
+    expect(files).toEqual(['0', '2', '3']);
+    for (const f of files) expect((await fsp.stat(path.join(server.dataDir, 'uploads', open.body.data.uploadId, f))).blocks).toBe(0);
+    const file = await uploadWhole(admin, content, 'sparse.img');
+    const res = await admin.raw(downloadUrl(file.id));
+    expect(Buffer.from(await res.arrayBuffer()).equals(content)).toBe(true);
+  });
+
   it('validates chunk/exist input', async () => {
     const data = randomContent(10);
     const { chunkDigests, fingerprint } = describeFile(data);

@@ -24,6 +24,11 @@ export interface LocalEntry {
   fingerprint?: string;
   /** An ignored name (temporary file, user pattern): reported, never synced, its folder not entered. */
   ignored?: boolean;
+  /**
+   * Holds holes (fewer blocks allocated than its size): read before it uploads even when large, so
+   * the server learns which chunks are all zeros and stores them without receiving them (docs/sync.md).
+   */
+  sparse?: boolean;
 }
 
 export interface RemoteEntry {

@@ -24,6 +24,8 @@ import { chunkDigestSync } from '../../common/transfer/chunk-digest';
 import { dataRuns, SPARSE_BLOCK } from '../../common/files/sparse';
 
 const SCAN_SLICE = 2_000;
+/** A file with at least this many bytes more than it has blocks for holds holes (a sparse file). */
+const SPARSE_SLACK = 1024 * 1024;
 /** Files up to this size are read synchronously into SMALL_BUFFER. */
 const SMALL_FILE = 256 * 1024;
 const SMALL_BUFFER = Buffer.allocUnsafe(SMALL_FILE);
@@ -186,6 +188,7 @@ export class NodeFs implements LocalFs {
         const entry: LocalEntry = isDir
           ? { path: rel, isDir: true, size: 0, mtimeMs: 0, fileId }
           : { path: rel, isDir: false, size: s.size, mtimeMs: s.mtimeMs, fileId };
+        if (!isDir && s.blocks * 512 + SPARSE_SLACK < s.size) entry.sparse = true;
         if (skip(rel, isDir)) {
           entry.ignored = true;
           entries.push(entry);

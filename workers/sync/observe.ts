@@ -82,8 +82,9 @@ export async function observeLocal(deps: ObserveDeps, scan: ScanResult, journal:
     const key = pathKey(entry.path);
     const j = journalByKey.get(key);
     if (j && !j.isDir && j.trusted && statMatches(entry, j)) continue;
-    // A large new file with nothing to compare it with is hashed while it uploads (pipelined).
-    if (!j && entry.size >= PIPELINE_MIN_BYTES && remoteFiles.get(key)?.size !== entry.size && !goneSizes.has(entry.size)) continue;
+    // A large new file with nothing to compare it with is hashed while it uploads (pipelined); a sparse
+    // one first, so its all-zero chunks are announced and never sent (reading holes costs no disk reads).
+    if (!j && !entry.sparse && entry.size >= PIPELINE_MIN_BYTES && remoteFiles.get(key)?.size !== entry.size && !goneSizes.has(entry.size)) continue;
     toRead.push(entry);
   }
 
