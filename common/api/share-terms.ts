@@ -29,7 +29,9 @@
  *    limit bounds, codes mandatory while keyCreate is on.
  * 5. `share/create` for an entry and recipient that already have a share in force is a new sharing
  *    decision judged by the policy in force (as any create): its terms and ceiling (an approval's, or
- *    none) replace the old ones. A wider link is a new link (create or application).
+ *    none) replace the old ones. So a share is widened past its ceiling by an application for the
+ *    same entry and recipient; a link by an application naming it (ApplicationSubmitRequest.linkId),
+ *    which on approval changes that link — same address — and makes its terms the new ceiling.
  * Every update, accepted or refused, is one `share.update` / `link.update` row of the action log;
  * a refused widening names the widened terms in its detail (`widened`).
  */
