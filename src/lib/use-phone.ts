@@ -14,3 +14,16 @@ export function usePhone(): boolean {
 
 /** Touch targets on phones are at least this tall (WCAG 2.5.5). */
 export const TOUCH_TARGET_PX = 44;
+
+/**
+ * The phone's floating button (the transfer list's, bottom right): its distance from the screen's
+ * bottom and right edges, and its height.
+ */
+export const PHONE_FLOAT_EDGE_PX = 16;
+export const PHONE_FLOAT_HEIGHT_PX = 48;
+
+/**
+ * Where a phone's notices stand: their bottom edge this far above the screen's, clear of the floating
+ * button (and its badge) so a notice never lies over the one control that is always there.
+ */
+export const PHONE_NOTICE_BOTTOM_PX = PHONE_FLOAT_EDGE_PX + PHONE_FLOAT_HEIGHT_PX + 12;

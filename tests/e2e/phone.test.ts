@@ -2,7 +2,8 @@
  * A phone is a first-class screen (issue 13): at 390×844 with touch, the menu is a drawer, the file
  * list one column with its ⋮ menu, the transfer list a bottom sheet behind a badge, dialogs fit, and
  * touch targets are at least 44 px. Browse into a folder, upload a file, preview a picture, open the
- * transfer list.
+ * transfer list. What shows is checked in the frame it first paints (first-paint-watch.ts): a notice
+ * never lies over the transfer button, and the preview opens already fitted.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeBrowserSession, fileRow, openBrowserSession, submitLogin } from './browser';
+import { watchFirstPaint, type FirstPaintFindings } from './first-paint-watch';
 
 const VIEWPORT = { width: 390, height: 844 };
 
@@ -22,18 +24,41 @@ describe('on a phone (390×844, touch)', () => {
 
   beforeAll(async () => {
     ({ browser, page, workDir } = await openBrowserSession('phone', { viewport: VIEWPORT, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }));
+    await page.addInitScript(watchFirstPaint, { controlSelector: '[data-testid="transfer-sheet-button"]', imageSelector: '[data-testid="preview-image"]' });
   });
   afterAll(async () => {
     await closeBrowserSession(browser, workDir);
   });
 
-  it('logs in; the file list takes the width, the menu is a drawer', async () => {
+  it('logs in; the file list takes the width', async () => {
     await submitLogin(page, 'admin', 'Admin@2024');
     await page.waitForURL('**/main/file/personal**');
     const table = page.getByTestId('file-table');
     await table.waitFor();
     expect((await table.boundingBox())!.width).toBeGreaterThan(VIEWPORT.width * 0.9);
-    // No sidebar beside the list; the menu opens from the header.
+  });
+
+  // Before any touch on the page, which would close the notice (this step's last check).
+  it('says 已可离线使用 once inside the app, never over the transfer button', async () => {
+    // The service worker's first caching ends whenever it does; the notice comes once it has.
+    const notice = page.locator('.ant-notification-notice', { hasText: '已可离线使用' });
+    await notice.waitFor({ timeout: 90_000 });
+    await page.getByTestId('transfer-sheet-button').waitFor();
+    const frames = (await findings()).notices.filter((n) => n.text.includes('已可离线使用'));
+    expect(frames.length).toBeGreaterThan(0);
+    // Not on the way in: the login screen never showed it.
+    expect(frames.filter((n) => n.path.startsWith('/login'))).toEqual([]);
+    // In every frame it showed (its slide-in included), clear of the button, which a tap still reaches.
+    const measured = frames.filter((n) => n.control);
+    expect(measured.length).toBeGreaterThan(0);
+    expect(measured.filter((n) => overlap(n.notice, n.control!))).toEqual([]);
+    expect(measured.filter((n) => !n.controlReachable)).toEqual([]);
+    // A touch anywhere else closes it: the page is the user's again.
+    await page.getByTestId('breadcrumb').tap();
+    await notice.waitFor({ state: 'detached' });
+  });
+
+  it('has no sidebar beside the list: the menu is a drawer from the header', async () => {
     await page.getByTestId('open-menu').tap();
     await page.getByTestId('menu-drawer').getByText('个人文件').first().waitFor();
     await page.getByTestId('menu-drawer').getByText('个人文件').first().tap();
@@ -68,7 +93,11 @@ describe('on a phone (390×844, touch)', () => {
     const image = page.getByTestId('preview-image');
     await image.waitFor();
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-    // The picture fits the screen.
+    // The picture fits the screen from the frame it first shows, not after a later measurement.
+    await expect.poll(async () => (await findings()).previewWidths.length).toBe(2);
+    const [first, next] = (await findings()).previewWidths;
+    expect(first).toBeLessThanOrEqual(VIEWPORT.width);
+    expect(next).toBeLessThanOrEqual(VIEWPORT.width);
     expect((await image.boundingBox())!.width).toBeLessThanOrEqual(VIEWPORT.width);
     // A phone has no Escape key: the dialog's × closes it, itself a 44 px target.
     const close = page.getByRole('dialog').getByRole('button', { name: '关闭' });
@@ -90,4 +119,14 @@ describe('on a phone (390×844, touch)', () => {
     expect(panel.width).toBeGreaterThan(VIEWPORT.width * 0.9);
     expect(await sheet.getByTestId('transfer-item').count()).toBeGreaterThan(0);
   });
+
+  function findings(): Promise<FirstPaintFindings> {
+    return page.evaluate(() => (window as unknown as { __firstPaint: FirstPaintFindings }).__firstPaint);
+  }
 });
+
+type Box = FirstPaintFindings['notices'][number]['notice'];
+
+function overlap(a: Box, b: Box): boolean {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}

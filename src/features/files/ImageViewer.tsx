@@ -45,8 +45,13 @@ export function ImageViewer({ file, fallback }: { file: FileEntry; fallback: str
   };
 
   const turned = view.rotate % 180 !== 0;
+  // The fitted size itself is CSS's (the <img>'s max-width/max-height below), so the picture is fitted
+  // in the very frame it first shows, whenever the box is measured. The measured ratio only says what
+  // percentage that is, and what a zoom from it multiplies.
   const fitScale = natural ? Math.min(1, size.width / (turned ? natural.h : natural.w), size.height / (turned ? natural.w : natural.h)) : 1;
   const scale = view.scale === 'fit' ? fitScale : view.scale;
+  /** The zoom over the CSS-fitted size (1 when fitted). */
+  const overFit = view.scale === 'fit' ? 1 : view.scale / fitScale;
   const zoom = (factor: number): void => setView((v) => ({ ...v, scale: Math.min(MAX_SCALE, Math.max(MIN_SCALE, (v.scale === 'fit' ? fitScale : v.scale) * factor)) }));
   const zoomRef = useRef(zoom);
   zoomRef.current = zoom;
@@ -96,7 +101,7 @@ export function ImageViewer({ file, fallback }: { file: FileEntry; fallback: str
           e.preventDefault();
           e.stopPropagation();
         }}
-        style={{ position: 'relative', height: 'min(70vh, 720px)', overflow: 'hidden', background: '#262626', borderRadius: 6, cursor: drag.current ? 'grabbing' : 'grab', touchAction: 'none' }}
+        style={{ position: 'relative', containerType: 'size', height: 'min(70vh, 720px)', overflow: 'hidden', background: '#262626', borderRadius: 6, cursor: drag.current ? 'grabbing' : 'grab', touchAction: 'none' }}
       >
         {!natural && (
           <>
@@ -116,9 +121,12 @@ export function ImageViewer({ file, fallback }: { file: FileEntry; fallback: str
             position: 'absolute',
             left: '50%',
             top: '50%',
-            maxWidth: 'none',
+            // Fitted by CSS: the box's width and height (the other way round when turned a quarter),
+            // never enlarged (a max- size does not stretch an image past its own).
+            maxWidth: turned ? '100cqh' : '100cqw',
+            maxHeight: turned ? '100cqw' : '100cqh',
             visibility: natural ? 'visible' : 'hidden',
-            transform: `translate(calc(-50% + ${view.x}px), calc(-50% + ${view.y}px)) rotate(${view.rotate}deg) scale(${scale})`,
+            transform: `translate(calc(-50% + ${view.x}px), calc(-50% + ${view.y}px)) rotate(${view.rotate}deg) scale(${overFit})`,
             transition: drag.current ? 'none' : 'transform .12s',
             userSelect: 'none',
           }}

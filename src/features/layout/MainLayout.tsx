@@ -8,7 +8,7 @@ import { AfterCommits } from '../../components/AfterCommits';
 import { BrandMark } from '../../components/BrandMark';
 import { useMenuQuery, usePagePermissionsQuery, useUserDetailsQuery } from '../../lib/data/queries';
 import { saveMenuRoutes } from '../../lib/menu-routes';
-import { TOUCH_TARGET_PX, usePhone } from '../../lib/use-phone';
+import { PHONE_FLOAT_EDGE_PX, TOUCH_TARGET_PX, usePhone } from '../../lib/use-phone';
 import { OfflineBanner } from '../../components/OfflineBanner';
 import { NoticeBell } from './NoticeBell';
 import { SideMenu } from './SideMenu';
@@ -101,7 +101,7 @@ export function MainLayout({
       </Layout>
       {phone && aside && (
         <>
-          <div style={{ position: 'fixed', right: 16, bottom: 16, zIndex: 10 }} onClick={() => setSheetOpen(true)}>
+          <div style={{ position: 'fixed', right: PHONE_FLOAT_EDGE_PX, bottom: PHONE_FLOAT_EDGE_PX, zIndex: 10 }} onClick={() => setSheetOpen(true)}>
             {asideButton}
           </div>
           <Drawer placement="bottom" open={sheetOpen} onClose={() => setSheetOpen(false)} size="75%" title="传输列表" forceRender styles={{ body: { padding: 0, display: 'flex' } }} data-testid="transfer-sheet">

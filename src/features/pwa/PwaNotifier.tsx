@@ -1,18 +1,23 @@
 import { Button } from 'antd';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { registerSW } from 'virtual:pwa-register';
+import { useLocation } from 'wouter';
 import { useFeedback } from '../../lib/feedback/feedback';
 import { claimIfUncontrolled } from './claim-uncontrolled-page';
+import { mayTellOfflineReady } from './offline-notice';
 
 let registered = false;
 
 /**
  * Registers the service worker (vite.config.ts sets injectRegister false so the app does it here) and
  * tells the user when a new deployment is waiting (it takes over only when the user presses 刷新, so
- * a page never mixes old and new chunks) or the app can open offline. Renders nothing.
+ * a page never mixes old and new chunks) or the app can open offline (not on the way in:
+ * offline-notice.ts). Renders nothing.
  */
 export function PwaNotifier() {
   const { notification } = useFeedback();
+  const [location] = useLocation();
+  const [offlineReady, setOfflineReady] = useState<'no' | 'waiting' | 'told'>('no');
 
   useEffect(() => {
     if (registered) return;
@@ -37,13 +42,19 @@ export function PwaNotifier() {
         });
       },
       onOfflineReady() {
-        notification.success({ key: 'pwa-offline', placement: 'bottomLeft', title: '已可离线使用', description: '应用已缓存：断网时也能打开，并显示您在本机浏览过的文件夹。', duration: 4.5 });
+        setOfflineReady((was) => (was === 'no' ? 'waiting' : was));
       },
       onRegisterError(error: unknown) {
         console.warn('service worker registration failed', error);
       },
     });
   }, [notification]);
+
+  useEffect(() => {
+    if (offlineReady !== 'waiting' || !mayTellOfflineReady(location)) return;
+    setOfflineReady('told');
+    notification.success({ key: 'pwa-offline', placement: 'bottomLeft', title: '已可离线使用', description: '应用已缓存：断网时也能打开，并显示您在本机浏览过的文件夹。', duration: 4.5 });
+  }, [offlineReady, location, notification]);
 
   return null;
 }

@@ -7,7 +7,7 @@ import { formatSize } from '../../../common/format/size';
 import type { TransferItemView } from '../../../common/transfer/engine-api';
 import { AfterCommits } from '../../components/AfterCommits';
 import { saveBlob } from '../../lib/save-blob';
-import { usePhone } from '../../lib/use-phone';
+import { PHONE_FLOAT_HEIGHT_PX, usePhone } from '../../lib/use-phone';
 import { isBoolean, useStoredState } from '../../lib/use-stored-state';
 import type { TabRole } from './engine-client';
 import { getEngine } from './engine-client';
@@ -305,7 +305,7 @@ export function TransferBadgeButton() {
   const percent = overallPercent(active, sum);
   return (
     <Badge count={active.length} size="small">
-      <Button shape="round" type="primary" icon={<SwapOutlined />} style={{ height: 48, paddingInline: 16, boxShadow: '0 4px 12px rgba(0,0,0,.2)' }} data-testid="transfer-sheet-button" aria-label="打开传输列表">
+      <Button shape="round" type="primary" icon={<SwapOutlined />} style={{ height: PHONE_FLOAT_HEIGHT_PX, paddingInline: 16, boxShadow: '0 4px 12px rgba(0,0,0,.2)' }} data-testid="transfer-sheet-button" aria-label="打开传输列表">
         {active.length > 0 ? `传输 ${percent}%` : '传输列表'}
       </Button>
     </Badge>

@@ -10,7 +10,8 @@ import type { ModalFuncProps } from 'antd';
 import type { HookAPI as ModalApi } from 'antd/es/modal/useModal';
 import type { NotificationInstance } from 'antd/es/notification/interface';
 import { timedMessages, timedNotifications } from './timed-notices';
-import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { PHONE_NOTICE_BOTTOM_PX, usePhone } from '../use-phone';
 
 const ModalHost = lazy(() => import('./ModalHost'));
 
@@ -38,7 +39,10 @@ export function useFeedback(): Feedback {
 
 export function FeedbackProvider({ children }: { children: ReactNode }) {
   const [messageApi, messageHolder] = message.useMessage();
-  const [notificationApi, notificationHolder] = notification.useNotification();
+  // On a phone, notices stand above the floating transfer button, never over it (use-phone.ts).
+  const phone = usePhone();
+  const [notificationApi, notificationHolder] = notification.useNotification(phone ? { bottom: PHONE_NOTICE_BOTTOM_PX } : undefined);
+  const notifications = useMemo(() => timedNotifications(notificationApi), [notificationApi]);
   const api = useRef<ModalApi | null>(null);
   // Boxes asked for before the host has loaded, in order.
   const waiting = useRef<((api: ModalApi) => void)[]>([]);
@@ -58,7 +62,7 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
     () => ({
       // One timer per notice instead of antd's frame loop (timed-notices.ts).
       message: timedMessages(messageApi),
-      notification: timedNotifications(notificationApi),
+      notification: notifications,
       modal: {
         confirm: (props) => withModal((m) => void m.confirm(props)),
         warning: (props) => withModal((m) => void m.warning(props)),
@@ -66,8 +70,21 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
         error: (props) => withModal((m) => void m.error(props)),
       },
     }),
-    [messageApi, notificationApi, withModal],
+    [messageApi, notifications, withModal],
   );
+
+  // On a phone a notice that closes by itself also closes at the user's next touch anywhere but its
+  // own buttons: it told its news, and the page is theirs again (a notice on a narrow screen always
+  // lies over something they may want to reach). Those that wait for an answer (刷新) stay.
+  useEffect(() => {
+    if (!phone) return;
+    const onPointerDown = (event: PointerEvent): void => {
+      if (event.target instanceof Element && event.target.closest('.ant-notification-notice :is(button, a)')) return;
+      notifications.closeTimed();
+    };
+    document.addEventListener('pointerdown', onPointerDown, true);
+    return () => document.removeEventListener('pointerdown', onPointerDown, true);
+  }, [phone, notifications]);
 
   // The base text style antd's <App> gives the page (its .ant-app class).
   const { token } = theme.useToken();

@@ -73,7 +73,7 @@ function closeTimer(ms: number, close: () => void): CloseTimer {
  * hand, or by a later `open` of the same key that replaced it).
  */
 function noticeTimers(prefix: string) {
-  const timers = new Map<Key, { timer: CloseTimer; finish: () => void }>();
+  const timers = new Map<Key, { timer: CloseTimer; finish: () => void; closeNow: () => void }>();
   let next = 0;
   return {
     open<C extends NoticeConfig>(config: C, seconds: number, show: (config: C) => void, close: (key: Key) => void): { key: Key; closed: Promise<void> } {
@@ -89,12 +89,13 @@ function noticeTimers(prefix: string) {
         if (timers.get(key)?.finish === finish) timers.delete(key);
         resolve();
       };
-      const timer = closeTimer(seconds * 1000, () => {
+      const closeNow = () => {
         finish();
         close(key);
         config.onClose?.();
-      });
-      timers.set(key, { timer, finish });
+      };
+      const timer = closeTimer(seconds * 1000, closeNow);
+      timers.set(key, { timer, finish, closeNow });
       show({
         ...config,
         key,
@@ -119,6 +120,10 @@ function noticeTimers(prefix: string) {
     forget(key?: Key): void {
       if (key !== undefined) return timers.get(key)?.finish();
       for (const { finish } of [...timers.values()]) finish();
+    },
+    /** Every notice still timed closes now, as its timer would have closed it. */
+    closeAll(): void {
+      for (const { closeNow } of [...timers.values()]) closeNow();
     },
   };
 }
@@ -172,8 +177,14 @@ export function timedMessages(api: MessageInstance): MessageInstance {
   };
 }
 
+/** A notification API whose auto-closing notifications can also be closed all at once. */
+export interface TimedNotifications extends NotificationInstance {
+  /** Closes every notification that would close by itself; those that wait for the user stay. */
+  closeTimed(): void;
+}
+
 /** `api` (notification.useNotification()'s) with every auto-closing notification on one timer. */
-export function timedNotifications(api: NotificationInstance): NotificationInstance {
+export function timedNotifications(api: NotificationInstance): TimedNotifications {
   const timers = noticeTimers('timed-notification');
   const show = (kind: 'open' | 'info' | 'success' | 'warning' | 'error') => (config: NotificationArgs) => {
     const seconds = lifetime(config.duration, NOTIFICATION_SECONDS);
@@ -190,5 +201,6 @@ export function timedNotifications(api: NotificationInstance): NotificationInsta
       timers.forget(key);
       api.destroy(key);
     },
+    closeTimed: () => timers.closeAll(),
   };
 }

@@ -171,4 +171,18 @@ describe('notifications on one timer', () => {
     expect(fake.opened.map((o) => o.config.duration)).toEqual([false, 0]);
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it('closeTimed (a touch on a phone) closes every timed notification at once, as its timer would; one that waits for the user stays', () => {
+    const fake = fakeNotifications();
+    const notifications = timedNotifications(fake.api);
+    const onClose = vi.fn();
+    notifications.success({ key: 'pwa-offline', title: '已可离线使用', onClose });
+    notifications.info({ key: 'pwa-update', title: '发现新版本', duration: 0 });
+    notifications.closeTimed();
+    expect(fake.destroyed).toEqual(['pwa-offline']);
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+    notifications.closeTimed();
+    expect(fake.destroyed).toEqual(['pwa-offline']);
+  });
 });
