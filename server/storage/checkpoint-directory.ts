@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { ActionLogCheckpoint } from '../../common/api/action-log';
+import { parseCheckpointFile } from '../services/action-log/checkpoint';
 import { fsyncDir } from './durable-fs';
 
 /** The day's file of checkpoints (UTC date): one JSON checkpoint per line, appended. */
@@ -31,5 +32,19 @@ export class CheckpointDirectory {
     }
     if (created) await fsyncDir(this.dir);
     return file;
+  }
+
+  /**
+   * What the newest day's file holds (unchecked: the caller checks the signatures), [] when there is
+   * none. The server starts from it, so a head that went back across a restart is not signed either.
+   */
+  async newest(): Promise<unknown[]> {
+    const names = await fsp.readdir(this.dir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [] as string[];
+      throw err;
+    });
+    const files = names.filter((n) => /^audit-checkpoints-\d{4}-\d{2}-\d{2}\.jsonl$/.test(n)).sort();
+    const last = files[files.length - 1];
+    return last ? parseCheckpointFile(await fsp.readFile(path.join(this.dir, last), 'utf8')) : [];
   }
 }

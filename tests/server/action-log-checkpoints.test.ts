@@ -238,6 +238,39 @@ describe('a cut-off tail after a checkpoint', () => {
   });
 });
 
+describe('a head that went back across a restart', () => {
+  it('is not signed: the server starts from the last checkpoints it wrote to AUDIT_CHECKPOINT_DIR', async () => {
+    const dir = path.join(scratch, 'restart');
+    const local = await startServer({ auditCheckpointDir: dir, auditCheckpointIntervalMs: 0 });
+    try {
+      const client = await loggedInClient(local, ADMIN);
+      const tenant = await tenantOf(local);
+      await actions(client, 2, 'kept');
+      const earlier = await headOf(local, tenant);
+      await actions(client, 4, 'lost');
+      const signed = await local.app.auditCheckpoints.checkpointOnce();
+      expect(signed).toContainEqual(expect.objectContaining({ tenantId: tenant, seq: Number(earlier.seq) + 4 }));
+      await local.app.close();
+      await cutTailToEarlierHead(local, earlier);
+      const again = await startServer({ dataDir: local.dataDir, auditCheckpointDir: dir, auditCheckpointIntervalMs: 0 });
+      try {
+        const admin2 = await loggedInClient(again, ADMIN);
+        expect((await again.app.auditCheckpoints.checkpointOnce()).map((c) => c.tenantId)).not.toContain(tenant);
+        expect((await admin2.get<{ errorCode: string }>(API.actionLogCheckpoint)).body.errorCode).toBe(ERRORS.AUDIT_HEAD_INVALID.code);
+        // The directory's own file names the cut.
+        const file = path.join(dir, checkpointFileName(signed[0]!.at));
+        const cli = await verifyCli(again, '--checkpoint', file);
+        expect(cli.code).toBe(1);
+        expect(cli.stdout).toMatch(/\((missing|forked)\) tenant /);
+      } finally {
+        await again.app.close();
+      }
+    } finally {
+      await fsp.rm(local.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('checkpoint signatures', () => {
   it('a changed field, a changed signature, another key or no checkpoint at all: reported, exit 1', async () => {
     const good = (await admin.get<ActionLogCheckpoint>(API.actionLogCheckpoint)).body;

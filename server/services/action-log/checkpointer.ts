@@ -4,14 +4,14 @@ import type { ActionLogHeadsTable } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import type { ActionLogRepository } from '../../repositories/action-log-repository';
 import { GENESIS_HASH, headMacMatches } from './chain';
-import { signCheckpoint, type CheckpointSigner } from './checkpoint';
+import { checkCheckpoint, signCheckpoint, type CheckpointSigner } from './checkpoint';
 
 /** Where signed checkpoints leave the server: the server log always, a directory when configured. */
 export interface CheckpointSinks {
   /** One log line per checkpoint (the server log reaches syslog/journald where it is kept). */
   log(checkpoint: ActionLogCheckpoint): void;
   /** AUDIT_CHECKPOINT_DIR (storage/checkpoint-directory.ts); undefined when not set. */
-  directory?: { append(checkpoints: readonly ActionLogCheckpoint[], at: number): Promise<string> };
+  directory?: { append(checkpoints: readonly ActionLogCheckpoint[], at: number): Promise<string>; newest(): Promise<unknown[]> };
 }
 
 /**
@@ -28,6 +28,7 @@ export class ActionLogCheckpointer {
   private readonly lastSigned = new Map<string, { seq: number; hash: string }>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
+  private seeded = false;
 
   constructor(
     private readonly repo: ActionLogRepository,
@@ -41,8 +42,26 @@ export class ActionLogCheckpointer {
     return this.signer.keyId;
   }
 
+  /**
+   * The last heads this server signed before it started, from the directory's newest file (those
+   * signed with its own key): a head that went back across a restart is not signed either.
+   */
+  private async seed(): Promise<void> {
+    if (this.seeded || !this.sinks.directory) return;
+    const trusted = new Map([[this.signer.keyId, this.signer.publicKey]]);
+    for (const value of await this.sinks.directory.newest()) {
+      const checked = checkCheckpoint(value, trusted);
+      if (!checked.ok) continue;
+      const c = checked.checkpoint;
+      const seen = this.lastSigned.get(c.tenantId);
+      if (!seen || c.seq >= seen.seq) this.lastSigned.set(c.tenantId, { seq: c.seq, hash: c.hash });
+    }
+    this.seeded = true;
+  }
+
   /** One periodic pass: the checkpoints it signed and sent (tests call it directly). */
   async checkpointOnce(now = Date.now()): Promise<ActionLogCheckpoint[]> {
+    await this.seed();
     const signed: ActionLogCheckpoint[] = [];
     for (const head of await this.repo.heads()) {
       const seen = this.lastSigned.get(head.tenant_id);
@@ -60,6 +79,7 @@ export class ActionLogCheckpointer {
 
   /** A checkpoint of one tenant's head now (the download); also sent where the periodic ones go. */
   async current(tenantId: string, now = Date.now()): Promise<ActionLogCheckpoint> {
+    await this.seed();
     const head = await this.repo.head(tenantId);
     if (head) {
       const problem = this.problemOf(head);
