@@ -3,7 +3,9 @@ import { ERRORS } from '../../common/api/errors';
 import { API, downloadUrl, linkPreviewUrl, namedPreviewUrl, previewUrl, zipDownloadUrl } from '../../common/api/paths';
 import type { LinkDownloadResponse, LinkSaveResponse, MyLinksResponse } from '../../common/api/sharing';
 import { FILE_CATEGORY, type FileEntry, type SynContentResponse } from '../../common/api/types';
+import type { FileMessage } from '../../common/api/notices';
 import { expectError, mkdir, text } from './file-kit';
+import { allMessages } from './notice-kit';
 import { ADMIN, Client, liftPasswordGate, loggedInClient, MEMBER, randomContent, startServer, uploadFile, userIdOf, type TestServer } from './helpers';
 import { department, fetchBytes, link, openLink, person, share, type Person } from './sharing-kit';
 
@@ -136,6 +138,14 @@ describe('preview through a link', () => {
     expect((await taker.client.post(API.linkDownload, { visit: opened.visit, ids: [f.id] })).body).toMatchObject({ errorCode: ERRORS.DOWNLOAD_EXCEEDED.code });
     const mine = await owner.client.post<{ data: MyLinksResponse }>(API.linkMine, {});
     expect(mine.body.data.items.find((l) => l.id === target.id)).toMatchObject({ downloads: 1, state: 'exhausted' });
+    // The sharer hears of it as of a download (messages are written after the answer).
+    const deadline = Date.now() + 10_000;
+    let heard: FileMessage[] = [];
+    while (heard.length === 0 && Date.now() < deadline) {
+      heard = (await allMessages(owner.client)).filter((m) => m.type === 'link.downloaded' && m.file?.id === f.id);
+      if (heard.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(heard).toHaveLength(1);
   });
 });
 

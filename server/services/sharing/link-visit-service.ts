@@ -318,7 +318,10 @@ export class LinkVisitService {
     const counted = this.gate.linkUse(open.link, 'read') === 'counted';
     if (counted) entry.detail.downloadNo = await this.claim(visitor, open, now);
     try {
-      return { saved: await this.transfers.copyRows(caller, rows, req.targetParentId, now) };
+      const saved = await this.transfers.copyRows(caller, rows, req.targetParentId, now);
+      // The sharer hears of it as of a download: it took one.
+      if (counted) this.events.linkDownloaded({ tenantId: open.link.tenant_id, linkId: open.link.id, ownerId: open.link.owner_id, fileIds: rows.map((r) => r.id), visitorId: caller.userId });
+      return { saved };
     } catch (err) {
       // A refused save (a full quota, a target folder gone) gives the download back.
       if (counted) await this.links.releaseDownload(open.link.id);
