@@ -51,20 +51,21 @@ const CHECK_BATCH = 1000;
 export async function observeLocal(deps: ObserveDeps, scan: ScanResult, journal: readonly JournalEntry[], remote: readonly RemoteEntry[]): Promise<Observation> {
   const { fs, log, signal } = deps;
   const frozen = new Map<string, string>();
-  // Every issue freezes its path's whole subtree (planner.ts): what the scan did not see is not gone.
+  // A read that failed or a path that vanished mid-scan is a hole: its whole subtree is frozen and
+  // deletes elsewhere wait (planner.ts) — what the scan did not see is not gone. A symbolic link is
+  // a choice, not a hole: skipped and listed, its own path frozen.
   const unreadable: Array<{ path: string; side: 'local' }> = [];
   let scanFailed = false;
   for (const issue of scan.issues) {
     frozen.set(issue.path, issue.reason);
-    unreadable.push({ path: issue.path, side: 'local' });
-    if (issue.kind === 'symlink') log.policy('skippedList', issue.path, issue.reason);
-    else if (issue.kind === 'vanished') {
-      log.unstable(issue.path);
-      scanFailed = true;
-    } else {
-      log.failed(issue.path, '读取', issue.reason);
-      scanFailed = true;
+    if (issue.kind === 'symlink') {
+      log.policy('skippedList', issue.path, issue.reason);
+      continue;
     }
+    unreadable.push({ path: issue.path, side: 'local' });
+    scanFailed = true;
+    if (issue.kind === 'vanished') log.retryLater(issue.path, issue.reason);
+    else log.failed(issue.path, '读取', issue.reason);
   }
   const settledFrozen = frozen.size;
 
