@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS } from '../../common/api/errors';
 import type { Downloadable, Preview } from '../services/download-service';
@@ -33,5 +34,8 @@ export async function sendPreview(request: FastifyRequest, reply: FastifyReply, 
       .header('Content-Disposition', 'inline')
       .send(marked);
   }
-  return sendContent(request, reply, file, { inline: true, contentType: rendition.contentType, sandbox: rendition.sandbox, noStore: plan.noStore });
+  // A grant that allows viewing only gets no content fingerprint, not even as the ETag: a validator
+  // derived from it still serves If-Range.
+  const shown = plan.noStore ? { ...file, fingerprint: createHash('sha256').update(`view\0${file.fingerprint}`).digest('hex') } : file;
+  return sendContent(request, reply, shown, { inline: true, contentType: rendition.contentType, sandbox: rendition.sandbox, noStore: plan.noStore });
 }

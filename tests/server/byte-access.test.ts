@@ -6,7 +6,7 @@ import { FILE_CATEGORY, type FileEntry, type SynContentResponse } from '../../co
 import type { FileMessage } from '../../common/api/notices';
 import { expectError, mkdir, text } from './file-kit';
 import { allMessages } from './notice-kit';
-import { ADMIN, Client, liftPasswordGate, loggedInClient, MEMBER, randomContent, startServer, uploadFile, userIdOf, type TestServer } from './helpers';
+import { ADMIN, Client, describeFile, liftPasswordGate, loggedInClient, MEMBER, randomContent, startServer, uploadFile, userIdOf, type TestServer } from './helpers';
 import { department, fetchBytes, link, openLink, person, share, type Person } from './sharing-kit';
 
 /**
@@ -83,6 +83,9 @@ describe('preview through a preview-only share', () => {
       expect(res.headers.get('content-disposition'), path).toMatch(/^inline;/);
       expect(res.headers.get('cache-control'), path).toBe('private, no-store');
       expect(res.body.equals(body), path).toBe(true);
+      // No content fingerprint, not even as the ETag (the owner's preview has it).
+      expect(res.headers.get('etag'), path).not.toContain(describeFile(body).fingerprint);
+      expect((await fetchBytes(owner.client, path)).headers.get('etag'), path).toBe(`"${describeFile(body).fingerprint}"`);
     }
   });
 });

@@ -64,13 +64,18 @@ export class ByteGate {
     refuseUnless(byteVerdict({ via: 'ticket' }, 'download'), 'yes');
   }
 
+  /** A thumbnail (a rendition of its own): whoever may view. */
+  assertView(grant: ByteGrant): void {
+    refuseUnless(byteVerdict(grant, 'view'), 'yes');
+  }
+
   /**
    * What a preview of `name` shows to a caller with `grant` (renditionOf), or PREVIEW_UNSUPPORTED:
    * a preview is never an attachment of the original, for anyone. `noStore` where the grant allows
    * viewing only.
    */
   view(name: string, grant: ByteGrant): PreviewPlan {
-    refuseUnless(byteVerdict(grant, 'view'), 'yes');
+    this.assertView(grant);
     const rendition = renditionOf(name, grant);
     if (!rendition) throw new AppError(ERRORS.PREVIEW_UNSUPPORTED);
     return { rendition, noStore: viewsOnly(grant) };

@@ -295,6 +295,7 @@ export class LinkVisitService {
     const open = await this.visit(visitor, visit, now);
     const [row] = await this.within(open, [id]);
     if (row!.is_dir === 1 || fileKindOf(row!.name, false) !== 'picture' || !row!.blob_id) throw new AppError(ERRORS.NO_THUMBNAIL);
+    this.gate.assertView(linkGrant(open.link));
     const plain = await this.archives.plainThumbnail(open.link.tenant_id, row!.blob_id);
     if (!viewsOnly(linkGrant(open.link))) return plain;
     const text = this.watermarkOf(visitor, now);
