@@ -88,21 +88,32 @@ export class FaultPlan {
  * pass saw the entry absent and read its subtree without error; and nothing under a subtree either
  * side could not read is deleted at all.
  */
+/** Keys a plan moves entries away from first (a move, a rename aside): what is deleted there later is another entry. */
+export function movedAway(ops: readonly Op[]): { local: Set<string>; remote: Set<string> } {
+  const away = { local: new Set<string>(), remote: new Set<string>() };
+  for (const op of ops) {
+    if (op.kind === 'moveLocal') away.local.add(op.fromKey);
+    if (op.kind === 'conflictLocal') away.local.add(op.key);
+    if (op.kind === 'moveRemote') away.remote.add(op.fromKey);
+  }
+  return away;
+}
+
+/** Is `key` at or under one of `keys`? */
+export function vacated(keys: ReadonlySet<string>, key: string): boolean {
+  for (const k of keys) if (k === key || isInside(key, k)) return true;
+  return false;
+}
+
 export function checkPlanDeletes(ops: readonly Op[], local: Observed | null, remote: Observed | null): string[] {
   const failures: string[] = [];
-  // An entry the plan moves away first leaves its place free: what is deleted there is another one.
-  const movedAway = { local: new Set<string>(), remote: new Set<string>() };
-  for (const op of ops) {
-    if (op.kind === 'moveLocal') movedAway.local.add(op.fromKey);
-    if (op.kind === 'moveRemote') movedAway.remote.add(op.fromKey);
-  }
-  const vacated = (keys: Set<string>, key: string) => [...keys].some((k) => k === key || isInside(key, k));
+  const away = movedAway(ops);
   for (const op of ops) {
     if (op.kind !== 'deleteRemote' && op.kind !== 'deleteLocal') continue;
     const key = pathKey(op.path);
     const absentSide = op.kind === 'deleteRemote' ? local : remote;
     if (absentSide === null) failures.push(`${op.kind} ${op.path}: planned without a scan of the other side`);
-    else if (absentSide.seen.has(key) && !vacated(op.kind === 'deleteRemote' ? movedAway.local : movedAway.remote, key)) failures.push(`${op.kind} ${op.path}: the other side's scan saw it`);
+    else if (absentSide.seen.has(key) && !vacated(op.kind === 'deleteRemote' ? away.local : away.remote, key)) failures.push(`${op.kind} ${op.path}: the other side's scan saw it`);
     for (const [side, o] of [['local', local], ['remote', remote]] as const) {
       if (o && underFailed(o, key)) failures.push(`${op.kind} ${op.path}: under a subtree the ${side} ${side === 'local' ? 'scan' : 'listing'} could not read`);
     }
