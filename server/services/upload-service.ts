@@ -7,10 +7,8 @@ import type {
   ChunkMergeRequest,
   ChunkRangeUploadResponse,
   ChunkUploadResponse,
-  PartialChunk,
   UploadConfig,
 } from '../../common/transfer/protocol';
-import { chunkCount, chunkRange, SHA256_HEX } from '../../common/transfer/protocol';
 import type { UploadsTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
@@ -25,9 +23,10 @@ import type { Caller } from './caller';
 import { actionLog, describeWrite, type ActionEntry } from './action-log/recorder';
 import { toFileEntry, validName, type FileService } from './file-service';
 import { commitError, draftFile, finishedEntry } from './upload-commit';
-import { chunkDigestOf, fingerprintOfDigests } from '../storage/content-digest';
+import { fingerprintOfDigests } from '../storage/content-digest';
 import { PendingWork, KeyedLock } from './keyed-lock';
 import { ChunkReceiver, STREAMING_FINGERPRINT } from './chunk-receiver';
+import { checkedDigests, UploadSessionOpener } from './upload-session-opener';
 
 /** Named points where a test run (DRIVE_TEST_HOOKS=1 + DRIVE_TEST_CRASH_POINT) kills the process. */
 export const CRASH_POINTS = [
@@ -55,28 +54,11 @@ export interface UploadServiceOptions {
   crashPoint?: CrashPoint;
 }
 
-/** A last chunk shorter than a whole one is checked for zeros (storeZeroChunks) up to this length. */
-const ZERO_TAIL_MAX_BYTES = 1024 * 1024;
-
-/** Longest chunk/exist waits for chunk requests of its session still being received (see chunkExist). */
-const RECEIVING_WAIT_MS = 500;
-
-
 /** Announced chunk digests; null entries: a streaming session's, not announced yet. */
 function digestsOf(upload: UploadsTable): Array<string | null> {
   return JSON.parse(upload.chunk_digests) as Array<string | null>;
 }
 
-
-/** Digests and fingerprint a client announced, checked for form, count and agreement. */
-function checkedDigests(digests: string[] | undefined, fingerprint: string | undefined, count: number): { digests: string[]; fingerprint: string } {
-  if (!digests || !fingerprint) throw new AppError(ERRORS.VALIDATION, '需同时提供文件指纹与分片摘要');
-  if (digests.length !== count) throw new AppError(ERRORS.VALIDATION, `分片摘要数量应为 ${count}`);
-  if (!digests.every((d) => SHA256_HEX.test(d))) throw new AppError(ERRORS.VALIDATION, '分片摘要格式不正确');
-  const computed = fingerprintOfDigests(digests);
-  if (computed !== fingerprint) throw new AppError(ERRORS.FINGERPRINT_MISMATCH);
-  return { digests, fingerprint };
-}
 
 /**
  * A streaming session merged without digests from the client: the chunks' recorded digests (computed
@@ -106,6 +88,7 @@ export class UploadService {
       crashPoint: (point) => this.crashPoint(point),
       firstChunkStored: (caller, uploadId) => this.refuseExecutableHead(caller, uploadId),
     });
+    this.opener = new UploadSessionOpener(uploads, users, fileService, chunks, types, options, this.locks, this.receiving);
   }
 
   /**
@@ -119,6 +102,9 @@ export class UploadService {
 
   /** Chunk bodies: received, checked, made durable and recorded (chunk-receiver.ts). */
   private readonly receiver: ChunkReceiver;
+
+  /** chunk/exist: sessions opened or found, before any body (upload-session-opener.ts). */
+  private readonly opener: UploadSessionOpener;
 
   /** Every byte read from chunk upload bodies, kept or not (exposed by a test hook only). */
   get chunkBytesReceived(): number {
@@ -143,119 +129,9 @@ export class UploadService {
     return { chunkSize: this.options.chunkSize, maxFileSize: this.options.maxFileSize };
   }
 
-  /**
-   * Opens (or finds) the upload session and lists the chunks already stored. Announced session
-   * (fingerprint + digests given): found by this user + fingerprint + size. Streaming session (neither
-   * given, protocol.ts): found by `uploadId`; its fingerprint is '' and its digests null until merge.
-   */
-  async chunkExist(caller: Caller, req: ChunkExistRequest, now = Date.now()): Promise<ChunkExistResponse> {
-    const { chunkSize } = this.options;
-    if (req.chunkSize !== chunkSize) throw new AppError(ERRORS.VALIDATION, `分片大小必须为 ${chunkSize} 字节`);
-    if (req.size > this.options.maxFileSize) throw new AppError(ERRORS.VALIDATION, '文件超过允许的最大大小');
-    const count = chunkCount(req.size, chunkSize);
-    const streaming = req.fingerprint === undefined && req.chunkDigests === undefined;
-    const announced = streaming ? null : checkedDigests(req.chunkDigests, req.fingerprint, count);
-    const finished = await finishedEntry(this.uploads, caller, req.clientKey);
-    if (finished) {
-      // This item's file exists already (the answer to its merge was lost): nothing more to send.
-      return { uploadId: req.uploadId ?? '', chunkSize, chunkCount: count, existingChunks: Array.from({ length: count }, (_, i) => i), finished: { fileId: finished.id } };
-    }
-    const name = validName(req.name);
-    // With the name: a new version of a file shared with the caller (permission edit) may go to its folder.
-    await this.fileService.requireParent(caller, req.parentId, req.category, name);
-    await this.types.assertAllowedType(caller.tenantId, name);
-
-    const user = await this.users.findById(caller.userId);
-    if (!user || user.used_size + req.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
-
-    const expiresAt = now + this.options.uploadExpiryMs;
-    const existing = announced
-      ? await this.uploads.findActiveByFingerprint(caller.userId, announced.fingerprint, req.size, chunkSize, now)
-      : await this.findStreamingSession(caller, req, now);
-    if (existing) {
-      await this.uploads.updateTarget(existing.id, name, req.parentId, req.category, now, expiresAt);
-      // A body cut a moment ago (the client asks again at once) may still be read and kept: list what it
-      // leaves, not what it held so far (else the client sends those bytes again). Bounded: a live request
-      // of this session (a progress check during a whole-file upload) is not waited for.
-      await this.receiving.settled(existing.id, RECEIVING_WAIT_MS);
-      const stored = await this.uploads.storedChunks(existing.id);
-      const existingChunks = stored.map((c) => c.idx);
-      const partialChunks = await this.partialChunks(existing, existingChunks);
-      return { uploadId: existing.id, chunkSize, chunkCount: count, existingChunks, partialChunks };
-    }
-    const uploadId = newId();
-    await this.uploads.insert({
-      id: uploadId,
-      tenant_id: caller.tenantId,
-      user_id: caller.userId,
-      fingerprint: announced?.fingerprint ?? STREAMING_FINGERPRINT,
-      size: req.size,
-      chunk_size: chunkSize,
-      chunk_count: count,
-      chunk_digests: JSON.stringify(announced?.digests ?? new Array<null>(count).fill(null)),
-      name,
-      parent_id: req.parentId,
-      category: req.category,
-      created_at: now,
-      updated_at: now,
-      expires_at: expiresAt,
-    });
-    const zeros = announced ? await this.storeZeroChunks(uploadId, announced.digests, req.size, now) : [];
-    return { uploadId, chunkSize, chunkCount: count, existingChunks: zeros, partialChunks: [] };
-  }
-
-  /** Digest of `length` zero bytes as one chunk, by length (a session has at most two chunk lengths). */
-  private readonly zeroDigests = new Map<number, string>();
-
-  /**
-   * A sparse file's all-zero chunks (announced with the digest of zeros) are not sent: the server
-   * stores each as a hole (chunk-store.ts storeZeroChunk) and records it, and chunk/exist lists them
-   * as held. Crash-safe as a received chunk: the file is in place before its record.
-   */
-  private async storeZeroChunks(uploadId: string, digests: readonly string[], size: number, now: number): Promise<number[]> {
-    const stored: number[] = [];
-    for (const [index, digest] of digests.entries()) {
-      const { start, end } = chunkRange(index, size, this.options.chunkSize);
-      const length = end - start;
-      // The digest of zeros is worked out once per chunk length; a last chunk of another length only
-      // when small (hashing up to a whole chunk on the main thread for every upload would cost more).
-      if (length === 0 || (length !== this.options.chunkSize && length > ZERO_TAIL_MAX_BYTES)) continue;
-      let zero = this.zeroDigests.get(length);
-      if (zero === undefined) {
-        zero = chunkDigestOf(Buffer.alloc(length));
-        if (length === this.options.chunkSize) this.zeroDigests.set(length, zero);
-      }
-      if (digest !== zero) continue;
-      await this.locks.run(uploadId, async () => {
-        await this.chunks.storeZeroChunk(uploadId, index, length);
-        await this.uploads.recordChunk(uploadId, index, length, digest, now, now + this.options.uploadExpiryMs);
-      });
-      stored.push(index);
-    }
-    return stored;
-  }
-
-  /** The caller's live streaming session `req.uploadId` when it is for a file of this size. */
-  private async findStreamingSession(caller: Caller, req: ChunkExistRequest, now: number): Promise<UploadsTable | undefined> {
-    if (!req.uploadId) return undefined;
-    const upload = await this.uploads.findOwned(req.uploadId, caller.userId, caller.tenantId, now);
-    const usable = upload && !upload.merge_blob_id && upload.fingerprint === STREAMING_FINGERPRINT && Number(upload.size) === req.size;
-    return usable ? upload : undefined;
-  }
-
-  /** Missing chunks of which a prefix is held (0 < bytes < chunk length), from the `.part` files. */
-  private async partialChunks(upload: UploadsTable, stored: number[]): Promise<PartialChunk[]> {
-    const storedSet = new Set(stored);
-    const missing = new Set<number>();
-    for (let i = 0; i < upload.chunk_count; i++) if (!storedSet.has(i)) missing.add(i);
-    if (missing.size === 0) return [];
-    const sizes = await this.chunks.partialSizes(upload.id, missing);
-    const partials: PartialChunk[] = [];
-    for (const [index, bytes] of [...sizes].sort((a, b) => a[0] - b[0])) {
-      const { start, end } = chunkRange(index, Number(upload.size), upload.chunk_size);
-      if (bytes < end - start) partials.push({ index, bytes });
-    }
-    return partials;
+  /** Opens (or finds) the upload session: UploadSessionOpener.chunkExist. */
+  chunkExist(caller: Caller, req: ChunkExistRequest, now = Date.now()): Promise<ChunkExistResponse> {
+    return this.opener.chunkExist(caller, req, now);
   }
 
   private async requireUpload(caller: Caller, uploadId: string, now: number): Promise<UploadsTable> {
