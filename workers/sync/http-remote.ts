@@ -5,11 +5,11 @@
  * transport (workers/node/), its session and digests kept in the journal so a restart continues an
  * interrupted upload instead of sending it again. Listing, checks and guarded deletes are the
  * sync's own calls (common/api/paths.ts syncContent, syncCheck, syncRemove); folders, moves and
- * renames the file API's.
+ * renames the file API's. Small files go whole in one batch (batch-upload-call.ts); the listing is
+ * read an item at a time (listing-stream.ts).
  *
  * Every failure comes out as a RemoteError of the kind the executor reacts to (ports.ts).
  */
-import { createHash } from 'node:crypto';
 import { ERRORS } from '../../common/api/errors';
 import { ApiCallError, classifyFailure } from '../../common/api/failure';
 import { API, downloadUrl } from '../../common/api/paths';
@@ -20,16 +20,13 @@ import {
   type FileListResponse,
   type RecycleRestoreResponse,
   type SynCheckResponse,
-  type SynContentResponse,
   type SynEntry,
   type SynRemoveResponse,
   type UserDetails,
 } from '../../common/api/types';
 import type { EngineConfig } from '../../common/transfer/engine-api';
-import { chunkCount, fingerprintInput, type UploadConfig } from '../../common/transfer/protocol';
-import { HEADER_BATCH_MANIFEST_SHA256, type BatchUploadItem, type BatchUploadResponse } from '../../common/transfer/batch-upload';
-import { chunkDigestSync } from '../../common/transfer/chunk-digest';
-import { manifestFrame } from '../engine/batch-runner';
+import type { UploadConfig } from '../../common/transfer/protocol';
+import type { BatchUploadResponse } from '../../common/transfer/batch-upload';
 import { DEFAULT_CHUNK_CONCURRENCY } from '../../common/transfer/constants';
 import { newUploadRecord } from '../queue/records';
 import type { UploadPatch, UploadRecord } from '../queue/types';
@@ -49,6 +46,8 @@ import type { RemoteEntry } from './model';
 import { RemoteError, type BatchFile, type BatchFileOutcome, type FileDigests, type PolicyVerdict, type RemoteApi, type RemoteListing, type UploadSession, type UploadTarget } from './ports';
 import { pathKey as nameKeyOf } from './names';
 import type { TokenBucket } from './throttle';
+import { sendBatch } from './batch-upload-call';
+import { readListing } from './listing-stream';
 
 export interface HttpRemoteOptions {
   config: EngineConfig;
@@ -106,28 +105,8 @@ export function remoteErrorOf(error: unknown): unknown {
   return error;
 }
 
-/** One refused item of a batch, as the executor reacts to it. */
-function batchRefusal(code: string, message: string): RemoteError {
-  // The file's bytes arrived damaged or changed: read and sent again next pass. The target changed
-  // since the plan (name taken, the file replaced or gone): planned again.
-  if (code === ERRORS.CHUNK_DIGEST_MISMATCH.code || code === ERRORS.SYNC_CHANGED.code || code === ERRORS.NAME_CONFLICT.code || code === ERRORS.UPLOAD_NOT_FOUND.code) {
-    return new RemoteError(message, 'conflict', code);
-  }
-  if (code === ERRORS.NOT_FOUND.code) return new RemoteError(message, 'notFound', code);
-  return new RemoteError(message || MESSAGES.uploadFailed, 'refused', code);
-}
 
-/** A chunk's digest (common/transfer/chunk-digest.ts) with Node's SHA-256. */
-function nodeChunkDigest(bytes: Uint8Array): string {
-  return chunkDigestSync(bytes, (data) => createHash('sha256').update(data).digest());
-}
 
-/** The fingerprint the server gives these bytes: the block list over `chunkSize` chunks (protocol.ts). */
-function nodeFingerprint(bytes: Uint8Array, chunkSize: number): string {
-  const digests: string[] = [];
-  for (let i = 0; i < chunkCount(bytes.length, chunkSize); i++) digests.push(nodeChunkDigest(bytes.subarray(i * chunkSize, Math.min(bytes.length, (i + 1) * chunkSize))));
-  return createHash('sha256').update(fingerprintInput(digests)).digest('hex');
-}
 
 function bodyCode(body: unknown): string {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
@@ -336,28 +315,7 @@ export class HttpRemote implements RemoteApi {
   async uploadBatch(files: readonly BatchFile[], signal: AbortSignal): Promise<BatchFileOutcome[]> {
     const { chunkSize } = await this.call(signal, () => this.uploadConfig(signal));
     const stamp = `sync-${this.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-    const items: BatchUploadItem[] = files.map((f, i) => ({
-      // Kept across this call's retries: a batch the server took before its answer was lost answers `created`.
-      clientKey: `${stamp}-${i}`,
-      name: f.target.name,
-      parentId: f.target.parentId,
-      category: SYNCED,
-      size: f.bytes.length,
-      digest: nodeChunkDigest(f.bytes),
-      onConflict: f.target.replace ? 'newVersion' : 'fail',
-      ...(f.target.replace ? { ifMatch: { fileId: f.target.replace.id, fingerprint: f.target.replace.ifMatch } } : {}),
-    }));
-    const frame = manifestFrame(items);
-    const headers = { [HEADER_BATCH_MANIFEST_SHA256]: createHash('sha256').update(frame).digest('hex') };
-    const body = new Blob([frame, ...files.map((f) => f.bytes as Uint8Array<ArrayBuffer>)]);
-    const answer = await this.call(signal, () => this.api.postBytes<BatchUploadResponse>(API.batchUpload, body, headers, signal));
-    const byKey = new Map(answer.results.map((r) => [r.clientKey, r]));
-    return files.map((f, i): BatchFileOutcome => {
-      const result = byKey.get(items[i]!.clientKey);
-      if (!result) return { error: new RemoteError(MESSAGES.uploadFailed, 'conflict') };
-      if (result.status === 'created') return { id: result.file.id, fingerprint: nodeFingerprint(f.bytes, chunkSize) };
-      return { error: batchRefusal(result.errorCode, result.errorMessage) };
-    });
+    return sendBatch(files, chunkSize, stamp, (body, headers) => this.call(signal, () => this.api.postBytes<BatchUploadResponse>(API.batchUpload, body, headers, signal)));
   }
 
   async download(id: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
@@ -453,60 +411,4 @@ export class HttpRemote implements RemoteApi {
     const config: UploadConfig = await this.call(signal, () => this.uploadConfig(signal));
     return config.chunkSize;
   }
-}
-
-/**
- * Reads `POST /api/syn/content`'s answer an item at a time: the server writes one item per line, so
- * 100,000 items never sit in memory as one text and its parse tree at once (that took ~180 MB). An
- * answer in any other layout is read whole.
- */
-async function readListing(res: Response, onItem: (e: SynEntry) => void, signal: AbortSignal): Promise<Omit<SynContentResponse, 'items'>> {
-  if (!res.body) throw new NetworkError(new Error('empty answer'));
-  const decoder = new TextDecoder();
-  let head: Omit<SynContentResponse, 'items'> | null = null;
-  let pending = '';
-  let whole: string | null = null;
-  /** The closing line of the item-per-line layout: an answer cut short before it is not a listing. */
-  let ended = false;
-  const line = (text: string) => {
-    if (whole !== null) {
-      whole += `${text}\n`;
-      return;
-    }
-    if (head === null) {
-      if (text.endsWith('"items":[')) {
-        head = (JSON.parse(`${text}]}}`) as { data: SynContentResponse }).data;
-        return;
-      }
-      whole = `${text}\n`;
-      return;
-    }
-    const item = text.endsWith(',') ? text.slice(0, -1) : text;
-    if (item === ']}}') {
-      ended = true;
-      return;
-    }
-    if (item === '') return;
-    if (ended) throw new NetworkError(new Error('listing continues after its end'));
-    onItem(JSON.parse(item) as SynEntry);
-  };
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    signal.throwIfAborted();
-    pending += decoder.decode(chunk, { stream: true });
-    let nl = pending.indexOf('\n');
-    while (nl >= 0) {
-      line(pending.slice(0, nl));
-      pending = pending.slice(nl + 1);
-      nl = pending.indexOf('\n');
-    }
-  }
-  pending += decoder.decode();
-  if (pending !== '') line(pending);
-  if (whole !== null) {
-    const data = (JSON.parse(whole) as { data: SynContentResponse }).data;
-    for (const item of data.items) onItem(item);
-    return data;
-  }
-  if (head === null || !ended) throw new NetworkError(new Error('incomplete listing'));
-  return head;
 }
