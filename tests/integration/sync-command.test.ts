@@ -7,19 +7,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import fs, { promises as fsp } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API } from '../../common/api/paths';
-import { clientHeaders } from '../../common/api/client-env';
-import type { SynContentResponse } from '../../common/api/types';
 import { createNodeChunkTransport } from '../../workers/node/chunk-transport';
 import { engineConfigFor } from '../../workers/node/engine-config';
-import { createNodeHashPool } from '../../workers/node/hash-pool';
+import type { createNodeHashPool } from '../../workers/node/hash-pool';
 import type { CookieFetch } from '../../workers/node/cookie-fetch';
 import { HttpRemote } from '../../workers/sync/http-remote';
 import { digestsOf } from '../sync/sim/content';
-import { freePort, loggedInJar, sha256OfFile, startServerProcess, writeGeneratedFile, type ServerProcess } from '../support/drive-server';
+import { loggedInJar, sha256OfFile, startServerProcess, writeGeneratedFile, type ServerProcess } from '../support/drive-server';
+import { chunkBytesReceived as chunkBytesReceivedBy, cloudListing, startSyncServer, stopSyncServer } from '../support/sync-cloud';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const CHUNK = 1024 * 1024;
@@ -62,47 +59,21 @@ async function syncOnce(dir: string, remotePath: string, state: string, extra: s
   return { ...run, summary };
 }
 
-async function listing(remotePath: string): Promise<Map<string, string | null>> {
-  const rootId = await remote.ensureRoot(remotePath, AbortSignal.timeout(30_000));
-  const res = await jar.fetch(server.url + API.syncContent, {
-    method: 'POST',
-    headers: { ...clientHeaders('desktop', 'internal'), 'content-type': 'application/json' },
-    body: JSON.stringify({ rootId }),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const answer = ((await res.json()) as { data: SynContentResponse }).data;
-  const paths = new Map<string, string>([[rootId, '']]);
-  const out = new Map<string, string | null>();
-  for (const e of answer.items) {
-    const p = paths.get(e.parentId) === '' ? e.name : `${paths.get(e.parentId)}/${e.name}`;
-    paths.set(e.id, p);
-    out.set(p, e.fingerprint);
-  }
-  return out;
-}
+const listing = (remotePath: string) => cloudListing({ server, jar, remote }, remotePath);
 
 async function localTree(dir: string): Promise<string[]> {
   const entries = await fsp.readdir(dir, { recursive: true });
   return entries.map((e) => e.split(path.sep).join('/')).filter((e) => !e.startsWith('.cloud-drive-sync')).sort();
 }
 
-async function chunkBytesReceived(): Promise<number> {
-  const res = await jar.fetch(server.url + API.testStats, { method: 'GET', headers: clientHeaders('desktop', 'internal'), signal: AbortSignal.timeout(10_000) });
-  return ((await res.json()) as { data: { chunkBytesReceived: number } }).data.chunkBytesReceived;
-}
+const chunkBytesReceived = () => chunkBytesReceivedBy(server.url, jar);
 
 beforeAll(async () => {
-  work = await fsp.mkdtemp(path.join(os.tmpdir(), 'drive-sync-cmd-'));
-  server = await startServerProcess({ dataDir: path.join(work, 'server'), port: await freePort(), env: { CHUNK_SIZE: String(CHUNK) } });
-  jar = await loggedInJar(server.url, server.dataDir);
-  pool = createNodeHashPool(1);
-  remote = new HttpRemote({ config: engineConfigFor(server.url), jar, transport: createNodeChunkTransport(jar), hashChunk: pool.hashChunk, hashConcurrency: 1 });
+  ({ server, work, jar, pool, remote } = await startSyncServer('drive-sync-cmd-', CHUNK));
 });
 
 afterAll(async () => {
-  pool?.terminate();
-  await server?.stop();
-  if (work) await fsp.rm(work, { recursive: true, force: true });
+  await stopSyncServer({ server, work, pool });
 });
 
 describe('npm run sync', () => {

@@ -10,20 +10,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { promises as fsp } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import { clientHeaders } from '../../common/api/client-env';
-import type { SynContentResponse } from '../../common/api/types';
-import { createNodeChunkTransport } from '../../workers/node/chunk-transport';
-import { engineConfigFor } from '../../workers/node/engine-config';
-import { createNodeHashPool } from '../../workers/node/hash-pool';
+import type { createNodeHashPool } from '../../workers/node/hash-pool';
 import type { CookieFetch } from '../../workers/node/cookie-fetch';
 import { EXIT } from '../../workers/sync/exit-codes';
-import { HttpRemote } from '../../workers/sync/http-remote';
+import type { HttpRemote } from '../../workers/sync/http-remote';
 import { digestsOf } from '../sync/sim/content';
-import { freePort, loggedInJar, startServerProcess, type ServerProcess } from '../support/drive-server';
+import { freePort, type ServerProcess } from '../support/drive-server';
+import { cloudListing, startSyncServer, stopSyncServer } from '../support/sync-cloud';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const CHUNK = 1024 * 1024;
@@ -63,21 +60,8 @@ async function syncOnce(dir: string, remotePath: string, extra: string[] = []): 
 
 /** The cloud folder's files: path → fingerprint. */
 async function cloudFiles(remotePath: string): Promise<Map<string, string>> {
-  const rootId = await remote.ensureRoot(remotePath, AbortSignal.timeout(30_000));
-  const res = await jar.fetch(server.url + API.syncContent, {
-    method: 'POST',
-    headers: { ...clientHeaders('desktop', 'internal'), 'content-type': 'application/json' },
-    body: JSON.stringify({ rootId }),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const answer = ((await res.json()) as { data: SynContentResponse }).data;
-  const paths = new Map<string, string>([[rootId, '']]);
   const out = new Map<string, string>();
-  for (const e of answer.items) {
-    const p = paths.get(e.parentId) === '' ? e.name : `${paths.get(e.parentId)}/${e.name}`;
-    paths.set(e.id, p);
-    if (e.fingerprint !== null) out.set(p, e.fingerprint);
-  }
+  for (const [p, fingerprint] of await cloudListing({ server, jar, remote }, remotePath)) if (fingerprint !== null) out.set(p, fingerprint);
   return out;
 }
 
@@ -117,17 +101,11 @@ const waitingLines = (err: string) => err.split('\n').filter((l) => l.startsWith
 const eventIdOf = (err: string) => /--restore-deletion (\S+) 一次恢复/.exec(err)?.[1];
 
 beforeAll(async () => {
-  work = await fsp.mkdtemp(path.join(os.tmpdir(), 'drive-sync-deletes-'));
-  server = await startServerProcess({ dataDir: path.join(work, 'server'), port: await freePort(), env: { CHUNK_SIZE: String(CHUNK) } });
-  jar = await loggedInJar(server.url, server.dataDir);
-  pool = createNodeHashPool(1);
-  remote = new HttpRemote({ config: engineConfigFor(server.url), jar, transport: createNodeChunkTransport(jar), hashChunk: pool.hashChunk, hashConcurrency: 1 });
+  ({ server, work, jar, pool, remote } = await startSyncServer('drive-sync-deletes-', CHUNK));
 });
 
 afterAll(async () => {
-  pool?.terminate();
-  await server?.stop();
-  if (work) await fsp.rm(work, { recursive: true, force: true });
+  await stopSyncServer({ server, work, pool });
 });
 
 describe('npm run sync: deletes wait, and come back', () => {

@@ -22,6 +22,7 @@ import type { CookieFetch } from '../../workers/node/cookie-fetch';
 import { EXIT } from '../../workers/sync/exit-codes';
 import { digestsOf } from '../sync/sim/content';
 import { freePort, loggedInJar, startServerProcess, writeGeneratedFile, type ServerProcess } from '../support/drive-server';
+import { chunkBytesReceived as chunkBytesReceivedBy, pathsOfListing } from '../support/sync-cloud';
 import { giveTo, unprivilegedUser, type Unprivileged } from '../support/unprivileged';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
@@ -85,20 +86,10 @@ async function cloud(remotePath: string): Promise<Map<string, string | null>> {
     parentId = found.id;
   }
   const answer = await post<SynContentResponse>(API.syncContent, { rootId: parentId });
-  const paths = new Map<string, string>([[parentId!, '']]);
-  const out = new Map<string, string | null>();
-  for (const e of answer.items) {
-    const p = paths.get(e.parentId) === '' ? e.name : `${paths.get(e.parentId)}/${e.name}`;
-    paths.set(e.id, p);
-    out.set(p, e.fingerprint);
-  }
-  return out;
+  return pathsOfListing(parentId!, answer.items);
 }
 
-async function chunkBytesReceived(): Promise<number> {
-  const res = await jar.fetch(server.url + API.testStats, { method: 'GET', headers: clientHeaders('desktop', 'internal'), signal: AbortSignal.timeout(10_000) });
-  return ((await res.json()) as { data: { chunkBytesReceived: number } }).data.chunkBytesReceived;
-}
+const chunkBytesReceived = () => chunkBytesReceivedBy(server.url, jar);
 
 const fingerprintOfFile = async (file: string) => digestsOf(await fsp.readFile(file), CHUNK).fingerprint;
 
