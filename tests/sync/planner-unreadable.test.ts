@@ -5,28 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { describeOp } from '../../workers/sync/executor';
-import type { JournalEntry, LocalEntry, PlanInput, RemoteEntry } from '../../workers/sync/model';
-import { createIgnoreMatcher, pathKey } from '../../workers/sync/names';
+import type { LocalEntry, PlanInput } from '../../workers/sync/model';
 import { plan } from '../../workers/sync/planner';
-
-const NOW = new Date(2024, 4, 1, 10, 30).getTime();
-const OLD = NOW - 3_600_000;
-
-const file = (path: string, fp: string, fileId = `ino-${path}`): LocalEntry => ({ path, isDir: false, size: 10, mtimeMs: OLD, fileId, fingerprint: fp });
-const dir = (path: string, fileId = `ino-${path}`): LocalEntry => ({ path, isDir: true, size: 0, mtimeMs: 0, fileId });
-const rfile = (path: string, fp: string, id = `r-${path}`): RemoteEntry => ({ path, id, parentId: 'root', isDir: false, size: 10, updatedAt: OLD, fingerprint: fp });
-const rdir = (path: string, id = `r-${path}`): RemoteEntry => ({ path, id, parentId: 'root', isDir: true, size: 0, updatedAt: OLD, fingerprint: null });
-const agreed = (l: LocalEntry, r: RemoteEntry): JournalEntry => ({
-  key: pathKey(r.path),
-  path: r.path,
-  isDir: l.isDir,
-  size: l.size,
-  mtimeMs: l.mtimeMs,
-  fileId: l.fileId,
-  fingerprint: r.fingerprint,
-  remoteId: r.id,
-  trusted: true,
-});
+import { agreed, dir, file, planInput, rdir, rfile } from './plan-entries';
 
 /** A synced tree: locked/, locked/inner.txt, locked/sub/, locked/sub/deep.txt, other.txt (all agreed). */
 function syncedTree() {
@@ -37,20 +18,7 @@ function syncedTree() {
 }
 
 function run(over: Partial<PlanInput>): string[] {
-  const input: PlanInput = {
-    mode: 'two-way',
-    deleteRemote: false,
-    account: '张三',
-    now: NOW,
-    platform: 'linux',
-    local: [],
-    remote: [],
-    journal: [],
-    frozen: new Map(),
-    isIgnored: createIgnoreMatcher([]),
-    ...over,
-  };
-  return plan(input).ops.map(describeOp);
+  return plan(planInput(over)).ops.map(describeOp);
 }
 
 /** What the scan of a folder it could not list gives: the folder's own entry, nothing under it, the issue. */

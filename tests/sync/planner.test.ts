@@ -5,45 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { conflictCopyName, isConflictCopyName } from '../../workers/sync/conflict-name';
 import { describeOp } from '../../workers/sync/executor';
-import type { JournalEntry, LocalEntry, PlanInput, RemoteEntry } from '../../workers/sync/model';
-import { createIgnoreMatcher, localNameProblem, pathKey } from '../../workers/sync/names';
+import type { PlanInput } from '../../workers/sync/model';
+import { createIgnoreMatcher, localNameProblem } from '../../workers/sync/names';
 import { plan } from '../../workers/sync/planner';
-
-const NOW = new Date(2024, 4, 1, 10, 30).getTime();
-const OLD = NOW - 3_600_000;
-
-const file = (path: string, fp: string, fileId = `ino-${path}`, size = 10, mtimeMs = OLD): LocalEntry => ({ path, isDir: false, size, mtimeMs, fileId, fingerprint: fp });
-const dir = (path: string, fileId = `ino-${path}`): LocalEntry => ({ path, isDir: true, size: 0, mtimeMs: 0, fileId });
-const rfile = (path: string, fp: string, id = `r-${path}`, size = 10): RemoteEntry => ({ path, id, parentId: 'root', isDir: false, size, updatedAt: OLD, fingerprint: fp });
-const rdir = (path: string, id = `r-${path}`): RemoteEntry => ({ path, id, parentId: 'root', isDir: true, size: 0, updatedAt: OLD, fingerprint: null });
-/** The journal row of an entry agreed on both sides. */
-const agreed = (l: LocalEntry, r: RemoteEntry): JournalEntry => ({
-  key: pathKey(r.path),
-  path: r.path,
-  isDir: l.isDir,
-  size: l.size,
-  mtimeMs: l.mtimeMs,
-  fileId: l.fileId,
-  fingerprint: r.fingerprint,
-  remoteId: r.id,
-  trusted: true,
-});
+import { agreed, dir, file, NOW, OLD, planInput, rdir, rfile } from './plan-entries';
 
 function run(over: Partial<PlanInput>): string[] {
-  const input: PlanInput = {
-    mode: 'two-way',
-    deleteRemote: false,
-    account: '张三',
-    now: NOW,
-    platform: 'linux',
-    local: [],
-    remote: [],
-    journal: [],
-    frozen: new Map(),
-    isIgnored: createIgnoreMatcher([]),
-    ...over,
-  };
-  const p = plan(input);
+  const p = plan(planInput(over));
   return [...p.ops.map(describeOp), ...p.problems.map((x) => `problem ${x.side} ${x.path}: ${x.reason}`)];
 }
 
