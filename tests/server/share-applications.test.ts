@@ -10,9 +10,9 @@ import type {
   ShareApplication,
 } from '../../common/api/sharing';
 import { expectError, mkdir, text } from './file-kit';
-import { ADMIN, liftPasswordGate, loggedInClient, MEMBER, startServer, userIdOf, withDb, type Client, type TestServer } from './helpers';
+import { ADMIN, loggedInClient, startServer, userIdOf, withDb, type Client, type TestServer } from './helpers';
 import { rowsOf } from './action-log-kit';
-import { department, person, setPolicy, sharedList, submit, type Person } from './sharing-kit';
+import { approvalOrg, setPolicy, sharedList, submit, type Person } from './sharing-kit';
 
 /**
  * Applications and their approval: the policy decides when one is needed, the applicant picks an
@@ -41,16 +41,7 @@ beforeAll(async () => {
   server = await startServer();
   admin = await loggedInClient(server, ADMIN);
   adminId = await userIdOf(server, 'admin');
-  await liftPasswordGate(server, MEMBER.username);
-  sales = await department(admin, '销售部');
-  const other = await department(admin, '财务部');
-  manager = await person(server, admin, 'mgr', sales);
-  colleague = await person(server, admin, 'colleague', sales);
-  outsider = await person(server, admin, 'outsider', other);
-  const memberId = await userIdOf(server, 'member');
-  expect((await admin.post(API.userSetDepartment, { ids: [memberId], departmentId: sales })).status).toBe(200);
-  expect((await admin.post(API.departmentUpdate, { id: sales, managerId: manager.id })).status).toBe(200);
-  member = { id: memberId, account: 'member', client: await loggedInClient(server, MEMBER) };
+  ({ sales, member, manager, colleague, outsider } = await approvalOrg(server, admin));
   await setPolicy(admin, { link: { always: true } });
 });
 afterAll(async () => {

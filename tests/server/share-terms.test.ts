@@ -4,8 +4,8 @@ import { API } from '../../common/api/paths';
 import type { ApplicationDecisionResponse, LinkInfo, LinkSettings, ShareInfo, SharePermission } from '../../common/api/sharing';
 import { rowsOf } from './action-log-kit';
 import { mkdir, text } from './file-kit';
-import { ADMIN, liftPasswordGate, loggedInClient, MEMBER, startServer, userIdOf, type Answer, type Client, type TestServer } from './helpers';
-import { department, link, person, setPolicy, share, submit, type Person } from './sharing-kit';
+import { ADMIN, loggedInClient, startServer, type Answer, type Client, type TestServer } from './helpers';
+import { approvalOrg, link, setPolicy, share, submit, type Person } from './sharing-kit';
 
 /**
  * Approved terms are a ceiling (issue 35 finding 3, common/api/share-terms.ts): an update of a share
@@ -19,7 +19,6 @@ let member: Person;
 let manager: Person;
 let colleague: Person;
 let outsider: Person;
-let sales: string;
 
 const DAY = 24 * 3600 * 1000;
 const OTHER_DEPT = '共享给其他部门需审批';
@@ -30,16 +29,7 @@ const BASE_POLICY = { link: { always: true }, internal: { otherDepartment: true 
 beforeAll(async () => {
   server = await startServer();
   admin = await loggedInClient(server, ADMIN);
-  await liftPasswordGate(server, MEMBER.username);
-  sales = await department(admin, '销售部');
-  const finance = await department(admin, '财务部');
-  manager = await person(server, admin, 'tmgr', sales);
-  colleague = await person(server, admin, 'tcolleague', sales);
-  outsider = await person(server, admin, 'toutsider', finance);
-  const memberId = await userIdOf(server, 'member');
-  expect((await admin.post(API.userSetDepartment, { ids: [memberId], departmentId: sales })).status).toBe(200);
-  expect((await admin.post(API.departmentUpdate, { id: sales, managerId: manager.id })).status).toBe(200);
-  member = { id: memberId, account: 'member', client: await loggedInClient(server, MEMBER) };
+  ({ member, manager, colleague, outsider } = await approvalOrg(server, admin, 't'));
   await setPolicy(admin, BASE_POLICY);
 });
 afterAll(async () => {

@@ -15,7 +15,7 @@ import { DEFAULT_SHARE_POLICY } from '../../common/api/sharing';
 import { API as PATHS } from '../../common/api/paths';
 import { addUser, createDepartment, INITIAL_PASSWORD } from './org-kit';
 import type { Client} from './helpers';
-import { liftPasswordGate, loggedInClient, type Answer, type TestServer } from './helpers';
+import { liftPasswordGate, loggedInClient, MEMBER, userIdOf, type Answer, type TestServer } from './helpers';
 
 /** Helpers over the real sharing API for the sharing tests. */
 
@@ -30,6 +30,30 @@ export async function person(server: TestServer, admin: Client, account: string,
   const row = await addUser(admin, account, departmentId);
   await liftPasswordGate(server, account);
   return { id: row.id, account, client: await loggedInClient(server, { username: account, password: INITIAL_PASSWORD }) };
+}
+
+/** The approval tests' organisation: sales (the demo member, a colleague, their manager) and finance (an outsider). */
+export interface ApprovalOrg {
+  sales: string;
+  member: Person;
+  manager: Person;
+  colleague: Person;
+  outsider: Person;
+}
+
+/** Builds ApprovalOrg through the admin API; the new accounts are `<prefix>mgr`, `<prefix>colleague`, `<prefix>outsider`. */
+export async function approvalOrg(server: TestServer, admin: Client, prefix = ''): Promise<ApprovalOrg> {
+  await liftPasswordGate(server, MEMBER.username);
+  const sales = await department(admin, '销售部');
+  const finance = await department(admin, '财务部');
+  const manager = await person(server, admin, `${prefix}mgr`, sales);
+  const colleague = await person(server, admin, `${prefix}colleague`, sales);
+  const outsider = await person(server, admin, `${prefix}outsider`, finance);
+  const memberId = await userIdOf(server, 'member');
+  expect((await admin.post(API.userSetDepartment, { ids: [memberId], departmentId: sales })).status).toBe(200);
+  expect((await admin.post(API.departmentUpdate, { id: sales, managerId: manager.id })).status).toBe(200);
+  const member = { id: memberId, account: 'member', client: await loggedInClient(server, MEMBER) };
+  return { sales, member, manager, colleague, outsider };
 }
 
 export async function department(admin: Client, name: string, parentId: string | null = null, managerId?: string): Promise<string> {
