@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
-import type { FileEntry } from '../../common/api/types';
 import type { BatchUploadItem, BatchUploadResponse } from '../../common/transfer/batch-upload';
 import { chunkDigestHex } from '../support/chunk-digest';
 import { bytesReceived } from './chunk-kit';
-import { expectError, names } from './file-kit';
-import { type Client, postChunkExist, putChunk, randomContent, startServerAsAdmin, TEST_CHUNK_SIZE, type TestServer, uploadFile, withDb } from './helpers';
+import { expectError, names, setBlockedList, storeWhileNothingBlocked } from './file-kit';
+import { type Client, postChunkExist, putChunk, randomContent, startServerAsAdmin, TEST_CHUNK_SIZE, type TestServer, uploadFile } from './helpers';
 import { secondUpload } from './second-upload-kit';
 
 /**
@@ -52,27 +51,7 @@ const EXECUTABLES: Array<[string, (size?: number) => Buffer, string]> = [
   ['a PE program named as a library', pe, 'helper.dll'],
 ];
 
-/** The tenant's blocked list set straight in the database (null: the defaults). */
-async function setBlocked(list: string[] | null): Promise<void> {
-  const tenantId = await withDb(server, (db) => (db.prepare("select tenant_id from users where username = 'admin'").get() as { tenant_id: string }).tenant_id);
-  const json = list === null ? null : JSON.stringify(list);
-  await withDb(server, (db) =>
-    db.prepare(`insert into tenant_settings (tenant_id, blocked_extensions, sensitive_keywords) values (?, ?, null)
-      on conflict (tenant_id) do update set blocked_extensions = excluded.blocked_extensions`).run(tenantId, json),
-  );
-}
-
-/** Content stored while the tenant blocked nothing (as before the content rule). */
-async function storeWhileNothingBlocked(bytes: Buffer, name: string): Promise<FileEntry> {
-  await setBlocked([]);
-  try {
-    const res = await uploadFile(admin, bytes, name);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data;
-  } finally {
-    await setBlocked(null);
-  }
-}
+const setBlocked = (list: string[] | null) => setBlockedList(server, list);
 
 describe('executables refused by content under the default blocked list', () => {
   for (const [label, make, base] of EXECUTABLES) {
@@ -103,7 +82,7 @@ describe('executables refused by content under the default blocked list', () => 
 
   it('a second (instant) upload of stored ELF content is refused after the proof, whatever the new name', async () => {
     const content = elf(6000 + serial++);
-    await storeWhileNothingBlocked(content, `legacy-${serial++}`);
+    await storeWhileNothingBlocked(server, admin, content, `legacy-${serial++}`);
     const claim = await secondUpload(admin, content, `copy-${serial++}.txt`);
     expectError(claim.answer, ERRORS.FILE_CONTENT_BLOCKED.code);
   });
@@ -156,7 +135,7 @@ describe('names and content compose', () => {
 
   it('a rename is judged by the name alone: the verdict on the bytes does not depend on the name', async () => {
     // Stored while nothing was blocked; renaming it brings no new bytes in.
-    const stored = await storeWhileNothingBlocked(elf(), `tool-${serial++}`);
+    const stored = await storeWhileNothingBlocked(server, admin, elf(), `tool-${serial++}`);
     expectError(await admin.post(API.rename, { id: stored.id, name: `tool-${serial++}.exe` }), ERRORS.FILE_TYPE_BLOCKED.code);
     expect((await admin.post(API.rename, { id: stored.id, name: `tool-${serial++}.txt` })).status).toBe(200);
     // What the rename could have sneaked in before, a program under its own kind's name, is refused at upload.

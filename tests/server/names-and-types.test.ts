@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
-import type { FileEntry } from '../../common/api/types';
-import { expectError, mkdir, names, text } from './file-kit';
-import { type Client, describeFile, randomContent, startServerAsAdmin, uploadFile, withDb, type TestServer } from './helpers';
+import { expectError, mkdir, names, storeWhileNothingBlocked, text } from './file-kit';
+import { type Client, describeFile, randomContent, startServerAsAdmin, uploadFile, type TestServer } from './helpers';
 import { secondUpload } from './second-upload-kit';
 
 /**
@@ -101,28 +100,12 @@ describe('blocked types by stored name and by content', () => {
 
   it('a PE program claimed by second upload as x.txt is refused, only after the proof of possession', async () => {
     const pe = peBytes();
-    await storeBypassingContentCheck(pe, `legacy-${serial++}.bin`);
+    await storeWhileNothingBlocked(server, admin, pe, `legacy-${serial++}.bin`);
     const refused = await secondUpload(admin, pe, `copy-${serial++}.txt`);
     expectError(refused.answer, ERRORS.FILE_CONTENT_BLOCKED.code);
     // Plain content stored the same way is claimed as usual.
     const plain = randomContent(5000 + serial++);
-    await storeBypassingContentCheck(plain, `plain-${serial++}.bin`);
+    await storeWhileNothingBlocked(server, admin, plain, `plain-${serial++}.bin`);
     expect((await secondUpload(admin, plain, `copy-${serial++}.txt`)).answer.body).toMatchObject({ data: { status: 'created' } });
   });
 });
-
-/** Content stored before the content rule existed: uploaded while the tenant blocked nothing. */
-async function storeBypassingContentCheck(bytes: Buffer, name: string): Promise<FileEntry> {
-  const tenantId = await withDb(server, (db) => (db.prepare("select tenant_id from users where username = 'admin'").get() as { tenant_id: string }).tenant_id);
-  await withDb(server, (db) =>
-    db.prepare(`insert into tenant_settings (tenant_id, blocked_extensions, sensitive_keywords) values (?, '[]', null)
-      on conflict (tenant_id) do update set blocked_extensions = '[]'`).run(tenantId),
-  );
-  try {
-    const res = await uploadFile(admin, bytes, name);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data;
-  } finally {
-    await withDb(server, (db) => db.prepare('update tenant_settings set blocked_extensions = null where tenant_id = ?').run(tenantId));
-  }
-}
