@@ -4,8 +4,6 @@
  * pass runs, a SIGKILL in the middle of an upload and the restart (nothing the server holds is sent
  * again), the server restarted in the middle of a pass, and a graceful stop on SIGINT.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import fs, { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,9 +14,8 @@ import type { CookieFetch } from '../../workers/node/cookie-fetch';
 import { HttpRemote } from '../../workers/sync/http-remote';
 import { digestsOf } from '../sync/sim/content';
 import { loggedInJar, sha256OfFile, startServerProcess, writeGeneratedFile, type ServerProcess } from '../support/drive-server';
-import { chunkBytesReceived as chunkBytesReceivedBy, cloudListing, startSyncServer, stopSyncServer } from '../support/sync-cloud';
+import { adminLogin, chunkBytesReceived as chunkBytesReceivedBy, cloudListing, spawnSyncCli, startSyncServer, stopSyncServer, withSummary, type SyncRun } from '../support/sync-cloud';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const CHUNK = 1024 * 1024;
 
 let server: ServerProcess;
@@ -27,36 +24,10 @@ let jar: CookieFetch;
 let pool: ReturnType<typeof createNodeHashPool>;
 let remote: HttpRemote;
 
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  out: string;
-  err: string;
-}
+const startSync = (args: string[]) => spawnSyncCli([...adminLogin(server), ...args]);
 
-function startSync(args: string[]): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/sync/cli.ts', '--server', server.url, '--user', 'admin', '--password', 'Admin@2024', '--data-dir', server.dataDir, ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const done = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null, out, err }));
-  return { child, done };
-}
-
-async function syncOnce(dir: string, remotePath: string, state: string, extra: string[] = []): Promise<Run & { summary: Record<string, number> }> {
-  const run = await startSync(['--dir', dir, '--remote', remotePath, '--state', state, '--once', ...extra]).done;
-  const line = run.out.trim().split('\n').pop() ?? '';
-  let summary: Record<string, number> = {};
-  try {
-    summary = JSON.parse(line) as Record<string, number>;
-  } catch {
-    throw new Error(`no JSON line (exit ${run.code}):\n${run.out}\n${run.err}`);
-  }
-  return { ...run, summary };
+async function syncOnce(dir: string, remotePath: string, state: string, extra: string[] = []): Promise<SyncRun & { summary: Record<string, number> }> {
+  return withSummary(await startSync(['--dir', dir, '--remote', remotePath, '--state', state, '--once', ...extra]).done);
 }
 
 const listing = (remotePath: string) => cloudListing({ server, jar, remote }, remotePath);

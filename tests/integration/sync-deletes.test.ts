@@ -7,8 +7,6 @@
  * with what failed. Contents are compared by fingerprint path by path (the server's, computed from
  * the local bytes).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,9 +18,8 @@ import { EXIT } from '../../workers/sync/exit-codes';
 import type { HttpRemote } from '../../workers/sync/http-remote';
 import { digestsOf } from '../sync/sim/content';
 import { freePort, type ServerProcess } from '../support/drive-server';
-import { cloudListing, startSyncServer, stopSyncServer } from '../support/sync-cloud';
+import { adminLogin, cloudListing, spawnSyncCli, startSyncServer, stopSyncServer, withSummary, type SyncRun } from '../support/sync-cloud';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const CHUNK = 1024 * 1024;
 
 let server: ServerProcess;
@@ -31,31 +28,12 @@ let jar: CookieFetch;
 let pool: ReturnType<typeof createNodeHashPool>;
 let remote: HttpRemote;
 
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  out: string;
-  err: string;
+function startSync(args: string[], login: string[] = adminLogin(server)) {
+  return spawnSyncCli([...login, ...args]);
 }
 
-function startSync(args: string[], login: string[] = ['--server', server.url, '--user', 'admin', '--password', 'Admin@2024', '--data-dir', server.dataDir]): { child: ChildProcess; done: Promise<Run>; err: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/sync/cli.ts', ...login, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const done = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null, out, err }));
-  return { child, done, err: () => err };
-}
-
-async function syncOnce(dir: string, remotePath: string, extra: string[] = []): Promise<Run & { summary: Record<string, number> }> {
-  const run = await startSync(['--dir', dir, '--remote', remotePath, '--state', `${dir}.state`, '--once', ...extra]).done;
-  const line = run.out.trim().split('\n').pop() ?? '';
-  try {
-    return { ...run, summary: JSON.parse(line) as Record<string, number> };
-  } catch {
-    throw new Error(`no JSON line (exit ${run.code}):\n${run.out}\n${run.err}`);
-  }
+async function syncOnce(dir: string, remotePath: string, extra: string[] = []): Promise<SyncRun & { summary: Record<string, number> }> {
+  return withSummary(await startSync(['--dir', dir, '--remote', remotePath, '--state', `${dir}.state`, '--once', ...extra]).done);
 }
 
 /** The cloud folder's files: path → fingerprint. */

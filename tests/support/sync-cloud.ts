@@ -1,8 +1,10 @@
 /**
  * What the sync integration tests (tests/integration/sync-*.test.ts) share: a server with a logged-in
- * session and an HttpRemote on it, the cloud folder's listing as path → fingerprint, and the server's
- * count of chunk bytes received.
+ * session and an HttpRemote on it, `npm run sync` as a child process, the cloud folder's listing as
+ * path → fingerprint, and the server's count of chunk bytes received.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +17,39 @@ import { engineConfigFor } from '../../workers/node/engine-config';
 import { createNodeHashPool } from '../../workers/node/hash-pool';
 import { HttpRemote } from '../../workers/sync/http-remote';
 import { freePort, loggedInJar, startServerProcess, type ServerProcess } from './drive-server';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+
+export interface SyncRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: string;
+  err: string;
+}
+
+/** The login flags of the demo admin on `server`. */
+export const adminLogin = (server: ServerProcess): string[] => ['--server', server.url, '--user', 'admin', '--password', 'Admin@2024', '--data-dir', server.dataDir];
+
+/** `npm run sync` (workers/sync/cli.ts) as a child process with `args`, its output collected. */
+export function spawnSyncCli(args: string[]): { child: ChildProcess; done: Promise<SyncRun>; err: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/sync/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const done = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null, out, err }));
+  return { child, done, err: () => err };
+}
+
+/** A `--once` run with the JSON summary it ends with; a run without one fails with its output. */
+export function withSummary(run: SyncRun): SyncRun & { summary: Record<string, number> } {
+  const line = run.out.trim().split('\n').pop() ?? '';
+  try {
+    return { ...run, summary: JSON.parse(line) as Record<string, number> };
+  } catch {
+    throw new Error(`no JSON line (exit ${run.code}):\n${run.out}\n${run.err}`);
+  }
+}
 
 export interface SyncServer {
   server: ServerProcess;
