@@ -86,11 +86,6 @@ export class SyncLog {
     this.staged.failList.set(path, this.item(path, action, 'failed', size, reason));
   }
 
-  /** Nothing to do after all (re-planned next pass): off the sync list, not a failure. */
-  dropped(path: string): void {
-    this.active.delete(path);
-  }
-
   /**
    * Not done this pass because something changed under it (the cloud copy changed since the listing,
    * its folder moved): re-planned by the next pass, which `--once` runs at once. Shown as waiting.
