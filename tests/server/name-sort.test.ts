@@ -2,14 +2,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { FileEntry, FileListResponse } from '../../common/api/types';
 import { nameSortKey } from '../../common/files/name-sort-key';
-import { migrationProvider } from '../../server/db/migrations/index';
 import { mkdir, text } from './file-kit';
 import { type Client, startServerAsAdmin, type TestServer, withDb } from './helpers';
+import { migrate } from './migration-kit';
 
 /**
  * Names sort as people read them (issue 20): Chinese by pinyin, numbers by value, on the server's
@@ -106,22 +105,6 @@ describe('migration 0060 on existing rows', () => {
   afterAll(async () => {
     await fsp.rm(dir, { recursive: true, force: true });
   });
-
-  async function migrate(file: string, upTo?: string): Promise<void> {
-    const all = await migrationProvider.getMigrations();
-    const chosen: Record<string, Migration> = {};
-    for (const [name, m] of Object.entries(all).sort(([a], [b]) => a.localeCompare(b))) {
-      if (upTo && name > upTo) break;
-      chosen[name] = m;
-    }
-    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(file) }) });
-    try {
-      const { error } = await new Migrator({ db, provider: { getMigrations: async () => chosen }, allowUnorderedMigrations: true }).migrateToLatest();
-      if (error) throw error;
-    } finally {
-      await db.destroy();
-    }
-  }
 
   it('keys every row written before it and lists names through the new index', async () => {
     const file = path.join(dir, 'drive.sqlite');

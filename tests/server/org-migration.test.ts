@@ -2,9 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationProvider } from '../../server/db/migrations/index';
+import { migrate } from './migration-kit';
 
 /**
  * Migration 0020 on a database written before it: every account lands in its tenant's 未分配, account
@@ -14,26 +13,10 @@ import { migrationProvider } from '../../server/db/migrations/index';
 let dir: string;
 let file: string;
 
-async function migrate(upTo?: string): Promise<void> {
-  const all = await migrationProvider.getMigrations();
-  const chosen: Record<string, Migration> = {};
-  for (const [name, m] of Object.entries(all).sort(([a], [b]) => a.localeCompare(b))) {
-    if (upTo && name > upTo) break;
-    chosen[name] = m;
-  }
-  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(file) }) });
-  try {
-    const { error } = await new Migrator({ db, provider: { getMigrations: async () => chosen } }).migrateToLatest();
-    if (error) throw error;
-  } finally {
-    await db.destroy();
-  }
-}
-
 beforeAll(async () => {
   dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'org-migration-'));
   file = path.join(dir, 'drive.sqlite');
-  await migrate('0010_nfc_names');
+  await migrate(file, '0010_nfc_names');
   const db = new SQLite(file);
   const insertTenant = db.prepare('insert into tenants (id, name, brand_name, logo_key, created_at) values (?, ?, ?, null, 1)');
   insertTenant.run('t1', 'One', 'One');
@@ -46,7 +29,7 @@ beforeAll(async () => {
   insertUser.run('u2', 't1', 'bob', 'bob', '13800000001', 2);
   insertUser.run('u3', 't2', 'Carol', 'Carol', '', 3);
   db.close();
-  await migrate();
+  await migrate(file);
 });
 afterAll(async () => {
   await fsp.rm(dir, { recursive: true, force: true });

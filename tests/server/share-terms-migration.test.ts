@@ -2,9 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationProvider } from '../../server/db/migrations/index';
+import { migrate } from './migration-kit';
 
 /**
  * Migration 0082 records the approved terms of shares and links approved before it (issue 35,
@@ -19,22 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fsp.rm(dir, { recursive: true, force: true });
 });
-
-async function migrate(file: string, upTo?: string): Promise<void> {
-  const all = await migrationProvider.getMigrations();
-  const chosen: Record<string, Migration> = {};
-  for (const [name, m] of Object.entries(all).sort(([a], [b]) => a.localeCompare(b))) {
-    if (upTo && name > upTo) break;
-    chosen[name] = m;
-  }
-  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(file) }) });
-  try {
-    const { error } = await new Migrator({ db, provider: { getMigrations: async () => chosen }, allowUnorderedMigrations: true }).migrateToLatest();
-    if (error) throw error;
-  } finally {
-    await db.destroy();
-  }
-}
 
 describe('migration 0082 on existing shares and links', () => {
   it('gives approved rows the terms their application granted, and the others none', async () => {
