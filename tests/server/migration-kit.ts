@@ -1,4 +1,4 @@
-import SQLite from 'better-sqlite3';
+import SQLite, { type Database } from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
 import { migrationProvider } from '../../server/db/migrations/index';
 
@@ -21,4 +21,16 @@ export async function migrate(file: string, upTo?: string): Promise<void> {
   } finally {
     await db.destroy();
   }
+}
+
+/**
+ * Tenant `t` and its member `u`, written straight into a database migrated to an older version (the
+ * columns they have at 0041 and at 0070, where the migration tests start), for the rows a test adds under them.
+ */
+export function insertTenantAndMember(raw: Database): void {
+  raw.prepare("insert into tenants (id, name, brand_name, logo_key, created_at) values ('t', 'T', 'T', null, 1)").run();
+  raw.prepare(
+    `insert into users (id, tenant_id, username, nick_name, phone, avatar, role, password_hash, must_change_password, quota, used_size, created_at)
+     values ('u', 't', 'u', 'u', '', '', 'member', 'x', 0, 1, 0, 1)`,
+  ).run();
 }

@@ -8,7 +8,7 @@ import type { FileEntry, FileListResponse } from '../../common/api/types';
 import { nameSortKey } from '../../common/files/name-sort-key';
 import { mkdir, text } from './file-kit';
 import { type Client, startServerAsAdmin, type TestServer, withDb } from './helpers';
-import { migrate } from './migration-kit';
+import { insertTenantAndMember, migrate } from './migration-kit';
 
 /**
  * Names sort as people read them (issue 20): Chinese by pinyin, numbers by value, on the server's
@@ -110,11 +110,7 @@ describe('migration 0060 on existing rows', () => {
     const file = path.join(dir, 'drive.sqlite');
     await migrate(file, '0041_blob_intents');
     const raw = new SQLite(file);
-    raw.prepare("insert into tenants (id, name, brand_name, logo_key, created_at) values ('t', 'T', 'T', null, 1)").run();
-    raw.prepare(
-      `insert into users (id, tenant_id, username, nick_name, phone, avatar, role, password_hash, must_change_password, quota, used_size, created_at)
-       values ('u', 't', 'u', 'u', '', '', 'member', 'x', 0, 1, 0, 1)`,
-    ).run();
+    insertTenantAndMember(raw);
     const insert = raw.prepare(
       `insert into files (id, tenant_id, owner_id, parent_id, category, name, name_key, is_dir, size, blob_id, created_at, updated_at)
        values (?, 't', 'u', null, 1, ?, ?, 0, 0, null, 1, 1)`,

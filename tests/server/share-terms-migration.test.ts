@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from './migration-kit';
+import { insertTenantAndMember, migrate } from './migration-kit';
 
 /**
  * Migration 0082 records the approved terms of shares and links approved before it (issue 35,
@@ -24,11 +24,7 @@ describe('migration 0082 on existing shares and links', () => {
     const file = path.join(dir, 'drive.sqlite');
     await migrate(file, '0070_notices');
     const raw = new SQLite(file);
-    raw.prepare("insert into tenants (id, name, brand_name, logo_key, created_at) values ('t', 'T', 'T', null, 1)").run();
-    raw.prepare(
-      `insert into users (id, tenant_id, username, nick_name, phone, avatar, role, password_hash, must_change_password, quota, used_size, created_at)
-       values ('u', 't', 'u', 'u', '', '', 'member', 'x', 0, 1, 0, 1)`,
-    ).run();
+    insertTenantAndMember(raw);
     const app = raw.prepare(
       `insert into share_applications (id, tenant_id, applicant_id, kind, file_ids, settings, reason, state, level, levels, approver_id, created_at, updated_at, expires_at)
        values (?, 't', 'u', ?, '["f"]', ?, 'r', 'approved', ?, ?, 'm', 1, 1, 1)`,
