@@ -35,7 +35,7 @@ import { ChallengeRepository } from './repositories/challenge-repository';
 import { CheckRepository } from './repositories/check-repository';
 import { RecoveryRepository } from './repositories/recovery-repository';
 import { registerTestRoutes } from './routes/test-routes';
-import { registerTransferRoutes } from './routes/transfer-routes';
+import { registerPreUploadRoutes } from './routes/pre-upload-routes';
 import { BlockedTypes } from './services/blocked-types';
 import { CheckService } from './services/check-service';
 import { SecondUploadService } from './services/second-upload-service';
@@ -62,7 +62,7 @@ import { GroupService } from './services/group-service';
 import { SearchService } from './services/search-service';
 import { AccessService } from './services/space-access';
 import { TextService } from './services/text-service';
-import { TransferService } from './services/transfer-service';
+import { CopyMoveService } from './services/copy-move-service';
 import { TrashService } from './services/trash-service';
 import { ThumbnailStore } from './storage/thumbnail-store';
 import { registerStaticRoutes } from './routes/static-routes';
@@ -227,7 +227,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const gate = new ByteGate(exchangeRepo, async (t) => (await tenantService.switches(t)).exchangeSwitch, secrets);
   const downloads = new DownloadService(files, blobStore, access, gate);
   const trash = new TrashService(files, treeRepo, access, decorator, blobStore, thumbnails, retentionMs);
-  const transfers = new TransferService(files, treeRepo, access, decorator, trash, gate, exchangeRepo);
+  const copyMove = new CopyMoveService(files, treeRepo, access, decorator, trash, gate, exchangeRepo);
   const fileStates = new FileStateService(files, treeRepo, access, decorator, downloads, gate);
   const texts = new TextService(files, uploadRepo, new TextHoldRepository(db), blobStore, access, decorator, blockedTypes, {
     chunkSize: config.chunkSize,
@@ -253,7 +253,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     fileService,
     downloads,
     archives,
-    transfers,
+    copyMove,
     trash,
     blockedTypes,
     tenants: tenantService,
@@ -327,13 +327,13 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   registerOrgRoutes(app, organisation.org, organisation.departments);
   registerUserAdminRoutes(app, organisation.userAdmin);
   registerUserImportRoutes(app, organisation.userImport);
-  registerFileRoutes(app, { files: fileService, transfers, trash, texts, search });
+  registerFileRoutes(app, { files: fileService, copyMove, trash, texts, search });
   registerFileStateRoutes(app, trash, fileStates);
   registerGroupRoutes(app, groups);
   registerArchiveRoutes(app, archives, downloads, watermarkPicture);
   registerDownloadRoutes(app, downloads);
   registerUploadRoutes(app, uploads, config.chunkSize);
-  registerTransferRoutes(app, secondUploads, checks, (caller) => sharing.exchange.intercepted(caller));
+  registerPreUploadRoutes(app, secondUploads, checks, (caller) => sharing.exchange.intercepted(caller));
   registerBatchUploadRoutes(app, new BatchUploadService(new BatchUploadRepository(db), uploadRepo, fileService, blobStore, blockedTypes, config.chunkSize));
   registerActionLogRoutes(app, actionLogQueries, auditCheckpoints);
   registerTenantRoutes(app, tenantService);

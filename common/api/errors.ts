@@ -168,7 +168,7 @@ export const ERRORS = {
   /** errorMessage says how many entries and bytes; transfer them (userTransferFiles) first. */
   USER_HAS_FILES: { code: 'ORG-7015', status: 400, message: '该用户仍有文件，请先将文件转移给其他用户' },
   CANNOT_DELETE_SELF: { code: 'ORG-7016', status: 400, message: '不能删除当前登录的账号' },
-  TRANSFER_SAME_USER: { code: 'ORG-7017', status: 400, message: '不能将文件转移给同一用户' },
+  HAND_OVER_SAME_USER: { code: 'ORG-7017', status: 400, message: '不能将文件转移给同一用户' },
   IMPORT_FILE_TOO_LARGE: { code: 'ORG-7021', status: 413, message: '文件超过10MB，请拆分后再导入' },
   /** Not an .xlsx or .csv the server can read (errorMessage may say why). Nothing was imported. */
   IMPORT_FILE_INVALID: { code: 'ORG-7022', status: 400, message: '无法读取该文件，请上传由模板填写的 .xlsx 或 .csv 文件' },

@@ -228,14 +228,15 @@ export interface UserDeleteRequest {
  * recycle bin, group-space entries included) becomes `toId`'s, in one transaction. Entries of the
  * personal categories land in a new folder 「<nickname>（<account>）的文件」 in the same category of the
  * recipient; the used space moves with them and the recipient's quota grows by the same amount, so
- * the recipient's free space is unchanged.
+ * the recipient's free space is unchanged. In code this is a hand-over ("transfer" means uploads and
+ * downloads, 传输); the spec's path and the action code keep their names.
  */
-export interface UserTransferFilesRequest {
+export interface HandOverFilesRequest {
   fromId: string;
   toId: string;
 }
 
-export interface UserTransferFilesResponse {
+export interface HandOverFilesResponse {
   entries: number;
   bytes: number;
   /** The folder created in the recipient's spaces, or null when only group-space entries moved. */

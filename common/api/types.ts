@@ -481,14 +481,14 @@ export interface NameConflict {
  * nothing when any name is taken; the retry carries a decision for each conflicting id.
  * Copying a folder copies its tree; contents are shared, not duplicated, but count against quota.
  */
-export interface TransferRequest {
+export interface CopyMoveRequest {
   ids: string[];
   targetParentId: string | null;
   targetCategory: FileCategory;
   targetSpaceId?: string | null;
   decisions?: Record<string, ConflictDecision>;
 }
-export interface TransferResponse {
+export interface CopyMoveResponse {
   /** The placed top-level entries (copies for copy; the moved entries for move). */
   items: FileEntry[];
   /** Ids left in place by a 'skip' decision. */

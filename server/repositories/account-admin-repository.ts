@@ -8,11 +8,11 @@ export interface OwnedFiles {
   bytes: number;
 }
 
-export interface TransferOutcome extends OwnedFiles {
+export interface HandOverOutcome extends OwnedFiles {
   folderName: string | null;
 }
 
-/** Why a delete or transfer was refused inside its transaction (the service maps it to an error). */
+/** Why a delete or hand-over was refused inside its transaction (the service maps it to an error). */
 export class AccountRefusal extends Error {
   constructor(readonly reason: 'notFound' | 'hasFiles' | 'lastAdmin', readonly owned?: OwnedFiles) {
     super(reason);
@@ -71,8 +71,8 @@ export class AccountAdminRepository {
     });
   }
 
-  /** Every entry `from` owns becomes `to`'s (rules: UserTransferFilesRequest), in one transaction. */
-  async transferFiles(tenantId: string, fromId: string, toId: string, folderBaseName: string, now: number): Promise<TransferOutcome> {
+  /** Every entry `from` owns becomes `to`'s (rules: HandOverFilesRequest), in one transaction. */
+  async handOverFiles(tenantId: string, fromId: string, toId: string, folderBaseName: string, now: number): Promise<HandOverOutcome> {
     return this.db.transaction().execute(async (tx) => {
       const live = (id: string) =>
         tx.selectFrom('users').selectAll().where('id', '=', id).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).executeTakeFirst();

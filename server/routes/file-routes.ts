@@ -21,15 +21,15 @@ import type {
   RemoveFilesResponse,
   RenameRequest,
   SearchResponse,
-  TransferRequest,
-  TransferResponse,
+  CopyMoveRequest,
+  CopyMoveResponse,
 } from '../../common/api/types';
 import { FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';
 import { callerOf } from '../http/session-guard';
 import type { FileService } from '../services/file-service';
 import type { SearchService } from '../services/search-service';
 import type { TextService } from '../services/text-service';
-import type { TransferService } from '../services/transfer-service';
+import type { CopyMoveService } from '../services/copy-move-service';
 import type { TrashService } from '../services/trash-service';
 import { category, decisions, idList, idString, nameString, nullableId, spaceId } from './schemas';
 
@@ -45,7 +45,7 @@ const listProperties = {
 
 const listSchema = { body: { type: 'object', required: ['parentId', 'category'], properties: listProperties } };
 
-const transferSchema = {
+const copyMoveSchema = {
   body: {
     type: 'object',
     required: ['ids', 'targetParentId', 'targetCategory'],
@@ -69,7 +69,7 @@ const searchQuerySchema = {
 
 export interface FileRouteServices {
   files: FileService;
-  transfers: TransferService;
+  copyMove: CopyMoveService;
   trash: TrashService;
   texts: TextService;
   search: SearchService;
@@ -119,12 +119,12 @@ export function registerFileRoutes(app: FastifyInstance, s: FileRouteServices): 
     async (request): Promise<ApiOk<FileEntry>> => ({ data: await s.files.rename(callerOf(request), request.body as RenameRequest) }),
   );
 
-  app.post(API.copy, { schema: transferSchema }, async (request): Promise<ApiOk<TransferResponse>> => ({
-    data: await s.transfers.copy(callerOf(request), request.body as TransferRequest),
+  app.post(API.copy, { schema: copyMoveSchema }, async (request): Promise<ApiOk<CopyMoveResponse>> => ({
+    data: await s.copyMove.copy(callerOf(request), request.body as CopyMoveRequest),
   }));
 
-  app.post(API.move, { schema: transferSchema }, async (request): Promise<ApiOk<TransferResponse>> => ({
-    data: await s.transfers.move(callerOf(request), request.body as TransferRequest),
+  app.post(API.move, { schema: copyMoveSchema }, async (request): Promise<ApiOk<CopyMoveResponse>> => ({
+    data: await s.copyMove.move(callerOf(request), request.body as CopyMoveRequest),
   }));
 
   app.post(

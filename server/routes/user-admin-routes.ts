@@ -8,8 +8,8 @@ import type {
   UserListResponse,
   UserRow,
   UserSetDepartmentRequest,
-  UserTransferFilesRequest,
-  UserTransferFilesResponse,
+  HandOverFilesRequest,
+  HandOverFilesResponse,
 } from '../../common/api/org-types';
 import { API } from '../../common/api/paths';
 import { callerOf } from '../http/session-guard';
@@ -77,8 +77,8 @@ export function registerUserAdminRoutes(app: FastifyInstance, users: UserAdminSe
   app.post(
     API.userTransferFiles,
     { config: adminOnly, schema: body(['fromId', 'toId'], { fromId: idString, toId: idString }) },
-    async (request): Promise<ApiOk<UserTransferFilesResponse>> => ({
-      data: (await users.transferFiles(callerOf(request), request.body as UserTransferFilesRequest)).result,
+    async (request): Promise<ApiOk<HandOverFilesResponse>> => ({
+      data: (await users.handOverFiles(callerOf(request), request.body as HandOverFilesRequest)).result,
     }),
   );
 }

@@ -11,7 +11,7 @@ import type { ActionTarget } from '../../common/api/action-codes';
 import type { Downloadable, DownloadService } from './download-service';
 import type { EntryDecorator } from './entry-decorator';
 import type { AccessService } from './space-access';
-import { treeError } from './transfer-service';
+import { treeError } from './copy-move-service';
 import type { ByteGate } from './sharing/byte-gate';
 
 /** Favorites, locks and versions of entries the caller may see. */

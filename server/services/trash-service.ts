@@ -26,7 +26,7 @@ import type { EntryDecorator } from './entry-decorator';
 import { nameKeyOf, newEntryRow } from './file-service';
 import { freeName } from './naming';
 import type { AccessService, Place } from './space-access';
-import { treeError } from './transfer-service';
+import { treeError } from './copy-move-service';
 import { layoutOf } from './upload-commit';
 
 /** Roots purged per transaction by the automatic purge (keeps each write short). */

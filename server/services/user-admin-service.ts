@@ -7,8 +7,8 @@ import type {
   UserListResponse,
   UserRow,
   UserSetDepartmentRequest,
-  UserTransferFilesRequest,
-  UserTransferFilesResponse,
+  HandOverFilesRequest,
+  HandOverFilesResponse,
 } from '../../common/api/org-types';
 import { ROLES, type RoleCode } from '../../common/api/types';
 import { decryptPassword } from '../../common/crypto/password-cipher';
@@ -255,14 +255,14 @@ export class UserAdminService {
     }
   }
 
-  async transferFiles(caller: Caller, req: UserTransferFilesRequest, now = Date.now()): Promise<{ result: UserTransferFilesResponse; change: AccountChange }> {
+  async handOverFiles(caller: Caller, req: HandOverFilesRequest, now = Date.now()): Promise<{ result: HandOverFilesResponse; change: AccountChange }> {
     const from = await this.users.findInTenant(caller.tenantId, req.fromId);
     const to = await this.users.findInTenant(caller.tenantId, req.toId);
     if (!from || !to) throw new AppError(ERRORS.USER_NOT_FOUND);
-    if (from.id === to.id) throw new AppError(ERRORS.TRANSFER_SAME_USER);
+    if (from.id === to.id) throw new AppError(ERRORS.HAND_OVER_SAME_USER);
     const base = `${from.nick_name}（${from.username}）的文件`.replace(/[|,/<>*?\\[\]]/g, '_').slice(0, 200);
     try {
-      const result = await this.admin.transferFiles(caller.tenantId, from.id, to.id, base, now);
+      const result = await this.admin.handOverFiles(caller.tenantId, from.id, to.id, base, now);
       const change = { id: from.id, account: from.username, detail: { toId: to.id, toAccount: to.username, ...result } };
       actionLog.record({ action: 'user.transferFiles', targets: [accountTarget(change), target('user', to.id, to.username)], detail: { ...result } });
       return { result, change };

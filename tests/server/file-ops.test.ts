@@ -9,7 +9,7 @@ import type {
   FileMultiListResponse,
   KeepOnCreateTxtResponse,
   NameConflict,
-  TransferResponse,
+  CopyMoveResponse,
 } from '../../common/api/types';
 import { download, entries, expectError, mkdir, names, text } from './file-kit';
 import { type Client, startServerAsAdmin, type TestServer, withDb } from './helpers';
@@ -80,7 +80,7 @@ describe('copy and move', () => {
     ]);
     expect((await names(admin, src.id)).sort()).toEqual(['a.txt', 'b.txt', 'c.txt']);
 
-    const done = await admin.post<{ data: TransferResponse }>(API.move, {
+    const done = await admin.post<{ data: CopyMoveResponse }>(API.move, {
       ids: [a.id, b.id, c.id],
       targetParentId: dst.id,
       targetCategory: 1,
@@ -105,11 +105,11 @@ describe('copy and move', () => {
       expectError(await admin.post(API.copy, { ids: [top.id], targetParentId: target, targetCategory: 1 }), ERRORS.MOVE_INTO_SELF.code);
     }
     // Moving into its own parent is a no-op, not a clash with itself.
-    const same = await admin.post<{ data: TransferResponse }>(API.move, { ids: [low.id], targetParentId: mid.id, targetCategory: 1 });
+    const same = await admin.post<{ data: CopyMoveResponse }>(API.move, { ids: [low.id], targetParentId: mid.id, targetCategory: 1 });
     expect(same.body.data.items.map((i) => i.id)).toEqual([low.id]);
     // A folder may move up next to a same-named folder when renamed.
     await mkdir(admin, 'low', top.id);
-    const renamed = await admin.post<{ data: TransferResponse }>(API.move, {
+    const renamed = await admin.post<{ data: CopyMoveResponse }>(API.move, {
       ids: [low.id],
       targetParentId: top.id,
       targetCategory: 1,
@@ -133,7 +133,7 @@ describe('copy and move', () => {
     const usedBefore = await withDb(server, (db) => (db.prepare("select used_size from users where username = 'admin'").get() as { used_size: number }).used_size);
     const blobsBefore = await withDb(server, (db) => (db.prepare('select count(*) as n from blobs').get() as { n: number }).n);
     const dst = await mkdir(admin, 'copy-dst');
-    const res = await admin.post<{ data: TransferResponse }>(API.copy, { ids: [tree.id], targetParentId: dst.id, targetCategory: 1 });
+    const res = await admin.post<{ data: CopyMoveResponse }>(API.copy, { ids: [tree.id], targetParentId: dst.id, targetCategory: 1 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const copy = res.body.data.items[0]!;
     expect(copy).toMatchObject({ name: 'copy-tree', isDir: true, parentId: dst.id });
@@ -148,7 +148,7 @@ describe('copy and move', () => {
     expect(usedAfter - usedBefore).toBe(6);
     // Copying again into the same place needs a decision; 'rename' gives 'copy-tree (1)'.
     expectError(await admin.post(API.copy, { ids: [tree.id], targetParentId: dst.id, targetCategory: 1 }), ERRORS.CONFLICT_DECISION_REQUIRED.code);
-    const again = await admin.post<{ data: TransferResponse }>(API.copy, { ids: [tree.id], targetParentId: dst.id, targetCategory: 1, decisions: { [tree.id]: 'rename' } });
+    const again = await admin.post<{ data: CopyMoveResponse }>(API.copy, { ids: [tree.id], targetParentId: dst.id, targetCategory: 1, decisions: { [tree.id]: 'rename' } });
     expect(again.body.data.items[0]!.name).toBe('copy-tree (1)');
   });
 

@@ -230,7 +230,7 @@ describe('deleting and handing over', () => {
   it('refuses deleting oneself and the last admin', async () => {
     const adminId = await userIdOf(server, 'admin');
     expectError(await admin.post(API.userDelete, { id: adminId }), ERRORS.CANNOT_DELETE_SELF.code);
-    expectError(await admin.post(API.userTransferFiles, { fromId: adminId, toId: adminId }), ERRORS.TRANSFER_SAME_USER.code);
+    expectError(await admin.post(API.userTransferFiles, { fromId: adminId, toId: adminId }), ERRORS.HAND_OVER_SAME_USER.code);
   });
 });
 

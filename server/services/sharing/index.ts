@@ -15,7 +15,7 @@ import type { EntryDecorator } from '../entry-decorator';
 import type { FileService } from '../file-service';
 import type { AccessService } from '../space-access';
 import type { TenantService } from '../tenant-service';
-import type { TransferService } from '../transfer-service';
+import type { CopyMoveService } from '../copy-move-service';
 import type { TrashService } from '../trash-service';
 import { ApplicationService } from './application-service';
 import type { ByteGate } from './byte-gate';
@@ -61,7 +61,7 @@ export interface SharingDeps {
   fileService: FileService;
   downloads: DownloadService;
   archives: ArchiveService;
-  transfers: TransferService;
+  copyMove: CopyMoveService;
   trash: TrashService;
   blockedTypes: BlockedTypes;
   tenants: TenantService;
@@ -93,7 +93,7 @@ export function buildSharing(db: Db, d: SharingDeps): Sharing {
     d.grants,
     d.archives,
     d.downloads,
-    d.transfers,
+    d.copyMove,
     d.secrets,
     throttle,
     async (t) => (await switches(t)).publicDownLoad,

@@ -26,7 +26,7 @@ import { PLATFORM_TENANT } from '../action-log/recorder';
 import type { ArchiveService, ZipPlan } from '../archive-service';
 import type { Caller } from '../caller';
 import type { Downloadable, DownloadService, Preview } from '../download-service';
-import type { TransferService } from '../transfer-service';
+import type { CopyMoveService } from '../copy-move-service';
 import { linkGrant, type ByteGate } from './byte-gate';
 import type { LinkThrottle } from './link-throttle';
 import type { ShareEvents } from './share-events';
@@ -74,7 +74,7 @@ export class LinkVisitService {
     private readonly grants: ShareGrantRepository,
     private readonly archives: ArchiveService,
     private readonly downloads: DownloadService,
-    private readonly transfers: TransferService,
+    private readonly copyMove: CopyMoveService,
     private readonly secrets: SharingSecrets,
     private readonly throttle: LinkThrottle,
     /** The tenant's publicDownLoad switch: on = no login needed. */
@@ -319,7 +319,7 @@ export class LinkVisitService {
     const counted = this.gate.linkUse(open.link, 'read') === 'counted';
     if (counted) entry.detail.downloadNo = await this.claim(visitor, open, now);
     try {
-      const saved = await this.transfers.copyRows(caller, rows, req.targetParentId, now);
+      const saved = await this.copyMove.copyRows(caller, rows, req.targetParentId, now);
       // The sharer hears of it as of a download: it took one.
       if (counted) this.events.linkDownloaded({ tenantId: open.link.tenant_id, linkId: open.link.id, ownerId: open.link.owner_id, fileIds: rows.map((r) => r.id), visitorId: caller.userId });
       return { saved };

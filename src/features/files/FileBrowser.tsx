@@ -22,7 +22,7 @@ import { FileGrid } from './FileGrid';
 import { FileTable } from './FileTable';
 import { FileSearchTools, FileToolbar } from './FileToolbar';
 import { copyOrMove, entriesByIds, makeFolder, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked } from './files-api';
-import { queueFavorite, queueMkdir, queueRemove, queueRename, queueTransfer } from './offline-ops';
+import { queueFavorite, queueMkdir, queueRemove, queueRename, queueCopyMove } from './offline-ops';
 import { OutboxPanel } from './OutboxPanel';
 import { mayDownload, previewModeOf } from './preview-mode';
 import { DEFAULT_SORT, type SortState } from './sort-state';
@@ -137,7 +137,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
     }
     const ids = entries.map((e) => e.id);
     if (!online) {
-      await queueTransfer(op, entries, { ids, targetParentId: target.parentId, targetCategory: target.scope.category, targetSpaceId: target.scope.spaceId });
+      await queueCopyMove(op, entries, { ids, targetParentId: target.parentId, targetCategory: target.scope.category, targetSpaceId: target.scope.spaceId });
       setSelectedIds([]);
       return queued();
     }

@@ -4,7 +4,7 @@ import { formatDateTime } from '../../../common/format/date';
 import { useOnline } from '../../lib/data/online';
 import { discardOutboxRow, retryOutboxRow } from '../../lib/outbox/outbox';
 import type { OutboxRow } from '../../lib/outbox/outbox-store';
-import { OUTBOX_KINDS, transferWithDecision, type CreateTxtPayload, type MkdirPayload, type RenamePayload, type TransferPayload } from './offline-ops';
+import { OUTBOX_KINDS, copyMoveWithDecision, type CreateTxtPayload, type MkdirPayload, type RenamePayload, type CopyMovePayload } from './offline-ops';
 
 const STATE_TAGS: Record<OutboxRow['state'], { color: string; text: string }> = {
   pending: { color: 'processing', text: '待同步' },
@@ -49,17 +49,17 @@ function Resolve({ row }: { row: OutboxRow }) {
       放弃此修改
     </Button>
   );
-  if (row.state === 'conflict' && row.kind === OUTBOX_KINDS.transfer) {
-    const p = row.payload as TransferPayload;
+  if (row.state === 'conflict' && row.kind === OUTBOX_KINDS.copyMove) {
+    const p = row.payload as CopyMovePayload;
     return (
       <Space wrap>
-        <Button size="small" type="primary" onClick={() => void retryOutboxRow(row, transferWithDecision(p, 'rename'))} data-testid="outbox-keep-both">
+        <Button size="small" type="primary" onClick={() => void retryOutboxRow(row, copyMoveWithDecision(p, 'rename'))} data-testid="outbox-keep-both">
           保留两者（自动重命名）
         </Button>
-        <Button size="small" onClick={() => void retryOutboxRow(row, transferWithDecision(p, 'overwrite'))}>
+        <Button size="small" onClick={() => void retryOutboxRow(row, copyMoveWithDecision(p, 'overwrite'))}>
           覆盖同名文件
         </Button>
-        <Button size="small" onClick={() => void retryOutboxRow(row, transferWithDecision(p, 'skip'))}>
+        <Button size="small" onClick={() => void retryOutboxRow(row, copyMoveWithDecision(p, 'skip'))}>
           跳过同名项
         </Button>
         {discard}

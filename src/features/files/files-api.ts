@@ -29,8 +29,8 @@ import type {
   SpaceInfo,
   SpaceMember,
   SpaceRole,
-  TransferRequest,
-  TransferResponse,
+  CopyMoveRequest,
+  CopyMoveResponse,
   VersionListResponse,
 } from '../../../common/api/types';
 import { FILE_LIST_DEFAULT_PAGE_SIZE } from '../../../common/api/types';
@@ -120,8 +120,8 @@ async function decidable<T>(path: string, body: unknown): Promise<Decidable<T>> 
   }
 }
 
-export function copyOrMove(op: 'copy' | 'move', req: TransferRequest): Promise<Decidable<TransferResponse>> {
-  return decidable<TransferResponse>(op === 'copy' ? API.copy : API.move, req);
+export function copyOrMove(op: 'copy' | 'move', req: CopyMoveRequest): Promise<Decidable<CopyMoveResponse>> {
+  return decidable<CopyMoveResponse>(op === 'copy' ? API.copy : API.move, req);
 }
 
 export function restoreFromRecycle(ids: string[], decisions?: Record<string, ConflictDecision>): Promise<Decidable<RecycleRestoreResponse>> {

@@ -7,7 +7,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { HEADER_CLIENT_OP_ID } from '../../../common/api/client-env';
 import { ERRORS } from '../../../common/api/errors';
 import { API } from '../../../common/api/paths';
-import type { ConflictDecision, CreateTxtRequest, CreateTxtResponse, FileEntry, KeepOnCreateTxtResponse, MkdirRequest, NameConflict, TransferRequest } from '../../../common/api/types';
+import type { ConflictDecision, CreateTxtRequest, CreateTxtResponse, FileEntry, KeepOnCreateTxtResponse, MkdirRequest, NameConflict, CopyMoveRequest } from '../../../common/api/types';
 import { fileKindOf } from '../../../common/files/kind';
 import { api } from '../../lib/api';
 import { ApiCallError } from '../../lib/api-client';
@@ -19,7 +19,8 @@ import type { FolderScope } from './files-api';
 export const OUTBOX_KINDS = {
   mkdir: 'file.mkdir',
   rename: 'file.rename',
-  transfer: 'file.transfer',
+  /** Copy or move. The stored kind keeps its first name: rows queued by older builds still replay. */
+  copyMove: 'file.transfer',
   remove: 'file.remove',
   favorite: 'file.favorite',
   createTxt: 'file.createTxt',
@@ -33,9 +34,9 @@ export interface RenamePayload {
   id: string;
   name: string;
 }
-export interface TransferPayload {
+export interface CopyMovePayload {
   op: 'copy' | 'move';
-  req: TransferRequest;
+  req: CopyMoveRequest;
   /** Names of the moved or copied entries, for the conflict question. */
   names: Record<string, string>;
   /** The clashes the server reported, once it did (the user decides on each). */
@@ -132,10 +133,10 @@ export async function queueRename(file: FileEntry, name: string): Promise<void> 
   patchEntries(queryClient, [file.id], (e) => ({ ...e, name, kind: fileKindOf(name, e.isDir) }));
 }
 
-export async function queueTransfer(op: 'copy' | 'move', entries: FileEntry[], req: TransferRequest): Promise<void> {
+export async function queueCopyMove(op: 'copy' | 'move', entries: FileEntry[], req: CopyMoveRequest): Promise<void> {
   const names = Object.fromEntries(entries.map((e) => [e.id, e.name]));
   const what = entries.length === 1 ? `「${entries[0]!.name}」` : `${entries.length} 项`;
-  await enqueueOutbox<TransferPayload>(OUTBOX_KINDS.transfer, { op, req, names }, `${op === 'copy' ? '复制' : '移动'}${what}`);
+  await enqueueOutbox<CopyMovePayload>(OUTBOX_KINDS.copyMove, { op, req, names }, `${op === 'copy' ? '复制' : '移动'}${what}`);
   const scope: FolderScope = { category: req.targetCategory, spaceId: req.targetSpaceId ?? null };
   if (op === 'move') dropEntries(queryClient, req.ids);
   for (const e of entries) addToFolder(queryClient, scope, req.targetParentId, { ...e, id: op === 'move' ? e.id : tempId(), parentId: req.targetParentId });
@@ -194,7 +195,7 @@ export function registerFileOutboxExecutors(): void {
     refusal: refusalOf,
     sent: () => void refreshLists(),
   });
-  registerOutboxExecutor<TransferPayload, unknown>(OUTBOX_KINDS.transfer, {
+  registerOutboxExecutor<CopyMovePayload, unknown>(OUTBOX_KINDS.copyMove, {
     send: (p, opId, signal) => send(p.op === 'copy' ? API.copy : API.move, p.req, opId, signal),
     refusal: refusalOf,
     sent: () => void refreshLists(),
@@ -228,6 +229,6 @@ export function registerFileOutboxExecutors(): void {
 }
 
 /** The decisions a conflicting copy or move is retried with: one choice for every clash. */
-export function transferWithDecision(p: TransferPayload, decision: ConflictDecision): TransferPayload {
+export function copyMoveWithDecision(p: CopyMovePayload, decision: ConflictDecision): CopyMovePayload {
   return { ...p, req: { ...p.req, decisions: Object.fromEntries(p.req.ids.map((id) => [id, decision])) } };
 }

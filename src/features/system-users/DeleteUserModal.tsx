@@ -6,7 +6,7 @@ import { formatSize } from '../../../common/format/size';
 import { OrgPicker, type OrgSelection } from '../../components/OrgPicker';
 import { ApiCallError } from '../../lib/api-client';
 import { useFeedback } from '../../lib/feedback/feedback';
-import { deleteUser, transferFiles } from './users-api';
+import { deleteUser, handOverFiles } from './users-api';
 
 /**
  * Deleting an account: refused by the server while it owns files (USER_HAS_FILES, with how many);
@@ -44,7 +44,7 @@ export function DeleteUserModal({ user, onClose, onDone }: { user: UserRow | nul
     if (!user || !to) return;
     setBusy(true);
     try {
-      const moved = await transferFiles(user.id, to.id);
+      const moved = await handOverFiles(user.id, to.id);
       message.success(`已将 ${moved.entries} 个文件和文件夹（${formatSize(moved.bytes)}）转移给 ${to.nickName}`);
       setHasFiles(null);
       onDone();

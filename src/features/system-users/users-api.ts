@@ -13,7 +13,7 @@ import type {
   UserListRequest,
   UserListResponse,
   UserRow,
-  UserTransferFilesResponse,
+  HandOverFilesResponse,
 } from '../../../common/api/types';
 import { api } from '../../lib/api';
 
@@ -37,8 +37,8 @@ export function deleteUser(id: string, quietCodes?: readonly string[]): Promise<
   return api.post<unknown>(API.userDelete, { id }, { quietCodes });
 }
 
-export function transferFiles(fromId: string, toId: string): Promise<UserTransferFilesResponse> {
-  return api.post<UserTransferFilesResponse>(API.userTransferFiles, { fromId, toId });
+export function handOverFiles(fromId: string, toId: string): Promise<HandOverFilesResponse> {
+  return api.post<HandOverFilesResponse>(API.userTransferFiles, { fromId, toId });
 }
 
 export function setDepartment(ids: string[], departmentId: string): Promise<{ moved: number }> {

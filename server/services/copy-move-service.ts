@@ -1,6 +1,6 @@
 import { ERRORS } from '../../common/api/errors';
 import { nameSortKey } from '../../common/files/name-sort-key';
-import type { TransferRequest, TransferResponse } from '../../common/api/types';
+import type { CopyMoveRequest, CopyMoveResponse } from '../../common/api/types';
 import type { FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
@@ -36,7 +36,7 @@ export function treeError(err: unknown): unknown {
 }
 
 /** `/api/v2/file/copy` and `/api/v2/file/move`. */
-export class TransferService {
+export class CopyMoveService {
   constructor(
     private readonly files: FileRepository,
     private readonly tree: TreeRepository,
@@ -47,15 +47,15 @@ export class TransferService {
     private readonly exchange: ExchangeRepository,
   ) {}
 
-  async copy(caller: Caller, req: TransferRequest, now = Date.now()): Promise<TransferResponse> {
-    return this.transfer(caller, req, 'copy', now);
+  async copy(caller: Caller, req: CopyMoveRequest, now = Date.now()): Promise<CopyMoveResponse> {
+    return this.copyOrMove(caller, req, 'copy', now);
   }
 
-  async move(caller: Caller, req: TransferRequest, now = Date.now()): Promise<TransferResponse> {
-    return this.transfer(caller, req, 'move', now);
+  async move(caller: Caller, req: CopyMoveRequest, now = Date.now()): Promise<CopyMoveResponse> {
+    return this.copyOrMove(caller, req, 'move', now);
   }
 
-  private async transfer(caller: Caller, req: TransferRequest, mode: 'copy' | 'move', now: number): Promise<TransferResponse> {
+  private async copyOrMove(caller: Caller, req: CopyMoveRequest, mode: 'copy' | 'move', now: number): Promise<CopyMoveResponse> {
     const place = await this.access.place(caller, req.targetParentId, req.targetCategory, req.targetSpaceId);
     const sources = mode === 'move' ? await this.access.modifiable(caller, req.ids) : await this.access.entries(caller, req.ids);
     const detail: Record<string, unknown> = placeDetail(place);

@@ -1,3 +1,7 @@
+/**
+ * What a client asks before it sends a file's bytes (common/transfer/checks.ts, second-upload.ts):
+ * instant second upload, the pre-upload checks, and the user's decisions on held items.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { ApiOk } from '../../common/api/envelope';
 import { API } from '../../common/api/paths';
@@ -42,7 +46,7 @@ const candidates = {
 } as const;
 const keyString = { type: 'string', minLength: 1, maxLength: 256 } as const;
 
-export function registerTransferRoutes(
+export function registerPreUploadRoutes(
   app: FastifyInstance,
   secondUploads: SecondUploadService,
   checks: CheckService,
