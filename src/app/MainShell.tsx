@@ -21,7 +21,7 @@ import { MAIN_DEFAULTS, MAIN_PAGES } from './route-table';
 const UserInfoPage = lazyPage(() => import('../features/user-centre'), (m) => m.UserInfoPage);
 const AccountSafePage = lazyPage(() => import('../features/user-centre'), (m) => m.AccountSafePage);
 // Its own chunk: the group list is antd's Table, which the personal files page no longer loads.
-const GroupPage = lazyPage(() => import('../features/files/GroupPage'), (m) => m.GroupPage);
+const GroupPage = lazyPage(() => import('../features/files/groups/GroupPage'), (m) => m.GroupPage);
 const UserListPage = lazyPage(() => import('../features/system-users'), (m) => m.UserListPage);
 const ActionLogPage = lazyPage(() => import('../features/action-log'), (m) => m.ActionLogPage);
 const SystemConfigPage = lazyPage(() => import('../features/system-config'), (m) => m.SystemConfigPage);

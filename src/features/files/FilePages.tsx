@@ -2,12 +2,12 @@ import { Alert, Segmented, Spin } from 'antd';
 import { useLocation, useSearch } from 'wouter';
 import { useSetAtom } from 'jotai';
 import { fileListVersionAtom } from '../../lib/file-events';
-import { InterceptedPanel } from './InterceptedPanel';
+import { InterceptedPanel } from './dialogs/InterceptedPanel';
 import { FILE_CATEGORY, FILE_PAGE_CATEGORY, type SpaceInfo } from '../../../common/api/types';
-import type { BrowserSource } from './browser-source';
-import { FileBrowser } from './FileBrowser';
+import type { BrowserSource } from './browser/browser-source';
+import { FileBrowser } from './browser/FileBrowser';
 import { KEYWORD_QUERY_PARAM } from './file-locations';
-import { SearchPage } from './SearchPage';
+import { SearchPage } from './search/SearchPage';
 import { usePublicSpace } from './space-queries';
 
 /** The spec §2 pages under /main/file: each is the one FileBrowser, configured. */

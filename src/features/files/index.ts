@@ -11,5 +11,5 @@ export {
 } from './FilePages';
 
 // Offline changes of the file pages are replayed by the outbox (src/lib/outbox) once this feature is loaded.
-import { registerFileOutboxExecutors } from './offline-ops';
+import { registerFileOutboxExecutors } from './offline/offline-ops';
 registerFileOutboxExecutors();

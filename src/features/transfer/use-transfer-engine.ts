@@ -11,7 +11,7 @@ import { tabRoleAtom, transferSnapshotAtom } from './transfer-atoms';
 /**
  * Connects the page to the engine: snapshots go into `transferSnapshotAtom`, uploads requested by
  * pages go to the engine, and the file list is told to refresh when an upload finishes. (Downloads
- * are not the engine's: the browser downloads files itself, see features/files/download-entries.ts.)
+ * are not the engine's: the browser downloads files itself, see features/files/actions/download-entries.ts.)
  */
 export function useTransferEngine(onNewItems: () => void): void {
   const setSnapshot = useSetAtom(transferSnapshotAtom);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCsv, detectDelimiter, parseCsv } from '../../../src/features/files/csv-parse';
+import { decodeCsv, detectDelimiter, parseCsv } from '../../../src/features/files/preview/csv-parse';
 
 describe('CSV preview parsing', () => {
   it('reads quoted fields, escaped quotes, line breaks in quotes and CRLF', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../../common/api/types';
 import { ALL_PERMISSIONS } from '../../../server/services/config-service';
-import { ACTION_PERMISSIONS, actionsFor, PAGE_PERMISSIONS, type ActionContext } from '../../../src/features/files/file-actions';
+import { ACTION_PERMISSIONS, actionsFor, PAGE_PERMISSIONS, type ActionContext } from '../../../src/features/files/actions/file-actions';
 
 function entry(over: Partial<FileEntry> = {}): FileEntry {
   return {

@@ -8,7 +8,7 @@ import {
   decisionsOf,
   folderIntoItself,
   startConflicts,
-} from '../../../src/features/files/conflict-model';
+} from '../../../src/features/files/actions/conflict-model';
 
 const clash = (id: string, name: string, existingIsDir = false) => ({ id, name, existingId: `x-${id}`, existingIsDir, suggestedName: `${name} (1)` });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../../common/api/types';
-import { mayDownload, previewModeOf, TEXT_PREVIEW_MAX_BYTES } from '../../../src/features/files/preview-mode';
+import { mayDownload, previewModeOf, TEXT_PREVIEW_MAX_BYTES } from '../../../src/features/files/preview/preview-mode';
 
 const file = (kind: Parameters<typeof previewModeOf>[0]['kind'], name: string, size = 10) => ({ isDir: false, kind, name, size });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MenuItem, SpaceInfo } from '../../../common/api/types';
-import { forgetSearches, recentSearches, rememberSearch, RECENT_SEARCHES_MAX } from '../../../src/features/files/recent-searches';
-import { currentScopeKey, searchScopes } from '../../../src/features/files/search-scopes';
+import { forgetSearches, recentSearches, rememberSearch, RECENT_SEARCHES_MAX } from '../../../src/features/files/search/recent-searches';
+import { currentScopeKey, searchScopes } from '../../../src/features/files/search/search-scopes';
 
 const menu = (codes: string[]): MenuItem[] => [{ code: 'file', name: '文件', url: '/main/file/personal', children: codes.map((code) => ({ code, name: code, url: `/${code}` })) }];
 const space = (id: string, name: string, kind: 'group' | 'public'): SpaceInfo => ({ id, name, kind } as SpaceInfo);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buttonWidth, fittingCount, MORE_BUTTON_WIDTH, textWidth } from '../../../src/features/files/toolbar-fit';
+import { buttonWidth, fittingCount, MORE_BUTTON_WIDTH, textWidth } from '../../../src/features/files/browser/toolbar-fit';
 
 describe('toolbar fitting', () => {
   it('estimates CJK text as 14 px a character and Latin as 8', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MultipleFileCheckResult } from '../../../common/transfer/checks';
-import { acceptedCount, groupsFor, queuedText, REFUSED_REASON, refusedText, sortPick } from '../../../src/features/files/upload-clash';
+import { acceptedCount, groupsFor, queuedText, REFUSED_REASON, refusedText, sortPick } from '../../../src/features/files/uploads/upload-clash';
 
 function result(key: number, found: Partial<MultipleFileCheckResult>): [string, MultipleFileCheckResult] {
   const base: MultipleFileCheckResult = { key: String(key), blockedType: false, sensitive: false, locked: false, exists: false, existingFileId: null, replaceable: true, suggestedName: '', overQuota: false };

@@ -1,0 +1,26 @@
+import { useEffect, useRef } from 'react';
+import type { FileEntry } from '../../../../common/api/types';
+import { entriesByIds } from '../files-api';
+
+/**
+ * `?preview=<fileId>` on a file page opens that file (the desktop shell sends a clouddrive:// link or a
+ * `--preview` argument here: spec §1, "open an online-edit preview when it receives a native message").
+ * The parameter is dropped from the address once read, so a reload does not open it again.
+ */
+export function useDeepLinkPreview(open: (file: FileEntry) => void, notFound: () => void): void {
+  const handled = useRef(false);
+  useEffect(() => {
+    if (handled.current) return;
+    handled.current = true;
+    const params = new URLSearchParams(window.location.search);
+    const id = params.get('preview');
+    if (!id) return;
+    params.delete('preview');
+    const rest = params.toString();
+    window.history.replaceState(window.history.state, '', `${window.location.pathname}${rest ? `?${rest}` : ''}`);
+    void entriesByIds([id]).then(
+      ([file]) => (file && !file.isDir ? open(file) : notFound()),
+      () => notFound(),
+    );
+  }, [open, notFound]);
+}

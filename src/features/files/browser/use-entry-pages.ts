@@ -1,0 +1,94 @@
+import { useInfiniteQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import type { FileEntry } from '../../../../common/api/types';
+import { editCachedPages, reloadCachedPages, type EntryPage } from './edit-cached-pages';
+
+export type { EntryPage } from './edit-cached-pages';
+
+/** Loads one keyset page; `cursor` null = the first page. */
+export type PageLoader<T extends FileEntry> = (cursor: string | null, signal: AbortSignal) => Promise<EntryPage<T>>;
+
+/** One listing: its cache key in the data layer (account partition) and how to load its pages. */
+export interface Listing<T extends FileEntry> {
+  key: QueryKey;
+  load: PageLoader<T>;
+}
+
+export interface EntryPages<T extends FileEntry> {
+  items: T[];
+  loading: boolean;
+  hasMore: boolean;
+  loadMore: () => void;
+  reload: () => void;
+  /** Replaces rows in place (after lock, favorite... answered with the changed entries). */
+  patch: (changed: readonly FileEntry[]) => void;
+  /** Drops rows (deleted, moved away) without a round trip. */
+  drop: (ids: readonly string[]) => void;
+}
+
+const NO_LISTING: QueryKey = ['files', 'none'];
+
+/**
+ * Keyset-paged entries of one listing, through the data layer: a folder opened before shows its
+ * cached rows at once (also offline) while the first page is asked again; pages are appended as
+ * `loadMore` is called. A new listing (folder, sort, keyword) is another cache entry, so an answer
+ * for an old listing never lands in the new one. `version` (bumped after uploads and other changes)
+ * reloads from the first page.
+ */
+export function useEntryPages<T extends FileEntry>(listing: Listing<T> | null, version: number): EntryPages<T> {
+  const client = useQueryClient();
+  const key = listing?.key ?? NO_LISTING;
+  const query = useInfiniteQuery({
+    queryKey: key,
+    enabled: listing !== null,
+    queryFn: ({ pageParam, signal }) => listing!.load(pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: EntryPage<T>) => last.nextCursor,
+    // A folder opened again shows its cached rows at once and is always asked again: other tabs,
+    // devices and people change folders, and a list must never stay behind for 30 s.
+    staleTime: 0,
+  });
+
+  const edit = useCallback((change: (items: T[]) => T[]) => {
+    void editCachedPages(client, key, change);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keys are compared by value
+  }, [client, JSON.stringify(key)]);
+
+  const reload = useCallback(() => {
+    void reloadCachedPages<T>(client, key);
+    // A change here (a move, a restore, an upload) may change other listings too: they are asked
+    // again when next shown.
+    void client.invalidateQueries({ queryKey: ['files'], refetchType: 'none' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keys are compared by value
+  }, [client, JSON.stringify(key)]);
+
+  const seenVersion = useRef(version);
+  useEffect(() => {
+    if (seenVersion.current === version) return;
+    seenVersion.current = version;
+    reload();
+  }, [version, reload]);
+
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const data = query.data;
+  const items = useMemo(() => data?.pages.flatMap((p) => p.items) ?? [], [data]);
+  return {
+    items,
+    loading: query.fetchStatus === 'fetching',
+    hasMore: hasNextPage,
+    loadMore,
+    reload,
+    patch: (changed) => {
+      const byId = new Map(changed.map((e) => [e.id, e]));
+      edit((list) => list.map((item) => (byId.has(item.id) ? ({ ...item, ...byId.get(item.id) } as T) : item)));
+    },
+    drop: (ids) => {
+      const gone = new Set(ids);
+      edit((list) => list.filter((item) => !gone.has(item.id)));
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import { Button, Form, Input, Modal, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { NAME_MAX_LENGTH } from '../../../../common/constants';
+import { TEXT_FILE_MAX_BYTES, type FileEntry } from '../../../../common/api/types';
+import { checkFileName } from '../../../../common/validation/names';
+import { createTxt, keepOnCreateTxt, type FolderScope } from '../files-api';
+import { queueCreateTxt } from '../offline/offline-ops';
+import { useFeedback } from '../../../lib/feedback/feedback';
+
+interface Held {
+  holdId: string;
+  name: string;
+  suggestedName: string;
+  existingIsDir: boolean;
+}
+
+/**
+ * 新建文本文件 (createTxt). When the name is taken the server keeps the text and asks: save under a free
+ * name, save as a new version of the existing file (not when that is a folder), or give up
+ * (keepOnCreateTxt). Nothing typed is lost while the user decides.
+ */
+export function TextFileModal({
+  open,
+  scope,
+  parentId,
+  offline = false,
+  onClose,
+  onCreated,
+  onQueued,
+}: {
+  open: boolean;
+  scope: FolderScope;
+  parentId: string | null;
+  /** No network: the text is kept in the outbox and created when the network is back (a clash is asked then). */
+  offline?: boolean;
+  onClose: () => void;
+  onCreated: (file: FileEntry) => void;
+  onQueued?: () => void;
+}) {
+  const { message } = useFeedback();
+  const [form] = Form.useForm<{ name: string; content: string }>();
+  const [busy, setBusy] = useState(false);
+  const [held, setHeld] = useState<Held | null>(null);
+
+  async function submit() {
+    let values: { name: string; content: string };
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    const name = values.name.trim();
+    setBusy(true);
+    try {
+      const req = { parentId, category: scope.category, spaceId: scope.spaceId, name, content: values.content ?? '' };
+      if (offline) {
+        await queueCreateTxt(req, scope);
+        onQueued?.();
+        onClose();
+        return;
+      }
+      const answer = await createTxt(req);
+      if (answer.status === 'created') {
+        message.success('文本文件已创建');
+        onCreated(answer.file);
+        onClose();
+      } else {
+        setHeld({ holdId: answer.holdId, name, suggestedName: answer.conflict.suggestedName, existingIsDir: answer.conflict.existingIsDir });
+      }
+    } catch {
+      // shown by the API client; the dialog keeps the text
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function decide(decision: 'rename' | 'newVersion' | 'giveUp') {
+    if (!held) return;
+    setBusy(true);
+    try {
+      const answer = await keepOnCreateTxt({ holdId: held.holdId, decision });
+      setHeld(null);
+      if (answer.status === 'created') {
+        message.success(decision === 'newVersion' ? '已保存为新版本' : `已保存为「${answer.file.name}」`);
+        onCreated(answer.file);
+        onClose();
+      }
+    } catch {
+      // shown by the API client
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <Modal open={open && !held} title="新建文本文件" onOk={submit} onCancel={onClose} confirmLoading={busy} destroyOnHidden width={640}>
+        <Form form={form} layout="vertical" preserve={false} initialValues={{ name: '新建文本文档.txt', content: '' }}>
+          <Form.Item
+            name="name"
+            label="文件名"
+            validateTrigger="onBlur"
+            rules={[
+              {
+                validator: async (_r, value: string | undefined) => {
+                  const problem = checkFileName(value ?? '');
+                  if (problem) throw new Error(problem.message);
+                },
+              },
+            ]}
+          >
+            <Input data-testid="txt-name-input" maxLength={NAME_MAX_LENGTH} />
+          </Form.Item>
+          <Form.Item
+            name="content"
+            label="内容"
+            rules={[
+              {
+                validator: async (_r, value: string | undefined) => {
+                  if (new TextEncoder().encode(value ?? '').length > TEXT_FILE_MAX_BYTES) throw new Error('文本内容过大');
+                },
+              },
+            ]}
+          >
+            <Input.TextArea data-testid="txt-content-input" autoSize={{ minRows: 6, maxRows: 16 }} />
+          </Form.Item>
+        </Form>
+      </Modal>
+      <Modal open={held !== null} title="存在同名文件" footer={null} onCancel={() => void decide('giveUp')} destroyOnHidden>
+        {held && (
+          <div data-testid="txt-conflict">
+            <Typography.Paragraph>
+              当前目录下已存在「{held.name}」。请选择：保存为「{held.suggestedName}」{held.existingIsDir ? '' : '，或作为已有文件的新版本保存'}，或放弃。
+            </Typography.Paragraph>
+            <Space style={{ display: 'flex', justifyContent: 'flex-end' }}>
+              <Button onClick={() => void decide('giveUp')} disabled={busy} data-testid="txt-giveup">
+                放弃
+              </Button>
+              {!held.existingIsDir && (
+                <Button onClick={() => void decide('newVersion')} disabled={busy} data-testid="txt-newversion">
+                  作为新版本
+                </Button>
+              )}
+              <Button type="primary" onClick={() => void decide('rename')} loading={busy} data-testid="txt-rename">
+                重命名保存
+              </Button>
+            </Space>
+          </div>
+        )}
+      </Modal>
+    </>
+  );
+}
