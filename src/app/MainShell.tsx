@@ -1,9 +1,12 @@
 import { Redirect, Route, Switch } from 'wouter';
+import { lazyWhenOpen } from '../components/lazy-when-open';
 import { lazyPage } from '../components/LazyPage';
 import { UnderConstruction } from '../components/UnderConstruction';
 import {
   BackupsPage,
   FavoritePage,
+  FileBrowserSlots,
+  type FileBrowserParts,
   KeywordSearchPage,
   OtherFilesPage,
   PersonalFilesPage,
@@ -36,6 +39,12 @@ const FileSecurityPage = lazyPage(() => import('../features/file-security'), (m)
 const FileNoticePage = lazyPage(() => import('../features/notices'), (m) => m.FileNoticePage);
 const SystemNoticePage = lazyPage(() => import('../features/notices'), (m) => m.SystemNoticePage);
 const NoticeManagePage = lazyPage(() => import('../features/notices'), (m) => m.NoticeManagePage);
+
+// The file browser's 分享 is the sharing feature's dialog (features don't import each other): handed in
+// here, and loaded the first time it opens.
+const FILE_BROWSER_PARTS: FileBrowserParts = {
+  ShareDialog: lazyWhenOpen(() => import('../features/sharing/ShareDialog').then((m) => m.ShareDialog), (p) => p.entries !== null),
+};
 
 /** The built §2 pages; every other page of the route table shows the under-construction notice. */
 const BUILT_PAGES: Record<string, React.ComponentType> = {
@@ -73,6 +82,7 @@ export function MainShell() {
   return (
     <AccountGate>
     <MainLayout aside={<TransferPanel />} asideButton={<TransferBadgeButton />} headerExtra={<DesktopSyncButton />}>
+      <FileBrowserSlots parts={FILE_BROWSER_PARTS}>
       <Switch>
         {Object.entries(BUILT_PAGES).map(([path, Page]) => (
           <Route key={path} path={path}>
@@ -96,6 +106,7 @@ export function MainShell() {
           <Redirect to="/error" replace />
         </Route>
       </Switch>
+      </FileBrowserSlots>
     </MainLayout>
     </AccountGate>
   );

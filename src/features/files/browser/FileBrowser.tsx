@@ -36,6 +36,7 @@ import { useListSelection } from './use-list-selection';
 import { useRevealedEntry } from './use-revealed-entry';
 import { isFileView, viewKeyOf, type FileView } from './file-view';
 import { useStoredState } from '../../../lib/use-stored-state';
+import { useFileBrowserParts } from './browser-slots';
 import { useEntryPages } from './use-entry-pages';
 import { useNewVersionUpload } from '../uploads/use-new-version-upload';
 import { usePickerRoots } from '../dialogs/use-picker-roots';
@@ -52,7 +53,6 @@ const TextFileModal = lazyWhenOpen(() => import('../dialogs/TextFileModal').then
 const NameModal = lazyWhenOpen(() => import('../dialogs/NameModal').then((m) => m.NameModal), (p) => p.open);
 const ConflictModal = lazyWhenOpen(() => import('../dialogs/ConflictModal').then((m) => m.ConflictModal), (p) => p.items !== null);
 const FolderPickerModal = lazyWhenOpen(() => import('../dialogs/FolderPickerModal').then((m) => m.FolderPickerModal), (p) => p.open);
-const ShareDialog = lazyWhenOpen(() => import('../ShareDialog').then((m) => m.ShareDialog), (p) => p.entries !== null);
 
 
 type Dialog =
@@ -113,7 +113,10 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const ctx = { mode: source.mode, callerId: user?.id ?? null, isAdmin: user?.role === 'admin', spaceRole: space ? space.role : undefined, offline: !online, side: currentNetworkEnv() };
   /** Offline, a change is applied to the cached lists and kept in the outbox (待同步) until the network is back. */
   const queued = (): void => void message.info('当前离线：修改已保存在本机，联网后自动同步');
+  // 分享 is another feature's dialog, handed in by the app layer (browser-slots.tsx).
+  const { ShareDialog } = useFileBrowserParts();
   const offered = actionsFor(selection, ctx).filter((o) => {
+    if (o.action === 'share' && !ShareDialog) return false;
     const code = ACTION_PERMISSIONS[o.action];
     return code === null || permitted(code);
   });
@@ -483,7 +486,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
       {uploadClashDialog}
       {newVersion.input}
       <PreviewModal file={dialog?.kind === 'preview' ? dialog.file : null} siblings={previewable} onNavigate={(file) => setDialog({ kind: 'preview', file })} onClose={() => setDialog(null)} />
-      <ShareDialog entries={dialog?.kind === 'share' ? dialog.entries : null} onClose={() => setDialog(null)} />
+      {ShareDialog && <ShareDialog entries={dialog?.kind === 'share' ? dialog.entries : null} onClose={() => setDialog(null)} />}
       <VersionsDrawer
         file={versionsFile}
         canChange={versionsFile !== null && !actionsFor([versionsFile], ctx).some((o) => o.action === 'uploadVersion' && o.disabledReason)}
