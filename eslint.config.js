@@ -23,7 +23,8 @@ const AREA_MAY_IMPORT = {
 };
 /** Packages an area must not use, whatever the type-checker allows. */
 const AREA_FORBIDDEN_PACKAGES = {
-  common: /^(?!crypto-js(\/|$))/, // common: environment-free, crypto-js (or its modules) only
+  // common: environment-free packages only: crypto-js, and typebox (endpoint schemas, common/api/endpoint.ts)
+  common: /^(?!(crypto-js|typebox)(\/|$))/,
   workers: /^(react|react-dom|antd|@ant-design\/|jotai|wouter|fastify|@fastify\/|kysely|better-sqlite3|electron)(\/|$)/,
   // The engines under Node (headless sync, Electron's utility process) keep their journal in SQLite.
   'workers-node': /^(react|react-dom|antd|@ant-design\/|jotai|wouter|fastify|@fastify\/|kysely|electron)(\/|$)/,

@@ -120,23 +120,4 @@ export interface DictGroup {
   items: DictItem[];
 }
 
-/** `POST /api/dict/list` {groups?}: those groups (all when absent), in the tenant's version. */
-export interface DictListRequest {
-  groups?: string[];
-}
-
-/** `POST /api/dict/item/update` (ours, admins): changes one entry of the tenant's version of a group. */
-export interface DictItemUpdateRequest {
-  group: string;
-  code: string;
-  label?: string;
-  value?: string;
-  enabled?: boolean;
-  sort?: number;
-}
-
-/** `POST /api/staticData/list` {names} (ours: the spec does not show the path) → { [name]: DictItem[] }. */
-export interface StaticDataRequest {
-  names: string[];
-}
 export type StaticData = Record<string, DictItem[]>;

@@ -631,17 +631,6 @@ export interface SpaceInfo {
   createdAt: number;
 }
 
-/** Group names follow §5's second rule (Chinese, letters, digits, underscore). */
-export interface GroupCreateRequest {
-  name: string;
-}
-export interface GroupRenameRequest {
-  id: string;
-  name: string;
-}
-export interface GroupIdRequest {
-  id: string;
-}
 export interface SpaceMember {
   userId: string;
   username: string;
@@ -651,21 +640,6 @@ export interface SpaceMember {
 }
 export interface GroupMemberListResponse {
   members: SpaceMember[];
-}
-/** Adds by login account (`website` of UserDetails) of the same tenant; role default 'member'. */
-export interface GroupMemberAddRequest {
-  id: string;
-  username: string;
-  role?: SpaceRole;
-}
-export interface GroupMemberSetRoleRequest {
-  id: string;
-  userId: string;
-  role: SpaceRole;
-}
-export interface GroupMemberRemoveRequest {
-  id: string;
-  userId: string;
 }
 
 // ---- limits ----------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 export interface RegisteredRoute {
   method: string;
   url: string;
-  config: Pick<FastifyContextConfig, 'public' | 'allowDuringPasswordChange' | 'adminOnly' | 'bodyEncoding'>;
+  config: Pick<FastifyContextConfig, 'public' | 'allowDuringPasswordChange' | 'adminOnly' | 'bodyEncoding' | 'endpoint'>;
 }
 
 declare module 'fastify' {
@@ -26,7 +26,13 @@ export function installRouteRegistry(app: FastifyInstance): void {
       routes.push({
         method,
         url: route.url,
-        config: { public: config.public, allowDuringPasswordChange: config.allowDuringPasswordChange, adminOnly: config.adminOnly, bodyEncoding: config.bodyEncoding },
+        config: {
+          public: config.public,
+          allowDuringPasswordChange: config.allowDuringPasswordChange,
+          adminOnly: config.adminOnly,
+          bodyEncoding: config.bodyEncoding,
+          endpoint: config.endpoint,
+        },
       });
     }
   });

@@ -1,6 +1,7 @@
 import { DEFAULT_DICTIONARIES, STATIC_DATA_NAMES } from '../../common/api/dictionaries';
 import { ERRORS } from '../../common/api/errors';
-import type { DictGroup, DictItem, DictItemUpdateRequest, StaticData } from '../../common/api/tenant';
+import type { DictItemUpdateRequest } from '../../common/api/endpoints/dictionaries';
+import type { DictGroup, DictItem, StaticData } from '../../common/api/tenant';
 import { AppError } from '../http/app-error';
 import type { TenantConfigRepository } from '../repositories/tenant-config-repository';
 import { actionLog, target } from './action-log/recorder';

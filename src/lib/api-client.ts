@@ -13,6 +13,7 @@ import { ApiCallError, classifyFailure, type ApiFailure } from '../../common/api
 import { clientHeaders, type ClientPlatform, type NetworkEnv } from '../../common/api/client-env';
 import { REDIRECT_QUERY_PARAM, TOAST_DURATION_SECONDS } from '../../common/constants';
 import { untilAborted } from '../../common/until-aborted';
+import { pathWith, type AnyEndpoint, type DataOf, type InputOf } from '../../common/api/endpoint';
 
 export { ApiCallError };
 export type { ApiFailure };
@@ -70,7 +71,21 @@ export interface RequestOptions {
   raw?: Blob;
 }
 
+/** Options of `api.call`: what the declaration does not fix. */
+export type CallOptions = Omit<RequestOptions, 'method' | 'body' | 'form' | 'query' | 'raw'> & {
+  /** Values of the path's `:name` parameters. */
+  params?: Record<string, string>;
+};
+
+/** `api.call(entry)` for entries that take no input, `api.call(entry, input)` for the others. */
+export type CallArgs<E extends AnyEndpoint> = undefined extends InputOf<E> ? [input?: InputOf<E>, options?: CallOptions] : [input: InputOf<E>, options?: CallOptions];
+
 export interface ApiClient {
+  /**
+   * Calls a declared endpoint (common/api/endpoints): its method, path and encoding come from the
+   * declaration, the input (its body, or for GET its query) and the answer are typed by it.
+   */
+  call<E extends AnyEndpoint>(endpoint: E, ...args: CallArgs<E>): Promise<DataOf<E>>;
   request<T>(path: string, options?: RequestOptions): Promise<T>;
   get<T>(path: string, options?: Omit<RequestOptions, 'method' | 'body' | 'form'>): Promise<T>;
   post<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
@@ -231,8 +246,17 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     throw error;
   }
 
+  async function call<E extends AnyEndpoint>(endpoint: E, ...[input, options = {}]: CallArgs<E>): Promise<DataOf<E>> {
+    const { params, ...rest } = options;
+    const path = params ? pathWith(endpoint, params) : endpoint.path;
+    if (endpoint.encoding === 'raw') throw new Error(`${endpoint.path}: raw bodies are sent with api.request(…, { raw })`);
+    if (endpoint.encoding === 'query') return request<DataOf<E>>(path, { ...rest, method: endpoint.method, query: input as RequestOptions['query'] });
+    return request<DataOf<E>>(path, { ...rest, method: endpoint.method, body: input ?? {}, form: endpoint.encoding === 'form' });
+  }
+
   return {
     request,
+    call,
     get: (path, options) => request(path, { ...options, method: 'GET' }),
     post: (path, body, options) => request(path, { ...options, method: 'POST', body }),
     postForm: (path, fields, options) => request(path, { ...options, method: 'POST', body: fields, form: true }),

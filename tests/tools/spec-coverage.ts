@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AnyEndpoint } from '../../common/api/endpoint';
 import { SPEC_CALLS, type SpecCall } from '../../common/api/spec-calls';
 
 const HERE = fileURLToPath(import.meta.url);
@@ -15,6 +16,8 @@ export const COVERAGE_FILE = path.resolve(path.dirname(HERE), '../../common/api/
 export interface RouteKey {
   method: string;
   url: string;
+  /** The declaration the route was registered from (common/api/endpoints), if any. */
+  endpoint?: AnyEndpoint;
 }
 
 /** The route a spec call is served by: same method and path (the spec's `?ajax=true` is a query, not a path). */
@@ -75,7 +78,7 @@ export async function productRoutes(): Promise<RouteKey[]> {
   });
   try {
     await app.ready();
-    return app.apiRoutes.map((r) => ({ method: r.method, url: r.url }));
+    return app.apiRoutes.map((r) => ({ method: r.method, url: r.url, endpoint: r.config.endpoint }));
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });

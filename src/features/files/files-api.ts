@@ -13,7 +13,6 @@ import type {
   FileListResponse,
   FileMultiListResponse,
   FileVersion,
-  GroupMemberListResponse,
   IdsResponse,
   KeepOnCreateTxtRequest,
   KeepOnCreateTxtResponse,
@@ -34,6 +33,7 @@ import type {
   VersionListResponse,
 } from '../../../common/api/types';
 import { FILE_LIST_DEFAULT_PAGE_SIZE } from '../../../common/api/types';
+import { GROUPS } from '../../../common/api/endpoints/groups';
 import { folderListRequest } from '../../../common/api/file-list';
 import type { SharedListRequest, SharedListResponse } from '../../../common/api/sharing';
 import { api } from '../../lib/api';
@@ -159,39 +159,39 @@ export function keepOnCreateTxt(req: KeepOnCreateTxtRequest): Promise<KeepOnCrea
 // ---- spaces --------------------------------------------------------------------------------------
 
 export function publicSpace(signal?: AbortSignal): Promise<SpaceInfo> {
-  return api.post<SpaceInfo>(API.publicSpace, {}, { signal });
+  return api.call(GROUPS.publicSpace, undefined, { signal });
 }
 
 export function listGroups(signal?: AbortSignal): Promise<SpaceInfo[]> {
-  return api.post<SpaceInfo[]>(API.groupList, {}, { signal });
+  return api.call(GROUPS.list, undefined, { signal });
 }
 
 export function createGroup(name: string): Promise<SpaceInfo> {
-  return api.post<SpaceInfo>(API.groupCreate, { name });
+  return api.call(GROUPS.create, { name });
 }
 
 export function renameGroup(id: string, name: string): Promise<SpaceInfo> {
-  return api.post<SpaceInfo>(API.groupRename, { id, name });
+  return api.call(GROUPS.rename, { id, name });
 }
 
 export function deleteGroup(id: string): Promise<unknown> {
-  return api.post<unknown>(API.groupDelete, { id });
+  return api.call(GROUPS.delete, { id });
 }
 
 export function listGroupMembers(id: string): Promise<SpaceMember[]> {
-  return api.post<GroupMemberListResponse>(API.groupMemberList, { id }).then((r) => r.members);
+  return api.call(GROUPS.memberList, { id }).then((r) => r.members);
 }
 
 export function addGroupMember(id: string, username: string, role: SpaceRole): Promise<unknown> {
-  return api.post<unknown>(API.groupMemberAdd, { id, username, role });
+  return api.call(GROUPS.memberAdd, { id, username, role });
 }
 
 export function setGroupMemberRole(id: string, userId: string, role: SpaceRole): Promise<unknown> {
-  return api.post<unknown>(API.groupMemberSetRole, { id, userId, role });
+  return api.call(GROUPS.memberSetRole, { id, userId, role });
 }
 
 export function removeGroupMember(id: string, userId: string): Promise<unknown> {
-  return api.post<unknown>(API.groupMemberRemove, { id, userId });
+  return api.call(GROUPS.memberRemove, { id, userId });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { API } from '../../../common/api/paths';
-import type { DictGroup, DictItemUpdateRequest, TenantInfo, TenantSwitches, TenantUpdateRequest } from '../../../common/api/types';
+import { DICTIONARIES, type DictItemUpdateRequest } from '../../../common/api/endpoints/dictionaries';
+import type { TenantInfo, TenantSwitches, TenantUpdateRequest } from '../../../common/api/types';
 import { api } from '../../lib/api';
 
 export const tenantInfo = (signal?: AbortSignal) => api.get<TenantInfo>(API.tenantInfo, { signal });
@@ -7,8 +8,8 @@ export const updateTenant = (req: TenantUpdateRequest) => api.post<TenantInfo>(A
 /** GETs as the spec has them; the client's platform header (sent on every call) is what the server requires. */
 export const resetLogo = () => api.get<TenantInfo>(API.tenantResetLogo);
 export const resetBackground = () => api.get<TenantInfo>(API.tenantResetBackground);
-export const dictionaries = (signal?: AbortSignal) => api.post<DictGroup[]>(API.dictList, {}, { signal });
-export const updateDictItem = (req: DictItemUpdateRequest) => api.post<DictGroup>(API.dictItemUpdate, req);
+export const dictionaries = (signal?: AbortSignal) => api.call(DICTIONARIES.list, {}, { signal });
+export const updateDictItem = (req: DictItemUpdateRequest) => api.call(DICTIONARIES.itemUpdate, req);
 
 const SWITCH_PATHS: Record<keyof TenantSwitches, string> = {
   gesture: API.switchGesture,

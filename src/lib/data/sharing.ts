@@ -7,6 +7,8 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { API } from '../../../common/api/paths';
+import { DICTIONARIES } from '../../../common/api/endpoints/dictionaries';
+import { GROUPS } from '../../../common/api/endpoints/groups';
 import type {
   ApplicationApproveRequest,
   ApplicationDecisionResponse,
@@ -39,7 +41,7 @@ import type {
   ShareUpdateRequest,
   SwapCheckResponse,
 } from '../../../common/api/sharing';
-import type { DictItem, SpaceInfo, StaticData, TenantInfo } from '../../../common/api/types';
+import type { DictItem, TenantInfo } from '../../../common/api/types';
 import { HEADER_PLATFORM } from '../../../common/api/client-env';
 import { api } from '../api';
 import { currentPlatform } from '../client-env';
@@ -94,7 +96,7 @@ export const saveFromLink = (visit: string, ids: string[], targetParentId: strin
 export function useValidityChoices() {
   const query = useQuery({
     queryKey: SHARING_KEYS.validity,
-    queryFn: ({ signal }) => api.post<StaticData>(API.staticData, { names: ['validity'] }, { signal }),
+    queryFn: ({ signal }) => api.call(DICTIONARIES.staticData, { names: ['validity'] }, { signal }),
     staleTime: 5 * 60_000,
   });
   const items: DictItem[] = useMemo(() => query.data?.validity ?? [], [query.data]);
@@ -108,7 +110,7 @@ export function useTenantSwitches() {
 
 /** The caller's group spaces (share recipients). */
 export function useMyGroups(enabled = true) {
-  return useQuery({ queryKey: SHARING_KEYS.groups, queryFn: ({ signal }) => api.post<SpaceInfo[]>(API.groupList, {}, { signal }), enabled, staleTime: 30_000 });
+  return useQuery({ queryKey: SHARING_KEYS.groups, queryFn: ({ signal }) => api.call(GROUPS.list, undefined, { signal }), enabled, staleTime: 30_000 });
 }
 
 /** Who shares with the caller, and how much (the 共享文件 sharer chips). */

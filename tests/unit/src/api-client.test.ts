@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { HEADER_NETWORK_ENV, HEADER_PLATFORM } from '../../../common/api/client-env';
 import { ApiCallError } from '../../../common/api/failure';
 import { createApiClient, type ApiClientDeps, type CurrentLocation } from '../../../src/lib/api-client';
+import { Type } from 'typebox';
+import { data, endpoint } from '../../../common/api/endpoint';
 
 interface Call {
   url: string;
@@ -216,5 +218,36 @@ describe('api client: spec §8 default reactions', () => {
     });
     await expect(client.get('/x')).rejects.toBeInstanceOf(ApiCallError);
     expect(navigate).toHaveBeenCalledWith('/login');
+  });
+});
+
+describe('api client: call(entry, input)', () => {
+  const post = endpoint({ method: 'POST', path: '/api/x/create', access: 'member', action: null, body: Type.Object({ name: Type.String() }), response: data<{ id: string }>() });
+  const get = endpoint({ method: 'GET', path: '/api/x/get', access: 'member', action: null, query: Type.Object({ id: Type.String() }), response: data<string>() });
+  const form = endpoint({ method: 'POST', path: '/spacex/x?ajax=true', access: 'public', action: null, encoding: 'form', body: Type.Object({ a: Type.String() }), response: data<null>() });
+  const byId = endpoint({ method: 'GET', path: '/api/x/item/:id', access: 'member', action: null, params: Type.Object({ id: Type.String() }), response: data<number>() });
+  const bare = endpoint({ method: 'POST', path: '/api/x/list', access: 'member', action: null, response: data<string[]>() });
+
+  it('takes method, path and encoding from the entry: JSON body, query string, form fields, path parameters', async () => {
+    const h = harness(200, { data: { id: '7' } });
+    await expect(h.client.call(post, { name: 'n' })).resolves.toEqual({ id: '7' });
+    await h.client.call(get, { id: 'a b' });
+    await h.client.call(form, { a: '1' });
+    await h.client.call(byId, undefined, { params: { id: 'x/y' } });
+    await h.client.call(bare);
+    const sent = h.calls.map((c) => [c.init.method, c.url, (c.init.headers as Record<string, string>)['Content-Type'] ?? null, c.init.body ?? null]);
+    expect(sent).toEqual([
+      ['POST', '/api/x/create', 'application/json', '{"name":"n"}'],
+      ['GET', '/api/x/get?id=a+b', null, null],
+      ['POST', '/spacex/x?ajax=true', 'application/x-www-form-urlencoded;charset=UTF-8', 'a=1'],
+      ['GET', '/api/x/item/x%2Fy', null, null],
+      ['POST', '/api/x/list', 'application/json', '{}'],
+    ]);
+  });
+
+  it('refuses a path parameter left out', async () => {
+    const h = harness(200, { data: 1 });
+    await expect(h.client.call(byId, undefined, { params: {} })).rejects.toThrow(/missing path parameter id/);
+    expect(h.calls).toHaveLength(0);
   });
 });

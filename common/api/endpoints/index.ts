@@ -1,0 +1,14 @@
+import type { AnyEndpoint } from '../endpoint';
+import { DICTIONARIES } from './dictionaries';
+import { GROUPS } from './groups';
+
+/**
+ * Every declared endpoint, by domain. The server registers each domain's routes from its entries;
+ * the tests walk this list (ROUTE_ACTIONS, access matrix, spec coverage). A new domain is one line here.
+ */
+export const DOMAINS = {
+  dictionaries: DICTIONARIES,
+  groups: GROUPS,
+} as const;
+
+export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(DOMAINS).flatMap((domain) => Object.values(domain) as AnyEndpoint[]);

@@ -1,0 +1,29 @@
+import { Type } from 'typebox';
+import { CLIENT_KEY_PATTERN } from '../transfer/protocol';
+
+/**
+ * Schema pieces shared by endpoint declarations (TypeBox: each is JSON Schema and a type). The server
+ * validates with them before any service runs, so bad input is refused with 400 REQ-2001. Names get
+ * only a length bound here: their content rules belong to checkFileName, which answers with the
+ * specific coded error.
+ */
+export const IdString = Type.String({ minLength: 1, maxLength: 64 });
+export const NullableId = Type.Union([IdString, Type.Null()]);
+export const Category = Type.Integer({ minimum: 1, maximum: 1000 });
+export const NameString = Type.String({ maxLength: 1024 });
+export const Sha256Hex = Type.String({ pattern: '^[0-9a-f]{64}$' });
+/** The client's id for an upload item (protocol.ts, "Finished uploads"). */
+export const ClientKey = Type.String({ pattern: CLIENT_KEY_PATTERN });
+export const ConflictPolicy = Type.Enum(['fail', 'newVersion', 'rename']);
+/** IfMatch (common/transfer/protocol.ts): replace only this file at this content. */
+export const IfMatch = Type.Object({ fileId: IdString, fingerprint: Type.Union([Sha256Hex, Type.Null()]) });
+/** A group space id or 'public' (PUBLIC_SPACE_ID); null/absent = personal files. */
+export const SpaceId = NullableId;
+/** Batch calls: 1..BATCH_MAX_IDS ids (common/api/types.ts). */
+export const IdList = Type.Array(IdString, { minItems: 1, maxItems: 1000 });
+/** Per-id conflict decisions (ConflictDecision). */
+export const Decisions = Type.Record(Type.String(), Type.Enum(['rename', 'overwrite', 'skip']), { maxProperties: 1000 });
+/** A body that must be `{}` (calls that take no input but are POSTs). */
+export const EmptyBody = Type.Object({}, { additionalProperties: false });
+/** `{ id }`: the most common body and query. */
+export const IdBody = Type.Object({ id: IdString });
