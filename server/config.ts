@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ClientVersion } from '../common/api/types';
-import { DEFAULT_CHUNK_SIZE } from '../common/transfer/constants';
+import { chunkSizeProblem, DEFAULT_CHUNK_SIZE } from '../common/transfer/chunk-policy';
 import { resolveAccountPolicy, type AccountPolicy } from './services/account-policy';
 
 /**
@@ -24,7 +24,10 @@ export interface ServerConfig {
   dbUrl: string | undefined;
   /** Prefix for user avatar URLs (spec §3: avatar is prefixed with the base URL). '' = same origin. */
   publicBaseUrl: string;
-  /** Chunk size announced to clients in UploadConfig. */
+  /**
+   * The chunk size of every upload, announced in UploadConfig, and so of every fingerprint
+   * (common/transfer/chunk-policy.ts). Changing it is safe: stored blobs are fingerprinted again.
+   */
   chunkSize: number;
   maxFileSize: number;
   /** Quota given to seeded accounts, bytes. */
@@ -99,8 +102,13 @@ function intFromEnv(value: string | undefined, fallback: number, name: string): 
   return n;
 }
 
-/** Refuses test hooks in production: they would leak captcha answers to the data directory. */
+/**
+ * Refuses test hooks in production (they would leak captcha answers to the data directory), and a
+ * chunk size outside the chunk policy's bounds (clients would hash at another size than chunk/exist accepts).
+ */
 export function assertSafeConfig(config: ServerConfig, nodeEnv: string | undefined = process.env.NODE_ENV): void {
+  const chunkSize = chunkSizeProblem(config.chunkSize);
+  if (chunkSize) throw new Error(`CHUNK_SIZE: ${chunkSize}`);
   if (config.testHooks && nodeEnv === 'production') {
     throw new Error('DRIVE_TEST_HOOKS=1 must not be used with NODE_ENV=production');
   }

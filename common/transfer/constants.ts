@@ -1,18 +1,8 @@
 /**
  * Transfer constants, named and documented in one place (the server may announce other values
- * through `UploadConfig`; these are the defaults both sides fall back to).
+ * through `UploadConfig`; these are the defaults both sides fall back to). The chunk size, its bounds
+ * and which size a file is cut at: chunk-policy.ts.
  */
-
-/**
- * 16 MiB: per-request costs (the browser's XHR and blob reads, the server's statements, writes and
- * fsync per chunk) are paid a quarter as often as with 4 MiB, and it stays well under the 100 MB
- * body limits of common proxies. Measured in Chromium (bench browser-upload, 512 MiB, this 2-core
- * machine): 4 MiB 67 MB/s, 16 MiB 85 MB/s, 32 MiB 91 MB/s; the renderer held +57, +108, +203 MB.
- */
-export const DEFAULT_CHUNK_SIZE = 16 * 1024 * 1024;
-/** Smallest and largest chunk size a server may announce. */
-export const MIN_CHUNK_SIZE = 256 * 1024;
-export const MAX_CHUNK_SIZE = 64 * 1024 * 1024;
 
 /** Chunk requests in flight per file. Seafile and simple-uploader use 3 too. */
 export const DEFAULT_CHUNK_CONCURRENCY = 3;

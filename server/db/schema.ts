@@ -211,6 +211,13 @@ export interface BlobsTable {
   /** Chunked layout (the blob is its ordered chunk files); null = stored as one piece. */
   chunk_size?: number | null;
   chunk_count?: number | null;
+  /**
+   * The chunk size `fingerprint` was computed with (migration 0084; services/fingerprint-upgrade.ts
+   * fingerprints a blob again when the configured size changes). 0: given up — the same content was
+   * stored again meanwhile as another blob, which holds the fingerprint (the index is unique per
+   * tenant); this one is never offered for a second upload. NULL only between 0084 and the next start.
+   */
+  fingerprint_chunk_size: number | null;
 }
 
 export interface UploadsTable {

@@ -9,9 +9,44 @@ export interface StaleBlob {
   chunk_count: number | null;
 }
 
-/** The blobs whose fingerprint predates the tree chunk digest (migration 0042) and their upgrade. */
+/**
+ * The blobs whose fingerprint no client computes any more, listed in `stale_fingerprints`: those that
+ * predate the tree chunk digest (migration 0042), and those computed at another chunk size than the
+ * configured one (migration 0084, {@link listStale}); and their upgrade.
+ */
 export class FingerprintUpgradeRepository {
   constructor(private readonly db: Db) {}
+
+  /**
+   * Lists every blob whose fingerprint was computed at another chunk size than `chunkSize` and
+   * depends on it (more than one chunk under either size: fingerprintUnaffected, chunk-policy.ts).
+   * Blobs whose fingerprint is the same under both just record `chunkSize`; so do the one-piece blobs
+   * stored before 0084 (fingerprinted at the configured size, which the database did not hold).
+   * Returns how many blobs are listed now.
+   */
+  async listStale(chunkSize: number): Promise<number> {
+    await this.db.updateTable('blobs').set({ fingerprint_chunk_size: chunkSize }).where('fingerprint_chunk_size', 'is', null).execute();
+    await this.db
+      .updateTable('blobs')
+      .set({ fingerprint_chunk_size: chunkSize })
+      .where('fingerprint_chunk_size', '>', 0)
+      .where('fingerprint_chunk_size', '<>', chunkSize)
+      .where((eb) => eb.and([eb('size', '<=', eb.ref('fingerprint_chunk_size')), eb('size', '<=', chunkSize)]))
+      .execute();
+    await this.db
+      .insertInto('stale_fingerprints')
+      .columns(['blob_id'])
+      .expression((eb) =>
+        eb
+          .selectFrom('blobs')
+          .select('blobs.id')
+          .where('blobs.fingerprint_chunk_size', '>', 0)
+          .where('blobs.fingerprint_chunk_size', '<>', chunkSize)
+          .where((w) => w.not(w.exists(w.selectFrom('stale_fingerprints as s').select('s.blob_id').whereRef('s.blob_id', '=', 'blobs.id')))),
+      )
+      .execute();
+    return this.staleCount();
+  }
 
   /** The next stale blobs in id order after `afterId` (a blob deleted meanwhile simply drops out). */
   async nextStale(afterId: string, limit: number): Promise<StaleBlob[]> {
@@ -27,11 +62,12 @@ export class FingerprintUpgradeRepository {
   }
 
   /**
-   * Records the blob's fingerprint under the new digest and drops it from the stale list. When the
-   * tenant already holds a blob with that fingerprint (the same content uploaded again since), the
-   * old one keeps its fingerprint: it is only never offered for a second upload.
+   * Records the blob's fingerprint at `chunkSize` and drops it from the stale list. When the tenant
+   * already holds a blob with that fingerprint (the same content uploaded again since), the old one
+   * keeps its fingerprint and records chunk size 0: it is never offered for a second upload, and
+   * never read again.
    */
-  async upgrade(blob: StaleBlob, fingerprint: string): Promise<'upgraded' | 'duplicate'> {
+  async upgrade(blob: StaleBlob, fingerprint: string, chunkSize: number): Promise<'upgraded' | 'duplicate'> {
     return this.db.transaction().execute(async (tx) => {
       const taken = await tx
         .selectFrom('blobs')
@@ -40,7 +76,11 @@ export class FingerprintUpgradeRepository {
         .where('fingerprint', '=', fingerprint)
         .where('id', '<>', blob.id)
         .executeTakeFirst();
-      if (!taken) await tx.updateTable('blobs').set({ fingerprint }).where('id', '=', blob.id).execute();
+      await tx
+        .updateTable('blobs')
+        .set(taken ? { fingerprint_chunk_size: 0 } : { fingerprint, fingerprint_chunk_size: chunkSize })
+        .where('id', '=', blob.id)
+        .execute();
       await tx.deleteFrom('stale_fingerprints').where('blob_id', '=', blob.id).execute();
       return taken ? 'duplicate' : 'upgraded';
     });

@@ -32,9 +32,10 @@ export class Rollback extends Error {
 export type CommitBlob =
   /**
    * Bytes just put in the store under `id` (used unless the tenant already has the content): an
-   * upload's ordered chunk files (`layout`), or one piece (`layout: null`, createTxt).
+   * upload's ordered chunk files (`layout`), or one piece (`layout: null`, createTxt). The fingerprint
+   * was computed at `fingerprintChunkSize` (the blob records it: migration 0084).
    */
-  | { kind: 'new'; id: string; layout: { chunkSize: number; chunkCount: number } | null }
+  | { kind: 'new'; id: string; layout: { chunkSize: number; chunkCount: number } | null; fingerprintChunkSize: number }
   /** Content the tenant already stores (second upload): must still exist. */
   | { kind: 'existing'; id: string };
 
@@ -317,6 +318,7 @@ export async function commitInTx(tx: Tx, input: CommitInput): Promise<Extract<Co
         created_at: input.now,
         chunk_size: input.blob.layout?.chunkSize ?? null,
         chunk_count: input.blob.layout?.chunkCount ?? null,
+        fingerprint_chunk_size: input.blob.fingerprintChunkSize,
       })
       .execute();
   }

@@ -11,7 +11,8 @@ import type {
   ChunkUploadResponse,
   UploadConfig,
 } from '../../common/transfer/protocol';
-import { HEADER_CHUNK_SHA256, MAX_CHUNK_SIZE } from '../../common/transfer/constants';
+import { chunkBodyLimit, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from '../../common/transfer/chunk-policy';
+import { HEADER_CHUNK_SHA256 } from '../../common/transfer/constants';
 import { callerOf } from '../http/session-guard';
 import type { UploadService } from '../services/upload-service';
 import { category, clientKey, conflictPolicy, idString, ifMatch, nameString, nullableId, sha256Hex } from './schemas';
@@ -31,7 +32,7 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
             fingerprint: sha256Hex,
             uploadId: idString,
             size: { type: 'integer', minimum: 0 },
-            chunkSize: { type: 'integer', minimum: 1, maximum: MAX_CHUNK_SIZE },
+            chunkSize: { type: 'integer', minimum: MIN_CHUNK_SIZE, maximum: MAX_CHUNK_SIZE },
             // Upper bound keeps the JSON small; the service checks the exact count.
             chunkDigests: { type: 'array', items: sha256Hex, minItems: 1, maxItems: 100_000 },
             name: nameString,
@@ -81,7 +82,7 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
       {
         // The service stops reading at the expected length (a range upload: the range's, up to a whole
         // file); Fastify does not apply bodyLimit to a pass-through parser, this documents a chunk's bound.
-        bodyLimit: chunkSize + 64 * 1024,
+        bodyLimit: chunkBodyLimit(chunkSize),
         schema: {
           querystring: {
             type: 'object',

@@ -159,7 +159,7 @@ export class BatchUploadService {
         editor: editorOf(caller),
         fingerprint: p.fingerprint!,
         size: p.item.size,
-        blob: existing ? { kind: 'existing', id: existing.id } : { kind: 'new', id: newKeys.get(content)!.key, layout: null },
+        blob: existing ? { kind: 'existing', id: existing.id } : { kind: 'new', id: newKeys.get(content)!.key, layout: null, fingerprintChunkSize: this.chunkSize },
         file: draftFile(caller, p.name, p.item.parentId, p.item.category, p.item.size, now),
         onConflict: p.item.onConflict ?? 'fail',
         ifMatch: p.item.ifMatch ?? null,

@@ -1,9 +1,13 @@
 /**
- * Gives every blob stored before the tree chunk digest (migration 0042) its fingerprint under the new
- * digest: reads the bytes once, chunk by chunk, and records the result. Runs in the background after
- * start-up, one blob at a time (it competes with users for the disk, so it never runs two reads), and
- * stops at shutdown; a restart continues where it stopped because each blob leaves the stale list as
- * it is done. A blob deleted meanwhile is skipped.
+ * Gives every blob whose fingerprint no client computes any more the fingerprint clients compute now:
+ * blobs stored before the tree chunk digest (migration 0042), and blobs fingerprinted at another chunk
+ * size than the configured one (migration 0084: an operator changed CHUNK_SIZE; only blobs of more
+ * than one chunk under either size — the others' fingerprint is the same). Reads the bytes once, cut at
+ * the configured chunk size, and records the result with that size. Until its turn, such a blob is
+ * only not found by a second upload or dedup (the client uploads it again): nothing reads a wrong answer.
+ * Runs in the background after start-up, one blob at a time (it competes with users for the disk, so
+ * it never runs two reads), and stops at shutdown; a restart continues where it stopped because each
+ * blob leaves the stale list as it is done. A blob deleted meanwhile is skipped.
  */
 import type { FingerprintUpgradeRepository, StaleBlob } from '../repositories/fingerprint-upgrade-repository';
 import type { BlobStore } from '../storage/blob-store';
@@ -22,12 +26,11 @@ export interface FingerprintUpgradeLog {
 }
 
 /**
- * The fingerprint of a stored blob under the current digest. Chunked blobs are cut at their own chunk
- * size (as their uploader did); one-piece blobs at the server's upload chunk size (as batch uploads
- * and created texts compute theirs).
+ * The fingerprint of a stored blob as a client computes it now: cut at the configured chunk size,
+ * whatever the blob's storage layout (a chunked blob's chunk files may be of an earlier size).
  */
-export async function fingerprintOfBlob(blobs: BlobStore, blob: StaleBlob, defaultChunkSize: number, signal: AbortSignal): Promise<string> {
-  const digests = contentDigests(blob.chunk_size ?? defaultChunkSize);
+export async function fingerprintOfBlob(blobs: BlobStore, blob: StaleBlob, chunkSize: number, signal: AbortSignal): Promise<string> {
+  const digests = contentDigests(chunkSize);
   const stream = blobs.openRead(blob.storage_key, undefined, layoutOf(blob));
   try {
     for await (const piece of stream as AsyncIterable<Buffer>) {
@@ -43,12 +46,14 @@ export async function fingerprintOfBlob(blobs: BlobStore, blob: StaleBlob, defau
 export async function upgradeFingerprints(
   repo: FingerprintUpgradeRepository,
   blobs: BlobStore,
-  defaultChunkSize: number,
+  chunkSize: number,
   signal: AbortSignal,
   log: FingerprintUpgradeLog,
 ): Promise<FingerprintUpgradeReport> {
   const report: FingerprintUpgradeReport = { upgraded: 0, duplicates: 0, failed: 0 };
   await repo.dropOrphans();
+  const stale = await repo.listStale(chunkSize);
+  if (stale > 0) log.info({ blobs: stale, chunkSize }, 'fingerprint upgrade: stored blobs to fingerprint again at the configured chunk size');
   let afterId = '';
   for (;;) {
     signal.throwIfAborted();
@@ -58,8 +63,8 @@ export async function upgradeFingerprints(
       signal.throwIfAborted();
       afterId = blob.id;
       try {
-        const fingerprint = await fingerprintOfBlob(blobs, blob, defaultChunkSize, signal);
-        if ((await repo.upgrade(blob, fingerprint)) === 'upgraded') report.upgraded++;
+        const fingerprint = await fingerprintOfBlob(blobs, blob, chunkSize, signal);
+        if ((await repo.upgrade(blob, fingerprint, chunkSize)) === 'upgraded') report.upgraded++;
         else report.duplicates++;
       } catch (err) {
         if (signal.aborted) throw err;

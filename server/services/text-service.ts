@@ -119,7 +119,7 @@ export class TextService {
       editor: editorOf(caller),
       fingerprint: fingerprintOf(content, this.options.chunkSize),
       size: content.length,
-      blob: { kind: 'new', id: key, layout: null },
+      blob: { kind: 'new', id: key, layout: null, fingerprintChunkSize: this.options.chunkSize },
       file: draft,
       onConflict: policy,
       now,

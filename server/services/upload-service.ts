@@ -247,7 +247,7 @@ export class UploadService {
           editor: editorOf(caller),
           fingerprint: upload.fingerprint,
           size: upload.size,
-          blob: { kind: 'new', id: blobId, layout: { chunkSize: upload.chunk_size, chunkCount: upload.chunk_count } },
+          blob: { kind: 'new', id: blobId, layout: { chunkSize: upload.chunk_size, chunkCount: upload.chunk_count }, fingerprintChunkSize: upload.chunk_size },
           file,
           onConflict: policy,
           ifMatch: req.ifMatch ?? null,

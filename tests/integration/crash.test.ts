@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CHUNK_SIZE } from '../../common/transfer/constants';
+import { DEFAULT_CHUNK_SIZE } from '../../common/transfer/chunk-policy';
 import { createNodeEngine, waitUntilSettled } from '../replay/engine-harness';
 import { openFileSource } from '../replay/node-runtime';
 import {

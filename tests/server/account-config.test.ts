@@ -50,6 +50,10 @@ describe('account settings from the environment', () => {
     expect(() => configFromEnv({ SMS_CODE_TTL_MS: '600001' })).toThrow(/at most 600000/);
     expect(() => resolveAccountPolicy({ smsCodeTtlMs: 11 * 60 * 1000 })).toThrow();
     expect(() => configFromEnv({ FORCE_NETWORK_ENV: 'dmz' })).toThrow(/FORCE_NETWORK_ENV/);
+    // The chunk policy's bounds (common/transfer/chunk-policy.ts): clients would cut files at another size.
+    expect(() => configFromEnv({ CHUNK_SIZE: '1024' })).toThrow(/CHUNK_SIZE: a chunk size is a whole number of bytes from 262144/);
+    expect(() => configFromEnv({ CHUNK_SIZE: String(128 * 1024 * 1024) })).toThrow(/CHUNK_SIZE/);
+    expect(configFromEnv({ CHUNK_SIZE: String(1024 * 1024) }).chunkSize).toBe(1024 * 1024);
     expect(() => configFromEnv({ LOGIN_LOCK_AFTER: '-1' })).toThrow(/LOGIN_LOCK_AFTER/);
   });
 });

@@ -17,11 +17,13 @@ export interface ClaimOptions {
   onConflict?: string;
   /** More request fields (ifMatch...). */
   extra?: Record<string, unknown>;
+  /** The chunk size the fingerprint is computed with (the server's; default TEST_CHUNK_SIZE). */
+  chunkSize?: number;
 }
 
 /** A second upload over the real API: the claim, its challenge, then the answer with the proof. */
 export async function secondUpload(client: Client, content: Buffer, name: string, opts: ClaimOptions = {}) {
-  const { fingerprint } = describeFile(content);
+  const { fingerprint } = describeFile(content, opts.chunkSize);
   const base = { fingerprint, size: content.length, name, parentId: opts.parentId ?? null, category: 1, onConflict: opts.onConflict, ...opts.extra };
   const first = await client.post<{ data: SecondUploadResponse }>(API.secondUpload, base);
   expect(first.status).toBe(200);

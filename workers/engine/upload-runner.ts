@@ -15,7 +15,8 @@ import { ApiCallError } from '../../common/api/failure';
 import type { FileEntry } from '../../common/api/types';
 import { API } from '../../common/api/paths';
 import { formatSize } from '../../common/format/size';
-import { DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE, PIPELINE_MIN_BYTES } from '../../common/transfer/constants';
+import { chunkSizeForFile } from '../../common/transfer/chunk-policy';
+import { PIPELINE_MIN_BYTES } from '../../common/transfer/constants';
 import type { ChunkExistRequest, ChunkExistResponse } from '../../common/transfer/protocol';
 import type { SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
 import { fingerprintOfChunkDigests, readRange, SourceReadError, type HashChunk, type Sha256Hex } from '../hash/sha256';
@@ -96,7 +97,7 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
     if (item.size > config.maxFileSize) {
       throw new UploadError({ action: 'fail', message: MESSAGES.fileTooLarge(formatSize(config.maxFileSize)) });
     }
-    const chunkSize = usableChunkSize(config.chunkSize);
+    const chunkSize = chunkSizeForFile(config.chunkSize);
     const probe = item.size >= PIPELINE_MIN_BYTES && item.chunksDone.length === 0 ? await probeFindsCandidate(ctx, item, file) : true;
     if (probe === 'finished') return;
     if (!probe) {
@@ -303,12 +304,7 @@ async function trySecondUpload(ctx: UploadRunContext, item: UploadRecord, file: 
   return true;
 }
 
-/** The announced chunk size if it is within the protocol's bounds, else the default. */
 const HTTP_NOT_FOUND = 404;
-
-function usableChunkSize(announced: number): number {
-  return Number.isInteger(announced) && announced >= MIN_CHUNK_SIZE && announced <= MAX_CHUNK_SIZE ? announced : DEFAULT_CHUNK_SIZE;
-}
 
 /** A 4xx other than 429: the server will not do this (here: a streaming session or a probe it does not know). */
 function isRefusal(error: unknown): boolean {

@@ -22,6 +22,7 @@ import { m0070_notices } from './0070-notices';
 import { m0081_ticket_metering } from './0081-ticket-metering';
 import { m0082_approved_terms } from './0082-approved-terms';
 import { m0083_action_log_head_mac } from './0083-action-log-head-mac';
+import { m0084_fingerprint_chunk_size } from './0084-fingerprint-chunk-size';
 
 /**
  * Versioned migrations, one module each, imported here: nothing is read from a migrations folder at run time.
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0081_ticket_metering': m0081_ticket_metering,
   '0082_approved_terms': m0082_approved_terms,
   '0083_action_log_head_mac': m0083_action_log_head_mac,
+  '0084_fingerprint_chunk_size': m0084_fingerprint_chunk_size,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -21,7 +21,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
-import { DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
+import { DEFAULT_CHUNK_SIZE } from '../../../common/transfer/chunk-policy';
 import { HASH_TASKS_PER_WORKER, hashPoolSize } from '../../../workers/hash/hash-pool';
 import { CHROMIUM_ARGS, CHROMIUM_MISSING_MESSAGE, findChromium } from '../../support/chromium';
 import type { PageRunRequest, PageRunResult } from '../browser/hash-page';

@@ -16,7 +16,7 @@ import { randomFillSync } from 'node:crypto';
 import { chunkDigestHex } from '../../support/chunk-digest';
 import { once } from 'node:events';
 import SparkMD5 from 'spark-md5';
-import { DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
+import { DEFAULT_CHUNK_SIZE } from '../../../common/transfer/chunk-policy';
 import { HASH_TASKS_PER_WORKER } from '../../../workers/hash/hash-pool';
 import type { WorkerRound } from '../hash-worker';
 import { megabytesPerSecond, MIB, type BenchModule } from '../lib/report';

@@ -9,7 +9,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_CHUNK_SIZE } from '../../../common/transfer/constants';
+import { DEFAULT_CHUNK_SIZE } from '../../../common/transfer/chunk-policy';
+import { DEFAULT_CHUNK_CONCURRENCY } from '../../../common/transfer/constants';
 import { createNodeEngine, waitUntilSettled } from '../../replay/engine-harness';
 import { openFileSource } from '../../replay/node-runtime';
 import { writeGeneratedFile } from '../../support/drive-server';

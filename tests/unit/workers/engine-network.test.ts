@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API } from '../../../common/api/paths';
-import { MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
+import { MIN_CHUNK_SIZE } from '../../../common/transfer/chunk-policy';
 import type { TransferSnapshot } from '../../../common/transfer/engine-api';
 import { ConcurrencyLimit, CONCURRENCY_RAISE_INTERVAL_MS } from '../../../workers/engine/adaptive-pool';
 import type { FetchFn } from '../../../workers/engine/api-client';

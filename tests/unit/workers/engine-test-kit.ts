@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterEach } from 'vitest';
-import { MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
+import { MIN_CHUNK_SIZE } from '../../../common/transfer/chunk-policy';
 import type { TransferItemView } from '../../../common/transfer/engine-api';
 import { createEngine, type Engine, type EngineDeps } from '../../../workers/engine/engine';
 import type { OnlineSignal } from '../../../workers/engine/online';

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { API } from '../../../common/api/paths';
-import { MIN_CHUNK_SIZE, RETRY_MAX_ATTEMPTS } from '../../../common/transfer/constants';
+import { MIN_CHUNK_SIZE } from '../../../common/transfer/chunk-policy';
+import { RETRY_MAX_ATTEMPTS } from '../../../common/transfer/constants';
 import type { TransferSnapshot } from '../../../common/transfer/engine-api';
 import { openTransferDb } from '../../../workers/queue/db';
 import { addUploads, getUpload, updateUpload } from '../../../workers/queue/repository';

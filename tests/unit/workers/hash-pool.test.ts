@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { chunkDigestHex } from '../../support/chunk-digest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
+import { MIN_CHUNK_SIZE } from '../../../common/transfer/chunk-policy';
 import { createHashPool, HASH_TASK_MAX_RESTARTS, HASH_TASK_TIMEOUT_MS, HASH_TASK_TIMEOUT_SILENT_MS, hashPoolSize, MAX_HASH_WORKERS, type HashResultMessage, type HashTaskMessage, type HashWorkerLike } from '../../../workers/hash/hash-pool';
 import { createInThreadHashChunk, readRangeInto, SourceReadError } from '../../../workers/hash/sha256';
 import { computeProof, hmacSha256Hex } from '../../../workers/engine/proof';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE } from '../../../common/transfer/constants';
+import { DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE } from '../../../common/transfer/chunk-policy';
 import { chunkCount, fingerprintInput } from '../../../common/transfer/protocol';
 import { hashChunksInBackground } from '../../../workers/engine/chunk-digests';
 import { createInThreadHashChunk, createSha256Hex, fingerprintOfChunkDigests, SourceReadError, type ByteSource, type Sha256Hex } from '../../../workers/hash/sha256';
