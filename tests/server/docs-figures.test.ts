@@ -2,7 +2,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SPEC_CALLS } from '../../common/api/spec-calls';
-import vitestConfig from '../../vitest.config';
 import { BENCHMARKS } from '../bench/all-suites';
 import { latestFiguresInDoc, readResults, renderLatestFigures } from '../bench/lib/results';
 import { productRoutes, specCallServed } from '../tools/spec-coverage';
@@ -132,7 +131,8 @@ describe('tests', () => {
   });
 
   it('docs/testing.md lists every vitest project', () => {
-    const projects = (vitestConfig.test?.projects ?? []).map((p) => (p as { test: { name: string } }).test.name);
+    const projects = [...read('vitest.config.ts').matchAll(/\bname: '([\w-]+)'/g)].map((m) => m[1]!);
+    expect(projects.length).toBeGreaterThan(0);
     const listed = firstColumn(section(read('docs/testing.md'), 'The vitest projects (`vitest.config.ts`)')).flatMap(backticked);
     expect(listed.sort(), 'docs/testing.md projects vs vitest.config.ts').toEqual(projects.sort());
   });
