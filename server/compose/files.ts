@@ -1,0 +1,122 @@
+import type { FastifyInstance } from 'fastify';
+import { CheckRepository } from '../repositories/check-repository';
+import { ExchangeRepository } from '../repositories/exchange-repository';
+import { FileRepository } from '../repositories/file-repository';
+import { SearchRepository } from '../repositories/search-repository';
+import { ShareGrantRepository } from '../repositories/share-grants';
+import { SpaceRepository } from '../repositories/space-repository';
+import { TextHoldRepository } from '../repositories/text-hold-repository';
+import { TreeRepository } from '../repositories/tree-repository';
+import type { UserRepository } from '../repositories/user-repository';
+import { UploadRepository } from '../repositories/upload-repository';
+import { registerArchiveRoutes } from '../routes/archive-routes';
+import { registerDownloadRoutes } from '../routes/download-routes';
+import { registerFileRoutes } from '../routes/file-routes';
+import { registerFileStateRoutes } from '../routes/file-state-routes';
+import { registerGroupRoutes } from '../routes/group-routes';
+import { ArchiveService } from '../services/archive-service';
+import { BlockedTypes } from '../services/blocked-types';
+import { DownloadService } from '../services/download-service';
+import { EntryDecorator } from '../services/entry-decorator';
+import { FileService } from '../services/file-service';
+import { FileStateService } from '../services/file-state-service';
+import { GroupService } from '../services/group-service';
+import { SearchService } from '../services/search-service';
+import { ByteGate } from '../services/sharing/byte-gate';
+import { SharingSecrets } from '../services/sharing/sharing-secrets';
+import { watermarkPicture } from '../services/sharing/watermark';
+import { AccessService } from '../services/space-access';
+import type { TenantService } from '../services/tenant-service';
+import { TextService } from '../services/text-service';
+import { CopyMoveService } from '../services/copy-move-service';
+import { TrashService } from '../services/trash-service';
+import type { Base, Routed } from './base';
+import type { Storage } from './storage';
+
+/** The file tree's repositories, for the domains built on it (sharing, uploads, sync, notices). */
+export interface FileRepositories {
+  files: FileRepository;
+  spaces: SpaceRepository;
+  checks: CheckRepository;
+  grants: ShareGrantRepository;
+  exchange: ExchangeRepository;
+  uploads: UploadRepository;
+}
+
+export interface Files extends Routed {
+  repos: FileRepositories;
+  /** Who may do what where (own space, groups, shares). */
+  access: AccessService;
+  decorator: EntryDecorator;
+  blockedTypes: BlockedTypes;
+  service: FileService;
+  secrets: SharingSecrets;
+  /** The one decision of what a caller may do with bytes. */
+  gate: ByteGate;
+  downloads: DownloadService;
+  trash: TrashService;
+  copyMove: CopyMoveService;
+  texts: TextService;
+  archives: ArchiveService;
+}
+
+export interface FilesDeps extends Omit<Base, 'log'> {
+  storage: Storage;
+  users: UserRepository;
+  tenants: TenantService;
+  /** The action log's key: link secrets and tickets derive from it. */
+  chainKey: Buffer;
+}
+
+/** Spaces and their entries: browsing, search, groups, recycle bin, texts, downloads and ZIPs. */
+export function buildFiles({ db, config, storage, users, tenants, chainKey }: FilesDeps): Files {
+  const repos: FileRepositories = {
+    files: new FileRepository(db),
+    spaces: new SpaceRepository(db),
+    checks: new CheckRepository(db),
+    grants: new ShareGrantRepository(db),
+    exchange: new ExchangeRepository(db),
+    uploads: new UploadRepository(db),
+  };
+  const { files, spaces, checks, grants, exchange } = repos;
+  const trees = new TreeRepository(db);
+  const retentionMs = config.recycleRetentionDays * 24 * 3600 * 1000;
+  const access = new AccessService(files, spaces, grants);
+  const decorator = new EntryDecorator(files, checks, retentionMs, exchange);
+  const blockedTypes = new BlockedTypes(checks);
+  const service = new FileService(files, access, decorator, blockedTypes);
+  const secrets = new SharingSecrets(chainKey);
+  const gate = new ByteGate(exchange, async (t) => (await tenants.switches(t)).exchangeSwitch, secrets);
+  const downloads = new DownloadService(files, storage.blobs, access, gate);
+  const trash = new TrashService(files, trees, access, decorator, storage.blobs, storage.thumbnails, retentionMs);
+  const copyMove = new CopyMoveService(files, trees, access, decorator, trash, gate, exchange);
+  const fileStates = new FileStateService(files, trees, access, decorator, downloads, gate);
+  const texts = new TextService(files, repos.uploads, new TextHoldRepository(db), storage.blobs, access, decorator, blockedTypes, {
+    chunkSize: config.chunkSize,
+    holdTtlMs: config.uploadExpiryMs,
+  });
+  const search = new SearchService(new SearchRepository(db), files, spaces, access, decorator);
+  const groups = new GroupService(spaces, users, access);
+  const archives = new ArchiveService(files, storage.blobs, access, storage.thumbnails, gate, watermarkPicture);
+  return {
+    repos,
+    access,
+    decorator,
+    blockedTypes,
+    service,
+    secrets,
+    gate,
+    downloads,
+    trash,
+    copyMove,
+    texts,
+    archives,
+    routes(app: FastifyInstance) {
+      registerFileRoutes(app, { files: service, copyMove, trash, texts, search });
+      registerFileStateRoutes(app, trash, fileStates);
+      registerGroupRoutes(app, groups);
+      registerArchiveRoutes(app, archives, downloads, watermarkPicture);
+      registerDownloadRoutes(app, downloads);
+    },
+  };
+}

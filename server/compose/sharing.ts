@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import { ApplicationRepository } from '../repositories/application-repository';
+import { LinkRepository } from '../repositories/link-repository';
+import { SecuritySettingsRepository } from '../repositories/security-settings-repository';
+import { ShareRepository } from '../repositories/share-repository';
+import { SharingLookupRepository } from '../repositories/sharing-lookup-repository';
+import { registerApplicationRoutes } from '../routes/application-routes';
+import { registerExchangeRoutes } from '../routes/exchange-routes';
+import { registerLinkRoutes } from '../routes/link-routes';
+import { registerShareRoutes } from '../routes/share-routes';
+import type { ActionLogService } from '../services/action-log-service';
+import type { NoticeEvents } from '../services/notices';
+import type { TenantService } from '../services/tenant-service';
+import { ApplicationService } from '../services/sharing/application-service';
+import { ExchangeService } from '../services/sharing/exchange-service';
+import { FileSecurityService } from '../services/sharing/file-security-service';
+import { LinkService } from '../services/sharing/link-service';
+import { LinkThrottle } from '../services/sharing/link-throttle';
+import { LinkVisitService } from '../services/sharing/link-visit-service';
+import { OnlineEditService } from '../services/sharing/online-edit-service';
+import { shareNotices } from '../services/sharing/share-notices';
+import { SharePolicyEvaluator } from '../services/sharing/share-policy';
+import { ShareService } from '../services/sharing/share-service';
+import { SharedFilesService } from '../services/sharing/shared-files-service';
+import { TicketMeter } from '../services/sharing/ticket-meter';
+import { watermarkPicture } from '../services/sharing/watermark';
+import type { Base, Routed } from './base';
+import type { Files } from './files';
+
+export interface Sharing extends Routed {
+  /** The exchange area (its intercepted files are listed by the transfer routes). */
+  exchange: ExchangeService;
+  /** Expired applications, stale link counters and tickets: one part of the sweeper's pass. */
+  sweep(now: number): Promise<void>;
+}
+
+export interface SharingDeps extends Omit<Base, 'config'> {
+  files: Files;
+  tenants: TenantService;
+  /** Issue 16's port: sharing's events become file messages. */
+  notices: NoticeEvents;
+  /** Expired applications are recorded in the action log. */
+  actionLogs: ActionLogService;
+}
+
+/** The sharing services (issue 15): internal shares, links, applications, file security, exchange area. */
+export function buildSharing({ db, log, files, tenants, notices, actionLogs }: SharingDeps): Sharing {
+  const { repos } = files;
+  const lookup = new SharingLookupRepository(db);
+  const security = new FileSecurityService(new SecuritySettingsRepository(db), repos.checks, lookup, repos.files);
+  const policy = new SharePolicyEvaluator(security, lookup, repos.grants);
+  const shareRepo = new ShareRepository(db);
+  const linkRepo = new LinkRepository(db);
+  const events = shareNotices(notices, { lookup, files: repos.files, shares: shareRepo }, (err) => log.error({ err }, 'share notice failed'));
+  const shares = new ShareService(shareRepo, repos.files, lookup, files.access, policy, events);
+  const switches = (tenantId: string) => tenants.switches(tenantId);
+  const links = new LinkService(linkRepo, repos.files, shares, policy, files.secrets, async (t) => (await switches(t)).keyCreate);
+  const throttle = new LinkThrottle(linkRepo);
+  const visits = new LinkVisitService(
+    linkRepo,
+    repos.files,
+    repos.grants,
+    files.archives,
+    files.downloads,
+    files.copyMove,
+    files.secrets,
+    throttle,
+    async (t) => (await switches(t)).publicDownLoad,
+    events,
+    watermarkPicture,
+    files.gate,
+  );
+  const tickets = new TicketMeter(linkRepo);
+  const applications = new ApplicationService(new ApplicationRepository(db), shares, links, policy, security, lookup, repos.files, events);
+  const exchange = new ExchangeService(files.access, repos.files, repos.exchange, security, files.blockedTypes, files.downloads, files.trash, files.gate, async (t) => (await switches(t)).exchangeSwitch);
+  return {
+    exchange,
+    async sweep(now) {
+      await applications.expireDue(actionLogs, now);
+      await throttle.deleteStale(now);
+      await linkRepo.deleteExpiredTickets(now);
+    },
+    routes(app: FastifyInstance) {
+      registerShareRoutes(app, {
+        shares,
+        sharedFiles: new SharedFilesService(shareRepo, repos.grants, repos.files, files.service, files.access, files.decorator),
+        security,
+        onlineEdit: new OnlineEditService(files.access),
+      });
+      registerLinkRoutes(app, links, visits, tickets, watermarkPicture);
+      registerApplicationRoutes(app, applications);
+      registerExchangeRoutes(app, exchange);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ClientOpRepository } from '../repositories/client-op-repository';
+import type { Notices } from '../services/notices';
+import { Sweeper } from '../services/sweeper';
+import type { Accounts } from './accounts';
+import type { Audit } from './audit';
+import type { Files } from './files';
+import type { Sharing } from './sharing';
+import type { Uploads } from './uploads';
+
+export interface SweeperDeps {
+  log: FastifyBaseLogger;
+  accounts: Accounts;
+  files: Files;
+  uploads: Uploads;
+  audit: Audit;
+  notices: Notices;
+  sharing: Sharing;
+  clientOps: ClientOpRepository;
+}
+
+/** The periodic clean-up of what expires, across the domains (services/sweeper.ts lists what). */
+export function buildSweeper({ log, accounts, files, uploads, audit, notices, sharing, clientOps }: SweeperDeps): Sweeper {
+  return new Sweeper(
+    uploads.uploads,
+    accounts.captchaRepo,
+    accounts.sessions,
+    { throttle: accounts.throttle, smsCodes: accounts.smsCodes },
+    { trash: files.trash, texts: files.texts, clientOps },
+    (err) => log.error({ err }, 'sweep failed'),
+    { actionLogs: audit.actionLogs, retentionMs: audit.retentionMs },
+    notices.fileMessages,
+    sharing,
+  );
+}

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import { BatchUploadRepository } from '../repositories/batch-upload-repository';
+import { ChallengeRepository } from '../repositories/challenge-repository';
+import { FingerprintUpgradeRepository } from '../repositories/fingerprint-upgrade-repository';
+import { RecoveryRepository } from '../repositories/recovery-repository';
+import type { UserRepository } from '../repositories/user-repository';
+import { registerBatchUploadRoutes } from '../routes/batch-upload-routes';
+import { registerTestRoutes } from '../routes/test-routes';
+import { registerPreUploadRoutes } from '../routes/pre-upload-routes';
+import { registerUploadRoutes } from '../routes/upload-routes';
+import { BatchUploadService } from '../services/batch-upload-service';
+import { CheckService } from '../services/check-service';
+import { upgradeFingerprints, type FingerprintUpgradeReport } from '../services/fingerprint-upgrade';
+import type { Notices } from '../services/notices';
+import { recoverStore } from '../services/recovery';
+import { SecondUploadService } from '../services/second-upload-service';
+import type { ExchangeService } from '../services/sharing/exchange-service';
+import { CRASH_POINTS, UploadService, type CrashPoint } from '../services/upload-service';
+import type { Base, Routed } from './base';
+import type { Files } from './files';
+import type { Storage } from './storage';
+
+export interface Uploads extends Routed {
+  uploads: UploadService;
+  /** Content checks (sensitive words, blocked types) of what arrives. */
+  checks: CheckService;
+  /**
+   * Re-fingerprints blobs stored before the tree chunk digest, in the background; resolves null
+   * when stopped by `signal` or failed (logged).
+   */
+  upgradeFingerprints(signal: AbortSignal): Promise<FingerprintUpgradeReport | null>;
+}
+
+export interface UploadsDeps extends Base {
+  storage: Storage;
+  files: Files;
+  users: UserRepository;
+  notices: Notices;
+  /** The exchange area's intercepted files, listed with the unprocessed ones. */
+  exchange: ExchangeService;
+}
+
+/**
+ * Chunked, second (instant) and batch uploads with their content checks. Building it first repairs
+ * whatever a crash left half done in the stores, before any request can arrive.
+ */
+export async function buildUploads({ db, config, log, storage, files, users, notices, exchange }: UploadsDeps): Promise<Uploads> {
+  const { repos } = files;
+  const challenges = new ChallengeRepository(db);
+  const logs = { info: (obj: object, msg: string) => log.info(obj, msg), error: (obj: object, msg: string) => log.error(obj, msg) };
+  const checks = new CheckService(repos.checks, users, files.service, files.blockedTypes, notices.sensitiveHeld);
+  const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
+  if (config.crashPoint && !crashPoint) throw new Error(`unknown DRIVE_TEST_CRASH_POINT '${config.crashPoint}'`);
+  const uploads = new UploadService(repos.uploads, users, files.service, storage.chunks, storage.blobs, challenges, files.blockedTypes, {
+    chunkSize: config.chunkSize,
+    maxFileSize: config.maxFileSize,
+    uploadExpiryMs: config.uploadExpiryMs,
+    crashPoint: crashPoint as CrashPoint | undefined,
+  });
+  const secondUploads = new SecondUploadService(repos.uploads, users, files.service, storage.blobs, challenges, files.blockedTypes, config.maxFileSize);
+  const batches = new BatchUploadService(new BatchUploadRepository(db), repos.uploads, files.service, storage.blobs, files.blockedTypes, config.chunkSize);
+  await recoverStore({ tmpDir: storage.tmpDir, uploads: repos.uploads, recovery: new RecoveryRepository(db), chunks: storage.chunks, blobs: storage.blobs }, logs);
+  return {
+    uploads,
+    checks,
+    upgradeFingerprints: (signal) =>
+      upgradeFingerprints(new FingerprintUpgradeRepository(db), storage.blobs, config.chunkSize, signal, logs).catch((err: unknown) => {
+        if (!signal.aborted) log.error({ err }, 'fingerprint upgrade failed');
+        return null;
+      }),
+    routes(app: FastifyInstance) {
+      registerUploadRoutes(app, uploads, config.chunkSize);
+      registerPreUploadRoutes(app, secondUploads, checks, (caller) => exchange.intercepted(caller));
+      registerBatchUploadRoutes(app, batches);
+      if (config.testHooks) registerTestRoutes(app, storage.tmpDir, uploads);
+    },
+  };
+}
