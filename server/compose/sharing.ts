@@ -28,7 +28,7 @@ import type { Base, Routed } from './base';
 import type { Files } from './files';
 
 export interface Sharing extends Routed {
-  /** The exchange area (its intercepted files are listed by the transfer routes). */
+  /** The exchange area (its intercepted files are listed by the pre-upload routes). */
   exchange: ExchangeService;
   /** Expired applications, stale link counters and tickets: one part of the sweeper's pass. */
   sweep(now: number): Promise<void>;
