@@ -45,42 +45,6 @@ export interface OrgTree {
   phoneMask: PhoneMaskRule;
 }
 
-/** Admin: `POST /api/v2/department/create`. `parentId` null = top level. */
-export interface DepartmentCreateRequest {
-  parentId: string | null;
-  name: string;
-  managerId?: string | null;
-}
-
-/** Admin: `POST /api/v2/department/update`: rename and/or set the manager (null clears it). */
-export interface DepartmentUpdateRequest {
-  id: string;
-  name?: string;
-  managerId?: string | null;
-}
-
-/**
- * Admin: `POST /api/v2/department/move`: under `parentId` (null = top level), placed before `beforeId`
- * (a sibling there) or last when absent/null. The same parent only reorders. Never under itself or one
- * of its descendants (DEPT_MOVE_CYCLE), checked in the write's transaction, so two concurrent moves
- * cannot build a cycle between them.
- */
-export interface DepartmentMoveRequest {
-  id: string;
-  parentId: string | null;
-  beforeId?: string | null;
-}
-
-/** Admin: `POST /api/v2/department/delete`: refused while it has sub-departments or people (the reason says how many). */
-export interface DepartmentIdRequest {
-  id: string;
-}
-
-/** Admin: `POST /api/v2/org/settings/update`: the tenant's address-list phone rule. */
-export interface OrgSettingsRequest {
-  phoneMask: PhoneMaskRule;
-}
-
 // ---- address list (any signed-in user) -------------------------------------------------------------
 
 /** A person as members see them: the phone already masked by the tenant's rule. */
@@ -105,31 +69,6 @@ export interface OrgUserPage {
 
 export const ORG_PAGE_DEFAULT = 50;
 export const ORG_PAGE_MAX = 200;
-
-/**
- * `GET /api/user/orgUser/list?departmentId=&includeSub=1&keyword=&cursor=&pageSize=`: people of the
- * tenant, ordered by account; `departmentId` limits to that department (with its sub-departments unless
- * `includeSub=0`); `keyword` matches part of the account, nickname or phone (the full stored phone).
- */
-export interface OrgUserListQuery {
-  departmentId?: string;
-  includeSub?: '0' | '1';
-  keyword?: string;
-  cursor?: string;
-  pageSize?: number;
-}
-
-/**
- * `GET /api/user/orgUser/orgGroupUserList?departmentId=` (people directly in the department) or
- * `?groupId=` (members of a group space the caller may see; admins: any group of the tenant), with
- * `cursor` and `pageSize`. Exactly one of the two ids.
- */
-export interface OrgGroupUserListQuery {
-  departmentId?: string;
-  groupId?: string;
-  cursor?: string;
-  pageSize?: number;
-}
 
 // ---- people management (admin) --------------------------------------------------------------------
 

@@ -63,11 +63,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'GET /api/actionLog/export': 'audit.export',
   'GET /api/actionLog/checkpoint': 'audit.checkpoint',
 
-  'POST /api/v2/department/create': 'dept.create',
-  'POST /api/v2/department/update': 'dept.rename',
-  'POST /api/v2/department/move': 'dept.move',
-  'POST /api/v2/department/delete': 'dept.delete',
-  'POST /api/v2/org/settings/update': 'tenant.settingChange',
   'POST /api/v2/user/add': 'user.create',
   'POST /api/v2/user/edit': 'user.update',
   'POST /api/v2/user/setDepartment': 'user.update',

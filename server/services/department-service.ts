@@ -1,12 +1,6 @@
 import { ERRORS } from '../../common/api/errors';
-import {
-  DEPARTMENT_LIMIT,
-  type DepartmentCreateRequest,
-  type DepartmentIdRequest,
-  type DepartmentMoveRequest,
-  type DepartmentNode,
-  type DepartmentUpdateRequest,
-} from '../../common/api/org-types';
+import type { DepartmentCreateRequest, DepartmentIdRequest, DepartmentMoveRequest, DepartmentUpdateRequest } from '../../common/api/endpoints/org';
+import { DEPARTMENT_LIMIT, type DepartmentNode } from '../../common/api/org-types';
 import { departmentNameProblem, normalizeDepartmentName } from '../../common/org/account';
 import { isUniqueViolation } from '../db/database';
 import type { DepartmentsTable } from '../db/schema';

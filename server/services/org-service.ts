@@ -1,5 +1,6 @@
 import { ERRORS } from '../../common/api/errors';
-import type { OrgGroupUserListQuery, OrgTree, OrgUser, OrgUserListQuery, OrgUserPage } from '../../common/api/org-types';
+import type { OrgGroupUserListQuery, OrgUserListQuery } from '../../common/api/endpoints/org';
+import type { OrgTree, OrgUser, OrgUserPage } from '../../common/api/org-types';
 import { DEFAULT_PHONE_MASK, isPhoneMaskRule, maskPhone, type PhoneMaskRule } from '../../common/org/phone-mask';
 import { AppError } from '../http/app-error';
 import type { DepartmentRepository } from '../repositories/department-repository';

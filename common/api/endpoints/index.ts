@@ -1,6 +1,7 @@
 import type { AnyEndpoint } from '../endpoint';
 import { DICTIONARIES } from './dictionaries';
 import { GROUPS } from './groups';
+import { ORG } from './org';
 
 /**
  * Every declared endpoint, by domain. The server registers each domain's routes from its entries;
@@ -9,6 +10,7 @@ import { GROUPS } from './groups';
 export const DOMAINS = {
   dictionaries: DICTIONARIES,
   groups: GROUPS,
+  org: ORG,
 } as const;
 
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(DOMAINS).flatMap((domain) => Object.values(domain) as AnyEndpoint[]);

@@ -6,7 +6,7 @@
 import { useInfiniteQuery, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { OrgTree, OrgUserPage } from '../../../common/api/org-types';
-import { API } from '../../../common/api/paths';
+import { ORG } from '../../../common/api/endpoints/org';
 import { indexDepartments, type DepartmentIndex } from '../../../common/org/tree';
 import { api } from '../api';
 
@@ -17,7 +17,7 @@ export const ORG_KEYS = {
 };
 
 export function useOrgTree(): UseQueryResult<OrgTree> & { index: DepartmentIndex | null } {
-  const query = useQuery({ queryKey: ORG_KEYS.tree, queryFn: ({ signal }) => api.get<OrgTree>(API.orgTree, { signal }), staleTime: 30_000 });
+  const query = useQuery({ queryKey: ORG_KEYS.tree, queryFn: ({ signal }) => api.call(ORG.tree, undefined, { signal }), staleTime: 30_000 });
   const index = useMemo(() => (query.data ? indexDepartments(query.data.departments) : null), [query.data]);
   return Object.assign(query, { index });
 }
@@ -46,12 +46,9 @@ export function usePeople(scope: PeopleScope, enabled = true) {
     queryFn: ({ pageParam, signal }) => {
       const q = { cursor: pageParam ?? undefined, pageSize: PEOPLE_PAGE_SIZE };
       if (scope.groupId || (scope.departmentId && scope.direct && !params.keyword)) {
-        return api.get<OrgUserPage>(API.orgGroupUserList, { signal, query: { ...q, groupId: scope.groupId, departmentId: scope.groupId ? undefined : scope.departmentId } });
+        return api.call(ORG.groupUserList, { ...q, groupId: scope.groupId, departmentId: scope.groupId ? undefined : scope.departmentId }, { signal });
       }
-      return api.get<OrgUserPage>(API.orgUserList, {
-        signal,
-        query: { ...q, departmentId: scope.departmentId, includeSub: scope.direct ? '0' : undefined, keyword: params.keyword },
-      });
+      return api.call(ORG.userList, { ...q, departmentId: scope.departmentId, includeSub: scope.direct ? '0' : undefined, keyword: params.keyword }, { signal });
     },
     staleTime: 0,
   });
