@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FileEntry } from '../../../../common/api/types';
 import { entriesByIds } from '../files-api';
 
@@ -23,4 +23,19 @@ export function useDeepLinkPreview(open: (file: FileEntry) => void, notFound: ()
       () => notFound(),
     );
   }, [open, notFound]);
+}
+
+/**
+ * The file a deep link names, opened as a double click would open it (its preview, or its download),
+ * once the button permissions that gate both are known.
+ */
+export function useDeepLinkOpen(open: (file: FileEntry) => void, permissionsKnown: boolean, notFound: () => void): void {
+  const [linked, setLinked] = useState<FileEntry | null>(null);
+  useDeepLinkPreview(setLinked, notFound);
+  useEffect(() => {
+    if (!linked || !permissionsKnown) return;
+    setLinked(null);
+    open(linked);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- open reads the current props; run once per linked file
+  }, [linked, permissionsKnown]);
 }

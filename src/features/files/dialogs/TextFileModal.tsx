@@ -1,11 +1,9 @@
 import { Button, Form, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { NAME_MAX_LENGTH } from '../../../../common/constants';
-import { TEXT_FILE_MAX_BYTES, type FileEntry } from '../../../../common/api/types';
+import { TEXT_FILE_MAX_BYTES, type CreateTxtRequest, type CreateTxtResponse, type KeepOnCreateTxtRequest, type KeepOnCreateTxtResponse } from '../../../../common/api/types';
 import { checkFileName } from '../../../../common/validation/names';
-import { createTxt, keepOnCreateTxt, type FolderScope } from '../files-api';
-import { queueCreateTxt } from '../offline/offline-ops';
-import { useFeedback } from '../../../lib/feedback/feedback';
+import type { FolderScope } from '../files-api';
 
 interface Held {
   holdId: string;
@@ -17,27 +15,25 @@ interface Held {
 /**
  * 新建文本文件 (createTxt). When the name is taken the server keeps the text and asks: save under a free
  * name, save as a new version of the existing file (not when that is a folder), or give up
- * (keepOnCreateTxt). Nothing typed is lost while the user decides.
+ * (keepOnCreateTxt). Nothing typed is lost while the user decides. The calls, their toasts and the
+ * offline outbox are the file actions' (actions/use-file-actions.tsx).
  */
 export function TextFileModal({
   open,
   scope,
   parentId,
-  offline = false,
+  create,
+  keep,
   onClose,
-  onCreated,
-  onQueued,
 }: {
   open: boolean;
   scope: FolderScope;
   parentId: string | null;
-  /** No network: the text is kept in the outbox and created when the network is back (a clash is asked then). */
-  offline?: boolean;
+  /** Null when kept in the outbox (offline: created when the network is back, a clash is asked then). */
+  create: (req: CreateTxtRequest, scope: FolderScope) => Promise<CreateTxtResponse | null>;
+  keep: (req: KeepOnCreateTxtRequest) => Promise<KeepOnCreateTxtResponse | null>;
   onClose: () => void;
-  onCreated: (file: FileEntry) => void;
-  onQueued?: () => void;
 }) {
-  const { message } = useFeedback();
   const [form] = Form.useForm<{ name: string; content: string }>();
   const [busy, setBusy] = useState(false);
   const [held, setHeld] = useState<Held | null>(null);
@@ -53,16 +49,8 @@ export function TextFileModal({
     setBusy(true);
     try {
       const req = { parentId, category: scope.category, spaceId: scope.spaceId, name, content: values.content ?? '' };
-      if (offline) {
-        await queueCreateTxt(req, scope);
-        onQueued?.();
-        onClose();
-        return;
-      }
-      const answer = await createTxt(req);
-      if (answer.status === 'created') {
-        message.success('文本文件已创建');
-        onCreated(answer.file);
+      const answer = await create(req, scope);
+      if (!answer || answer.status === 'created') {
         onClose();
       } else {
         setHeld({ holdId: answer.holdId, name, suggestedName: answer.conflict.suggestedName, existingIsDir: answer.conflict.existingIsDir });
@@ -78,13 +66,9 @@ export function TextFileModal({
     if (!held) return;
     setBusy(true);
     try {
-      const answer = await keepOnCreateTxt({ holdId: held.holdId, decision });
+      const answer = await keep({ holdId: held.holdId, decision });
       setHeld(null);
-      if (answer.status === 'created') {
-        message.success(decision === 'newVersion' ? '已保存为新版本' : `已保存为「${answer.file.name}」`);
-        onCreated(answer.file);
-        onClose();
-      }
+      if (answer?.status === 'created') onClose();
     } catch {
       // shown by the API client
     } finally {
