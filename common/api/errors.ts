@@ -70,6 +70,12 @@ export const ERRORS = {
    * bytes whatever the name, and the tenant blocks executable types (common/files/content-signatures.ts).
    */
   FILE_CONTENT_BLOCKED: { code: 'UPL-4010', status: 400, message: '文件内容为可执行程序或脚本，不允许上传' },
+  /**
+   * chunk/exist at another chunk size than the server's (its CHUNK_SIZE changed since the client
+   * hashed the file): the client asks uploadConfig again and hashes the file at the new size
+   * (common/transfer/chunk-policy.ts). errorMessage names the size.
+   */
+  CHUNK_SIZE_CHANGED: { code: 'UPL-4011', status: 400, message: '服务器的分片大小已改变，请按新的分片大小重新计算后上传' },
 
   // Appended by the accounts work (issue 4). Login throttling and lock rules: see LoginForm in types.ts.
   /** Locked by an admin or after too many failed logins; an admin unlocks it. */

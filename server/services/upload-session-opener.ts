@@ -58,7 +58,7 @@ export class UploadSessionOpener {
    */
   async chunkExist(caller: Caller, req: ChunkExistRequest, now = Date.now()): Promise<ChunkExistResponse> {
     const { chunkSize } = this.options;
-    if (req.chunkSize !== chunkSize) throw new AppError(ERRORS.VALIDATION, `分片大小必须为 ${chunkSize} 字节`);
+    if (req.chunkSize !== chunkSize) throw new AppError(ERRORS.CHUNK_SIZE_CHANGED, `服务器的分片大小为 ${chunkSize} 字节，请按此大小重新计算后上传`);
     if (req.size > this.options.maxFileSize) throw new AppError(ERRORS.VALIDATION, '文件超过允许的最大大小');
     const count = chunkCount(req.size, chunkSize);
     const streaming = req.fingerprint === undefined && req.chunkDigests === undefined;

@@ -248,9 +248,13 @@ describe('chunked upload and download', () => {
     const data = randomContent(10);
     const { chunkDigests, fingerprint } = describeFile(data);
     const base = { fingerprint, size: 10, chunkSize: TEST_CHUNK_SIZE, chunkDigests, name: 'a.txt', parentId: null, category: 1 };
+    // Another size than the server's: the client's digests are of an earlier CHUNK_SIZE (chunk-policy.ts).
     expect((await admin.post(API.chunkExist, { ...base, chunkSize: 1024 * 1024 })).body).toMatchObject({
-      errorCode: ERRORS.VALIDATION.code,
+      errorCode: ERRORS.CHUNK_SIZE_CHANGED.code,
+      errorMessage: `服务器的分片大小为 ${TEST_CHUNK_SIZE} 字节，请按此大小重新计算后上传`,
     });
+    // Outside the chunk policy's bounds: not a chunk size at all.
+    expect((await admin.post(API.chunkExist, { ...base, chunkSize: 1024 })).body).toMatchObject({ errorCode: ERRORS.VALIDATION.code });
     expect((await admin.post(API.chunkExist, { ...base, chunkDigests: [...chunkDigests, chunkDigests[0]] })).body).toMatchObject({
       errorCode: ERRORS.VALIDATION.code,
     });

@@ -4,6 +4,7 @@
  *  - 401 or a session ended by the server: the user must log in again → 'held';
  *  - the file can no longer be read: the user must pick it again → 'held';
  *  - the server forgot the upload session: retry, re-opening it through chunk/exist;
+ *  - the server's chunk size changed since the file was hashed: retry, hashing it again;
  *  - a stalled chunk request (no progress for the stall timeout): retry like a network error;
  *  - 429: retry after Retry-After when given (the chunk scheduler also halves concurrency);
  *  - merge refused for a name conflict: 'held' for the user's decision (new version or rename);
@@ -16,6 +17,7 @@ import { SourceReadError } from '../hash/sha256';
 import { NetworkError, RateLimitedError } from './api-client';
 import { StallError } from './transport';
 import { MESSAGES } from './messages';
+import { DROPPED_SESSION } from './source-stamp';
 import type { ItemHoldReason, UploadPatch } from '../queue/types';
 
 export type FailureDecision =
@@ -76,6 +78,10 @@ function decideOnApiError(error: ApiCallError): FailureDecision {
           finalMessage: failure.errorMessage || MESSAGES.uploadFailed,
           patch: { uploadId: null, chunksDone: [], bytesDone: 0 },
         };
+      }
+      if (failure.errorCode === ERRORS.CHUNK_SIZE_CHANGED.code) {
+        // The server's chunk size changed since the file was hashed: hash it again at the new size.
+        return { action: 'retry', message: MESSAGES.chunkSizeChanged, finalMessage: failure.errorMessage || MESSAGES.uploadFailed, patch: DROPPED_SESSION };
       }
       if (failure.errorCode === ERRORS.NAME_CONFLICT.code) return { action: 'hold', message: MESSAGES.held.exists, holdReason: 'exists' };
       // The server enforces the pre-upload checks again; the item ends where the check would have put it.

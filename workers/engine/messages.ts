@@ -8,6 +8,7 @@ export const MESSAGES = {
   fileUnreadable: '无法读取文件，请重新选择该文件后继续',
   fileChanged: '文件在上传过程中被修改，请重新上传',
   uploadExpired: '上传任务已过期，正在重新开始',
+  chunkSizeChanged: '服务器的分片大小已改变，正在重新计算后上传',
   uploadFailed: '上传失败，请重试',
   protocolMismatch: '服务器返回的分片信息不一致，请重试',
   fileTooLarge: (limit: string) => `文件大小超过上限（${limit}）`,

@@ -15,7 +15,7 @@ import { ApiCallError } from '../../common/api/failure';
 import type { FileEntry } from '../../common/api/types';
 import { API } from '../../common/api/paths';
 import { formatSize } from '../../common/format/size';
-import { chunkSizeForFile } from '../../common/transfer/chunk-policy';
+import { chunkSizeForFile, digestsStillValid } from '../../common/transfer/chunk-policy';
 import { PIPELINE_MIN_BYTES } from '../../common/transfer/constants';
 import type { ChunkExistRequest, ChunkExistResponse } from '../../common/transfer/protocol';
 import type { SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
@@ -75,6 +75,19 @@ export interface UploadRunContext {
 
 /** Resolves when the item is done; throws on failure (the caller decides about retrying). */
 export async function runUpload(ctx: UploadRunContext): Promise<void> {
+  try {
+    await attempt(ctx);
+  } catch (error) {
+    // The server's CHUNK_SIZE changed after this file was hashed (and the cached config still says the
+    // old size): ask afresh, so the retry (failure-policy.ts) hashes the file at the new size.
+    if (error instanceof ApiCallError && error.failure.kind === 'badRequest' && error.failure.errorCode === ERRORS.CHUNK_SIZE_CHANGED.code) {
+      await ctx.uploadConfig(ctx.signal, true).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+async function attempt(ctx: UploadRunContext): Promise<void> {
   const { signal } = ctx;
   const file = ctx.file;
   if (!file) throw new SourceReadError('the file was not kept across the reload');
@@ -83,6 +96,11 @@ export async function runUpload(ctx: UploadRunContext): Promise<void> {
   if (item.streamingSession && item.serverDigests && sourceChanged(item, file)) {
     // The session's chunks may be an older version's bytes and nothing would tell at the merge: start over.
     item = await ctx.update({ ...DROPPED_SESSION, size: file.size, lastModified: stampOf(file, item) });
+  }
+  if (item.chunkSize > 0 && (item.chunkDigests || item.uploadId) && !digestsStillValid(item.chunkSize, (await ctx.uploadConfig(signal)).chunkSize)) {
+    // Hashed (or a session begun) at a chunk size the server no longer uses: it would refuse the
+    // session, and the fingerprint would not find stored content (chunk-policy.ts). Hash again.
+    item = await ctx.update(DROPPED_SESSION);
   }
   if (item.streamingSession && item.uploadId && item.chunkSize) {
     // A streaming session of an earlier attempt: continue it (its digests, if any, are reused).

@@ -27,6 +27,7 @@ import {
 import type { EngineConfig } from '../../common/transfer/engine-api';
 import type { UploadConfig } from '../../common/transfer/protocol';
 import type { BatchUploadResponse } from '../../common/transfer/batch-upload';
+import { chunkSizeForFile } from '../../common/transfer/chunk-policy';
 import { DEFAULT_CHUNK_CONCURRENCY } from '../../common/transfer/constants';
 import { newUploadRecord } from '../queue/records';
 import type { UploadPatch, UploadRecord } from '../queue/types';
@@ -313,7 +314,7 @@ export class HttpRemote implements RemoteApi {
   }
 
   async uploadBatch(files: readonly BatchFile[], signal: AbortSignal): Promise<BatchFileOutcome[]> {
-    const { chunkSize } = await this.call(signal, () => this.uploadConfig(signal));
+    const chunkSize = await this.chunkSize(signal);
     const stamp = `sync-${this.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     return sendBatch(files, chunkSize, stamp, (body, headers) => this.call(signal, () => this.api.postBytes<BatchUploadResponse>(API.batchUpload, body, headers, signal)));
   }
@@ -407,8 +408,9 @@ export class HttpRemote implements RemoteApi {
     return (await this.post<SynCheckResponse>(API.syncCheck, { items }, signal)).results;
   }
 
+  /** The size files are cut and fingerprinted at (chunk-policy.ts): the server's, as the engine uses it. */
   async chunkSize(signal: AbortSignal): Promise<number> {
     const config: UploadConfig = await this.call(signal, () => this.uploadConfig(signal));
-    return config.chunkSize;
+    return chunkSizeForFile(config.chunkSize);
   }
 }

@@ -4,6 +4,7 @@ import { API } from '../../../common/api/paths';
 import { MIN_CHUNK_SIZE } from '../../../common/transfer/chunk-policy';
 import { RETRY_MAX_ATTEMPTS } from '../../../common/transfer/constants';
 import type { TransferSnapshot } from '../../../common/transfer/engine-api';
+import { createInThreadHashChunk, createSha256Hex } from '../../../workers/hash/sha256';
 import { openTransferDb } from '../../../workers/queue/db';
 import { addUploads, getUpload, updateUpload } from '../../../workers/queue/repository';
 import { newUploadRecord } from '../../../workers/queue/records';
@@ -54,15 +55,19 @@ describe('transfer engine with an injected fetch', () => {
 
     // Second page: same database, server still holds what it got.
     server.interceptor = undefined;
-    const second = setupEngine(server, {}, first.dbName);
+    const hashed: number[] = [];
+    const inThread = createInThreadHashChunk(createSha256Hex());
+    const second = setupEngine(server, { hashChunk: (blob, start, end, signal) => (hashed.push(start), inThread(blob, start, end, signal)) }, first.dbName);
     await second.engine.start();
     const done = await waitForItem(second.engine, id!, (i) => i.state === 'done');
     expect(done.fileId).toBe(`file-up-${fingerprint.slice(0, 8)}`);
     const resent = server.uploadedChunks.slice(sentBefore.length);
     expect([...sentBefore, ...resent].sort()).toEqual([0, 1, 2, 3]);
     expect(resent.some((i) => sentBefore.includes(i))).toBe(false);
-    // Hashing was not redone: one config request in total.
-    expect(server.requestsTo(API.uploadConfig)).toHaveLength(1);
+    // Hashing was not redone: the second page only asked the config, to see that the digests'
+    // chunk size is still the server's (chunk-policy.ts).
+    expect(hashed).toEqual([]);
+    expect(server.requestsTo(API.uploadConfig)).toHaveLength(2);
   });
 
   /** Records every queue write that grew an item's chunk map (the chunk map it wrote). */

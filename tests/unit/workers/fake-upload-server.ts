@@ -124,6 +124,8 @@ export class FakeUploadServer {
   private exist(body: ChunkExistRequest): Response {
     // Streaming sessions (files of PIPELINE_MIN_BYTES and more) are the real server's business.
     if (!body.fingerprint || !body.chunkDigests) return json(400, { errorCode: ERRORS.VALIDATION.code, errorMessage: 'streaming sessions not faked' });
+    // Like the real server (upload-session-opener.ts): only its own chunk size.
+    if (body.chunkSize !== this.chunkSize) return json(400, { errorCode: ERRORS.CHUNK_SIZE_CHANGED.code, errorMessage: ERRORS.CHUNK_SIZE_CHANGED.message });
     const { fingerprint, chunkDigests } = body;
     const earlier = body.clientKey && this.finished.get(body.clientKey);
     if (earlier) {
