@@ -77,7 +77,7 @@ export const ERRORS = {
    */
   CHUNK_SIZE_CHANGED: { code: 'UPL-4011', status: 400, message: '服务器的分片大小已改变，请按新的分片大小重新计算后上传' },
 
-  // Appended by the accounts work (issue 4). Login throttling and lock rules: see LoginForm in types.ts.
+  // Appended by the accounts work (issue 4). Login throttling and lock rules: see LoginForm in endpoints/auth.ts.
   /** Locked by an admin or after too many failed logins; an admin unlocks it. */
   ACCOUNT_LOCKED: { code: 'AUTH-1007', status: 400, message: '账号已被锁定，请联系管理员解锁' },
   /** Too many failures from this account name or address: wait (Retry-After header, seconds in the text). */

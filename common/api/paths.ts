@@ -9,22 +9,13 @@ export const API = {
   /** Public: `GET ?clientType=3|4` → ClientVersion, the desktop client's update check (spec §1). */
   clientVersion: '/api/clientVersion/get',
 
-  // login (form-encoded POST for login)
+  // login (declared in endpoints/auth.ts)
   login: '/spacex/login?ajax=true',
   loginPath: '/spacex/login',
   logout: '/spacex/logout',
   captcha: '/api/captcha/generateBase64',
-  /**
-   * `GET ?captchaId=&captchaCode=` (CaptchaValidateQuery) → `{data: true}` or CAPTCHA_INVALID. A wrong
-   * answer uses the captcha up; a right one leaves it usable once more (by login or SMS send).
-   */
   captchaValidate: '/spacex/captcha/validate',
-  /**
-   * `GET ?phone=&purpose=&captchaId=&captchaCode=` (SmsSendQuery) → SmsSendResult. It changes state, so
-   * like keepOnUpload it requires the X-Client-Platform header (no cross-site GET can add it).
-   */
   smsSend: '/api/captcha/sms/send',
-  /** SMS login: `POST {phone, code}` (SmsLoginRequest) → LoginResult and the session cookie. */
   smsValidate: '/api/captcha/smsCode/validate',
   /**
    * Ours, 忘记密码: `POST {phone, code, value}` (PasswordResetRequest) → null, public. The code comes

@@ -66,39 +66,6 @@ export interface ClientVersion {
 // ---- login -------------------------------------------------------------------------------------
 
 /**
- * Fields of the form-encoded `POST /spacex/login?ajax=true`. The password is AES-encrypted with
- * `encryptPassword` (common/crypto). `captchaId` + `captchaCode` answer `GET /api/captcha/generateBase64`;
- * the captcha is single-use and consumed before the password is looked at, so a captured login request
- * (its encrypted password bound to that one-time captcha) cannot be replayed.
- *
- * Login throttling (server side, documented here once for both sides):
- * - the image captcha is required on EVERY password login, so "captcha after N failures" is always on;
- * - failures are counted per account name (lower-cased, whether or not the account exists) and per
- *   client address; after LOGIN_SLOW_AFTER failures of the name, or LOGIN_ADDRESS_SLOW_AFTER from the
- *   address, each further attempt must wait a delay that doubles per failure (LOGIN_DELAY_BASE_MS ..
- *   LOGIN_DELAY_MAX_MS), else TOO_MANY_ATTEMPTS (with Retry-After); a success clears the name's count,
- *   never the address's (an attacker's own account must not reset it);
- * - after LOGIN_LOCK_AFTER failures of one account name it is locked until an admin unlocks it. Names
- *   that do not exist "lock" the same way, so the ACCOUNT_LOCKED answer reveals nothing. An account an
- *   admin locked answers LOGIN_FAILED to a wrong password and ACCOUNT_LOCKED only to the right one.
- * - unknown account and wrong password: same status, code, message, and the same scrypt work.
- * - a client sending `X-Network-Env: public` (the public-network build) is refused with
- *   OUTER_LOGIN_REFUSED, after the password check, when the account lacks outer login.
- */
-export interface LoginForm {
-  username: string;
-  password: string;
-  captchaId: string;
-  captchaCode: string;
-  /**
-   * Ours: the tenant id of the login page `/login/{id}` (spec §2). Accounts are unique per tenant
-   * (case-insensitively); without a tenant the account name is looked up in every tenant and the
-   * password decides between namesakes (LOGIN_TENANT_REQUIRED when it fits more than one).
-   */
-  tenant?: string;
-}
-
-/**
  * What the server asks of the user after login (spec §2 `/initialPswChange?type=N`): 0 nothing,
  * 1 initial password, 2 expired password (older than the server's PASSWORD_EXPIRY_DAYS). While it is
  * not 0 every API answers PASSWORD_CHANGE_REQUIRED (1) or PASSWORD_EXPIRED (2) except the few the
@@ -111,43 +78,13 @@ export interface LoginResult {
   homeUrl: string;
 }
 
-
-/** `GET /spacex/captcha/validate` query. */
-export interface CaptchaValidateQuery {
-  captchaId: string;
-  captchaCode: string;
-}
-
-/** What a sent SMS code is for: logging in (public) or binding a phone to the caller (session required). */
-export type SmsPurpose = 'login' | 'bindPhone' | 'resetPassword';
-
-/**
- * `GET /api/captcha/sms/send` query. The image captcha is required (and used up) so the endpoint cannot
- * be used to bomb phones; sends are further limited per phone and per client address. For purpose
- * login the answer is the same whether or not an account has this phone (no enumeration); the code is
- * only delivered to a phone that belongs to an account.
- */
-export interface SmsSendQuery {
-  phone: string;
-  purpose: SmsPurpose;
-  captchaId: string;
-  captchaCode: string;
-}
+/** The login calls' payloads (LoginForm, SmsSendQuery, SmsLoginRequest, …) are declared with them in endpoints/auth.ts. */
 
 export interface SmsSendResult {
   /** Seconds the code stays valid (at most 600). */
   expiresIn: number;
   /** Seconds before another code may be requested for this phone. */
   resendAfter: number;
-}
-
-/**
- * SMS login. Codes are 6 digits, valid ≤ 10 minutes, single use, stored hashed; a code dies after
- * SMS_MAX_ATTEMPTS wrong tries. Unknown phone and wrong code answer the same SMS_CODE_INVALID.
- */
-export interface SmsLoginRequest {
-  phone: string;
-  code: string;
 }
 
 /**

@@ -38,7 +38,7 @@ export interface UsersTable {
   created_at: number;
   /** 1 = may not log in (sessions ended at lock time). */
   locked?: number;
-  /** 'admin' | 'failures' (see LoginForm in common/api/types.ts), null when unlocked. */
+  /** 'admin' | 'failures' (see LoginForm in common/api/endpoints/auth.ts), null when unlocked. */
   locked_reason?: string | null;
   /** 1 = may log in through the public-network build. */
   outer_login?: number;

@@ -18,9 +18,6 @@ import { ENDPOINTS } from '../../common/api/endpoints';
  * cannot go unlogged by forgetting it.
  */
 const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
-  'POST /spacex/login': 'auth.login',
-  'POST /api/captcha/smsCode/validate': 'auth.smsLogin',
-  'POST /spacex/logout': 'auth.logout',
   'POST /api/user/info/modify': 'account.passwordChange',
   'POST /api/user/phone/validate': 'account.phoneBind',
   'POST /api/user/readAgreement': 'account.agreementRead',

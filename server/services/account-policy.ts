@@ -2,7 +2,7 @@ import type { NetworkEnv } from '../../common/api/client-env';
 
 /**
  * Login throttling, lock-out, password expiry and SMS limits. Rules are documented once, for both
- * sides, on LoginForm and SmsSendQuery in common/api/types.ts; the README's settings table lists the
+ * sides, on LoginForm and SmsSendQuery in common/api/endpoints/auth.ts; the README's settings table lists the
  * environment variables (configFromEnv in config.ts).
  */
 export interface AccountPolicy {

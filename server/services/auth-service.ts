@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { NetworkEnv } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
-import type { LoginForm, LoginResult, PasswordChangeType, SmsLoginRequest, SmsSendQuery, SmsSendResult } from '../../common/api/types';
+import type { LoginForm, SmsLoginRequest, SmsSendQuery } from '../../common/api/endpoints/auth';
+import type { LoginResult, PasswordChangeType, SmsSendResult } from '../../common/api/types';
 import { decryptPassword } from '../../common/crypto/password-cipher';
 import type { UsersTable } from '../db/schema';
 import { AppError } from '../http/app-error';
@@ -68,7 +69,7 @@ export class AuthService {
   }
 
   /** Returns the new session token (for the cookie) and the §2 login result. Rules: LoginForm. */
-  async login(form: Partial<LoginForm>, ctx: LoginContext, now = Date.now()): Promise<{ token: string; result: LoginResult }> {
+  async login(form: LoginForm, ctx: LoginContext, now = Date.now()): Promise<{ token: string; result: LoginResult }> {
     const name = form.username ?? '';
     // Recorded whatever happens next: a failed login is as much on record as a successful one.
     actionLog.record({ action: 'auth.login', actor: await this.loginActor(name, form.tenant || undefined, ctx) });
@@ -77,7 +78,7 @@ export class AuthService {
     return this.throttle.serialize(name, () => this.passwordLogin(form, name, ctx, Math.max(now, Date.now())));
   }
 
-  private async passwordLogin(form: Partial<LoginForm>, name: string, ctx: LoginContext, now: number) {
+  private async passwordLogin(form: LoginForm, name: string, ctx: LoginContext, now: number) {
     await this.throttle.check(name, ctx.address, now);
     // The captcha is consumed before the password is looked at: each attempt costs a fresh captcha,
     // and a captured request cannot be replayed.

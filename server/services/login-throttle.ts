@@ -16,7 +16,7 @@ export function addressKey(address: string): string {
 
 /**
  * Per-account-name and per-address failure counting: progressive waits after `loginSlowAfter`
- * failures, and an account-name lock after `loginLockAfter` (rules: LoginForm in common/api/types.ts).
+ * failures, and an account-name lock after `loginLockAfter` (rules: LoginForm in common/api/endpoints/auth.ts).
  */
 export class LoginThrottle {
   private readonly perAccount = new KeyedLock();

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { ERRORS } from '../../common/api/errors';
-import { PHONE_PATTERN, SMS_CODE_PATTERN, type SmsPurpose, type SmsSendResult } from '../../common/api/types';
+import type { SmsPurpose } from '../../common/api/endpoints/auth';
+import { PHONE_PATTERN, SMS_CODE_PATTERN, type SmsSendResult } from '../../common/api/types';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
 import type { SmsCodeRepository } from '../repositories/sms-code-repository';

@@ -1,7 +1,8 @@
 import { MessageOutlined } from '@ant-design/icons';
 import { Button, Form, Input, type FormInstance } from 'antd';
 import { useState } from 'react';
-import { SMS_CODE_PATTERN, type SmsPurpose } from '../../common/api/types';
+import type { SmsPurpose } from '../../common/api/endpoints/auth';
+import { SMS_CODE_PATTERN } from '../../common/api/types';
 import { sendSmsCode } from '../lib/account-api';
 import { useCaptcha } from '../lib/use-captcha';
 import { useCountdown } from '../lib/use-countdown';

@@ -1,6 +1,7 @@
 /** Account calls shared by the login, password and user-centre pages. */
 import { API } from '../../common/api/paths';
-import { USER_INFO_TYPE, type PhoneValidateRequest, type ProfileUpdateRequest, type SmsPurpose, type SmsSendResult, type UserDetails, type UserInfoModifyRequest } from '../../common/api/types';
+import { AUTH, type SmsSendQuery } from '../../common/api/endpoints/auth';
+import { USER_INFO_TYPE, type PhoneValidateRequest, type ProfileUpdateRequest, type SmsSendResult, type UserDetails, type UserInfoModifyRequest } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { api } from './api';
 
@@ -22,8 +23,8 @@ export function changePassword(oldPassword: string, newPassword: string, quietCo
 }
 
 /** Sends a 6-digit SMS code; the image captcha answer is required (and used up) by the server. */
-export function sendSmsCode(query: { phone: string; purpose: SmsPurpose; captchaId: string; captchaCode: string }): Promise<SmsSendResult> {
-  return api.get<SmsSendResult>(API.smsSend, { query });
+export function sendSmsCode(query: SmsSendQuery): Promise<SmsSendResult> {
+  return api.call(AUTH.smsSend, query);
 }
 
 /** Binds the phone to the caller with the code sent for purpose bindPhone. */

@@ -1,4 +1,5 @@
 /** Session-level calls shared by several features. */
+import { AUTH } from '../../common/api/endpoints/auth';
 import { API } from '../../common/api/paths';
 import type { HomeUrl } from '../../common/api/types';
 import { api } from './api';
@@ -11,7 +12,7 @@ export async function logout(): Promise<void> {
   // The next account to log in has its own menu and cache: never show it this one's.
   await endAccountSession();
   try {
-    await api.post<unknown>(API.logout, {}, { onError: () => undefined });
+    await api.call(AUTH.logout, undefined, { onError: () => undefined });
   } catch {
     // already logged out or offline: nothing to do
   }

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { API } from '../../common/api/paths';
+import { AUTH } from '../../common/api/endpoints/auth';
 import type { CaptchaImage } from '../../common/api/types';
 import { api } from './api';
 
 export function fetchCaptcha(): Promise<CaptchaImage> {
-  return api.get<CaptchaImage>(API.captcha);
+  return api.call(AUTH.captcha);
 }
 
 /**

@@ -6,7 +6,8 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { API } from '../../common/api/paths';
+import type { DataOf } from '../../common/api/endpoint';
+import { AUTH, type LoginForm } from '../../common/api/endpoints/auth';
 import { clientHeaders } from '../../common/api/client-env';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import type { CookieFetch } from './cookie-fetch';
@@ -25,9 +26,9 @@ export async function loginWithOutbox(jar: CookieFetch, options: LoginOptions): 
   const base = options.serverUrl.replace(/\/+$/, '');
   const signal = options.signal ?? AbortSignal.timeout(30_000);
   const headers = clientHeaders('desktop', 'internal');
-  const captchaRes = await jar.fetch(base + API.captcha, { method: 'GET', headers, signal });
+  const captchaRes = await jar.fetch(base + AUTH.captcha.path, { method: AUTH.captcha.method, headers, signal });
   if (!captchaRes.ok) throw new Error(`captcha request failed: HTTP ${captchaRes.status}`);
-  const { data } = (await captchaRes.json()) as { data: { captchaId: string } };
+  const { data } = (await captchaRes.json()) as { data: DataOf<typeof AUTH.captcha> };
   let answer: string | undefined;
   const lines = (await fsp.readFile(options.captchaOutbox, 'utf8')).trim().split('\n').reverse();
   for (const line of lines) {
@@ -38,15 +39,17 @@ export async function loginWithOutbox(jar: CookieFetch, options: LoginOptions): 
     }
   }
   if (!answer) throw new Error(`captcha ${data.captchaId} not found in ${options.captchaOutbox} (is DRIVE_TEST_HOOKS=1 set?)`);
-  const res = await jar.fetch(base + API.login, {
-    method: 'POST',
+  // The entry is form-encoded (AUTH.login.encoding).
+  const form: Required<Pick<LoginForm, 'username' | 'password' | 'captchaId' | 'captchaCode'>> = {
+    username: options.username,
+    password: encryptPassword(options.password),
+    captchaId: data.captchaId,
+    captchaCode: answer,
+  };
+  const res = await jar.fetch(base + AUTH.login.path, {
+    method: AUTH.login.method,
     headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      username: options.username,
-      password: encryptPassword(options.password),
-      captchaId: data.captchaId,
-      captchaCode: answer,
-    }).toString(),
+    body: new URLSearchParams(form).toString(),
     signal,
   });
   const text = await res.text();

@@ -1,4 +1,5 @@
 import type { AnyEndpoint } from '../endpoint';
+import { AUTH } from './auth';
 import { DICTIONARIES } from './dictionaries';
 import { GROUPS } from './groups';
 import { ORG } from './org';
@@ -8,6 +9,7 @@ import { ORG } from './org';
  * the tests walk this list (ROUTE_ACTIONS, access matrix, spec coverage). A new domain is one line here.
  */
 export const DOMAINS = {
+  auth: AUTH,
   dictionaries: DICTIONARIES,
   groups: GROUPS,
   org: ORG,

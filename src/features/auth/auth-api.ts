@@ -1,5 +1,6 @@
 import { API } from '../../../common/api/paths';
-import type { LoginForm, LoginResult, PasswordResetRequest, SmsLoginRequest, TenantAlias } from '../../../common/api/types';
+import { AUTH, type LoginForm, type SmsLoginRequest } from '../../../common/api/endpoints/auth';
+import type { LoginResult, PasswordResetRequest, TenantAlias } from '../../../common/api/types';
 import { api } from '../../lib/api';
 
 /**
@@ -17,12 +18,12 @@ export async function login(fields: { username: string; password: string; captch
   // A tenant's own login page (/login/{id}, spec §2) names the tenant: accounts are unique per tenant.
   const tenant = /^\/login\/([^/?#]+)/.exec(window.location.pathname)?.[1];
   if (tenant) form.tenant = decodeURIComponent(tenant);
-  return api.postForm<LoginResult>(API.login, { ...form });
+  return api.call(AUTH.login, form);
 }
 
 /** SMS login with the 6-digit code sent for purpose 'login'. */
 export function smsLogin(request: SmsLoginRequest): Promise<LoginResult> {
-  return api.post<LoginResult>(API.smsValidate, { phone: request.phone.trim(), code: request.code.trim() });
+  return api.call(AUTH.smsValidate, { phone: request.phone.trim(), code: request.code.trim() });
 }
 
 /** 忘记密码: the new password (AES-encrypted) with the code sent for purpose resetPassword. */
