@@ -23,6 +23,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
+          // DRIVE_TEST_DB=pg: one throwaway PostgreSQL for the run (docs/postgresql.md).
+          globalSetup: ['tests/support/postgres-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

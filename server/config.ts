@@ -17,11 +17,10 @@ export interface ServerConfig {
   dataDir: string;
   /** The built web app; missing → API only (with a warning). */
   staticDir: string;
-  /**
-   * Database location. Unset → SQLite file in dataDir. A `postgres://` URL is the seam for PostgreSQL
-   * (see db/database.ts); it is not implemented yet and refuses to start.
-   */
+  /** Database location (DB_URL). Unset → SQLite file in dataDir; `postgres://…` → PostgreSQL (db/database.ts). */
   dbUrl: string | undefined;
+  /** PG_POOL_SIZE: connections this process keeps to PostgreSQL (default 10; unused on SQLite). */
+  dbPoolSize?: number;
   /** Prefix for user avatar URLs (spec §3: avatar is prefixed with the base URL). '' = same origin. */
   publicBaseUrl: string;
   /**
@@ -147,6 +146,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     dataDir: path.resolve(env.DATA_DIR || './data'),
     staticDir: path.resolve(env.STATIC_DIR || './dist'),
     dbUrl: env.DB_URL || undefined,
+    dbPoolSize: intFromEnv(env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE'),
     publicBaseUrl: env.PUBLIC_BASE_URL || '',
     chunkSize: intFromEnv(env.CHUNK_SIZE, DEFAULTS.chunkSize, 'CHUNK_SIZE'),
     maxFileSize: intFromEnv(env.MAX_FILE_SIZE, DEFAULTS.maxFileSize, 'MAX_FILE_SIZE'),

@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Dialect } from 'kysely';
 import type { ServerConfig } from '../config';
 import { migrationProvider } from './migrations/index';
+import { createPostgresDialect, isPostgresUrl } from './postgres';
 import { refreshNameSortKeys } from './name-sort-keys';
 import { withStatementCache } from './statement-cache';
 import type { Database } from './schema';
@@ -10,13 +11,16 @@ import type { Database } from './schema';
 export type Db = Kysely<Database>;
 
 /**
- * Picks the Kysely dialect from the config. This is the only place that knows which database engine
- * runs: a PostgreSQL deployment adds a `PostgresDialect` (package `pg`) branch here; repositories
- * only use portable Kysely queries.
+ * Picks the Kysely dialect from the config: `DB_URL=postgres://…` → PostgreSQL (db/postgres.ts),
+ * unset → the SQLite file in the data directory. Repositories only use portable Kysely queries; where
+ * the engines differ, db/dialect.ts says how.
  */
 function createDialect(config: ServerConfig): Dialect {
   if (config.dbUrl) {
-    throw new Error(`DB_URL is set (${new URL(config.dbUrl).protocol}) but only SQLite is implemented; unset DB_URL`);
+    if (!isPostgresUrl(config.dbUrl)) {
+      throw new Error(`DB_URL must be a postgres:// URL (got ${new URL(config.dbUrl).protocol}); unset it for SQLite`);
+    }
+    return createPostgresDialect(config.dbUrl, { max: config.dbPoolSize });
   }
   const sqlite = new SQLite(path.join(config.dataDir, 'drive.sqlite'));
   // WAL lets readers run during a write; synchronous=FULL makes every committed transaction durable

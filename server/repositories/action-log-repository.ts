@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database';
 import type { ActionLogHeadsTable, ActionLogTable, Database } from '../db/schema';
 import { BROKEN_HEAD_MARK, brokenHeadMark, chainHash, GENESIS_HASH, headMac, headMacMatches } from '../services/action-log/chain';
+import { analyzeTable } from '../db/dialect';
 
 /** A row as the recorder builds it; seq and the hashes are given by the chain when it is appended. */
 export type NewActionRow = Omit<ActionLogTable, 'seq' | 'prev_hash' | 'hash'>;
@@ -198,8 +199,7 @@ export class ActionLogRepository {
    * statistics itself (autovacuum), so there this is SQLite's only.
    */
   async refreshStatistics(): Promise<void> {
-    await sql`pragma analysis_limit = 1000`.execute(this.db);
-    await sql`analyze action_log`.execute(this.db);
+    await analyzeTable(this.db, 'action_log');
   }
 
   heads(): Promise<ActionLogHeadsTable[]> {

@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
 import type { BlobsTable, Database, FilesTable, FileVersionsTable } from '../db/schema';
 import { ContentReplaceRefused, replaceContent, type ContentEditor } from './content-replacement';
+import { notBelowZero, sqliteOnly } from '../db/dialect';
 
 type Tx = Transaction<Database>;
 
@@ -117,7 +118,7 @@ export class TreeRepository {
     if (rootIds.length === 0) return { rows: 0, freed: [] };
     return this.db.transaction().execute(async (tx) => {
       // Rows are deleted in one statement; children and parents go together, checked at commit.
-      await sql`pragma defer_foreign_keys = on`.execute(tx);
+      await sqliteOnly(tx, sql`pragma defer_foreign_keys = on`);
       let rows = 0;
       const candidates = new Set<string>();
       for (const part of slices(rootIds)) {
@@ -132,9 +133,9 @@ export class TreeRepository {
             select owner_id, size as bytes from files where id in (${inTrees}) and is_dir = 0
             union all
             select f.owner_id, v.size from file_versions v join files f on f.id = v.file_id where f.id in (${inTrees})
-          ) group by owner_id`.execute(tx);
+          ) as charged group by owner_id`.execute(tx);
         for (const c of charged.rows) {
-          await sql`update users set used_size = max(0, used_size - ${Number(c.bytes)}) where id = ${c.owner_id}`.execute(tx);
+          await sql`update users set used_size = ${notBelowZero(sql`used_size - ${Number(c.bytes)}`)} where id = ${c.owner_id}`.execute(tx);
         }
         await sql`delete from file_versions where file_id in (${inTrees})`.execute(tx);
         await sql`delete from favorites where file_id in (${inTrees})`.execute(tx);
@@ -192,11 +193,11 @@ export class TreeRepository {
               select owner_id, size as bytes from files where id in (${tree}) and is_dir = 0
               union all
               select f.owner_id, v.size from file_versions v join files f on f.id = v.file_id where f.id in (${tree})
-            ) where owner_id != ${to.ownerId} group by owner_id`.execute(tx);
+            ) as charged where owner_id != ${to.ownerId} group by owner_id`.execute(tx);
           let total = 0;
           for (const c of charged.rows) {
             total += Number(c.bytes);
-            await sql`update users set used_size = max(0, used_size - ${Number(c.bytes)}) where id = ${c.owner_id}`.execute(tx);
+            await sql`update users set used_size = ${notBelowZero(sql`used_size - ${Number(c.bytes)}`)} where id = ${c.owner_id}`.execute(tx);
           }
           if (total > 0) await charge(tx, to.ownerId, total);
         }

@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../db/database';
 import type { Database, FilesTable, UploadsTable } from '../db/schema';
 import { freeName, numberedLikePattern } from '../services/naming';
 import { ContentReplaceRefused, replaceContent, type ContentEditor } from './content-replacement';
+import { sqliteOnly } from '../db/dialect';
 
 /**
  * What a chunk request needs of its upload: not the digest list, which grows with the file (a 10 GiB
@@ -200,7 +201,7 @@ export class UploadRepository {
    */
   async recordChunk(uploadId: string, idx: number, size: number, sha256: string, now: number, expiresAt: number): Promise<void> {
     await this.db.connection().execute(async (conn) => {
-      await sql`PRAGMA synchronous = NORMAL`.execute(conn);
+      await sqliteOnly(conn, sql`PRAGMA synchronous = NORMAL`);
       try {
         await conn.transaction().execute(async (tx) => {
           await tx
@@ -211,7 +212,7 @@ export class UploadRepository {
           await tx.updateTable('uploads').set({ updated_at: now, expires_at: expiresAt }).where('id', '=', uploadId).execute();
         });
       } finally {
-        await sql`PRAGMA synchronous = FULL`.execute(conn);
+        await sqliteOnly(conn, sql`PRAGMA synchronous = FULL`);
       }
     });
   }

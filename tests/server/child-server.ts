@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach } from 'vitest';
 import { API } from '../../common/api/paths';
 import { freePort } from '../support/free-port';
+import { testDbUrl } from '../support/test-database';
 import { ADMIN, Client, login, type TestServer } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -47,6 +48,7 @@ export async function startChild(dataDir: string, crashPoint?: string): Promise<
     DRIVE_TEST_CRASH_POINT: crashPoint ?? '',
     LOG_REQUESTS: '0',
     SWEEP_INTERVAL_MS: '0',
+    DB_URL: (await testDbUrl(dataDir)) ?? '',
   },
     'pipe',
   );

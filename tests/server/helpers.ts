@@ -12,6 +12,8 @@ import { buildApp, captchaOutboxFile, smsOutboxFile } from '../../server/app';
 import { DEFAULTS, type ServerConfig } from '../../server/config';
 import { sessionCookieAfter } from '../replay/node-runtime';
 import { chunkDigestHex, fingerprintHex } from '../support/chunk-digest';
+import { PsqlSyncDb } from '../support/psql-sync';
+import { dropTestDatabase, onPostgres, testDbUrl } from '../support/test-database';
 
 export const ADMIN = { username: 'admin', password: 'Admin@2024' };
 export const MEMBER = { username: 'member', password: 'Member@2024' };
@@ -30,7 +32,8 @@ export interface TestServer {
 
 /**
  * Builds the real server on 127.0.0.1:0 with a temp DATA_DIR (or `overrides.dataDir`, to start again
- * on the data of a server closed with `app.close()`) and the captcha test hook on.
+ * on the data of a server closed with `app.close()`) and the captcha test hook on. With
+ * DRIVE_TEST_DB=pg its database is the data directory's PostgreSQL database (support/test-database.ts).
  */
 export async function startServer(
   overrides: Partial<ServerConfig> = {},
@@ -42,7 +45,7 @@ export async function startServer(
     host: '127.0.0.1',
     dataDir,
     staticDir: path.join(dataDir, 'no-dist'),
-    dbUrl: undefined,
+    dbUrl: await testDbUrl(dataDir),
     publicBaseUrl: '',
     chunkSize: TEST_CHUNK_SIZE,
     maxFileSize: 1024 * 1024 * 1024,
@@ -70,6 +73,7 @@ export async function startServer(
     async close() {
       await app.close();
       await fsp.rm(dataDir, { recursive: true, force: true });
+      await dropTestDatabase(dataDir);
     },
   };
 }
@@ -232,17 +236,18 @@ export async function putChunk(
  * than the info/modify flow, which password-change.test.ts covers), so a member can use the file APIs.
  */
 export async function liftPasswordGate(server: TestServer, username: string): Promise<void> {
-  const { default: SQLite } = await import('better-sqlite3');
-  const db = new SQLite(path.join(server.dataDir, 'drive.sqlite'));
-  try {
-    db.prepare('update users set must_change_password = 0 where username = ?').run(username);
-  } finally {
-    db.close();
-  }
+  await withDb(server, (db) => db.prepare('update users set must_change_password = 0 where username = ?').run(username));
 }
 
-/** Test-only direct access to the server's SQLite file (inspection and setup the API cannot do yet). */
+/**
+ * Test-only direct access to the server's database (inspection and setup the API cannot do yet):
+ * the SQLite file, or with DRIVE_TEST_DB=pg the same calls on its PostgreSQL database (support/psql-sync.ts).
+ */
 export async function withDb<T>(server: { dataDir: string }, fn: (db: SqliteDatabase) => T): Promise<T> {
+  if (onPostgres()) {
+    const url = await testDbUrl(server.dataDir);
+    return fn(new PsqlSyncDb(url!) as unknown as SqliteDatabase);
+  }
   const { default: SQLite } = await import('better-sqlite3');
   const db = new SQLite(path.join(server.dataDir, 'drive.sqlite'));
   try {

@@ -1,0 +1,51 @@
+/**
+ * Where SQLite and PostgreSQL differ, in one place. Repositories and migrations write portable SQL
+ * through Kysely; the few statements that cannot be the same on both engines ask this module.
+ *
+ * Already the same on both, so not here: `text`/`integer`/`bigint` columns (integers come back as
+ * numbers on both: db/postgres.ts sets the type parsers), `insert … on conflict … do update/nothing`
+ * (Kysely's onConflict), `returning`, partial indexes, row-value comparisons `(a, b) < (x, y)`,
+ * recursive CTEs, `like … escape '\'` on lower-cased keys (SQLite's LIKE ignores ASCII case,
+ * PostgreSQL's does not: every LIKE in the code compares a lower-cased column with a lower-cased
+ * pattern, so both engines answer the same), `case when` instead of SQLite's two-argument max/min.
+ */
+import { PostgresAdapter, sql, type QueryExecutorProvider, type RawBuilder } from 'kysely';
+
+export type DbEngine = 'sqlite' | 'postgres';
+
+/** Which engine a Kysely instance (or transaction, or connection) runs on. */
+export function engineOf(db: QueryExecutorProvider): DbEngine {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * Runs an SQLite-only tuning statement (a PRAGMA); PostgreSQL has no equivalent that matters for
+ * correctness (its durability is the server's, its foreign keys are checked at statement end).
+ */
+export async function sqliteOnly(db: QueryExecutorProvider, statement: RawBuilder<unknown>): Promise<void> {
+  if (engineOf(db) === 'sqlite') await statement.execute(db);
+}
+
+/**
+ * Refreshes the planner's statistics of a table: SQLite samples (`analysis_limit`, so it stays cheap
+ * on a big table), PostgreSQL's ANALYZE samples by itself.
+ */
+export async function analyzeTable(db: QueryExecutorProvider, table: string): Promise<void> {
+  if (engineOf(db) === 'sqlite') await sql`pragma analysis_limit = 1000`.execute(db);
+  await sql`analyze ${sql.table(table)}`.execute(db);
+}
+
+/**
+ * Text columns whose order must be byte order (the keyset pages' sort keys, built in
+ * common/files/name-sort-key.ts to compare byte by byte): SQLite's default BINARY collation is byte
+ * order; on PostgreSQL the database's collation (often en_US.UTF-8) is not, so these columns get
+ * `COLLATE "C"` (migration 0085).
+ */
+export const BYTE_ORDER_COLUMNS: ReadonlyArray<{ table: string; column: string }> = [
+  { table: 'files', column: 'sort_key' },
+  { table: 'files', column: 'name_key' },
+];
+
+/** `max(0, x)` — SQLite's two-argument max is PostgreSQL's greatest(); a CASE is the same on both. */
+export const notBelowZero = (x: RawBuilder<number> | RawBuilder<unknown>): RawBuilder<number> =>
+  sql<number>`(case when ${x} > 0 then ${x} else 0 end)`;

@@ -1,0 +1,48 @@
+/**
+ * PostgreSQL connection for `DB_URL=postgres://…`: Kysely's PostgresDialect over a `pg` pool.
+ *
+ * `pg` returns 64-bit integers (`bigint` columns, `count(*)`) and `numeric` (`sum` of a bigint) as
+ * strings, because they may exceed 2^53. Every such value of ours (sizes, times in ms, counters) is
+ * below 2^53 and the code expects numbers, as better-sqlite3 gives them: the pool parses them to
+ * numbers, and refuses (throws) a value a JS number cannot hold exactly instead of rounding it.
+ */
+import pg from 'pg';
+import { PostgresDialect, type Dialect } from 'kysely';
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+function exactNumber(text: string): number {
+  const n = Number(text);
+  if (/^-?\d+$/.test(text) && !Number.isSafeInteger(n)) {
+    throw new Error(`database value ${text} does not fit a JavaScript number exactly`);
+  }
+  return n;
+}
+
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return exactNumber;
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+export interface PostgresOptions {
+  /** Connections in the pool (PG_POOL_SIZE; default 10). */
+  max?: number;
+}
+
+/** A pool for `url`; `application_name` shows the server in pg_stat_activity. */
+export function createPostgresPool(url: string, options: PostgresOptions = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types, application_name: 'drive-server' });
+  // An idle connection the server closed (a PostgreSQL restart) emits 'error' on the pool; without a
+  // listener that would end the process. The next query takes a fresh connection.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export function createPostgresDialect(url: string, options: PostgresOptions = {}): Dialect {
+  return new PostgresDialect({ pool: createPostgresPool(url, options) });
+}
+
+export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
