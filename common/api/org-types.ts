@@ -75,18 +75,6 @@ export const ORG_PAGE_MAX = 200;
 /** Account states of the list's filter. `locked`: by an admin (= disabled) or by failed logins. */
 export type UserState = 'active' | 'locked' | 'mustChange';
 
-export interface UserListRequest {
-  departmentId?: string;
-  /** With sub-departments (default true). */
-  includeSub?: boolean;
-  role?: RoleCode;
-  state?: UserState;
-  /** Part of the account, nickname or phone. */
-  keyword?: string;
-  cursor?: string | null;
-  pageSize?: number;
-}
-
 /** One row of 用户管理 (admin): everything the list and the edit form show. */
 export interface UserRow {
   id: string;
@@ -111,68 +99,6 @@ export interface UserRow {
 export interface UserListResponse {
   items: UserRow[];
   nextCursor: string | null;
-}
-
-/**
- * Admin: `POST /api/v2/user/add`. `password` is the initial password, AES-encrypted like every password
- * (common/crypto), checked against the §5 rules; the user must change it at first login
- * (passwordChangeType 1). `quota` must be one of the static list `quota` (common/org/quota.ts).
- */
-export interface UserAddRequest {
-  website: string;
-  nickName: string;
-  phone: string;
-  departmentId: string;
-  role: RoleCode;
-  quota: number;
-  outerLogin: boolean;
-  password: string;
-}
-
-/**
- * Admin: `POST /api/v2/user/edit`. `password`, when given, resets the password to a new initial one:
- * the user must change it at next login and their sessions end. Changing role, outer login or account
- * follows the same rules as their own calls (last admin kept; outer login off ends public sessions).
- */
-export interface UserEditRequest {
-  id: string;
-  website: string;
-  nickName: string;
-  phone: string;
-  departmentId: string;
-  role: RoleCode;
-  quota: number;
-  outerLogin: boolean;
-  password?: string;
-}
-
-/** Admin: `POST /api/v2/user/setDepartment`: moves several people into one department. */
-export interface UserSetDepartmentRequest {
-  ids: string[];
-  departmentId: string;
-}
-
-/**
- * Admin: `POST /api/v2/user/delete {id}`. Refused while the user owns files, live or in the recycle
- * bin (USER_HAS_FILES: transfer them first), for the caller's own account and for the last admin.
- * The account is then gone for good: its name and phone are free again, its sessions, group
- * memberships, favourites and pending uploads end; what it did stays attributed to it.
- */
-export interface UserDeleteRequest {
-  id: string;
-}
-
-/**
- * Admin: `POST /api/v2/user/transferFiles`: every file and folder `fromId` owns (live and in the
- * recycle bin, group-space entries included) becomes `toId`'s, in one transaction. Entries of the
- * personal categories land in a new folder 「<nickname>（<account>）的文件」 in the same category of the
- * recipient; the used space moves with them and the recipient's quota grows by the same amount, so
- * the recipient's free space is unchanged. In code this is a hand-over ("transfer" means uploads and
- * downloads, 传输); the spec's path and the action code keep their names.
- */
-export interface HandOverFilesRequest {
-  fromId: string;
-  toId: string;
 }
 
 export interface HandOverFilesResponse {

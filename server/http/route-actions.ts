@@ -60,11 +60,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'GET /api/actionLog/export': 'audit.export',
   'GET /api/actionLog/checkpoint': 'audit.checkpoint',
 
-  'POST /api/v2/user/add': 'user.create',
-  'POST /api/v2/user/edit': 'user.update',
-  'POST /api/v2/user/setDepartment': 'user.update',
-  'POST /api/v2/user/delete': 'user.delete',
-  'POST /api/v2/user/transferFiles': 'user.transferFiles',
   'POST /api/v2/user/batch/import': 'user.batchImport',
 
   'POST /api/tenant/update': 'tenant.update',
@@ -121,7 +116,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/v2/file/multipleFile/check': null,
   'POST /api/actionLog/list': null,
   'POST /api/staticData/list': null,
-  'POST /api/v2/user/list': null,
   'POST /api/syn/content': null,
   'POST /api/syn/check': null,
   'POST /api/v2/user/batch/preview': null,

@@ -1,84 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import type { ApiOk } from '../../common/api/envelope';
-import type {
-  UserAddRequest,
-  UserDeleteRequest,
-  UserEditRequest,
-  UserListRequest,
-  UserListResponse,
-  UserRow,
-  UserSetDepartmentRequest,
-  HandOverFilesRequest,
-  HandOverFilesResponse,
-} from '../../common/api/org-types';
-import { API } from '../../common/api/paths';
+import { USER_ADMIN } from '../../common/api/endpoints/user-admin';
+import { route } from '../http/endpoint-route';
 import { callerOf } from '../http/session-guard';
 import type { UserAdminService } from '../services/user-admin-service';
-import { idList, idString } from './schemas';
 
-const adminOnly = { adminOnly: true } as const;
-const text = (maxLength: number) => ({ type: 'string', maxLength }) as const;
-const role = { type: 'string', enum: ['admin', 'member'] } as const;
-const cipherText = text(512);
-const profile = {
-  website: text(64),
-  nickName: text(128),
-  phone: text(32),
-  departmentId: idString,
-  role,
-  quota: { type: 'integer', minimum: 0 },
-  outerLogin: { type: 'boolean' },
-} as const;
-const body = (required: string[], properties: Record<string, unknown>) => ({ body: { type: 'object', required, properties, additionalProperties: false } });
-
-/** 用户管理 (admin only, ours; payloads and rules in common/api/org-types.ts). */
+/** 用户管理 (admin only, ours; declared in common/api/endpoints/user-admin.ts). */
 export function registerUserAdminRoutes(app: FastifyInstance, users: UserAdminService): void {
-  app.post(
-    API.userList,
-    {
-      config: adminOnly,
-      schema: body([], {
-        departmentId: idString,
-        includeSub: { type: 'boolean' },
-        role,
-        state: { type: 'string', enum: ['active', 'locked', 'mustChange'] },
-        keyword: text(64),
-        cursor: { anyOf: [text(400), { type: 'null' }] },
-        pageSize: { type: 'integer', minimum: 1, maximum: 1000 },
-      }),
-    },
-    async (request): Promise<ApiOk<UserListResponse>> => ({ data: await users.list(callerOf(request), (request.body ?? {}) as UserListRequest) }),
-  );
-  app.get(
-    API.userGet,
-    { config: adminOnly, schema: { querystring: { type: 'object', required: ['id'], properties: { id: idString } } } },
-    async (request): Promise<ApiOk<UserRow>> => ({ data: await users.get(callerOf(request), (request.query as { id: string }).id) }),
-  );
-  const required = Object.keys(profile);
-  app.post(API.userAdd, { config: adminOnly, schema: body([...required, 'password'], { ...profile, password: cipherText }) }, async (request): Promise<ApiOk<UserRow>> => ({
-    data: (await users.add(callerOf(request), request.body as UserAddRequest)).row,
-  }));
-  app.post(
-    API.userEdit,
-    { config: adminOnly, schema: body(['id', ...required], { id: idString, ...profile, password: cipherText }) },
-    async (request): Promise<ApiOk<UserRow>> => ({ data: (await users.edit(callerOf(request), request.body as UserEditRequest)).row }),
-  );
-  app.post(
-    API.userSetDepartment,
-    { config: adminOnly, schema: body(['ids', 'departmentId'], { ids: idList, departmentId: idString }) },
-    async (request): Promise<ApiOk<{ moved: number }>> => ({
-      data: { moved: (await users.setDepartment(callerOf(request), request.body as UserSetDepartmentRequest)).moved },
-    }),
-  );
-  app.post(API.userDelete, { config: adminOnly, schema: body(['id'], { id: idString }) }, async (request): Promise<ApiOk<null>> => {
-    await users.delete(callerOf(request), request.body as UserDeleteRequest);
+  route(app, USER_ADMIN.list, async (request) => ({ data: await users.list(callerOf(request), request.body ?? {}) }));
+  route(app, USER_ADMIN.get, async (request) => ({ data: await users.get(callerOf(request), request.query.id) }));
+  route(app, USER_ADMIN.add, async (request) => ({ data: (await users.add(callerOf(request), request.body)).row }));
+  route(app, USER_ADMIN.edit, async (request) => ({ data: (await users.edit(callerOf(request), request.body)).row }));
+  route(app, USER_ADMIN.setDepartment, async (request) => ({ data: { moved: (await users.setDepartment(callerOf(request), request.body)).moved } }));
+  route(app, USER_ADMIN.delete, async (request) => {
+    await users.delete(callerOf(request), request.body);
     return { data: null };
   });
-  app.post(
-    API.userTransferFiles,
-    { config: adminOnly, schema: body(['fromId', 'toId'], { fromId: idString, toId: idString }) },
-    async (request): Promise<ApiOk<HandOverFilesResponse>> => ({
-      data: (await users.handOverFiles(callerOf(request), request.body as HandOverFilesRequest)).result,
-    }),
-  );
+  route(app, USER_ADMIN.handOverFiles, async (request) => ({ data: (await users.handOverFiles(callerOf(request), request.body)).result }));
 }

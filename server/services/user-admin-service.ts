@@ -1,15 +1,13 @@
 import { ERRORS } from '../../common/api/errors';
 import type {
+  HandOverFilesRequest,
   UserAddRequest,
   UserDeleteRequest,
   UserEditRequest,
   UserListRequest,
-  UserListResponse,
-  UserRow,
   UserSetDepartmentRequest,
-  HandOverFilesRequest,
-  HandOverFilesResponse,
-} from '../../common/api/org-types';
+} from '../../common/api/endpoints/user-admin';
+import type { HandOverFilesResponse, UserListResponse, UserRow } from '../../common/api/org-types';
 import { ROLES, type RoleCode } from '../../common/api/types';
 import { decryptPassword } from '../../common/crypto/password-cipher';
 import { accountKey, accountProblem, nicknameProblem, phoneProblem } from '../../common/org/account';

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import type { DepartmentNode, ImportPreview, OrgTree, UserAddRequest, UserRow } from '../../common/api/org-types';
+import type { UserAddRequest } from '../../common/api/endpoints/user-admin';
+import type { DepartmentNode, ImportPreview, OrgTree, UserRow } from '../../common/api/org-types';
 import { API } from '../../common/api/paths';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { DEFAULT_QUOTA_CHOICE } from '../../common/org/quota';

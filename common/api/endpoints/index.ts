@@ -3,6 +3,7 @@ import { AUTH } from './auth';
 import { DICTIONARIES } from './dictionaries';
 import { GROUPS } from './groups';
 import { ORG } from './org';
+import { USER_ADMIN } from './user-admin';
 
 /**
  * Every declared endpoint, by domain. The server registers each domain's routes from its entries;
@@ -13,6 +14,7 @@ export const DOMAINS = {
   dictionaries: DICTIONARIES,
   groups: GROUPS,
   org: ORG,
+  userAdmin: USER_ADMIN,
 } as const;
 
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(DOMAINS).flatMap((domain) => Object.values(domain) as AnyEndpoint[]);

@@ -1,6 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { UserListRequest, UserListResponse } from '../../../common/api/types';
+import type { UserListRequest } from '../../../common/api/endpoints/user-admin';
+import type { UserListResponse } from '../../../common/api/types';
 import { listUsers } from './users-api';
 
 export const USERS_KEY = ['account', 'system-users'] as const;

@@ -8,41 +8,39 @@ import type {
   OuterLoginSetRequest,
   RoleCode,
   SetRolesRequest,
-  UserAddRequest,
-  UserEditRequest,
-  UserListRequest,
   UserListResponse,
   UserRow,
   HandOverFilesResponse,
 } from '../../../common/api/types';
+import { USER_ADMIN, type UserAddRequest, type UserEditRequest, type UserListRequest } from '../../../common/api/endpoints/user-admin';
 import { api } from '../../lib/api';
 
 export function listUsers(req: UserListRequest, signal?: AbortSignal): Promise<UserListResponse> {
-  return api.post<UserListResponse>(API.userList, req, { signal });
+  return api.call(USER_ADMIN.list, req, { signal });
 }
 
 export function getUser(id: string, signal?: AbortSignal): Promise<UserRow> {
-  return api.get<UserRow>(API.userGet, { query: { id }, signal });
+  return api.call(USER_ADMIN.get, { id }, { signal });
 }
 
 export function addUser(req: UserAddRequest): Promise<UserRow> {
-  return api.post<UserRow>(API.userAdd, req);
+  return api.call(USER_ADMIN.add, req);
 }
 
 export function editUser(req: UserEditRequest): Promise<UserRow> {
-  return api.post<UserRow>(API.userEdit, req);
+  return api.call(USER_ADMIN.edit, req);
 }
 
 export function deleteUser(id: string, quietCodes?: readonly string[]): Promise<unknown> {
-  return api.post<unknown>(API.userDelete, { id }, { quietCodes });
+  return api.call(USER_ADMIN.delete, { id }, { quietCodes });
 }
 
 export function handOverFiles(fromId: string, toId: string): Promise<HandOverFilesResponse> {
-  return api.post<HandOverFilesResponse>(API.userTransferFiles, { fromId, toId });
+  return api.call(USER_ADMIN.handOverFiles, { fromId, toId });
 }
 
 export function setDepartment(ids: string[], departmentId: string): Promise<{ moved: number }> {
-  return api.post<{ moved: number }>(API.userSetDepartment, { ids, departmentId });
+  return api.call(USER_ADMIN.setDepartment, { ids, departmentId });
 }
 
 export function setLocked(userId: string, locked: boolean): Promise<unknown> {
