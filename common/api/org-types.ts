@@ -155,16 +155,6 @@ export interface ImportPreview {
 
 export const IMPORT_BATCH_TTL_MS = 60 * 60 * 1000;
 
-/**
- * `POST /api/v2/user/batch/import`: imports the batch's good rows in ONE transaction, all checked again
- * (the tenant may have changed since the preview); `password` (AES-encrypted) is the initial password
- * of every imported account, which each must change at first login.
- */
-export interface ImportCommitRequest {
-  batchId: string;
-  password: string;
-}
-
 export interface ImportResult {
   batchId: string;
   imported: number;

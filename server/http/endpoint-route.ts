@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { TSchema } from 'typebox';
 import type { AnyEndpoint, BodyOf, DataOf, ParamsOf, QueryOf } from '../../common/api/endpoint';
 import { routePath } from '../../common/api/endpoint';
 import type { ApiOk } from '../../common/api/envelope';
 
 /** The request a handler of `E` gets: body, query and params typed from the declaration, and validated. */
 export type EndpointRequest<E extends AnyEndpoint> = FastifyRequest<{
-  Body: BodyOf<E>;
+  /** Without a body schema the body is not validated (raw bodies, calls that take none): unknown. */
+  Body: E['body'] extends TSchema ? BodyOf<E> : unknown;
   Querystring: QueryOf<E>;
   Params: ParamsOf<E>;
 }>;

@@ -60,7 +60,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'GET /api/actionLog/export': 'audit.export',
   'GET /api/actionLog/checkpoint': 'audit.checkpoint',
 
-  'POST /api/v2/user/batch/import': 'user.batchImport',
 
   'POST /api/tenant/update': 'tenant.update',
   'GET /api/tenant/resetLogo': 'tenant.resetLogo',
@@ -118,7 +117,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/staticData/list': null,
   'POST /api/syn/content': null,
   'POST /api/syn/check': null,
-  'POST /api/v2/user/batch/preview': null,
   'POST /api/v2/share/mine': null,
   'POST /api/v2/share/check': null,
   'POST /api/v2/shareLink/mine': null,

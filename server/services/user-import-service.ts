@@ -1,9 +1,9 @@
+import type { ImportCommitRequest } from '../../common/api/endpoints/user-import';
 import { ERRORS } from '../../common/api/errors';
 import {
   IMPORT_BATCH_TTL_MS,
   IMPORT_COLUMNS,
   type ImportColumn,
-  type ImportCommitRequest,
   type ImportFormat,
   type ImportPreview,
   type ImportResult,

@@ -72,7 +72,7 @@ export interface RequestOptions {
 }
 
 /** Options of `api.call`: what the declaration does not fix. */
-export type CallOptions = Omit<RequestOptions, 'method' | 'body' | 'form' | 'query' | 'raw'> & {
+export type CallOptions = Omit<RequestOptions, 'method' | 'body' | 'form' | 'query'> & {
   /** Values of the path's `:name` parameters. */
   params?: Record<string, string>;
 };
@@ -249,8 +249,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   async function call<E extends AnyEndpoint>(endpoint: E, ...[input, options = {}]: CallArgs<E>): Promise<DataOf<E>> {
     const { params, ...rest } = options;
     const path = params ? pathWith(endpoint, params) : endpoint.path;
-    if (endpoint.encoding === 'raw') throw new Error(`${endpoint.path}: raw bodies are sent with api.request(…, { raw })`);
-    if (endpoint.encoding === 'query') return request<DataOf<E>>(path, { ...rest, method: endpoint.method, query: input as RequestOptions['query'] });
+    // A raw endpoint's input is its query; its body is the Blob in `options.raw`.
+    if (endpoint.encoding === 'query' || endpoint.encoding === 'raw') return request<DataOf<E>>(path, { ...rest, method: endpoint.method, query: input as RequestOptions['query'] });
+    if (rest.raw) throw new Error(`${endpoint.path}: only raw endpoints take a raw body`);
     return request<DataOf<E>>(path, { ...rest, method: endpoint.method, body: input ?? {}, form: endpoint.encoding === 'form' });
   }
 

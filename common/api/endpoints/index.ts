@@ -4,6 +4,7 @@ import { DICTIONARIES } from './dictionaries';
 import { GROUPS } from './groups';
 import { ORG } from './org';
 import { USER_ADMIN } from './user-admin';
+import { USER_IMPORT } from './user-import';
 
 /**
  * Every declared endpoint, by domain. The server registers each domain's routes from its entries;
@@ -15,6 +16,7 @@ export const DOMAINS = {
   groups: GROUPS,
   org: ORG,
   userAdmin: USER_ADMIN,
+  userImport: USER_IMPORT,
 } as const;
 
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(DOMAINS).flatMap((domain) => Object.values(domain) as AnyEndpoint[]);

@@ -1,7 +1,6 @@
 import { API } from '../../../common/api/paths';
 import type {
   AccountLockRequest,
-  ImportCommitRequest,
   ImportFormat,
   ImportPreview,
   ImportResult,
@@ -13,6 +12,7 @@ import type {
   HandOverFilesResponse,
 } from '../../../common/api/types';
 import { USER_ADMIN, type UserAddRequest, type UserEditRequest, type UserListRequest } from '../../../common/api/endpoints/user-admin';
+import { USER_IMPORT, type ImportCommitRequest } from '../../../common/api/endpoints/user-import';
 import { api } from '../../lib/api';
 
 export function listUsers(req: UserListRequest, signal?: AbortSignal): Promise<UserListResponse> {
@@ -59,11 +59,11 @@ export function setOuterLogin(userId: string, enabled: boolean): Promise<unknown
 }
 
 export function previewImport(file: File, signal?: AbortSignal): Promise<ImportPreview> {
-  return api.request<ImportPreview>(API.userImportPreview, { method: 'POST', raw: file, query: { name: file.name }, signal });
+  return api.call(USER_IMPORT.preview, { name: file.name }, { raw: file, signal });
 }
 
 export function commitImport(req: ImportCommitRequest): Promise<ImportResult> {
-  return api.post<ImportResult>(API.userImportCommit, req);
+  return api.call(USER_IMPORT.commit, req);
 }
 
 export const templateUrl = (format: ImportFormat): string => `${API.userImportTemplate}?format=${format}`;

@@ -251,3 +251,15 @@ describe('api client: call(entry, input)', () => {
     expect(h.calls).toHaveLength(0);
   });
 });
+
+describe('api client: call(entry) with a raw body', () => {
+  const raw = endpoint({ method: 'POST', path: '/api/x/sheet', access: 'admin', action: null, encoding: 'raw', query: Type.Object({ name: Type.String() }), response: data<number>() });
+
+  it('sends the Blob as the body and the input as the query', async () => {
+    const h = harness(200, { data: 3 });
+    await expect(h.client.call(raw, { name: 'a.csv' }, { raw: new Blob(['x,y']) })).resolves.toBe(3);
+    const { url, init } = h.calls[0]!;
+    expect([init.method, url, (init.headers as Record<string, string>)['Content-Type']]).toEqual(['POST', '/api/x/sheet?name=a.csv', 'application/octet-stream']);
+    expect(await (init.body as Blob).text()).toBe('x,y');
+  });
+});
