@@ -17,10 +17,6 @@ export const API = {
   captchaValidate: '/spacex/captcha/validate',
   smsSend: '/api/captcha/sms/send',
   smsValidate: '/api/captcha/smsCode/validate',
-  /**
-   * Ours, 忘记密码: `POST {phone, code, value}` (PasswordResetRequest) → null, public. The code comes
-   * from smsSend with purpose resetPassword; the user then logs in with the new password.
-   */
   passwordReset: '/api/user/password/reset',
 
   // users

@@ -78,26 +78,13 @@ export interface LoginResult {
   homeUrl: string;
 }
 
-/** The login calls' payloads (LoginForm, SmsSendQuery, SmsLoginRequest, …) are declared with them in endpoints/auth.ts. */
+/** The login calls' payloads (LoginForm, SmsSendQuery, SmsLoginRequest, PasswordResetRequest, …) are declared with them in endpoints/auth.ts. */
 
 export interface SmsSendResult {
   /** Seconds the code stays valid (at most 600). */
   expiresIn: number;
   /** Seconds before another code may be requested for this phone. */
   resendAfter: number;
-}
-
-/**
- * 忘记密码 (ours): `POST` to API.passwordReset, public. `code` is the SMS code sent with purpose
- * resetPassword to the account's bound phone; `value` the new password, AES-encrypted like the
- * password change's. The §5 rules apply (PASSWORD_INVALID, checked before the code is used up); a
- * wrong, used or expired code, or a phone no account has, answers SMS_CODE_INVALID alike. On success
- * every session of the account ends and a lock by login failures is lifted (an admin's lock stays).
- */
-export interface PasswordResetRequest {
-  phone: string;
-  code: string;
-  value: string;
 }
 
 /** Mainland mobile numbers: 11 digits, 13x to 19x. */

@@ -21,7 +21,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/user/info/modify': 'account.passwordChange',
   'POST /api/user/phone/validate': 'account.phoneBind',
   'POST /api/user/readAgreement': 'account.agreementRead',
-  'POST /api/user/password/reset': 'account.passwordReset',
   'POST /api/user/profile/update': 'account.profileUpdate',
   'POST /api/v2/user/setRoles': 'user.setRole',
   'POST /api/v2/account/lock': 'user.lock',

@@ -1,6 +1,6 @@
 import { ERRORS } from '../../common/api/errors';
 import type { NetworkEnv } from '../../common/api/client-env';
-import type { PasswordResetRequest } from '../../common/api/types';
+import type { PasswordResetRequest } from '../../common/api/endpoints/auth';
 import { decryptPassword } from '../../common/crypto/password-cipher';
 import { validateNewPassword } from '../../common/validation/password';
 import { AppError } from '../http/app-error';

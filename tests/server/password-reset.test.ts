@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER_PLATFORM } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
-import type { PasswordResetRequest, UserDetails } from '../../common/api/types';
+import type { PasswordResetRequest } from '../../common/api/endpoints/auth';
+import type { UserDetails } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { ADMIN, Client, loggedInClient, login, readSmsCode, solveCaptcha, startServer, withDb, type TestServer } from './helpers';
 

@@ -69,6 +69,16 @@ export type SmsSendQuery = Static<typeof SmsSendQuery>;
 export const SmsLoginBody = Type.Object({ phone: Field, code: Field });
 export type SmsLoginRequest = Static<typeof SmsLoginBody>;
 
+/**
+ * 忘记密码 (ours). `code` is the SMS code sent with purpose resetPassword to the account's bound phone;
+ * `value` the new password, AES-encrypted like the password change's. The §5 rules apply
+ * (PASSWORD_INVALID, checked before the code is used up); a wrong, used or expired code, or a phone no
+ * account has, answers SMS_CODE_INVALID alike. On success every session of the account ends and a lock
+ * by login failures is lifted (an admin's lock stays). The user then logs in with the new password.
+ */
+export const PasswordResetBody = Type.Object({ phone: Field, code: Field, value: Field });
+export type PasswordResetRequest = Static<typeof PasswordResetBody>;
+
 const pub = 'public' as const;
 
 export const AUTH = {
@@ -84,4 +94,6 @@ export const AUTH = {
   smsValidate: endpoint({ method: 'POST', path: API.smsValidate, access: pub, action: 'auth.smsLogin', body: SmsLoginBody, response: data<LoginResult>() }),
   /** Works with or without a session, so a client can always reset to a clean state. */
   logout: endpoint({ method: 'POST', path: API.logout, access: pub, action: 'auth.logout', response: data<null>() }),
+  /** 忘记密码 by an SMS code to the bound phone (public: the user cannot log in). */
+  passwordReset: endpoint({ method: 'POST', path: API.passwordReset, access: pub, action: 'account.passwordReset', body: PasswordResetBody, response: data<null>() }),
 };

@@ -1,6 +1,6 @@
 import { API } from '../../../common/api/paths';
-import { AUTH, type LoginForm, type SmsLoginRequest } from '../../../common/api/endpoints/auth';
-import type { LoginResult, PasswordResetRequest, TenantAlias } from '../../../common/api/types';
+import { AUTH, type LoginForm, type PasswordResetRequest, type SmsLoginRequest } from '../../../common/api/endpoints/auth';
+import type { LoginResult, TenantAlias } from '../../../common/api/types';
 import { api } from '../../lib/api';
 
 /**
@@ -30,7 +30,7 @@ export function smsLogin(request: SmsLoginRequest): Promise<LoginResult> {
 export async function resetPassword(fields: { phone: string; code: string; newPassword: string }, quietCodes: readonly string[]): Promise<unknown> {
   const { encryptPassword } = await import('../../../common/crypto/password-cipher');
   const body: PasswordResetRequest = { phone: fields.phone.trim(), code: fields.code.trim(), value: encryptPassword(fields.newPassword) };
-  return api.post<unknown>(API.passwordReset, body, { quietCodes });
+  return api.call(AUTH.passwordReset, body, { quietCodes });
 }
 
 /** Records on the server that the user accepted the user agreement (needs the new session). */
