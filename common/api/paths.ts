@@ -19,16 +19,10 @@ export const API = {
   smsValidate: '/api/captcha/smsCode/validate',
   passwordReset: '/api/user/password/reset',
 
-  // users
+  // users (declared in endpoints/account.ts)
   userDetails: '/api/user/details/search',
-  /**
-   * Admin only (user management): `POST {keyword?}` (UserSearchRequest) → UserSummary[] of the caller's
-   * tenant, at most USER_SEARCH_LIMIT, ordered by account. Gives admins the ids the calls below take.
-   */
   userSearch: '/api/user/search',
-  /** `POST {}` → null: records that the caller accepted the user agreement (UserDetails.agreementRead). */
   readAgreement: '/api/user/readAgreement',
-  /** `POST {value, type: 4, oldPassword}` (UserInfoModifyRequest), both AES-encrypted (§9). */
   userInfoModify: '/api/user/info/modify',
   /**
    * Ours, 基本信息: `POST {nickName?, avatar?}` (ProfileUpdateRequest) → UserDetails. The avatar comes as
@@ -38,16 +32,11 @@ export const API = {
   userProfileUpdate: '/api/user/profile/update',
   /** Ours: `GET {userAvatarPrefix}{key}` → the WebP avatar, for users of the owner's tenant (others: 404). */
   userAvatarPrefix: '/api/user/avatar/',
-  /** `POST {phone, code}` (PhoneValidateRequest): binds the phone after an SMS sent with purpose bindPhone. */
   phoneValidate: '/api/user/phone/validate',
-  /** Admin only: `POST {userId, roles}` (SetRolesRequest). */
   setRoles: '/api/v2/user/setRoles',
-  /** `GET ?userId=` → UserRoles; without userId the caller's own; another user's needs an admin. */
   getRoles: '/api/v2/user/getRoles',
-  /** Admin only: `POST {userId}` (AccountLockRequest). */
   accountLock: '/api/v2/account/lock',
   accountUnlock: '/api/v2/account/unlock',
-  /** Admin only: `POST {userId, enabled}` (OuterLoginSetRequest). */
   outerLoginSet: '/api/user/outerLogin/set',
 
   // organisation (issue 14): payloads in org-types.ts. The three orgUser calls are spec §7's, for any

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { CLIENT_KEY_PATTERN } from '../transfer/protocol';
+import { ROLES } from './types';
 
 /**
  * Schema pieces shared by endpoint declarations (TypeBox: each is JSON Schema and a type). The server
@@ -25,5 +26,7 @@ export const IdList = Type.Array(IdString, { minItems: 1, maxItems: 1000 });
 export const Decisions = Type.Record(Type.String(), Type.Enum(['rename', 'overwrite', 'skip']), { maxProperties: 1000 });
 /** A body that must be `{}` (calls that take no input but are POSTs). */
 export const EmptyBody = Type.Object({}, { additionalProperties: false });
+/** A role code (RoleCode: 'admin' | 'member'), from the list of roles that can be given. */
+export const RoleCodeSchema = Type.Enum(ROLES.map((r) => r.code), { type: 'string' });
 /** `{ id }`: the most common body and query. */
 export const IdBody = Type.Object({ id: IdString });

@@ -98,26 +98,10 @@ export interface ProfileUpdateRequest {
   avatar?: string;
 }
 
+/** The account calls' payloads (UserInfoModifyRequest, SetRolesRequest, …) are declared with them in endpoints/account.ts. */
+
 /** `POST /api/user/info/modify` kinds (spec §7: 4 = password). Only 4 exists so far. */
 export const USER_INFO_TYPE = { password: 4 } as const;
-
-/**
- * Password change. `value` and `oldPassword` are AES-encrypted (common/crypto/password-cipher). The
- * server checks the old password (wrong → OLD_PASSWORD_WRONG, counted like a login failure), enforces
- * the §5 rules of common/validation/password.ts (PASSWORD_INVALID carrying the §5 message), refuses the
- * same password (PASSWORD_SAME_AS_OLD), stores a new scrypt hash, lifts the initial/expired gate and
- * ends EVERY session of the user, the current one included: the client then goes to /login (spec §2).
- */
-export interface UserInfoModifyRequest {
-  value: string;
-  type: 4;
-  oldPassword: string;
-}
-
-export interface UserSearchRequest {
-  /** Part of the account or nickname (ASCII letters case-insensitive); empty = everyone. */
-  keyword?: string;
-}
 
 export const USER_SEARCH_LIMIT = 200;
 
@@ -134,12 +118,6 @@ export interface UserSummary {
   outerLogin: boolean;
 }
 
-/** Binds `phone` to the caller with the code sent by `sms/send?purpose=bindPhone`. */
-export interface PhoneValidateRequest {
-  phone: string;
-  code: string;
-}
-
 /**
  * Role codes (spec §6 "role names: not shown"): a user holds exactly one. `admin` is the tenant
  * administrator (every adminOnly API, the system menu, all button permissions); `member` an ordinary
@@ -151,34 +129,11 @@ export const ROLES: ReadonlyArray<{ code: RoleCode; name: string }> = [
   { code: 'member', name: '普通用户' },
 ];
 
-/** Admin only. `roles` must hold exactly one code; the tenant's last admin cannot lose the role. */
-export interface SetRolesRequest {
-  userId: string;
-  roles: RoleCode[];
-}
-
 export interface UserRoles {
   userId: string;
   roles: RoleCode[];
   /** Every role that can be given, for the picker. */
   available: ReadonlyArray<{ code: RoleCode; name: string }>;
-}
-
-/**
- * Admin only, same tenant (another tenant's id → USER_NOT_FOUND, 404). Lock ends the user's sessions (their next
- * call answers 400sec-core-301); an admin cannot lock themself. Unlock also clears the failure count.
- */
-export interface AccountLockRequest {
-  userId: string;
-}
-
-/**
- * Admin only. Whether the user may log in through the public-network build (X-Network-Env: public).
- * Turning it off also ends the user's public-network sessions.
- */
-export interface OuterLoginSetRequest {
-  userId: string;
-  enabled: boolean;
 }
 
 export interface CaptchaImage {

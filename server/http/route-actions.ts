@@ -18,14 +18,7 @@ import { ENDPOINTS } from '../../common/api/endpoints';
  * cannot go unlogged by forgetting it.
  */
 const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
-  'POST /api/user/info/modify': 'account.passwordChange',
-  'POST /api/user/phone/validate': 'account.phoneBind',
-  'POST /api/user/readAgreement': 'account.agreementRead',
   'POST /api/user/profile/update': 'account.profileUpdate',
-  'POST /api/v2/user/setRoles': 'user.setRole',
-  'POST /api/v2/account/lock': 'user.lock',
-  'POST /api/v2/account/unlock': 'user.unlock',
-  'POST /api/user/outerLogin/set': 'user.outerLogin',
 
   'POST /api/file/mkdir': 'file.mkdir',
   'POST /api/v2/file/relativePath/dir/create': 'file.mkdir',
@@ -97,7 +90,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
 
   // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
   'POST /api/user/details/search': null,
-  'POST /api/user/search': null,
   'POST /api/file/list': null,
   'POST /api/file/multi/list': null,
   'POST /api/shareFile/list': null,

@@ -1,16 +1,13 @@
 import { ERRORS } from '../../common/api/errors';
-import {
-  ROLES,
-  type AccountLockRequest,
-  type OuterLoginSetRequest,
-  type PhoneValidateRequest,
-  type SetRolesRequest,
-  type UserInfoModifyRequest,
-  type UserRoles,
-  type UserSearchRequest,
-  type UserSummary,
-  USER_SEARCH_LIMIT,
-} from '../../common/api/types';
+import type {
+  AccountLockRequest,
+  OuterLoginSetRequest,
+  PhoneValidateRequest,
+  SetRolesRequest,
+  UserInfoModifyRequest,
+  UserSearchRequest,
+} from '../../common/api/endpoints/account';
+import { ROLES, type UserRoles, type UserSummary, USER_SEARCH_LIMIT } from '../../common/api/types';
 import { decryptPassword } from '../../common/crypto/password-cipher';
 import { validateNewPassword } from '../../common/validation/password';
 import type { UsersTable } from '../db/schema';
@@ -63,7 +60,7 @@ export class AccountService {
   }
 
   /**
-   * Password change (rules: UserInfoModifyRequest in common). Old-password failures go through the
+   * Password change (rules: UserInfoModifyRequest in common/api/endpoints/account.ts). Old-password failures go through the
    * login throttle, so a stolen session cannot guess the password faster than the login page could.
    */
   changePassword(caller: Caller, req: UserInfoModifyRequest, address: string, now = Date.now()): Promise<void> {

@@ -1,7 +1,8 @@
 /** Account calls shared by the login, password and user-centre pages. */
 import { API } from '../../common/api/paths';
 import { AUTH, type SmsSendQuery } from '../../common/api/endpoints/auth';
-import { USER_INFO_TYPE, type PhoneValidateRequest, type ProfileUpdateRequest, type SmsSendResult, type UserDetails, type UserInfoModifyRequest } from '../../common/api/types';
+import { ACCOUNT, type PhoneValidateRequest, type UserInfoModifyRequest } from '../../common/api/endpoints/account';
+import { USER_INFO_TYPE, type ProfileUpdateRequest, type SmsSendResult, type UserDetails } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { api } from './api';
 
@@ -19,7 +20,7 @@ export function changePassword(oldPassword: string, newPassword: string, quietCo
     type: USER_INFO_TYPE.password,
     oldPassword: encryptPassword(oldPassword),
   };
-  return api.post<unknown>(API.userInfoModify, body, { quietCodes });
+  return api.call(ACCOUNT.userInfoModify, body, { quietCodes });
 }
 
 /** Sends a 6-digit SMS code; the image captcha answer is required (and used up) by the server. */
@@ -29,7 +30,7 @@ export function sendSmsCode(query: SmsSendQuery): Promise<SmsSendResult> {
 
 /** Binds the phone to the caller with the code sent for purpose bindPhone. */
 export function validatePhone(request: PhoneValidateRequest): Promise<unknown> {
-  return api.post<unknown>(API.phoneValidate, request);
+  return api.call(ACCOUNT.phoneValidate, request);
 }
 
 /** 基本信息: the caller's nickname and/or avatar (base64); answers the updated details. */

@@ -10,7 +10,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API } from '../../common/api/paths';
-import type { UserInfoModifyRequest } from '../../common/api/types';
+import type { UserInfoModifyRequest } from '../../common/api/endpoints/account';
 import { decryptPassword } from '../../common/crypto/password-cipher';
 import { PASSWORD_MESSAGES } from '../../common/validation/password';
 import { withServerDb } from '../support/drive-server';

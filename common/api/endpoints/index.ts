@@ -1,4 +1,5 @@
 import type { AnyEndpoint } from '../endpoint';
+import { ACCOUNT } from './account';
 import { AUTH } from './auth';
 import { DICTIONARIES } from './dictionaries';
 import { GROUPS } from './groups';
@@ -11,6 +12,7 @@ import { USER_IMPORT } from './user-import';
  * the tests walk this list (ROUTE_ACTIONS, access matrix, spec coverage). A new domain is one line here.
  */
 export const DOMAINS = {
+  account: ACCOUNT,
   auth: AUTH,
   dictionaries: DICTIONARIES,
   groups: GROUPS,

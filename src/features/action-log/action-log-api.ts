@@ -1,6 +1,7 @@
 import type { ActionLogCheckpoint, ActionLogExportFormat, ActionLogFilter, ActionLogListResponse } from '../../../common/api/action-log';
 import { actionLogExportUrl, API } from '../../../common/api/paths';
-import type { UserSearchRequest, UserSummary } from '../../../common/api/types';
+import { ACCOUNT, type UserSearchRequest } from '../../../common/api/endpoints/account';
+import type { UserSummary } from '../../../common/api/types';
 import { api } from '../../lib/api';
 import { saveBlob } from '../../lib/save-blob';
 
@@ -11,7 +12,7 @@ export function listActionLog(filter: ActionLogFilter, cursor: string | null, si
 /** Operators to pick from (the tenant's accounts, by account or nick name). */
 export function searchOperators(keyword: string, signal?: AbortSignal): Promise<UserSummary[]> {
   const body: UserSearchRequest = { keyword: keyword.trim() };
-  return api.post<UserSummary[]>(API.userSearch, body, { signal });
+  return api.call(ACCOUNT.userSearch, body, { signal });
 }
 
 /** The export of a filter: a link the browser downloads itself (streamed by the server, any size). */

@@ -1,4 +1,5 @@
 import { API } from '../../../common/api/paths';
+import { ACCOUNT } from '../../../common/api/endpoints/account';
 import { AUTH, type LoginForm, type PasswordResetRequest, type SmsLoginRequest } from '../../../common/api/endpoints/auth';
 import type { LoginResult, TenantAlias } from '../../../common/api/types';
 import { api } from '../../lib/api';
@@ -35,7 +36,7 @@ export async function resetPassword(fields: { phone: string; code: string; newPa
 
 /** Records on the server that the user accepted the user agreement (needs the new session). */
 export function readAgreement(): Promise<unknown> {
-  return api.post<unknown>(API.readAgreement, {});
+  return api.call(ACCOUNT.readAgreement);
 }
 
 /** A tenant's login page look (brand, background) by its id or alias: public, before any session. */

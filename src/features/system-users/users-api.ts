@@ -1,12 +1,10 @@
+import { ACCOUNT } from '../../../common/api/endpoints/account';
 import { API } from '../../../common/api/paths';
 import type {
-  AccountLockRequest,
   ImportFormat,
   ImportPreview,
   ImportResult,
-  OuterLoginSetRequest,
   RoleCode,
-  SetRolesRequest,
   UserListResponse,
   UserRow,
   HandOverFilesResponse,
@@ -44,18 +42,15 @@ export function setDepartment(ids: string[], departmentId: string): Promise<{ mo
 }
 
 export function setLocked(userId: string, locked: boolean): Promise<unknown> {
-  const body: AccountLockRequest = { userId };
-  return api.post<unknown>(locked ? API.accountLock : API.accountUnlock, body);
+  return api.call(locked ? ACCOUNT.lock : ACCOUNT.unlock, { userId });
 }
 
 export function setRole(userId: string, role: RoleCode): Promise<unknown> {
-  const body: SetRolesRequest = { userId, roles: [role] };
-  return api.post<unknown>(API.setRoles, body);
+  return api.call(ACCOUNT.setRoles, { userId, roles: [role] });
 }
 
 export function setOuterLogin(userId: string, enabled: boolean): Promise<unknown> {
-  const body: OuterLoginSetRequest = { userId, enabled };
-  return api.post<unknown>(API.outerLoginSet, body);
+  return api.call(ACCOUNT.outerLoginSet, { userId, enabled });
 }
 
 export function previewImport(file: File, signal?: AbortSignal): Promise<ImportPreview> {

@@ -1,0 +1,81 @@
+import { Type, type Static } from 'typebox';
+import { data, endpoint } from '../endpoint';
+import { API } from '../paths';
+import { IdString, RoleCodeSchema } from '../schemas';
+import type { UserRoles, UserSummary } from '../types';
+
+/**
+ * The signed-in user's own account (agreement, password, phone) and the admin's account switches
+ * (roles, lock, outer login, the user search behind them). Payload rules are on the schemas below;
+ * answers in ../types.ts.
+ */
+
+/** Passwords travel AES-encrypted (common/crypto/password-cipher, spec §9). */
+const CipherText = Type.String({ maxLength: 512 });
+
+/**
+ * Password change (spec §7: `type` 4 = password, USER_INFO_TYPE). `value` and `oldPassword` are
+ * AES-encrypted. The server checks the old password (wrong → OLD_PASSWORD_WRONG, counted like a login
+ * failure), enforces the §5 rules of common/validation/password.ts (PASSWORD_INVALID carrying the §5
+ * message), refuses the same password (PASSWORD_SAME_AS_OLD), stores a new scrypt hash, lifts the
+ * initial/expired gate and ends EVERY session of the user, the current one included: the client then
+ * goes to /login (spec §2).
+ */
+export const UserInfoModifyBody = Type.Object({ value: CipherText, type: Type.Enum([4], { type: 'integer' }), oldPassword: CipherText });
+export type UserInfoModifyRequest = Static<typeof UserInfoModifyBody>;
+
+/** Binds `phone` to the caller with the code sent by `sms/send?purpose=bindPhone`. */
+export const PhoneValidateBody = Type.Object({ phone: Type.String({ maxLength: 32 }), code: Type.String({ maxLength: 16 }) });
+export type PhoneValidateRequest = Static<typeof PhoneValidateBody>;
+
+/** Without `userId` the caller's own roles; another user's need an admin. */
+export const GetRolesQuery = Type.Object({ userId: Type.Optional(IdString) });
+
+/** `roles` must hold exactly one code; the tenant's last admin cannot lose the role. */
+export const SetRolesBody = Type.Object({ userId: IdString, roles: Type.Array(RoleCodeSchema, { minItems: 1, maxItems: 1 }) });
+export type SetRolesRequest = Static<typeof SetRolesBody>;
+
+/** Part of the account or nickname (ASCII letters case-insensitive); empty = everyone. */
+export const UserSearchBody = Type.Object({ keyword: Type.Optional(Type.String({ maxLength: 64 })) });
+export type UserSearchRequest = Static<typeof UserSearchBody>;
+
+/**
+ * Same tenant (another tenant's id → USER_NOT_FOUND, 404). Lock ends the user's sessions (their next
+ * call answers 400sec-core-301); an admin cannot lock themself. Unlock also clears the failure count.
+ */
+export const AccountLockBody = Type.Object({ userId: IdString });
+export type AccountLockRequest = Static<typeof AccountLockBody>;
+
+/**
+ * Whether the user may log in through the public-network build (X-Network-Env: public). Turning it
+ * off also ends the user's public-network sessions.
+ */
+export const OuterLoginSetBody = Type.Object({ userId: IdString, enabled: Type.Boolean() });
+export type OuterLoginSetRequest = Static<typeof OuterLoginSetBody>;
+
+const admin = 'admin' as const;
+
+export const ACCOUNT = {
+  /** Records that the caller accepted the user agreement (UserDetails.agreementRead); part of the first login. */
+  readAgreement: endpoint({ method: 'POST', path: API.readAgreement, access: 'duringPasswordChange', action: 'account.agreementRead', response: data<null>() }),
+  /** The password change; also during the forced change it exists for. Every session ends (the cookie too). */
+  userInfoModify: endpoint({
+    method: 'POST',
+    path: API.userInfoModify,
+    access: 'duringPasswordChange',
+    action: 'account.passwordChange',
+    body: UserInfoModifyBody,
+    response: data<null>(),
+  }),
+  phoneValidate: endpoint({ method: 'POST', path: API.phoneValidate, access: 'member', action: 'account.phoneBind', body: PhoneValidateBody, response: data<null>() }),
+  getRoles: endpoint({ method: 'GET', path: API.getRoles, access: 'member', action: null, query: GetRolesQuery, response: data<UserRoles>() }),
+  setRoles: endpoint({ method: 'POST', path: API.setRoles, access: admin, action: 'user.setRole', body: SetRolesBody, response: data<UserRoles>() }),
+  /**
+   * User management: UserSummary[] of the caller's tenant, at most USER_SEARCH_LIMIT, ordered by
+   * account. Gives admins the ids the calls below take.
+   */
+  userSearch: endpoint({ method: 'POST', path: API.userSearch, access: admin, action: null, body: UserSearchBody, response: data<UserSummary[]>() }),
+  lock: endpoint({ method: 'POST', path: API.accountLock, access: admin, action: 'user.lock', body: AccountLockBody, response: data<null>() }),
+  unlock: endpoint({ method: 'POST', path: API.accountUnlock, access: admin, action: 'user.unlock', body: AccountLockBody, response: data<null>() }),
+  outerLoginSet: endpoint({ method: 'POST', path: API.outerLoginSet, access: admin, action: 'user.outerLogin', body: OuterLoginSetBody, response: data<null>() }),
+};
