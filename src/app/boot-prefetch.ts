@@ -7,7 +7,7 @@
 import { folderListRequest } from '../../common/api/file-list';
 import { API } from '../../common/api/paths';
 import { FILE_PAGE_CATEGORY } from '../../common/api/types';
-import { DEFAULT_SORT } from '../features/files/browser/sort-state';
+import { DEFAULT_SORT } from '../features/files/listing/sort-state';
 import { api } from '../lib/api';
 import { savedAccount } from '../lib/data/account';
 import { openAccount } from '../lib/data/open-account';

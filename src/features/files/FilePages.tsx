@@ -4,7 +4,7 @@ import { useSetAtom } from 'jotai';
 import { fileListVersionAtom } from '../../lib/file-events';
 import { InterceptedPanel } from './dialogs/InterceptedPanel';
 import { FILE_CATEGORY, FILE_PAGE_CATEGORY, type SpaceInfo } from '../../../common/api/types';
-import type { BrowserSource } from './browser/browser-source';
+import type { BrowserSource } from './listing/browser-source';
 import { FileBrowser } from './browser/FileBrowser';
 import { KEYWORD_QUERY_PARAM } from './file-locations';
 import { SearchPage } from './search/SearchPage';

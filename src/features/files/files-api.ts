@@ -38,7 +38,7 @@ import { folderListRequest } from '../../../common/api/file-list';
 import type { SharedListRequest, SharedListResponse } from '../../../common/api/sharing';
 import { api } from '../../lib/api';
 import { ApiCallError } from '../../lib/api-client';
-import type { SortState } from './browser/sort-state';
+import type { SortState } from './listing/sort-state';
 import type { MultipleFileCheckRequest, MultipleFileCheckResponse, MultipleFileCheckResult } from '../../../common/transfer/checks';
 import type { UploadTarget } from '../../../common/transfer/engine-api';
 

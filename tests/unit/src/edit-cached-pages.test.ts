@@ -1,7 +1,7 @@
 import { InfiniteQueryObserver, QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../../common/api/types';
-import { editCachedPages, reloadCachedPages, type EntryPage, type Pages } from '../../../src/features/files/browser/edit-cached-pages';
+import { editCachedPages, reloadCachedPages, type EntryPage, type Pages } from '../../../src/features/files/listing/edit-cached-pages';
 
 const KEY = ['files', 'favorite'];
 const entry = (id: string) => ({ id, name: `${id}.txt` }) as FileEntry;

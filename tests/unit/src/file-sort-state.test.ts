@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SORT, nextSort } from '../../../src/features/files/browser/sort-state';
+import { DEFAULT_SORT, nextSort } from '../../../src/features/files/listing/sort-state';
 
 describe('file list sort state', () => {
   it('starts by name, ascending', () => {

@@ -22,7 +22,7 @@ import { useBrowserUploads } from '../uploads/use-browser-uploads';
 import { useNewVersionUpload } from '../uploads/use-new-version-upload';
 import { BrowserDialogs, type BrowserDialog } from './BrowserDialogs';
 import { useFileBrowserParts } from './browser-slots';
-import { listingFor, searchUrl, type BrowserSource } from './browser-source';
+import { listingFor, searchUrl, type BrowserSource } from '../listing/browser-source';
 import { FileBreadcrumb, useFolderName } from './FileBreadcrumb';
 import { FileGrid } from './FileGrid';
 import { fileShortcuts } from './file-shortcuts';
@@ -31,12 +31,12 @@ import { FileTable } from './FileTable';
 import { FileSearchTools, FileToolbar } from './FileToolbar';
 import type { ViewLayout } from './keyboard-nav';
 import { SharerFilter } from './SharerFilter';
-import { DEFAULT_SORT, type SortState } from './sort-state';
-import { useCurrentDir } from './use-current-dir';
+import { DEFAULT_SORT, type SortState } from '../listing/sort-state';
+import { useCurrentDir } from '../listing/use-current-dir';
 import { useDeepLinkOpen } from './use-deep-link-preview';
-import { useEntryPages } from './use-entry-pages';
+import { useEntryPages } from '../listing/use-entry-pages';
 import { useListSelection } from './use-list-selection';
-import { useRevealedEntry } from './use-revealed-entry';
+import { useRevealedEntry } from '../listing/use-revealed-entry';
 
 /**
  * The one file browser every file page uses (configured by a BrowserSource): breadcrumb and toolbar,

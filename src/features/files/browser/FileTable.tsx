@@ -11,7 +11,7 @@ import './file-table.css';
 import { FileStateTags } from './FileStateTags';
 import { ContextMenuArea, itemDomId, MoreButton, useLatest, useScrollCursorIntoView, type FileViewProps } from './file-view-parts';
 import type { ViewLayout } from './keyboard-nav';
-import { nextSort, type SortState } from './sort-state';
+import { nextSort, type SortState } from '../listing/sort-state';
 import { useInfiniteScroll } from './use-infinite-scroll';
 import type { ItemHandlers } from './use-list-selection';
 

@@ -6,7 +6,7 @@ import type { FileEntry } from '../../../../common/api/types';
 import type { BrowserMode } from '../actions/file-actions';
 import type { ViewLayout } from './keyboard-nav';
 import type { ItemHandlers } from './use-list-selection';
-import type { EntryPages } from './use-entry-pages';
+import type { EntryPages } from '../listing/use-entry-pages';
 
 /** The props both views take. */
 export interface FileViewProps {

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { FILE_CATEGORY } from '../../../../common/api/types';
-import type { BrowserSource } from '../browser/browser-source';
+import type { BrowserSource } from '../listing/browser-source';
 import type { PickerRoot } from './FolderPickerModal';
 import { useGroups, usePublicSpace } from '../space-queries';
 
