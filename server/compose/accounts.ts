@@ -57,7 +57,7 @@ export function buildAccounts({ db, config, log, blobs }: Base & { blobs: BlobSt
   const throttle = new LoginThrottle(new LoginFailureRepository(db), policy);
   const smsGateway = config.testHooks ? new OutboxSmsGateway(smsOutboxFile(config.dataDir)) : new LogSmsGateway((obj, msg) => log.warn(obj, msg));
   const smsCodes = new SmsCodeService(new SmsCodeRepository(db), smsGateway, policy, (err) => log.error({ err }, 'SMS send failed'));
-  const auth = new AuthService(users, sessions, captchas, throttle, smsCodes, policy, config.sessionTtlMs);
+  const auth = new AuthService({ users, sessions, captchas, throttle, smsCodes, policy, sessionTtlMs: config.sessionTtlMs });
   const userService = new UserService(users, config.publicBaseUrl);
   return {
     users,
@@ -72,7 +72,7 @@ export function buildAccounts({ db, config, log, blobs }: Base & { blobs: BlobSt
       registerUserRoutes(app, userService);
       registerUserProfileRoutes(app, new UserProfileService(users, blobs), userService);
       registerAccountRoutes(app, new AccountService(users, sessions, throttle, smsCodes));
-      registerPasswordResetRoutes(app, new PasswordResetService(users, sessions, throttle, smsCodes, policy));
+      registerPasswordResetRoutes(app, new PasswordResetService({ users, sessions, throttle, smsCodes, policy }));
     },
   };
 }

@@ -36,16 +36,16 @@ export async function buildAudit({ db, config, log, sealHeads }: AuditDeps): Pro
   const actionLogs = new ActionLogService(repo, (err) => log.error({ err }, 'action log write failed'));
   const signer = await loadCheckpointSigner(config.dataDir, true);
   log.info({ keyId: signer.keyId, publicKey: signer.publicKeyBase64 }, 'action log checkpoints are signed with this Ed25519 key');
-  const checkpoints = new ActionLogCheckpointer(
+  const checkpoints = new ActionLogCheckpointer({
     repo,
     chainKey,
     signer,
-    {
+    sinks: {
       log: (checkpoint) => log.info({ auditCheckpoint: checkpoint }, 'action log checkpoint'),
       directory: config.auditCheckpointDir ? new CheckpointDirectory(config.auditCheckpointDir) : undefined,
     },
-    (err, message) => log.error({ err }, message),
-  );
+    onError: (err, message) => log.error({ err }, message),
+  });
   await repo.refreshStatistics();
   // The department filter takes the department and everything under it; another tenant's id is unknown.
   const departments = new DepartmentRepository(db);

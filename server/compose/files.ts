@@ -79,7 +79,7 @@ export function buildFiles({ db, config, storage, users, tenants, chainKey }: Fi
     uploads: new UploadRepository(db),
   };
   const { files, spaces, checks, grants, exchange } = repos;
-  const trees = new TreeRepository(db);
+  const tree = new TreeRepository(db);
   const retentionMs = config.recycleRetentionDays * 24 * 3600 * 1000;
   const access = new AccessService(files, spaces, grants);
   const decorator = new EntryDecorator(files, checks, retentionMs, exchange);
@@ -88,16 +88,25 @@ export function buildFiles({ db, config, storage, users, tenants, chainKey }: Fi
   const secrets = new SharingSecrets(chainKey);
   const gate = new ByteGate(exchange, async (t) => (await tenants.switches(t)).exchangeSwitch, secrets);
   const downloads = new DownloadService(files, storage.blobs, access, gate);
-  const trash = new TrashService(files, trees, access, decorator, storage.blobs, storage.thumbnails, retentionMs);
-  const copyMove = new CopyMoveService(files, trees, access, decorator, trash, gate, exchange);
-  const fileStates = new FileStateService(files, trees, access, decorator, downloads, gate);
-  const texts = new TextService(files, repos.uploads, new TextHoldRepository(db), storage.blobs, access, decorator, blockedTypes, {
-    chunkSize: config.chunkSize,
-    holdTtlMs: config.uploadExpiryMs,
+  const trash = new TrashService({ files, tree, access, decorator, blobs: storage.blobs, thumbnails: storage.thumbnails, retentionMs });
+  const copyMove = new CopyMoveService({ files, tree, access, decorator, trash, gate, exchange });
+  const fileStates = new FileStateService({ files, tree, access, decorator, downloads, gate });
+  const texts = new TextService({
+    files,
+    uploads: repos.uploads,
+    holds: new TextHoldRepository(db),
+    blobs: storage.blobs,
+    access,
+    decorator,
+    types: blockedTypes,
+    options: {
+      chunkSize: config.chunkSize,
+      holdTtlMs: config.uploadExpiryMs,
+    },
   });
-  const search = new SearchService(new SearchRepository(db), files, spaces, access, decorator);
+  const search = new SearchService({ repo: new SearchRepository(db), files, spaces, access, decorator });
   const groups = new GroupService(spaces, users, access);
-  const archives = new ArchiveService(files, storage.blobs, access, storage.thumbnails, gate, watermarkPicture);
+  const archives = new ArchiveService({ files, blobs: storage.blobs, access, thumbnails: storage.thumbnails, gate, watermark: watermarkPicture });
   return {
     repos,
     access,

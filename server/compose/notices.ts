@@ -57,7 +57,7 @@ export function buildNotices({ db, log, files, actionLogs, sessionCheckMs, strea
     }
     return out;
   });
-  const fileMessages = new FileMessageService(fileRepo, people, reach, delivery, onError);
+  const fileMessages = new FileMessageService({ repo: fileRepo, people, reach, delivery, onError });
   const systemNotices = new SystemNoticeService(noticeRepo, counter, delivery);
   const scheduler = new NoticeScheduler(noticeRepo, delivery, onError);
   systemNotices.onScheduled = () => scheduler.rearm();

@@ -25,8 +25,15 @@ export function buildOrganisation({ db, config, users, sessions, spaces }: Organ
   const people = new OrgUserRepository(db);
   const departments = new DepartmentService(departmentRepo, users);
   const changed = (tenantId: string) => departments.changed(tenantId);
-  const org = new OrgService(departmentRepo, departments, people, users, spaces, config.publicBaseUrl);
-  const userAdmin = new UserAdminService(db, users, people, departmentRepo, sessions, changed);
+  const org = new OrgService({
+    departments: departmentRepo,
+    departmentService: departments,
+    people,
+    users,
+    spaces,
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  const userAdmin = new UserAdminService({ db, users, people, departments: departmentRepo, sessions, orgChanged: changed });
   const userImport = new UserImportService(db, departmentRepo, changed);
   return {
     routes(app: FastifyInstance) {

@@ -52,27 +52,44 @@ export function buildSharing({ db, log, files, tenants, notices, actionLogs }: S
   const shareRepo = new ShareRepository(db);
   const linkRepo = new LinkRepository(db);
   const events = shareNotices(notices, { lookup, files: repos.files, shares: shareRepo }, (err) => log.error({ err }, 'share notice failed'));
-  const shares = new ShareService(shareRepo, repos.files, lookup, files.access, policy, events);
+  const shares = new ShareService({ shares: shareRepo, files: repos.files, lookup, access: files.access, policy, events });
   const switches = (tenantId: string) => tenants.switches(tenantId);
-  const links = new LinkService(linkRepo, repos.files, shares, policy, files.secrets, async (t) => (await switches(t)).keyCreate);
+  const links = new LinkService({
+    links: linkRepo,
+    files: repos.files,
+    shares,
+    policy,
+    secrets: files.secrets,
+    codesRequired: async (t) => (await switches(t)).keyCreate,
+  });
   const throttle = new LinkThrottle(linkRepo);
-  const visits = new LinkVisitService(
-    linkRepo,
-    repos.files,
-    repos.grants,
-    files.archives,
-    files.downloads,
-    files.copyMove,
-    files.secrets,
+  const visits = new LinkVisitService({
+    links: linkRepo,
+    files: repos.files,
+    grants: repos.grants,
+    archives: files.archives,
+    downloads: files.downloads,
+    copyMove: files.copyMove,
+    secrets: files.secrets,
     throttle,
-    async (t) => (await switches(t)).publicDownLoad,
+    publicAccess: async (t) => (await switches(t)).publicDownLoad,
     events,
-    watermarkPicture,
-    files.gate,
-  );
+    watermark: watermarkPicture,
+    gate: files.gate,
+  });
   const tickets = new TicketMeter(linkRepo);
-  const applications = new ApplicationService(new ApplicationRepository(db), shares, links, policy, security, lookup, repos.files, events);
-  const exchange = new ExchangeService(files.access, repos.files, repos.exchange, security, files.blockedTypes, files.downloads, files.trash, files.gate, async (t) => (await switches(t)).exchangeSwitch);
+  const applications = new ApplicationService({ apps: new ApplicationRepository(db), shares, links, policy, security, lookup, files: repos.files, events });
+  const exchange = new ExchangeService({
+    access: files.access,
+    files: repos.files,
+    exchange: repos.exchange,
+    security,
+    types: files.blockedTypes,
+    downloads: files.downloads,
+    trash: files.trash,
+    gate: files.gate,
+    exchangeOn: async (t) => (await switches(t)).exchangeSwitch,
+  });
   return {
     exchange,
     async sweep(now) {
@@ -83,7 +100,14 @@ export function buildSharing({ db, log, files, tenants, notices, actionLogs }: S
     routes(app: FastifyInstance) {
       registerShareRoutes(app, {
         shares,
-        sharedFiles: new SharedFilesService(shareRepo, repos.grants, repos.files, files.service, files.access, files.decorator),
+        sharedFiles: new SharedFilesService({
+          shares: shareRepo,
+          grants: repos.grants,
+          files: repos.files,
+          fileService: files.service,
+          access: files.access,
+          decorator: files.decorator,
+        }),
         security,
         onlineEdit: new OnlineEditService(files.access),
       });

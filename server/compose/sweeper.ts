@@ -21,15 +21,15 @@ export interface SweeperDeps {
 
 /** The periodic clean-up of what expires, across the domains (services/sweeper.ts lists what). */
 export function buildSweeper({ log, accounts, files, uploads, audit, notices, sharing, clientOps }: SweeperDeps): Sweeper {
-  return new Sweeper(
-    uploads.uploads,
-    accounts.captchaRepo,
-    accounts.sessions,
-    { throttle: accounts.throttle, smsCodes: accounts.smsCodes },
-    { trash: files.trash, texts: files.texts, clientOps },
-    (err) => log.error({ err }, 'sweep failed'),
-    { actionLogs: audit.actionLogs, retentionMs: audit.retentionMs },
-    notices.fileMessages,
-    sharing,
-  );
+  return new Sweeper({
+    uploads: uploads.uploads,
+    captchas: accounts.captchaRepo,
+    sessions: accounts.sessions,
+    accounts: { throttle: accounts.throttle, smsCodes: accounts.smsCodes },
+    files: { trash: files.trash, texts: files.texts, clientOps },
+    log: (err) => log.error({ err }, 'sweep failed'),
+    audit: { actionLogs: audit.actionLogs, retentionMs: audit.retentionMs },
+    notices: notices.fileMessages,
+    extra: sharing,
+  });
 }

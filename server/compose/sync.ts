@@ -15,7 +15,14 @@ export interface SyncDeps extends Pick<Base, 'db'> {
 
 /** The desktop sync calls (/api/syn/*). */
 export function buildSync({ db, files, checks, tenants }: SyncDeps): Routed {
-  const syncTime = async (tenantId: string) => (await tenants.switches(tenantId)).syncTime;
-  const sync = new SyncService(new SyncRepository(db), files.access, files.trash, files.blockedTypes, checks, syncTime, files.gate);
+  const sync = new SyncService({
+    repo: new SyncRepository(db),
+    access: files.access,
+    trash: files.trash,
+    types: files.blockedTypes,
+    checks,
+    syncTimeOf: async (tenantId) => (await tenants.switches(tenantId)).syncTime,
+    gate: files.gate,
+  });
   return { routes: (app: FastifyInstance) => registerSyncRoutes(app, sync) };
 }

@@ -28,7 +28,13 @@ export async function buildTenants({ db, config, blobs, passwordExpiryDays }: Te
   const dicts = new DictService(tenantConfig);
   const service = new TenantService(tenants, tenantConfig, blobs);
   await service.init();
-  const configService = new ConfigService(tenants, blobs, passwordExpiryDays, config.desktopRelease, (tenantId) => dicts.disabledModules(tenantId));
+  const configService = new ConfigService({
+    tenants,
+    blobs,
+    passwordExpiryDays,
+    desktopRelease: config.desktopRelease,
+    disabledModules: (tenantId) => dicts.disabledModules(tenantId),
+  });
   return {
     service,
     routes(app: FastifyInstance) {

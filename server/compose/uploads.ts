@@ -48,17 +48,47 @@ export async function buildUploads({ db, config, log, storage, files, users, not
   const { repos } = files;
   const challenges = new ChallengeRepository(db);
   const logs = { info: (obj: object, msg: string) => log.info(obj, msg), error: (obj: object, msg: string) => log.error(obj, msg) };
-  const checks = new CheckService(repos.checks, users, files.service, files.blockedTypes, notices.sensitiveHeld);
+  const checks = new CheckService({
+    repo: repos.checks,
+    users,
+    fileService: files.service,
+    types: files.blockedTypes,
+    onSensitiveHeld: notices.sensitiveHeld,
+  });
   const crashPoint = config.testHooks ? (CRASH_POINTS as readonly string[]).find((p) => p === config.crashPoint) : undefined;
   if (config.crashPoint && !crashPoint) throw new Error(`unknown DRIVE_TEST_CRASH_POINT '${config.crashPoint}'`);
-  const uploads = new UploadService(repos.uploads, users, files.service, storage.chunks, storage.blobs, challenges, files.blockedTypes, {
-    chunkSize: config.chunkSize,
-    maxFileSize: config.maxFileSize,
-    uploadExpiryMs: config.uploadExpiryMs,
-    crashPoint: crashPoint as CrashPoint | undefined,
+  const uploads = new UploadService({
+    uploads: repos.uploads,
+    users,
+    fileService: files.service,
+    chunks: storage.chunks,
+    blobs: storage.blobs,
+    challenges,
+    types: files.blockedTypes,
+    options: {
+      chunkSize: config.chunkSize,
+      maxFileSize: config.maxFileSize,
+      uploadExpiryMs: config.uploadExpiryMs,
+      crashPoint: crashPoint as CrashPoint | undefined,
+    },
   });
-  const secondUploads = new SecondUploadService(repos.uploads, users, files.service, storage.blobs, challenges, files.blockedTypes, config.maxFileSize);
-  const batches = new BatchUploadService(new BatchUploadRepository(db), repos.uploads, files.service, storage.blobs, files.blockedTypes, config.chunkSize);
+  const secondUploads = new SecondUploadService({
+    uploads: repos.uploads,
+    users,
+    fileService: files.service,
+    blobs: storage.blobs,
+    challenges,
+    types: files.blockedTypes,
+    maxFileSize: config.maxFileSize,
+  });
+  const batches = new BatchUploadService({
+    batches: new BatchUploadRepository(db),
+    uploads: repos.uploads,
+    fileService: files.service,
+    blobs: storage.blobs,
+    types: files.blockedTypes,
+    chunkSize: config.chunkSize,
+  });
   await recoverStore({ tmpDir: storage.tmpDir, uploads: repos.uploads, recovery: new RecoveryRepository(db), chunks: storage.chunks, blobs: storage.blobs }, logs);
   return {
     uploads,

@@ -67,31 +67,33 @@ export interface ZipPlan {
   totalBytes: number;
 }
 
+export interface ArchiveServiceDeps {
+  files: FileRepository;
+  blobs: BlobStore;
+  access: AccessService;
+  thumbnails: ThumbnailStore;
+  gate: ByteGate;
+  /** Burns a preview-only share's watermark into a thumbnail (services/sharing/watermark.ts). */
+  watermark: (bytes: Buffer, text: string) => Promise<Buffer | null>;
+}
+
 /**
  * Archives (streamed ZIP of files and folder trees) and previews (thumbnails) of entries the caller
  * may read. The ZIP's member list is built up front (bounded by ZIP_MAX_ENTRIES / ZIP_MAX_BYTES,
  * so the cap is refused before a byte is sent); the bytes then stream blob by blob.
  */
 export class ArchiveService {
-  constructor(
-    private readonly files: FileRepository,
-    private readonly blobs: BlobStore,
-    private readonly access: AccessService,
-    private readonly thumbnails: ThumbnailStore,
-    private readonly gate: ByteGate,
-    /** Burns a preview-only share's watermark into a thumbnail (services/sharing/watermark.ts). */
-    private readonly watermark: (bytes: Buffer, text: string) => Promise<Buffer | null>,
-  ) {}
+  constructor(private readonly deps: ArchiveServiceDeps) {}
 
   async planZip(caller: Caller, ids: readonly string[], archiveName?: string): Promise<ZipPlan> {
-    const entries = await this.access.entries(caller, ids);
+    const entries = await this.deps.access.entries(caller, ids);
     const detail: Record<string, unknown> = { archiveName: archiveName ?? null };
     actionLog.record({ action: 'file.zip', targets: entries.map((e) => fileTarget(e.row)), detail });
-    this.gate.assertGrants(entries, 'download');
+    this.deps.gate.assertGrants(entries, 'download');
     const { plan, rows } = await this.planRows(caller.tenantId, entries.map((e) => e.row), archiveName);
     detail.entries = rows.length;
     detail.bytes = plan.totalBytes;
-    await this.gate.assertExchange(caller, rows, 'download');
+    await this.deps.gate.assertExchange(caller, rows, 'download');
     return plan;
   }
 
@@ -108,7 +110,7 @@ export class ArchiveService {
         rows.push({ row, path: top });
         continue;
       }
-      const tree = await this.files.liveTree(tenantId, row.id);
+      const tree = await this.deps.files.liveTree(tenantId, row.id);
       const paths = new Map<string, string>([[row.id, top]]);
       for (const t of tree) {
         const parentPath = paths.get(t.parent_id!)!;
@@ -125,7 +127,7 @@ export class ArchiveService {
     const blobIds = [...new Set(rows.map((r) => r.row.blob_id).filter((b): b is string => Boolean(b)))];
     const blobs = new Map<string, BlobsTable>();
     for (let i = 0; i < blobIds.length; i += 500) {
-      for (const b of await this.files.findBlobs(tenantId, blobIds.slice(i, i + 500))) blobs.set(b.id, b);
+      for (const b of await this.deps.files.findBlobs(tenantId, blobIds.slice(i, i + 500))) blobs.set(b.id, b);
     }
     const members: ZipMember[] = rows.map(({ row, path }) => {
       const blob = row.blob_id ? blobs.get(row.blob_id) : undefined;
@@ -135,7 +137,7 @@ export class ArchiveService {
         isDir: row.is_dir === 1,
         size: row.is_dir ? 0 : Number(blob!.size),
         modifiedAt: row.updated_at,
-        open: blob && Number(blob.size) > 0 ? () => this.blobs.openRead(blob.storage_key, undefined, layoutOf(blob)) as AsyncIterable<Uint8Array> : undefined,
+        open: blob && Number(blob.size) > 0 ? () => this.deps.blobs.openRead(blob.storage_key, undefined, layoutOf(blob)) as AsyncIterable<Uint8Array> : undefined,
         // Text compresses well; pictures, video, music, packages and Office files are compressed already.
         deflate: row.is_dir === 0 && DEFLATE_KINDS.has(fileKindOf(row.name, false)),
       };
@@ -150,31 +152,31 @@ export class ArchiveService {
    * preview-only share with the viewer's watermark burnt in (made per call, never kept).
    */
   async thumbnail(caller: Caller, id: string, now = Date.now()): Promise<{ data: Buffer; etag: string }> {
-    const entry = await this.access.entry(caller, id);
+    const entry = await this.deps.access.entry(caller, id);
     const { row } = entry;
     if (row.is_dir === 1 || fileKindOf(row.name, false) !== 'picture' || !row.blob_id) throw new AppError(ERRORS.NO_THUMBNAIL);
-    await this.gate.assert(caller, [entry], 'view');
+    await this.deps.gate.assert(caller, [entry], 'view');
     const text = viewsOnly(grantOf(entry)) ? watermarkText(caller.username, now) : null;
     const plain = await this.plainThumbnail(caller.tenantId, row.blob_id);
     if (!text) return plain;
-    const marked = await this.watermark(plain.data, text);
+    const marked = await this.deps.watermark(plain.data, text);
     if (!marked) throw new AppError(ERRORS.NO_THUMBNAIL);
     return { data: marked, etag: `"thumb-wm-${createHash('sha256').update(text).update(plain.etag).digest('hex').slice(0, 24)}"` };
   }
 
   /** The kept thumbnail of a blob (made on first use). */
   async plainThumbnail(tenantId: string, blobId: string): Promise<{ data: Buffer; etag: string }> {
-    const blob = await this.files.findBlob(tenantId, blobId);
+    const blob = await this.deps.files.findBlob(tenantId, blobId);
     if (!blob) throw new AppError(ERRORS.NOT_FOUND);
     const etag = `"thumb-${blob.fingerprint}"`;
-    const cached = await this.thumbnails.get(blob.id);
+    const cached = await this.deps.thumbnails.get(blob.id);
     if (cached) return { data: cached, etag };
     if (Number(blob.size) > THUMBNAIL_MAX_INPUT) throw new AppError(ERRORS.NO_THUMBNAIL);
     let data: Buffer;
     try {
       // Read whole (bounded by THUMBNAIL_MAX_INPUT): a read error then rejects instead of stalling a pipe.
       const parts: Buffer[] = [];
-      for await (const piece of this.blobs.openRead(blob.storage_key, undefined, layoutOf(blob)) as AsyncIterable<Buffer>) parts.push(piece);
+      for await (const piece of this.deps.blobs.openRead(blob.storage_key, undefined, layoutOf(blob)) as AsyncIterable<Buffer>) parts.push(piece);
       const bytes = Buffer.concat(parts);
       // The content decides, not the name: an SVG (or anything else) called .png is never decoded.
       // SVG is never rendered by the server at all: it may carry scripts, entities and external links.
@@ -190,7 +192,7 @@ export class ArchiveService {
       // Not decodable as an image (wrong extension, damaged): no thumbnail, the UI shows the icon.
       throw new AppError(ERRORS.NO_THUMBNAIL);
     }
-    await this.thumbnails.put(blob.id, data);
+    await this.deps.thumbnails.put(blob.id, data);
     return { data, etag };
   }
 }

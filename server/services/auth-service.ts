@@ -53,19 +53,21 @@ export interface LoginContext {
   networkEnv: NetworkEnv;
 }
 
+export interface AuthServiceDeps {
+  users: UserRepository;
+  sessions: SessionRepository;
+  captchas: CaptchaService;
+  throttle: LoginThrottle;
+  smsCodes: SmsCodeService;
+  policy: AccountPolicy;
+  sessionTtlMs: number;
+}
+
 export class AuthService {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly sessions: SessionRepository,
-    private readonly captchas: CaptchaService,
-    private readonly throttle: LoginThrottle,
-    private readonly smsCodes: SmsCodeService,
-    private readonly policy: AccountPolicy,
-    private readonly sessionTtlMs: number,
-  ) {}
+  constructor(private readonly deps: AuthServiceDeps) {}
 
   effectiveNetwork(claimed: NetworkEnv): NetworkEnv {
-    return this.policy.forceNetworkEnv ?? claimed;
+    return this.deps.policy.forceNetworkEnv ?? claimed;
   }
 
   /** Returns the new session token (for the cookie) and the §2 login result. Rules: LoginForm. */
@@ -75,25 +77,25 @@ export class AuthService {
     actionLog.record({ action: 'auth.login', actor: await this.loginActor(name, form.tenant || undefined, ctx) });
     if (!form.captchaId || !form.captchaCode) throw new AppError(ERRORS.CAPTCHA_REQUIRED);
     // The clock is read again once it is this attempt's turn.
-    return this.throttle.serialize(name, () => this.passwordLogin(form, name, ctx, Math.max(now, Date.now())));
+    return this.deps.throttle.serialize(name, () => this.passwordLogin(form, name, ctx, Math.max(now, Date.now())));
   }
 
   private async passwordLogin(form: LoginForm, name: string, ctx: LoginContext, now: number) {
-    await this.throttle.check(name, ctx.address, now);
+    await this.deps.throttle.check(name, ctx.address, now);
     // The captcha is consumed before the password is looked at: each attempt costs a fresh captcha,
     // and a captured request cannot be replayed.
-    if (!(await this.captchas.consume(form.captchaId ?? '', form.captchaCode ?? '', now))) throw new AppError(ERRORS.CAPTCHA_INVALID);
+    if (!(await this.deps.captchas.consume(form.captchaId ?? '', form.captchaCode ?? '', now))) throw new AppError(ERRORS.CAPTCHA_INVALID);
 
     const password = decryptPassword(form.password ?? '') ?? '';
     // Accounts are unique per tenant: the login page of a tenant (/login/{id}) names it; without it the
     // password decides between namesakes of several tenants (each costs one scrypt check).
-    const candidates = name ? await this.users.findLoginCandidates(name, form.tenant || undefined) : [];
+    const candidates = name ? await this.deps.users.findLoginCandidates(name, form.tenant || undefined) : [];
     const matched: UsersTable[] = [];
     for (const candidate of candidates) if (await verifyPassword(password, candidate.password_hash)) matched.push(candidate);
     if (candidates.length === 0) await dummyVerify(password);
     const user = matched[0];
     if (!user) {
-      await this.throttle.recordFailure(name, ctx.address, now);
+      await this.deps.throttle.recordFailure(name, ctx.address, now);
       throw new AppError(ERRORS.LOGIN_FAILED);
     }
     if (matched.length > 1) throw new AppError(ERRORS.LOGIN_TENANT_REQUIRED);
@@ -108,7 +110,7 @@ export class AuthService {
    * to no one tenant), with the name as typed.
    */
   private async loginActor(name: string, tenantId: string | undefined, ctx: LoginContext): Promise<Actor> {
-    const candidates = name ? await this.users.findLoginCandidates(name, tenantId) : [];
+    const candidates = name ? await this.deps.users.findLoginCandidates(name, tenantId) : [];
     const user = candidates.length === 1 ? candidates[0] : undefined;
     const networkEnv = this.effectiveNetwork(ctx.networkEnv);
     return user ? actorOfUser(user, networkEnv) : { tenantId: PLATFORM_TENANT, id: null, account: name, role: '', networkEnv };
@@ -122,9 +124,9 @@ export class AuthService {
   async sendSmsCode(query: SmsSendQuery, caller: Caller | null, address: string, now = Date.now()): Promise<SmsSendResult> {
     if (query.purpose === 'bindPhone' && !caller) throw new AppError(ERRORS.UNAUTHORIZED);
     assertPhone(query.phone);
-    if (!(await this.captchas.consume(query.captchaId, query.captchaCode, now))) throw new AppError(ERRORS.CAPTCHA_INVALID);
-    const deliver = query.purpose === 'bindPhone' || (await this.users.findByPhone(query.phone)) !== undefined;
-    return this.smsCodes.issue(
+    if (!(await this.deps.captchas.consume(query.captchaId, query.captchaCode, now))) throw new AppError(ERRORS.CAPTCHA_INVALID);
+    const deliver = query.purpose === 'bindPhone' || (await this.deps.users.findByPhone(query.phone)) !== undefined;
+    return this.deps.smsCodes.issue(
       { phone: query.phone, purpose: query.purpose, userId: query.purpose === 'bindPhone' ? caller!.userId : null, deliver, address },
       now,
     );
@@ -132,14 +134,14 @@ export class AuthService {
 
   /** SMS login: the code proves the phone; then the same checks as a password login (lock, outer login). */
   async smsLogin(req: SmsLoginRequest, ctx: LoginContext, now = Date.now()): Promise<{ token: string; result: LoginResult }> {
-    const user = await this.users.findByPhone(req.phone);
+    const user = await this.deps.users.findByPhone(req.phone);
     const networkEnv = this.effectiveNetwork(ctx.networkEnv);
     // The phone is not an account name: an attempt on a phone no account has is kept by its last digits only.
     actionLog.record({
       action: 'auth.smsLogin',
       actor: user ? actorOfUser(user, networkEnv) : { tenantId: PLATFORM_TENANT, id: null, account: `手机尾号${req.phone.slice(-4)}`, role: '', networkEnv },
     });
-    await this.smsCodes.consume(req.phone, 'login', null, req.code, now);
+    await this.deps.smsCodes.consume(req.phone, 'login', null, req.code, now);
     if (!user) throw new AppError(ERRORS.SMS_CODE_INVALID);
     return this.openSession(user, ctx, now);
   }
@@ -149,35 +151,35 @@ export class AuthService {
    * an account locked by failures, and the public network without outer login.
    */
   async openSession(user: UsersTable, ctx: LoginContext, now: number): Promise<{ token: string; result: LoginResult }> {
-    if (user.locked || (await this.throttle.isLocked(user.username))) throw new AppError(ERRORS.ACCOUNT_LOCKED);
+    if (user.locked || (await this.deps.throttle.isLocked(user.username))) throw new AppError(ERRORS.ACCOUNT_LOCKED);
     const networkEnv = this.effectiveNetwork(ctx.networkEnv);
     if (networkEnv === 'public' && !user.outer_login) throw new AppError(ERRORS.OUTER_LOGIN_REFUSED);
-    await this.throttle.clearAccount(user.username);
+    await this.deps.throttle.clearAccount(user.username);
 
     const token = randomBytes(32).toString('base64url');
-    await this.sessions.insert({
+    await this.deps.sessions.insert({
       id: hashToken(token),
       user_id: user.id,
       tenant_id: user.tenant_id,
       created_at: now,
-      expires_at: now + this.sessionTtlMs,
+      expires_at: now + this.deps.sessionTtlMs,
       last_seen_at: now,
       network_env: networkEnv,
     });
-    return { token, result: { passwordChangeType: passwordChangeTypeOf(user, this.policy.passwordExpiryDays, now), homeUrl: HOME_URL } };
+    return { token, result: { passwordChangeType: passwordChangeTypeOf(user, this.deps.policy.passwordExpiryDays, now), homeUrl: HOME_URL } };
   }
 
   /** The caller behind a cookie token; slides the expiry forward while the user is active. */
   async authenticate(token: string, now = Date.now()): Promise<SessionLookup> {
     const idHash = hashToken(token);
-    const session = await this.sessions.findValid(idHash, now);
+    const session = await this.deps.sessions.findValid(idHash, now);
     if (!session) return { kind: 'none' };
     const u = session.user;
     if (session.ended_reason || u.locked) return { kind: 'ended' };
     let extendedUntil: number | null = null;
     if (now - session.last_seen_at >= EXTEND_EVERY_MS) {
-      extendedUntil = now + this.sessionTtlMs;
-      await this.sessions.extend(idHash, now, extendedUntil);
+      extendedUntil = now + this.deps.sessionTtlMs;
+      await this.deps.sessions.extend(idHash, now, extendedUntil);
     }
     return {
       kind: 'valid',
@@ -186,7 +188,7 @@ export class AuthService {
         tenantId: u.tenant_id,
         username: u.username,
         role: u.role,
-        passwordChangeType: passwordChangeTypeOf(u, this.policy.passwordExpiryDays, now),
+        passwordChangeType: passwordChangeTypeOf(u, this.deps.policy.passwordExpiryDays, now),
         networkEnv: session.network_env === 'public' ? 'public' : 'internal',
         platformAdmin: u.platform_admin === 1 && u.role === 'admin',
       },
@@ -198,6 +200,6 @@ export class AuthService {
   async logout(token: string | undefined, caller: Caller | null): Promise<void> {
     if (caller) actionLog.record({ action: 'auth.logout' });
     else actionLog.notAnAction();
-    if (token) await this.sessions.delete(hashToken(token));
+    if (token) await this.deps.sessions.delete(hashToken(token));
   }
 }

@@ -54,16 +54,18 @@ interface Pending {
 
 const refused = (clientKey: string, error: AppError): BatchUploadResult => ({ clientKey, status: 'refused', errorCode: error.code, errorMessage: error.message });
 
+export interface BatchUploadServiceDeps {
+  batches: BatchUploadRepository;
+  uploads: UploadRepository;
+  fileService: FileService;
+  blobs: BlobStore;
+  types: TypePolicy;
+  /** The chunk size the server announces: fingerprints match those of chunked uploads of the same bytes. */
+  chunkSize: number;
+}
+
 export class BatchUploadService {
-  constructor(
-    private readonly batches: BatchUploadRepository,
-    private readonly uploads: UploadRepository,
-    private readonly fileService: FileService,
-    private readonly blobs: BlobStore,
-    private readonly types: TypePolicy,
-    /** The chunk size the server announces: fingerprints match those of chunked uploads of the same bytes. */
-    private readonly chunkSize: number,
-  ) {}
+  constructor(private readonly deps: BatchUploadServiceDeps) {}
 
   /** `manifestDigest`: the HEADER_BATCH_MANIFEST_SHA256 header, when the client sent one. */
   async upload(caller: Caller, body: Readable, manifestDigest?: string, now = Date.now()): Promise<BatchUploadResponse> {
@@ -92,7 +94,7 @@ export class BatchUploadService {
     for (const item of items) {
       const p: Pending = { item, name: item.name, result: null };
       pending.push(p);
-      const finished = await finishedEntry(this.uploads, caller, item.clientKey);
+      const finished = await finishedEntry(this.deps.uploads, caller, item.clientKey);
       if (finished) {
         p.result = { clientKey: item.clientKey, status: 'created', file: finished };
         p.repeat = true;
@@ -101,12 +103,12 @@ export class BatchUploadService {
       try {
         p.name = validName(item.name);
         const placeKey = `${item.parentId}/${item.category}`;
-        if (!places.has(placeKey)) places.set(placeKey, this.fileService.requireParent(caller, item.parentId, item.category));
+        if (!places.has(placeKey)) places.set(placeKey, this.deps.fileService.requireParent(caller, item.parentId, item.category));
         // A folder the caller cannot write to may still take a new version of a file shared with them (edit).
         await places.get(placeKey)!.catch((err: unknown) =>
-          item.onConflict === 'newVersion' ? this.fileService.requireParent(caller, item.parentId, item.category, p.name) : Promise.reject(err),
+          item.onConflict === 'newVersion' ? this.deps.fileService.requireParent(caller, item.parentId, item.category, p.name) : Promise.reject(err),
         );
-        await this.types.assertAllowedType(caller.tenantId, p.name);
+        await this.deps.types.assertAllowedType(caller.tenantId, p.name);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         p.result = refused(item.clientKey, err);
@@ -122,31 +124,31 @@ export class BatchUploadService {
       return;
     }
     try {
-      if (bytes.length > 0) await this.types.assertAllowedContent(caller.tenantId, p.name, bytes.subarray(0, CONTENT_HEAD_BYTES));
+      if (bytes.length > 0) await this.deps.types.assertAllowedContent(caller.tenantId, p.name, bytes.subarray(0, CONTENT_HEAD_BYTES));
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       p.result = refused(p.item.clientKey, err);
       return;
     }
     p.bytes = bytes;
-    p.fingerprint = fingerprintOf(bytes, this.chunkSize);
+    p.fingerprint = fingerprintOf(bytes, this.deps.chunkSize);
   }
 
   /** Writes the contents the tenant does not store yet, then commits every item at once. */
   private async store(caller: Caller, accepted: Pending[], now: number): Promise<void> {
     if (accepted.length === 0) return;
-    const known = await this.batches.tenantBlobs(caller.tenantId, [...new Set(accepted.map((p) => p.fingerprint!))]);
+    const known = await this.deps.batches.tenantBlobs(caller.tenantId, [...new Set(accepted.map((p) => p.fingerprint!))]);
     // One new blob per distinct new content (a batch may carry the same bytes twice).
     const newKeys = new Map<string, { key: string; data: Uint8Array }>();
     for (const p of accepted) {
       const content = `${p.fingerprint}/${p.item.size}`;
-      if (!known.has(content) && !newKeys.has(content)) newKeys.set(content, { key: this.blobs.newKey(), data: p.bytes! });
+      if (!known.has(content) && !newKeys.has(content)) newKeys.set(content, { key: this.deps.blobs.newKey(), data: p.bytes! });
     }
     const pieces = [...newKeys.values()];
     const keys = pieces.map((piece) => piece.key);
-    await this.batches.recordIntents(keys, now);
+    await this.deps.batches.recordIntents(keys, now);
     try {
-      await this.blobs.writePieces(pieces);
+      await this.deps.blobs.writePieces(pieces);
     } catch (err) {
       await this.dropPieces(keys);
       throw err;
@@ -159,7 +161,7 @@ export class BatchUploadService {
         editor: editorOf(caller),
         fingerprint: p.fingerprint!,
         size: p.item.size,
-        blob: existing ? { kind: 'existing', id: existing.id } : { kind: 'new', id: newKeys.get(content)!.key, layout: null, fingerprintChunkSize: this.chunkSize },
+        blob: existing ? { kind: 'existing', id: existing.id } : { kind: 'new', id: newKeys.get(content)!.key, layout: null, fingerprintChunkSize: this.deps.chunkSize },
         file: draftFile(caller, p.name, p.item.parentId, p.item.category, p.item.size, now),
         onConflict: p.item.onConflict ?? 'fail',
         ifMatch: p.item.ifMatch ?? null,
@@ -169,7 +171,7 @@ export class BatchUploadService {
     });
     let outcomes;
     try {
-      outcomes = await this.batches.commitBatch(inputs);
+      outcomes = await this.deps.batches.commitBatch(inputs);
     } catch (err) {
       await this.dropPieces(keys);
       throw err;
@@ -182,7 +184,7 @@ export class BatchUploadService {
         p.replacedVersion = outcome.replacedVersion;
         p.result = { clientKey: p.item.clientKey, status: 'created', file: toFileEntry(outcome.file) };
       } else if (outcome.reason === 'finished') {
-        const earlier = await finishedEntry(this.uploads, caller, p.item.clientKey);
+        const earlier = await finishedEntry(this.deps.uploads, caller, p.item.clientKey);
         p.result = earlier ? { clientKey: p.item.clientKey, status: 'created', file: earlier } : refused(p.item.clientKey, commitError('uploadGone'));
         p.repeat = Boolean(earlier);
       } else {
@@ -191,13 +193,13 @@ export class BatchUploadService {
       }
     }
     // New contents no committed item took (all refused, or another upload stored them first).
-    await Promise.all(keys.filter((key) => !used.has(key)).map((key) => this.blobs.remove(key)));
-    await this.batches.forgetIntents(keys);
+    await Promise.all(keys.filter((key) => !used.has(key)).map((key) => this.deps.blobs.remove(key)));
+    await this.deps.batches.forgetIntents(keys);
   }
 
   private async dropPieces(keys: string[]): Promise<void> {
-    await Promise.all(keys.map((key) => this.blobs.remove(key)));
-    await this.batches.forgetIntents(keys);
+    await Promise.all(keys.map((key) => this.deps.blobs.remove(key)));
+    await this.deps.batches.forgetIntents(keys);
   }
 }
 

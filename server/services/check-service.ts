@@ -49,19 +49,21 @@ interface Analysis {
   suggestedName: string;
 }
 
+export interface CheckServiceDeps {
+  repo: CheckRepository;
+  users: UserRepository;
+  fileService: FileService;
+  types: BlockedTypes;
+  /** Told of uploads just held for a sensitive name (the notices write the uploader a message). */
+  onSensitiveHeld?: (caller: Caller, held: Array<{ key: string; name: string; keyword: string }>) => Promise<void>;
+}
+
 export class CheckService {
-  constructor(
-    private readonly repo: CheckRepository,
-    private readonly users: UserRepository,
-    private readonly fileService: FileService,
-    private readonly types: BlockedTypes,
-    /** Told of uploads just held for a sensitive name (the notices write the uploader a message). */
-    private readonly onSensitiveHeld?: (caller: Caller, held: Array<{ key: string; name: string; keyword: string }>) => Promise<void>,
-  ) {}
+  constructor(private readonly deps: CheckServiceDeps) {}
 
   async settings(tenantId: string): Promise<{ blockedExtensions: string[]; sensitiveKeywords: string[] }> {
-    const s = await this.repo.tenantSettings(tenantId);
-    return { blockedExtensions: await this.types.blockedExtensions(tenantId), sensitiveKeywords: s.sensitiveKeywords ?? [...DEFAULT_SENSITIVE_KEYWORDS] };
+    const s = await this.deps.repo.tenantSettings(tenantId);
+    return { blockedExtensions: await this.deps.types.blockedExtensions(tenantId), sensitiveKeywords: s.sensitiveKeywords ?? [...DEFAULT_SENSITIVE_KEYWORDS] };
   }
 
   async canBeUploadType(caller: Caller, req: CanBeUploadTypeRequest): Promise<CanBeUploadTypeResponse> {
@@ -90,7 +92,7 @@ export class CheckService {
     const places = new Map<string, Place>();
     for (const item of items) {
       if (item.parentId === null || places.has(item.parentId)) continue;
-      places.set(item.parentId, await this.fileService.requireParent(caller, item.parentId, item.category));
+      places.set(item.parentId, await this.deps.fileService.requireParent(caller, item.parentId, item.category));
     }
     items = items.map((item) => (item.parentId === null ? item : { ...item, category: places.get(item.parentId)!.category }));
 
@@ -102,7 +104,7 @@ export class CheckService {
       g.nameKeys.push(names[i]!.toLowerCase());
     });
     const existing = new Map<string, NamedRow>();
-    for (const row of await this.repo.findByNames(scope, [...groups.values()])) {
+    for (const row of await this.deps.repo.findByNames(scope, [...groups.values()])) {
       existing.set(`${folderKey(row.parent_id, row.category)}/${row.name_key}`, row);
     }
     const clashing = items.map((item, i) => existing.get(`${folderKey(item.parentId, item.category)}/${names[i]!.toLowerCase()}`));
@@ -113,7 +115,7 @@ export class CheckService {
     const taken = new Map<string, Set<string>>();
     const takenIn = (k: string) => taken.get(k) ?? taken.set(k, new Set()).get(k)!;
     for (const row of existing.values()) takenIn(folderKey(row.parent_id, row.category)).add(row.name_key);
-    for (const row of await this.repo.namesLike(scope, [...groups.values()])) takenIn(folderKey(row.parent_id, row.category)).add(row.name_key);
+    for (const row of await this.deps.repo.namesLike(scope, [...groups.values()])) takenIn(folderKey(row.parent_id, row.category)).add(row.name_key);
     items.forEach((item, i) => {
       if (!clashing[i]) takenIn(folderKey(item.parentId, item.category)).add(names[i]!.toLowerCase());
     });
@@ -160,12 +162,12 @@ export class CheckService {
         decision: null,
       });
     });
-    await this.repo.upsertUnprocessed(rows);
+    await this.deps.repo.upsertUnprocessed(rows);
     const sensitive = rows.filter((r) => r.reason === 'sensitive');
-    if (sensitive.length > 0 && this.onSensitiveHeld) {
+    if (sensitive.length > 0 && this.deps.onSensitiveHeld) {
       const { sensitiveKeywords } = await this.settings(caller.tenantId);
       const keywordOf = (name: string) => sensitiveKeywords.find((k) => k !== '' && name.toLowerCase().includes(k.toLowerCase())) ?? '';
-      await this.onSensitiveHeld(caller, sensitive.map((r) => ({ key: r.upload_key, name: r.name, keyword: keywordOf(r.name) })));
+      await this.deps.onSensitiveHeld(caller, sensitive.map((r) => ({ key: r.upload_key, name: r.name, keyword: keywordOf(r.name) })));
     }
   }
 
@@ -192,7 +194,7 @@ export class CheckService {
    */
   async multipleFileCheck(caller: Caller, req: MultipleFileCheckRequest, now = Date.now()): Promise<MultipleFileCheckResponse> {
     const analysis = await this.analyze(caller, req.items);
-    const user = await this.users.findById(caller.userId);
+    const user = await this.deps.users.findById(caller.userId);
     const remaining = user ? Number(user.quota) - Number(user.used_size) : 0;
     let cumulative = 0;
     const results: MultipleFileCheckResult[] = req.items.map((item, i) => {
@@ -227,7 +229,7 @@ export class CheckService {
   async relativePathDirCreate(caller: Caller, req: RelativePathDirCreateRequest, now = Date.now()): Promise<RelativePathDirCreateResponse> {
     if (req.relativePaths.length > CHECK_BATCH_MAX) throw new AppError(ERRORS.VALIDATION, `一次最多创建 ${CHECK_BATCH_MAX} 个目录`);
     // Inside a group or public folder the new folders take its category and space.
-    const place = await this.fileService.requireParent(caller, req.parentId, req.category);
+    const place = await this.deps.fileService.requireParent(caller, req.parentId, req.category);
     // Normalised prefix ('a/b') → its segments, for every requested path and all its ancestors.
     const prefixes = new Map<string, string[]>();
     const requested: Array<[string, string]> = [];
@@ -241,7 +243,7 @@ export class CheckService {
     const made = new Map<string, FilesTable>();
     const entry: ActionEntry = { action: 'file.mkdir', targets: [], detail: { ...placeDetail(place), paths: req.relativePaths.length } };
     actionLog.record(entry);
-    const ids = await this.repo.ensureFolderTree(
+    const ids = await this.deps.repo.ensureFolderTree(
       ordered.map(([path, segments]) => ({ path, parentPath: segments.length > 1 ? segments.slice(0, -1).join('/') : null, name: segments.at(-1)! })),
       (name, parentId) => remember(made, {
         id: newId(),
@@ -282,14 +284,14 @@ export class CheckService {
   private async decide(caller: Caller, key: string, decision: string, now: number): Promise<void> {
     const entry: ActionEntry = { action: 'file.uploadDecision', targets: [], detail: { decision } };
     actionLog.record(entry);
-    const held = await this.repo.decide(caller.userId, key, decision, now);
+    const held = await this.deps.repo.decide(caller.userId, key, decision, now);
     if (!held) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
     entry.targets = [{ type: 'file', id: '', name: held.name }];
     entry.detail = { decision, reason: held.reason };
   }
 
   async listUnprocessed(caller: Caller): Promise<UnprocessedUpload[]> {
-    const rows = await this.repo.listUndecided(caller.userId, UNPROCESSED_LIST_MAX);
+    const rows = await this.deps.repo.listUndecided(caller.userId, UNPROCESSED_LIST_MAX);
     return rows.map((r) => ({
       key: r.upload_key,
       name: r.name,

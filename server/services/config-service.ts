@@ -126,18 +126,23 @@ function withoutModules(items: readonly MenuItem[], off: ReadonlySet<string>): M
   return items.filter((item) => !off.has(item.code)).map((item) => (item.children ? { ...item, children: withoutModules(item.children, off) } : item));
 }
 
+export interface ConfigServiceDeps {
+  tenants: TenantRepository;
+  blobs: BlobStore;
+  passwordExpiryDays: number;
+  desktopRelease: ClientVersion | undefined;
+  /** Menu item codes the tenant turned off (dictionary group module-switch). */
+  disabledModules?: (tenantId: string) => Promise<ReadonlySet<string>>;
+}
+
 export class ConfigService {
-  constructor(
-    private readonly tenants: TenantRepository,
-    private readonly blobs: BlobStore,
-    private readonly passwordExpiryDays: number,
-    private readonly desktopRelease: ClientVersion | undefined,
-    /** Menu item codes the tenant turned off (dictionary group module-switch). */
-    private readonly disabledModules: (tenantId: string) => Promise<ReadonlySet<string>> = async () => new Set(),
-  ) {}
+  private readonly disabledModules: (tenantId: string) => Promise<ReadonlySet<string>>;
+  constructor(private readonly deps: ConfigServiceDeps) {
+    this.disabledModules = deps.disabledModules ?? (async () => new Set());
+  }
 
   private async tenantFor(caller: Caller | null) {
-    const tenant = caller ? await this.tenants.findById(caller.tenantId) : await this.tenants.findDefault();
+    const tenant = caller ? await this.deps.tenants.findById(caller.tenantId) : await this.deps.tenants.findDefault();
     if (!tenant) throw new AppError(ERRORS.INTERNAL, 'no tenant configured');
     return tenant;
   }
@@ -149,20 +154,20 @@ export class ConfigService {
 
   /** The logo of a tenant (the default tenant when the id is unknown or absent): the generated SVG or an uploaded WebP. */
   async logo(tenantId: string | undefined): Promise<{ stream: Readable; type: 'svg' | 'webp' } | null> {
-    const tenant = (tenantId && (await this.tenants.findById(tenantId))) || (await this.tenants.findDefault());
+    const tenant = (tenantId && (await this.deps.tenants.findById(tenantId))) || (await this.deps.tenants.findDefault());
     if (!tenant?.logo_key) return null;
-    return { stream: this.blobs.openRead(tenant.logo_key), type: tenant.logo_type === 'webp' ? 'webp' : 'svg' };
+    return { stream: this.deps.blobs.openRead(tenant.logo_key), type: tenant.logo_type === 'webp' ? 'webp' : 'svg' };
   }
 
   /** The login background of a tenant (the default tenant when the id is unknown or absent), always WebP. */
   async loginBackground(tenantId: string | undefined): Promise<Readable | null> {
-    const tenant = (tenantId && (await this.tenants.findById(tenantId))) || (await this.tenants.findDefault());
-    return tenant?.background_key ? this.blobs.openRead(tenant.background_key) : null;
+    const tenant = (tenantId && (await this.deps.tenants.findById(tenantId))) || (await this.deps.tenants.findDefault());
+    return tenant?.background_key ? this.deps.blobs.openRead(tenant.background_key) : null;
   }
 
   async tenantConfig(caller: Caller): Promise<TenantConfig> {
     const tenant = await this.tenantFor(caller);
-    return { tenantId: tenant.id, tenantName: tenant.name, passwordExpiryDays: this.passwordExpiryDays };
+    return { tenantId: tenant.id, tenantName: tenant.name, passwordExpiryDays: this.deps.passwordExpiryDays };
   }
 
   /** The caller's menu without the modules the tenant turned off (spec §7 module-switch; the route guard follows the menu). */
@@ -177,7 +182,7 @@ export class ConfigService {
   }
 
   clientVersion(): ClientVersion {
-    return this.desktopRelease ?? { isForce: false, versionName: '', versionDesc: '' };
+    return this.deps.desktopRelease ?? { isForce: false, versionName: '', versionDesc: '' };
   }
 
   homeUrl(): string {

@@ -35,17 +35,19 @@ export function treeError(err: unknown): unknown {
   }
 }
 
+export interface CopyMoveServiceDeps {
+  files: FileRepository;
+  tree: TreeRepository;
+  access: AccessService;
+  decorator: EntryDecorator;
+  trash: TrashService;
+  gate: ByteGate;
+  exchange: ExchangeRepository;
+}
+
 /** `/api/v2/file/copy` and `/api/v2/file/move`. */
 export class CopyMoveService {
-  constructor(
-    private readonly files: FileRepository,
-    private readonly tree: TreeRepository,
-    private readonly access: AccessService,
-    private readonly decorator: EntryDecorator,
-    private readonly trash: TrashService,
-    private readonly gate: ByteGate,
-    private readonly exchange: ExchangeRepository,
-  ) {}
+  constructor(private readonly deps: CopyMoveServiceDeps) {}
 
   async copy(caller: Caller, req: CopyMoveRequest, now = Date.now()): Promise<CopyMoveResponse> {
     return this.copyOrMove(caller, req, 'copy', now);
@@ -56,8 +58,8 @@ export class CopyMoveService {
   }
 
   private async copyOrMove(caller: Caller, req: CopyMoveRequest, mode: 'copy' | 'move', now: number): Promise<CopyMoveResponse> {
-    const place = await this.access.place(caller, req.targetParentId, req.targetCategory, req.targetSpaceId);
-    const sources = mode === 'move' ? await this.access.modifiable(caller, req.ids) : await this.access.entries(caller, req.ids);
+    const place = await this.deps.access.place(caller, req.targetParentId, req.targetCategory, req.targetSpaceId);
+    const sources = mode === 'move' ? await this.deps.access.modifiable(caller, req.ids) : await this.deps.access.entries(caller, req.ids);
     const detail: Record<string, unknown> = placeDetail(place);
     // Where moved entries came from (the notices tell the members of a group its entries left).
     if (mode === 'move') detail.fromSpaceIds = [...new Set(sources.map((s) => s.row.space_id ?? null))];
@@ -65,16 +67,16 @@ export class CopyMoveService {
     await this.refuseCycles(caller, place, sources.map((s) => s.row));
     // Copying takes the content away: not through a preview-only share, and an exchange-area file only
     // when usable from the caller's build (a move out of the exchange area likewise).
-    this.gate.assertGrants(sources, 'read');
-    await this.gate.assertExchange(caller, await this.withTrees(caller, sources.map((s) => s.row)), 'read');
+    this.deps.gate.assertGrants(sources, 'read');
+    await this.deps.gate.assertExchange(caller, await this.withTrees(caller, sources.map((s) => s.row)), 'read');
     if (mode === 'move') {
       for (const { row } of sources) {
         if (row.is_dir !== 1) continue;
-        if (await this.files.lockedByOtherInTree(caller.tenantId, row.id, caller.userId)) throw new AppError(ERRORS.LOCKED_BY_OTHER);
+        if (await this.deps.files.lockedByOtherInTree(caller.tenantId, row.id, caller.userId)) throw new AppError(ERRORS.LOCKED_BY_OTHER);
       }
     }
-    const plans = await planArrivals(this.files, place.parent, sources.map((s) => s.row), req.decisions);
-    await this.access.modifiable(caller, overwriteTargets(plans));
+    const plans = await planArrivals(this.deps.files, place.parent, sources.map((s) => s.row), req.decisions);
+    await this.deps.access.modifiable(caller, overwriteTargets(plans));
 
     const placedIds: string[] = [];
     const skipped: string[] = [];
@@ -83,14 +85,14 @@ export class CopyMoveService {
         if (plan.kind === 'skip') skipped.push(plan.row.id);
         else if (plan.kind === 'stay') placedIds.push(plan.row.id);
         else if (plan.kind === 'overwrite') {
-          await this.tree.newVersion(editorOf(caller), plan.existing.id, { blobId: plan.row.blob_id!, size: plan.row.size }, now);
+          await this.deps.tree.newVersion(editorOf(caller), plan.existing.id, { blobId: plan.row.blob_id!, size: plan.row.size }, now);
           // A moved file that became a version of another leaves its own entry in the recycle bin.
-          if (mode === 'move') await this.trash.trashEntries(caller, [plan], now);
+          if (mode === 'move') await this.deps.trash.trashEntries(caller, [plan], now);
           placedIds.push(plan.existing.id);
         } else if (mode === 'copy') {
           placedIds.push(await this.copyTree(caller, plan.row, place, plan.name, now));
         } else {
-          await this.tree.move(
+          await this.deps.tree.move(
             plan.row.id,
             { parentId: place.parentId, category: place.category, spaceId: place.spaceId, ownerId: place.spaceId === null ? caller.userId : null },
             plan.name,
@@ -107,12 +109,12 @@ export class CopyMoveService {
     detail.placed = placedIds;
     if (place.category === FILE_CATEGORY.exchange && place.spaceId === null) {
       // Put into the exchange area from the caller's build: what crosses from here waits for checkSwap.
-      const arrived = await this.files.findManyInTenant(caller.tenantId, placedIds);
-      for (const row of await this.withTrees(caller, arrived)) await this.exchange.stamp(row, caller.networkEnv, now);
+      const arrived = await this.deps.files.findManyInTenant(caller.tenantId, placedIds);
+      for (const row of await this.withTrees(caller, arrived)) await this.deps.exchange.stamp(row, caller.networkEnv, now);
     }
-    const rows = await this.files.findManyInTenant(caller.tenantId, placedIds);
+    const rows = await this.deps.files.findManyInTenant(caller.tenantId, placedIds);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return { items: await this.decorator.decorate(caller, placedIds.map((id) => byId.get(id)!).filter(Boolean)), skipped };
+    return { items: await this.deps.decorator.decorate(caller, placedIds.map((id) => byId.get(id)!).filter(Boolean)), skipped };
   }
 
   /**
@@ -120,9 +122,9 @@ export class CopyMoveService {
    * files (a folder of theirs, or the root): taken names get ' (n)'. Answers how many were placed.
    */
   async copyRows(caller: Caller, rows: readonly FilesTable[], targetParentId: string | null, now = Date.now()): Promise<number> {
-    const place = await this.access.place(caller, targetParentId, FILE_CATEGORY.personal);
+    const place = await this.deps.access.place(caller, targetParentId, FILE_CATEGORY.personal);
     if (place.spaceId !== null || place.category !== FILE_CATEGORY.personal) throw new AppError(ERRORS.NOT_FOUND);
-    const plans = await planArrivals(this.files, place.parent, rows, Object.fromEntries(rows.map((r) => [r.id, 'rename' as const])));
+    const plans = await planArrivals(this.deps.files, place.parent, rows, Object.fromEntries(rows.map((r) => [r.id, 'rename' as const])));
     try {
       for (const plan of plans) {
         if (plan.kind === 'place') await this.copyTree(caller, plan.row, place, plan.name, now);
@@ -136,14 +138,14 @@ export class CopyMoveService {
   /** The rows with every live entry under the folders among them (exchange checks look at files). */
   private async withTrees(caller: Caller, rows: readonly FilesTable[]): Promise<FilesTable[]> {
     const out: FilesTable[] = rows.filter((r) => r.is_dir === 0);
-    for (const r of rows) if (r.is_dir === 1) out.push(...(await this.files.liveTree(caller.tenantId, r.id)).map(({ depth: _d, ...row }) => row));
+    for (const r of rows) if (r.is_dir === 1) out.push(...(await this.deps.files.liveTree(caller.tenantId, r.id)).map(({ depth: _d, ...row }) => row));
     return out;
   }
 
   /** A folder cannot go into itself or any of its descendants (checked on the target's ancestor chain). */
   private async refuseCycles(caller: Caller, place: Place, rows: readonly FilesTable[]): Promise<void> {
     if (!place.parentId || !rows.some((r) => r.is_dir === 1)) return;
-    const chain = new Set((await this.files.pathTo(caller.tenantId, place.parentId)).map((r) => r.id));
+    const chain = new Set((await this.deps.files.pathTo(caller.tenantId, place.parentId)).map((r) => r.id));
     if (rows.some((r) => r.is_dir === 1 && chain.has(r.id))) throw new AppError(ERRORS.MOVE_INTO_SELF);
   }
 
@@ -153,7 +155,7 @@ export class CopyMoveService {
    * bytes count against the caller's quota.
    */
   private async copyTree(caller: Caller, root: FilesTable, place: Place, name: string, now: number): Promise<string> {
-    const tree = await this.files.liveTree(caller.tenantId, root.id);
+    const tree = await this.deps.files.liveTree(caller.tenantId, root.id);
     const newIds = new Map(tree.map((r) => [r.id, newId()]));
     let bytes = 0;
     const rows: FilesTable[] = tree.map(({ depth, ...r }) => {
@@ -177,7 +179,7 @@ export class CopyMoveService {
         encrypted: r.encrypted ?? 0,
       };
     });
-    await this.tree.insertTree(rows, caller.userId, bytes);
+    await this.deps.tree.insertTree(rows, caller.userId, bytes);
     return rows[0]!.id;
   }
 }

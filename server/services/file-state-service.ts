@@ -14,26 +14,28 @@ import type { AccessService } from './space-access';
 import { treeError } from './copy-move-service';
 import type { ByteGate } from './sharing/byte-gate';
 
+export interface FileStateServiceDeps {
+  files: FileRepository;
+  tree: TreeRepository;
+  access: AccessService;
+  decorator: EntryDecorator;
+  downloads: DownloadService;
+  gate: ByteGate;
+}
+
 /** Favorites, locks and versions of entries the caller may see. */
 export class FileStateService {
-  constructor(
-    private readonly files: FileRepository,
-    private readonly tree: TreeRepository,
-    private readonly access: AccessService,
-    private readonly decorator: EntryDecorator,
-    private readonly downloads: DownloadService,
-    private readonly gate: ByteGate,
-  ) {}
+  constructor(private readonly deps: FileStateServiceDeps) {}
 
   private async reload(caller: Caller, ids: readonly string[]): Promise<IdsResponse> {
-    const rows = await this.files.findManyInTenant(caller.tenantId, ids);
-    return { items: await this.decorator.decorate(caller, rows) };
+    const rows = await this.deps.files.findManyInTenant(caller.tenantId, ids);
+    return { items: await this.deps.decorator.decorate(caller, rows) };
   }
 
   async addFavorites(caller: Caller, ids: readonly string[], now = Date.now()): Promise<IdsResponse> {
-    const entries = await this.access.entries(caller, ids);
+    const entries = await this.deps.access.entries(caller, ids);
     actionLog.record({ action: 'file.favorite', targets: entries.map((e) => fileTarget(e.row)) });
-    await this.tree.addFavorites(caller.userId, ids, now);
+    await this.deps.tree.addFavorites(caller.userId, ids, now);
     return this.reload(caller, ids);
   }
 
@@ -41,10 +43,10 @@ export class FileStateService {
   async removeFavorites(caller: Caller, ids: readonly string[]): Promise<IdsResponse> {
     const targets = { action: 'file.unfavorite' as const, targets: [] as ActionTarget[] };
     actionLog.record(targets);
-    await this.tree.removeFavorites(caller.userId, ids);
-    const readable = await this.access.visible(caller, await this.files.findManyInTenant(caller.tenantId, ids));
+    await this.deps.tree.removeFavorites(caller.userId, ids);
+    const readable = await this.deps.access.visible(caller, await this.deps.files.findManyInTenant(caller.tenantId, ids));
     targets.targets = readable.map(fileTarget);
-    return { items: await this.decorator.decorate(caller, readable) };
+    return { items: await this.deps.decorator.decorate(caller, readable) };
   }
 
   /** 我的收藏: live favorites the caller can still see, newest first. */
@@ -60,39 +62,39 @@ export class FileStateService {
         throw new AppError(ERRORS.VALIDATION, '分页游标无效');
       }
     }
-    const rows = await this.tree.favoritePage(caller.tenantId, caller.userId, after, pageSize + 1);
+    const rows = await this.deps.tree.favoritePage(caller.tenantId, caller.userId, after, pageSize + 1);
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];
     // A favorite in a group the caller left is hidden (not an error).
-    const readable = await this.access.visible(caller, page.map(({ favorited_at: _at, ...row }) => row));
+    const readable = await this.deps.access.visible(caller, page.map(({ favorited_at: _at, ...row }) => row));
     const nextCursor = rows.length > pageSize && last ? Buffer.from(JSON.stringify([last.favorited_at, last.id])).toString('base64url') : null;
-    return { items: await this.decorator.decorate(caller, readable), nextCursor };
+    return { items: await this.deps.decorator.decorate(caller, readable), nextCursor };
   }
 
   /** Locks entries the caller may modify; an entry locked by someone else refuses the batch. */
   async lock(caller: Caller, ids: readonly string[]): Promise<IdsResponse> {
-    const entries = await this.access.modifiable(caller, ids);
+    const entries = await this.deps.access.modifiable(caller, ids);
     actionLog.record({ action: 'file.lock', targets: entries.map((e) => fileTarget(e.row)) });
-    await this.files.setLock(caller.tenantId, ids, caller.userId);
+    await this.deps.files.setLock(caller.tenantId, ids, caller.userId);
     return this.reload(caller, ids);
   }
 
   /** Only the locker or an administrator may unlock. */
   async unlock(caller: Caller, ids: readonly string[]): Promise<IdsResponse> {
-    const entries = await this.access.entries(caller, ids);
+    const entries = await this.deps.access.entries(caller, ids);
     actionLog.record({ action: 'file.unlock', targets: entries.map((e) => fileTarget(e.row)) });
     for (const { row } of entries) {
       if (row.locked_by && row.locked_by !== caller.userId && caller.role !== 'admin') throw new AppError(ERRORS.UNLOCK_NOT_ALLOWED);
     }
-    await this.files.setLock(caller.tenantId, ids, null);
+    await this.deps.files.setLock(caller.tenantId, ids, null);
     return this.reload(caller, ids);
   }
 
   async versions(caller: Caller, id: string): Promise<VersionListResponse> {
-    const { row } = await this.access.entry(caller, id);
+    const { row } = await this.deps.access.entry(caller, id);
     if (row.is_dir === 1) throw new AppError(ERRORS.IS_FOLDER);
-    const old = await this.tree.versions(row.id);
-    const names = await this.files.nickNames([...new Set([row.owner_id, ...old.map((v) => v.created_by)])]);
+    const old = await this.deps.tree.versions(row.id);
+    const names = await this.deps.files.nickNames([...new Set([row.owner_id, ...old.map((v) => v.created_by)])]);
     const ref = (userId: string) => ({ id: userId, nickName: names.get(userId) ?? '' });
     const head = {
       id: row.id,
@@ -109,14 +111,14 @@ export class FileStateService {
 
   /** The old version's content becomes the current one; the current one is kept as a version. */
   async restoreVersion(caller: Caller, id: string, versionId: string, now = Date.now()): Promise<IdsResponse> {
-    const [entry] = await this.access.modifiable(caller, [id], { shareEdit: 'version' });
+    const [entry] = await this.deps.access.modifiable(caller, [id], { shareEdit: 'version' });
     const detail: Record<string, unknown> = {};
     actionLog.record({ action: 'file.versionRestore', targets: [fileTarget(entry!.row), { type: 'version', id: versionId, name: entry!.row.name }], detail });
-    const version = await this.tree.findVersion(caller.tenantId, versionId);
+    const version = await this.deps.tree.findVersion(caller.tenantId, versionId);
     if (!version || version.file_id !== entry!.row.id) throw new AppError(ERRORS.NOT_FOUND);
     detail.versionNo = version.version_no;
     try {
-      await this.tree.newVersion(editorOf(caller), entry!.row.id, { blobId: version.blob_id, size: Number(version.size) }, now);
+      await this.deps.tree.newVersion(editorOf(caller), entry!.row.id, { blobId: version.blob_id, size: Number(version.size) }, now);
     } catch (err) {
       throw treeError(err);
     }
@@ -125,9 +127,9 @@ export class FileStateService {
 
   /** An old version's content, for a download with Range. */
   async versionContent(caller: Caller, versionId: string): Promise<Downloadable> {
-    const version = await this.tree.findVersion(caller.tenantId, versionId);
+    const version = await this.deps.tree.findVersion(caller.tenantId, versionId);
     if (!version) throw new AppError(ERRORS.NOT_FOUND);
-    const entry = await this.access.entry(caller, version.file_id);
+    const entry = await this.deps.access.entry(caller, version.file_id);
     const { row } = entry;
     actionLog.record({
       action: 'file.versionDownload',
@@ -136,8 +138,8 @@ export class FileStateService {
     });
     // An old version is content like the current one: not through a preview-only share, and an
     // exchange-area file's old content has not crossed (it is checked as this file's content).
-    this.gate.assertGrants([entry], 'download');
-    await this.gate.assertExchange(caller, [{ ...row, blob_id: version.blob_id }], 'download');
-    return this.downloads.ofBlob(caller.tenantId, row.name, version.blob_id);
+    this.deps.gate.assertGrants([entry], 'download');
+    await this.deps.gate.assertExchange(caller, [{ ...row, blob_id: version.blob_id }], 'download');
+    return this.deps.downloads.ofBlob(caller.tenantId, row.name, version.blob_id);
   }
 }

@@ -10,19 +10,21 @@ import type { Caller } from './caller';
 import type { EntryDecorator } from './entry-decorator';
 import type { AccessService } from './space-access';
 
+export interface SearchServiceDeps {
+  repo: SearchRepository;
+  files: FileRepository;
+  spaces: SpaceRepository;
+  access: AccessService;
+  decorator: EntryDecorator;
+}
+
 /** Keyword search in one category or space, and unified search across every space the caller may see. */
 export class SearchService {
-  constructor(
-    private readonly repo: SearchRepository,
-    private readonly files: FileRepository,
-    private readonly spaces: SpaceRepository,
-    private readonly access: AccessService,
-    private readonly decorator: EntryDecorator,
-  ) {}
+  constructor(private readonly deps: SearchServiceDeps) {}
 
   async keyword(caller: Caller, q: KeywordSearchQuery): Promise<SearchResponse> {
     if (q.spaceId) {
-      const { space } = await this.access.space(caller, q.spaceId);
+      const { space } = await this.deps.access.space(caller, q.spaceId);
       return this.run(caller, q, { tenantId: caller.tenantId, ownerId: null, category: null, spaceIds: [space.id] });
     }
     return this.run(caller, q, { tenantId: caller.tenantId, ownerId: caller.userId, category: q.category ?? FILE_CATEGORY.personal, spaceIds: [] });
@@ -31,9 +33,9 @@ export class SearchService {
   async unified(caller: Caller, q: KeywordSearchQuery): Promise<SearchResponse> {
     const groups =
       caller.role === 'admin'
-        ? (await this.spaces.listGroups(caller.tenantId, caller.userId, true)).map((s) => s.id)
-        : await this.spaces.groupIdsOf(caller.tenantId, caller.userId);
-    const pub = await this.spaces.findPublic(caller.tenantId);
+        ? (await this.deps.spaces.listGroups(caller.tenantId, caller.userId, true)).map((s) => s.id)
+        : await this.deps.spaces.groupIdsOf(caller.tenantId, caller.userId);
+    const pub = await this.deps.spaces.findPublic(caller.tenantId);
     const spaceIds = pub ? [pub.id, ...groups] : groups;
     return this.run(caller, q, { tenantId: caller.tenantId, ownerId: caller.userId, category: null, spaceIds });
   }
@@ -42,7 +44,7 @@ export class SearchService {
     const keyword = q.keyword.trim();
     if (keyword.length === 0) throw new AppError(ERRORS.VALIDATION, '请输入搜索关键字');
     const pageSize = Math.min(q.pageSize ?? FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE);
-    const rows = await this.repo.search(scope, keyword, q.cursor ? decodeCursor(q.cursor) : null, pageSize + 1);
+    const rows = await this.deps.repo.search(scope, keyword, q.cursor ? decodeCursor(q.cursor) : null, pageSize + 1);
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];
     const nextCursor = rows.length > pageSize && last ? Buffer.from(JSON.stringify([last.sort_key, last.id])).toString('base64url') : null;
@@ -51,11 +53,11 @@ export class SearchService {
 
   /** Entries plus their folder paths and space names: two queries for the whole page. */
   private async hits(caller: Caller, rows: FilesTable[]): Promise<SearchHit[]> {
-    const entries = await this.decorator.decorate(caller, rows);
+    const entries = await this.deps.decorator.decorate(caller, rows);
     const parents = [...new Set(rows.map((r) => r.parent_id).filter((p): p is string => p !== null))];
     const [paths, spaceNames] = await Promise.all([
-      this.files.pathsOf(caller.tenantId, parents),
-      this.spaces.names(caller.tenantId, [...new Set(rows.map((r) => r.space_id).filter((s): s is string => Boolean(s)))]),
+      this.deps.files.pathsOf(caller.tenantId, parents),
+      this.deps.spaces.names(caller.tenantId, [...new Set(rows.map((r) => r.space_id).filter((s): s is string => Boolean(s)))]),
     ]);
     return entries.map((e, i) => {
       const row = rows[i]!;

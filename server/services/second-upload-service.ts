@@ -30,16 +30,18 @@ import type { TypePolicy } from './upload-service';
 /** The fingerprint recorded for a probe's challenge (a probe has none). */
 const PROBE_FINGERPRINT = '';
 
+export interface SecondUploadServiceDeps {
+  uploads: UploadRepository;
+  users: UserRepository;
+  fileService: FileService;
+  blobs: BlobStore;
+  challenges: ChallengeRepository;
+  types: TypePolicy;
+  maxFileSize: number;
+}
+
 export class SecondUploadService {
-  constructor(
-    private readonly uploads: UploadRepository,
-    private readonly users: UserRepository,
-    private readonly fileService: FileService,
-    private readonly blobs: BlobStore,
-    private readonly challenges: ChallengeRepository,
-    private readonly types: TypePolicy,
-    private readonly maxFileSize: number,
-  ) {}
+  constructor(private readonly deps: SecondUploadServiceDeps) {}
 
   /**
    * Second upload and its probe (common/transfer/second-upload.ts). Without proof: always a fresh
@@ -49,17 +51,17 @@ export class SecondUploadService {
    * tenant's content" all answer the same {status:'unknown'} after the same work.
    */
   async secondUpload(caller: Caller, req: SecondUploadRequest, now = Date.now()): Promise<SecondUploadResponse> {
-    const finished = await finishedEntry(this.uploads, caller, req.clientKey);
+    const finished = await finishedEntry(this.deps.uploads, caller, req.clientKey);
     if (finished) {
       // A repeat of a claim whose answer was lost: the upload is on record already.
       actionLog.notAnAction();
       return { status: 'created', file: finished };
     }
     const name = validName(req.name);
-    await this.fileService.requireParent(caller, req.parentId, req.category, req.onConflict === 'newVersion' ? name : undefined);
-    await this.types.assertAllowedType(caller.tenantId, name);
-    if (req.size > this.maxFileSize) throw new AppError(ERRORS.VALIDATION, '文件超过允许的最大大小');
-    const user = await this.users.findById(caller.userId);
+    await this.deps.fileService.requireParent(caller, req.parentId, req.category, req.onConflict === 'newVersion' ? name : undefined);
+    await this.deps.types.assertAllowedType(caller.tenantId, name);
+    if (req.size > this.deps.maxFileSize) throw new AppError(ERRORS.VALIDATION, '文件超过允许的最大大小');
+    const user = await this.deps.users.findById(caller.userId);
     if (!user || user.used_size + req.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
 
     if (!req.proof) {
@@ -71,7 +73,7 @@ export class SecondUploadService {
         nonce: randomBytes(32).toString('hex'),
         ranges: randomRanges(req.size),
       };
-      await this.challenges.insert({
+      await this.deps.challenges.insert({
         id: challenge.challengeId,
         tenant_id: caller.tenantId,
         user_id: caller.userId,
@@ -84,7 +86,7 @@ export class SecondUploadService {
       return challenge;
     }
 
-    const challenge = await this.challenges.consume(req.proof.challengeId, caller.userId, caller.tenantId, now);
+    const challenge = await this.deps.challenges.consume(req.proof.challengeId, caller.userId, caller.tenantId, now);
     const fingerprint = req.fingerprint ?? PROBE_FINGERPRINT;
     const matches = Boolean(challenge && challenge.fingerprint === fingerprint && Number(challenge.size) === req.size);
     const ranges = challenge ? (JSON.parse(challenge.ranges) as ByteRange[]) : randomRanges(req.size);
@@ -92,10 +94,10 @@ export class SecondUploadService {
     const given = /^[0-9a-f]{64}$/i.test(req.proof.hmac) ? Buffer.from(req.proof.hmac, 'hex') : Buffer.alloc(32);
     if (req.fingerprint === undefined) {
       actionLog.notAnAction();
-      const candidates = matches ? await this.uploads.tenantBlobsOfSize(caller.tenantId, req.size, PROBE_MAX_CANDIDATES) : [];
+      const candidates = matches ? await this.deps.uploads.tenantBlobsOfSize(caller.tenantId, req.size, PROBE_MAX_CANDIDATES) : [];
       return (await this.provenByAny(candidates, ranges, key, given)) ? { status: 'candidate' } : { status: 'unknown' };
     }
-    const blob = matches ? await this.uploads.findTenantBlob(caller.tenantId, req.fingerprint, req.size) : undefined;
+    const blob = matches ? await this.deps.uploads.findTenantBlob(caller.tenantId, req.fingerprint, req.size) : undefined;
     const proven = await this.provenByAny(blob ? [blob] : [], ranges, key, given);
     if (!(proven && matches && blob)) {
       actionLog.notAnAction();
@@ -109,9 +111,9 @@ export class SecondUploadService {
     actionLog.record(entry);
     // Only a caller who proved they hold the bytes learns that their content is refused.
     const head = await this.readRanges(blob, [{ start: 0, end: Math.min(CONTENT_HEAD_BYTES, req.size) }]);
-    if (head) await this.types.assertAllowedContent(caller.tenantId, name, head);
+    if (head) await this.deps.types.assertAllowedContent(caller.tenantId, name, head);
 
-    const outcome = await this.uploads.commit({
+    const outcome = await this.deps.uploads.commit({
       uploadId: null,
       editor: editorOf(caller),
       fingerprint: req.fingerprint,
@@ -129,7 +131,7 @@ export class SecondUploadService {
         return { status: 'unknown' };
       }
       // Another request with this key finished first (its answer was lost): that file is the answer.
-      const earlier = outcome.reason === 'finished' ? await finishedEntry(this.uploads, caller, req.clientKey) : undefined;
+      const earlier = outcome.reason === 'finished' ? await finishedEntry(this.deps.uploads, caller, req.clientKey) : undefined;
       if (earlier) {
         actionLog.notAnAction();
         return { status: 'created', file: earlier };
@@ -164,7 +166,7 @@ export class SecondUploadService {
     try {
       for (const r of ranges) {
         if (r.end > blob.size || r.start < 0 || r.end <= r.start) return null;
-        for await (const piece of this.blobs.openRead(blob.storage_key, { start: r.start, end: r.end - 1 }, layout) as AsyncIterable<Buffer>) {
+        for await (const piece of this.deps.blobs.openRead(blob.storage_key, { start: r.start, end: r.end - 1 }, layout) as AsyncIterable<Buffer>) {
           parts.push(piece);
         }
       }

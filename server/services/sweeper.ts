@@ -10,6 +10,19 @@ import type { UploadService } from './upload-service';
 import type { ActionLogService } from './action-log-service';
 import { fileTarget } from './action-log/recorder';
 
+export interface SweeperDeps {
+  uploads: UploadService;
+  captchas: CaptchaRepository;
+  sessions: SessionRepository;
+  accounts: { throttle: LoginThrottle; smsCodes: SmsCodeService };
+  files: { trash: TrashService; texts: TextService; clientOps: ClientOpRepository };
+  log: (err: unknown) => void;
+  audit: { actionLogs: ActionLogService; retentionMs: number };
+  notices?: { pruneOld(now: number): Promise<number> };
+  /** More work of other areas per pass (sharing: expired applications, link counters, tickets). */
+  extra?: { sweep(now: number): Promise<void> };
+}
+
 /**
  * Periodic clean-up of what expires: partial uploads (and their chunk files), captchas, sessions,
  * idle login-failure counters (never a lock), SMS codes no limit counts any more, recycle-bin entries
@@ -21,44 +34,33 @@ export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
 
-  constructor(
-    private readonly uploads: UploadService,
-    private readonly captchas: CaptchaRepository,
-    private readonly sessions: SessionRepository,
-    private readonly accounts: { throttle: LoginThrottle; smsCodes: SmsCodeService },
-    private readonly files: { trash: TrashService; texts: TextService; clientOps: ClientOpRepository },
-    private readonly log: (err: unknown) => void,
-    private readonly audit: { actionLogs: ActionLogService; retentionMs: number },
-    private readonly notices?: { pruneOld(now: number): Promise<number> },
-    /** More work of other areas per pass (sharing: expired applications, link counters, tickets). */
-    private readonly extra?: { sweep(now: number): Promise<void> },
-  ) {}
+  constructor(private readonly deps: SweeperDeps) {}
 
   /** One pass; also called directly by tests. */
   async sweepOnce(now = Date.now()): Promise<{
     uploads: number; captchas: number; sessions: number; loginFailures: number; smsCodes: number; recycled: number; textHolds: number; clientOps: number;
     actionLog: number; fileMessages: number;
   }> {
-    const uploads = await this.uploads.sweepExpired(now);
-    const captchas = await this.captchas.deleteExpired(now);
-    const sessions = await this.sessions.deleteExpired(now);
-    const loginFailures = await this.accounts.throttle.deleteStale(now);
-    const smsCodes = await this.accounts.smsCodes.deleteOld(now);
+    const uploads = await this.deps.uploads.sweepExpired(now);
+    const captchas = await this.deps.captchas.deleteExpired(now);
+    const sessions = await this.deps.sessions.deleteExpired(now);
+    const loginFailures = await this.deps.accounts.throttle.deleteStale(now);
+    const smsCodes = await this.deps.accounts.smsCodes.deleteOld(now);
     // Purged for good by the server itself: on record in each tenant's log, like a user's purge.
-    const recycled = await this.files.trash.sweepExpired(now, async (roots) => {
+    const recycled = await this.deps.files.trash.sweepExpired(now, async (roots) => {
       const byTenant = new Map<string, typeof roots>();
       for (const r of roots) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r]);
       for (const [tenantId, rows] of byTenant) {
-        await this.audit.actionLogs.appendSystem(tenantId, 'file.purge', rows.map(fileTarget), { reason: 'recycleRetention' }, now);
+        await this.deps.audit.actionLogs.appendSystem(tenantId, 'file.purge', rows.map(fileTarget), { reason: 'recycleRetention' }, now);
       }
     });
-    const textHolds = await this.files.texts.sweepExpired(now);
-    const clientOps = await this.files.clientOps.deleteOlderThan(now - CLIENT_OP_TTL_MS);
+    const textHolds = await this.deps.files.texts.sweepExpired(now);
+    const clientOps = await this.deps.files.clientOps.deleteOlderThan(now - CLIENT_OP_TTL_MS);
     // Action log records past the retention; each pruned batch is itself recorded in its chain.
-    const actionLog = await this.audit.actionLogs.prune(this.audit.retentionMs, now);
-    await this.audit.actionLogs.refreshStatistics();
-    const fileMessages = (await this.notices?.pruneOld(now)) ?? 0;
-    await this.extra?.sweep(now);
+    const actionLog = await this.deps.audit.actionLogs.prune(this.deps.audit.retentionMs, now);
+    await this.deps.audit.actionLogs.refreshStatistics();
+    const fileMessages = (await this.deps.notices?.pruneOld(now)) ?? 0;
+    await this.deps.extra?.sweep(now);
     return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps, actionLog, fileMessages };
   }
 
@@ -67,7 +69,7 @@ export class Sweeper {
     this.timer = setInterval(() => {
       if (this.running) return; // never overlap passes
       this.running = this.sweepOnce()
-        .catch(this.log)
+        .catch(this.deps.log)
         .finally(() => (this.running = undefined));
     }, intervalMs);
     this.timer.unref();

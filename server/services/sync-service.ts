@@ -33,29 +33,31 @@ import type { TrashService } from './trash-service';
 /** Categories that are not synced files (spec §3: 1 personal, 2 shared, 3 exchange; 0 = spaces). */
 const NOT_SYNCED = new Set([0, FILE_CATEGORY.personal, FILE_CATEGORY.shared, FILE_CATEGORY.exchange]);
 
+export interface SyncServiceDeps {
+  repo: SyncRepository;
+  access: AccessService;
+  trash: TrashService;
+  types: BlockedTypes;
+  checks: CheckService;
+  /** The admin's syncTime (minutes; POST /api/v2/defaultConfig/modify/syncTime, kept by the tenant settings). */
+  syncTimeOf: (tenantId: string) => Promise<number>;
+  /** Fingerprints only for callers who may read the original (common/api/byte-access.ts). */
+  gate: ByteGate;
+}
+
 export class SyncService {
-  constructor(
-    private readonly repo: SyncRepository,
-    private readonly access: AccessService,
-    private readonly trash: TrashService,
-    private readonly types: BlockedTypes,
-    private readonly checks: CheckService,
-    /** The admin's syncTime (minutes; POST /api/v2/defaultConfig/modify/syncTime, kept by the tenant settings). */
-    private readonly syncTimeOf: (tenantId: string) => Promise<number>,
-    /** Fingerprints only for callers who may read the original (common/api/byte-access.ts). */
-    private readonly gate: ByteGate,
-  ) {}
+  constructor(private readonly deps: SyncServiceDeps) {}
 
   /**
    * A live folder in 同步文件 the caller may see (their own, or shared with them), else 404 (others'
    * ids) or SYNC_ROOT_INVALID; with whether they may read the original (fingerprints).
    */
   private async requireSyncedFolder(caller: Caller, id: string): Promise<{ fingerprints: boolean }> {
-    const entry = await this.access.entry(caller, id);
+    const entry = await this.deps.access.entry(caller, id);
     const { row } = entry;
     if (row.is_dir !== 1) throw new AppError(ERRORS.PARENT_NOT_FOLDER);
     if (row.space_id || NOT_SYNCED.has(row.category)) throw new AppError(ERRORS.SYNC_ROOT_INVALID);
-    return { fingerprints: this.gate.mayReadOriginal(entry) };
+    return { fingerprints: this.deps.gate.mayReadOriginal(entry) };
   }
 
   /** The subtree's digest over what the caller is shown (no fingerprints to one who may not read). */
@@ -70,10 +72,10 @@ export class SyncService {
   async content(caller: Caller, req: SynContentRequest): Promise<string> {
     const { fingerprints } = await this.requireSyncedFolder(caller, req.rootId);
     const lockerOf = (lockedBy: string | null) => (lockedBy && lockedBy !== caller.userId ? '1' : '0');
-    const [token, syncTime] = await Promise.all([this.repo.subtreeVersion(caller.tenantId, req.rootId, lockerOf), this.syncTimeOf(caller.tenantId)]);
+    const [token, syncTime] = await Promise.all([this.deps.repo.subtreeVersion(caller.tenantId, req.rootId, lockerOf), this.deps.syncTimeOf(caller.tenantId)]);
     const head = (unchanged: boolean) => `{"data":{"token":${JSON.stringify(token)},"syncTime":${syncTime},"unchanged":${unchanged},"items":[`;
     if (req.token && req.token === token) return `${head(true)}]}}`;
-    const rows = await this.repo.liveSubtree(caller.tenantId, req.rootId);
+    const rows = await this.deps.repo.liveSubtree(caller.tenantId, req.rootId);
     const lines: string[] = [];
     for (const r of rows) {
       if (r.id === req.rootId || r.parent_id === null) continue;
@@ -94,9 +96,9 @@ export class SyncService {
 
   async check(caller: Caller, req: SynCheckRequest): Promise<SynCheckResponse> {
     const [blockedExtensions, checkSettings, secretMarks] = await Promise.all([
-      this.types.blockedExtensions(caller.tenantId),
-      this.checks.settings(caller.tenantId),
-      this.repo.secretMarks(caller.tenantId),
+      this.deps.types.blockedExtensions(caller.tenantId),
+      this.deps.checks.settings(caller.tenantId),
+      this.deps.repo.secretMarks(caller.tenantId),
     ]);
     const rules = { blockedExtensions, sensitiveKeywords: checkSettings.sensitiveKeywords, secretMarks };
     return { results: req.items.map((i) => ({ key: i.key, ...judgeSyncFile(i.name, rules) })) };
@@ -104,16 +106,16 @@ export class SyncService {
 
   async remove(caller: Caller, req: SynRemoveRequest, now = Date.now()): Promise<SynRemoveResponse> {
     // Every id first: one the caller cannot see answers 404 before anything changes.
-    const entries = await this.access.entries(caller, req.items.map((i) => i.id), { allowDeleted: true });
+    const entries = await this.deps.access.entries(caller, req.items.map((i) => i.id), { allowDeleted: true });
     for (const { row } of entries) {
       if (row.space_id || NOT_SYNCED.has(row.category)) throw new AppError(ERRORS.SYNC_ROOT_INVALID);
     }
     // Compared over what the caller's listing showed: the digest is no oracle for a fingerprint it withheld.
-    const fingerprints = new Map(entries.map((e) => [e.row.id, this.gate.mayReadOriginal(e)]));
+    const fingerprints = new Map(entries.map((e) => [e.row.id, this.deps.gate.mayReadOriginal(e)]));
     const removed: string[] = [];
     const changed: string[] = [];
     for (const item of req.items) {
-      const rows = await this.repo.liveSubtree(caller.tenantId, item.id);
+      const rows = await this.deps.repo.liveSubtree(caller.tenantId, item.id);
       if (rows.length === 0) {
         removed.push(item.id); // in the recycle bin already
         continue;
@@ -122,7 +124,7 @@ export class SyncService {
         changed.push(item.id);
         continue;
       }
-      await this.trash.remove(caller, { ids: [item.id] }, now);
+      await this.deps.trash.remove(caller, { ids: [item.id] }, now);
       removed.push(item.id);
     }
     return { removed, changed };

@@ -20,18 +20,20 @@ import type { BlockedTypes } from './blocked-types';
 import { CONTENT_HEAD_BYTES } from '../../common/files/content-signatures';
 import { fingerprintOf } from '../storage/content-digest';
 
+export interface TextServiceDeps {
+  files: FileRepository;
+  uploads: UploadRepository;
+  holds: TextHoldRepository;
+  blobs: BlobStore;
+  access: AccessService;
+  decorator: EntryDecorator;
+  types: BlockedTypes;
+  options: { chunkSize: number; holdTtlMs: number };
+}
+
 /** `createTxt` and `keepOnCreateTxt`: a text file written by the server, held on a name clash. */
 export class TextService {
-  constructor(
-    private readonly files: FileRepository,
-    private readonly uploads: UploadRepository,
-    private readonly holds: TextHoldRepository,
-    private readonly blobs: BlobStore,
-    private readonly access: AccessService,
-    private readonly decorator: EntryDecorator,
-    private readonly types: BlockedTypes,
-    private readonly options: { chunkSize: number; holdTtlMs: number },
-  ) {}
+  constructor(private readonly deps: TextServiceDeps) {}
 
   async createTxt(caller: Caller, req: CreateTxtRequest, now = Date.now()): Promise<CreateTxtResponse> {
     const entry: ActionEntry = { action: 'file.createTxt', targets: [{ type: 'file', id: '', name: req.name }], detail: { parentId: req.parentId, category: req.category } };
@@ -41,13 +43,13 @@ export class TextService {
     const content = Buffer.from(req.content, 'utf8');
     if (content.length > TEXT_FILE_MAX_BYTES) throw new AppError(ERRORS.TEXT_TOO_LARGE);
     // A text named script.bat is a script all the same: the tenant's blocked types hold here as on upload.
-    await this.types.assertAllowedContent(caller.tenantId, name, content.subarray(0, CONTENT_HEAD_BYTES));
-    const place = await this.access.place(caller, req.parentId, req.category, req.spaceId);
-    const [clash] = await this.files.liveNamesAt(place.parent, [name.toLowerCase()]);
+    await this.deps.types.assertAllowedContent(caller.tenantId, name, content.subarray(0, CONTENT_HEAD_BYTES));
+    const place = await this.deps.access.place(caller, req.parentId, req.category, req.spaceId);
+    const [clash] = await this.deps.files.liveNamesAt(place.parent, [name.toLowerCase()]);
     if (clash) {
-      const taken = new Set([clash.name_key, ...(await this.files.namesLikeAt(place.parent, [numberedLikePattern(name)]))]);
+      const taken = new Set([clash.name_key, ...(await this.deps.files.namesLikeAt(place.parent, [numberedLikePattern(name)]))]);
       const holdId = newId();
-      await this.holds.insert({
+      await this.deps.holds.insert({
         id: holdId,
         tenant_id: caller.tenantId,
         user_id: caller.userId,
@@ -57,7 +59,7 @@ export class TextService {
         name,
         content: req.content,
         created_at: now,
-        expires_at: now + this.options.holdTtlMs,
+        expires_at: now + this.deps.options.holdTtlMs,
       });
       // Nothing is written until keepOnCreateTxt decides: that call is the action.
       actionLog.notAnAction();
@@ -69,11 +71,11 @@ export class TextService {
   }
 
   async keepOnCreateTxt(caller: Caller, req: KeepOnCreateTxtRequest, now = Date.now()): Promise<KeepOnCreateTxtResponse> {
-    const hold = await this.holds.find(caller.userId, req.holdId, now);
+    const hold = await this.deps.holds.find(caller.userId, req.holdId, now);
     if (!hold) throw new AppError(ERRORS.TXT_HOLD_NOT_FOUND);
     if (req.decision === 'giveUp') {
       actionLog.notAnAction();
-      await this.holds.take(caller.userId, hold.id);
+      await this.deps.holds.take(caller.userId, hold.id);
       return { status: 'givenUp' };
     }
     const entry: ActionEntry = {
@@ -83,10 +85,10 @@ export class TextService {
     };
     actionLog.record(entry);
     // The folder may have gone or the caller lost access since: checked again.
-    const place = await this.access.place(caller, hold.parent_id, hold.category, hold.space_id);
+    const place = await this.deps.access.place(caller, hold.parent_id, hold.category, hold.space_id);
     const written = await this.write(caller, place.parentId, place.category, place.spaceId, hold.name, Buffer.from(hold.content, 'utf8'), req.decision, now);
     describeWrite(entry, written.row, written.replacedVersion);
-    await this.holds.take(caller.userId, hold.id);
+    await this.deps.holds.take(caller.userId, hold.id);
     return { status: 'created', file: written.file };
   }
 
@@ -101,7 +103,7 @@ export class TextService {
     policy: ConflictPolicy,
     now: number,
   ): Promise<{ file: FileEntry; row: FilesTable; replacedVersion: boolean }> {
-    const writer = await this.blobs.createWriter();
+    const writer = await this.deps.blobs.createWriter();
     let key: string;
     try {
       await writer.write(content);
@@ -114,23 +116,23 @@ export class TextService {
       isDir: false,
       size: content.length,
     });
-    const outcome = await this.uploads.commit({
+    const outcome = await this.deps.uploads.commit({
       uploadId: null,
       editor: editorOf(caller),
-      fingerprint: fingerprintOf(content, this.options.chunkSize),
+      fingerprint: fingerprintOf(content, this.deps.options.chunkSize),
       size: content.length,
-      blob: { kind: 'new', id: key, layout: null, fingerprintChunkSize: this.options.chunkSize },
+      blob: { kind: 'new', id: key, layout: null, fingerprintChunkSize: this.deps.options.chunkSize },
       file: draft,
       onConflict: policy,
       now,
     });
-    if (!outcome.ok || outcome.reusedExistingBlob) await this.blobs.remove(key);
+    if (!outcome.ok || outcome.reusedExistingBlob) await this.deps.blobs.remove(key);
     if (!outcome.ok) throw new AppError(TEXT_COMMIT_ERRORS[outcome.reason]);
-    return { file: await this.decorator.one(caller, outcome.file), row: outcome.file, replacedVersion: outcome.replacedVersion };
+    return { file: await this.deps.decorator.one(caller, outcome.file), row: outcome.file, replacedVersion: outcome.replacedVersion };
   }
 
   sweepExpired(now = Date.now()): Promise<number> {
-    return this.holds.deleteExpired(now);
+    return this.deps.holds.deleteExpired(now);
   }
 }
 

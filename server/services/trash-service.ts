@@ -32,6 +32,16 @@ import { layoutOf } from './upload-commit';
 /** Roots purged per transaction by the automatic purge (keeps each write short). */
 const SWEEP_BATCH = 100;
 
+export interface TrashServiceDeps {
+  files: FileRepository;
+  tree: TreeRepository;
+  access: AccessService;
+  decorator: EntryDecorator;
+  blobs: BlobStore;
+  thumbnails: ThumbnailStore;
+  retentionMs: number;
+}
+
 /**
  * The recycle bin: delete moves an entry and its tree there (names become free at once), restore
  * brings it back to where it was (recreating the folders that are gone), purge deletes for good
@@ -39,19 +49,11 @@ const SWEEP_BATCH = 100;
  * are purged by the sweeper.
  */
 export class TrashService {
-  constructor(
-    private readonly files: FileRepository,
-    private readonly tree: TreeRepository,
-    private readonly access: AccessService,
-    private readonly decorator: EntryDecorator,
-    private readonly blobs: BlobStore,
-    private readonly thumbnails: ThumbnailStore,
-    private readonly retentionMs: number,
-  ) {}
+  constructor(private readonly deps: TrashServiceDeps) {}
 
   /** `removeFiles`: one action (file.delete) over every entry named. */
   async remove(caller: Caller, req: RemoveFilesRequest, now = Date.now()): Promise<RemoveFilesResponse> {
-    const entries = await this.access.modifiable(caller, req.ids);
+    const entries = await this.deps.access.modifiable(caller, req.ids);
     actionLog.record({ action: 'file.delete', targets: entries.map((e) => fileTarget(e.row)) });
     return this.trashEntries(caller, entries, now);
   }
@@ -59,16 +61,16 @@ export class TrashService {
   /** Moves entries to the recycle bin; also the last step of a move that overwrote (not an action of its own). */
   async trashEntries(caller: Caller, entries: ReadonlyArray<{ row: FilesTable }>, now = Date.now()): Promise<RemoveFilesResponse> {
     for (const { row } of entries) {
-      if (row.is_dir === 1 && (await this.files.lockedByOtherInTree(caller.tenantId, row.id, caller.userId))) {
+      if (row.is_dir === 1 && (await this.deps.files.lockedByOtherInTree(caller.tenantId, row.id, caller.userId))) {
         throw new AppError(ERRORS.LOCKED_BY_OTHER);
       }
     }
     let removed = 0;
     for (const { row } of entries) {
       // An entry inside a folder deleted earlier in this batch went with it.
-      const current = await this.files.findInTenant(caller.tenantId, row.id);
+      const current = await this.deps.files.findInTenant(caller.tenantId, row.id);
       if (!current || current.deleted_at != null) continue;
-      removed += await this.tree.trash(caller.tenantId, row.id, caller.userId, await this.ancestorNames(caller, row), now);
+      removed += await this.deps.tree.trash(caller.tenantId, row.id, caller.userId, await this.ancestorNames(caller, row), now);
     }
     return { removed };
   }
@@ -76,7 +78,7 @@ export class TrashService {
   /** Names of the folders between the base (category root or space root) and the entry. */
   private async ancestorNames(caller: Caller, row: FilesTable): Promise<string[]> {
     if (row.parent_id === null) return [];
-    const chain = await this.files.pathTo(caller.tenantId, row.parent_id);
+    const chain = await this.deps.files.pathTo(caller.tenantId, row.parent_id);
     // In a space the first element is the space's root folder: the base itself.
     return (row.space_id ? chain.slice(1) : chain).map((r) => r.name);
   }
@@ -84,16 +86,16 @@ export class TrashService {
   async list(caller: Caller, req: PageRequest): Promise<FileListResponse> {
     const pageSize = Math.min(req.pageSize ?? FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE);
     const after = req.cursor ? decodeTrashCursor(req.cursor) : null;
-    const rows = await this.tree.trashPage(caller.tenantId, caller.userId, after, pageSize + 1);
+    const rows = await this.deps.tree.trashPage(caller.tenantId, caller.userId, after, pageSize + 1);
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];
     const nextCursor = rows.length > pageSize && last ? Buffer.from(JSON.stringify([last.deleted_at, last.id])).toString('base64url') : null;
-    return { items: await this.decorator.decorate(caller, page), nextCursor };
+    return { items: await this.deps.decorator.decorate(caller, page), nextCursor };
   }
 
   /** The caller's own deleted roots among `ids`; anything else → 404. */
   private async ownTrashRoots(caller: Caller, ids: readonly string[]): Promise<FilesTable[]> {
-    const rows = await this.files.findManyInTenant(caller.tenantId, [...new Set(ids)]);
+    const rows = await this.deps.files.findManyInTenant(caller.tenantId, [...new Set(ids)]);
     if (rows.length !== new Set(ids).size) throw new AppError(ERRORS.NOT_FOUND);
     for (const row of rows) {
       if (row.trash_root_id !== row.id || row.deleted_by !== caller.userId) throw new AppError(ERRORS.NOT_FOUND);
@@ -108,7 +110,7 @@ export class TrashService {
     // Group by where each goes; a space the caller lost access to answers 404.
     const targets = new Map<string, { parent: ListParent | null; rows: FilesTable[]; row0: FilesTable }>();
     for (const row of roots) {
-      if (row.space_id) await this.access.space(caller, row.space_id, 'write');
+      if (row.space_id) await this.deps.access.space(caller, row.space_id, 'write');
       const parent = await this.existingTarget(caller, row);
       const key = parent ? (parent.kind === 'folder' ? parent.parentId : `root:${parent.category}`) : `new:${row.id}`;
       const t = targets.get(key) ?? targets.set(key, { parent, rows: [], row0: row }).get(key)!;
@@ -117,9 +119,9 @@ export class TrashService {
     // Plan every group first: any undecided clash refuses the whole restore before a change.
     const planned = [];
     for (const t of targets.values()) {
-      planned.push({ t, plans: t.parent ? await planArrivals(this.files, t.parent, t.rows, req.decisions, { overwriteFolderAsRename: true }) : null });
+      planned.push({ t, plans: t.parent ? await planArrivals(this.deps.files, t.parent, t.rows, req.decisions, { overwriteFolderAsRename: true }) : null });
     }
-    await this.access.modifiable(caller, planned.flatMap((p) => (p.plans ? overwriteTargets(p.plans) : [])));
+    await this.deps.access.modifiable(caller, planned.flatMap((p) => (p.plans ? overwriteTargets(p.plans) : [])));
     const restored: string[] = [];
     const skipped: string[] = [];
     try {
@@ -128,7 +130,7 @@ export class TrashService {
           // The original folder is gone: recreate the path, then put it there under its own name.
           const place = await this.recreatePath(caller, t.row0, now);
           for (const row of t.rows) {
-            await this.tree.restore(row.id, place.parentId, row.name, row.name_key, now);
+            await this.deps.tree.restore(row.id, place.parentId, row.name, row.name_key, now);
             restored.push(row.id);
           }
           continue;
@@ -136,13 +138,13 @@ export class TrashService {
         for (const plan of plans) {
           if (plan.kind === 'skip') skipped.push(plan.row.id);
           else if (plan.kind === 'overwrite') {
-            await this.tree.newVersion(editorOf(caller), plan.existing.id, { blobId: plan.row.blob_id!, size: plan.row.size }, now);
+            await this.deps.tree.newVersion(editorOf(caller), plan.existing.id, { blobId: plan.row.blob_id!, size: plan.row.size }, now);
             await this.purgeRoots([plan.row.id]);
             restored.push(plan.existing.id);
           } else {
             const parentId = t.parent!.kind === 'folder' ? t.parent!.parentId : null;
             const name = plan.kind === 'place' ? plan.name : plan.row.name;
-            await this.tree.restore(plan.row.id, parentId, name, nameKeyOf(name), now);
+            await this.deps.tree.restore(plan.row.id, parentId, name, nameKeyOf(name), now);
             restored.push(plan.row.id);
           }
         }
@@ -151,8 +153,8 @@ export class TrashService {
       throw treeError(err);
     }
     detail.skipped = skipped;
-    const rows = await this.files.findManyInTenant(caller.tenantId, restored);
-    return { items: await this.decorator.decorate(caller, rows), skipped };
+    const rows = await this.deps.files.findManyInTenant(caller.tenantId, restored);
+    return { items: await this.deps.decorator.decorate(caller, rows), skipped };
   }
 
   /** Where a deleted root goes back when its folder still exists (live); null when it must be recreated. */
@@ -163,7 +165,7 @@ export class TrashService {
       if (row.space_id || lostFolders) return null;
       return { kind: 'root', scope: { tenantId: caller.tenantId, ownerId: row.owner_id }, category: row.category };
     }
-    const parent = await this.files.findInTenant(caller.tenantId, row.parent_id);
+    const parent = await this.deps.files.findInTenant(caller.tenantId, row.parent_id);
     return parent && parent.deleted_at == null ? { kind: 'folder', parentId: parent.id } : null;
   }
 
@@ -174,24 +176,24 @@ export class TrashService {
    */
   private async recreatePath(caller: Caller, row: FilesTable, now: number): Promise<Place> {
     let place: Place = row.space_id
-      ? await this.access.place(caller, null, row.category, row.space_id)
-      : await this.access.place(caller, null, row.category);
+      ? await this.deps.access.place(caller, null, row.category, row.space_id)
+      : await this.deps.access.place(caller, null, row.category);
     const names = row.trash_path ? (JSON.parse(row.trash_path) as string[]) : [];
     for (const name of names) {
-      const [found] = await this.files.liveNamesAt(place.parent, [name.toLowerCase()]);
+      const [found] = await this.deps.files.liveNamesAt(place.parent, [name.toLowerCase()]);
       if (found && found.is_dir === 1) {
-        place = await this.access.place(caller, found.id, place.category);
+        place = await this.deps.access.place(caller, found.id, place.category);
         continue;
       }
-      const taken = found ? new Set([found.name_key, ...(await this.files.namesLikeAt(place.parent, [`${name.toLowerCase()} (%)`]))]) : new Set<string>();
+      const taken = found ? new Set([found.name_key, ...(await this.deps.files.namesLikeAt(place.parent, [`${name.toLowerCase()} (%)`]))]) : new Set<string>();
       const folder = newEntryRow(caller, place, freeName(name, taken), now, { isDir: true });
       try {
-        await this.files.insert(folder);
+        await this.deps.files.insert(folder);
       } catch (err) {
         if (isUniqueViolation(err)) throw new AppError(ERRORS.NAME_CONFLICT);
         throw err;
       }
-      place = await this.access.place(caller, folder.id, place.category);
+      place = await this.deps.access.place(caller, folder.id, place.category);
     }
     return place;
   }
@@ -204,7 +206,7 @@ export class TrashService {
       actionLog.record({ action: 'file.purge', targets, detail });
       let purged = 0;
       for (;;) {
-        const roots = await this.tree.trashRoots(caller.tenantId, caller.userId, null, SWEEP_BATCH);
+        const roots = await this.deps.tree.trashRoots(caller.tenantId, caller.userId, null, SWEEP_BATCH);
         detail.entries = purged;
         if (roots.length === 0) return { purged };
         targets.push(...roots.map(fileTarget));
@@ -218,10 +220,10 @@ export class TrashService {
 
   /** Purges, then removes the bytes of the blobs nobody references any more. */
   private async purgeRoots(ids: readonly string[]): Promise<number> {
-    const { rows, freed } = await this.tree.purge(ids);
+    const { rows, freed } = await this.deps.tree.purge(ids);
     for (const blob of freed) {
-      await this.blobs.remove(blob.storage_key, layoutOf(blob));
-      await this.thumbnails.remove(blob.id);
+      await this.deps.blobs.remove(blob.storage_key, layoutOf(blob));
+      await this.deps.thumbnails.remove(blob.id);
     }
     return rows;
   }
@@ -233,7 +235,7 @@ export class TrashService {
   async sweepExpired(now = Date.now(), onPurged?: (roots: Array<Pick<FilesTable, 'id' | 'tenant_id' | 'name' | 'is_dir'>>) => Promise<void>): Promise<number> {
     let purged = 0;
     for (;;) {
-      const roots = await this.tree.trashRoots(null, null, now - this.retentionMs, SWEEP_BATCH);
+      const roots = await this.deps.tree.trashRoots(null, null, now - this.deps.retentionMs, SWEEP_BATCH);
       if (roots.length === 0) return purged;
       purged += await this.purgeRoots(roots.map((r) => r.id));
       await onPurged?.(roots);

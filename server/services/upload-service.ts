@@ -70,25 +70,36 @@ function serverDigests(stored: ReadonlyArray<{ idx: number; sha256: string }>): 
   return { digests, fingerprint: fingerprintOfDigests(digests) };
 }
 
+export interface UploadServiceDeps {
+  uploads: UploadRepository;
+  users: UserRepository;
+  fileService: FileService;
+  chunks: LocalChunkStore;
+  blobs: BlobStore;
+  challenges: ChallengeRepository;
+  types: TypePolicy;
+  options: UploadServiceOptions;
+}
+
 export class UploadService {
-  constructor(
-    private readonly uploads: UploadRepository,
-    private readonly users: UserRepository,
-    private readonly fileService: FileService,
-    private readonly chunks: LocalChunkStore,
-    private readonly blobs: BlobStore,
-    private readonly challenges: ChallengeRepository,
-    private readonly types: TypePolicy,
-    private readonly options: UploadServiceOptions,
-  ) {
-    this.receiver = new ChunkReceiver(uploads, chunks, {
+  constructor(private readonly deps: UploadServiceDeps) {
+    this.receiver = new ChunkReceiver(deps.uploads, deps.chunks, {
       locks: this.locks,
       receiving: this.receiving,
-      uploadExpiryMs: options.uploadExpiryMs,
+      uploadExpiryMs: deps.options.uploadExpiryMs,
       crashPoint: (point) => this.crashPoint(point),
       firstChunkStored: (caller, uploadId) => this.refuseExecutableHead(caller, uploadId),
     });
-    this.opener = new UploadSessionOpener(uploads, users, fileService, chunks, types, options, this.locks, this.receiving);
+    this.opener = new UploadSessionOpener({
+      uploads: deps.uploads,
+      users: deps.users,
+      fileService: deps.fileService,
+      chunks: deps.chunks,
+      types: deps.types,
+      options: deps.options,
+      locks: this.locks,
+      receiving: this.receiving,
+    });
   }
 
   /**
@@ -122,11 +133,11 @@ export class UploadService {
   }
 
   private crashPoint(point: CrashPoint): void {
-    if (this.options.crashPoint === point) process.kill(process.pid, 'SIGKILL');
+    if (this.deps.options.crashPoint === point) process.kill(process.pid, 'SIGKILL');
   }
 
   config(): UploadConfig {
-    return { chunkSize: this.options.chunkSize, maxFileSize: this.options.maxFileSize };
+    return { chunkSize: this.deps.options.chunkSize, maxFileSize: this.deps.options.maxFileSize };
   }
 
   /** Opens (or finds) the upload session: UploadSessionOpener.chunkExist. */
@@ -135,7 +146,7 @@ export class UploadService {
   }
 
   private async requireUpload(caller: Caller, uploadId: string, now: number): Promise<UploadsTable> {
-    const upload = await this.uploads.findOwned(uploadId, caller.userId, caller.tenantId, now);
+    const upload = await this.deps.uploads.findOwned(uploadId, caller.userId, caller.tenantId, now);
     if (!upload) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
     return upload;
   }
@@ -161,19 +172,19 @@ export class UploadService {
     actionLog.record(entry);
     const name = validName(req.name);
     return this.locks.run(req.uploadId, async () => {
-      const finished = await finishedEntry(this.uploads, caller, req.clientKey);
+      const finished = await finishedEntry(this.deps.uploads, caller, req.clientKey);
       if (finished) {
         // A repeat of a merge whose answer was lost: the upload is on record already.
         actionLog.notAnAction();
         // The item's file exists; a session the item opened since (a reload raced the merge) goes.
-        if (await this.uploads.findOwned(req.uploadId, caller.userId, caller.tenantId, now)) await this.dropUpload(req.uploadId);
+        if (await this.deps.uploads.findOwned(req.uploadId, caller.userId, caller.tenantId, now)) await this.dropUpload(req.uploadId);
         return finished;
       }
-      await this.types.assertAllowedType(caller.tenantId, name);
+      await this.deps.types.assertAllowedType(caller.tenantId, name);
       let upload = await this.requireUpload(caller, req.uploadId, now);
-      await this.fileService.requireParent(caller, req.parentId, req.category, req.onConflict === 'newVersion' ? name : undefined);
+      await this.deps.fileService.requireParent(caller, req.parentId, req.category, req.onConflict === 'newVersion' ? name : undefined);
       const streaming = upload.fingerprint === STREAMING_FINGERPRINT;
-      const stored = await this.uploads.storedChunks(upload.id);
+      const stored = await this.deps.uploads.storedChunks(upload.id);
       if (stored.length !== upload.chunk_count) throw new AppError(ERRORS.CHUNKS_MISSING);
       // A streaming session's digests: announced now (checked against the recorded chunks below like any
       // session's, kept once they agree), or left to the server: the digests it recorded as the chunks
@@ -194,16 +205,16 @@ export class UploadService {
         stored.every((c, i) => c.idx === i && c.sha256 === expected[i]);
       if (!intact) throw new AppError(ERRORS.FINGERPRINT_MISMATCH);
       // The name passed; the bytes may still be a program the tenant blocks under another name.
-      if (upload.size > 0) await this.types.assertAllowedContent(caller.tenantId, name, await this.chunks.readHead(upload.id, CONTENT_HEAD_BYTES));
-      if (streaming && !byServer) await this.uploads.announce(upload.id, upload.fingerprint, upload.chunk_digests);
-      const user = await this.users.findById(caller.userId);
+      if (upload.size > 0) await this.deps.types.assertAllowedContent(caller.tenantId, name, await this.deps.chunks.readHead(upload.id, CONTENT_HEAD_BYTES));
+      if (streaming && !byServer) await this.deps.uploads.announce(upload.id, upload.fingerprint, upload.chunk_digests);
+      const user = await this.deps.users.findById(caller.userId);
       if (!user || user.used_size + upload.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
 
       const file = draftFile(caller, name, req.parentId, req.category, upload.size, now);
       const policy = req.onConflict ?? 'fail';
-      const known = await this.uploads.findTenantBlob(caller.tenantId, upload.fingerprint, upload.size);
+      const known = await this.deps.uploads.findTenantBlob(caller.tenantId, upload.fingerprint, upload.size);
       if (known) {
-        const outcome = await this.uploads.commit({
+        const outcome = await this.deps.uploads.commit({
           uploadId: upload.id,
           editor: editorOf(caller),
           fingerprint: upload.fingerprint,
@@ -219,10 +230,10 @@ export class UploadService {
           describeWrite(entry, outcome.file, outcome.replacedVersion);
           this.crashPoint('merge-after-commit');
           this.receiver.forgetAnnounced(upload.id, upload.fingerprint);
-          await this.chunks.removeUpload(upload.id);
+          await this.deps.chunks.removeUpload(upload.id);
           return toFileEntry(outcome.file);
         }
-        if (outcome.reason === 'finished' || (await finishedEntry(this.uploads, caller, req.clientKey))) {
+        if (outcome.reason === 'finished' || (await finishedEntry(this.deps.uploads, caller, req.clientKey))) {
           actionLog.notAnAction();
           return this.discardRedundant(caller, upload.id, req.clientKey);
         }
@@ -230,19 +241,19 @@ export class UploadService {
       }
 
       const blobId = newId();
-      await this.uploads.setMergeIntent(upload.id, blobId);
+      await this.deps.uploads.setMergeIntent(upload.id, blobId);
       this.crashPoint('merge-before-rename');
       try {
-        await this.blobs.adoptUpload(upload.id, blobId);
+        await this.deps.blobs.adoptUpload(upload.id, blobId);
       } catch (err) {
-        await this.uploads.setMergeIntent(upload.id, null);
+        await this.deps.uploads.setMergeIntent(upload.id, null);
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError(ERRORS.CHUNKS_MISSING);
         throw err;
       }
       this.crashPoint('merge-after-rename');
       let outcome: CommitOutcome;
       try {
-        outcome = await this.uploads.commit({
+        outcome = await this.deps.uploads.commit({
           uploadId: upload.id,
           editor: editorOf(caller),
           fingerprint: upload.fingerprint,
@@ -261,7 +272,7 @@ export class UploadService {
       if (!outcome.ok) {
         await this.undoAdopt(upload.id, blobId);
         // Another session of this item committed first (then its name clash is with that very file).
-        if (outcome.reason === 'finished' || (await finishedEntry(this.uploads, caller, req.clientKey))) {
+        if (outcome.reason === 'finished' || (await finishedEntry(this.deps.uploads, caller, req.clientKey))) {
           actionLog.notAnAction();
           return this.discardRedundant(caller, upload.id, req.clientKey);
         }
@@ -271,7 +282,7 @@ export class UploadService {
       this.crashPoint('merge-after-commit');
       this.receiver.forgetAnnounced(upload.id, upload.fingerprint);
       // Another upload of the same content committed first: the file uses that blob, ours goes.
-      if (outcome.reusedExistingBlob) await this.blobs.remove(blobId);
+      if (outcome.reusedExistingBlob) await this.deps.blobs.remove(blobId);
       return toFileEntry(outcome.file);
     });
   }
@@ -281,7 +292,7 @@ export class UploadService {
    * item's file is the earlier one, this session's rows and chunks go. Runs under the upload's lock.
    */
   private async discardRedundant(caller: Caller, uploadId: string, clientKey: string | undefined): Promise<FileEntry> {
-    const earlier = await finishedEntry(this.uploads, caller, clientKey);
+    const earlier = await finishedEntry(this.deps.uploads, caller, clientKey);
     await this.dropUpload(uploadId);
     if (!earlier) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
     return earlier;
@@ -293,9 +304,9 @@ export class UploadService {
    * it will get, and its upload goes (the merge would refuse it anyway: this spares sending the rest).
    */
   private async refuseExecutableHead(caller: Caller, uploadId: string): Promise<void> {
-    const head = await this.chunks.readHead(uploadId, CONTENT_HEAD_BYTES);
+    const head = await this.deps.chunks.readHead(uploadId, CONTENT_HEAD_BYTES);
     try {
-      await this.types.assertAllowedBytes(caller.tenantId, head);
+      await this.deps.types.assertAllowedBytes(caller.tenantId, head);
     } catch (err) {
       await this.locks.run(uploadId, () => this.dropUpload(uploadId));
       throw err;
@@ -303,14 +314,14 @@ export class UploadService {
   }
 
   private async dropUpload(uploadId: string): Promise<void> {
-    await this.uploads.deleteUpload(uploadId);
-    await this.chunks.removeUpload(uploadId);
+    await this.deps.uploads.deleteUpload(uploadId);
+    await this.deps.chunks.removeUpload(uploadId);
   }
 
   /** The merge did not commit: the chunks belong to the upload again, so it can be merged later. */
   private async undoAdopt(uploadId: string, blobId: string): Promise<void> {
-    await this.blobs.returnToUpload(blobId, uploadId);
-    await this.uploads.setMergeIntent(uploadId, null);
+    await this.deps.blobs.returnToUpload(blobId, uploadId);
+    await this.deps.uploads.setMergeIntent(uploadId, null);
   }
 
 
@@ -320,10 +331,10 @@ export class UploadService {
    */
   async sweepExpired(now = Date.now()): Promise<number> {
     let removed = 0;
-    await this.challenges.deleteExpired(now);
-    await this.uploads.deleteFinishedBefore(now - this.options.uploadExpiryMs);
+    await this.deps.challenges.deleteExpired(now);
+    await this.deps.uploads.deleteFinishedBefore(now - this.deps.options.uploadExpiryMs);
     for (;;) {
-      const ids = await this.uploads.expiredUploadIds(now, 100);
+      const ids = await this.deps.uploads.expiredUploadIds(now, 100);
       for (const id of ids) {
         await this.locks.run(id, () => this.dropUpload(id));
         removed++;

@@ -37,19 +37,21 @@ export function checkedDigests(digests: string[] | undefined, fingerprint: strin
   return { digests, fingerprint };
 }
 
+export interface UploadSessionOpenerDeps {
+  uploads: UploadRepository;
+  users: UserRepository;
+  fileService: FileService;
+  chunks: LocalChunkStore;
+  types: TypePolicy;
+  options: UploadServiceOptions;
+  /** The upload service's locks, by upload id (a zero chunk is recorded under it as a received one). */
+  locks: KeyedLock;
+  /** Chunk requests being received, by upload (chunk/exist waits for them briefly). */
+  receiving: PendingWork;
+}
+
 export class UploadSessionOpener {
-  constructor(
-    private readonly uploads: UploadRepository,
-    private readonly users: UserRepository,
-    private readonly fileService: FileService,
-    private readonly chunks: LocalChunkStore,
-    private readonly types: TypePolicy,
-    private readonly options: UploadServiceOptions,
-    /** The upload service's locks, by upload id (a zero chunk is recorded under it as a received one). */
-    private readonly locks: KeyedLock,
-    /** Chunk requests being received, by upload (chunk/exist waits for them briefly). */
-    private readonly receiving: PendingWork,
-  ) {}
+  constructor(private readonly deps: UploadSessionOpenerDeps) {}
 
   /**
    * Opens (or finds) the upload session and lists the chunks already stored. Announced session
@@ -57,42 +59,42 @@ export class UploadSessionOpener {
    * given, protocol.ts): found by `uploadId`; its fingerprint is '' and its digests null until merge.
    */
   async chunkExist(caller: Caller, req: ChunkExistRequest, now = Date.now()): Promise<ChunkExistResponse> {
-    const { chunkSize } = this.options;
+    const { chunkSize } = this.deps.options;
     if (req.chunkSize !== chunkSize) throw new AppError(ERRORS.CHUNK_SIZE_CHANGED, `服务器的分片大小为 ${chunkSize} 字节，请按此大小重新计算后上传`);
-    if (req.size > this.options.maxFileSize) throw new AppError(ERRORS.VALIDATION, '文件超过允许的最大大小');
+    if (req.size > this.deps.options.maxFileSize) throw new AppError(ERRORS.VALIDATION, '文件超过允许的最大大小');
     const count = chunkCount(req.size, chunkSize);
     const streaming = req.fingerprint === undefined && req.chunkDigests === undefined;
     const announced = streaming ? null : checkedDigests(req.chunkDigests, req.fingerprint, count);
-    const finished = await finishedEntry(this.uploads, caller, req.clientKey);
+    const finished = await finishedEntry(this.deps.uploads, caller, req.clientKey);
     if (finished) {
       // This item's file exists already (the answer to its merge was lost): nothing more to send.
       return { uploadId: req.uploadId ?? '', chunkSize, chunkCount: count, existingChunks: Array.from({ length: count }, (_, i) => i), finished: { fileId: finished.id } };
     }
     const name = validName(req.name);
     // With the name: a new version of a file shared with the caller (permission edit) may go to its folder.
-    await this.fileService.requireParent(caller, req.parentId, req.category, name);
-    await this.types.assertAllowedType(caller.tenantId, name);
+    await this.deps.fileService.requireParent(caller, req.parentId, req.category, name);
+    await this.deps.types.assertAllowedType(caller.tenantId, name);
 
-    const user = await this.users.findById(caller.userId);
+    const user = await this.deps.users.findById(caller.userId);
     if (!user || user.used_size + req.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
 
-    const expiresAt = now + this.options.uploadExpiryMs;
+    const expiresAt = now + this.deps.options.uploadExpiryMs;
     const existing = announced
-      ? await this.uploads.findActiveByFingerprint(caller.userId, announced.fingerprint, req.size, chunkSize, now)
+      ? await this.deps.uploads.findActiveByFingerprint(caller.userId, announced.fingerprint, req.size, chunkSize, now)
       : await this.findStreamingSession(caller, req, now);
     if (existing) {
-      await this.uploads.updateTarget(existing.id, name, req.parentId, req.category, now, expiresAt);
+      await this.deps.uploads.updateTarget(existing.id, name, req.parentId, req.category, now, expiresAt);
       // A body cut a moment ago (the client asks again at once) may still be read and kept: list what it
       // leaves, not what it held so far (else the client sends those bytes again). Bounded: a live request
       // of this session (a progress check during a whole-file upload) is not waited for.
-      await this.receiving.settled(existing.id, RECEIVING_WAIT_MS);
-      const stored = await this.uploads.storedChunks(existing.id);
+      await this.deps.receiving.settled(existing.id, RECEIVING_WAIT_MS);
+      const stored = await this.deps.uploads.storedChunks(existing.id);
       const existingChunks = stored.map((c) => c.idx);
       const partialChunks = await this.partialChunks(existing, existingChunks);
       return { uploadId: existing.id, chunkSize, chunkCount: count, existingChunks, partialChunks };
     }
     const uploadId = newId();
-    await this.uploads.insert({
+    await this.deps.uploads.insert({
       id: uploadId,
       tenant_id: caller.tenantId,
       user_id: caller.userId,
@@ -123,20 +125,20 @@ export class UploadSessionOpener {
   private async storeZeroChunks(uploadId: string, digests: readonly string[], size: number, now: number): Promise<number[]> {
     const stored: number[] = [];
     for (const [index, digest] of digests.entries()) {
-      const { start, end } = chunkRange(index, size, this.options.chunkSize);
+      const { start, end } = chunkRange(index, size, this.deps.options.chunkSize);
       const length = end - start;
       // The digest of zeros is worked out once per chunk length; a last chunk of another length only
       // when small (hashing up to a whole chunk on the main thread for every upload would cost more).
-      if (length === 0 || (length !== this.options.chunkSize && length > ZERO_TAIL_MAX_BYTES)) continue;
+      if (length === 0 || (length !== this.deps.options.chunkSize && length > ZERO_TAIL_MAX_BYTES)) continue;
       let zero = this.zeroDigests.get(length);
       if (zero === undefined) {
         zero = chunkDigestOf(Buffer.alloc(length));
-        if (length === this.options.chunkSize) this.zeroDigests.set(length, zero);
+        if (length === this.deps.options.chunkSize) this.zeroDigests.set(length, zero);
       }
       if (digest !== zero) continue;
-      await this.locks.run(uploadId, async () => {
-        await this.chunks.storeZeroChunk(uploadId, index, length);
-        await this.uploads.recordChunk(uploadId, index, length, digest, now, now + this.options.uploadExpiryMs);
+      await this.deps.locks.run(uploadId, async () => {
+        await this.deps.chunks.storeZeroChunk(uploadId, index, length);
+        await this.deps.uploads.recordChunk(uploadId, index, length, digest, now, now + this.deps.options.uploadExpiryMs);
       });
       stored.push(index);
     }
@@ -146,7 +148,7 @@ export class UploadSessionOpener {
   /** The caller's live streaming session `req.uploadId` when it is for a file of this size. */
   private async findStreamingSession(caller: Caller, req: ChunkExistRequest, now: number): Promise<UploadsTable | undefined> {
     if (!req.uploadId) return undefined;
-    const upload = await this.uploads.findOwned(req.uploadId, caller.userId, caller.tenantId, now);
+    const upload = await this.deps.uploads.findOwned(req.uploadId, caller.userId, caller.tenantId, now);
     const usable = upload && !upload.merge_blob_id && upload.fingerprint === STREAMING_FINGERPRINT && Number(upload.size) === req.size;
     return usable ? upload : undefined;
   }
@@ -157,7 +159,7 @@ export class UploadSessionOpener {
     const missing = new Set<number>();
     for (let i = 0; i < upload.chunk_count; i++) if (!storedSet.has(i)) missing.add(i);
     if (missing.size === 0) return [];
-    const sizes = await this.chunks.partialSizes(upload.id, missing);
+    const sizes = await this.deps.chunks.partialSizes(upload.id, missing);
     const partials: PartialChunk[] = [];
     for (const [index, bytes] of [...sizes].sort((a, b) => a[0] - b[0])) {
       const { start, end } = chunkRange(index, Number(upload.size), upload.chunk_size);

@@ -69,6 +69,16 @@ interface CheckedProfile {
   outerLogin: boolean;
 }
 
+export interface UserAdminServiceDeps {
+  db: Db;
+  users: UserRepository;
+  people: OrgUserRepository;
+  departments: DepartmentRepository;
+  sessions: SessionRepository;
+  /** Who is in which department (or a manager's name) changed: the cached tree is dropped. */
+  orgChanged?: (tenantId: string) => void;
+}
+
 /**
  * 用户管理 for tenant admins (rules in org-types.ts): the filtered keyset list, add, edit, moving people
  * between departments, delete and the hand-over of files. Target ids are looked up in the caller's
@@ -76,24 +86,18 @@ interface CheckedProfile {
  */
 export class UserAdminService {
   private readonly admin: AccountAdminRepository;
+  private readonly orgChanged: (tenantId: string) => void;
 
-  constructor(
-    private readonly db: Db,
-    private readonly users: UserRepository,
-    private readonly people: OrgUserRepository,
-    private readonly departments: DepartmentRepository,
-    private readonly sessions: SessionRepository,
-    /** Who is in which department (or a manager's name) changed: the cached tree is dropped. */
-    private readonly orgChanged: (tenantId: string) => void = () => undefined,
-  ) {
-    this.admin = new AccountAdminRepository(db);
+  constructor(private readonly deps: UserAdminServiceDeps) {
+    this.orgChanged = deps.orgChanged ?? (() => undefined);
+    this.admin = new AccountAdminRepository(deps.db);
   }
 
   async list(caller: Caller, req: UserListRequest): Promise<UserListResponse> {
-    await this.departments.ensureUnassigned(caller.tenantId);
-    if (req.departmentId && !(await this.departments.find(caller.tenantId, req.departmentId))) throw new AppError(ERRORS.DEPT_NOT_FOUND);
+    await this.deps.departments.ensureUnassigned(caller.tenantId);
+    if (req.departmentId && !(await this.deps.departments.find(caller.tenantId, req.departmentId))) throw new AppError(ERRORS.DEPT_NOT_FOUND);
     const limit = pageSizeOf(req.pageSize);
-    const rows = await this.people.page(
+    const rows = await this.deps.people.page(
       caller.tenantId,
       {
         department: req.departmentId ? { id: req.departmentId, withSub: req.includeSub !== false } : undefined,
@@ -108,8 +112,8 @@ export class UserAdminService {
   }
 
   async get(caller: Caller, id: string): Promise<UserRow> {
-    await this.departments.ensureUnassigned(caller.tenantId);
-    const row = await this.people.person(caller.tenantId, id);
+    await this.deps.departments.ensureUnassigned(caller.tenantId);
+    const row = await this.deps.people.person(caller.tenantId, id);
     if (!row) throw new AppError(ERRORS.USER_NOT_FOUND);
     return userRow(row);
   }
@@ -124,13 +128,13 @@ export class UserAdminService {
     if (!ROLES.some((r) => r.code === req.role)) throw new AppError(ERRORS.VALIDATION);
     // An account keeps a quota from before the list (or the server default) until it is changed.
     if (!quotaAllowed(req.quota) && !(existing && Number(existing.quota) === req.quota)) throw new AppError(ERRORS.QUOTA_NOT_ALLOWED);
-    if (!(await this.departments.find(caller.tenantId, req.departmentId))) throw new AppError(ERRORS.DEPT_NOT_FOUND);
+    if (!(await this.deps.departments.find(caller.tenantId, req.departmentId))) throw new AppError(ERRORS.DEPT_NOT_FOUND);
     const website = req.website.trim();
     const phone = req.phone.trim();
-    const sameName = await this.users.findByAccountInTenant(caller.tenantId, website);
+    const sameName = await this.deps.users.findByAccountInTenant(caller.tenantId, website);
     if (sameName && sameName.id !== existing?.id) throw new AppError(ERRORS.ACCOUNT_TAKEN);
     if (phone) {
-      const holder = await this.users.findByPhone(phone);
+      const holder = await this.deps.users.findByPhone(phone);
       if (holder && holder.id !== existing?.id) throw new AppError(ERRORS.PHONE_IN_USE);
     }
     return { website, key: accountKey(website), nickName: req.nickName.trim(), phone, departmentId: req.departmentId, role: req.role, quota: req.quota, outerLogin: req.outerLogin };
@@ -150,12 +154,12 @@ export class UserAdminService {
   }
 
   async add(caller: Caller, req: UserAddRequest, now = Date.now()): Promise<{ row: UserRow; change: AccountChange }> {
-    await this.departments.ensureUnassigned(caller.tenantId);
+    await this.deps.departments.ensureUnassigned(caller.tenantId);
     const p = await this.check(caller, req, null);
     const passwordHash = await UserAdminService.initialPasswordHash(req.password);
     const id = newId();
     try {
-      await this.users.insert({
+      await this.deps.users.insert({
         id,
         tenant_id: caller.tenantId,
         username: p.website,
@@ -186,14 +190,14 @@ export class UserAdminService {
   }
 
   async edit(caller: Caller, req: UserEditRequest): Promise<{ row: UserRow; change: AccountChange }> {
-    const user = await this.users.findInTenant(caller.tenantId, req.id);
+    const user = await this.deps.users.findInTenant(caller.tenantId, req.id);
     if (!user) throw new AppError(ERRORS.USER_NOT_FOUND);
     const p = await this.check(caller, req, user);
     const passwordHash = req.password ? await UserAdminService.initialPasswordHash(req.password) : null;
     let outcome: 'ok' | 'lastAdmin';
     try {
       outcome = await editProfile(
-        this.db,
+        this.deps.db,
         caller.tenantId,
         user.id,
         {
@@ -214,8 +218,8 @@ export class UserAdminService {
     if (outcome === 'lastAdmin') throw new AppError(ERRORS.LAST_ADMIN);
     this.orgChanged(caller.tenantId);
     // A new initial password ends every session; outer login withdrawn ends the public-network ones.
-    if (passwordHash) await this.sessions.endForUser(user.id, 'passwordReset');
-    else if (user.outer_login === 1 && !p.outerLogin) await this.sessions.endForUser(user.id, 'outerLogin', 'public');
+    if (passwordHash) await this.deps.sessions.endForUser(user.id, 'passwordReset');
+    else if (user.outer_login === 1 && !p.outerLogin) await this.deps.sessions.endForUser(user.id, 'outerLogin', 'public');
     const changed = (['username', 'nick_name', 'phone', 'department_id', 'quota', 'outer_login', 'role'] as const).filter(
       (k) => String(user[k] ?? '') !== String({ username: p.website, nick_name: p.nickName, phone: p.phone, department_id: p.departmentId, quota: p.quota, outer_login: p.outerLogin ? 1 : 0, role: p.role }[k]),
     );
@@ -225,11 +229,11 @@ export class UserAdminService {
   }
 
   async setDepartment(caller: Caller, req: UserSetDepartmentRequest): Promise<{ moved: number; changes: AccountChange[] }> {
-    if (!(await this.departments.find(caller.tenantId, req.departmentId))) throw new AppError(ERRORS.DEPT_NOT_FOUND);
+    if (!(await this.deps.departments.find(caller.tenantId, req.departmentId))) throw new AppError(ERRORS.DEPT_NOT_FOUND);
     const ids = [...new Set(req.ids)];
-    const found = await this.people.inTenant(caller.tenantId, ids);
+    const found = await this.deps.people.inTenant(caller.tenantId, ids);
     if (found.length !== ids.length) throw new AppError(ERRORS.USER_NOT_FOUND);
-    const moved = await this.people.setDepartment(caller.tenantId, ids, req.departmentId);
+    const moved = await this.deps.people.setDepartment(caller.tenantId, ids, req.departmentId);
     this.orgChanged(caller.tenantId);
     const changes = found.map((u) => ({ id: u.id, account: u.username, detail: { from: u.department_id, to: req.departmentId } }));
     // One action (the admin moved these people at once): one record naming all of them.
@@ -254,8 +258,8 @@ export class UserAdminService {
   }
 
   async handOverFiles(caller: Caller, req: HandOverFilesRequest, now = Date.now()): Promise<{ result: HandOverFilesResponse; change: AccountChange }> {
-    const from = await this.users.findInTenant(caller.tenantId, req.fromId);
-    const to = await this.users.findInTenant(caller.tenantId, req.toId);
+    const from = await this.deps.users.findInTenant(caller.tenantId, req.fromId);
+    const to = await this.deps.users.findInTenant(caller.tenantId, req.toId);
     if (!from || !to) throw new AppError(ERRORS.USER_NOT_FOUND);
     if (from.id === to.id) throw new AppError(ERRORS.HAND_OVER_SAME_USER);
     const base = `${from.nick_name}（${from.username}）的文件`.replace(/[|,/<>*?\\[\]]/g, '_').slice(0, 200);

@@ -14,6 +14,14 @@ export interface CheckpointSinks {
   directory?: { append(checkpoints: readonly ActionLogCheckpoint[], at: number): Promise<string>; newest(): Promise<unknown[]> };
 }
 
+export interface ActionLogCheckpointerDeps {
+  repo: ActionLogRepository;
+  chainKey: Buffer;
+  signer: CheckpointSigner;
+  sinks: CheckpointSinks;
+  onError: (err: unknown, message: string) => void;
+}
+
 /**
  * Signs checkpoints of the chains' heads (checkpoint.ts) and sends them off the server: every
  * `AUDIT_CHECKPOINT_INTERVAL_MS` the head of each chain that moved since this server's last
@@ -30,16 +38,10 @@ export class ActionLogCheckpointer {
   private running: Promise<unknown> | undefined;
   private seeded = false;
 
-  constructor(
-    private readonly repo: ActionLogRepository,
-    private readonly chainKey: Buffer,
-    private readonly signer: CheckpointSigner,
-    private readonly sinks: CheckpointSinks,
-    private readonly onError: (err: unknown, message: string) => void,
-  ) {}
+  constructor(private readonly deps: ActionLogCheckpointerDeps) {}
 
   get keyId(): string {
-    return this.signer.keyId;
+    return this.deps.signer.keyId;
   }
 
   /**
@@ -47,9 +49,9 @@ export class ActionLogCheckpointer {
    * signed with its own key): a head that went back across a restart is not signed either.
    */
   private async seed(): Promise<void> {
-    if (this.seeded || !this.sinks.directory) return;
-    const trusted = new Map([[this.signer.keyId, this.signer.publicKey]]);
-    for (const value of await this.sinks.directory.newest()) {
+    if (this.seeded || !this.deps.sinks.directory) return;
+    const trusted = new Map([[this.deps.signer.keyId, this.deps.signer.publicKey]]);
+    for (const value of await this.deps.sinks.directory.newest()) {
       const checked = checkCheckpoint(value, trusted);
       if (!checked.ok) continue;
       const c = checked.checkpoint;
@@ -63,15 +65,15 @@ export class ActionLogCheckpointer {
   async checkpointOnce(now = Date.now()): Promise<ActionLogCheckpoint[]> {
     await this.seed();
     const signed: ActionLogCheckpoint[] = [];
-    for (const head of await this.repo.heads()) {
+    for (const head of await this.deps.repo.heads()) {
       const seen = this.lastSigned.get(head.tenant_id);
       if (seen && seen.seq === Number(head.seq) && seen.hash === head.hash) continue;
       const problem = this.problemOf(head);
       if (problem) {
-        this.onError(new Error(problem), 'action log head not checkpointed: run audit:verify');
+        this.deps.onError(new Error(problem), 'action log head not checkpointed: run audit:verify');
         continue;
       }
-      signed.push(signCheckpoint(this.signer, { tenantId: head.tenant_id, seq: Number(head.seq), hash: head.hash }, now));
+      signed.push(signCheckpoint(this.deps.signer, { tenantId: head.tenant_id, seq: Number(head.seq), hash: head.hash }, now));
     }
     await this.publish(signed, now);
     return signed;
@@ -80,22 +82,22 @@ export class ActionLogCheckpointer {
   /** A checkpoint of one tenant's head now (the download); also sent where the periodic ones go. */
   async current(tenantId: string, now = Date.now()): Promise<ActionLogCheckpoint> {
     await this.seed();
-    const head = await this.repo.head(tenantId);
+    const head = await this.deps.repo.head(tenantId);
     if (head) {
       const problem = this.problemOf(head);
       if (problem) {
-        this.onError(new Error(problem), 'action log head not checkpointed: run audit:verify');
+        this.deps.onError(new Error(problem), 'action log head not checkpointed: run audit:verify');
         throw new AppError(ERRORS.AUDIT_HEAD_INVALID);
       }
     }
-    const checkpoint = signCheckpoint(this.signer, { tenantId, seq: head ? Number(head.seq) : 0, hash: head?.hash ?? GENESIS_HASH }, now);
+    const checkpoint = signCheckpoint(this.deps.signer, { tenantId, seq: head ? Number(head.seq) : 0, hash: head?.hash ?? GENESIS_HASH }, now);
     await this.publish([checkpoint], now);
     return checkpoint;
   }
 
   private problemOf(head: ActionLogHeadsTable): string | null {
     const seq = Number(head.seq);
-    if (!headMacMatches(this.chainKey, head)) return `the head of tenant '${head.tenant_id}' (row ${seq}) does not carry a valid MAC`;
+    if (!headMacMatches(this.deps.chainKey, head)) return `the head of tenant '${head.tenant_id}' (row ${seq}) does not carry a valid MAC`;
     const seen = this.lastSigned.get(head.tenant_id);
     if (seen && (seq < seen.seq || (seq === seen.seq && head.hash !== seen.hash))) {
       return `the head of tenant '${head.tenant_id}' went back from row ${seen.seq} (signed) to row ${seq}`;
@@ -105,9 +107,9 @@ export class ActionLogCheckpointer {
 
   private async publish(checkpoints: readonly ActionLogCheckpoint[], now: number): Promise<void> {
     if (checkpoints.length === 0) return;
-    for (const c of checkpoints) this.sinks.log(c);
+    for (const c of checkpoints) this.deps.sinks.log(c);
     // Counted as signed once it is written where it was to go: a failed write is tried again next pass.
-    await this.sinks.directory?.append(checkpoints, now);
+    await this.deps.sinks.directory?.append(checkpoints, now);
     for (const c of checkpoints) {
       const seen = this.lastSigned.get(c.tenantId);
       if (!seen || c.seq >= seen.seq) this.lastSigned.set(c.tenantId, { seq: c.seq, hash: c.hash });
@@ -120,7 +122,7 @@ export class ActionLogCheckpointer {
     const pass = () => {
       if (this.running) return; // never overlap passes
       this.running = this.checkpointOnce()
-        .catch((err: unknown) => this.onError(err, 'action log checkpoint failed'))
+        .catch((err: unknown) => this.deps.onError(err, 'action log checkpoint failed'))
         .finally(() => (this.running = undefined));
     };
     pass();

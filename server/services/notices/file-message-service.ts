@@ -101,23 +101,25 @@ function targetOf(row: FileMessagesTable, reached: ReachedFile | undefined): Fil
 /** Messages removed per transaction by the retention pass. */
 const PRUNE_BATCH = 2000;
 
+export interface FileMessageServiceDeps {
+  repo: FileMessageRepository;
+  people: NoticeFileRepository;
+  reach: FileReach;
+  delivery: NoticeDelivery;
+  onError: (err: unknown) => void;
+}
+
 export class FileMessageService implements NoticeEvents {
-  constructor(
-    private readonly repo: FileMessageRepository,
-    private readonly people: NoticeFileRepository,
-    private readonly reach: FileReach,
-    private readonly delivery: NoticeDelivery,
-    private readonly onError: (err: unknown) => void,
-  ) {}
+  constructor(private readonly deps: FileMessageServiceDeps) {}
 
   // ---- writing (the port) ------------------------------------------------------------------------
 
   async notify(input: FileMessageInput): Promise<number> {
     try {
       const now = input.at ?? Date.now();
-      const live = await this.people.liveUsers(input.tenantId, input.recipients);
+      const live = await this.deps.people.liveUsers(input.tenantId, input.recipients);
       const actorId = input.actor?.id ?? null;
-      const actorName = input.actor ? (input.actor.name ?? (live.get(input.actor.id)?.name || (await this.people.userName(input.actor.id)))) : '';
+      const actorName = input.actor ? (input.actor.name ?? (live.get(input.actor.id)?.name || (await this.deps.people.userName(input.actor.id)))) : '';
       const rows: NewFileMessage[] = [];
       for (const userId of new Set(input.recipients)) {
         // Never the one who did it, never another tenant's account, never a deleted one.
@@ -139,12 +141,12 @@ export class FileMessageService implements NoticeEvents {
           ...(input.batch ? { batch: input.batch } : {}),
         });
       }
-      const written = await this.repo.insertMany(rows);
-      this.delivery.fileMessages(written);
+      const written = await this.deps.repo.insertMany(rows);
+      this.deps.delivery.fileMessages(written);
       return written.length;
     } catch (err) {
       // The event has happened; failing to tell people about it must not undo or fail it.
-      this.onError(err);
+      this.deps.onError(err);
       return 0;
     }
   }
@@ -184,8 +186,8 @@ export class FileMessageService implements NoticeEvents {
    */
   async entriesChanged(tenantId: string, type: FileMessageType, actorId: string, fileIds: readonly string[], detail: FileMessageDetail = {}, formerWatchers: readonly string[] = []): Promise<number> {
     if (fileIds.length === 0) return 0;
-    const watchers = await this.reach.watchers(tenantId, fileIds);
-    const entries = new Map((await this.people.entries(tenantId, fileIds)).map((r) => [r.id, r]));
+    const watchers = await this.deps.reach.watchers(tenantId, fileIds);
+    const entries = new Map((await this.deps.people.entries(tenantId, fileIds)).map((r) => [r.id, r]));
     const perUser = new Map<string, string[]>();
     for (const id of fileIds) {
       if (!entries.has(id)) continue;
@@ -206,18 +208,18 @@ export class FileMessageService implements NoticeEvents {
   /** After a write of the user's: the quota warning once it passes QUOTA_WARN_PERCENT, re-armed below it. */
   async checkQuota(userId: string): Promise<void> {
     try {
-      const usage = await this.people.usage(userId);
+      const usage = await this.deps.people.usage(userId);
       if (!usage || usage.quota <= 0) return;
       const percent = Math.floor((usage.used * 100) / usage.quota);
-      const warned = await this.repo.quotaWarned(userId);
+      const warned = await this.deps.repo.quotaWarned(userId);
       if (percent >= QUOTA_WARN_PERCENT && !warned) {
-        await this.repo.setQuotaWarned(userId, true);
+        await this.deps.repo.setQuotaWarned(userId, true);
         await this.notify({ tenantId: usage.tenantId, type: 'quota.high', recipients: [userId], detail: { percent: Math.min(percent, 100), used: usage.used, quota: usage.quota } });
       } else if (percent < QUOTA_WARN_PERCENT && warned) {
-        await this.repo.setQuotaWarned(userId, false);
+        await this.deps.repo.setQuotaWarned(userId, false);
       }
     } catch (err) {
-      this.onError(err);
+      this.deps.onError(err);
     }
   }
 
@@ -254,10 +256,10 @@ export class FileMessageService implements NoticeEvents {
     let scanned = 0;
     let more = false;
     for (;;) {
-      const rows = await this.repo.page(caller.userId, filter, cursor, limit + 1 - kept.length);
+      const rows = await this.deps.repo.page(caller.userId, filter, cursor, limit + 1 - kept.length);
       const batch = rows.slice(0, limit - kept.length);
       more = rows.length > batch.length;
-      const reach = await this.reach.resolve(caller, batch.map((r) => r.file_id).filter((id): id is string => id !== null));
+      const reach = await this.deps.reach.resolve(caller, batch.map((r) => r.file_id).filter((id): id is string => id !== null));
       for (const row of batch) {
         const reached = row.file_id ? reach.get(row.file_id) : undefined;
         // A keyword must not find a message through the name of an entry the reader cannot see.
@@ -272,7 +274,7 @@ export class FileMessageService implements NoticeEvents {
     return {
       items: kept.map(({ row, reached }) => this.toMessage(row, reached)),
       nextCursor: more && cursor ? encodeCursor(cursor) : null,
-      unread: await this.repo.unreadCount(caller.userId),
+      unread: await this.deps.repo.unreadCount(caller.userId),
     };
   }
 
@@ -308,31 +310,31 @@ export class FileMessageService implements NoticeEvents {
     const cutoff = now - FILE_MESSAGE_RETENTION_DAYS * 24 * 3600 * 1000;
     let total = 0;
     for (;;) {
-      const n = await this.repo.pruneBefore(cutoff, PRUNE_BATCH);
+      const n = await this.deps.repo.pruneBefore(cutoff, PRUNE_BATCH);
       total += n;
       if (n < PRUNE_BATCH) return total;
     }
   }
 
   async unreadCount(caller: Caller): Promise<number> {
-    return this.repo.unreadCount(caller.userId);
+    return this.deps.repo.unreadCount(caller.userId);
   }
 
   async markRead(caller: Caller, ids: readonly string[], now = Date.now()): Promise<FileMessageChange> {
-    const changed = await this.repo.markRead(caller.userId, [...new Set(ids)], now);
+    const changed = await this.deps.repo.markRead(caller.userId, [...new Set(ids)], now);
     return this.changed(caller, changed);
   }
 
   async markAllRead(caller: Caller, now = Date.now()): Promise<FileMessageChange> {
-    return this.changed(caller, await this.repo.markAllRead(caller.userId, now));
+    return this.changed(caller, await this.deps.repo.markAllRead(caller.userId, now));
   }
 
   async delete(caller: Caller, ids: readonly string[]): Promise<FileMessageChange> {
-    return this.changed(caller, await this.repo.delete(caller.userId, [...new Set(ids)]));
+    return this.changed(caller, await this.deps.repo.delete(caller.userId, [...new Set(ids)]));
   }
 
   private async changed(caller: Caller, changed: number): Promise<FileMessageChange> {
-    if (changed > 0) this.delivery.fileChanged(caller.userId, caller.tenantId);
-    return { changed, unread: await this.repo.unreadCount(caller.userId) };
+    if (changed > 0) this.deps.delivery.fileChanged(caller.userId, caller.tenantId);
+    return { changed, unread: await this.deps.repo.unreadCount(caller.userId) };
   }
 }

@@ -35,6 +35,17 @@ const DAY_MS = 24 * 3600 * 1000;
 /** What an application asks for; `linkId`: the applicant's link it widens (else a new link). */
 type StoredSettings = { share: Omit<ShareCreateRequest, 'fileIds'> } | { link: LinkSettings; linkId?: string };
 
+export interface ApplicationServiceDeps {
+  apps: ApplicationRepository;
+  shares: ShareService;
+  links: LinkService;
+  policy: SharePolicyEvaluator;
+  security: FileSecurityService;
+  lookup: SharingLookupRepository;
+  files: FileRepository;
+  events: ShareEvents;
+}
+
 /**
  * Sharing applications (申请) and their approval (sharing.ts): 待审批 → 已通过 / 已驳回 / 已撤回 /
  * 已过期, one or two levels. Rules: the applicant never approves their own application; only the
@@ -43,24 +54,15 @@ type StoredSettings = { share: Omit<ShareCreateRequest, 'fileIds'> } | { link: L
  * exists only once the last level approved, made then as the applicant's.
  */
 export class ApplicationService {
-  constructor(
-    private readonly apps: ApplicationRepository,
-    private readonly shares: ShareService,
-    private readonly links: LinkService,
-    private readonly policy: SharePolicyEvaluator,
-    private readonly security: FileSecurityService,
-    private readonly lookup: SharingLookupRepository,
-    private readonly files: FileRepository,
-    private readonly events: ShareEvents,
-  ) {}
+  constructor(private readonly deps: ApplicationServiceDeps) {}
 
   /** Whether a share or link needs an application, and whom the applicant may pick. */
   async check(caller: Caller, req: ApprovalCheckRequest): Promise<ApprovalCheckResponse> {
-    const me = await this.shares.person(caller);
-    const rows = req.kind === 'link' ? [await this.links.linkable(caller, this.oneFile(req.fileIds))] : (await this.shares.shareable(caller, req.fileIds)).map((e) => e.row);
-    const recipients = req.kind === 'share' ? await this.shares.recipients(caller, req.recipients ?? []) : [];
-    const verdict = await this.policy.evaluate(caller.tenantId, me, req.kind, rows, recipients);
-    const approvers = await this.policy.approvers(caller.tenantId, me, 1);
+    const me = await this.deps.shares.person(caller);
+    const rows = req.kind === 'link' ? [await this.deps.links.linkable(caller, this.oneFile(req.fileIds))] : (await this.deps.shares.shareable(caller, req.fileIds)).map((e) => e.row);
+    const recipients = req.kind === 'share' ? await this.deps.shares.recipients(caller, req.recipients ?? []) : [];
+    const verdict = await this.deps.policy.evaluate(caller.tenantId, me, req.kind, rows, recipients);
+    const approvers = await this.deps.policy.approvers(caller.tenantId, me, 1);
     return { required: verdict.required, reasons: verdict.reasons, approvers: approvers.map((p) => userRefOf(p, p.id)), twoLevels: verdict.levels === 2 };
   }
 
@@ -76,31 +78,31 @@ export class ApplicationService {
     const reason = req.reason.trim();
     if (!reason || reason.length > APPLICATION_REASON_MAX) throw new AppError(ERRORS.APPLY_REASON_REQUIRED);
     if (req.fileIds.length > SHARE_MAX_FILES) throw new AppError(ERRORS.VALIDATION);
-    const me = await this.shares.person(caller);
+    const me = await this.deps.shares.person(caller);
     let settings: StoredSettings;
     let fileIds: string[];
     if (req.kind === 'link') {
       if (!req.link) throw new AppError(ERRORS.VALIDATION);
-      fileIds = [(await this.links.linkable(caller, this.oneFile(req.fileIds))).id];
-      settings = { link: await this.links.checkSettings(caller.tenantId, req.link) };
+      fileIds = [(await this.deps.links.linkable(caller, this.oneFile(req.fileIds))).id];
+      settings = { link: await this.deps.links.checkSettings(caller.tenantId, req.link) };
       if (req.linkId) {
-        await this.links.ownInForce(caller, req.linkId, fileIds[0]!);
+        await this.deps.links.ownInForce(caller, req.linkId, fileIds[0]!);
         settings.linkId = req.linkId;
         entry.detail.linkId = req.linkId;
       }
     } else {
       if (!req.share) throw new AppError(ERRORS.VALIDATION);
-      fileIds = (await this.shares.shareable(caller, req.fileIds)).map((e) => e.row.id);
-      const recipients = await this.shares.recipients(caller, req.share.recipients);
+      fileIds = (await this.deps.shares.shareable(caller, req.fileIds)).map((e) => e.row.id);
+      const recipients = await this.deps.shares.recipients(caller, req.share.recipients);
       if (recipients.length === 0) throw new AppError(ERRORS.VALIDATION, '请选择共享对象');
       settings = { share: { recipients: recipients.map(({ type, id: rid }) => ({ type, id: rid })), permission: req.share.permission, validityDays: req.share.validityDays } };
     }
-    const files = await this.files.findManyInTenant(caller.tenantId, fileIds);
+    const files = await this.deps.files.findManyInTenant(caller.tenantId, fileIds);
     entry.targets.push(...files.map(fileTarget));
     if (req.approverId === caller.userId) throw new AppError(ERRORS.APPLY_SELF_APPROVAL);
-    const candidates = await this.policy.requireApprovers(caller.tenantId, me, 1);
+    const candidates = await this.deps.policy.requireApprovers(caller.tenantId, me, 1);
     if (!candidates.some((c) => c.id === req.approverId)) throw new AppError(ERRORS.APPLY_APPROVER_INVALID);
-    const policy = await this.security.policy(caller.tenantId);
+    const policy = await this.deps.security.policy(caller.tenantId);
     const app: ShareApplicationsTable = {
       id,
       tenant_id: caller.tenantId,
@@ -120,24 +122,24 @@ export class ApplicationService {
       updated_at: now,
       expires_at: now + policy.applicationTtlDays * DAY_MS,
     };
-    await this.apps.insert(app, this.step(app, 'submit', 1, caller.userId, reason, now));
+    await this.deps.apps.insert(app, this.step(app, 'submit', 1, caller.userId, reason, now));
     entry.targets[0] = target('application', id, files.map((f) => f.name).join('、').slice(0, 200));
-    this.events.applicationSubmitted({ tenantId: caller.tenantId, applicationId: id, applicantId: caller.userId, approverId: req.approverId });
+    this.deps.events.applicationSubmitted({ tenantId: caller.tenantId, applicationId: id, applicantId: caller.userId, approverId: req.approverId });
     return (await this.describe(caller.tenantId, [app], now))[0]!;
   }
 
   async withdraw(caller: Caller, id: string, now = Date.now()): Promise<ShareApplication> {
     const entry = { action: 'apply.withdraw' as const, targets: [target('application', id, '')] };
     actionLog.record(entry);
-    const app = await this.apps.find(caller.tenantId, id);
+    const app = await this.deps.apps.find(caller.tenantId, id);
     if (!app || app.applicant_id !== caller.userId) throw new AppError(ERRORS.APPLY_NOT_FOUND);
     entry.targets = await this.targetsOf(app);
     await this.expireIfDue(app, now);
     const patch = { state: 'withdrawn' as const, updated_at: now };
-    if (!(await this.apps.transition(id, { applicantId: caller.userId }, patch, [this.step(app, 'withdraw', app.level, caller.userId, '', now)]))) {
+    if (!(await this.deps.apps.transition(id, { applicantId: caller.userId }, patch, [this.step(app, 'withdraw', app.level, caller.userId, '', now)]))) {
       throw new AppError(ERRORS.APPLY_NOT_PENDING);
     }
-    this.events.applicationChanged({ tenantId: app.tenant_id, applicationId: id, applicantId: app.applicant_id, state: 'withdrawn', nextApproverId: null });
+    this.deps.events.applicationChanged({ tenantId: app.tenant_id, applicationId: id, applicantId: app.applicant_id, state: 'withdrawn', nextApproverId: null });
     return (await this.describe(caller.tenantId, [{ ...app, ...patch }], now))[0]!;
   }
 
@@ -154,10 +156,10 @@ export class ApplicationService {
       Object.assign(detail, { level: app.level, comment });
       this.assertDecider(caller, app);
       const patch = { state: 'rejected' as const, comment, updated_at: now };
-      if (!(await this.apps.transition(app.id, { level: app.level, approverId: caller.userId }, patch, [this.step(app, 'reject', app.level, caller.userId, comment, now)]))) {
+      if (!(await this.deps.apps.transition(app.id, { level: app.level, approverId: caller.userId }, patch, [this.step(app, 'reject', app.level, caller.userId, comment, now)]))) {
         throw new AppError(ERRORS.APPLY_NOT_PENDING);
       }
-      this.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'rejected', nextApproverId: null });
+      this.deps.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'rejected', nextApproverId: null });
       return { ...app, ...patch };
     });
   }
@@ -174,7 +176,7 @@ export class ApplicationService {
     decide: (app: ShareApplicationsTable, detail: Record<string, unknown>) => Promise<ShareApplicationsTable>,
   ): Promise<ApplicationDecisionResponse> {
     const results: ApplicationDecisionResult[] = [];
-    const found = new Map((await this.apps.findMany(caller.tenantId, ids)).map((a) => [a.id, a]));
+    const found = new Map((await this.deps.apps.findMany(caller.tenantId, ids)).map((a) => [a.id, a]));
     const unique = [...new Set(ids)];
     for (const id of unique) {
       const app = found.get(id);
@@ -214,31 +216,31 @@ export class ApplicationService {
   ): Promise<ShareApplicationsTable> {
     Object.assign(detail, { level: app.level, levels: app.levels, comment });
     this.assertDecider(caller, app);
-    const [applicant] = await this.lookup.people(app.tenant_id, [app.applicant_id]);
+    const [applicant] = await this.deps.lookup.people(app.tenant_id, [app.applicant_id]);
     if (!applicant) throw new AppError(ERRORS.APPLY_NOT_PENDING, '申请人已不存在');
     if (app.level < app.levels) {
       // Passed on to the second level: never back to the applicant nor to this approver.
-      const candidates = (await this.policy.approvers(app.tenant_id, applicant, app.level + 1)).filter((c) => c.id !== caller.userId);
+      const candidates = (await this.deps.policy.approvers(app.tenant_id, applicant, app.level + 1)).filter((c) => c.id !== caller.userId);
       if (candidates.length === 0) throw new AppError(ERRORS.APPLY_NO_APPROVER);
       const next = nextApproverId ? candidates.find((c) => c.id === nextApproverId) : candidates[0];
       if (!next) throw new AppError(ERRORS.APPLY_APPROVER_INVALID);
       const patch = { level: app.level + 1, approver_id: next.id, comment, updated_at: now };
-      if (!(await this.apps.transition(app.id, { level: app.level, approverId: caller.userId }, patch, [this.step(app, 'approve', app.level, caller.userId, comment, now)]))) {
+      if (!(await this.deps.apps.transition(app.id, { level: app.level, approverId: caller.userId }, patch, [this.step(app, 'approve', app.level, caller.userId, comment, now)]))) {
         throw new AppError(ERRORS.APPLY_NOT_PENDING);
       }
       detail.nextApproverId = next.id;
-      this.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'pending', nextApproverId: next.id });
+      this.deps.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'pending', nextApproverId: next.id });
       return { ...app, ...patch };
     }
     const made = await this.create(app, applicant, now);
     const patch = { state: 'approved' as const, comment, updated_at: now, share_ids: JSON.stringify(made.shareIds), link_ids: JSON.stringify(made.linkIds) };
     const steps = [this.step(app, 'approve', app.level, caller.userId, comment, now), this.step(app, 'created', app.level, null, '', now)];
-    if (!(await this.apps.transition(app.id, { level: app.level, approverId: caller.userId }, patch, steps))) {
+    if (!(await this.deps.apps.transition(app.id, { level: app.level, approverId: caller.userId }, patch, steps))) {
       // Withdrawn (or decided by someone else) while the share was being made: it must not stay.
       await made.undo();
       throw new AppError(ERRORS.APPLY_NOT_PENDING);
     }
-    this.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'approved', nextApproverId: null });
+    this.deps.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'approved', nextApproverId: null });
     return { ...app, ...patch };
   }
 
@@ -249,16 +251,16 @@ export class ApplicationService {
     const settings = JSON.parse(app.settings) as StoredSettings;
     const fileIds = JSON.parse(app.file_ids) as string[];
     if ('link' in settings && settings.linkId) {
-      const changed = await this.links.widenApproved(as, settings.linkId, fileIds[0]!, settings.link, approved, now);
+      const changed = await this.deps.links.widenApproved(as, settings.linkId, fileIds[0]!, settings.link, approved, now);
       return { shareIds: [], linkIds: [settings.linkId], undo: changed.undo };
     }
     if ('link' in settings) {
-      const link = await this.links.create(as, { ...settings.link, fileId: fileIds[0]! }, approved, now);
-      return { shareIds: [], linkIds: [link.id], undo: () => this.links.revokeQuietly(as, [link.id], now) };
+      const link = await this.deps.links.create(as, { ...settings.link, fileId: fileIds[0]! }, approved, now);
+      return { shareIds: [], linkIds: [link.id], undo: () => this.deps.links.revokeQuietly(as, [link.id], now) };
     }
-    const made = await this.shares.create(as, { ...settings.share, fileIds }, approved, now);
+    const made = await this.deps.shares.create(as, { ...settings.share, fileIds }, approved, now);
     const ids = made.shares.map((s) => s.id);
-    return { shareIds: ids, linkIds: [], undo: () => this.shares.revokeQuietly(as, ids, now) };
+    return { shareIds: ids, linkIds: [], undo: () => this.deps.shares.revokeQuietly(as, ids, now) };
   }
 
   private step(app: ShareApplicationsTable, kind: ShareApplicationStepsTable['kind'], level: number, actorId: string | null, comment: string, now: number): ShareApplicationStepsTable {
@@ -268,8 +270,8 @@ export class ApplicationService {
   /** A pending application past its time is 已过期 from now on (the sweeper does the same in bulk). */
   private async expireIfDue(app: ShareApplicationsTable, now: number): Promise<void> {
     if (app.state !== 'pending' || Number(app.expires_at) > now) return;
-    if (await this.apps.transition(app.id, {}, { state: 'expired', updated_at: now }, [this.step(app, 'expire', app.level, null, '', now)])) {
-      this.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'expired', nextApproverId: null });
+    if (await this.deps.apps.transition(app.id, {}, { state: 'expired', updated_at: now }, [this.step(app, 'expire', app.level, null, '', now)])) {
+      this.deps.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'expired', nextApproverId: null });
     }
     throw new AppError(ERRORS.APPLY_NOT_PENDING);
   }
@@ -277,47 +279,47 @@ export class ApplicationService {
   /** The sweeper: pending applications past their time become 已过期, each recorded by the server. */
   async expireDue(log: Pick<ActionLogService, 'appendSystem'>, now = Date.now()): Promise<number> {
     let n = 0;
-    for (const app of await this.apps.due(now, 500)) {
-      if (!(await this.apps.transition(app.id, {}, { state: 'expired', updated_at: now }, [this.step(app, 'expire', app.level, null, '', now)]))) continue;
+    for (const app of await this.deps.apps.due(now, 500)) {
+      if (!(await this.deps.apps.transition(app.id, {}, { state: 'expired', updated_at: now }, [this.step(app, 'expire', app.level, null, '', now)]))) continue;
       n++;
       await log.appendSystem(app.tenant_id, 'apply.expire', [target('application', app.id, '')], { applicantId: app.applicant_id });
-      this.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'expired', nextApproverId: null });
+      this.deps.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'expired', nextApproverId: null });
     }
     return n;
   }
 
   private async targetsOf(app: ShareApplicationsTable) {
-    const files = await this.files.findManyInTenant(app.tenant_id, JSON.parse(app.file_ids) as string[]);
+    const files = await this.deps.files.findManyInTenant(app.tenant_id, JSON.parse(app.file_ids) as string[]);
     return [target('application', app.id, files.map((f) => f.name).join('、').slice(0, 200)), ...files.map(fileTarget)];
   }
 
   /** The applicant, or someone who decided or must decide a level of it. */
   private async involves(app: ShareApplicationsTable, userId: string): Promise<boolean> {
     if (app.applicant_id === userId || app.approver_id === userId) return true;
-    return ((await this.apps.steps([app.id])).get(app.id) ?? []).some((s) => s.actor_id === userId);
+    return ((await this.deps.apps.steps([app.id])).get(app.id) ?? []).some((s) => s.actor_id === userId);
   }
 
   async get(caller: Caller, id: string, now = Date.now()): Promise<ShareApplication> {
-    const app = await this.apps.find(caller.tenantId, id);
+    const app = await this.deps.apps.find(caller.tenantId, id);
     if (!app || !(await this.involves(app, caller.userId))) throw new AppError(ERRORS.APPLY_NOT_FOUND);
     return (await this.describe(caller.tenantId, [app], now))[0]!;
   }
 
   /** 我的申请. */
   async mine(caller: Caller, req: ApplicationListRequest, now = Date.now()): Promise<ApplicationListResponse> {
-    return this.page(caller, req, (after, limit) => this.apps.mine(caller.tenantId, caller.userId, after, limit), now);
+    return this.page(caller, req, (after, limit) => this.deps.apps.mine(caller.tenantId, caller.userId, after, limit), now);
   }
 
   /** 审批: waiting for the caller (box pending, default) or decided by them (box done). */
   async todo(caller: Caller, req: ApplicationListRequest, now = Date.now()): Promise<ApplicationListResponse> {
-    if (req.box !== 'done') return this.page(caller, req, (after, limit) => this.apps.pendingFor(caller.tenantId, caller.userId, after, limit), now);
+    if (req.box !== 'done') return this.page(caller, req, (after, limit) => this.deps.apps.pendingFor(caller.tenantId, caller.userId, after, limit), now);
     const stepAt = new Map<string, { at: number; id: string }>();
     return this.page(
       caller,
       req,
       async (after, limit) => {
-        const steps = await this.apps.decidedBy(caller.tenantId, caller.userId, after, limit);
-        const apps = new Map((await this.apps.findMany(caller.tenantId, steps.map((s) => s.application_id))).map((a) => [a.id, a]));
+        const steps = await this.deps.apps.decidedBy(caller.tenantId, caller.userId, after, limit);
+        const apps = new Map((await this.deps.apps.findMany(caller.tenantId, steps.map((s) => s.application_id))).map((a) => [a.id, a]));
         return steps.flatMap((s) => {
           const app = apps.get(s.application_id);
           if (!app) return [];
@@ -345,7 +347,7 @@ export class ApplicationService {
       positionOf,
       async (rows) => {
         if (keyword) {
-          for (const f of await this.files.findManyInTenant(caller.tenantId, rows.flatMap((r) => JSON.parse(r.file_ids) as string[]))) names.set(f.id, f.name.toLowerCase());
+          for (const f of await this.deps.files.findManyInTenant(caller.tenantId, rows.flatMap((r) => JSON.parse(r.file_ids) as string[]))) names.set(f.id, f.name.toLowerCase());
         }
         return rows.map((r) => {
           const state = r.state === 'pending' && Number(r.expires_at) <= now ? 'expired' : r.state;
@@ -363,15 +365,15 @@ export class ApplicationService {
 
   /** ShareApplication values (a fixed number of queries per page). */
   async describe(tenantId: string, apps: readonly ShareApplicationsTable[], now: number): Promise<ShareApplication[]> {
-    const steps = await this.apps.steps(apps.map((a) => a.id));
+    const steps = await this.deps.apps.steps(apps.map((a) => a.id));
     const fileIds = apps.flatMap((a) => JSON.parse(a.file_ids) as string[]);
-    const files = new Map((await this.files.findManyInTenant(tenantId, fileIds)).map((f) => [f.id, f]));
+    const files = new Map((await this.deps.files.findManyInTenant(tenantId, fileIds)).map((f) => [f.id, f]));
     const people = new Map(
-      (await this.lookup.anyPeople(tenantId, [...apps.flatMap((a) => [a.applicant_id, a.approver_id ?? '']), ...[...steps.values()].flat().map((s) => s.actor_id ?? '')].filter(Boolean))).map((p) => [p.id, p]),
+      (await this.deps.lookup.anyPeople(tenantId, [...apps.flatMap((a) => [a.applicant_id, a.approver_id ?? '']), ...[...steps.values()].flat().map((s) => s.actor_id ?? '')].filter(Boolean))).map((p) => [p.id, p]),
     );
     const settingsOf = apps.map((a) => JSON.parse(a.settings) as StoredSettings);
     const recipients = settingsOf.flatMap((s) => ('share' in s ? s.share.recipients : []));
-    const recipientNames = await this.shares.recipientNames(tenantId, recipients, true);
+    const recipientNames = await this.deps.shares.recipientNames(tenantId, recipients, true);
     return apps.map((a, i) => {
       const settings = settingsOf[i]!;
       const applicant = people.get(a.applicant_id);

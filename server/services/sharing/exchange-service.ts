@@ -30,6 +30,18 @@ import { decodePosition, encodePosition, pageSizeOf } from './share-service';
 const TEXT_EXTENSIONS = new Set(['txt', 'md', 'csv', 'log', 'json', 'xml', 'yaml', 'yml', 'ini', 'conf', 'html', 'htm']);
 const INTERCEPTED_LIST_MAX = 1000;
 
+export interface ExchangeServiceDeps {
+  access: AccessService;
+  files: FileRepository;
+  exchange: ExchangeRepository;
+  security: FileSecurityService;
+  types: BlockedTypes;
+  downloads: DownloadService;
+  trash: TrashService;
+  gate: ByteGate;
+  exchangeOn: (tenantId: string) => Promise<boolean>;
+}
+
 /**
  * The exchange area (category 3, the 其他 page) between the internal and the public network
  * builds (sharing.ts). checkSwap judges the caller's exchange files (and the files of folders) by the
@@ -38,26 +50,16 @@ const INTERCEPTED_LIST_MAX = 1000;
  * intercepted with the reason. fileSafe/check judges the same way and records nothing.
  */
 export class ExchangeService {
-  constructor(
-    private readonly access: AccessService,
-    private readonly files: FileRepository,
-    private readonly exchange: ExchangeRepository,
-    private readonly security: FileSecurityService,
-    private readonly types: BlockedTypes,
-    private readonly downloads: DownloadService,
-    private readonly trash: TrashService,
-    private readonly gate: ByteGate,
-    private readonly exchangeOn: (tenantId: string) => Promise<boolean>,
-  ) {}
+  constructor(private readonly deps: ExchangeServiceDeps) {}
 
   /** The caller's own exchange-area entries, folders expanded to their files. */
   private async ownFiles(caller: Caller, ids: readonly string[]): Promise<{ tops: FilesTable[]; files: FilesTable[] }> {
-    const entries = await this.access.entries(caller, ids);
+    const entries = await this.deps.access.entries(caller, ids);
     if (entries.some((e) => e.access || e.share || e.row.category !== FILE_CATEGORY.exchange)) throw new AppError(ERRORS.EXCHANGE_NOT_IN_AREA);
     const files: FilesTable[] = [];
     for (const { row } of entries) {
       if (row.is_dir === 0) files.push(row);
-      else files.push(...(await this.files.liveTree(caller.tenantId, row.id)).filter((r) => r.is_dir === 0).map(({ depth: _d, ...r }) => r));
+      else files.push(...(await this.deps.files.liveTree(caller.tenantId, row.id)).filter((r) => r.is_dir === 0).map(({ depth: _d, ...r }) => r));
     }
     return { tops: entries.map((e) => e.row), files };
   }
@@ -66,7 +68,7 @@ export class ExchangeService {
     const detail: Record<string, unknown> = { side: caller.networkEnv };
     const entry = { action: commit ? ('exchange.check' as const) : ('exchange.safeCheck' as const), targets: [] as ReturnType<typeof fileTarget>[], detail };
     actionLog.record(entry);
-    if (commit && !(await this.exchangeOn(caller.tenantId))) throw new AppError(ERRORS.EXCHANGE_DISABLED);
+    if (commit && !(await this.deps.exchangeOn(caller.tenantId))) throw new AppError(ERRORS.EXCHANGE_DISABLED);
     const { tops, files } = await this.ownFiles(caller, ids);
     entry.targets = tops.map(fileTarget);
     const results = await this.judge(caller.tenantId, files);
@@ -74,7 +76,7 @@ export class ExchangeService {
     detail.intercepted = results.filter((r) => !r.passed).map((r) => `${r.name}：${r.reason}`).slice(0, 20);
     if (commit) {
       const byId = new Map(files.map((f) => [f.id, f]));
-      await this.exchange.record(
+      await this.deps.exchange.record(
         caller.tenantId,
         caller.userId,
         caller.networkEnv,
@@ -87,7 +89,7 @@ export class ExchangeService {
 
   /** Every rule on every file; the first reason that applies. */
   private async judge(tenantId: string, files: readonly FilesTable[]): Promise<SwapCheckResult[]> {
-    const [rules, keywords, blocked] = await Promise.all([this.security.exchangeRules(tenantId), this.security.sensitiveKeywords(tenantId), this.types.blockedExtensions(tenantId)]);
+    const [rules, keywords, blocked] = await Promise.all([this.deps.security.exchangeRules(tenantId), this.deps.security.sensitiveKeywords(tenantId), this.deps.types.blockedExtensions(tenantId)]);
     const words = keywords.filter(Boolean);
     const out: SwapCheckResult[] = [];
     for (const f of files) {
@@ -111,7 +113,7 @@ export class ExchangeService {
 
   private async keywordInContent(tenantId: string, f: FilesTable, words: readonly string[]): Promise<string | null> {
     if (!f.blob_id || words.length === 0 || Number(f.size) === 0) return null;
-    const file = await this.downloads.ofBlob(tenantId, f.name, f.blob_id);
+    const file = await this.deps.downloads.ofBlob(tenantId, f.name, f.blob_id);
     const end = Math.min(file.size, EXCHANGE_TEXT_SCAN_BYTES) - 1;
     const parts: Buffer[] = [];
     for await (const piece of file.open({ start: 0, end }) as AsyncIterable<Buffer>) parts.push(piece);
@@ -121,7 +123,7 @@ export class ExchangeService {
 
   /** `unProcess/list?scope=exchange`: the caller's intercepted files not dealt with yet. */
   async intercepted(caller: Caller): Promise<InterceptedFile[]> {
-    return this.describe(caller, await this.exchange.intercepted(caller.tenantId, caller.userId, INTERCEPTED_LIST_MAX));
+    return this.describe(caller, await this.deps.exchange.intercepted(caller.tenantId, caller.userId, INTERCEPTED_LIST_MAX));
   }
 
   /**
@@ -136,22 +138,22 @@ export class ExchangeService {
       actionLog.record(entry);
       const { tops } = await this.ownFiles(caller, req.ids);
       entry.targets = tops.map(fileTarget);
-      const records = await this.exchange.find(tops.map((t) => t.id));
+      const records = await this.deps.exchange.find(tops.map((t) => t.id));
       if (tops.some((t) => records.get(t.id)?.state !== 'intercepted')) throw new AppError(ERRORS.VALIDATION, '只能处理被拦截的文件');
-      if (decision === 'delete') await this.trash.trashEntries(caller, tops.map((row) => ({ row })), now);
-      await this.exchange.markProcessed(caller.tenantId, caller.userId, tops.map((t) => t.id), decision, now);
+      if (decision === 'delete') await this.deps.trash.trashEntries(caller, tops.map((row) => ({ row })), now);
+      await this.deps.exchange.markProcessed(caller.tenantId, caller.userId, tops.map((t) => t.id), decision, now);
     } else {
       actionLog.notAnAction();
     }
     const pageSize = pageSizeOf(req.pageSize);
-    const rows = await this.exchange.processed(caller.tenantId, caller.userId, decodePosition(req.cursor), pageSize + 1);
+    const rows = await this.deps.exchange.processed(caller.tenantId, caller.userId, decodePosition(req.cursor), pageSize + 1);
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];
     return { items: await this.describe(caller, page), nextCursor: rows.length > pageSize && last ? encodePosition(Number(last.processed_at), last.file_id) : null };
   }
 
   private async describe(caller: Caller, rows: readonly ExchangeFilesTable[]): Promise<InterceptedFile[]> {
-    const files = new Map((await this.files.findManyInTenant(caller.tenantId, rows.map((r) => r.file_id))).map((f) => [f.id, f]));
+    const files = new Map((await this.deps.files.findManyInTenant(caller.tenantId, rows.map((r) => r.file_id))).map((f) => [f.id, f]));
     return rows.map((r) => ({
       id: r.file_id,
       name: files.get(r.file_id)?.name ?? '',
@@ -171,9 +173,9 @@ export class ExchangeService {
     const file = tops[0]!;
     entry.targets = [fileTarget(file)];
     if (file.is_dir === 1) throw new AppError(ERRORS.IS_FOLDER);
-    const token = this.gate.confirmToken(caller, file.id, now);
+    const token = this.deps.gate.confirmToken(caller, file.id, now);
     // The confirmation holds only where the file is flagged and on this build (ByteGate decides the rest).
-    await this.gate.assertExchange(caller, [file], 'download', new Set([file.id]));
+    await this.deps.gate.assertExchange(caller, [file], 'download', new Set([file.id]));
     return { url: `${API.downloadPrefix}${encodeURIComponent(file.id)}?confirm=${encodeURIComponent(token)}` };
   }
 }

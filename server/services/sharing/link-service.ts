@@ -43,26 +43,28 @@ function checkedLimit(limit: number | null): number | null {
   return limit;
 }
 
+export interface LinkServiceDeps {
+  links: LinkRepository;
+  files: FileRepository;
+  shares: ShareService;
+  policy: SharePolicyEvaluator;
+  secrets: SharingSecrets;
+  /** The tenant's keyCreate switch: codes mandatory while on. */
+  codesRequired: (tenantId: string) => Promise<boolean>;
+}
+
 /**
  * Share links, the sharer's side (sharing.ts): create (with the tenant's code rule and policy),
  * change, revoke, and 我的分享 with each link's views and downloads. The visitor's side is
  * LinkVisitService.
  */
 export class LinkService {
-  constructor(
-    private readonly links: LinkRepository,
-    private readonly files: FileRepository,
-    private readonly shares: ShareService,
-    private readonly policy: SharePolicyEvaluator,
-    private readonly secrets: SharingSecrets,
-    /** The tenant's keyCreate switch: codes mandatory while on. */
-    private readonly codesRequired: (tenantId: string) => Promise<boolean>,
-  ) {}
+  constructor(private readonly deps: LinkServiceDeps) {}
 
   /** The code a link gets: chosen (checked), generated (''), or none (null: refused while codes are mandatory). */
   private async codeFor(tenantId: string, code: string | null): Promise<string | null> {
     if (code === null) {
-      if (await this.codesRequired(tenantId)) throw new AppError(ERRORS.LINK_CODE_REQUIRED);
+      if (await this.deps.codesRequired(tenantId)) throw new AppError(ERRORS.LINK_CODE_REQUIRED);
       return null;
     }
     if (code === '') return generateCode();
@@ -72,7 +74,7 @@ export class LinkService {
 
   /** The entry a link may be made of (ShareService.shareable). */
   async linkable(caller: Caller, fileId: string): Promise<FilesTable> {
-    const [entry] = await this.shares.shareable(caller, [fileId]);
+    const [entry] = await this.deps.shares.shareable(caller, [fileId]);
     return entry!.row;
   }
 
@@ -80,7 +82,7 @@ export class LinkService {
   async checkSettings(tenantId: string, s: LinkSettings): Promise<LinkSettings> {
     checkedValidity(s.validityDays);
     checkedLimit(s.downloadLimit);
-    if (s.code === null && (await this.codesRequired(tenantId))) throw new AppError(ERRORS.LINK_CODE_REQUIRED);
+    if (s.code === null && (await this.deps.codesRequired(tenantId))) throw new AppError(ERRORS.LINK_CODE_REQUIRED);
     if (s.code && !LINK_CODE_PATTERN.test(s.code)) throw new AppError(ERRORS.LINK_CODE_FORMAT);
     return { code: s.code, validityDays: s.validityDays, downloadLimit: s.downloadLimit, previewOnly: Boolean(s.previewOnly) };
   }
@@ -100,7 +102,7 @@ export class LinkService {
     const days = checkedValidity(req.validityDays);
     const limit = checkedLimit(req.downloadLimit);
     const code = await this.codeFor(caller.tenantId, req.code);
-    const verdict = await this.policy.evaluate(caller.tenantId, await this.shares.person(caller), 'link', [file], []);
+    const verdict = await this.deps.policy.evaluate(caller.tenantId, await this.deps.shares.person(caller), 'link', [file], []);
     if (!approved && verdict.required) throw new AppError(ERRORS.SHARE_APPROVAL_REQUIRED, undefined, {}, { reasons: verdict.reasons });
     const expiresAt = expiryOf(days, now);
     // What the approval granted, and what it answered: the link's ceiling (share-terms.ts).
@@ -114,8 +116,8 @@ export class LinkService {
       file_id: file.id,
       owner_id: caller.userId,
       token_hash: SharingSecrets.hash(token),
-      token_sealed: this.secrets.seal(token),
-      code_sealed: code === null ? null : this.secrets.seal(code),
+      token_sealed: this.deps.secrets.seal(token),
+      code_sealed: code === null ? null : this.deps.secrets.seal(code),
       expires_at: expiresAt,
       download_limit: limit,
       download_count: 0,
@@ -127,7 +129,7 @@ export class LinkService {
       application_id: approved?.applicationId ?? null,
       approved_terms: approvedTerms ? JSON.stringify(approvedTerms) : null,
     };
-    await this.links.insert(row);
+    await this.deps.links.insert(row);
     entry.targets.push(target('link', row.id, file.name));
     return this.describe(row, file, now);
   }
@@ -137,16 +139,16 @@ export class LinkService {
     const detail: Record<string, unknown> = {};
     const entry = { action: 'link.update' as const, targets: [target('link', req.id, '')], detail };
     actionLog.record(entry);
-    const link = await this.links.find(caller.tenantId, req.id);
+    const link = await this.deps.links.find(caller.tenantId, req.id);
     if (!link || link.owner_id !== caller.userId || link.revoked_at !== null) throw new AppError(ERRORS.SHARE_NOT_FOUND);
-    const [file] = await this.files.findManyInTenant(caller.tenantId, [link.file_id]);
+    const [file] = await this.deps.files.findManyInTenant(caller.tenantId, [link.file_id]);
     entry.targets = [target('link', link.id, file?.name ?? '')];
     Object.assign(detail, { validityDays: req.validityDays, downloadLimit: req.downloadLimit, previewOnly: req.previewOnly });
     const patch: Partial<ShareLinksTable> = { updated_at: now };
     const next: Partial<LinkTerms> = {};
     if (req.code !== undefined) {
       const code = await this.codeFor(caller.tenantId, req.code);
-      patch.code_sealed = code === null ? null : this.secrets.seal(code);
+      patch.code_sealed = code === null ? null : this.deps.secrets.seal(code);
       next.code = code !== null;
       detail.codeChanged = true;
     }
@@ -168,16 +170,16 @@ export class LinkService {
       beyond: approved ? widerLinkTerms(next, approved).map((t) => beyondLinkCeiling(t, approved)) : [],
       approval: approved,
       // Widening a link is making it again: the sharer must still be allowed to share the entry.
-      policy: async () => this.policy.evaluate(caller.tenantId, await this.shares.person(caller), 'link', [await this.linkable(caller, link.file_id)], []),
+      policy: async () => this.deps.policy.evaluate(caller.tenantId, await this.deps.shares.person(caller), 'link', [await this.linkable(caller, link.file_id)], []),
       detail,
     });
-    await this.links.update(caller.tenantId, link.id, patch);
+    await this.deps.links.update(caller.tenantId, link.id, patch);
     return this.describe({ ...link, ...patch }, file, now);
   }
 
   /** The caller's link in force of `fileId` (an application that widens it names it). */
   async ownInForce(caller: Caller, id: string, fileId: string): Promise<ShareLinksTable> {
-    const link = await this.links.find(caller.tenantId, id);
+    const link = await this.deps.links.find(caller.tenantId, id);
     if (!link || link.owner_id !== caller.userId || link.revoked_at !== null || link.file_id !== fileId) throw new AppError(ERRORS.SHARE_NOT_FOUND);
     return link;
   }
@@ -191,7 +193,7 @@ export class LinkService {
     const detail: Record<string, unknown> = { applicationId: approved.applicationId, validityDays: s.validityDays, downloadLimit: s.downloadLimit, previewOnly: s.previewOnly, withCode: s.code !== null };
     const entry = { action: 'link.update' as const, targets: [target('link', id, '')], detail, actor: approved.actor };
     actionLog.record(entry);
-    const link = await this.links.find(caller.tenantId, id);
+    const link = await this.deps.links.find(caller.tenantId, id);
     if (!link || link.owner_id !== caller.userId || link.revoked_at !== null || link.file_id !== fileId) {
       throw new AppError(ERRORS.APPLY_NOT_PENDING, '要修改的链接已取消，该申请无法通过');
     }
@@ -200,10 +202,10 @@ export class LinkService {
     const code = await this.codeFor(caller.tenantId, s.code);
     const expiresAt = expiryOf(checkedValidity(s.validityDays), now);
     const limit = checkedLimit(s.downloadLimit);
-    const verdict = await this.policy.evaluate(caller.tenantId, await this.shares.person(caller), 'link', [file], []);
+    const verdict = await this.deps.policy.evaluate(caller.tenantId, await this.deps.shares.person(caller), 'link', [file], []);
     const terms: ApprovedLinkTerms = { code: code !== null, expiresAt, downloadLimit: limit, previewOnly: Boolean(s.previewOnly), reasons: verdict.reasons, levels: approved.levels };
     const patch: Partial<ShareLinksTable> = {
-      code_sealed: code === null ? null : this.secrets.seal(code),
+      code_sealed: code === null ? null : this.deps.secrets.seal(code),
       expires_at: expiresAt,
       download_limit: limit,
       preview_only: terms.previewOnly ? 1 : 0,
@@ -211,25 +213,25 @@ export class LinkService {
       approved_terms: JSON.stringify(terms),
       updated_at: now,
     };
-    await this.links.update(caller.tenantId, link.id, patch);
+    await this.deps.links.update(caller.tenantId, link.id, patch);
     const before: Partial<ShareLinksTable> = {};
     for (const k of Object.keys(patch) as Array<keyof ShareLinksTable>) Object.assign(before, { [k]: link[k] });
-    return { undo: () => this.links.update(caller.tenantId, link.id, before) };
+    return { undo: () => this.deps.links.update(caller.tenantId, link.id, before) };
   }
 
   async revoke(caller: Caller, ids: readonly string[], now = Date.now()): Promise<{ revoked: number }> {
     const entry = { action: 'link.revoke' as const, targets: ids.map((id) => target('link', id, '')) };
     actionLog.record(entry);
-    const rows = await this.links.findMany(caller.tenantId, ids);
+    const rows = await this.deps.links.findMany(caller.tenantId, ids);
     if (rows.length !== new Set(ids).size || rows.some((r) => r.owner_id !== caller.userId)) throw new AppError(ERRORS.SHARE_NOT_FOUND);
-    const files = new Map((await this.files.findManyInTenant(caller.tenantId, rows.map((r) => r.file_id))).map((f) => [f.id, f]));
+    const files = new Map((await this.deps.files.findManyInTenant(caller.tenantId, rows.map((r) => r.file_id))).map((f) => [f.id, f]));
     entry.targets = rows.map((r) => target('link', r.id, files.get(r.file_id)?.name ?? ''));
-    return { revoked: (await this.links.revoke(caller.tenantId, caller.userId, ids, now)).length };
+    return { revoked: (await this.deps.links.revoke(caller.tenantId, caller.userId, ids, now)).length };
   }
 
   /** Takes back a link an approval had just made when the approval lost a race (no action of its own). */
   async revokeQuietly(caller: Caller, ids: readonly string[], now: number): Promise<void> {
-    await this.links.revoke(caller.tenantId, caller.userId, ids, now);
+    await this.deps.links.revoke(caller.tenantId, caller.userId, ids, now);
   }
 
   async mine(caller: Caller, req: MyLinksRequest, now = Date.now()): Promise<MyLinksResponse> {
@@ -237,10 +239,10 @@ export class LinkService {
     const keyword = req.keyword?.trim().toLowerCase() ?? '';
     const files = new Map<string, FilesTable>();
     const page = await filteredPage(
-      (after, limit) => this.links.mine(caller.tenantId, caller.userId, after, limit),
+      (after, limit) => this.deps.links.mine(caller.tenantId, caller.userId, after, limit),
       (r) => ({ at: Number(r.created_at), id: r.id }),
       async (rows) => {
-        for (const f of await this.files.findManyInTenant(caller.tenantId, rows.map((r) => r.file_id))) files.set(f.id, f);
+        for (const f of await this.deps.files.findManyInTenant(caller.tenantId, rows.map((r) => r.file_id))) files.set(f.id, f);
         return rows.map((r) => {
           const state = linkState(r, now);
           // 'exhausted' is a link in force that gives nothing more: it is listed among the expired.
@@ -258,8 +260,8 @@ export class LinkService {
     return {
       id: row.id,
       file: entryRef(file, row.file_id),
-      token: this.secrets.open(row.token_sealed),
-      code: row.code_sealed === null ? null : this.secrets.open(row.code_sealed),
+      token: this.deps.secrets.open(row.token_sealed),
+      code: row.code_sealed === null ? null : this.deps.secrets.open(row.code_sealed),
       expiresAt: row.expires_at === null ? null : Number(row.expires_at),
       downloadLimit: row.download_limit === null ? null : Number(row.download_limit),
       previewOnly: row.preview_only === 1,

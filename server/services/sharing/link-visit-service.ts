@@ -61,6 +61,23 @@ export function toLinkEntry(row: FilesTable, rootId: string): LinkEntry {
   };
 }
 
+export interface LinkVisitServiceDeps {
+  links: LinkRepository;
+  files: FileRepository;
+  grants: ShareGrantRepository;
+  archives: ArchiveService;
+  downloads: DownloadService;
+  copyMove: CopyMoveService;
+  secrets: SharingSecrets;
+  throttle: LinkThrottle;
+  /** The tenant's publicDownLoad switch: on = no login needed. */
+  publicAccess: (tenantId: string) => Promise<boolean>;
+  events: ShareEvents;
+  watermark: (bytes: Buffer, text: string) => Promise<Buffer | null>;
+  /** What the link lets the visitor do with the bytes (common/api/byte-access.ts). */
+  gate: ByteGate;
+}
+
 /**
  * The visitor's side of share links (sharing.ts): opening with the code (throttled; an unknown token
  * and a wrong code answer alike), the tree below the link's entry and nothing above it, previews,
@@ -68,22 +85,7 @@ export function toLinkEntry(row: FilesTable, rootId: string): LinkEntry {
  * session's account, or an anonymous visitor of the link's tenant) from where.
  */
 export class LinkVisitService {
-  constructor(
-    private readonly links: LinkRepository,
-    private readonly files: FileRepository,
-    private readonly grants: ShareGrantRepository,
-    private readonly archives: ArchiveService,
-    private readonly downloads: DownloadService,
-    private readonly copyMove: CopyMoveService,
-    private readonly secrets: SharingSecrets,
-    private readonly throttle: LinkThrottle,
-    /** The tenant's publicDownLoad switch: on = no login needed. */
-    private readonly publicAccess: (tenantId: string) => Promise<boolean>,
-    private readonly events: ShareEvents,
-    private readonly watermark: (bytes: Buffer, text: string) => Promise<Buffer | null>,
-    /** What the link lets the visitor do with the bytes (common/api/byte-access.ts). */
-    private readonly gate: ByteGate,
-  ) {}
+  constructor(private readonly deps: LinkVisitServiceDeps) {}
 
   /** The visitor as the action log records them in the link's tenant. */
   private actor(visitor: Visitor, tenantId: string): Actor | undefined {
@@ -92,13 +94,13 @@ export class LinkVisitService {
   }
 
   private codeDigest(link: ShareLinksTable): string {
-    return link.code_sealed === null ? '-' : SharingSecrets.hash(this.secrets.open(link.code_sealed)).slice(0, 16);
+    return link.code_sealed === null ? '-' : SharingSecrets.hash(this.deps.secrets.open(link.code_sealed)).slice(0, 16);
   }
 
   async open(visitor: Visitor, req: LinkOpenRequest, now = Date.now()): Promise<LinkOpenResponse> {
     const token = TOKEN_PATTERN.test(req.token) ? req.token : '';
     const tokenHash = SharingSecrets.hash(token || req.token);
-    const link = token ? await this.links.findByTokenHash(tokenHash) : undefined;
+    const link = token ? await this.deps.links.findByTokenHash(tokenHash) : undefined;
     const hasCode = link ? link.code_sealed !== null : true;
     if (req.code === undefined || req.code === '') {
       // No code given: a link with a code and a token nobody issued both ask for it (not an access yet).
@@ -111,15 +113,15 @@ export class LinkVisitService {
     const tenantId = link?.tenant_id ?? PLATFORM_TENANT;
     const entry = { action: 'link.open' as const, targets: link ? [target('link', link.id, '')] : [], actor: this.actor(visitor, tenantId), detail: {} as Record<string, unknown> };
     actionLog.record(entry);
-    await this.throttle.check(tokenHash, visitor.address, now);
-    const right = link && (!hasCode || sameCode(this.secrets.open(link.code_sealed!), req.code));
+    await this.deps.throttle.check(tokenHash, visitor.address, now);
+    const right = link && (!hasCode || sameCode(this.deps.secrets.open(link.code_sealed!), req.code));
     if (!right) {
-      await this.throttle.recordFailure(tokenHash, visitor.address, now);
+      await this.deps.throttle.recordFailure(tokenHash, visitor.address, now);
       entry.detail.tokenKnown = Boolean(link);
       Object.assign(entry, { action: 'link.codeFailed' });
       throw new AppError(ERRORS.LINK_INVALID);
     }
-    await this.throttle.clear(tokenHash);
+    await this.deps.throttle.clear(tokenHash);
     actionLog.notAnAction();
     return this.granted(visitor, link, now);
   }
@@ -130,9 +132,9 @@ export class LinkVisitService {
     actionLog.record(entry);
     const { root } = await this.live(visitor, link, now);
     entry.targets = [target('link', link.id, root.name), fileTarget(root)];
-    await this.links.countView(link.id);
-    const visit = this.secrets.sign(['v', link.id, String(now + LINK_VISIT_TTL_MS), this.codeDigest(link)]);
-    const owner = (await this.files.nickNames([link.owner_id])).get(link.owner_id) ?? '';
+    await this.deps.links.countView(link.id);
+    const visit = this.deps.secrets.sign(['v', link.id, String(now + LINK_VISIT_TTL_MS), this.codeDigest(link)]);
+    const owner = (await this.deps.files.nickNames([link.owner_id])).get(link.owner_id) ?? '';
     return {
       needCode: false,
       visit,
@@ -156,17 +158,17 @@ export class LinkVisitService {
    */
   private async live(visitor: Visitor, link: ShareLinksTable, now: number): Promise<OpenLink> {
     if (link.revoked_at !== null || (link.expires_at !== null && Number(link.expires_at) <= now)) throw new AppError(ERRORS.LINK_GONE);
-    const root = await this.files.findInTenant(link.tenant_id, link.file_id);
+    const root = await this.deps.files.findInTenant(link.tenant_id, link.file_id);
     if (!root || root.deleted_at != null) throw new AppError(ERRORS.LINK_GONE);
-    if (!(await this.publicAccess(link.tenant_id)) && visitor.caller?.tenantId !== link.tenant_id) throw new AppError(ERRORS.UNAUTHORIZED);
+    if (!(await this.deps.publicAccess(link.tenant_id)) && visitor.caller?.tenantId !== link.tenant_id) throw new AppError(ERRORS.UNAUTHORIZED);
     return { link, root };
   }
 
   /** The link a visit key opened, checked again now; a forged, old or superseded key answers LINK_VISIT_EXPIRED. */
   private async visit(visitor: Visitor, visit: string, now: number): Promise<OpenLink> {
-    const parts = this.secrets.verify(visit, 4);
+    const parts = this.deps.secrets.verify(visit, 4);
     if (!parts || parts[0] !== 'v' || Number(parts[2]) < now) throw new AppError(ERRORS.LINK_VISIT_EXPIRED);
-    const link = await this.links.findById(parts[1]!);
+    const link = await this.deps.links.findById(parts[1]!);
     if (!link) throw new AppError(ERRORS.LINK_VISIT_EXPIRED);
     const open = await this.live(visitor, link, now);
     // A new code ends the visits opened with the old one.
@@ -177,11 +179,11 @@ export class LinkVisitService {
   /** Entries of the link's tree (the root or below it); anything else looks unknown. */
   private async within(open: OpenLink, ids: readonly string[]): Promise<FilesTable[]> {
     const unique = [...new Set(ids)];
-    const rows = await this.files.findManyInTenant(open.link.tenant_id, unique);
+    const rows = await this.deps.files.findManyInTenant(open.link.tenant_id, unique);
     if (rows.length !== unique.length || rows.some((r) => r.deleted_at != null)) throw new AppError(ERRORS.NOT_FOUND);
     const outside = rows.filter((r) => r.id !== open.root.id);
     if (outside.length > 0) {
-      const chains = await this.grants.ancestors(open.link.tenant_id, outside.map((r) => r.id));
+      const chains = await this.deps.grants.ancestors(open.link.tenant_id, outside.map((r) => r.id));
       if (outside.some((r) => !(chains.get(r.id) ?? []).includes(open.root.id))) throw new AppError(ERRORS.NOT_FOUND);
     }
     const order = new Map(unique.map((id, i) => [id, i]));
@@ -196,10 +198,10 @@ export class LinkVisitService {
     if (folder!.is_dir !== 1) throw new AppError(ERRORS.NOT_FOUND);
     const pageSize = pageSizeOf(req.pageSize);
     const after = decodeListCursor(req.cursor);
-    const rows = await this.files.list({ parent: { kind: 'folder', parentId: folder!.id }, column: 'sort_key', descending: false, after, limit: pageSize + 1 });
+    const rows = await this.deps.files.list({ parent: { kind: 'folder', parentId: folder!.id }, column: 'sort_key', descending: false, after, limit: pageSize + 1 });
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];
-    const chain = await this.files.pathTo(open.link.tenant_id, folder!.id);
+    const chain = await this.deps.files.pathTo(open.link.tenant_id, folder!.id);
     const from = chain.findIndex((c) => c.id === rootId);
     return {
       items: page.map((r) => toLinkEntry(r, rootId)),
@@ -215,14 +217,14 @@ export class LinkVisitService {
     actionLog.record(entry);
     const rows = await this.within(open, req.ids);
     entry.targets.push(...rows.map(fileTarget));
-    this.gate.linkUse(open.link, 'download');
+    this.deps.gate.linkUse(open.link, 'download');
     if (rows.length === 1 && rows[0]!.is_dir === 0 && !rows[0]!.blob_id) throw new AppError(ERRORS.NOT_FOUND);
     // The ZIP's caps are checked before the download is counted.
-    if (rows.length > 1 || rows[0]!.is_dir === 1) await this.archives.planRows(open.link.tenant_id, rows);
+    if (rows.length > 1 || rows[0]!.is_dir === 1) await this.deps.archives.planRows(open.link.tenant_id, rows);
     const count = await this.claim(visitor, open, now);
     entry.detail.downloadNo = count;
     const ticket = randomBytes(24).toString('base64url');
-    await this.links.insertTicket({
+    await this.deps.links.insertTicket({
       id_hash: SharingSecrets.hash(ticket),
       link_id: open.link.id,
       tenant_id: open.link.tenant_id,
@@ -235,17 +237,17 @@ export class LinkVisitService {
       cut_start: null,
       cut_end: null,
     });
-    this.events.linkDownloaded({ tenantId: open.link.tenant_id, linkId: open.link.id, ownerId: open.link.owner_id, fileIds: rows.map((r) => r.id), visitorId: visitor.caller?.userId ?? null });
+    this.deps.events.linkDownloaded({ tenantId: open.link.tenant_id, linkId: open.link.id, ownerId: open.link.owner_id, fileIds: rows.map((r) => r.id), visitorId: visitor.caller?.userId ?? null });
     const limit = open.link.download_limit;
     return { url: `${API.linkFilePrefix}${ticket}`, downloadsLeft: limit === null ? null : Math.max(0, Number(limit) - count) };
   }
 
   /** Takes one of the link's downloads (DEP10213 past the limit); answers its number. */
   private async claim(visitor: Visitor, open: OpenLink, now: number): Promise<number> {
-    const count = await this.links.claimDownload(open.link.id, now);
+    const count = await this.deps.links.claimDownload(open.link.id, now);
     if (count !== null) return count;
     // Revoked or expired in between answer as such; otherwise the limit was reached (spec §8).
-    const fresh = await this.links.findById(open.link.id);
+    const fresh = await this.deps.links.findById(open.link.id);
     if (fresh) await this.live(visitor, fresh, now);
     throw new AppError(ERRORS.DOWNLOAD_EXCEEDED);
   }
@@ -259,16 +261,16 @@ export class LinkVisitService {
   async ticketContent(visitor: Visitor, ticket: string, now = Date.now()): Promise<{ hash: string } & ({ file: Downloadable } | { zip: ZipPlan })> {
     actionLog.notAnAction();
     const hash = SharingSecrets.hash(ticket);
-    const row = await this.links.findTicket(hash);
+    const row = await this.deps.links.findTicket(hash);
     if (!row || Number(row.expires_at) < now) throw new AppError(ERRORS.LINK_TICKET_INVALID);
-    const link = await this.links.findById(row.link_id);
+    const link = await this.deps.links.findById(row.link_id);
     if (!link || link.revoked_at !== null) throw new AppError(ERRORS.LINK_GONE);
     const open = await this.live(visitor, link, now);
-    this.gate.assertTicket(link);
+    this.deps.gate.assertTicket(link);
     const ids = JSON.parse(row.file_ids) as string[];
     const rows = await this.within(open, ids);
-    if (rows.length === 1 && rows[0]!.is_dir === 0) return { hash, file: await this.downloads.ofBlob(link.tenant_id, rows[0]!.name, rows[0]!.blob_id!) };
-    return { hash, zip: (await this.archives.planRows(link.tenant_id, rows, rows.length === 1 ? rows[0]!.name : open.root.name)).plan };
+    if (rows.length === 1 && rows[0]!.is_dir === 0) return { hash, file: await this.deps.downloads.ofBlob(link.tenant_id, rows[0]!.name, rows[0]!.blob_id!) };
+    return { hash, zip: (await this.deps.archives.planRows(link.tenant_id, rows, rows.length === 1 ? rows[0]!.name : open.root.name)).plan };
   }
 
   /**
@@ -284,8 +286,8 @@ export class LinkVisitService {
     entry.targets.push(fileTarget(row!));
     if (row!.is_dir === 1) throw new AppError(ERRORS.IS_FOLDER);
     if (!row!.blob_id) throw new AppError(ERRORS.NOT_FOUND);
-    const plan = this.gate.view(row!.name, linkGrant(open.link));
-    const file = await this.downloads.ofBlob(open.link.tenant_id, row!.name, row!.blob_id);
+    const plan = this.deps.gate.view(row!.name, linkGrant(open.link));
+    const file = await this.deps.downloads.ofBlob(open.link.tenant_id, row!.name, row!.blob_id);
     const watermark = plan.rendition.as === 'watermarked-picture' ? this.watermarkOf(visitor, now) : null;
     return { file, plan, watermark };
   }
@@ -295,11 +297,11 @@ export class LinkVisitService {
     const open = await this.visit(visitor, visit, now);
     const [row] = await this.within(open, [id]);
     if (row!.is_dir === 1 || fileKindOf(row!.name, false) !== 'picture' || !row!.blob_id) throw new AppError(ERRORS.NO_THUMBNAIL);
-    this.gate.assertView(linkGrant(open.link));
-    const plain = await this.archives.plainThumbnail(open.link.tenant_id, row!.blob_id);
+    this.deps.gate.assertView(linkGrant(open.link));
+    const plain = await this.deps.archives.plainThumbnail(open.link.tenant_id, row!.blob_id);
     if (!viewsOnly(linkGrant(open.link))) return plain;
     const text = this.watermarkOf(visitor, now);
-    const marked = await this.watermark(plain.data, text);
+    const marked = await this.deps.watermark(plain.data, text);
     if (!marked) throw new AppError(ERRORS.NO_THUMBNAIL);
     return { data: marked, etag: `"thumb-wm-${SharingSecrets.hash(text + plain.etag).slice(0, 24)}"` };
   }
@@ -316,16 +318,16 @@ export class LinkVisitService {
     const rows = await this.within(open, req.ids);
     entry.targets.push(...rows.map(fileTarget));
     // The saved copy is the original: one of the link's downloads, like a download (byte-access.ts).
-    const counted = this.gate.linkUse(open.link, 'read') === 'counted';
+    const counted = this.deps.gate.linkUse(open.link, 'read') === 'counted';
     if (counted) entry.detail.downloadNo = await this.claim(visitor, open, now);
     try {
-      const saved = await this.copyMove.copyRows(caller, rows, req.targetParentId, now);
+      const saved = await this.deps.copyMove.copyRows(caller, rows, req.targetParentId, now);
       // The sharer hears of it as of a download: it took one.
-      if (counted) this.events.linkDownloaded({ tenantId: open.link.tenant_id, linkId: open.link.id, ownerId: open.link.owner_id, fileIds: rows.map((r) => r.id), visitorId: caller.userId });
+      if (counted) this.deps.events.linkDownloaded({ tenantId: open.link.tenant_id, linkId: open.link.id, ownerId: open.link.owner_id, fileIds: rows.map((r) => r.id), visitorId: caller.userId });
       return { saved };
     } catch (err) {
       // A refused save (a full quota, a target folder gone) gives the download back.
-      if (counted) await this.links.releaseDownload(open.link.id);
+      if (counted) await this.deps.links.releaseDownload(open.link.id);
       throw err;
     }
   }

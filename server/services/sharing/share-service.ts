@@ -115,23 +115,25 @@ export async function filteredPage<T>(
   }
 }
 
+export interface ShareServiceDeps {
+  shares: ShareRepository;
+  files: FileRepository;
+  lookup: SharingLookupRepository;
+  access: AccessService;
+  policy: SharePolicyEvaluator;
+  events: ShareEvents;
+}
+
 /**
  * Internal shares (sharing.ts): create, change, revoke, 我的分享. What others share with the caller
  * (共享文件) is SharedFilesService; access through shares is AccessService's.
  */
 export class ShareService {
-  constructor(
-    private readonly shares: ShareRepository,
-    private readonly files: FileRepository,
-    private readonly lookup: SharingLookupRepository,
-    private readonly access: AccessService,
-    private readonly policy: SharePolicyEvaluator,
-    private readonly events: ShareEvents,
-  ) {}
+  constructor(private readonly deps: ShareServiceDeps) {}
 
   /** The caller as the policy sees them. */
   async person(caller: Caller): Promise<PersonRef> {
-    const [me] = await this.lookup.people(caller.tenantId, [caller.userId]);
+    const [me] = await this.deps.lookup.people(caller.tenantId, [caller.userId]);
     if (!me) throw new AppError(ERRORS.UNAUTHORIZED);
     return me;
   }
@@ -141,7 +143,7 @@ export class ShareService {
    * (never a space's root). Entries reached through a share are not theirs to pass on.
    */
   async shareable(caller: Caller, ids: readonly string[]): Promise<EntryAccess[]> {
-    const entries = await this.access.entries(caller, ids);
+    const entries = await this.deps.access.entries(caller, ids);
     for (const e of entries) {
       if (e.share) throw new AppError(ERRORS.SHARE_NOT_ALLOWED);
       // The exchange area is a transit zone between the network builds, not a place to share from.
@@ -169,10 +171,10 @@ export class ShareService {
   async recipientNames(tenantId: string, list: readonly ShareRecipient[], anyPeople = false): Promise<Map<string, string>> {
     const ids = (type: string) => list.filter((r) => r.type === type).map((r) => r.id);
     const out = new Map<string, string>();
-    const people = anyPeople ? await this.lookup.anyPeople(tenantId, ids('user')) : await this.lookup.people(tenantId, ids('user'));
+    const people = anyPeople ? await this.deps.lookup.anyPeople(tenantId, ids('user')) : await this.deps.lookup.people(tenantId, ids('user'));
     for (const p of people) out.set(`user:${p.id}`, personName(p));
-    for (const d of await this.lookup.departments(tenantId, ids('dept'))) out.set(`dept:${d.id}`, d.name);
-    for (const g of await this.lookup.groups(tenantId, ids('group'))) out.set(`group:${g.id}`, g.name);
+    for (const d of await this.deps.lookup.departments(tenantId, ids('dept'))) out.set(`dept:${d.id}`, d.name);
+    for (const g of await this.deps.lookup.groups(tenantId, ids('group'))) out.set(`group:${g.id}`, g.name);
     return out;
   }
 
@@ -190,7 +192,7 @@ export class ShareService {
     entry.targets = entries.map((e) => fileTarget(e.row));
     const recipients = await this.recipients(caller, req.recipients);
     entry.targets.push(...recipients.map((r) => target(r.type === 'dept' ? 'department' : r.type, r.id, r.name)));
-    const verdict = await this.policy.evaluate(caller.tenantId, await this.person(caller), 'share', entries.map((e) => e.row), recipients);
+    const verdict = await this.deps.policy.evaluate(caller.tenantId, await this.person(caller), 'share', entries.map((e) => e.row), recipients);
     if (!approved && verdict.required) throw new AppError(ERRORS.SHARE_APPROVAL_REQUIRED, undefined, {}, { reasons: verdict.reasons });
     const expiresAt = expiryOf(days, now);
     // What the approval granted, and what it answered: the share's ceiling (share-terms.ts).
@@ -212,8 +214,8 @@ export class ShareService {
         approved_terms: approvedTerms ? JSON.stringify(approvedTerms) : null,
       })),
     );
-    const saved = await this.shares.upsert(rows);
-    this.events.shared({ tenantId: caller.tenantId, sharerId: caller.userId, fileIds: entries.map((e) => e.row.id), recipients, permission: req.permission });
+    const saved = await this.deps.shares.upsert(rows);
+    this.deps.events.shared({ tenantId: caller.tenantId, sharerId: caller.userId, fileIds: entries.map((e) => e.row.id), recipients, permission: req.permission });
     return { shares: await this.describe(caller.tenantId, saved, now) };
   }
 
@@ -227,7 +229,7 @@ export class ShareService {
     actionLog.record(entry);
     const share = await this.ownShare(caller, req.id);
     if (stateOf(share, now) === 'revoked') throw new AppError(ERRORS.SHARE_NOT_FOUND);
-    const [file] = await this.files.findManyInTenant(caller.tenantId, [share.file_id]);
+    const [file] = await this.deps.files.findManyInTenant(caller.tenantId, [share.file_id]);
     entry.targets = [target('share', share.id, file?.name ?? ''), ...(file ? [fileTarget(file)] : [])];
     const next: Partial<ShareTerms> = {};
     if (req.permission) next.permission = req.permission;
@@ -239,15 +241,15 @@ export class ShareService {
       widened: widerShareTerms(next, { permission: share.permission, expiresAt: share.expires_at === null ? null : Number(share.expires_at) }),
       beyond: approved ? widerShareTerms(next, approved).map((t) => beyondShareCeiling(t, approved)) : [],
       approval: approved,
-      policy: async () => this.policy.evaluate(caller.tenantId, await this.person(caller), 'share', [entryAccess!.row], [{ type: share.recipient_type, id: share.recipient_id }]),
+      policy: async () => this.deps.policy.evaluate(caller.tenantId, await this.person(caller), 'share', [entryAccess!.row], [{ type: share.recipient_type, id: share.recipient_id }]),
       detail,
     });
     const patch: Partial<SharesTable> = { updated_at: now };
     if (next.permission) patch.permission = next.permission;
     if (next.expiresAt !== undefined) patch.expires_at = next.expiresAt;
-    await this.shares.update(caller.tenantId, share.id, patch);
+    await this.deps.shares.update(caller.tenantId, share.id, patch);
     const updated = { ...share, ...patch };
-    this.events.shareChanged({
+    this.deps.events.shareChanged({
       tenantId: caller.tenantId,
       sharerId: caller.userId,
       shareId: share.id,
@@ -262,23 +264,23 @@ export class ShareService {
   async revoke(caller: Caller, ids: readonly string[], now = Date.now()): Promise<{ revoked: number }> {
     const entry = { action: 'share.revoke' as const, targets: ids.map((id) => target('share', id, '')) };
     actionLog.record(entry);
-    const rows = await this.shares.findMany(caller.tenantId, ids);
+    const rows = await this.deps.shares.findMany(caller.tenantId, ids);
     // Another user's share (or another tenant's) is unknown to the caller.
     if (rows.length !== new Set(ids).size || rows.some((r) => r.owner_id !== caller.userId)) throw new AppError(ERRORS.SHARE_NOT_FOUND);
-    const files = new Map((await this.files.findManyInTenant(caller.tenantId, rows.map((r) => r.file_id))).map((f) => [f.id, f]));
+    const files = new Map((await this.deps.files.findManyInTenant(caller.tenantId, rows.map((r) => r.file_id))).map((f) => [f.id, f]));
     entry.targets = rows.map((r) => target('share', r.id, files.get(r.file_id)?.name ?? ''));
-    const revoked = await this.shares.revoke(caller.tenantId, caller.userId, ids, now);
-    if (revoked.length > 0) this.events.sharesRevoked({ tenantId: caller.tenantId, sharerId: caller.userId, shareIds: revoked });
+    const revoked = await this.deps.shares.revoke(caller.tenantId, caller.userId, ids, now);
+    if (revoked.length > 0) this.deps.events.sharesRevoked({ tenantId: caller.tenantId, sharerId: caller.userId, shareIds: revoked });
     return { revoked: revoked.length };
   }
 
   /** Takes back shares an approval had just made when the approval itself lost a race (no action of its own). */
   async revokeQuietly(caller: Caller, ids: readonly string[], now: number): Promise<void> {
-    await this.shares.revoke(caller.tenantId, caller.userId, ids, now);
+    await this.deps.shares.revoke(caller.tenantId, caller.userId, ids, now);
   }
 
   private async ownShare(caller: Caller, id: string): Promise<SharesTable> {
-    const share = await this.shares.find(caller.tenantId, id);
+    const share = await this.deps.shares.find(caller.tenantId, id);
     if (!share || share.owner_id !== caller.userId) throw new AppError(ERRORS.SHARE_NOT_FOUND);
     return share;
   }
@@ -289,10 +291,10 @@ export class ShareService {
     const keyword = req.keyword?.trim().toLowerCase() ?? '';
     const files = new Map<string, FilesTable>();
     const page = await filteredPage(
-      (after, limit) => this.shares.mine(caller.tenantId, caller.userId, after, limit),
+      (after, limit) => this.deps.shares.mine(caller.tenantId, caller.userId, after, limit),
       (r) => ({ at: Number(r.created_at), id: r.id }),
       async (rows) => {
-        for (const f of await this.files.findManyInTenant(caller.tenantId, rows.map((r) => r.file_id))) files.set(f.id, f);
+        for (const f of await this.deps.files.findManyInTenant(caller.tenantId, rows.map((r) => r.file_id))) files.set(f.id, f);
         return rows.map((r) => (!states || states.has(stateOf(r, now))) && (!keyword || (files.get(r.file_id)?.name.toLowerCase().includes(keyword) ?? false)));
       },
       pageSizeOf(req.pageSize),
@@ -304,7 +306,7 @@ export class ShareService {
   /** ShareInfo of rows (one query for entries, one per recipient type for names). */
   async describe(tenantId: string, rows: readonly SharesTable[], now: number, known = new Map<string, FilesTable>()): Promise<ShareInfo[]> {
     const missing = rows.map((r) => r.file_id).filter((id) => !known.has(id));
-    for (const f of await this.files.findManyInTenant(tenantId, missing)) known.set(f.id, f);
+    for (const f of await this.deps.files.findManyInTenant(tenantId, missing)) known.set(f.id, f);
     const names = await this.recipientNames(
       tenantId,
       rows.map((r) => ({ type: r.recipient_type, id: r.recipient_id })),

@@ -17,6 +17,15 @@ const after = (a: InboxPosition, b: InboxPosition): boolean => a.at < b.at || (a
 /** Rounds of walks one inbox page may take (each reads every recipient key once). */
 const MAX_ROUNDS = 20;
 
+export interface SharedFilesServiceDeps {
+  shares: ShareRepository;
+  grants: ShareGrantRepository;
+  files: FileRepository;
+  fileService: FileService;
+  access: AccessService;
+  decorator: EntryDecorator;
+}
+
 /**
  * 共享文件 (`POST /api/shareFile/list`): what others share with the caller. The root is a keyset
  * k-way merge: one walk of shares_inbox per recipient key of the caller (themself, each department
@@ -26,14 +35,7 @@ const MAX_ROUNDS = 20;
  * share.
  */
 export class SharedFilesService {
-  constructor(
-    private readonly shares: ShareRepository,
-    private readonly grants: ShareGrantRepository,
-    private readonly files: FileRepository,
-    private readonly fileService: FileService,
-    private readonly access: AccessService,
-    private readonly decorator: EntryDecorator,
-  ) {}
+  constructor(private readonly deps: SharedFilesServiceDeps) {}
 
   async list(caller: Caller, req: SharedListRequest, now = Date.now()): Promise<SharedListResponse> {
     return req.parentId ? this.folder(caller, req, req.parentId, now) : this.root(caller, req, now);
@@ -41,15 +43,15 @@ export class SharedFilesService {
 
   private async root(caller: Caller, req: SharedListRequest, now: number): Promise<SharedListResponse> {
     const pageSize = pageSizeOf(req.pageSize);
-    const audience = await this.grants.audience(caller.tenantId, caller.userId);
+    const audience = await this.deps.grants.audience(caller.tenantId, caller.userId);
     const keys = recipientKeysOf(audience);
     const sharerId = req.sharerId ?? null;
     const start = decodePosition(req.cursor);
     const page = await this.mergePage(caller, audience, keys, sharerId, start, pageSize, now);
     const rows = page.rows.map((r) => r.file);
-    const grants = await this.grants.grants(caller.tenantId, caller.userId, rows.map((r) => r.id), now);
-    const names = await this.files.nickNames([...new Set(page.rows.map((r) => r.owner_id))]);
-    const items = await this.decorator.decorate(caller, rows, now);
+    const grants = await this.deps.grants.grants(caller.tenantId, caller.userId, rows.map((r) => r.id), now);
+    const names = await this.deps.files.nickNames([...new Set(page.rows.map((r) => r.owner_id))]);
+    const items = await this.deps.decorator.decorate(caller, rows, now);
     page.rows.forEach((r, i) => {
       const g = grants.get(r.file_id);
       items[i]!.share = {
@@ -62,8 +64,8 @@ export class SharedFilesService {
     });
     const out: SharedListResponse = { items, nextCursor: page.next ? encodePosition(page.next.at, page.next.id) : null };
     if (!req.cursor) {
-      const counts = await this.shares.sharers(caller.tenantId, keys, caller.userId, now);
-      const who = await this.files.nickNames(counts.map((c) => c.owner_id));
+      const counts = await this.deps.shares.sharers(caller.tenantId, keys, caller.userId, now);
+      const who = await this.deps.files.nickNames(counts.map((c) => c.owner_id));
       out.sharers = counts
         .map((c) => ({ user: { id: c.owner_id, nickName: who.get(c.owner_id) ?? '' }, count: c.n }))
         .sort((a, b) => b.count - a.count || a.user.nickName.localeCompare(b.user.nickName, 'zh-CN'));
@@ -90,7 +92,7 @@ export class SharedFilesService {
     const batch = pageSize + 1;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const walks = await Promise.all(
-        keys.map((key) => this.shares.inboxWalk(caller.tenantId, key, { excludeOwner: caller.userId, sharerId, after: position, limit: batch, now })),
+        keys.map((key) => this.deps.shares.inboxWalk(caller.tenantId, key, { excludeOwner: caller.userId, sharerId, after: position, limit: batch, now })),
       );
       // The oldest row each unfinished walk reached: rows older than the newest of those may have
       // unread newer rows before them in another walk.
@@ -123,7 +125,7 @@ export class SharedFilesService {
   /** For each entry, the id of the newest share in force reaching the audience (of one sharer when filtered). */
   private async newestShares(audience: Audience, fileIds: readonly string[], sharerId: string | null, now: number): Promise<Map<string, string>> {
     const out = new Map<string, { at: number; id: string }>();
-    for (const s of await this.grants.direct(audience, fileIds, now)) {
+    for (const s of await this.deps.grants.direct(audience, fileIds, now)) {
       if (sharerId && s.owner_id !== sharerId) continue;
       const pos = { at: Number(s.created_at), id: s.id };
       const cur = out.get(s.file_id);
@@ -135,9 +137,9 @@ export class SharedFilesService {
   /** A folder inside a share: its listing, each child with the strongest grant reaching it. */
   private async folder(caller: Caller, req: SharedListRequest, parentId: string, now: number): Promise<SharedListResponse> {
     const grant = await this.grantOn(caller, parentId, now);
-    const { row } = await this.access.entry(caller, parentId);
+    const { row } = await this.deps.access.entry(caller, parentId);
     if (row.is_dir !== 1) throw new AppError(ERRORS.NOT_FOUND);
-    const listing = await this.fileService.list(caller, {
+    const listing = await this.deps.fileService.list(caller, {
       parentId,
       category: row.category,
       spaceId: row.space_id ? row.space_id : undefined,
@@ -146,16 +148,16 @@ export class SharedFilesService {
       cursor: req.cursor,
       pageSize: req.pageSize,
     });
-    const names = await this.files.nickNames([grant.sharedBy]);
+    const names = await this.deps.files.nickNames([grant.sharedBy]);
     const info = grantInfo(grant, names.get(grant.sharedBy) ?? '');
-    const audience = await this.grants.audience(caller.tenantId, caller.userId);
-    const direct = await this.grants.direct(audience, listing.items.map((i) => i.id), now);
+    const audience = await this.deps.grants.audience(caller.tenantId, caller.userId);
+    const direct = await this.deps.grants.direct(audience, listing.items.map((i) => i.id), now);
     return { items: listing.items.map((item) => withChildGrant(item, info, direct.filter((s) => s.file_id === item.id))), nextCursor: listing.nextCursor, grant: info };
   }
 
   /** The grant shares give the caller on an entry; 404 when none (their own folders are not 共享文件). */
   private async grantOn(caller: Caller, id: string, now: number): Promise<Grant> {
-    const grant = (await this.grants.grants(caller.tenantId, caller.userId, [id], now)).get(id);
+    const grant = (await this.deps.grants.grants(caller.tenantId, caller.userId, [id], now)).get(id);
     if (!grant) throw new AppError(ERRORS.NOT_FOUND);
     return grant;
   }
