@@ -2,7 +2,8 @@
  * The app keeps working with the network gone (issue 13): after a visit to 个人文件 and a sub-folder,
  * going offline and reloading shows both lists from the cache with the offline banner; a deep link
  * opens offline; changes made offline wait in 待同步 and replay in order when the network is back,
- * a clash with a change made meanwhile on the server is asked about; logging out wipes that
+ * a clash with a change made meanwhile on the server is asked about (and so do a text file, a favorite
+ * and a delete, each through the file actions' outbox rows); logging out wipes that
  * account's cache, and another account never sees it.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -86,6 +87,7 @@ describe('offline-first: the app opens and shows cached data without network', (
   const renamedFile = `离线改名-${stamp}.txt`;
   const newFolder = `离线新建 ${stamp}`;
   const clashName = `撞名 ${stamp}`;
+  const offlineNote = `离线文本-${stamp}.txt`;
   let folder: FileEntry;
 
   beforeAll(async () => {
@@ -200,6 +202,45 @@ describe('offline-first: the app opens and shows cached data without network', (
     const names = ((await listed.json()) as { data: { items: FileEntry[] } }).data.items.map((i) => i.name).sort();
     expect(names).toEqual([clashName, `${clashName} 离线版`, newFolder, renamedFile].sort());
     await fileRow(page, `${clashName} 离线版`).waitFor();
+  });
+
+  it('offline: a text file, a favorite and a delete are kept in 待同步 and shown at once; online again the server has them', async () => {
+    await context.setOffline(true);
+    await page.reload();
+    await fileRow(page, renamedFile).waitFor();
+    await page.getByTestId('offline-banner').waitFor();
+
+    await page.getByTestId('toolbar-create-txt').click();
+    await page.getByTestId('txt-name-input').fill(offlineNote);
+    await page.getByTestId('txt-content-input').fill('written offline');
+    await page.getByRole('button', { name: /确\s*定/ }).click();
+    await fileRow(page, offlineNote).waitFor();
+
+    await fileRow(page, renamedFile).getByTestId('file-name').click({ button: 'right' });
+    await page.locator('.ant-dropdown:visible [data-testid="menu-favorite"]').click();
+    await fileRow(page, renamedFile).getByTestId('state-favorite').waitFor();
+
+    await fileRow(page, newFolder).getByTestId('file-name').click({ button: 'right' });
+    await page.locator('.ant-dropdown:visible [data-testid="menu-delete"]').click();
+    await page.getByTestId('confirm-delete').click();
+    await fileRow(page, newFolder).waitFor({ state: 'detached' });
+
+    await page.getByTestId('outbox-button').click();
+    await expect.poll(() => page.getByTestId('outbox-row').count()).toBe(3);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('outbox-drawer').waitFor({ state: 'hidden' });
+
+    await context.setOffline(false);
+    await page.getByTestId('outbox-button').waitFor({ state: 'detached', timeout: 30_000 });
+    const jar = await loggedInJar(baseUrl(), inject('dataDir'));
+    const listed = await jar.fetch(baseUrl() + API.fileList, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Client-Platform': 'web', 'X-Network-Env': 'internal' },
+      body: JSON.stringify({ parentId: folder.id, category: 1, pageSize: 100 }),
+    });
+    const items = ((await listed.json()) as { data: { items: FileEntry[] } }).data.items;
+    expect(items.map((i) => i.name).sort()).toEqual([clashName, `${clashName} 离线版`, offlineNote, renamedFile].sort());
+    expect(items.find((i) => i.name === renamedFile)?.favorite).toBe(true);
   });
 
   it("logging out wipes the account's cache; another account sees none of it, online or offline", async () => {
