@@ -313,13 +313,10 @@ export const API = {
   /** Ours, admins. `POST` NoticeIdRequest → null (with its read markers and audience). */
   noticeManageDelete: '/api/v2/notice/manage/delete',
 
-  // transfer protocol
-  /** Ours: the chunk size and limits the server announces; fetched before hashing. */
+  // upload protocol: declared in endpoints/uploads.ts
   uploadConfig: '/api/v2/file/upload/config',
   chunkExist: '/api/v2/file/chunk/exist',
-  /** Ours: `POST /api/v2/file/chunk/upload?uploadId=..&index=..`, raw bytes body. */
   chunkUpload: '/api/v2/file/chunk/upload',
-  /** Ours: completes an upload once every chunk is stored. */
   chunkMerge: '/api/v2/file/chunk/merge',
   /** Instant upload with proof of ownership: see common/transfer/second-upload.ts. */
   secondUpload: '/api/v2/file/second/upload',

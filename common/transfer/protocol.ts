@@ -5,7 +5,7 @@
  * 2. The client digests every chunk (chunk-digest.ts: SHA-256 over the SHA-256 of its 512 KiB leaves,
  *    hex) and computes the file fingerprint =
  *    SHA-256 over the concatenated raw 32-byte chunk digests ({@link fingerprintOfChunkDigests}).
- * 3. `POST chunkExist` {@link ChunkExistRequest} → {@link ChunkExistResponse}: opens (or finds) the upload
+ * 3. `POST chunkExist` ChunkExistRequest (common/api/endpoints/uploads.ts) → {@link ChunkExistResponse}: opens (or finds) the upload
  *    session for this user + fingerprint + size and lists the chunk indexes the server already holds
  *    (`existingChunks`) and, optionally, the chunks it holds a prefix of (`partialChunks`).
  *    In an announced session, a chunk whose digest is the digest of that many zero bytes is stored by
@@ -16,7 +16,7 @@
  *    The body is the chunk's bytes from `offset` (default 0) to its end; the header is always the digest
  *    of the WHOLE chunk. The server hashes while streaming and refuses a chunk whose digest or length
  *    differs. Re-sending a stored chunk is harmless (idempotent).
- * 5. `POST chunkMerge` {@link ChunkMergeRequest} → FileEntry, once every chunk is stored.
+ * 5. `POST chunkMerge` ChunkMergeRequest → FileEntry, once every chunk is stored.
  *
  * Partial chunks (resume inside a chunk, so a reload or a cut connection re-sends at most one chunk):
  * - the server streams a chunk body into `uploads/<uploadId>/<index>.part`. When the body ends early
@@ -77,28 +77,11 @@
  * nothing: chunkExist answers `finished` with the file's id, merge and second upload answer the file,
  * the batch lists the item as created. Without a key, requests behave as before.
  */
-import type { FileCategory } from '../api/types';
 
 export interface UploadConfig {
   chunkSize: number;
   /** Largest file the server accepts, bytes. */
   maxFileSize: number;
-}
-
-export interface ChunkExistRequest {
-  /** Hex SHA-256 over the concatenated chunk digests. Omitted (with chunkDigests): a streaming session. */
-  fingerprint?: string;
-  size: number;
-  chunkSize: number;
-  /** Hex chunk digest (chunk-digest.ts) of each chunk, in order; length = chunkCount(size, chunkSize). Omitted: streaming. */
-  chunkDigests?: string[];
-  /** Streaming sessions only: the session to continue. */
-  uploadId?: string;
-  name: string;
-  parentId: string | null;
-  category: FileCategory;
-  /** The client's id for the item (see "Finished uploads"). */
-  clientKey?: string;
 }
 
 export interface ChunkExistResponse {
@@ -124,15 +107,6 @@ export interface PartialChunk {
   bytes: number;
 }
 
-export interface ChunkUploadQuery {
-  uploadId: string;
-  index: number;
-  /** Where in the chunk the body starts (default 0); > 0 only for a chunk listed in `partialChunks`. */
-  offset?: number;
-  /** A range upload: the body carries chunks `index`..`through` (see "Range uploads"). */
-  through?: number;
-}
-
 /** The answer to a range upload: every chunk of the range, recorded, in order. */
 export interface ChunkRangeUploadResponse {
   chunks: ChunkUploadResponse[];
@@ -151,30 +125,6 @@ export interface ChunkUploadResponse {
  * - 'rename': the server picks a free name 'name (1).ext', 'name (2).ext', ...
  */
 export type ConflictPolicy = 'fail' | 'newVersion' | 'rename';
-
-export interface ChunkMergeRequest {
-  uploadId: string;
-  name: string;
-  parentId: string | null;
-  category: FileCategory;
-  /** Default 'fail'. */
-  onConflict?: ConflictPolicy;
-  /**
-   * With 'newVersion': replace only that file, and only while its content still has that
-   * fingerprint (optimistic concurrency, the desktop sync's guard against overwriting a change made
-   * elsewhere). A file of that name that is another file, or holds other content, answers
-   * SYNC_CHANGED and nothing changes; no file of that name → the upload creates one.
-   */
-  ifMatch?: IfMatch;
-  /**
-   * Streaming sessions: the digests and fingerprint the client computed meanwhile, both or neither
-   * (neither: the server's recorded digests make the fingerprint; see "Streaming sessions"). Ignored otherwise.
-   */
-  chunkDigests?: string[];
-  fingerprint?: string;
-  /** The client's id for the item (see "Finished uploads"). */
-  clientKey?: string;
-}
 
 export interface IfMatch {
   fileId: string;

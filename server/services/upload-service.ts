@@ -1,10 +1,9 @@
 import type { Readable } from 'node:stream';
 import { ERRORS } from '../../common/api/errors';
 import type { FileEntry } from '../../common/api/types';
+import type { ChunkExistRequest, ChunkMergeRequest } from '../../common/api/endpoints/uploads';
 import type {
-  ChunkExistRequest,
   ChunkExistResponse,
-  ChunkMergeRequest,
   ChunkRangeUploadResponse,
   ChunkUploadResponse,
   UploadConfig,

@@ -1,5 +1,6 @@
 import { ERRORS } from '../../common/api/errors';
-import type { ChunkExistRequest, ChunkExistResponse, PartialChunk } from '../../common/transfer/protocol';
+import type { ChunkExistRequest } from '../../common/api/endpoints/uploads';
+import type { ChunkExistResponse, PartialChunk } from '../../common/transfer/protocol';
 import { chunkCount, chunkRange, SHA256_HEX } from '../../common/transfer/protocol';
 import type { UploadsTable } from '../db/schema';
 import { AppError } from '../http/app-error';

@@ -5,6 +5,7 @@
  * injected so tests can play the server and a Node replay can point anywhere.
  */
 import { clientHeaders } from '../../common/api/client-env';
+import { type AnyEndpoint, type DataOf, type InputOf, type QueryOf } from '../../common/api/endpoint';
 import type { ApiOk } from '../../common/api/envelope';
 import { ApiCallError, classifyFailure } from '../../common/api/failure';
 import type { EngineConfig } from '../../common/transfer/engine-api';
@@ -47,10 +48,32 @@ function failureOf(status: number, body: unknown, header: (name: string) => stri
 }
 
 export interface ApiClient {
+  /**
+   * Calls a declared endpoint (common/api/endpoints): method and path from the entry, the input sent
+   * as its JSON body, or for a query-encoded entry (GET) as its query string; the answer typed by it.
+   */
+  send<E extends AnyEndpoint>(entry: E, input: InputOf<E>, signal: AbortSignal): Promise<DataOf<E>>;
+  /** Sends raw bytes (a chunk, a batch) to a raw-encoded entry, its query fields in the URL. */
+  sendBytes<E extends AnyEndpoint>(
+    entry: E,
+    query: QueryOf<E>,
+    body: Blob,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+    onProgress?: (bytesSent: number) => void,
+  ): Promise<DataOf<E>>;
   getJson<T>(path: string, signal: AbortSignal): Promise<T>;
   postJson<T>(path: string, body: unknown, signal: AbortSignal): Promise<T>;
   /** POSTs raw bytes (a chunk) with extra headers, reporting bytes sent through `onProgress`. */
   postBytes<T>(path: string, body: Blob, headers: Record<string, string>, signal: AbortSignal, onProgress?: (bytesSent: number) => void): Promise<T>;
+}
+
+/** The path with the query's defined fields appended (`?a=1&b=x`). */
+export function withQuery(path: string, query: object | undefined): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null) params.append(name, String(value));
+  const qs = params.toString();
+  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
 }
 
 /** `getConfig` is read per request, so a later `configure()` applies to the next call. */
@@ -106,7 +129,19 @@ export function createApiClient(fetchFn: FetchFn, getConfig: () => EngineConfig,
     return (answer.body as ApiOk<T>).data;
   }
 
+  function sendEntry<E extends AnyEndpoint>(entry: E, input: InputOf<E>, signal: AbortSignal): Promise<DataOf<E>> {
+    if (entry.method !== 'GET' && entry.method !== 'POST') throw new Error(`${entry.path}: the engine sends GET and POST only`);
+    if (entry.encoding === 'query') return call(entry.method, withQuery(entry.path, input ?? undefined), {}, signal);
+    if (entry.encoding !== 'json') throw new Error(`${entry.path}: ${entry.encoding} bodies are not sent as JSON`);
+    return call(entry.method, entry.path, { body: JSON.stringify(input ?? {}), headers: { 'Content-Type': 'application/json' } }, signal);
+  }
+
   return {
+    send: sendEntry,
+    sendBytes: (entry, query, body, headers, signal, onProgress) => {
+      if (entry.encoding !== 'raw') throw new Error(`${entry.path}: not a raw-body endpoint`);
+      return postBytes(withQuery(entry.path, query ?? undefined), body, headers, signal, onProgress);
+    },
     getJson: (path, signal) => call('GET', path, {}, signal),
     postJson: (path, body, signal) => call('POST', path, { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }, signal),
     postBytes,

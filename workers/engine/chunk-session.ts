@@ -5,9 +5,9 @@
  */
 import { ERRORS } from '../../common/api/errors';
 import { ApiCallError } from '../../common/api/failure';
-import { API } from '../../common/api/paths';
+import { UPLOADS, type ChunkMergeRequest } from '../../common/api/endpoints/uploads';
 import { HEADER_CHUNK_SHA256, RETRY_MAX_ATTEMPTS } from '../../common/transfer/constants';
-import { chunkCount, chunkRange, type ChunkExistResponse, type ChunkMergeRequest, type ChunkUploadResponse } from '../../common/transfer/protocol';
+import { chunkCount, chunkRange, type ChunkExistResponse } from '../../common/transfer/protocol';
 import { chunkDigestWith, readRange } from '../hash/sha256';
 import type { UploadPatch, UploadRecord } from '../queue/types';
 import { RateLimitedError } from './api-client';
@@ -129,13 +129,12 @@ function isOffsetMismatch(error: unknown): boolean {
 async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: number, digest: string | null, heldBytes: number, signal: AbortSignal): Promise<void> {
   const file = ctx.file as Blob;
   const { start, end } = chunkRange(index, item.size, item.chunkSize);
-  const base = `${API.chunkUpload}?uploadId=${encodeURIComponent(item.uploadId as string)}&index=${index}`;
   const headers: Record<string, string> = digest === null ? {} : { [HEADER_CHUNK_SHA256]: digest };
   let offset = heldBytes;
   const send = async () => {
-    const url = offset > 0 ? `${base}&offset=${offset}` : base;
+    const query = { uploadId: item.uploadId as string, index, ...(offset > 0 ? { offset } : {}) };
     try {
-      await ctx.api.postBytes<ChunkUploadResponse>(url, file.slice(start + offset, end), headers, signal, (sent) => ctx.chunkProgress(index, sent));
+      await ctx.api.sendBytes(UPLOADS.chunkUpload, query, file.slice(start + offset, end), headers, signal, (sent) => ctx.chunkProgress(index, sent));
     } catch (error) {
       ctx.chunkProgress(index, 0); // a failed request's partial progress is taken back
       throw error;

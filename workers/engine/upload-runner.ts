@@ -17,7 +17,8 @@ import { API } from '../../common/api/paths';
 import { formatSize } from '../../common/format/size';
 import { chunkSizeForFile, digestsStillValid } from '../../common/transfer/chunk-policy';
 import { PIPELINE_MIN_BYTES } from '../../common/transfer/constants';
-import type { ChunkExistRequest, ChunkExistResponse } from '../../common/transfer/protocol';
+import type { ChunkExistResponse } from '../../common/transfer/protocol';
+import { UPLOADS, type ChunkExistRequest } from '../../common/api/endpoints/uploads';
 import type { SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
 import { fingerprintOfChunkDigests, readRange, SourceReadError, type HashChunk, type Sha256Hex } from '../hash/sha256';
 import type { UploadPatch, UploadRecord } from '../queue/types';
@@ -147,13 +148,13 @@ async function attempt(ctx: UploadRunContext): Promise<void> {
     category: item.target.category,
     clientKey: item.id,
   };
-  const session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, existRequest, signal);
+  const session = await ctx.api.send(UPLOADS.chunkExist, existRequest, signal);
   if (await finishedEarlier(ctx, item, session)) return;
   const plan = await adoptSession(ctx, item, session);
   item = plan.item;
   await sendMissing(ctx, plan, (index) => digests[index] as string);
 
-  const entry = await ctx.api.postJson<FileEntry>(API.chunkMerge, mergeRequest(item, session.uploadId), signal);
+  const entry = await ctx.api.send(UPLOADS.chunkMerge, mergeRequest(item, session.uploadId), signal);
   await ctx.update({ state: 'done', fileId: entry.id, lastError: null, bytesDone: item.size, via: 'chunks' });
 }
 
@@ -191,7 +192,9 @@ async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatc
 
   let entry: FileEntry;
   try {
-    entry = await ctx.api.postJson<FileEntry>(API.chunkMerge, { ...mergeRequest(item, session.uploadId), chunkDigests: item.chunkDigests, fingerprint: item.fingerprint }, signal);
+    // Both were just recorded above (never null here).
+    const computed = { chunkDigests: item.chunkDigests ?? undefined, fingerprint: item.fingerprint ?? undefined };
+    entry = await ctx.api.send(UPLOADS.chunkMerge, { ...mergeRequest(item, session.uploadId), ...computed }, signal);
   } catch (error) {
     if (error instanceof ApiCallError && error.errorCode === ERRORS.FINGERPRINT_MISMATCH.code) {
       await ctx.update(DROPPED_SESSION);
@@ -210,7 +213,7 @@ async function runStreaming(ctx: UploadRunContext, file: Blob, patch: UploadPatc
 async function openStreamingSession(ctx: UploadRunContext, item: UploadRecord): Promise<ChunkExistResponse | StreamingOutcome> {
   let session: ChunkExistResponse;
   try {
-    session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), ctx.signal);
+    session = await ctx.api.send(UPLOADS.chunkExist, streamingExistRequest(item), ctx.signal);
   } catch (error) {
     if (!isRefusal(error)) throw error;
     return { done: false, record: await ctx.update({ streamingSession: false, serverDigests: false, uploadId: null, chunksDone: [] }) };
@@ -240,19 +243,19 @@ async function runUnhashed(ctx: UploadRunContext, file: Blob, record: UploadReco
   let plan = await adoptSession(ctx, item, session, patch);
   item = plan.item;
   // A new file: the whole File in one request (whole-file.ts). On failure the server holds what arrived.
-  const recorded = (pollSignal: AbortSignal) => ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), pollSignal);
+  const recorded = (pollSignal: AbortSignal) => ctx.api.send(UPLOADS.chunkExist, streamingExistRequest(item), pollSignal);
   const sentWhole = wantsWholeFile(ctx, plan) && (await sendWholeFile(ctx, plan, recorded));
   if (!sentWhole) {
     if (wantsWholeFile(ctx, plan)) {
       // The whole-file request failed: the server kept what arrived, the rest goes chunk by chunk.
-      session = await ctx.api.postJson<ChunkExistResponse>(API.chunkExist, streamingExistRequest(item), signal);
+      session = await ctx.api.send(UPLOADS.chunkExist, streamingExistRequest(item), signal);
       if (await finishedEarlier(ctx, item, session)) return { done: true };
       plan = await adoptSession(ctx, item, session, patch);
       item = plan.item;
     }
     await sendMissing(ctx, plan, () => null);
   }
-  const entry = await ctx.api.postJson<FileEntry>(API.chunkMerge, mergeRequest(item, session.uploadId), signal);
+  const entry = await ctx.api.send(UPLOADS.chunkMerge, mergeRequest(item, session.uploadId), signal);
   await ctx.update({ state: 'done', fileId: entry.id, lastError: null, bytesDone: item.size, via: 'chunks' });
   return { done: true };
 }

@@ -9,8 +9,8 @@
  * runs (the server records each chunk as the body arrives), then the request's answer. A failed request
  * takes its shown bytes back and tells the caller to go on chunk by chunk from what the server holds.
  */
-import { API } from '../../common/api/paths';
-import { chunkCount, chunkRange, type ChunkExistResponse, type ChunkRangeUploadResponse } from '../../common/transfer/protocol';
+import { UPLOADS } from '../../common/api/endpoints/uploads';
+import { chunkCount, chunkRange, type ChunkExistResponse, type ChunkRangeUploadResponse, type ChunkUploadResponse } from '../../common/transfer/protocol';
 import type { SessionPlan } from './chunk-session';
 import type { UploadRunContext } from './upload-runner';
 
@@ -34,15 +34,15 @@ export const WHOLE_FILE_CONFIRM_MS = 2_000;
 export async function sendWholeFile(ctx: UploadRunContext, plan: SessionPlan, confirmed: (signal: AbortSignal) => Promise<ChunkExistResponse>): Promise<boolean> {
   const { item } = plan;
   const last = chunkCount(item.size, item.chunkSize) - 1;
-  const url = `${API.chunkUpload}?uploadId=${encodeURIComponent(item.uploadId as string)}&index=0&through=${last}`;
+  const query = { uploadId: item.uploadId as string, index: 0, through: last };
   const progress = chunkProgressOf(ctx, item.size, item.chunkSize, last);
   const polling = new AbortController();
   const stopPolling = () => polling.abort();
   ctx.signal.addEventListener('abort', stopPolling, { once: true });
   const poller = pollConfirmations(item.uploadId as string, confirmed, progress.confirm, polling.signal, ctx);
-  let answer: ChunkRangeUploadResponse;
+  let answer: ChunkUploadResponse | ChunkRangeUploadResponse;
   try {
-    answer = await ctx.api.postBytes<ChunkRangeUploadResponse>(url, ctx.file as Blob, {}, ctx.signal, progress.sent);
+    answer = await ctx.api.sendBytes(UPLOADS.chunkUpload, query, ctx.file as Blob, {}, ctx.signal, progress.sent);
   } catch (error) {
     progress.takeBack();
     if (ctx.signal.aborted) throw error;
@@ -53,7 +53,8 @@ export async function sendWholeFile(ctx: UploadRunContext, plan: SessionPlan, co
     await poller;
   }
   ctx.limit.succeeded();
-  for (const chunk of answer.chunks) progress.confirm(chunk.index);
+  // A range upload answers every chunk of the range (a single-chunk answer would be its one chunk).
+  for (const chunk of 'chunks' in answer ? answer.chunks : [answer]) progress.confirm(chunk.index);
   return true;
 }
 

@@ -3,7 +3,8 @@
  * counters of the chunk bytes handed to fetch or to the chunk transport (what the benches and the
  * sync's "0 bytes sent" check read).
  */
-import { API } from '../../common/api/paths';
+import { routePath } from '../../common/api/endpoint';
+import { UPLOADS } from '../../common/api/endpoints/uploads';
 import type { FetchFn } from '../engine/api-client';
 
 /** Counts what the engine handed to fetch or the chunk transport for chunk uploads (every attempt, whole body size). */
@@ -54,7 +55,7 @@ export function createCookieFetch(initialCookie = ''): CookieFetch {
   const countRequest = (input: string, bytes: number) => {
     counters.requests++;
     const url = new URL(input);
-    if (url.pathname !== API.chunkUpload) return;
+    if (url.pathname !== routePath(UPLOADS.chunkUpload)) return;
     const uploadId = url.searchParams.get('uploadId') ?? '';
     counters.chunkRequests++;
     counters.chunkBytes += bytes;

@@ -6,6 +6,7 @@ import { GROUPS } from './groups';
 import { ORG } from './org';
 import { USER_ADMIN } from './user-admin';
 import { USER_IMPORT } from './user-import';
+import { UPLOADS } from './uploads';
 
 /**
  * Every declared endpoint, by domain. The server registers each domain's routes from its entries;
@@ -19,6 +20,7 @@ export const DOMAINS = {
   org: ORG,
   userAdmin: USER_ADMIN,
   userImport: USER_IMPORT,
+  uploads: UPLOADS,
 } as const;
 
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(DOMAINS).flatMap((domain) => Object.values(domain) as AnyEndpoint[]);

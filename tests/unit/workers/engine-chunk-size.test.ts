@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { API } from '../../../common/api/paths';
 import { MIN_CHUNK_SIZE } from '../../../common/transfer/chunk-policy';
-import type { ChunkExistRequest } from '../../../common/transfer/protocol';
+import type { ChunkExistRequest } from '../../../common/api/endpoints/uploads';
 import type { FetchFn } from '../../../workers/engine/api-client';
 import { getUpload } from '../../../workers/queue/repository';
 import { chunkDigestHex } from '../../support/chunk-digest';

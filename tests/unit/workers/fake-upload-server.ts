@@ -11,7 +11,7 @@ import { HEADER_CHUNK_SHA256 } from '../../../common/transfer/constants';
 import type { BatchUploadManifest, BatchUploadResult } from '../../../common/transfer/batch-upload';
 import type { FileEntry } from '../../../common/api/types';
 import type { MultipleFileCheckRequest, MultipleFileCheckResult, RelativePathDirCreateRequest } from '../../../common/transfer/checks';
-import type { ChunkExistRequest } from '../../../common/transfer/protocol';
+import type { ChunkExistRequest } from '../../../common/api/endpoints/uploads';
 import type { ByteRange, SecondUploadRequest } from '../../../common/transfer/second-upload';
 import { chunkDigestHex } from '../../support/chunk-digest';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API } from '../../../common/api/paths';
+import type { AnyEndpoint, DataOf } from '../../../common/api/endpoint';
 import type { UploadConfig } from '../../../common/transfer/protocol';
 import { createUploadConfigCache } from '../../../workers/engine/upload-config-cache';
 
@@ -9,9 +10,9 @@ function fakeApi(answers: Array<() => Promise<UploadConfig>>) {
   const paths: string[] = [];
   return {
     paths,
-    getJson: <T>(path: string): Promise<T> => {
-      paths.push(path);
-      return answers.shift()!() as Promise<T>;
+    send: <E extends AnyEndpoint>(entry: E): Promise<DataOf<E>> => {
+      paths.push(entry.path);
+      return answers.shift()!() as Promise<DataOf<E>>;
     },
   };
 }

@@ -1,0 +1,97 @@
+import { Type, type Static } from 'typebox';
+import { data, endpoint } from '../endpoint';
+import { API } from '../paths';
+import { Category, ClientKey, ConflictPolicy, IdString, IfMatch, NameString, NullableId, Sha256Hex } from '../schemas';
+import type { FileEntry } from '../types';
+import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from '../../transfer/chunk-policy';
+import type { ChunkExistResponse, ChunkRangeUploadResponse, ChunkUploadResponse, UploadConfig } from '../../transfer/protocol';
+
+/**
+ * The chunked upload protocol (the steps, sessions, partial chunks and range uploads are described in
+ * common/transfer/protocol.ts; spec §7 names chunk/exist, the rest is ours).
+ */
+
+const Size = Type.Integer({ minimum: 0 });
+/** Hex chunk digests (chunk-digest.ts), in order. The upper bound keeps the JSON small; the service checks the exact count. */
+const ChunkDigests = Type.Array(Sha256Hex, { minItems: 1, maxItems: 100_000 });
+
+/**
+ * Opens (or finds) the upload session for this user + fingerprint + size. `fingerprint` and
+ * `chunkDigests`: both (an announced session) or neither (a streaming session; the service checks).
+ */
+export const ChunkExistBody = Type.Object({
+  /** Hex SHA-256 over the concatenated chunk digests. Omitted (with chunkDigests): a streaming session. */
+  fingerprint: Type.Optional(Sha256Hex),
+  /** Streaming sessions only: the session to continue. */
+  uploadId: Type.Optional(IdString),
+  size: Size,
+  chunkSize: Type.Integer({ minimum: MIN_CHUNK_SIZE, maximum: MAX_CHUNK_SIZE }),
+  /** One per chunk; length = chunkCount(size, chunkSize). Omitted: streaming. */
+  chunkDigests: Type.Optional(ChunkDigests),
+  name: NameString,
+  parentId: NullableId,
+  category: Category,
+  /** The client's id for the item (protocol.ts, "Finished uploads"). */
+  clientKey: Type.Optional(ClientKey),
+});
+export type ChunkExistRequest = Static<typeof ChunkExistBody>;
+
+/** Completes an upload once every chunk is stored. */
+export const ChunkMergeBody = Type.Object({
+  uploadId: IdString,
+  name: NameString,
+  parentId: NullableId,
+  category: Category,
+  /** Default 'fail' (ConflictPolicy, protocol.ts). */
+  onConflict: Type.Optional(ConflictPolicy),
+  /**
+   * With 'newVersion': replace only that file, and only while its content still has that
+   * fingerprint (optimistic concurrency, the desktop sync's guard against overwriting a change made
+   * elsewhere). A file of that name that is another file, or holds other content, answers
+   * SYNC_CHANGED and nothing changes; no file of that name → the upload creates one.
+   */
+  ifMatch: Type.Optional(IfMatch),
+  /**
+   * Streaming sessions: the digests and fingerprint the client computed meanwhile, both or neither
+   * (neither: the server's recorded digests make the fingerprint; see "Streaming sessions"). Ignored otherwise.
+   */
+  fingerprint: Type.Optional(Sha256Hex),
+  chunkDigests: Type.Optional(ChunkDigests),
+  /** The client's id for the item (see "Finished uploads"). */
+  clientKey: Type.Optional(ClientKey),
+});
+export type ChunkMergeRequest = Static<typeof ChunkMergeBody>;
+
+/** The query of a chunk upload; its body is the chunk's raw bytes (header X-Chunk-Sha256). */
+export const ChunkUploadQuerySchema = Type.Object({
+  uploadId: IdString,
+  index: Type.Integer({ minimum: 0 }),
+  /** Where in the chunk the body starts (default 0); > 0 only for a chunk listed in `partialChunks`. */
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  /** A range upload: the body carries chunks `index`..`through` (see "Range uploads"). */
+  through: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+export type ChunkUploadQuery = Static<typeof ChunkUploadQuerySchema>;
+
+const member = 'member' as const;
+
+export const UPLOADS = {
+  /** Ours: the chunk size and limits the server announces; fetched before hashing. */
+  config: endpoint({ method: 'GET', path: API.uploadConfig, access: member, action: null, response: data<UploadConfig>() }),
+  /** Spec §7 (path ours): a step of an upload, recorded at its merge. */
+  chunkExist: endpoint({ method: 'POST', path: API.chunkExist, access: member, action: null, body: ChunkExistBody, response: data<ChunkExistResponse>() }),
+  /**
+   * Ours: `POST ?uploadId=&index=[&offset=][&through=]`, the raw bytes of one chunk (or of a range of
+   * chunks) as the body, read by the handler as it streams.
+   */
+  chunkUpload: endpoint({
+    method: 'POST',
+    path: API.chunkUpload,
+    access: member,
+    action: null,
+    encoding: 'raw',
+    query: ChunkUploadQuerySchema,
+    response: data<ChunkUploadResponse | ChunkRangeUploadResponse>(),
+  }),
+  chunkMerge: endpoint({ method: 'POST', path: API.chunkMerge, access: member, action: 'file.upload', body: ChunkMergeBody, response: data<FileEntry>() }),
+};
