@@ -171,7 +171,7 @@ export const ERRORS = {
   ACCOUNT_TAKEN: { code: 'ORG-7012', status: 400, message: '该账号已存在' },
   NICKNAME_INVALID: { code: 'ORG-7013', status: 400, message: '昵称不正确' },
   QUOTA_NOT_ALLOWED: { code: 'ORG-7014', status: 400, message: '配额不在可选范围内' },
-  /** errorMessage says how many entries and bytes; transfer them (userTransferFiles) first. */
+  /** errorMessage says how many entries and bytes; hand them over (userTransferFiles) first. */
   USER_HAS_FILES: { code: 'ORG-7015', status: 400, message: '该用户仍有文件，请先将文件转移给其他用户' },
   CANNOT_DELETE_SELF: { code: 'ORG-7016', status: 400, message: '不能删除当前登录的账号' },
   HAND_OVER_SAME_USER: { code: 'ORG-7017', status: 400, message: '不能将文件转移给同一用户' },

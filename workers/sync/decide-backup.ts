@@ -59,7 +59,9 @@ export function decideBackup(
     if (!j || spelling.ops.length > 0 || j.remoteId !== r.id || j.fileId !== l.fileId) ops.push({ kind: 'record', entry: agreed(key, l, remoteNow, ctx.now) });
     return done(true, true);
   }
-  const localFingerprint = ls === 'same' ? j!.fingerprint : l.fingerprint;
+  // Read now (observe.ts), the local file's own fingerprint wins over the journal's: the cloud may have
+  // fingerprinted unchanged content again at a new chunk size.
+  const localFingerprint = l.fingerprint ?? (ls === 'same' ? j!.fingerprint : undefined);
   if (localFingerprint !== undefined && localFingerprint === remoteNow.fingerprint) {
     if (!(ls === 'same' && rs === 'same') || spelling.ops.length > 0 || !j!.trusted || j!.mtimeMs !== l.mtimeMs || j!.size !== l.size || j!.fileId !== l.fileId || j!.remoteId !== r.id) {
       ops.push({ kind: 'record', entry: agreed(key, l, remoteNow, ctx.now, localFingerprint) });

@@ -180,7 +180,9 @@ export function decideTwoWay(ctx: DecideContext, key: string, l: LocalEntry | un
     if (rename.ops.length > 0 || needsRecord(jEntry, lEntry, remoteNow, ctx.now)) ops.push({ kind: 'record', entry: agreed(key, lEntry, remoteNow, ctx.now) });
     return done(true, true);
   }
-  const localFingerprint = ls === 'same' ? jEntry.fingerprint : lEntry.fingerprint;
+  // Read now (observe.ts), the local file's own fingerprint wins over the journal's: the cloud may have
+  // fingerprinted unchanged content again at a new chunk size.
+  const localFingerprint = lEntry.fingerprint ?? (ls === 'same' ? jEntry.fingerprint : undefined);
   if (ls === 'same' && rs === 'same') {
     if (rename.ops.length > 0 || needsRecord(jEntry, lEntry, remoteNow, ctx.now)) ops.push({ kind: 'record', entry: agreed(key, lEntry, remoteNow, ctx.now) });
     return done(true, true);

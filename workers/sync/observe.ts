@@ -82,7 +82,7 @@ export async function observeLocal(deps: ObserveDeps, scan: ScanResult, journal:
     fileCount++;
     const key = pathKey(entry.path);
     const j = journalByKey.get(key);
-    if (j && !j.isDir && j.trusted && statMatches(entry, j)) continue;
+    if (j && !j.isDir && j.trusted && statMatches(entry, j) && !cloudFingerprintMoved(j, remoteFiles.get(key))) continue;
     // A large new file with nothing to compare it with is hashed while it uploads (pipelined); a sparse
     // one first, so its all-zero chunks are announced and never sent (reading holes costs no disk reads).
     if (!j && !entry.sparse && entry.size >= PIPELINE_MIN_BYTES && remoteFiles.get(key)?.size !== entry.size && !goneSizes.has(entry.size)) continue;
@@ -170,4 +170,14 @@ async function applyPolicy(
     const list = verdict.verdict === 'intercepted' ? 'interceptList' : verdict.verdict === 'sensitive' ? 'sensitiveList' : 'secretList';
     deps.log.policy(list, entry.path, reason, entry.size);
   }
+}
+
+/**
+ * The agreed cloud file (same id, same size) now has another fingerprint. Either it was edited in the
+ * cloud, or the server's chunk size changed and it fingerprinted its unchanged content again
+ * (common/transfer/chunk-policy.ts). The local file is read so the two can be told apart: equal to the
+ * cloud's new fingerprint, it is agreement to record, not a download of the same bytes.
+ */
+function cloudFingerprintMoved(j: JournalEntry, r: RemoteEntry | undefined): boolean {
+  return r !== undefined && r.id === j.remoteId && r.size === j.size && r.fingerprint !== j.fingerprint;
 }

@@ -58,7 +58,7 @@ export const UserSetDepartmentBody = Type.Object({ ids: IdList, departmentId: Id
 export type UserSetDepartmentRequest = Static<typeof UserSetDepartmentBody>;
 
 /**
- * Refused while the user owns files, live or in the recycle bin (USER_HAS_FILES: transfer them first),
+ * Refused while the user owns files, live or in the recycle bin (USER_HAS_FILES: hand them over first),
  * for the caller's own account and for the last admin. The account is then gone for good: its name and
  * phone are free again, its sessions, group memberships, favourites and pending uploads end; what it
  * did stays attributed to it.

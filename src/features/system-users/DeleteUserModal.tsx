@@ -65,7 +65,7 @@ export function DeleteUserModal({ user, onClose, onDone }: { user: UserRow | nul
           <Space>
             <Button onClick={close}>取消</Button>
             {hasFiles ? (
-              <Button type="primary" loading={busy} onClick={() => setPicking(true)} data-testid="user-transfer">
+              <Button type="primary" loading={busy} onClick={() => setPicking(true)} data-testid="user-hand-over">
                 转移文件给…
               </Button>
             ) : null}
