@@ -88,7 +88,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'GET /api/v2/file/keepOnDownload': 'exchange.confirmDownload',
 
   // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
-  'POST /api/user/details/search': null,
   'POST /api/file/list': null,
   'POST /api/file/multi/list': null,
   'POST /api/shareFile/list': null,

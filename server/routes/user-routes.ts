@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { API } from '../../common/api/paths';
-import type { ApiOk } from '../../common/api/envelope';
-import type { UserDetails } from '../../common/api/types';
+import { ACCOUNT } from '../../common/api/endpoints/account';
+import { route } from '../http/endpoint-route';
 import { callerOf } from '../http/session-guard';
 import type { UserService } from '../services/user-service';
 
+/** Who is signed in (declared in common/api/endpoints/account.ts). */
 export function registerUserRoutes(app: FastifyInstance, users: UserService): void {
-  app.post(API.userDetails, { config: { allowDuringPasswordChange: true } }, async (request): Promise<ApiOk<UserDetails>> => ({
-    data: await users.details(callerOf(request)),
-  }));
+  route(app, ACCOUNT.userDetails, async (request) => ({ data: await users.details(callerOf(request)) }));
 }

@@ -7,7 +7,7 @@ import { encryptPassword } from '../../common/crypto/password-cipher';
 import { api } from './api';
 
 export function fetchUserDetails(): Promise<UserDetails> {
-  return api.post<UserDetails>(API.userDetails, {});
+  return api.call(ACCOUNT.userDetails);
 }
 
 /**

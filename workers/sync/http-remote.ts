@@ -10,6 +10,7 @@
  *
  * Every failure comes out as a RemoteError of the kind the executor reacts to (ports.ts).
  */
+import { ACCOUNT } from '../../common/api/endpoints/account';
 import { ERRORS } from '../../common/api/errors';
 import { ApiCallError, classifyFailure } from '../../common/api/failure';
 import { API, downloadUrl } from '../../common/api/paths';
@@ -160,7 +161,7 @@ export class HttpRemote implements RemoteApi {
   async account(): Promise<string> {
     if (this.accountName === null) {
       const signal = AbortSignal.timeout(30_000);
-      const me = await this.post<UserDetails>(API.userDetails, {}, signal);
+      const me = await this.post<UserDetails>(ACCOUNT.userDetails.path, {}, signal);
       this.accountName = me.website || me.nickName || '用户';
     }
     return this.accountName;

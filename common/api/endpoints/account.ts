@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { data, endpoint } from '../endpoint';
 import { API } from '../paths';
 import { IdString, RoleCodeSchema } from '../schemas';
-import type { UserRoles, UserSummary } from '../types';
+import type { UserDetails, UserRoles, UserSummary } from '../types';
 
 /**
  * The signed-in user's own account (agreement, password, phone) and the admin's account switches
@@ -56,6 +56,8 @@ export type OuterLoginSetRequest = Static<typeof OuterLoginSetBody>;
 const admin = 'admin' as const;
 
 export const ACCOUNT = {
+  /** Who is signed in (spec §7 "user details"); also during a forced password change. */
+  userDetails: endpoint({ method: 'POST', path: API.userDetails, access: 'duringPasswordChange', action: null, response: data<UserDetails>() }),
   /** Records that the caller accepted the user agreement (UserDetails.agreementRead); part of the first login. */
   readAgreement: endpoint({ method: 'POST', path: API.readAgreement, access: 'duringPasswordChange', action: 'account.agreementRead', response: data<null>() }),
   /** The password change; also during the forced change it exists for. Every session ends (the cookie too). */

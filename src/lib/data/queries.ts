@@ -4,6 +4,7 @@
  * all others belong to the signed-in account's partition.
  */
 import { useQuery, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { ACCOUNT } from '../../../common/api/endpoints/account';
 import { API } from '../../../common/api/paths';
 import type { MenuItem, PagePermission, SystemConfig, UserDetails } from '../../../common/api/types';
 import { api } from '../api';
@@ -53,7 +54,7 @@ export function prefetchAccountBootData(client: QueryClient): void {
 }
 
 export function fetchUserDetailsQuery(signal?: AbortSignal): Promise<UserDetails> {
-  return api.post<UserDetails>(API.userDetails, {}, { signal });
+  return api.call(ACCOUNT.userDetails, undefined, { signal });
 }
 
 /** `revalidate`: ask the server again on mount even when the cached answer is recent (the user centre shows quota and phone). */
