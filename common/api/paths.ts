@@ -24,13 +24,7 @@ export const API = {
   userSearch: '/api/user/search',
   readAgreement: '/api/user/readAgreement',
   userInfoModify: '/api/user/info/modify',
-  /**
-   * Ours, 基本信息: `POST {nickName?, avatar?}` (ProfileUpdateRequest) → UserDetails. The avatar comes as
-   * base64 (a data: URL allowed) of a PNG, JPG, WebP or GIF of at most 2 MiB; the server keeps a
-   * 256 px WebP and UserDetails.avatar becomes its URL under userAvatarPrefix.
-   */
   userProfileUpdate: '/api/user/profile/update',
-  /** Ours: `GET {userAvatarPrefix}{key}` → the WebP avatar, for users of the owner's tenant (others: 404). */
   userAvatarPrefix: '/api/user/avatar/',
   phoneValidate: '/api/user/phone/validate',
   setRoles: '/api/v2/user/setRoles',

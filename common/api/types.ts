@@ -91,13 +91,6 @@ export interface SmsSendResult {
 export const PHONE_PATTERN = /^1[3-9][0-9]{9}$/;
 export const SMS_CODE_PATTERN = /^[0-9]{6}$/;
 
-/** 基本信息 (ours, API.userProfileUpdate): each field given is changed; nickName by the rules of common/org/account.ts. */
-export interface ProfileUpdateRequest {
-  nickName?: string;
-  /** Base64 of the picture, a `data:` prefix allowed; at most 2 MiB decoded. */
-  avatar?: string;
-}
-
 /** The account calls' payloads (UserInfoModifyRequest, SetRolesRequest, …) are declared with them in endpoints/account.ts. */
 
 /** `POST /api/user/info/modify` kinds (spec §7: 4 = password). Only 4 exists so far. */

@@ -18,7 +18,6 @@ import { ENDPOINTS } from '../../common/api/endpoints';
  * cannot go unlogged by forgetting it.
  */
 const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
-  'POST /api/user/profile/update': 'account.profileUpdate',
 
   'POST /api/file/mkdir': 'file.mkdir',
   'POST /api/v2/file/relativePath/dir/create': 'file.mkdir',

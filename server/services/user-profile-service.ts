@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
-import type { ProfileUpdateRequest } from '../../common/api/types';
+import type { ProfileUpdateRequest } from '../../common/api/endpoints/account';
 import { nicknameProblem } from '../../common/org/account';
 import { AppError } from '../http/app-error';
 import type { UserRepository } from '../repositories/user-repository';

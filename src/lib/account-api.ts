@@ -1,8 +1,7 @@
 /** Account calls shared by the login, password and user-centre pages. */
-import { API } from '../../common/api/paths';
 import { AUTH, type SmsSendQuery } from '../../common/api/endpoints/auth';
-import { ACCOUNT, type PhoneValidateRequest, type UserInfoModifyRequest } from '../../common/api/endpoints/account';
-import { USER_INFO_TYPE, type ProfileUpdateRequest, type SmsSendResult, type UserDetails } from '../../common/api/types';
+import { ACCOUNT, type PhoneValidateRequest, type ProfileUpdateRequest, type UserInfoModifyRequest } from '../../common/api/endpoints/account';
+import { USER_INFO_TYPE, type SmsSendResult, type UserDetails } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { api } from './api';
 
@@ -35,5 +34,5 @@ export function validatePhone(request: PhoneValidateRequest): Promise<unknown> {
 
 /** 基本信息: the caller's nickname and/or avatar (base64); answers the updated details. */
 export function updateProfile(request: ProfileUpdateRequest, quietCodes: readonly string[] = []): Promise<UserDetails> {
-  return api.post<UserDetails>(API.userProfileUpdate, request, { quietCodes });
+  return api.call(ACCOUNT.profileUpdate, request, { quietCodes });
 }

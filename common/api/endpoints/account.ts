@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { data, endpoint } from '../endpoint';
+import { bytes, data, endpoint } from '../endpoint';
 import { API } from '../paths';
 import { IdString, RoleCodeSchema } from '../schemas';
 import type { UserDetails, UserRoles, UserSummary } from '../types';
@@ -53,12 +53,31 @@ export type AccountLockRequest = Static<typeof AccountLockBody>;
 export const OuterLoginSetBody = Type.Object({ userId: IdString, enabled: Type.Boolean() });
 export type OuterLoginSetRequest = Static<typeof OuterLoginSetBody>;
 
+/**
+ * 基本信息 (ours): each field given is changed; nickName by the rules of common/org/account.ts. The
+ * avatar comes as base64 (a `data:` URL allowed) of a PNG, JPG, WebP or GIF of at most 2 MiB decoded
+ * (the bound leaves room for the encoding); the server keeps a 256 px WebP and UserDetails.avatar
+ * becomes its URL under API.userAvatarPrefix.
+ */
+export const ProfileUpdateBody = Type.Object(
+  { nickName: Type.Optional(Type.String({ maxLength: 256 })), avatar: Type.Optional(Type.String({ maxLength: 3 * 1024 * 1024 })) },
+  { additionalProperties: false },
+);
+export type ProfileUpdateRequest = Static<typeof ProfileUpdateBody>;
+
+/** An avatar's key: a new picture gets a new key, so its URL never changes. */
+export const AvatarParams = Type.Object({ key: Type.String({ maxLength: 128 }) });
+
 const admin = 'admin' as const;
 
 export const ACCOUNT = {
   /** Who is signed in (spec §7 "user details"); also during a forced password change. */
   userDetails: endpoint({ method: 'POST', path: API.userDetails, access: 'duringPasswordChange', action: null, response: data<UserDetails>() }),
   /** Records that the caller accepted the user agreement (UserDetails.agreementRead); part of the first login. */
+  /** The caller's nickname and/or avatar → the updated details. */
+  profileUpdate: endpoint({ method: 'POST', path: API.userProfileUpdate, access: 'member', action: 'account.profileUpdate', body: ProfileUpdateBody, response: data<UserDetails>() }),
+  /** The WebP avatar, for users of the owner's tenant (others: 404). */
+  avatar: endpoint({ method: 'GET', path: `${API.userAvatarPrefix}:key`, access: 'member', action: null, params: AvatarParams, response: bytes }),
   readAgreement: endpoint({ method: 'POST', path: API.readAgreement, access: 'duringPasswordChange', action: 'account.agreementRead', response: data<null>() }),
   /** The password change; also during the forced change it exists for. Every session ends (the cookie too). */
   userInfoModify: endpoint({
