@@ -12,7 +12,7 @@ import { checkpointPublicKeyFile, loadCheckpointSigner } from './storage/checkpo
 
 /**
  * `npm run audit:verify -- --data-dir D [--checkpoint FILE]… [--public-key PEM]…`: checks every
- * tenant's action log chain in D's database with the chain key (AUDIT_CHAIN_KEY, else
+ * tenant's action log chain in D's database (or DB_URL's, as the server) with the chain key (AUDIT_CHAIN_KEY, else
  * D/audit-chain.key) and prints, per chain, the rows checked and the first broken link (the head's
  * MAC included). Each checkpoint file (one checkpoint, an array, or one per line: what 操作日志's
  * download and AUDIT_CHECKPOINT_DIR hold) is then checked — signature by a trusted key (D's
@@ -68,9 +68,9 @@ async function main(): Promise<number> {
   }
   let db;
   try {
-    db = openReadOnlyDatabase(dataDir);
+    db = openReadOnlyDatabase(dataDir, process.env.DB_URL || undefined);
   } catch (err) {
-    console.error(`audit:verify: cannot open ${path.join(dataDir, 'drive.sqlite')}: ${(err as Error).message}`);
+    console.error(`audit:verify: cannot open ${process.env.DB_URL ? 'DB_URL' : path.join(dataDir, 'drive.sqlite')}: ${(err as Error).message}`);
     return 2;
   }
   try {

@@ -50,10 +50,15 @@ export async function openDatabase(config: ServerConfig, onMigrated?: (names: st
 }
 
 /**
- * The SQLite database of a data directory, read-only and without migrating (tools such as
- * `npm run audit:verify`, which may run beside a live server: WAL lets it read while the server writes).
+ * The database of a data directory, read-only and without migrating (tools such as
+ * `npm run audit:verify`, which may run beside a live server: WAL lets it read while the server
+ * writes): the SQLite file, or the PostgreSQL database at `dbUrl` (DB_URL) in read-only transactions.
  */
-export function openReadOnlyDatabase(dataDir: string): Db {
+export function openReadOnlyDatabase(dataDir: string, dbUrl?: string): Db {
+  if (dbUrl) {
+    if (!isPostgresUrl(dbUrl)) throw new Error(`DB_URL must be a postgres:// URL (got ${new URL(dbUrl).protocol})`);
+    return new Kysely<Database>({ dialect: createPostgresDialect(dbUrl, { max: 2, readOnly: true }) });
+  }
   const sqlite = new SQLite(path.join(dataDir, 'drive.sqlite'), { readonly: true, fileMustExist: true });
   sqlite.pragma('busy_timeout = 5000');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });

@@ -49,3 +49,12 @@ export const BYTE_ORDER_COLUMNS: ReadonlyArray<{ table: string; column: string }
 /** `max(0, x)` — SQLite's two-argument max is PostgreSQL's greatest(); a CASE is the same on both. */
 export const notBelowZero = (x: RawBuilder<number> | RawBuilder<unknown>): RawBuilder<number> =>
   sql<number>`(case when ${x} > 0 then ${x} else 0 end)`;
+
+/**
+ * The order of a recursive walk's rows (`with recursive tree(…, depth)`): SQLite returns them in its
+ * queue's order, breadth first, parents before children, and callers rely on that order (sync
+ * versions hash the rows as they come); PostgreSQL promises no order once the walk is joined, so
+ * there the walk is ordered by depth, then id.
+ */
+export const recursiveWalkOrder = (db: QueryExecutorProvider): RawBuilder<unknown> =>
+  engineOf(db) === 'postgres' ? sql`order by depth, id` : sql``;

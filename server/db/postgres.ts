@@ -30,11 +30,19 @@ const types = {
 export interface PostgresOptions {
   /** Connections in the pool (PG_POOL_SIZE; default 10). */
   max?: number;
+  /** Every transaction read-only (tools that must not write, such as audit:verify). */
+  readOnly?: boolean;
 }
 
 /** A pool for `url`; `application_name` shows the server in pg_stat_activity. */
 export function createPostgresPool(url: string, options: PostgresOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types, application_name: 'drive-server' });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    types,
+    application_name: 'drive-server',
+    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+  });
   // An idle connection the server closed (a PostgreSQL restart) emits 'error' on the pool; without a
   // listener that would end the process. The next query takes a fresh connection.
   pool.on('error', () => {});

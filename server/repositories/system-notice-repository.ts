@@ -99,17 +99,19 @@ export class SystemNoticeRepository {
   async unreadCounts(scope: ReaderScope, now: number): Promise<{ tenantNotices: number; platformNotices: number }> {
     const rows = await this.db
       .selectFrom('system_notices as n')
-      .select(sql<number>`case when n.tenant_id = ${PLATFORM_NOTICE_TENANT} then 1 else 0 end`.as('platform'))
+      .select('n.tenant_id')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where(visibleTo(scope, now))
       .where(sql<SqlBool>`not ${readBy(scope.userId)}`)
-      .groupBy(sql`case when n.tenant_id = ${PLATFORM_NOTICE_TENANT} then 1 else 0 end`)
+      // By the column, not by an expression with a bound value: PostgreSQL cannot tell that the
+      // select's and the group's parameters are the same value.
+      .groupBy('n.tenant_id')
       .execute();
     let tenantNotices = 0;
     let platformNotices = 0;
     for (const r of rows) {
-      if (Number(r.platform) === 1) platformNotices = Number(r.n);
-      else tenantNotices = Number(r.n);
+      if (r.tenant_id === PLATFORM_NOTICE_TENANT) platformNotices += Number(r.n);
+      else tenantNotices += Number(r.n);
     }
     return { tenantNotices, platformNotices };
   }

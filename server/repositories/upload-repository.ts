@@ -308,7 +308,10 @@ export async function commitInTx(tx: Tx, input: CommitInput): Promise<Extract<Co
     blobId = existing.id;
   } else {
     blobId = input.blob.id;
-    await tx
+    // On conflict: another merge of the same content committed this blob since the look-up above
+    // (concurrent transactions on PostgreSQL; SQLite serialises them, so it never happens there).
+    // PostgreSQL waits for that merge to commit, then the blob is visible: use it.
+    const inserted = await tx
       .insertInto('blobs')
       .values({
         id: blobId,
@@ -321,7 +324,19 @@ export async function commitInTx(tx: Tx, input: CommitInput): Promise<Extract<Co
         chunk_count: input.blob.layout?.chunkCount ?? null,
         fingerprint_chunk_size: input.blob.fingerprintChunkSize,
       })
-      .execute();
+      .onConflict((oc) => oc.columns(['tenant_id', 'fingerprint']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+      const winner = await tx
+        .selectFrom('blobs')
+        .select('id')
+        .where('tenant_id', '=', input.editor.tenantId)
+        .where('fingerprint', '=', input.fingerprint)
+        .where('size', '=', input.size)
+        .executeTakeFirst();
+      if (!winner) throw new Rollback('blobGone');
+      blobId = winner.id;
+    }
   }
 
   const charged = await tx

@@ -9,6 +9,7 @@ import type { ActionLogCheckpoint } from '../../common/api/action-log';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import { openReadOnlyDatabase } from '../../server/db/database';
+import { testDbUrl } from '../support/test-database';
 import type { ActionLogHeadsTable } from '../../server/db/schema';
 import { ActionLogRepository } from '../../server/repositories/action-log-repository';
 import { keyIdOf, publicKeyBase64, signCheckpoint } from '../../server/services/action-log/checkpoint';
@@ -33,7 +34,8 @@ interface Run {
 /** `npm run audit:verify -- --data-dir D [args]`, whatever its exit code. */
 async function verifyCli(server: TestServer, ...args: string[]): Promise<Run> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', script, '--data-dir', server.dataDir, ...args]);
+    const env = { ...process.env, DB_URL: (await testDbUrl(server.dataDir)) ?? '' };
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', script, '--data-dir', server.dataDir, ...args], { env });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -45,7 +47,7 @@ async function verifyCli(server: TestServer, ...args: string[]): Promise<Run> {
 async function checkpointReports(server: TestServer, values: unknown[]): Promise<CheckpointReport[]> {
   const key = await loadChainKey(server.dataDir, undefined, false);
   const signer = await loadCheckpointSigner(server.dataDir, false);
-  const db = openReadOnlyDatabase(server.dataDir);
+  const db = openReadOnlyDatabase(server.dataDir, await testDbUrl(server.dataDir));
   try {
     const repo = new ActionLogRepository(db, key);
     const chains = await verifyChains(repo, key);

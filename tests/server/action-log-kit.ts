@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { ActionTarget } from '../../common/api/action-codes';
 import { openReadOnlyDatabase } from '../../server/db/database';
+import { testDbUrl } from '../support/test-database';
 import type { ActionLogTable } from '../../server/db/schema';
 import { ActionLogRepository } from '../../server/repositories/action-log-repository';
 import { verifyChains, type ChainReport } from '../../server/services/action-log/verify';
@@ -39,7 +40,7 @@ export async function oneRowOf(server: TestServer, fn: () => Promise<unknown>, l
 /** verifyChains over the server's database with its chain key (what `npm run audit:verify` does). */
 export async function verifyServer(server: TestServer): Promise<ChainReport[]> {
   const key = await loadChainKey(server.dataDir, undefined, false);
-  const db = openReadOnlyDatabase(server.dataDir);
+  const db = openReadOnlyDatabase(server.dataDir, await testDbUrl(server.dataDir));
   try {
     return await verifyChains(new ActionLogRepository(db, key), key);
   } finally {

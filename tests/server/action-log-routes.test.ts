@@ -5,6 +5,7 @@ import { ERRORS } from '../../common/api/errors';
 import { actionLogExportUrl, API } from '../../common/api/paths';
 import type { FileEntry } from '../../common/api/types';
 import { openReadOnlyDatabase } from '../../server/db/database';
+import { testDbUrl } from '../support/test-database';
 import { ActionLogRepository } from '../../server/repositories/action-log-repository';
 import { ActionLogQueryService } from '../../server/services/action-log-query-service';
 import { loadChainKey } from '../../server/storage/chain-key';
@@ -130,7 +131,7 @@ describe('POST /api/actionLog/list', () => {
 
   it('a scan window that does not fill the page says how far it looked, and the cursor goes on from there', async () => {
     const key = await loadChainKey(server.dataDir, undefined, false);
-    const db = openReadOnlyDatabase(server.dataDir);
+    const db = openReadOnlyDatabase(server.dataDir, await testDbUrl(server.dataDir));
     try {
       const tenantId = await userTenant(server);
       const service = new ActionLogQueryService(new ActionLogRepository(db, key), async (_t, d) => [d]);

@@ -9,6 +9,7 @@ import type { FileEntry } from '../../common/api/types';
 import type { ActionLogHeadsTable } from '../../server/db/schema';
 import { canonicalForm, chainHash, headMac } from '../../server/services/action-log/chain';
 import { loadChainKey } from '../../server/storage/chain-key';
+import { testDbUrl } from '../support/test-database';
 import { expectChainsHold, logRows, oneRowOf, rowsOf, verifyServer, type LogRow } from './action-log-kit';
 import {
   addTenantWithUser,
@@ -175,11 +176,12 @@ describe('the hash chain', () => {
 
   it('`npm run audit:verify -- --data-dir D` exits 0 when every chain holds and 1 naming the first broken link', async () => {
     const script = path.resolve('server/audit-verify.ts');
-    const ok = await run(process.execPath, ['--import', 'tsx', script, '--data-dir', server.dataDir]);
+    const env = { ...process.env, DB_URL: (await testDbUrl(server.dataDir)) ?? '' };
+    const ok = await run(process.execPath, ['--import', 'tsx', script, '--data-dir', server.dataDir], { env });
     expect(ok.stdout).toContain(`ok      tenant ${tenantId}`);
     const victim = (await logRows(server)).find((r) => r.tenant_id === tenantId && r.action === 'file.mkdir')!;
     await withDb(server, (db) => db.prepare("update action_log set actor_account = 'someone' where tenant_id = ? and seq = ?").run(tenantId, victim.seq));
-    const failed = await run(process.execPath, ['--import', 'tsx', script, '--data-dir', server.dataDir]).catch((err: { code: number; stdout: string }) => err);
+    const failed = await run(process.execPath, ['--import', 'tsx', script, '--data-dir', server.dataDir], { env }).catch((err: { code: number; stdout: string }) => err);
     expect(failed).toMatchObject({ code: 1 });
     expect(failed.stdout).toContain(`BROKEN  tenant ${tenantId}: first broken link at row ${victim.seq} (edited)`);
     await withDb(server, (db) => db.prepare('update action_log set actor_account = ? where tenant_id = ? and seq = ?').run(victim.actor_account, tenantId, victim.seq));

@@ -331,3 +331,31 @@ export async function readSmsCode(server: TestServer, phone: string, since: numb
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Test-only: a trigger that makes a write to `table` fail while `condition` (over `new.`) holds, to
+ * prove a multi-step write rolls back whole. Written in each engine's trigger language; removed by
+ * the returned function.
+ */
+export async function addFailingTrigger(
+  server: { dataDir: string },
+  name: string,
+  event: string,
+  table: string,
+  condition: string,
+): Promise<() => Promise<void>> {
+  if (onPostgres()) {
+    await withDb(server, (db) =>
+      db.exec(`create function ${name}_fn() returns trigger language plpgsql as $fn$
+          begin if ${condition} then raise exception 'boom'; end if; return new; end $fn$;
+        create trigger ${name} ${event} on ${table} for each row execute function ${name}_fn();`),
+    );
+    return async () => {
+      await withDb(server, (db) => db.exec(`drop trigger ${name} on ${table}; drop function ${name}_fn();`));
+    };
+  }
+  await withDb(server, (db) => db.exec(`create trigger ${name} ${event} on ${table} when ${condition} begin select raise(abort, 'boom'); end`));
+  return async () => {
+    await withDb(server, (db) => db.exec(`drop trigger ${name}`));
+  };
+}

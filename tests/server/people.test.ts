@@ -6,7 +6,7 @@ import type { FileEntry, FileListResponse, UserDetails } from '../../common/api/
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { QUOTA_CHOICES } from '../../common/org/quota';
 import { createGroup, expectError, mkdir, text } from './file-kit';
-import { addTenantWithUser, Client, login, loggedInClient, startServerAsAdmin, userIdOf, withDb, type TestServer } from './helpers';
+import { addFailingTrigger, addTenantWithUser, Client, login, loggedInClient, startServerAsAdmin, userIdOf, withDb, type TestServer } from './helpers';
 import { addUser, createDepartment, INITIAL_PASSWORD, orgTree, unassignedId, userBody } from './org-kit';
 
 let server: TestServer;
@@ -219,9 +219,9 @@ describe('deleting and handing over', () => {
     const ca = await loggedInClient(server, { username: 'roll.a', password: INITIAL_PASSWORD });
     await text(ca, 'keep.txt', 'keep');
     // A trigger makes the quota step fail after the files moved: nothing may stay moved.
-    await withDb(server, (db) => db.exec(`create trigger fail_quota before update of quota on users when new.id = '${b.id}' begin select raise(abort, 'boom'); end`));
+    const dropTrigger = await addFailingTrigger(server, 'fail_quota', 'before update of quota', 'users', `new.id = '${b.id}'`);
     expect((await admin.post(API.userTransferFiles, { fromId: a.id, toId: b.id })).status).toBe(500);
-    await withDb(server, (db) => db.exec('drop trigger fail_quota'));
+    await dropTrigger();
     const owners = await withDb(server, (db) => db.prepare("select owner_id from files where name = 'keep.txt'").all() as Array<{ owner_id: string }>);
     expect(owners).toEqual([{ owner_id: a.id }]);
     expect((await withDb(server, (db) => db.prepare('select count(*) as n from files where owner_id = ?').get(b.id))) as { n: number }).toEqual({ n: 0 });

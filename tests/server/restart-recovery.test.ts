@@ -6,7 +6,6 @@
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Kysely, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { CreateTxtResponse } from '../../common/api/types';
@@ -14,11 +13,11 @@ import { migrationProvider } from '../../server/db/migrations/index';
 import { adminClient, CHILD_CHUNK_SIZE, startChild, stop, type Running } from './child-server';
 import { download, text } from './file-kit';
 import { randomContent, uploadFile, withDb } from './helpers';
+import { openTestKysely } from '../support/test-database';
 
 /** Runs one migration's `up` on the data directory's database (an upgrade of data written before it). */
 async function runMigrationStep(dataDir: string, name: string): Promise<void> {
-  const { default: SQLite } = await import('better-sqlite3');
-  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(path.join(dataDir, 'drive.sqlite')) }) });
+  const db = await openTestKysely(dataDir);
   try {
     const migrations = await migrationProvider.getMigrations();
     await migrations[name]!.up(db);

@@ -7,7 +7,7 @@ import { IMPORT_COLUMNS, type ImportResult, type UserListResponse } from '../../
 import { API } from '../../common/api/paths';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { expectError } from './file-kit';
-import { type Client, login, startServerAsAdmin, withDb, type TestServer, Client as FreshClient } from './helpers';
+import { addFailingTrigger, type Client, login, startServerAsAdmin, withDb, type TestServer, Client as FreshClient } from './helpers';
 import { addUser, createDepartment, INITIAL_PASSWORD, previewSheet, unassignedId } from './org-kit';
 
 let server: TestServer;
@@ -127,9 +127,9 @@ describe('batch import', () => {
   it('imports nothing when any insert fails', async () => {
     const preview = await previewSheet(admin, 'all-or-nothing.csv', '账号,昵称\nbatch.a,甲\nbatch.b,乙\nbatch.c,丙\n');
     const before = await userCount();
-    await withDb(server, (db) => db.exec("create trigger no_c before insert on users when new.username = 'batch.c' begin select raise(abort, 'boom'); end"));
+    const dropTrigger = await addFailingTrigger(server, 'no_c', 'before insert', 'users', "new.username = 'batch.c'");
     expect((await admin.post(API.userImportCommit, { batchId: preview.body.data.batchId, password: encryptPassword(INITIAL_PASSWORD) })).status).toBe(500);
-    await withDb(server, (db) => db.exec('drop trigger no_c'));
+    await dropTrigger();
     expect(await userCount()).toBe(before);
     // The batch was not used up: it imports once the obstacle is gone.
     const done = await admin.post<{ data: ImportResult }>(API.userImportCommit, { batchId: preview.body.data.batchId, password: encryptPassword(INITIAL_PASSWORD) });

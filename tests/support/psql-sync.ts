@@ -59,10 +59,15 @@ export class PsqlSyncDb {
 
   constructor(private readonly url: string) {}
 
+  /** Writes queued by transaction(): sent together, in one BEGIN … COMMIT, when it ends. */
+  private pending: string[] | null = null;
+
   private psqlRun(text: string): string {
-    return execFileSync(this.psql, ['-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-d', this.url, '-c', text], {
+    // The statement goes through stdin: a command-line argument is limited to 128 KiB.
+    return execFileSync(this.psql, ['-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-d', this.url, '-f', '-'], {
+      input: text,
       encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
       maxBuffer: 256 * 1024 * 1024,
     });
   }
@@ -81,6 +86,10 @@ export class PsqlSyncDb {
       all: (...params) => this.rows(bindParams(text, params)),
       run: (...params) => {
         const bound = bindParams(text, params).trim().replace(/;$/, '');
+        if (this.pending) {
+          this.pending.push(`${bound};`);
+          return { changes: 0 }; // not known until the transaction runs
+        }
         // The number of rows a write touched: counted through a CTE with RETURNING.
         if (/^(insert|update|delete)\b/i.test(bound) && !/\breturning\b/i.test(bound)) {
           const n = this.psqlRun(`with t as (${bound} returning 1) select count(*) from t`);
@@ -96,9 +105,25 @@ export class PsqlSyncDb {
     this.psqlRun(text);
   }
 
-  /** better-sqlite3's db.transaction(fn): here the statements run one by one (test setup only). */
+  /**
+   * better-sqlite3's db.transaction(fn): the writes `fn` runs are queued and sent in one
+   * BEGIN … COMMIT when it returns (all or nothing, and one psql for thousands of rows); their
+   * `changes` read 0. Reads inside `fn` do not see its queued writes.
+   */
   transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
-    return fn;
+    return (...args: A) => {
+      this.pending = [];
+      let result: R;
+      let writes: string[];
+      try {
+        result = fn(...args);
+      } finally {
+        writes = this.pending;
+        this.pending = null;
+      }
+      if (writes.length > 0) this.psqlRun(`begin;\n${writes.join('\n')}\ncommit;\n`);
+      return result;
+    };
   }
 
   pragma(): void {}

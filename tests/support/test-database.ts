@@ -8,7 +8,10 @@
  * finds its data again. Unset: SQLite, the file in the data directory, as in production's default.
  */
 import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { Kysely, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { createPostgresDialect } from '../../server/db/postgres';
 
 export type TestEngine = 'sqlite' | 'postgres';
 
@@ -74,4 +77,15 @@ export async function emptyTestDbUrl(dataDir: string): Promise<string> {
 export async function dropTestDatabase(dataDir: string): Promise<void> {
   if (!onPostgres()) return;
   await onServer((client) => client.query(`drop database if exists ${databaseNameOf(dataDir)} with (force)`));
+}
+
+/**
+ * A Kysely handle on a data directory's database as it is (no migrations run), on the engine the
+ * tests run on: for tests that replay one migration step or read with the repositories.
+ */
+export async function openTestKysely<DB = unknown>(dataDir: string): Promise<Kysely<DB>> {
+  const url = await testDbUrl(dataDir);
+  if (url) return new Kysely<DB>({ dialect: createPostgresDialect(url, { max: 2 }) });
+  const { default: SQLite } = await import('better-sqlite3');
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: new SQLite(path.join(dataDir, 'drive.sqlite')) }) });
 }
