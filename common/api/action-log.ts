@@ -38,18 +38,6 @@ export const ACTION_LOG_SCAN_WINDOW = 20_000;
 /** An export stops after this many rows (and says so in its last row). */
 export const ACTION_LOG_EXPORT_MAX_ROWS = 1_000_000;
 
-/** `POST /api/actionLog/list`. */
-export interface ActionLogListRequest extends ActionLogFilter {
-  /**
-   * Platform admins only (common/api/tenant.ts): another tenant's log, or '' for the platform's own
-   * (failed logins under names no account has). Anyone else naming another tenant: TENANT_NOT_FOUND.
-   */
-  tenantId?: string;
-  /** Opaque; null or absent for the first page. */
-  cursor?: string | null;
-  pageSize?: number;
-}
-
 export interface ActionLogActor {
   /** null: an account name no account has (a failed login), or the server itself. */
   id: string | null;
@@ -100,16 +88,8 @@ export interface ActionLogListResponse {
   head: { seq: number; hash: string };
 }
 
-/** `GET /api/actionLog/export?format=…` with the filter as query parameters (ActionLogExportQuery). */
+/** `GET /api/actionLog/export?format=…` with the filter as query parameters (ActionLogExportQuery in endpoints/action-log.ts). */
 export type ActionLogExportFormat = 'xlsx' | 'csv';
-
-/** The export's query string: the filter with `actions` comma-separated and times as numbers. */
-export interface ActionLogExportQuery extends Omit<ActionLogFilter, 'actions'> {
-  format: ActionLogExportFormat;
-  /** As in ActionLogListRequest. */
-  tenantId?: string;
-  actions?: string;
-}
 
 /** Column headers of the export (Chinese, in this order). */
 export const ACTION_LOG_EXPORT_COLUMNS = [

@@ -30,16 +30,35 @@ export type EndpointEncoding = 'json' | 'form' | 'query' | 'raw';
 
 export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** The answer: `{ data: T }` (the envelope of spec §8), or bytes/a stream the handler sends itself. */
-export type EndpointAnswer<T = unknown> = { readonly kind: 'data'; readonly __data?: T } | { readonly kind: 'bytes' };
+/**
+ * The answer: `{ data: T }` (the envelope of spec §8); T itself as a JSON file to keep (no envelope);
+ * or bytes/a stream the handler sends itself.
+ */
+export type EndpointAnswer<T = unknown> = DataAnswer<T> | JsonFileAnswer<T> | BytesAnswer;
+export interface DataAnswer<T> {
+  readonly kind: 'data';
+  readonly __data?: T;
+}
+export interface JsonFileAnswer<T> {
+  readonly kind: 'jsonFile';
+  readonly __data?: T;
+}
+export interface BytesAnswer {
+  readonly kind: 'bytes';
+}
 
 /** `response: data<UserDetails>()`: the endpoint answers `{ data: UserDetails }`. */
-export function data<T>(): EndpointAnswer<T> {
+export function data<T>(): DataAnswer<T> {
   return { kind: 'data' };
 }
 
+/** `response: jsonFile<T>()`: the endpoint answers T as a JSON attachment, outside the envelope. */
+export function jsonFile<T>(): JsonFileAnswer<T> {
+  return { kind: 'jsonFile' };
+}
+
 /** `response: bytes`: the endpoint answers a file, a ZIP, a picture or an event stream. */
-export const bytes: EndpointAnswer<never> = { kind: 'bytes' };
+export const bytes: BytesAnswer = { kind: 'bytes' };
 
 export interface Endpoint<
   B extends TSchema | undefined = TSchema | undefined,
@@ -107,8 +126,8 @@ export type BodyOf<E extends AnyEndpoint> = StaticOr<E['body'], undefined>;
 export type QueryOf<E extends AnyEndpoint> = StaticOr<E['query'], undefined>;
 /** Its path parameters. */
 export type ParamsOf<E extends AnyEndpoint> = StaticOr<E['params'], undefined>;
-/** What `{ data }` holds in its answer (never for endpoints answering bytes). */
-export type DataOf<E extends AnyEndpoint> = E['response'] extends EndpointAnswer<infer T> ? T : never;
+/** What `{ data }` holds in its answer, or the JSON file's content (never for endpoints answering bytes). */
+export type DataOf<E extends AnyEndpoint> = E['response'] extends DataAnswer<infer T> ? T : E['response'] extends JsonFileAnswer<infer T> ? T : never;
 /** What the client passes to `api.call`: the body, or for GET the query fields. */
 export type InputOf<E extends AnyEndpoint> = E['body'] extends TSchema ? Static<E['body']> : E['query'] extends TSchema ? Static<E['query']> : undefined;
 

@@ -47,8 +47,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/syn/remove': 'file.delete',
 
 
-  'GET /api/actionLog/export': 'audit.export',
-  'GET /api/actionLog/checkpoint': 'audit.checkpoint',
 
 
   'POST /api/tenant/update': 'tenant.update',
@@ -99,7 +97,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/v2/file/checkFileSensitiveOrLock': null,
   'POST /api/v2/file/fileVersion/check': null,
   'POST /api/v2/file/multipleFile/check': null,
-  'POST /api/actionLog/list': null,
   'POST /api/staticData/list': null,
   'POST /api/syn/content': null,
   'POST /api/syn/check': null,

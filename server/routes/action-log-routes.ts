@@ -1,36 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { ACTION_CODES } from '../../common/api/action-codes';
-import {
-  ACTION_LOG_MAX_ACTIONS,
-  ACTION_LOG_MAX_PAGE_SIZE,
-  type ActionLogExportQuery,
-  type ActionLogFilter,
-  type ActionLogListRequest,
-  type ActionLogListResponse,
-} from '../../common/api/action-log';
-import type { ApiOk } from '../../common/api/envelope';
+import { ACTION_LOG_MAX_ACTIONS, type ActionLogFilter } from '../../common/api/action-log';
+import { ACTION_LOG } from '../../common/api/endpoints/action-log';
 import { ERRORS } from '../../common/api/errors';
-import { API } from '../../common/api/paths';
 import { AppError } from '../http/app-error';
 import { attachmentDisposition } from '../http/range';
+import { route } from '../http/endpoint-route';
 import { callerOf } from '../http/session-guard';
 import { actionLog } from '../services/action-log/recorder';
 import { exportStream, formatExportTime } from '../services/action-log-export';
 import type { ActionLogQueryService } from '../services/action-log-query-service';
 import type { ActionLogCheckpointer } from '../services/action-log/checkpointer';
-import { idString } from './schemas';
-
-const time = { type: 'integer', minimum: 0, maximum: 8_640_000_000_000 } as const;
-const filterProperties = {
-  from: time,
-  to: time,
-  userId: idString,
-  account: { type: 'string', minLength: 1, maxLength: 128 },
-  departmentId: idString,
-  fileName: { type: 'string', minLength: 1, maxLength: 255 },
-  outcome: { type: 'string', enum: ['ok', 'refused'] },
-  tenantId: { type: 'string', maxLength: 64 },
-} as const;
 
 /** The filter as recorded with an export: what was asked for, nothing else. */
 function filterDetail(f: ActionLogFilter): Record<string, unknown> {
@@ -39,50 +18,11 @@ function filterDetail(f: ActionLogFilter): Record<string, unknown> {
 
 /** The action log's list, export and checkpoint (ours), admins only: members get AUTH-1005 from the guard. */
 export function registerActionLogRoutes(app: FastifyInstance, logs: ActionLogQueryService, checkpoints: ActionLogCheckpointer): void {
-  app.post(
-    API.actionLogList,
-    {
-      config: { adminOnly: true },
-      schema: {
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            ...filterProperties,
-            actions: { type: 'array', maxItems: ACTION_LOG_MAX_ACTIONS, items: { type: 'string', enum: ACTION_CODES } },
-            cursor: { anyOf: [{ type: 'string', maxLength: 256 }, { type: 'null' }] },
-            pageSize: { type: 'integer', minimum: 1, maximum: ACTION_LOG_MAX_PAGE_SIZE },
-          },
-        },
-      },
-    },
-    async (request): Promise<ApiOk<ActionLogListResponse>> => ({
-      data: await logs.list(callerOf(request), (request.body ?? {}) as ActionLogListRequest),
-    }),
-  );
+  route(app, ACTION_LOG.list, async (request) => ({ data: await logs.list(callerOf(request), request.body ?? {}) }));
 
-  app.get(
-    API.actionLogExport,
-    {
-      config: { adminOnly: true },
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['format'],
-          additionalProperties: false,
-          properties: {
-            ...filterProperties,
-            format: { type: 'string', enum: ['xlsx', 'csv'] },
-            actions: { type: 'string', maxLength: 64 * ACTION_LOG_MAX_ACTIONS },
-            // Minutes, as the browser's Date#getTimezoneOffset gives them (UTC+8 → -480).
-            tzOffset: { type: 'integer', minimum: -840, maximum: 840 },
-          },
-        },
-      },
-    },
-    async (request, reply) => {
+  route(app, ACTION_LOG.export, async (request, reply) => {
       const caller = callerOf(request);
-      const { format, actions, tzOffset = 0, tenantId, ...rest } = request.query as ActionLogExportQuery & { tzOffset?: number };
+      const { format, actions, tzOffset = 0, tenantId, ...rest } = request.query;
       const logTenant = logs.logTenant(caller, tenantId);
       const filter: ActionLogFilter = { ...rest, actions: actions ? actions.split(',').filter(Boolean) : undefined };
       if ((filter.actions?.length ?? 0) > ACTION_LOG_MAX_ACTIONS) throw new AppError(ERRORS.VALIDATION);
@@ -106,21 +46,12 @@ export function registerActionLogRoutes(app: FastifyInstance, logs: ActionLogQue
         .header('X-Content-Type-Options', 'nosniff')
         .header('Cache-Control', 'private, no-store')
         .send(body);
-    },
-  );
+  });
 
   // A signed checkpoint of the chain's head, to keep off the server (common/api/action-log.ts).
-  app.get(
-    API.actionLogCheckpoint,
-    {
-      config: { adminOnly: true },
-      schema: {
-        querystring: { type: 'object', additionalProperties: false, properties: { tenantId: filterProperties.tenantId } },
-      },
-    },
-    async (request, reply) => {
+  route(app, ACTION_LOG.checkpoint, async (request, reply) => {
       const caller = callerOf(request);
-      const { tenantId } = request.query as { tenantId?: string };
+      const { tenantId } = request.query;
       const logTenant = logs.logTenant(caller, tenantId);
       const checkpoint = await checkpoints.current(logTenant);
       actionLog.record({
@@ -134,6 +65,5 @@ export function registerActionLogRoutes(app: FastifyInstance, logs: ActionLogQue
         .header('X-Content-Type-Options', 'nosniff')
         .header('Cache-Control', 'private, no-store')
         .send(`${JSON.stringify(checkpoint, null, 2)}\n`);
-    },
-  );
+  });
 }

@@ -24,7 +24,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, capt
   route(app, AUTH.captchaValidate, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     if (!(await captchas.validate(request.query.captchaId, request.query.captchaCode))) throw new AppError(ERRORS.CAPTCHA_INVALID);
-    return { data: true };
+    return { data: true as const };
   });
 
   route(app, AUTH.smsSend, async (request, reply) => {

@@ -1,3 +1,4 @@
+import type { ActionLogListRequest } from '../../common/api/endpoints/action-log';
 import { isActionCode } from '../../common/api/action-codes';
 import {
   ACTION_LOG_DEFAULT_PAGE_SIZE,
@@ -5,7 +6,6 @@ import {
   ACTION_LOG_SCAN_WINDOW,
   type ActionLogEntry,
   type ActionLogFilter,
-  type ActionLogListRequest,
   type ActionLogListResponse,
 } from '../../common/api/action-log';
 import { ERRORS } from '../../common/api/errors';

@@ -1,5 +1,6 @@
 import type { AnyEndpoint } from '../endpoint';
 import { ACCOUNT } from './account';
+import { ACTION_LOG } from './action-log';
 import { AUTH } from './auth';
 import { DICTIONARIES } from './dictionaries';
 import { GROUPS } from './groups';
@@ -14,6 +15,7 @@ import { UPLOADS } from './uploads';
  */
 export const DOMAINS = {
   account: ACCOUNT,
+  actionLog: ACTION_LOG,
   auth: AUTH,
   dictionaries: DICTIONARIES,
   groups: GROUPS,

@@ -1,4 +1,5 @@
 import type { ActionLogCheckpoint, ActionLogExportFormat, ActionLogFilter, ActionLogListResponse } from '../../../common/api/action-log';
+import { ACTION_LOG } from '../../../common/api/endpoints/action-log';
 import { actionLogExportUrl, API } from '../../../common/api/paths';
 import { ACCOUNT, type UserSearchRequest } from '../../../common/api/endpoints/account';
 import type { UserSummary } from '../../../common/api/types';
@@ -6,7 +7,7 @@ import { api } from '../../lib/api';
 import { saveBlob } from '../../lib/save-blob';
 
 export function listActionLog(filter: ActionLogFilter, cursor: string | null, signal: AbortSignal): Promise<ActionLogListResponse> {
-  return api.post<ActionLogListResponse>(API.actionLogList, { ...filter, cursor, pageSize: 100 }, { signal });
+  return api.call(ACTION_LOG.list, { ...filter, cursor, pageSize: 100 }, { signal });
 }
 
 /** Operators to pick from (the tenant's accounts, by account or nick name). */
@@ -47,7 +48,7 @@ export function startDownload(href: string): void {
  * client, so a refusal (a head that fails its check: AUD-9501) shows its message instead of a file.
  */
 export async function downloadCheckpoint(): Promise<ActionLogCheckpoint> {
-  const checkpoint = await api.get<ActionLogCheckpoint>(API.actionLogCheckpoint);
+  const checkpoint = await api.call(ACTION_LOG.checkpoint, {});
   saveBlob(new Blob([`${JSON.stringify(checkpoint, null, 2)}\n`], { type: 'application/json' }), `操作日志校验点-第${checkpoint.seq}条.json`);
   return checkpoint;
 }
