@@ -1,12 +1,13 @@
 /** Every API path used by client and server. Paths of spec §7 are kept letter for letter. */
 export const API = {
-  // config and menu
+  // config and menu (declared in endpoints/config.ts)
   systemConfig: '/api/v2/defaultConfig/system/get',
+  /** Ours: the tenant's logo, the URL SystemConfig.logo gives. */
+  logo: '/api/v2/defaultConfig/logo',
   tenantConfig: '/api/v2/defaultConfig/tenant/get',
   menu: '/api/menu/get',
   pagePermissions: '/api/menu/pagePermissions',
   homeUrl: '/api/menu/get/homeUrl',
-  /** Public: `GET ?clientType=3|4` → ClientVersion, the desktop client's update check (spec §1). */
   clientVersion: '/api/clientVersion/get',
 
   // login (declared in endpoints/auth.ts)
@@ -151,7 +152,7 @@ export const API = {
   tenantResetLogo: '/api/tenant/resetLogo',
   /** Admins: `GET ?tenantId=` → TenantInfo without a login background. */
   tenantResetBackground: '/api/tenant/BGImage/reset',
-  /** Ours, public: `GET ?t=tenantId&v=` → the login background (WebP). */
+  /** Ours: the login background, the URL SystemConfig.loginBackground gives (endpoints/config.ts). */
   loginBackground: '/api/v2/defaultConfig/loginBackground',
   /** Admin switches (spec §7, form-encoded POST `value=0|1`, SwitchForm) → TenantSwitches. */
   switchGesture: '/api/v2/sysSetting/gesture/switch',

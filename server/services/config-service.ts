@@ -8,8 +8,6 @@ import { HOME_URL } from './auth-service';
 import type { Caller } from './caller';
 import { backgroundUrlOf, logoUrlOf } from './tenant-urls';
 
-export { LOGO_PATH } from './tenant-urls';
-
 /** Every page button permission code; admins hold all of them. */
 export const ALL_PERMISSIONS = [
   'file:upload',

@@ -5,6 +5,7 @@
  * does not depend on the step before starts here, at boot, so the steps overlap.
  */
 import { folderListRequest } from '../../common/api/file-list';
+import { CONFIG } from '../../common/api/endpoints/config';
 import { API } from '../../common/api/paths';
 import { FILE_PAGE_CATEGORY } from '../../common/api/types';
 import { DEFAULT_SORT } from '../features/files/listing/sort-state';
@@ -25,7 +26,7 @@ export function prefetchAtBoot(pathname: string, search: string): void {
   void MainShellPage.preload();
   // A browser without this account's cache asks who is signed in first, and the menu and permissions
   // only once that has answered (openAccount): asked now, their answers wait for those requests.
-  if (!savedAccount()) for (const path of [API.menu, API.pagePermissions]) api.prefetch(path, { method: 'GET' });
+  if (!savedAccount()) for (const entry of [CONFIG.menu, CONFIG.pagePermissions]) api.prefetch(entry.path, { method: entry.method });
   const open = openAccount(queryClient);
   open.catch(() => undefined); // handled by AccountGate, which takes it
   earlyAccountOpen = open;

@@ -1,7 +1,6 @@
 /** Session-level calls shared by several features. */
 import { AUTH } from '../../common/api/endpoints/auth';
-import { API } from '../../common/api/paths';
-import type { HomeUrl } from '../../common/api/types';
+import { CONFIG } from '../../common/api/endpoints/config';
 import { api } from './api';
 import { endAccountSession } from './data/session';
 
@@ -19,14 +18,14 @@ export async function logout(): Promise<void> {
 }
 
 export async function fetchHomeUrl(): Promise<string> {
-  const url = await api.get<HomeUrl>(API.homeUrl);
+  const url = await api.call(CONFIG.homeUrl);
   return isSafeRelativeUrl(url) ? url : DEFAULT_HOME_URL;
 }
 
 /** The home url for a page anyone may open (a share link): null when nobody is signed in (no redirect to /login). */
 export async function fetchHomeUrlIfSignedIn(): Promise<string | null> {
   try {
-    const url = await api.get<HomeUrl>(API.homeUrl, { onError: () => undefined });
+    const url = await api.call(CONFIG.homeUrl, undefined, { onError: () => undefined });
     return isSafeRelativeUrl(url) ? url : DEFAULT_HOME_URL;
   } catch (e) {
     if ((e as { status?: number }).status === 401) return null;

@@ -2,6 +2,7 @@ import type { AnyEndpoint } from '../endpoint';
 import { ACCOUNT } from './account';
 import { ACTION_LOG } from './action-log';
 import { AUTH } from './auth';
+import { CONFIG } from './config';
 import { DICTIONARIES } from './dictionaries';
 import { GROUPS } from './groups';
 import { ORG } from './org';
@@ -17,6 +18,7 @@ export const DOMAINS = {
   account: ACCOUNT,
   actionLog: ACTION_LOG,
   auth: AUTH,
+  config: CONFIG,
   dictionaries: DICTIONARIES,
   groups: GROUPS,
   org: ORG,

@@ -5,7 +5,7 @@
  */
 import { useQuery, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { ACCOUNT } from '../../../common/api/endpoints/account';
-import { API } from '../../../common/api/paths';
+import { CONFIG } from '../../../common/api/endpoints/config';
 import type { MenuItem, PagePermission, SystemConfig, UserDetails } from '../../../common/api/types';
 import { api } from '../api';
 
@@ -21,7 +21,7 @@ const quiet = { onError: () => undefined };
 
 const systemConfigQuery = {
   queryKey: QUERY_KEYS.systemConfig,
-  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<SystemConfig>(API.systemConfig, { ...quiet, signal }),
+  queryFn: ({ signal }: { signal: AbortSignal }) => api.call(CONFIG.systemConfig, undefined, { ...quiet, signal }),
 };
 
 export function useSystemConfigQuery(): UseQueryResult<SystemConfig> {
@@ -33,10 +33,10 @@ export function prefetchSystemConfig(client: QueryClient): void {
   void client.prefetchQuery(systemConfigQuery);
 }
 
-const menuQuery = { queryKey: QUERY_KEYS.menu, queryFn: ({ signal }: { signal: AbortSignal }) => api.get<MenuItem[]>(API.menu, { signal }) };
+const menuQuery = { queryKey: QUERY_KEYS.menu, queryFn: ({ signal }: { signal: AbortSignal }) => api.call(CONFIG.menu, undefined, { signal }) };
 const pagePermissionsQuery = {
   queryKey: QUERY_KEYS.pagePermissions,
-  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<PagePermission[]>(API.pagePermissions, { signal }),
+  queryFn: ({ signal }: { signal: AbortSignal }) => api.call(CONFIG.pagePermissions, undefined, { signal }),
 };
 
 export function useMenuQuery(): UseQueryResult<MenuItem[]> {
