@@ -313,7 +313,7 @@ export const API = {
   chunkExist: '/api/v2/file/chunk/exist',
   chunkUpload: '/api/v2/file/chunk/upload',
   chunkMerge: '/api/v2/file/chunk/merge',
-  /** Instant upload with proof of ownership: see common/transfer/second-upload.ts. */
+  // second upload, pre-upload checks and held items: declared in endpoints/pre-upload.ts
   secondUpload: '/api/v2/file/second/upload',
   /**
    * Ours: many small files in one request, committed in one transaction. Raw framed body (manifest
@@ -321,20 +321,13 @@ export const API = {
    */
   batchUpload: '/api/v2/file/batch/upload',
 
-  // pre-upload checks and held items (common/transfer/checks.ts). The spec names these without their
-  // full paths; ours put them under /api/v2/file/ like their siblings.
   canBeUploadType: '/api/uploadType/canBeUploadType',
   checkFileSensitiveOrLock: '/api/v2/file/checkFileSensitiveOrLock',
   fileVersionCheck: '/api/v2/file/fileVersion/check',
   multipleFileCheck: '/api/v2/file/multipleFile/check',
   relativePathDirCreate: '/api/v2/file/relativePath/dir/create',
-  /**
-   * GET, as the spec says. They change state, so the server requires the client's platform header on
-   * them: a cross-site page cannot add a custom header without a CORS preflight, which is refused.
-   */
   keepOnUpload: '/api/v2/file/keepOnUpload',
   giveUpUpload: '/api/v2/file/giveUpUpload',
-  /** `GET` → UnprocessedUpload[] (held uploads); `?scope=exchange` → InterceptedFile[] (sharing.ts). */
   unProcessList: '/api/v2/file/unProcess/list',
 
   // desktop sync (issue 17); payloads in types.ts (SynContentRequest…), rules in common/sync/

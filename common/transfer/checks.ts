@@ -6,15 +6,12 @@
  * whether its type is blocked (→ the intercepted list, never uploaded), whether it is sensitive or the
  * target is locked (→ held, the user decides), and whether a file of that name exists (→ held: upload
  * as a new version, or under another name). The single-purpose calls answer the same questions for one
- * aspect each, for clients that ask them separately.
+ * aspect each, for clients that ask them separately. The requests are declared with their calls in
+ * common/api/endpoints/pre-upload.ts; the answers are here.
  */
 import type { FileCategory } from '../api/types';
-import type { ConflictPolicy } from './protocol';
 
 /** POST canBeUploadType */
-export interface CanBeUploadTypeRequest {
-  names: string[];
-}
 export interface CanBeUploadTypeResponse {
   /** Names whose type may be uploaded. */
   allowed: string[];
@@ -24,19 +21,8 @@ export interface CanBeUploadTypeResponse {
   blockedExtensions: string[];
 }
 
-export interface UploadCandidate {
-  /** Client's key for this file in the batch (echoed back). */
-  key: string;
-  name: string;
-  size: number;
-  parentId: string | null;
-  category: FileCategory;
-}
 
 /** POST checkFileSensitiveOrLock */
-export interface SensitiveOrLockRequest {
-  items: UploadCandidate[];
-}
 export interface SensitiveOrLockResult {
   key: string;
   /** The name matches the tenant's sensitive-content rules. */
@@ -46,11 +32,6 @@ export interface SensitiveOrLockResult {
 }
 
 /** POST fileVersion/check */
-export interface FileVersionCheckRequest {
-  name: string;
-  parentId: string | null;
-  category: FileCategory;
-}
 export interface FileVersionCheckResponse {
   exists: boolean;
   /** The existing file, when exists. */
@@ -60,9 +41,6 @@ export interface FileVersionCheckResponse {
 }
 
 /** POST multipleFile/check: every check for a batch in one call. */
-export interface MultipleFileCheckRequest {
-  items: UploadCandidate[];
-}
 export interface MultipleFileCheckResult {
   key: string;
   blockedType: boolean;
@@ -89,12 +67,6 @@ export interface MultipleFileCheckResponse {
 }
 
 /** POST relativePath/dir/create: folders of a folder upload, created idempotently. */
-export interface RelativePathDirCreateRequest {
-  parentId: string | null;
-  category: FileCategory;
-  /** Folder paths relative to parentId, '/'-separated, e.g. ['photos', 'photos/2024']. */
-  relativePaths: string[];
-}
 export interface RelativePathDirCreateResponse {
   /** Folder id for each requested relative path (existing folders are reused). */
   dirs: Record<string, string>;
@@ -109,12 +81,6 @@ export interface RelativePathDirCreateResponse {
  * the X-Client-Platform header ('web' | 'desktop') or answer PLATFORM_HEADER_REQUIRED.
  */
 export type HoldReason = 'exists' | 'existsNotYours' | 'sensitive' | 'locked' | 'fileMissing' | 'unauthorized';
-
-/** GET keepOnUpload?key=..&policy=newVersion|rename / giveUpUpload?key=.. — the user's decision. */
-export interface UploadDecision {
-  key: string;
-  policy: Exclude<ConflictPolicy, 'fail'>;
-}
 
 export interface UnprocessedUpload {
   key: string;

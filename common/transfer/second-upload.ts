@@ -2,7 +2,7 @@
  * Instant "second upload" with proof of ownership (field notes: Halevi et al., CCS 2011).
  *
  * Knowing a file's hash must not be enough to obtain the file. So:
- * 1. The client sends {@link SecondUploadRequest} without `proof`.
+ * 1. The client sends SecondUploadRequest (common/api/endpoints/pre-upload.ts) without `proof`.
  * 2. The server ALWAYS answers with a challenge ({@link SecondUploadChallenge}) — whether or not the
  *    tenant stores that content — naming a fresh random nonce and a few random byte ranges of a file
  *    of the claimed size. Answering every claim alike is what keeps "stored" and "not stored"
@@ -22,8 +22,7 @@
  * `{status: 'unknown'}` and it uploads with hashing pipelined. A probe never creates a file, and a
  * 'candidate' needs the bytes at the random ranges, so it tells nothing to someone without the file.
  */
-import type { FileCategory, FileEntry } from '../api/types';
-import type { ConflictPolicy, IfMatch } from './protocol';
+import type { FileEntry } from '../api/types';
 
 /** How many ranges a challenge names, and how long each is at most. */
 export const SECOND_UPLOAD_RANGE_COUNT = 4;
@@ -41,21 +40,6 @@ export interface SecondUploadProof {
   challengeId: string;
   /** Hex HMAC-SHA256. */
   hmac: string;
-}
-
-export interface SecondUploadRequest {
-  /** Omitted: a probe (see above). */
-  fingerprint?: string;
-  size: number;
-  name: string;
-  parentId: string | null;
-  category: FileCategory;
-  onConflict?: ConflictPolicy;
-  /** As in ChunkMergeRequest (protocol.ts). */
-  ifMatch?: IfMatch;
-  proof?: SecondUploadProof;
-  /** The client's id for the item (protocol.ts, "Finished uploads"): a repeat answers the file it created. */
-  clientKey?: string;
 }
 
 export interface SecondUploadChallenge {

@@ -1,21 +1,24 @@
 import { ERRORS } from '../../common/api/errors';
 import { nameSortKey } from '../../common/files/name-sort-key';
+import {
+  CHECK_BATCH_MAX,
+  type CanBeUploadTypeRequest,
+  type FileVersionCheckRequest,
+  type MultipleFileCheckRequest,
+  type RelativePathDirCreateRequest,
+  type SensitiveOrLockRequest,
+  type UploadCandidate,
+  type UploadDecision,
+} from '../../common/api/endpoints/pre-upload';
 import type {
-  CanBeUploadTypeRequest,
   CanBeUploadTypeResponse,
-  FileVersionCheckRequest,
   FileVersionCheckResponse,
   HoldReason,
-  MultipleFileCheckRequest,
   MultipleFileCheckResponse,
   MultipleFileCheckResult,
-  RelativePathDirCreateRequest,
   RelativePathDirCreateResponse,
-  SensitiveOrLockRequest,
   SensitiveOrLockResult,
   UnprocessedUpload,
-  UploadCandidate,
-  UploadDecision,
 } from '../../common/transfer/checks';
 import { DEFAULT_SENSITIVE_KEYWORDS } from '../../common/transfer/checks';
 import type { FilesTable, UnprocessedUploadsTable } from '../db/schema';
@@ -31,8 +34,6 @@ import { freeName, numberedLikePattern } from './naming';
 import { spaceMayModify } from '../../common/files/space-roles';
 import { extensionOf, type BlockedTypes } from './blocked-types';
 
-/** At most this many items / paths per batch call (the route schemas say so too). */
-export const CHECK_BATCH_MAX = 1000;
 const UNPROCESSED_LIST_MAX = 1000;
 
 

@@ -6,7 +6,8 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { ERRORS } from '../../common/api/errors';
 import { CONTENT_HEAD_BYTES } from '../../common/files/content-signatures';
 import { PROBE_MAX_CANDIDATES } from '../../common/transfer/constants';
-import type { ByteRange, SecondUploadChallenge, SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
+import type { SecondUploadRequest } from '../../common/api/endpoints/pre-upload';
+import type { ByteRange, SecondUploadChallenge, SecondUploadResponse } from '../../common/transfer/second-upload';
 import {
   proofMessageLength,
   SECOND_UPLOAD_CHALLENGE_TTL_MS,

@@ -9,7 +9,7 @@
  * signal; once aborted (pause, cancel), its state changes are dropped, so a command never races with
  * a late "done" or "retrying" from the attempt it stopped.
  */
-import { API } from '../../common/api/paths';
+import { PRE_UPLOAD } from '../../common/api/endpoints/pre-upload';
 import { BATCH_FILE_MAX_BYTES } from '../../common/transfer/batch-upload';
 import { DEFAULT_CHUNK_CONCURRENCY, DEFAULT_FILE_CONCURRENCY, STALL_TIMEOUT_MS } from '../../common/transfer/constants';
 import {
@@ -356,14 +356,14 @@ export function createEngine(deps: EngineDeps): Engine {
       const reason = live.record.holdReason;
       const known = reason !== null && SERVER_HOLDS.has(reason);
       if (decision === 'giveUp') {
-        if (known) await api.getJson(`${API.giveUpUpload}?key=${encodeURIComponent(id)}`, lifetime.signal);
+        if (known) await api.send(PRE_UPLOAD.giveUpUpload, { key: id }, lifetime.signal);
         await engine.cancel(id);
         return;
       }
       if (reason === 'locked' && decision === 'newVersion') {
         throw new Error('a locked file cannot get a new version: rename or give up');
       }
-      if (known) await api.getJson(`${API.keepOnUpload}?key=${encodeURIComponent(id)}&policy=${decision}`, lifetime.signal);
+      if (known) await api.send(PRE_UPLOAD.keepOnUpload, { key: id, policy: decision }, lifetime.signal);
       const patch: UploadPatch = { onConflict: decision, holdReason: null, lastError: null, attempts: 0 };
       if (await transitionIfAllowed(id, 'waiting', patch)) pump();
     },

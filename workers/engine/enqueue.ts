@@ -2,7 +2,7 @@
  * New items into the queue: the pre-upload checks of spec §4 for the whole pick in one call
  * (pre-upload-checks.ts), each record put in the state its check gives it, all stored at once.
  */
-import type { UploadCandidate } from '../../common/transfer/checks';
+import type { UploadCandidate } from '../../common/api/endpoints/pre-upload';
 import type { EnqueueOptions } from '../../common/transfer/engine-api';
 import type { TransferDb } from '../queue/db';
 import type { UploadRecord } from '../queue/types';

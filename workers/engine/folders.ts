@@ -2,8 +2,7 @@
  * Folder uploads: the distinct folders of the picked tree are created on the server once
  * (relativePath/dir/create, idempotent), in batches, before the files are queued into them.
  */
-import { API } from '../../common/api/paths';
-import type { RelativePathDirCreateRequest, RelativePathDirCreateResponse } from '../../common/transfer/checks';
+import { PRE_UPLOAD, type RelativePathDirCreateRequest } from '../../common/api/endpoints/pre-upload';
 import type { UploadTarget } from '../../common/transfer/engine-api';
 import type { ApiClient } from './api-client';
 
@@ -35,7 +34,7 @@ export async function createFolders(api: ApiClient, paths: readonly string[], ta
   const ids = new Map<string, string | null>([['', target.parentId]]);
   for (let i = 0; i < paths.length; i += DIR_CREATE_BATCH) {
     const request: RelativePathDirCreateRequest = { parentId: target.parentId, category: target.category, relativePaths: paths.slice(i, i + DIR_CREATE_BATCH) };
-    const response = await api.postJson<RelativePathDirCreateResponse>(API.relativePathDirCreate, request, signal);
+    const response = await api.send(PRE_UPLOAD.relativePathDirCreate, request, signal);
     for (const [path, id] of Object.entries(response.dirs)) ids.set(normalizePath(path), id);
   }
   return ids;

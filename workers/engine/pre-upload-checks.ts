@@ -7,8 +7,8 @@
  *  - locked / sensitive / a file of that name exists → 'held' for the user's decision;
  *  - otherwise 'waiting'.
  */
-import { API } from '../../common/api/paths';
-import type { MultipleFileCheckRequest, MultipleFileCheckResponse, MultipleFileCheckResult, UploadCandidate } from '../../common/transfer/checks';
+import { PRE_UPLOAD, type MultipleFileCheckRequest, type UploadCandidate } from '../../common/api/endpoints/pre-upload';
+import type { MultipleFileCheckResult } from '../../common/transfer/checks';
 import type { ApiClient } from './api-client';
 import { MESSAGES } from './messages';
 import type { ItemHoldReason } from '../queue/types';
@@ -38,7 +38,7 @@ export async function checkBatch(api: ApiClient, candidates: UploadCandidate[], 
   const outcomes = new Map<string, CheckOutcome>();
   if (candidates.length === 0) return outcomes;
   const request: MultipleFileCheckRequest = { items: candidates };
-  const response = await api.postJson<MultipleFileCheckResponse>(API.multipleFileCheck, request, signal);
+  const response = await api.send(PRE_UPLOAD.multipleFileCheck, request, signal);
   const byKey = new Map(response.results.map((r) => [r.key, r]));
   for (const c of candidates) outcomes.set(c.key, outcomeOf(byKey.get(c.key)));
   return outcomes;

@@ -13,13 +13,13 @@
 import { ERRORS } from '../../common/api/errors';
 import { ApiCallError } from '../../common/api/failure';
 import type { FileEntry } from '../../common/api/types';
-import { API } from '../../common/api/paths';
 import { formatSize } from '../../common/format/size';
 import { chunkSizeForFile, digestsStillValid } from '../../common/transfer/chunk-policy';
 import { PIPELINE_MIN_BYTES } from '../../common/transfer/constants';
 import type { ChunkExistResponse } from '../../common/transfer/protocol';
 import { UPLOADS, type ChunkExistRequest } from '../../common/api/endpoints/uploads';
-import type { SecondUploadRequest, SecondUploadResponse } from '../../common/transfer/second-upload';
+import type { SecondUploadResponse } from '../../common/transfer/second-upload';
+import { PRE_UPLOAD, type SecondUploadRequest } from '../../common/api/endpoints/pre-upload';
 import { fingerprintOfChunkDigests, readRange, SourceReadError, type HashChunk, type Sha256Hex } from '../hash/sha256';
 import type { UploadPatch, UploadRecord } from '../queue/types';
 import { RateLimitedError, type ApiClient } from './api-client';
@@ -281,14 +281,14 @@ function streamingExistRequest(item: UploadRecord): ChunkExistRequest {
 async function probeFindsCandidate(ctx: UploadRunContext, item: UploadRecord, file: Blob): Promise<boolean | 'finished'> {
   const claim: SecondUploadRequest = { size: item.size, name: item.name, parentId: item.target.parentId, category: item.target.category, clientKey: item.id };
   try {
-    const challenge = await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, claim, ctx.signal);
+    const challenge = await ctx.api.send(PRE_UPLOAD.secondUpload, claim, ctx.signal);
     if (challenge.status === 'created') {
       await ctx.update({ state: 'done', fileId: challenge.file.id, lastError: null, bytesDone: item.size, via: 'chunks' });
       return 'finished';
     }
     if (challenge.status !== 'challenge') return false;
     const hmac = await computeProof(file, challenge.nonce, challenge.ranges);
-    const answer = await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, { ...claim, proof: { challengeId: challenge.challengeId, hmac } }, ctx.signal);
+    const answer = await ctx.api.send(PRE_UPLOAD.secondUpload, { ...claim, proof: { challengeId: challenge.challengeId, hmac } }, ctx.signal);
     return answer.status === 'candidate';
   } catch (error) {
     if (isRefusal(error)) return false;
@@ -309,7 +309,7 @@ async function trySecondUpload(ctx: UploadRunContext, item: UploadRecord, file: 
   const claim: SecondUploadRequest = { fingerprint: item.fingerprint as string, size: item.size, ...fileTarget(item) };
   let challenge: SecondUploadResponse;
   try {
-    challenge = await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, claim, ctx.signal);
+    challenge = await ctx.api.send(PRE_UPLOAD.secondUpload, claim, ctx.signal);
   } catch (error) {
     // A server without second upload (404) is not a failure: upload the chunks.
     if (error instanceof ApiCallError && error.status === HTTP_NOT_FOUND) return false;
@@ -318,7 +318,7 @@ async function trySecondUpload(ctx: UploadRunContext, item: UploadRecord, file: 
   // 'created' at once: an earlier attempt of this item created the file (its answer was lost).
   const answer =
     challenge.status === 'challenge'
-      ? await ctx.api.postJson<SecondUploadResponse>(API.secondUpload, { ...claim, proof: { challengeId: challenge.challengeId, hmac: await computeProof(file, challenge.nonce, challenge.ranges) } }, ctx.signal)
+      ? await ctx.api.send(PRE_UPLOAD.secondUpload, { ...claim, proof: { challengeId: challenge.challengeId, hmac: await computeProof(file, challenge.nonce, challenge.ranges) } }, ctx.signal)
       : challenge;
   if (answer.status !== 'created') return false;
   await ctx.update({ state: 'done', fileId: answer.file.id, lastError: null, bytesDone: item.size, via: 'instant' });

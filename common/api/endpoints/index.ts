@@ -6,6 +6,7 @@ import { CONFIG } from './config';
 import { DICTIONARIES } from './dictionaries';
 import { GROUPS } from './groups';
 import { ORG } from './org';
+import { PRE_UPLOAD } from './pre-upload';
 import { USER_ADMIN } from './user-admin';
 import { USER_IMPORT } from './user-import';
 import { UPLOADS } from './uploads';
@@ -22,6 +23,7 @@ export const DOMAINS = {
   dictionaries: DICTIONARIES,
   groups: GROUPS,
   org: ORG,
+  preUpload: PRE_UPLOAD,
   userAdmin: USER_ADMIN,
   userImport: USER_IMPORT,
   uploads: UPLOADS,

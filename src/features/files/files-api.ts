@@ -39,7 +39,8 @@ import type { SharedListRequest, SharedListResponse } from '../../../common/api/
 import { api } from '../../lib/api';
 import { ApiCallError } from '../../lib/api-client';
 import type { SortState } from './listing/sort-state';
-import type { MultipleFileCheckRequest, MultipleFileCheckResponse, MultipleFileCheckResult } from '../../../common/transfer/checks';
+import { PRE_UPLOAD, type MultipleFileCheckRequest } from '../../../common/api/endpoints/pre-upload';
+import type { MultipleFileCheckResult } from '../../../common/transfer/checks';
 import type { UploadTarget } from '../../../common/transfer/engine-api';
 
 /** Where a folder listing lives: a personal category, or a group/public space. */
@@ -203,6 +204,6 @@ export async function checkPickedFiles(files: ReadonlyArray<{ name: string; size
   const body: MultipleFileCheckRequest = {
     items: files.map((f, i) => ({ key: String(i), name: f.name, size: f.size, parentId: target.parentId, category: target.category })),
   };
-  const answer = await api.post<MultipleFileCheckResponse>(API.multipleFileCheck, body, { signal, onError: () => undefined });
+  const answer = await api.call(PRE_UPLOAD.multipleFileCheck, body, { signal, onError: () => undefined });
   return new Map(answer.results.map((r) => [r.key, r]));
 }

@@ -9,6 +9,7 @@ import { useMemo } from 'react';
 import { API } from '../../../common/api/paths';
 import { DICTIONARIES } from '../../../common/api/endpoints/dictionaries';
 import { GROUPS } from '../../../common/api/endpoints/groups';
+import { PRE_UPLOAD } from '../../../common/api/endpoints/pre-upload';
 import type {
   ApplicationApproveRequest,
   ApplicationDecisionResponse,
@@ -176,7 +177,8 @@ export function useFileSecurity() {
 export function useIntercepted(enabled = true) {
   return useQuery({
     queryKey: SHARING_KEYS.intercepted,
-    queryFn: ({ signal }) => api.get<InterceptedFile[]>(API.unProcessList, { query: { scope: 'exchange' }, signal }),
+    // scope=exchange answers the intercepted files (the call's other scope answers held uploads).
+    queryFn: async ({ signal }) => (await api.call(PRE_UPLOAD.unProcessList, { scope: 'exchange' }, { signal })) as InterceptedFile[],
     enabled,
     staleTime: 0,
   });

@@ -10,9 +10,10 @@ import { MIN_CHUNK_SIZE } from '../../../common/transfer/chunk-policy';
 import { HEADER_CHUNK_SHA256 } from '../../../common/transfer/constants';
 import type { BatchUploadManifest, BatchUploadResult } from '../../../common/transfer/batch-upload';
 import type { FileEntry } from '../../../common/api/types';
-import type { MultipleFileCheckRequest, MultipleFileCheckResult, RelativePathDirCreateRequest } from '../../../common/transfer/checks';
+import type { MultipleFileCheckRequest, RelativePathDirCreateRequest, SecondUploadRequest } from '../../../common/api/endpoints/pre-upload';
+import type { MultipleFileCheckResult } from '../../../common/transfer/checks';
 import type { ChunkExistRequest } from '../../../common/api/endpoints/uploads';
-import type { ByteRange, SecondUploadRequest } from '../../../common/transfer/second-upload';
+import type { ByteRange } from '../../../common/transfer/second-upload';
 import { chunkDigestHex } from '../../support/chunk-digest';
 
 export interface RecordedRequest {
