@@ -1,5 +1,6 @@
 /**
- * `npm test`: typecheck, lint, unit + server integration tests, then end-to-end tests in headless
+ * `npm test`: typecheck, lint, unit + server integration tests, the server tests again on PostgreSQL
+ * (a throwaway cluster; docs/postgresql.md), then end-to-end tests in headless
  * Chromium against the server `npm start` runs. Stops at the first failing stage and ends with one
  * line `summary: N passed, N failed`. Without Chromium it fails, saying how to get one: never skips.
  */
@@ -25,20 +26,21 @@ function finish(ok: boolean): never {
   process.exit(ok && failed === 0 ? 0 : 1);
 }
 
-function stage(title: string, cmd: string, args: string[]): boolean {
-  console.log(`\n=== ${title}: ${[path.basename(cmd), ...args].join(' ')}`);
+function stage(title: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
+  const shown = Object.entries(env).map(([k, v]) => `${k}=${v} `).join('');
+  console.log(`\n=== ${title}: ${shown}${[path.basename(cmd), ...args].join(' ')}`);
   const started = Date.now();
-  const r = spawnSync(cmd, args, { stdio: 'inherit' });
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   const ok = r.status === 0;
   console.log(`=== ${title}: ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return ok;
 }
 
-function vitestStage(title: string, projects: string[]): boolean {
+function vitestStage(title: string, projects: string[], env: NodeJS.ProcessEnv = {}): boolean {
   const dir = mkdtempSync(path.join(tmpdir(), 'drive-vitest-'));
   const out = path.join(dir, 'result.json');
   const args = ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`];
-  const ok = stage(title, bin('vitest'), args);
+  const ok = stage(title, bin('vitest'), args, env);
   try {
     const r = JSON.parse(readFileSync(out, 'utf8')) as VitestJson;
     passed += r.numPassedTests;
@@ -74,5 +76,7 @@ function checkStage(title: string, cmd: string, args: string[]): boolean {
 if (!checkStage('typecheck', bin('tsc'), ['-b'])) finish(false);
 if (!checkStage('lint', bin('eslint'), ['.', '--max-warnings=0'])) finish(false);
 if (!vitestStage('unit + server integration', ['unit', 'server'])) finish(false);
+// The server suite a second time, on PostgreSQL (DB_URL): the engine a multi-process installation runs.
+if (!vitestStage('server integration on PostgreSQL', ['server'], { DRIVE_TEST_DB: 'pg' })) finish(false);
 if (!vitestStage('engine against the real server (faults, crashes)', ['integration'])) finish(false);
 finish(vitestStage('end-to-end (chromium)', ['e2e']));

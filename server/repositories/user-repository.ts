@@ -57,8 +57,9 @@ export class UserRepository {
   search(tenantId: string, keyword: string, limit: number): Promise<UsersTable[]> {
     let q = this.db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
     if (keyword) {
-      const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q = q.where((eb) => eb.or([sql<boolean>`username like ${pattern} escape '\\'`, sql<boolean>`nick_name like ${pattern} escape '\\'`]));
+      // lower() on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not (db/dialect.ts).
+      const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/[A-Z]/g, (c) => c.toLowerCase())}%`;
+      q = q.where((eb) => eb.or([sql<boolean>`lower(username) like ${pattern} escape '\\'`, sql<boolean>`lower(nick_name) like ${pattern} escape '\\'`]));
     }
     return q.orderBy('username').limit(limit).execute();
   }
