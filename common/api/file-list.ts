@@ -1,4 +1,5 @@
-import { FILE_LIST_DEFAULT_PAGE_SIZE, type FileCategory, type FileListRequest, type FileSortField, type SortOrder } from './types';
+import { FILE_LIST_DEFAULT_PAGE_SIZE, type FileCategory, type FileSortField, type SortOrder } from './types';
+import type { FileListRequest } from './endpoints/files';
 
 /**
  * The body of a folder listing (`/api/file/list`): one builder for the file pages and for the boot of

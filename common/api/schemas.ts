@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { CLIENT_KEY_PATTERN } from '../transfer/protocol';
-import { ROLES } from './types';
+import { FILE_LIST_MAX_PAGE_SIZE, ROLES } from './types';
 
 /**
  * Schema pieces shared by endpoint declarations (TypeBox: each is JSON Schema and a type). The server
@@ -30,3 +30,7 @@ export const EmptyBody = Type.Object({}, { additionalProperties: false });
 export const RoleCodeSchema = Type.Enum(ROLES.map((r) => r.code), { type: 'string' });
 /** `{ id }`: the most common body and query. */
 export const IdBody = Type.Object({ id: IdString });
+/** A keyset page: the opaque cursor from the previous page's `nextCursor` (null or absent = the first page). */
+export const NullableCursor = Type.Union([Type.String({ maxLength: 2048 }), Type.Null()]);
+/** Entries per page: 1..FILE_LIST_MAX_PAGE_SIZE (default FILE_LIST_DEFAULT_PAGE_SIZE). */
+export const PageSize = Type.Integer({ minimum: 1, maximum: FILE_LIST_MAX_PAGE_SIZE });

@@ -251,30 +251,11 @@ export interface FileEntry {
 export type FileSortField = 'name' | 'size' | 'updatedAt';
 export type SortOrder = 'asc' | 'desc';
 
-export interface FileListRequest {
-  /** null = the root of the category, or of the space when `spaceId` is set. */
-  parentId: string | null;
-  /** 1.. for personal categories; ignored (send 1) when `spaceId` is set. */
-  category: FileCategory;
-  /** A group space id, or PUBLIC_SPACE_ID; absent/null = the caller's own categories. */
-  spaceId?: string | null;
-  sortField?: FileSortField;
-  sortOrder?: SortOrder;
-  /** Opaque keyset cursor from the previous page's `nextCursor`. */
-  cursor?: string | null;
-  /** 1..500, default 100. */
-  pageSize?: number;
-}
-
+/** A folder listing's page (FileListRequest in endpoints/files.ts). */
 export interface FileListResponse {
   items: FileEntry[];
   /** null when this was the last page. */
   nextCursor: string | null;
-}
-
-export interface FileCatalogRequest {
-  /** The folder whose path is wanted; null = root. */
-  id: string | null;
 }
 
 /** Path from the root to the folder, root first (the root itself is not included). */
@@ -282,38 +263,17 @@ export interface FileCatalogResponse {
   path: Array<Pick<FileEntry, 'id' | 'name'>>;
 }
 
-export interface MkdirRequest {
-  parentId: string | null;
-  category: FileCategory;
-  /** Set to create inside a group/public space (parentId null = the space's root). */
-  spaceId?: string | null;
-  name: string;
-}
-
-export interface RenameRequest {
-  id: string;
-  name: string;
-}
-
 export const FILE_LIST_DEFAULT_PAGE_SIZE = 100;
 export const FILE_LIST_MAX_PAGE_SIZE = 500;
 
 // ---- file operations (payloads the spec does not show: our design) ------------------------------
 
-/** `POST /api/file/multi/list`: entries by id (unknown or inaccessible ids are left out). */
-export interface FileMultiListRequest {
-  ids: string[];
-}
+/** `POST /api/file/multi/list`: the entries found (unknown or inaccessible ids are left out). */
 export interface FileMultiListResponse {
   items: FileEntry[];
 }
 
 /** `POST /api/file/dir/list`: one level of the folder-picker tree (folders only, sorted by name). */
-export interface DirListRequest {
-  parentId: string | null;
-  category: FileCategory;
-  spaceId?: string | null;
-}
 export interface DirNode {
   id: string;
   name: string;
@@ -346,20 +306,7 @@ export interface NameConflict {
   suggestedName: string;
 }
 
-/**
- * `POST /api/v2/file/copy` and `/api/v2/file/move`. The target is a folder (targetParentId) or the
- * root of a category (targetParentId null + targetCategory) or of a space (+ targetSpaceId).
- * A first call without decisions answers CONFLICT_DECISION_REQUIRED (with `conflicts`) and changes
- * nothing when any name is taken; the retry carries a decision for each conflicting id.
- * Copying a folder copies its tree; contents are shared, not duplicated, but count against quota.
- */
-export interface CopyMoveRequest {
-  ids: string[];
-  targetParentId: string | null;
-  targetCategory: FileCategory;
-  targetSpaceId?: string | null;
-  decisions?: Record<string, ConflictDecision>;
-}
+/** `POST /api/v2/file/copy` and `/api/v2/file/move` (CopyMoveRequest in endpoints/files.ts). */
 export interface CopyMoveResponse {
   /** The placed top-level entries (copies for copy; the moved entries for move). */
   items: FileEntry[];
@@ -368,9 +315,6 @@ export interface CopyMoveResponse {
 }
 
 /** `POST /api/file/removeFiles`: to the recycle bin (folders with their tree). */
-export interface RemoveFilesRequest {
-  ids: string[];
-}
 export interface RemoveFilesResponse {
   removed: number;
 }
@@ -437,42 +381,17 @@ export interface VersionRestoreRequest {
   versionId: string;
 }
 
-/** `POST /api/file/createTxt`: a UTF-8 text file (name must end with .txt unless it has an extension). */
-export interface CreateTxtRequest {
-  parentId: string | null;
-  category: FileCategory;
-  spaceId?: string | null;
-  name: string;
-  /** At most TEXT_FILE_MAX_BYTES once encoded. */
-  content: string;
-}
 /**
+ * `POST /api/file/createTxt` (CreateTxtRequest in endpoints/files.ts).
  * 'created': the file is there. 'held': the name is taken; the text is kept under `holdId` until
  * keepOnCreateTxt decides (held texts expire with the upload expiry).
  */
 export type CreateTxtResponse =
   | { status: 'created'; file: FileEntry }
   | { status: 'held'; holdId: string; conflict: { existingId: string; existingIsDir: boolean; suggestedName: string } };
-/** 'rename' → 'name (n).txt'; 'newVersion' → new version of the existing file; 'giveUp' → dropped. */
-export interface KeepOnCreateTxtRequest {
-  holdId: string;
-  decision: 'rename' | 'newVersion' | 'giveUp';
-}
 export type KeepOnCreateTxtResponse = { status: 'created'; file: FileEntry } | { status: 'givenUp' };
 
-/**
- * `GET /api/v2/file/keyword/list?keyword=..&category=..&spaceId=..&cursor=..&pageSize=..`: entries
- * whose name contains the keyword (case-insensitive) in one category (or space), any folder depth,
- * sorted by name. `GET /api/v2/file/unified/search?keyword=..&cursor=..&pageSize=..` searches every
- * space the caller may see (all personal categories, the public space, their groups).
- */
-export interface KeywordSearchQuery {
-  keyword: string;
-  category?: number;
-  spaceId?: string;
-  cursor?: string;
-  pageSize?: number;
-}
+/** The search calls' hits (KeywordSearchQuery in endpoints/files.ts). */
 export interface SearchHit extends FileEntry {
   /** Path of the containing folder, root first ('' parts omitted), e.g. ['项目', '2024']. */
   path: string[];

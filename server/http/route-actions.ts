@@ -19,13 +19,6 @@ import { ENDPOINTS } from '../../common/api/endpoints';
  */
 const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
 
-  'POST /api/file/mkdir': 'file.mkdir',
-  'POST /api/file/rename': 'file.rename',
-  'POST /api/v2/file/copy': 'file.copy',
-  'POST /api/v2/file/move': 'file.move',
-  'POST /api/file/removeFiles': 'file.delete',
-  'POST /api/file/createTxt': 'file.createTxt',
-  'POST /api/file/keepOnCreateTxt': 'file.createTxt',
   'POST /api/v2/file/batch/upload': 'file.upload',
   'POST /api/file/recycle/restore': 'file.restore',
   'POST /api/file/recycle/purge': 'file.purge',
@@ -81,11 +74,7 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'GET /api/v2/file/keepOnDownload': 'exchange.confirmDownload',
 
   // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
-  'POST /api/file/list': null,
-  'POST /api/file/multi/list': null,
   'POST /api/shareFile/list': null,
-  'POST /api/file/fileCatalog': null,
-  'POST /api/file/dir/list': null,
   'POST /api/file/recycle/list': null,
   'POST /api/file/favorite/list': null,
   'POST /api/file/version/list': null,

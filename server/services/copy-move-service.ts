@@ -1,6 +1,7 @@
 import { ERRORS } from '../../common/api/errors';
+import type { CopyMoveRequest } from '../../common/api/endpoints/files';
 import { nameSortKey } from '../../common/files/name-sort-key';
-import type { CopyMoveRequest, CopyMoveResponse } from '../../common/api/types';
+import type { CopyMoveResponse } from '../../common/api/types';
 import type { FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';

@@ -1,15 +1,12 @@
 import { ERRORS } from '../../common/api/errors';
+import type { DirListRequest, FileListRequest, MkdirRequest, RenameRequest } from '../../common/api/endpoints/files';
 import { nameSortKey } from '../../common/files/name-sort-key';
 import type {
-  DirListRequest,
   DirListResponse,
   FileCatalogResponse,
   FileEntry,
-  FileListRequest,
   FileListResponse,
   FileSortField,
-  MkdirRequest,
-  RenameRequest,
 } from '../../common/api/types';
 import { FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';
 import { fileKindOf } from '../../common/files/kind';

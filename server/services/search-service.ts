@@ -1,5 +1,6 @@
 import { ERRORS } from '../../common/api/errors';
-import type { KeywordSearchQuery, SearchHit, SearchResponse } from '../../common/api/types';
+import type { KeywordSearchQuery } from '../../common/api/endpoints/files';
+import type { SearchHit, SearchResponse } from '../../common/api/types';
 import { FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE, FILE_CATEGORY } from '../../common/api/types';
 import type { FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';

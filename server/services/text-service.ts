@@ -1,5 +1,6 @@
 import { ERRORS } from '../../common/api/errors';
-import type { CreateTxtRequest, CreateTxtResponse, FileEntry, KeepOnCreateTxtRequest, KeepOnCreateTxtResponse } from '../../common/api/types';
+import type { CreateTxtRequest, KeepOnCreateTxtRequest } from '../../common/api/endpoints/files';
+import type { CreateTxtResponse, FileEntry, KeepOnCreateTxtResponse } from '../../common/api/types';
 import { TEXT_FILE_MAX_BYTES } from '../../common/api/types';
 import type { ConflictPolicy } from '../../common/transfer/protocol';
 import { AppError } from '../http/app-error';

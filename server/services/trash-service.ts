@@ -1,4 +1,5 @@
 import { ERRORS } from '../../common/api/errors';
+import type { RemoveFilesRequest } from '../../common/api/endpoints/files';
 import type {
   FileListResponse,
   PageRequest,
@@ -6,7 +7,6 @@ import type {
   RecyclePurgeResponse,
   RecycleRestoreRequest,
   RecycleRestoreResponse,
-  RemoveFilesRequest,
   RemoveFilesResponse,
 } from '../../common/api/types';
 import { FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';

@@ -4,6 +4,7 @@
  * in, then the menu once the shell has rendered, then the page's listing once the page has. What
  * does not depend on the step before starts here, at boot, so the steps overlap.
  */
+import { FILES } from '../../common/api/endpoints/files';
 import { folderListRequest } from '../../common/api/file-list';
 import { CONFIG } from '../../common/api/endpoints/config';
 import { API } from '../../common/api/paths';
@@ -35,7 +36,7 @@ export function prefetchAtBoot(pathname: string, search: string): void {
   if (pathname === categoryPage(FILE_PAGE_CATEGORY.personal)) {
     const dir = new URLSearchParams(search).get(DIR_QUERY_PARAM) || null;
     const personal = { category: FILE_PAGE_CATEGORY.personal, spaceId: null };
-    api.prefetch(API.fileList, { body: folderListRequest(personal, dir, DEFAULT_SORT, null) });
+    api.prefetchCall(FILES.list, folderListRequest(personal, dir, DEFAULT_SORT, null));
   }
 }
 

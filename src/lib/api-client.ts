@@ -97,6 +97,8 @@ export interface ApiClient {
    * reacts to the answer until then — an error is the taker's to handle, as if it had asked itself.
    */
   prefetch(path: string, options?: Omit<RequestOptions, 'signal' | 'onError' | 'quietCodes'>): void;
+  /** `prefetch` of a declared endpoint: sends now the request `api.call(endpoint, input)` will make. */
+  prefetchCall<E extends AnyEndpoint>(endpoint: E, ...args: CallArgs<E>): void;
 }
 
 /** How long an answer asked for early waits for its request; an older one could be out of date. */
@@ -246,13 +248,28 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     throw error;
   }
 
-  async function call<E extends AnyEndpoint>(endpoint: E, ...[input, options = {}]: CallArgs<E>): Promise<DataOf<E>> {
+  /** The request `api.call` makes for a declared endpoint: method, path and encoding from the entry. */
+  function callRequest<E extends AnyEndpoint>(endpoint: E, ...[input, options = {}]: CallArgs<E>): { path: string; options: RequestOptions } {
     const { params, ...rest } = options;
     const path = params ? pathWith(endpoint, params) : endpoint.path;
     // A raw endpoint's input is its query; its body is the Blob in `options.raw`.
-    if (endpoint.encoding === 'query' || endpoint.encoding === 'raw') return request<DataOf<E>>(path, { ...rest, method: endpoint.method, query: input as RequestOptions['query'] });
+    if (endpoint.encoding === 'query' || endpoint.encoding === 'raw') return { path, options: { ...rest, method: endpoint.method, query: input as RequestOptions['query'] } };
     if (rest.raw) throw new Error(`${endpoint.path}: only raw endpoints take a raw body`);
-    return request<DataOf<E>>(path, { ...rest, method: endpoint.method, body: input ?? {}, form: endpoint.encoding === 'form' });
+    return { path, options: { ...rest, method: endpoint.method, body: input ?? {}, form: endpoint.encoding === 'form' } };
+  }
+
+  async function call<E extends AnyEndpoint>(endpoint: E, ...args: CallArgs<E>): Promise<DataOf<E>> {
+    const { path, options } = callRequest(endpoint, ...args);
+    return request<DataOf<E>>(path, options);
+  }
+
+  function prefetch(path: string, options: RequestOptions = {}): void {
+    const { url, init, key } = build(path, options);
+    if (key === null) return;
+    const response = deps.fetch(url, init);
+    response.catch(() => undefined); // the taker asks again
+    // One entry per prefetched request, kept until an identical request comes (used only while recent).
+    early.set(key, { response, at: Date.now() });
   }
 
   return {
@@ -261,13 +278,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     get: (path, options) => request(path, { ...options, method: 'GET' }),
     post: (path, body, options) => request(path, { ...options, method: 'POST', body }),
     postForm: (path, fields, options) => request(path, { ...options, method: 'POST', body: fields, form: true }),
-    prefetch: (path, options = {}) => {
-      const { url, init, key } = build(path, options);
-      if (key === null) return;
-      const response = deps.fetch(url, init);
-      response.catch(() => undefined); // the taker asks again
-      // One entry per prefetched request, kept until an identical request comes (used only while recent).
-      early.set(key, { response, at: Date.now() });
+    prefetch,
+    prefetchCall: (endpoint, ...args) => {
+      const { path, options } = callRequest(endpoint, ...args);
+      prefetch(path, options);
     },
   };
 }

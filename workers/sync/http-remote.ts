@@ -10,7 +10,9 @@
  *
  * Every failure comes out as a RemoteError of the kind the executor reacts to (ports.ts).
  */
+import type { AnyEndpoint, BodyOf, DataOf } from '../../common/api/endpoint';
 import { ACCOUNT } from '../../common/api/endpoints/account';
+import { FILES } from '../../common/api/endpoints/files';
 import { ERRORS } from '../../common/api/errors';
 import { ApiCallError, classifyFailure } from '../../common/api/failure';
 import { API, downloadUrl } from '../../common/api/paths';
@@ -158,6 +160,12 @@ export class HttpRemote implements RemoteApi {
     return this.call(signal, () => this.api.postJson<T>(path, body, signal));
   }
 
+  /** A declared JSON POST (common/api/endpoints): path from the entry, body and answer typed by it. */
+  private postEntry<E extends AnyEndpoint>(entry: E, body: BodyOf<E>, signal: AbortSignal): Promise<DataOf<E>> {
+    if (entry.method !== 'POST' || entry.encoding !== 'json') throw new Error(`${entry.path}: not a JSON POST`);
+    return this.post<DataOf<E>>(entry.path, body, signal);
+  }
+
   async account(): Promise<string> {
     if (this.accountName === null) {
       const signal = AbortSignal.timeout(30_000);
@@ -172,7 +180,7 @@ export class HttpRemote implements RemoteApi {
     const out: FileEntry[] = [];
     let cursor: string | null = null;
     do {
-      const page: FileListResponse = await this.post<FileListResponse>(API.fileList, { parentId, category: SYNCED, cursor, pageSize: FILE_LIST_MAX_PAGE_SIZE }, signal);
+      const page: FileListResponse = await this.postEntry(FILES.list, { parentId, category: SYNCED, cursor, pageSize: FILE_LIST_MAX_PAGE_SIZE }, signal);
       out.push(...page.items);
       cursor = page.nextCursor;
     } while (cursor);
@@ -186,7 +194,7 @@ export class HttpRemote implements RemoteApi {
 
   private async mkdirIn(parentId: string | null, name: string, signal: AbortSignal): Promise<FileEntry> {
     try {
-      return await this.post<FileEntry>(API.mkdir, { parentId, category: SYNCED, name }, signal);
+      return await this.postEntry(FILES.mkdir, { parentId, category: SYNCED, name }, signal);
     } catch (error) {
       if (!(error instanceof RemoteError) || error.code !== ERRORS.NAME_CONFLICT.code) throw error;
       const existing = await this.childNamed(parentId, name, signal);
@@ -353,10 +361,10 @@ export class HttpRemote implements RemoteApi {
   }
 
   async move(id: string, parentId: string, name: string, signal: AbortSignal): Promise<void> {
-    const [current] = (await this.post<{ items: FileEntry[] }>(API.fileMultiList, { ids: [id] }, signal)).items;
+    const [current] = (await this.postEntry(FILES.multiList, { ids: [id] }, signal)).items;
     if (!current) throw new RemoteError(ERRORS.NOT_FOUND.message, 'notFound');
     if (current.parentId === parentId) {
-      if (current.name !== name) await this.post<FileEntry>(API.rename, { id, name }, signal);
+      if (current.name !== name) await this.postEntry(FILES.rename, { id, name }, signal);
       return;
     }
     // Renamed first where the new name is free in the old folder (so the move cannot clash on the
@@ -364,14 +372,14 @@ export class HttpRemote implements RemoteApi {
     let renamed = current.name === name;
     if (!renamed) {
       try {
-        await this.post<FileEntry>(API.rename, { id, name }, signal);
+        await this.postEntry(FILES.rename, { id, name }, signal);
         renamed = true;
       } catch (error) {
         if (!(error instanceof RemoteError) || error.kind !== 'conflict') throw error;
       }
     }
-    await this.post(API.move, { ids: [id], targetParentId: parentId, targetCategory: SYNCED }, signal);
-    if (!renamed) await this.post<FileEntry>(API.rename, { id, name }, signal);
+    await this.postEntry(FILES.move, { ids: [id], targetParentId: parentId, targetCategory: SYNCED }, signal);
+    if (!renamed) await this.postEntry(FILES.rename, { id, name }, signal);
   }
 
   async remove(items: ReadonlyArray<{ id: string; digest: string }>, signal: AbortSignal): Promise<{ changed: string[] }> {

@@ -4,6 +4,7 @@ import { ACTION_LOG } from './action-log';
 import { AUTH } from './auth';
 import { CONFIG } from './config';
 import { DICTIONARIES } from './dictionaries';
+import { FILES } from './files';
 import { GROUPS } from './groups';
 import { ORG } from './org';
 import { PRE_UPLOAD } from './pre-upload';
@@ -21,6 +22,7 @@ export const DOMAINS = {
   auth: AUTH,
   config: CONFIG,
   dictionaries: DICTIONARIES,
+  files: FILES,
   groups: GROUPS,
   org: ORG,
   preUpload: PRE_UPLOAD,

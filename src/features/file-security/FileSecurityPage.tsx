@@ -1,8 +1,7 @@
 import { Alert, Button, Card, Flex, InputNumber, Radio, Select, Space, Spin, Switch, Tag } from 'antd';
 import { useEffect, useState } from 'react';
-import { API } from '../../../common/api/paths';
+import { FILES } from '../../../common/api/endpoints/files';
 import type { ApproverRule, ExchangeRules, SharePolicy } from '../../../common/api/sharing';
-import type { SearchResponse } from '../../../common/api/types';
 import { OrgPicker } from '../../components/OrgPicker';
 import { OnlineOnly } from '../../components/OnlineOnly';
 import { api } from '../../lib/api';
@@ -84,7 +83,7 @@ export function FileSecurityPage() {
 
   const searchFolders = async (keyword: string) => {
     if (!keyword.trim()) return;
-    const r = await api.get<SearchResponse>(API.unifiedSearch, { query: { keyword: keyword.trim(), pageSize: 50 } });
+    const r = await api.call(FILES.unifiedSearch, { keyword: keyword.trim(), pageSize: 50 });
     setFolderOptions(r.items.filter((i) => i.isDir).map((i) => ({ value: i.id, label: [i.spaceName, ...i.path, i.name].filter(Boolean).join(' / ') })));
   };
 

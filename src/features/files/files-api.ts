@@ -1,43 +1,37 @@
 /** Every file call the files pages make (paths in common/api/paths.ts, payloads in common/api/types.ts). */
 import { API } from '../../../common/api/paths';
+import type { CopyMoveRequest, CreateTxtRequest, FileCatalogRequest, KeepOnCreateTxtRequest, KeywordSearchQuery, MkdirRequest, RenameRequest } from '../../../common/api/endpoints/files';
 import { ERRORS } from '../../../common/api/errors';
 import type {
   ConflictDecision,
-  CreateTxtRequest,
   CreateTxtResponse,
   DirListResponse,
-  FileCatalogRequest,
   FileCatalogResponse,
   FileCategory,
   FileEntry,
   FileListResponse,
-  FileMultiListResponse,
   FileVersion,
   IdsResponse,
-  KeepOnCreateTxtRequest,
   KeepOnCreateTxtResponse,
-  KeywordSearchQuery,
-  MkdirRequest,
   NameConflict,
   PageRequest,
   RecyclePurgeResponse,
   RecycleRestoreResponse,
   RemoveFilesResponse,
-  RenameRequest,
   SearchResponse,
   SpaceInfo,
   SpaceMember,
   SpaceRole,
-  CopyMoveRequest,
   CopyMoveResponse,
   VersionListResponse,
 } from '../../../common/api/types';
 import { FILE_LIST_DEFAULT_PAGE_SIZE } from '../../../common/api/types';
+import { FILES } from '../../../common/api/endpoints/files';
 import { GROUPS } from '../../../common/api/endpoints/groups';
 import { folderListRequest } from '../../../common/api/file-list';
 import type { SharedListRequest, SharedListResponse } from '../../../common/api/sharing';
 import { api } from '../../lib/api';
-import { ApiCallError } from '../../lib/api-client';
+import { ApiCallError, type CallOptions } from '../../lib/api-client';
 import type { SortState } from './listing/sort-state';
 import { PRE_UPLOAD, type MultipleFileCheckRequest } from '../../../common/api/endpoints/pre-upload';
 import type { MultipleFileCheckResult } from '../../../common/transfer/checks';
@@ -50,7 +44,7 @@ export interface FolderScope {
 }
 
 export function listFiles(scope: FolderScope, parentId: string | null, sort: SortState, cursor: string | null, signal?: AbortSignal): Promise<FileListResponse> {
-  return api.post<FileListResponse>(API.fileList, folderListRequest(scope, parentId, sort, cursor), { signal });
+  return api.call(FILES.list, folderListRequest(scope, parentId, sort, cursor), { signal });
 }
 
 /** 共享文件: what others share with the caller (the top: newest share first, optionally of one sharer; below: a shared folder). */
@@ -69,49 +63,50 @@ export function listRecycleBin(cursor: string | null, signal?: AbortSignal): Pro
   return api.post<FileListResponse>(API.recycleList, body, { signal });
 }
 
-function searchQuery(q: KeywordSearchQuery): Record<string, string | number | undefined> {
+function searchQuery(q: KeywordSearchQuery): KeywordSearchQuery {
   return { keyword: q.keyword, category: q.category, spaceId: q.spaceId, cursor: q.cursor, pageSize: q.pageSize ?? FILE_LIST_DEFAULT_PAGE_SIZE };
 }
 
 export function keywordSearch(q: KeywordSearchQuery, signal?: AbortSignal): Promise<SearchResponse> {
-  return api.get<SearchResponse>(API.keywordList, { query: searchQuery(q), signal });
+  return api.call(FILES.keywordList, searchQuery(q), { signal });
 }
 
 export function unifiedSearch(q: Pick<KeywordSearchQuery, 'keyword' | 'cursor'>, signal?: AbortSignal): Promise<SearchResponse> {
-  return api.get<SearchResponse>(API.unifiedSearch, { query: searchQuery(q), signal });
+  return api.call(FILES.unifiedSearch, searchQuery(q), { signal });
 }
 
 export function fileCatalog(id: string | null, signal?: AbortSignal): Promise<FileCatalogResponse> {
   const body: FileCatalogRequest = { id };
-  return api.post<FileCatalogResponse>(API.fileCatalog, body, { signal });
+  return api.call(FILES.catalog, body, { signal });
 }
 
 export function entriesByIds(ids: string[]): Promise<FileEntry[]> {
-  return api.post<FileMultiListResponse>(API.fileMultiList, { ids }).then((r) => r.items);
+  return api.call(FILES.multiList, { ids }).then((r) => r.items);
 }
 
 export function listDirs(scope: FolderScope, parentId: string | null): Promise<DirListResponse> {
-  return api.post<DirListResponse>(API.dirList, { parentId, category: scope.category, spaceId: scope.spaceId });
+  return api.call(FILES.dirList, { parentId, category: scope.category, spaceId: scope.spaceId });
 }
 
 export function makeFolder(req: MkdirRequest): Promise<FileEntry> {
-  return api.post<FileEntry>(API.mkdir, req);
+  return api.call(FILES.mkdir, req);
 }
 
 export function renameFile(req: RenameRequest): Promise<FileEntry> {
-  return api.post<FileEntry>(API.rename, req);
+  return api.call(FILES.rename, req);
 }
 
 export function removeFiles(ids: string[]): Promise<RemoveFilesResponse> {
-  return api.post<RemoveFilesResponse>(API.removeFiles, { ids });
+  return api.call(FILES.removeFiles, { ids });
 }
 
 /** A call that may answer CONFLICT_DECISION_REQUIRED: either done, or the clashes to decide on. */
 export type Decidable<T> = { done: true; result: T } | { done: false; conflicts: NameConflict[] };
 
-async function decidable<T>(path: string, body: unknown): Promise<Decidable<T>> {
+/** Runs `call` (an api.call with the options given) with the conflict answer left to the caller. */
+async function decidable<T>(call: (options: CallOptions) => Promise<T>): Promise<Decidable<T>> {
   try {
-    return { done: true, result: await api.post<T>(path, body, { quietCodes: [ERRORS.CONFLICT_DECISION_REQUIRED.code] }) };
+    return { done: true, result: await call({ quietCodes: [ERRORS.CONFLICT_DECISION_REQUIRED.code] }) };
   } catch (e) {
     if (e instanceof ApiCallError && e.errorCode === ERRORS.CONFLICT_DECISION_REQUIRED.code) {
       const conflicts = (e.body as { conflicts?: NameConflict[] } | undefined)?.conflicts;
@@ -122,11 +117,11 @@ async function decidable<T>(path: string, body: unknown): Promise<Decidable<T>> 
 }
 
 export function copyOrMove(op: 'copy' | 'move', req: CopyMoveRequest): Promise<Decidable<CopyMoveResponse>> {
-  return decidable<CopyMoveResponse>(op === 'copy' ? API.copy : API.move, req);
+  return decidable((options) => api.call(op === 'copy' ? FILES.copy : FILES.move, req, options));
 }
 
 export function restoreFromRecycle(ids: string[], decisions?: Record<string, ConflictDecision>): Promise<Decidable<RecycleRestoreResponse>> {
-  return decidable<RecycleRestoreResponse>(API.recycleRestore, { ids, decisions });
+  return decidable((options) => api.post<RecycleRestoreResponse>(API.recycleRestore, { ids, decisions }, options));
 }
 
 export function purgeRecycle(req: { ids: string[] } | { all: true }): Promise<RecyclePurgeResponse> {
@@ -150,11 +145,11 @@ export function restoreVersion(id: string, versionId: string): Promise<IdsRespon
 }
 
 export function createTxt(req: CreateTxtRequest): Promise<CreateTxtResponse> {
-  return api.post<CreateTxtResponse>(API.createTxt, req);
+  return api.call(FILES.createTxt, req);
 }
 
 export function keepOnCreateTxt(req: KeepOnCreateTxtRequest): Promise<KeepOnCreateTxtResponse> {
-  return api.post<KeepOnCreateTxtResponse>(API.keepOnCreateTxt, req);
+  return api.call(FILES.keepOnCreateTxt, req);
 }
 
 // ---- spaces --------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
  * request takes that answer once, reacts to it as to its own, and asks again when there was none.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FILES } from '../../../common/api/endpoints/files';
 import { ApiCallError } from '../../../common/api/failure';
 import { createApiClient, EARLY_ANSWER_TTL_MS } from '../../../src/lib/api-client';
 
@@ -88,5 +89,16 @@ describe('answers asked for early', () => {
     controller.abort(new DOMException('left the page', 'AbortError'));
     await expect(taken).rejects.toThrow('left the page');
     answer(ok('late')());
+  });
+
+  it("prefetchCall sends the request api.call will make for the same entry and input, which takes its answer", async () => {
+    const h = harness([ok({ items: ['early'], nextCursor: null }), ok({ items: [], nextCursor: null })]);
+    const body = { parentId: null, category: 1, cursor: null };
+    h.client.prefetchCall(FILES.list, body);
+    await expect(h.client.call(FILES.list, body)).resolves.toEqual({ items: ['early'], nextCursor: null });
+    expect(h.sent).toHaveLength(1);
+    expect(h.sent[0]!.url).toBe(FILES.list.path);
+    await expect(h.client.call(FILES.keywordList, { keyword: 'a' })).resolves.toEqual({ items: [], nextCursor: null });
+    expect(h.sent[1]!.url).toBe(`${FILES.keywordList.path}?keyword=a`);
   });
 });

@@ -4,7 +4,8 @@
  * online, with its toast and the cached rows it patches, and how it is kept in the outbox when
  * offline). `apply` is the one place that chooses between the network and the outbox.
  */
-import type { CreateTxtRequest, CreateTxtResponse, FileEntry, KeepOnCreateTxtRequest, KeepOnCreateTxtResponse, MkdirRequest } from '../../../../common/api/types';
+import type { CreateTxtResponse, FileEntry, KeepOnCreateTxtResponse } from '../../../../common/api/types';
+import type { CreateTxtRequest, KeepOnCreateTxtRequest, MkdirRequest } from '../../../../common/api/endpoints/files';
 import { formatSize } from '../../../../common/format/size';
 import { currentNetworkEnv } from '../../../lib/client-env';
 import { useOnline } from '../../../lib/data/online';

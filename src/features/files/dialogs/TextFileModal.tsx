@@ -1,7 +1,8 @@
 import { Button, Form, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { NAME_MAX_LENGTH } from '../../../../common/constants';
-import { TEXT_FILE_MAX_BYTES, type CreateTxtRequest, type CreateTxtResponse, type KeepOnCreateTxtRequest, type KeepOnCreateTxtResponse } from '../../../../common/api/types';
+import type { CreateTxtRequest, KeepOnCreateTxtRequest } from '../../../../common/api/endpoints/files';
+import { TEXT_FILE_MAX_BYTES, type CreateTxtResponse, type KeepOnCreateTxtResponse } from '../../../../common/api/types';
 import { checkFileName } from '../../../../common/validation/names';
 import type { FolderScope } from '../files-api';
 

@@ -6,11 +6,12 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { HEADER_CLIENT_OP_ID } from '../../../../common/api/client-env';
 import { ERRORS } from '../../../../common/api/errors';
+import { FILES, type CopyMoveRequest, type CreateTxtRequest, type MkdirRequest } from '../../../../common/api/endpoints/files';
 import { API } from '../../../../common/api/paths';
-import type { ConflictDecision, CreateTxtRequest, CreateTxtResponse, FileEntry, KeepOnCreateTxtResponse, MkdirRequest, NameConflict, CopyMoveRequest } from '../../../../common/api/types';
+import type { ConflictDecision, FileEntry, NameConflict } from '../../../../common/api/types';
 import { fileKindOf } from '../../../../common/files/kind';
 import { api } from '../../../lib/api';
-import { ApiCallError } from '../../../lib/api-client';
+import { ApiCallError, type CallOptions } from '../../../lib/api-client';
 import { queryClient } from '../../../lib/data/query-client';
 import { enqueueOutbox, registerOutboxExecutor } from '../../../lib/outbox/outbox';
 import type { Refusal } from '../../../lib/outbox/outbox-replayer';
@@ -164,8 +165,7 @@ export async function queueCreateTxt(req: CreateTxtRequest, scope: FolderScope):
 // ---- replay ----------------------------------------------------------------------------------------
 
 /** Sends with the op id, quietly: the outbox list shows refusals, no toast interrupts other work. */
-const send = <T>(path: string, body: unknown, opId: string, signal: AbortSignal) =>
-  api.post<T>(path, body, { headers: { [HEADER_CLIENT_OP_ID]: opId }, onError: () => undefined, signal });
+const quietly = (opId: string, signal: AbortSignal): CallOptions => ({ headers: { [HEADER_CLIENT_OP_ID]: opId }, onError: () => undefined, signal });
 
 /** A coded refusal is the user's to decide on; a missing answer or an ended session is not (the row waits). */
 export function refusalOf(error: unknown): Refusal | null {
@@ -183,7 +183,7 @@ const refreshLists = () => queryClient.invalidateQueries({ queryKey: ['files'] }
 
 export function registerFileOutboxExecutors(): void {
   registerOutboxExecutor<MkdirPayload, FileEntry>(OUTBOX_KINDS.mkdir, {
-    send: (p, opId, signal) => send(API.mkdir, p.req, opId, signal),
+    send: (p, opId, signal) => api.call(FILES.mkdir, p.req, quietly(opId, signal)),
     refusal: refusalOf,
     sent: async (p, made) => {
       await refreshLists();
@@ -191,32 +191,32 @@ export function registerFileOutboxExecutors(): void {
     },
   });
   registerOutboxExecutor<RenamePayload, FileEntry>(OUTBOX_KINDS.rename, {
-    send: (p, opId, signal) => send(API.rename, { id: p.id, name: p.name }, opId, signal),
+    send: (p, opId, signal) => api.call(FILES.rename, { id: p.id, name: p.name }, quietly(opId, signal)),
     refusal: refusalOf,
     sent: () => void refreshLists(),
   });
   registerOutboxExecutor<CopyMovePayload, unknown>(OUTBOX_KINDS.copyMove, {
-    send: (p, opId, signal) => send(p.op === 'copy' ? API.copy : API.move, p.req, opId, signal),
+    send: (p, opId, signal) => api.call(p.op === 'copy' ? FILES.copy : FILES.move, p.req, quietly(opId, signal)),
     refusal: refusalOf,
     sent: () => void refreshLists(),
   });
   registerOutboxExecutor<RemovePayload, unknown>(OUTBOX_KINDS.remove, {
-    send: (p, opId, signal) => send(API.removeFiles, { ids: p.ids }, opId, signal),
+    send: (p, opId, signal) => api.call(FILES.removeFiles, { ids: p.ids }, quietly(opId, signal)),
     refusal: refusalOf,
     sent: () => void refreshLists(),
   });
   registerOutboxExecutor<FavoritePayload, unknown>(OUTBOX_KINDS.favorite, {
-    send: (p, opId, signal) => send(p.on ? API.favoriteAdd : API.favoriteRemove, { ids: p.ids }, opId, signal),
+    send: (p, opId, signal) => api.post(p.on ? API.favoriteAdd : API.favoriteRemove, { ids: p.ids }, quietly(opId, signal)),
     refusal: refusalOf,
     sent: () => void refreshLists(),
   });
   registerOutboxExecutor<CreateTxtPayload, FileEntry>(OUTBOX_KINDS.createTxt, {
     // The same op id gets the same answer: after a clash, the hold it names is decided with a second id.
     async send(p, opId, signal) {
-      const answer = await send<CreateTxtResponse>(API.createTxt, p.req, opId, signal);
+      const answer = await api.call(FILES.createTxt, p.req, quietly(opId, signal));
       if (answer.status === 'created') return answer.file;
       if (!p.decision) throw new ApiCallError(400, { kind: 'badRequest', errorCode: ERRORS.NAME_CONFLICT.code, errorMessage: ERRORS.NAME_CONFLICT.message }, undefined);
-      const kept = await send<KeepOnCreateTxtResponse>(API.keepOnCreateTxt, { holdId: answer.holdId, decision: p.decision }, `${opId}-k`, signal);
+      const kept = await api.call(FILES.keepOnCreateTxt, { holdId: answer.holdId, decision: p.decision }, quietly(`${opId}-k`, signal));
       if (kept.status !== 'created') throw new ApiCallError(400, { kind: 'badRequest', errorCode: ERRORS.TXT_HOLD_NOT_FOUND.code, errorMessage: ERRORS.TXT_HOLD_NOT_FOUND.message }, undefined);
       return kept.file;
     },
