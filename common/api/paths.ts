@@ -315,10 +315,6 @@ export const API = {
   chunkMerge: '/api/v2/file/chunk/merge',
   // second upload, pre-upload checks and held items: declared in endpoints/pre-upload.ts
   secondUpload: '/api/v2/file/second/upload',
-  /**
-   * Ours: many small files in one request, committed in one transaction. Raw framed body (manifest
-   * length, BatchUploadManifest, the files' bytes) → BatchUploadResponse: common/transfer/batch-upload.ts.
-   */
   batchUpload: '/api/v2/file/batch/upload',
 
   canBeUploadType: '/api/uploadType/canBeUploadType',

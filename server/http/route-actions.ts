@@ -19,7 +19,6 @@ import { ENDPOINTS } from '../../common/api/endpoints';
  */
 const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
 
-  'POST /api/v2/file/batch/upload': 'file.upload',
   'POST /api/file/recycle/restore': 'file.restore',
   'POST /api/file/recycle/purge': 'file.purge',
   'POST /api/file/favorite/add': 'file.favorite',

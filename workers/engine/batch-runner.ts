@@ -4,9 +4,9 @@
  * Each item keeps its client key (its id), so a repeat after a lost answer creates nothing twice.
  */
 import { ERRORS } from '../../common/api/errors';
-import { API } from '../../common/api/paths';
+import { UPLOADS } from '../../common/api/endpoints/uploads';
 import { ApiCallError, classifyFailure } from '../../common/api/failure';
-import { HEADER_BATCH_MANIFEST_SHA256, type BatchUploadItem, type BatchUploadResponse } from '../../common/transfer/batch-upload';
+import { HEADER_BATCH_MANIFEST_SHA256, type BatchUploadItem } from '../../common/transfer/batch-upload';
 import { chunkDigestWith, SourceReadError, type Sha256Hex } from '../hash/sha256';
 import type { UploadPatch } from '../queue/types';
 import type { ApiClient } from './api-client';
@@ -77,7 +77,7 @@ export async function runBatch(ctx: BatchRunContext): Promise<BatchOutcome> {
   const body = new Blob([header, ...prepared.map((p) => p.bytes)]);
   const ends = prepared.reduce<number[]>((acc, p) => [...acc, (acc.at(-1) ?? header.length) + p.bytes.length], []);
   const headers = { [HEADER_BATCH_MANIFEST_SHA256]: await ctx.sha256(header) };
-  const response = await ctx.api.postBytes<BatchUploadResponse>(API.batchUpload, body, headers, ctx.signal, (sent) => {
+  const response = await ctx.api.sendBytes(UPLOADS.batchUpload, undefined, body, headers, ctx.signal, (sent) => {
     prepared.forEach((p, i) => {
       const start = ends[i]! - p.bytes.length;
       ctx.progress(p.live.record.id, Math.max(0, Math.min(p.bytes.length, sent - start)));

@@ -29,7 +29,7 @@ import {
 } from '../../common/api/types';
 import type { EngineConfig } from '../../common/transfer/engine-api';
 import type { UploadConfig } from '../../common/transfer/protocol';
-import type { BatchUploadResponse } from '../../common/transfer/batch-upload';
+import { UPLOADS } from '../../common/api/endpoints/uploads';
 import { chunkSizeForFile } from '../../common/transfer/chunk-policy';
 import { DEFAULT_CHUNK_CONCURRENCY } from '../../common/transfer/constants';
 import { newUploadRecord } from '../queue/records';
@@ -325,7 +325,7 @@ export class HttpRemote implements RemoteApi {
   async uploadBatch(files: readonly BatchFile[], signal: AbortSignal): Promise<BatchFileOutcome[]> {
     const chunkSize = await this.chunkSize(signal);
     const stamp = `sync-${this.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-    return sendBatch(files, chunkSize, stamp, (body, headers) => this.call(signal, () => this.api.postBytes<BatchUploadResponse>(API.batchUpload, body, headers, signal)));
+    return sendBatch(files, chunkSize, stamp, (body, headers) => this.call(signal, () => this.api.sendBytes(UPLOADS.batchUpload, undefined, body, headers, signal)));
   }
 
   async download(id: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {

@@ -5,6 +5,7 @@ import { Category, ClientKey, ConflictPolicy, IdString, IfMatch, NameString, Nul
 import type { FileEntry } from '../types';
 import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from '../../transfer/chunk-policy';
 import type { ChunkExistResponse, ChunkRangeUploadResponse, ChunkUploadResponse, UploadConfig } from '../../transfer/protocol';
+import type { BatchUploadResponse } from '../../transfer/batch-upload';
 
 /**
  * The chunked upload protocol (the steps, sessions, partial chunks and range uploads are described in
@@ -94,4 +95,9 @@ export const UPLOADS = {
     response: data<ChunkUploadResponse | ChunkRangeUploadResponse>(),
   }),
   chunkMerge: endpoint({ method: 'POST', path: API.chunkMerge, access: member, action: 'file.upload', body: ChunkMergeBody, response: data<FileEntry>() }),
+  /**
+   * Ours: many small files in one request, committed in one transaction. A framed raw body (manifest
+   * length, BatchUploadManifest, the files' bytes), read as it streams: common/transfer/batch-upload.ts.
+   */
+  batchUpload: endpoint({ method: 'POST', path: API.batchUpload, access: member, action: 'file.upload', encoding: 'raw', response: data<BatchUploadResponse>() }),
 };
