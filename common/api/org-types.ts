@@ -59,6 +59,8 @@ export interface OrgUser {
   avatar: string;
   /** Groups only: the member's role in the group. */
   groupRole?: 'owner' | 'manager' | 'member';
+  /** Locked by an admin or by failed logins: pickers and 通讯录 mark it 锁定. */
+  locked?: boolean;
 }
 
 export interface OrgUserPage {

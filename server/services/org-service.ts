@@ -62,6 +62,7 @@ export class OrgService {
       phone: r.id === caller.userId ? r.phone : maskPhone(r.phone, rule),
       avatar: r.avatar ? this.deps.publicBaseUrl + r.avatar : '',
       ...(r.group_role ? { groupRole: r.group_role } : {}),
+      locked: r.locked === 1 || r.failure_locked === 1,
     };
   }
 

@@ -1,4 +1,4 @@
-import { Avatar, Checkbox, Empty, Spin } from 'antd';
+import { Avatar, Checkbox, Empty, Spin, Tag } from 'antd';
 import type { OrgUser } from '../../common/api/org-types';
 import { departmentPath, type DepartmentIndex } from '../../common/org/tree';
 import { VirtualRows } from './VirtualRows';
@@ -7,7 +7,8 @@ const ROW = 52;
 
 /**
  * People as members see them (nickname, account, department path, masked phone), virtualised, with
- * the next keyset page loaded near the bottom. Optional ticks for the picker.
+ * the next keyset page loaded near the bottom. Optional ticks for the picker, where a click anywhere on
+ * the row ticks (the checkbox is only its sign). Locked accounts carry 锁定.
  */
 export function PeopleList(props: {
   people: OrgUser[];
@@ -18,8 +19,10 @@ export function PeopleList(props: {
   onCheck?: (person: OrgUser, checked: boolean) => void;
   testId?: string;
   height?: number | string;
+  /** Narrow screens: the phone column gives its width to the name. */
+  compact?: boolean;
 }) {
-  const { people, index } = props;
+  const { people, index, onCheck } = props;
   if (props.loading && people.length === 0) return <Spin style={{ margin: 24 }} />;
   return (
     <VirtualRows
@@ -33,15 +36,29 @@ export function PeopleList(props: {
       empty={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有符合条件的人员" />}
       renderRow={(i, style) => {
         const p = people[i]!;
+        const checked = props.checked?.has(p.id) ?? false;
         return (
           <div
             key={p.id}
             role="listitem"
             data-testid={`person-${p.website}`}
-            style={{ ...style, display: 'flex', alignItems: 'center', gap: 12, padding: '0 12px', borderBottom: '1px solid rgba(5,5,5,0.06)' }}
+            onClick={onCheck ? () => onCheck(p, !checked) : undefined}
+            style={{
+              ...style,
+              display: 'flex',
+              alignItems: 'center',
+              gap: props.compact ? 8 : 12,
+              padding: props.compact ? '0 4px' : '0 12px',
+              borderBottom: '1px solid rgba(5,5,5,0.06)',
+              cursor: onCheck ? 'pointer' : undefined,
+              background: checked ? 'rgba(22,119,255,0.06)' : undefined,
+            }}
           >
-            {props.onCheck ? (
-              <Checkbox checked={props.checked?.has(p.id) ?? false} onChange={(e) => props.onCheck!(p, e.target.checked)} aria-label={`选择 ${p.nickName}`} />
+            {onCheck ? (
+              // The row's click does the ticking; the box's own click must not tick twice.
+              <span onClick={(e) => e.stopPropagation()}>
+                <Checkbox checked={checked} onChange={(e) => onCheck(p, e.target.checked)} aria-label={`选择 ${p.nickName}`} />
+              </span>
             ) : null}
             <Avatar size={32} src={p.avatar || undefined}>
               {p.nickName.slice(0, 1)}
@@ -49,14 +66,21 @@ export function PeopleList(props: {
             <div style={{ flex: 1, minWidth: 0 }}>
               <div style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
                 <strong>{p.nickName}</strong> <span style={{ color: '#888' }}>{p.website}</span>
+                {p.locked ? (
+                  <Tag style={{ marginInlineStart: 6 }} data-testid="person-locked">
+                    锁定
+                  </Tag>
+                ) : null}
               </div>
               <div style={{ color: '#888', fontSize: 12, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
                 {index ? departmentPath(index, p.departmentId) : ''}
               </div>
             </div>
-            <span style={{ color: '#555', fontVariantNumeric: 'tabular-nums' }} data-testid="person-phone">
-              {p.phone || '-'}
-            </span>
+            {props.compact ? null : (
+              <span style={{ color: '#555', fontVariantNumeric: 'tabular-nums' }} data-testid="person-phone">
+                {p.phone || '-'}
+              </span>
+            )}
           </div>
         );
       }}

@@ -91,6 +91,7 @@ export function InternalShareFields({ value, onChange }: { value: InternalShareV
       <OrgPicker
         open={picking}
         departments
+        excludeSelf
         title="选择共享对象"
         initial={selection}
         onCancel={() => setPicking(false)}

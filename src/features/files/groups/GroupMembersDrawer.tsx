@@ -79,7 +79,7 @@ export function GroupMembersDrawer({ group, isAdmin, onClose, onChanged }: { gro
           </Button>
         </Space>
       )}
-      <OrgPicker open={picking} title={group ? `添加成员到「${group.name}」` : '添加成员'} onCancel={() => setPicking(false)} onOk={(s) => void addPicked(s)} />
+      <OrgPicker open={picking} excludeSelf title={group ? `添加成员到「${group.name}」` : '添加成员'} onCancel={() => setPicking(false)} onOk={(s) => void addPicked(s)} />
       <Table<SpaceMember>
         rowKey="userId"
         loading={members === null}

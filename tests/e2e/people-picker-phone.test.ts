@@ -1,0 +1,120 @@
+/**
+ * Issue 44 item 1: on a phone (390×844, touch) a member shares with a colleague. The people picker is
+ * a full-screen sheet with its search on top and a list that takes the height; a tap anywhere on a
+ * row picks the person (not only the small checkbox); a locked account is marked 锁定; the member
+ * is not offered to themself. The row's ⋮ menu stays on the screen even from a row near the bottom.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { API } from '../../common/api/paths';
+import { encryptPassword } from '../../common/crypto/password-cipher';
+import { closeBrowserSession, fileRow, openBrowserSession, submitLogin } from './browser';
+
+const VIEWPORT = { width: 390, height: 844 };
+const RUN = Date.now().toString(36).slice(-6);
+const PASSWORD = 'Pick@2024x';
+const ME = `picker.${RUN}`;
+const MATE = `mate.${RUN}`;
+const LOCKED = `locked.${RUN}`;
+const TEAM = `手机部${RUN}`;
+const FOLDER = `手机分享${RUN}`;
+
+async function call<T>(page: Page, url: string, body: unknown): Promise<T> {
+  const res = await page.evaluate(async ({ url, body }) => {
+    const r = await fetch(url, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: r.status, json: (await r.json()) as { data: unknown } };
+  }, { url, body });
+  if (res.status !== 200) throw new Error(`${url}: ${JSON.stringify(res.json)}`);
+  return res.json.data as T;
+}
+
+describe('people picker and row menu on a phone', () => {
+  let browser: Browser;
+  let page: Page;
+  let workDir: string;
+
+  beforeAll(async () => {
+    ({ browser, page, workDir } = await openBrowserSession('people-picker-phone', { viewport: VIEWPORT, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }));
+    await submitLogin(page, 'admin', 'Admin@2024');
+    await page.waitForURL('**/main/file/personal**');
+    const team = await call<{ id: string }>(page, API.departmentCreate, { parentId: null, name: TEAM });
+    for (const account of [ME, MATE, LOCKED]) {
+      await call(page, API.userAdd, { website: account, nickName: `昵称${account}`, phone: '', departmentId: team.id, role: 'member', quota: 1024 ** 3, outerLogin: false, password: encryptPassword(PASSWORD) });
+    }
+    // Setup the test is not about: no first-login password change; one colleague locked by an admin.
+    const db = new SQLite(path.join(inject('dataDir'), 'drive.sqlite'));
+    db.pragma('busy_timeout = 5000');
+    db.prepare('update users set must_change_password = 0 where username in (?, ?, ?)').run(ME, MATE, LOCKED);
+    db.prepare('update users set locked = 1 where username = ?').run(LOCKED);
+    db.close();
+    await page.context().clearCookies();
+    await page.goto(inject('baseUrl') + '/login');
+    await submitLogin(page, ME, PASSWORD);
+    await page.waitForURL('**/main/file/personal**');
+  });
+  afterAll(async () => {
+    await closeBrowserSession(browser, workDir);
+  });
+
+  it('keeps a row’s ⋮ menu on the screen, opened low on the screen', async () => {
+    await page.getByTestId('toolbar-mkdir').tap();
+    await page.getByTestId('mkdir-name-input').fill(FOLDER);
+    await page.getByRole('button', { name: /确\s*定/ }).tap();
+    await fileRow(page, FOLDER).waitFor();
+    // A file's menu is the longest (预览, 下载, 分享, …).
+    const name = `计划-${RUN}.txt`;
+    const source = path.join(workDir, name);
+    writeFileSync(source, 'plan');
+    await page.getByTestId('upload-input').setInputFiles(source);
+    const row = fileRow(page, name);
+    await row.waitFor({ timeout: 60_000 });
+    // A long press / ⋮ near the bottom of the screen opens the menu there.
+    const box = (await row.boundingBox())!;
+    await row.dispatchEvent('contextmenu', { bubbles: true, clientX: box.x + 20, clientY: VIEWPORT.height - 40 });
+    const menu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu').last();
+    await menu.waitFor();
+    await page.waitForTimeout(400); // the open motion ends where the menu stays
+    const m = (await menu.boundingBox())!;
+    expect(m.y).toBeGreaterThanOrEqual(0);
+    expect(m.y + m.height).toBeLessThanOrEqual(VIEWPORT.height);
+    const preview = (await page.getByTestId('menu-preview').boundingBox())!;
+    expect(preview.y).toBeGreaterThanOrEqual(0);
+    expect(preview.y + preview.height).toBeLessThanOrEqual(VIEWPORT.height);
+    await page.getByTestId('menu-share').tap();
+    await page.getByTestId('share-dialog').waitFor();
+  });
+
+  it('picks a colleague in a full-screen sheet: search on top, whole rows, locked marked, no self', async () => {
+    await page.getByTestId('share-pick-people').tap();
+    const picker = page.getByRole('dialog', { name: '选择共享对象' });
+    await picker.waitFor();
+    const sheet = (await picker.boundingBox())!;
+    expect(sheet.width).toBeGreaterThanOrEqual(VIEWPORT.width - 2);
+    expect(sheet.height).toBeGreaterThanOrEqual(VIEWPORT.height * 0.9);
+    const search = picker.locator('[data-testid="org-picker-search"] input, input[data-testid="org-picker-search"]').first();
+    const s = (await search.boundingBox())!;
+    expect(s.x).toBeGreaterThanOrEqual(0);
+    expect(s.x + s.width).toBeLessThanOrEqual(VIEWPORT.width);
+    expect(s.y).toBeLessThan(VIEWPORT.height / 3);
+    await search.fill(RUN);
+    await search.press('Enter');
+    const list = picker.getByTestId('org-picker-people');
+    await list.getByTestId(`person-${MATE}`).waitFor();
+    expect((await list.boundingBox())!.height).toBeGreaterThanOrEqual(300);
+    expect((await list.boundingBox())!.width).toBeGreaterThanOrEqual(VIEWPORT.width - 48);
+    // Yourself makes no sense as a recipient; the locked colleague is there but marked.
+    await list.getByTestId(`person-${LOCKED}`).waitFor();
+    expect(await list.getByTestId(`person-${ME}`).count()).toBe(0);
+    await expect(list.getByTestId(`person-${LOCKED}`).textContent()).resolves.toContain('锁定');
+    expect(await list.getByTestId(`person-${MATE}`).textContent()).not.toContain('锁定');
+    // A tap on the name, not the checkbox, picks the person; a second tap unpicks.
+    await list.getByTestId(`person-${MATE}`).getByText(`昵称${MATE}`).tap();
+    await picker.getByTestId('org-picker-selected').getByText(`昵称${MATE}`).waitFor();
+    await expect(picker.getByLabel(`选择 昵称${MATE}`).isChecked()).resolves.toBe(true);
+    await picker.getByRole('button', { name: /确\s*定/ }).tap();
+    await page.getByTestId('share-recipients').getByText(`昵称${MATE}`).waitFor();
+  });
+});
