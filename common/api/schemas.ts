@@ -30,6 +30,8 @@ export const EmptyBody = Type.Object({}, { additionalProperties: false });
 export const RoleCodeSchema = Type.Enum(ROLES.map((r) => r.code), { type: 'string' });
 /** `{ id }`: the most common body and query. */
 export const IdBody = Type.Object({ id: IdString });
+/** `:id` of a path that names one file or version (downloads, previews, thumbnails). */
+export const IdParams = Type.Object({ id: IdString });
 /** A keyset page: the opaque cursor from the previous page's `nextCursor` (null or absent = the first page). */
 export const NullableCursor = Type.Union([Type.String({ maxLength: 2048 }), Type.Null()]);
 /** Entries per page: 1..FILE_LIST_MAX_PAGE_SIZE (default FILE_LIST_DEFAULT_PAGE_SIZE). */

@@ -319,40 +319,16 @@ export interface RemoveFilesResponse {
   removed: number;
 }
 
-/** Recycle bin list: the caller's deleted items (the roots they deleted), newest first. */
-export interface PageRequest {
-  cursor?: string | null;
-  /** 1..500, default 100. */
-  pageSize?: number;
-}
-
-/**
- * Restore to the original place. When the original folder is gone (purged, or itself in the bin)
- * the missing folders are recreated along the original path (their names, in the original
- * category/space). Name clashes at the target work like copy/move: CONFLICT_DECISION_REQUIRED,
- * then a retry with decisions ('overwrite' is treated like 'rename' for folders).
- */
-export interface RecycleRestoreRequest {
-  ids: string[];
-  decisions?: Record<string, ConflictDecision>;
-}
+/** Recycle-bin restore (RecycleRestoreRequest in endpoints/file-states.ts). */
 export interface RecycleRestoreResponse {
   items: FileEntry[];
   skipped: string[];
-}
-export interface RecyclePurgeRequest {
-  ids?: string[];
-  /** Empties the caller's whole recycle bin. */
-  all?: boolean;
 }
 export interface RecyclePurgeResponse {
   purged: number;
 }
 
-/** favorite add/remove, lock, unlock: a batch of ids. */
-export interface IdsRequest {
-  ids: string[];
-}
+/** favorite add/remove, lock, unlock, version restore. */
 export interface IdsResponse {
   /** Entries after the change. */
   items: FileEntry[];
@@ -368,17 +344,9 @@ export interface FileVersion {
   createdBy: UserRef;
   current: boolean;
 }
-export interface VersionListRequest {
-  id: string;
-}
 export interface VersionListResponse {
   /** Newest first; the first is the current content. */
   versions: FileVersion[];
-}
-/** Restores an old version as the new current content (the current one becomes a version). */
-export interface VersionRestoreRequest {
-  id: string;
-  versionId: string;
 }
 
 /**

@@ -19,15 +19,7 @@ import { ENDPOINTS } from '../../common/api/endpoints';
  */
 const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
 
-  'POST /api/file/recycle/restore': 'file.restore',
-  'POST /api/file/recycle/purge': 'file.purge',
-  'POST /api/file/favorite/add': 'file.favorite',
-  'POST /api/file/favorite/remove': 'file.unfavorite',
-  'POST /api/file/lock': 'file.lock',
-  'POST /api/file/unlock': 'file.unlock',
-  'POST /api/file/version/restore': 'file.versionRestore',
   'GET /api/file/download/:id': 'file.download',
-  'GET /api/file/version/download/:id': 'file.versionDownload',
   'GET /api/file/zip': 'file.zip',
   'GET /api/file/preview/:id': 'file.preview',
 
@@ -74,9 +66,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
 
   // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
   'POST /api/shareFile/list': null,
-  'POST /api/file/recycle/list': null,
-  'POST /api/file/favorite/list': null,
-  'POST /api/file/version/list': null,
   'POST /api/staticData/list': null,
   'POST /api/syn/content': null,
   'POST /api/syn/check': null,

@@ -1,5 +1,6 @@
 import { ERRORS } from '../../common/api/errors';
-import type { FileListResponse, IdsResponse, PageRequest, VersionListResponse } from '../../common/api/types';
+import type { PageRequest } from '../../common/api/endpoints/file-states';
+import type { FileListResponse, IdsResponse, VersionListResponse } from '../../common/api/types';
 import { FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';
 import { AppError } from '../http/app-error';
 import type { FileRepository } from '../repositories/file-repository';

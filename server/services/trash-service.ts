@@ -1,11 +1,9 @@
 import { ERRORS } from '../../common/api/errors';
+import type { PageRequest, RecyclePurgeRequest, RecycleRestoreRequest } from '../../common/api/endpoints/file-states';
 import type { RemoveFilesRequest } from '../../common/api/endpoints/files';
 import type {
   FileListResponse,
-  PageRequest,
-  RecyclePurgeRequest,
   RecyclePurgeResponse,
-  RecycleRestoreRequest,
   RecycleRestoreResponse,
   RemoveFilesResponse,
 } from '../../common/api/types';

@@ -12,6 +12,7 @@
  */
 import type { AnyEndpoint, BodyOf, DataOf } from '../../common/api/endpoint';
 import { ACCOUNT } from '../../common/api/endpoints/account';
+import { FILE_STATES } from '../../common/api/endpoints/file-states';
 import { FILES } from '../../common/api/endpoints/files';
 import { ERRORS } from '../../common/api/errors';
 import { ApiCallError, classifyFailure } from '../../common/api/failure';
@@ -21,7 +22,6 @@ import {
   FILE_LIST_MAX_PAGE_SIZE,
   type FileEntry,
   type FileListResponse,
-  type RecycleRestoreResponse,
   type SynCheckResponse,
   type SynEntry,
   type SynRemoveResponse,
@@ -390,7 +390,7 @@ export class HttpRemote implements RemoteApi {
   /** Recycle-bin restore, renaming what meets a taken name; ids purged meanwhile (or not this account's) come back in `missing`. */
   async restore(ids: readonly string[], signal: AbortSignal): Promise<{ missing: string[] }> {
     const send = (batch: readonly string[]) =>
-      this.post<RecycleRestoreResponse>(API.recycleRestore, { ids: batch, decisions: Object.fromEntries(batch.map((id) => [id, 'rename'])) }, signal);
+      this.postEntry(FILE_STATES.recycleRestore, { ids: [...batch], decisions: Object.fromEntries(batch.map((id) => [id, 'rename' as const])) }, signal);
     try {
       if (ids.length > 0) await send(ids);
       return { missing: [] };

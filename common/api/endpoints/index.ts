@@ -4,6 +4,7 @@ import { ACTION_LOG } from './action-log';
 import { AUTH } from './auth';
 import { CONFIG } from './config';
 import { DICTIONARIES } from './dictionaries';
+import { FILE_STATES } from './file-states';
 import { FILES } from './files';
 import { GROUPS } from './groups';
 import { ORG } from './org';
@@ -23,6 +24,7 @@ export const DOMAINS = {
   config: CONFIG,
   dictionaries: DICTIONARIES,
   files: FILES,
+  fileStates: FILE_STATES,
   groups: GROUPS,
   org: ORG,
   preUpload: PRE_UPLOAD,

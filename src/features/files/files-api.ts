@@ -1,5 +1,6 @@
 /** Every file call the files pages make (paths in common/api/paths.ts, payloads in common/api/types.ts). */
 import { API } from '../../../common/api/paths';
+import type { PageRequest } from '../../../common/api/endpoints/file-states';
 import type { CopyMoveRequest, CreateTxtRequest, FileCatalogRequest, KeepOnCreateTxtRequest, KeywordSearchQuery, MkdirRequest, RenameRequest } from '../../../common/api/endpoints/files';
 import { ERRORS } from '../../../common/api/errors';
 import type {
@@ -14,7 +15,6 @@ import type {
   IdsResponse,
   KeepOnCreateTxtResponse,
   NameConflict,
-  PageRequest,
   RecyclePurgeResponse,
   RecycleRestoreResponse,
   RemoveFilesResponse,
@@ -23,9 +23,9 @@ import type {
   SpaceMember,
   SpaceRole,
   CopyMoveResponse,
-  VersionListResponse,
 } from '../../../common/api/types';
 import { FILE_LIST_DEFAULT_PAGE_SIZE } from '../../../common/api/types';
+import { FILE_STATES } from '../../../common/api/endpoints/file-states';
 import { FILES } from '../../../common/api/endpoints/files';
 import { GROUPS } from '../../../common/api/endpoints/groups';
 import { folderListRequest } from '../../../common/api/file-list';
@@ -55,12 +55,12 @@ export function listSharedFiles(parentId: string | null, sort: SortState, cursor
 
 export function listFavorites(cursor: string | null, signal?: AbortSignal): Promise<FileListResponse> {
   const body: PageRequest = { cursor, pageSize: FILE_LIST_DEFAULT_PAGE_SIZE };
-  return api.post<FileListResponse>(API.favoriteList, body, { signal });
+  return api.call(FILE_STATES.favoriteList, body, { signal });
 }
 
 export function listRecycleBin(cursor: string | null, signal?: AbortSignal): Promise<FileListResponse> {
   const body: PageRequest = { cursor, pageSize: FILE_LIST_DEFAULT_PAGE_SIZE };
-  return api.post<FileListResponse>(API.recycleList, body, { signal });
+  return api.call(FILE_STATES.recycleList, body, { signal });
 }
 
 function searchQuery(q: KeywordSearchQuery): KeywordSearchQuery {
@@ -121,27 +121,27 @@ export function copyOrMove(op: 'copy' | 'move', req: CopyMoveRequest): Promise<D
 }
 
 export function restoreFromRecycle(ids: string[], decisions?: Record<string, ConflictDecision>): Promise<Decidable<RecycleRestoreResponse>> {
-  return decidable((options) => api.post<RecycleRestoreResponse>(API.recycleRestore, { ids, decisions }, options));
+  return decidable((options) => api.call(FILE_STATES.recycleRestore, { ids, decisions }, options));
 }
 
 export function purgeRecycle(req: { ids: string[] } | { all: true }): Promise<RecyclePurgeResponse> {
-  return api.post<RecyclePurgeResponse>(API.recyclePurge, req);
+  return api.call(FILE_STATES.recyclePurge, req);
 }
 
 export function setFavorite(ids: string[], on: boolean): Promise<IdsResponse> {
-  return api.post<IdsResponse>(on ? API.favoriteAdd : API.favoriteRemove, { ids });
+  return api.call(on ? FILE_STATES.favoriteAdd : FILE_STATES.favoriteRemove, { ids });
 }
 
 export function setLocked(ids: string[], on: boolean): Promise<IdsResponse> {
-  return api.post<IdsResponse>(on ? API.lock : API.unlock, { ids });
+  return api.call(on ? FILE_STATES.lock : FILE_STATES.unlock, { ids });
 }
 
 export function listVersions(id: string): Promise<FileVersion[]> {
-  return api.post<VersionListResponse>(API.versionList, { id }).then((r) => r.versions);
+  return api.call(FILE_STATES.versionList, { id }).then((r) => r.versions);
 }
 
 export function restoreVersion(id: string, versionId: string): Promise<IdsResponse> {
-  return api.post<IdsResponse>(API.versionRestore, { id, versionId });
+  return api.call(FILE_STATES.versionRestore, { id, versionId });
 }
 
 export function createTxt(req: CreateTxtRequest): Promise<CreateTxtResponse> {

@@ -6,8 +6,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { HEADER_CLIENT_OP_ID } from '../../../../common/api/client-env';
 import { ERRORS } from '../../../../common/api/errors';
+import { FILE_STATES } from '../../../../common/api/endpoints/file-states';
 import { FILES, type CopyMoveRequest, type CreateTxtRequest, type MkdirRequest } from '../../../../common/api/endpoints/files';
-import { API } from '../../../../common/api/paths';
 import type { ConflictDecision, FileEntry, NameConflict } from '../../../../common/api/types';
 import { fileKindOf } from '../../../../common/files/kind';
 import { api } from '../../../lib/api';
@@ -206,7 +206,7 @@ export function registerFileOutboxExecutors(): void {
     sent: () => void refreshLists(),
   });
   registerOutboxExecutor<FavoritePayload, unknown>(OUTBOX_KINDS.favorite, {
-    send: (p, opId, signal) => api.post(p.on ? API.favoriteAdd : API.favoriteRemove, { ids: p.ids }, quietly(opId, signal)),
+    send: (p, opId, signal) => api.call(p.on ? FILE_STATES.favoriteAdd : FILE_STATES.favoriteRemove, { ids: p.ids }, quietly(opId, signal)),
     refusal: refusalOf,
     sent: () => void refreshLists(),
   });
