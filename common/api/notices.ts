@@ -99,27 +99,7 @@ export interface FileMessage {
   read: boolean;
 }
 
-/**
- * `POST /api/fileMsg/list` and `/api/fileMsg/search`, form-encoded (spec §7): every field is a
- * string. Newest first, keyset pages (`cursor` from the previous page's nextCursor).
- * - read: '0' unread only, '1' read only, absent both;
- * - category: a FILE_MESSAGE_CATEGORIES key, or types: comma-separated FileMessageType codes;
- * - from / to: ms since the epoch (inclusive / exclusive) on the message time;
- * - keyword (search; required there): part of the file name or the actor's name, case-insensitive.
- *   Messages whose file the reader may no longer see never match by that file's name.
- * - pageSize: 1..FILE_MESSAGE_MAX_PAGE_SIZE, default FILE_MESSAGE_DEFAULT_PAGE_SIZE.
- */
-export interface FileMessageListForm {
-  read?: '0' | '1';
-  category?: FileMessageCategory;
-  types?: string;
-  from?: string;
-  to?: string;
-  keyword?: string;
-  cursor?: string;
-  pageSize?: string;
-}
-
+/** `POST /api/fileMsg/list` and `/search` take FileMessageListForm (endpoints/notices.ts). */
 export interface FileMessagePage {
   items: FileMessage[];
   nextCursor: string | null;
@@ -136,11 +116,6 @@ export const FILE_MESSAGE_RETENTION_DAYS = 180;
 export const FILE_MESSAGE_MAX_PAGE_SIZE = 200;
 /** Most ids one markRead / delete accepts. */
 export const FILE_MESSAGE_MAX_IDS = 1000;
-
-/** `POST /api/v2/fileMessage/markRead` and `/api/v2/fileMessage/delete` (JSON). Unknown ids are ignored. */
-export interface FileMessageIdsRequest {
-  ids: string[];
-}
 
 /** markRead / delete / markAllRead: how many messages changed, and the unread count after. */
 export interface FileMessageChange {

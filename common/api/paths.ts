@@ -264,24 +264,15 @@ export const API = {
   keepOnDownload: '/api/v2/file/keepOnDownload',
   /** Spec §7: `GET ?id=` → CanOperationResponse. */
   canOperationForShare: '/api/v2/onlyoffice/canoperationforshare',
-  // notices (issue 16): payloads and the meaning of the counts in notices.ts.
-  /** `GET` → UnreadCounts: the file and system badges in one call (spec §7). */
+  // notices (issue 16): declared in endpoints/notices.ts; the meaning of the counts in notices.ts.
   noticeUnreadCount: '/api/v2/notice/unread/count',
-  /** `POST` (JSON, no body) → SystemUnreadCount: count = tenantNotices + platformNotices (spec §3, §7). */
   sysMsgUnreadNum: '/api/sysMsg/userUnReadNum',
-  /** `POST` form FileMessageListForm → FileMessagePage (spec §7). */
   fileMsgList: '/api/fileMsg/list',
-  /** `POST` form FileMessageListForm with `keyword` → FileMessagePage (spec §7). */
   fileMsgSearch: '/api/fileMsg/search',
-  /** `POST` JSON FileMessageIdsRequest → FileMessageChange (spec §7). */
   fileMsgMarkRead: '/api/v2/fileMessage/markRead',
-  /** `POST` JSON FileMessageIdsRequest → FileMessageChange (spec §7). */
   fileMsgDelete: '/api/v2/fileMessage/delete',
-  /** `POST` form (no fields) → FileMessageChange (spec §7). */
   fileMsgMarkAllRead: '/api/fileMsg/markAllRead',
-  /** `POST` JSON (no body) → FileUnreadCount (spec §7; also the "file notice unread" call of §7 Notices). */
   fileMsgUnreadNum: '/api/fileMsg/userUnReadNum',
-  /** Ours. `GET` → text/event-stream of counts and new messages (NOTICE_STREAM events in notices.ts). */
   noticeStream: '/api/v2/notice/stream',
   /** Ours. `POST` SystemNoticeListRequest → SystemNoticePage: the caller's notices. */
   sysMsgList: '/api/sysMsg/list',

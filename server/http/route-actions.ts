@@ -80,13 +80,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/v2/shareApply/get': null,
   'PUT /api/test/raw-sink': null,
   // Notices: reading them, and marking or removing one's own messages, are not actions.
-  'POST /api/sysMsg/userUnReadNum': null,
-  'POST /api/fileMsg/userUnReadNum': null,
-  'POST /api/fileMsg/list': null,
-  'POST /api/fileMsg/search': null,
-  'POST /api/fileMsg/markAllRead': null,
-  'POST /api/v2/fileMessage/markRead': null,
-  'POST /api/v2/fileMessage/delete': null,
   'POST /api/sysMsg/list': null,
   'POST /api/sysMsg/markRead': null,
   'POST /api/sysMsg/markAllRead': null,

@@ -1,44 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { ApiOk } from '../../common/api/envelope';
+import { NOTICES } from '../../common/api/endpoints/notices';
 import { ERRORS } from '../../common/api/errors';
-import {
-  FILE_MESSAGE_MAX_IDS,
-  type FileMessageChange,
-  type FileMessageIdsRequest,
-  type FileMessageListForm,
-  type FileMessagePage,
-  type FileUnreadCount,
-  type SystemUnreadCount,
-  type UnreadCounts,
-} from '../../common/api/notices';
-import { API } from '../../common/api/paths';
 import { AppError } from '../http/app-error';
+import { route } from '../http/endpoint-route';
 import { SESSION_COOKIE } from '../http/session-cookie';
 import { callerOf } from '../http/session-guard';
 import { hashToken } from '../services/auth-service';
 import type { Notices } from '../services/notices';
-import { idString } from './schemas';
-
-const formString = (maxLength: number) => ({ type: 'string', maxLength }) as const;
-/** list / search: every field of a form is a string (FileMessageListForm). */
-const listForm = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    read: formString(1),
-    category: formString(16),
-    types: formString(400),
-    from: formString(16),
-    to: formString(16),
-    keyword: formString(200),
-    cursor: formString(200),
-    pageSize: formString(4),
-  },
-} as const;
-const idsBody = {
-  body: { type: 'object', required: ['ids'], additionalProperties: false, properties: { ids: { type: 'array', items: idString, minItems: 1, maxItems: FILE_MESSAGE_MAX_IDS } } },
-} as const;
-const form = { bodyEncoding: 'form' } as const;
 
 /** Writes one Server-Sent Event (JSON data never holds a raw newline). */
 const sseEvent = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -47,35 +15,26 @@ const sseEvent = (event: string, data: unknown): string => `event: ${event}\ndat
 export function registerNoticeRoutes(app: FastifyInstance, notices: Notices): void {
   const { fileMessages, counter } = notices;
 
-  app.get(API.noticeUnreadCount, async (request): Promise<ApiOk<UnreadCounts>> => {
+  route(app, NOTICES.unreadCount, async (request) => {
     const caller = callerOf(request);
     return { data: await counter.all(caller.tenantId, caller.userId) };
   });
-  app.post(API.sysMsgUnreadNum, async (request): Promise<ApiOk<SystemUnreadCount>> => ({ data: await notices.systemNotices.unread(callerOf(request)) }));
-  app.post(API.fileMsgUnreadNum, async (request): Promise<ApiOk<FileUnreadCount>> => ({ data: { count: await fileMessages.unreadCount(callerOf(request)) } }));
+  route(app, NOTICES.sysMsgUnreadNum, async (request) => ({ data: await notices.systemNotices.unread(callerOf(request)) }));
+  route(app, NOTICES.fileMsgUnreadNum, async (request) => ({ data: { count: await fileMessages.unreadCount(callerOf(request)) } }));
 
-  app.post(API.fileMsgList, { config: form, schema: { body: listForm } }, async (request): Promise<ApiOk<FileMessagePage>> => ({
-    data: await fileMessages.list(callerOf(request), (request.body ?? {}) as FileMessageListForm),
-  }));
-  app.post(API.fileMsgSearch, { config: form, schema: { body: listForm } }, async (request): Promise<ApiOk<FileMessagePage>> => ({
-    data: await fileMessages.search(callerOf(request), (request.body ?? {}) as FileMessageListForm),
-  }));
-  app.post(API.fileMsgMarkRead, { schema: idsBody }, async (request): Promise<ApiOk<FileMessageChange>> => ({
-    data: await fileMessages.markRead(callerOf(request), (request.body as FileMessageIdsRequest).ids),
-  }));
-  app.post(API.fileMsgDelete, { schema: idsBody }, async (request): Promise<ApiOk<FileMessageChange>> => ({
-    data: await fileMessages.delete(callerOf(request), (request.body as FileMessageIdsRequest).ids),
-  }));
-  app.post(API.fileMsgMarkAllRead, { config: form, schema: { body: { type: 'object', additionalProperties: false, properties: {} } } }, async (request): Promise<ApiOk<FileMessageChange>> => ({
-    data: await fileMessages.markAllRead(callerOf(request)),
-  }));
+  // An empty form may come as no body at all.
+  route(app, NOTICES.fileMsgList, async (request) => ({ data: await fileMessages.list(callerOf(request), request.body ?? {}) }));
+  route(app, NOTICES.fileMsgSearch, async (request) => ({ data: await fileMessages.search(callerOf(request), request.body ?? {}) }));
+  route(app, NOTICES.fileMsgMarkRead, async (request) => ({ data: await fileMessages.markRead(callerOf(request), request.body.ids) }));
+  route(app, NOTICES.fileMsgDelete, async (request) => ({ data: await fileMessages.delete(callerOf(request), request.body.ids) }));
+  route(app, NOTICES.fileMsgMarkAllRead, async (request) => ({ data: await fileMessages.markAllRead(callerOf(request)) }));
 
   /**
    * The notice stream (NOTICE_STREAM events in common/api/notices.ts). Hijacked: Fastify's reply is
    * done with once the headers are out; the hub writes events until the client goes, the session
    * ends (an `ended` event first) or the server closes.
    */
-  app.get(API.noticeStream, async (request, reply) => {
+  route(app, NOTICES.stream, async (request, reply) => {
     const caller = callerOf(request);
     const token = request.cookies[SESSION_COOKIE];
     if (!token) throw new AppError(ERRORS.UNAUTHORIZED);

@@ -7,6 +7,7 @@ import { DICTIONARIES } from './dictionaries';
 import { FILE_STATES } from './file-states';
 import { FILES } from './files';
 import { GROUPS } from './groups';
+import { NOTICES } from './notices';
 import { ORG } from './org';
 import { PRE_UPLOAD } from './pre-upload';
 import { USER_ADMIN } from './user-admin';
@@ -26,6 +27,7 @@ export const DOMAINS = {
   files: FILES,
   fileStates: FILE_STATES,
   groups: GROUPS,
+  notices: NOTICES,
   org: ORG,
   preUpload: PRE_UPLOAD,
   userAdmin: USER_ADMIN,

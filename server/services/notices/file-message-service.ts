@@ -9,11 +9,11 @@ import {
   type FileMessage,
   type FileMessageChange,
   type FileMessageDetail,
-  type FileMessageListForm,
   type FileMessagePage,
   type FileMessageTarget,
   type FileMessageType,
 } from '../../../common/api/notices';
+import type { FileMessageListForm } from '../../../common/api/endpoints/notices';
 import type { FileMessagesTable } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { newId } from '../../ids';

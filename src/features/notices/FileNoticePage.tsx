@@ -3,7 +3,8 @@ import { Alert, Button, Card, DatePicker, Input, Segmented, Select, Space, Spin 
 import type { Dayjs } from 'dayjs';
 import { useCallback, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
-import { FILE_MESSAGE_CATEGORIES, type FileMessage, type FileMessageCategory, type FileMessageListForm } from '../../../common/api/notices';
+import type { FileMessageListForm } from '../../../common/api/endpoints/notices';
+import { FILE_MESSAGE_CATEGORIES, type FileMessage, type FileMessageCategory } from '../../../common/api/notices';
 import { OnlineOnly } from '../../components/OnlineOnly';
 import { VirtualRows } from '../../components/VirtualRows';
 import { useOnline } from '../../lib/data/online';

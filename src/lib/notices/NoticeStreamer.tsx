@@ -8,7 +8,8 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { ERRORS } from '../../../common/api/errors';
-import { NOTICE_POLL_MS, type FileMessageEvent, type FileMessagePage } from '../../../common/api/notices';
+import { NOTICES } from '../../../common/api/endpoints/notices';
+import { NOTICE_POLL_MS, type FileMessageEvent } from '../../../common/api/notices';
 import { API } from '../../../common/api/paths';
 import { describeFileMessage } from '../../../common/notices/describe';
 import { api } from '../api';
@@ -26,7 +27,7 @@ registerNoticeOutboxExecutors();
 async function notifyDesktop(event: FileMessageEvent): Promise<void> {
   const desktop = typeof window !== 'undefined' ? window.desktop : undefined;
   if (!desktop?.notify) return;
-  const page = await api.postForm<FileMessagePage>(API.fileMsgList, { pageSize: '10' }, { onError: () => undefined });
+  const page = await api.call(NOTICES.fileMsgList, { pageSize: '10' }, { onError: () => undefined });
   const message = page.items.find((m) => m.id === event.id);
   if (!message || message.read) return;
   await desktop.notify({
@@ -80,7 +81,7 @@ function startFor(client: QueryClient, account: string): () => void {
 
 /** The counts call with the default reaction of the API client (no quiet handler). */
 function fetchCountsLoud(): Promise<unknown> {
-  return api.get(API.noticeUnreadCount).catch(() => undefined);
+  return api.call(NOTICES.unreadCount).catch(() => undefined);
 }
 
 export function NoticeStreamer() {

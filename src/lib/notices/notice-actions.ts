@@ -5,6 +5,7 @@
  * the other tabs at once (the stream's channel); the server's answer then sets the exact counts.
  */
 import { onlineManager, type QueryClient } from '@tanstack/react-query';
+import { NOTICES } from '../../../common/api/endpoints/notices';
 import type { FileMessageChange, SystemUnreadCount } from '../../../common/api/notices';
 import { API } from '../../../common/api/paths';
 import { api } from '../api';
@@ -83,7 +84,7 @@ export async function markFileMessagesRead(ids: readonly string[]): Promise<void
   const queue = () => enqueueOutbox(NOTICE_OUTBOX_KINDS.fileRead, { ids: [...ids] }, ids.length === 1 ? '标记 1 条文件消息已读' : `标记 ${ids.length} 条文件消息已读`);
   if (!onlineManager.isOnline()) return queue();
   try {
-    const answer = await api.post<FileMessageChange>(API.fileMsgMarkRead, { ids });
+    const answer = await api.call(NOTICES.fileMsgMarkRead, { ids: [...ids] });
     setCounts(queryClient, (c) => ({ ...c, file: answer.unread }));
   } catch (e) {
     if (noAnswer(e)) return queue();
@@ -101,13 +102,13 @@ export async function markAllFileMessagesRead(): Promise<void> {
     }
     return markFileMessagesRead([...unread]);
   }
-  const answer = await api.postForm<FileMessageChange>(API.fileMsgMarkAllRead, {});
+  const answer = await api.call(NOTICES.fileMsgMarkAllRead, {});
   editFileLists(queryClient, (page) => ({ ...page, items: page.items.map((m) => (m.read ? m : { ...m, read: true })) }));
   setCounts(queryClient, (c) => ({ ...c, file: answer.unread }));
 }
 
 export async function deleteFileMessages(ids: readonly string[]): Promise<void> {
-  const answer = await api.post<FileMessageChange>(API.fileMsgDelete, { ids });
+  const answer = await api.call(NOTICES.fileMsgDelete, { ids: [...ids] });
   const change: LocalNoticeChange = { kind: 'fileDeleted', ids: [...ids] };
   applyLocalChange(change);
   tellOtherTabs(change);
@@ -142,7 +143,7 @@ export async function markAllSystemNoticesRead(): Promise<void> {
 export function registerNoticeOutboxExecutors(): void {
   const refusal = (e: unknown) => (e instanceof ApiCallError && e.failure.kind === 'badRequest' ? { state: 'failed' as const, reason: e.message || '服务器拒绝了此操作' } : null);
   registerOutboxExecutor<{ ids: string[] }, FileMessageChange>(NOTICE_OUTBOX_KINDS.fileRead, {
-    send: (p, _opId, signal) => api.post<FileMessageChange>(API.fileMsgMarkRead, { ids: p.ids }, { signal, onError: () => undefined }),
+    send: (p, _opId, signal) => api.call(NOTICES.fileMsgMarkRead, { ids: p.ids }, { signal, onError: () => undefined }),
     refusal,
     sent: (_p, answer) => setCounts(queryClient, (c) => ({ ...c, file: answer.unread })),
   });

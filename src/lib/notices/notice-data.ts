@@ -4,8 +4,8 @@
  * (notice-stream.ts, started by NoticeStreamer) keeps them current; pages never call fetch.
  */
 import { useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { NOTICES, type FileMessageListForm } from '../../../common/api/endpoints/notices';
 import type {
-  FileMessageListForm,
   FileMessagePage,
   NoticePopup,
   SystemNoticeListRequest,
@@ -29,7 +29,7 @@ export const EMPTY_COUNTS: UnreadCounts = { file: 0, system: 0, systemParts: { t
 
 /** Counts never toast: a badge shows what it last knew. */
 export function fetchCounts(signal?: AbortSignal): Promise<UnreadCounts> {
-  return api.get<UnreadCounts>(API.noticeUnreadCount, { signal, onError: () => undefined });
+  return api.call(NOTICES.unreadCount, undefined, { signal, onError: () => undefined });
 }
 
 /** Both unread counts (header and sidebar badges); the stream pushes changes into this query. */
@@ -43,10 +43,10 @@ export function setCounts(client: QueryClient, change: (c: UnreadCounts) => Unre
 
 /** list (no keyword) or search (keyword): spec §7, form-encoded. */
 function loadFilePage(form: FileMessageListForm, cursor: string | null, signal: AbortSignal): Promise<FileMessagePage> {
-  const fields: Record<string, string> = {};
-  for (const [k, v] of Object.entries(form)) if (v !== undefined && v !== '') fields[k] = String(v);
+  // Empty fields are left out (the server reads an absent field as "any").
+  const fields: FileMessageListForm = Object.fromEntries(Object.entries(form).filter(([, v]) => v !== undefined && v !== ''));
   if (cursor) fields.cursor = cursor;
-  return api.postForm<FileMessagePage>(form.keyword ? API.fileMsgSearch : API.fileMsgList, fields, { signal });
+  return api.call(form.keyword ? NOTICES.fileMsgSearch : NOTICES.fileMsgList, fields, { signal });
 }
 
 export function useFileMessages(form: FileMessageListForm) {
