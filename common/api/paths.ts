@@ -247,20 +247,10 @@ export const API = {
   fileSecurityGet: '/api/v2/fileSecurity/get',
   /** Admins: `POST` FileSecurityUpdateRequest → FileSecuritySettings. */
   fileSecurityUpdate: '/api/v2/fileSecurity/update',
-  /**
-   * Spec §7 checkSwap (path ours): `POST {ids}` (SwapCheckRequest) → SwapCheckResponse. Exchange-area
-   * files (and folders' files) put in from this network build are checked against the tenant's
-   * exchange rules; those that pass become usable from the other build, the others are intercepted.
-   */
+  /** Exchange area (spec §7; declared in endpoints/exchange.ts). */
   checkSwap: '/api/v2/file/checkSwap',
-  /** Spec §7 fileSafe/check (path ours): the same checks on demand, nothing changes. */
   fileSafeCheck: '/api/v2/file/fileSafe/check',
-  /** Spec §7: `POST` ProcessedListRequest → ProcessedListResponse (intercepted files dealt with; deals with `ids`). */
   processedList: '/api/v2/file/processed/list',
-  /**
-   * Spec §7 keepOnDownload (path ours, GET as the spec says; needs X-Client-Platform like keepOnUpload):
-   * `?id=` → KeepOnDownloadResponse, the address that downloads the intercepted file once.
-   */
   keepOnDownload: '/api/v2/file/keepOnDownload',
   /** Spec §7: `GET ?id=` → CanOperationResponse. */
   canOperationForShare: '/api/v2/onlyoffice/canoperationforshare',

@@ -592,10 +592,6 @@ export interface ExchangeInfo {
   checkedAt: number | null;
 }
 
-/** `POST checkSwap` and `POST fileSafe/check` {ids}: files or folders (their files) of the exchange area. */
-export interface SwapCheckRequest {
-  ids: string[];
-}
 export interface SwapCheckResult {
   id: string;
   name: string;
@@ -620,13 +616,7 @@ export interface InterceptedFile {
 }
 export type InterceptDecision = 'dismiss' | 'delete';
 
-/** `POST /api/v2/file/processed/list`: with `ids` + `decision` deals with intercepted files; answers the processed ones, newest first. */
-export interface ProcessedListRequest {
-  ids?: string[];
-  decision?: InterceptDecision;
-  cursor?: string | null;
-  pageSize?: number;
-}
+/** `POST /api/v2/file/processed/list` (request: endpoints/exchange.ts). */
 export interface ProcessedListResponse {
   items: InterceptedFile[];
   nextCursor: string | null;

@@ -58,11 +58,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/v2/shareApply/reject': 'apply.reject',
   'POST /api/v2/shareApply/withdraw': 'apply.withdraw',
   'POST /api/v2/fileSecurity/update': 'tenant.sharePolicy',
-  'POST /api/v2/file/checkSwap': 'exchange.check',
-  'POST /api/v2/file/fileSafe/check': 'exchange.safeCheck',
-  // With ids and a decision it deals with intercepted files; without, a read (the service says which).
-  'POST /api/v2/file/processed/list': 'exchange.process',
-  'GET /api/v2/file/keepOnDownload': 'exchange.confirmDownload',
 
   // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
   'POST /api/shareFile/list': null,

@@ -5,6 +5,7 @@ import { AUTH } from './auth';
 import { CONFIG } from './config';
 import { DICTIONARIES } from './dictionaries';
 import { FILE_STATES } from './file-states';
+import { EXCHANGE } from './exchange';
 import { FILES } from './files';
 import { GROUPS } from './groups';
 import { NOTICES } from './notices';
@@ -24,6 +25,7 @@ export const DOMAINS = {
   auth: AUTH,
   config: CONFIG,
   dictionaries: DICTIONARIES,
+  exchange: EXCHANGE,
   files: FILES,
   fileStates: FILE_STATES,
   groups: GROUPS,

@@ -1,10 +1,10 @@
+import type { ProcessedListRequest } from '../../../common/api/endpoints/exchange';
 import { ERRORS } from '../../../common/api/errors';
 import { API } from '../../../common/api/paths';
 import {
   EXCHANGE_TEXT_SCAN_BYTES,
   type InterceptedFile,
   type KeepOnDownloadResponse,
-  type ProcessedListRequest,
   type ProcessedListResponse,
   type SwapCheckResponse,
   type SwapCheckResult,

@@ -8,6 +8,7 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useMemo } from 'react';
 import { API } from '../../../common/api/paths';
 import { DICTIONARIES } from '../../../common/api/endpoints/dictionaries';
+import { EXCHANGE } from '../../../common/api/endpoints/exchange';
 import { GROUPS } from '../../../common/api/endpoints/groups';
 import { PRE_UPLOAD } from '../../../common/api/endpoints/pre-upload';
 import type {
@@ -22,7 +23,6 @@ import type {
   FileSecuritySettings,
   FileSecurityUpdateRequest,
   InterceptedFile,
-  KeepOnDownloadResponse,
   LinkCreateRequest,
   LinkDownloadResponse,
   LinkInfo,
@@ -33,7 +33,6 @@ import type {
   MyLinksResponse,
   MySharesRequest,
   MySharesResponse,
-  ProcessedListResponse,
   ShareApplication,
   ShareCreateRequest,
   ShareCreateResponse,
@@ -78,11 +77,11 @@ export const approveApplications = (body: ApplicationApproveRequest) => api.post
 export const rejectApplications = (ids: string[], comment: string) => api.post<ApplicationDecisionResponse>(API.applyReject, { ids, comment });
 export const updateFileSecurity = (body: FileSecurityUpdateRequest) => api.post<FileSecuritySettings>(API.fileSecurityUpdate, body);
 export const canOperate = (id: string, signal?: AbortSignal) => api.get<CanOperationResponse>(API.canOperationForShare, { query: { id }, signal });
-export const checkSwap = (ids: string[]) => api.post<SwapCheckResponse>(API.checkSwap, { ids });
-export const fileSafeCheck = (ids: string[]) => api.post<SwapCheckResponse>(API.fileSafeCheck, { ids });
-export const processIntercepted = (ids: string[], decision: 'dismiss' | 'delete') => api.post<ProcessedListResponse>(API.processedList, { ids, decision });
+export const checkSwap = (ids: string[]) => api.call(EXCHANGE.checkSwap, { ids });
+export const fileSafeCheck = (ids: string[]) => api.call(EXCHANGE.fileSafeCheck, { ids });
+export const processIntercepted = (ids: string[], decision: 'dismiss' | 'delete') => api.call(EXCHANGE.processedList, { ids, decision });
 /** keepOnDownload changes state: the platform header says it is the app asking (like keepOnUpload). */
-export const confirmDownload = (id: string) => api.get<KeepOnDownloadResponse>(API.keepOnDownload, { query: { id }, headers: { [HEADER_PLATFORM]: currentPlatform() } });
+export const confirmDownload = (id: string) => api.call(EXCHANGE.keepOnDownload, { id }, { headers: { [HEADER_PLATFORM]: currentPlatform() } });
 
 // The link visitor's calls (public; the server answers 401 when the tenant wants a session).
 export const openLink = (token: string, code?: string, opts: Quiet = {}) => api.post<LinkOpenResponse>(API.linkOpen, { token, ...(code ? { code } : {}) }, opts);
