@@ -78,7 +78,7 @@ export const API = {
   // file operations of spec §7 (POST + JSON unless said otherwise; payloads in types.ts)
   /** Entries by id, in one call (FileMultiListRequest): refreshes selected rows after a batch action. */
   fileMultiList: '/api/file/multi/list',
-  /** The 共享文件 page: what others share with the caller (SharedListRequest → SharedListResponse, sharing.ts). */
+  /** The 共享文件 page (endpoints/shares.ts). */
   shareFileList: '/api/shareFile/list',
   /** Folder-picker tree for move/copy: one level of folders, loaded lazily by parent. */
   dirList: '/api/file/dir/list',
@@ -195,64 +195,38 @@ export const API = {
 
   // sharing (issue 15): payloads and rules in sharing.ts. Every entry id is checked against the caller's
   // tenant and what they may see (unknown → 404); share, link and application ids against the caller.
-  /** `POST` ShareCreateRequest → ShareCreateResponse; SHARE_APPROVAL_REQUIRED when the policy wants an application. */
+  /** Shares, links, applications, file security: declared in endpoints/shares.ts, links.ts, applications.ts. */
   shareCreate: '/api/v2/share/create',
-  /** `POST` ShareUpdateRequest → ShareInfo (the sharer's own shares). */
   shareUpdate: '/api/v2/share/update',
-  /** `POST {ids}` (ShareIdsRequest) → {revoked}: in force no more, from the recipients' next call. */
   shareRevoke: '/api/v2/share/revoke',
-  /** `POST` MySharesRequest → MySharesResponse (我的分享, internal shares). */
   shareMine: '/api/v2/share/mine',
-  /** `POST` ApprovalCheckRequest → ApprovalCheckResponse: whether an application is needed, and its approvers. */
   shareCheck: '/api/v2/share/check',
-  /** `POST` LinkCreateRequest → LinkInfo; SHARE_APPROVAL_REQUIRED as above. */
   linkCreate: '/api/v2/shareLink/create',
   linkUpdate: '/api/v2/shareLink/update',
   linkRevoke: '/api/v2/shareLink/revoke',
-  /** `POST` MyLinksRequest → MyLinksResponse (我的分享, links with their counts). */
   linkMine: '/api/v2/shareLink/mine',
-  /** Visitor (public unless publicDownLoad is off): `POST` LinkOpenRequest → LinkOpenResponse. */
   linkOpen: '/api/v2/shareLink/open',
-  /** Visitor: `POST` LinkListRequest → LinkListResponse. */
   linkList: '/api/v2/shareLink/list',
-  /** Visitor: `POST` LinkDownloadRequest → LinkDownloadResponse (counts; DEP10213 past the limit). */
   linkDownload: '/api/v2/shareLink/download',
-  /** Visitor: `GET /api/v2/shareLink/file/<ticket>` → the bytes (attachment, Range). */
+  /** Visitor: `GET|HEAD /api/v2/shareLink/file/<ticket>` → the bytes (attachment, Range; server/routes/ticket-route.ts). */
   linkFilePrefix: '/api/v2/shareLink/file/',
-  /**
-   * Visitor: `GET /api/v2/shareLink/preview/<id>?v=<visit>` → a rendition, as `previewPrefix` (watermarked
-   * pictures and `no-store` when preview-only); never the original as an attachment, whatever is left of
-   * the link's downloads.
-   */
   linkPreviewPrefix: '/api/v2/shareLink/preview/',
-  /** Visitor: `GET /api/v2/shareLink/thumbnail/<id>?v=<visit>` → WebP thumbnail. */
   linkThumbnailPrefix: '/api/v2/shareLink/thumbnail/',
-  /** Signed-in visitor: `POST` LinkSaveRequest → LinkSaveResponse (copies into 个人文件). */
   linkSave: '/api/v2/shareLink/save',
-  /** `POST` ApplicationSubmitRequest → ShareApplication. */
   applySubmit: '/api/v2/shareApply/submit',
-  /** `POST` ApplicationListRequest → ApplicationListResponse: the caller's applications (我的申请). */
   applyMine: '/api/v2/shareApply/mine',
-  /** `POST` ApplicationListRequest → ApplicationListResponse: waiting for / decided by the caller (审批). */
   applyTodo: '/api/v2/shareApply/todo',
-  /** `POST {id}` → ShareApplication (the applicant or one of its approvers). */
   applyGet: '/api/v2/shareApply/get',
-  /** `POST` ApplicationApproveRequest → ApplicationDecisionResponse (batch; each id answered on its own). */
   applyApprove: '/api/v2/shareApply/approve',
-  /** `POST` ApplicationRejectRequest → ApplicationDecisionResponse. */
   applyReject: '/api/v2/shareApply/reject',
-  /** `POST {id}` → ShareApplication: the applicant takes back a pending application. */
   applyWithdraw: '/api/v2/shareApply/withdraw',
-  /** Admins: `GET` → FileSecuritySettings (sharing policy and exchange rules: /main/system/fileSecurity). */
   fileSecurityGet: '/api/v2/fileSecurity/get',
-  /** Admins: `POST` FileSecurityUpdateRequest → FileSecuritySettings. */
   fileSecurityUpdate: '/api/v2/fileSecurity/update',
   /** Exchange area (spec §7; declared in endpoints/exchange.ts). */
   checkSwap: '/api/v2/file/checkSwap',
   fileSafeCheck: '/api/v2/file/fileSafe/check',
   processedList: '/api/v2/file/processed/list',
   keepOnDownload: '/api/v2/file/keepOnDownload',
-  /** Spec §7: `GET ?id=` → CanOperationResponse. */
   canOperationForShare: '/api/v2/onlyoffice/canoperationforshare',
   // notices (issue 16): declared in endpoints/notices.ts; the meaning of the counts in notices.ts.
   noticeUnreadCount: '/api/v2/notice/unread/count',

@@ -31,6 +31,8 @@
  *   would refuse to a create: share-terms.ts.
  */
 import type { ApprovedLinkTerms, ApprovedShareTerms } from './share-terms';
+import type { LinkSettings } from './endpoints/links';
+import type { ShareCreateRequest } from './endpoints/shares';
 import type { FileEntry, FileKind, UserRef } from './types';
 
 // ---- permissions and recipients -----------------------------------------------------------------
@@ -81,34 +83,12 @@ export interface ShareGrantInfo {
 
 // ---- internal shares ------------------------------------------------------------------------------
 
-/** `POST /api/v2/share/create`: one share per entry and recipient (an existing one is updated). */
-export interface ShareCreateRequest {
-  fileIds: string[];
-  recipients: ShareRecipient[];
-  permission: SharePermission;
-  /** Days (static data `validity`); 0 = until revoked. */
-  validityDays: number;
-}
 
 export interface ShareCreateResponse {
   shares: ShareInfo[];
 }
 
-/**
- * `POST /api/v2/share/update`: a new permission and/or validity (counted from now). Judged against the
- * share's ceiling (see "Approved terms are a ceiling" below): narrowing is always accepted, widening may
- * answer SHARE_APPROVAL_REQUIRED with `reasons` like a create.
- */
-export interface ShareUpdateRequest {
-  id: string;
-  permission?: SharePermission;
-  validityDays?: number;
-}
 
-/** `POST /api/v2/share/revoke` and `/api/v2/shareLink/revoke`: shares or links of the caller. */
-export interface ShareIdsRequest {
-  ids: string[];
-}
 
 export type ShareState = 'active' | 'expired' | 'revoked';
 export const SHARE_STATE_LABELS: Record<ShareState, string> = { active: '生效中', expired: '已过期', revoked: '已取消' };
@@ -138,14 +118,6 @@ export interface ShareInfo {
   approvedTerms: ApprovedShareTerms | null;
 }
 
-/** `POST /api/v2/share/mine`: 我的分享 (internal shares), newest first, keyset pages. */
-export interface MySharesRequest {
-  /** Only these states (default: all). */
-  states?: ShareState[];
-  keyword?: string;
-  cursor?: string | null;
-  pageSize?: number;
-}
 export interface MySharesResponse {
   items: ShareInfo[];
   nextCursor: string | null;
@@ -153,22 +125,6 @@ export interface MySharesResponse {
 
 // ---- 共享文件: what others shared with me --------------------------------------------------------
 
-/**
- * `POST /api/shareFile/list` (spec §7). parentId null: the entries shared with the caller (each with
- * `share`), newest share first, optionally of one sharer (`sharerId`); the first page also lists every
- * sharer with how many entries (`sharers`: the page groups by who shared). parentId set: the folder's
- * children, when the caller may see it through a share (each with the inherited `share`).
- */
-export interface SharedListRequest {
-  parentId: string | null;
-  /** Ignored (kept for the spec's FileListRequest shape). */
-  category?: number;
-  sharerId?: string | null;
-  sortField?: 'name' | 'size' | 'updatedAt';
-  sortOrder?: 'asc' | 'desc';
-  cursor?: string | null;
-  pageSize?: number;
-}
 
 export interface SharerSummary {
   user: UserRef;
@@ -206,32 +162,8 @@ export function shareLinkPath(token: string, page: 'shareLink' | 'downLoadM' | '
   return `/${page}/${encodeURIComponent(token)}`;
 }
 
-/** What a link is made with (create, and the link part of an application). */
-export interface LinkSettings {
-  /** A chosen code (LINK_CODE_PATTERN), '' for a generated one, null for none (refused while keyCreate is on). */
-  code: string | null;
-  validityDays: number;
-  /** Downloads allowed (a file, or a ZIP of several, counts one); null = unlimited. */
-  downloadLimit: number | null;
-  previewOnly: boolean;
-}
 
-/** `POST /api/v2/shareLink/create`: a link for one file or folder. */
-export interface LinkCreateRequest extends LinkSettings {
-  fileId: string;
-}
 
-/**
- * `POST /api/v2/shareLink/update`: changes apply at once (a new validity counts from now). Judged
- * against the link's ceiling like a share update (see "Approved terms are a ceiling" below).
- */
-export interface LinkUpdateRequest {
-  id: string;
-  code?: string | null;
-  validityDays?: number;
-  downloadLimit?: number | null;
-  previewOnly?: boolean;
-}
 
 export interface LinkInfo {
   id: string;
@@ -252,8 +184,6 @@ export interface LinkInfo {
   approvedTerms: ApprovedLinkTerms | null;
 }
 
-/** `POST /api/v2/shareLink/mine`: 我的分享 (links), newest first. */
-export type MyLinksRequest = MySharesRequest;
 export interface MyLinksResponse {
   items: LinkInfo[];
   nextCursor: string | null;
@@ -261,16 +191,6 @@ export interface MyLinksResponse {
 
 // ---- the visitor's side (public unless the tenant's publicDownLoad switch is off) -----------------
 
-/**
- * `POST /api/v2/shareLink/open {token, code?}`. Without a code: `{needCode: true}` for a link with a
- * code AND for a token nobody issued (the two look alike), else the link opened. With a code: the link
- * opened, or LINK_INVALID for a wrong code and an unknown token alike (counted and throttled).
- * A revoked or expired link answers LINK_GONE; every use after that too.
- */
-export interface LinkOpenRequest {
-  token: string;
-  code?: string;
-}
 
 export type LinkOpenResponse = { needCode: true } | ({ needCode: false } & LinkVisit);
 
@@ -300,13 +220,6 @@ export interface LinkEntry {
   updatedAt: number;
 }
 
-/** `POST /api/v2/shareLink/list`: one folder of the link (parentId null = the link's root folder). */
-export interface LinkListRequest {
-  visit: string;
-  parentId: string | null;
-  cursor?: string | null;
-  pageSize?: number;
-}
 export interface LinkListResponse {
   items: LinkEntry[];
   nextCursor: string | null;
@@ -315,7 +228,7 @@ export interface LinkListResponse {
 }
 
 /**
- * `POST /api/v2/shareLink/download {visit, ids}`: one file, or a ZIP of several entries / a folder.
+ * `POST /api/v2/shareLink/download {visit, ids}` (LinkDownloadRequest: endpoints/links.ts): one file, or a ZIP of several entries / a folder.
  * Counts one download (refused with DEP10213, HTTP 500, once the limit is reached; the client goes to
  * /downloadExceeded) and answers the address of the bytes: `GET /api/v2/shareLink/file/<ticket>`, an
  * attachment, good for LINK_TICKET_TTL_MS. The ticket gives ONE COPY (issue 35):
@@ -349,10 +262,6 @@ export interface LinkListResponse {
  * - A ticket never gives more than the link allows when it is used: revocation, expiry and the
  *   tenant's switches are checked on every request.
  */
-export interface LinkDownloadRequest {
-  visit: string;
-  ids: string[];
-}
 export interface LinkDownloadResponse {
   url: string;
   downloadsLeft: number | null;
@@ -370,12 +279,6 @@ export function ticketResumeAllowance(size: number): number {
   return Math.min(LINK_TICKET_RESUME_MAX, Math.floor(size / 4));
 }
 
-/** `POST /api/v2/shareLink/save`: a signed-in visitor copies entries into 个人文件 (a folder, or the root). */
-export interface LinkSaveRequest {
-  visit: string;
-  ids: string[];
-  targetParentId: string | null;
-}
 export interface LinkSaveResponse {
   saved: number;
 }
@@ -429,24 +332,12 @@ export interface FileSecuritySettings {
   names: Record<string, string>;
 }
 
-/** `POST /api/v2/fileSecurity/update` (admins): either part or both. */
-export interface FileSecurityUpdateRequest {
-  sharePolicy?: SharePolicy;
-  exchangeRules?: ExchangeRules;
-  sensitiveKeywords?: string[];
-}
 export const SENSITIVE_KEYWORDS_MAX = 200;
 export const APPLICATION_TTL_MAX_DAYS = 90;
 
 export type ShareKind = 'share' | 'link';
 export const SHARE_KIND_LABELS: Record<ShareKind, string> = { share: '内部共享', link: '外链分享' };
 
-/** `POST /api/v2/share/check`: does this share or link need approval, and who may approve it. */
-export interface ApprovalCheckRequest {
-  kind: ShareKind;
-  fileIds: string[];
-  recipients?: ShareRecipient[];
-}
 export interface ApprovalCheckResponse {
   required: boolean;
   /** Why (Chinese, one line each), empty when not required. */
@@ -466,22 +357,6 @@ export const APPLICATION_STATE_LABELS: Record<ApplicationState, string> = {
   expired: '已过期',
 };
 
-/** `POST /api/v2/shareApply/submit`. */
-export interface ApplicationSubmitRequest {
-  kind: ShareKind;
-  fileIds: string[];
-  share?: Omit<ShareCreateRequest, 'fileIds'>;
-  link?: LinkSettings;
-  /**
-   * kind link: a link of the applicant's (of the same entry, in force) that this application widens
-   * past its ceiling (share-terms.ts): on approval that link — same address — takes these terms and
-   * this approval as its new ceiling, instead of a new link being made. (A share is widened by an
-   * application for the same entry and recipient: approval updates the share in force.)
-   */
-  linkId?: string;
-  reason: string;
-  approverId: string;
-}
 export const APPLICATION_REASON_MAX = 500;
 export const APPLICATION_COMMENT_MAX = 500;
 
@@ -521,33 +396,11 @@ export interface ShareApplication {
   linkIds: string[];
 }
 
-/** `POST /api/v2/shareApply/mine` (我的申请) and `/api/v2/shareApply/todo` (审批: mine to decide, or decided by me). */
-export interface ApplicationListRequest {
-  states?: ApplicationState[];
-  kind?: ShareKind;
-  /** todo only: 'pending' = waiting for me (default), 'done' = I decided. */
-  box?: 'pending' | 'done';
-  keyword?: string;
-  cursor?: string | null;
-  pageSize?: number;
-}
 export interface ApplicationListResponse {
   items: ShareApplication[];
   nextCursor: string | null;
 }
 
-/** `POST /api/v2/shareApply/approve`: many at once (batch); each answered on its own. */
-export interface ApplicationApproveRequest {
-  ids: string[];
-  comment?: string;
-  /** For a first level followed by a second: whom to pass it to (default the first candidate). */
-  nextApproverId?: string;
-}
-export interface ApplicationRejectRequest {
-  ids: string[];
-  /** Required: the applicant is told why. */
-  comment: string;
-}
 export interface ApplicationDecisionResult {
   id: string;
   ok: boolean;
@@ -557,10 +410,6 @@ export interface ApplicationDecisionResult {
 }
 export interface ApplicationDecisionResponse {
   results: ApplicationDecisionResult[];
-}
-/** `POST /api/v2/shareApply/withdraw {id}`. */
-export interface ApplicationIdRequest {
-  id: string;
 }
 /** `POST /api/v2/shareApply/get {id}`: the applicant or an approver of it. */
 

@@ -42,37 +42,13 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'POST /api/v2/notice/manage/withdraw': 'notice.withdraw',
   'POST /api/v2/notice/manage/delete': 'notice.delete',
 
-  // Sharing (issue 15): shares, links (the visitor's calls too), applications, settings, exchange area.
-  'POST /api/v2/share/create': 'share.create',
-  'POST /api/v2/share/update': 'share.update',
-  'POST /api/v2/share/revoke': 'share.revoke',
-  'POST /api/v2/shareLink/create': 'link.create',
-  'POST /api/v2/shareLink/update': 'link.update',
-  'POST /api/v2/shareLink/revoke': 'link.revoke',
-  'POST /api/v2/shareLink/open': 'link.open',
-  'POST /api/v2/shareLink/download': 'link.download',
-  'GET /api/v2/shareLink/preview/:id': 'link.preview',
-  'POST /api/v2/shareLink/save': 'link.save',
-  'POST /api/v2/shareApply/submit': 'apply.submit',
-  'POST /api/v2/shareApply/approve': 'apply.approve',
-  'POST /api/v2/shareApply/reject': 'apply.reject',
-  'POST /api/v2/shareApply/withdraw': 'apply.withdraw',
-  'POST /api/v2/fileSecurity/update': 'tenant.sharePolicy',
 
   // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
-  'POST /api/shareFile/list': null,
   'POST /api/staticData/list': null,
   'POST /api/syn/content': null,
   'POST /api/syn/check': null,
-  'POST /api/v2/share/mine': null,
-  'POST /api/v2/share/check': null,
-  'POST /api/v2/shareLink/mine': null,
-  'POST /api/v2/shareLink/list': null,
   // The headers of a ticket's bytes: takes nothing, records nothing (the download was recorded when counted).
   'HEAD /api/v2/shareLink/file/:ticket': null,
-  'POST /api/v2/shareApply/mine': null,
-  'POST /api/v2/shareApply/todo': null,
-  'POST /api/v2/shareApply/get': null,
   'PUT /api/test/raw-sink': null,
   // Notices: reading them, and marking or removing one's own messages, are not actions.
   'POST /api/sysMsg/list': null,

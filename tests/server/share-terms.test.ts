@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
-import type { ApplicationDecisionResponse, LinkInfo, LinkSettings, ShareInfo, SharePermission } from '../../common/api/sharing';
+import type { ApplicationDecisionResponse, LinkInfo, ShareInfo, SharePermission } from '../../common/api/sharing';
+import type { LinkSettings } from '../../common/api/endpoints/links';
 import { rowsOf } from './action-log-kit';
 import { mkdir, text } from './file-kit';
 import { ADMIN, loggedInClient, startServer, type Answer, type Client, type TestServer } from './helpers';

@@ -1,16 +1,7 @@
 import { expect } from 'vitest';
 import { API } from '../../common/api/paths';
-import type {
-  LinkCreateRequest,
-  LinkInfo,
-  LinkOpenResponse,
-  ShareApplication,
-  ShareCreateResponse,
-  SharePermission,
-  SharePolicy,
-  ShareRecipient,
-  SharedListResponse,
-} from '../../common/api/sharing';
+import type { LinkInfo, LinkOpenResponse, ShareApplication, ShareCreateResponse, SharePermission, SharePolicy, ShareRecipient, SharedListResponse } from '../../common/api/sharing';
+import type { LinkCreateRequest } from '../../common/api/endpoints/links';
 import { DEFAULT_SHARE_POLICY } from '../../common/api/sharing';
 import { API as PATHS } from '../../common/api/paths';
 import { addUser, createDepartment, INITIAL_PASSWORD } from './org-kit';

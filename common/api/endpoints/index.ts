@@ -1,6 +1,7 @@
 import type { AnyEndpoint } from '../endpoint';
 import { ACCOUNT } from './account';
 import { ACTION_LOG } from './action-log';
+import { APPLICATIONS } from './applications';
 import { AUTH } from './auth';
 import { CONFIG } from './config';
 import { DICTIONARIES } from './dictionaries';
@@ -8,8 +9,10 @@ import { FILE_STATES } from './file-states';
 import { EXCHANGE } from './exchange';
 import { FILES } from './files';
 import { GROUPS } from './groups';
+import { LINKS } from './links';
 import { NOTICES } from './notices';
 import { ORG } from './org';
+import { SHARES } from './shares';
 import { PRE_UPLOAD } from './pre-upload';
 import { USER_ADMIN } from './user-admin';
 import { USER_IMPORT } from './user-import';
@@ -22,6 +25,7 @@ import { UPLOADS } from './uploads';
 export const DOMAINS = {
   account: ACCOUNT,
   actionLog: ACTION_LOG,
+  applications: APPLICATIONS,
   auth: AUTH,
   config: CONFIG,
   dictionaries: DICTIONARIES,
@@ -29,8 +33,10 @@ export const DOMAINS = {
   files: FILES,
   fileStates: FILE_STATES,
   groups: GROUPS,
+  links: LINKS,
   notices: NOTICES,
   org: ORG,
+  shares: SHARES,
   preUpload: PRE_UPLOAD,
   userAdmin: USER_ADMIN,
   userImport: USER_IMPORT,

@@ -1,20 +1,8 @@
 import { ERRORS } from '../../../common/api/errors';
-import {
-  APPLICATION_COMMENT_MAX,
-  APPLICATION_REASON_MAX,
-  SHARE_MAX_FILES,
-  type ApplicationApproveRequest,
-  type ApplicationDecisionResponse,
-  type ApplicationDecisionResult,
-  type ApplicationListRequest,
-  type ApplicationListResponse,
-  type ApplicationSubmitRequest,
-  type ApprovalCheckRequest,
-  type ApprovalCheckResponse,
-  type LinkSettings,
-  type ShareApplication,
-  type ShareCreateRequest,
-} from '../../../common/api/sharing';
+import { APPLICATION_COMMENT_MAX, APPLICATION_REASON_MAX, SHARE_MAX_FILES, type ApplicationDecisionResponse, type ApplicationDecisionResult, type ApplicationListResponse, type ApprovalCheckResponse, type ShareApplication } from '../../../common/api/sharing';
+import type { ApplicationApproveRequest, ApplicationListRequest, ApplicationSubmitRequest, ApprovalCheckRequest } from '../../../common/api/endpoints/applications';
+import type { LinkSettings } from '../../../common/api/endpoints/links';
+import type { ShareCreateRequest } from '../../../common/api/endpoints/shares';
 import type { ShareApplicationsTable, ShareApplicationStepsTable } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { newId } from '../../ids';

@@ -1,15 +1,6 @@
 import { ERRORS } from '../../../common/api/errors';
-import {
-  APPLICATION_TTL_MAX_DAYS,
-  DEFAULT_EXCHANGE_RULES,
-  DEFAULT_SHARE_POLICY,
-  SENSITIVE_KEYWORDS_MAX,
-  type ApproverRule,
-  type ExchangeRules,
-  type FileSecuritySettings,
-  type FileSecurityUpdateRequest,
-  type SharePolicy,
-} from '../../../common/api/sharing';
+import { APPLICATION_TTL_MAX_DAYS, DEFAULT_EXCHANGE_RULES, DEFAULT_SHARE_POLICY, SENSITIVE_KEYWORDS_MAX, type ApproverRule, type ExchangeRules, type FileSecuritySettings, type SharePolicy } from '../../../common/api/sharing';
+import type { FileSecurityUpdateRequest } from '../../../common/api/endpoints/shares';
 import { DEFAULT_SENSITIVE_KEYWORDS } from '../../../common/transfer/checks';
 import { AppError } from '../../http/app-error';
 import type { CheckRepository } from '../../repositories/check-repository';
@@ -107,7 +98,8 @@ export class FileSecurityService {
     const detail: Record<string, unknown> = {};
     actionLog.record({ action: 'tenant.sharePolicy', targets: [target('setting', 'fileSecurity', '文件安全')], detail });
     if (req.sharePolicy) {
-      const policy = await this.checkedPolicy(caller.tenantId, req.sharePolicy);
+      // secondApprover may be left out of the body: no second level, as null says.
+      const policy = await this.checkedPolicy(caller.tenantId, { ...req.sharePolicy, secondApprover: req.sharePolicy.secondApprover ?? null });
       await this.settings.set(caller.tenantId, POLICY_KEY, policy, now);
       detail.sharePolicy = JSON.stringify(policy);
     }

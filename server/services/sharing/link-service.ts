@@ -1,17 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { ERRORS } from '../../../common/api/errors';
-import {
-  LINK_CODE_ALPHABET,
-  LINK_CODE_LENGTH,
-  LINK_CODE_PATTERN,
-  LINK_MAX_DOWNLOAD_LIMIT,
-  type LinkCreateRequest,
-  type LinkInfo,
-  type LinkSettings,
-  type LinkUpdateRequest,
-  type MyLinksRequest,
-  type MyLinksResponse,
-} from '../../../common/api/sharing';
+import { LINK_CODE_ALPHABET, LINK_CODE_LENGTH, LINK_CODE_PATTERN, LINK_MAX_DOWNLOAD_LIMIT, type LinkInfo, type MyLinksResponse } from '../../../common/api/sharing';
+import type { LinkCreateRequest, LinkSettings, LinkUpdateRequest, MyLinksRequest } from '../../../common/api/endpoints/links';
 import { beyondLinkCeiling, widerLinkTerms, type ApprovedLinkTerms, type LinkTerms } from '../../../common/api/share-terms';
 import type { FilesTable, ShareLinksTable } from '../../db/schema';
 import { AppError } from '../../http/app-error';

@@ -1,19 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ERRORS } from '../../../common/api/errors';
 import { API } from '../../../common/api/paths';
-import {
-  LINK_TICKET_TTL_MS,
-  LINK_VISIT_TTL_MS,
-  type LinkDownloadRequest,
-  type LinkDownloadResponse,
-  type LinkEntry,
-  type LinkListRequest,
-  type LinkListResponse,
-  type LinkOpenRequest,
-  type LinkOpenResponse,
-  type LinkSaveRequest,
-  type LinkSaveResponse,
-} from '../../../common/api/sharing';
+import { LINK_TICKET_TTL_MS, LINK_VISIT_TTL_MS, type LinkDownloadResponse, type LinkEntry, type LinkListResponse, type LinkOpenResponse, type LinkSaveResponse } from '../../../common/api/sharing';
+import type { LinkDownloadRequest, LinkListRequest, LinkOpenRequest, LinkSaveRequest } from '../../../common/api/endpoints/links';
 import { viewsOnly } from '../../../common/api/byte-access';
 import { fileKindOf } from '../../../common/files/kind';
 import type { FilesTable, ShareLinksTable } from '../../db/schema';

@@ -1,17 +1,6 @@
 import { ERRORS } from '../../../common/api/errors';
-import {
-  SHARE_MAX_VALIDITY_DAYS,
-  type MySharesRequest,
-  type MySharesResponse,
-  type ShareCreateRequest,
-  type ShareCreateResponse,
-  type ShareInfo,
-  type ShareRecipient,
-  type ShareRecipientInfo,
-  type ShareState,
-  type ShareUpdateRequest,
-  type SharedEntryRef,
-} from '../../../common/api/sharing';
+import { SHARE_MAX_VALIDITY_DAYS, type MySharesResponse, type ShareCreateResponse, type ShareInfo, type ShareRecipient, type ShareRecipientInfo, type ShareState, type SharedEntryRef } from '../../../common/api/sharing';
+import type { MySharesRequest, ShareCreateRequest, ShareUpdateRequest } from '../../../common/api/endpoints/shares';
 import { beyondShareCeiling, widerShareTerms, type ApprovedShareTerms, type ShareTerms } from '../../../common/api/share-terms';
 import type { UserRef } from '../../../common/api/types';
 import { FILE_CATEGORY, FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE } from '../../../common/api/types';

@@ -1,5 +1,6 @@
 import { ERRORS } from '../../../common/api/errors';
-import { strongerPermission, type ShareGrantInfo, type SharedListRequest, type SharedListResponse } from '../../../common/api/sharing';
+import { strongerPermission, type ShareGrantInfo, type SharedListResponse } from '../../../common/api/sharing';
+import type { SharedListRequest } from '../../../common/api/endpoints/shares';
 import type { FileEntry } from '../../../common/api/types';
 import type { FilesTable } from '../../db/schema';
 import { AppError } from '../../http/app-error';

@@ -29,7 +29,8 @@ import { FILE_STATES } from '../../../common/api/endpoints/file-states';
 import { FILES } from '../../../common/api/endpoints/files';
 import { GROUPS } from '../../../common/api/endpoints/groups';
 import { folderListRequest } from '../../../common/api/file-list';
-import type { SharedListRequest, SharedListResponse } from '../../../common/api/sharing';
+import type { SharedListResponse } from '../../../common/api/sharing';
+import { SHARES, type SharedListRequest } from '../../../common/api/endpoints/shares';
 import { api } from '../../lib/api';
 import { ApiCallError, type CallOptions } from '../../lib/api-client';
 import type { SortState } from './listing/sort-state';
@@ -50,7 +51,7 @@ export function listFiles(scope: FolderScope, parentId: string | null, sort: Sor
 /** 共享文件: what others share with the caller (the top: newest share first, optionally of one sharer; below: a shared folder). */
 export function listSharedFiles(parentId: string | null, sort: SortState, cursor: string | null, signal?: AbortSignal, sharerId: string | null = null): Promise<SharedListResponse> {
   const body: SharedListRequest = { parentId, sharerId, cursor, pageSize: FILE_LIST_DEFAULT_PAGE_SIZE, sortField: sort.field, sortOrder: sort.order };
-  return api.post<SharedListResponse>(API.shareFileList, body, { signal });
+  return api.call(SHARES.sharedList, body, { signal });
 }
 
 export function listFavorites(cursor: string | null, signal?: AbortSignal): Promise<FileListResponse> {

@@ -1,6 +1,8 @@
 import { Button, Checkbox, Input, InputNumber, Modal, Radio, Space } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
-import { LINK_CODE_PATTERN, SHARE_PERMISSION_LABELS, type ApplicationSubmitRequest, type LinkInfo, type LinkUpdateRequest, type SharePermission, type ShareInfo } from '../../../common/api/sharing';
+import { LINK_CODE_PATTERN, SHARE_PERMISSION_LABELS, type LinkInfo, type SharePermission, type ShareInfo } from '../../../common/api/sharing';
+import type { ApplicationSubmitRequest } from '../../../common/api/endpoints/applications';
+import type { LinkUpdateRequest } from '../../../common/api/endpoints/links';
 import { ValiditySelect } from '../../components/ValiditySelect';
 import { submitApplication, updateLink, updateShare, useTenantSwitches } from '../../lib/data/sharing';
 import { useFeedback } from '../../lib/feedback/feedback';

@@ -1,12 +1,7 @@
 import { Button, Checkbox, Input, InputNumber, Radio, Select, Space, Tag } from 'antd';
 import { useState } from 'react';
-import {
-  LINK_CODE_PATTERN,
-  SHARE_PERMISSION_LABELS,
-  type LinkSettings,
-  type SharePermission,
-  type ShareRecipientInfo,
-} from '../../../common/api/sharing';
+import { LINK_CODE_PATTERN, SHARE_PERMISSION_LABELS, type SharePermission, type ShareRecipientInfo } from '../../../common/api/sharing';
+import type { LinkSettings } from '../../../common/api/endpoints/links';
 import { OrgPicker, type OrgSelection } from '../../components/OrgPicker';
 import { useMyGroups, useTenantSwitches } from '../../lib/data/sharing';
 import { ValiditySelect } from '../../components/ValiditySelect';

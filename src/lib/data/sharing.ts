@@ -11,36 +11,10 @@ import { DICTIONARIES } from '../../../common/api/endpoints/dictionaries';
 import { EXCHANGE } from '../../../common/api/endpoints/exchange';
 import { GROUPS } from '../../../common/api/endpoints/groups';
 import { PRE_UPLOAD } from '../../../common/api/endpoints/pre-upload';
-import type {
-  ApplicationApproveRequest,
-  ApplicationDecisionResponse,
-  ApplicationListRequest,
-  ApplicationListResponse,
-  ApplicationSubmitRequest,
-  ApprovalCheckRequest,
-  ApprovalCheckResponse,
-  CanOperationResponse,
-  FileSecuritySettings,
-  FileSecurityUpdateRequest,
-  InterceptedFile,
-  LinkCreateRequest,
-  LinkDownloadResponse,
-  LinkInfo,
-  LinkListResponse,
-  LinkOpenResponse,
-  LinkSaveResponse,
-  LinkUpdateRequest,
-  MyLinksResponse,
-  MySharesRequest,
-  MySharesResponse,
-  ShareApplication,
-  ShareCreateRequest,
-  ShareCreateResponse,
-  ShareInfo,
-  SharedListResponse,
-  ShareUpdateRequest,
-  SwapCheckResponse,
-} from '../../../common/api/sharing';
+import type { InterceptedFile, LinkListResponse, SwapCheckResponse } from '../../../common/api/sharing';
+import { APPLICATIONS, type ApplicationApproveRequest, type ApplicationListRequest, type ApplicationSubmitRequest, type ApprovalCheckRequest } from '../../../common/api/endpoints/applications';
+import { LINKS, type LinkCreateRequest, type LinkUpdateRequest } from '../../../common/api/endpoints/links';
+import { SHARES, type FileSecurityUpdateRequest, type MySharesRequest, type ShareCreateRequest, type ShareUpdateRequest } from '../../../common/api/endpoints/shares';
 import type { DictItem, TenantInfo } from '../../../common/api/types';
 import { HEADER_PLATFORM } from '../../../common/api/client-env';
 import { api } from '../api';
@@ -63,20 +37,20 @@ export const SHARING_KEYS = {
 
 type Quiet = Pick<RequestOptions, 'quietCodes' | 'onError'>;
 
-export const createShares = (body: ShareCreateRequest, opts: Quiet = {}) => api.post<ShareCreateResponse>(API.shareCreate, body, opts);
-export const updateShare = (body: ShareUpdateRequest, opts: Quiet = {}) => api.post<ShareInfo>(API.shareUpdate, body, opts);
-export const revokeShares = (ids: string[]) => api.post<{ revoked: number }>(API.shareRevoke, { ids });
-export const checkApproval = (body: ApprovalCheckRequest) => api.post<ApprovalCheckResponse>(API.shareCheck, body);
-export const createLink = (body: LinkCreateRequest, opts: Quiet = {}) => api.post<LinkInfo>(API.linkCreate, body, opts);
-export const updateLink = (body: LinkUpdateRequest, opts: Quiet = {}) => api.post<LinkInfo>(API.linkUpdate, body, opts);
-export const revokeLinks = (ids: string[]) => api.post<{ revoked: number }>(API.linkRevoke, { ids });
-export const submitApplication = (body: ApplicationSubmitRequest) => api.post<ShareApplication>(API.applySubmit, body);
-export const withdrawApplication = (id: string) => api.post<ShareApplication>(API.applyWithdraw, { id });
-export const getApplication = (id: string, signal?: AbortSignal) => api.post<ShareApplication>(API.applyGet, { id }, { signal });
-export const approveApplications = (body: ApplicationApproveRequest) => api.post<ApplicationDecisionResponse>(API.applyApprove, body);
-export const rejectApplications = (ids: string[], comment: string) => api.post<ApplicationDecisionResponse>(API.applyReject, { ids, comment });
-export const updateFileSecurity = (body: FileSecurityUpdateRequest) => api.post<FileSecuritySettings>(API.fileSecurityUpdate, body);
-export const canOperate = (id: string, signal?: AbortSignal) => api.get<CanOperationResponse>(API.canOperationForShare, { query: { id }, signal });
+export const createShares = (body: ShareCreateRequest, opts: Quiet = {}) => api.call(SHARES.create, body, opts);
+export const updateShare = (body: ShareUpdateRequest, opts: Quiet = {}) => api.call(SHARES.update, body, opts);
+export const revokeShares = (ids: string[]) => api.call(SHARES.revoke, { ids });
+export const checkApproval = (body: ApprovalCheckRequest) => api.call(APPLICATIONS.check, body);
+export const createLink = (body: LinkCreateRequest, opts: Quiet = {}) => api.call(LINKS.create, body, opts);
+export const updateLink = (body: LinkUpdateRequest, opts: Quiet = {}) => api.call(LINKS.update, body, opts);
+export const revokeLinks = (ids: string[]) => api.call(LINKS.revoke, { ids });
+export const submitApplication = (body: ApplicationSubmitRequest) => api.call(APPLICATIONS.submit, body);
+export const withdrawApplication = (id: string) => api.call(APPLICATIONS.withdraw, { id });
+export const getApplication = (id: string, signal?: AbortSignal) => api.call(APPLICATIONS.get, { id }, { signal });
+export const approveApplications = (body: ApplicationApproveRequest) => api.call(APPLICATIONS.approve, body);
+export const rejectApplications = (ids: string[], comment: string) => api.call(APPLICATIONS.reject, { ids, comment });
+export const updateFileSecurity = (body: FileSecurityUpdateRequest) => api.call(SHARES.fileSecurityUpdate, body);
+export const canOperate = (id: string, signal?: AbortSignal) => api.call(SHARES.canOperation, { id }, { signal });
 export const checkSwap = (ids: string[]) => api.call(EXCHANGE.checkSwap, { ids });
 export const fileSafeCheck = (ids: string[]) => api.call(EXCHANGE.fileSafeCheck, { ids });
 export const processIntercepted = (ids: string[], decision: 'dismiss' | 'delete') => api.call(EXCHANGE.processedList, { ids, decision });
@@ -84,11 +58,11 @@ export const processIntercepted = (ids: string[], decision: 'dismiss' | 'delete'
 export const confirmDownload = (id: string) => api.call(EXCHANGE.keepOnDownload, { id }, { headers: { [HEADER_PLATFORM]: currentPlatform() } });
 
 // The link visitor's calls (public; the server answers 401 when the tenant wants a session).
-export const openLink = (token: string, code?: string, opts: Quiet = {}) => api.post<LinkOpenResponse>(API.linkOpen, { token, ...(code ? { code } : {}) }, opts);
+export const openLink = (token: string, code?: string, opts: Quiet = {}) => api.call(LINKS.open, { token, ...(code ? { code } : {}) }, opts);
 export const listLink = (visit: string, parentId: string | null, cursor: string | null, signal?: AbortSignal) =>
-  api.post<LinkListResponse>(API.linkList, { visit, parentId, cursor, pageSize: 200 }, { signal });
-export const downloadFromLink = (visit: string, ids: string[]) => api.post<LinkDownloadResponse>(API.linkDownload, { visit, ids });
-export const saveFromLink = (visit: string, ids: string[], targetParentId: string | null) => api.post<LinkSaveResponse>(API.linkSave, { visit, ids, targetParentId });
+  api.call(LINKS.list, { visit, parentId, cursor, pageSize: 200 }, { signal });
+export const downloadFromLink = (visit: string, ids: string[]) => api.call(LINKS.download, { visit, ids });
+export const saveFromLink = (visit: string, ids: string[], targetParentId: string | null) => api.call(LINKS.save, { visit, ids, targetParentId });
 
 // ---- reads ----------------------------------------------------------------------------------------
 
@@ -117,7 +91,7 @@ export function useMyGroups(enabled = true) {
 export function useSharers(enabled = true) {
   return useQuery({
     queryKey: SHARING_KEYS.sharers,
-    queryFn: ({ signal }) => api.post<SharedListResponse>(API.shareFileList, { parentId: null, pageSize: 1 }, { signal }),
+    queryFn: ({ signal }) => api.call(SHARES.sharedList, { parentId: null, pageSize: 1 }, { signal }),
     select: (r) => r.sharers ?? [],
     enabled,
     staleTime: 0,
@@ -152,24 +126,24 @@ function usePaged<T>(queryKey: readonly unknown[], load: (cursor: string | null,
 }
 
 export function useMyShares(filter: MySharesRequest) {
-  return usePaged(SHARING_KEYS.mine('shares', filter), (cursor, signal) => api.post<MySharesResponse>(API.shareMine, { ...filter, cursor }, { signal }));
+  return usePaged(SHARING_KEYS.mine('shares', filter), (cursor, signal) => api.call(SHARES.mine, { ...filter, cursor }, { signal }));
 }
 
 export function useMyLinks(filter: MySharesRequest) {
-  return usePaged(SHARING_KEYS.mine('links', filter), (cursor, signal) => api.post<MyLinksResponse>(API.linkMine, { ...filter, cursor }, { signal }));
+  return usePaged(SHARING_KEYS.mine('links', filter), (cursor, signal) => api.call(LINKS.mine, { ...filter, cursor }, { signal }));
 }
 
 /** 我的申请 (box 'mine'), or 审批 (box 'pending' | 'done'). */
 export function useApplications(box: 'mine' | 'pending' | 'done', filter: ApplicationListRequest) {
   return usePaged(SHARING_KEYS.applications(box, filter), (cursor, signal) =>
     box === 'mine'
-      ? api.post<ApplicationListResponse>(API.applyMine, { ...filter, cursor }, { signal })
-      : api.post<ApplicationListResponse>(API.applyTodo, { ...filter, box, cursor }, { signal }),
+      ? api.call(APPLICATIONS.mine, { ...filter, cursor }, { signal })
+      : api.call(APPLICATIONS.todo, { ...filter, box, cursor }, { signal }),
   );
 }
 
 export function useFileSecurity() {
-  return useQuery({ queryKey: SHARING_KEYS.security, queryFn: ({ signal }) => api.get<FileSecuritySettings>(API.fileSecurityGet, { signal }) });
+  return useQuery({ queryKey: SHARING_KEYS.security, queryFn: ({ signal }) => api.call(SHARES.fileSecurityGet, undefined, { signal }) });
 }
 
 /** The caller's intercepted exchange-area files not dealt with yet. */
