@@ -416,12 +416,6 @@ export const SEARCH_MIN_KEYWORD = 1;
 
 // ---- desktop sync (issue 17; rules in common/sync/) ----------------------------------------------
 
-/** `POST /api/syn/content`: the subtree of a folder in 同步文件 (category synced, not in a space). */
-export interface SynContentRequest {
-  rootId: string;
-  /** The token of the client's last complete listing: `unchanged` when it still holds. */
-  token?: string | null;
-}
 
 export interface SynEntry {
   id: string;
@@ -447,18 +441,10 @@ export interface SynContentResponse {
   items: SynEntry[];
 }
 
-/** `POST /api/syn/check`: files a desktop sync is about to upload. */
-export interface SynCheckRequest {
-  items: Array<{ key: string; name: string; size: number }>;
-}
 export interface SynCheckResponse {
   results: Array<{ key: string; verdict: 'ok' | 'intercepted' | 'sensitive' | 'secret'; reason: string | null }>;
 }
 
-/** `POST /api/syn/remove`: deletes guarded by the digest of what the client saw. */
-export interface SynRemoveRequest {
-  items: Array<{ id: string; digest: string }>;
-}
 export interface SynRemoveResponse {
   /** Ids moved to the recycle bin (already gone ones count as removed). */
   removed: string[];

@@ -12,8 +12,11 @@ export type EndpointRequest<E extends AnyEndpoint> = FastifyRequest<{
   Params: ParamsOf<E>;
 }>;
 
-/** What a handler returns: the `{ data }` envelope, or (bytes endpoints) whatever it hands to the reply. */
-export type EndpointResult<E extends AnyEndpoint> = E['response'] extends { kind: 'data' } ? ApiOk<DataOf<E>> : unknown;
+/**
+ * What a handler returns: the `{ data }` envelope its declaration names, or the reply it sent itself
+ * (a body written pre-serialised, like syn/content's one item per line); for bytes endpoints, anything.
+ */
+export type EndpointResult<E extends AnyEndpoint> = E['response'] extends { kind: 'data' } ? ApiOk<DataOf<E>> | FastifyReply : unknown;
 
 export type EndpointHandler<E extends AnyEndpoint> = (request: EndpointRequest<E>, reply: FastifyReply) => Promise<EndpointResult<E>>;
 

@@ -23,8 +23,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   'GET /api/file/zip': 'file.zip',
   'GET /api/file/preview/:id': 'file.preview',
 
-  // The desktop sync's guarded delete: each folder or file it removes is recorded by the recycle bin.
-  'POST /api/syn/remove': 'file.delete',
 
 
 
@@ -45,8 +43,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
 
   // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
   'POST /api/staticData/list': null,
-  'POST /api/syn/content': null,
-  'POST /api/syn/check': null,
   // The headers of a ticket's bytes: takes nothing, records nothing (the download was recorded when counted).
   'HEAD /api/v2/shareLink/file/:ticket': null,
   'PUT /api/test/raw-sink': null,

@@ -8,14 +8,12 @@
  *    the delete are two statements: a change landing between them (microseconds) is not seen;
  *  - the admin's syncTime comes with each listing (the engine's interval between full passes).
  */
+import type { SynCheckRequest, SynContentRequest, SynRemoveRequest } from '../../common/api/endpoints/sync';
 import { createHash } from 'node:crypto';
 import { ERRORS } from '../../common/api/errors';
 import {
-  type SynCheckRequest,
   type SynCheckResponse,
-  type SynContentRequest,
   type SynEntry,
-  type SynRemoveRequest,
   type SynRemoveResponse,
 } from '../../common/api/types';
 import { FILE_CATEGORY } from '../../common/api/types';

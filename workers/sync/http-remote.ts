@@ -14,6 +14,7 @@ import type { AnyEndpoint, BodyOf, DataOf } from '../../common/api/endpoint';
 import { ACCOUNT } from '../../common/api/endpoints/account';
 import { FILE_STATES } from '../../common/api/endpoints/file-states';
 import { FILES } from '../../common/api/endpoints/files';
+import { SYNC } from '../../common/api/endpoints/sync';
 import { ERRORS } from '../../common/api/errors';
 import { ApiCallError, classifyFailure } from '../../common/api/failure';
 import { API, downloadUrl } from '../../common/api/paths';
@@ -22,9 +23,7 @@ import {
   FILE_LIST_MAX_PAGE_SIZE,
   type FileEntry,
   type FileListResponse,
-  type SynCheckResponse,
   type SynEntry,
-  type SynRemoveResponse,
   type UserDetails,
 } from '../../common/api/types';
 import type { EngineConfig } from '../../common/transfer/engine-api';
@@ -213,7 +212,7 @@ export class HttpRemote implements RemoteApi {
 
   async listTree(rootId: string, token: string | null, signal: AbortSignal): Promise<RemoteListing> {
     return this.call(signal, async () => {
-      const res = await this.fetch(API.syncContent, { rootId, token }, signal);
+      const res = await this.fetch(SYNC.content.path, { rootId, token }, signal);
       // Folders by id: their path, and their id string (shared by every child as its parentId).
       const folders = new Map<string, { path: string; id: string }>([[rootId, { path: '', id: rootId }]]);
       const entries: RemoteEntry[] = [];
@@ -383,7 +382,7 @@ export class HttpRemote implements RemoteApi {
   }
 
   async remove(items: ReadonlyArray<{ id: string; digest: string }>, signal: AbortSignal): Promise<{ changed: string[] }> {
-    const answer = await this.post<SynRemoveResponse>(API.syncRemove, { items }, signal);
+    const answer = await this.postEntry(SYNC.remove, { items: [...items] }, signal);
     return { changed: answer.changed };
   }
 
@@ -414,7 +413,7 @@ export class HttpRemote implements RemoteApi {
   }
 
   async check(items: ReadonlyArray<{ key: string; name: string; size: number }>, signal: AbortSignal): Promise<PolicyVerdict[]> {
-    return (await this.post<SynCheckResponse>(API.syncCheck, { items }, signal)).results;
+    return (await this.postEntry(SYNC.check, { items: [...items] }, signal)).results;
   }
 
   /** The size files are cut and fingerprinted at (chunk-policy.ts): the server's, as the engine uses it. */

@@ -17,6 +17,7 @@ import { PRE_UPLOAD } from './pre-upload';
 import { USER_ADMIN } from './user-admin';
 import { USER_IMPORT } from './user-import';
 import { UPLOADS } from './uploads';
+import { SYNC } from './sync';
 
 /**
  * Every declared endpoint, by domain. The server registers each domain's routes from its entries;
@@ -41,6 +42,7 @@ export const DOMAINS = {
   userAdmin: USER_ADMIN,
   userImport: USER_IMPORT,
   uploads: UPLOADS,
+  sync: SYNC,
 } as const;
 
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(DOMAINS).flatMap((domain) => Object.values(domain) as AnyEndpoint[]);
