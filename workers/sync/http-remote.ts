@@ -17,7 +17,7 @@ import { FILES } from '../../common/api/endpoints/files';
 import { SYNC } from '../../common/api/endpoints/sync';
 import { ERRORS } from '../../common/api/errors';
 import { ApiCallError, classifyFailure } from '../../common/api/failure';
-import { API, downloadUrl } from '../../common/api/paths';
+import { downloadUrl } from '../../common/api/paths';
 import {
   FILE_CATEGORY,
   FILE_LIST_MAX_PAGE_SIZE,
