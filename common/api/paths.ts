@@ -139,27 +139,19 @@ export const API = {
   /** POST {} → SpaceInfo of the tenant's public space (created on first use). */
   publicSpace: '/api/space/public/get',
 
-  // tenant (spec §7; payloads in tenant.ts). State-changing GETs require the X-Client-Platform header.
-  /** Public: `GET ?id=` (tenant id or alias; absent = the default tenant) → TenantAlias (the login page's brand and background). */
+  // tenant (spec §7; declared in endpoints/tenant.ts, answers in tenant.ts)
   tenantAlias: '/api/tenant/getAlias',
-  /** `GET ?tenantId=` (another tenant: platform admins only) → TenantInfo. */
   tenantInfo: '/api/tenant/info/get',
-  /** Admins: `GET` → TenantListResponse (every tenant for a platform admin, the own one otherwise). */
   tenantList: '/api/tenant/list',
-  /** Admins: `POST` TenantUpdateRequest (JSON, pictures base64) → TenantInfo. */
   tenantUpdate: '/api/tenant/update',
-  /** Admins: `GET ?tenantId=` → TenantInfo with the generated logo again. */
   tenantResetLogo: '/api/tenant/resetLogo',
-  /** Admins: `GET ?tenantId=` → TenantInfo without a login background. */
   tenantResetBackground: '/api/tenant/BGImage/reset',
   /** Ours: the login background, the URL SystemConfig.loginBackground gives (endpoints/config.ts). */
   loginBackground: '/api/v2/defaultConfig/loginBackground',
-  /** Admin switches (spec §7, form-encoded POST `value=0|1`, SwitchForm) → TenantSwitches. */
   switchGesture: '/api/v2/sysSetting/gesture/switch',
   switchKeyCreate: '/api/v2/sysSetting/keyCreate/switch',
   switchPublicDownload: '/api/v2/sysSetting/publicDownLoad/switch',
   switchExchange: '/api/v2/sysSetting/exchangeSwitch/switch',
-  /** Form-encoded POST `syncTime=<minutes>` (SyncTimeForm) → TenantSwitches. */
   modifySyncTime: '/api/v2/defaultConfig/modify/syncTime',
 
   // dictionaries and static data (spec §7; defaults in dictionaries.ts, payloads in tenant.ts)

@@ -39,18 +39,6 @@ export const DEFAULT_TENANT_SWITCHES: TenantSwitches = { gesture: false, keyCrea
 export const SYNC_TIME_MIN = 1;
 export const SYNC_TIME_MAX = 1440;
 
-/** Form fields of the four on/off switches: `value=1` on, `value=0` off (and `tenantId` for a platform admin). */
-export interface SwitchForm {
-  value: '0' | '1';
-  tenantId?: string;
-}
-
-/** Form fields of modify/syncTime: whole minutes, SYNC_TIME_MIN..SYNC_TIME_MAX. */
-export interface SyncTimeForm {
-  syncTime: string;
-  tenantId?: string;
-}
-
 /** `GET /api/tenant/info/get` (any signed-in user of the tenant; a platform admin may add `?tenantId=`). */
 export interface TenantInfo extends TenantAlias {
   name: string;
@@ -77,27 +65,7 @@ export interface TenantListResponse {
   platformAdmin: boolean;
 }
 
-/**
- * `POST /api/tenant/update` (admins, JSON). Absent fields stay as they are. Pictures are base64 (a
- * `data:` URL prefix is accepted): PNG, JPEG, WebP or GIF judged by their bytes (never SVG), at most
- * TENANT_LOGO_MAX_BYTES / TENANT_BACKGROUND_MAX_BYTES, re-encoded by the server (WebP, the logo fitted
- * into 512 px, the background into 2560 × 1600). Answers the TenantInfo after the change.
- */
-export interface TenantUpdateRequest {
-  tenantId?: string;
-  name?: string;
-  brandName?: string;
-  /** Letters, digits, `-` and `_`, 2–32, unique across tenants case-insensitively; '' removes it. */
-  alias?: string;
-  logo?: string;
-  loginBackground?: string;
-}
-
-/** `GET /api/tenant/resetLogo` and `GET /api/tenant/BGImage/reset`: `?tenantId=` for a platform admin. */
-export interface TenantResetQuery {
-  tenantId?: string;
-}
-
+/** The request payloads (TenantUpdateRequest, SwitchForm, SyncTimeForm) are declared with their calls in endpoints/tenant.ts. */
 export const TENANT_LOGO_MAX_BYTES = 2 * 1024 * 1024;
 export const TENANT_BACKGROUND_MAX_BYTES = 8 * 1024 * 1024;
 export const TENANT_NAME_MAX = 64;

@@ -27,14 +27,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
 
 
 
-  'POST /api/tenant/update': 'tenant.update',
-  'GET /api/tenant/resetLogo': 'tenant.resetLogo',
-  'GET /api/tenant/BGImage/reset': 'tenant.resetBackground',
-  'POST /api/v2/sysSetting/gesture/switch': 'tenant.settingChange',
-  'POST /api/v2/sysSetting/keyCreate/switch': 'tenant.settingChange',
-  'POST /api/v2/sysSetting/publicDownLoad/switch': 'tenant.settingChange',
-  'POST /api/v2/sysSetting/exchangeSwitch/switch': 'tenant.settingChange',
-  'POST /api/v2/defaultConfig/modify/syncTime': 'tenant.settingChange',
   'POST /api/v2/notice/manage/save': 'notice.update',
   'POST /api/v2/notice/manage/pin': 'notice.pin',
   'POST /api/v2/notice/manage/withdraw': 'notice.withdraw',

@@ -1,95 +1,40 @@
 import type { FastifyInstance } from 'fastify';
-import type { ApiOk } from '../../common/api/envelope';
-import { API } from '../../common/api/paths';
-import type { SwitchForm, SyncTimeForm, TenantAlias, TenantInfo, TenantListResponse, TenantSwitches, TenantUpdateRequest } from '../../common/api/tenant';
+import { TENANT } from '../../common/api/endpoints/tenant';
 import { requirePlatformHeader } from '../http/client-headers';
+import { route } from '../http/endpoint-route';
 import { callerOf } from '../http/session-guard';
 import type { SwitchKey, TenantService } from '../services/tenant-service';
 
-const tenantIdProp = { type: 'string', minLength: 1, maxLength: 64 } as const;
-const tenantQuery = { querystring: { type: 'object', additionalProperties: false, properties: { tenantId: tenantIdProp } } } as const;
-/** Base64 of a picture: at most the background's 8 MiB once decoded (and a data: prefix). */
-const picture = { type: 'string', maxLength: 12 * 1024 * 1024 } as const;
-
-const SWITCH_ROUTES: Array<[string, SwitchKey]> = [
-  [API.switchGesture, 'gesture'],
-  [API.switchKeyCreate, 'keyCreate'],
-  [API.switchPublicDownload, 'publicDownLoad'],
-  [API.switchExchange, 'exchangeSwitch'],
+const SWITCHES: Array<[typeof TENANT.switchGesture, SwitchKey]> = [
+  [TENANT.switchGesture, 'gesture'],
+  [TENANT.switchKeyCreate, 'keyCreate'],
+  [TENANT.switchPublicDownload, 'publicDownLoad'],
+  [TENANT.switchExchange, 'exchangeSwitch'],
 ];
 
-/** Spec §7 tenant calls and admin switches. */
+/** Spec §7 tenant calls and admin switches (declared in common/api/endpoints/tenant.ts). */
 export function registerTenantRoutes(app: FastifyInstance, tenants: TenantService): void {
-  app.get(
-    API.tenantAlias,
-    { config: { public: true }, schema: { querystring: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } } } } },
-    async (request): Promise<ApiOk<TenantAlias>> => ({ data: await tenants.alias((request.query as { id?: string }).id || undefined) }),
-  );
+  route(app, TENANT.alias, async (request) => ({ data: await tenants.alias(request.query.id || undefined) }));
+  route(app, TENANT.info, async (request) => ({ data: await tenants.info(callerOf(request), request.query.tenantId) }));
+  route(app, TENANT.list, async (request) => ({ data: await tenants.list(callerOf(request)) }));
 
-  app.get(API.tenantInfo, { schema: tenantQuery }, async (request): Promise<ApiOk<TenantInfo>> => ({
-    data: await tenants.info(callerOf(request), (request.query as { tenantId?: string }).tenantId),
-  }));
-
-  const adminOnly = { adminOnly: true } as const;
-  app.get(API.tenantList, { config: adminOnly }, async (request): Promise<ApiOk<TenantListResponse>> => ({ data: await tenants.list(callerOf(request)) }));
-
-  app.post(
-    API.tenantUpdate,
-    {
-      config: adminOnly,
-      // The pictures come base64 inside the JSON: this route alone takes bodies beyond the usual 8 MiB.
-      bodyLimit: 24 * 1024 * 1024,
-      schema: {
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            tenantId: tenantIdProp,
-            name: { type: 'string', maxLength: 256 },
-            brandName: { type: 'string', maxLength: 256 },
-            alias: { type: 'string', maxLength: 64 },
-            logo: picture,
-            loginBackground: picture,
-          },
-        },
-      },
-    },
-    async (request): Promise<ApiOk<TenantInfo>> => ({ data: await tenants.update(callerOf(request), request.body as TenantUpdateRequest) }),
-  );
+  // The pictures come base64 inside the JSON: this route alone takes bodies beyond the usual 8 MiB.
+  route(app, TENANT.update, async (request) => ({ data: await tenants.update(callerOf(request), request.body) }), { bodyLimit: 24 * 1024 * 1024 });
 
   // State changes on GET as the spec has them: only with our clients' platform header (no cross-site GET can add it).
-  app.get(API.tenantResetLogo, { config: adminOnly, schema: tenantQuery }, async (request): Promise<ApiOk<TenantInfo>> => {
+  route(app, TENANT.resetLogo, async (request) => {
     requirePlatformHeader(request);
-    return { data: await tenants.resetLogo(callerOf(request), (request.query as { tenantId?: string }).tenantId) };
+    return { data: await tenants.resetLogo(callerOf(request), request.query.tenantId) };
   });
-  app.get(API.tenantResetBackground, { config: adminOnly, schema: tenantQuery }, async (request): Promise<ApiOk<TenantInfo>> => {
+  route(app, TENANT.resetBackground, async (request) => {
     requirePlatformHeader(request);
-    return { data: await tenants.resetBackground(callerOf(request), (request.query as { tenantId?: string }).tenantId) };
+    return { data: await tenants.resetBackground(callerOf(request), request.query.tenantId) };
   });
 
-  const formConfig = { adminOnly: true, bodyEncoding: 'form' } as const;
-  for (const [path, key] of SWITCH_ROUTES) {
-    app.post(
-      path,
-      {
-        config: formConfig,
-        schema: { body: { type: 'object', required: ['value'], properties: { value: { type: 'string', maxLength: 8 }, tenantId: tenantIdProp } } },
-      },
-      async (request): Promise<ApiOk<TenantSwitches>> => {
-        const form = request.body as SwitchForm;
-        return { data: await tenants.setSwitch(callerOf(request), key, form.value, form.tenantId) };
-      },
-    );
+  for (const [entry, key] of SWITCHES) {
+    route(app, entry, async (request) => ({ data: await tenants.setSwitch(callerOf(request), key, request.body.value, request.body.tenantId) }));
   }
-  app.post(
-    API.modifySyncTime,
-    {
-      config: formConfig,
-      schema: { body: { type: 'object', required: ['syncTime'], properties: { syncTime: { type: 'string', maxLength: 8 }, tenantId: tenantIdProp } } },
-    },
-    async (request): Promise<ApiOk<TenantSwitches>> => {
-      const form = request.body as SyncTimeForm;
-      return { data: await tenants.setSwitch(callerOf(request), 'syncTime', form.syncTime, form.tenantId) };
-    },
-  );
+  route(app, TENANT.modifySyncTime, async (request) => ({
+    data: await tenants.setSwitch(callerOf(request), 'syncTime', request.body.syncTime, request.body.tenantId),
+  }));
 }

@@ -9,8 +9,8 @@ import {
   type TenantInfo,
   type TenantListResponse,
   type TenantSwitches,
-  type TenantUpdateRequest,
 } from '../../common/api/tenant';
+import type { TenantUpdateRequest } from '../../common/api/endpoints/tenant';
 import { isUniqueViolation } from '../db/database';
 import type { TenantsTable } from '../db/schema';
 import { AppError } from '../http/app-error';

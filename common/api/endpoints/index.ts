@@ -14,6 +14,7 @@ import { NOTICES } from './notices';
 import { ORG } from './org';
 import { SHARES } from './shares';
 import { PRE_UPLOAD } from './pre-upload';
+import { TENANT } from './tenant';
 import { USER_ADMIN } from './user-admin';
 import { USER_IMPORT } from './user-import';
 import { UPLOADS } from './uploads';
@@ -39,6 +40,7 @@ export const DOMAINS = {
   org: ORG,
   shares: SHARES,
   preUpload: PRE_UPLOAD,
+  tenant: TENANT,
   userAdmin: USER_ADMIN,
   userImport: USER_IMPORT,
   uploads: UPLOADS,

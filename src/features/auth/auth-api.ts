@@ -1,5 +1,5 @@
-import { API } from '../../../common/api/paths';
 import { ACCOUNT } from '../../../common/api/endpoints/account';
+import { TENANT } from '../../../common/api/endpoints/tenant';
 import { AUTH, type LoginForm, type PasswordResetRequest, type SmsLoginRequest } from '../../../common/api/endpoints/auth';
 import type { LoginResult, TenantAlias } from '../../../common/api/types';
 import { api } from '../../lib/api';
@@ -41,5 +41,5 @@ export function readAgreement(): Promise<unknown> {
 
 /** A tenant's login page look (brand, background) by its id or alias: public, before any session. */
 export function tenantAlias(idOrAlias: string, signal?: AbortSignal): Promise<TenantAlias> {
-  return api.get<TenantAlias>(`${API.tenantAlias}?id=${encodeURIComponent(idOrAlias)}`, { signal, onError: () => undefined });
+  return api.call(TENANT.alias, { id: idOrAlias }, { signal, onError: () => undefined });
 }

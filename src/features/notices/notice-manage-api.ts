@@ -2,7 +2,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { ManagedNotice, ManagedNoticeListRequest, ManagedNoticePage, NoticeSaveRequest } from '../../../common/api/notices';
 import { API } from '../../../common/api/paths';
-import type { TenantListResponse } from '../../../common/api/tenant';
+import { TENANT } from '../../../common/api/endpoints/tenant';
 import { api } from '../../lib/api';
 import { queryClient } from '../../lib/data/query-client';
 import { NOTICE_KEYS } from '../../lib/notices/notice-data';
@@ -28,7 +28,7 @@ export function usePlatformAdmin(): boolean {
   return (
     useQuery({
       queryKey: MANAGE_KEYS.platform,
-      queryFn: ({ signal }) => api.get<TenantListResponse>(API.tenantList, { signal, onError: () => undefined }),
+      queryFn: ({ signal }) => api.call(TENANT.list, undefined, { signal, onError: () => undefined }),
       staleTime: 5 * 60_000,
     }).data?.platformAdmin ?? false
   );

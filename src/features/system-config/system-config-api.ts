@@ -1,28 +1,27 @@
-import { API } from '../../../common/api/paths';
 import { DICTIONARIES, type DictItemUpdateRequest } from '../../../common/api/endpoints/dictionaries';
-import type { TenantInfo, TenantSwitches, TenantUpdateRequest } from '../../../common/api/types';
+import { TENANT, type TenantUpdateRequest } from '../../../common/api/endpoints/tenant';
+import type { TenantSwitches } from '../../../common/api/types';
 import { api } from '../../lib/api';
 
-export const tenantInfo = (signal?: AbortSignal) => api.get<TenantInfo>(API.tenantInfo, { signal });
-export const updateTenant = (req: TenantUpdateRequest) => api.post<TenantInfo>(API.tenantUpdate, req);
+export const tenantInfo = (signal?: AbortSignal) => api.call(TENANT.info, {}, { signal });
+export const updateTenant = (req: TenantUpdateRequest) => api.call(TENANT.update, req);
 /** GETs as the spec has them; the client's platform header (sent on every call) is what the server requires. */
-export const resetLogo = () => api.get<TenantInfo>(API.tenantResetLogo);
-export const resetBackground = () => api.get<TenantInfo>(API.tenantResetBackground);
+export const resetLogo = () => api.call(TENANT.resetLogo, {});
+export const resetBackground = () => api.call(TENANT.resetBackground, {});
 export const dictionaries = (signal?: AbortSignal) => api.call(DICTIONARIES.list, {}, { signal });
 export const updateDictItem = (req: DictItemUpdateRequest) => api.call(DICTIONARIES.itemUpdate, req);
 
-const SWITCH_PATHS: Record<keyof TenantSwitches, string> = {
-  gesture: API.switchGesture,
-  keyCreate: API.switchKeyCreate,
-  publicDownLoad: API.switchPublicDownload,
-  exchangeSwitch: API.switchExchange,
-  syncTime: API.modifySyncTime,
-};
+const SWITCHES = {
+  gesture: TENANT.switchGesture,
+  keyCreate: TENANT.switchKeyCreate,
+  publicDownLoad: TENANT.switchPublicDownload,
+  exchangeSwitch: TENANT.switchExchange,
+} as const;
 
-/** The admin switches are form-encoded POSTs (spec §7). */
+/** The admin switches are form-encoded POSTs (spec §7; the entries say so). */
 export function setSwitch(key: keyof TenantSwitches, value: boolean | number): Promise<TenantSwitches> {
-  const fields: Record<string, string> = key === 'syncTime' ? { syncTime: String(value) } : { value: value ? '1' : '0' };
-  return api.postForm<TenantSwitches>(SWITCH_PATHS[key], fields);
+  if (key === 'syncTime') return api.call(TENANT.modifySyncTime, { syncTime: String(value) });
+  return api.call(SWITCHES[key], { value: value ? '1' : '0' });
 }
 
 /** A picked file as the base64 data URL the update call takes. */

@@ -6,16 +6,16 @@
  */
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { API } from '../../../common/api/paths';
 import { DICTIONARIES } from '../../../common/api/endpoints/dictionaries';
 import { EXCHANGE } from '../../../common/api/endpoints/exchange';
 import { GROUPS } from '../../../common/api/endpoints/groups';
 import { PRE_UPLOAD } from '../../../common/api/endpoints/pre-upload';
+import { TENANT } from '../../../common/api/endpoints/tenant';
 import type { InterceptedFile, LinkListResponse, SwapCheckResponse } from '../../../common/api/sharing';
 import { APPLICATIONS, type ApplicationApproveRequest, type ApplicationListRequest, type ApplicationSubmitRequest, type ApprovalCheckRequest } from '../../../common/api/endpoints/applications';
 import { LINKS, type LinkCreateRequest, type LinkUpdateRequest } from '../../../common/api/endpoints/links';
 import { SHARES, type FileSecurityUpdateRequest, type MySharesRequest, type ShareCreateRequest, type ShareUpdateRequest } from '../../../common/api/endpoints/shares';
-import type { DictItem, TenantInfo } from '../../../common/api/types';
+import type { DictItem } from '../../../common/api/types';
 import { HEADER_PLATFORM } from '../../../common/api/client-env';
 import { api } from '../api';
 import { currentPlatform } from '../client-env';
@@ -79,7 +79,7 @@ export function useValidityChoices() {
 
 /** The tenant's switches (keyCreate decides whether a link needs a code). */
 export function useTenantSwitches() {
-  return useQuery({ queryKey: SHARING_KEYS.switches, queryFn: ({ signal }) => api.get<TenantInfo>(API.tenantInfo, { signal }), staleTime: 30_000, select: (t) => t.switches });
+  return useQuery({ queryKey: SHARING_KEYS.switches, queryFn: ({ signal }) => api.call(TENANT.info, {}, { signal }), staleTime: 30_000, select: (t) => t.switches });
 }
 
 /** The caller's group spaces (share recipients). */
