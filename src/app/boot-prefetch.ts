@@ -7,7 +7,6 @@
 import { FILES } from '../../common/api/endpoints/files';
 import { folderListRequest } from '../../common/api/file-list';
 import { CONFIG } from '../../common/api/endpoints/config';
-import { API } from '../../common/api/paths';
 import { FILE_PAGE_CATEGORY } from '../../common/api/types';
 import { DEFAULT_SORT } from '../features/files/listing/sort-state';
 import { api } from '../lib/api';

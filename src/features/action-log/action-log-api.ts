@@ -1,6 +1,6 @@
 import type { ActionLogCheckpoint, ActionLogExportFormat, ActionLogFilter, ActionLogListResponse } from '../../../common/api/action-log';
 import { ACTION_LOG } from '../../../common/api/endpoints/action-log';
-import { actionLogExportUrl, API } from '../../../common/api/paths';
+import { actionLogExportUrl } from '../../../common/api/paths';
 import { ACCOUNT, type UserSearchRequest } from '../../../common/api/endpoints/account';
 import type { UserSummary } from '../../../common/api/types';
 import { api } from '../../lib/api';

@@ -1,5 +1,4 @@
 /** Every file call the files pages make (paths in common/api/paths.ts, payloads in common/api/types.ts). */
-import { API } from '../../../common/api/paths';
 import type { PageRequest } from '../../../common/api/endpoints/file-states';
 import type { CopyMoveRequest, CreateTxtRequest, FileCatalogRequest, KeepOnCreateTxtRequest, KeywordSearchQuery, MkdirRequest, RenameRequest } from '../../../common/api/endpoints/files';
 import { ERRORS } from '../../../common/api/errors';
