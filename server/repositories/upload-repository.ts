@@ -293,13 +293,16 @@ export async function commitInTx(tx: Tx, input: CommitInput): Promise<Extract<Co
     if (!upload) throw new Rollback('uploadGone');
   }
 
-  const existing = await tx
-    .selectFrom('blobs')
-    .select('id')
-    .where('tenant_id', '=', input.editor.tenantId)
-    .where('fingerprint', '=', input.fingerprint)
-    .where('size', '=', input.size)
-    .executeTakeFirst();
+  // The blob of this content, if one is stored (asked again below when a concurrent merge won the insert).
+  const findBlob = () =>
+    tx
+      .selectFrom('blobs')
+      .select('id')
+      .where('tenant_id', '=', input.editor.tenantId)
+      .where('fingerprint', '=', input.fingerprint)
+      .where('size', '=', input.size)
+      .executeTakeFirst();
+  const existing = await findBlob();
   let blobId: string;
   if (input.blob.kind === 'existing') {
     if (!existing || existing.id !== input.blob.id) throw new Rollback('blobGone');
@@ -327,13 +330,7 @@ export async function commitInTx(tx: Tx, input: CommitInput): Promise<Extract<Co
       .onConflict((oc) => oc.columns(['tenant_id', 'fingerprint']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-      const winner = await tx
-        .selectFrom('blobs')
-        .select('id')
-        .where('tenant_id', '=', input.editor.tenantId)
-        .where('fingerprint', '=', input.fingerprint)
-        .where('size', '=', input.size)
-        .executeTakeFirst();
+      const winner = await findBlob();
       if (!winner) throw new Rollback('blobGone');
       blobId = winner.id;
     }
