@@ -72,7 +72,7 @@ export const API = {
   fileCatalog: '/api/file/fileCatalog',
   mkdir: '/api/file/mkdir',
   rename: '/api/file/rename',
-  /** Ours (not in the spec): `GET /api/file/download/:id`, honours Range. */
+  /** Ours (not in the spec): `GET /api/file/download/:id`, honours Range (endpoints/downloads.ts). */
   downloadPrefix: '/api/file/download/',
 
   // file operations of spec §7 (POST + JSON unless said otherwise; payloads in types.ts)
@@ -108,21 +108,11 @@ export const API = {
   versionRestore: '/api/file/version/restore',
   /** `GET /api/file/version/download/:versionId`, honours Range like downloadPrefix. */
   versionDownloadPrefix: '/api/file/version/download/',
-  /**
-   * `GET /api/file/zip?ids=a,b,c&name=archive` → a streamed ZIP (deflated text, stored media, UTF-8 names, ZIP64
-   * when needed) of the files and folder trees; capped by ZIP_MAX_ENTRIES / ZIP_MAX_BYTES.
-   */
+  /** `GET ?ids=a,b,c&name=archive` → a streamed ZIP (endpoints/downloads.ts). */
   zipDownload: '/api/file/zip',
-  /**
-   * `GET /api/file/preview/:id`: a rendition shown inline (byte-access.ts): the safe-inline kinds as they
-   * are with their type (PREVIEW_INLINE_TYPES), Range honoured; a watermarked WebP of a picture and
-   * `no-store` through a preview-only share; any other type answers PREVIEW_UNSUPPORTED, never an
-   * attachment. Always `nosniff`; `Content-Security-Policy: sandbox` on all but PDF.
-   * `GET /api/file/preview/:id/:name` is the same answer; the trailing name (ignored by the server: the
-   * stored name decides the type) is what the browser's PDF viewer shows as the document's title.
-   */
+  /** `GET /api/file/preview/:id[/:name]`: an inline rendition (endpoints/downloads.ts). */
   previewPrefix: '/api/file/preview/',
-  /** `GET /api/file/thumbnail/:id`: a server-made WebP of at most THUMBNAIL_SIZE px for pictures. */
+  /** `GET /api/file/thumbnail/:id`: a picture's WebP thumbnail (endpoints/downloads.ts). */
   thumbnailPrefix: '/api/file/thumbnail/',
 
   // group spaces (/main/group) and the public space; roles in common/files/space-roles.ts

@@ -19,9 +19,6 @@ import { ENDPOINTS } from '../../common/api/endpoints';
  */
 const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
 
-  'GET /api/file/download/:id': 'file.download',
-  'GET /api/file/zip': 'file.zip',
-  'GET /api/file/preview/:id': 'file.preview',
 
 
 

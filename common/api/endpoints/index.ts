@@ -5,6 +5,7 @@ import { APPLICATIONS } from './applications';
 import { AUTH } from './auth';
 import { CONFIG } from './config';
 import { DICTIONARIES } from './dictionaries';
+import { DOWNLOADS } from './downloads';
 import { FILE_STATES } from './file-states';
 import { EXCHANGE } from './exchange';
 import { FILES } from './files';
@@ -31,6 +32,7 @@ export const DOMAINS = {
   auth: AUTH,
   config: CONFIG,
   dictionaries: DICTIONARIES,
+  downloads: DOWNLOADS,
   exchange: EXCHANGE,
   files: FILES,
   fileStates: FILE_STATES,
