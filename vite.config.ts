@@ -9,6 +9,7 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import postcss, { type AtRule, type ChildNode, type Container, type Root } from 'postcss';
 import { resolveNetworkEnv, NETWORK_ENV_VARIABLE } from './common/api/client-env';
+import { clientEndpointModule } from './common/api/endpoint-table';
 import { ACCOUNT_PICTURE_CACHE } from './common/api/offline-caches';
 import { reachableFrom } from './common/reachable';
 
@@ -193,6 +194,26 @@ function antdCssVarsInHtml(): Plugin {
   };
 }
 
+/**
+ * Each endpoint declaration file reaches the web app and its workers as plain tables without the
+ * schemas, which only the server validates with (common/api/endpoint-table.ts says why). Written from
+ * the real module, so the client can't disagree with the server. Build only: the dev server serves
+ * the declarations as they are.
+ */
+function endpointTablesForClient(): Plugin {
+  const declarations = fromHere('./common/api/endpoints/');
+  return {
+    name: 'drive-endpoint-tables',
+    apply: 'build',
+    enforce: 'pre',
+    async load(id) {
+      if (!id.startsWith(declarations) || !id.endsWith('.ts') || id.endsWith('/index.ts')) return null;
+      const { module } = await runnerImport<Record<string, unknown>>(id, { configFile: false, logLevel: 'warn' });
+      return clientEndpointModule(module, path.relative(fromHere('.'), id));
+    },
+  };
+}
+
 /** A file a barrel re-exports from (`./button` → …/button/index.js). */
 function reexportedFile(barrel: string, relative: string): string {
   const base = path.resolve(path.dirname(barrel), relative);
@@ -359,6 +380,7 @@ export default defineConfig(({ mode }) => ({
   plugins: [
     antdStylesByComponent(),
     antdCssVarsInHtml(),
+    endpointTablesForClient(),
     directImportsFromAntd(),
     compileFirstScreensEagerly(),
     react(),
@@ -425,7 +447,7 @@ export default defineConfig(({ mode }) => ({
     precompress(),
     process.env.CHUNK_REPORT ? chunkReport(process.env.CHUNK_REPORT) : null,
   ],
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [endpointTablesForClient()] },
   server: {
     // Keep the browser's Host so the server's Origin check (writes must come from the same host) holds.
     proxy: {
