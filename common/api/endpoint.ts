@@ -28,7 +28,11 @@ export type EndpointAccess =
  */
 export type EndpointEncoding = 'json' | 'form' | 'query' | 'raw';
 
-export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/**
+ * HEAD is declared only where it is not simply the GET without its body (Fastify answers those by
+ * itself): a download ticket's HEAD must not use the ticket, so it is its own entry and handler.
+ */
+export type EndpointMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
 /**
  * The answer: `{ data: T }` (the envelope of spec §8); T itself as a JSON file to keep (no envelope);
@@ -88,7 +92,7 @@ interface Declaration<B, Q, P, R> {
   path: string;
   access: EndpointAccess;
   action: ActionCode | null;
-  /** Defaults: 'query' for GET, 'json' otherwise. */
+  /** Defaults: 'query' for GET and HEAD, 'json' otherwise. */
   encoding?: EndpointEncoding;
   body?: B;
   query?: Q;
@@ -103,7 +107,7 @@ export function endpoint<
   Q extends TSchema | undefined = undefined,
   P extends TSchema | undefined = undefined,
 >(d: Declaration<B, Q, P, R>): Endpoint<B, Q, P, R> {
-  const encoding = d.encoding ?? (d.method === 'GET' ? 'query' : 'json');
+  const encoding = d.encoding ?? (d.method === 'GET' || d.method === 'HEAD' ? 'query' : 'json');
   if (encoding === 'query' && d.body) throw new Error(`${d.method} ${d.path}: a query-encoded call takes no body`);
   return {
     method: d.method,

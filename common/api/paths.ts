@@ -190,7 +190,7 @@ export const API = {
   linkOpen: '/api/v2/shareLink/open',
   linkList: '/api/v2/shareLink/list',
   linkDownload: '/api/v2/shareLink/download',
-  /** Visitor: `GET|HEAD /api/v2/shareLink/file/<ticket>` → the bytes (attachment, Range; server/routes/ticket-route.ts). */
+  /** Visitor: `GET|HEAD /api/v2/shareLink/file/<ticket>` → the bytes (attachment, Range; endpoints/links.ts). */
   linkFilePrefix: '/api/v2/shareLink/file/',
   linkPreviewPrefix: '/api/v2/shareLink/preview/',
   linkThumbnailPrefix: '/api/v2/shareLink/thumbnail/',

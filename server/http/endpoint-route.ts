@@ -22,9 +22,11 @@ export type EndpointHandler<E extends AnyEndpoint> = (request: EndpointRequest<E
 
 /**
  * Route options an endpoint may add that are the server's business, not the contract's: hooks run
- * before the handler (a raw body's parser, a rate limit), a larger body limit.
+ * before the handler (a raw body's parser, a rate limit), a larger body limit. `exposeHeadRoute:
+ * false` on a GET whose HEAD is declared as an entry of its own (method 'HEAD', its own handler):
+ * Fastify's automatic HEAD would otherwise run the GET's handler (and refuse the declared one).
  */
-export type EndpointRouteOptions = Pick<RouteShorthandOptions, 'bodyLimit' | 'preHandler' | 'preValidation' | 'onRequest' | 'preParsing'>;
+export type EndpointRouteOptions = Pick<RouteShorthandOptions, 'bodyLimit' | 'preHandler' | 'preValidation' | 'onRequest' | 'preParsing' | 'exposeHeadRoute'>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -32,8 +32,6 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
 
   // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
   'POST /api/staticData/list': null,
-  // The headers of a ticket's bytes: takes nothing, records nothing (the download was recorded when counted).
-  'HEAD /api/v2/shareLink/file/:ticket': null,
   'PUT /api/test/raw-sink': null,
   // Notices: reading them, and marking or removing one's own messages, are not actions.
   'POST /api/sysMsg/list': null,

@@ -21,8 +21,9 @@ export function installRouteRegistry(app: FastifyInstance): void {
     if (!route.url.startsWith('/api/') && !route.url.startsWith('/spacex/')) return;
     const config = (route.config ?? {}) as FastifyContextConfig;
     for (const method of [route.method].flat()) {
-      // HEAD twins of GET routes are added by Fastify itself and share their handler and options.
-      if (method === 'HEAD' && !Array.isArray(route.method)) continue;
+      // HEAD twins of GET routes are added by Fastify itself and share their handler and options
+      // (their config names the GET's declaration); a HEAD declared as an entry of its own is listed.
+      if (method === 'HEAD' && !Array.isArray(route.method) && config.endpoint?.method !== 'HEAD') continue;
       routes.push({
         method,
         url: route.url,

@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS } from '../../common/api/errors';
-import { API } from '../../common/api/paths';
+import { LINKS } from '../../common/api/endpoints/links';
 import { AppError } from '../http/app-error';
+import { route, type EndpointHandler } from '../http/endpoint-route';
 import { attachmentDisposition, ticketAsk } from '../http/range';
 import { contentHeaders } from '../http/send-content';
 import { zipStream } from '../http/zip-writer';
@@ -12,24 +13,25 @@ import type { LinkVisitService, Visitor } from '../services/sharing/link-visit-s
 import type { TicketLease, TicketMeter } from '../services/sharing/ticket-meter';
 
 /**
- * `GET|HEAD /api/v2/shareLink/file/<ticket>`: the bytes of a counted link download, one copy per
- * ticket (rules in common/api/sharing.ts; the metering in services/sharing/ticket-meter.ts). HEAD is
- * answered here, not by Fastify's automatic HEAD route, which would run the GET and use the ticket.
+ * `GET|HEAD /api/v2/shareLink/file/<ticket>` (LINKS.ticketFile, LINKS.ticketFileHead): the bytes of a
+ * counted link download, one copy per ticket (rules in common/api/sharing.ts; the metering in
+ * services/sharing/ticket-meter.ts). The HEAD is an entry of its own with its own handler, and the GET
+ * is registered without Fastify's automatic HEAD route, which would run the GET and use the ticket.
+ * An entry rather than a `head` option of the GET's route: so the route registry, ROUTE_ACTIONS, the
+ * access matrix and the coverage table read the HEAD from a declaration like every other route.
  */
 export function registerTicketRoute(app: FastifyInstance, visits: LinkVisitService, meter: TicketMeter, visitorOf: (request: FastifyRequest) => Visitor): void {
-  app.route({
-    method: ['GET', 'HEAD'],
-    url: `${API.linkFilePrefix}:ticket`,
-    exposeHeadRoute: false,
-    config: { public: true },
-    schema: { params: { type: 'object', required: ['ticket'], properties: { ticket: { type: 'string', minLength: 1, maxLength: 128 } } } },
-    handler: async (request, reply) => {
+  /** The GET's handler, or (`head`) the HEAD's: the same headers, which take nothing of the ticket. */
+  const serve =
+    (head: boolean): EndpointHandler<typeof LINKS.ticketFile> =>
+    async (request, reply) => {
       reply.header('Referrer-Policy', 'no-referrer');
-      const content = await visits.ticketContent(visitorOf(request), (request.params as { ticket: string }).ticket);
-      if ('file' in content) return sendFile(request, reply, meter, content.hash, content.file);
-      return sendZip(request, reply, meter, content.hash, content.zip);
-    },
-  });
+      const content = await visits.ticketContent(visitorOf(request), request.params.ticket);
+      if ('file' in content) return sendFile(request, reply, meter, content.hash, content.file, head);
+      return sendZip(request, reply, meter, content.hash, content.zip, head);
+    };
+  route(app, LINKS.ticketFileHead, serve(true));
+  route(app, LINKS.ticketFile, serve(false), { exposeHeadRoute: false });
 }
 
 /** The refusal of a request the ticket cannot serve: 416 to a ranged one, 404 (used) otherwise. */
@@ -43,7 +45,7 @@ const header = (request: FastifyRequest, name: 'range' | 'if-range'): string | u
   return Array.isArray(value) ? value.join(',') : value;
 };
 
-async function sendFile(request: FastifyRequest, reply: FastifyReply, meter: TicketMeter, hash: string, file: Downloadable): Promise<FastifyReply> {
+async function sendFile(request: FastifyRequest, reply: FastifyReply, meter: TicketMeter, hash: string, file: Downloadable, head: boolean): Promise<FastifyReply> {
   const ask = ticketAsk(header(request, 'range'), header(request, 'if-range'), `"${file.fingerprint}"`, file.size);
   if (ask.kind === 'unsatisfiable') throw new AppError(ERRORS.RANGE_NOT_SATISFIABLE, undefined, { 'Content-Range': `bytes */${file.size}` });
   const part = ask.kind === 'part';
@@ -55,7 +57,7 @@ async function sendFile(request: FastifyRequest, reply: FastifyReply, meter: Tic
     reply.header('Cache-Control', 'private, no-store').header('Content-Length', String(length));
     if (part) reply.code(206).header('Content-Range', `bytes ${start}-${start + length - 1}/${file.size}`);
   };
-  if (request.method === 'HEAD') {
+  if (head) {
     if (!(await meter.wouldServe(hash, start, length, file.size))) throw spent(ranged, file.size);
     headers();
     return reply.send();
@@ -86,7 +88,7 @@ async function* counted(source: AsyncIterable<Buffer>, lease: TicketLease): Asyn
   }
 }
 
-async function sendZip(request: FastifyRequest, reply: FastifyReply, meter: TicketMeter, hash: string, zip: ZipPlan): Promise<FastifyReply> {
+async function sendZip(request: FastifyRequest, reply: FastifyReply, meter: TicketMeter, hash: string, zip: ZipPlan, head: boolean): Promise<FastifyReply> {
   const ranged = request.headers.range !== undefined;
   const headers = () =>
     reply
@@ -95,7 +97,7 @@ async function sendZip(request: FastifyRequest, reply: FastifyReply, meter: Tick
       .header('X-Content-Type-Options', 'nosniff')
       .header('Accept-Ranges', 'none')
       .header('Cache-Control', 'private, no-store');
-  if (request.method === 'HEAD') {
+  if (head) {
     const row = await meter.state(hash);
     if (!row || row.used_at !== null) throw spent(ranged);
     headers();

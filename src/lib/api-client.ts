@@ -51,7 +51,7 @@ export interface ApiClientDeps {
 export type ErrorHandler = (failure: ApiFailure, error: ApiCallError) => void;
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
   /** JSON body (default) or, with `form: true`, form-encoded fields. */
   body?: unknown;
   form?: boolean;
@@ -209,7 +209,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     if (options.raw) {
       headers['Content-Type'] = 'application/octet-stream';
       body = options.raw;
-    } else if (method !== 'GET' && method !== 'DELETE') {
+    } else if (method !== 'GET' && method !== 'HEAD' && method !== 'DELETE') {
       if (options.form) {
         headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
         body = formEncode(options.body);

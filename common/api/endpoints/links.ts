@@ -74,6 +74,8 @@ export type LinkSaveRequest = Static<typeof LinkSaveBody>;
 /** A link's entry as the visitor asks for it: `/<id>?v=<visit>`. */
 const LinkEntryParams = Type.Object({ id: IdString });
 const VisitQuery = Type.Object({ v: Visit });
+/** A download ticket, as LINKS.download answered it in its `url`. */
+const TicketParams = Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 128 }) });
 
 const member = 'member' as const;
 /** The visitor's calls: no session needed (the server answers 401 when the tenant's publicDownLoad is off). */
@@ -90,6 +92,16 @@ export const LINKS = {
   list: endpoint({ method: 'POST', path: API.linkList, access: visitor, action: null, body: LinkListBody, response: data<LinkListResponse>() }),
   /** Counts; DEP10213 past the limit. Answers the ticket's address (`GET linkFilePrefix<ticket>`). */
   download: endpoint({ method: 'POST', path: API.linkDownload, access: visitor, action: 'link.download', body: LinkDownloadBody, response: data<LinkDownloadResponse>() }),
+  /**
+   * The ticket's bytes, an attachment: one copy per ticket, Range honoured (rules: LinkDownloadResponse
+   * in ../sharing.ts). Not an action: the download was recorded when LINKS.download counted it.
+   */
+  ticketFile: endpoint({ method: 'GET', path: `${API.linkFilePrefix}:ticket`, access: visitor, action: null, params: TicketParams, response: bytes }),
+  /**
+   * The headers the GET would get now (200/206 and Content-Length, or the refusal's status), taking
+   * nothing of the ticket: its own entry, so Fastify's automatic HEAD (which runs the GET) is not used.
+   */
+  ticketFileHead: endpoint({ method: 'HEAD', path: `${API.linkFilePrefix}:ticket`, access: visitor, action: null, params: TicketParams, response: bytes }),
   /**
    * A rendition, as `previewPrefix` (watermarked pictures and `no-store` when preview-only); never the
    * original as an attachment, whatever is left of the link's downloads.
