@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ApiOk } from '../../common/api/envelope';
 import { API } from '../../common/api/paths';
@@ -28,9 +28,10 @@ export function registerTestRoutes(app: FastifyInstance, tmpDir: string, uploads
   void app.register(async (scope) => {
     const passThrough = (_req: unknown, payload: Readable, done: (err: Error | null, body?: Readable) => void) => done(null, payload);
     scope.addContentTypeParser('*', passThrough);
-    scope.put(API.testRawSink, { bodyLimit: Number.MAX_SAFE_INTEGER }, async (request): Promise<ApiOk<{ bytes: number }>> => {
+    // Undeclared on purpose (a test hook, not a product endpoint): typed with Fastify's generics, not validated.
+    scope.put<{ Querystring: { keep?: string } }>(API.testRawSink, { bodyLimit: Number.MAX_SAFE_INTEGER }, async (request): Promise<ApiOk<{ bytes: number }>> => {
       callerOf(request);
-      const keep = (request.query as { keep?: string }).keep === '1';
+      const keep = request.query.keep === '1';
       const dir = keep ? path.join(tmpDir, 'raw-sink') : tmpDir;
       if (keep) await fsp.mkdir(dir, { recursive: true });
       const file = path.join(dir, `raw-sink-${randomUUID()}.part`);
@@ -38,12 +39,15 @@ export function registerTestRoutes(app: FastifyInstance, tmpDir: string, uploads
       let kept = false;
       let bytes = 0;
       try {
-        const body = request.body as AsyncIterable<Buffer> | undefined;
-        if (body && Symbol.asyncIterator in Object(body)) {
+        // The request stream itself (the pass-through parser above), or nothing for a request without a body.
+        const body = request.body;
+        if (body instanceof Readable) {
+          // A stream without an encoding yields Buffers.
+          const pieces: AsyncIterable<Buffer> = body;
           // The same writer as chunk uploads, so the comparison is of protocols, not of write calls.
           const writer = new CoalescingWriter(handle, 0);
           try {
-            for await (const piece of body) {
+            for await (const piece of pieces) {
               await writer.write(piece);
               bytes += piece.length;
             }
