@@ -20,6 +20,16 @@ export const ConflictPolicy = Type.Enum(['fail', 'newVersion', 'rename']);
 export const IfMatch = Type.Object({ fileId: IdString, fingerprint: Type.Union([Sha256Hex, Type.Null()]) });
 /** A group space id or 'public' (PUBLIC_SPACE_ID); null/absent = personal files. */
 export const SpaceId = NullableId;
+
+/**
+ * A folder by where it is, to list or to create in: parentId, or null for the root of the category
+ * (1.. for personal categories; ignored, send 1, when spaceId is set) or of the space (a group space's
+ * id or PUBLIC_SPACE_ID; absent/null = the caller's own categories).
+ */
+export const FolderPlace = { parentId: NullableId, category: Category, spaceId: Type.Optional(SpaceId) };
+
+/** A file's size in bytes. */
+export const FileSize = Type.Integer({ minimum: 0 });
 /** Batch calls: 1..BATCH_MAX_IDS ids (common/api/types.ts). */
 export const IdList = Type.Array(IdString, { minItems: 1, maxItems: 1000 });
 /** Per-id conflict decisions (ConflictDecision). */

@@ -210,15 +210,7 @@ export interface LinkVisit {
 }
 
 /** An entry inside a link (no ids of the sharer's tree above the link's root are ever shown). */
-export interface LinkEntry {
-  id: string;
-  parentId: string | null;
-  name: string;
-  isDir: boolean;
-  size: number;
-  kind: FileKind;
-  updatedAt: number;
-}
+export type LinkEntry = Pick<FileEntry, 'id' | 'parentId' | 'name' | 'isDir' | 'size' | 'kind' | 'updatedAt'>;
 
 export interface LinkListResponse {
   items: LinkEntry[];

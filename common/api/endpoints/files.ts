@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { data, endpoint } from '../endpoint';
 import { API } from '../paths';
-import { Category, Decisions, IdList, IdString, NameString, NullableCursor, NullableId, PageSize, SpaceId } from '../schemas';
+import { Category, Decisions, FolderPlace, IdList, IdString, NameString, NullableCursor, NullableId, PageSize, SpaceId } from '../schemas';
 import type {
   CopyMoveResponse,
   CreateTxtResponse,
@@ -26,12 +26,7 @@ export const SortOrderSchema = Type.Enum(['asc', 'desc']);
 
 /** A folder listing. */
 export const FileListBody = Type.Object({
-  /** null = the root of the category, or of the space when `spaceId` is set. */
-  parentId: NullableId,
-  /** 1.. for personal categories; ignored (send 1) when `spaceId` is set. */
-  category: Category,
-  /** A group space id, or PUBLIC_SPACE_ID; absent/null = the caller's own categories. */
-  spaceId: Type.Optional(SpaceId),
+  ...FolderPlace,
   sortField: Type.Optional(FileSortFieldSchema),
   sortOrder: Type.Optional(SortOrderSchema),
   /** Opaque keyset cursor from the previous page's `nextCursor`. */
@@ -50,16 +45,10 @@ export const FileCatalogBody = Type.Object({ id: NullableId });
 export type FileCatalogRequest = Static<typeof FileCatalogBody>;
 
 /** One level of the folder-picker tree for move/copy (folders only, sorted by name), loaded lazily by parent. */
-export const DirListBody = Type.Object({ parentId: NullableId, category: Category, spaceId: Type.Optional(SpaceId) });
+export const DirListBody = Type.Object(FolderPlace);
 export type DirListRequest = Static<typeof DirListBody>;
 
-export const MkdirBody = Type.Object({
-  parentId: NullableId,
-  category: Category,
-  /** Set to create inside a group/public space (parentId null = the space's root). */
-  spaceId: Type.Optional(SpaceId),
-  name: NameString,
-});
+export const MkdirBody = Type.Object({ ...FolderPlace, name: NameString });
 export type MkdirRequest = Static<typeof MkdirBody>;
 
 export const RenameBody = Type.Object({ id: IdString, name: NameString });
@@ -102,9 +91,7 @@ export type KeywordSearchQuery = Static<typeof KeywordSearchQuerySchema>;
 
 /** A UTF-8 text file (name must end with .txt unless it has an extension). */
 export const CreateTxtBody = Type.Object({
-  parentId: NullableId,
-  category: Category,
-  spaceId: Type.Optional(SpaceId),
+  ...FolderPlace,
   name: NameString,
   /** At most TEXT_FILE_MAX_BYTES once encoded. */
   content: Type.String(),

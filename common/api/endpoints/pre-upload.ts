@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { data, endpoint } from '../endpoint';
 import { API } from '../paths';
-import { Category, ClientKey, ConflictPolicy, IfMatch, NameString, NullableId, Sha256Hex } from '../schemas';
+import { Category, FileSize, ClientKey, ConflictPolicy, IfMatch, NameString, NullableId, Sha256Hex } from '../schemas';
 import type { InterceptedFile } from '../sharing';
 import type {
   CanBeUploadTypeResponse,
@@ -22,13 +22,12 @@ import type { SecondUploadResponse } from '../../transfer/second-upload';
 /** Most items one check call takes (the check service refuses more). */
 export const CHECK_BATCH_MAX = 1000;
 
-const Size = Type.Integer({ minimum: 0 });
 const Key = Type.String({ minLength: 1, maxLength: 256 });
 
 export const SecondUploadBody = Type.Object({
   /** Omitted: a probe (second-upload.ts). */
   fingerprint: Type.Optional(Sha256Hex),
-  size: Size,
+  size: FileSize,
   name: NameString,
   parentId: NullableId,
   category: Category,
@@ -49,7 +48,7 @@ export const UploadCandidateSchema = Type.Object({
   /** Client's key for this file in the batch (echoed back). */
   key: Key,
   name: NameString,
-  size: Size,
+  size: FileSize,
   parentId: NullableId,
   category: Category,
 });

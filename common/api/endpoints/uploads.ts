@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { data, endpoint } from '../endpoint';
 import { API } from '../paths';
-import { Category, ClientKey, ConflictPolicy, IdString, IfMatch, NameString, NullableId, Sha256Hex } from '../schemas';
+import { Category, FileSize, ClientKey, ConflictPolicy, IdString, IfMatch, NameString, NullableId, Sha256Hex } from '../schemas';
 import type { FileEntry } from '../types';
 import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from '../../transfer/chunk-policy';
 import type { ChunkExistResponse, ChunkRangeUploadResponse, ChunkUploadResponse, UploadConfig } from '../../transfer/protocol';
@@ -12,7 +12,6 @@ import type { BatchUploadResponse } from '../../transfer/batch-upload';
  * common/transfer/protocol.ts; spec §7 names chunk/exist, the rest is ours).
  */
 
-const Size = Type.Integer({ minimum: 0 });
 /** Hex chunk digests (chunk-digest.ts), in order. The upper bound keeps the JSON small; the service checks the exact count. */
 const ChunkDigests = Type.Array(Sha256Hex, { minItems: 1, maxItems: 100_000 });
 
@@ -25,7 +24,7 @@ export const ChunkExistBody = Type.Object({
   fingerprint: Type.Optional(Sha256Hex),
   /** Streaming sessions only: the session to continue. */
   uploadId: Type.Optional(IdString),
-  size: Size,
+  size: FileSize,
   chunkSize: Type.Integer({ minimum: MIN_CHUNK_SIZE, maximum: MAX_CHUNK_SIZE }),
   /** One per chunk; length = chunkCount(size, chunkSize). Omitted: streaming. */
   chunkDigests: Type.Optional(ChunkDigests),
