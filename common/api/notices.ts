@@ -12,6 +12,7 @@
  *   · platformNotices — unread notices of the platform (written by a platform admin for every tenant:
  *                       maintenance windows, new versions of the service).
  */
+import type { NoticeDraft } from './endpoints/notices';
 import type { UserRef } from './types';
 
 // ---- file messages --------------------------------------------------------------------------------
@@ -130,13 +131,6 @@ export interface FileUnreadCount {
 
 // ---- system notices ------------------------------------------------------------------------------
 
-/** Who a notice is for: the whole tenant, or departments (with everything below them) and people. */
-export interface NoticeAudience {
-  all: boolean;
-  departmentIds: string[];
-  userIds: string[];
-}
-
 export type NoticeState = 'draft' | 'scheduled' | 'published' | 'withdrawn';
 export const NOTICE_STATE_LABELS: Record<NoticeState, string> = { draft: '草稿', scheduled: '定时发布', published: '已发布', withdrawn: '已撤回' };
 
@@ -157,13 +151,7 @@ export interface SystemNotice {
   read: boolean;
 }
 
-/** `POST /api/sysMsg/list` (JSON): pinned first, then newest; keyset pages. */
-export interface SystemNoticeListRequest {
-  read?: boolean;
-  keyword?: string;
-  cursor?: string | null;
-  pageSize?: number;
-}
+/** `POST /api/sysMsg/list` takes SystemNoticeListRequest (endpoints/notices.ts). */
 export interface SystemNoticePage {
   items: SystemNotice[];
   nextCursor: string | null;
@@ -184,38 +172,7 @@ export interface UnreadCounts {
   systemParts: { tenantNotices: number; platformNotices: number };
 }
 
-/** `POST /api/sysMsg/markRead` {ids} and `/api/sysMsg/markAllRead` {} → the counts after. */
-export interface SystemNoticeIdsRequest {
-  ids: string[];
-}
-
-/** What the admin page edits (`/api/v2/notice/manage/*`). */
-export interface NoticeDraft {
-  title: string;
-  /** HTML from the editor; the server keeps only NOTICE_HTML_ALLOWED and answers what it kept. */
-  content: string;
-  audience: NoticeAudience;
-  important: boolean;
-  pinned: boolean;
-  /**
-   * Platform admins only: for every tenant (audience must then be `all`). Anyone else asking for it
-   * is refused (FORBIDDEN).
-   */
-  platform?: boolean;
-}
-
-/**
- * `POST /api/v2/notice/manage/save`: a new notice (no id) or a change of one. `publish`:
- * 'draft' keeps it unpublished (a published one cannot go back: withdraw it), 'now' publishes it,
- * 'at' publishes at `publishAt` (ms, in the future; shown to readers from then on).
- */
-export interface NoticeSaveRequest extends NoticeDraft {
-  id?: string;
-  publish: 'draft' | 'now' | 'at';
-  publishAt?: number;
-}
-
-/** One notice as its authors see it. */
+/** One notice as its authors see it (what `/api/v2/notice/manage/*` answers; the requests are in endpoints/notices.ts). */
 export interface ManagedNotice extends NoticeDraft {
   id: string;
   summary: string;
@@ -233,25 +190,10 @@ export interface ManagedNotice extends NoticeDraft {
   audienceNames: Record<string, string>;
 }
 
-/** `POST /api/v2/notice/manage/list` (admins). */
-export interface ManagedNoticeListRequest {
-  state?: NoticeState;
-  keyword?: string;
-  cursor?: string | null;
-  pageSize?: number;
-}
+/** `POST /api/v2/notice/manage/list` takes ManagedNoticeListRequest (endpoints/notices.ts). */
 export interface ManagedNoticePage {
   items: ManagedNotice[];
   nextCursor: string | null;
-}
-
-/** `POST /api/v2/notice/manage/pin` {id, pinned}; withdraw and delete take {id} / {ids}. */
-export interface NoticePinRequest {
-  id: string;
-  pinned: boolean;
-}
-export interface NoticeIdRequest {
-  id: string;
 }
 
 /** `GET /api/sysMsg/popup` → the important notices the caller has not been shown; `POST /api/sysMsg/popup/ack` {ids}. */

@@ -220,29 +220,18 @@ export const API = {
   fileMsgMarkAllRead: '/api/fileMsg/markAllRead',
   fileMsgUnreadNum: '/api/fileMsg/userUnReadNum',
   noticeStream: '/api/v2/notice/stream',
-  /** Ours. `POST` SystemNoticeListRequest → SystemNoticePage: the caller's notices. */
+  // system notices (ours, readers) and 公告管理 (ours, admins): declared in endpoints/notices.ts.
   sysMsgList: '/api/sysMsg/list',
-  /** Ours. `GET ?id=` → SystemNotice (one the caller may read; others answer NOTICE_NOT_FOUND). */
   sysMsgGet: '/api/sysMsg/get',
-  /** Ours. `POST` SystemNoticeIdsRequest → SystemUnreadCount. */
   sysMsgMarkRead: '/api/sysMsg/markRead',
-  /** Ours. `POST {}` → SystemUnreadCount. */
   sysMsgMarkAllRead: '/api/sysMsg/markAllRead',
-  /** Ours. `GET` → NoticePopup: important notices not shown to the caller yet (shown once, at login). */
   sysMsgPopup: '/api/sysMsg/popup',
-  /** Ours. `POST` SystemNoticeIdsRequest → null: these were shown (marks them read too). */
   sysMsgPopupAck: '/api/sysMsg/popup/ack',
-  /** Ours, admins (公告管理). `POST` ManagedNoticeListRequest → ManagedNoticePage. */
   noticeManageList: '/api/v2/notice/manage/list',
-  /** Ours, admins. `GET ?id=` → ManagedNotice. */
   noticeManageGet: '/api/v2/notice/manage/get',
-  /** Ours, admins. `POST` NoticeSaveRequest → ManagedNotice (content sanitised). */
   noticeManageSave: '/api/v2/notice/manage/save',
-  /** Ours, admins. `POST` NoticePinRequest → ManagedNotice. */
   noticeManagePin: '/api/v2/notice/manage/pin',
-  /** Ours, admins. `POST` NoticeIdRequest → ManagedNotice (readers no longer see it). */
   noticeManageWithdraw: '/api/v2/notice/manage/withdraw',
-  /** Ours, admins. `POST` NoticeIdRequest → null (with its read markers and audience). */
   noticeManageDelete: '/api/v2/notice/manage/delete',
 
   // upload protocol: declared in endpoints/uploads.ts

@@ -24,21 +24,11 @@ const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
 
 
 
-  'POST /api/v2/notice/manage/save': 'notice.update',
-  'POST /api/v2/notice/manage/pin': 'notice.pin',
-  'POST /api/v2/notice/manage/withdraw': 'notice.withdraw',
-  'POST /api/v2/notice/manage/delete': 'notice.delete',
 
 
   // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
   'POST /api/staticData/list': null,
   'PUT /api/test/raw-sink': null,
-  // Notices: reading them, and marking or removing one's own messages, are not actions.
-  'POST /api/sysMsg/list': null,
-  'POST /api/sysMsg/markRead': null,
-  'POST /api/sysMsg/markAllRead': null,
-  'POST /api/sysMsg/popup/ack': null,
-  'POST /api/v2/notice/manage/list': null,
 };
 
 /**

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import type { FileMessage, FileMessagePage, ManagedNotice, NoticeSaveRequest, UnreadCounts } from '../../common/api/notices';
+import type { NoticeSaveRequest } from '../../common/api/endpoints/notices';
+import type { FileMessage, FileMessagePage, ManagedNotice, UnreadCounts } from '../../common/api/notices';
 import { API } from '../../common/api/paths';
 import type { Answer, Client } from './helpers';
 

@@ -1,3 +1,4 @@
+import type { ManagedNoticeListRequest, NoticePinRequest, NoticeSaveRequest, SystemNoticeListRequest } from '../../../common/api/endpoints/notices';
 import { ERRORS } from '../../../common/api/errors';
 import {
   NOTICE_AUDIENCE_MAX,
@@ -6,14 +7,10 @@ import {
   NOTICE_MAX_PAGE_SIZE,
   NOTICE_TITLE_MAX,
   type ManagedNotice,
-  type ManagedNoticeListRequest,
   type ManagedNoticePage,
-  type NoticePinRequest,
   type NoticePopup,
-  type NoticeSaveRequest,
   type NoticeState,
   type SystemNotice,
-  type SystemNoticeListRequest,
   type SystemNoticePage,
   type SystemUnreadCount,
 } from '../../../common/api/notices';

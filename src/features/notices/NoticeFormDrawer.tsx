@@ -1,7 +1,8 @@
 import { Alert, Button, Checkbox, DatePicker, Drawer, Form, Input, Radio, Space, Spin, Switch, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { NOTICE_TITLE_MAX, type ManagedNotice, type NoticeSaveRequest } from '../../../common/api/notices';
+import type { NoticeSaveRequest } from '../../../common/api/endpoints/notices';
+import { NOTICE_TITLE_MAX, type ManagedNotice } from '../../../common/api/notices';
 import { LoadFailure } from '../../components/LoadFailure';
 import { EMPTY_SELECTION, OrgPicker, type OrgSelection } from '../../components/OrgPicker';
 import { useFeedback } from '../../lib/feedback/feedback';

@@ -1,7 +1,8 @@
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Input, Popconfirm, Segmented, Space, Spin, Tag } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
-import { NOTICE_STATE_LABELS, type ManagedNotice, type ManagedNoticeListRequest, type NoticeState } from '../../../common/api/notices';
+import type { ManagedNoticeListRequest } from '../../../common/api/endpoints/notices';
+import { NOTICE_STATE_LABELS, type ManagedNotice, type NoticeState } from '../../../common/api/notices';
 import { formatDateTime } from '../../../common/format/date';
 import { OnlineOnly } from '../../components/OnlineOnly';
 import { VirtualRows } from '../../components/VirtualRows';

@@ -2,7 +2,7 @@ import { Button, Modal, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SystemNotice } from '../../../common/api/notices';
-import { API } from '../../../common/api/paths';
+import { NOTICES } from '../../../common/api/endpoints/notices';
 import { formatDateTime } from '../../../common/format/date';
 import { api } from '../../lib/api';
 import { NOTICE_KEYS, setCounts } from '../../lib/notices/notice-data';
@@ -25,7 +25,7 @@ export function NoticePopup({ items }: { items: SystemNotice[] }) {
   const acknowledge = async () => {
     setClosing(true);
     try {
-      await api.post(API.sysMsgPopupAck, { ids: [current.id] }, { onError: () => undefined });
+      await api.call(NOTICES.sysMsgPopupAck, { ids: [current.id] }, { onError: () => undefined });
       if (!current.read) setCounts(client, (c) => ({ ...c, system: Math.max(0, c.system - 1) }));
     } catch {
       // Offline or refused: it shows again next time, which is better than never.

@@ -1,7 +1,8 @@
 import { CheckOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Drawer, Input, Select, Space, Spin, Tag, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
-import type { SystemNotice, SystemNoticeListRequest } from '../../../common/api/notices';
+import type { SystemNoticeListRequest } from '../../../common/api/endpoints/notices';
+import type { SystemNotice } from '../../../common/api/notices';
 import { formatDateTime } from '../../../common/format/date';
 import { OnlineOnly } from '../../components/OnlineOnly';
 import { VirtualRows } from '../../components/VirtualRows';

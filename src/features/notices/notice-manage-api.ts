@@ -1,7 +1,7 @@
 /** 公告管理 (admins): the notices of the tenant (and the platform's, for a platform admin). */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { ManagedNotice, ManagedNoticeListRequest, ManagedNoticePage, NoticeSaveRequest } from '../../../common/api/notices';
-import { API } from '../../../common/api/paths';
+import { NOTICES, type ManagedNoticeListRequest, type NoticeSaveRequest } from '../../../common/api/endpoints/notices';
+import type { ManagedNotice, ManagedNoticePage } from '../../../common/api/notices';
 import { TENANT } from '../../../common/api/endpoints/tenant';
 import { api } from '../../lib/api';
 import { queryClient } from '../../lib/data/query-client';
@@ -16,7 +16,7 @@ const MANAGE_KEYS = {
 export function useManagedNotices(req: ManagedNoticeListRequest) {
   return useInfiniteQuery({
     queryKey: MANAGE_KEYS.list(req),
-    queryFn: ({ pageParam, signal }) => api.post<ManagedNoticePage>(API.noticeManageList, { ...req, cursor: pageParam }, { signal }),
+    queryFn: ({ pageParam, signal }) => api.call(NOTICES.noticeManageList, { ...req, cursor: pageParam }, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last: ManagedNoticePage) => last.nextCursor,
     staleTime: 0,
@@ -46,22 +46,22 @@ const refreshAll = () =>
   ]);
 
 export async function saveNotice(req: NoticeSaveRequest): Promise<ManagedNotice> {
-  const saved = await api.post<ManagedNotice>(API.noticeManageSave, req);
+  const saved = await api.call(NOTICES.noticeManageSave, req);
   await refreshAll();
   return saved;
 }
 
 export async function pinNotice(id: string, pinned: boolean): Promise<void> {
-  await api.post(API.noticeManagePin, { id, pinned });
+  await api.call(NOTICES.noticeManagePin, { id, pinned });
   await refreshAll();
 }
 
 export async function withdrawNotice(id: string): Promise<void> {
-  await api.post(API.noticeManageWithdraw, { id });
+  await api.call(NOTICES.noticeManageWithdraw, { id });
   await refreshAll();
 }
 
 export async function deleteNotice(id: string): Promise<void> {
-  await api.post(API.noticeManageDelete, { id });
+  await api.call(NOTICES.noticeManageDelete, { id });
   await refreshAll();
 }

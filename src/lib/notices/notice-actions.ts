@@ -7,7 +7,6 @@
 import { onlineManager, type QueryClient } from '@tanstack/react-query';
 import { NOTICES } from '../../../common/api/endpoints/notices';
 import type { FileMessageChange, SystemUnreadCount } from '../../../common/api/notices';
-import { API } from '../../../common/api/paths';
 import { api } from '../api';
 import { ApiCallError } from '../api-client';
 import { queryClient } from '../data/query-client';
@@ -127,7 +126,7 @@ export async function markSystemNoticesRead(ids: readonly string[]): Promise<voi
   const queue = () => enqueueOutbox(NOTICE_OUTBOX_KINDS.systemRead, { ids: [...ids] }, ids.length === 1 ? '标记 1 条系统消息已读' : `标记 ${ids.length} 条系统消息已读`);
   if (!onlineManager.isOnline()) return queue();
   try {
-    systemCounts(await api.post<SystemUnreadCount>(API.sysMsgMarkRead, { ids }));
+    systemCounts(await api.call(NOTICES.sysMsgMarkRead, { ids: [...ids] }));
   } catch (e) {
     if (noAnswer(e)) return queue();
     throw e;
@@ -135,7 +134,7 @@ export async function markSystemNoticesRead(ids: readonly string[]): Promise<voi
 }
 
 export async function markAllSystemNoticesRead(): Promise<void> {
-  systemCounts(await api.post<SystemUnreadCount>(API.sysMsgMarkAllRead, {}));
+  systemCounts(await api.call(NOTICES.sysMsgMarkAllRead));
   editSystemLists(queryClient, (page) => ({ ...page, items: page.items.map((n) => (n.read ? n : { ...n, read: true })) }));
 }
 
@@ -148,7 +147,7 @@ export function registerNoticeOutboxExecutors(): void {
     sent: (_p, answer) => setCounts(queryClient, (c) => ({ ...c, file: answer.unread })),
   });
   registerOutboxExecutor<{ ids: string[] }, SystemUnreadCount>(NOTICE_OUTBOX_KINDS.systemRead, {
-    send: (p, _opId, signal) => api.post<SystemUnreadCount>(API.sysMsgMarkRead, { ids: p.ids }, { signal, onError: () => undefined }),
+    send: (p, _opId, signal) => api.call(NOTICES.sysMsgMarkRead, { ids: p.ids }, { signal, onError: () => undefined }),
     refusal,
     sent: (_p, answer) => systemCounts(answer),
   });

@@ -4,15 +4,8 @@
  * (notice-stream.ts, started by NoticeStreamer) keeps them current; pages never call fetch.
  */
 import { useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import { NOTICES, type FileMessageListForm } from '../../../common/api/endpoints/notices';
-import type {
-  FileMessagePage,
-  NoticePopup,
-  SystemNoticeListRequest,
-  SystemNoticePage,
-  UnreadCounts,
-} from '../../../common/api/notices';
-import { API } from '../../../common/api/paths';
+import { NOTICES, type FileMessageListForm, type SystemNoticeListRequest } from '../../../common/api/endpoints/notices';
+import type { FileMessagePage, NoticePopup, SystemNoticePage, UnreadCounts } from '../../../common/api/notices';
 import { api } from '../api';
 
 export const NOTICE_KEYS = {
@@ -62,7 +55,7 @@ export function useFileMessages(form: FileMessageListForm) {
 export function useSystemNotices(req: SystemNoticeListRequest) {
   return useInfiniteQuery({
     queryKey: NOTICE_KEYS.systemList(req),
-    queryFn: ({ pageParam, signal }) => api.post<SystemNoticePage>(API.sysMsgList, { ...req, cursor: pageParam }, { signal }),
+    queryFn: ({ pageParam, signal }) => api.call(NOTICES.sysMsgList, { ...req, cursor: pageParam }, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last: SystemNoticePage) => last.nextCursor,
     staleTime: 0,
@@ -76,7 +69,7 @@ export function useSystemNotices(req: SystemNoticeListRequest) {
 export function usePopupNotices(enabled: boolean): NoticePopup | null {
   const query = useQuery({
     queryKey: NOTICE_KEYS.popup,
-    queryFn: ({ signal }) => api.get<NoticePopup>(API.sysMsgPopup, { signal, onError: () => undefined }),
+    queryFn: ({ signal }) => api.call(NOTICES.sysMsgPopup, undefined, { signal, onError: () => undefined }),
     enabled,
     staleTime: Infinity,
     refetchOnMount: 'always',

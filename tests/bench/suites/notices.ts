@@ -17,7 +17,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
-import { NOTICE_AUDIENCE_MAX, type FileMessagePage, type ManagedNotice, type NoticeSaveRequest, type UnreadCounts } from '../../../common/api/notices';
+import type { NoticeSaveRequest } from '../../../common/api/endpoints/notices';
+import { NOTICE_AUDIENCE_MAX, type FileMessagePage, type ManagedNotice, type UnreadCounts } from '../../../common/api/notices';
 import { API } from '../../../common/api/paths';
 import type { CreateTxtResponse, SpaceInfo } from '../../../common/api/types';
 import { startServerWithMember, withDb, type Client } from '../../server/helpers';
