@@ -1,11 +1,15 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { routeKey, routePath } from '../../common/api/endpoint';
 import { ENDPOINTS } from '../../common/api/endpoints';
 import { API } from '../../common/api/paths';
 import { SPEC_CALLS } from '../../common/api/spec-calls';
+import { DESKTOP_RELEASE_PATH } from '../../server/config';
 import { productRoutes } from '../tools/spec-coverage';
+import { startServer } from './helpers';
 
 /**
  * Endpoint declarations (common/api/endpoints) are the one source of each call's method, path,
@@ -55,6 +59,64 @@ describe('endpoint declarations', () => {
         if (declaredKeys.includes(m[1]!)) offenders.push(`${path.relative(ROOT, file)}: API.${m[1]}`);
       }
     }
+    expect(offenders).toEqual([]);
+  });
+});
+
+/**
+ * Routes served without a declaration, each with its reason. Keep it short: everything else the
+ * server answers is an entry in common/api/endpoints.
+ */
+const UNDECLARED: Readonly<Record<string, string>> = {
+  'GET /api/test/stats': 'test hook (DRIVE_TEST_HOOKS=1 only), not a product endpoint: server/routes/test-routes.ts',
+  'PUT /api/test/raw-sink': 'test hook (DRIVE_TEST_HOOKS=1 only), not a product endpoint: server/routes/test-routes.ts',
+  'GET /*': "the built web app's files and the single-page fallback (@fastify/static): files, not calls",
+  'HEAD /*': "the built web app's files and the single-page fallback (@fastify/static): files, not calls",
+  [`GET ${DESKTOP_RELEASE_PATH}*`]: "the desktop release's files for its updater (@fastify/static, DESKTOP_RELEASE_DIR): files, not calls",
+  [`HEAD ${DESKTOP_RELEASE_PATH}*`]: "the desktop release's files for its updater (@fastify/static, DESKTOP_RELEASE_DIR): files, not calls",
+};
+
+/** Every route the app registers that neither comes from a declaration nor is listed above. */
+function undeclaredRoutes(app: FastifyInstance): string[] {
+  return app.allRoutes
+    .filter((r) => !r.config.endpoint)
+    .map((r) => `${r.method} ${r.url}`)
+    .filter((key) => !(key in UNDECLARED));
+}
+
+/** `request.body as T` and the like: the casts a declaration's typed request replaces. */
+const CAST = /\b(?:request|req)\.(?:body|query|params)\s+as\b/g;
+
+function castsIn(text: string): number {
+  return [...text.matchAll(CAST)].length;
+}
+
+describe('every route comes from a declaration', () => {
+  it('the whole app (test hooks, web app and desktop releases on) registers no route outside common/api/endpoints but the listed ones; one added by hand is found', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'drive-routes-'));
+    const staticDir = path.join(dataDir, 'dist');
+    const desktopReleaseDir = path.join(dataDir, 'releases');
+    mkdirSync(staticDir, { recursive: true });
+    mkdirSync(desktopReleaseDir, { recursive: true });
+    writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>app</title>');
+    const server = await startServer({ dataDir, staticDir, desktopReleaseDir, testHooks: true }, (app) => {
+      // A route registered by hand, as a new endpoint must not be: the check has to find it.
+      app.get('/api/by-hand', async () => ({ data: null }));
+    });
+    try {
+      const keys = server.app.allRoutes.map((r) => `${r.method} ${r.url}`);
+      expect(Object.keys(UNDECLARED).filter((key) => !keys.includes(key)), 'listed but not registered (drop them)').toEqual([]);
+      expect(undeclaredRoutes(server.app)).toEqual(['GET /api/by-hand']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('no route casts its request (`request.body as`, `.query as`, `.params as`): the declaration types it', () => {
+    expect(castsIn('const q = request.query as { id: string }; const b = (request.body as B).ids; request.params  as P;')).toBe(3);
+    const offenders = sourceFiles(path.join(ROOT, 'server'))
+      .map((file) => path.relative(ROOT, file).split(path.sep).join('/'))
+      .filter((file) => castsIn(readFileSync(path.join(ROOT, file), 'utf8')) > 0);
     expect(offenders).toEqual([]);
   });
 });
