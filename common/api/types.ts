@@ -219,6 +219,11 @@ export interface FileEntry {
   /** Group or public space holding the entry; null = the owner's personal categories. */
   spaceId: string | null;
   ownerId: string;
+  /**
+   * In a group or the public space: who uploaded (owns) the entry, with the name shown in 上传者.
+   * Absent outside spaces (the caller's own files).
+   */
+  owner?: UserRef;
   /** Milliseconds since the epoch. */
   createdAt: number;
   updatedAt: number;

@@ -261,7 +261,8 @@ export class FileRepository {
 
   async nickNames(userIds: readonly string[]): Promise<Map<string, string>> {
     if (userIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('users').select(['id', 'nick_name']).where('id', 'in', [...userIds]).execute();
-    return new Map(rows.map((r) => [r.id, r.nick_name]));
+    const rows = await this.db.selectFrom('users').select(['id', 'nick_name', 'username']).where('id', 'in', [...userIds]).execute();
+    // A person without a nick name is shown by account.
+    return new Map(rows.map((r) => [r.id, r.nick_name || r.username]));
   }
 }

@@ -26,11 +26,12 @@ export class EntryDecorator {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const fileIds = rows.filter((r) => r.is_dir === 0).map((r) => r.id);
-    const lockers = [...new Set(rows.map((r) => r.locked_by).filter((v): v is string => Boolean(v)))];
+    // Lockers, and in spaces the owners (上传者): one name look-up for both.
+    const people = [...new Set(rows.flatMap((r) => [r.locked_by, r.space_id ? r.owner_id : null]).filter((v): v is string => Boolean(v)))];
     const [favorites, versionCounts, nickNames, settings] = await Promise.all([
       this.files.favoriteIds(caller.userId, ids),
       this.files.versionCounts(fileIds),
-      this.files.nickNames(lockers),
+      this.files.nickNames(people),
       this.checks.tenantSettings(caller.tenantId),
     ]);
     const facts = {
@@ -41,7 +42,11 @@ export class EntryDecorator {
       retentionMs: this.retentionMs,
       now,
     };
-    const entries = rows.map((r) => toFileEntry(r, facts));
+    const entries = rows.map((r) => {
+      const entry = toFileEntry(r, facts);
+      if (r.space_id) entry.owner = { id: r.owner_id, nickName: nickNames.get(r.owner_id) ?? '' };
+      return entry;
+    });
     const exchangeIds = rows.filter((r) => r.category === FILE_CATEGORY.exchange && r.is_dir === 0 && r.space_id == null).map((r) => r.id);
     if (this.exchange && exchangeIds.length > 0) {
       const records = await this.exchange.find(exchangeIds);

@@ -3,7 +3,7 @@ import { actionLabel } from '../../../common/api/action-codes';
 import type { ActionLogEntry } from '../../../common/api/action-log';
 import { departmentPath } from '../../../common/org/tree';
 import { useOrgTree } from '../../lib/data/org';
-import { clientText, operatorText, roleName, targetText, targetTypeLabel } from './labels';
+import { clientText, objectTargets, operatorText, roleName, targetText, targetTypeLabel } from './labels';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 function fullTime(at: number): string {
@@ -25,18 +25,19 @@ export function ActionLogDetail({ entry, onClose }: { entry: ActionLogEntry | nu
           </Descriptions.Item>
           <Descriptions.Item label="部门（操作时）">{department}</Descriptions.Item>
           <Descriptions.Item label="操作">
-            {actionLabel(entry.action)} <Typography.Text type="secondary">{entry.action}</Typography.Text>
+            <span title={entry.action}>{actionLabel(entry.action)}</span>
           </Descriptions.Item>
           <Descriptions.Item label="结果">
             {entry.outcome === 'ok' ? <Tag color="green">成功</Tag> : <Tag color="red">被拒绝</Tag>}
             {entry.errorCode && <Typography.Text code>{entry.errorCode}</Typography.Text>}
           </Descriptions.Item>
           <Descriptions.Item label="对象">
+            {/* Each object once, by name (labels.ts); the recorded ids stay in the export and the tooltip. */}
             {entry.targets.length === 0
               ? '-'
-              : entry.targets.map((t, i) => (
-                  <div key={`${t.id}-${i}`}>
-                    {targetTypeLabel(t)}：{targetText(t)} {t.id && <Typography.Text type="secondary">（{t.id}）</Typography.Text>}
+              : objectTargets(entry.targets).map((t, i) => (
+                  <div key={`${t.id}-${i}`} title={t.id ? `ID ${t.id}` : undefined}>
+                    {targetTypeLabel(t)}：{targetText(t)}
                   </div>
                 ))}
           </Descriptions.Item>

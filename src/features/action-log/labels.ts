@@ -22,14 +22,46 @@ export function operatorText(e: ActionLogEntry): string {
   return e.actor.name ? `${e.actor.name}（${e.actor.account}）` : e.actor.account || '-';
 }
 
+/** Records that stand for files (a link, a share, an application) and are named after them. */
+const NAMED_AFTER_FILES = new Set(['link', 'share', 'application']);
+
+/**
+ * The objects a record names, each once and by name, never by id: a link, share or application
+ * recorded beside the files it is named after (link.create: the file and its link, both "合同.pdf")
+ * is shown through those files; a target recorded without a name (a refused call that never found
+ * it) is shown by its kind (分享链接), not by the id the caller sent.
+ */
+export function objectTargets(targets: readonly ActionTarget[]): ActionTarget[] {
+  const named = targets.filter((t) => t.name.trim() !== '');
+  const shown = named.filter((t) => {
+    if (!NAMED_AFTER_FILES.has(t.type)) return true;
+    const others = new Set(named.filter((o) => o !== t && !NAMED_AFTER_FILES.has(o.type)).map((o) => o.name));
+    // An application is named after all its files, joined with 、 (and cut at 200 characters).
+    return !t.name.split('、').every((part, i, parts) => others.has(part) || (i === parts.length - 1 && [...others].some((o) => o.startsWith(part))));
+  });
+  const out: ActionTarget[] = [];
+  const seen = new Set<string>();
+  for (const t of shown) {
+    if (seen.has(t.name)) continue;
+    seen.add(t.name);
+    out.push(t);
+  }
+  if (out.length > 0) return out;
+  // Nothing named: the kinds, once each.
+  const kinds = new Set<string>();
+  return targets.filter((t) => !kinds.has(t.type) && kinds.add(t.type));
+}
+
+/** One object as shown: its name, or (unnamed) its kind. */
 export function targetText(t: ActionTarget): string {
-  return t.name || t.id;
+  return t.name.trim() || targetTypeLabel(t);
 }
 
 export function targetsText(targets: readonly ActionTarget[]): string {
-  if (targets.length === 0) return '-';
-  const first = targets.slice(0, 3).map(targetText).join('、');
-  return targets.length > 3 ? `${first} 等 ${targets.length} 项` : first;
+  const objects = objectTargets(targets);
+  if (objects.length === 0) return '-';
+  const first = objects.slice(0, 3).map(targetText).join('、');
+  return objects.length > 3 ? `${first} 等 ${objects.length} 项` : first;
 }
 
 export function targetTypeLabel(t: ActionTarget): string {

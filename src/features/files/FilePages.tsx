@@ -1,3 +1,4 @@
+import { CloudSyncOutlined, SwapOutlined } from '@ant-design/icons';
 import { Alert, Segmented, Spin } from 'antd';
 import { useLocation, useSearch } from 'wouter';
 import { useSetAtom } from 'jotai';
@@ -9,6 +10,11 @@ import { FileBrowser } from './browser/FileBrowser';
 import { KEYWORD_QUERY_PARAM } from './file-locations';
 import { SearchPage } from './search/SearchPage';
 import { usePublicSpace } from './space-queries';
+import { DesktopClientLink } from '../../components/DesktopClientLink';
+import { OfflineUncached } from '../../components/OfflineUncached';
+import { inDesktopShell } from '../../lib/desktop-client';
+import { useOnline } from '../../lib/data/online';
+import { PlaceEmptyState } from './browser/PlaceEmptyState';
 
 /** The spec §2 pages under /main/file: each is the one FileBrowser, configured. */
 
@@ -23,9 +29,24 @@ export function PersonalFilesPage() {
   return <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.personal, '个人文件')} title="个人文件" />;
 }
 
+/** 同步文件, empty: what fills it (the desktop client's sync) and how to get the client. */
+const BACKUPS_EMPTY = (
+  <PlaceEmptyState icon={<CloudSyncOutlined />} title="这里还没有同步的文件">
+    <div>「同步文件」存放桌面客户端从电脑上同步来的文件夹：在客户端中添加同步文件夹后，其中的文件会自动上传到这里，并随电脑上的修改保持更新。</div>
+    {inDesktopShell() ? <div>点击顶部的「本机同步」→「添加同步文件夹」开始同步。</div> : <DesktopClientLink />}
+  </PlaceEmptyState>
+);
+
 export function BackupsPage() {
-  return <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.backups, '同步文件')} title="同步文件" />;
+  return <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.backups, '同步文件')} title="同步文件" emptyState={BACKUPS_EMPTY} />;
 }
+
+/** 交换区, empty: what it is for and how a file crosses to the other network. */
+const EXCHANGE_EMPTY = (
+  <PlaceEmptyState icon={<SwapOutlined />} title="交换区暂无文件">
+    <div>交换区用于在内网与外网之间传递文件。把文件上传到这里，选中后点击「提交交换检查」：通过检查的文件即可在另一网络的云盘中下载使用，未通过的会显示拦截原因。</div>
+  </PlaceEmptyState>
+);
 
 /** 其他: the exchange area between the internal and the public network builds (checkSwap, intercepted files). */
 export function OtherFilesPage() {
@@ -35,7 +56,7 @@ export function OtherFilesPage() {
       <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
         <InterceptedPanel onChanged={() => changed((v) => v + 1)} />
       </div>
-      <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.other, '交换区')} title="交换区" />
+      <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.other, '交换区')} title="交换区" emptyState={EXCHANGE_EMPTY} />
     </div>
   );
 }
@@ -92,7 +113,9 @@ export function UnifiedSearchPage() {
 /** 公共空间: the tenant's one public space (everyone may read and write; changes only to own entries). */
 export function PublicSpacePage() {
   const query = usePublicSpace();
+  const online = useOnline();
   const space = query.data ?? null;
+  if (!space && !online) return <OfflineUncached />;
   if (!space && query.isError) return <Alert type="error" showIcon message="无法打开公共空间" />;
   if (!space) return <Spin />;
   return <SpaceBrowser space={space} />;

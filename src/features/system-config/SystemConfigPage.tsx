@@ -16,10 +16,15 @@ const SWITCHES: Array<{ key: Exclude<keyof TenantSwitches, 'syncTime'>; label: s
   { key: 'gesture', label: '手势密码', help: '客户端可使用手势密码解锁' },
   { key: 'keyCreate', label: '分享提取码', help: '新建分享链接时默认生成提取码' },
   { key: 'publicDownLoad', label: '公共空间下载', help: '允许下载公共空间中的文件' },
-  { key: 'exchangeSwitch', label: '交换区', help: '提供交换区（文件分类 3）' },
+  { key: 'exchangeSwitch', label: '交换区', help: '提供交换区，用于在内网与外网之间交换文件' },
 ];
 
-/** A picture picked for upload: checked for type and size here too (the server re-checks by content). */
+/**
+ * A picture picked for upload: checked for type and size here too (the server re-checks by content).
+ * The browser's own file input stays out of sight (its Choose File / No file chosen is not ours to
+ * show); the 上传… button opens it. Inside antd's Space the `hidden` attribute alone lost to the
+ * layout's display rule and showed the raw input: an inline display: none wins.
+ */
 function PicturePicker({ label, url, maxBytes, onPick, onReset, disabled, testId }: { label: string; url: string; maxBytes: number; onPick: (dataUrl: string) => Promise<void>; onReset: () => Promise<void>; disabled: boolean; testId: string }) {
   const input = useRef<HTMLInputElement>(null);
   const { message } = useFeedback();
@@ -33,6 +38,7 @@ function PicturePicker({ label, url, maxBytes, onPick, onReset, disabled, testId
         type="file"
         accept={PICTURE_TYPES}
         hidden
+        style={{ display: 'none' }}
         data-testid={testId}
         onChange={async (e) => {
           const file = e.target.files?.[0];

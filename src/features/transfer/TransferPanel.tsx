@@ -2,11 +2,12 @@ import { ExportOutlined, LeftOutlined, RightOutlined, StopOutlined, SwapOutlined
 import { Alert, Badge, Button, Collapse, Empty, Progress, Space, Tag, Typography } from 'antd';
 import './transfer-panel.css';
 import { useAtomValue } from 'jotai';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { formatSize } from '../../../common/format/size';
 import type { TransferItemView } from '../../../common/transfer/engine-api';
 import { AfterCommits } from '../../components/AfterCommits';
 import { saveBlob } from '../../lib/save-blob';
+import { developerMode } from '../../lib/developer-mode';
 import { PHONE_FLOAT_HEIGHT_PX, usePhone } from '../../lib/use-phone';
 import { isBoolean, useStoredState } from '../../lib/use-stored-state';
 import type { TabRole } from './engine-client';
@@ -208,6 +209,8 @@ function TransferPanelContent({ phone, expanded, setOpen }: { phone: boolean; ex
   const hasFinished = snapshot.items.some(isFinished);
   const roleText = role === null ? '正在连接传输服务…' : role === 'leader' ? '本标签页正在传输' : '由其他标签页传输';
 
+  // Testers' tool (npm run replay plays the file back): only behind the developer switch.
+  const [devTools] = useState(developerMode);
   const exportQueue = (): void => {
     getEngine()
       .exportQueue()
@@ -229,9 +232,11 @@ function TransferPanelContent({ phone, expanded, setOpen }: { phone: boolean; ex
           <Button size="small" type="link" onClick={() => void getEngine().clearFinished()} disabled={!hasFinished} data-testid="transfer-clear-finished">
             清除已完成
           </Button>
-          <Button size="small" type="text" icon={<ExportOutlined />} onClick={exportQueue} title="导出队列（供测试回放）" aria-label="导出队列" data-testid="transfer-export">
-            导出队列
-          </Button>
+          {devTools && (
+            <Button size="small" type="text" icon={<ExportOutlined />} onClick={exportQueue} title="导出传输队列（开发者工具）" aria-label="导出队列" data-testid="transfer-export">
+              导出队列
+            </Button>
+          )}
         </div>
       )}
       {expanded && (

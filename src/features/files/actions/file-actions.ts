@@ -117,6 +117,7 @@ const NOT_YOURS = '只能修改自己上传的文件';
 const PREVIEW_ONLY = '该分享仅允许预览';
 const OWNER_ONLY = '共享的文件只能由所有者修改';
 const NOT_CROSSED = '尚未通过交换检查，暂不能在当前网络使用';
+const NOT_OFFERED = '当前不可用';
 
 /** Reached through a share with less than `need`: the reason, else null. */
 function shareBlocked(selection: readonly FileEntry[], need: 'download' | 'edit' | 'owner'): string | null {
@@ -148,6 +149,25 @@ function changeBlocked(selection: readonly FileEntry[], ctx: ActionContext): str
   if (selection.some((e) => lockedByOther(e, ctx))) return LOCKED_BY_OTHER;
   if (selection.some((e) => !mayModify(e, ctx))) return NOT_YOURS;
   return null;
+}
+
+/**
+ * Why `action` cannot be done on `selection` now, or null when it can: the reason the menus show,
+ * asked by every other way in too (a row's 下载 button, keyboard shortcuts), so none of them says
+ * 已开始下载 while the menu says 离线时不可用. An action not offered at all is refused as unavailable.
+ */
+export function actionBlocked(action: FileAction, selection: readonly FileEntry[], ctx: ActionContext): string | null {
+  const offered = actionsFor(selection, ctx).find((o) => o.action === action);
+  return offered ? offered.disabledReason : NOT_OFFERED;
+}
+
+/**
+ * Why opening `entry` cannot work now, or null. A folder opens from the cache; a file opens its
+ * preview (or offers a download), whose bytes only the server has — the web app keeps no file
+ * contents for offline use.
+ */
+export function openBlocked(entry: FileEntry, ctx: ActionContext): string | null {
+  return !entry.isDir && ctx.offline ? OFFLINE_REASON : null;
 }
 
 /** The actions offered for `selection`, in menu order. */

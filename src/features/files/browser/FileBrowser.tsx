@@ -1,6 +1,6 @@
 import { Flex, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import type { FileEntry } from '../../../../common/api/types';
 import { isPermitted, usePagePermissionCodes } from '../../../lib/button-permissions';
@@ -11,7 +11,8 @@ import { fileListVersionAtom } from '../../../lib/file-events';
 import { useFeedback } from '../../../lib/feedback/feedback';
 import { usePhone } from '../../../lib/use-phone';
 import { useStoredState } from '../../../lib/use-stored-state';
-import { ACTION_LABELS, ACTION_PERMISSIONS, actionsFor, PAGE_PERMISSIONS, type ActionContext, type FileAction } from '../actions/file-actions';
+import { OfflineUncached } from '../../../components/OfflineUncached';
+import { ACTION_LABELS, ACTION_PERMISSIONS, actionBlocked, actionsFor, openBlocked, PAGE_PERMISSIONS, type ActionContext, type FileAction } from '../actions/file-actions';
 import { useFileActions } from '../actions/use-file-actions';
 import { usePickerRoots } from '../dialogs/use-picker-roots';
 import { entriesByIds } from '../files-api';
@@ -44,7 +45,7 @@ import { useRevealedEntry } from '../listing/use-revealed-entry';
  * action does (online or kept in the outbox, its toast, the rows it patches) is the file actions'
  * (actions/use-file-actions.tsx); this component lays the page out and wires them.
  */
-export function FileBrowser({ source, title }: { source: BrowserSource; title: string }) {
+export function FileBrowser({ source, title, emptyState }: { source: BrowserSource; title: string; emptyState?: ReactNode }) {
   const { message } = useFeedback();
   const [, navigate] = useLocation();
   const [dir, openDir] = useCurrentDir();
@@ -70,7 +71,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const listing = useMemo(() => listingFor(source, folderDir, sort, { sharerId }), [sourceKey, folderDir, sort, sharerId]);
   const pages = useEntryPages<FileEntry>(listing, version);
   const pickerRoots = usePickerRoots(source, dialog?.kind === 'pick');
-  const list = useListSelection(pages.items, (file) => actions.open(file));
+  const list = useListSelection(pages.items, (file) => openEntry(file));
   const { selectedIds, setSelectedIds, reset: resetSelection } = list;
 
   useEffect(() => resetSelection(), [listing, resetSelection]);
@@ -93,12 +94,30 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
     clearSelection: () => setSelectedIds([]),
     pickNewVersion: newVersion.pick,
   });
-  useDeepLinkOpen(actions.open, permissionCodes !== null, () => void message.error('要打开的文件不存在或无权访问'));
 
   // ---- what the selection offers -----------------------------------------------------------------
 
   const space = source.mode === 'folder' ? source.space : undefined;
-  const ctx: ActionContext = { mode: source.mode, callerId: user?.id ?? null, isAdmin: user?.role === 'admin', spaceRole: space ? space.role : undefined, offline: !online, side: currentNetworkEnv() };
+  const spaceRole = space ? space.role : undefined;
+  const ctx = useMemo<ActionContext>(
+    () => ({ mode: source.mode, callerId: user?.id ?? null, isAdmin: user?.role === 'admin', spaceRole, offline: !online, side: currentNetworkEnv() }),
+    [source.mode, user?.id, user?.role, spaceRole, online],
+  );
+  /**
+   * Every way in (menus, toolbar, a row's 下载, shortcuts, opening) asks the same rule
+   * (actions/file-actions.ts): what the menu shows disabled is refused here with the same reason.
+   */
+  const runChecked = (action: FileAction, entries: FileEntry[]): void => {
+    const reason = actionBlocked(action, entries, ctx);
+    if (reason) return void message.warning(`${ACTION_LABELS[action]}：${reason}`);
+    void actions.run(action, entries);
+  };
+  function openEntry(file: FileEntry): void {
+    const reason = openBlocked(file, ctx);
+    if (reason) return void message.warning(`打开「${file.name}」：${reason}`);
+    actions.open(file);
+  }
+  useDeepLinkOpen(openEntry, permissionCodes !== null, () => void message.error('要打开的文件不存在或无权访问'));
   // 分享 is another feature's dialog, handed in by the app layer (browser-slots.tsx).
   const { ShareDialog } = useFileBrowserParts();
   const offered = actionsFor(selection, ctx).filter((o) => {
@@ -106,7 +125,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
     const code = ACTION_PERMISSIONS[o.action];
     return code === null || permitted(code);
   });
-  const runOnSelection = (action: FileAction) => void actions.run(action, selection);
+  const runOnSelection = (action: FileAction) => runChecked(action, selection);
 
   const contextMenu: MenuProps = {
     items: offered.map((o) => ({
@@ -118,13 +137,15 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
     })),
     onClick: ({ key }) => runOnSelection(key as FileAction),
   };
-  const downloadOne = permitted(ACTION_PERMISSIONS.download ?? '') ? (file: FileEntry) => void actions.run('download', [file]) : null;
+  const downloadOne = permitted(ACTION_PERMISSIONS.download ?? '') ? (file: FileEntry) => runChecked('download', [file]) : null;
+  // The row's 下载 shows what the menu would (disabled, with the reason); a new function when the rule's inputs change.
+  const downloadBlocked = useMemo(() => (file: FileEntry) => actionBlocked('download', [file], ctx), [ctx]);
 
   const onShortcut = fileShortcuts({
     list,
     layout,
     recycle: source.mode === 'recycle',
-    open: actions.open,
+    open: openEntry,
     act: (action) => {
       const usable = offered.find((o) => o.action === action && o.disabledReason === null);
       if (!usable) return false;
@@ -143,7 +164,21 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
   const { upload, uploadFolder, drop, dialog: uploadClashDialog } = useBrowserUploads(canUpload && writeScope ? { parentId: uploadParent, category: writeScope.category } : null, folderName);
 
   const sortable = source.mode === 'folder' && permitted(PAGE_PERMISSIONS.sort) ? sort : null;
-  const viewProps = { mode: source.mode, pages, selectedIds, cursorId: list.cursorId, handlers: list.handlers, contextMenu, onDownload: downloadOne, layoutRef: layout };
+  // Offline and never shown on this device: say so instead of an empty list (and stop saying 加载中…).
+  const uncached = !online && !pages.cached;
+  const empty = uncached ? <OfflineUncached /> : pages.loading ? null : ((folderDir === null && emptyState) || '暂无文件');
+  const viewProps = {
+    mode: source.mode,
+    pages: uncached ? { ...pages, loading: false } : pages,
+    empty,
+    selectedIds,
+    cursorId: list.cursorId,
+    handlers: list.handlers,
+    contextMenu,
+    onDownload: downloadOne,
+    downloadBlocked,
+    layoutRef: layout,
+  };
 
   return (
     <Flex
@@ -169,7 +204,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
           <FileSearchTools source={source} sort={sortable} onSort={setSort} view={view} onView={setView} onSearch={(keyword) => navigate(searchUrl(source, keyword))} />
         </Flex>
       </Flex>
-      {sharedView && dir === null && <SharerFilter value={sharerId} onChange={setSharerId} />}
+      {sharedView && dir === null && !uncached && <SharerFilter value={sharerId} onChange={setSharerId} />}
       <FileToolbar
         source={source}
         offered={offered}
@@ -184,7 +219,7 @@ export function FileBrowser({ source, title }: { source: BrowserSource; title: s
         onEmptyRecycle={actions.emptyRecycleBin}
         onClearSelection={() => setSelectedIds([])}
       />
-      {view === 'grid' ? <FileGrid {...viewProps} /> : <FileTable {...viewProps} sort={sortable} onSort={setSort} showSharer={sharedView && dir === null} />}
+      {view === 'grid' ? <FileGrid {...viewProps} /> : <FileTable {...viewProps} sort={sortable} onSort={setSort} showSharer={sharedView && dir === null} showOwner={space !== undefined} />}
       <BrowserDialogs
         dialog={dialog}
         show={setDialog}

@@ -29,7 +29,7 @@ const OVERSCAN_ROWS = 2;
  * scroll into view) or the kind's icon, the name and a size or date line. Same selection, menus,
  * keyboard and infinite loading as the list (FileTable), virtualised by rows of tiles.
  */
-export function FileGrid({ mode, pages, selectedIds, cursorId, handlers, contextMenu, layoutRef }: FileViewProps) {
+export function FileGrid({ mode, pages, empty: emptyState, selectedIds, cursorId, handlers, contextMenu, layoutRef }: FileViewProps) {
   const box = useRef<HTMLDivElement>(null);
   useInfiniteScroll(box, pages.loadMore, pages.hasMore, pages.items.length);
   const items = pages.items;
@@ -61,7 +61,7 @@ export function FileGrid({ mode, pages, selectedIds, cursorId, handlers, context
               </div>
             </div>
           </div>
-          <TileRows items={items} mode={mode} selected={selected} cursorId={cursorId} cursorIndex={cursorIndex} emptyText={pages.loading ? '' : '暂无文件'} handlers={handlers} layoutRef={layoutRef} />
+          <TileRows items={items} mode={mode} selected={selected} cursorId={cursorId} cursorIndex={cursorIndex} emptyText={emptyState} handlers={handlers} layoutRef={layoutRef} />
         </div>
       </ContextMenuArea>
       <div style={{ height: FOOTER_HEIGHT, lineHeight: `${FOOTER_HEIGHT}px`, padding: '0 8px', color: 'rgba(0,0,0,0.6)' }} data-testid="file-table-footer">
@@ -77,7 +77,7 @@ interface TileRowsProps {
   selected: ReadonlySet<string>;
   cursorId: string | null;
   cursorIndex: number;
-  emptyText: string;
+  emptyText: ReactNode;
   handlers: ItemHandlers;
   layoutRef: MutableRefObject<ViewLayout>;
 }
@@ -140,6 +140,8 @@ interface TileProps {
 
 const Tile = memo(function Tile({ file, mode, width, selected, cursor, handlers, menuRef }: TileProps) {
   const meta = file.isDir ? formatDateTime(file.updatedAt) : formatSize(file.size);
+  // In a space: whose entry it is (the list answer's owner).
+  const owner = file.owner?.nickName ?? '';
   return (
     <div
       id={itemDomId(file.id)}
@@ -150,7 +152,7 @@ const Tile = memo(function Tile({ file, mode, width, selected, cursor, handlers,
       data-row-key={file.id}
       data-cursor={cursor || undefined}
       style={{ width }}
-      title={`${file.name}\n${file.isDir ? '' : `${formatSize(file.size)} · `}${formatDateTime(mode === 'recycle' && file.deletedAt ? file.deletedAt : file.updatedAt)}`}
+      title={`${file.name}\n${file.isDir ? '' : `${formatSize(file.size)} · `}${formatDateTime(mode === 'recycle' && file.deletedAt ? file.deletedAt : file.updatedAt)}${owner ? `\n上传者：${owner}` : ''}`}
       onClick={(e) => handlers.click(file, e)}
       onContextMenu={() => handlers.contextMenu(file)}
       onDoubleClick={() => handlers.activate(file)}
@@ -179,6 +181,12 @@ const Tile = memo(function Tile({ file, mode, width, selected, cursor, handlers,
       </a>
       <span className="fg-meta">
         {meta}
+        {owner && (
+          <span data-testid="file-owner" title={`上传者：${owner}`}>
+            {' · '}
+            {owner}
+          </span>
+        )}
         <FileStateTags file={file} />
       </span>
     </div>

@@ -34,6 +34,8 @@ export interface FileTableProps extends FileViewProps {
   onSort: (sort: SortState) => void;
   /** 共享文件 at the top: who shared each entry, and when. */
   showSharer?: boolean;
+  /** 群组空间 and 公共空间: who uploaded each entry. */
+  showOwner?: boolean;
 }
 
 interface Column {
@@ -56,7 +58,7 @@ interface Column {
  * and antd's Table brought its filters (Tree, Radio), pagination (Select) and per-render bookkeeping to
  * the first screen after login — about a sixth of its JavaScript.
  */
-export function FileTable({ mode, pages, selectedIds, cursorId, handlers, sort, onSort, contextMenu, onDownload, layoutRef, showSharer = false }: FileTableProps) {
+export function FileTable({ mode, pages, empty: emptyState, selectedIds, cursorId, handlers, sort, onSort, contextMenu, onDownload, downloadBlocked, layoutRef, showSharer = false, showOwner = false }: FileTableProps) {
   const box = useRef<HTMLDivElement>(null);
   useInfiniteScroll(box, pages.loadMore, pages.hasMore, pages.items.length);
 
@@ -101,6 +103,7 @@ export function FileTable({ mode, pages, selectedIds, cursorId, handlers, sort, 
               <span style={{ fontSize: 12, color: 'rgba(0,0,0,0.58)' }} data-testid="file-meta">
                 {file.isDir ? '' : `${formatSize(file.size)} · `}
                 {formatDateTime(mode === 'recycle' && file.deletedAt ? file.deletedAt : file.updatedAt)}
+                {showOwner && file.owner?.nickName ? ` · ${file.owner.nickName}` : ''}
               </span>
             </div>
           ),
@@ -128,6 +131,7 @@ export function FileTable({ mode, pages, selectedIds, cursorId, handlers, sort, 
         { key: 'sharedAt', title: '分享时间', width: 150, render: (file) => (file.share ? formatDateTime(file.share.sharedAt) : '-') },
       );
     }
+    if (showOwner) cols.push({ key: 'owner', title: '上传者', width: 120, render: (file) => <OwnerName file={file} /> });
     cols.push({ key: 'size', title: '大小', width: 120, ...sortable('size'), render: (file) => (file.isDir ? '-' : formatSize(file.size)) });
     if (mode === 'recycle') {
       cols.push(
@@ -148,6 +152,8 @@ export function FileTable({ mode, pages, selectedIds, cursorId, handlers, sort, 
             <Button
               type="link"
               size="small"
+              disabled={downloadBlocked(file) !== null}
+              title={downloadBlocked(file) ?? undefined}
               onClick={(e) => {
                 e.stopPropagation();
                 latest.current.onDownload?.(file);
@@ -163,7 +169,7 @@ export function FileTable({ mode, pages, selectedIds, cursorId, handlers, sort, 
     });
     return cols;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- moreButton reads refs only
-  }, [mode, sort, canDownload, latest, phone, showSharer]);
+  }, [mode, sort, canDownload, downloadBlocked, latest, phone, showSharer, showOwner]);
 
   // The name column takes what the fixed columns leave (CSS flex), so the table fits the box when it
   // can and scrolls sideways below this width. No JavaScript measuring: the first paint is final.
@@ -218,7 +224,7 @@ export function FileTable({ mode, pages, selectedIds, cursorId, handlers, sort, 
             selected={selected}
             cursorId={cursorId}
             cursorIndex={cursorIndex}
-            emptyText={pages.loading ? '' : '暂无文件'}
+            emptyText={emptyState}
             handlers={handlers}
             layoutRef={layoutRef}
           />
@@ -276,9 +282,19 @@ interface EntryRowsProps {
   selected: ReadonlySet<string>;
   cursorId: string | null;
   cursorIndex: number;
-  emptyText: string;
+  emptyText: ReactNode;
   handlers: ItemHandlers;
   layoutRef: MutableRefObject<ViewLayout>;
+}
+
+/** Who uploaded an entry of a space (the list answer's owner), '-' when the answer did not say. */
+export function OwnerName({ file }: { file: FileEntry }) {
+  const name = file.owner?.nickName ?? '';
+  return (
+    <span data-testid="file-owner" title={name} style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+      {name || '-'}
+    </span>
+  );
 }
 
 /** The scrolling body: only the rows in view (and OVERSCAN_ROWS around them) are rendered. */

@@ -20,6 +20,10 @@ export interface FileViewProps {
   contextMenu: MenuProps;
   /** The row's 下载 button (hidden when the user may not download). */
   onDownload: ((file: FileEntry) => void) | null;
+  /** Why the row's 下载 cannot be used now (the menus' reason: offline, preview-only…), or null. */
+  downloadBlocked: (file: FileEntry) => string | null;
+  /** What an empty list shows (null while it loads): 暂无文件, a page's own explanation, or that it is not cached offline. */
+  empty: ReactNode;
   /** Told the view's columns and rows per screen, for the arrow keys. */
   layoutRef: MutableRefObject<ViewLayout>;
 }

@@ -7,6 +7,8 @@ import type { SpaceInfo } from '../../../../common/api/types';
 import { formatDateTime } from '../../../../common/format/date';
 import { SPACE_ROLE_LABELS, spaceAllows } from '../../../../common/files/space-roles';
 import { FileKindIcon } from '../../../components/FileKindIcon';
+import { OfflineUncached } from '../../../components/OfflineUncached';
+import { useOnline } from '../../../lib/data/online';
 import { Permission } from '../../../lib/button-permissions';
 import { useCurrentUser } from '../../../lib/current-user';
 import { PAGE_PERMISSIONS } from '../actions/file-actions';
@@ -32,6 +34,9 @@ export function GroupPage() {
   const groups = list.data ?? (list.isError ? [] : null);
   const { refetch } = list;
   const reload = useCallback(() => void refetch(), [refetch]);
+  const online = useOnline();
+  // Offline, never loaded on this device: say so (a spinner would never end).
+  if (groups === null && !online) return <OfflineUncached />;
 
   if (spaceId) return <GroupSpace spaceId={spaceId} groups={groups} onBack={() => navigate('/main/group')} onChanged={reload} />;
   return <GroupList groups={groups} onOpen={(id) => navigate(`/main/group?${SPACE_QUERY_PARAM}=${encodeURIComponent(id)}`)} onChanged={reload} />;

@@ -17,6 +17,8 @@ export interface Listing<T extends FileEntry> {
 export interface EntryPages<T extends FileEntry> {
   items: T[];
   loading: boolean;
+  /** Whether any page of this listing is known (cached or answered): offline, false means never shown on this device. */
+  cached: boolean;
   hasMore: boolean;
   loadMore: () => void;
   reload: () => void;
@@ -79,6 +81,7 @@ export function useEntryPages<T extends FileEntry>(listing: Listing<T> | null, v
   return {
     items,
     loading: query.fetchStatus === 'fetching',
+    cached: data !== undefined,
     hasMore: hasNextPage,
     loadMore,
     reload,
