@@ -70,7 +70,7 @@ describe('offline honesty: one rule for what works offline, and pages that say t
 
     // Opening the file (its preview needs the server) says so instead of a preview that never loads.
     await row.getByTestId('file-name').click();
-    await page.getByText(/离线时不可用/).first().waitFor();
+    await page.locator('.ant-message-notice', { hasText: `打开「${fileName}」：离线时不可用` }).waitFor();
     expect(await page.locator('.ant-modal:visible').count()).toBe(0);
   });
 

@@ -73,6 +73,10 @@ describe('group spaces and roles', () => {
     expectError(await member.post(API.groupMemberSetRole, { id: group.id, userId: memberId, role: 'owner' }), ERRORS.FORBIDDEN.code);
     const adminId = (await admin.post<{ data: { id: string } }>(API.userDetails, {})).body.data.id;
     expectError(await admin.post(API.groupMemberRemove, { id: group.id, userId: adminId }), ERRORS.GROUP_LAST_OWNER.code);
+    // Each row of the space's list says who uploaded it (上传者), looked up once per page; personal rows do not.
+    const rows = (await member.post<{ data: FileListResponse }>(API.fileList, { parentId: null, category: 1, spaceId: group.id })).body.data.items;
+    expect(Object.fromEntries(rows.map((r) => [r.name, r.owner]))).toEqual({ 'renamed-by-manager.txt': { id: adminId, nickName: '管理员' }, 'mine2.txt': { id: memberId, nickName: '张三' } });
+    expect((await member.post<{ data: FileListResponse }>(API.fileList, { parentId: null, category: 1 })).body.data.items.every((r) => r.owner === undefined)).toBe(true);
     // Not empty → cannot be deleted; the root folder itself is not a file to delete.
     expectError(await admin.post(API.groupDelete, { id: group.id }), ERRORS.GROUP_NOT_EMPTY.code);
     expectError(await admin.post(API.removeFiles, { ids: [group.rootId] }), ERRORS.FORBIDDEN.code);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../../common/api/types';
 import { ALL_PERMISSIONS } from '../../../server/services/config-service';
-import { ACTION_PERMISSIONS, actionsFor, PAGE_PERMISSIONS, type ActionContext } from '../../../src/features/files/actions/file-actions';
+import { ACTION_PERMISSIONS, actionBlocked, actionsFor, OFFLINE_REASON, openBlocked, PAGE_PERMISSIONS, type ActionContext } from '../../../src/features/files/actions/file-actions';
 
 function entry(over: Partial<FileEntry> = {}): FileEntry {
   return {
@@ -102,5 +102,24 @@ describe('file actions offered for a selection', () => {
     expect(reason(offered, 'download')).toBe('尚未通过交换检查，暂不能在当前网络使用');
     const passed = actionsFor([{ ...fromOutside, exchange: { ...fromOutside.exchange!, state: 'passed' } }], inside);
     expect(reason(passed, 'download')).toBeNull();
+  });
+});
+
+describe('one rule for every way in (issue 44 item 7)', () => {
+  it('actionBlocked gives the menu\'s reason: offline, a download is refused as the menu shows it; a rename is kept for later', () => {
+    const offline = { ...me, offline: true };
+    expect(actionBlocked('download', [entry()], me)).toBeNull();
+    expect(actionBlocked('download', [entry()], offline)).toBe(OFFLINE_REASON);
+    expect(actionBlocked('download', [entry()], offline)).toBe(reason(actionsFor([entry()], offline), 'download'));
+    expect(actionBlocked('rename', [entry()], offline)).toBeNull();
+    // Not offered at all (a folder has no single-file download): refused, never run.
+    expect(actionBlocked('download', [entry({ isDir: true, kind: 'folder' })], me)).not.toBeNull();
+  });
+
+  it('openBlocked: a folder opens offline (from the cache), a file (its preview or download needs the server) does not', () => {
+    const offline = { ...me, offline: true };
+    expect(openBlocked(entry({ isDir: true, kind: 'folder' }), offline)).toBeNull();
+    expect(openBlocked(entry(), offline)).toBe(OFFLINE_REASON);
+    expect(openBlocked(entry(), me)).toBeNull();
   });
 });
