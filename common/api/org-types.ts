@@ -4,7 +4,7 @@
  * Every id is checked against the caller's tenant: another tenant's ids answer 404 like unknown ones.
  */
 import type { PhoneMaskRule } from '../org/phone-mask';
-import type { RoleCode } from './types';
+import type { AccountProfile } from './endpoints/user-admin';
 
 // ---- departments ---------------------------------------------------------------------------------
 
@@ -78,15 +78,8 @@ export const ORG_PAGE_MAX = 200;
 export type UserState = 'active' | 'locked' | 'mustChange';
 
 /** One row of 用户管理 (admin): everything the list and the edit form show. */
-export interface UserRow {
+export interface UserRow extends AccountProfile {
   id: string;
-  website: string;
-  nickName: string;
-  phone: string;
-  role: RoleCode;
-  departmentId: string;
-  /** Bytes. */
-  quota: number;
   usedSize: number;
   /** Locked by an admin (disabled) or by failed logins. */
   locked: boolean;
@@ -94,7 +87,6 @@ export interface UserRow {
   lockedReason: 'admin' | 'failures' | null;
   /** The initial password is not changed yet (passwordChangeType 1 at login). */
   mustChangePassword: boolean;
-  outerLogin: boolean;
   createdAt: number;
 }
 

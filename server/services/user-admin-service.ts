@@ -8,7 +8,7 @@ import type {
   UserSetDepartmentRequest,
 } from '../../common/api/endpoints/user-admin';
 import type { HandOverFilesResponse, UserListResponse, UserRow } from '../../common/api/org-types';
-import { ROLES, type RoleCode } from '../../common/api/types';
+import { ROLES } from '../../common/api/types';
 import { decryptPassword } from '../../common/crypto/password-cipher';
 import { accountKey, accountProblem, nicknameProblem, phoneProblem } from '../../common/org/account';
 import { quotaAllowed } from '../../common/org/quota';
@@ -22,6 +22,7 @@ import type { DepartmentRepository } from '../repositories/department-repository
 import type { OrgUserRepository, PersonRow } from '../repositories/org-user-repository';
 import type { SessionRepository } from '../repositories/session-repository';
 import type { UserRepository } from '../repositories/user-repository';
+import { newAccountRow, profileColumns, type CheckedProfile } from './account-profile';
 import type { Caller } from './caller';
 import { decodePeopleCursor, pageSizeOf, toPage } from './org-cursor';
 import { hashPassword } from './password-hash';
@@ -55,18 +56,6 @@ export interface AccountChange {
   id: string;
   account: string;
   detail?: Record<string, unknown>;
-}
-
-/** Profile fields after their rules (common/org/account.ts, quota list), ready to store. */
-interface CheckedProfile {
-  website: string;
-  key: string;
-  nickName: string;
-  phone: string;
-  departmentId: string;
-  role: RoleCode;
-  quota: number;
-  outerLogin: boolean;
 }
 
 export interface UserAdminServiceDeps {
@@ -159,27 +148,7 @@ export class UserAdminService {
     const passwordHash = await UserAdminService.initialPasswordHash(req.password);
     const id = newId();
     try {
-      await this.deps.users.insert({
-        id,
-        tenant_id: caller.tenantId,
-        username: p.website,
-        username_key: p.key,
-        nick_name: p.nickName,
-        phone: p.phone,
-        avatar: '',
-        role: p.role,
-        password_hash: passwordHash,
-        must_change_password: 1,
-        password_changed_at: null,
-        quota: p.quota,
-        used_size: 0,
-        created_at: now,
-        locked: 0,
-        locked_reason: null,
-        outer_login: p.outerLogin ? 1 : 0,
-        department_id: p.departmentId,
-        deleted_at: null,
-      });
+      await this.deps.users.insert(newAccountRow(caller.tenantId, id, p, passwordHash, now));
     } catch (err) {
       throw UserAdminService.uniqueError(err);
     }
@@ -194,23 +163,16 @@ export class UserAdminService {
     if (!user) throw new AppError(ERRORS.USER_NOT_FOUND);
     const p = await this.check(caller, req, user);
     const passwordHash = req.password ? await UserAdminService.initialPasswordHash(req.password) : null;
+    const after = profileColumns(p);
+    const { role, ...columns } = after;
     let outcome: 'ok' | 'lastAdmin';
     try {
       outcome = await editProfile(
         this.deps.db,
         caller.tenantId,
         user.id,
-        {
-          username: p.website,
-          username_key: p.key,
-          nick_name: p.nickName,
-          phone: p.phone,
-          department_id: p.departmentId,
-          quota: p.quota,
-          outer_login: p.outerLogin ? 1 : 0,
-          ...(passwordHash ? { password_hash: passwordHash, must_change_password: 1, password_changed_at: null } : {}),
-        },
-        p.role !== user.role ? p.role : null,
+        { ...columns, ...(passwordHash ? { password_hash: passwordHash, must_change_password: 1, password_changed_at: null } : {}) },
+        role !== user.role ? role : null,
       );
     } catch (err) {
       throw UserAdminService.uniqueError(err);
@@ -220,9 +182,7 @@ export class UserAdminService {
     // A new initial password ends every session; outer login withdrawn ends the public-network ones.
     if (passwordHash) await this.deps.sessions.endForUser(user.id, 'passwordReset');
     else if (user.outer_login === 1 && !p.outerLogin) await this.deps.sessions.endForUser(user.id, 'outerLogin', 'public');
-    const changed = (['username', 'nick_name', 'phone', 'department_id', 'quota', 'outer_login', 'role'] as const).filter(
-      (k) => String(user[k] ?? '') !== String({ username: p.website, nick_name: p.nickName, phone: p.phone, department_id: p.departmentId, quota: p.quota, outer_login: p.outerLogin ? 1 : 0, role: p.role }[k]),
-    );
+    const changed = (['username', 'nick_name', 'phone', 'department_id', 'quota', 'outer_login', 'role'] as const).filter((k) => String(user[k] ?? '') !== String(after[k]));
     const change = { id: user.id, account: p.website, detail: { changed, before: user.username, passwordReset: passwordHash !== null } };
     actionLog.record({ action: 'user.update', targets: [accountTarget(change)], detail: change.detail });
     return { row: await this.get(caller, user.id), change };

@@ -18,6 +18,7 @@ import { AppError } from '../http/app-error';
 import { newId } from '../ids';
 import type { DepartmentRepository } from '../repositories/department-repository';
 import { BatchAlreadyImported, UserImportRepository, type Taken } from '../repositories/user-import-repository';
+import { newAccountRow } from './account-profile';
 import type { Caller } from './caller';
 import { departmentPaths, judgeRows, type ImportContext } from './import/import-rows';
 import { readSheet, writeSheets, type SheetRow } from './import/sheet-io';
@@ -89,27 +90,7 @@ export class UserImportService {
         const { judged, accounts } = judgeRows(candidates, ctx);
         const again = new Map(judged.map((r) => [r.row, r]));
         final = previewed.map((r) => again.get(r.row) ?? r);
-        const users: UsersTable[] = [...accounts.values()].map((a) => ({
-          id: newId(),
-          tenant_id: caller.tenantId,
-          username: a.website,
-          username_key: a.key,
-          nick_name: a.nickName,
-          phone: a.phone,
-          avatar: '',
-          role: a.role,
-          password_hash: passwordHash,
-          must_change_password: 1,
-          password_changed_at: null,
-          quota: a.quota,
-          used_size: 0,
-          created_at: now,
-          locked: 0,
-          locked_reason: null,
-          outer_login: a.outerLogin ? 1 : 0,
-          department_id: a.departmentId,
-          deleted_at: null,
-        }));
+        const users: UsersTable[] = [...accounts.values()].map((a) => newAccountRow(caller.tenantId, newId(), a, passwordHash, now));
         return { users, rowsJson: JSON.stringify(final) };
       });
       this.orgChanged(caller.tenantId);

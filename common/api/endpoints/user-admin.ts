@@ -2,32 +2,36 @@ import { Type, type Static } from 'typebox';
 import { data, endpoint } from '../endpoint';
 import type { HandOverFilesResponse, UserListResponse, UserRow } from '../org-types';
 import { API } from '../paths';
-import { IdList, IdString } from '../schemas';
+import { IdList, IdString, RoleCodeSchema } from '../schemas';
 
 /** 用户管理 (admin only, ours; rows and rules in ../org-types.ts). */
 
 const Text = (maxLength: number) => Type.String({ maxLength });
-const Role = Type.Enum(['admin', 'member']);
 /** Passwords travel AES-encrypted like every password (common/crypto). */
 const CipherText = Text(512);
 
-/** The fields of a person the admin sets, on add and on edit alike. */
-const PersonFields = {
+/**
+ * A person's profile: what the admin sets on add and on edit alike (the form of 新增用户 / 编辑用户),
+ * what a good row of an import holds, and what 用户管理 lists (UserRow). `website` is the login account.
+ */
+const AccountProfileSchema = Type.Object({
   website: Text(64),
   nickName: Text(128),
   phone: Text(32),
   departmentId: IdString,
-  role: Role,
+  role: RoleCodeSchema,
+  /** Bytes. */
   quota: Type.Integer({ minimum: 0 }),
   outerLogin: Type.Boolean(),
-};
+});
+export type AccountProfile = Static<typeof AccountProfileSchema>;
 
 export const UserListBody = Type.Object(
   {
     departmentId: Type.Optional(IdString),
     /** With sub-departments (default true). */
     includeSub: Type.Optional(Type.Boolean()),
-    role: Type.Optional(Role),
+    role: Type.Optional(RoleCodeSchema),
     state: Type.Optional(Type.Enum(['active', 'locked', 'mustChange'])),
     /** Part of the account, nickname or phone. */
     keyword: Type.Optional(Text(64)),
@@ -42,7 +46,7 @@ export type UserListRequest = Static<typeof UserListBody>;
  * `password` is the initial password, checked against the §5 rules; the user must change it at first
  * login (passwordChangeType 1). `quota` must be one of the static list `quota` (common/org/quota.ts).
  */
-export const UserAddBody = Type.Object({ ...PersonFields, password: CipherText }, { additionalProperties: false });
+export const UserAddBody = Type.Object({ ...AccountProfileSchema.properties, password: CipherText }, { additionalProperties: false });
 export type UserAddRequest = Static<typeof UserAddBody>;
 
 /**
@@ -50,7 +54,7 @@ export type UserAddRequest = Static<typeof UserAddBody>;
  * login and their sessions end. Changing role, outer login or account follows the same rules as their
  * own calls (last admin kept; outer login off ends public sessions).
  */
-export const UserEditBody = Type.Object({ id: IdString, ...PersonFields, password: Type.Optional(CipherText) }, { additionalProperties: false });
+export const UserEditBody = Type.Object({ id: IdString, ...AccountProfileSchema.properties, password: Type.Optional(CipherText) }, { additionalProperties: false });
 export type UserEditRequest = Static<typeof UserEditBody>;
 
 /** Moves several people into one department. */

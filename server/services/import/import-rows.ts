@@ -3,19 +3,8 @@ import type { RoleCode } from '../../../common/api/types';
 import { accountKey, accountProblem, nicknameProblem, normalizeDepartmentName, phoneProblem } from '../../../common/org/account';
 import { DEFAULT_QUOTA_CHOICE, parseQuotaLabel, QUOTA_CHOICES } from '../../../common/org/quota';
 import type { DepartmentsTable } from '../../db/schema';
+import type { CheckedProfile } from '../account-profile';
 import type { SheetRow } from './sheet-io';
-
-/** A good row, ready to insert. */
-export interface ImportAccount {
-  website: string;
-  key: string;
-  nickName: string;
-  phone: string;
-  departmentId: string;
-  role: RoleCode;
-  quota: number;
-  outerLogin: boolean;
-}
 
 /** What the tenant already holds, looked up for the rows of one file. */
 export interface ImportContext {
@@ -57,10 +46,11 @@ export function departmentPaths(rows: DepartmentsTable[]): Map<string, string> {
  * The verdict of every row (rules: ImportRow in org-types.ts): each reason a row is refused, in the
  * order of its columns, including duplicates within the file (the later rows name the first one).
  */
-export function judgeRows(rows: SheetRow[], ctx: ImportContext): { judged: ImportRow[]; accounts: Map<number, ImportAccount> } {
+export function judgeRows(rows: SheetRow[], ctx: ImportContext): { judged: ImportRow[]; accounts: Map<number, CheckedProfile> } {
   const firstAccount = new Map<string, number>();
   const firstPhone = new Map<string, number>();
-  const accounts = new Map<number, ImportAccount>();
+  // The good rows, ready to insert.
+  const accounts = new Map<number, CheckedProfile>();
   const judged = rows.map(({ row, cells }): ImportRow => {
     const reasons: string[] = [];
     const website = cells['账号'];

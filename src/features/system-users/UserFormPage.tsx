@@ -3,7 +3,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Form, Input, Result, Select, Space, Spin, Switch } from 'antd';
 import { useMemo, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { ROLES, type RoleCode, type UserRow } from '../../../common/api/types';
+import type { AccountProfile } from '../../../common/api/endpoints/user-admin';
+import { ROLES, type UserRow } from '../../../common/api/types';
 import { encryptPassword } from '../../../common/crypto/password-cipher';
 import { accountProblem, nicknameProblem, phoneProblem } from '../../../common/org/account';
 import { DEFAULT_QUOTA_CHOICE, QUOTA_CHOICES, quotaLabel } from '../../../common/org/quota';
@@ -15,16 +16,8 @@ import { useFeedback } from '../../lib/feedback/feedback';
 import { USERS_KEY } from './use-user-pages';
 import { addUser, editUser, getUser } from './users-api';
 
-interface Values {
-  website: string;
-  nickName: string;
-  phone: string;
-  departmentId: string;
-  role: RoleCode;
-  quota: number;
-  outerLogin: boolean;
-  password?: string;
-}
+/** The profile, and the password in clear (encrypted when sent). */
+type Values = AccountProfile & { password?: string };
 
 /** antd Form rule from one of our checks (common/org/account.ts): the same text the server answers. */
 const rule = (check: (v: string) => string | null) => ({
