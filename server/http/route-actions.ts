@@ -18,22 +18,13 @@ import { ENDPOINTS } from '../../common/api/endpoints';
  * cannot go unlogged by forgetting it.
  */
 const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
-
-
-
-
-
-
-
-
-  // Reads and checks sent as POST (spec §7's default), and the steps of an upload before its merge.
-  'POST /api/staticData/list': null,
+  // The test hook that is not a GET (server/routes/test-routes.ts, DRIVE_TEST_HOOKS=1 only).
   'PUT /api/test/raw-sink': null,
 };
 
 /**
  * Declared endpoints (common/api/endpoints) carry their action themselves; the table above holds the
- * routes not yet declared that way, and shrinks as each route file moves to declarations (issue 40).
+ * routes that are not declared on purpose (tests/server/endpoint-declarations.test.ts lists them).
  */
 export const ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
   ...UNDECLARED_ROUTE_ACTIONS,
