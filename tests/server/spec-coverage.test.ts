@@ -25,6 +25,18 @@ describe('spec §7 coverage table', () => {
     for (const c of SPEC_CALLS) if (!specCallServed(c, routes)) expect(c.plannedIn, c.name).toBeTypeOf('number');
   });
 
+  it("a registered call is declared with the spec's encoding, read from its entry; one declared otherwise is not counted as served", async () => {
+    const routes = await productRoutes();
+    for (const c of SPEC_CALLS) {
+      const route = routes.find((r) => r.method === c.method && c.path?.split('?')[0] === r.url);
+      if (route) expect(route.endpoint?.encoding, `${c.method} ${c.name}`).toBe(c.encoding);
+    }
+    const login = SPEC_CALLS.find((c) => c.encoding === 'form')!;
+    const asJson = routes.map((r) => (r.method === login.method && r.url === login.path!.split('?')[0] ? { ...r, endpoint: { ...r.endpoint!, encoding: 'json' as const } } : r));
+    expect(specCallServed(login, asJson)).toBe(false);
+    expect(renderSpecCoverage(asJson)).toContain(`| json | no: declared json, the spec says form |`);
+  });
+
   it('a served call is registered with the method the spec gives', async () => {
     const routes = await productRoutes();
     for (const c of SPEC_CALLS.filter((call) => call.path !== null)) {
