@@ -93,6 +93,8 @@ export interface UserRow extends AccountProfile {
 export interface UserListResponse {
   items: UserRow[];
   nextCursor: string | null;
+  /** How many people match the filter in all: on the first page (no cursor) only. */
+  total?: number;
 }
 
 export interface HandOverFilesResponse {

@@ -24,12 +24,19 @@ export function indexDepartments(departments: readonly DepartmentNode[]): Depart
   return { byId, children };
 }
 
-/** `研发部/前端组` (top level first). */
-export function departmentPath(index: DepartmentIndex, id: string): string {
+/** The names from the top level down to the department: ['研发部', '前端组']. */
+export function departmentNames(index: DepartmentIndex, id: string): string[] {
   const names: string[] = [];
   for (let at = index.byId.get(id), i = 0; at && i < 100; i++, at = at.parentId ? index.byId.get(at.parentId) : undefined) names.unshift(at.name);
-  return names.join('/');
+  return names;
 }
+
+/** `研发部/前端组` (top level first); pages that show it to people spread it out: ` / ` (DISPLAY_PATH_SEPARATOR). */
+export function departmentPath(index: DepartmentIndex, id: string, separator = '/'): string {
+  return departmentNames(index, id).join(separator);
+}
+
+export const DISPLAY_PATH_SEPARATOR = ' / ';
 
 /** The department and everything under it. */
 export function subtreeIds(index: DepartmentIndex, id: string): Set<string> {

@@ -23,6 +23,35 @@ export interface PersonRow extends UsersTable {
 
 const likePattern = (keyword: string): string => `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+const FAILURE_LOCKED = sql<number>`(case when exists (select 1 from login_failures lf where lf.key = 'acct:' || u.username_key and lf.locked = 1) then 1 else 0 end)`;
+
+/** The filter's conditions on `users as u` beyond tenant and liveness (the group is a join or an exists). */
+function conditions(tenantId: string, filter: PeopleFilter): Array<Expression<SqlBool>> {
+  const out: Array<Expression<SqlBool>> = [];
+  const dept = filter.department;
+  if (dept && !dept.withSub) out.push(sql<SqlBool>`u.department_id = ${dept.id}`);
+  if (dept?.withSub) {
+    out.push(
+      sql<SqlBool>`u.department_id in (with recursive sub(id) as (
+        select id from departments where id = ${dept.id} and tenant_id = ${tenantId}
+        union all
+        select d.id from departments d join sub on d.parent_id = sub.id
+      ) select id from sub)`,
+    );
+  }
+  if (filter.role) out.push(sql<SqlBool>`u.role = ${filter.role}`);
+  const locked = sql<SqlBool>`(u.locked = 1 or ${FAILURE_LOCKED} = 1)`;
+  if (filter.state === 'locked') out.push(locked);
+  if (filter.state === 'mustChange') out.push(sql<SqlBool>`u.must_change_password = 1`, sql<SqlBool>`not ${locked}`);
+  if (filter.state === 'active') out.push(sql<SqlBool>`u.must_change_password = 0`, sql<SqlBool>`not ${locked}`);
+  const keyword = filter.keyword?.trim();
+  if (keyword) {
+    const pattern = likePattern(keyword);
+    out.push(sql<SqlBool>`(u.username_key like ${pattern} escape '\\' or lower(u.nick_name) like ${pattern} escape '\\' or u.phone like ${pattern} escape '\\')`);
+  }
+  return out;
+}
+
 /**
  * People lists of a tenant in keyset pages ordered by account key (unique among a tenant's live
  * accounts, so it is the whole cursor). Each page is one walk of users_tenant_account (or of
@@ -32,11 +61,10 @@ export class OrgUserRepository {
   constructor(private readonly db: Db) {}
 
   async page(tenantId: string, filter: PeopleFilter, afterKey: string | null, limit: number): Promise<PersonRow[]> {
-    const failureLocked = sql<number>`(case when exists (select 1 from login_failures lf where lf.key = 'acct:' || u.username_key and lf.locked = 1) then 1 else 0 end)`;
     let q = this.db
       .selectFrom('users as u')
       .selectAll('u')
-      .select(failureLocked.as('failure_locked'))
+      .select(FAILURE_LOCKED.as('failure_locked'))
       .where('u.tenant_id', '=', tenantId)
       .where('u.deleted_at', 'is', null);
     if (filter.groupId) {
@@ -44,32 +72,19 @@ export class OrgUserRepository {
     } else {
       q = q.select(sql<null>`null`.as('group_role'));
     }
-    const dept = filter.department;
-    if (dept && !dept.withSub) q = q.where('u.department_id', '=', dept.id);
-    if (dept?.withSub) {
-      q = q.where(
-        sql<SqlBool>`u.department_id in (with recursive sub(id) as (
-          select id from departments where id = ${dept.id} and tenant_id = ${tenantId}
-          union all
-          select d.id from departments d join sub on d.parent_id = sub.id
-        ) select id from sub)`,
-      );
-    }
-    if (filter.role) q = q.where('u.role', '=', filter.role);
-    const lockedExpr: Expression<SqlBool> = sql<SqlBool>`(u.locked = 1 or ${failureLocked} = 1)`;
-    if (filter.state === 'locked') q = q.where(lockedExpr);
-    if (filter.state === 'mustChange') q = q.where('u.must_change_password', '=', 1).where(sql<SqlBool>`not ${lockedExpr}`);
-    if (filter.state === 'active') q = q.where('u.must_change_password', '=', 0).where(sql<SqlBool>`not ${lockedExpr}`);
-    const keyword = filter.keyword?.trim();
-    if (keyword) {
-      const pattern = likePattern(keyword);
-      q = q.where(
-        sql<SqlBool>`(u.username_key like ${pattern} escape '\\' or lower(u.nick_name) like ${pattern} escape '\\' or u.phone like ${pattern} escape '\\')`,
-      );
-    }
+    for (const condition of conditions(tenantId, filter)) q = q.where(condition);
     if (afterKey !== null) q = q.where('u.username_key', '>', afterKey);
     const rows = await q.orderBy('u.username_key').limit(limit).execute();
     return rows as unknown as PersonRow[];
+  }
+
+  /** How many live accounts match the filter (用户管理's 共 N 人: asked with the first page only). */
+  async count(tenantId: string, filter: PeopleFilter): Promise<number> {
+    let q = this.db.selectFrom('users as u').select(sql<number | string>`count(*)`.as('n')).where('u.tenant_id', '=', tenantId).where('u.deleted_at', 'is', null);
+    if (filter.groupId) q = q.where(sql<SqlBool>`exists (select 1 from space_members m where m.user_id = u.id and m.space_id = ${filter.groupId})`);
+    for (const condition of conditions(tenantId, filter)) q = q.where(condition);
+    const row = await q.executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** One live account of the tenant as a list row (with its lock by failures), or undefined. */
@@ -77,7 +92,7 @@ export class OrgUserRepository {
     const row = await this.db
       .selectFrom('users as u')
       .selectAll('u')
-      .select(sql<number>`(case when exists (select 1 from login_failures lf where lf.key = 'acct:' || u.username_key and lf.locked = 1) then 1 else 0 end)`.as('failure_locked'))
+      .select(FAILURE_LOCKED.as('failure_locked'))
       .select(sql<null>`null`.as('group_role'))
       .where('u.id', '=', id)
       .where('u.tenant_id', '=', tenantId)

@@ -86,18 +86,15 @@ export class UserAdminService {
     await this.deps.departments.ensureUnassigned(caller.tenantId);
     if (req.departmentId && !(await this.deps.departments.find(caller.tenantId, req.departmentId))) throw new AppError(ERRORS.DEPT_NOT_FOUND);
     const limit = pageSizeOf(req.pageSize);
-    const rows = await this.deps.people.page(
-      caller.tenantId,
-      {
-        department: req.departmentId ? { id: req.departmentId, withSub: req.includeSub !== false } : undefined,
-        role: req.role,
-        state: req.state,
-        keyword: req.keyword,
-      },
-      decodePeopleCursor(req.cursor),
-      limit + 1,
-    );
-    return toPage(rows, limit, userRow);
+    const filter = {
+      department: req.departmentId ? { id: req.departmentId, withSub: req.includeSub !== false } : undefined,
+      role: req.role,
+      state: req.state,
+      keyword: req.keyword,
+    };
+    const rows = await this.deps.people.page(caller.tenantId, filter, decodePeopleCursor(req.cursor), limit + 1);
+    const page = toPage(rows, limit, userRow);
+    return req.cursor ? page : { ...page, total: await this.deps.people.count(caller.tenantId, filter) };
   }
 
   async get(caller: Caller, id: string): Promise<UserRow> {

@@ -1,3 +1,4 @@
+import { SearchOutlined } from '@ant-design/icons';
 import { ConfigProvider } from 'antd';
 // The ES build of the locale: 'antd/locale/zh_CN' is CommonJS and brings CJS twins of the pickers' locales.
 import zhCN from 'antd/es/locale/zh_CN';
@@ -20,11 +21,17 @@ import { ConfigGate } from './ConfigGate';
 
 const store = createStore();
 
+/**
+ * Every search box's button is only a magnifier: its name (the icon's label, which antd sets to the
+ * English "search") and its tooltip say 搜索.
+ */
+const SEARCH_ICON = <SearchOutlined aria-label="搜索" title="搜索" />;
+
 export function App() {
   const phone = usePhone();
   const still = useMediaQuery('(prefers-reduced-motion: reduce)', false);
   return (
-    <ConfigProvider locale={zhCN} theme={appTheme(phone ? 'phone' : 'desktop', still)}>
+    <ConfigProvider locale={zhCN} theme={appTheme(phone ? 'phone' : 'desktop', still)} inputSearch={{ searchIcon: SEARCH_ICON }}>
       <FeedbackProvider>
         <JotaiProvider store={store}>
           <ApiNotifierBridge />

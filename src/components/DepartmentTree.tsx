@@ -1,6 +1,6 @@
 import { CaretDownOutlined, CaretRightOutlined } from '@ant-design/icons';
 import { Checkbox, Empty } from 'antd';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { DepartmentNode } from '../../common/api/org-types';
 import { visibleRows, type DepartmentIndex } from '../../common/org/tree';
 import { VirtualRows } from './VirtualRows';
@@ -27,6 +27,20 @@ export function DepartmentTree(props: {
   // Top-level departments start open: the first screen shows the organisation's first two levels.
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set((index.children.get('') ?? []).map((d) => d.id)));
   const rows = useMemo(() => visibleRows(index, expanded, keyword), [index, expanded, keyword]);
+  // A selection made elsewhere (a department just created or moved, a link) is revealed once it is
+  // in the tree: its parents open and the list scrolls to it. What the user expanded stays expanded.
+  const revealed = useRef<string | null>(null);
+  const [reveal, setReveal] = useState<{ row: number } | null>(null);
+  const selectedId = props.selectedId ?? null;
+  useEffect(() => {
+    if (!selectedId || revealed.current === selectedId || !index.byId.has(selectedId)) return;
+    revealed.current = selectedId;
+    const next = new Set(expanded);
+    for (let at = index.byId.get(selectedId)?.parentId; at; at = index.byId.get(at)?.parentId ?? null) next.add(at);
+    if (next.size !== expanded.size) setExpanded(next);
+    const row = visibleRows(index, next, keyword).findIndex((r) => r.node.id === selectedId);
+    if (row >= 0) setReveal({ row });
+  }, [selectedId, index, expanded, keyword]);
   const toggle = (id: string) =>
     setExpanded((prev) => {
       const next = new Set(prev);
@@ -42,6 +56,7 @@ export function DepartmentTree(props: {
       label="部门"
       count={rows.length}
       rowHeight={ROW}
+      reveal={reveal}
       style={{ height: props.height }}
       empty={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={keyword ? '没有匹配的部门' : '暂无部门'} />}
       renderRow={(i, style) => {

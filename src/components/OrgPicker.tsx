@@ -32,6 +32,13 @@ export function OrgPicker(props: {
   single?: boolean;
   /** Leave the caller out where picking oneself makes no sense (share recipients, group members). */
   excludeSelf?: boolean;
+  /** Other people who make no sense here (e.g. the account whose files are handed over). */
+  exclude?: readonly string[];
+  /**
+   * Something must be picked: 确定 stays disabled while nothing is, with this sentence beside it
+   * saying why (a single-person picker never turns an empty 确定 into a silent "clear").
+   */
+  required?: string;
   initial?: OrgSelection;
   onCancel: () => void;
   onOk: (selection: OrgSelection) => void;
@@ -47,7 +54,10 @@ export function OrgPicker(props: {
   // Phones show one pane at a time: the people (default) or the department tree.
   const [pane, setPane] = useState<'people' | 'tree'>('people');
   const people = usePeople({ departmentId: keyword ? undefined : deptId ?? undefined, direct: scope === 'direct', keyword }, props.open);
-  const shown = props.excludeSelf && selfId ? people.items.filter((p) => p.id !== selfId) : people.items;
+  const left = new Set(props.exclude ?? []);
+  if (props.excludeSelf && selfId) left.add(selfId);
+  const shown = left.size > 0 ? people.items.filter((p) => !left.has(p.id)) : people.items;
+  const empty = selection.users.length + selection.departments.length === 0;
   const checkedUsers = new Set(selection.users.map((u) => u.id));
   const checkedDepts = new Set(selection.departments.map((d) => d.id));
   const chosenDept = deptId && tree.index ? tree.index.byId.get(deptId) : undefined;
@@ -134,7 +144,7 @@ export function OrgPicker(props: {
           {u.nickName}
         </Tag>
       ))}
-      {selection.users.length + selection.departments.length === 0 ? <span style={{ color: '#999' }}>尚未选择</span> : null}
+      {empty ? <span style={{ color: '#999' }}>尚未选择</span> : null}
     </div>
   );
 
@@ -147,6 +157,18 @@ export function OrgPicker(props: {
       cancelText="取消"
       onCancel={props.onCancel}
       onOk={() => props.onOk(selection)}
+      okButtonProps={{ disabled: Boolean(props.required) && empty }}
+      footer={(_, { OkBtn, CancelBtn }) => (
+        <Space wrap style={{ justifyContent: 'flex-end' }}>
+          {props.required && empty ? (
+            <span style={{ color: 'rgba(0,0,0,0.6)' }} data-testid="org-picker-required">
+              {props.required}
+            </span>
+          ) : null}
+          <CancelBtn />
+          <OkBtn />
+        </Space>
+      )}
       destroyOnHidden
       data-testid="org-picker"
       // A phone gets the whole screen: no margins, the body stretching between header and footer.

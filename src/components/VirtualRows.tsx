@@ -20,6 +20,8 @@ export function VirtualRows(props: {
   empty?: ReactNode;
   role?: string;
   label?: string;
+  /** Scroll this row into view, once per new object (a tree revealing its selection). */
+  reveal?: { row: number } | null;
 }) {
   const { count, rowHeight, renderRow, onNearEnd } = props;
   const box = useRef<HTMLDivElement>(null);
@@ -32,6 +34,16 @@ export function VirtualRows(props: {
   useEffect(() => {
     if (onNearEnd && count * rowHeight <= size.height + INFINITE_SCROLL_THRESHOLD_PX) nearEnd();
   }, [count, rowHeight, size.height, onNearEnd, nearEnd]);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el || !props.reveal) return;
+    const y = props.reveal.row * rowHeight;
+    if (y < el.scrollTop || y + rowHeight > el.scrollTop + el.clientHeight) {
+      el.scrollTop = Math.max(0, y - (el.clientHeight - rowHeight) / 2);
+      setTop(el.scrollTop);
+    }
+  }, [props.reveal, rowHeight]);
 
   const first = Math.max(0, Math.floor(top / rowHeight) - OVERSCAN);
   const last = Math.min(count, Math.ceil((top + size.height) / rowHeight) + OVERSCAN);

@@ -132,6 +132,23 @@ describe('the people list', () => {
     expectError(await admin.post(API.userList, { cursor: '!!' }), ERRORS.VALIDATION.code);
   });
 
+  it('counts everyone the filter matches with the first page (用户管理’s 共 N 人), not with later pages', async () => {
+    const top = await createDepartment(admin, '计数');
+    const sub = await createDepartment(admin, '计数下级', top.id);
+    for (let i = 0; i < 5; i++) await addUser(admin, `count${i}`, i < 2 ? top.id : sub.id, { nickName: `计数员${i}` });
+    const first = await list({ departmentId: top.id, pageSize: 2 });
+    expect(first.items).toHaveLength(2);
+    expect(first.total).toBe(5);
+    expect((await list({ departmentId: top.id, pageSize: 2, cursor: first.nextCursor })).total).toBeUndefined();
+    expect((await list({ departmentId: top.id, includeSub: false })).total).toBe(2);
+    expect((await list({ keyword: '计数员3' })).total).toBe(1);
+    expect((await list({ keyword: 'nobody-at-all' })).total).toBe(0);
+    const everyone = await list({ pageSize: 1000 });
+    expect(everyone.total).toBe(everyone.items.length);
+    expect((await admin.post(API.accountLock, { userId: first.items[0]!.id })).status).toBe(200);
+    expect((await list({ departmentId: top.id, state: 'locked' })).total).toBe(1);
+  });
+
   it('moves people between departments in one call', async () => {
     const target = await createDepartment(admin, '调入部门');
     const ids = (await list({ keyword: 'sales' })).items.slice(0, 2).map((u) => u.id);

@@ -38,6 +38,7 @@ function ApproverField({ value, onChange, names, allowNone, testId }: { value: A
       <OrgPicker
         open={picking}
         single
+        required="请选择一位审批人"
         title="选择审批人"
         onCancel={() => setPicking(false)}
         onOk={(s) => {

@@ -72,7 +72,7 @@ export function MainLayout({
       <Layout.Header
         style={{ height: HEADER_HEIGHT, lineHeight: `${HEADER_HEIGHT}px`, padding: phone ? '0 8px' : '0 24px', display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 8, background: '#fff', borderBottom: '1px solid #f0f0f0' }}
       >
-        {phone && <Button type="text" icon={<MenuOutlined />} aria-label="打开菜单" onClick={() => setMenuOpen(true)} style={{ width: TOUCH_TARGET_PX, height: TOUCH_TARGET_PX }} data-testid="open-menu" />}
+        {phone && <Button type="text" icon={<MenuOutlined />} aria-label="打开菜单" title="打开菜单" onClick={() => setMenuOpen(true)} style={{ width: TOUCH_TARGET_PX, height: TOUCH_TARGET_PX }} data-testid="open-menu" />}
         <div style={{ flex: 1, minWidth: 0 }}>
           <BrandMark size={30} />
         </div>

@@ -168,7 +168,7 @@ function LinksTable({ filter }: { filter: { states: ShareState[]; keyword: strin
               r.state === 'revoked' ? null : (
                 <Space size={4}>
                   <Tooltip title="复制链接和提取码">
-                    <Button type="link" size="small" icon={<CopyOutlined />} onClick={() => copyLink(r, message)} data-testid={`link-copy-${r.id}`} />
+                    <Button type="link" size="small" icon={<CopyOutlined />} aria-label="复制链接和提取码" onClick={() => copyLink(r, message)} data-testid={`link-copy-${r.id}`} />
                   </Tooltip>
                   <Button type="link" size="small" onClick={() => setEditing(r)} data-testid={`link-edit-${r.id}`}>
                     修改

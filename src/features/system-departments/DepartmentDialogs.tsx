@@ -5,34 +5,45 @@ import { departmentNameProblem } from '../../../common/org/account';
 import { indexDepartments, subtreeIds, type DepartmentIndex } from '../../../common/org/tree';
 import { DepartmentTree } from '../../components/DepartmentTree';
 
-/** Name of a new or renamed department, checked on blur with the server's rule. */
-export function NameDialog(props: { open: boolean; title: string; initial?: string; onCancel: () => void; onOk: (name: string) => Promise<void> }) {
+/**
+ * Name of a new or renamed department, checked on blur with the server's rule; Enter submits like
+ * 确定. `parent` names where a new department goes (the path, e.g. 总部 / 研发部; null = top level).
+ */
+export function NameDialog(props: { open: boolean; title: string; parent?: string | null; initial?: string; onCancel: () => void; onOk: (name: string) => Promise<void> }) {
   const [name, setName] = useState(props.initial ?? '');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  async function submit() {
+    if (busy) return;
+    const problem = departmentNameProblem(name);
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      await props.onOk(name.trim());
+    } finally {
+      setBusy(false);
+    }
+  }
   return (
-    <Modal
-      open={props.open}
-      title={props.title}
-      okText="确定"
-      cancelText="取消"
-      confirmLoading={busy}
-      destroyOnHidden
-      onCancel={props.onCancel}
-      onOk={async () => {
-        const problem = departmentNameProblem(name);
-        setError(problem);
-        if (problem) return;
-        setBusy(true);
-        try {
-          await props.onOk(name.trim());
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
+    <Modal open={props.open} title={props.title} okText="确定" cancelText="取消" confirmLoading={busy} destroyOnHidden onCancel={props.onCancel} onOk={() => void submit()}>
+      {props.parent !== undefined ? (
+        <Form.Item label="上级部门" style={{ marginBottom: 12 }}>
+          <span data-testid="dept-name-parent">{props.parent ?? '无（顶层部门）'}</span>
+        </Form.Item>
+      ) : null}
       <Form.Item validateStatus={error ? 'error' : undefined} help={error}>
-        <Input autoFocus maxLength={64} value={name} onChange={(e) => setName(e.target.value)} onBlur={() => setError(departmentNameProblem(name))} placeholder="部门名称" data-testid="dept-name-input" />
+        <Input
+          autoFocus
+          maxLength={64}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          onBlur={() => setError(departmentNameProblem(name))}
+          onPressEnter={() => void submit()}
+          placeholder="部门名称"
+          aria-label="部门名称"
+          data-testid="dept-name-input"
+        />
       </Form.Item>
     </Modal>
   );

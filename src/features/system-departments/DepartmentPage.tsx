@@ -1,10 +1,10 @@
-import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, DragOutlined, EditOutlined, PlusOutlined, UserSwitchOutlined } from '@ant-design/icons';
+import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, DragOutlined, EditOutlined, PlusOutlined, UserDeleteOutlined, UserSwitchOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Empty, Flex, Input, Popconfirm, Select, Space, Tooltip } from 'antd';
 import { useState } from 'react';
 import type { DepartmentNode } from '../../../common/api/types';
 import { PHONE_MASK_RULES, type PhoneMaskRule } from '../../../common/org/phone-mask';
-import { departmentPath, subtreeMembers } from '../../../common/org/tree';
+import { departmentPath, DISPLAY_PATH_SEPARATOR, subtreeMembers, type DepartmentIndex } from '../../../common/org/tree';
 import { DepartmentTree } from '../../components/DepartmentTree';
 import { OFFLINE_REASON, OnlineOnly } from '../../components/OnlineOnly';
 import { OrgPicker } from '../../components/OrgPicker';
@@ -19,6 +19,13 @@ import { createDepartment, deleteDepartment, moveDepartment, setPhoneMask, updat
 const MANAGE = 'system:department';
 
 type Dialog = { kind: 'create'; parentId: string | null } | { kind: 'rename'; node: DepartmentNode } | null;
+
+/** The dialog says where the new department goes: 在「研发部」下新建部门, or 新建顶层部门. */
+function dialogTitle(dialog: Dialog, index: DepartmentIndex | null): string {
+  if (dialog?.kind === 'rename') return `重命名「${dialog.node.name}」`;
+  const parent = dialog?.parentId ? index?.byId.get(dialog.parentId) : undefined;
+  return parent ? `在「${parent.name}」下新建部门` : '新建顶层部门';
+}
 
 /**
  * 部门管理 (/main/system/department): the tenant's department tree (virtualised, searchable), and for
@@ -82,7 +89,7 @@ export function DepartmentPage() {
         size="small"
         style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}
         styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 12, minHeight: 0 } }}
-        title={selected && index ? departmentPath(index, selected.id) : '部门详情'}
+        title={selected && index ? departmentPath(index, selected.id, DISPLAY_PATH_SEPARATOR) : '部门详情'}
         extra={
           <Space>
             通讯录手机号显示
@@ -118,6 +125,19 @@ export function DepartmentPage() {
                 <Button icon={<UserSwitchOutlined />} onClick={() => setPickManager(true)} data-testid="dept-manager">
                   设置负责人
                 </Button>
+                {selected.managerId ? (
+                  <Popconfirm
+                    title={`清除「${selected.name}」的负责人？`}
+                    description={`${selected.managerName ?? '当前负责人'} 将不再是该部门的负责人；本部门需由负责人审批的申请改由上级部门的负责人（没有时由管理员）审批。`}
+                    okText="清除"
+                    cancelText="取消"
+                    onConfirm={() => void run(() => updateDepartment(selected.id, { managerId: null }), '已清除负责人')}
+                  >
+                    <Button icon={<UserDeleteOutlined />} data-testid="dept-manager-clear">
+                      清除负责人
+                    </Button>
+                  </Popconfirm>
+                ) : null}
                 <Tooltip title="上移">
                   <Button icon={<ArrowUpOutlined />} disabled={selected.unassigned || at <= 0} aria-label="上移" onClick={() => void run(() => moveDepartment(selected.id, selected.parentId, siblings[at - 1]!.id), '已上移')} />
                 </Tooltip>
@@ -156,13 +176,15 @@ export function DepartmentPage() {
       <NameDialog
         key={dialog ? (dialog.kind === 'rename' ? `r${dialog.node.id}` : `c${dialog.parentId ?? ''}`) : 'none'}
         open={dialog !== null}
-        title={dialog?.kind === 'rename' ? '重命名部门' : '新建部门'}
+        title={dialogTitle(dialog, index)}
+        parent={dialog?.kind === 'create' ? (dialog.parentId && index ? departmentPath(index, dialog.parentId, DISPLAY_PATH_SEPARATOR) : null) : undefined}
         initial={dialog?.kind === 'rename' ? dialog.node.name : ''}
         onCancel={() => setDialog(null)}
         onOk={async (name) => {
           if (!dialog) return;
           const node = await run(() => (dialog.kind === 'rename' ? updateDepartment(dialog.node.id, { name }) : createDepartment(dialog.parentId, name)), dialog.kind === 'rename' ? '已重命名' : '已新建部门');
           if (node) {
+            // The tree opens the new department's parents and scrolls to it (DepartmentTree reveals the selection).
             setSelectedId(node.id);
             setDialog(null);
           }
@@ -181,11 +203,14 @@ export function DepartmentPage() {
       <OrgPicker
         open={pickManager}
         single
-        title="选择部门负责人"
+        required="请选择一位负责人；要去掉负责人，请用“清除负责人”"
+        title={selected ? `设置「${selected.name}」的负责人${selected.managerName ? `（当前：${selected.managerName}）` : ''}` : '选择部门负责人'}
         onCancel={() => setPickManager(false)}
         onOk={(s) => {
+          const person = s.users[0];
+          if (!person) return; // 确定 is disabled until someone is picked
           setPickManager(false);
-          if (selected) void run(() => updateDepartment(selected.id, { managerId: s.users[0]?.id ?? null }), s.users[0] ? `负责人已设为 ${s.users[0].nickName}` : '已清除负责人');
+          if (selected) void run(() => updateDepartment(selected.id, { managerId: person.id }), `负责人已设为 ${person.nickName}`);
         }}
       />
     </Flex>

@@ -1,6 +1,6 @@
 import { ArrowLeftOutlined, DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Input, Result, Space, Statistic, Switch, Tag, Typography, Upload } from 'antd';
+import { Alert, Button, Card, Input, Result, Space, Statistic, Switch, Tag, Tooltip, Typography, Upload } from 'antd';
 import { useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import { IMPORT_MAX_BYTES, type ImportPreview, type ImportResult, type ImportRow } from '../../../common/api/types';
@@ -124,7 +124,9 @@ export function BatchAddPage() {
       data-testid="batch-add"
       title={
         <Space>
-          <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate('/main/system/user/list')} aria-label="返回" />
+          <Tooltip title="返回用户列表">
+            <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate('/main/system/user/list')} aria-label="返回用户列表" />
+          </Tooltip>
           批量新增用户
         </Space>
       }

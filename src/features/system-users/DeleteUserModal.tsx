@@ -80,7 +80,7 @@ export function DeleteUserModal({ user, onClose, onDone }: { user: UserRow | nul
         </Typography.Paragraph>
         {hasFiles ? <Alert type="warning" showIcon message={hasFiles} description="请先将其文件转移给其他用户（在同一事务中完成，占用空间随文件一起转移），再删除账号。" /> : null}
       </Modal>
-      <OrgPicker open={picking} single title="选择接收文件的用户" onCancel={() => setPicking(false)} onOk={(s) => void handOver(s)} />
+      <OrgPicker open={picking} single required="请选择接收文件的用户" exclude={user ? [user.id] : undefined} title={`选择接收 ${user?.nickName ?? ''} 的文件的用户`} onCancel={() => setPicking(false)} onOk={(s) => void handOver(s)} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Form, Input, Result, Select, Space, Spin, Switch } from 'antd';
+import { Button, Card, Form, Input, Result, Select, Space, Spin, Switch, Tooltip } from 'antd';
 import { useMemo, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AccountProfile } from '../../../common/api/endpoints/user-admin';
@@ -37,7 +37,7 @@ export function UserFormPage() {
   const id = params.get('id');
   const [location, navigate] = useLocation();
   const editing = location.endsWith('/edit');
-  const { message } = useFeedback();
+  const { message, modal } = useFeedback();
   const client = useQueryClient();
   const tree = useOrgTree();
   const [form] = Form.useForm<Values>();
@@ -82,18 +82,34 @@ export function UserFormPage() {
     }
   }
 
+  /** Making someone 管理员 (or taking it away) is confirmed with the person's name, as in the list. */
+  function confirmThenSave(values: Values) {
+    const before = user?.role ?? 'member';
+    if (values.role === before) return void save(values);
+    const to = ROLES.find((r) => r.code === values.role)?.name ?? values.role;
+    modal.confirm({
+      title: `将 ${values.nickName}（${values.website}）${values.role === 'admin' ? '设为管理员' : `改为${to}`}？`,
+      content: values.role === 'admin' ? '管理员可以管理全部用户、部门、公告、文件安全和系统配置，并查看操作日志。' : '将不再能使用系统管理。',
+      okText: '确认保存',
+      cancelText: '取消',
+      onOk: () => save(values),
+    });
+  }
+
   return (
     <Card
       title={
         <Space>
-          <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate('/main/system/user/list')} aria-label="返回" />
+          <Tooltip title="返回用户列表">
+            <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate('/main/system/user/list')} aria-label="返回用户列表" />
+          </Tooltip>
           {user ? `编辑用户 ${user.website}` : '新增用户'}
         </Space>
       }
       data-testid={user ? 'user-edit' : 'user-add-page'}
     >
       {tree.index || !unassigned ? null : <Spin />}
-      <Form<Values> form={form} layout="horizontal" labelCol={{ span: 4 }} wrapperCol={{ span: 12 }} initialValues={initial} onFinish={(v) => void save(v)} validateTrigger="onBlur" key={user?.id ?? `new-${unassigned ?? ''}`}>
+      <Form<Values> form={form} layout="horizontal" labelCol={{ span: 4 }} wrapperCol={{ span: 12 }} initialValues={initial} onFinish={confirmThenSave} validateTrigger="onBlur" key={user?.id ?? `new-${unassigned ?? ''}`}>
         <Form.Item name="website" label="账号" rules={[rule(accountProblem)]} extra="字母、数字、下划线、点或中划线，同一企业内不区分大小写">
           <Input maxLength={32} autoComplete="off" data-testid="user-form-website" />
         </Form.Item>

@@ -21,6 +21,8 @@ export const MANAGE = 'system:user';
 /** Add, edit, delete, batch add, hand over files. */
 export const EDIT = 'system:userEdit';
 
+const roleName = (code: RoleCode): string => ROLES.find((r) => r.code === code)?.name ?? code;
+
 const STATES: Array<{ value: UserState; label: string }> = [
   { value: 'active', label: '正常' },
   { value: 'locked', label: '已锁定' },
@@ -33,7 +35,7 @@ const STATES: Array<{ value: UserState; label: string }> = [
  * role, lock and outer login change in place; add, edit, batch add, move and delete from here.
  */
 export function UserListPage() {
-  const { message } = useFeedback();
+  const { message, modal } = useFeedback();
   const [, navigate] = useLocation();
   const client = useQueryClient();
   const online = useOnline();
@@ -54,6 +56,7 @@ export function UserListPage() {
   const [moving, setMoving] = useState(false);
   const [moveTo, setMoveTo] = useState<string | null>(null);
   const pages = useUserPages({ departmentId, includeSub, role, state, keyword: keyword.trim() || undefined });
+  const total = pages.data?.pages[0]?.total;
 
   const refresh = () => {
     void client.invalidateQueries({ queryKey: USERS_KEY });
@@ -72,6 +75,27 @@ export function UserListPage() {
       setBusy(null);
       refresh();
     }
+  }
+
+  /**
+   * A role change names the person and the change and waits for 确认修改: making someone 管理员 hands
+   * them the whole tenant. The select keeps showing the current role until the server has answered,
+   * so 取消 leaves it as it was.
+   */
+  function confirmRole(user: UserRow, role: RoleCode) {
+    if (role === user.role) return;
+    const from = roleName(user.role);
+    const to = roleName(role);
+    modal.confirm({
+      title: role === 'admin' ? `将 ${user.nickName}（${user.website}）设为管理员？` : `将 ${user.nickName}（${user.website}）改为${to}？`,
+      content:
+        role === 'admin'
+          ? `角色由「${from}」改为「${to}」。管理员可以管理全部用户、部门、公告、文件安全和系统配置，并查看操作日志。`
+          : `角色由「${from}」改为「${to}」，将不再能使用系统管理。`,
+      okText: '确认修改',
+      cancelText: '取消',
+      onOk: () => act(user.id, () => setRole(user.id, role), `已将 ${user.nickName} 的角色改为${to}`),
+    });
   }
 
   async function moveSelected() {
@@ -97,7 +121,19 @@ export function UserListPage() {
         </div>
         {tree.index ? <DepartmentTree index={tree.index} keyword={treeKeyword} selectedId={departmentId} onSelect={(d) => setDepartmentId(d.id)} testId="user-dept-tree" /> : null}
       </Card>
-      <Card size="small" title="用户列表" style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 12, minHeight: 0 } }}>
+      <Card
+        size="small"
+        title={
+          <Space size={8}>
+            用户列表
+            {total !== undefined ? (
+              <Typography.Text type="secondary" style={{ fontWeight: 'normal' }} data-testid="user-total">
+                共 {total} 人
+              </Typography.Text>
+            ) : null}
+          </Space>
+        }
+        style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 12, minHeight: 0 } }}>
         <Space wrap>
           <Input.Search allowClear placeholder="账号、昵称或手机号" onSearch={setKeyword} style={{ width: 240 }} data-testid="user-search" />
           <Select<RoleCode> allowClear placeholder="角色" aria-label="按角色筛选" value={role} onChange={setRoleFilter} options={ROLES.map((r) => ({ value: r.code, label: r.name }))} style={{ width: 120 }} />
@@ -143,7 +179,7 @@ export function UserListPage() {
             selected,
             onSelect: (id, on) => setSelected((s) => (on ? new Set(s).add(id) : new Set([...s].filter((x) => x !== id)))),
             onSelectAll: (on) => setSelected(on ? new Set(pages.items.map((u) => u.id)) : new Set()),
-            onRole: (u, r) => void act(u.id, () => setRole(u.id, r), '角色已更新'),
+            onRole: confirmRole,
             onOuter: (u, on) => void act(u.id, () => setOuterLogin(u.id, on), on ? '已开通外网登录' : '已关闭外网登录'),
             onLock: (u, lock) => void act(u.id, () => setLocked(u.id, lock), lock ? '账号已锁定' : '账号已解锁'),
             onEdit: (u) => navigate(`/main/system/user/edit?id=${encodeURIComponent(u.id)}`),

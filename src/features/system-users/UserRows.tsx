@@ -3,7 +3,7 @@ import { Button, Checkbox, Empty, Popconfirm, Select, Space, Switch, Tag, Toolti
 import type { CSSProperties } from 'react';
 import { ROLES, type RoleCode, type UserRow } from '../../../common/api/types';
 import { formatSize } from '../../../common/format/size';
-import { departmentPath, type DepartmentIndex } from '../../../common/org/tree';
+import { departmentNames, DISPLAY_PATH_SEPARATOR, type DepartmentIndex } from '../../../common/org/tree';
 import { VirtualRows } from '../../components/VirtualRows';
 
 const ROW = 48;
@@ -41,6 +41,25 @@ function stateTag(u: UserRow) {
   // Darker text than antd's preset tags (3:1 and less on their tint): contrast AA.
   if (u.mustChangePassword) return <Tag color="gold" style={{ color: '#613400' }}>待改初始密码</Tag>;
   return <Tag color="green" style={{ color: '#135200' }}>正常</Tag>;
+}
+
+/**
+ * The person's department as its whole path (总部 / 研发部 / 前端组): deep paths keep the top and the
+ * last two levels (总部 / … / 研发部 / 前端组), the cell ends in … when still too wide, and the tooltip
+ * always gives the whole path.
+ */
+function DepartmentCell({ index, id }: { index: DepartmentIndex | null; id: string }) {
+  const names = index ? departmentNames(index, id) : [];
+  if (names.length === 0) return <span role="cell">-</span>;
+  const full = names.join(DISPLAY_PATH_SEPARATOR);
+  const shown = names.length > 3 ? [names[0]!, '…', ...names.slice(-2)].join(DISPLAY_PATH_SEPARATOR) : full;
+  return (
+    <Tooltip title={full}>
+      <span role="cell" aria-label={full} style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} data-testid="user-dept-path">
+        {shown}
+      </span>
+    </Tooltip>
+  );
 }
 
 /** 用户管理's rows: a virtual table (20,000 people keep ~30 rows in the DOM), next page near the bottom. */
@@ -81,9 +100,7 @@ export function UserRows(props: { users: UserRow[]; index: DepartmentIndex | nul
               <span role="cell" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{u.website}</span>
               <span role="cell" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{u.nickName}</span>
               <span role="cell">{u.phone || '-'}</span>
-              <Tooltip title={index ? departmentPath(index, u.departmentId) : ''}>
-                <span role="cell" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{index?.byId.get(u.departmentId)?.name ?? '-'}</span>
-              </Tooltip>
+              <DepartmentCell index={index} id={u.departmentId} />
               <span role="cell">
               <Select<RoleCode>
                 size="small"
@@ -106,17 +123,26 @@ export function UserRows(props: { users: UserRow[]; index: DepartmentIndex | nul
               </span>
               <Space size={4} role="cell">
                 {a.canEdit ? (
-                  <Button size="small" icon={<EditOutlined />} onClick={() => a.onEdit(u)} aria-label={`编辑 ${u.website}`} title="编辑" data-testid={`user-edit-${u.website}`} />
+                  <Tooltip title="编辑">
+                    <Button size="small" icon={<EditOutlined />} onClick={() => a.onEdit(u)} aria-label={`编辑 ${u.website}`} data-testid={`user-edit-${u.website}`} />
+                  </Tooltip>
                 ) : null}
                 {!a.canManage || u.id === a.selfId ? null : u.locked ? (
-                  <Button size="small" icon={<UnlockOutlined />} loading={busy} onClick={() => a.onLock(u, false)} aria-label={`解锁 ${u.website}`} title="解锁" data-testid={`user-unlock-${u.website}`} />
+                  <Tooltip title="解锁">
+                    <Button size="small" icon={<UnlockOutlined />} loading={busy} onClick={() => a.onLock(u, false)} aria-label={`解锁 ${u.website}`} data-testid={`user-unlock-${u.website}`} />
+                  </Tooltip>
                 ) : (
-                  <Popconfirm title="锁定（停用）该账号？" description="锁定后该账号的登录会话立即失效，且无法再登录，直到解锁。" okText="锁定" cancelText="取消" onConfirm={() => a.onLock(u, true)}>
-                    <Button size="small" danger icon={<LockOutlined />} loading={busy} aria-label={`锁定 ${u.website}`} title="锁定" data-testid={`user-lock-${u.website}`} />
+                  // Locking is undone by 解锁: a plain button; red stays for what cannot be undone (删除).
+                  <Popconfirm title={`锁定（停用）${u.nickName}（${u.website}）？`} description="锁定后该账号的登录会话立即失效，且无法再登录，直到解锁。" okText="锁定" cancelText="取消" onConfirm={() => a.onLock(u, true)}>
+                    <Tooltip title="锁定">
+                      <Button size="small" icon={<LockOutlined />} loading={busy} aria-label={`锁定 ${u.website}`} data-testid={`user-lock-${u.website}`} />
+                    </Tooltip>
                   </Popconfirm>
                 )}
                 {a.canEdit && u.id !== a.selfId ? (
-                  <Button size="small" danger icon={<DeleteOutlined />} onClick={() => a.onDelete(u)} aria-label={`删除 ${u.website}`} data-testid={`user-delete-${u.website}`} />
+                  <Tooltip title="删除">
+                    <Button size="small" danger icon={<DeleteOutlined />} onClick={() => a.onDelete(u)} aria-label={`删除 ${u.website}`} data-testid={`user-delete-${u.website}`} />
+                  </Tooltip>
                 ) : null}
               </Space>
             </div>

@@ -109,6 +109,7 @@ export function MoreButton({ file, handlers, style }: { file: FileEntry; handler
       size="small"
       icon={<MoreOutlined />}
       aria-label={`更多操作：${file.name}`}
+      title="更多操作"
       data-testid={`more-${file.id}`}
       style={style}
       onClick={(e) => {

@@ -1,0 +1,184 @@
+/**
+ * Issue 44 item 10, the admin's small frictions, in Chromium as the tenant admin: 新建部门 names the
+ * parent, Enter submits it, and the tree keeps what was open and shows the new department selected;
+ * 用户管理 says 共 N 人 and gives each person's whole department path; every icon-only button of the
+ * app's pages has a Chinese name and a tooltip; 锁定 is not the red of 删除.
+ */
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../common/api/paths';
+import type { UserListResponse } from '../../common/api/org-types';
+import { MAIN_PAGES } from '../../src/app/route-table';
+import { addPeople, call, searchBox, shot } from './admin-support';
+import { baseUrl, closeBrowserSession, loginAsAdmin, openBrowserSession } from './browser';
+
+const RUN = Date.now().toString(36).slice(-6);
+const TOP = `总部${RUN}`;
+const MID = `研发部${RUN}`;
+const LEAF = `前端组${RUN}`;
+const SIDE = `市场部${RUN}`;
+const SIDE_CHILD = `华东区${RUN}`;
+const MATE = `leaf.${RUN}`;
+const ok = /确\s*定/;
+
+const treeItem = (page: Page, name: string) => page.getByTestId('department-tree').getByTestId(`dept-${name}`);
+
+describe('issue 44 item 10: the admin pages', () => {
+  let browser: Browser;
+  let page: Page;
+  let workDir: string;
+
+  beforeAll(async () => {
+    ({ browser, page, workDir } = await openBrowserSession('comfort-admin-frictions', { viewport: { width: 1440, height: 900 } }));
+    await loginAsAdmin(page);
+    const top = await call<{ id: string }>(page, API.departmentCreate, { parentId: null, name: TOP });
+    const mid = await call<{ id: string }>(page, API.departmentCreate, { parentId: top.id, name: MID });
+    const leaf = await call<{ id: string }>(page, API.departmentCreate, { parentId: mid.id, name: LEAF });
+    const side = await call<{ id: string }>(page, API.departmentCreate, { parentId: null, name: SIDE });
+    await call(page, API.departmentCreate, { parentId: side.id, name: SIDE_CHILD });
+    await addPeople(page, leaf.id, [MATE]);
+  });
+  afterAll(async () => {
+    await closeBrowserSession(browser, workDir);
+  });
+
+  /** Opens 部门管理 with 研发部 expanded by hand and 前端组 selected. */
+  async function openLeaf(): Promise<void> {
+    await page.goto(baseUrl() + '/main/system/department');
+    await treeItem(page, MID).waitFor();
+    if ((await treeItem(page, MID).getAttribute('aria-expanded')) !== 'true') await treeItem(page, MID).locator('span[aria-hidden]').first().click();
+    await treeItem(page, LEAF).click();
+    await page.getByTestId('dept-create-child').waitFor();
+  }
+
+  it('新建子部门 names the parent in its title and its path in the dialog', async () => {
+    await openLeaf();
+    await page.getByTestId('dept-create-child').click();
+    const dialog = page.getByRole('dialog').filter({ has: page.getByTestId('dept-name-input') });
+    await dialog.waitFor();
+    await shot(page, 'item10', 'new-department-dialog');
+    expect(await dialog.locator('.ant-modal-title').textContent()).toContain(LEAF);
+    expect(await dialog.textContent()).toContain(`${TOP} / ${MID} / ${LEAF}`);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+  });
+
+  it('Enter in the name box submits 新建部门', async () => {
+    await openLeaf();
+    await page.getByTestId('dept-create-child').click();
+    const input = page.getByTestId('dept-name-input');
+    await input.fill(`移动组${RUN}`);
+    await input.press('Enter');
+    await page.getByText('已新建部门').first().waitFor({ timeout: 5000 });
+    await input.waitFor({ state: 'hidden' });
+  });
+
+  it('keeps the tree as it was open and shows the new department selected', async () => {
+    // 市场部 is folded by hand; 研发部 (opened by hand) stays open after the creation.
+    await openLeaf();
+    await treeItem(page, SIDE).locator('span[aria-hidden]').first().click();
+    expect(await treeItem(page, SIDE).getAttribute('aria-expanded')).toBe('false');
+    await page.getByTestId('dept-create-child').click();
+    await page.getByTestId('dept-name-input').fill(`小程序组${RUN}`);
+    await page.getByRole('button', { name: ok }).click();
+    await page.getByTestId('dept-name-input').waitFor({ state: 'hidden' });
+    const created = treeItem(page, `小程序组${RUN}`);
+    await created.waitFor({ timeout: 5000 });
+    await expect.poll(() => created.getAttribute('aria-selected')).toBe('true');
+    await shot(page, 'item10', 'new-department-tree');
+    expect(await treeItem(page, MID).getAttribute('aria-expanded')).toBe('true');
+    expect(await treeItem(page, LEAF).getAttribute('aria-expanded')).toBe('true');
+    expect(await treeItem(page, SIDE).getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByTestId('department-page').textContent()).toContain(`${TOP} / ${MID} / ${LEAF} / 小程序组${RUN}`);
+  });
+
+  it('用户管理 says how many people match and gives the whole department path', async () => {
+    await page.goto(baseUrl() + '/main/system/user/list');
+    const all = await call<UserListResponse>(page, API.userList, { pageSize: 1000 });
+    const total = page.getByTestId('user-total');
+    await expect.poll(() => total.textContent().catch(() => null), { timeout: 5000 }).toBe(`共 ${all.items.length} 人`);
+    await page.getByTestId('user-dept-tree').getByTestId(`dept-${TOP}`).click();
+    await expect.poll(() => total.textContent()).toBe('共 1 人');
+    const row = page.getByTestId(`user-row-${MATE}`);
+    await row.waitFor();
+    await shot(page, 'item10', 'user-list');
+    await expect(row.getByTestId('user-dept-path').textContent()).resolves.toBe(`${TOP} / ${MID} / ${LEAF}`);
+    await searchBox(page, 'user-search').fill(`nobody-${RUN}`);
+    await searchBox(page, 'user-search').press('Enter');
+    await expect.poll(() => total.textContent()).toBe('共 0 人');
+  });
+
+  it('锁定 is reversible, so not the red of 删除', async () => {
+    await page.goto(baseUrl() + '/main/system/user/list');
+    await searchBox(page, 'user-search').fill(MATE);
+    await searchBox(page, 'user-search').press('Enter');
+    const lock = page.getByTestId(`user-lock-${MATE}`);
+    await lock.waitFor();
+    expect(await page.getByTestId(`user-delete-${MATE}`).getAttribute('class')).toContain('ant-btn-dangerous');
+    expect(await lock.getAttribute('class')).not.toContain('ant-btn-dangerous');
+  });
+
+  it('gives every icon-only button on the app’s pages a Chinese name and a tooltip', { timeout: 90_000 }, async () => {
+    await call(page, API.mkdir, { parentId: null, category: 1, name: `图标检查${RUN}` }); // a row, with its ⋮
+    const missing: string[] = [];
+    const seen = new Set<string>();
+    for (const path of Object.keys(MAIN_PAGES).filter((p) => !p.endsWith('/user/edit'))) {
+      await page.goto(baseUrl() + path);
+      await page.waitForLoadState('load');
+      await page.locator('.ant-spin-spinning, .ant-skeleton-active').first().waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
+      if (path === '/main/system/department') await treeItem(page, MID).click();
+      if (path === '/main/system/user/list') await page.getByTestId(`user-row-${MATE}`).waitFor();
+      if (path === '/main/file/personal') await page.getByText(`图标检查${RUN}`).first().waitFor();
+      for (const { button, name, icon } of await iconOnlyButtons(page)) {
+        // The same control on every page (the header's bell, a row's ⋮) is checked once.
+        const key = `${icon} ${name.replace(RUN, '').replace(/[：:].*$/, '').replace(/ \S+$/, '')}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (!/[\u4e00-\u9fff]/.test(name)) missing.push(`${path} ${icon}: no Chinese name ("${name}")`);
+        else if (!(await hasTooltip(page, button))) missing.push(`${path} ${icon} "${name}": no tooltip`);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(10);
+    expect(missing).toEqual([]);
+  });
+});
+
+/**
+ * Visible buttons whose only content is an icon, with their accessible name (the button's label, or
+ * the label of the one icon inside) and the icon's name. Signs inside an input belong to the input,
+ * not the page: a number box's ▲▼ (antd's own English labels, out of our reach), the ⓧ clear sign and
+ * the password box's 显示 eye.
+ */
+async function iconOnlyButtons(page: Page): Promise<Array<{ button: Locator; name: string; icon: string }>> {
+  const all = page.locator('button:visible, [role="button"]:visible');
+  const out: Array<{ button: Locator; name: string; icon: string }> = [];
+  for (let i = 0, n = await all.count(); i < n; i++) {
+    const button = all.nth(i);
+    const found = await button.evaluate((el) => {
+      const img = el.querySelector('.anticon, svg');
+      if ((el as HTMLElement).innerText.trim() !== '' || !img || el.closest('.ant-input-number-actions, .ant-input-number-handler-wrap, .ant-input-clear-icon, .ant-select, .ant-picker')) return null;
+      if (el.matches('.ant-input-number-action, .ant-input-clear-icon, .ant-input-password-icon')) return null;
+      const name = el.getAttribute('aria-label') ?? (el.querySelectorAll('[role="img"]').length === 1 ? el.querySelector('[role="img"]')!.getAttribute('aria-label') : null) ?? '';
+      const icon = [...img.classList].find((c) => c.startsWith('anticon-')) ?? img.tagName;
+      return { name, icon };
+    });
+    if (found) out.push({ button, ...found });
+  }
+  return out;
+}
+
+/** A title on the button or its icon, or an antd tooltip on hover. */
+async function hasTooltip(page: Page, button: Locator): Promise<boolean> {
+  if (await button.evaluate((el) => Boolean(el.getAttribute('title') || el.querySelector('[title]')?.getAttribute('title')))) return true;
+  // antd's Tooltip wraps a disabled button in a span that takes the hover.
+  const target = (await button.isDisabled()) ? button.locator('xpath=..') : button;
+  await target.hover({ force: true });
+  const shown = await page
+    .locator('.ant-tooltip:not(.ant-tooltip-hidden)')
+    .first()
+    .waitFor({ timeout: 1500 })
+    .then(() => true, () => false);
+  await page.mouse.move(0, 0);
+  await page.locator('.ant-tooltip:not(.ant-tooltip-hidden)').first().waitFor({ state: 'hidden', timeout: 1500 }).catch(() => undefined);
+  return shown;
+}

@@ -1,0 +1,128 @@
+/**
+ * Issue 44 item 5, risky or silent admin actions, in Chromium as the tenant admin: the inline 角色
+ * select asks before making someone 管理员 (naming the person and the change; 取消 leaves the select
+ * and the account as they were); in 设置负责人 an empty 确定 cannot silently clear the manager (it is
+ * disabled with the reason, clearing is its own confirmed 清除负责人); the picker there picks on a
+ * click anywhere on the row and marks locked accounts.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../common/api/paths';
+import type { DepartmentNode, OrgTree, UserListResponse } from '../../common/api/org-types';
+import { addPeople, call, searchBox, shot } from './admin-support';
+import { baseUrl, closeBrowserSession, loginAsAdmin, openBrowserSession } from './browser';
+
+const RUN = Date.now().toString(36).slice(-6);
+const DEPT = `风控部${RUN}`;
+const MATE = `risk.${RUN}`;
+const BOSS = `boss.${RUN}`;
+const LOCKED = `frozen.${RUN}`;
+
+const roleOf = async (page: Page, account: string) => (await call<UserListResponse>(page, API.userList, { keyword: account })).items.find((u) => u.website === account)?.role;
+
+async function department(page: Page, id: string): Promise<DepartmentNode> {
+  const tree = await page.evaluate(async (url) => ((await (await fetch(url, { credentials: 'include' })).json()) as { data: OrgTree }).data, API.orgTree);
+  return tree.departments.find((d) => d.id === id)!;
+}
+
+/** Opens the row's 角色 select and picks a role. */
+async function chooseRole(page: Page, account: string, role: string): Promise<void> {
+  await page.getByTestId(`user-role-${account}`).click();
+  await page.locator(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="${role}"]`).click();
+}
+
+describe('issue 44 item 5: admin actions are confirmed, never silent', () => {
+  let browser: Browser;
+  let page: Page;
+  let workDir: string;
+  let deptId = '';
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    ({ browser, page, workDir } = await openBrowserSession('comfort-admin', { viewport: { width: 1440, height: 900 } }));
+    await loginAsAdmin(page);
+    deptId = (await call<{ id: string }>(page, API.departmentCreate, { parentId: null, name: DEPT })).id;
+    Object.assign(ids, await addPeople(page, deptId, [MATE, BOSS, LOCKED], { locked: [LOCKED] }));
+    await call(page, API.departmentUpdate, { id: deptId, managerId: ids[BOSS] });
+  });
+  afterAll(async () => {
+    await closeBrowserSession(browser, workDir);
+  });
+
+  it('asks before the 角色 select makes someone 管理员; 取消 leaves the select and the account as they were', async () => {
+    await page.goto(baseUrl() + '/main/system/user/list');
+    await searchBox(page, 'user-search').fill(MATE);
+    await searchBox(page, 'user-search').press('Enter');
+    const select = page.getByTestId(`user-role-${MATE}`);
+    await select.waitFor();
+    await chooseRole(page, MATE, '管理员');
+    const confirm = page.locator('.ant-modal-confirm');
+    const asked = await confirm.waitFor({ timeout: 3000 }).then(
+      () => true,
+      () => false,
+    );
+    await shot(page, 'item5', 'role-change');
+    expect(asked).toBe(true); // before: the account became 管理员 at once
+    const text = await confirm.textContent();
+    expect(text).toContain(`昵称${MATE}`);
+    expect(text).toContain(MATE);
+    expect(text).toContain('管理员');
+    expect(text).toContain('普通用户');
+    await confirm.getByRole('button', { name: /取\s*消/ }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect(select.textContent()).resolves.toContain('普通用户');
+    expect(await roleOf(page, MATE)).toBe('member');
+
+    await chooseRole(page, MATE, '管理员');
+    await confirm.getByRole('button', { name: '确认修改' }).click();
+    await page.getByText(`已将 昵称${MATE} 的角色改为管理员`).waitFor();
+    await expect.poll(() => select.textContent()).toContain('管理员');
+    expect(await roleOf(page, MATE)).toBe('admin');
+    await call(page, API.setRoles, { userId: ids[MATE], roles: ['member'] });
+  });
+
+  it('设置负责人: 确定 stays disabled with the reason until someone is picked; a row click picks; locked people are marked', async () => {
+    await page.goto(baseUrl() + '/main/system/department');
+    await page.getByTestId('department-tree').getByTestId(`dept-${DEPT}`).click();
+    await page.getByText(`昵称${BOSS}`).first().waitFor();
+    await page.getByTestId('dept-manager').click();
+    const picker = page.getByRole('dialog').filter({ has: page.getByTestId('org-picker-selected') });
+    await picker.waitFor();
+    const ok = picker.getByRole('button', { name: /确\s*定/ });
+    await shot(page, 'item5', 'manager-picker-empty');
+    // Before: 确定 with nothing picked cleared the manager without a word.
+    expect(await ok.isDisabled()).toBe(true);
+    await expect(picker.getByTestId('org-picker-required').textContent()).resolves.toContain('清除负责人');
+    expect(await picker.textContent()).toContain(`昵称${BOSS}`); // the title names the current manager
+    await picker.getByRole('button', { name: /取\s*消/ }).click();
+    expect((await department(page, deptId)).managerId).toBe(ids[BOSS]);
+
+    await page.getByTestId('dept-manager').click();
+    await picker.waitFor();
+    await searchBox(page, 'org-picker-search').fill(RUN);
+    await searchBox(page, 'org-picker-search').press('Enter');
+    const list = picker.getByTestId('org-picker-people');
+    await list.getByTestId(`person-${MATE}`).waitFor();
+    await expect(list.getByTestId(`person-${LOCKED}`).textContent()).resolves.toContain('锁定');
+    await list.getByTestId(`person-${MATE}`).getByText(`昵称${MATE}`).click();
+    await picker.getByTestId('org-picker-selected').getByText(`昵称${MATE}`).waitFor();
+    expect(await ok.isDisabled()).toBe(false);
+    await ok.click();
+    await page.getByText(`负责人已设为 昵称${MATE}`).waitFor();
+    expect((await department(page, deptId)).managerId).toBe(ids[MATE]);
+  });
+
+  it('clears the manager only through 清除负责人, confirmed with the department and the person named', async () => {
+    await page.getByTestId('dept-manager-clear').click();
+    const pop = page.locator('.ant-popover:not(.ant-popover-hidden)').filter({ hasText: '清除' });
+    await pop.waitFor();
+    await shot(page, 'item5', 'manager-clear');
+    const text = await pop.textContent();
+    expect(text).toContain(DEPT);
+    expect(text).toContain(`昵称${MATE}`);
+    await pop.getByRole('button', { name: /清\s*除/ }).click();
+    await page.getByText('已清除负责人').waitFor();
+    expect((await department(page, deptId)).managerId).toBeNull();
+    await page.getByTestId('dept-manager-clear').waitFor({ state: 'detached' });
+  });
+});
