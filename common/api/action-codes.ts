@@ -36,6 +36,8 @@ export const ACTIONS = {
   'account.agreementRead': '同意用户协议',
   'account.passwordReset': '短信找回密码',
   'account.profileUpdate': '修改昵称或头像',
+  'account.sessionEnd': '退出其他登录设备',
+  'account.sessionEndOthers': '退出全部其他设备',
 
   'file.mkdir': '新建文件夹',
   'file.upload': '上传文件',

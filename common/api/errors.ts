@@ -100,6 +100,11 @@ export const ERRORS = {
   SMS_TOO_FREQUENT: { code: 'SMS-1102', status: 400, message: '短信发送过于频繁，请稍后再试' },
   PHONE_INVALID: { code: 'SMS-1103', status: 400, message: '请输入正确的手机号码' },
   PHONE_IN_USE: { code: 'SMS-1104', status: 400, message: '该手机号已绑定其他账号' },
+  /** 更换手机号 without the code sent to the phone bound now (needed when the SMS gateway delivers). */
+  OLD_PHONE_CODE_REQUIRED: { code: 'SMS-1105', status: 400, message: '请填写原手机号收到的短信验证码' },
+  PHONE_SAME_AS_OLD: { code: 'SMS-1106', status: 400, message: '新手机号不能与当前绑定的手机号相同' },
+  /** A verifyPhone code asked for a phone that is not the caller's bound one (or none is bound). */
+  NOT_BOUND_PHONE: { code: 'SMS-1107', status: 400, message: '只能向当前绑定的手机号发送验证码' },
   // Appended by the file operations work (issue 5).
   /** Move or copy of a folder into itself or one of its descendants. */
   MOVE_INTO_SELF: { code: 'FILE-3011', status: 400, message: '不能将文件夹移动或复制到其自身或其子文件夹中' },
@@ -157,6 +162,10 @@ export const ERRORS = {
   SYNC_ROOT_INVALID: { code: 'SYN-5002', status: 400, message: '同步文件夹必须位于同步文件中' },
   // Appended by the organisation work (issue 14). Rules in org-types.ts.
   /** The name and password fit accounts of several tenants: log in through the tenant's /login/{id}. */
+  /** 绑定/更换手机号 with a wrong login password: counted like a login failure (same throttle). */
+  PASSWORD_WRONG: { code: 'AUTH-1018', status: 400, message: '登录密码错误' },
+  /** A signed-in device (session) id the caller does not have: another user's or tenant's, ended, or unknown. */
+  SESSION_NOT_FOUND: { code: 'AUTH-1019', status: 404, message: '该登录设备不存在或已退出' },
   LOGIN_TENANT_REQUIRED: { code: 'AUTH-1017', status: 400, message: '该账号存在于多个企业，请通过企业专属登录地址登录' },
   DEPT_NOT_FOUND: { code: 'ORG-7001', status: 404, message: '部门不存在' },
   DEPT_NAME_INVALID: { code: 'ORG-7002', status: 400, message: '部门名称不正确' },

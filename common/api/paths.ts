@@ -33,6 +33,9 @@ export const API = {
   accountLock: '/api/v2/account/lock',
   accountUnlock: '/api/v2/account/unlock',
   outerLoginSet: '/api/user/outerLogin/set',
+  accountSessions: '/api/v2/account/sessions',
+  accountSessionEnd: '/api/v2/account/sessions/end',
+  accountSessionEndOthers: '/api/v2/account/sessions/endOthers',
 
   // organisation (issue 14): payloads in org-types.ts. The three orgUser calls are spec §7's, for any
   // signed-in user; the others are ours and admin only.

@@ -160,6 +160,28 @@ export interface UserDetails {
   agreementRead: boolean;
   /** May log in through the public-network build. */
   outerLogin: boolean;
+  /**
+   * The server's SMS gateway really delivers codes: 更换手机号 then also asks for a code sent to the
+   * phone bound now (purpose verifyPhone). Absent from older servers = false.
+   */
+  smsDelivery?: boolean;
+}
+
+/** One signed-in device of the caller (账号安全), from GET API.accountSessions. */
+export interface SignedInDevice {
+  /** The session's public id (never its token): what 退出 names. */
+  id: string;
+  /** 'Windows 电脑', 'iPhone', 'Android 手机'… from the User-Agent ('未知设备' without one). */
+  device: string;
+  /** 'Chrome 120', 'Edge', '企业云盘桌面客户端'… ('' when unknown). */
+  browser: string;
+  /** The address last seen, or null (sessions from before the device list). */
+  address: string | null;
+  signedInAt: number;
+  lastActiveAt: number;
+  networkEnv: 'internal' | 'public';
+  /** The session this request came with (this device). */
+  current: boolean;
 }
 
 // ---- files -------------------------------------------------------------------------------------

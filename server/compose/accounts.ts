@@ -58,7 +58,7 @@ export function buildAccounts({ db, config, log, blobs }: Base & { blobs: BlobSt
   const smsGateway = config.testHooks ? new OutboxSmsGateway(smsOutboxFile(config.dataDir)) : new LogSmsGateway((obj, msg) => log.warn(obj, msg));
   const smsCodes = new SmsCodeService(new SmsCodeRepository(db), smsGateway, policy, (err) => log.error({ err }, 'SMS send failed'));
   const auth = new AuthService({ users, sessions, captchas, throttle, smsCodes, policy, sessionTtlMs: config.sessionTtlMs });
-  const userService = new UserService(users, config.publicBaseUrl);
+  const userService = new UserService(users, config.publicBaseUrl, smsCodes.delivers);
   return {
     users,
     sessions,
@@ -71,7 +71,7 @@ export function buildAccounts({ db, config, log, blobs }: Base & { blobs: BlobSt
       registerAuthRoutes(app, auth, captchas, config.sessionTtlMs);
       registerUserRoutes(app, userService);
       registerUserProfileRoutes(app, new UserProfileService(users, blobs), userService);
-      registerAccountRoutes(app, new AccountService(users, sessions, throttle, smsCodes));
+      registerAccountRoutes(app, new AccountService(users, sessions, throttle, smsCodes, auth), config.sessionTtlMs);
       registerPasswordResetRoutes(app, new PasswordResetService({ users, sessions, throttle, smsCodes, policy }));
     },
   };

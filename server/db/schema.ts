@@ -92,6 +92,12 @@ export interface SessionsTable {
   network_env?: string;
   /** Set when the server ended the session ('locked', 'outerLogin'); its next call answers 400sec-core-301. */
   ended_reason?: string | null;
+  /** What the device list (账号安全) names the session by (migration 0091); the id never leaves the server. */
+  public_id?: string | null;
+  /** The browser's User-Agent at sign-in (cut to USER_AGENT_MAX), shown as device and browser. */
+  user_agent?: string | null;
+  /** The client address last seen (at sign-in, then whenever the expiry moves forward). */
+  address?: string | null;
 }
 
 export interface LoginFailuresTable {

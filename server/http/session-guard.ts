@@ -40,7 +40,7 @@ export function installSessionGuard(app: FastifyInstance, auth: AuthService): vo
     checkOrigin(request);
     const config = request.routeOptions.config ?? {};
     const token = request.cookies[SESSION_COOKIE];
-    const session = token ? await auth.authenticate(token) : ({ kind: 'none' } as const);
+    const session = token ? await auth.authenticate(token, Date.now(), request.ip) : ({ kind: 'none' } as const);
     if (session.kind !== 'valid') {
       if (config.public) return;
       // A session the server ended (locked account...) says so once more: spec §8 '登出' box.

@@ -25,12 +25,13 @@ export class SessionRepository {
         's.last_seen_at as s_last_seen_at',
         's.network_env as s_network_env',
         's.ended_reason as s_ended_reason',
+        's.public_id as s_public_id',
       ])
       .where('s.id', '=', idHash)
       .where('s.expires_at', '>', now)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { s_id, s_user_id, s_tenant_id, s_created_at, s_expires_at, s_last_seen_at, s_network_env, s_ended_reason, ...user } = row;
+    const { s_id, s_user_id, s_tenant_id, s_created_at, s_expires_at, s_last_seen_at, s_network_env, s_ended_reason, s_public_id, ...user } = row;
     return {
       id: s_id,
       user_id: s_user_id,
@@ -40,12 +41,59 @@ export class SessionRepository {
       last_seen_at: s_last_seen_at,
       network_env: s_network_env,
       ended_reason: s_ended_reason,
+      public_id: s_public_id,
       user,
     };
   }
 
-  async extend(idHash: string, now: number, expiresAt: number): Promise<void> {
-    await this.db.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', idHash).execute();
+  /** Moves the expiry forward; `address` (when known) becomes the one the device list shows. */
+  async extend(idHash: string, now: number, expiresAt: number, address?: string): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set(address ? { last_seen_at: now, expires_at: expiresAt, address } : { last_seen_at: now, expires_at: expiresAt })
+      .where('id', '=', idHash)
+      .execute();
+  }
+
+  /** The user's sessions still in use (not expired, not ended), most recently active first. */
+  async listActive(tenantId: string, userId: string, now: number): Promise<SessionsTable[]> {
+    return this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .where('ended_reason', 'is', null)
+      .orderBy('last_seen_at', 'desc')
+      .orderBy('created_at', 'desc')
+      .execute();
+  }
+
+  /**
+   * Ends the user's active sessions named by public id (all but `keepId` when `publicIds` is null):
+   * kept until they expire, so their device learns why on its next call. Returns the ended rows.
+   */
+  async endOwn(tenantId: string, userId: string, publicIds: readonly string[] | null, keepId: string, reason: string, now: number): Promise<SessionsTable[]> {
+    let q = this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .where('ended_reason', 'is', null)
+      .where('id', '<>', keepId);
+    if (publicIds) {
+      if (publicIds.length === 0) return [];
+      q = q.where('public_id', 'in', publicIds);
+    }
+    const rows = await q.execute();
+    if (rows.length === 0) return [];
+    await this.db
+      .updateTable('sessions')
+      .set({ ended_reason: reason })
+      .where('id', 'in', rows.map((r) => r.id))
+      .execute();
+    return rows;
   }
 
   async delete(idHash: string): Promise<void> {

@@ -16,7 +16,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, capt
   });
 
   route(app, AUTH.login, async (request, reply) => {
-    const { token, result } = await auth.login(request.body, { address: request.ip, networkEnv: claimedNetworkEnv(request) });
+    const { token, result } = await auth.login(request.body, { address: request.ip, networkEnv: claimedNetworkEnv(request), userAgent: request.headers['user-agent'] });
     setSessionCookie(request, reply, token, Date.now() + sessionTtlMs);
     return { data: result };
   });
@@ -34,7 +34,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, capt
   });
 
   route(app, AUTH.smsValidate, async (request, reply) => {
-    const { token, result } = await auth.smsLogin(request.body, { address: request.ip, networkEnv: claimedNetworkEnv(request) });
+    const { token, result } = await auth.smsLogin(request.body, { address: request.ip, networkEnv: claimedNetworkEnv(request), userAgent: request.headers['user-agent'] });
     setSessionCookie(request, reply, token, Date.now() + sessionTtlMs);
     return { data: result };
   });

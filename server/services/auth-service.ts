@@ -51,7 +51,12 @@ export interface LoginContext {
   address: string;
   /** The client's X-Network-Env header; FORCE_NETWORK_ENV wins over it. */
   networkEnv: NetworkEnv;
+  /** The browser's User-Agent header: the device list (账号安全) names the session by it. */
+  userAgent?: string;
 }
+
+/** Longer User-Agents are cut: the device list needs their start, a client must not fill the table. */
+const USER_AGENT_MAX = 512;
 
 export interface AuthServiceDeps {
   users: UserRepository;
@@ -122,14 +127,17 @@ export class AuthService {
    * the same answer either way. A bindPhone code needs a session and goes to the phone being bound.
    */
   async sendSmsCode(query: SmsSendQuery, caller: Caller | null, address: string, now = Date.now()): Promise<SmsSendResult> {
-    if (query.purpose === 'bindPhone' && !caller) throw new AppError(ERRORS.UNAUTHORIZED);
+    const forCaller = query.purpose === 'bindPhone' || query.purpose === 'verifyPhone';
+    if (forCaller && !caller) throw new AppError(ERRORS.UNAUTHORIZED);
     assertPhone(query.phone);
     if (!(await this.deps.captchas.consume(query.captchaId, query.captchaCode, now))) throw new AppError(ERRORS.CAPTCHA_INVALID);
-    const deliver = query.purpose === 'bindPhone' || (await this.deps.users.findByPhone(query.phone)) !== undefined;
-    return this.deps.smsCodes.issue(
-      { phone: query.phone, purpose: query.purpose, userId: query.purpose === 'bindPhone' ? caller!.userId : null, deliver, address },
-      now,
-    );
+    if (query.purpose === 'verifyPhone') {
+      // Proof of the phone bound now (更换手机号): to that phone only, never one the caller names.
+      const user = await this.deps.users.findInTenant(caller!.tenantId, caller!.userId);
+      if (!user?.phone || user.phone !== query.phone) throw new AppError(ERRORS.NOT_BOUND_PHONE);
+    }
+    const deliver = forCaller || (await this.deps.users.findByPhone(query.phone)) !== undefined;
+    return this.deps.smsCodes.issue({ phone: query.phone, purpose: query.purpose, userId: forCaller ? caller!.userId : null, deliver, address }, now);
   }
 
   /** SMS login: the code proves the phone; then the same checks as a password login (lock, outer login). */
@@ -165,12 +173,18 @@ export class AuthService {
       expires_at: now + this.deps.sessionTtlMs,
       last_seen_at: now,
       network_env: networkEnv,
+      public_id: randomBytes(16).toString('base64url'),
+      user_agent: ctx.userAgent ? ctx.userAgent.slice(0, USER_AGENT_MAX) : null,
+      address: ctx.address || null,
     });
     return { token, result: { passwordChangeType: passwordChangeTypeOf(user, this.deps.policy.passwordExpiryDays, now), homeUrl: HOME_URL } };
   }
 
-  /** The caller behind a cookie token; slides the expiry forward while the user is active. */
-  async authenticate(token: string, now = Date.now()): Promise<SessionLookup> {
+  /**
+   * The caller behind a cookie token; slides the expiry forward while the user is active (and then
+   * records `address`, the client's, for the device list).
+   */
+  async authenticate(token: string, now = Date.now(), address?: string): Promise<SessionLookup> {
     const idHash = hashToken(token);
     const session = await this.deps.sessions.findValid(idHash, now);
     if (!session) return { kind: 'none' };
@@ -179,7 +193,7 @@ export class AuthService {
     let extendedUntil: number | null = null;
     if (now - session.last_seen_at >= EXTEND_EVERY_MS) {
       extendedUntil = now + this.deps.sessionTtlMs;
-      await this.deps.sessions.extend(idHash, now, extendedUntil);
+      await this.deps.sessions.extend(idHash, now, extendedUntil, address);
     }
     return {
       kind: 'valid',
@@ -191,6 +205,7 @@ export class AuthService {
         passwordChangeType: passwordChangeTypeOf(u, this.deps.policy.passwordExpiryDays, now),
         networkEnv: session.network_env === 'public' ? 'public' : 'internal',
         platformAdmin: u.platform_admin === 1 && u.role === 'admin',
+        sessionId: idHash,
       },
       extendedUntil,
     };

@@ -13,4 +13,6 @@ export interface Caller {
   networkEnv: NetworkEnv;
   /** A platform admin: sees every tenant (common/api/tenant.ts). Absent = false. */
   platformAdmin?: boolean;
+  /** The session (its stored id, the token's hash) the request came with; absent outside a session. */
+  sessionId?: string;
 }

@@ -29,7 +29,7 @@ export function assertPhone(phone: string): void {
 export interface SmsIssueRequest {
   phone: string;
   purpose: SmsPurpose;
-  /** The caller for bindPhone; null for login. */
+  /** The caller for bindPhone and verifyPhone; null for login. */
   userId: string | null;
   /** Whether the phone should really get the code (login: only phones of an account). */
   deliver: boolean;
@@ -47,6 +47,11 @@ export class SmsCodeService {
     private readonly policy: AccountPolicy,
     private readonly onSendError: (err: unknown) => void,
   ) {}
+
+  /** The gateway really delivers codes (see SmsGateway.delivers). */
+  get delivers(): boolean {
+    return this.gateway.delivers;
+  }
 
   async issue(req: SmsIssueRequest, now = Date.now()): Promise<SmsSendResult> {
     assertPhone(req.phone);
@@ -90,6 +95,32 @@ export class SmsCodeService {
       throw new AppError(ERRORS.SMS_CODE_INVALID);
     }
     if (!(await this.repo.consume(row.id, now))) throw new AppError(ERRORS.SMS_CODE_INVALID);
+  }
+
+  /**
+   * Like `consume` for several codes at once (更换手机号: the old phone's and the new one's): every
+   * wrong one counts a try, and only when all are right are they used up, so one mistyped code does
+   * not waste the other.
+   */
+  async consumeAll(codes: ReadonlyArray<{ phone: string; purpose: SmsPurpose; userId: string | null; code: string }>, now = Date.now()): Promise<void> {
+    const max = this.policy.smsMaxAttempts;
+    const rows = [];
+    let wrong = false;
+    for (const c of codes) {
+      const row = PHONE_PATTERN.test(c.phone) ? await this.repo.findLive(c.phone, c.purpose, c.userId, now, max) : undefined;
+      if (!row) {
+        wrong = true;
+        continue;
+      }
+      if (!SMS_CODE_PATTERN.test(c.code) || !codeMatches(row.code_hash, c.code)) {
+        await this.repo.recordWrongAttempt(row.id, max);
+        wrong = true;
+        continue;
+      }
+      rows.push(row);
+    }
+    if (wrong) throw new AppError(ERRORS.SMS_CODE_INVALID);
+    for (const row of rows) if (!(await this.repo.consume(row.id, now))) throw new AppError(ERRORS.SMS_CODE_INVALID);
   }
 
   deleteOld(now: number): Promise<number> {

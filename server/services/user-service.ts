@@ -9,6 +9,8 @@ export class UserService {
     private readonly users: UserRepository,
     /** Spec §3: the avatar is prefixed with the base URL. */
     private readonly publicBaseUrl: string,
+    /** The SMS gateway really delivers (UserDetails.smsDelivery). */
+    private readonly smsDelivery = false,
   ) {}
 
   async details(caller: Caller): Promise<UserDetails> {
@@ -27,6 +29,7 @@ export class UserService {
       passwordChangeType: caller.passwordChangeType,
       agreementRead: u.agreement_read_at != null,
       outerLogin: u.outer_login === 1,
+      smsDelivery: this.smsDelivery,
     };
   }
 }

@@ -10,8 +10,8 @@ export function fetchUserDetails(): Promise<UserDetails> {
 }
 
 /**
- * Spec §7: `{value, type: 4, oldPassword}`, both passwords AES-encrypted (§9). The server ends every
- * session of the user on success, so the caller logs out and goes to /login.
+ * Spec §7: `{value, type: 4, oldPassword}`, both passwords AES-encrypted (§9). On success the server
+ * ends every session of the user and sets a new one for this device (the cookie): the user goes on.
  */
 export function changePassword(oldPassword: string, newPassword: string, quietCodes: readonly string[] = []): Promise<unknown> {
   const body: UserInfoModifyRequest = {
@@ -27,9 +27,22 @@ export function sendSmsCode(query: SmsSendQuery): Promise<SmsSendResult> {
   return api.call(AUTH.smsSend, query);
 }
 
-/** Binds the phone to the caller with the code sent for purpose bindPhone. */
-export function validatePhone(request: PhoneValidateRequest): Promise<unknown> {
-  return api.call(ACCOUNT.phoneValidate, request);
+/**
+ * Binds (or replaces) the caller's phone with the code sent for purpose bindPhone; `password` is the
+ * plain login password (encrypted here), `oldCode` the verifyPhone code of the phone bound now.
+ */
+export function validatePhone(request: PhoneValidateRequest, quietCodes: readonly string[] = []): Promise<unknown> {
+  return api.call(ACCOUNT.phoneValidate, { ...request, password: encryptPassword(request.password) }, { quietCodes });
+}
+
+/** 退出 one of the caller's other devices. */
+export function endSignedInDevice(id: string): Promise<unknown> {
+  return api.call(ACCOUNT.sessionEnd, { id });
+}
+
+/** 退出其他设备: every session of the caller's but this one. */
+export function endOtherDevices(): Promise<{ ended: number }> {
+  return api.call(ACCOUNT.sessionEndOthers);
 }
 
 /** 基本信息: the caller's nickname and/or avatar (base64); answers the updated details. */

@@ -133,7 +133,7 @@ describe('member: forced initial password change with the §5 rules', () => {
     }
   });
 
-  it('Finish sends {value, type: 4, oldPassword} encrypted, logs out and goes to /login', async () => {
+  it('Finish sends {value, type: 4, oldPassword} encrypted and goes on into the files (no second login)', async () => {
     await page.getByTestId('psw-old').fill(MEMBER.initial);
     const request = page.waitForRequest((r) => r.url().endsWith(API.userInfoModify) && r.method() === 'POST');
     await page.getByTestId('psw-finish').click();
@@ -142,13 +142,17 @@ describe('member: forced initial password change with the §5 rules', () => {
     expect(body.value).not.toContain(MEMBER.changed);
     expect(decryptPassword(body.value)).toBe(MEMBER.changed);
     expect(decryptPassword(body.oldPassword)).toBe(MEMBER.initial);
-    await page.waitForURL('**/login');
+    // A new session for this device (issue 44): straight on to the files.
+    await page.waitForURL('**/main/file/personal**');
+    await page.getByTestId('file-table').waitFor();
   });
 
   it('the new password logs in straight to the files, and the user centre shows the member', async () => {
-    await submitLogin(page, MEMBER.username, MEMBER.changed);
-    await page.waitForURL('**/main/file/personal**');
-    await page.getByTestId('file-table').waitFor();
+    const again = await (await browser.newContext()).newPage();
+    await submitLogin(again, MEMBER.username, MEMBER.changed);
+    await again.waitForURL('**/main/file/personal**');
+    await again.getByTestId('file-table').waitFor();
+    await again.context().close();
 
     await page.goto(baseUrl() + '/main/user/userInfo');
     await expect.poll(() => page.getByTestId('user-info-account').textContent()).toBe(MEMBER.username);
@@ -260,7 +264,7 @@ describe('member: a voluntary change in 账号安全', () => {
     await page.waitForURL('**/main/file/personal**');
   });
 
-  it('changes the password from the 账号安全 dialog, lands on /login, and the new one logs in', async () => {
+  it('changes the password from the 账号安全 dialog, stays signed in here, and the new one logs in elsewhere', async () => {
     const page = await (await browser.newContext()).newPage();
     const newest = 'Member$2026y';
     await submitLogin(page, MEMBER.username, MEMBER.changed);
@@ -273,9 +277,12 @@ describe('member: a voluntary change in 账号安全', () => {
     const modified = page.waitForResponse((r) => r.url().endsWith(API.userInfoModify));
     await page.getByTestId('psw-finish').click();
     expect((await modified).status()).toBe(200);
-    await page.waitForURL((url) => url.pathname === '/login');
+    await page.locator('.ant-message-notice').getByText('密码已修改，其他设备已退出登录').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/main/user/accountSafe');
+    await page.getByTestId('device-current').waitFor();
 
-    await submitLogin(page, MEMBER.username, newest);
-    await page.waitForURL('**/main/file/personal**');
+    const elsewhere = await (await browser.newContext()).newPage();
+    await submitLogin(elsewhere, MEMBER.username, newest);
+    await elsewhere.waitForURL('**/main/file/personal**');
   });
 });

@@ -174,9 +174,9 @@ describe('login comfort', () => {
 
     await forced.getByTestId('psw-old').fill(NEWCOMER.password);
     await forced.getByTestId('psw-finish').click();
-    await forced.waitForURL('**/login');
+    await forced.waitForURL('**/main/file/personal**');
     await forced.waitForTimeout(1500);
-    expect(await toasts()).toEqual(['密码修改成功，请使用新密码重新登录。']);
+    expect(await toasts()).toEqual(['密码修改成功，其他设备上的登录已退出']);
     await forced.context().close();
   });
 });

@@ -76,6 +76,8 @@ interface Ids {
   /** A published system notice, and a file message of the member's. */
   noticeId: string;
   messageId: string;
+  /** A signed-in device (session public id) of the admin's. */
+  sessionId: string;
 }
 
 /** The second tenant admin's own ids, mixed with the first tenant's in some foreign calls. */
@@ -205,9 +207,18 @@ const MATRIX: Record<string, Row> = {
   'GET /api/menu/pagePermissions': { access: 'user', call: { method: 'GET', path: API.pagePermissions }, foreign: 'none' },
   'POST /api/user/phone/validate': {
     access: 'user',
-    call: { method: 'POST', path: API.phoneValidate, body: { phone: '13800000000', code: '000000' } },
+    call: { method: 'POST', path: API.phoneValidate, body: { phone: '13800000000', code: '000000', password: encryptPassword('x') } },
     foreign: 'none',
   },
+  // 账号安全's devices (issue 44): only the caller's own sessions; another tenant's (or user's) → 404.
+  'GET /api/v2/account/sessions': { access: 'user', call: { method: 'GET', path: API.accountSessions }, foreign: 'none' },
+  'POST /api/v2/account/sessions/end': {
+    access: 'user',
+    call: { method: 'POST', path: API.accountSessionEnd, body: { id: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.accountSessionEnd, body: { id: ids.sessionId } }),
+  },
+  // Ends the caller's other sessions: the admin's and member's clients here keep theirs.
+  'POST /api/v2/account/sessions/endOthers': { access: 'user', call: { method: 'POST', path: API.accountSessionEndOthers, body: {} }, foreign: 'none' },
   'GET /api/v2/user/getRoles': {
     access: 'user',
     call: { method: 'GET', path: API.getRoles },
@@ -1013,6 +1024,7 @@ beforeAll(async () => {
     ...(await sharingIds(memberId, file.body.data.id)),
     noticeId: (await admin.post<{ data: ManagedNotice }>(API.noticeManageSave, noticeBody({ all: true }))).body.data.id,
     messageId: await memberMessage(groupFile.id, memberId),
+    sessionId: await withDb(server, (db) => (db.prepare("select s.public_id from sessions s join users u on u.id = s.user_id where u.username = 'admin' limit 1").get() as { public_id: string }).public_id),
   };
 
   await addTenantWithUser(server, 'other-admin', 'Other@2024');
@@ -1117,6 +1129,7 @@ describe('access matrix', () => {
       applicationId: BOGUS,
       noticeId: BOGUS,
       messageId: BOGUS,
+      sessionId: BOGUS,
     };
     for (const [key, row] of Object.entries(MATRIX)) {
       if (row.foreign === 'none') continue;

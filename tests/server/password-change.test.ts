@@ -21,7 +21,7 @@ const modify = (client: Client, oldPassword: string, value: string) =>
   client.post(API.userInfoModify, { value: encryptPassword(value), type: 4, oldPassword: encryptPassword(oldPassword) });
 
 describe('initial password change (type 1)', () => {
-  it('gates the member, enforces the §5 rules on the server, then ends every session', async () => {
+  it('gates the member, enforces the §5 rules on the server, then ends every other session and goes on with a new token', async () => {
     const client = new Client(server.baseUrl);
     const first = await login(server, client, MEMBER);
     expect(first.body.data.passwordChangeType).toBe(1);
@@ -56,12 +56,23 @@ describe('initial password change (type 1)', () => {
       errorCode: ERRORS.VALIDATION.code,
     });
 
+    const oldCookie = client.cookie;
     const done = await modify(client, MEMBER.password, 'Fresh@2025x');
     expect(done.status).toBe(200);
-    expect(done.headers.getSetCookie().some((c) => c.startsWith('sid=;'))).toBe(true);
-    // Every session of the user ended, this one and the other device's.
-    expect((await client.post(API.userDetails)).status).toBe(401);
+    // This device goes on with a NEW token (issue 44: no second login with a new captcha)…
+    const setCookie = done.headers.getSetCookie().find((c) => c.startsWith('sid='));
+    expect(setCookie).toMatch(/^sid=[A-Za-z0-9_-]{40,};/);
+    expect(client.cookie).not.toBe(oldCookie);
+    const after = await client.post<{ data: UserDetails }>(API.userDetails);
+    expect(after.status).toBe(200);
+    expect(after.body.data.passwordChangeType).toBe(0);
+    expect((await client.post(API.fileList, { parentId: null, category: 1 })).status).toBe(200);
+    // …while every earlier session ended: the old token of this device and the other device's.
+    const stale = new Client(server.baseUrl);
+    stale.cookie = oldCookie;
+    expect((await stale.post(API.userDetails)).status).toBe(401);
     expect((await other.post(API.userDetails)).status).toBe(401);
+    expect(await withDb(server, (db) => (db.prepare("select count(*) as n from sessions s join users u on u.id = s.user_id where u.username = 'member'").get() as { n: number }).n)).toBe(1);
 
     // Only a scrypt hash is stored.
     const hash = await withDb(server, (db) => (db.prepare('select password_hash from users where username = ?').get('member') as { password_hash: string }).password_hash);

@@ -3,7 +3,8 @@ import { HEADER_PLATFORM } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import type { LoginResult, SmsSendResult, UserDetails } from '../../common/api/types';
-import { Client, loggedInClient, readSmsCode, solveCaptcha, startServer, withDb, type Answer, type TestServer } from './helpers';
+import { encryptPassword } from '../../common/crypto/password-cipher';
+import { addUser, Client, loggedInClient, readSmsCode, solveCaptcha, startServer, withDb, type Answer, type TestServer } from './helpers';
 
 /**
  * SMS codes against the real server; the development gateway writes each message to the test outbox.
@@ -157,33 +158,78 @@ describe('SMS login', () => {
 });
 
 describe('phone binding', () => {
-  it('binds a phone proven by its code; a code sent for login cannot bind; a taken phone is refused', async () => {
+  const ADMIN_PASSWORD = encryptPassword('Admin@2024');
+  const bind = (client: Client, body: Record<string, unknown>) => client.post(API.phoneValidate, { password: ADMIN_PASSWORD, ...body });
+
+  it('replacing the bound phone takes the login password and a code sent to the phone bound now (issue 44)', async () => {
     const admin = await loggedInClient(server);
+    expect((await admin.post<{ data: UserDetails }>(API.userDetails)).body.data).toMatchObject({ phone: ADMIN_PHONE, smsDelivery: true });
     const newPhone = '13511112222';
-    await waitOutResend();
+    // The tests above used up the admin phone's hourly sends.
+    await elapse(3600_000);
     let since = Date.now();
     expect((await sendCode(admin, newPhone, { purpose: 'bindPhone' })).status).toBe(200);
     const code = (await readSmsCode(server, newPhone, since))!;
-    const wrong = await admin.post(API.phoneValidate, { phone: newPhone, code: code === '000000' ? '111111' : '000000' });
-    expect(wrong.body).toMatchObject({ errorCode: ERRORS.SMS_CODE_INVALID.code });
-    expect((await admin.post(API.phoneValidate, { phone: newPhone, code })).status).toBe(200);
+    // Neither the password nor the old phone: refused, and the code stays usable.
+    expect((await admin.post(API.phoneValidate, { phone: newPhone, code })).body).toMatchObject({ errorCode: ERRORS.VALIDATION.code });
+    expect((await bind(admin, { phone: newPhone, code, password: encryptPassword('Wrong@2024') })).body).toMatchObject({ errorCode: ERRORS.PASSWORD_WRONG.code, errorMessage: '登录密码错误' });
+    expect((await bind(admin, { phone: newPhone, code })).body).toMatchObject({ errorCode: ERRORS.OLD_PHONE_CODE_REQUIRED.code, errorMessage: '请填写原手机号收到的短信验证码' });
+    // The old phone's code goes only to the phone bound now.
+    expect((await sendCode(admin, '13522223333', { purpose: 'verifyPhone' })).body).toMatchObject({ errorCode: ERRORS.NOT_BOUND_PHONE.code });
+    expect((await sendCode(new Client(server.baseUrl), ADMIN_PHONE, { purpose: 'verifyPhone' })).status).toBe(401);
+    since = Date.now();
+    expect((await sendCode(admin, ADMIN_PHONE, { purpose: 'verifyPhone' })).body).toMatchObject({ data: { expiresIn: 600 } });
+    const oldCode = (await readSmsCode(server, ADMIN_PHONE, since))!;
+    // A wrong old code uses up neither code.
+    const wrongOld = oldCode === '000000' ? '111111' : '000000';
+    expect((await bind(admin, { phone: newPhone, code, oldCode: wrongOld })).body).toMatchObject({ errorCode: ERRORS.SMS_CODE_INVALID.code });
+    const wrongNew = code === '000000' ? '111111' : '000000';
+    expect((await bind(admin, { phone: newPhone, code: wrongNew, oldCode })).body).toMatchObject({ errorCode: ERRORS.SMS_CODE_INVALID.code });
+    expect((await bind(admin, { phone: newPhone, code, oldCode })).status).toBe(200);
     expect((await admin.post<{ data: UserDetails }>(API.userDetails)).body.data.phone).toBe(newPhone);
-    // The new phone now logs in by SMS.
+    // The new phone now logs in by SMS; a login code cannot bind.
     await waitOutResend();
     since = Date.now();
     await sendCode(new Client(server.baseUrl), newPhone);
     const loginCode = (await readSmsCode(server, newPhone, since))!;
-    expect((await admin.post(API.phoneValidate, { phone: newPhone, code: loginCode })).body).toMatchObject({
-      errorCode: ERRORS.SMS_CODE_INVALID.code,
-    });
+    expect((await bind(admin, { phone: '13522224444', code: loginCode, oldCode: loginCode })).body).toMatchObject({ errorCode: ERRORS.SMS_CODE_INVALID.code });
+    expect((await bind(admin, { phone: newPhone, code: loginCode })).body).toMatchObject({ errorCode: ERRORS.PHONE_SAME_AS_OLD.code });
 
     // The member's phone cannot be taken over.
     await waitOutResend();
     since = Date.now();
     await sendCode(admin, '13900000000', { purpose: 'bindPhone' });
+    await sendCode(admin, newPhone, { purpose: 'verifyPhone' });
     const takeover = (await readSmsCode(server, '13900000000', since))!;
-    expect((await admin.post(API.phoneValidate, { phone: '13900000000', code: takeover })).body).toMatchObject({
-      errorCode: ERRORS.PHONE_IN_USE.code,
-    });
+    const proof = (await readSmsCode(server, newPhone, since))!;
+    expect((await bind(admin, { phone: '13900000000', code: takeover, oldCode: proof })).body).toMatchObject({ errorCode: ERRORS.PHONE_IN_USE.code });
+  });
+
+  it('a first phone needs the password but no old code', async () => {
+    const tenantId = await withDb(server, (db) => (db.prepare("select tenant_id from users where username = 'admin'").get() as { tenant_id: string }).tenant_id);
+    await addUser(server, tenantId, 'nophone', 'Nophone@2024');
+    const user = await loggedInClient(server, { username: 'nophone', password: 'Nophone@2024' });
+    const phone = '13533334444';
+    const since = Date.now();
+    await sendCode(user, phone, { purpose: 'bindPhone' });
+    const code = (await readSmsCode(server, phone, since))!;
+    expect((await user.post(API.phoneValidate, { phone, code, password: encryptPassword('Admin@2024') })).body).toMatchObject({ errorCode: ERRORS.PASSWORD_WRONG.code });
+    expect((await user.post(API.phoneValidate, { phone, code, password: encryptPassword('Nophone@2024') })).status).toBe(200);
+    expect((await user.post<{ data: UserDetails }>(API.userDetails)).body.data.phone).toBe(phone);
+  });
+
+  it('counts wrong passwords like login failures', async () => {
+    const throttled = await startServer({ accounts: { ...POLICY, loginSlowAfter: 2, loginDelayBaseMs: 5000, loginDelayMaxMs: 5000 } });
+    try {
+      const admin = await loggedInClient(throttled);
+      const body = { phone: '13544445555', code: '123456', oldCode: '123456' };
+      expect((await admin.post(API.phoneValidate, { ...body, password: encryptPassword('Guess@0001') })).body).toMatchObject({ errorCode: ERRORS.PASSWORD_WRONG.code });
+      expect((await admin.post(API.phoneValidate, { ...body, password: encryptPassword('Guess@0002') })).body).toMatchObject({ errorCode: ERRORS.PASSWORD_WRONG.code });
+      const third = await admin.post(API.phoneValidate, { ...body, password: ADMIN_PASSWORD });
+      expect(third.body).toMatchObject({ errorCode: ERRORS.TOO_MANY_ATTEMPTS.code });
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await throttled.close();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { bytes, data, endpoint } from '../endpoint';
 import { API } from '../paths';
 import { IdString, RoleCodeSchema } from '../schemas';
-import type { UserDetails, UserRoles, UserSummary } from '../types';
+import type { SignedInDevice, UserDetails, UserRoles, UserSummary } from '../types';
 
 /**
  * The signed-in user's own account (agreement, password, phone) and the admin's account switches
@@ -18,14 +18,27 @@ const CipherText = Type.String({ maxLength: 512 });
  * AES-encrypted. The server checks the old password (wrong → OLD_PASSWORD_WRONG, counted like a login
  * failure), enforces the §5 rules of common/validation/password.ts (PASSWORD_INVALID carrying the §5
  * message), refuses the same password (PASSWORD_SAME_AS_OLD), stores a new scrypt hash, lifts the
- * initial/expired gate and ends EVERY session of the user, the current one included: the client then
- * goes to /login (spec §2).
+ * initial/expired gate and ends EVERY session of the user, the current one included. This device then
+ * gets a NEW session (a fresh token in the cookie: a new token on re-authentication, as ASVS asks), so
+ * the user goes on without signing in again (issue 44, instead of spec §2's logout and login) while
+ * every other device is signed out.
  */
 export const UserInfoModifyBody = Type.Object({ value: CipherText, type: Type.Enum([4], { type: 'integer' }), oldPassword: CipherText });
 export type UserInfoModifyRequest = Static<typeof UserInfoModifyBody>;
 
-/** Binds `phone` to the caller with the code sent by `sms/send?purpose=bindPhone`. */
-export const PhoneValidateBody = Type.Object({ phone: Type.String({ maxLength: 32 }), code: Type.String({ maxLength: 16 }) });
+/**
+ * Binds `phone` to the caller with the code sent by `sms/send?purpose=bindPhone`. `password` is the
+ * caller's login password, AES-encrypted: a stolen session cannot add or swap the phone that SMS login
+ * and 忘记密码 trust (wrong → PASSWORD_WRONG, counted like a login failure, throttled alike). Replacing
+ * a bound phone also takes `oldCode`, the code sent to the phone bound now (purpose verifyPhone),
+ * whenever the server's SMS gateway delivers (UserDetails.smsDelivery; else OLD_PHONE_CODE_REQUIRED).
+ */
+export const PhoneValidateBody = Type.Object({
+  phone: Type.String({ maxLength: 32 }),
+  code: Type.String({ maxLength: 16 }),
+  password: CipherText,
+  oldCode: Type.Optional(Type.String({ maxLength: 16 })),
+});
 export type PhoneValidateRequest = Static<typeof PhoneValidateBody>;
 
 /** Without `userId` the caller's own roles; another user's need an admin. */
@@ -65,6 +78,10 @@ export const ProfileUpdateBody = Type.Object(
 );
 export type ProfileUpdateRequest = Static<typeof ProfileUpdateBody>;
 
+/** 退出 one signed-in device: its SignedInDevice.id (another user's, or an ended one → SESSION_NOT_FOUND, 404). */
+export const SessionEndBody = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export type SessionEndRequest = Static<typeof SessionEndBody>;
+
 /** An avatar's key: a new picture gets a new key, so its URL never changes. */
 export const AvatarParams = Type.Object({ key: Type.String({ maxLength: 128 }) });
 
@@ -79,7 +96,7 @@ export const ACCOUNT = {
   /** The WebP avatar, for users of the owner's tenant (others: 404). */
   avatar: endpoint({ method: 'GET', path: `${API.userAvatarPrefix}:key`, access: 'member', action: null, params: AvatarParams, response: bytes }),
   readAgreement: endpoint({ method: 'POST', path: API.readAgreement, access: 'duringPasswordChange', action: 'account.agreementRead', response: data<null>() }),
-  /** The password change; also during the forced change it exists for. Every session ends (the cookie too). */
+  /** The password change; also during the forced change it exists for. Every session ends; this device gets a new one. */
   userInfoModify: endpoint({
     method: 'POST',
     path: API.userInfoModify,
@@ -89,6 +106,12 @@ export const ACCOUNT = {
     response: data<null>(),
   }),
   phoneValidate: endpoint({ method: 'POST', path: API.phoneValidate, access: 'member', action: 'account.phoneBind', body: PhoneValidateBody, response: data<null>() }),
+  /** 账号安全: the caller's signed-in devices (active sessions), most recently active first, this one marked. */
+  sessions: endpoint({ method: 'GET', path: API.accountSessions, access: 'member', action: null, response: data<SignedInDevice[]>() }),
+  /** Signs one of the caller's other devices out (its next call answers 400sec-core-301). */
+  sessionEnd: endpoint({ method: 'POST', path: API.accountSessionEnd, access: 'member', action: 'account.sessionEnd', body: SessionEndBody, response: data<null>() }),
+  /** 退出其他设备: every session of the caller but this one; answers how many ended. */
+  sessionEndOthers: endpoint({ method: 'POST', path: API.accountSessionEndOthers, access: 'member', action: 'account.sessionEndOthers', response: data<{ ended: number }>() }),
   getRoles: endpoint({ method: 'GET', path: API.getRoles, access: 'member', action: null, query: GetRolesQuery, response: data<UserRoles>() }),
   setRoles: endpoint({ method: 'POST', path: API.setRoles, access: admin, action: 'user.setRole', body: SetRolesBody, response: data<UserRoles>() }),
   /**

@@ -48,8 +48,12 @@ export type LoginForm = Static<typeof LoginBody>;
 export const CaptchaValidateQuery = Type.Object({ captchaId: Field, captchaCode: Field });
 export type CaptchaValidateQuery = Static<typeof CaptchaValidateQuery>;
 
-/** What a sent SMS code is for: logging in (public), binding a phone to the caller (session required), 忘记密码. */
-export const SmsPurposeSchema = Type.Enum(['login', 'bindPhone', 'resetPassword'], { type: 'string' });
+/**
+ * What a sent SMS code is for: logging in (public), binding a phone to the caller (session required),
+ * 忘记密码, and verifyPhone: proving the caller still holds the phone bound now before 更换手机号
+ * (session required; only to that phone, else NOT_BOUND_PHONE).
+ */
+export const SmsPurposeSchema = Type.Enum(['login', 'bindPhone', 'resetPassword', 'verifyPhone'], { type: 'string' });
 export type SmsPurpose = Static<typeof SmsPurposeSchema>;
 
 /**

@@ -7,6 +7,9 @@ import type { SmsGateway } from './sms-gateway';
  * integration and end-to-end tests can read the codes, like the captcha outbox.
  */
 export class OutboxSmsGateway implements SmsGateway {
+  /** Tests read every message: it stands for a provider that delivers. */
+  readonly delivers = true;
+
   constructor(private readonly file: string) {}
 
   async send(phone: string, text: string, signal?: AbortSignal): Promise<void> {
@@ -18,6 +21,8 @@ export class OutboxSmsGateway implements SmsGateway {
 
 /** Development gateway without test hooks: the message goes to the server log (never use in production). */
 export class LogSmsGateway implements SmsGateway {
+  readonly delivers = false;
+
   constructor(private readonly log: (obj: object, msg: string) => void) {}
 
   send(phone: string, text: string, signal?: AbortSignal): Promise<void> {

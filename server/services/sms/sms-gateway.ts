@@ -3,6 +3,12 @@
  * the development gateways of dev-sms-gateways.ts.
  */
 export interface SmsGateway {
+  /**
+   * Whether messages really reach phones. False for the development gateway that only logs them: then
+   * nothing may depend on the user receiving a code beyond what worked before (更换手机号's code to
+   * the old phone is asked only when this is true).
+   */
+  readonly delivers: boolean;
   send(phone: string, text: string, signal?: AbortSignal): Promise<void>;
 }
 

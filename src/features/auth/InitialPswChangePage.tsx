@@ -3,8 +3,8 @@ import { logout } from '../../lib/session';
 import { PasswordChangeScreen } from './PasswordChangeScreen';
 
 const TIPS = {
-  initial: '首次登录需要修改初始密码，修改成功后请使用新密码重新登录。',
-  expired: '您的密码已过期，修改成功后请使用新密码重新登录。',
+  initial: '首次登录需要修改初始密码，修改成功后即可开始使用。',
+  expired: '您的密码已过期，请修改密码后继续使用。',
 };
 
 /** Spec §2 `/initialPswChange?type=1` (initial password) or another type (expired): forced after login. */

@@ -5,5 +5,5 @@ import { PasswordChangeScreen } from './PasswordChangeScreen';
 export function PasswordChangePage() {
   const [, navigate] = useLocation();
   const back = () => (window.history.length > 1 ? window.history.back() : navigate('/', { replace: true }));
-  return <PasswordChangeScreen title="修改密码" tip="修改成功后需要使用新密码重新登录。" onBack={back} />;
+  return <PasswordChangeScreen title="修改密码" tip="修改成功后，其他设备上的登录将退出。" onBack={back} />;
 }

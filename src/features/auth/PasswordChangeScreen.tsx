@@ -3,17 +3,22 @@ import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { BrandMark } from '../../components/BrandMark';
 import { PasswordChangeForm } from '../../components/PasswordChangeForm';
+import { useQueryClient } from '@tanstack/react-query';
 import { fetchUserDetails } from '../../lib/account-api';
-import { logout } from '../../lib/session';
+import { fetchUserDetailsQuery, QUERY_KEYS } from '../../lib/data/queries';
+import { DEFAULT_HOME_URL, fetchHomeUrl } from '../../lib/session';
 import { useFeedback } from '../../lib/feedback/feedback';
 
 /**
- * The full-page password change of spec §2: brand, tip, the form. Finish: the server has ended the
- * session, so log out and go to /login. `onBack` decides what Back does (forced change: log out).
+ * The full-page password change of spec §2: brand, tip, the form. Finish: the server ended every
+ * other session and gave this device a new one (issue 44: no second login with a new captcha), so
+ * the app goes on at the home page with the user details asked again (the change is no longer owed).
+ * `onBack` decides what Back does (forced change: log out).
  */
 export function PasswordChangeScreen({ title, tip, onBack, backText }: { title: string; tip: string; onBack: () => void; backText?: string }) {
   const { message } = useFeedback();
   const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
   const [account, setAccount] = useState<string | null>(null);
 
   useEffect(() => {
@@ -29,9 +34,10 @@ export function PasswordChangeScreen({ title, tip, onBack, backText }: { title: 
   }, []);
 
   async function done() {
-    message.success('密码修改成功，请使用新密码重新登录。');
-    await logout();
-    navigate('/login', { replace: true });
+    // The main layout sends a user who still owes the change back here: its cached details must be the new ones.
+    queryClient.setQueryData(QUERY_KEYS.userDetails, await fetchUserDetailsQuery());
+    message.success('密码修改成功，其他设备上的登录已退出');
+    navigate(await fetchHomeUrl().catch(() => DEFAULT_HOME_URL), { replace: true });
   }
 
   return (

@@ -6,7 +6,7 @@
 import { useQuery, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { ACCOUNT } from '../../../common/api/endpoints/account';
 import { CONFIG } from '../../../common/api/endpoints/config';
-import type { MenuItem, PagePermission, SystemConfig, UserDetails } from '../../../common/api/types';
+import type { MenuItem, PagePermission, SignedInDevice, SystemConfig, UserDetails } from '../../../common/api/types';
 import { api } from '../api';
 
 export const QUERY_KEYS = {
@@ -14,6 +14,7 @@ export const QUERY_KEYS = {
   menu: ['account', 'menu'] as const,
   pagePermissions: ['account', 'pagePermissions'] as const,
   userDetails: ['account', 'userDetails'] as const,
+  signedInDevices: ['account', 'signedInDevices'] as const,
 };
 
 /** Boot data never toasts: a page shows what it has, and the offline banner says why it is old. */
@@ -60,4 +61,13 @@ export function fetchUserDetailsQuery(signal?: AbortSignal): Promise<UserDetails
 /** `revalidate`: ask the server again on mount even when the cached answer is recent (the user centre shows quota and phone). */
 export function useUserDetailsQuery(opts: { revalidate?: boolean } = {}): UseQueryResult<UserDetails> {
   return useQuery({ queryKey: QUERY_KEYS.userDetails, queryFn: ({ signal }) => fetchUserDetailsQuery(signal), refetchOnMount: opts.revalidate ? 'always' : true });
+}
+
+/** 账号安全's signed-in devices (always asked again on mount: another device may have signed in). */
+export function useSignedInDevicesQuery(): UseQueryResult<SignedInDevice[]> {
+  return useQuery({
+    queryKey: QUERY_KEYS.signedInDevices,
+    queryFn: ({ signal }) => api.call(ACCOUNT.sessions, undefined, { signal }),
+    refetchOnMount: 'always',
+  });
 }
