@@ -260,6 +260,8 @@ export interface FileEntry {
   expiresAt: number | null;
   /** Recycle bin: past `expiresAt`, waiting for the next purge pass. */
   expired: boolean;
+  /** Recycle-bin listings only: where it was deleted from (原位置). */
+  origin?: TrashOrigin;
   /** The name contains one of the tenant's sensitive keywords. */
   sensitive: boolean;
   /** Someone holds the lock; only they (and admins) may unlock, nobody else may change the file. */
@@ -273,6 +275,14 @@ export interface FileEntry {
   share?: ShareGrantInfo;
   /** An exchange-area file (category 3): its side and crossing state (sharing.ts). */
   exchange?: ExchangeInfo;
+}
+
+/** 原位置 of a recycle-bin entry: the folder it was deleted from. */
+export interface TrashOrigin {
+  /** '个人文件/项目/2024' (the page or space name, then the folders); the names as they were at deletion. */
+  path: string;
+  /** That folder is deleted or purged since: 还原 recreates it. */
+  gone: boolean;
 }
 
 export type FileSortField = 'name' | 'size' | 'updatedAt';

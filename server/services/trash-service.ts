@@ -6,8 +6,9 @@ import type {
   RecyclePurgeResponse,
   RecycleRestoreResponse,
   RemoveFilesResponse,
+  TrashOrigin,
 } from '../../common/api/types';
-import { FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';
+import { FILE_CATEGORY, FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE } from '../../common/api/types';
 import { isUniqueViolation } from '../db/database';
 import type { FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
@@ -26,6 +27,9 @@ import { freeName } from './naming';
 import type { AccessService, Place } from './space-access';
 import { treeError } from './copy-move-service';
 import { layoutOf } from './upload-commit';
+
+/** The page names of the personal categories (the menu's), the first step of a 原位置. */
+const CATEGORY_ROOTS: Readonly<Record<number, string>> = { [FILE_CATEGORY.personal]: '个人文件', [FILE_CATEGORY.exchange]: '交换区', [FILE_CATEGORY.synced]: '同步文件' };
 
 /** Roots purged per transaction by the automatic purge (keeps each write short). */
 const SWEEP_BATCH = 100;
@@ -88,7 +92,32 @@ export class TrashService {
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];
     const nextCursor = rows.length > pageSize && last ? Buffer.from(JSON.stringify([last.deleted_at, last.id])).toString('base64url') : null;
-    return { items: await this.deps.decorator.decorate(caller, page), nextCursor };
+    const items = await this.deps.decorator.decorate(caller, page);
+    const origins = await this.originsOf(caller, page);
+    return { items: items.map((item) => ({ ...item, origin: origins.get(item.id) })), nextCursor };
+  }
+
+  /**
+   * 原位置 of deleted roots: the page (or space) and the folders recorded at deletion, and whether that
+   * folder is gone now (deleted or purged: 还原 recreates it).
+   */
+  private async originsOf(caller: Caller, rows: readonly FilesTable[]): Promise<Map<string, TrashOrigin>> {
+    const parentIds = [...new Set(rows.map((r) => r.parent_id).filter((id): id is string => id !== null))];
+    const parents = new Map((parentIds.length ? await this.deps.files.findManyInTenant(caller.tenantId, parentIds) : []).map((p) => [p.id, p]));
+    const spaceNames = new Map<string, string>();
+    for (const spaceId of new Set(rows.map((r) => r.space_id).filter((id): id is string => id !== null))) {
+      // A space the caller can no longer open keeps a generic name.
+      spaceNames.set(spaceId, await this.deps.access.space(caller, spaceId).then((a) => a.space.name, () => '群组空间'));
+    }
+    const origins = new Map<string, TrashOrigin>();
+    for (const row of rows) {
+      const folders = row.trash_path ? (JSON.parse(row.trash_path) as string[]) : [];
+      const base = row.space_id ? (spaceNames.get(row.space_id) ?? '群组空间') : (CATEGORY_ROOTS[row.category] ?? '同步文件');
+      const parent = row.parent_id ? parents.get(row.parent_id) : undefined;
+      const gone = row.parent_id ? !parent || parent.deleted_at != null : folders.length > 0;
+      origins.set(row.id, { path: [base, ...folders].join('/'), gone });
+    }
+    return origins;
   }
 
   /** The caller's own deleted roots among `ids`; anything else → 404. */

@@ -1,12 +1,13 @@
 /**
  * SMS in a real browser against `npm start`: log in through the SMS tab (image captcha to send, the
- * countdown, the 6-digit code from the server's test gateway), then bind a new phone in 账号安全.
+ * countdown, the 6-digit code from the server's test gateway), then replace the phone in 账号安全.
  * Uses the admin account, whose password is left unchanged.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { CaptchaImage } from '../../common/api/types';
+import { withDb } from '../server/helpers';
 import { baseUrl, captchaAnswer, launchBrowser, smsCodeFor } from './browser';
 
 const ADMIN_PHONE = '13800000000';
@@ -69,13 +70,24 @@ describe('SMS login and phone binding', () => {
     await page.getByTestId('file-table').waitFor();
   });
 
-  it('binds a new phone in 账号安全 with an SMS code; 基本信息 shows it', async () => {
+  it('replaces the phone in 账号安全: login password and a code to the phone bound now, then the new phone’s code; 基本信息 shows it', async () => {
+    // The login code just went to the admin's phone: let its resend interval pass (no minute of waiting).
+    await withDb({ dataDir: inject('dataDir') }, (db) => db.prepare('update sms_codes set created_at = created_at - 120000').run());
     await page.goto(baseUrl() + '/main/user/accountSafe');
-    const captcha = nextCaptcha(page);
+    await expect.poll(() => page.getByTestId('account-safe-phone').textContent()).toContain('更换手机号');
+    const verifyCaptcha = nextCaptcha(page);
     await page.getByTestId('account-safe-phone').click();
+    await expect.poll(() => page.getByTestId('verify-old-phone').textContent()).toContain('138****0000');
+    await page.getByTestId('bind-password').fill('Admin@2024');
+    await answerCaptcha(page, 'verify', verifyCaptcha);
+    let since = Date.now() - 1000;
+    await page.getByTestId('verify-send').click();
+    await page.getByTestId('verify-code').fill(await smsCodeFor(ADMIN_PHONE, since));
+    const captcha = nextCaptcha(page);
+    await page.getByTestId('bind-next').click();
     await page.getByTestId('bind-phone').fill(NEW_PHONE);
     await answerCaptcha(page, 'bind', captcha);
-    const since = Date.now() - 1000;
+    since = Date.now() - 1000;
     await page.getByTestId('bind-send').click();
     await page.getByTestId('bind-code').fill(await smsCodeFor(NEW_PHONE, since));
     const validated = page.waitForResponse((r) => r.url().endsWith(API.phoneValidate));

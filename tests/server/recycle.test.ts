@@ -110,6 +110,29 @@ describe('recycle bin', () => {
     expectError(await admin.post(API.groupDelete, { id: group.id }), ERRORS.GROUP_NOT_EMPTY.code);
   });
 
+  it('lists 原位置: the page or space and the folders, marked gone once that folder is deleted or purged (issue 44)', async () => {
+    const outer = await mkdir(admin, 'o-outer');
+    const inner = await mkdir(admin, 'o-inner', outer.id);
+    const kept = await text(admin, 'o-kept.txt', 'x', inner.id);
+    const lost = await text(admin, 'o-lost.txt', 'x', inner.id);
+    const top = await text(admin, 'o-top.txt', 'x');
+    const group = (await admin.post<{ data: { id: string } }>(API.groupCreate, { name: '原位置组' })).body.data;
+    const inGroup = await text(admin, 'o-group.txt', 'x', null, { spaceId: group.id });
+    await admin.post(API.removeFiles, { ids: [kept.id] });
+    await admin.post(API.removeFiles, { ids: [top.id] });
+    await admin.post(API.removeFiles, { ids: [inGroup.id] });
+    const originOf = async (id: string) => (await recycle()).find((e) => e.id === id)?.origin;
+    expect(await originOf(kept.id)).toEqual({ path: '个人文件/o-outer/o-inner', gone: false });
+    expect(await originOf(top.id)).toEqual({ path: '个人文件', gone: false });
+    expect(await originOf(inGroup.id)).toEqual({ path: '原位置组', gone: false });
+    // Its folder deleted later: gone; purged: still gone (the names stay).
+    await admin.post(API.removeFiles, { ids: [lost.id] });
+    await admin.post(API.removeFiles, { ids: [inner.id] });
+    expect(await originOf(kept.id)).toEqual({ path: '个人文件/o-outer/o-inner', gone: true });
+    await admin.post(API.recyclePurge, { ids: [inner.id] });
+    expect(await originOf(lost.id)).toEqual({ path: '个人文件/o-outer/o-inner', gone: true });
+  });
+
   it('purge all empties the bin; restoring or purging a live id is 404', async () => {
     const live = await text(admin, 'live.txt', 'live');
     expectError(await admin.post(API.recyclePurge, { ids: [live.id] }), ERRORS.NOT_FOUND.code, 404);

@@ -6,6 +6,8 @@
  */
 import type { CreateTxtResponse, FileEntry, KeepOnCreateTxtResponse } from '../../../../common/api/types';
 import type { CreateTxtRequest, KeepOnCreateTxtRequest, MkdirRequest } from '../../../../common/api/endpoints/files';
+import { Button } from 'antd';
+import { useRef } from 'react';
 import { formatSize } from '../../../../common/format/size';
 import { currentNetworkEnv } from '../../../lib/client-env';
 import { useOnline } from '../../../lib/data/online';
@@ -17,13 +19,16 @@ import type { EntryPages } from '../listing/use-entry-pages';
 import type { PickedTarget } from '../dialogs/FolderPickerModal';
 import { locationOf } from '../file-locations';
 import { copyOrMove, createTxt, keepOnCreateTxt, makeFolder, purgeRecycle, removeFiles, renameFile, restoreFromRecycle, setFavorite, setLocked, type FolderScope } from '../files-api';
-import { queueCopyMove, queueCreateTxt, queueFavorite, queueMkdir, queueRemove, queueRename } from '../offline/offline-ops';
+import { queueCopyMove, queueCreateTxt, queueFavorite, queueMkdir, queueRemove, queueRename, queueRestore } from '../offline/offline-ops';
 import { mayDownload, previewModeOf } from '../preview/preview-mode';
 import { errorText } from '../uploads/use-browser-uploads';
 import { folderIntoItself } from './conflict-model';
 import { clickLink, downloadFile, downloadZip } from './download-entries';
 import { ACTION_PERMISSIONS, type FileAction } from './file-actions';
 import { useConflictDecisions, type ConflictDecisions } from './use-conflict-decisions';
+
+/** How long a delete's toast offers 撤销. */
+const UNDO_SECONDS = 10;
 
 /** One change to files. `offline` absent: it needs the network (the menus disable it offline: OFFLINE_ACTIONS). */
 interface Change<A, R = void> {
@@ -88,6 +93,7 @@ export function useFileActions(host: FileActionsHost): FileActions {
   const { withDecisions, modal: conflictModal } = useConflictDecisions();
   const side = currentNetworkEnv();
   const ids = (entries: FileEntry[]) => entries.map((e) => e.id);
+  const undoSerial = useRef(0);
   const skippedText = (n: number) => (n ? `，跳过 ${n} 项` : '');
 
   const changes: { [K in keyof ChangeKinds]: ChangeOf<K> } = {
@@ -145,13 +151,14 @@ export function useFileActions(host: FileActionsHost): FileActions {
     remove: {
       online: async (entries) => {
         const r = await removeFiles(ids(entries));
-        message.success(`已移入回收站：${r.removed} 项`);
         pages.drop(ids(entries));
         clearSelection();
+        offerUndo(entries, `已移入回收站：${r.removed} 项`);
       },
       offline: async (entries) => {
         await queueRemove(entries);
         clearSelection();
+        offerUndo(entries, `已删除 ${entries.length} 项，联网后同步`);
       },
     },
     favorite: {
@@ -178,6 +185,9 @@ export function useFileActions(host: FileActionsHost): FileActions {
         clearSelection();
         pages.reload();
       },
+      // Only 撤销 of a delete reaches this offline (the recycle bin's 还原 needs the network): kept
+      // behind the queued delete, so the two replay in order.
+      offline: (entries) => queueRestore(entries),
     },
     purge: {
       online: async (entries) => {
@@ -212,6 +222,34 @@ export function useFileActions(host: FileActionsHost): FileActions {
     await change.offline(args);
     void message.info('当前离线：修改已保存在本机，联网后自动同步');
     return undefined;
+  }
+
+  /**
+   * The toast after a delete, with 撤销 for UNDO_SECONDS (issue 44): brings the entries back from the
+   * recycle bin (or, offline, queues their restore behind the queued delete).
+   */
+  function offerUndo(entries: FileEntry[], text: string): void {
+    const key = `undo-delete-${++undoSerial.current}`;
+    const undo = () => {
+      message.destroy(key);
+      apply('restore', entries).catch((e: unknown) => {
+        const failed = errorText(e, '撤销失败');
+        if (failed) message.error(failed);
+      });
+    };
+    void message.open({
+      key,
+      type: 'success',
+      duration: UNDO_SECONDS,
+      content: (
+        <span data-testid="undo-delete-toast">
+          {text}
+          <Button type="link" size="small" onClick={undo} data-testid="undo-delete" style={{ paddingInline: 8 }}>
+            撤销
+          </Button>
+        </span>
+      ),
+    });
   }
 
   const confirmThen = (title: string, content: string, okText: string, testId: string, onOk: () => Promise<unknown>) =>

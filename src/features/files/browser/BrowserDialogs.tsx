@@ -81,6 +81,7 @@ export function BrowserDialogs({
         open={dialog?.kind === 'rename'}
         title="重命名"
         initialName={dialog?.kind === 'rename' ? dialog.file.name : ''}
+        selectUntil={dialog?.kind === 'rename' ? baseNameLength(dialog.file) : undefined}
         inputTestId="rename-name-input"
         onClose={close}
         onSubmit={async (name) => {
@@ -102,4 +103,10 @@ export function BrowserDialogs({
       <VersionsDrawer file={versionsFile} canChange={versionsFile !== null && mayChangeVersions(versionsFile)} onClose={close} onChanged={onVersionChanged} />
     </>
   );
+}
+
+/** 重命名 selects the name without its extension ('报告.final.docx' → '报告.final'); a folder's whole name. */
+export function baseNameLength(entry: Pick<FileEntry, 'name' | 'isDir'>): number {
+  const dot = entry.name.lastIndexOf('.');
+  return entry.isDir || dot <= 0 ? entry.name.length : dot;
 }

@@ -217,6 +217,7 @@ export function FileBrowser({ source, title, emptyState }: { source: BrowserSour
         onCreateTxt={() => setDialog({ kind: 'txt' })}
         onAction={runOnSelection}
         onEmptyRecycle={actions.emptyRecycleBin}
+        recycleEmpty={source.mode === 'recycle' && pages.items.length === 0 && !pages.hasMore}
         onClearSelection={() => setSelectedIds([])}
       />
       {view === 'grid' ? <FileGrid {...viewProps} /> : <FileTable {...viewProps} sort={sortable} onSort={setSort} showSharer={sharedView && dir === null} showOwner={space !== undefined} />}

@@ -135,6 +135,20 @@ export function FileTable({ mode, pages, empty: emptyState, selectedIds, cursorI
     cols.push({ key: 'size', title: '大小', width: 120, ...sortable('size'), render: (file) => (file.isDir ? '-' : formatSize(file.size)) });
     if (mode === 'recycle') {
       cols.push(
+        {
+          key: 'origin',
+          title: '原位置',
+          width: 200,
+          // A folder deleted (or purged) since: 还原 recreates it; its old path stays in the tooltip.
+          render: (file) =>
+            file.origin ? (
+              <span title={file.origin.path} data-testid="file-origin" data-gone={file.origin.gone || undefined} style={{ overflow: 'hidden', textOverflow: 'ellipsis', ...(file.origin.gone ? { color: 'rgba(0,0,0,0.45)' } : {}) }}>
+                {file.origin.gone ? '已删除的文件夹' : file.origin.path}
+              </span>
+            ) : (
+              '-'
+            ),
+        },
         { key: 'deletedAt', title: '删除时间', width: 150, render: (file) => (file.deletedAt ? formatDateTime(file.deletedAt) : '-') },
         { key: 'expiresAt', title: '自动清除时间', width: 150, render: (file) => (file.expiresAt ? formatDateTime(file.expiresAt) : '-') },
       );

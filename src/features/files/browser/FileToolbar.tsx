@@ -17,7 +17,13 @@ import { TOUCH_TARGET_PX, usePhone } from '../../../lib/use-phone';
 const SORT_LABELS: Record<FileSortField, string> = { name: '名称', size: '大小', updatedAt: '修改时间' };
 
 /** Actions shown as toolbar buttons for a selection (the rest stay in the context menu). */
-const TOOLBAR_ACTIONS: readonly FileAction[] = ['download', 'zip', 'rename', 'move', 'copy', 'delete', 'favorite', 'unfavorite', 'lock', 'unlock', 'uploadVersion', 'versions', 'restore', 'purge'];
+const TOOLBAR_ACTIONS: readonly FileAction[] = ['download', 'zip', 'share', 'rename', 'move', 'copy', 'delete', 'favorite', 'unfavorite', 'lock', 'unlock', 'uploadVersion', 'versions', 'restore', 'purge'];
+
+/** Only for one entry in the bar (the same dialog as the row's 分享); several stay in the context menu. */
+const SINGLE_ONLY: ReadonlySet<FileAction> = new Set<FileAction>(['share']);
+
+/** Page actions that stay in front of the batch bar while something is selected (issue 44). */
+const KEPT_WHILE_SELECTING: ReadonlySet<string> = new Set(['upload', 'mkdir']);
 
 export interface FileToolbarProps {
   source: BrowserSource;
@@ -33,6 +39,8 @@ export interface FileToolbarProps {
   onCreateTxt: () => void;
   onAction: (action: FileAction) => void;
   onEmptyRecycle: () => void;
+  /** The recycle bin holds nothing (its last page loaded): 清空回收站 is disabled. */
+  recycleEmpty?: boolean;
   /** 取消选择 (also Esc in the list). */
   onClearSelection: () => void;
 }
@@ -60,9 +68,9 @@ interface ToolbarButton {
 
 /**
  * Page actions (upload, upload folder, new folder, new text file; empty the recycle bin) or, while
- * something is selected, the batch bar in their place (as in Baidu Netdisk): one line of fixed
- * height either way, so selecting never moves the list, sort or search. What does not fit goes into
- * 更多. Every button is gated by its permission code.
+ * something is selected, the batch bar in their place (as in Baidu Netdisk) with 上传文件 and
+ * 新建文件夹 kept in front as icons: one line of fixed height either way, so selecting never moves the
+ * list, sort or search. What does not fit goes into 更多. Every button is gated by its permission code.
  */
 export function FileToolbar(p: FileToolbarProps) {
   const input = useRef<HTMLInputElement>(null);
@@ -88,12 +96,12 @@ export function FileToolbar(p: FileToolbarProps) {
   if (folderMode && p.canCreate && permitted(PAGE_PERMISSIONS.mkdir)) pageButtons.push({ key: 'mkdir', label: '新建文件夹', icon: <FolderAddOutlined />, testId: 'toolbar-mkdir', onClick: p.onMkdir });
   if (folderMode && p.canCreate && permitted(PAGE_PERMISSIONS.createTxt)) pageButtons.push({ key: 'txt', label: '新建文本文件', icon: <FileAddOutlined />, testId: 'toolbar-create-txt', onClick: p.onCreateTxt });
   if (p.source.mode === 'recycle' && permitted(PAGE_PERMISSIONS.emptyRecycle)) {
-    pageButtons.push({ key: 'empty', label: '清空回收站', icon: <ClearOutlined />, danger: true, testId: 'toolbar-empty-recycle', onClick: p.onEmptyRecycle });
+    pageButtons.push({ key: 'empty', label: '清空回收站', icon: <ClearOutlined />, danger: true, disabledReason: p.recycleEmpty ? '回收站为空' : null, testId: 'toolbar-empty-recycle', onClick: p.onEmptyRecycle });
   }
 
   const selecting = p.selectionCount > 0;
   const batchButtons: ToolbarButton[] = p.offered
-    .filter((o) => TOOLBAR_ACTIONS.includes(o.action))
+    .filter((o) => TOOLBAR_ACTIONS.includes(o.action) && (p.selectionCount === 1 || !SINGLE_ONLY.has(o.action)))
     .map((o) => ({
       key: o.action,
       label: ACTION_LABELS[o.action],
@@ -104,8 +112,10 @@ export function FileToolbar(p: FileToolbarProps) {
     }));
 
   const countText = `已选 ${p.selectionCount} 项`;
-  // The batch bar starts with 取消选择 (an icon button) and the count.
-  const lead = selecting ? ICON_BUTTON_WIDTH + textWidth(countText) + 2 * GAP : 0;
+  // While selecting, 上传文件 and 新建文件夹 stay (icons only: the batch bar needs the room).
+  const kept = selecting ? pageButtons.filter((b) => KEPT_WHILE_SELECTING.has(b.key)) : [];
+  // The batch bar starts with the kept page actions, 取消选择 (an icon button) and the count.
+  const lead = selecting ? (kept.length + 1) * (ICON_BUTTON_WIDTH + GAP) + textWidth(countText) + GAP : 0;
   const buttons = selecting ? batchButtons : pageButtons;
   // On a phone the page actions are icons (touch-sized, labelled for screen readers), the first one keeps a short label.
   const iconOnly = phone && !selecting;
@@ -158,6 +168,9 @@ export function FileToolbar(p: FileToolbarProps) {
       <HiddenPicker inputRef={folderInput} testId="upload-folder-input" label="选择要上传的文件夹" onPick={(files) => p.onFolder(folderEntriesFromInput(files))} />
       {selecting ? (
         <>
+          {kept.map((b) => (
+            <Button key={b.key} type={b.primary ? 'primary' : 'default'} icon={b.icon} aria-label={b.label} title={b.label} onClick={b.onClick} data-testid={b.testId} />
+          ))}
           <Button type="text" icon={<CloseOutlined />} aria-label="取消选择" title="取消选择（Esc）" onClick={p.onClearSelection} data-testid="selection-clear" />
           <span data-testid="selection-count" style={{ whiteSpace: 'nowrap' }}>
             {countText}

@@ -1,7 +1,11 @@
-import { Alert, Modal, Tree, type TreeDataNode } from 'antd';
-import { useEffect, useState } from 'react';
+import { FolderAddOutlined } from '@ant-design/icons';
+import { Alert, Button, Modal, Space, Tree, type TreeDataNode } from 'antd';
+import { useEffect, useState, type Key } from 'react';
 import { FileKindIcon } from '../../../components/FileKindIcon';
-import { listDirs, type FolderScope } from '../files-api';
+import { lazyWhenOpen } from '../../../components/lazy-when-open';
+import { listDirs, makeFolder, type FolderScope } from '../files-api';
+
+const NameModal = lazyWhenOpen(() => import('./NameModal').then((m) => m.NameModal), (p) => p.open);
 
 /** A top-level place the picker offers (a category root or a space root). */
 export interface PickerRoot {
@@ -34,6 +38,7 @@ interface Node extends TreeDataNode {
  * The folder-picker tree for move and copy: one level is loaded at a time (`/api/file/dir/list`)
  * as the user expands it. The folders being moved are shown but cannot be picked or opened, so a
  * folder can never be put into itself or its own sub-folders (the server refuses it too).
+ * 新建文件夹 (issue 44) makes a folder inside the one picked and picks it, without leaving the dialog.
  */
 export function FolderPickerModal({
   open,
@@ -53,10 +58,13 @@ export function FolderPickerModal({
   const [tree, setTree] = useState<Node[]>([]);
   const [picked, setPicked] = useState<Node | null>(null);
   const [busy, setBusy] = useState(false);
+  const [expanded, setExpanded] = useState<Key[]>([]);
+  const [naming, setNaming] = useState(false);
 
   useEffect(() => {
     if (!open) return;
     setPicked(null);
+    setExpanded([]);
     setTree(
       roots.map((root) => ({
         key: root.key,
@@ -70,8 +78,8 @@ export function FolderPickerModal({
     );
   }, [open, roots]);
 
-  async function loadChildren(node: Node): Promise<void> {
-    if (node.children) return;
+  async function loadChildren(node: Node, again = false): Promise<Node[]> {
+    if (node.children && !again) return node.children;
     const { items } = await listDirs(node.root.scope, node.folderId);
     const children: Node[] = items.map((dir) => {
       const excluded = excludedIds.has(dir.id);
@@ -88,6 +96,17 @@ export function FolderPickerModal({
       };
     });
     setTree((prev) => replaceChildren(prev, node.key, children));
+    return children;
+  }
+
+  /** 新建文件夹 inside the picked folder: created on the server, shown under it, and picked. */
+  async function createFolder(name: string): Promise<void> {
+    if (!picked) return;
+    const parent = picked;
+    const made = await makeFolder({ parentId: parent.folderId, category: parent.root.scope.category, spaceId: parent.root.scope.spaceId, name });
+    const children = await loadChildren(parent, true);
+    setExpanded((keys) => (keys.includes(parent.key) ? keys : [...keys, parent.key]));
+    setPicked(children.find((c) => c.folderId === made.id) ?? parent);
   }
 
   async function ok() {
@@ -104,19 +123,40 @@ export function FolderPickerModal({
   }
 
   return (
-    <Modal open={open} title={title} onOk={ok} onCancel={onClose} okButtonProps={{ disabled: !picked, ...({ 'data-testid': 'folder-picker-ok' } as Record<string, string>) }} confirmLoading={busy} destroyOnHidden>
+    <Modal
+      open={open}
+      title={title}
+      onCancel={onClose}
+      destroyOnHidden
+      footer={
+        <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8 }}>
+          <Button icon={<FolderAddOutlined />} disabled={!picked} title={picked ? `在「${picked.label}」中新建文件夹` : '请先选择位置'} onClick={() => setNaming(true)} data-testid="folder-picker-mkdir">
+            新建文件夹
+          </Button>
+          <Space>
+            <Button onClick={onClose}>取消</Button>
+            <Button type="primary" disabled={!picked} loading={busy} onClick={ok} data-testid="folder-picker-ok">
+              确定
+            </Button>
+          </Space>
+        </div>
+      }
+    >
       <div data-testid="folder-picker" style={{ maxHeight: 360, overflow: 'auto' }}>
         <Tree<Node>
           showIcon
           blockNode
           treeData={tree}
-          loadData={(node) => loadChildren(node as unknown as Node)}
+          expandedKeys={expanded}
+          onExpand={(keys) => setExpanded(keys)}
+          loadData={(node) => loadChildren(node as unknown as Node).then(() => undefined)}
           selectedKeys={picked ? [picked.key] : []}
           onSelect={(_keys, info) => setPicked(info.selected ? (info.node as unknown as Node) : null)}
           titleRender={(node) => <span data-testid="folder-picker-node" data-folder-id={node.folderId ?? ''}>{String(node.title)}</span>}
         />
       </div>
       {picked && <Alert style={{ marginTop: 12 }} type="info" showIcon message={`目标位置：${picked.label}`} />}
+      <NameModal open={naming} title={picked ? `在「${picked.label}」中新建文件夹` : '新建文件夹'} initialName="" inputTestId="picker-mkdir-name-input" onClose={() => setNaming(false)} onSubmit={createFolder} />
     </Modal>
   );
 }

@@ -1,5 +1,5 @@
-import { Form, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { Form, Input, Modal, type InputRef } from 'antd';
+import { useRef, useState } from 'react';
 import { NAME_MAX_LENGTH } from '../../../../common/constants';
 import { checkFileName, checkIdentifierName } from '../../../../common/validation/names';
 
@@ -15,10 +15,13 @@ export function NameModal({
   initialName,
   inputTestId,
   rule = 'file',
+  selectUntil,
   onSubmit,
   onClose,
 }: {
   rule?: 'file' | 'identifier';
+  /** Characters of `initialName` selected when the dialog opens (重命名: the name without its extension); default all. */
+  selectUntil?: number;
   open: boolean;
   title: string;
   initialName: string;
@@ -28,6 +31,15 @@ export function NameModal({
 }) {
   const [form] = Form.useForm<{ name: string }>();
   const [saving, setSaving] = useState(false);
+  const input = useRef<InputRef>(null);
+
+  /** Once open (the dialog focuses itself first): the field focused with the part to retype selected. */
+  function selectName(opened: boolean) {
+    const el = input.current?.input;
+    if (!opened || !el) return;
+    el.focus();
+    el.setSelectionRange(0, selectUntil ?? el.value.length);
+  }
 
   const problemOf = (value: string) => (rule === 'file' ? checkFileName : checkIdentifierName)(value);
 
@@ -58,7 +70,7 @@ export function NameModal({
   }
 
   return (
-    <Modal open={open} title={title} onOk={ok} onCancel={onClose} confirmLoading={saving} destroyOnHidden>
+    <Modal open={open} title={title} onOk={ok} onCancel={onClose} confirmLoading={saving} destroyOnHidden afterOpenChange={selectName}>
       <Form form={form} layout="vertical" onFinish={ok} preserve={false} initialValues={{ name: initialName }}>
         <Form.Item
           name="name"
@@ -73,7 +85,7 @@ export function NameModal({
             },
           ]}
         >
-          <Input data-testid={inputTestId} maxLength={NAME_MAX_LENGTH} autoFocus placeholder="请输入名称" />
+          <Input ref={input} data-testid={inputTestId} maxLength={NAME_MAX_LENGTH} autoFocus placeholder="请输入名称" />
         </Form.Item>
       </Form>
     </Modal>

@@ -23,6 +23,8 @@ export const OUTBOX_KINDS = {
   /** Copy or move. The stored kind keeps its first name: rows queued by older builds still replay. */
   copyMove: 'file.transfer',
   remove: 'file.remove',
+  /** 撤销 of a delete made offline (or whose toast outlived the network). */
+  restore: 'file.restore',
   favorite: 'file.favorite',
   createTxt: 'file.createTxt',
 } as const;
@@ -44,6 +46,9 @@ export interface CopyMovePayload {
   conflicts?: NameConflict[];
 }
 export interface RemovePayload {
+  ids: string[];
+}
+export interface RestorePayload {
   ids: string[];
 }
 export interface FavoritePayload {
@@ -149,6 +154,13 @@ export async function queueRemove(entries: FileEntry[]): Promise<void> {
   dropEntries(queryClient, ids);
 }
 
+/** 撤销 of a delete: the entries come back into the cached lists they were in, the restore waits in the outbox. */
+export async function queueRestore(entries: FileEntry[]): Promise<void> {
+  const ids = entries.map((e) => e.id);
+  await enqueueOutbox<RestorePayload>(OUTBOX_KINDS.restore, { ids }, entries.length === 1 ? `撤销删除「${entries[0]!.name}」` : `撤销删除 ${entries.length} 项`);
+  for (const e of entries) addToFolder(queryClient, { category: e.category, spaceId: e.spaceId }, e.parentId, e);
+}
+
 export async function queueFavorite(entries: FileEntry[], on: boolean): Promise<void> {
   const ids = entries.map((e) => e.id);
   const what = entries.length === 1 ? `「${entries[0]!.name}」` : `${entries.length} 项`;
@@ -202,6 +214,11 @@ export function registerFileOutboxExecutors(): void {
   });
   registerOutboxExecutor<RemovePayload, unknown>(OUTBOX_KINDS.remove, {
     send: (p, opId, signal) => api.call(FILES.removeFiles, { ids: p.ids }, quietly(opId, signal)),
+    refusal: refusalOf,
+    sent: () => void refreshLists(),
+  });
+  registerOutboxExecutor<RestorePayload, unknown>(OUTBOX_KINDS.restore, {
+    send: (p, opId, signal) => api.call(FILE_STATES.recycleRestore, { ids: p.ids }, quietly(opId, signal)),
     refusal: refusalOf,
     sent: () => void refreshLists(),
   });
