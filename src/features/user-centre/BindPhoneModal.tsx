@@ -118,7 +118,8 @@ export function BindPhoneModal({ open, currentPhone, smsDelivery, onClose, onBou
   return (
     <Modal title={changing ? `更换手机号 · ${step === 'verify' ? '验证身份' : '绑定新手机号'}` : '绑定手机号'} open={open} onCancel={onClose} footer={footer} destroyOnHidden>
       {step === 'verify' ? (
-        <Form form={verifyForm} layout="vertical" requiredMark={false} autoComplete="off" name="verify-phone" preserve={false} initialValues={{ oldPhone: currentPhone }}>
+        // Keyed: without it React would keep the first <Form>, which stays bound to the first form instance.
+        <Form key="verify" form={verifyForm} layout="vertical" requiredMark={false} autoComplete="off" name="verify-phone" preserve={false} initialValues={{ oldPhone: currentPhone }}>
           {passwordItem}
           {needsOldCode && (
             <>
@@ -133,7 +134,7 @@ export function BindPhoneModal({ open, currentPhone, smsDelivery, onClose, onBou
           )}
         </Form>
       ) : (
-        <Form form={bindForm} layout="vertical" requiredMark={false} autoComplete="off" name="bind-phone" preserve={false}>
+        <Form key="bind" form={bindForm} layout="vertical" requiredMark={false} autoComplete="off" name="bind-phone" preserve={false}>
           {!changing && passwordItem}
           <Form.Item label={changing ? '新手机号' : '手机号'} name="phone" validateTrigger="onBlur" rules={[{ required: true, pattern: PHONE_PATTERN, message: '请输入正确的手机号码' }]}>
             <Input data-testid="bind-phone" prefix={<MobileOutlined />} placeholder="请输入手机号" maxLength={11} inputMode="tel" />
