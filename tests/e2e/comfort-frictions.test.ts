@@ -81,13 +81,11 @@ describe('comfort: the member’s small frictions (issue 44 item 10)', () => {
 
   /** Later steps need a session: where (b) fails (current main) they log in again with the new password. */
   async function signedInAt(url: string): Promise<void> {
-    await page.goto(baseUrl() + url);
-    await page.waitForLoadState('domcontentloaded');
-    if (new URL(page.url()).pathname.startsWith('/login')) {
+    if ((await callFromPage(page, 'POST', API.userDetails)).status === 401) {
       await submitLogin(page, USER.username, USER.changed);
       await page.waitForURL('**/main/**');
-      await page.goto(baseUrl() + url);
     }
+    await page.goto(baseUrl() + url);
   }
 
   it('(b) after the forced password change the member goes straight on into the files', async () => {
