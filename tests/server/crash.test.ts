@@ -201,7 +201,7 @@ describe('server killed with SIGKILL, restarted on the same data', () => {
 
   it('refuses a crash point without test hooks', async () => {
     const dataDir = await tempDataDir();
-    const child = spawnServer(
+    const child = await spawnServer(
       { ...process.env, PORT: String(await freePort()), DATA_DIR: dataDir, DRIVE_TEST_HOOKS: '0', DRIVE_TEST_CRASH_POINT: 'merge-after-rename' },
       'ignore',
     );
