@@ -35,6 +35,15 @@ export interface TenantSwitches {
   syncTime: number;
 }
 
+/** Each switch's name as people read it: 系统配置's labels, and the object an action-log record names. */
+export const TENANT_SWITCH_LABELS: Record<keyof TenantSwitches, string> = {
+  gesture: '手势密码',
+  keyCreate: '分享提取码',
+  publicDownLoad: '公共空间下载',
+  exchangeSwitch: '交换区',
+  syncTime: '同步间隔',
+};
+
 export const DEFAULT_TENANT_SWITCHES: TenantSwitches = { gesture: false, keyCreate: true, publicDownLoad: true, exchangeSwitch: true, syncTime: 30 };
 export const SYNC_TIME_MIN = 1;
 export const SYNC_TIME_MAX = 1440;

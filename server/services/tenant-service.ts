@@ -5,6 +5,7 @@ import {
   SYNC_TIME_MIN,
   TENANT_ALIAS_PATTERN,
   TENANT_NAME_MAX,
+  TENANT_SWITCH_LABELS,
   type TenantAlias,
   type TenantInfo,
   type TenantListResponse,
@@ -179,7 +180,7 @@ export class TenantService {
   async setSwitch(caller: Caller, key: SwitchKey, raw: string, tenantId: string | undefined, now = Date.now()): Promise<TenantSwitches> {
     const tenant = await this.targetOf(caller, tenantId);
     const before = await this.switches(tenant.id);
-    const entry = { action: 'tenant.settingChange' as const, targets: [target('setting', key, key)], detail: { tenantId: tenant.id, from: before[key], to: raw as unknown } };
+    const entry = { action: 'tenant.settingChange' as const, targets: [target('setting', key, TENANT_SWITCH_LABELS[key])], detail: { tenantId: tenant.id, from: before[key], to: raw as unknown } };
     actionLog.record(entry);
     let value: string;
     if (key === 'syncTime') {

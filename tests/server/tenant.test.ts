@@ -126,6 +126,8 @@ describe('tenant profile', () => {
     const gesture = await oneRowOf(server, () => formPost(admin, API.switchGesture, 'value=1'));
     expect(gesture).toMatchObject({ action: 'tenant.settingChange', outcome: 'ok' });
     expect(gesture.parsedDetail).toEqual({ tenantId, from: false, to: true });
+    // The record names the switch as 系统配置 does, not by its key.
+    expect(gesture.parsedTargets).toEqual([{ type: 'setting', id: 'gesture', name: '手势密码' }]);
     expect((await formPost(admin, API.switchPublicDownload, 'value=0')).body.data).toMatchObject({ gesture: true, publicDownLoad: false });
     expect((await formPost(admin, API.modifySyncTime, 'syncTime=15')).body.data!.syncTime).toBe(15);
     expect((await formPost(admin, API.modifySyncTime, 'syncTime=0')).body.errorCode).toBe(ERRORS.VALIDATION.code);

@@ -46,7 +46,7 @@ export function ActionLogDetail({ entry, onClose }: { entry: ActionLogEntry | nu
           </Descriptions.Item>
           <Descriptions.Item label="IP 地址">{entry.address || '-'}</Descriptions.Item>
           <Descriptions.Item label="客户端">{clientText(entry)}</Descriptions.Item>
-          <Descriptions.Item label="User-Agent">
+          <Descriptions.Item label="浏览器（User-Agent）">
             <Typography.Text style={{ wordBreak: 'break-all' }}>{entry.userAgent || '-'}</Typography.Text>
           </Descriptions.Item>
           <Descriptions.Item label="序号 / 哈希">

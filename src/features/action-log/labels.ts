@@ -1,5 +1,6 @@
 import { ACTION_AREAS, ACTION_CODES, ACTION_OUTCOMES, actionArea, actionLabel, TARGET_TYPE_LABELS, type ActionTarget } from '../../../common/api/action-codes';
 import type { ActionLogEntry } from '../../../common/api/action-log';
+import { TENANT_SWITCH_LABELS } from '../../../common/api/tenant';
 import { ROLES } from '../../../common/api/types';
 
 /** The action filter's options, grouped by area (登录, 文件, 群组…). */
@@ -52,8 +53,9 @@ export function objectTargets(targets: readonly ActionTarget[]): ActionTarget[] 
   return targets.filter((t) => !kinds.has(t.type) && kinds.add(t.type));
 }
 
-/** One object as shown: its name, or (unnamed) its kind. */
+/** One object as shown: its name, or (unnamed) its kind. Switches recorded before they had names (their key) read as 系统配置 names them. */
 export function targetText(t: ActionTarget): string {
+  if (t.type === 'setting' && Object.hasOwn(TENANT_SWITCH_LABELS, t.name)) return TENANT_SWITCH_LABELS[t.name as keyof typeof TENANT_SWITCH_LABELS];
   return t.name.trim() || targetTypeLabel(t);
 }
 

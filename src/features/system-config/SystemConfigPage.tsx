@@ -2,7 +2,7 @@ import { UploadOutlined } from '@ant-design/icons';
 import { Button, Card, Form, Input, InputNumber, Popconfirm, Space, Switch, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { TENANT_ALIAS_PATTERN, TENANT_BACKGROUND_MAX_BYTES, TENANT_LOGO_MAX_BYTES, type TenantInfo, type TenantSwitches } from '../../../common/api/tenant';
+import { TENANT_ALIAS_PATTERN, TENANT_BACKGROUND_MAX_BYTES, TENANT_LOGO_MAX_BYTES, TENANT_SWITCH_LABELS, type TenantInfo, type TenantSwitches } from '../../../common/api/tenant';
 import { QUERY_KEYS } from '../../lib/data/queries';
 import { useOnline } from '../../lib/data/online';
 import { useFeedback } from '../../lib/feedback/feedback';
@@ -13,10 +13,10 @@ const DICT_KEY = ['account', 'dictionaries'] as const;
 const PICTURE_TYPES = 'image/png,image/jpeg,image/webp,image/gif';
 
 const SWITCHES: Array<{ key: Exclude<keyof TenantSwitches, 'syncTime'>; label: string; help: string }> = [
-  { key: 'gesture', label: '手势密码', help: '客户端可使用手势密码解锁' },
-  { key: 'keyCreate', label: '分享提取码', help: '新建分享链接时默认生成提取码' },
-  { key: 'publicDownLoad', label: '公共空间下载', help: '允许下载公共空间中的文件' },
-  { key: 'exchangeSwitch', label: '交换区', help: '提供交换区，用于在内网与外网之间交换文件' },
+  { key: 'gesture', label: TENANT_SWITCH_LABELS.gesture, help: '客户端可使用手势密码解锁' },
+  { key: 'keyCreate', label: TENANT_SWITCH_LABELS.keyCreate, help: '新建分享链接时默认生成提取码' },
+  { key: 'publicDownLoad', label: TENANT_SWITCH_LABELS.publicDownLoad, help: '允许下载公共空间中的文件' },
+  { key: 'exchangeSwitch', label: TENANT_SWITCH_LABELS.exchangeSwitch, help: '提供交换区，用于在内网与外网之间交换文件' },
 ];
 
 /**

@@ -25,6 +25,11 @@ describe('action log objects', () => {
     expect(targetsText([])).toBe('-');
   });
 
+  it('a switch recorded by its key (before switches had names) reads as 系统配置 names it', () => {
+    expect(targetsText([t('setting', 'exchangeSwitch', 'exchangeSwitch')])).toBe('交换区');
+    expect(targetsText([t('setting', 'phoneMask', '通讯录手机号显示规则')])).toBe('通讯录手机号显示规则');
+  });
+
   it('the same name twice shows once; more than three are counted', () => {
     expect(targetsText([t('file', 'a', 'x'), t('file', 'b', 'x')])).toBe('x');
     expect(targetsText(['a', 'b', 'c', 'd'].map((n) => t('file', n, n)))).toBe('a、b、c 等 4 项');
