@@ -181,8 +181,13 @@ export interface ManagedNotice extends NoticeDraft {
   /** When it is (or was, or will be) shown; null for drafts. */
   publishAt: number | null;
   withdrawnAt: number | null;
-  /** Readers who opened it (from the per-user read markers). */
+  /** People of the audience who opened it (from the per-user read markers): 已读. */
   readCount: number;
+  /**
+   * People it is addressed to now (live accounts matching its rules): 应读. A platform notice counts
+   * the caller's tenant only.
+   */
+  audienceSize: number;
   author: UserRef;
   createdAt: number;
   updatedAt: number;
@@ -194,6 +199,25 @@ export interface ManagedNotice extends NoticeDraft {
 export interface ManagedNoticePage {
   items: ManagedNotice[];
   nextCursor: string | null;
+}
+
+/** One person of a notice's audience in 公告管理's 阅读情况. */
+export interface NoticeReader {
+  id: string;
+  nickName: string;
+  website: string;
+  departmentId: string | null;
+  /** When they first read it; null: not yet. */
+  readAt: number | null;
+}
+
+/** `POST /api/v2/notice/manage/readers` takes NoticeReadersRequest (endpoints/notices.ts). */
+export interface NoticeReadersPage {
+  items: NoticeReader[];
+  nextCursor: string | null;
+  /** The whole audience (应读) and those of it who read the notice (已读), whatever the filter. */
+  audience: number;
+  read: number;
 }
 
 /** `GET /api/sysMsg/popup` → the important notices the caller has not been shown; `POST /api/sysMsg/popup/ack` {ids}. */

@@ -236,6 +236,7 @@ export const API = {
   noticeManagePin: '/api/v2/notice/manage/pin',
   noticeManageWithdraw: '/api/v2/notice/manage/withdraw',
   noticeManageDelete: '/api/v2/notice/manage/delete',
+  noticeManageReaders: '/api/v2/notice/manage/readers',
 
   // upload protocol: declared in endpoints/uploads.ts
   uploadConfig: '/api/v2/file/upload/config',

@@ -41,6 +41,33 @@ function visibleTo(scope: ReaderScope, now: number): RawBuilder<SqlBool> {
       and ((t.kind = 'user' and t.target_id = ${scope.userId}) ${depts}))))`;
 }
 
+/**
+ * The live accounts of `tenantId` a notice is addressed to: its rules matched from the people's side
+ * (visibleTo matches them from the reader's): everyone, the people named, and everyone in a named
+ * department or below it.
+ */
+function inAudience(tenantId: string, notice: Pick<SystemNoticesTable, 'id' | 'audience_all'>): RawBuilder<SqlBool> {
+  const live = sql<SqlBool>`u.tenant_id = ${tenantId} and u.deleted_at is null`;
+  if (notice.audience_all === 1) return sql<SqlBool>`(${live})`;
+  return sql<SqlBool>`(${live} and (
+    exists (select 1 from system_notice_targets t where t.notice_id = ${notice.id} and t.kind = 'user' and t.target_id = u.id)
+    or u.department_id in (with recursive sub(id) as (
+      select t.target_id from system_notice_targets t where t.notice_id = ${notice.id} and t.kind = 'dept'
+      union
+      select d.id from departments d join sub on d.parent_id = sub.id
+    ) select id from sub)))`;
+}
+
+/** One person of a notice's audience, with when they read it (null: not yet). */
+export interface AudienceMember {
+  id: string;
+  username: string;
+  username_key: string;
+  nick_name: string;
+  department_id: string | null;
+  read_at: number | string | null;
+}
+
 const readBy = (userId: string) =>
   sql<SqlBool>`exists (select 1 from system_notice_reads r where r.user_id = ${userId} and r.notice_id = n.id and r.read_at is not null)`;
 
@@ -182,17 +209,28 @@ export class SystemNoticeRepository {
     return this.db.selectFrom('system_notice_targets').selectAll().where('notice_id', 'in', [...noticeIds]).execute();
   }
 
-  async readCounts(noticeIds: readonly string[]): Promise<Map<string, number>> {
-    if (noticeIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('system_notice_reads')
-      .select('notice_id')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('notice_id', 'in', [...noticeIds])
-      .where('read_at', 'is not', null)
-      .groupBy('notice_id')
-      .execute();
-    return new Map(rows.map((r) => [r.notice_id, Number(r.n)]));
+  /** How many people of `tenantId` the notice is addressed to, and how many of them have read it. */
+  async audienceStats(tenantId: string, notice: Pick<SystemNoticesTable, 'id' | 'audience_all'>): Promise<{ size: number; read: number }> {
+    const row = await this.db
+      .selectFrom('users as u')
+      .leftJoin('system_notice_reads as r', (j) => j.onRef('r.user_id', '=', 'u.id').on('r.notice_id', '=', notice.id))
+      .select([sql<number | string>`count(*)`.as('size'), sql<number | string>`count(r.read_at)`.as('read')])
+      .where(inAudience(tenantId, notice))
+      .executeTakeFirstOrThrow();
+    return { size: Number(row.size), read: Number(row.read) };
+  }
+
+  /** The notice's audience in `tenantId`, by account key (keyset), all or only who has (not) read it. */
+  async audiencePage(tenantId: string, notice: Pick<SystemNoticesTable, 'id' | 'audience_all'>, read: boolean | undefined, afterKey: string | null, limit: number): Promise<AudienceMember[]> {
+    let q = this.db
+      .selectFrom('users as u')
+      .leftJoin('system_notice_reads as r', (j) => j.onRef('r.user_id', '=', 'u.id').on('r.notice_id', '=', notice.id))
+      .select(['u.id', 'u.username', 'u.username_key', 'u.nick_name', 'u.department_id', 'r.read_at'])
+      .where(inAudience(tenantId, notice));
+    if (read === true) q = q.where('r.read_at', 'is not', null);
+    if (read === false) q = q.where('r.read_at', 'is', null);
+    if (afterKey !== null) q = q.where('u.username_key', '>', afterKey);
+    return (await q.orderBy('u.username_key').limit(limit).execute()) as AudienceMember[];
   }
 
   /** Writes the notice and replaces its audience (one transaction). */

@@ -23,5 +23,6 @@ export function registerSystemNoticeRoutes(app: FastifyInstance, notices: Notice
   });
   route(app, NOTICES.noticeManagePin, async (request) => ({ data: await service.pin(callerOf(request), request.body) }));
   route(app, NOTICES.noticeManageWithdraw, async (request) => ({ data: await service.withdraw(callerOf(request), request.body.id) }));
+  route(app, NOTICES.noticeManageReaders, async (request) => ({ data: await service.readers(callerOf(request), request.body) }));
   route(app, NOTICES.noticeManageDelete, async (request) => ({ data: await service.delete(callerOf(request), request.body.id) }));
 }

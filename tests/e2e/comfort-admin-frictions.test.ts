@@ -2,15 +2,17 @@
  * Issue 44 item 10, the admin's small frictions, in Chromium as the tenant admin: 新建部门 names the
  * parent, Enter submits it, and the tree keeps what was open and shows the new department selected;
  * 用户管理 says 共 N 人 and gives each person's whole department path; every icon-only button of the
- * app's pages has a Chinese name and a tooltip; 锁定 is not the red of 删除.
+ * app's pages has a Chinese name and a tooltip; 锁定 is not the red of 删除; 公告管理 says 已读 X /
+ * 应读 N and lists who of the audience read the notice and who has not.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
+import type { ManagedNotice } from '../../common/api/notices';
 import type { UserListResponse } from '../../common/api/org-types';
 import { MAIN_PAGES } from '../../src/app/route-table';
-import { addPeople, call, searchBox, shot } from './admin-support';
-import { baseUrl, closeBrowserSession, loginAsAdmin, openBrowserSession } from './browser';
+import { addPeople, call, PASSWORD, searchBox, shot } from './admin-support';
+import { baseUrl, closeBrowserSession, loginAsAdmin, openBrowserSession, submitLogin } from './browser';
 
 const RUN = Date.now().toString(36).slice(-6);
 const TOP = `总部${RUN}`;
@@ -19,6 +21,8 @@ const LEAF = `前端组${RUN}`;
 const SIDE = `市场部${RUN}`;
 const SIDE_CHILD = `华东区${RUN}`;
 const MATE = `leaf.${RUN}`;
+const OTHER = `mid.${RUN}`;
+const NOTICE = `季度通知${RUN}`;
 const ok = /确\s*定/;
 
 const treeItem = (page: Page, name: string) => page.getByTestId('department-tree').getByTestId(`dept-${name}`);
@@ -27,6 +31,7 @@ describe('issue 44 item 10: the admin pages', () => {
   let browser: Browser;
   let page: Page;
   let workDir: string;
+  let topId = '';
 
   beforeAll(async () => {
     ({ browser, page, workDir } = await openBrowserSession('comfort-admin-frictions', { viewport: { width: 1440, height: 900 } }));
@@ -37,6 +42,8 @@ describe('issue 44 item 10: the admin pages', () => {
     const side = await call<{ id: string }>(page, API.departmentCreate, { parentId: null, name: SIDE });
     await call(page, API.departmentCreate, { parentId: side.id, name: SIDE_CHILD });
     await addPeople(page, leaf.id, [MATE]);
+    await addPeople(page, mid.id, [OTHER]);
+    topId = top.id;
   });
   afterAll(async () => {
     await closeBrowserSession(browser, workDir);
@@ -98,7 +105,7 @@ describe('issue 44 item 10: the admin pages', () => {
     const total = page.getByTestId('user-total');
     await expect.poll(() => total.textContent().catch(() => null), { timeout: 5000 }).toBe(`共 ${all.items.length} 人`);
     await page.getByTestId('user-dept-tree').getByTestId(`dept-${TOP}`).click();
-    await expect.poll(() => total.textContent()).toBe('共 1 人');
+    await expect.poll(() => total.textContent()).toBe('共 2 人');
     const row = page.getByTestId(`user-row-${MATE}`);
     await row.waitFor();
     await shot(page, 'item10', 'user-list');
@@ -116,6 +123,34 @@ describe('issue 44 item 10: the admin pages', () => {
     await lock.waitFor();
     expect(await page.getByTestId(`user-delete-${MATE}`).getAttribute('class')).toContain('ant-btn-dangerous');
     expect(await lock.getAttribute('class')).not.toContain('ant-btn-dangerous');
+  });
+
+  it('公告管理 shows 已读 X / 应读 N and who of the audience read the notice', async () => {
+    const notice = await call<ManagedNotice>(page, API.noticeManageSave, { title: NOTICE, content: '<p>请阅读</p>', audience: { all: false, departmentIds: [topId], userIds: [] }, important: false, pinned: false, publish: 'now' });
+    const reader = await browser.newContext();
+    try {
+      const mate = await reader.newPage();
+      await submitLogin(mate, MATE, PASSWORD);
+      await mate.waitForURL('**/main/**');
+      await call(mate, API.sysMsgMarkRead, { ids: [notice.id] });
+    } finally {
+      await reader.close();
+    }
+    await page.goto(baseUrl() + '/main/system/notice');
+    const row = page.getByTestId('managed-notice').filter({ hasText: NOTICE });
+    await row.waitFor();
+    await shot(page, 'item10', 'notice-list');
+    await expect(row.getByTestId('notice-read-count').textContent({ timeout: 5000 })).resolves.toBe('已读 1 / 应读 2');
+    await row.getByTestId('notice-read-count').click();
+    const drawer = page.getByTestId('notice-readers');
+    await drawer.getByTestId(`reader-${OTHER}`).waitFor();
+    await shot(page, 'item10', 'notice-readers');
+    expect(await drawer.getByTestId('notice-readers-summary').textContent()).toBe('已读 1 / 应读 2 人');
+    expect(await drawer.getByTestId(`reader-${MATE}`).count()).toBe(0); // 未读 first: only who has not read it
+    await drawer.getByText('已读 1', { exact: true }).click();
+    await drawer.getByTestId(`reader-${MATE}`).waitFor();
+    expect(await drawer.getByTestId(`reader-${MATE}`).textContent()).toContain(`${TOP} / ${MID} / ${LEAF}`);
+    expect(await drawer.getByTestId(`reader-${OTHER}`).count()).toBe(0);
   });
 
   it('gives every icon-only button on the app’s pages a Chinese name and a tooltip', { timeout: 90_000 }, async () => {

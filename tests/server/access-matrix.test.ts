@@ -927,6 +927,11 @@ const MATRIX: Record<string, Row> = {
     call: { method: 'POST', path: API.noticeManageWithdraw, body: { id: BOGUS } },
     foreign: (ids) => ({ method: 'POST', path: API.noticeManageWithdraw, body: { id: ids.noticeId } }),
   },
+  'POST /api/v2/notice/manage/readers': {
+    access: 'admin',
+    call: { method: 'POST', path: API.noticeManageReaders, body: { id: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.noticeManageReaders, body: { id: ids.noticeId } }),
+  },
   'POST /api/v2/notice/manage/delete': {
     access: 'admin',
     call: { method: 'POST', path: API.noticeManageDelete, body: { id: BOGUS } },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
-import type { ManagedNotice, ManagedNoticePage, NoticePopup, SystemNotice, SystemNoticePage, SystemUnreadCount } from '../../common/api/notices';
+import type { ManagedNotice, ManagedNoticePage, NoticePopup, NoticeReadersPage, SystemNotice, SystemNoticePage, SystemUnreadCount } from '../../common/api/notices';
 import { API } from '../../common/api/paths';
 import { rowsOf } from './action-log-kit';
 import type { Client} from './helpers';
@@ -181,6 +181,68 @@ describe('publishing', () => {
     expect(saved.summary).toBe('你好坏 好 标题 一');
     const [read] = (await feed(member)).items;
     expect(read!.content).toBe(saved.content);
+  });
+});
+
+describe('阅读情况 (who of the audience read a notice)', () => {
+  async function readers(client: Client, body: Record<string, unknown>): Promise<NoticeReadersPage> {
+    const res = await client.post<{ data: NoticeReadersPage }>(API.noticeManageReaders, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data;
+  }
+  const accounts = (page: NoticeReadersPage) => page.items.map((r) => r.website);
+
+  it('lists the audience (a department with its sub-departments, a person) with who read it, and counts 已读 / 应读', async () => {
+    await clearNotices();
+    const n = await saveNotice(admin, { title: '销售与点名', audience: { all: false, departmentIds: [dept.sales], userIds: [await userIdOf(server, 'member')] } });
+    expect([n.readCount, n.audienceSize]).toEqual([0, 3]);
+    const before = await readers(admin, { id: n.id });
+    expect(accounts(before)).toEqual(['east.wang', 'member', 'sales.li']);
+    expect([before.audience, before.read, before.nextCursor]).toEqual([3, 0, null]);
+    expect(before.items.every((r) => r.readAt === null)).toBe(true);
+    expect(before.items.find((r) => r.website === 'east.wang')).toMatchObject({ nickName: '昵称east.wang', departmentId: dept.east });
+
+    const t0 = Date.now();
+    await east.post(API.sysMsgMarkRead, { ids: [n.id] });
+    await admin.post(API.sysMsgMarkRead, { ids: [n.id] }); // not addressed to the admin: no marker, not counted
+    const read = await readers(admin, { id: n.id, read: true });
+    expect(accounts(read)).toEqual(['east.wang']);
+    expect(read.items[0]!.readAt).toBeGreaterThanOrEqual(t0);
+    expect(accounts(await readers(admin, { id: n.id, read: false }))).toEqual(['member', 'sales.li']);
+    expect([read.audience, read.read]).toEqual([1 + 2, 1]);
+    const listed = (await admin.post<{ data: ManagedNoticePage }>(API.noticeManageList, {})).body.data.items.find((x) => x.id === n.id)!;
+    expect([listed.readCount, listed.audienceSize]).toEqual([1, 3]);
+
+    // Keyset pages by account walk the same people once.
+    const first = await readers(admin, { id: n.id, pageSize: 2 });
+    expect(accounts(first)).toEqual(['east.wang', 'member']);
+    expect(accounts(await readers(admin, { id: n.id, pageSize: 2, cursor: first.nextCursor }))).toEqual(['sales.li']);
+    expect((await admin.post(API.noticeManageReaders, { id: n.id, cursor: '!!' })).body).toMatchObject({ errorCode: ERRORS.VALIDATION.code });
+  });
+
+  it('a notice for everyone counts every live account of the tenant; a platform notice the caller’s tenant only', async () => {
+    await clearNotices();
+    const everyone = await saveNotice(admin, { title: '全员阅读' });
+    const people = (await admin.post<{ data: { items: unknown[] } }>(API.userList, { pageSize: 1000 })).body.data.items.length;
+    expect(everyone.audienceSize).toBe(people);
+    expect((await readers(admin, { id: everyone.id, pageSize: 100 })).items).toHaveLength(people);
+    const platform = await saveNotice(admin, { title: '平台阅读', platform: true });
+    await foreign.post(API.sysMsgMarkRead, { ids: [platform.id] }); // another tenant's reader: not in this list
+    const page = await readers(admin, { id: platform.id, pageSize: 100 });
+    expect([page.audience, page.read]).toEqual([people, 0]);
+    expect(accounts(page)).not.toContain('foreigner');
+  });
+
+  it('another tenant’s notice is not found; members may not ask', async () => {
+    await clearNotices();
+    const n = await saveNotice(admin, { title: '本企业阅读' });
+    await withDb(server, (db) => db.prepare("update users set role = 'admin' where username = 'foreigner'").run());
+    try {
+      expect((await foreign.post(API.noticeManageReaders, { id: n.id })).body).toMatchObject({ errorCode: ERRORS.NOTICE_NOT_FOUND.code });
+    } finally {
+      await withDb(server, (db) => db.prepare("update users set role = 'member' where username = 'foreigner'").run());
+    }
+    expect((await member.post(API.noticeManageReaders, { id: n.id })).body).toMatchObject({ errorCode: ERRORS.FORBIDDEN.code });
   });
 });
 

@@ -12,6 +12,7 @@ import {
   type ManagedNotice,
   type ManagedNoticePage,
   type NoticePopup,
+  type NoticeReadersPage,
   type NoticeState,
   type SystemNotice,
   type SystemNoticePage,
@@ -126,6 +127,17 @@ export type NoticeSaveRequest = Static<typeof NoticeSaveBody>;
 /** What the admin page edits: a notice without its id and publishing (ManagedNotice has these). */
 export type NoticeDraft = Omit<NoticeSaveRequest, 'id' | 'publish' | 'publishAt'>;
 
+/**
+ * `POST /api/v2/notice/manage/readers`: who of the notice's audience has read it (`read: true`), who
+ * has not (`false`), or both (absent), by account in keyset pages. A platform notice lists the
+ * caller's tenant. Another tenant's notice answers NOTICE_NOT_FOUND.
+ */
+export const NoticeReadersBody = Type.Object(
+  { id: IdString, read: Type.Optional(Type.Boolean()), cursor: Type.Optional(NoticeCursor), pageSize: Type.Optional(NoticePageSize) },
+  { additionalProperties: false },
+);
+export type NoticeReadersRequest = Static<typeof NoticeReadersBody>;
+
 export const NoticePinBody = Type.Object({ id: IdString, pinned: Type.Boolean() }, { additionalProperties: false });
 export type NoticePinRequest = Static<typeof NoticePinBody>;
 
@@ -170,6 +182,8 @@ export const NOTICES = {
   noticeManagePin: endpoint({ method: 'POST', path: API.noticeManagePin, access: admin, action: 'notice.pin', body: NoticePinBody, response: data<ManagedNotice>() }),
   /** Readers no longer see it. */
   noticeManageWithdraw: endpoint({ method: 'POST', path: API.noticeManageWithdraw, access: admin, action: 'notice.withdraw', body: NoticeIdBody, response: data<ManagedNotice>() }),
+  /** 阅读情况: the audience with who read it (NoticeReadersPage). */
+  noticeManageReaders: endpoint({ method: 'POST', path: API.noticeManageReaders, access: admin, action: null, body: NoticeReadersBody, response: data<NoticeReadersPage>() }),
   /** With its read markers and audience. */
   noticeManageDelete: endpoint({ method: 'POST', path: API.noticeManageDelete, access: admin, action: 'notice.delete', body: NoticeIdBody, response: data<null>() }),
 };

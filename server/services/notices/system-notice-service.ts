@@ -1,4 +1,4 @@
-import type { ManagedNoticeListRequest, NoticePinRequest, NoticeSaveRequest, SystemNoticeListRequest } from '../../../common/api/endpoints/notices';
+import type { ManagedNoticeListRequest, NoticePinRequest, NoticeReadersRequest, NoticeSaveRequest, SystemNoticeListRequest } from '../../../common/api/endpoints/notices';
 import { ERRORS } from '../../../common/api/errors';
 import {
   NOTICE_AUDIENCE_MAX,
@@ -9,6 +9,7 @@ import {
   type ManagedNotice,
   type ManagedNoticePage,
   type NoticePopup,
+  type NoticeReadersPage,
   type NoticeState,
   type SystemNotice,
   type SystemNoticePage,
@@ -20,6 +21,7 @@ import { newId } from '../../ids';
 import { PLATFORM_NOTICE_TENANT, type FeedKey, type ManageKey, type NoticeRow, type ReaderScope, type SystemNoticeRepository } from '../../repositories/system-notice-repository';
 import { actionLog, target, type ActionEntry } from '../action-log/recorder';
 import type { Caller } from '../caller';
+import { decodePeopleCursor, toPage } from '../org-cursor';
 import type { NoticeDelivery, UnreadCounter } from './delivery';
 import { hasText, noticeSummary, sanitizeNoticeHtml } from './notice-html';
 
@@ -161,9 +163,14 @@ export class SystemNoticeService {
     throw new AppError(ERRORS.NOTICE_NOT_FOUND);
   }
 
-  private async toManaged(rows: readonly SystemNoticesTable[], now: number): Promise<ManagedNotice[]> {
+  /** The tenant whose people a notice's audience is counted in: its own, or the caller's for a platform notice. */
+  private audienceTenant(caller: Caller, row: Pick<SystemNoticesTable, 'tenant_id'>): string {
+    return row.tenant_id === PLATFORM_NOTICE_TENANT ? caller.tenantId : row.tenant_id;
+  }
+
+  private async toManaged(caller: Caller, rows: readonly SystemNoticesTable[], now: number): Promise<ManagedNotice[]> {
     const ids = rows.map((r) => r.id);
-    const [targets, reads] = await Promise.all([this.repo.targets(ids), this.repo.readCounts(ids)]);
+    const targets = await this.repo.targets(ids);
     const byNotice = new Map<string, SystemNoticeTargetsTable[]>();
     for (const t of targets) byNotice.set(t.notice_id, [...(byNotice.get(t.notice_id) ?? []), t]);
     const out: ManagedNotice[] = [];
@@ -172,6 +179,7 @@ export class SystemNoticeService {
       const departmentIds = own.filter((t) => t.kind === 'dept').map((t) => t.target_id);
       const userIds = own.filter((t) => t.kind === 'user').map((t) => t.target_id);
       const names = await this.repo.audienceNames(row.tenant_id, departmentIds, userIds);
+      const reach = await this.repo.audienceStats(this.audienceTenant(caller, row), row);
       out.push({
         id: row.id,
         title: row.title,
@@ -185,7 +193,8 @@ export class SystemNoticeService {
         state: stateOf(row, now),
         publishAt: row.publish_at === null ? null : Number(row.publish_at),
         withdrawnAt: row.withdrawn_at === null ? null : Number(row.withdrawn_at),
-        readCount: reads.get(row.id) ?? 0,
+        readCount: reach.read,
+        audienceSize: reach.size,
         author: { id: row.created_by, nickName: row.author_name },
         createdAt: Number(row.created_at),
         updatedAt: Number(row.updated_at),
@@ -201,11 +210,30 @@ export class SystemNoticeService {
     const rows = await this.repo.manageList(this.managed(caller), { state: req.state, keyword: req.keyword?.normalize('NFC') }, after, limit + 1, now);
     const kept = rows.slice(0, limit);
     const last = kept[kept.length - 1];
-    return { items: await this.toManaged(kept, now), nextCursor: rows.length > limit && last ? encodeKey([Number(last.updated_at), last.id]) : null };
+    return { items: await this.toManaged(caller, kept, now), nextCursor: rows.length > limit && last ? encodeKey([Number(last.updated_at), last.id]) : null };
   }
 
   async manageGet(caller: Caller, id: string, now = Date.now()): Promise<ManagedNotice> {
-    return (await this.toManaged([await this.own(caller, id)], now))[0]!;
+    return (await this.toManaged(caller, [await this.own(caller, id)], now))[0]!;
+  }
+
+  /**
+   * 阅读情况: the notice's audience (the caller's tenant for a platform notice) by account, with who
+   * read it and when; the counts of the whole audience come with every page.
+   */
+  async readers(caller: Caller, req: NoticeReadersRequest): Promise<NoticeReadersPage> {
+    const row = await this.own(caller, req.id);
+    const tenantId = this.audienceTenant(caller, row);
+    const limit = pageSize(req.pageSize);
+    const [rows, reach] = await Promise.all([this.repo.audiencePage(tenantId, row, req.read, decodePeopleCursor(req.cursor), limit + 1), this.repo.audienceStats(tenantId, row)]);
+    const page = toPage(rows, limit, (r) => ({
+      id: r.id,
+      nickName: r.nick_name,
+      website: r.username,
+      departmentId: r.department_id,
+      readAt: r.read_at === null ? null : Number(r.read_at),
+    }));
+    return { ...page, audience: reach.size, read: reach.read };
   }
 
   async save(caller: Caller, req: NoticeSaveRequest, authorName: string, now = Date.now()): Promise<ManagedNotice> {

@@ -14,13 +14,15 @@ import { NoticeTags } from './SystemNoticePage';
 import './notices.css';
 
 const NoticeFormDrawer = lazyWhenOpen(() => import('./NoticeFormDrawer').then((m) => m.NoticeFormDrawer), (p) => p.open);
+const NoticeReadersDrawer = lazyWhenOpen(() => import('./NoticeReadersDrawer').then((m) => m.NoticeReadersDrawer), (p) => p.notice !== null);
 
 const ROW_HEIGHT = 72;
 const STATE_COLORS: Record<NoticeState, string> = { draft: 'default', scheduled: 'orange', published: 'green', withdrawn: 'default' };
 
 /**
  * Spec §2 `/main/system/notice` (公告管理, admins): write notices for the whole tenant, departments or
- * people, publish now or at a time, pin, withdraw, delete; each shows how many have read it.
+ * people, publish now or at a time, pin, withdraw, delete; each shows 已读 X / 应读 N, which opens
+ * who read it and who has not (阅读情况).
  */
 export function NoticeManagePage() {
   const { message } = useFeedback();
@@ -29,6 +31,7 @@ export function NoticeManagePage() {
   const [state, setState] = useState<NoticeState | 'all'>('all');
   const [keyword, setKeyword] = useState('');
   const [editing, setEditing] = useState<{ notice: ManagedNotice | null } | null>(null);
+  const [reading, setReading] = useState<ManagedNotice | null>(null);
   const req = useMemo((): ManagedNoticeListRequest => ({ ...(state === 'all' ? {} : { state }), ...(keyword.trim() ? { keyword: keyword.trim() } : {}) }), [state, keyword]);
   const query = useManagedNotices(req);
   const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
@@ -85,7 +88,11 @@ export function NoticeManagePage() {
                   {n.title}
                 </span>
                 <span className="nt-meta">
-                  {when} · {audience} · {n.readCount} 人已读 · {n.author.nickName}
+                  {when} · {audience} ·{' '}
+                  <Button type="link" size="small" style={{ padding: 0, height: 'auto', fontSize: 'inherit' }} onClick={() => setReading(n)} data-testid="notice-read-count">
+                    已读 {n.readCount} / 应读 {n.audienceSize}
+                  </Button>{' '}
+                  · {n.author.nickName}
                 </span>
               </span>
               <Space role="cell" size={4} wrap={false}>
@@ -118,6 +125,7 @@ export function NoticeManagePage() {
           );
         }}
       />
+      <NoticeReadersDrawer notice={reading} onClose={() => setReading(null)} />
       <NoticeFormDrawer open={editing !== null} notice={editing?.notice ?? null} platformAdmin={platformAdmin} onClose={() => setEditing(null)} />
     </Card>
   );

@@ -1,7 +1,7 @@
 /** 公告管理 (admins): the notices of the tenant (and the platform's, for a platform admin). */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { NOTICES, type ManagedNoticeListRequest, type NoticeSaveRequest } from '../../../common/api/endpoints/notices';
-import type { ManagedNotice, ManagedNoticePage } from '../../../common/api/notices';
+import type { ManagedNotice, ManagedNoticePage, NoticeReadersPage } from '../../../common/api/notices';
 import { TENANT } from '../../../common/api/endpoints/tenant';
 import { api } from '../../lib/api';
 import { queryClient } from '../../lib/data/query-client';
@@ -19,6 +19,18 @@ export function useManagedNotices(req: ManagedNoticeListRequest) {
     queryFn: ({ pageParam, signal }) => api.call(NOTICES.noticeManageList, { ...req, cursor: pageParam }, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last: ManagedNoticePage) => last.nextCursor,
+    staleTime: 0,
+  });
+}
+
+/** 阅读情况 of one notice: its audience by account, all, or who has (not) read it, in keyset pages. */
+export function useNoticeReaders(id: string | null, read: boolean | undefined) {
+  return useInfiniteQuery({
+    queryKey: [...MANAGE_KEYS.all, 'readers', id, read ?? 'all'] as const,
+    enabled: id !== null,
+    queryFn: ({ pageParam, signal }) => api.call(NOTICES.noticeManageReaders, { id: id!, ...(read === undefined ? {} : { read }), cursor: pageParam, pageSize: 100 }, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: NoticeReadersPage) => last.nextCursor,
     staleTime: 0,
   });
 }
