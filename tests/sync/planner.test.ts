@@ -99,13 +99,13 @@ describe('planner', () => {
     expect(run({ mode: 'backup', local: [], remote: [rfile('theirs.txt', 'F2')] })).toEqual([]);
   });
 
-  it('leaves alone what it must: files still being written, ignored names, names a side refuses', () => {
+  it('leaves alone what it must: files still being written, ignored names, names a side refuses (suggesting the web app’s fix)', () => {
     expect(run({ local: [file('busy.log', 'F1')], frozen: new Map([['busy.log', '文件正在写入']]) })).toEqual([]);
     expect(run({ local: [file('~$报告.docx', 'F1'), file('.DS_Store', 'F2'), file('Thumbs.db', 'F3')], remote: [rfile('desktop.ini', 'F4')] })).toEqual([]);
     expect(run({ local: [file('build/out.js', 'F1'), dir('build')], isIgnored: createIgnoreMatcher(['build/']) })).toEqual([]);
     expect(run({ local: [file('a,b.txt', 'F1'), file('trail.', 'F2')] })).toEqual([
-      'problem local a,b.txt: 无法上传“a,b.txt”：名称不能包含以下字符：| , / < > * ? \\ [ ]。请重命名该文件',
-      'problem local trail.: 无法上传“trail.”：名称不能以点号结尾。请重命名该文件',
+      'problem local a,b.txt: 无法上传“a,b.txt”：名称不能包含以下字符：| , / < > * ? \\ [ ]。请重命名该文件，例如改为“a，b.txt”',
+      'problem local trail.: 无法上传“trail.”：名称不能以点号结尾。请重命名该文件，例如改为“trail”',
     ]);
     expect(run({ platform: 'win32', remote: [rfile('a:b.txt', 'F1'), rfile('con.txt', 'F2')] })).toEqual([
       'problem remote a:b.txt: 无法下载“a:b.txt”：Windows 不支持名称中的 < > : " / \\ | ? * 字符（可在网页端重命名）',
@@ -177,9 +177,9 @@ describe('planner', () => {
   it('does not bring into the cloud a name another computer cannot hold, naming the file and the rule; one the cloud holds syncs as it is', () => {
     const long = '长'.repeat(86) + '.txt'; // 262 bytes: fine on Windows, too long for Linux and macOS
     expect(run({ platform: 'darwin', local: [file('a:b.txt', 'F1'), file('say "hi".txt', 'F2'), file(long, 'F3'), file('CON.txt', 'F4'), file('end ', 'F5')] })).toEqual([
-      'problem local CON.txt: 无法上传“CON.txt”：名称不能使用系统保留名（CON、PRN、AUX、NUL、COM1–COM9、LPT1–LPT9）。请重命名该文件',
+      'problem local CON.txt: 无法上传“CON.txt”：名称不能使用系统保留名（CON、PRN、AUX、NUL、COM1–COM9、LPT1–LPT9）。请重命名该文件，例如改为“CON_.txt”',
       'problem local a:b.txt: 无法上传“a:b.txt”：名称含有 Windows 电脑无法保存的字符（: 或 "）。请重命名该文件',
-      'problem local end : 无法上传“end ”：名称首尾不能有空格。请重命名该文件',
+      'problem local end : 无法上传“end ”：名称首尾不能有空格。请重命名该文件，例如改为“end”',
       'problem local say "hi".txt: 无法上传“say "hi".txt”：名称含有 Windows 电脑无法保存的字符（: 或 "）。请重命名该文件',
       `problem local ${long}: 无法上传“${long}”：名称超过 255 字节，Linux 和 macOS 电脑无法保存。请重命名该文件`,
     ]);

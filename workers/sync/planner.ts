@@ -15,6 +15,7 @@
  * Entries the pass must not touch (names a side refuses, ignored names, files still being written,
  * held by policy) are frozen: no operation for them, and they keep their folders alive.
  */
+import { suggestFileName } from '../../common/validation/names';
 import type { JournalEntry, LocalEntry, Op, Plan, PlanInput, PlanProblem, RemoteEntry } from './model';
 import { baseName, isInside, joinPath, localNameProblem, parentPath, pathKey, peerNameProblem, serverNameProblem } from './names';
 import { clashCopyName, clashKind, keeperOf, type ClashKind } from './name-clash';
@@ -301,12 +302,16 @@ function indexLocal(
     // A name another computer cannot hold is not brought into the cloud by new content. One the cloud
     // holds already, or a synced entry moved or renamed to it, is synced as it is: a name never makes
     // the pass take a synced file for deleted.
-    const peerProblem = serverNameProblem(name) === null ? peerNameProblem(name) : null;
-    const problem = serverNameProblem(name) ?? (peerProblem === null || J.has(key) || remoteAt(key) || isJournalFile(l.fileId) ? null : peerProblem);
+    const serverProblem = serverNameProblem(name);
+    const peerProblem = serverProblem === null ? peerNameProblem(name) : null;
+    const problem = serverProblem ?? (peerProblem === null || J.has(key) || remoteAt(key) || isJournalFile(l.fileId) ? null : peerProblem);
     if (problem) {
       excluded.add(l.path);
       keptParents.add(parentKey(key));
-      problems.push({ path: l.path, side: 'local', reason: `无法上传“${name}”：${problem}。请重命名该${l.isDir ? '文件夹' : '文件'}` });
+      // The web app's one-click fix (full-width twins, common/validation/names.ts), as a hint.
+      const twin = serverProblem === null ? null : suggestFileName(name);
+      const hint = twin !== null && twin !== name ? `，例如改为“${twin}”` : '';
+      problems.push({ path: l.path, side: 'local', reason: `无法上传“${name}”：${problem}。请重命名该${l.isDir ? '文件夹' : '文件'}${hint}` });
       continue;
     }
     const other = L.get(key);
