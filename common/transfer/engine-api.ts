@@ -35,13 +35,18 @@ export interface TransferItemView {
   /** For folder uploads: the path inside the picked folder, '/'-separated, e.g. 'photos/2024/a.jpg'. */
   relativePath?: string;
   /**
-   * Why the item waits for the user (state 'held'), or 'blockedType' for a file whose type the tenant
-   * blocks (state 'failed', the intercepted list: it is never uploaded).
+   * Why the item waits for the user (state 'held'), or why it failed for good (state 'failed'):
+   * 'blockedType' for a file whose type the tenant blocks (the intercepted list: it is never
+   * uploaded), 'badName' for a name the server refuses (the name rule of common/validation/names.ts:
+   * 重试 cannot help, `rename` can).
    */
-  holdReason?: HoldReason | 'blockedType' | null;
+  holdReason?: HoldReason | FailReason | null;
   /** 'instant' when the server already had the content (second upload: zero chunk bytes sent). */
   via?: 'chunks' | 'instant';
 }
+
+/** Why an item failed for good, not waiting for a decision (see TransferItemView.holdReason). */
+export type FailReason = 'blockedType' | 'badName';
 
 /** A file from a picked or dropped folder, with its path inside that folder. */
 export interface FolderEntry<TFile> {
@@ -100,6 +105,14 @@ export interface EngineApi<TFile = unknown> {
   resumeAll(): Promise<void>;
   cancelAll(): Promise<void>;
   retryAll(): Promise<void>;
+  /**
+   * Gives a failed item whose name the server refused (holdReason 'badName') another name and queues
+   * it again: what was sent already is kept (the upload session is not tied to the name). Rejects
+   * with the Chinese reason when `name` breaks the rule too.
+   */
+  rename(id: string, name: string): Promise<void>;
+  /** Takes an item off the list whatever its state (stopping it first). */
+  remove(id: string): Promise<void>;
   /** Applies the user's decision to a held item (name conflict, sensitive content). */
   decide(id: string, decision: HeldDecision): Promise<void>;
   /**

@@ -24,9 +24,10 @@ import {
   type UploadTarget,
 } from '../../common/transfer/engine-api';
 import { isActive, isFinal } from '../../common/transfer/states';
+import { renamedPatch } from './rename';
 import { createInThreadHashChunk, createSha256Hex, type HashChunk, type Sha256Hex } from '../hash/sha256';
 import type { TransferDb } from '../queue/db';
-import { listUploads, removeFinishedUploads } from '../queue/repository';
+import { listUploads, removeFinishedUploads, removeUpload } from '../queue/repository';
 import { newUploadRecord as initialUploadRecord } from '../queue/records';
 import type { UploadPatch, UploadRecord } from '../queue/types';
 import { createApiClient, type FetchFn } from './api-client';
@@ -252,7 +253,8 @@ export function createEngine(deps: EngineDeps): Engine {
   /** Items a command may act on (retry/resume of intercepted files is refused). */
   function retryable(live: LiveItem): boolean {
     const { state, holdReason } = live.record;
-    if (state === 'failed') return holdReason !== 'blockedType';
+    // An intercepted type, or a name the server refuses, fails again: those are not retried.
+    if (state === 'failed') return holdReason !== 'blockedType' && holdReason !== 'badName';
     if (state === 'held') return holdReason === null || holdReason === 'unauthorized';
     return state === 'paused';
   }
@@ -347,6 +349,26 @@ export function createEngine(deps: EngineDeps): Engine {
     async retryAll() {
       await start();
       await Promise.all([...items.values()].filter((l) => l.record.state !== 'paused' && retryable(l)).map((l) => engine.retry(l.record.id)));
+    },
+
+    async rename(id, name) {
+      await start();
+      const live = items.get(id);
+      if (!live || live.record.state !== 'failed' || live.record.holdReason !== 'badName') return;
+      if (await transitionIfAllowed(id, 'waiting', renamedPatch(live.record, name))) pump();
+    },
+
+    async remove(id) {
+      await start();
+      const live = items.get(id);
+      if (!live) return;
+      const { state, holdReason } = live.record;
+      // A decision the server waits for (multipleFile/check recorded it) is answered, as 放弃 would.
+      if (state === 'held' && holdReason !== null && SERVER_HOLDS.has(holdReason)) await engine.decide(id, 'giveUp');
+      else await engine.cancel(id);
+      items.delete(id);
+      await removeUpload(db, id);
+      notifier.changed();
     },
 
     async decide(id, decision: HeldDecision) {

@@ -7,8 +7,15 @@ import type { EnqueueOptions } from '../../common/transfer/engine-api';
 import type { TransferDb } from '../queue/db';
 import type { UploadRecord } from '../queue/types';
 import type { ApiClient } from './api-client';
+import { checkFileName } from '../../common/validation/names';
 import { checkBatch, type CheckOutcome } from './pre-upload-checks';
 import { storeNewRecords } from './queue-storage';
+
+/** [id, failed outcome] when the record's name breaks the name rule, else nothing. */
+function nameOutcome(record: UploadRecord): Array<[string, CheckOutcome]> {
+  const problem = checkFileName(record.name);
+  return problem ? [[record.id, { state: 'failed', holdReason: 'badName', lastError: problem.message }]] : [];
+}
 
 export interface EnqueueContext {
   api: ApiClient;
@@ -43,9 +50,13 @@ export function createEnqueuer(ctx: EnqueueContext): (records: UploadRecord[], o
 
   return async (records, options) => {
     if (options?.onConflict) for (const record of records) record.onConflict = options.onConflict;
-    const outcomes = await preUploadChecks(records);
+    // A name the rule refuses fails here, before a byte is read: the server would refuse it at the end
+    // (and its check refuses a whole batch that holds one). The web app asks before queueing; this
+    // catches every other way in (an older tab, the replay).
+    const badNames = new Map(records.flatMap((r) => nameOutcome(r)));
+    const outcomes = await preUploadChecks(records.filter((r) => !badNames.has(r.id)));
     for (const record of records) {
-      const outcome = outcomes.get(record.id);
+      const outcome = badNames.get(record.id) ?? outcomes.get(record.id);
       // A new version, or a free name, was asked for up front: the clash is answered, not a question.
       if (outcome?.holdReason === 'exists' && record.onConflict !== 'fail') continue;
       if (outcome?.holdReason === 'existsNotYours' && record.onConflict === 'rename') continue;

@@ -8,6 +8,7 @@
  *  - a stalled chunk request (no progress for the stall timeout): retry like a network error;
  *  - 429: retry after Retry-After when given (the chunk scheduler also halves concurrency);
  *  - merge refused for a name conflict: 'held' for the user's decision (new version or rename);
+ *  - a name the name rule refuses: permanent → 'failed' with holdReason 'badName' (rename, not retry);
  *  - any other 4xx: permanent → 'failed' with the server's message.
  */
 import { ApiCallError } from '../../common/api/failure';
@@ -18,13 +19,14 @@ import { NetworkError, RateLimitedError } from './api-client';
 import { StallError } from './transport';
 import { MESSAGES } from './messages';
 import { DROPPED_SESSION } from './source-stamp';
+import type { FailReason } from '../../common/transfer/engine-api';
 import type { ItemHoldReason, UploadPatch } from '../queue/types';
 
 export type FailureDecision =
   /** `message` is shown while waiting, `finalMessage` when the attempts run out; `patch` is applied with the retry. */
   | { action: 'retry'; message: string; finalMessage: string; patch?: UploadPatch; retryAfterMs?: number; network?: boolean }
   | { action: 'hold'; message: string; holdReason?: ItemHoldReason }
-  | { action: 'fail'; message: string; holdReason?: 'blockedType' };
+  | { action: 'fail'; message: string; holdReason?: FailReason };
 
 /** Raised by the runner for conditions it detects itself; `decision` says how to react. */
 export class UploadError extends Error {
@@ -33,6 +35,9 @@ export class UploadError extends Error {
     this.name = 'UploadError';
   }
 }
+
+/** The server's refusals of a name as such (common/validation/names.ts checkFileName): permanent for that name. */
+const NAME_RULE_CODES = new Set<string>([ERRORS.NAME_EMPTY, ERRORS.NAME_INVALID_CHARS, ERRORS.NAME_TOO_LONG, ERRORS.NAME_INVISIBLE_CHARS, ERRORS.NAME_TRAILING_DOT, ERRORS.NAME_RESERVED].map((e) => e.code));
 
 /** HTTP statuses outside 5xx that still mean "try again later". */
 const TRANSIENT_STATUSES = new Set([408, 429]);
@@ -89,6 +94,8 @@ function decideOnApiError(error: ApiCallError): FailureDecision {
       if (failure.errorCode === ERRORS.FILE_TYPE_BLOCKED.code) return { action: 'fail', message: MESSAGES.blockedType, holdReason: 'blockedType' };
       // The same intercepted list, saying it was the content: the name alone looked allowed.
       if (failure.errorCode === ERRORS.FILE_CONTENT_BLOCKED.code) return { action: 'fail', message: MESSAGES.blockedContent, holdReason: 'blockedType' };
+      // The name rule: no attempt will pass it, another name will (the user renames, nothing is re-sent).
+      if (NAME_RULE_CODES.has(failure.errorCode)) return { action: 'fail', message: failure.errorMessage || MESSAGES.badName, holdReason: 'badName' };
       return { action: 'fail', message: failure.errorMessage || MESSAGES.httpStatus(status) };
     case 'ignored':
       if (status >= 500 || TRANSIENT_STATUSES.has(status)) {

@@ -19,6 +19,8 @@ export const MESSAGES = {
   /** The bytes are a program or a script (recognised by content, whatever the name) and the tenant blocks executables. */
   blockedContent: '文件内容为可执行程序或脚本，禁止上传',
   overQuota: '空间不足，无法上传',
+  /** A name the server refused without saying why (it always does: its errorMessage is shown). */
+  badName: '名称不符合命名规则，请重命名后上传',
   held: {
     exists: '当前目录下已存在同名文件，请选择上传为新版本或重命名',
     existsNotYours: '当前目录下已有他人的同名文件，您无权覆盖，只能重命名后上传',

@@ -133,3 +133,11 @@ export async function removeFinishedUploads(db: TransferDb): Promise<string[]> {
     return finished;
   });
 }
+
+/** Deletes one item and its file, whatever its state (the engine stops it first). */
+export async function removeUpload(db: TransferDb, id: string): Promise<void> {
+  await db.transaction('rw', db.uploads, db.sources, async () => {
+    await db.uploads.delete(id);
+    await db.sources.delete(id);
+  });
+}

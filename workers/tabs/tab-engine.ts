@@ -60,6 +60,8 @@ const FORWARDED = [
   'resumeAll',
   'cancelAll',
   'retryAll',
+  'rename',
+  'remove',
   'decide',
   'reattach',
   'exportQueue',

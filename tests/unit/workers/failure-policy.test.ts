@@ -21,3 +21,12 @@ describe('decideOnFailure: blocked types', () => {
     expect(decideOnFailure(refusal(ERRORS.FILE_TYPE_BLOCKED.code, ERRORS.FILE_TYPE_BLOCKED.message))).toMatchObject({ action: 'fail', message: MESSAGES.blockedType, holdReason: 'blockedType' });
   });
 });
+
+describe('decideOnFailure: names the rule refuses', () => {
+  it.each([ERRORS.NAME_INVALID_CHARS, ERRORS.NAME_INVISIBLE_CHARS, ERRORS.NAME_TRAILING_DOT, ERRORS.NAME_RESERVED, ERRORS.NAME_TOO_LONG, ERRORS.NAME_EMPTY])('$code fails for good as badName, with the server’s words', (e) => {
+    expect(decideOnFailure(refusal(e.code, e.message))).toEqual({ action: 'fail', message: e.message, holdReason: 'badName' });
+  });
+  it('a name clash is still a question, not a bad name', () => {
+    expect(decideOnFailure(refusal(ERRORS.NAME_CONFLICT.code, ERRORS.NAME_CONFLICT.message))).toMatchObject({ action: 'hold', holdReason: 'exists' });
+  });
+});

@@ -294,6 +294,18 @@ export class FakeEngine {
       await this.record('retryAll', []);
       this.moveAll(['failed'], 'waiting');
     },
+    rename: async (id, name) => {
+      await this.record('rename', [id, name]);
+      const item = this.store.get(id);
+      if (item) this.store.set(id, { ...item, name });
+      this.move(id, 'waiting');
+      this.changed();
+    },
+    remove: async (id) => {
+      await this.record('remove', [id]);
+      this.store.delete(id);
+      this.changed();
+    },
     decide: async (id, decision) => {
       await this.record('decide', [id, decision]);
       this.move(id, decision === 'giveUp' ? 'cancelled' : 'waiting');
