@@ -1,9 +1,9 @@
-import { CaretRightOutlined, CloseOutlined, PauseOutlined, RedoOutlined } from '@ant-design/icons';
+import { CaretRightOutlined, CloseOutlined, DeleteOutlined, EditOutlined, PauseOutlined, RedoOutlined } from '@ant-design/icons';
 import { Button, Progress, Space, Tag, Tooltip, Typography } from 'antd';
 import { memo, useRef, type CSSProperties, type ReactNode } from 'react';
 import { formatSize } from '../../../common/format/size';
 import type { HeldDecision, TransferItemView } from '../../../common/transfer/engine-api';
-import { commandsFor, formatEta, heldChoices, HOLD_REASON_LABELS, stateLabel, type TransferCommand } from './state-labels';
+import { commandsFor, formatEta, heldChoices, HOLD_REASON_LABELS, needsRename, stateLabel, type TransferCommand } from './state-labels';
 
 const isHeldWithReason = (item: TransferItemView): boolean => item.state === 'held' && !!item.holdReason && item.holdReason !== 'blockedType';
 
@@ -13,9 +13,12 @@ function noteOf(item: TransferItemView): string | null {
   return null;
 }
 
+/** The row offers its choices on a line of their own (a held item's, or 重命名 / 移除) instead of its commands. */
+const hasChoices = (item: TransferItemView): boolean => isHeldWithReason(item) || needsRename(item);
+
 /** A row's height, known from the item alone (the list is virtualized without measuring). */
 export function transferRowHeight(item: TransferItemView): number {
-  return 82 + (noteOf(item) ? 20 : 0) + (isHeldWithReason(item) ? 30 : 0);
+  return 82 + (noteOf(item) ? 20 : 0) + (hasChoices(item) ? 30 : 0);
 }
 
 const COMMANDS: Record<TransferCommand, { label: string; icon: ReactNode }> = {
@@ -29,6 +32,10 @@ export interface TransferRowActions {
   onCommand(command: TransferCommand, id: string): void;
   onDecide(id: string, decision: HeldDecision): void;
   onReattach(id: string, file: File): void;
+  /** 重命名 of an item whose name the server refused (the panel asks for the name). */
+  onRename(item: TransferItemView): void;
+  /** 移除: off the list. */
+  onRemove(id: string): void;
 }
 
 /**
@@ -56,9 +63,9 @@ function percentOf(item: TransferItemView): number {
 const NAME_STYLE: CSSProperties = { flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' };
 
 /** The row's command buttons: they change with the state only, not with each progress snapshot. */
-const RowCommands = memo(function RowCommands({ id, state, held, actions }: { id: string; state: TransferItemView['state']; held: boolean; actions: TransferRowActions }) {
-  // A held item with a reason offers its choices below instead.
-  return (held ? [] : commandsFor(state)).map((command) => (
+const RowCommands = memo(function RowCommands({ id, state, choicesBelow, actions }: { id: string; state: TransferItemView['state']; choicesBelow: boolean; actions: TransferRowActions }) {
+  // A held item with a reason, or a name to change, offers its choices below instead.
+  return (choicesBelow ? [] : commandsFor(state)).map((command) => (
     <Tooltip key={command} title={COMMANDS[command].label}>
       <Button size="small" type="text" icon={COMMANDS[command].icon} aria-label={COMMANDS[command].label} data-testid={`transfer-${command}`} onClick={() => actions.onCommand(command, id)} />
     </Tooltip>
@@ -68,7 +75,7 @@ const RowCommands = memo(function RowCommands({ id, state, held, actions }: { id
 /** Choices for a held item with a known reason; the file input serves '重新选择文件'. */
 function HeldChoices({ item, actions }: { item: TransferItemView; actions: TransferRowActions }) {
   const input = useRef<HTMLInputElement>(null);
-  const reason = item.holdReason === 'blockedType' ? null : item.holdReason;
+  const reason = item.holdReason === 'blockedType' || item.holdReason === 'badName' ? null : item.holdReason;
   return (
     <Space size={4} wrap={false}>
       {heldChoices(reason).map((choice) => {
@@ -102,6 +109,20 @@ function HeldChoices({ item, actions }: { item: TransferItemView; actions: Trans
   );
 }
 
+/** 重命名 (then the upload goes on from what was sent) or 移除, for a name the server refuses. */
+function RenameChoices({ item, actions }: { item: TransferItemView; actions: TransferRowActions }) {
+  return (
+    <Space size={4} wrap={false}>
+      <Button size="small" type="primary" ghost icon={<EditOutlined />} onClick={() => actions.onRename(item)} data-testid="transfer-rename">
+        重命名
+      </Button>
+      <Button size="small" icon={<DeleteOutlined />} onClick={() => actions.onRemove(item.id)} data-testid="transfer-remove">
+        移除
+      </Button>
+    </Space>
+  );
+}
+
 function TransferItemRowImpl({ item, actions }: { item: TransferItemView; actions: TransferRowActions }) {
   const active = (item.state === 'uploading' || item.state === 'hashing') && item.speed > 0;
   const heldWithReason = isHeldWithReason(item);
@@ -125,7 +146,7 @@ function TransferItemRowImpl({ item, actions }: { item: TransferItemView; action
             秒传
           </Tag>
         )}
-        <RowCommands id={item.id} state={item.state} held={heldWithReason} actions={actions} />
+        <RowCommands id={item.id} state={item.state} choicesBelow={hasChoices(item)} actions={actions} />
       </div>
       <Progress percent={percentOf(item)} size="small" status={progressStatus(item)} style={{ marginBottom: 0 }} aria-label={`${item.name} 的进度`} />
       <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8, fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
@@ -141,6 +162,7 @@ function TransferItemRowImpl({ item, actions }: { item: TransferItemView; action
         </Typography.Text>
       )}
       {heldWithReason && <HeldChoices item={item} actions={actions} />}
+      {needsRename(item) && <RenameChoices item={item} actions={actions} />}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { ExportOutlined, LeftOutlined, RightOutlined, StopOutlined, SwapOutlined } from '@ant-design/icons';
+import { ExclamationCircleOutlined, ExportOutlined, LeftOutlined, RightOutlined, StopOutlined, SwapOutlined } from '@ant-design/icons';
 import { Alert, Badge, Button, Collapse, Empty, Progress, Space, Tag, Typography } from 'antd';
 import './transfer-panel.css';
 import { useAtomValue } from 'jotai';
@@ -12,7 +12,9 @@ import { PHONE_FLOAT_HEIGHT_PX, usePhone } from '../../lib/use-phone';
 import { isBoolean, useStoredState } from '../../lib/use-stored-state';
 import type { TabRole } from './engine-client';
 import { getEngine } from './engine-client';
-import { formatEta, HOLD_REASON_LABELS } from './state-labels';
+import { formatEta, HOLD_REASON_LABELS, needsRename } from './state-labels';
+import { isBlocked, isFailed, isFinished, isUnderWay, overall, overallPercent, overallStatus } from './transfer-totals';
+import { RenameItemDialog } from './RenameItemDialog';
 import { transferRowHeight, TransferItemRow, type TransferRowActions } from './TransferItemRow';
 import { tabRoleAtom, transferSnapshotAtom } from './transfer-atoms';
 import { useTransferEngine } from './use-transfer-engine';
@@ -23,30 +25,6 @@ import { useFeedback } from '../../lib/feedback/feedback';
 /** The spec §3 uploader tip, shown by default. */
 export const UPLOADER_TIP = '禁止上传或分享涉密文件，以及法律法规规定不得公开的信息。';
 export const OFFLINE_TIP = '网络已断开，恢复后将自动继续上传';
-
-const isBlocked = (item: TransferItemView): boolean => item.holdReason === 'blockedType';
-const isFinished = (item: TransferItemView): boolean => item.state === 'done' || item.state === 'cancelled';
-
-/** Bytes, speed and ETA over the items of one list (cancelled and intercepted items do not count). */
-function overall(items: TransferItemView[]): { done: number; total: number; speed: number; eta: number | null } {
-  let done = 0;
-  let total = 0;
-  let speed = 0;
-  for (const item of items) {
-    if (item.state === 'cancelled' || isBlocked(item)) continue;
-    total += item.size;
-    done += item.state === 'done' ? item.size : item.bytesDone;
-    speed += item.speed;
-  }
-  return { done, total, speed, eta: speed > 0 ? (total - done) / speed : null };
-}
-
-/** Overall percentage: 100 only when every item counted is 已完成 (a merge still to come shows 99). */
-function overallPercent(items: TransferItemView[], sum: { done: number; total: number }): number {
-  if (sum.total === 0) return 0;
-  const percent = Math.floor((sum.done / sum.total) * 100);
-  return items.every((i) => i.state === 'done' || i.state === 'cancelled' || isBlocked(i)) ? percent : Math.min(99, percent);
-}
 
 function downloadQueueJson(data: unknown): void {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -66,11 +44,17 @@ function TransferList({ items, actions }: { items: TransferItemView[]; actions: 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0, flex: 1 }} data-testid="transfer-list-upload">
       <div data-testid="transfer-overall-upload" style={{ marginBottom: 4 }}>
-        <Progress percent={percent} size="small" aria-label="全部传输的总进度" />
+        <Progress percent={percent} size="small" status={overallStatus(items, sum)} aria-label="全部传输的总进度" />
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {formatSize(sum.done)}/{formatSize(sum.total)}
           {sum.speed > 0 ? ` · ${formatSize(sum.speed)}/s · 剩余 ${formatEta(sum.eta)}` : ''}
         </Typography.Text>
+        {sum.failed > 0 && (
+          <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid="transfer-failed-count">
+            {' · '}
+            {sum.failed} 项失败
+          </Typography.Text>
+        )}
       </div>
       <Space size={4} wrap style={{ marginBottom: 6 }}>
         <Button size="small" onClick={bulk(() => engine.pauseAll(), '全部暂停')} disabled={unfinished === 0} data-testid="transfer-pause-all">
@@ -79,7 +63,7 @@ function TransferList({ items, actions }: { items: TransferItemView[]; actions: 
         <Button size="small" onClick={bulk(() => engine.resumeAll(), '全部继续')} disabled={unfinished === 0} data-testid="transfer-resume-all">
           全部继续
         </Button>
-        <Button size="small" onClick={bulk(() => engine.retryAll(), '全部重试')} disabled={!items.some((i) => i.state === 'failed' && !isBlocked(i))} data-testid="transfer-retry-all">
+        <Button size="small" onClick={bulk(() => engine.retryAll(), '全部重试')} disabled={!items.some((i) => isFailed(i) && !needsRename(i))} data-testid="transfer-retry-all">
           全部重试
         </Button>
         <Button size="small" danger onClick={bulk(() => engine.cancelAll(), '全部取消')} disabled={unfinished === 0} data-testid="transfer-cancel-all">
@@ -182,6 +166,7 @@ function TransferPanelContent({ phone, expanded, setOpen }: { phone: boolean; ex
   const { message } = useFeedback();
   const expand = useCallback(() => setOpen(true), [setOpen]);
   useTransferEngine(expand);
+  const [renaming, setRenaming] = useState<TransferItemView | null>(null);
 
   const actions = useMemo<TransferRowActions>(() => {
     const engine = getEngine();
@@ -193,6 +178,8 @@ function TransferPanelContent({ phone, expanded, setOpen }: { phone: boolean; ex
         void engine.reattach(id, file).then((ok) => {
           if (!ok) message.error('所选文件与原文件不一致');
         }, fail('重新选择文件')),
+      onRename: setRenaming,
+      onRemove: (id) => void engine.remove(id).catch(fail('移除')),
     };
   }, [message]);
 
@@ -200,7 +187,7 @@ function TransferPanelContent({ phone, expanded, setOpen }: { phone: boolean; ex
     const sorted = [...snapshot.items].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
     const lists = { uploads: [] as TransferItemView[], blocked: [] as TransferItemView[], running: 0 };
     for (const item of sorted) {
-      if (!isFinished(item) && !isBlocked(item)) lists.running++;
+      if (isUnderWay(item)) lists.running++;
       if (isBlocked(item)) lists.blocked.push(item);
       else lists.uploads.push(item);
     }
@@ -220,6 +207,7 @@ function TransferPanelContent({ phone, expanded, setOpen }: { phone: boolean; ex
   return (
     <>
       {!expanded && <TransferRail running={running} items={uploads} roleText={roleText} role={role} onOpen={() => setOpen(true)} />}
+      <RenameItemDialog item={renaming} onRename={(id, name) => getEngine().rename(id, name)} onClose={() => setRenaming(null)} />
       {expanded && (
         <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '12px', borderBottom: '1px solid #f0f0f0' }}>
           {!phone && (
@@ -264,9 +252,10 @@ function TransferPanelContent({ phone, expanded, setOpen }: { phone: boolean; ex
  * progress, and whether this tab runs them. A click anywhere on it opens the panel.
  */
 function TransferRail({ running, items, role, roleText, onOpen }: { running: number; items: TransferItemView[]; role: TabRole | null; roleText: string; onOpen: () => void }) {
-  const active = items.filter((i) => !isFinished(i));
+  const active = items.filter(isUnderWay);
   const sum = overall(active);
   const percent = overallPercent(active, sum);
+  const failed = items.filter(isFailed).length;
   return (
     <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 12, padding: '12px 0', cursor: 'pointer', flex: 1 }} onClick={onOpen}>
       <Button
@@ -286,6 +275,12 @@ function TransferRail({ running, items, role, roleText, onOpen }: { running: num
         <SwapOutlined style={{ fontSize: 18, color: running > 0 ? '#0958d9' : 'rgba(0,0,0,0.65)' }} aria-hidden />
       </Badge>
       {running > 0 && <Progress type="circle" percent={percent} size={32} aria-label="全部传输的总进度" data-testid="transfer-rail-progress" />}
+      {failed > 0 && (
+        <span role="img" aria-label={`${failed} 项上传失败`} title={`${failed} 项上传失败，打开传输列表处理`} data-testid="transfer-rail-failed" style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', color: '#cf1322', fontSize: 12 }}>
+          <ExclamationCircleOutlined style={{ fontSize: 16 }} aria-hidden />
+          {failed}
+        </span>
+      )}
       <span
         role="img"
         aria-label={roleText}
@@ -305,13 +300,16 @@ function TransferRail({ running, items, role, roleText, onOpen }: { running: num
  */
 export function TransferBadgeButton() {
   const snapshot = useAtomValue(transferSnapshotAtom);
-  const active = snapshot.items.filter((i) => !isFinished(i) && !isBlocked(i));
+  const active = snapshot.items.filter(isUnderWay);
+  const failed = snapshot.items.filter(isFailed).length;
   const sum = overall(active);
   const percent = overallPercent(active, sum);
+  // Nothing under way but something failed: say so (red) instead of a percentage that will not move.
+  const label = active.length > 0 ? `传输 ${percent}%` : failed > 0 ? `${failed} 项失败` : '传输列表';
   return (
     <Badge count={active.length} size="small">
-      <Button shape="round" type="primary" icon={<SwapOutlined />} style={{ height: PHONE_FLOAT_HEIGHT_PX, paddingInline: 16, boxShadow: '0 4px 12px rgba(0,0,0,.2)' }} data-testid="transfer-sheet-button" aria-label="打开传输列表">
-        {active.length > 0 ? `传输 ${percent}%` : '传输列表'}
+      <Button shape="round" type="primary" danger={active.length === 0 && failed > 0} icon={<SwapOutlined />} style={{ height: PHONE_FLOAT_HEIGHT_PX, paddingInline: 16, boxShadow: '0 4px 12px rgba(0,0,0,.2)' }} data-testid="transfer-sheet-button" aria-label="打开传输列表">
+        {label}
       </Button>
     </Badge>
   );

@@ -1,5 +1,5 @@
 import type { HoldReason } from '../../../common/transfer/checks';
-import type { HeldDecision, TransferItemView } from '../../../common/transfer/engine-api';
+import type { FailReason, HeldDecision, TransferItemView } from '../../../common/transfer/engine-api';
 import type { TransferState } from '../../../common/transfer/states';
 
 export const STATE_LABELS: Record<TransferState, string> = {
@@ -20,8 +20,8 @@ export function stateLabel(item: Pick<TransferItemView, 'state'>): string {
   return item.state === 'hashing' ? `${STATE_LABELS.hashing}…` : STATE_LABELS[item.state];
 }
 
-/** Why an item waits for the user, or why it was intercepted. */
-export const HOLD_REASON_LABELS: Record<HoldReason | 'blockedType', string> = {
+/** Why an item waits for the user, or why it failed for good. */
+export const HOLD_REASON_LABELS: Record<HoldReason | FailReason, string> = {
   exists: '目标文件夹中已有同名文件',
   existsNotYours: '目标文件夹中已有他人的同名文件，您无权覆盖',
   sensitive: '文件名包含敏感内容，请确认是否继续上传',
@@ -29,7 +29,13 @@ export const HOLD_REASON_LABELS: Record<HoldReason | 'blockedType', string> = {
   fileMissing: '浏览器已无法读取原文件，请重新选择该文件',
   unauthorized: '登录已失效，请重新登录后重试',
   blockedType: '该文件类型不允许上传',
+  badName: '名称不符合命名规则，请重命名后上传',
 };
+
+/** A failed item whose name the server refuses: offered 重命名 and 移除, never 重试 (it would fail again). */
+export function needsRename(item: Pick<TransferItemView, 'state' | 'holdReason'>): boolean {
+  return item.state === 'failed' && item.holdReason === 'badName';
+}
 
 /** A choice offered for a held item: a decision, or picking the file again. */
 export type HeldChoice = { kind: 'decide'; decision: HeldDecision; label: string } | { kind: 'reattach'; label: string } | { kind: 'retry'; label: string };

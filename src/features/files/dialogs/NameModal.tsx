@@ -2,10 +2,12 @@ import { Form, Input, Modal, type InputRef } from 'antd';
 import { useRef, useState } from 'react';
 import { NAME_MAX_LENGTH } from '../../../../common/constants';
 import { checkFileName, checkIdentifierName } from '../../../../common/validation/names';
+import { NameFix } from '../../../components/NameFix';
 
 /**
  * A modal asking for a name, validated on the client with the spec §5 rule that applies (Chinese
- * messages from common/validation): 'file' forbids | , / < > * ? \ [ ] (files and folders);
+ * messages from common/validation), as it is typed: 'file' forbids | , / < > * ? \ [ ] (files and
+ * folders) and offers the name with their full-width twins in one click;
  * 'identifier' allows only Chinese, letters, digits and underscore (group names). `onSubmit` rejects when the server refuses (the API client shows why),
  * which keeps the modal open.
  */
@@ -41,6 +43,11 @@ export function NameModal({
     el.setSelectionRange(0, selectUntil ?? el.value.length);
   }
 
+  const typed = Form.useWatch('name', form) as string | undefined;
+  const fix = (name: string): void => {
+    form.setFieldValue('name', name);
+    form.validateFields(['name']).catch(() => undefined);
+  };
   const problemOf = (value: string) => (rule === 'file' ? checkFileName : checkIdentifierName)(value);
 
   async function ok() {
@@ -75,7 +82,9 @@ export function NameModal({
         <Form.Item
           name="name"
           label="名称"
-          validateTrigger="onBlur"
+          // Checked as it is typed: the reason shows at once (and the full-width fix under it).
+          validateTrigger="onChange"
+          extra={rule === 'file' ? <NameFix value={typed ?? initialName} onFix={fix} testId={`${inputTestId}-fix`} /> : undefined}
           rules={[
             {
               validator: async (_rule, value: string | undefined) => {

@@ -4,6 +4,7 @@ import { NAME_MAX_LENGTH } from '../../../../common/constants';
 import type { CreateTxtRequest, KeepOnCreateTxtRequest } from '../../../../common/api/endpoints/files';
 import { TEXT_FILE_MAX_BYTES, type CreateTxtResponse, type KeepOnCreateTxtResponse } from '../../../../common/api/types';
 import { checkFileName } from '../../../../common/validation/names';
+import { NameFix } from '../../../components/NameFix';
 import type { FolderScope } from '../files-api';
 
 interface Held {
@@ -36,6 +37,11 @@ export function TextFileModal({
   onClose: () => void;
 }) {
   const [form] = Form.useForm<{ name: string; content: string }>();
+  const typedName = Form.useWatch('name', form) as string | undefined;
+  const fixName = (name: string): void => {
+    form.setFieldValue('name', name);
+    form.validateFields(['name']).catch(() => undefined);
+  };
   const [busy, setBusy] = useState(false);
   const [held, setHeld] = useState<Held | null>(null);
 
@@ -84,7 +90,9 @@ export function TextFileModal({
           <Form.Item
             name="name"
             label="文件名"
-            validateTrigger="onBlur"
+            // Checked as it is typed: the reason shows at once (and the full-width fix under it).
+            validateTrigger="onChange"
+            extra={<NameFix value={typedName ?? '新建文本文档.txt'} onFix={fixName} testId="txt-name-fix" />}
             rules={[
               {
                 validator: async (_r, value: string | undefined) => {

@@ -7,6 +7,8 @@ import { useFeedback } from '../../../lib/feedback/feedback';
 import { checkPickedFiles } from '../files-api';
 import { acceptedCount, groupsFor, queuedText, refusedText, sortPick, type ClashChoice, type SortedPick } from './upload-clash';
 import { UploadClashDialog, type UploadClashQuestion } from './UploadClashDialog';
+import { UploadNameDialog, type UploadNameAnswer, type UploadNameQuestion } from './UploadNameDialog';
+import { applyNameChoices, findNameIssues, renamedFile } from './upload-names';
 
 /** Non-API failures (the API client has already shown its own). */
 export function errorText(e: unknown, fallback: string): string | null {
@@ -17,14 +19,18 @@ export function errorText(e: unknown, fallback: string): string | null {
 /**
  * Uploads into the open folder through the transfer engine: picked files, a picked folder, or
  * whatever is dropped on the page. `target` null = this page takes no uploads. Picked files are
- * checked first: a name the folder already has is asked about in a dialog naming the folder
- * (`dialog`, rendered by the page) before anything is queued, and the toast counts only the files
- * that will really be uploaded.
+ * checked first, before anything is queued, in dialogs the page renders (`dialog`): names the rule
+ * refuses (file names, and the folders of a folder upload) are shown with the reason and offered
+ * their full-width twins, another name or 跳过 (UploadNameDialog); then a name the folder already
+ * has is asked about in a dialog naming the folder. The toast counts only the files that will really
+ * be uploaded.
  */
 export function useBrowserUploads(target: UploadTarget | null, folderName: string): { upload(files: File[]): Promise<void>; uploadFolder(entries: FolderEntry<File>[]): Promise<void>; drop: ReturnType<typeof useFileDrop>; dialog: ReactNode } {
   const { message } = useFeedback();
   const [question, setQuestion] = useState<UploadClashQuestion | null>(null);
   const answer = useRef<((choice: ClashChoice) => void) | null>(null);
+  const [nameQuestion, setNameQuestion] = useState<UploadNameQuestion | null>(null);
+  const nameAnswer = useRef<((answer: UploadNameAnswer) => void) | null>(null);
   const failed = (e: unknown): void => {
     const text = errorText(e, '无法开始上传');
     if (text) message.error(text);
@@ -44,9 +50,33 @@ export function useBrowserUploads(target: UploadTarget | null, folderName: strin
     answer.current = null;
   }
 
-  async function upload(files: File[]) {
+  /**
+   * The pick's paths (lone files' names, or folder entries' relative paths) as they will be queued:
+   * unchanged when every name passes; else after the user's answer, null for each path left out.
+   * Resolves null when the user cancelled the upload.
+   */
+  function settleNames(paths: string[]): Promise<Array<string | null> | null> {
+    const issues = findNameIssues(paths);
+    if (issues.length === 0) return Promise.resolve(paths);
+    return new Promise((resolve) => {
+      nameAnswer.current = (choices) => resolve(choices && applyNameChoices(paths, issues, choices));
+      setNameQuestion({ issues, files: paths.length });
+    });
+  }
+
+  function onNameAnswer(choices: UploadNameAnswer): void {
+    setNameQuestion(null);
+    nameAnswer.current?.(choices);
+    nameAnswer.current = null;
+  }
+
+  async function upload(picked: File[]) {
     if (!target) return;
     try {
+      const named = await settleNames(picked.map((f) => f.name));
+      if (!named) return;
+      const files = picked.flatMap((file, i) => (named[i] ? [renamedFile(file, named[i])] : []));
+      if (files.length === 0) return;
       const pick = await checkPickedFiles(files, target).then(
         (results) => sortPick(files, results),
         // Check unavailable: queue as they are; the engine checks again and holds a clash for a decision.
@@ -63,9 +93,16 @@ export function useBrowserUploads(target: UploadTarget | null, folderName: strin
     }
   }
 
-  async function uploadFolder(entries: FolderEntry<File>[]) {
+  async function uploadFolder(picked: FolderEntry<File>[]) {
     if (!target) return;
     try {
+      const named = await settleNames(picked.map((e) => e.relativePath));
+      if (!named) return;
+      const entries = picked.flatMap((entry, i) => {
+        const path = named[i];
+        return path ? [{ relativePath: path, file: renamedFile(entry.file, path.slice(path.lastIndexOf('/') + 1)) }] : [];
+      });
+      if (entries.length === 0) return;
       // Type and space only: the names inside are checked against their own folders by the engine.
       const files = entries.map((e) => e.file);
       const refused = await checkPickedFiles(files, target).then(
@@ -83,11 +120,23 @@ export function useBrowserUploads(target: UploadTarget | null, folderName: strin
   }
 
   function uploadPicked({ files, folderEntries }: PickedFiles) {
-    if (files.length > 0) void upload(files);
-    if (folderEntries.length > 0) void uploadFolder(folderEntries);
-    if (files.length === 0 && folderEntries.length === 0) message.info('没有可上传的文件（空文件夹不会上传）');
+    if (files.length === 0 && folderEntries.length === 0) {
+      message.info('没有可上传的文件（空文件夹不会上传）');
+      return;
+    }
+    // One after the other: each may ask its questions (names, clashes), and a dialog holds one at a time.
+    void (async () => {
+      if (files.length > 0) await upload(files);
+      if (folderEntries.length > 0) await uploadFolder(folderEntries);
+    })();
   }
 
   const drop = useFileDrop(uploadPicked, failed);
-  return { upload, uploadFolder, drop, dialog: <UploadClashDialog question={question} onAnswer={onAnswer} /> };
+  const dialog = (
+    <>
+      <UploadNameDialog question={nameQuestion} onAnswer={onNameAnswer} />
+      <UploadClashDialog question={question} onAnswer={onAnswer} />
+    </>
+  );
+  return { upload, uploadFolder, drop, dialog };
 }
