@@ -8,6 +8,11 @@
  *  - Lighthouse (12.x, driving the same Chromium) on the login page and on 个人文件 logged in:
  *    performance (the median of five loads), accessibility and best-practices; each metric is the
  *    lower of the two pages.
+ *  - The link page an outsider opens (issue 44): a file's link with an extraction code, cold (a fresh
+ *    browser context per round), navigation → the code entry naming the sharer and the file
+ *    (`linkCodePageMs`, the median of BENCH_LINK_ROUNDS rounds, goal ≤ 1,000 ms), its first contentful
+ *    paint (`linkCodePageFcpMs`), its compressed JS (`linkCodePageJsKB`) and the login form timed at the
+ *    same moments (`linkCodePageLoginMs`, reference). tests/bench/lib/link-page-paint.ts.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,12 +23,20 @@ import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_MISSING_MESSAGE, findChromium } from '../../support/chromium';
 import { runLighthouse, type LighthouseCategory } from '../../support/lighthouse';
 import { startNpmStart } from '../../support/npm-start';
+import { API } from '../../../common/api/paths';
+import type { LinkInfo } from '../../../common/api/sharing';
+import { loggedInClient, uploadFile, withDb, type TestServer } from '../../server/helpers';
 import { logIn } from '../lib/browser-login';
+import { measureLinkPagePaint } from '../lib/link-page-paint';
 import { median } from '../lib/median';
 import type { BenchModule, BenchRow } from '../lib/report';
 
 const LOGIN_JS_BUDGET_KB = 200;
 const PERSONAL_JS_BUDGET_KB = 350;
+/** The link page's code entry, cold, naming sharer and file (issue 44). */
+const LINK_CODE_PAGE_BUDGET_MS = 1000;
+const LINK_ROUNDS = Math.max(1, Number(process.env.BENCH_LINK_ROUNDS ?? 9));
+const LINK_FILE = '季度报告.pdf';
 
 /** Compressed bytes (transfer size of each response) and count of the scripts the page has loaded so far. */
 function scriptCounter(page: Page): () => { bytes: number; files: number } {
@@ -91,7 +104,7 @@ async function lighthouseScores(url: string, cookie: string | null): Promise<Sco
 
 export const deliveryBenchmark: BenchModule = {
   name: 'delivery',
-  columns: ['page', 'JS kB (compressed)', 'JS files', 'budget kB', 'performance', 'accessibility', 'best practices', 'performance metrics (ms)'],
+  columns: ['page', 'JS kB (compressed)', 'JS files', 'budget kB', 'performance', 'accessibility', 'best practices', 'performance metrics (ms)', 'cold paint ms (median; runs)', 'budget ms'],
   async run() {
     const chromePath = findChromium();
     if (!chromePath) throw new Error(CHROMIUM_MISSING_MESSAGE);
@@ -116,6 +129,15 @@ export const deliveryBenchmark: BenchModule = {
       const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
       await context.close();
 
+      const server = { baseUrl: app.baseUrl, dataDir } as TestServer;
+      const admin = await loggedInClient(server);
+      const file = await uploadFile(admin, Buffer.from('%PDF-1.4 bench'), LINK_FILE, { chunkSize: 16 * 1024 * 1024 });
+      if (file.status !== 200) throw new Error(`upload: ${JSON.stringify(file.body)}`);
+      const made = await admin.post<{ data: LinkInfo }>(API.linkCreate, { fileId: file.body.data.id, code: 'k7m2', validityDays: 7, downloadLimit: 3, previewOnly: false });
+      if (made.status !== 200) throw new Error(`link: ${JSON.stringify(made.body)}`);
+      const sharer = await withDb(server, (db) => (db.prepare("select nick_name from users where username = 'admin'").get() as { nick_name: string }).nick_name);
+      const link = await measureLinkPagePaint(browser, app.baseUrl, { token: made.body.data.token, sharer, fileName: LINK_FILE }, LINK_ROUNDS);
+
       const login = await lighthouseScores(app.baseUrl + '/login', null);
       const personal = await lighthouseScores(app.baseUrl + '/main/file/personal', cookie);
       const rows: BenchRow[] = [
@@ -123,6 +145,10 @@ export const deliveryBenchmark: BenchModule = {
         {
           label: '个人文件 (after login)',
           cells: { 'JS kB (compressed)': String(personalJsKB), 'JS files': String(personalJsFiles), 'budget kB': String(PERSONAL_JS_BUDGET_KB), performance: String(personal.performance), accessibility: String(personal.accessibility), 'best practices': String(personal.bestPractices), 'performance metrics (ms)': personal.timings },
+        },
+        {
+          label: `link page (/shareLink, code entry${link.named ? ' naming sharer and file' : ', names neither sharer nor file'}; login ${link.loginMs} ms at the same moments)`,
+          cells: { 'JS kB (compressed)': String(link.jsKB), 'cold paint ms (median; runs)': `${link.codePageMs}; FCP ${link.fcpMs}; runs ${link.codePageRuns.join(', ')}`, 'budget ms': String(LINK_CODE_PAGE_BUDGET_MS) },
         },
       ];
       return {
@@ -138,6 +164,13 @@ export const deliveryBenchmark: BenchModule = {
           personalPerformanceRuns: personal.performanceRuns.join(' '),
           lighthouseAccessibility: Math.min(login.accessibility, personal.accessibility),
           lighthouseBestPractices: Math.min(login.bestPractices, personal.bestPractices),
+          linkCodePageMs: link.codePageMs,
+          linkCodePageRuns: link.codePageRuns.join(' '),
+          linkCodePageFcpMs: link.fcpMs,
+          linkCodePageJsKB: link.jsKB,
+          linkCodePageLoginMs: link.loginMs,
+          linkCodePageNamed: link.named ? 1 : 0,
+          linkCodePageBudgetMs: LINK_CODE_PAGE_BUDGET_MS,
         },
       };
     } finally {
