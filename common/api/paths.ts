@@ -190,6 +190,7 @@ export const API = {
   linkUpdate: '/api/v2/shareLink/update',
   linkRevoke: '/api/v2/shareLink/revoke',
   linkMine: '/api/v2/shareLink/mine',
+  linkSummary: '/api/v2/shareLink/summary',
   linkOpen: '/api/v2/shareLink/open',
   linkList: '/api/v2/shareLink/list',
   linkDownload: '/api/v2/shareLink/download',

@@ -192,6 +192,28 @@ export interface MyLinksResponse {
 // ---- the visitor's side (public unless the tenant's publicDownLoad switch is off) -----------------
 
 
+/**
+ * What a link's page shows before the code (issue 44; `LINKS.summary`): enough for the visitor to know
+ * who sent what, as Baidu Netdisk and Seafile show on their code pages, and nothing of the contents:
+ * the sharer's display name (no id, account, phone or department), the shared entry's own name, its
+ * kind and, for a file only, its size (a folder's size or count would tell what it holds; its list
+ * waits for the code), the expiry and whether the link is preview-only. Not how often it was opened or
+ * downloaded. An unknown token and a revoked or expired link answer alike (LINK_GONE); a tenant that
+ * wants a session answers 401 to anyone else, as the link's other calls do.
+ */
+export interface LinkSummary {
+  /** The code is asked before the link opens (else the page opens it at once). */
+  needCode: boolean;
+  sharedBy: { nickName: string };
+  name: string;
+  isDir: boolean;
+  kind: FileKind;
+  /** Bytes of a shared file; null for a folder. */
+  size: number | null;
+  expiresAt: number | null;
+  previewOnly: boolean;
+}
+
 export type LinkOpenResponse = { needCode: true } | ({ needCode: false } & LinkVisit);
 
 export interface LinkVisit {

@@ -28,6 +28,10 @@ export function registerLinkRoutes(
   route(app, LINKS.revoke, async (request) => ({ data: await links.revoke(callerOf(request), request.body.ids) }));
   route(app, LINKS.mine, async (request) => ({ data: await links.mine(callerOf(request), request.body) }));
 
+  route(app, LINKS.summary, async (request, reply) => {
+    noReferrer(reply);
+    return { data: await visits.summary(visitorOf(request), request.body) };
+  });
   route(app, LINKS.open, async (request, reply) => {
     noReferrer(reply);
     return { data: await visits.open(visitorOf(request), request.body) };

@@ -9,6 +9,7 @@ import {
   type LinkListResponse,
   type LinkOpenResponse,
   type LinkSaveResponse,
+  type LinkSummary,
   type MyLinksResponse,
   type ShareState,
 } from '../sharing';
@@ -59,6 +60,10 @@ export type MyLinksRequest = Static<typeof MyLinksBody>;
 export const LinkOpenBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }), code: Type.Optional(Type.String({ maxLength: 16 })) });
 export type LinkOpenRequest = Static<typeof LinkOpenBody>;
 
+/** The link's page before the code (LinkSummary says what it tells and what not). */
+export const LinkSummaryBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false });
+export type LinkSummaryRequest = Static<typeof LinkSummaryBody>;
+
 /** One folder of the link (parentId null = the link's root folder). */
 export const LinkListBody = Type.Object({ visit: Visit, parentId: NullableId, cursor: Type.Optional(NullableCursor), pageSize: Type.Optional(PageSize) });
 export type LinkListRequest = Static<typeof LinkListBody>;
@@ -88,6 +93,8 @@ export const LINKS = {
   revoke: endpoint({ method: 'POST', path: API.linkRevoke, access: member, action: 'link.revoke', body: ShareIdsBody, response: data<{ revoked: number }>() }),
   /** 我的分享, links with their counts. */
   mine: endpoint({ method: 'POST', path: API.linkMine, access: member, action: null, body: MyLinksBody, response: data<MyLinksResponse>() }),
+  /** Not an action (the open is): a view of the code page, like today's `open` without a code. */
+  summary: endpoint({ method: 'POST', path: API.linkSummary, access: visitor, action: null, body: LinkSummaryBody, response: data<LinkSummary>() }),
   open: endpoint({ method: 'POST', path: API.linkOpen, access: visitor, action: 'link.open', body: LinkOpenBody, response: data<LinkOpenResponse>() }),
   list: endpoint({ method: 'POST', path: API.linkList, access: visitor, action: null, body: LinkListBody, response: data<LinkListResponse>() }),
   /** Counts; DEP10213 past the limit. Answers the ticket's address (`GET linkFilePrefix<ticket>`). */

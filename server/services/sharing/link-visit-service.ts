@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ERRORS } from '../../../common/api/errors';
 import { API } from '../../../common/api/paths';
-import { LINK_TICKET_TTL_MS, LINK_VISIT_TTL_MS, type LinkDownloadResponse, type LinkEntry, type LinkListResponse, type LinkOpenResponse, type LinkSaveResponse } from '../../../common/api/sharing';
-import type { LinkDownloadRequest, LinkListRequest, LinkOpenRequest, LinkSaveRequest } from '../../../common/api/endpoints/links';
+import { LINK_TICKET_TTL_MS, LINK_VISIT_TTL_MS, type LinkDownloadResponse, type LinkEntry, type LinkListResponse, type LinkOpenResponse, type LinkSaveResponse, type LinkSummary } from '../../../common/api/sharing';
+import type { LinkDownloadRequest, LinkListRequest, LinkOpenRequest, LinkSaveRequest, LinkSummaryRequest } from '../../../common/api/endpoints/links';
 import { viewsOnly } from '../../../common/api/byte-access';
 import { fileKindOf } from '../../../common/files/kind';
 import type { FilesTable, ShareLinksTable } from '../../db/schema';
@@ -84,6 +84,29 @@ export class LinkVisitService {
 
   private codeDigest(link: ShareLinksTable): string {
     return link.code_sealed === null ? '-' : SharingSecrets.hash(this.deps.secrets.open(link.code_sealed)).slice(0, 16);
+  }
+
+  /**
+   * What the link's page shows before the code (LinkSummary: who shared what, until when; nothing of
+   * the contents). Not an access of the link: neither recorded nor counted as a view, like `open`
+   * without a code. An unknown token answers as a revoked or expired link does.
+   */
+  async summary(visitor: Visitor, req: LinkSummaryRequest, now = Date.now()): Promise<LinkSummary> {
+    const link = TOKEN_PATTERN.test(req.token) ? await this.deps.links.findByTokenHash(SharingSecrets.hash(req.token)) : undefined;
+    if (!link) throw new AppError(ERRORS.LINK_GONE);
+    const { root } = await this.live(visitor, link, now);
+    const isDir = root.is_dir === 1;
+    const owner = (await this.deps.files.nickNames([link.owner_id])).get(link.owner_id) ?? '';
+    return {
+      needCode: link.code_sealed !== null,
+      sharedBy: { nickName: owner },
+      name: root.name,
+      isDir,
+      kind: fileKindOf(root.name, isDir),
+      size: isDir ? null : Number(root.size),
+      expiresAt: link.expires_at === null ? null : Number(link.expires_at),
+      previewOnly: link.preview_only === 1,
+    };
   }
 
   async open(visitor: Visitor, req: LinkOpenRequest, now = Date.now()): Promise<LinkOpenResponse> {
