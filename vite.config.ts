@@ -288,6 +288,8 @@ function directImportsFromAntd(): Plugin {
  * With the hint it compiles them all on a background thread while the file streams in (Chrome 136+;
  * other engines read a comment).
  */
+const FIRST_SCREEN_CHUNKS = ['boot', 'shell', 'common', 'link-boot', 'link-shell'];
+
 export function compileFirstScreensEagerly(): Plugin {
   return {
     name: 'drive-compile-first-screens-eagerly',
@@ -298,7 +300,7 @@ export function compileFirstScreensEagerly(): Plugin {
       order: 'post',
       handler(_options, bundle) {
         for (const chunk of Object.values(bundle)) {
-          if (chunk.type === 'chunk' && (chunk.name === 'boot' || chunk.name === 'shell')) chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
+          if (chunk.type === 'chunk' && (FIRST_SCREEN_CHUNKS.includes(chunk.name) || (chunk.isEntry && chunk.name === 'link'))) chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
         }
       },
     },
@@ -306,7 +308,7 @@ export function compileFirstScreensEagerly(): Plugin {
 }
 
 interface ChunkingGraph {
-  getModuleInfo(id: string): { importedIds: readonly string[] } | null;
+  getModuleInfo(id: string): { importedIds: readonly string[]; dynamicallyImportedIds?: readonly string[] } | null;
 }
 
 /**
@@ -319,25 +321,44 @@ interface ChunkingGraph {
  * - `shell`: the rest of what the shell (src/app/MainShell.tsx) needs before it renders.
  * The login page's own rest, and every lazy chunk, are cut as the bundler cuts them; pages inside the
  * shell import from `shell`, which has loaded by then.
+ * - the link pages (link.html, src/link-main.tsx: an outsider's page of a share link) must never import
+ *   `boot` (a chunk holding an entry module runs it when imported: the whole app would start over the
+ *   link page) nor pay for `shell`. What their code page needs that the first screens also need is
+ *   `common` (React and a few modules; both entries import it); what their later parts (the opened
+ *   link, antd) share with `boot` or `shell` is `link-boot` or `link-shell`, which `boot` and `shell`
+ *   import in turn — the same bytes for the app, split in more files.
  */
-export function firstScreenGroups(roots: { entry: string; login: string; shell: string }) {
-  let groupOf: Map<string, 'boot' | 'shell'> | null = null;
-  const closure = (graph: ChunkingGraph, root: string) => reachableFrom(root, (id) => graph.getModuleInfo(id)?.importedIds ?? []);
-  return [
-    {
-      debugName: 'first screens',
-      // Asked only about the modules the bundle keeps; the closures also pass through ones it dropped (barrels).
-      name: (id: string, graph: ChunkingGraph): 'boot' | 'shell' | null => {
-        if (!groupOf) {
-          const [entry, login, shell] = [closure(graph, roots.entry), closure(graph, roots.login), closure(graph, roots.shell)];
-          groupOf = new Map();
-          for (const module of shell) groupOf.set(module, login.has(module) ? 'boot' : 'shell');
-          for (const module of entry) groupOf.set(module, 'boot');
-        }
-        return groupOf.get(id) ?? null;
-      },
+export function firstScreenGroups(roots: { entry: string; login: string; shell: string; link: string }) {
+  type Group = 'boot' | 'shell' | 'common' | 'link-boot' | 'link-shell';
+  let groupOf: Map<string, Group> | null = null;
+  const closure = (graph: ChunkingGraph, root: string, dynamic = false) =>
+    reachableFrom(root, (id) => {
+      const info = graph.getModuleInfo(id);
+      return info ? (dynamic ? [...info.importedIds, ...(info.dynamicallyImportedIds ?? [])] : info.importedIds) : [];
+    });
+  const groupsOf = (graph: ChunkingGraph): Map<string, Group> => {
+    if (groupOf) return groupOf;
+    const [entry, login, shell, link, linkLater] = [closure(graph, roots.entry), closure(graph, roots.login), closure(graph, roots.shell), closure(graph, roots.link), closure(graph, roots.link, true)];
+    groupOf = new Map();
+    for (const module of shell) groupOf.set(module, login.has(module) ? 'boot' : 'shell');
+    for (const module of entry) groupOf.set(module, 'boot');
+    for (const module of linkLater) {
+      const group = groupOf.get(module);
+      if (group) groupOf.set(module, link.has(module) ? 'common' : group === 'boot' ? 'link-boot' : 'link-shell');
+    }
+    return groupOf;
+  };
+  // Matched in this order, and a group takes its modules' imports along: each is closed under imports
+  // except for what an earlier one took.
+  const group = (debugName: string, names: readonly Group[]) => ({
+    debugName,
+    // Asked only about the modules the bundle keeps; the closures also pass through ones it dropped (barrels).
+    name: (id: string, graph: ChunkingGraph): Group | null => {
+      const found = groupsOf(graph).get(id);
+      return found && names.includes(found) ? found : null;
     },
-  ];
+  });
+  return [group('the link code page and the first screens', ['common']), group('the link pages later and boot', ['link-boot']), group('the link pages later and the shell', ['link-shell']), group('first screens', ['boot', 'shell'])];
 }
 
 /** The package (or source file) a module belongs to, for the chunk report: 'antd/es/table', '@rc-component/tree', '/src/…'. */
@@ -461,8 +482,12 @@ export default defineConfig(({ mode }) => ({
     emptyOutDir: true,
     chunkSizeWarningLimit: 2048,
     rolldownOptions: {
+      // The app, and the pages an outsider opens from a share link (common/api/sharing.ts linkEntryOf).
+      input: { index: fromHere('index.html'), link: fromHere('link.html') },
       output: {
-        codeSplitting: { groups: firstScreenGroups({ entry: fromHere('src/main.tsx'), login: fromHere('src/features/auth/login.ts'), shell: fromHere('src/app/MainShell.tsx') }) },
+        codeSplitting: {
+          groups: firstScreenGroups({ entry: fromHere('src/main.tsx'), login: fromHere('src/features/auth/login.ts'), shell: fromHere('src/app/MainShell.tsx'), link: fromHere('src/link-main.tsx') }),
+        },
       },
     },
   },

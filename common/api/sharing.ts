@@ -162,6 +162,27 @@ export function shareLinkPath(token: string, page: 'shareLink' | 'downLoadM' | '
   return `/${page}/${encodeURIComponent(token)}`;
 }
 
+/** The pages an outsider lands on from a link, served by the link pages' own lean entry (link.html). */
+export type LinkEntryPage = { page: 'shareLink' | 'downLoadM'; token: string } | { page: 'downloadExceeded' };
+
+/**
+ * Which outsider's page a path is (`/shareLink/<token>`, `/downLoadM/<token>`, `/downloadExceeded`),
+ * or null: the server sends link.html for exactly these, and the link pages' router shows exactly these
+ * (anything else loads the app).
+ */
+export function linkEntryOf(pathname: string): LinkEntryPage | null {
+  if (/^\/downloadExceeded\/?$/.test(pathname)) return { page: 'downloadExceeded' };
+  const m = /^\/(shareLink|downLoadM)\/([^/]+)\/?$/.exec(pathname);
+  if (!m) return null;
+  let token: string;
+  try {
+    token = decodeURIComponent(m[2]!);
+  } catch {
+    return null;
+  }
+  return token ? { page: m[1] as 'shareLink' | 'downLoadM', token } : null;
+}
+
 
 
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../../common/api/errors';
+import { linkEntryOf } from '../../common/api/sharing';
 import { sendError } from '../http/error-handler';
 
 /**
@@ -18,10 +19,14 @@ const isApiPath = (url: string): boolean => url.startsWith('/api/') || url.start
 
 /**
  * Serves the built web app with a single-page-app fallback: any other GET that is not an API path
- * gets index.html, so client-side routes survive a reload. Unknown API paths answer 404 JSON.
+ * gets index.html, so client-side routes survive a reload — except the pages an outsider opens from a
+ * share link (common/api/sharing.ts linkEntryOf), which get link.html: their lean entry, without the
+ * internal app's boot. Unknown API paths answer 404 JSON.
  */
 export async function registerStaticRoutes(app: FastifyInstance, staticDir: string): Promise<void> {
   const hasApp = existsSync(path.join(staticDir, 'index.html'));
+  // A build without the link pages' entry (an older one) serves them the app, which has them too.
+  const hasLinkPages = existsSync(path.join(staticDir, 'link.html'));
   if (hasApp) {
     await app.register(fastifyStatic, {
       root: staticDir,
@@ -44,7 +49,8 @@ export async function registerStaticRoutes(app: FastifyInstance, staticDir: stri
     const url = request.url.split('?')[0] ?? '';
     if (hasApp && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(url)) {
       // index.html must not be cached, or users keep an old app after a deploy.
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+      const page = hasLinkPages && linkEntryOf(url) ? 'link.html' : 'index.html';
+      return reply.header('Cache-Control', 'no-cache').sendFile(page);
     }
     return sendError(reply, 404, ERRORS.ROUTE_NOT_FOUND.code, ERRORS.ROUTE_NOT_FOUND.message);
   });

@@ -3,8 +3,9 @@ import { AUTH } from '../../common/api/endpoints/auth';
 import { CONFIG } from '../../common/api/endpoints/config';
 import { api } from './api';
 import { endAccountSession } from './data/session';
+import { DEFAULT_HOME_URL, isSafeRelativeUrl } from './home-url';
 
-export const DEFAULT_HOME_URL = '/main/file/personal';
+export { DEFAULT_HOME_URL, isSafeRelativeUrl };
 
 /** Ends the session on the server and wipes this account's cache; a failure is ignored (the user leaves anyway). */
 export async function logout(): Promise<void> {
@@ -33,7 +34,3 @@ export async function fetchHomeUrlIfSignedIn(): Promise<string | null> {
   }
 }
 
-/** True for a same-origin relative path such as '/main/file/personal?dir=1' (not '//host', not 'http:'). */
-export function isSafeRelativeUrl(url: unknown): url is string {
-  return typeof url === 'string' && url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\');
-}

@@ -21,6 +21,7 @@ beforeAll(async () => {
   staticDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'drive-static-'));
   await fsp.mkdir(path.join(staticDir, 'assets'));
   await fsp.writeFile(path.join(staticDir, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/app-Ab12Cd34.js"></script></head><body></body></html>');
+  await fsp.writeFile(path.join(staticDir, 'link.html'), '<!doctype html><html><head><title>link pages</title><script type="module" src="/assets/link-Ab12Cd34.js"></script></head><body></body></html>');
   await fsp.writeFile(path.join(staticDir, 'assets', 'app-Ab12Cd34.js'), script);
   await fsp.writeFile(path.join(staticDir, 'assets', 'app-Ab12Cd34.js.br'), brotliCompressSync(script));
   await fsp.writeFile(path.join(staticDir, 'assets', 'app-Ab12Cd34.js.gz'), gzipSync(script));
@@ -83,6 +84,21 @@ describe('page responses', () => {
     const other = await get('/shareLinks');
     expect(other.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     await other.text();
+  });
+
+  it("an outsider's pages from a link get the link pages' lean entry (link.html), everything else the app", async () => {
+    for (const p of ['/shareLink/AbCdEfGhIjKlMnOpQrStUvWxYz012345', '/downLoadM/AbCdEfGhIjKlMnOpQrStUvWxYz012345', '/downloadExceeded', '/shareLink/AbCd?x=1']) {
+      const res = await get(p);
+      expect(res.status, p).toBe(200);
+      expect(await res.text(), p).toContain('link pages');
+      expect(res.headers.get('content-security-policy'), p).toBe(CONTENT_SECURITY_POLICY);
+      expect(res.headers.get('cache-control'), p).toBe('no-cache');
+    }
+    expect((await get('/shareLink/AbCd')).headers.get('referrer-policy')).toBe('no-referrer');
+    // In-app link pages, a bare /shareLink (paste a link: it needs a session), and the rest: the app.
+    for (const p of ['/openShareLink/AbCdEfGhIjKlMnOpQrStUvWxYz012345', '/shareLink', '/shareLink/a/b', '/login', '/main/file/personal']) {
+      expect(await (await get(p)).text(), p).not.toContain('link pages');
+    }
   });
 
   it('API answers are nosniff and keep their own policy', async () => {

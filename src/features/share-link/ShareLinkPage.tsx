@@ -1,45 +1,63 @@
-import { DownloadOutlined, EyeOutlined, FolderOutlined, SaveOutlined } from '@ant-design/icons';
-import { Alert, Breadcrumb, Button, Input, List, Space, Spin, Typography } from 'antd';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { ERRORS } from '../../../common/api/errors';
-import type { LinkEntry, LinkVisit } from '../../../common/api/sharing';
+import type { ApiCallError } from '../../../common/api/failure';
+import type { LinkSummary, LinkVisit } from '../../../common/api/sharing';
 import { LINK_CODE_LENGTH } from '../../../common/api/sharing';
-import { formatDateTime } from '../../../common/format/date';
-import { formatSize } from '../../../common/format/size';
 import { BrandMark } from '../../components/BrandMark';
-import { FileKindIcon } from '../../components/FileKindIcon';
-import { downloadFromLink, openLink, saveFromLink, useLinkFolder } from '../../lib/data/sharing';
-import { useFeedback } from '../../lib/feedback/feedback';
-import { LinkPreviewModal, linkPreviewMode } from './LinkPreviewModal';
+import { AntdFrame } from '../../components/antd-frame';
+import { PageLoading } from '../../components/PageLoading';
+import { plainLazy } from '../../components/plain-lazy';
+import { linkSummary, openLink } from '../../lib/data/link-visit';
+import { linkToast } from '../../lib/link-api';
+import { rememberLinkPage } from '../../lib/link-return';
+import { usePhone } from '../../lib/use-phone';
+import { LINK_PAGE_CSS } from './link-page-style';
+import { LinkSummaryCard } from './LinkSummaryCard';
+
+// The opened link (list, breadcrumb, preview) loads while the code is typed, not with the code page.
+const OpenedLink = plainLazy(() => import('./OpenedLink'), (m) => m.default);
 
 /** Codes whose answer the page shows itself (not as a toast). */
 const LINK_CODES: readonly string[] = [ERRORS.LINK_INVALID.code, ERRORS.LINK_GONE.code, ERRORS.LINK_TOO_MANY_ATTEMPTS.code, ERRORS.LINK_VISIT_EXPIRED.code];
 
-type State = { kind: 'loading' } | { kind: 'code'; error: string | null } | { kind: 'open'; visit: LinkVisit } | { kind: 'gone'; text: string };
+type State =
+  | { kind: 'loading' }
+  | { kind: 'code'; summary: LinkSummary | null; error: string | null }
+  | { kind: 'open'; visit: LinkVisit }
+  | { kind: 'gone' }
+  | { kind: 'failed' };
 
 /** The visit of this tab (a bearer key, 2 h): kept for the tab only, so a reload does not ask for the code again. */
 const visitKey = (token: string) => `share-link-visit:${token}`;
 
-function startDownload(url: string): void {
-  const a = document.createElement('a');
-  a.href = url;
-  a.rel = 'noreferrer';
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
+function savedVisit(token: string): LinkVisit | null {
+  const saved = sessionStorage.getItem(visitKey(token));
+  if (!saved) return null;
+  try {
+    return JSON.parse(saved) as LinkVisit;
+  } catch {
+    sessionStorage.removeItem(visitKey(token));
+    return null;
+  }
 }
+
+const errorCode = (e: unknown): string => (e as { errorCode?: string }).errorCode ?? '';
 
 /**
  * The visitor's page of a share link (/shareLink/<token>; /downLoadM/<token> on phones; /openShareLink
- * inside the app): the extraction code, then the shared file or folder tree with preview, download
- * (one file, or a ZIP of a selection or folder) and, for a visitor signed in to the tenant, save to
- * 个人文件. No login unless the tenant requires one (the server answers 401, the app goes to /login and
- * comes back). The page sends no referrer anywhere (its address holds the token).
+ * inside the app). First who shared what, until when (LinkSummary: nothing of the contents) with the
+ * extraction code; then the shared file or folder tree with preview, download (one file, or a ZIP of a
+ * selection or folder) and, for a visitor signed in to the tenant, save to 个人文件. No login unless
+ * the tenant requires one (the server answers 401, the app goes to /login and comes back); no page it
+ * leads to offers the internal login. The page sends no referrer anywhere (its address holds the token).
  */
 export function ShareLinkPage({ token, compact = false, inApp = false }: { token: string; compact?: boolean; inApp?: boolean }) {
-  const { message } = useFeedback();
-  const [state, setState] = useState<State>({ kind: 'loading' });
+  const phone = usePhone();
+  const tight = compact || phone;
+  const [state, setState] = useState<State>(() => {
+    const visit = savedVisit(token);
+    return visit ? { kind: 'open', visit } : { kind: 'loading' };
+  });
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -48,223 +66,172 @@ export function ShareLinkPage({ token, compact = false, inApp = false }: { token
     meta.name = 'referrer';
     meta.content = 'no-referrer';
     document.head.appendChild(meta);
+    rememberLinkPage(window.location.pathname);
     return () => meta.remove();
   }, []);
 
-  async function open(withCode?: string): Promise<void> {
+  async function open(withCode: string | undefined, summary: LinkSummary | null): Promise<void> {
     setBusy(true);
     try {
       const r = await openLink(token, withCode, { quietCodes: LINK_CODES });
       if (r.needCode) {
-        setState({ kind: 'code', error: withCode ? ERRORS.LINK_INVALID.message : null });
+        setState({ kind: 'code', summary, error: withCode ? ERRORS.LINK_INVALID.message : null });
         return;
       }
       sessionStorage.setItem(visitKey(token), JSON.stringify(r));
       setState({ kind: 'open', visit: r });
     } catch (e) {
-      const codeOf = (e as { errorCode?: string }).errorCode ?? '';
-      const text = (e as Error).message;
-      if (codeOf === ERRORS.LINK_GONE.code) setState({ kind: 'gone', text });
-      else if (LINK_CODES.includes(codeOf)) setState({ kind: 'code', error: text });
-      else setState((s) => (s.kind === 'loading' ? { kind: 'code', error: null } : s));
+      const codeOf = errorCode(e);
+      if (codeOf === ERRORS.LINK_GONE.code) setState({ kind: 'gone' });
+      else if (LINK_CODES.includes(codeOf)) setState({ kind: 'code', summary, error: (e as Error).message });
+      else setState((s) => (s.kind === 'loading' ? { kind: 'code', summary, error: null } : s));
     } finally {
       setBusy(false);
     }
   }
 
-  useEffect(() => {
-    const saved = sessionStorage.getItem(visitKey(token));
-    if (saved) {
-      try {
-        setState({ kind: 'open', visit: JSON.parse(saved) as LinkVisit });
-        return;
-      } catch {
-        sessionStorage.removeItem(visitKey(token));
-      }
-    }
-    void open();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per token
-  }, [token]);
-
-  /** A visit the server no longer accepts (revoked, expired, new code): back to the start. */
-  const lost = useCallback((e: unknown) => {
-    const codeOf = (e as { errorCode?: string }).errorCode ?? '';
-    if (codeOf === ERRORS.LINK_GONE.code || codeOf === ERRORS.LINK_VISIT_EXPIRED.code) {
-      sessionStorage.removeItem(visitKey(token));
-      if (codeOf === ERRORS.LINK_GONE.code) setState({ kind: 'gone', text: (e as Error).message });
-      else void open();
+  /** Who shared what first; a link without a code opens at once (its visit is logged as such). */
+  const start = useCallback(async () => {
+    setState({ kind: 'loading' });
+    try {
+      const summary = await linkSummary(token, { quietCodes: [ERRORS.LINK_GONE.code] });
+      if (summary.needCode) {
+        setState({ kind: 'code', summary, error: null });
+        // While the code is typed, not while the page paints.
+        const later = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 300));
+        later(() => void OpenedLink.preload());
+      } else await open(undefined, summary);
+    } catch (e) {
+      if (errorCode(e) === ERRORS.LINK_GONE.code) setState({ kind: 'gone' });
+      // A 401 is on its way to /login?redirect= (the tenant wants a session); anything else: try again.
+      else if ((e as ApiCallError).status !== 401) setState({ kind: 'failed' });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `open` only reads the token
   }, [token]);
 
-  const shell = (body: ReactNode) => (
-    <div style={{ minHeight: '100vh', background: '#f5f6f8', display: 'flex', justifyContent: 'center', padding: compact ? 12 : 32 }} data-testid="share-link-page">
-      <div style={{ width: '100%', maxWidth: compact ? 560 : 960, background: '#fff', borderRadius: 8, padding: compact ? 16 : 24, alignSelf: 'flex-start' }}>
-        <BrandMark size={28} style={{ marginBottom: 16 }} />
-        {body}
-      </div>
-    </div>
+  useEffect(() => {
+    if (state.kind === 'loading') void start();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per token
+  }, [token]);
+
+  /** A visit the server no longer accepts (revoked, expired, new code): back to the start. */
+  const lost = useCallback(
+    (e: unknown) => {
+      const codeOf = errorCode(e);
+      if (codeOf === ERRORS.LINK_GONE.code || codeOf === ERRORS.LINK_VISIT_EXPIRED.code) {
+        sessionStorage.removeItem(visitKey(token));
+        if (codeOf === ERRORS.LINK_GONE.code) setState({ kind: 'gone' });
+        else void start();
+      }
+    },
+    [token, start],
   );
 
-  if (state.kind === 'loading') return shell(<Spin />);
-  if (state.kind === 'gone') return shell(<Alert type="warning" showIcon message={state.text || '分享链接已失效'} description="该链接已被取消或已过期。" data-testid="link-gone" />);
-  if (state.kind === 'code') {
+  const setLeft = useCallback(
+    (left: number) =>
+      setState((s) => {
+        if (s.kind !== 'open') return s;
+        const visit = { ...s.visit, downloadsLeft: left };
+        sessionStorage.setItem(visitKey(token), JSON.stringify(visit));
+        return { kind: 'open', visit };
+      }),
+    [token],
+  );
+
+  const shell = (body: ReactNode) => (
+    <main style={{ minHeight: '100vh', boxSizing: 'border-box', background: '#f5f6f8', display: 'flex', justifyContent: 'center', padding: tight ? 12 : 32, fontFamily: FONT, fontSize: 14, color: 'rgba(0,0,0,0.88)' }} data-testid="share-link-page">
+      <style>{LINK_PAGE_CSS}</style>
+      <div style={{ width: '100%', maxWidth: state.kind === 'open' ? (compact ? 560 : 960) : 480, boxSizing: 'border-box', background: '#fff', borderRadius: 8, padding: tight ? 16 : 24, alignSelf: 'flex-start' }}>
+        <BrandMark size={28} style={{ marginBottom: 20 }} />
+        {body}
+      </div>
+    </main>
+  );
+
+  // The same screen as link.html's before any script ran: nothing moves until there is something to say.
+  if (state.kind === 'loading') return <PageLoading />;
+  if (state.kind === 'gone') {
     return shell(
-      <div style={{ maxWidth: 360 }} data-testid="link-code-form">
-        <Typography.Title level={4}>请输入提取码</Typography.Title>
-        <Space.Compact style={{ width: '100%' }}>
-          <Input
-            value={code}
-            maxLength={LINK_CODE_LENGTH}
-            onChange={(e) => setCode(e.target.value.trim())}
-            onPressEnter={() => code && void open(code)}
-            placeholder={`${LINK_CODE_LENGTH}位提取码`}
-            autoFocus
-            data-testid="link-code-entry"
-          />
-          <Button type="primary" loading={busy} disabled={code.length !== LINK_CODE_LENGTH} onClick={() => void open(code)} data-testid="link-code-submit">
-            提取文件
-          </Button>
-        </Space.Compact>
-        {state.error && <Alert type="error" showIcon message={state.error} style={{ marginTop: 12 }} data-testid="link-code-error" />}
-      </div>,
+      <Note kind="warning" title="分享链接已失效" testId="link-gone">
+        该链接不存在、已被分享者取消或已过期。如仍需要文件，请联系分享者重新分享。
+      </Note>,
     );
   }
-  return shell(<OpenedLink visit={state.visit} compact={compact} inApp={inApp} onLost={lost} onSaved={(n) => message.success(`已保存 ${n} 项到个人文件`)} />);
+  if (state.kind === 'failed') {
+    return shell(
+      <Note kind="error" title="暂时无法打开该链接" testId="link-failed">
+        请检查网络后
+        <button type="button" className="lp-btn lp-btn-link" onClick={() => void start()}>
+          重试
+        </button>
+      </Note>,
+    );
+  }
+  if (state.kind === 'code') {
+    const submit = () => code.length === LINK_CODE_LENGTH && !busy && void open(code, state.summary);
+    return shell(
+      <>
+        {state.summary && <LinkSummaryCard summary={state.summary} />}
+        <form
+          data-testid="link-code-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <label htmlFor="link-code" style={{ display: 'block', fontWeight: 500, marginBottom: 8 }}>
+            请输入提取码
+          </label>
+          <div style={{ display: 'flex', gap: 8 }}>
+            <input
+              id="link-code"
+              className="lp-input"
+              value={code}
+              maxLength={LINK_CODE_LENGTH}
+              onChange={(e) => setCode(e.target.value.trim())}
+              placeholder={`${LINK_CODE_LENGTH}位提取码`}
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              autoFocus
+              aria-invalid={state.error ? true : undefined}
+              aria-describedby={state.error ? 'link-code-error' : undefined}
+              data-testid="link-code-entry"
+            />
+            <button type="submit" className="lp-btn" disabled={code.length !== LINK_CODE_LENGTH || busy} aria-busy={busy || undefined} data-testid="link-code-submit">
+              {busy ? '提取中…' : '提取文件'}
+            </button>
+          </div>
+          {state.error && (
+            <div id="link-code-error" style={{ marginTop: 12 }}>
+              <Note kind="error" title={state.error} testId="link-code-error" />
+            </div>
+          )}
+        </form>
+      </>,
+    );
+  }
+  return shell(
+    <AntdFrame>
+      <OpenedLink visit={state.visit} compact={tight} inApp={inApp} onLost={lost} onLeft={setLeft} onSaved={(n) => linkToast('success', `已保存 ${n} 项到个人文件`)} />
+    </AntdFrame>,
+  );
 }
 
-function OpenedLink({ visit, compact, inApp, onLost, onSaved }: { visit: LinkVisit; compact: boolean; inApp: boolean; onLost: (e: unknown) => void; onSaved: (n: number) => void }) {
-  const [folder, setFolder] = useState<string | null>(null);
-  const [selected, setSelected] = useState<string[]>([]);
-  const [preview, setPreview] = useState<LinkEntry | null>(null);
-  const [left, setLeft] = useState(visit.downloadsLeft);
-  const root = visit.root;
-  const { items, path, query } = useLinkFolder(visit.visit, folder);
-  useEffect(() => {
-    if (query.error) onLost(query.error);
-  }, [query.error, onLost]);
-  useEffect(() => setSelected([]), [folder]);
+/** The system's own fonts, as antd's stack starts (the page loads no web font). */
+const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif";
 
-  async function download(ids: string[]): Promise<void> {
-    try {
-      const r = await downloadFromLink(visit.visit, ids);
-      setLeft(r.downloadsLeft);
-      startDownload(r.url);
-    } catch (e) {
-      onLost(e);
-    }
-  }
-
-  async function save(ids: string[]): Promise<void> {
-    try {
-      onSaved((await saveFromLink(visit.visit, ids, null)).saved);
-    } catch (e) {
-      onLost(e);
-    }
-  }
-
-  // Shown even at 0 left: the server decides (another visitor may have used some), and past the
-  // limit the answer is DEP10213, which takes the visitor to /downloadExceeded (spec §8).
-  const canDownload = !visit.previewOnly;
+/** A boxed message (antd Alert's look, without antd). */
+function Note({ kind, title, testId, children }: { kind: 'error' | 'warning'; title: string; testId: string; children?: ReactNode }) {
   return (
-    <div data-testid="link-opened">
-      <Typography.Title level={4} style={{ marginTop: 0 }}>
-        <FileKindIcon kind={root.isDir ? 'folder' : root.kind} /> {root.name}
-      </Typography.Title>
-      <div style={{ color: 'rgba(0,0,0,0.55)', marginBottom: 12 }} data-testid="link-meta">
-        {visit.sharedBy.nickName} 分享 · {visit.expiresAt ? `${formatDateTime(visit.expiresAt)} 失效` : '永久有效'}
-        {left !== null && ` · 剩余下载 ${left} 次`}
-        {visit.previewOnly && ' · 仅允许预览'}
+    <div role="alert" className={`lp-note lp-note-${kind}`} data-testid={testId}>
+      <span aria-hidden style={{ color: kind === 'error' ? '#ff4d4f' : '#faad14', fontWeight: 700 }}>
+        {kind === 'error' ? '✕' : '!'}
+      </span>
+      <div>
+        <div style={{ fontWeight: children ? 500 : 400 }}>{title}</div>
+        {children && <div style={{ color: 'rgba(0,0,0,0.62)', marginTop: 4 }}>{children}</div>}
       </div>
-      {visit.previewOnly && <Alert type="info" showIcon message="分享者只允许在线预览，预览内容带有水印。" style={{ marginBottom: 12 }} />}
-      <Space wrap style={{ marginBottom: 12 }}>
-        {canDownload && (
-          <Button type="primary" icon={<DownloadOutlined />} onClick={() => void download(selected.length ? selected : [folder ?? root.id])} data-testid="link-download-main">
-            {selected.length ? `下载选中（${selected.length}）` : root.isDir ? '打包下载' : '下载'}
-          </Button>
-        )}
-        {visit.signedIn && !visit.previewOnly && (
-          <Button icon={<SaveOutlined />} onClick={() => void save(selected.length ? selected : [folder ?? root.id])} data-testid="link-save">
-            保存到个人文件
-          </Button>
-        )}
-        {inApp && <Button href="/main/file/personal">返回我的文件</Button>}
-      </Space>
-      {root.isDir && (
-        <Breadcrumb
-          style={{ marginBottom: 8 }}
-          items={path.map((p, i) => ({
-            title:
-              i === path.length - 1 ? (
-                p.name
-              ) : (
-                <a
-                  href="#"
-                  onClick={(e) => {
-                    e.preventDefault();
-                    setFolder(i === 0 ? null : p.id);
-                  }}
-                >
-                  {p.name}
-                </a>
-              ),
-          }))}
-        />
-      )}
-      <List
-        data-testid="link-list"
-        loading={query.isPending}
-        dataSource={items}
-        locale={{ emptyText: '文件夹是空的' }}
-        loadMore={
-          query.hasNextPage ? (
-            <div style={{ textAlign: 'center', margin: '12px 0' }}>
-              <Button onClick={() => void query.fetchNextPage()} loading={query.isFetchingNextPage} data-testid="link-more">
-                加载更多（已显示 {items.length} 项）
-              </Button>
-            </div>
-          ) : null
-        }
-        renderItem={(e) => {
-          const previewable = linkPreviewMode(e, visit.previewOnly) !== null;
-          const checked = selected.includes(e.id);
-          return (
-            <List.Item
-              data-testid="link-row"
-              data-name={e.name}
-              actions={[
-                ...(previewable ? [<Button key="p" type="link" size="small" icon={<EyeOutlined />} onClick={() => setPreview(e)} data-testid="link-row-preview">预览</Button>] : []),
-                // Nothing to see nor take here: say so, rather than a row without any action.
-                ...(!previewable && !e.isDir && !canDownload
-                  ? [<span key="n" style={{ color: 'rgba(0,0,0,0.45)' }} data-testid="link-row-no-preview">{ERRORS.PREVIEW_UNSUPPORTED.message}</span>]
-                  : []),
-                ...(canDownload ? [<Button key="d" type="link" size="small" icon={<DownloadOutlined />} onClick={() => void download([e.id])} data-testid="link-row-download">下载</Button>] : []),
-              ]}
-            >
-              <List.Item.Meta
-                avatar={
-                  root.isDir && !compact ? (
-                    <input type="checkbox" aria-label={`选择 ${e.name}`} checked={checked} onChange={() => setSelected((s) => (checked ? s.filter((x) => x !== e.id) : [...s, e.id]))} />
-                  ) : undefined
-                }
-                title={
-                  e.isDir ? (
-                    <a href="#" onClick={(ev) => (ev.preventDefault(), setFolder(e.id))}>
-                      <FolderOutlined /> {e.name}
-                    </a>
-                  ) : (
-                    <span>
-                      <FileKindIcon kind={e.kind} /> {e.name}
-                    </span>
-                  )
-                }
-                description={e.isDir ? formatDateTime(e.updatedAt) : `${formatSize(e.size)} · ${formatDateTime(e.updatedAt)}`}
-              />
-            </List.Item>
-          );
-        }}
-      />
-      <LinkPreviewModal entry={preview} visit={visit.visit} previewOnly={visit.previewOnly} watermark={visit.watermark} onClose={() => setPreview(null)} />
     </div>
   );
 }

@@ -4,6 +4,8 @@ import { useLocation } from 'wouter';
 import { BrandMark } from '../../components/BrandMark';
 import { UnderConstruction } from '../../components/UnderConstruction';
 import { StatusResult } from '../../components/StatusResult';
+import { savedAccount } from '../../lib/data/account';
+import { lastLinkPage } from '../../lib/link-return';
 
 function FullPage({ children }: { children: ReactNode }) {
   return (
@@ -39,10 +41,31 @@ export function PermissionDeniedPage() {
   );
 }
 
+/**
+ * Spec §8 (DEP10213): a share link's downloads are used up. Who lands here came from a link: 返回
+ * goes back to that link's page (this tab's last one); a browser with no link page and no account
+ * of ours gets nothing to click — never a way into the internal login. A member's browser keeps 返回首页.
+ */
 export function DownloadExceededPage() {
+  const [, navigate] = useLocation();
+  const back = lastLinkPage();
+  const member = savedAccount() !== null;
+  const extra = back ? (
+    <Button type="primary" onClick={() => navigate(back)} data-testid="back-to-link">
+      返回分享页
+    </Button>
+  ) : member ? (
+    <HomeButton />
+  ) : undefined;
   return (
     <FullPage>
-      <StatusResult status="warning" title="下载次数已超过限制" subTitle="该文件的下载次数已用完，请联系分享者或管理员。" extra={<HomeButton />} data-testid="download-exceeded" />
+      <StatusResult
+        status="warning"
+        title="下载次数已超过限制"
+        subTitle={`该分享的下载次数已用完，请联系分享者。${extra ? '' : '您可以关闭此页面。'}`}
+        extra={extra}
+        data-testid="download-exceeded"
+      />
     </FullPage>
   );
 }

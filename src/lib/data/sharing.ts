@@ -11,7 +11,7 @@ import { EXCHANGE } from '../../../common/api/endpoints/exchange';
 import { GROUPS } from '../../../common/api/endpoints/groups';
 import { PRE_UPLOAD } from '../../../common/api/endpoints/pre-upload';
 import { TENANT } from '../../../common/api/endpoints/tenant';
-import type { InterceptedFile, LinkListResponse, SwapCheckResponse } from '../../../common/api/sharing';
+import type { InterceptedFile, SwapCheckResponse } from '../../../common/api/sharing';
 import { APPLICATIONS, type ApplicationApproveRequest, type ApplicationListRequest, type ApplicationSubmitRequest, type ApprovalCheckRequest } from '../../../common/api/endpoints/applications';
 import { LINKS, type LinkCreateRequest, type LinkUpdateRequest } from '../../../common/api/endpoints/links';
 import { SHARES, type FileSecurityUpdateRequest, type MySharesRequest, type ShareCreateRequest, type ShareUpdateRequest } from '../../../common/api/endpoints/shares';
@@ -57,12 +57,7 @@ export const processIntercepted = (ids: string[], decision: 'dismiss' | 'delete'
 /** keepOnDownload changes state: the platform header says it is the app asking (like keepOnUpload). */
 export const confirmDownload = (id: string) => api.call(EXCHANGE.keepOnDownload, { id }, { headers: { [HEADER_PLATFORM]: currentPlatform() } });
 
-// The link visitor's calls (public; the server answers 401 when the tenant wants a session).
-export const openLink = (token: string, code?: string, opts: Quiet = {}) => api.call(LINKS.open, { token, ...(code ? { code } : {}) }, opts);
-export const listLink = (visit: string, parentId: string | null, cursor: string | null, signal?: AbortSignal) =>
-  api.call(LINKS.list, { visit, parentId, cursor, pageSize: 200 }, { signal });
-export const downloadFromLink = (visit: string, ids: string[]) => api.call(LINKS.download, { visit, ids });
-export const saveFromLink = (visit: string, ids: string[], targetParentId: string | null) => api.call(LINKS.save, { visit, ids, targetParentId });
+// The link visitor's calls and reads: ./link-visit.ts (no account, nothing kept).
 
 // ---- reads ----------------------------------------------------------------------------------------
 
@@ -173,19 +168,3 @@ export function useSharingChanged(): () => void {
   return () => void client.invalidateQueries({ queryKey: SHARING_KEYS.all });
 }
 
-/** One folder of an opened link (never persisted: the visit key is a bearer secret). */
-export function useLinkFolder(visit: string | null, parentId: string | null) {
-  const query = useInfiniteQuery({
-    queryKey: ['visit', visit, parentId],
-    queryFn: ({ pageParam, signal }) => listLink(visit!, parentId, pageParam, signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last: LinkListResponse) => last.nextCursor,
-    enabled: visit !== null,
-    meta: { persist: false },
-    staleTime: 0,
-    gcTime: 60_000,
-    retry: false,
-  });
-  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
-  return { items, path: query.data?.pages[0]?.path ?? [], query };
-}

@@ -53,27 +53,35 @@ describe('firstScreenGroups', () => {
     shellOnly: ['deep', 'barrel'],
     barrel: ['deep2'],
     lazy: ['lazyOnly', 'shellOnly'],
+    link: ['shared', 'linkOnly', 'shared-with-entry'],
   };
-  const ctx = { getModuleInfo: (id: string) => ({ importedIds: graph[id] ?? [] }) };
+  // link → shared, linkOnly, shared-with-entry; later (dynamic) → linkLater → deep, loginOnly
+  const dynamic: Record<string, string[]> = { link: ['linkLater'] };
+  graph.linkLater = ['deep', 'app'];
+  const ctx = { getModuleInfo: (id: string) => ({ importedIds: graph[id] ?? [], dynamicallyImportedIds: dynamic[id] ?? [] }) };
 
-  it('puts what the entry needs, and what login and shell share, in boot; the rest of the shell in shell', () => {
-    const [group] = firstScreenGroups({ entry: 'entry', login: 'login', shell: 'shell' });
-    // Rolldown asks about the modules the bundle keeps (not `barrel`).
-    const kept = ['entry', 'app', 'shared-with-entry', 'login', 'shared', 'loginOnly', 'shell', 'shellOnly', 'deep', 'deep2', 'lazy', 'lazyOnly'];
-    const groups = Object.fromEntries(kept.map((id) => [id, group!.name(id, ctx)]));
+  it('puts what the entry needs, and what login and shell share, in boot, the rest of the shell in shell, and what the link pages share with them in common', () => {
+    const groupList = firstScreenGroups({ entry: 'entry', login: 'login', shell: 'shell', link: 'link' });
+    // Rolldown asks about the modules the bundle keeps (not `barrel`), group by group in order.
+    const kept = ['entry', 'app', 'shared-with-entry', 'login', 'shared', 'loginOnly', 'shell', 'shellOnly', 'deep', 'deep2', 'lazy', 'lazyOnly', 'link', 'linkOnly', 'linkLater'];
+    const groups = Object.fromEntries(kept.map((id) => [id, groupList.map((g) => g.name(id, ctx)).find((name) => name !== null) ?? null]));
     expect(groups).toEqual({
       entry: 'boot',
-      app: 'boot',
-      'shared-with-entry': 'boot',
+      app: 'link-boot', // the link pages' later parts need it: never through boot, which holds the entry
+      'shared-with-entry': 'common',
       login: null,
-      shared: 'boot',
+      shared: 'common',
       loginOnly: null,
       shell: 'shell',
       shellOnly: 'shell',
-      deep: 'shell',
+      deep: 'link-shell',
       deep2: 'shell', // reached through a module the bundle dropped (a barrel)
       lazy: null,
       lazyOnly: null,
+      // What the link pages' entry shares with boot goes to common (both import it); its own stays its own.
+      link: null,
+      linkOnly: null,
+      linkLater: null,
     });
   });
 });
