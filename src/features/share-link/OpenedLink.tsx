@@ -151,6 +151,7 @@ function OpenedLink({ visit, compact, inApp, onLost, onSaved, onLeft }: OpenedLi
             <List.Item
               data-testid="link-row"
               data-name={e.name}
+              data-id={e.id}
               actions={[
                 ...(previewable ? [<Button key="p" type="link" size="small" icon={<EyeOutlined />} onClick={() => setPreview(e)} data-testid="link-row-preview">预览</Button>] : []),
                 // Nothing to see nor take here: say so, rather than a row without any action.
