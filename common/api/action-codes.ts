@@ -122,6 +122,7 @@ export const ACTIONS = {
   'apply.reject': '驳回分享申请',
   'apply.withdraw': '撤回分享申请',
   'apply.expire': '分享申请已过期',
+  'apply.preview': '审批时预览申请的文件',
   'tenant.sharePolicy': '修改文件安全策略',
   'exchange.check': '交换区检查',
   'exchange.safeCheck': '文件安全检查',

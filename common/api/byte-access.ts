@@ -27,9 +27,15 @@
  * | share 下载 (download)                    | yes  | yes     | yes      | no                |
  * | share 编辑 (edit)                        | yes  | yes     | yes      | yes               |
  * | link, preview-only                      | yes  | no      | no       | no                |
+ * | approval: the current approver of a     | yes  | no      | no       | no                |
+ * |   pending application, its own entries  |      |         |          |                   |
  * | link                                    | yes  | counted | counted  | no                |
  * | a link's download ticket                | no   | no      | yes      | no                |
  * | none, another tenant                    | 404 before this decision, like an unknown id |
+ *
+ * "approval": an approver judges what they are asked to let out (`GET /api/v2/shareApply/preview/:id`),
+ * only while the application waits for them, only the files it names (not what lies in a folder it
+ * names), as a 预览 share would show them — and nobody else through it.
  *
  * "counted": each use takes one of the link's downloads (DOWNLOAD_EXCEEDED past the limit); saving
  * into 个人文件 counts like a download, since the saved copy is the original. A "no" answers
@@ -47,6 +53,7 @@ export type ByteGrant =
   | { via: 'own' }
   | { via: 'share'; permission: SharePermission }
   | { via: 'link'; previewOnly: boolean }
+  | { via: 'approval' }
   | { via: 'ticket' };
 
 /**
@@ -70,6 +77,8 @@ export function byteVerdict(grant: ByteGrant, use: ByteUse): ByteVerdict {
       if (use === 'view') return 'yes';
       if (use === 'edit') return 'no';
       return grant.previewOnly ? 'view-only' : 'counted';
+    case 'approval':
+      return use === 'view' ? 'yes' : 'view-only';
     case 'ticket':
       return use === 'download' ? 'yes' : 'no';
   }

@@ -33,6 +33,7 @@ export const FILE_MESSAGE_TYPES = {
   'file.deleted': '文件删除',
   'upload.sensitive': '上传被拦截',
   'quota.high': '空间将满',
+  'group.added': '加入群组',
 } as const;
 export type FileMessageType = keyof typeof FILE_MESSAGE_TYPES;
 export const FILE_MESSAGE_TYPE_CODES = Object.keys(FILE_MESSAGE_TYPES) as FileMessageType[];
@@ -46,18 +47,32 @@ export const FILE_MESSAGE_CATEGORIES = {
   share: { label: '分享', types: ['share.received', 'share.changed', 'share.expired', 'share.revoked', 'link.downloaded'] },
   apply: { label: '审批', types: ['apply.approved', 'apply.rejected', 'apply.pending'] },
   file: { label: '文件动态', types: ['file.version', 'file.locked', 'file.moved', 'file.deleted'] },
-  system: { label: '系统提醒', types: ['upload.sensitive', 'quota.high'] },
+  system: { label: '系统提醒', types: ['upload.sensitive', 'quota.high', 'group.added'] },
 } as const satisfies Record<string, { label: string; types: readonly FileMessageType[] }>;
 export type FileMessageCategory = keyof typeof FILE_MESSAGE_CATEGORIES;
 
-/** Where opening a message leads. */
+/**
+ * Where opening a message leads (every message about a thing opens it):
+ * share.received / share.changed and changes to entries shared with the reader → `shared`;
+ * changes to entries of the reader's own spaces → `file`; apply.pending → `application` (审批, its
+ * drawer), apply.approved / rejected → `application` (我的申请, its drawer); link.downloaded →
+ * `link` (我的分享); group.added → `group`; quota.high → `page`. null: nowhere (the entry is gone or
+ * out of the reader's reach, a held upload).
+ */
 export type FileMessageTarget =
   /** The folder holding the file, with the file selected (`select`), or the folder itself. */
   | { kind: 'file'; fileId: string; parentId: string | null; isDir: boolean; category: number; spaceId: string | null; spaceKind: 'group' | 'public' | null }
-  /** 我的申请 (the caller's own application) or 审批申请 (one waiting for the caller). */
+  /**
+   * 共享文件 (共享给我的), with the entry selected: at the top when it is itself shared with the reader
+   * (`parentId` null), else in its folder below the shared one.
+   */
+  | { kind: 'shared'; fileId: string; parentId: string | null }
+  /** 我的申请 (the caller's own application) or 审批申请 (one waiting for the caller), its drawer open. */
   | { kind: 'application'; applicationId: string; page: 'myApply' | 'dealApply' }
   /** 我的分享, at the link. */
   | { kind: 'link'; linkId: string }
+  /** 群组空间, the group open. */
+  | { kind: 'group'; spaceId: string }
   /** Another page of the app (quota: 基本信息). */
   | { kind: 'page'; url: string };
 
@@ -74,8 +89,14 @@ export interface FileMessageDetail {
   percent?: number;
   used?: number;
   quota?: number;
-  /** apply.rejected: the approver's reason; upload.sensitive: the matched keyword. */
+  /** upload.sensitive: the matched keyword (and apply.rejected of messages written before `comment`). */
   reason?: string;
+  /** apply.approved / apply.rejected: the approver's comment (the reason of a rejection). */
+  comment?: string;
+  /** apply.*: what was applied for (an internal share or a link). */
+  applyKind?: 'share' | 'link';
+  /** group.added: the group's name when the reader was added. */
+  group?: string;
   /** share.expired / share.changed: the share's end (ms) or null (until revoked). */
   expiresAt?: number | null;
 }
@@ -88,7 +109,8 @@ export interface FileMessage {
   /**
    * The file or folder, with its name as the event saw it. `name` is null (and `available` false)
    * when the reader may no longer see the entry (unshared, moved out of their reach, purged): the
-   * message says so instead of leaking the name.
+   * message says so instead of leaking the name. apply.* messages keep the name the application
+   * named (its applicant and approvers see the application's files by name in its drawer anyway).
    */
   file: { id: string | null; name: string | null; isDir: boolean; available: boolean } | null;
   /** How many entries the event covered (a move of 3 files is one message: 'a.txt 等 3 项'). */

@@ -206,6 +206,8 @@ export const API = {
   applyApprove: '/api/v2/shareApply/approve',
   applyReject: '/api/v2/shareApply/reject',
   applyWithdraw: '/api/v2/shareApply/withdraw',
+  applyTodoCount: '/api/v2/shareApply/todoCount',
+  applyPreviewPrefix: '/api/v2/shareApply/preview/',
   fileSecurityGet: '/api/v2/fileSecurity/get',
   fileSecurityUpdate: '/api/v2/fileSecurity/update',
   /** Exchange area (spec §7; declared in endpoints/exchange.ts). */
@@ -324,6 +326,11 @@ export function zipDownloadUrl(ids: readonly string[], name?: string): string {
 
 export function linkPreviewUrl(fileId: string, visit: string): string {
   return `${API.linkPreviewPrefix}${encodeURIComponent(fileId)}?v=${encodeURIComponent(visit)}`;
+}
+
+/** An approver's view of a file of an application waiting for them (common/api/byte-access.ts: approval). */
+export function applicationPreviewUrl(fileId: string, applicationId: string): string {
+  return `${API.applyPreviewPrefix}${encodeURIComponent(fileId)}?app=${encodeURIComponent(applicationId)}`;
 }
 
 export function linkThumbnailUrl(fileId: string, visit: string): string {

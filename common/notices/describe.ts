@@ -16,6 +16,11 @@ export function subjectOf(m: Pick<FileMessage, 'file' | 'itemCount'>): string {
   return `「${m.file.name}」${more}`;
 }
 
+/** 分享 / 外链分享, as the application asked (old messages do not say: 分享). */
+function applied(d: FileMessage['detail']): string {
+  return d.applyKind === 'link' ? '外链分享' : '分享';
+}
+
 export function describeFileMessage(m: Pick<FileMessage, 'type' | 'actor' | 'file' | 'itemCount' | 'detail'>): string {
   const who = m.actor?.nickName || '有人';
   const what = subjectOf(m) || '文件';
@@ -29,12 +34,19 @@ export function describeFileMessage(m: Pick<FileMessage, 'type' | 'actor' | 'fil
       return `${what} 的分享已到期`;
     case 'share.revoked':
       return `${who} 取消了 ${what} 的分享`;
-    case 'apply.approved':
-      return `你对 ${what} 的分享申请已通过`;
-    case 'apply.rejected':
-      return `你对 ${what} 的分享申请被驳回${d.reason ? `：${d.reason}` : ''}`;
+    case 'apply.approved': {
+      // Messages written before the file and the approver were stored name neither: the sentence still stands.
+      const subject = `${m.file ? `你对 ${what} 的` : '你的'}${applied(d)}申请`;
+      const said = d.comment ? `，审批意见：${d.comment}` : '';
+      return m.actor?.nickName ? `${m.actor.nickName} 通过了${subject}${said}` : `${subject}已通过${said}`;
+    }
+    case 'apply.rejected': {
+      const subject = `${m.file ? `你对 ${what} 的` : '你的'}${applied(d)}申请`;
+      const why = d.comment ?? d.reason;
+      return m.actor?.nickName ? `${m.actor.nickName} 驳回了${subject}${why ? `，理由：${why}` : ''}` : `${subject}被驳回${why ? `：${why}` : ''}`;
+    }
     case 'apply.pending':
-      return `${who} 申请分享 ${what}，等待你审批`;
+      return m.file ? `${who} 申请${d.applyKind === 'link' ? '外链分享' : '分享'} ${what}，等待你审批` : `${who} 提交了${applied(d)}申请，等待你审批`;
     case 'link.downloaded':
       return `你分享的 ${what} 的链接被下载了 ${d.downloads ?? 1} 次`;
     case 'file.version':
@@ -47,6 +59,8 @@ export function describeFileMessage(m: Pick<FileMessage, 'type' | 'actor' | 'fil
       return `${who} 删除了 ${what}`;
     case 'upload.sensitive':
       return `你上传的 ${what} 含有敏感词${d.reason ? `「${d.reason}」` : ''}，已被拦截，请在传输列表中处理`;
+    case 'group.added':
+      return `${who} 把你加入了群组「${d.group || '（已删除的群组）'}」`;
     case 'quota.high':
       return `你的空间已使用 ${d.percent ?? 90}%${d.used !== undefined && d.quota ? `（${formatSize(d.used)} / ${formatSize(d.quota)}）` : ''}，请及时清理`;
   }

@@ -11,6 +11,7 @@ import { registerShareRoutes } from '../routes/share-routes';
 import type { ActionLogService } from '../services/action-log-service';
 import type { NoticeEvents } from '../services/notices';
 import type { TenantService } from '../services/tenant-service';
+import { ApplicationReviewService } from '../services/sharing/application-review';
 import { ApplicationService } from '../services/sharing/application-service';
 import { ExchangeService } from '../services/sharing/exchange-service';
 import { FileSecurityService } from '../services/sharing/file-security-service';
@@ -78,7 +79,9 @@ export function buildSharing({ db, log, files, tenants, notices, actionLogs }: S
     gate: files.gate,
   });
   const tickets = new TicketMeter(linkRepo);
-  const applications = new ApplicationService({ apps: new ApplicationRepository(db), shares, links, policy, security, lookup, files: repos.files, events });
+  const applicationRepo = new ApplicationRepository(db);
+  const applications = new ApplicationService({ apps: applicationRepo, shares, links, policy, security, lookup, files: repos.files, events });
+  const review = new ApplicationReviewService({ apps: applicationRepo, files: repos.files, downloads: files.downloads, gate: files.gate });
   const exchange = new ExchangeService({
     access: files.access,
     files: repos.files,
@@ -112,7 +115,7 @@ export function buildSharing({ db, log, files, tenants, notices, actionLogs }: S
         onlineEdit: new OnlineEditService(files.access),
       });
       registerLinkRoutes(app, links, visits, tickets, watermarkPicture);
-      registerApplicationRoutes(app, applications);
+      registerApplicationRoutes(app, applications, review, watermarkPicture);
       registerExchangeRoutes(app, exchange);
     },
   };

@@ -93,6 +93,19 @@ export class ApplicationRepository {
     return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit);
   }
 
+  /** The 审批 badge: applications waiting for the approver and not past their time. */
+  async countPendingFor(tenantId: string, approverId: string, now: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('share_applications')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('tenant_id', '=', tenantId)
+      .where('approver_id', '=', approverId)
+      .where(sql<boolean>`state = 'pending'`)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** 审批, decided: the approver's decisions (steps), newest first (application_steps_actor). */
   decidedBy(tenantId: string, actorId: string, after: Position, limit: number): Promise<ShareApplicationStepsTable[]> {
     return this.decidedByQuery(tenantId, actorId, after, limit).execute();

@@ -810,6 +810,13 @@ const MATRIX: Record<string, Row> = {
     call: { method: 'POST', path: API.applyReject, body: { ids: [BOGUS], comment: 'no' } },
     foreign: (ids) => ({ method: 'POST', path: API.applyReject, body: { ids: [ids.applicationId], comment: 'no' } }),
   },
+  'POST /api/v2/shareApply/todoCount': { access: 'user', call: { method: 'POST', path: API.applyTodoCount, body: {} }, foreign: 'none' },
+  // Another tenant's application (and its file): 404 like an unknown one.
+  'GET /api/v2/shareApply/preview/:id': {
+    access: 'user',
+    call: { method: 'GET', path: `${API.applyPreviewPrefix}${BOGUS}?app=${BOGUS}` },
+    foreign: (ids) => ({ method: 'GET', path: `${API.applyPreviewPrefix}${ids.fileId}?app=${ids.applicationId}` }),
+  },
   'POST /api/v2/shareApply/withdraw': {
     access: 'user',
     call: { method: 'POST', path: API.applyWithdraw, body: { id: BOGUS } },

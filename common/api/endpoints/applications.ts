@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { data, endpoint } from '../endpoint';
+import { bytes, data, endpoint } from '../endpoint';
 import { API } from '../paths';
 import { IdBody, IdString } from '../schemas';
 import {
@@ -66,6 +66,15 @@ export const ApplicationRejectBody = Type.Object({ ids: IdsOf(200), comment: Typ
 export type ApplicationRejectRequest = Static<typeof ApplicationRejectBody>;
 export type ApplicationIdRequest = Static<typeof IdBody>;
 
+/** A file of an application, viewed by its current approver: the file in the path, the application in `app`. */
+export const ApplicationPreviewParams = Type.Object({ id: IdString });
+export const ApplicationPreviewQuery = Type.Object({ app: IdString });
+
+/** How many applications wait for the caller (the 审批 menu's badge). */
+export interface ApplicationTodoCount {
+  count: number;
+}
+
 const member = 'member' as const;
 
 export const APPLICATIONS = {
@@ -79,6 +88,22 @@ export const APPLICATIONS = {
   /** Batch; each id answered on its own. */
   approve: endpoint({ method: 'POST', path: API.applyApprove, access: member, action: 'apply.approve', body: ApplicationApproveBody, response: data<ApplicationDecisionResponse>() }),
   reject: endpoint({ method: 'POST', path: API.applyReject, access: member, action: 'apply.reject', body: ApplicationRejectBody, response: data<ApplicationDecisionResponse>() }),
+  /** The badge of 审批: applications waiting for the caller now (expired ones not counted). */
+  todoCount: endpoint({ method: 'POST', path: API.applyTodoCount, access: member, action: null, response: data<ApplicationTodoCount>() }),
+  /**
+   * The current approver of a pending application views one of the files it names before deciding:
+   * a rendition as a 预览 share shows it (watermarked pictures, `no-store`; byte-access.ts, grant
+   * approval), never the original as an attachment. Anyone else, another state, another file: 404.
+   */
+  preview: endpoint({
+    method: 'GET',
+    path: `${API.applyPreviewPrefix}:id`,
+    access: member,
+    action: 'apply.preview',
+    params: ApplicationPreviewParams,
+    query: ApplicationPreviewQuery,
+    response: bytes,
+  }),
   /** The applicant takes back a pending application. */
   withdraw: endpoint({ method: 'POST', path: API.applyWithdraw, access: member, action: 'apply.withdraw', body: IdBody, response: data<ShareApplication>() }),
 };

@@ -4,6 +4,7 @@ import { FILE_CATEGORY } from '../../../common/api/types';
 import type { NoticeFileRepository } from '../../repositories/notice-file-repository';
 import type { ActionObserver } from '../action-log-service';
 import type { ActionEntry } from '../action-log/recorder';
+import type { Caller } from '../caller';
 import type { FileMessageService } from './file-message-service';
 
 /** File actions whose watchers hear of them, as the message type they get. */
@@ -29,10 +30,22 @@ const entryIds = (e: ActionEntry): string[] => (e.targets ?? []).filter((t) => (
 const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : []);
 
 /**
+ * Someone added to a group (not a role change of a member: previousRole null) hears who added them
+ * to which group; the message opens the group space.
+ */
+async function groupAdded(messages: FileMessageService, caller: Caller, entry: ActionEntry): Promise<void> {
+  const group = entry.targets?.find((t) => t.type === 'group');
+  const user = entry.targets?.find((t) => t.type === 'user');
+  if (!group || !user?.id || entry.detail?.previousRole) return;
+  await messages.notify({ tenantId: caller.tenantId, type: 'group.added', recipients: [user.id], actor: { id: caller.userId }, refId: group.id, detail: { group: group.name } });
+}
+
+/**
  * The file half of the notices' producers: the action log already states, once per request and only
  * for what was done, every file change with its entries — so the messages follow from it rather than
  * from a call in each file service (upload, second upload, batch, createTxt, version restore, lock,
- * move, delete). Sharing's events come through the NoticeEvents port instead.
+ * move, delete), and a member added to a group (group.memberAdd → group.added). Sharing's events
+ * come through the NoticeEvents port instead.
  */
 export function fileActionObserver(messages: FileMessageService, repo: NoticeFileRepository): ActionObserver {
   return async (done, caller) => {
@@ -40,6 +53,10 @@ export function fileActionObserver(messages: FileMessageService, repo: NoticeFil
     for (const entry of done) {
       if (QUOTA_ACTIONS.has(entry.action)) quota = true;
       const detail = entry.detail ?? {};
+      if (entry.action === 'group.memberAdd') {
+        await groupAdded(messages, caller, entry);
+        continue;
+      }
       let type = CHANGE_TYPES[entry.action];
       let ids = entryIds(entry);
       // A batch of small files names its new versions (batch-upload-service.ts).

@@ -78,7 +78,9 @@ export class NoticeDelivery {
       tenants.set(r.user_id, r.tenant_id);
       // As the list: an entry by its current name if the reader may see it; an upload that never became
       // an entry (held as sensitive) by the reader's own name for it.
-      const fileName = r.file_id ? (names.get(r.tenant_id)?.get(r.user_id)?.get(r.file_id) ?? null) : r.file_name || null;
+      // An application's entries by the name it gave them (its approvers may not reach them otherwise).
+      const visible = r.file_id ? (names.get(r.tenant_id)?.get(r.user_id)?.get(r.file_id) ?? null) : null;
+      const fileName = r.file_id ? (visible ?? (r.type.startsWith('apply.') ? r.file_name || null : null)) : r.file_name || null;
       const event: FileMessageEvent = { id: r.id, type: r.type as FileMessageType, actorName: r.actor_name || null, fileName, itemCount: r.item_count };
       this.hub.send(r.user_id, 'file', event);
     }

@@ -89,9 +89,15 @@ function parseDetail(raw: string | null): FileMessageDetail {
 function targetOf(row: FileMessagesTable, reached: ReachedFile | undefined): FileMessageTarget | null {
   const type = row.type as FileMessageType;
   if (type.startsWith('apply.') && row.ref_id) return { kind: 'application', applicationId: row.ref_id, page: type === 'apply.pending' ? 'dealApply' : 'myApply' };
+  // The link's owner follows its downloads in 我的分享 (the file itself is theirs to find anyway).
+  if (type === 'link.downloaded' && row.ref_id) return { kind: 'link', linkId: row.ref_id };
+  if (type === 'group.added' && row.ref_id) return { kind: 'group', spaceId: row.ref_id };
   if (type === 'quota.high') return { kind: 'page', url: '/main/user/userInfo' };
   return reached?.target ?? null;
 }
+
+/** Whose entries an application names: its applicant and approvers see them by name in its drawer. */
+const namesApplication = (type: FileMessageType): boolean => type.startsWith('apply.');
 
 /**
  * 文件消息: written for the events people care about (through the NoticeEvents port: the action-log
@@ -263,7 +269,7 @@ export class FileMessageService implements NoticeEvents {
       for (const row of batch) {
         const reached = row.file_id ? reach.get(row.file_id) : undefined;
         // A keyword must not find a message through the name of an entry the reader cannot see.
-        if (filter.keyword && row.file_id && !reached && !row.actor_name.toLowerCase().includes(filter.keyword.toLowerCase())) continue;
+        if (filter.keyword && row.file_id && !reached && !namesApplication(row.type as FileMessageType) && !row.actor_name.toLowerCase().includes(filter.keyword.toLowerCase())) continue;
         kept.push({ row, reached });
       }
       scanned += batch.length;
@@ -284,7 +290,9 @@ export class FileMessageService implements NoticeEvents {
     if (row.file_id) {
       file = reached
         ? { id: row.file_id, name: reached.name, isDir: reached.isDir, available: true }
-        : { id: row.file_id, name: null, isDir: row.is_dir === 1, available: false };
+        : namesApplication(type)
+          ? { id: row.file_id, name: row.file_name, isDir: row.is_dir === 1, available: true }
+          : { id: row.file_id, name: null, isDir: row.is_dir === 1, available: false };
     } else if (row.file_name) {
       // An upload that never became an entry (held as sensitive): the reader's own name for it.
       file = { id: null, name: row.file_name, isDir: row.is_dir === 1, available: true };

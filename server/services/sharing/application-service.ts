@@ -14,11 +14,20 @@ import type { ActionLogService } from '../action-log-service';
 import type { Caller } from '../caller';
 import type { FileSecurityService } from './file-security-service';
 import type { LinkService } from './link-service';
-import type { ShareEvents } from './share-events';
+import type { ApplicationEvent, ShareEvents } from './share-events';
 import type { SharePolicyEvaluator } from './share-policy';
 import { decodePosition, encodePosition, entryRef, filteredPage, pageSizeOf, userRefOf, type ShareService } from './share-service';
 
 const DAY_MS = 24 * 3600 * 1000;
+
+/** What the notices hear of an application (share-events.ts). */
+const eventOf = (app: ShareApplicationsTable): ApplicationEvent => ({
+  tenantId: app.tenant_id,
+  applicationId: app.id,
+  applicantId: app.applicant_id,
+  kind: app.kind,
+  fileIds: JSON.parse(app.file_ids) as string[],
+});
 
 /** What an application asks for; `linkId`: the applicant's link it widens (else a new link). */
 type StoredSettings = { share: Omit<ShareCreateRequest, 'fileIds'> } | { link: LinkSettings; linkId?: string };
@@ -112,7 +121,7 @@ export class ApplicationService {
     };
     await this.deps.apps.insert(app, this.step(app, 'submit', 1, caller.userId, reason, now));
     entry.targets[0] = target('application', id, files.map((f) => f.name).join('、').slice(0, 200));
-    this.deps.events.applicationSubmitted({ tenantId: caller.tenantId, applicationId: id, applicantId: caller.userId, approverId: req.approverId });
+    this.deps.events.applicationSubmitted({ ...eventOf(app), approverId: req.approverId });
     return (await this.describe(caller.tenantId, [app], now))[0]!;
   }
 
@@ -127,7 +136,7 @@ export class ApplicationService {
     if (!(await this.deps.apps.transition(id, { applicantId: caller.userId }, patch, [this.step(app, 'withdraw', app.level, caller.userId, '', now)]))) {
       throw new AppError(ERRORS.APPLY_NOT_PENDING);
     }
-    this.deps.events.applicationChanged({ tenantId: app.tenant_id, applicationId: id, applicantId: app.applicant_id, state: 'withdrawn', nextApproverId: null });
+    this.deps.events.applicationChanged({ ...eventOf(app), state: 'withdrawn', nextApproverId: null, deciderId: null, comment: '' });
     return (await this.describe(caller.tenantId, [{ ...app, ...patch }], now))[0]!;
   }
 
@@ -147,7 +156,7 @@ export class ApplicationService {
       if (!(await this.deps.apps.transition(app.id, { level: app.level, approverId: caller.userId }, patch, [this.step(app, 'reject', app.level, caller.userId, comment, now)]))) {
         throw new AppError(ERRORS.APPLY_NOT_PENDING);
       }
-      this.deps.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'rejected', nextApproverId: null });
+      this.deps.events.applicationChanged({ ...eventOf(app), state: 'rejected', nextApproverId: null, deciderId: caller.userId, comment });
       return { ...app, ...patch };
     });
   }
@@ -217,7 +226,7 @@ export class ApplicationService {
         throw new AppError(ERRORS.APPLY_NOT_PENDING);
       }
       detail.nextApproverId = next.id;
-      this.deps.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'pending', nextApproverId: next.id });
+      this.deps.events.applicationChanged({ ...eventOf(app), state: 'pending', nextApproverId: next.id, deciderId: caller.userId, comment });
       return { ...app, ...patch };
     }
     const made = await this.create(app, applicant, now);
@@ -228,7 +237,7 @@ export class ApplicationService {
       await made.undo();
       throw new AppError(ERRORS.APPLY_NOT_PENDING);
     }
-    this.deps.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'approved', nextApproverId: null });
+    this.deps.events.applicationChanged({ ...eventOf(app), state: 'approved', nextApproverId: null, deciderId: caller.userId, comment });
     return { ...app, ...patch };
   }
 
@@ -259,7 +268,7 @@ export class ApplicationService {
   private async expireIfDue(app: ShareApplicationsTable, now: number): Promise<void> {
     if (app.state !== 'pending' || Number(app.expires_at) > now) return;
     if (await this.deps.apps.transition(app.id, {}, { state: 'expired', updated_at: now }, [this.step(app, 'expire', app.level, null, '', now)])) {
-      this.deps.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'expired', nextApproverId: null });
+      this.deps.events.applicationChanged({ ...eventOf(app), state: 'expired', nextApproverId: null, deciderId: null, comment: '' });
     }
     throw new AppError(ERRORS.APPLY_NOT_PENDING);
   }
@@ -271,7 +280,7 @@ export class ApplicationService {
       if (!(await this.deps.apps.transition(app.id, {}, { state: 'expired', updated_at: now }, [this.step(app, 'expire', app.level, null, '', now)]))) continue;
       n++;
       await log.appendSystem(app.tenant_id, 'apply.expire', [target('application', app.id, '')], { applicantId: app.applicant_id });
-      this.deps.events.applicationChanged({ tenantId: app.tenant_id, applicationId: app.id, applicantId: app.applicant_id, state: 'expired', nextApproverId: null });
+      this.deps.events.applicationChanged({ ...eventOf(app), state: 'expired', nextApproverId: null, deciderId: null, comment: '' });
     }
     return n;
   }

@@ -11,9 +11,22 @@ export interface ShareEvents {
   shareChanged(e: { tenantId: string; sharerId: string; shareId: string; fileId: string; recipient: ShareRecipient; permission: SharePermission; expiresAt: number | null }): void;
   sharesRevoked(e: { tenantId: string; sharerId: string; shareIds: string[] }): void;
   linkDownloaded(e: { tenantId: string; linkId: string; ownerId: string; fileIds: string[]; visitorId: string | null }): void;
-  applicationSubmitted(e: { tenantId: string; applicationId: string; applicantId: string; approverId: string }): void;
-  /** A level was approved and passed on (`nextApproverId`), or the application ended (approved, rejected, withdrawn, expired). */
-  applicationChanged(e: { tenantId: string; applicationId: string; applicantId: string; state: string; nextApproverId: string | null }): void;
+  applicationSubmitted(e: ApplicationEvent & { approverId: string }): void;
+  /**
+   * A level was approved and passed on (`nextApproverId`), or the application ended (approved,
+   * rejected, withdrawn, expired). `deciderId` and `comment`: who approved or rejected it, and what
+   * they wrote (null / '' for a withdrawal or an expiry).
+   */
+  applicationChanged(e: ApplicationEvent & { state: string; nextApproverId: string | null; deciderId: string | null; comment: string }): void;
+}
+
+/** What every application event names: the application, its applicant, what it asks for and for which entries. */
+export interface ApplicationEvent {
+  tenantId: string;
+  applicationId: string;
+  applicantId: string;
+  kind: 'share' | 'link';
+  fileIds: readonly string[];
 }
 
 /** Until notices exist: nothing more than the action log. */

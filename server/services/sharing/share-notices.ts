@@ -1,16 +1,17 @@
-import type { FileMessageType } from '../../../common/api/notices';
+import type { FileMessageDetail, FileMessageType } from '../../../common/api/notices';
 import type { ShareRecipient } from '../../../common/api/sharing';
 import type { FileRepository } from '../../repositories/file-repository';
 import type { ShareRepository } from '../../repositories/share-repository';
 import type { SharingLookupRepository } from '../../repositories/sharing-lookup-repository';
 import type { NoticeEvents } from '../notices';
-import type { ShareEvents } from './share-events';
+import type { ApplicationEvent, ShareEvents } from './share-events';
 
 /**
  * Sharing's events as file messages (issue 16's NoticeEvents port): who a share reaches hears of it
  * (share.received / changed / revoked), the link's owner of downloads (batched per hour by the
  * notices), an approver of an application waiting for them (apply.pending), the applicant of the
- * decision (apply.approved / rejected). Runs after the change committed and never throws: a message
+ * decision (apply.approved / rejected, from the approver, with their comment). Application messages
+ * name the application's first entry. Runs after the change committed and never throws: a message
  * that fails is logged and the share stands.
  */
 export function shareNotices(
@@ -32,6 +33,15 @@ export function shareNotices(
     await notices.notify({ tenantId, type, recipients: people, actor: { id: actorId }, file: first, itemCount: fileIds.length, detail, refId });
   }
 
+  /**
+   * An application's message names its first entry (and how many) as the application does, who acted
+   * (the applicant to an approver, the approver to the applicant) and, for a decision, the comment.
+   */
+  async function aboutApplication(e: ApplicationEvent, type: FileMessageType, recipients: readonly string[], actor: { id: string } | null, detail: FileMessageDetail): Promise<void> {
+    const first = e.fileIds[0] ? await entry(e.tenantId, e.fileIds[0]) : null;
+    await notices.notify({ tenantId: e.tenantId, type, recipients, actor, file: first, itemCount: Math.max(1, e.fileIds.length), detail: { applyKind: e.kind, ...detail }, refId: e.applicationId });
+  }
+
   return {
     shared: (e) => run(() => aboutShare(e.tenantId, 'share.received', e.sharerId, e.fileIds, e.recipients, { permission: e.permission }, null)),
     shareChanged: (e) => run(() => aboutShare(e.tenantId, 'share.changed', e.sharerId, [e.fileId], [e.recipient], { permission: e.permission, expiresAt: e.expiresAt }, e.shareId)),
@@ -48,13 +58,13 @@ export function shareNotices(
         const visitor = e.visitorId ? (await deps.lookup.anyPeople(e.tenantId, [e.visitorId]))[0] : undefined;
         await notices.linkDownloaded({ tenantId: e.tenantId, linkId: e.linkId, ownerId: e.ownerId, file: first, visitor: visitor ? { id: visitor.id, name: visitor.nick_name } : null });
       }),
-    applicationSubmitted: (e) => run(() => notices.notify({ tenantId: e.tenantId, type: 'apply.pending', recipients: [e.approverId], actor: { id: e.applicantId }, refId: e.applicationId })),
+    applicationSubmitted: (e) => run(() => aboutApplication(e, 'apply.pending', [e.approverId], { id: e.applicantId }, {})),
     applicationChanged: (e) =>
       run(async () => {
         if (e.state === 'pending' && e.nextApproverId) {
-          await notices.notify({ tenantId: e.tenantId, type: 'apply.pending', recipients: [e.nextApproverId], actor: { id: e.applicantId }, refId: e.applicationId });
+          await aboutApplication(e, 'apply.pending', [e.nextApproverId], { id: e.applicantId }, {});
         } else if (e.state === 'approved' || e.state === 'rejected') {
-          await notices.notify({ tenantId: e.tenantId, type: e.state === 'approved' ? 'apply.approved' : 'apply.rejected', recipients: [e.applicantId], actor: null, refId: e.applicationId });
+          await aboutApplication(e, e.state === 'approved' ? 'apply.approved' : 'apply.rejected', [e.applicantId], e.deciderId ? { id: e.deciderId } : null, e.comment ? { comment: e.comment } : {});
         }
       }),
   };

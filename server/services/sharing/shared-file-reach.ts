@@ -8,7 +8,7 @@ import type { FileReach, FileReader, ReachedFile } from '../notices/file-reach';
  * The notices' reach widened by shares (app.ts: `extendFileReach(base, new SharedFileReach(…))`): an
  * entry shared with a reader (or lying under one) keeps its name in their messages, and the people
  * a share of an entry or of a folder above it reaches, with its sharer, hear of changes to it. The
- * message opens nothing (target null): the reader finds the entry in 共享文件.
+ * message opens 共享文件 at the entry (target `shared`).
  */
 export class SharedFileReach implements FileReach {
   constructor(
@@ -23,7 +23,11 @@ export class SharedFileReach implements FileReach {
     const granted = await this.grants.grants(reader.tenantId, reader.userId, fileIds);
     if (granted.size === 0) return out;
     for (const row of await this.files.findManyInTenant(reader.tenantId, [...granted.keys()])) {
-      out.set(row.id, { id: row.id, name: row.name, isDir: row.is_dir === 1, deleted: row.deleted_at != null, target: null });
+      const grant = granted.get(row.id)!;
+      const deleted = row.deleted_at != null;
+      // 共享给我的, with the entry selected: at the top when it is the shared one, else in its folder.
+      const target = deleted ? null : { kind: 'shared' as const, fileId: row.id, parentId: grant.rootId === row.id ? null : row.parent_id };
+      out.set(row.id, { id: row.id, name: row.name, isDir: row.is_dir === 1, deleted, target });
     }
     return out;
   }

@@ -7,6 +7,7 @@ import {
   LockOutlined,
   PieChartOutlined,
   ShareAltOutlined,
+  TeamOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
 import { Checkbox } from 'antd';
@@ -30,6 +31,7 @@ const ICONS: Record<FileMessageType, ReactNode> = {
   'file.deleted': <DeleteOutlined />,
   'upload.sensitive': <WarningOutlined />,
   'quota.high': <PieChartOutlined />,
+  'group.added': <TeamOutlined />,
 };
 
 /** One file message: unread dot, kind, the sentence, when; a click opens it, the box selects it. */
