@@ -39,8 +39,11 @@ export interface EntryPlace {
 export function folderUrl(place: EntryPlace): string {
   const params = new URLSearchParams();
   let path: string;
-  if (place.spaceId === null || place.spaceKind === null) path = categoryPage(place.category);
-  else if (place.spaceKind === 'public') path = '/main/file/publicSpace';
+  if (place.spaceId === null || place.spaceKind === null) {
+    path = categoryPage(place.category);
+    // The caller's own shared area is the other tab of 共享文件 (the first lists what others share).
+    if (place.category === FILE_CATEGORY.shared) params.set('tab', 'own');
+  } else if (place.spaceKind === 'public') path = '/main/file/publicSpace';
   else {
     path = '/main/group';
     params.set(SPACE_QUERY_PARAM, place.spaceId);

@@ -1,5 +1,5 @@
 import { MenuOutlined } from '@ant-design/icons';
-import { Button, Drawer, Layout } from 'antd';
+import { Badge, Button, Drawer, Layout } from 'antd';
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
@@ -10,6 +10,7 @@ import { useMenuQuery, usePagePermissionsQuery, useUserDetailsQuery } from '../.
 import { saveMenuRoutes } from '../../lib/menu-routes';
 import { PHONE_FLOAT_EDGE_PX, TOUCH_TARGET_PX, usePhone } from '../../lib/use-phone';
 import { OfflineBanner } from '../../components/OfflineBanner';
+import { useApprovalBadge } from './approval-badge';
 import { NoticeBell } from './NoticeBell';
 import { SideMenu } from './SideMenu';
 import { UserMenu } from './UserMenu';
@@ -41,6 +42,8 @@ export function MainLayout({
   // Keeps the button permissions observed (refreshed) on every page; what is read re-renders nothing here.
   usePagePermissionsQuery();
   const phone = usePhone();
+  // On a phone the menu (with the 审批 badge) is folded away: its button shows a dot meanwhile.
+  const approvals = useApprovalBadge(menu ?? NO_MENU_ITEMS);
   const [menuOpen, setMenuOpen] = useState(false);
   const [sheetOpen, setSheetOpen] = useState(false);
 
@@ -72,7 +75,19 @@ export function MainLayout({
       <Layout.Header
         style={{ height: HEADER_HEIGHT, lineHeight: `${HEADER_HEIGHT}px`, padding: phone ? '0 8px' : '0 24px', display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 8, background: '#fff', borderBottom: '1px solid #f0f0f0' }}
       >
-        {phone && <Button type="text" icon={<MenuOutlined />} aria-label="打开菜单" title="打开菜单" onClick={() => setMenuOpen(true)} style={{ width: TOUCH_TARGET_PX, height: TOUCH_TARGET_PX }} data-testid="open-menu" />}
+        {phone && (
+          <Badge dot={approvals > 0} offset={[-10, 10]} data-testid="open-menu-badge" data-count={approvals}>
+            <Button
+              type="text"
+              icon={<MenuOutlined />}
+              aria-label={approvals > 0 ? `打开菜单（${approvals} 个申请待审批）` : '打开菜单'}
+              title="打开菜单"
+              onClick={() => setMenuOpen(true)}
+              style={{ width: TOUCH_TARGET_PX, height: TOUCH_TARGET_PX }}
+              data-testid="open-menu"
+            />
+          </Badge>
+        )}
         <div style={{ flex: 1, minWidth: 0 }}>
           <BrandMark size={30} />
         </div>

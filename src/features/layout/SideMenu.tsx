@@ -3,6 +3,7 @@ import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { MenuItem } from '../../../common/api/types';
 import { useUnreadCounts } from '../../lib/notices/notice-data';
+import { APPROVAL_GROUP, APPROVAL_ITEM, useApprovalBadge } from './approval-badge';
 import { selectedKeysFor, toAntdItems } from './menu-model';
 
 /**
@@ -13,9 +14,18 @@ import { selectedKeysFor, toAntdItems } from './menu-model';
 export function SideMenu({ items }: { items: MenuItem[] }) {
   const [location, navigate] = useLocation();
   const counts = useDeferredValue(useUnreadCounts());
+  // 审批 and its group show how many applications wait for the caller (asked only by who has 审批).
+  const approvals = useDeferredValue(useApprovalBadge(items));
   const antdItems = useMemo(
-    () => toAntdItems(items, { notice: counts.file + counts.system, 'notice-file': counts.file, 'notice-system': counts.system }),
-    [items, counts.file, counts.system],
+    () =>
+      toAntdItems(items, {
+        notice: counts.file + counts.system,
+        'notice-file': counts.file,
+        'notice-system': counts.system,
+        [APPROVAL_GROUP]: approvals,
+        [APPROVAL_ITEM]: approvals,
+      }),
+    [items, counts.file, counts.system, approvals],
   );
   const { selected, open } = useMemo(() => selectedKeysFor(items, location), [items, location]);
   const [openKeys, setOpenKeys] = useState<string[]>(open);

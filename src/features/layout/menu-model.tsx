@@ -61,7 +61,7 @@ function labelOf(item: MenuItem, badges: MenuBadges): ReactNode {
   return (
     <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
       {item.name}
-      <Badge count={count} size="small" overflowCount={99} data-testid={`menu-badge-${item.code}`} />
+      <Badge count={count} size="small" overflowCount={99} data-testid={`menu-badge-${item.code}`} data-count={count} />
     </span>
   );
 }

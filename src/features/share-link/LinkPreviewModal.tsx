@@ -1,11 +1,10 @@
-import { Alert, Modal, Spin } from 'antd';
-import { useEffect, useState } from 'react';
+import { Alert, Modal } from 'antd';
 import { previewModeOf } from '../../../common/api/byte-access';
 import { ERRORS } from '../../../common/api/errors';
 import { linkPreviewUrl, linkThumbnailUrl } from '../../../common/api/paths';
 import type { LinkEntry } from '../../../common/api/sharing';
+import { FetchedRendition } from '../../components/FetchedRendition';
 import { WatermarkOverlay } from '../../components/WatermarkOverlay';
-import { assertPreviewOk, PreviewFailure } from '../../lib/preview-failure';
 
 type Mode = 'image' | 'pdf' | 'text' | 'audio' | 'video';
 
@@ -46,7 +45,7 @@ export function LinkPreviewModal({
         )}
         {entry && (mode === 'pdf' || mode === 'text') && (
           <WatermarkOverlay text={watermark}>
-            <Fetched url={linkPreviewUrl(entry.id, visit)} kind={mode} name={entry.name} />
+            <FetchedRendition url={linkPreviewUrl(entry.id, visit)} kind={mode} name={entry.name} testId="link-preview-text" />
           </WatermarkOverlay>
         )}
         {entry && mode === 'audio' && <audio controls src={linkPreviewUrl(entry.id, visit)} style={{ width: '100%' }} />}
@@ -55,37 +54,4 @@ export function LinkPreviewModal({
       </div>
     </Modal>
   );
-}
-
-function Fetched({ url, kind, name }: { url: string; kind: 'pdf' | 'text'; name: string }) {
-  const [state, setState] = useState<{ text?: string; url?: string; error?: string }>({});
-  useEffect(() => {
-    const controller = new AbortController();
-    let objectUrl: string | null = null;
-    fetch(url, { credentials: 'include', signal: controller.signal, referrerPolicy: 'no-referrer' })
-      .then(async (res) => {
-        await assertPreviewOk(res, '无法加载预览');
-        if (kind === 'text') return setState({ text: await res.text() });
-        objectUrl = URL.createObjectURL(new Blob([await res.arrayBuffer()], { type: 'application/pdf' }));
-        setState({ url: objectUrl });
-      })
-      .catch((e: unknown) => {
-        // The server's coded refusal says why (该文件类型不支持预览…), else the generic failure.
-        if (!controller.signal.aborted) setState({ error: e instanceof PreviewFailure ? e.message : '无法加载预览' });
-      });
-    return () => {
-      controller.abort();
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [url, kind]);
-  if (state.error) return <Alert type="error" showIcon message={state.error} />;
-  if (state.text !== undefined) {
-    return (
-      <pre data-testid="link-preview-text" style={{ width: '100%', maxHeight: '65vh', overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all', background: '#fafafa', padding: 12, margin: 0 }}>
-        {state.text}
-      </pre>
-    );
-  }
-  if (state.url) return <iframe title={name} src={state.url} style={{ width: '100%', height: '70vh', border: 'none' }} />;
-  return <Spin />;
 }

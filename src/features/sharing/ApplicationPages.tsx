@@ -10,7 +10,8 @@ import {
   type ShareKind,
 } from '../../../common/api/sharing';
 import { formatDateTime } from '../../../common/format/date';
-import { approveApplications, rejectApplications, useApplications, useSharingChanged, withdrawApplication } from '../../lib/data/sharing';
+import { useLocation, useSearch } from 'wouter';
+import { approveApplications, rejectApplications, useApplication, useApplications, useSharingChanged, withdrawApplication } from '../../lib/data/sharing';
 import { Permission } from '../../lib/button-permissions';
 import { useFeedback } from '../../lib/feedback/feedback';
 import { ApplicationDrawer } from './ApplicationDrawer';
@@ -35,6 +36,21 @@ function Filters({ value, onChange, states = true }: { value: Filter; onChange: 
   );
 }
 
+/**
+ * The application whose 申请详情 is open: `?id=` in the address (a message opens it so, and a reload
+ * keeps it), read through the data layer (the list's row meanwhile), so it follows a decision.
+ */
+function useDetail(items: readonly ShareApplication[]) {
+  const [location, navigate] = useLocation();
+  const id = new URLSearchParams(useSearch()).get('id');
+  const query = useApplication(id, items.find((a) => a.id === id));
+  return {
+    app: id ? (query.data ?? null) : null,
+    open: (appId: string) => navigate(`${location}?id=${encodeURIComponent(appId)}`),
+    close: () => navigate(location, { replace: true }),
+  };
+}
+
 const filesCell = (a: ShareApplication) => a.files.map((f) => f.name || '（已删除）').join('、');
 
 /** 我的申请 (/main/safe/myApply): the caller's applications with state and history; a pending one may be withdrawn. */
@@ -43,7 +59,7 @@ export function MyApplyPage() {
   const [filter, setFilter] = useState<Filter>({ states: [], keyword: '' });
   const list = useApplications('mine', filter);
   const changed = useSharingChanged();
-  const [detail, setDetail] = useState<ShareApplication | null>(null);
+  const detail = useDetail(list.items);
   return (
     <Flex vertical gap={12} style={{ flex: 1, minHeight: 0 }} data-testid="my-apply-page">
       <Filters value={filter} onChange={setFilter} />
@@ -77,7 +93,7 @@ export function MyApplyPage() {
             width: 140,
             render: (_: unknown, a) => (
               <Space size={4}>
-                <Button type="link" size="small" onClick={() => setDetail(a)} data-testid={`apply-detail-${a.id}`}>
+                <Button type="link" size="small" onClick={() => detail.open(a.id)} data-testid={`apply-detail-${a.id}`}>
                   详情
                 </Button>
                 {a.state === 'pending' && (
@@ -102,7 +118,7 @@ export function MyApplyPage() {
         ]}
       />
       <MoreRows list={list} />
-      <ApplicationDrawer app={detail} onClose={() => setDetail(null)} />
+      <ApplicationDrawer app={detail.app} onClose={detail.close} />
     </Flex>
   );
 }
@@ -115,7 +131,7 @@ export function DealApplyPage() {
   const list = useApplications(box, box === 'pending' ? { ...filter, states: [] } : filter);
   const changed = useSharingChanged();
   const [selected, setSelected] = useState<string[]>([]);
-  const [detail, setDetail] = useState<ShareApplication | null>(null);
+  const detail = useDetail(list.items);
   const [deciding, setDeciding] = useState<{ ids: string[]; approve: boolean } | null>(null);
   const [comment, setComment] = useState('');
 
@@ -188,7 +204,7 @@ export function DealApplyPage() {
             width: 190,
             render: (_: unknown, a) => (
               <Space size={4}>
-                <Button type="link" size="small" onClick={() => setDetail(a)}>
+                <Button type="link" size="small" onClick={() => detail.open(a.id)} data-testid={`deal-detail-${a.id}`}>
                   详情
                 </Button>
                 {box === 'pending' && (
@@ -227,7 +243,7 @@ export function DealApplyPage() {
           data-testid="deal-comment"
         />
       </Modal>
-      <ApplicationDrawer app={detail} onClose={() => setDetail(null)} />
+      <ApplicationDrawer app={detail.app} onClose={detail.close} />
     </Flex>
   );
 }

@@ -1,6 +1,7 @@
 import { CopyOutlined } from '@ant-design/icons';
 import { Button, Flex, Input, Popconfirm, Segmented, Select, Space, Table, Tag, Tooltip } from 'antd';
-import { useState } from 'react';
+import { useEffect, useRef, useState, type HTMLAttributes } from 'react';
+import { useSearch } from 'wouter';
 import {
   SHARE_PERMISSION_LABELS,
   SHARE_RECIPIENT_LABELS,
@@ -23,7 +24,9 @@ const STATE_OPTIONS = (['active', 'expired', 'revoked'] as const).map((s) => ({ 
  * revoke (one or several), and for links the code, the views and the downloads.
  */
 export function MySharePage() {
-  const [tab, setTab] = useState<'shares' | 'links'>('shares');
+  // A message about a link (its downloads) opens the links at it: `?link=<id>`.
+  const focusLink = new URLSearchParams(useSearch()).get('link');
+  const [tab, setTab] = useState<'shares' | 'links'>(focusLink ? 'links' : 'shares');
   const [states, setStates] = useState<ShareState[]>([]);
   const [keyword, setKeyword] = useState('');
   const filter = { states, keyword };
@@ -41,7 +44,7 @@ export function MySharePage() {
         <Select mode="multiple" allowClear placeholder="全部状态" style={{ minWidth: 200 }} value={states} onChange={setStates} options={STATE_OPTIONS} />
         <Input.Search allowClear placeholder="文件名" style={{ width: 220 }} onSearch={(v) => setKeyword(v.trim())} />
       </Space>
-      {tab === 'shares' ? <SharesTable filter={filter} /> : <LinksTable filter={filter} />}
+      {tab === 'shares' ? <SharesTable filter={filter} /> : <LinksTable filter={filter} focusId={focusLink} />}
     </Flex>
   );
 }
@@ -118,12 +121,20 @@ function SharesTable({ filter }: { filter: { states: ShareState[]; keyword: stri
   );
 }
 
-function LinksTable({ filter }: { filter: { states: ShareState[]; keyword: string } }) {
+function LinksTable({ filter, focusId }: { filter: { states: ShareState[]; keyword: string }; focusId: string | null }) {
   const { message } = useFeedback();
   const list = useMyLinks(filter);
   const changed = useSharingChanged();
   const [selected, setSelected] = useState<string[]>([]);
   const [editing, setEditing] = useState<LinkInfo | null>(null);
+  const scrolled = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusId || scrolled.current === focusId) return;
+    const row = document.querySelector(`[data-row-key="${CSS.escape(focusId)}"]`);
+    if (!row) return;
+    row.scrollIntoView({ block: 'nearest' });
+    scrolled.current = focusId;
+  }, [focusId, list.items]);
   const revoke = async (ids: string[]) => {
     const r = await revokeLinks(ids);
     message.success(`已取消 ${r.revoked} 个链接`);
@@ -145,6 +156,8 @@ function LinksTable({ filter }: { filter: { states: ShareState[]; keyword: strin
         loading={list.loading}
         dataSource={list.items}
         pagination={false}
+        rowClassName={(r) => (r.id === focusId ? 'ant-table-row-selected' : '')}
+        onRow={(r) => (r.id === focusId ? ({ 'data-focused': 'true' } as HTMLAttributes<HTMLElement>) : {})}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as string[]), getCheckboxProps: (r) => ({ disabled: r.state === 'revoked' }) }}
         locale={{ emptyText: '暂无链接' }}
         columns={[

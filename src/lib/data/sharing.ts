@@ -11,7 +11,7 @@ import { EXCHANGE } from '../../../common/api/endpoints/exchange';
 import { GROUPS } from '../../../common/api/endpoints/groups';
 import { PRE_UPLOAD } from '../../../common/api/endpoints/pre-upload';
 import { TENANT } from '../../../common/api/endpoints/tenant';
-import type { InterceptedFile, SwapCheckResponse } from '../../../common/api/sharing';
+import type { InterceptedFile, ShareApplication, SwapCheckResponse } from '../../../common/api/sharing';
 import { APPLICATIONS, type ApplicationApproveRequest, type ApplicationListRequest, type ApplicationSubmitRequest, type ApprovalCheckRequest } from '../../../common/api/endpoints/applications';
 import { LINKS, type LinkCreateRequest, type LinkUpdateRequest } from '../../../common/api/endpoints/links';
 import { SHARES, type FileSecurityUpdateRequest, type MySharesRequest, type ShareCreateRequest, type ShareUpdateRequest } from '../../../common/api/endpoints/shares';
@@ -25,6 +25,8 @@ export const SHARING_KEYS = {
   all: ['account', 'sharing'] as const,
   mine: (kind: 'shares' | 'links', filter: MySharesRequest) => ['account', 'sharing', 'mine', kind, filter] as const,
   applications: (box: string, filter: ApplicationListRequest) => ['account', 'sharing', 'applications', box, filter] as const,
+  application: (id: string) => ['account', 'sharing', 'application', id] as const,
+  todoCount: ['account', 'sharing', 'todoCount'] as const,
   sharers: ['account', 'sharing', 'sharers'] as const,
   validity: ['account', 'staticData', 'validity'] as const,
   switches: ['account', 'tenantInfo'] as const,
@@ -135,6 +137,32 @@ export function useApplications(box: 'mine' | 'pending' | 'done', filter: Applic
       ? api.call(APPLICATIONS.mine, { ...filter, cursor }, { signal })
       : api.call(APPLICATIONS.todo, { ...filter, box, cursor }, { signal }),
   );
+}
+
+/** One application (a message's link opens its drawer); kept current like the lists (SHARING_KEYS.all). */
+export function useApplication(id: string | null, placeholder?: ShareApplication) {
+  return useQuery({
+    queryKey: SHARING_KEYS.application(id ?? ''),
+    queryFn: ({ signal }) => getApplication(id!, signal),
+    enabled: id !== null,
+    placeholderData: placeholder,
+    staleTime: 0,
+    retry: false,
+  });
+}
+
+/**
+ * How many applications wait for the caller (the 审批 badge): asked again when an application
+ * message arrives (NoticeStreamer) and after every decision (useSharingChanged); 0 while unknown.
+ */
+export function useApprovalTodoCount(enabled: boolean): number {
+  const query = useQuery({
+    queryKey: SHARING_KEYS.todoCount,
+    queryFn: ({ signal }) => api.call(APPLICATIONS.todoCount, undefined, { signal, onError: () => undefined }),
+    enabled,
+    staleTime: 60_000,
+  });
+  return query.data?.count ?? 0;
 }
 
 export function useFileSecurity() {

@@ -1,7 +1,8 @@
 /**
  * Keeps the notices of the signed-in account current while it is open (mounted by AccountGate):
  * joins the origin's one notice stream (notice-stream.ts), writes what it says into the data layer
- * (counts into their query, lists refreshed), shows a desktop notification for new file messages in
+ * (counts into their query, lists refreshed, and the caches of what a new message talks about:
+ * message-caches.ts), shows a desktop notification for new file messages in
  * the desktop shell, and stops at logout or when the server ends the session (spec §8).
  */
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -9,13 +10,15 @@ import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { ERRORS } from '../../../common/api/errors';
 import { NOTICES } from '../../../common/api/endpoints/notices';
-import { NOTICE_POLL_MS, type FileMessageEvent } from '../../../common/api/notices';
+import { NOTICE_POLL_MS, type FileMessageEvent, type UnreadCounts } from '../../../common/api/notices';
 import { API } from '../../../common/api/paths';
 import { describeFileMessage } from '../../../common/notices/describe';
 import { api } from '../api';
 import { ApiCallError } from '../api-client';
 import { partitionOf, savedAccount } from '../data/account';
+import { SHARING_KEYS } from '../data/sharing';
 import { onAccountSessionEnd } from '../data/session';
+import { cachesAbout } from './message-caches';
 import { targetUrl } from './message-links';
 import { applyLocalChange, registerNoticeOutboxExecutors, setLocalBroadcast, type LocalNoticeChange } from './notice-actions';
 import { fetchCounts, NOTICE_KEYS } from './notice-data';
@@ -39,6 +42,8 @@ async function notifyDesktop(event: FileMessageEvent): Promise<void> {
 
 function startFor(client: QueryClient, account: string): () => void {
   const refresh = (key: readonly unknown[]) => void client.invalidateQueries({ queryKey: key });
+  // Set once the stream exists (its handlers may run before startNoticeStream returns).
+  let polling = (): boolean => false;
   const stream = startNoticeStream(
     {
       url: API.noticeStream,
@@ -50,9 +55,16 @@ function startFor(client: QueryClient, account: string): () => void {
       pollMs: NOTICE_POLL_MS,
     },
     {
-      counts: (counts) => client.setQueryData(NOTICE_KEYS.counts, counts),
+      counts: (counts) => {
+        // Polling (no stream): a count that grew is the only sign of new messages — whatever they
+        // are about may have changed (applications, shares), so those lists are asked again too.
+        const before = client.getQueryData<UnreadCounts>(NOTICE_KEYS.counts);
+        client.setQueryData(NOTICE_KEYS.counts, counts);
+        if (polling() && before && counts.file > before.file) refresh(SHARING_KEYS.all);
+      },
       file: (event, leader) => {
         refresh(NOTICE_KEYS.files);
+        for (const key of cachesAbout(event.type)) refresh(key);
         if (leader) void notifyDesktop(event).catch(() => undefined);
       },
       fileChanged: () => refresh(NOTICE_KEYS.files),
@@ -62,6 +74,7 @@ function startFor(client: QueryClient, account: string): () => void {
       resync: () => {
         refresh(NOTICE_KEYS.files);
         refresh(NOTICE_KEYS.systems);
+        refresh(SHARING_KEYS.all);
       },
       ended: (event) => {
         // Ask once more: the API client then reacts as spec §8 says (the '登出' box, or /login).
@@ -70,6 +83,7 @@ function startFor(client: QueryClient, account: string): () => void {
       local: (data) => applyLocalChange(data as LocalNoticeChange, client),
     },
   );
+  polling = () => stream.mode === 'polling';
   setLocalBroadcast((change) => stream.broadcast(change));
   const unlisten = onAccountSessionEnd(() => stream.stop());
   return () => {

@@ -38,7 +38,7 @@ export function GroupPage() {
   // Offline, never loaded on this device: say so (a spinner would never end).
   if (groups === null && !online) return <OfflineUncached />;
 
-  if (spaceId) return <GroupSpace spaceId={spaceId} groups={groups} onBack={() => navigate('/main/group')} onChanged={reload} />;
+  if (spaceId) return <GroupSpace spaceId={spaceId} groups={groups} fetching={list.isFetching} onBack={() => navigate('/main/group')} onChanged={reload} />;
   return <GroupList groups={groups} onOpen={(id) => navigate(`/main/group?${SPACE_QUERY_PARAM}=${encodeURIComponent(id)}`)} onChanged={reload} />;
 }
 
@@ -156,7 +156,7 @@ function GroupList({ groups, onOpen, onChanged }: { groups: SpaceInfo[] | null; 
   );
 }
 
-function GroupSpace({ spaceId, groups, onBack, onChanged }: { spaceId: string; groups: SpaceInfo[] | null; onBack: () => void; onChanged: () => void }) {
+function GroupSpace({ spaceId, groups, fetching, onBack, onChanged }: { spaceId: string; groups: SpaceInfo[] | null; fetching: boolean; onBack: () => void; onChanged: () => void }) {
   const user = useCurrentUser();
   const [, navigate] = useLocation();
   const [members, setMembers] = useState(false);
@@ -172,7 +172,8 @@ function GroupSpace({ spaceId, groups, onBack, onChanged }: { spaceId: string; g
     navigate(`/main/file/publicSpace${qs ? `?${qs}` : ''}`, { replace: true });
   }, [groups, group, pub, spaceId, navigate]);
 
-  if (groups === null) return <Spin />;
+  // A group one was just added to (its message opens it) is in the list being asked again, not the cached one.
+  if (groups === null || (!group && fetching)) return <Spin />;
   if (!group) return <div data-testid="group-missing">群组不存在或您不是其成员</div>;
   return (
     <Flex vertical gap={8} style={{ flex: 1, minHeight: 0 }}>
