@@ -8,14 +8,11 @@ import { COVERAGE_FILE, productRoutes, renderSpecCoverage, specCallServed } from
  * regenerated here from the real server's route registry and compared with the committed file.
  */
 describe('spec §7 coverage table', () => {
-  it('is current: every registered route is in it and every "yes" is served (run `npm run spec:coverage` after adding a route)', async () => {
-    const routes = await productRoutes();
+  it('is current: every "yes" is served with the spec\'s method, path and encoding (run `npm run spec:coverage` after serving a §7 call)', async () => {
     const committed = readFileSync(COVERAGE_FILE, 'utf8');
-    expect(committed).toBe(renderSpecCoverage(routes));
-    for (const r of routes) {
-      const asSpecCall = SPEC_CALLS.some((c) => c.method === r.method && c.path?.split('?')[0] === r.url);
-      if (!asSpecCall) expect(committed, `${r.method} ${r.url}`).toContain(`| ${r.method} | \`${r.url}\` |`);
-    }
+    expect(committed).toBe(renderSpecCoverage(await productRoutes()));
+    // Our own routes are not listed: each is a declaration (endpoint-declarations.test.ts checks every route has one).
+    expect(committed).not.toMatch(/^## Our routes/m);
   });
 
   it('lists the 78 calls of §7 once each, and a call not served yet names the issue that builds it', async () => {
