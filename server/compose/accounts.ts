@@ -71,7 +71,7 @@ export function buildAccounts({ db, config, log, blobs }: Base & { blobs: BlobSt
       registerAuthRoutes(app, auth, captchas, config.sessionTtlMs);
       registerUserRoutes(app, userService);
       registerUserProfileRoutes(app, new UserProfileService(users, blobs), userService);
-      registerAccountRoutes(app, new AccountService(users, sessions, throttle, smsCodes, auth), config.sessionTtlMs);
+      registerAccountRoutes(app, new AccountService({ users, sessions, throttle, smsCodes, auth }), config.sessionTtlMs);
       registerPasswordResetRoutes(app, new PasswordResetService({ users, sessions, throttle, smsCodes, policy }));
     },
   };

@@ -26,19 +26,30 @@ import { actionLog, userTarget } from './action-log/recorder';
 /** Where the request that changes the password came from: the new session of this device is opened with it. */
 export type DeviceContext = Omit<LoginContext, 'networkEnv'>;
 
+/** What AccountService works with (named: more than four collaborators, the composition root's rule). */
+export interface AccountServiceDeps {
+  users: UserRepository;
+  sessions: SessionRepository;
+  throttle: LoginThrottle;
+  smsCodes: SmsCodeService;
+  auth: AuthService;
+}
+
 /**
  * What users do to their own account (agreement, password, phone) and what tenant admins do to their
  * users (lock, roles, outer login). Every target id is looked up within the caller's tenant: another
  * tenant's id answers USER_NOT_FOUND (404), like an unknown one.
  */
 export class AccountService {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly sessions: SessionRepository,
-    private readonly throttle: LoginThrottle,
-    private readonly smsCodes: SmsCodeService,
-    private readonly auth: AuthService,
-  ) {}
+  private readonly users: UserRepository;
+  private readonly sessions: SessionRepository;
+  private readonly throttle: LoginThrottle;
+  private readonly smsCodes: SmsCodeService;
+  private readonly auth: AuthService;
+
+  constructor(deps: AccountServiceDeps) {
+    ({ users: this.users, sessions: this.sessions, throttle: this.throttle, smsCodes: this.smsCodes, auth: this.auth } = deps);
+  }
 
   private async target(caller: Caller, userId: string): Promise<UsersTable> {
     const user = await this.users.findInTenant(caller.tenantId, userId);
