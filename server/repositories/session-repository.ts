@@ -55,15 +55,20 @@ export class SessionRepository {
       .execute();
   }
 
-  /** The user's sessions still in use (not expired, not ended), most recently active first. */
-  async listActive(tenantId: string, userId: string, now: number): Promise<SessionsTable[]> {
+  /** The user's sessions still in use: not expired, not ended. */
+  private activeOf(tenantId: string, userId: string, now: number) {
     return this.db
       .selectFrom('sessions')
       .selectAll()
       .where('tenant_id', '=', tenantId)
       .where('user_id', '=', userId)
       .where('expires_at', '>', now)
-      .where('ended_reason', 'is', null)
+      .where('ended_reason', 'is', null);
+  }
+
+  /** The user's sessions still in use (not expired, not ended), most recently active first. */
+  async listActive(tenantId: string, userId: string, now: number): Promise<SessionsTable[]> {
+    return this.activeOf(tenantId, userId, now)
       .orderBy('last_seen_at', 'desc')
       .orderBy('created_at', 'desc')
       .execute();
@@ -74,14 +79,7 @@ export class SessionRepository {
    * kept until they expire, so their device learns why on its next call. Returns the ended rows.
    */
   async endOwn(tenantId: string, userId: string, publicIds: readonly string[] | null, keepId: string, reason: string, now: number): Promise<SessionsTable[]> {
-    let q = this.db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('user_id', '=', userId)
-      .where('expires_at', '>', now)
-      .where('ended_reason', 'is', null)
-      .where('id', '<>', keepId);
+    let q = this.activeOf(tenantId, userId, now).where('id', '<>', keepId);
     if (publicIds) {
       if (publicIds.length === 0) return [];
       q = q.where('public_id', 'in', publicIds);
