@@ -59,7 +59,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logger ? { level: 'info' } : false,
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
-    trustProxy: config.trustProxy,
+    // Only the listed proxies' X-Forwarded-* are believed (an empty list: none).
+    trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     // JSON bodies are small (the largest is chunk/exist with one digest per chunk).
     bodyLimit: 8 * 1024 * 1024,
     // Closing the server ends every connection, also keep-alive ones and long downloads (ZIPs,

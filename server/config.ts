@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import type { ClientVersion } from '../common/api/types';
 import { chunkSizeProblem, DEFAULT_CHUNK_SIZE } from '../common/transfer/chunk-policy';
@@ -53,8 +54,13 @@ export interface ServerConfig {
   logger: boolean;
   /** One log line per request (LOG_REQUESTS=0 turns it off). */
   logRequests: boolean;
-  /** Behind a TLS-terminating proxy: honour X-Forwarded-Proto/Host (Secure cookie, Origin check). */
-  trustProxy: boolean;
+  /**
+   * TRUST_PROXY: the addresses (or CIDR ranges, or proxy-addr's `loopback`) of the proxies in front,
+   * e.g. the cluster's balancer. X-Forwarded-For/Proto/Host are believed only on connections from
+   * them (Fastify's trustProxy, proxy-addr): the client's address for throttles and the action log,
+   * https for the Secure cookie, the host for the Origin check. Empty: no proxy, the headers are ignored.
+   */
+  trustProxy: readonly string[];
   /** Login throttling, lock-out, password expiry, SMS limits; unset fields take DEFAULT_ACCOUNT_POLICY. */
   accounts?: Partial<AccountPolicy>;
   /** The desktop release offered by /api/clientVersion/get; unset = none published. */
@@ -139,6 +145,28 @@ function accountsFromEnv(env: NodeJS.ProcessEnv): AccountPolicy {
   });
 }
 
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY as a list of addresses, CIDR ranges or proxy-addr keywords, comma-separated. The old
+ * `1` (believe X-Forwarded-* from whoever connects) is refused: any client could then choose the
+ * address the login throttle counts and the action log records.
+ */
+export function trustedProxiesFromEnv(value: string | undefined): string[] {
+  if (!value) return [];
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const prefixOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (net.isIPv6(address!) ? 128 : 32));
+    if (PROXY_KEYWORDS.has(entry) || (net.isIP(address!) && prefixOk && extra === undefined)) continue;
+    throw new Error(
+      `TRUST_PROXY lists the addresses of the proxies in front (e.g. 127.0.0.1 or 10.0.0.0/8, or 'loopback'), got '${entry}'` +
+        (entry === '1' ? ": '1' would believe X-Forwarded-* from any client" : ''),
+    );
+  }
+  return entries;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const config: ServerConfig = {
     port: intFromEnv(env.PORT, 8080, 'PORT'),
@@ -159,7 +187,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     testHooks: env.DRIVE_TEST_HOOKS === '1',
     logger: true,
     logRequests: env.LOG_REQUESTS !== '0',
-    trustProxy: env.TRUST_PROXY === '1',
+    trustProxy: trustedProxiesFromEnv(env.TRUST_PROXY),
     crashPoint: env.DRIVE_TEST_CRASH_POINT || undefined,
     accounts: accountsFromEnv(env),
     auditRetentionDays: intFromEnv(env.AUDIT_RETENTION_DAYS, DEFAULTS.auditRetentionDays, 'AUDIT_RETENTION_DAYS'),

@@ -26,7 +26,7 @@ export type EndpointHandler<E extends AnyEndpoint> = (request: EndpointRequest<E
  * false` on a GET whose HEAD is declared as an entry of its own (method 'HEAD', its own handler):
  * Fastify's automatic HEAD would otherwise run the GET's handler (and refuse the declared one).
  */
-export type EndpointRouteOptions = Pick<RouteShorthandOptions, 'bodyLimit' | 'preHandler' | 'preValidation' | 'onRequest' | 'preParsing' | 'exposeHeadRoute'>;
+export type EndpointRouteOptions = Pick<RouteShorthandOptions, 'bodyLimit' | 'preHandler' | 'preValidation' | 'onRequest' | 'preParsing' | 'exposeHeadRoute' | 'logLevel'>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -39,4 +39,6 @@ export function registerConfigRoutes(app: FastifyInstance, config: ConfigService
   route(app, CONFIG.menu, async (request) => ({ data: await config.menu(callerOf(request)) }));
   route(app, CONFIG.pagePermissions, async (request) => ({ data: config.pagePermissions(callerOf(request)) }));
   route(app, CONFIG.homeUrl, async () => ({ data: config.homeUrl() }));
+  // Asked every second by each balancer in front: not worth a log line each.
+  route(app, CONFIG.health, async () => ({ data: { status: 'ok' as const } }), { logLevel: 'silent' });
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER_PLATFORM } from '../../common/api/client-env';
+import { CONFIG } from '../../common/api/endpoints/config';
 import { ERRORS } from '../../common/api/errors';
 import { API, downloadUrl, namedPreviewUrl, previewUrl, thumbnailUrl, versionDownloadUrl, zipDownloadUrl } from '../../common/api/paths';
 import type { CreateTxtResponse, FileEntry, GroupMemberListResponse, ManagedNotice, SearchResponse, SpaceInfo, VersionListResponse } from '../../common/api/types';
@@ -165,6 +166,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v2/defaultConfig/system/get': { access: 'public', call: { method: 'GET', path: API.systemConfig }, foreign: 'none' },
   'GET /api/v2/defaultConfig/logo': { access: 'public', call: { method: 'GET', path: '/api/v2/defaultConfig/logo' }, foreign: 'none' },
   'GET /api/clientVersion/get': { access: 'public', call: { method: 'GET', path: `${API.clientVersion}?clientType=3` }, foreign: 'none' },
+  'GET /api/health': { access: 'public', call: { method: 'GET', path: CONFIG.health.path }, foreign: 'none' },
   'GET /api/captcha/generateBase64': { access: 'public', call: { method: 'GET', path: API.captcha }, foreign: 'none' },
   'POST /spacex/login': { access: 'public', call: { method: 'POST', path: API.login, body: '', headers: form }, foreign: 'none' },
   'GET /spacex/captcha/validate': {

@@ -17,7 +17,7 @@ const MAC_EDGE = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/53
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ trustProxy: true });
+  server = await startServer({ trustProxy: ['loopback'] });
   await liftPasswordGate(server, MEMBER.username);
   await addTenantWithUser(server, 'elsewhere', 'Elsewhere@2024');
 });

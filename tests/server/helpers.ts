@@ -58,7 +58,7 @@ export async function startServer(
     testHooks: true,
     logger: false,
     logRequests: false,
-    trustProxy: false,
+    trustProxy: [],
     ...overrides,
   };
   const app = await buildApp(config);

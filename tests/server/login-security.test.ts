@@ -36,7 +36,7 @@ const elapse = (ms: number) =>
   withDb(server, (db) => db.prepare('update login_failures set last_failure_at = last_failure_at - ?, first_failure_at = first_failure_at - ?').run(ms, ms));
 
 beforeAll(async () => {
-  server = await startServer({ trustProxy: true, accounts: POLICY });
+  server = await startServer({ trustProxy: ['loopback'], accounts: POLICY });
   admin = await loggedInClient(server, ADMIN);
 });
 afterAll(async () => {

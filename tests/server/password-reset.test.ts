@@ -14,7 +14,7 @@ const NEW_PASSWORD = 'Reset#2026a';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ trustProxy: true, accounts: POLICY });
+  server = await startServer({ trustProxy: ['loopback'], accounts: POLICY });
 });
 afterAll(async () => {
   await server.close();

@@ -18,7 +18,7 @@ const elapse = (ms: number) =>
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ trustProxy: true, accounts: POLICY });
+  server = await startServer({ trustProxy: ['loopback'], accounts: POLICY });
 });
 afterAll(async () => {
   await server.close();
@@ -140,7 +140,7 @@ describe('SMS login', () => {
     await waitOutResend();
     expect((await sendCode(new Client(server.baseUrl), phone)).body).toMatchObject({ errorCode: ERRORS.SMS_TOO_FREQUENT.code });
 
-    const limited = await startServer({ trustProxy: true, accounts: { ...POLICY, smsPerAddressPerHour: 2 } });
+    const limited = await startServer({ trustProxy: ['loopback'], accounts: { ...POLICY, smsPerAddressPerHour: 2 } });
     try {
       const send = async (p: string) => {
         const c = new Client(limited.baseUrl);

@@ -88,7 +88,7 @@ export async function productRoutes(): Promise<RouteKey[]> {
     testHooks: false,
     logger: false,
     logRequests: false,
-    trustProxy: false,
+    trustProxy: [],
   });
   try {
     await app.ready();

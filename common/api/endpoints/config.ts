@@ -32,4 +32,11 @@ export const CONFIG = {
   /** The page button permissions (spec §3). */
   pagePermissions: endpoint({ method: 'GET', path: API.pagePermissions, access: 'member', action: null, response: data<PagePermission[]>() }),
   homeUrl: endpoint({ method: 'GET', path: API.homeUrl, access: duringChange, action: null, response: data<HomeUrl>() }),
+  /**
+   * Ours: the load balancer's health check (docs/cluster.md). Answers as soon as this process's HTTP
+   * server and event loop do; it does not ask the database, which every process shares: a database
+   * outage would take every process out of rotation and turn the API's coded errors into the
+   * balancer's bare 503s.
+   */
+  health: endpoint({ method: 'GET', path: '/api/health', access: pub, action: null, response: data<{ status: 'ok' }>() }),
 };
