@@ -12,6 +12,7 @@ import { chunkRequestsBenchmark } from './suites/chunk-requests';
 import { deliveryBenchmark } from './suites/delivery';
 import { hashingBenchmark } from './suites/hashing';
 import { listBenchmark } from './suites/list';
+import { loadBenchmark } from './suites/load';
 import { auditBenchmark } from './suites/audit';
 import { memoryBenchmark } from './suites/memory';
 import { noticesBenchmark } from './suites/notices';
@@ -40,4 +41,5 @@ export const BENCHMARKS: BenchModule[] = [
   browserDownloadBenchmark,
   syncBenchmark,
   sharingBenchmark,
+  loadBenchmark,
 ];
