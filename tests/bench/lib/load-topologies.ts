@@ -5,15 +5,13 @@
  * Each tells the CPU-seconds used so far by its server processes (killed ones included, as read just
  * before the kill), its balancer and its database, from /proc.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { promises as fsp, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { API } from '../../../common/api/paths';
+import { startPostgresCluster } from '../../../server/cluster/postgres-cluster';
+import { startCluster, type Cluster } from '../../../server/cluster/start-cluster';
 import { freePort, startServerProcess, type ServerProcess } from '../../support/drive-server';
-import { startPostgresCluster, type PostgresCluster } from '../../support/postgres';
-import { descendantPids, procCpuSeconds } from './proc-cpu';
+import { commandLineOf, descendantPids, procCpuSeconds } from './proc-cpu';
 
 export interface CpuSeconds {
   servers: number;
@@ -33,11 +31,18 @@ export interface LoadTopology {
   cpu(): CpuSeconds;
   /** SIGKILLs server process `index` (its CPU so far is kept in cpu().servers). */
   killServer(index: number): Promise<void>;
+  /** The servers' and balancer's last log lines (for a failure's report). */
+  logTail(): string;
   stop(): Promise<void>;
 }
 
-/** What every bench server gets (as tests/support/drive-server.ts sets, plus quotas for many users). */
-const SERVER_ENV: Record<string, string> = {
+/** What every bench server gets, on both topologies (startServerProcess's settings). */
+const BENCH_SERVER_ENV: Record<string, string> = {
+  NODE_ENV: 'test',
+  DRIVE_TEST_HOOKS: '1',
+  LOG_REQUESTS: '0',
+  SWEEP_INTERVAL_MS: '0',
+  MAX_FILE_SIZE: String(16 * 1024 ** 3),
   DEFAULT_QUOTA: String(64 * 1024 ** 3),
 };
 
@@ -71,7 +76,7 @@ class ServerGroup {
 
 export async function startSqlite1(dir: string): Promise<LoadTopology> {
   const dataDir = path.join(dir, 'sqlite1');
-  const server = await startServerProcess({ dataDir, port: await freePort(), env: SERVER_ENV });
+  const server = await startServerProcess({ dataDir, port: await freePort(), env: BENCH_SERVER_ENV });
   const group = new ServerGroup([server]);
   return {
     key: 'sqlite1',
@@ -81,107 +86,84 @@ export async function startSqlite1(dir: string): Promise<LoadTopology> {
     serverCount: 1,
     cpu: () => ({ servers: group.cpu(), balancer: 0, database: 0 }),
     killServer: (i) => group.kill(i),
+    logTail: () => '',
     stop: () => group.stop(),
   };
 }
 
-/** haproxy in front of `ports`: round robin, health checks on the system config route every 500 ms. */
-function haproxyConfig(port: number, ports: number[]): string {
-  return [
-    'global',
-    // haproxy needs about two descriptors per connection and refuses to start above the process's limit.
-    '  maxconn 4000',
-    'defaults',
-    '  mode http',
-    '  timeout connect 2s',
-    '  timeout client 120s',
-    '  timeout server 120s',
-    '  timeout http-keep-alive 60s',
-    '  retries 3',
-    '  option redispatch',
-    'frontend drive',
-    `  bind 127.0.0.1:${port}`,
-    '  default_backend servers',
-    'backend servers',
-    '  balance roundrobin',
-    `  option httpchk GET ${API.systemConfig}`,
-    ...ports.map((p, i) => `  server s${i + 1} 127.0.0.1:${p} check inter 500ms fall 2 rise 2`),
-    '',
-  ].join('\n');
-}
-
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(url + API.systemConfig, { signal: AbortSignal.timeout(1_000) });
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /**
- * Stand-in for `startCluster(...)` (issue 36's `npm run start:cluster`, built alongside): a throwaway
- * PostgreSQL, `processes` servers on it sharing one data directory (the first migrates before the
- * others start), and haproxy in front.
+ * `startCluster` (server/cluster, what `npm run start:cluster` runs) on a PostgreSQL of the bench's own
+ * with PostgreSQL's durable defaults (a kept directory: fsync and synchronous commit on, as SQLite's
+ * synchronous=FULL is for the other side), so both topologies pay for durable commits. Its pids give
+ * the CPU of the servers (restarted ones included), haproxy's and PostgreSQL's.
  */
 export async function startPg3(dir: string, processes = 3): Promise<LoadTopology> {
   const dataDir = path.join(dir, 'pg3');
-  let postgres: PostgresCluster | null = null;
-  let balancer: ChildProcess | null = null;
-  const group = new ServerGroup([]);
-  const stop = async (): Promise<void> => {
-    if (balancer && balancer.exitCode === null) {
-      balancer.kill('SIGTERM');
-      await once(balancer, 'exit');
-    }
-    await group.stop();
-    await postgres?.stop();
-  };
+  const pgDir = path.join(dir, 'postgres');
+  // PostgreSQL runs as the `postgres` user when we are root: it must reach its directory (the bench's
+  // temp directory is made 0700 by mkdtemp; this one and its parent are the bench's own).
+  await fsp.mkdir(dir, { recursive: true });
+  for (const d of [path.dirname(dir), dir]) await fsp.chmod(d, 0o755);
+  const postgres = await startPostgresCluster({ dir: pgDir });
+  const logTail: string[] = [];
+  let cluster: Cluster | null = null;
   try {
-    postgres = await startPostgresCluster();
-    const admin = new pg.Client({ connectionString: postgres.url('postgres') });
-    await admin.connect();
-    await admin.query('create database drive');
-    await admin.end();
-    const dbUrl = postgres.url('drive');
-    const env = { ...SERVER_ENV, DB_URL: dbUrl };
-    group.servers.push(await startServerProcess({ dataDir, port: await freePort(), env }));
-    for (let i = 1; i < processes; i++) group.servers.push(await startServerProcess({ dataDir, port: await freePort(), env }));
-    const port = await freePort();
-    const config = path.join(dir, 'haproxy.cfg');
-    await fsp.writeFile(config, haproxyConfig(port, group.servers.map((s) => s.port)));
-    balancer = spawn('haproxy', ['-db', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let balancerLog = '';
-    balancer.stderr?.on('data', (d: Buffer) => (balancerLog = (balancerLog + d.toString()).slice(-4000)));
-    const url = `http://127.0.0.1:${port}`;
-    await waitForHttp(url, balancer, 15_000).catch((error: Error) => {
-      throw new Error(`haproxy: ${error.message}\n${balancerLog}`);
+    const dbUrl = await createDatabase(postgres.url('postgres'), 'drive', postgres.url('drive'));
+    cluster = await startCluster({
+      processes,
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      dbUrl,
+      env: { ...BENCH_SERVER_ENV, STATIC_DIR: path.join(dataDir, 'no-static') },
+      log: (name, line) => {
+        logTail.push(`[${name}] ${line}`);
+        if (logTail.length > 200) logTail.shift();
+      },
     });
-    const postmasterPid = Number(readFileSync(path.join(postgres.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const haproxyPid = balancer.pid!;
+    const c = cluster;
+    const postmasterPid = Number(readFileSync(path.join(pgDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const haproxyPid = descendantPids(process.pid).find((pid) => commandLineOf(pid).includes(c.haproxyConfigFile));
+    if (!haproxyPid) throw new Error('the haproxy process of the cluster was not found');
+    // A killed (then restarted) process's CPU, read just before the kill.
+    let deadCpu = 0;
     return {
       key: 'pg3',
       label: `PostgreSQL, ${processes} processes, haproxy`,
-      url,
+      url: c.url,
       dataDir,
       dbUrl,
       serverCount: processes,
       cpu: () => ({
-        servers: group.cpu(),
+        servers: deadCpu + c.pids().reduce<number>((sum, pid) => sum + (pid === null ? 0 : procCpuSeconds(pid) || 0), 0),
         balancer: procCpuSeconds(haproxyPid),
         database: cpuWithWaitedChildren(postmasterPid) + descendantPids(postmasterPid).reduce((sum, pid) => sum + (procCpuSeconds(pid) || 0), 0),
       }),
-      killServer: (i) => group.kill(i),
-      stop,
+      async killServer(i) {
+        const pid = c.pids()[i];
+        if (pid) deadCpu += procCpuSeconds(pid) || 0;
+        await c.kill(i);
+      },
+      logTail: () => logTail.join('\n'),
+      async stop() {
+        await c.stop();
+        await postgres.stop();
+      },
     };
   } catch (error) {
-    await stop().catch(() => undefined);
-    throw error;
+    await cluster?.stop().catch(() => undefined);
+    await postgres.stop().catch(() => undefined);
+    throw new Error(`${(error as Error).message}\n${logTail.slice(-30).join('\n')}`);
   }
+}
+
+async function createDatabase(adminUrl: string, name: string, url: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return url;
 }

@@ -275,6 +275,7 @@ export const loadBenchmark: BenchModule = {
           rows.push(...result.rows.map((r) => toRow(topology, r)));
           Object.assign(metrics, result.metrics);
           failures.push(...result.failures);
+          if (result.failures.length && topology.logTail()) console.error(`\n[load] ${topology.key}: the last log lines\n${topology.logTail()}`);
         } finally {
           await topology.stop();
         }
