@@ -53,4 +53,24 @@ export function createPostgresDialect(url: string, options: PostgresOptions = {}
   return new PostgresDialect({ pool: createPostgresPool(url, options) });
 }
 
+/**
+ * A value read from SQLite (better-sqlite3 with safe integers: 64-bit integers as bigint) as a
+ * parameter for PostgreSQL, for `npm run migrate:pg`. The same rule as reading back: an integer a JS
+ * number cannot hold exactly is refused (the server could not read it back), and so is what
+ * PostgreSQL's `text` cannot hold (a NUL character) or what none of our columns is (a blob).
+ * Throws a message naming the value's problem; the caller adds the table and row.
+ */
+export function sqliteValueForPostgres(value: unknown): string | number | null {
+  if (value === null || typeof value === 'string' || typeof value === 'number') {
+    if (typeof value === 'string' && value.includes('\u0000')) throw new Error('text with a NUL character (PostgreSQL text cannot hold it)');
+    return value;
+  }
+  if (typeof value === 'bigint') {
+    const n = Number(value);
+    if (!Number.isSafeInteger(n)) throw new Error(`integer ${value} does not fit a JavaScript number exactly`);
+    return n;
+  }
+  throw new Error(`a ${Buffer.isBuffer(value) ? 'blob' : typeof value} value (no column of ours holds one)`);
+}
+
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
