@@ -34,6 +34,15 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 });
 
+/** A child a test file starts once (beforeAll) and stops itself (afterAll): not killed after each test. */
+export function keepAcrossTests(run: Running): void {
+  const i = children.indexOf(run.child);
+  if (i >= 0) children.splice(i, 1);
+  const killLeftover = () => run.child.kill('SIGKILL');
+  process.once('exit', killLeftover);
+  void run.exited.then(() => process.off('exit', killLeftover));
+}
+
 let bundle: Promise<string> | undefined;
 
 /** server/main.ts as one CommonJS file, built once per test process (its own name: workers run side by side). */
@@ -64,7 +73,8 @@ export async function spawnServer(env: NodeJS.ProcessEnv, stdio: 'pipe' | 'ignor
   return child;
 }
 
-export async function startChild(dataDir: string, crashPoint?: string): Promise<Running> {
+/** `env` is added last (a test's own settings, e.g. DB_URL of a database several children share). */
+export async function startChild(dataDir: string, crashPoint?: string, env: NodeJS.ProcessEnv = {}): Promise<Running> {
   const port = await freePort();
   const child = await spawnServer(
     {
@@ -80,6 +90,7 @@ export async function startChild(dataDir: string, crashPoint?: string): Promise<
     LOG_REQUESTS: '0',
     SWEEP_INTERVAL_MS: '0',
     DB_URL: (await testDbUrl(dataDir)) ?? '',
+    ...env,
   },
     'pipe',
   );
