@@ -31,6 +31,7 @@ import { buildSweeper } from './compose/sweeper';
 import { buildSync } from './compose/sync';
 import { buildTenants } from './compose/tenants';
 import { buildUploads } from './compose/uploads';
+import { buildLocks } from './compose/locks';
 
 export { captchaOutboxFile, smsOutboxFile } from './compose/accounts';
 
@@ -76,13 +77,15 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   await seedDemoData(db, storage.blobs, config.defaultQuota);
 
   const base = { db, config, log: app.log };
+  // One kind of lock for every domain: in memory on SQLite, PostgreSQL advisory locks with DB_URL.
+  const locks = buildLocks(base);
   const audit = await buildAudit({ ...base, sealHeads });
-  const accounts = buildAccounts({ ...base, blobs: storage.blobs });
+  const accounts = buildAccounts({ ...base, blobs: storage.blobs, locks });
   const tenants = await buildTenants({ ...base, blobs: storage.blobs, passwordExpiryDays: accounts.policy.passwordExpiryDays });
   const files = buildFiles({ ...base, storage, users: accounts.users, tenants: tenants.service, chainKey: audit.chainKey });
   const notices = buildNotices({ ...base, files: files.repos, actionLogs: audit.actionLogs });
-  const sharing = buildSharing({ ...base, files, tenants: tenants.service, notices: notices.events, actionLogs: audit.actionLogs });
-  const uploads = await buildUploads({ ...base, storage, files, users: accounts.users, notices, exchange: sharing.exchange });
+  const sharing = buildSharing({ ...base, files, tenants: tenants.service, notices: notices.events, actionLogs: audit.actionLogs, locks });
+  const uploads = await buildUploads({ ...base, storage, files, users: accounts.users, notices, exchange: sharing.exchange, locks });
   const sync = buildSync({ db, files, checks: uploads.checks, tenants: tenants.service });
   const organisation = buildOrganisation({ ...base, users: accounts.users, sessions: accounts.sessions, spaces: files.repos.spaces });
   const clientOps = new ClientOpRepository(db);
@@ -119,6 +122,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     await audit.actionLogs.drain();
     await audit.checkpoints.stop();
     await storage.chunks.close();
+    await locks.close();
     await db.destroy();
   });
   return app;

@@ -21,6 +21,7 @@ import { LogSmsGateway, OutboxSmsGateway } from '../services/sms/dev-sms-gateway
 import { UserProfileService } from '../services/user-profile-service';
 import { UserService } from '../services/user-service';
 import type { BlobStore } from '../storage/blob-store';
+import type { Locks } from '../services/locks';
 import type { Base, Routed } from './base';
 
 /** Where the test hook writes issued captchas (only with DRIVE_TEST_HOOKS=1). */
@@ -45,7 +46,7 @@ export interface Accounts extends Routed {
 }
 
 /** Sign-in (captcha, SMS codes, throttling), sessions, one's own account and profile, password reset. */
-export function buildAccounts({ db, config, log, blobs }: Base & { blobs: BlobStore }): Accounts {
+export function buildAccounts({ db, config, log, blobs, locks }: Base & { blobs: BlobStore; locks: Locks }): Accounts {
   const users = new UserRepository(db);
   const sessions = new SessionRepository(db);
   const captchaRepo = new CaptchaRepository(db);
@@ -54,9 +55,15 @@ export function buildAccounts({ db, config, log, blobs }: Base & { blobs: BlobSt
     outboxFile: config.testHooks ? captchaOutboxFile(config.dataDir) : undefined,
   });
   const policy = resolveAccountPolicy(config.accounts);
-  const throttle = new LoginThrottle(new LoginFailureRepository(db), policy);
+  const throttle = new LoginThrottle(new LoginFailureRepository(db), policy, locks);
   const smsGateway = config.testHooks ? new OutboxSmsGateway(smsOutboxFile(config.dataDir)) : new LogSmsGateway((obj, msg) => log.warn(obj, msg));
-  const smsCodes = new SmsCodeService(new SmsCodeRepository(db), smsGateway, policy, (err) => log.error({ err }, 'SMS send failed'));
+  const smsCodes = new SmsCodeService({
+    repo: new SmsCodeRepository(db),
+    gateway: smsGateway,
+    policy,
+    onSendError: (err) => log.error({ err }, 'SMS send failed'),
+    locks,
+  });
   const auth = new AuthService({ users, sessions, captchas, throttle, smsCodes, policy, sessionTtlMs: config.sessionTtlMs });
   const userService = new UserService(users, config.publicBaseUrl, smsCodes.delivers);
   return {

@@ -25,6 +25,7 @@ import { ShareService } from '../services/sharing/share-service';
 import { SharedFilesService } from '../services/sharing/shared-files-service';
 import { TicketMeter } from '../services/sharing/ticket-meter';
 import { watermarkPicture } from '../services/sharing/watermark';
+import type { Locks } from '../services/locks';
 import type { Base, Routed } from './base';
 import type { Files } from './files';
 
@@ -42,10 +43,12 @@ export interface SharingDeps extends Omit<Base, 'config'> {
   notices: NoticeEvents;
   /** Expired applications are recorded in the action log. */
   actionLogs: ActionLogService;
+  /** The server's locks (compose/locks.ts): link codes are judged one at a time per token. */
+  locks: Locks;
 }
 
 /** The sharing services (issue 15): internal shares, links, applications, file security, exchange area. */
-export function buildSharing({ db, log, files, tenants, notices, actionLogs }: SharingDeps): Sharing {
+export function buildSharing({ db, log, files, tenants, notices, actionLogs, locks }: SharingDeps): Sharing {
   const { repos } = files;
   const lookup = new SharingLookupRepository(db);
   const security = new FileSecurityService(new SecuritySettingsRepository(db), repos.checks, lookup, repos.files);
@@ -63,7 +66,7 @@ export function buildSharing({ db, log, files, tenants, notices, actionLogs }: S
     secrets: files.secrets,
     codesRequired: async (t) => (await switches(t)).keyCreate,
   });
-  const throttle = new LinkThrottle(linkRepo);
+  const throttle = new LinkThrottle(linkRepo, locks);
   const visits = new LinkVisitService({
     links: linkRepo,
     files: repos.files,

@@ -16,6 +16,7 @@ import { recoverStore } from '../services/recovery';
 import { SecondUploadService } from '../services/second-upload-service';
 import type { ExchangeService } from '../services/sharing/exchange-service';
 import { CRASH_POINTS, UploadService, type CrashPoint } from '../services/upload-service';
+import type { Locks } from '../services/locks';
 import type { Base, Routed } from './base';
 import type { Files } from './files';
 import type { Storage } from './storage';
@@ -38,13 +39,15 @@ export interface UploadsDeps extends Base {
   notices: Notices;
   /** The exchange area's intercepted files, listed with the unprocessed ones. */
   exchange: ExchangeService;
+  /** The server's locks (compose/locks.ts): uploads and chunks, across processes. */
+  locks: Locks;
 }
 
 /**
  * Chunked, second (instant) and batch uploads with their content checks. Building it first repairs
  * whatever a crash left half done in the stores, before any request can arrive.
  */
-export async function buildUploads({ db, config, log, storage, files, users, notices, exchange }: UploadsDeps): Promise<Uploads> {
+export async function buildUploads({ db, config, log, storage, files, users, notices, exchange, locks }: UploadsDeps): Promise<Uploads> {
   const { repos } = files;
   const challenges = new ChallengeRepository(db);
   const logs = { info: (obj: object, msg: string) => log.info(obj, msg), error: (obj: object, msg: string) => log.error(obj, msg) };
@@ -71,6 +74,7 @@ export async function buildUploads({ db, config, log, storage, files, users, not
       uploadExpiryMs: config.uploadExpiryMs,
       crashPoint: crashPoint as CrashPoint | undefined,
     },
+    locks,
   });
   const secondUploads = new SecondUploadService({
     uploads: repos.uploads,

@@ -166,22 +166,23 @@ export class LinkRepository {
     return this.db.selectFrom('link_failures').selectAll().where('key', 'in', [...keys]).execute();
   }
 
-  /** One more failure of `key` (a count older than `windowStart` starts again); answers the row after it. */
+  /**
+   * One more failure of `key` (a count older than `windowStart` starts again); answers the row after it.
+   * One statement, so failures counted at once (by several server processes) are never lost.
+   */
   async recordFailure(key: string, now: number, windowStart: number): Promise<LinkFailuresTable> {
-    return this.db.transaction().execute(async (tx) => {
-      const row = await tx.selectFrom('link_failures').selectAll().where('key', '=', key).executeTakeFirst();
-      const fresh = !row || row.last_failure_at < windowStart;
-      const next: LinkFailuresTable = {
-        key,
-        failures: fresh ? 1 : row.failures + 1,
-        first_failure_at: fresh ? now : row.first_failure_at,
-        last_failure_at: now,
-        locked_until: row?.locked_until ?? null,
-      };
-      if (row) await tx.updateTable('link_failures').set(next).where('key', '=', key).execute();
-      else await tx.insertInto('link_failures').values(next).execute();
-      return next;
-    });
+    return this.db
+      .insertInto('link_failures')
+      .values({ key, failures: 1, first_failure_at: now, last_failure_at: now, locked_until: null })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet((eb) => ({
+          failures: eb.case().when('link_failures.last_failure_at', '<', windowStart).then(1).else(eb('link_failures.failures', '+', 1)).end(),
+          first_failure_at: eb.case().when('link_failures.last_failure_at', '<', windowStart).then(now).else(eb.ref('link_failures.first_failure_at')).end(),
+          last_failure_at: now,
+        })),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   async lock(key: string, until: number): Promise<void> {

@@ -15,7 +15,8 @@ import type { LocalChunkStore } from '../storage/chunk-store';
 import { streamingChunkDigest } from '../storage/content-digest';
 import type { Caller } from './caller';
 import { ChunkWriters } from './chunk-writers';
-import type { KeyedLock, PendingWork } from './keyed-lock';
+import type { PendingWork } from './keyed-lock';
+import { LOCK_KEYS, type Locks } from './locks';
 
 /** The fingerprint of a streaming session until its merge announces the real one. */
 export const STREAMING_FINGERPRINT = '';
@@ -45,8 +46,8 @@ function checkOffset(offset: number, chunkLength: number): void {
 }
 
 export interface ChunkReceiverDeps {
-  /** The upload service's locks, by upload id (the writers of one chunk are kept apart by ChunkWriters). */
-  locks: KeyedLock;
+  /** The server's locks (services/locks.ts): the upload's (LOCK_KEYS.upload), and the chunk writers' (ChunkWriters). */
+  locks: Locks;
   /** Requests being received, by upload (chunk/exist waits for them briefly). */
   receiving: PendingWork;
   uploadExpiryMs: number;
@@ -64,10 +65,12 @@ export class ChunkReceiver {
     private readonly uploads: UploadRepository,
     private readonly chunks: LocalChunkStore,
     private readonly deps: ChunkReceiverDeps,
-  ) {}
+  ) {
+    this.writers = new ChunkWriters(deps.locks);
+  }
 
-  /** One writer at a time per chunk (`<uploadId>/<index>`); a quiet one is cut when another waits. */
-  private readonly writers = new ChunkWriters();
+  /** One writer at a time per chunk, in whichever process; a quiet one is cut when another waits. */
+  private readonly writers: ChunkWriters;
 
   /** See ANNOUNCED_DIGEST_SESSIONS: `${uploadId}/${fingerprint}` → the digests, concatenated. */
   private readonly announcedDigests = new Map<string, Buffer>();
@@ -221,8 +224,8 @@ export class ChunkReceiver {
     onBodyRead?: () => void,
   ): Promise<void> {
     const expectedLength = chunkLengthOf(upload, index);
-    await this.writers.run(`${upload.id}/${index}`, () => body.cut(), async (writer) => {
-      const partial = await this.deps.locks.run(upload.id, async () => {
+    await this.writers.run(upload.id, index, () => body.cut(), async (writer) => {
+      const partial = await this.deps.locks.run(LOCK_KEYS.upload(upload.id), async () => {
         const current = await this.uploads.findChunkTarget(upload.id, caller.userId, caller.tenantId, now);
         if (!current || current.merge_blob_id) throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
         if (await this.uploads.isChunkRecorded(upload.id, index)) return null;
@@ -262,11 +265,16 @@ export class ChunkReceiver {
         await partial.discard();
         throw new AppError(ERRORS.CHUNK_DIGEST_MISMATCH);
       }
-      await this.deps.locks.run(upload.id, async () => {
+      await this.deps.locks.run(LOCK_KEYS.upload(upload.id), async (hold) => {
         const current = await this.uploads.findChunkTarget(upload.id, caller.userId, caller.tenantId, now);
         if (!current || current.merge_blob_id) {
           await partial.discard();
           throw new AppError(ERRORS.UPLOAD_NOT_FOUND);
+        }
+        if (hold.signal.aborted) {
+          // The lock was lost (services/locks.ts): another process may merge the upload now.
+          await partial.discard();
+          throw hold.signal.reason;
         }
         this.deps.crashPoint('chunk-after-write-before-rename');
         await partial.install();

@@ -14,8 +14,13 @@
  * of the same file sharing an announced session, still run one after the other and both get their
  * answer), nor one that is not waiting for the network (opening the partial, or making a whole body
  * durable and recording it: bounded by the disk).
+ *
+ * Across server processes (PostgreSQL) the chunk is held through the server's Locks (LOCK_KEYS.chunk):
+ * a retry that reaches another process waits for the holder there, and the holder hears it waiting
+ * (LockOptions.onContended, repeated while it waits) and is cut on the same rule. A holder whose lock is
+ * lost (its lock connection broke) is cut at once: another process may write the chunk now.
  */
-import { KeyedLock } from './keyed-lock';
+import { LOCK_KEYS, type Locks } from './locks';
 
 /** How long the holder's body may go without a byte while another request waits for its chunk. */
 export const IDLE_WRITER_CUT_MS = 2_000;
@@ -38,22 +43,24 @@ interface Holder {
 }
 
 export class ChunkWriters {
-  private readonly lock = new KeyedLock();
   private readonly holders = new Map<string, Holder>();
   /** Requests waiting for each chunk, and the timer that watches its holder meanwhile. */
   private readonly waiting = new Map<string, { count: number; timer: ReturnType<typeof setInterval> }>();
 
   constructor(
+    private readonly locks: Locks,
     private readonly idleCutMs = IDLE_WRITER_CUT_MS,
     private readonly now: () => number = Date.now,
   ) {}
 
   /**
-   * Runs `task` once it holds chunk `key`. `cut` ends this request's body as a dropped connection
-   * would (the task's read of it then fails or ends short); it is called at most once, only between
-   * the task's readingBody() and bodyDone(), and only while another request waits for the chunk.
+   * Runs `task` once it holds chunk `index` of `uploadId`. `cut` ends this request's body as a dropped
+   * connection would (the task's read of it then fails or ends short); it is called at most once, only between
+   * the task's readingBody() and bodyDone(), and only while another request waits for the chunk (or
+   * once the lock is lost).
    */
-  async run<T>(key: string, cut: () => void, task: (writer: ChunkWriter) => Promise<T>): Promise<T> {
+  async run<T>(uploadId: string, index: number, cut: () => void, task: (writer: ChunkWriter) => Promise<T>): Promise<T> {
+    const key = LOCK_KEYS.chunk(uploadId, index);
     this.wait(key);
     let waited = true;
     const stopWaiting = () => {
@@ -61,27 +68,39 @@ export class ChunkWriters {
       waited = false;
     };
     try {
-      return await this.lock.run(key, async () => {
-        stopWaiting();
-        const holder: Holder = { reading: false, lastByteAt: this.now(), cut, wasCut: false };
-        this.holders.set(key, holder);
-        try {
-          return await task({
-            readingBody: () => {
-              holder.reading = true;
-              holder.lastByteAt = this.now();
-            },
-            received: () => {
-              holder.lastByteAt = this.now();
-            },
-            bodyDone: () => {
-              holder.reading = false;
-            },
-          });
-        } finally {
-          this.holders.delete(key);
-        }
-      });
+      return await this.locks.run(
+        key,
+        async (hold) => {
+          stopWaiting();
+          const holder: Holder = { reading: false, lastByteAt: this.now(), cut, wasCut: false };
+          this.holders.set(key, holder);
+          // Lost lock: a body still being read is cut (what came stays as the partial); later steps check the signal.
+          const lost = () => {
+            if (holder.wasCut || !holder.reading) return;
+            holder.wasCut = true;
+            cut();
+          };
+          hold.signal.addEventListener('abort', lost, { once: true });
+          try {
+            return await task({
+              readingBody: () => {
+                holder.reading = true;
+                holder.lastByteAt = this.now();
+              },
+              received: () => {
+                holder.lastByteAt = this.now();
+              },
+              bodyDone: () => {
+                holder.reading = false;
+              },
+            });
+          } finally {
+            hold.signal.removeEventListener('abort', lost);
+            this.holders.delete(key);
+          }
+        },
+        { onContended: () => this.cutIfIdle(key) },
+      );
     } finally {
       stopWaiting();
     }

@@ -1,27 +1,50 @@
 /**
- * One task at a time per key, inside this process (chunk writes and the merge of one upload never
- * overlap). A deployment with several server processes would need a database lock instead.
+ * One task at a time per key, inside this process. Across the server processes of one database the
+ * composition root's Locks (services/locks.ts) take this first, then the database's lock.
  */
 export class KeyedLock {
-  private readonly tails = new Map<string, Promise<unknown>>();
+  /** Per key: settles when the last task queued so far has run (never rejects). */
+  private readonly tails = new Map<string, Promise<void>>();
 
-  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` once every task queued before it under `key` has settled. Aborting `signal` while it
+   * waits rejects with the signal's reason and never runs `task` (the queue behind it keeps its order).
+   */
+  async run<T>(key: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const previous = this.tails.get(key) ?? Promise.resolve();
-    const result = previous.then(task, task);
-    const tail = result.catch(() => undefined);
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    const tail = previous.then(() => mine);
     this.tails.set(key, tail);
     try {
-      return await result;
+      await untilSettledOrAborted(previous, signal);
+      return await task();
     } finally {
+      done();
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
   }
 }
 
+/** Resolves when `turn` does; rejects with the reason once `signal` aborts first. */
+function untilSettledOrAborted(turn: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return turn;
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void turn.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
+}
+
 /**
  * Work in progress per key that others may wait for without queueing behind it (the chunk requests
  * of an upload being received: chunk/exist waits for them, so a client that asks again right after its
- * request was cut sees what that request left). Inside this process, like KeyedLock.
+ * request was cut sees what that request left). Inside this process only: a chunk/exist on another
+ * process does not wait for these (it may then list fewer bytes of a partial; the client sends them again).
  */
 export class PendingWork {
   private readonly pending = new Map<string, Set<Promise<void>>>();

@@ -3,7 +3,7 @@ import { AppError } from '../http/app-error';
 import type { LoginFailureRepository } from '../repositories/login-failure-repository';
 import type { AccountPolicy } from './account-policy';
 import type { LoginFailuresTable } from '../db/schema';
-import { KeyedLock } from './keyed-lock';
+import { LOCK_KEYS, type Locks } from './locks';
 
 /** Account names are counted case-insensitively and whether or not the account exists (no enumeration). */
 export function accountKey(name: string): string {
@@ -19,11 +19,11 @@ export function addressKey(address: string): string {
  * failures, and an account-name lock after `loginLockAfter` (rules: LoginForm in common/api/endpoints/auth.ts).
  */
 export class LoginThrottle {
-  private readonly perAccount = new KeyedLock();
-
   constructor(
     private readonly repo: LoginFailureRepository,
     private readonly policy: AccountPolicy,
+    /** The server's locks (services/locks.ts): attempts are serialised in whichever process they land. */
+    private readonly locks: Locks,
   ) {}
 
   /** The wait still owed by one counter, in ms (0 = may try now). */
@@ -37,11 +37,11 @@ export class LoginThrottle {
   }
 
   /**
-   * Runs one password check of an account name at a time, so attempts fired in parallel cannot all
-   * pass `check` before the first failure is counted.
+   * Runs one password check of an account name at a time, across every server process, so attempts
+   * fired in parallel cannot all pass `check` before the first failure is counted.
    */
   serialize<T>(name: string, task: () => Promise<T>): Promise<T> {
-    return this.perAccount.run(accountKey(name), task);
+    return this.locks.run(LOCK_KEYS.login(accountKey(name)), () => task());
   }
 
   /** Refuses before any password work: a name locked by failures, or an attempt that came too soon. */

@@ -6,6 +6,7 @@ import { AppError } from '../http/app-error';
 import { newId } from '../ids';
 import type { SmsCodeRepository } from '../repositories/sms-code-repository';
 import type { AccountPolicy } from './account-policy';
+import { LOCK_KEYS, type Locks } from './locks';
 import { smsCodeText, type SmsGateway } from './sms/sms-gateway';
 
 const HOUR_MS = 3600 * 1000;
@@ -40,21 +41,42 @@ export interface SmsIssueRequest {
  * One-time SMS codes: 6 digits, ≤ 10 minutes, single use, stored hashed, limited per phone and per
  * address, dead after `smsMaxAttempts` wrong tries (rules: SmsSendQuery / SmsLoginRequest in common).
  */
+export interface SmsCodeServiceDeps {
+  repo: SmsCodeRepository;
+  gateway: SmsGateway;
+  policy: AccountPolicy;
+  onSendError: (err: unknown) => void;
+  /** The server's locks (services/locks.ts): the rate decisions of a phone and an address, in any process. */
+  locks: Locks;
+}
+
 export class SmsCodeService {
-  constructor(
-    private readonly repo: SmsCodeRepository,
-    private readonly gateway: SmsGateway,
-    private readonly policy: AccountPolicy,
-    private readonly onSendError: (err: unknown) => void,
-  ) {}
+  private readonly repo: SmsCodeRepository;
+  private readonly gateway: SmsGateway;
+  private readonly policy: AccountPolicy;
+  private readonly onSendError: (err: unknown) => void;
+  private readonly locks: Locks;
+
+  constructor(deps: SmsCodeServiceDeps) {
+    ({ repo: this.repo, gateway: this.gateway, policy: this.policy, onSendError: this.onSendError, locks: this.locks } = deps);
+  }
 
   /** The gateway really delivers codes (see SmsGateway.delivers). */
   get delivers(): boolean {
     return this.gateway.delivers;
   }
 
+  /**
+   * Counts, decides and stores under the phone's lock, then the address's (always in that order, so
+   * two never wait for each other), so requests at once, at one process or several, cannot all pass
+   * the limits before the first is stored.
+   */
   async issue(req: SmsIssueRequest, now = Date.now()): Promise<SmsSendResult> {
     assertPhone(req.phone);
+    return this.locks.run(LOCK_KEYS.smsPhone(req.phone), () => this.locks.run(LOCK_KEYS.smsAddress(req.address), () => this.issueNow(req, Math.max(now, Date.now()))));
+  }
+
+  private async issueNow(req: SmsIssueRequest, now: number): Promise<SmsSendResult> {
     const p = this.policy;
     const tooFrequent =
       (p.smsResendMs > 0 && (await this.repo.countSince('phone', req.phone, now - p.smsResendMs)) > 0) ||

@@ -23,7 +23,8 @@ import { actionLog, describeWrite, type ActionEntry } from './action-log/recorde
 import { toFileEntry, validName, type FileService } from './file-service';
 import { commitError, draftFile, finishedEntry } from './upload-commit';
 import { fingerprintOfDigests } from '../storage/content-digest';
-import { PendingWork, KeyedLock } from './keyed-lock';
+import { PendingWork } from './keyed-lock';
+import { LOCK_KEYS, type Locks } from './locks';
 import { ChunkReceiver, STREAMING_FINGERPRINT } from './chunk-receiver';
 import { checkedDigests, UploadSessionOpener } from './upload-session-opener';
 
@@ -78,12 +79,15 @@ export interface UploadServiceDeps {
   challenges: ChallengeRepository;
   types: TypePolicy;
   options: UploadServiceOptions;
+  /** Across every server process of the database (services/locks.ts): by upload, and by chunk. */
+  locks: Locks;
 }
 
 export class UploadService {
   constructor(private readonly deps: UploadServiceDeps) {
+    this.locks = deps.locks;
     this.receiver = new ChunkReceiver(deps.uploads, deps.chunks, {
-      locks: this.locks,
+      locks: deps.locks,
       receiving: this.receiving,
       uploadExpiryMs: deps.options.uploadExpiryMs,
       crashPoint: (point) => this.crashPoint(point),
@@ -96,16 +100,17 @@ export class UploadService {
       chunks: deps.chunks,
       types: deps.types,
       options: deps.options,
-      locks: this.locks,
+      locks: deps.locks,
       receiving: this.receiving,
     });
   }
 
   /**
-   * By upload id: the rename + record of a chunk, the merge, the sweep of one upload run one at a time.
-   * (The writers of one chunk's partial are kept apart by the receiver: chunk-writers.ts.)
+   * By upload (LOCK_KEYS.upload): the rename + record of a chunk, the merge, the sweep of one upload
+   * run one at a time, in whichever process. (The writers of one chunk's partial are kept apart by the
+   * receiver: chunk-writers.ts.)
    */
-  private readonly locks = new KeyedLock();
+  private readonly locks: Locks;
 
   /** Chunk requests being received (read, made durable, recorded or kept as a partial), by upload. */
   private readonly receiving = new PendingWork();
@@ -170,7 +175,7 @@ export class UploadService {
     };
     actionLog.record(entry);
     const name = validName(req.name);
-    return this.locks.run(req.uploadId, async () => {
+    return this.locks.run(LOCK_KEYS.upload(req.uploadId), async (hold) => {
       const finished = await finishedEntry(this.deps.uploads, caller, req.clientKey);
       if (finished) {
         // A repeat of a merge whose answer was lost: the upload is on record already.
@@ -240,6 +245,8 @@ export class UploadService {
       }
 
       const blobId = newId();
+      // The upload's lock lost (its connection broke): another process may merge it now; stop before any step.
+      hold.signal.throwIfAborted();
       await this.deps.uploads.setMergeIntent(upload.id, blobId);
       this.crashPoint('merge-before-rename');
       try {
@@ -252,6 +259,7 @@ export class UploadService {
       this.crashPoint('merge-after-rename');
       let outcome: CommitOutcome;
       try {
+        hold.signal.throwIfAborted();
         outcome = await this.deps.uploads.commit({
           uploadId: upload.id,
           editor: editorOf(caller),
@@ -307,7 +315,7 @@ export class UploadService {
     try {
       await this.deps.types.assertAllowedBytes(caller.tenantId, head);
     } catch (err) {
-      await this.locks.run(uploadId, () => this.dropUpload(uploadId));
+      await this.locks.run(LOCK_KEYS.upload(uploadId), () => this.dropUpload(uploadId));
       throw err;
     }
   }
@@ -335,7 +343,7 @@ export class UploadService {
     for (;;) {
       const ids = await this.deps.uploads.expiredUploadIds(now, 100);
       for (const id of ids) {
-        await this.locks.run(id, () => this.dropUpload(id));
+        await this.locks.run(LOCK_KEYS.upload(id), () => this.dropUpload(id));
         removed++;
       }
       if (ids.length < 100) return removed;

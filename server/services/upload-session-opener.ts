@@ -12,7 +12,8 @@ import { chunkDigestOf, fingerprintOfDigests } from '../storage/content-digest';
 import type { Caller } from './caller';
 import { STREAMING_FINGERPRINT } from './chunk-receiver';
 import { validName, type FileService } from './file-service';
-import type { KeyedLock, PendingWork } from './keyed-lock';
+import type { PendingWork } from './keyed-lock';
+import { LOCK_KEYS, type Locks } from './locks';
 import { finishedEntry } from './upload-commit';
 import type { TypePolicy, UploadServiceOptions } from './upload-service';
 
@@ -45,8 +46,8 @@ export interface UploadSessionOpenerDeps {
   chunks: LocalChunkStore;
   types: TypePolicy;
   options: UploadServiceOptions;
-  /** The upload service's locks, by upload id (a zero chunk is recorded under it as a received one). */
-  locks: KeyedLock;
+  /** The server's locks: a zero chunk is recorded under its upload's (LOCK_KEYS.upload) as a received one. */
+  locks: Locks;
   /** Chunk requests being received, by upload (chunk/exist waits for them briefly). */
   receiving: PendingWork;
 }
@@ -137,7 +138,7 @@ export class UploadSessionOpener {
         if (length === this.deps.options.chunkSize) this.zeroDigests.set(length, zero);
       }
       if (digest !== zero) continue;
-      await this.deps.locks.run(uploadId, async () => {
+      await this.deps.locks.run(LOCK_KEYS.upload(uploadId), async () => {
         await this.deps.chunks.storeZeroChunk(uploadId, index, length);
         await this.deps.uploads.recordChunk(uploadId, index, length, digest, now, now + this.deps.options.uploadExpiryMs);
       });

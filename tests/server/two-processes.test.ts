@@ -15,7 +15,7 @@ import { LINK_SLOW_AFTER } from '../../common/api/sharing';
 import type { FileEntry } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { stopOwnPostgres } from '../support/postgres-database';
-import { openChunkRequest, untilBytesReceived } from './chunk-kit';
+import { bytesReceived, openChunkRequest, untilBytesReceived } from './chunk-kit';
 import { adminClient, CHILD_CHUNK_SIZE } from './child-server';
 import { Client, postChunkExist, postLoginForm, putChunk, randomContent, solveCaptcha, type Answer, type TestServer } from './helpers';
 import { entries } from './file-kit';
@@ -150,9 +150,10 @@ describe('uploads are whole whichever process receives them', () => {
     const name = 'pair-same-chunk.bin';
     const uploadId = await openUpload(content, name);
     const chunk = chunkOf(content, 1);
+    const before = await bytesReceived(onA);
     const paced = openChunkRequest(serverOf(pair.a), onA, uploadId, 1, chunk);
     await paced.send(chunk.subarray(0, CHUNK / 2));
-    await untilBytesReceived(onA, CHUNK / 2);
+    await untilBytesReceived(onA, before + CHUNK / 2);
     const atOnce = putChunk(onB, uploadId, 1, chunk);
     await new Promise((r) => setTimeout(r, 400));
     await paced.send(chunk.subarray(CHUNK / 2));
@@ -170,11 +171,16 @@ describe('uploads are whole whichever process receives them', () => {
     const name = 'pair-quiet-chunk.bin';
     const uploadId = await openUpload(content, name);
     const chunk = chunkOf(content, 0);
+    const before = await bytesReceived(onA);
     const quiet = openChunkRequest(serverOf(pair.a), onA, uploadId, 0, chunk);
     await quiet.send(chunk.subarray(0, CHUNK / 4));
+    await untilBytesReceived(onA, before + CHUNK / 4);
+    // A holds the chunk and hears nothing more; B's retry waits, A's holder is cut once quiet for 2 s.
     const retry = await putChunk(onB, uploadId, 0, chunk);
     expect(retry.status, JSON.stringify(retry.body)).toBe(200);
-    quiet.destroy();
+    const ended = await Promise.race([quiet.answer, new Promise((r) => setTimeout(() => r('still open'), 10_000))]);
+    expect(ended).not.toBe('still open');
+    expect(ended).not.toBe(200);
     expect((await putChunk(onA, uploadId, 1, chunkOf(content, 1))).status).toBe(200);
     const merged = await mergeOn(onA, uploadId, name);
     expect(merged.status, JSON.stringify(merged.body)).toBe(200);

@@ -3,6 +3,7 @@ import { LINK_ADDRESS_FACTOR, LINK_LOCK_AFTER, LINK_LOCK_MS, LINK_SLOW_AFTER } f
 import type { LinkFailuresTable } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import type { LinkRepository } from '../../repositories/link-repository';
+import { LOCK_KEYS, type Locks } from '../locks';
 
 /** A count of wrong codes starts again after this long without one. */
 export const LINK_FAILURE_WINDOW_MS = 15 * 60 * 1000;
@@ -41,8 +42,18 @@ const addressKey = (address: string) => `addr:${address}`;
 export class LinkThrottle {
   constructor(
     private readonly repo: LinkRepository,
+    /** The server's locks (services/locks.ts): the codes of one token are judged one at a time, in any process. */
+    private readonly locks: Locks,
     private readonly policy: LinkThrottlePolicy = DEFAULT_LINK_THROTTLE,
   ) {}
+
+  /**
+   * Runs one code check of a token at a time (check, compare, count), so wrong codes fired in parallel,
+   * at one process or several, cannot all pass `check` before the first failure is counted.
+   */
+  serialize<T>(tokenHash: string, task: () => Promise<T>): Promise<T> {
+    return this.locks.run(LOCK_KEYS.linkCode(tokenHash), () => task());
+  }
 
   private waitFor(row: LinkFailuresTable, now: number): number {
     const p = this.policy;

@@ -125,15 +125,20 @@ export class LinkVisitService {
     const tenantId = link?.tenant_id ?? PLATFORM_TENANT;
     const entry = { action: 'link.open' as const, targets: link ? [target('link', link.id, '')] : [], actor: this.actor(visitor, tenantId), detail: {} as Record<string, unknown> };
     actionLog.record(entry);
-    await this.deps.throttle.check(tokenHash, visitor.address, now);
-    const right = link && (!hasCode || sameCode(this.deps.secrets.open(link.code_sealed!), req.code));
-    if (!right) {
-      await this.deps.throttle.recordFailure(tokenHash, visitor.address, now);
+    const code = req.code;
+    // Check, compare and count as one step per token, whichever process each attempt reaches.
+    const right = await this.deps.throttle.serialize(tokenHash, async () => {
+      await this.deps.throttle.check(tokenHash, visitor.address, now);
+      const matches = Boolean(link) && (!hasCode || sameCode(this.deps.secrets.open(link!.code_sealed!), code));
+      if (matches) await this.deps.throttle.clear(tokenHash);
+      else await this.deps.throttle.recordFailure(tokenHash, visitor.address, now);
+      return matches;
+    });
+    if (!right || !link) {
       entry.detail.tokenKnown = Boolean(link);
       Object.assign(entry, { action: 'link.codeFailed' });
       throw new AppError(ERRORS.LINK_INVALID);
     }
-    await this.deps.throttle.clear(tokenHash);
     actionLog.notAnAction();
     return this.granted(visitor, link, now);
   }

@@ -1,0 +1,189 @@
+/**
+ * Locks across the server processes of one PostgreSQL database (services/locks.ts says what for).
+ *
+ * Each process keeps ONE lock connection (not from the query pool) and takes a session-level advisory
+ * lock on it per key held: `pg_try_advisory_lock(id)`, id = 64 bits of SHA-256 of the key. Session
+ * locks belong to the connection, so when a process dies (kill -9, a lost machine) PostgreSQL ends its
+ * session and every lock it held is free at once; no lease to expire, no sweeper. A lock costs no
+ * connection while held (a chunk body may take minutes, and hundreds may be in flight), only two round
+ * trips on the lock connection (take, give back).
+ *
+ * Advisory locks are re-entrant per session, and all of one process's tasks share the session, so a
+ * key is first taken in memory (KeyedLock: one task of this process at a time), then in the database.
+ * A try that fails never blocks the shared connection: the waiter says `want:<key>` on the channel
+ * (LISTEN/NOTIFY), waits for the holder's `free:<key>` or WAIT_MS, and tries again. The holder hears
+ * the want (LockOptions.onContended), and says free when it gives the key back. A notification lost
+ * costs at most WAIT_MS; a holder that died is found by the next try.
+ *
+ * If the lock connection breaks, the locks it held are gone: every task holding one is told through
+ * its LockHold.signal, and the next take opens a new connection.
+ */
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { KeyedLock } from '../services/keyed-lock';
+import type { LockHold, LockOptions, Locks } from '../services/locks';
+
+const CHANNEL = 'drive_locks';
+/** Longest wait between two tries of a key another process holds (a lost notification costs this). */
+const WAIT_MS = 200;
+
+/** The advisory lock id of a key: 64 bits of its SHA-256, as a signed bigint in text. */
+export function advisoryLockId(key: string): string {
+  return createHash('sha256').update(key).digest().readBigInt64BE(0).toString();
+}
+
+interface Held {
+  /** Another process asked for the key while we hold it: tell it when it is free. */
+  wanted: boolean;
+  onContended?: () => void;
+  lost: AbortController;
+  /** The lock connection it was taken on (a broken one already released it). */
+  connection: pg.Client;
+}
+
+export interface AdvisoryLocksLog {
+  warn(obj: object, msg: string): void;
+}
+
+export class AdvisoryLocks implements Locks {
+  private readonly local = new KeyedLock();
+  private readonly held = new Map<string, Held>();
+  /** Tasks of this process waiting for a key another process holds: woken by its `free:`. */
+  private readonly waiting = new Map<string, Set<() => void>>();
+  private connection: Promise<pg.Client> | null = null;
+  /** The lock connection once open (null while none is). */
+  private current: pg.Client | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly log: AdvisoryLocksLog,
+  ) {}
+
+  run<T>(key: string, task: (hold: LockHold) => Promise<T>, options: LockOptions = {}): Promise<T> {
+    return this.local.run(
+      key,
+      async () => {
+        const id = advisoryLockId(key);
+        const connection = await this.take(key, id, options.signal);
+        const held: Held = { wanted: false, lost: new AbortController(), connection, ...(options.onContended ? { onContended: options.onContended } : {}) };
+        this.held.set(key, held);
+        try {
+          return await task({ signal: held.lost.signal });
+        } finally {
+          this.held.delete(key);
+          await this.giveBack(key, id, held);
+        }
+      },
+      options.signal,
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const connection = await this.connection?.catch(() => null);
+    this.connection = null;
+    this.current = null;
+    await connection?.end().catch(() => undefined);
+  }
+
+  /** Takes the key in the database; answers the connection that holds it. */
+  private async take(key: string, id: string, signal: AbortSignal | undefined): Promise<pg.Client> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const connection = await this.lockConnection();
+      const { rows } = await connection.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [id]);
+      if (rows[0]?.ok) return connection;
+      const freed = this.untilFreed(key, signal);
+      await connection.query('select pg_notify($1, $2)', [CHANNEL, `want:${key}`]);
+      await freed;
+    }
+  }
+
+  /** Resolves on the key's `free:` notification, after WAIT_MS, or when `signal` aborts (the loop then throws). */
+  private untilFreed(key: string, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let set = this.waiting.get(key);
+      if (!set) this.waiting.set(key, (set = new Set()));
+      const wake = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', wake);
+        set.delete(wake);
+        if (set.size === 0 && this.waiting.get(key) === set) this.waiting.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(wake, WAIT_MS);
+      signal?.addEventListener('abort', wake, { once: true });
+      set.add(wake);
+    });
+  }
+
+  private async giveBack(key: string, id: string, held: Held): Promise<void> {
+    // A broken connection took its locks with it.
+    if (this.current !== held.connection) return;
+    try {
+      await held.connection.query('select pg_advisory_unlock($1::bigint)', [id]);
+      if (held.wanted) await held.connection.query('select pg_notify($1, $2)', [CHANNEL, `free:${key}`]);
+    } catch (err) {
+      // The connection is failing: drop it, which frees in PostgreSQL whatever it still holds.
+      this.log.warn({ err, key }, 'lock connection failed while giving a lock back; reconnecting');
+      this.broken(held.connection);
+    }
+  }
+
+  private lockConnection(): Promise<pg.Client> {
+    if (this.closed) return Promise.reject(new Error('locks closed'));
+    this.connection ??= this.connect().then(
+      (client) => (this.current = client),
+      (err: unknown) => {
+        this.connection = null;
+        throw err;
+      },
+    );
+    return this.connection;
+  }
+
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.url, application_name: 'drive-server-locks' });
+    client.on('error', (err) => {
+      this.log.warn({ err }, 'lock connection lost: the locks it held are released');
+      this.broken(client);
+    });
+    client.on('end', () => this.broken(client));
+    client.on('notification', (message) => {
+      if (message.channel === CHANNEL && message.payload) this.heard(message.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${CHANNEL}`);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    return client;
+  }
+
+  private heard(payload: string): void {
+    const colon = payload.indexOf(':');
+    const kind = payload.slice(0, colon);
+    const key = payload.slice(colon + 1);
+    if (kind === 'want') {
+      const held = this.held.get(key);
+      if (!held) return;
+      held.wanted = true;
+      held.onContended?.();
+    } else if (kind === 'free') {
+      for (const wake of [...(this.waiting.get(key) ?? [])]) wake();
+    }
+  }
+
+  /** `client` broke: whatever was taken on it is lost, and the next take connects again. */
+  private broken(client: pg.Client): void {
+    if (this.current === client) {
+      this.current = null;
+      this.connection = null;
+    }
+    for (const held of this.held.values()) if (held.connection === client) held.lost.abort(new Error('lock connection lost'));
+    client.end().catch(() => undefined);
+  }
+}
