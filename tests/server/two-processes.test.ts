@@ -30,7 +30,7 @@ let onB: Client;
 
 beforeAll(async () => {
   pair = await startProcessPair({
-    TRUST_PROXY: '1',
+    TRUST_PROXY: 'loopback',
     LOGIN_SLOW_AFTER: String(LOGIN_SLOW_AFTER),
     LOGIN_ADDRESS_SLOW_AFTER: '100',
     LOGIN_DELAY_BASE_MS: '10000',
