@@ -53,9 +53,11 @@ function printReport(r: MigrateReport): void {
     console.log(`action log ${name}: ${state}`);
   }
   if (r.chains.length === 0) console.log('action log: no chains yet');
-  console.log(`foreign keys re-created and validated: ${r.foreignKeys}; sequences moved: ${r.sequences.length > 0 ? r.sequences.join(', ') : 'none (no serial or identity columns)'}`);
-  const rate = r.copySeconds > 0 ? ` (${Math.round(r.copiedRows / r.copySeconds)} rows/s)` : '';
-  console.log(`${r.resumed ? 'resumed run: ' : ''}${r.copiedRows} rows copied in ${r.copySeconds.toFixed(1)} s${rate}`);
+  console.log(`indexes rebuilt: ${r.indexes}; foreign keys re-created and validated: ${r.foreignKeys}; sequences moved: ${r.sequences.length > 0 ? r.sequences.join(', ') : 'none (no serial or identity columns)'}`);
+  const s = r.seconds;
+  const rate = s.copy > 0 ? ` (${Math.round(r.copiedRows / s.copy)} rows/s)` : '';
+  console.log(`${r.resumed ? 'resumed run: ' : ''}${r.copiedRows} rows copied in ${s.copy.toFixed(1)} s${rate}; ` +
+    `source read ${s.readSource.toFixed(1)} s, schema ${s.schema.toFixed(1)} s, indexes and keys ${s.rebuild.toFixed(1)} s, verification ${s.verify.toFixed(1)} s`);
   console.log(r.ok ? 'VERIFIED: the target matches the source.' : 'MISMATCH: see the lines above; do not start the server on the target.');
 }
 

@@ -8,9 +8,6 @@ import { EXIT, MigrateStop } from './refusal';
 import type { SqliteSource, TableShape } from './source';
 import type { PostgresTarget, TableProgress } from './target';
 
-/** PostgreSQL binds at most 65,535 parameters a statement; a batch stays under it. */
-const MAX_PARAMETERS = 60_000;
-
 export interface CopyProgress {
   table: string;
   copied: number;
@@ -18,17 +15,15 @@ export interface CopyProgress {
   done: boolean;
 }
 
-function convert(table: TableShape, row: unknown[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  table.columns.forEach((col, i) => {
+function convert(table: TableShape, row: unknown[]): unknown[] {
+  return row.map((value, i) => {
     try {
-      out[col] = sqliteValueForPostgres(row[i]);
+      return sqliteValueForPostgres(value);
     } catch (err) {
       const key = table.key.map((k) => `${k}=${String(row[table.columns.indexOf(k)])}`).join(', ');
-      throw new MigrateStop(EXIT.failed, `${table.name} (${key}) column ${col}: ${(err as Error).message}`);
+      throw new MigrateStop(EXIT.failed, `${table.name} (${key}) column ${table.columns[i]}: ${(err as Error).message}`);
     }
   });
-  return out;
 }
 
 export async function copyTable(
@@ -39,7 +34,8 @@ export async function copyTable(
   options: { batchSize: number; total: number; signal: AbortSignal; onProgress: (p: CopyProgress) => void },
 ): Promise<number> {
   if (progress.done) return 0;
-  const limit = Math.max(1, Math.min(options.batchSize, Math.floor(MAX_PARAMETERS / table.columns.length)));
+  const limit = options.batchSize;
+  const keyAt = table.key.map((k) => table.columns.indexOf(k));
   let after = progress.last_key ? (JSON.parse(progress.last_key) as unknown[]) : null;
   let copied = Number(progress.rows_copied);
   let thisRun = 0;
@@ -53,7 +49,7 @@ export async function copyTable(
     }
     const converted = rows.map((r) => convert(table, r));
     const last = converted[converted.length - 1]!;
-    const lastKey = table.key.map((k) => last[k]);
+    const lastKey = keyAt.map((i) => last[i]);
     const done = rows.length < limit;
     await target.writeBatch(table, converted, lastKey, done);
     after = lastKey;

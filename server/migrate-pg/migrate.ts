@@ -7,8 +7,8 @@
  *    checksums make the run's fingerprint.
  * 2. Target: an empty database is migrated by the server's own migrations and gets the progress
  *    record; a target holding this source's interrupted run resumes; anything else is refused.
- * 3. Copy every table in foreign-key order, batch by batch (copy.ts); then the foreign keys are
- *    re-created (validated) and sequences moved past their columns.
+ * 3. Copy every table in foreign-key order, batch by batch (copy.ts); then the indexes are rebuilt,
+ *    the foreign keys re-created (validated) and sequences moved past their columns.
  * 4. Verify counts, checksums and the action-log chains (verify.ts).
  * Stored files, partial uploads and keys stay in DATA_DIR: the PostgreSQL server uses the same one.
  */
@@ -34,11 +34,14 @@ export interface MigrateOptions {
 
 export interface MigrateReport {
   resumed: boolean;
-  /** Rows this run copied (a resumed run: only the rest), and how long the copy took. */
+  /** Rows this run copied (a resumed run: only the rest). */
   copiedRows: number;
-  copySeconds: number;
+  /** Wall time of each phase: source checksums, target schema, copy, indexes and keys, verification. */
+  seconds: { readSource: number; schema: number; copy: number; rebuild: number; verify: number };
   tables: TableResult[];
   chains: ChainResult[];
+  /** Indexes rebuilt and foreign keys re-created (validated) after the copy. */
+  indexes: number;
   foreignKeys: number;
   sequences: string[];
   ok: boolean;
@@ -52,6 +55,13 @@ export async function migrateToPostgres(options: MigrateOptions): Promise<Migrat
   } catch (err) {
     throw refuse(`no action-log chain key (${(err as Error).message}): set AUDIT_CHAIN_KEY as the server has it, or point --data-dir at the server's data directory`);
   }
+  const seconds = { readSource: 0, schema: 0, copy: 0, rebuild: 0, verify: 0 };
+  let mark = Date.now();
+  const lap = (phase: keyof typeof seconds): void => {
+    const now = Date.now();
+    seconds[phase] += (now - mark) / 1000;
+    mark = now;
+  };
   const source = await SqliteSource.open(options.dataDir);
   let target: PostgresTarget | undefined;
   try {
@@ -62,6 +72,7 @@ export async function migrateToPostgres(options: MigrateOptions): Promise<Migrat
     const fingerprint = fingerprintOf(sourceSums);
     const total = sourceSums.reduce((n, s) => n + s.rows, 0);
     say(`source holds ${total} rows (fingerprint ${fingerprint.slice(0, 16)}…)`);
+    lap('readSource');
 
     target = await PostgresTarget.connect(options.to);
     const state = await target.state();
@@ -85,7 +96,7 @@ export async function migrateToPostgres(options: MigrateOptions): Promise<Migrat
     }
 
     const progress = await target.progress();
-    const started = Date.now();
+    lap('schema');
     let copiedRows = 0;
     for (const table of source.tables) {
       const sum = sourceSums.find((s) => s.table === table.name)!;
@@ -96,18 +107,22 @@ export async function migrateToPostgres(options: MigrateOptions): Promise<Migrat
         onProgress: (p) => options.onProgress?.(p),
       });
     }
-    const copySeconds = (Date.now() - started) / 1000;
+    lap('copy');
     const run = await target.run();
+    say('rebuilding indexes and foreign keys');
+    const indexes = await target.restoreIndexes(run);
     const foreignKeys = await target.restoreForeignKeys(run);
     const sequences = await target.fixSequences();
     if (!run.copied_at) await target.markRun('copied_at', Date.now());
+    lap('rebuild');
 
     say('verifying: row counts, checksums, action-log chains');
     const tables = await verifyTables(target, source.tables, sourceSums, signal);
     const chains = await verifyActionLog(source, target, key);
     const ok = tables.every((t) => t.ok) && chains.every((c) => c.ok);
     await target.markRun('verified_at', ok ? Date.now() : null);
-    return { resumed, copiedRows, copySeconds, tables, chains, foreignKeys, sequences, ok };
+    lap('verify');
+    return { resumed, copiedRows, seconds, tables, chains, indexes, foreignKeys, sequences, ok };
   } finally {
     await target?.close();
     source.close();

@@ -53,6 +53,7 @@ const isBusy = (err: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test(String((e
 
 export class SqliteSource {
   readonly tables: TableShape[];
+  private readonly statements = new Map<string, SQLite.Statement>();
 
   private constructor(
     readonly file: string,
@@ -120,11 +121,16 @@ export class SqliteSource {
 
   /** The next `limit` rows after key `after` (null: from the start), in key order; values as stored (integers as bigint). */
   batch(table: TableShape, after: unknown[] | null, limit: number): unknown[][] {
-    const cols = table.columns.map(quoteIdent).join(', ');
-    const key = table.key.map(quoteIdent).join(', ');
-    const where = after ? `where (${key}) > (${after.map(() => '?').join(', ')})` : '';
-    const stmt = this.db.prepare(`select ${cols} from ${quoteIdent(table.name)} ${where} order by ${key} limit ?`);
-    return stmt.raw(true).safeIntegers(true).all(...(after ?? []), limit) as unknown[][];
+    const name = `${table.name}:${after ? 'after' : 'first'}`;
+    let stmt = this.statements.get(name);
+    if (!stmt) {
+      const cols = table.columns.map(quoteIdent).join(', ');
+      const key = table.key.map(quoteIdent).join(', ');
+      const where = after ? `where (${key}) > (${after.map(() => '?').join(', ')})` : '';
+      stmt = this.db.prepare(`select ${cols} from ${quoteIdent(table.name)} ${where} order by ${key} limit ?`).raw(true).safeIntegers(true);
+      this.statements.set(name, stmt);
+    }
+    return stmt.all(...(after ?? []), limit) as unknown[][];
   }
 
   /** Every row in key order (SQLite's BINARY: byte order), for the checksum. */

@@ -30,9 +30,11 @@ export interface TableResult {
 
 export interface ChainResult {
   tenantId: string;
-  sourceRows: number;
   targetRows: number;
-  /** null: it holds; else the first broken link as the verifier words it. */
+  /**
+   * null: it holds; else the first broken link as the verifier words it. The source's chain is walked
+   * only when the target's does not hold (else null: its head matched the target's, which held).
+   */
   sourceBroken: string | null;
   targetBroken: string | null;
   sameHead: boolean;
@@ -81,19 +83,25 @@ export async function verifyTables(target: PostgresTarget, tables: TableShape[],
 const brokenText = (r: ChainReport | undefined): string | null =>
   !r ? 'no chain' : r.broken ? `row ${r.broken.seq} (${r.broken.reason}): ${r.broken.message}` : null;
 
-/** Every tenant's chain on both sides; the source's connection is lent, not closed. */
+/**
+ * Every tenant's chain walked on the target, heads compared with the source's; the source's chains
+ * are walked too only when one on the target does not hold (to tell a broken copy from a chain that
+ * was broken before). The source's connection is lent, not closed.
+ */
 export async function verifyActionLog(source: SqliteSource, target: PostgresTarget, key: Buffer): Promise<ChainResult[]> {
   // Not destroyed: Kysely's SQLite driver would close the source's (locked) connection.
   const sourceDb = new Kysely<Database>({ dialect: new SqliteDialect({ database: source.connection }) });
-  const before = await verifyChains(new ActionLogRepository(sourceDb, key), key);
+  const sourceRepo = new ActionLogRepository(sourceDb, key);
   const after = await verifyChains(new ActionLogRepository(target.kysely as unknown as Db, key), key);
-  const tenants = [...new Set([...before, ...after].map((r) => r.tenantId))].sort();
+  const sourceHeads = await sourceRepo.heads();
+  const before = after.some((r) => r.broken) ? await verifyChains(sourceRepo, key) : null;
+  const tenants = [...new Set([...sourceHeads.map((h) => h.tenant_id), ...after.map((r) => r.tenantId)])].sort();
   return tenants.map((tenantId) => {
-    const s = before.find((r) => r.tenantId === tenantId);
+    const head = sourceHeads.find((h) => h.tenant_id === tenantId);
     const t = after.find((r) => r.tenantId === tenantId);
-    const sourceBroken = brokenText(s);
     const targetBroken = brokenText(t);
-    const sameHead = !!s && !!t && s.lastSeq === t.lastSeq && s.headHash === t.headHash;
-    return { tenantId, sourceRows: s?.rows ?? 0, targetRows: t?.rows ?? 0, sourceBroken, targetBroken, sameHead, ok: !sourceBroken && !targetBroken && sameHead };
+    const sourceBroken = before ? brokenText(before.find((r) => r.tenantId === tenantId)) : head ? null : 'no chain';
+    const sameHead = !!head && !!t && Number(head.seq) === t.lastSeq && head.hash === t.headHash;
+    return { tenantId, targetRows: t?.rows ?? 0, sourceBroken, targetBroken, sameHead, ok: !targetBroken && sameHead };
   });
 }
