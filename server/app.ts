@@ -22,6 +22,7 @@ import { seedDemoData } from './services/seed';
 import type { Sweeper } from './services/sweeper';
 import { buildAccounts } from './compose/accounts';
 import { buildAudit } from './compose/audit';
+import { buildCluster } from './compose/cluster';
 import { buildFiles } from './compose/files';
 import { buildNotices } from './compose/notices';
 import { buildOrganisation } from './compose/organisation';
@@ -43,7 +44,7 @@ declare module 'fastify' {
     auditCheckpoints: ActionLogCheckpointer;
     /** Notices (issue 16); `notices.events` is the port the sharing work calls. */
     notices: Notices;
-    /** The background re-fingerprinting of blobs stored before the tree chunk digest (null: stopped at shutdown). */
+    /** The background re-fingerprinting of stale blobs by this process as leader (null: shut down before it led or finished). */
     fingerprintUpgrade: Promise<FingerprintUpgradeReport | null>;
   }
 }
@@ -79,15 +80,17 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const base = { db, config, log: app.log };
   // One kind of lock for every domain: in memory on SQLite, PostgreSQL advisory locks with DB_URL.
   const locks = buildLocks(base);
+  // On SQLite one process; with DB_URL one of several: events, cache drops and the periodic jobs' leader.
+  const cluster = buildCluster(base);
   const audit = await buildAudit({ ...base, sealHeads });
   const accounts = buildAccounts({ ...base, blobs: storage.blobs, locks });
   const tenants = await buildTenants({ ...base, blobs: storage.blobs, passwordExpiryDays: accounts.policy.passwordExpiryDays });
   const files = buildFiles({ ...base, storage, users: accounts.users, tenants: tenants.service, chainKey: audit.chainKey });
-  const notices = buildNotices({ ...base, files: files.repos, actionLogs: audit.actionLogs });
+  const notices = buildNotices({ ...base, files: files.repos, actionLogs: audit.actionLogs, bus: cluster.bus });
   const sharing = buildSharing({ ...base, files, tenants: tenants.service, notices: notices.events, actionLogs: audit.actionLogs, locks });
   const uploads = await buildUploads({ ...base, storage, files, users: accounts.users, notices, exchange: sharing.exchange, locks });
   const sync = buildSync({ db, files, checks: uploads.checks, tenants: tenants.service });
-  const organisation = buildOrganisation({ ...base, users: accounts.users, sessions: accounts.sessions, spaces: files.repos.spaces });
+  const organisation = buildOrganisation({ ...base, bus: cluster.bus, users: accounts.users, sessions: accounts.sessions, spaces: files.repos.spaces });
   const clientOps = new ClientOpRepository(db);
   const sweeper = buildSweeper({ log: app.log, accounts, files, uploads, audit, notices, sharing, clientOps });
   app.decorate('sweeper', sweeper);
@@ -108,19 +111,27 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   await registerDesktopReleaseRoutes(app, config.desktopReleaseDir);
   await registerStaticRoutes(app, config.staticDir);
 
-  sweeper.start(config.sweepIntervalMs);
-  audit.checkpoints.start(config.auditCheckpointIntervalMs ?? DEFAULTS.auditCheckpointIntervalMs);
+  // The periodic jobs run in the leading process only (one at a time; each is safe if two did run).
+  const { leadership } = cluster;
+  leadership.whileLeader((signal) => sweeper.run(config.sweepIntervalMs, signal));
+  leadership.whileLeader((signal) => audit.checkpoints.run(config.auditCheckpointIntervalMs ?? DEFAULTS.auditCheckpointIntervalMs, signal));
+  let upgraded: (report: FingerprintUpgradeReport | null) => void = () => undefined;
+  app.decorate('fingerprintUpgrade', new Promise<FingerprintUpgradeReport | null>((resolve) => (upgraded = resolve)));
+  // Each lead runs it (a blob leaves the stale list as it is done: a later lead finds what is left).
+  leadership.whileLeader(async (signal) => {
+    const report = await uploads.upgradeFingerprints(signal);
+    if (report) upgraded(report);
+  });
+  const life = new AbortController();
+  await cluster.start(life.signal);
   notices.start();
   // Open notice streams end before the server closes (they would hold it open otherwise).
   app.addHook('preClose', async () => notices.stop());
-  const upgradeStop = new AbortController();
-  app.decorate('fingerprintUpgrade', uploads.upgradeFingerprints(upgradeStop.signal));
   app.addHook('onClose', async () => {
-    upgradeStop.abort();
-    await app.fingerprintUpgrade;
-    await sweeper.stop();
+    life.abort();
+    await cluster.stopped();
+    upgraded(null);
     await audit.actionLogs.drain();
-    await audit.checkpoints.stop();
     await storage.chunks.close();
     await locks.close();
     await db.destroy();

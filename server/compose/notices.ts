@@ -12,7 +12,9 @@ import { registerSystemNoticeRoutes } from '../routes/system-notice-routes';
 import type { ActionLogService } from '../services/action-log-service';
 import type { Notices } from '../services/notices';
 import { fileActionObserver } from '../services/notices/action-events';
+import type { EventBus } from '../services/cluster/ports';
 import { NoticeDelivery, UnreadCounter } from '../services/notices/delivery';
+import { NoticeFanout } from '../services/notices/fanout';
 import { extendFileReach, SpaceFileReach } from '../services/notices/file-reach';
 import { FileMessageService } from '../services/notices/file-message-service';
 import { NoticeHub } from '../services/notices/notice-hub';
@@ -26,13 +28,15 @@ export interface NoticesDeps extends Omit<Base, 'config'> {
   files: FileRepositories;
   /** File changes reach the notices through the action log. */
   actionLogs: ActionLogService;
+  /** Events of every server process (compose/cluster.ts): a reader's stream may be open on any. */
+  bus: EventBus;
   /** How often the sessions behind open streams are checked (ms). */
   sessionCheckMs?: number;
   streamsPerUser?: number;
 }
 
 /** The notices (issue 16): file messages, system notices, the stream hub and the scheduler. */
-export function buildNotices({ db, log, files, actionLogs, sessionCheckMs, streamsPerUser }: NoticesDeps): Notices & Routed {
+export function buildNotices({ db, log, files, actionLogs, bus, sessionCheckMs, streamsPerUser }: NoticesDeps): Notices & Routed {
   const onError = (err: unknown) => log.error({ err }, 'notice delivery failed');
   const fileRepo = new FileMessageRepository(db);
   const noticeRepo = new SystemNoticeRepository(db);
@@ -57,10 +61,13 @@ export function buildNotices({ db, log, files, actionLogs, sessionCheckMs, strea
     }
     return out;
   });
-  const fileMessages = new FileMessageService({ repo: fileRepo, people, reach, delivery, onError });
-  const systemNotices = new SystemNoticeService(noticeRepo, counter, delivery);
+  // Each process's scheduler tells its own readers (local delivery); everything else goes through the bus.
   const scheduler = new NoticeScheduler(noticeRepo, delivery, onError);
-  systemNotices.onScheduled = () => scheduler.rearm();
+  const fanout = new NoticeFanout({ bus, hub, local: delivery, files: fileRepo, notices: noticeRepo, onError, onScheduled: () => scheduler.rearm() });
+  const fileMessages = new FileMessageService({ repo: fileRepo, people, reach, delivery: fanout, onError });
+  const systemNotices = new SystemNoticeService(noticeRepo, counter, fanout);
+  systemNotices.onScheduled = () => fanout.scheduled();
+  let unlisten = (): void => undefined;
   const notices: Notices & Routed = {
     fileMessages,
     systemNotices,
@@ -72,10 +79,12 @@ export function buildNotices({ db, log, files, actionLogs, sessionCheckMs, strea
     sensitiveHeld: (caller, held) => fileMessages.sensitiveHeld(caller.tenantId, caller.userId, held),
     userName: (userId) => people.userName(userId),
     start() {
+      unlisten = fanout.listen();
       hub.start();
       scheduler.start();
     },
     async stop() {
+      unlisten();
       hub.stop();
       await scheduler.stop();
     },

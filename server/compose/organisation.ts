@@ -11,19 +11,29 @@ import { DepartmentService } from '../services/department-service';
 import { OrgService } from '../services/org-service';
 import { UserAdminService } from '../services/user-admin-service';
 import { UserImportService } from '../services/user-import-service';
+import type { EventBus } from '../services/cluster/ports';
 import type { Base, Routed } from './base';
 
-export interface OrganisationDeps extends Omit<Base, 'log'> {
+/** The bus topic of an organisation change (payload `{ t: tenantId }`): every process drops its cached tree. */
+export const ORG_CHANGED = 'org.changed';
+
+export interface OrganisationDeps extends Base {
+  bus: EventBus;
   users: UserRepository;
   sessions: SessionRepository;
   spaces: SpaceRepository;
 }
 
 /** The organisation (issue 14): departments, the org tree, user administration and import. */
-export function buildOrganisation({ db, config, users, sessions, spaces }: OrganisationDeps): Routed {
+export function buildOrganisation({ db, config, log, bus, users, sessions, spaces }: OrganisationDeps): Routed {
   const departmentRepo = new DepartmentRepository(db);
   const people = new OrgUserRepository(db);
-  const departments = new DepartmentService(departmentRepo, users);
+  const announce = (tenantId: string) => bus.publish(ORG_CHANGED, { t: tenantId }).catch((err: unknown) => log.error({ err }, 'organisation change not announced'));
+  const departments = new DepartmentService(departmentRepo, users, announce);
+  // Another process's change (this process's own arrive too: dropping twice costs nothing).
+  bus.subscribe(ORG_CHANGED, (p) => departments.forget(String(p.t)));
+  // Changes this process may have missed: every cached tree is read anew.
+  bus.onGap(() => departments.forget());
   const changed = (tenantId: string) => departments.changed(tenantId);
   const org = new OrgService({
     departments: departmentRepo,

@@ -111,6 +111,26 @@ export class FileMessageRepository {
     return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
 
+  /** The messages of these ids (those still there), for the process that delivers them to a connected reader. */
+  async byIds(ids: readonly string[]): Promise<FileMessagesTable[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('file_messages').selectAll().where('id', 'in', [...ids]).execute();
+  }
+
+  /** These users' messages written (or re-batched) from `since` on, oldest first: a listener's catch-up after a gap. */
+  async writtenSince(userIds: readonly string[], since: number, limit: number): Promise<FileMessagesTable[]> {
+    if (userIds.length === 0) return [];
+    return this.db
+      .selectFrom('file_messages')
+      .selectAll()
+      .where('user_id', 'in', [...userIds])
+      .where('created_at', '>=', since)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
   async unreadCount(userId: string): Promise<number> {
     const row = await this.db.selectFrom('notice_counters').select('file_unread').where('user_id', '=', userId).executeTakeFirst();
     return Math.max(0, Number(row?.file_unread ?? 0));

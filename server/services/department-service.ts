@@ -50,13 +50,16 @@ export class DepartmentService {
   constructor(
     private readonly departments: DepartmentRepository,
     private readonly users: UserRepository,
+    /** Tells the other server processes (compose/organisation.ts: the event bus); they call `forget`. Never throws. */
+    private readonly announce: (tenantId: string) => Promise<void> = async () => undefined,
   ) {}
 
   /**
-   * The tenant's tree, from a per-tenant cache: every organisation write of this process drops it
-   * (`changed`), and it is at most TREE_CACHE_MS old otherwise (a write by another process, or straight
-   * into the database). 2,000 departments with their head counts cost ~25 ms to build on a busy 2-core
-   * machine; every page of the address list, the picker and 用户管理 asks for it.
+   * The tenant's tree, from a per-tenant cache: every organisation write drops it, in this process at
+   * once (`changed`) and in the others when they hear of it (`forget`, through the event bus); it is at
+   * most TREE_CACHE_MS old otherwise (a write straight into the database). 2,000 departments with their
+   * head counts cost ~25 ms to build on a busy 2-core machine; every page of the address list, the
+   * picker and 用户管理 asks for it.
    */
   async tree(tenantId: string, now = Date.now()): Promise<DepartmentNode[]> {
     const cached = this.cache.get(tenantId);
@@ -69,10 +72,18 @@ export class DepartmentService {
     return nodes;
   }
 
-  /** The organisation of a tenant changed (departments, or who is in which): the next tree is read anew. */
-  changed(tenantId: string): void {
+  /** The organisation of a tenant changed (departments, or who is in which): the next tree is read anew, in every process. */
+  async changed(tenantId: string): Promise<void> {
+    this.forget(tenantId);
+    // Awaited: once the change's answer is out, every process has been told (its next read is fresh).
+    await this.announce(tenantId);
+  }
+
+  /** Drops the cached tree of a tenant (undefined: of every tenant) without telling anyone. */
+  forget(tenantId?: string): void {
     this.version++;
-    this.cache.delete(tenantId);
+    if (tenantId === undefined) this.cache.clear();
+    else this.cache.delete(tenantId);
   }
 
   private async node(tenantId: string, id: string): Promise<DepartmentNode> {
@@ -138,7 +149,7 @@ export class DepartmentService {
         });
       }),
     );
-    this.changed(caller.tenantId);
+    await this.changed(caller.tenantId);
     const change = { id, name, detail: { parentId: req.parentId, managerId: req.managerId ?? null } };
     actionLog.record({ action: 'dept.create', targets: [target('department', id, name)], detail: change.detail });
     return { node: await this.node(caller.tenantId, id), change };
@@ -160,7 +171,7 @@ export class DepartmentService {
         });
       }),
     );
-    this.changed(caller.tenantId);
+    await this.changed(caller.tenantId);
     const node = await this.node(caller.tenantId, req.id);
     const change = { id: node.id, name: node.name, detail: { before, managerId: node.managerId } };
     // A rename (with or without a new manager) or only a new manager: one record either way.
@@ -196,7 +207,7 @@ export class DepartmentService {
         }
       }),
     );
-    this.changed(caller.tenantId);
+    await this.changed(caller.tenantId);
     const node = await this.node(caller.tenantId, req.id);
     const change = { id: node.id, name: node.name, detail: { fromParentId: from, toParentId: req.parentId, beforeId: req.beforeId ?? null } };
     actionLog.record({ action: from === req.parentId ? 'dept.order' : 'dept.move', targets: [target('department', node.id, node.name)], detail: change.detail });
@@ -214,7 +225,7 @@ export class DepartmentService {
       await t.delete(row.id);
       return { id: row.id, name: row.name };
     });
-    this.changed(caller.tenantId);
+    await this.changed(caller.tenantId);
     actionLog.record({ action: 'dept.delete', targets: [target('department', change.id, change.name)] });
     return change;
   }

@@ -9,6 +9,7 @@ import type { TrashService } from './trash-service';
 import type { UploadService } from './upload-service';
 import type { ActionLogService } from './action-log-service';
 import { fileTarget } from './action-log/recorder';
+import { pause } from './cluster/lead-runner';
 
 export interface SweeperDeps {
   uploads: UploadService;
@@ -31,9 +32,6 @@ export interface SweeperDeps {
  * past FILE_MESSAGE_RETENTION_DAYS.
  */
 export class Sweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-
   constructor(private readonly deps: SweeperDeps) {}
 
   /** One pass; also called directly by tests. */
@@ -64,20 +62,17 @@ export class Sweeper {
     return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps, actionLog, fileMessages };
   }
 
-  start(intervalMs: number): void {
-    if (intervalMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.running) return; // never overlap passes
-      this.running = this.sweepOnce()
-        .catch(this.deps.log)
-        .finally(() => (this.running = undefined));
-    }, intervalMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  /**
+   * A pass every `intervalMs` (0 = never) until `signal` aborts; resolves once the pass under way has
+   * ended. Run by the leader only (server/compose/cluster.ts); each step is safe when two processes
+   * pass at once all the same: deletes of what expired, and claims that only one of them wins.
+   */
+  async run(intervalMs: number, signal: AbortSignal): Promise<void> {
+    if (intervalMs <= 0) return;
+    while (!signal.aborted) {
+      await pause(intervalMs, signal);
+      if (signal.aborted) break;
+      await this.sweepOnce().catch(this.deps.log);
+    }
   }
 }

@@ -65,7 +65,7 @@ export interface UserAdminServiceDeps {
   departments: DepartmentRepository;
   sessions: SessionRepository;
   /** Who is in which department (or a manager's name) changed: the cached tree is dropped. */
-  orgChanged?: (tenantId: string) => void;
+  orgChanged?: (tenantId: string) => Promise<void>;
 }
 
 /**
@@ -75,10 +75,10 @@ export interface UserAdminServiceDeps {
  */
 export class UserAdminService {
   private readonly admin: AccountAdminRepository;
-  private readonly orgChanged: (tenantId: string) => void;
+  private readonly orgChanged: (tenantId: string) => Promise<void>;
 
   constructor(private readonly deps: UserAdminServiceDeps) {
-    this.orgChanged = deps.orgChanged ?? (() => undefined);
+    this.orgChanged = deps.orgChanged ?? (async () => undefined);
     this.admin = new AccountAdminRepository(deps.db);
   }
 
@@ -149,7 +149,7 @@ export class UserAdminService {
     } catch (err) {
       throw UserAdminService.uniqueError(err);
     }
-    this.orgChanged(caller.tenantId);
+    await this.orgChanged(caller.tenantId);
     const change = { id, account: p.website, detail: { departmentId: p.departmentId, role: p.role } };
     actionLog.record({ action: 'user.create', targets: [accountTarget(change)], detail: change.detail });
     return { row: await this.get(caller, id), change };
@@ -175,7 +175,7 @@ export class UserAdminService {
       throw UserAdminService.uniqueError(err);
     }
     if (outcome === 'lastAdmin') throw new AppError(ERRORS.LAST_ADMIN);
-    this.orgChanged(caller.tenantId);
+    await this.orgChanged(caller.tenantId);
     // A new initial password ends every session; outer login withdrawn ends the public-network ones.
     if (passwordHash) await this.deps.sessions.endForUser(user.id, 'passwordReset');
     else if (user.outer_login === 1 && !p.outerLogin) await this.deps.sessions.endForUser(user.id, 'outerLogin', 'public');
@@ -191,7 +191,7 @@ export class UserAdminService {
     const found = await this.deps.people.inTenant(caller.tenantId, ids);
     if (found.length !== ids.length) throw new AppError(ERRORS.USER_NOT_FOUND);
     const moved = await this.deps.people.setDepartment(caller.tenantId, ids, req.departmentId);
-    this.orgChanged(caller.tenantId);
+    await this.orgChanged(caller.tenantId);
     const changes = found.map((u) => ({ id: u.id, account: u.username, detail: { from: u.department_id, to: req.departmentId } }));
     // One action (the admin moved these people at once): one record naming all of them.
     actionLog.record({ action: 'user.update', targets: changes.map(accountTarget), detail: { departmentId: req.departmentId, moved } });
@@ -202,7 +202,7 @@ export class UserAdminService {
     if (req.id === caller.userId) throw new AppError(ERRORS.CANNOT_DELETE_SELF);
     try {
       const user = await this.admin.softDelete(caller.tenantId, req.id, now);
-      this.orgChanged(caller.tenantId);
+      await this.orgChanged(caller.tenantId);
       actionLog.record({ action: 'user.delete', targets: [target('user', user.id, user.username)] });
       return { id: user.id, account: user.username };
     } catch (err) {

@@ -44,7 +44,7 @@ export class UserImportService {
     db: Db,
     private readonly departments: DepartmentRepository,
     /** Imported people change the tree's head counts: the cached tree is dropped. */
-    private readonly orgChanged: (tenantId: string) => void = () => undefined,
+    private readonly orgChanged: (tenantId: string) => Promise<void> = async () => undefined,
   ) {
     this.repo = new UserImportRepository(db);
   }
@@ -93,7 +93,7 @@ export class UserImportService {
         const users: UsersTable[] = [...accounts.values()].map((a) => newAccountRow(caller.tenantId, newId(), a, passwordHash, now));
         return { users, rowsJson: JSON.stringify(final) };
       });
-      this.orgChanged(caller.tenantId);
+      await this.orgChanged(caller.tenantId);
       actionLog.record({ action: 'user.batchImport', detail: { batchId: batch.id, fileName: batch.file_name, imported, skipped: final.length - imported } });
       return { batchId: batch.id, imported, skipped: final.length - imported, rows: final };
     } catch (err) {

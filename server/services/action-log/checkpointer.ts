@@ -3,6 +3,7 @@ import { ERRORS } from '../../../common/api/errors';
 import type { ActionLogHeadsTable } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import type { ActionLogRepository } from '../../repositories/action-log-repository';
+import { pause } from '../cluster/lead-runner';
 import { GENESIS_HASH, headMacMatches } from './chain';
 import { checkCheckpoint, signCheckpoint, type CheckpointSigner } from './checkpoint';
 
@@ -34,8 +35,6 @@ export interface ActionLogCheckpointerDeps {
 export class ActionLogCheckpointer {
   /** The last head signed per tenant (in this process): unmoved heads are not signed again. */
   private readonly lastSigned = new Map<string, { seq: number; hash: string }>();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
   private seeded = false;
 
   constructor(private readonly deps: ActionLogCheckpointerDeps) {}
@@ -116,23 +115,19 @@ export class ActionLogCheckpointer {
     }
   }
 
-  /** Starts the periodic checkpoints: one pass now (the state this start found), then every interval. */
-  start(intervalMs: number): void {
-    if (intervalMs <= 0 || this.timer) return;
-    const pass = () => {
-      if (this.running) return; // never overlap passes
-      this.running = this.checkpointOnce()
-        .catch((err: unknown) => this.deps.onError(err, 'action log checkpoint failed'))
-        .finally(() => (this.running = undefined));
-    };
-    pass();
-    this.timer = setInterval(pass, intervalMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  /**
+   * The periodic checkpoints, run by the leader only (server/compose/cluster.ts): one pass now (the
+   * state this lead found), then one every `intervalMs` (0 = never) until `signal` aborts; resolves
+   * once the pass under way has ended. Each lead first reads again what was signed last (another
+   * process may have led meanwhile); two processes signing the same head at once give two valid
+   * checkpoints of it, nothing worse.
+   */
+  async run(intervalMs: number, signal: AbortSignal): Promise<void> {
+    if (intervalMs <= 0) return;
+    this.seeded = false;
+    while (!signal.aborted) {
+      await this.checkpointOnce().catch((err: unknown) => this.deps.onError(err, 'action log checkpoint failed'));
+      await pause(intervalMs, signal);
+    }
   }
 }

@@ -2,6 +2,7 @@ import type { FileMessageEvent, FileMessageType, SystemNoticeEvent, SystemUnread
 import type { FileMessagesTable, SystemNoticesTable, SystemNoticeTargetsTable } from '../../db/schema';
 import type { FileMessageRepository } from '../../repositories/file-message-repository';
 import { PLATFORM_NOTICE_TENANT, type ReaderScope, type SystemNoticeRepository } from '../../repositories/system-notice-repository';
+import type { NoticeAudience } from './fanout';
 import type { NoticeHub } from './notice-hub';
 
 /** Both unread counts of a reader (see UnreadCounts in common/api/notices.ts for what they are). */
@@ -121,7 +122,7 @@ export class NoticeDelivery {
   }
 
   /** A notice came out, changed or was withdrawn: every connected reader it is addressed to hears of it. */
-  async systemChanged(notice: SystemNoticesTable, targets: readonly SystemNoticeTargetsTable[], change: SystemNoticeEvent['change']): Promise<void> {
+  async systemChanged(notice: NoticeAudience, targets: readonly SystemNoticeTargetsTable[], change: SystemNoticeEvent['change']): Promise<void> {
     try {
       const candidates = this.hub.connectedIn(notice.tenant_id === PLATFORM_NOTICE_TENANT ? null : notice.tenant_id);
       const event: SystemNoticeEvent = { id: notice.id, title: notice.title, important: notice.important === 1, change };

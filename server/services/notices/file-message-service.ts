@@ -20,7 +20,7 @@ import { newId } from '../../ids';
 import type { FileMessageRepository, MessageFilter, MessageKey, NewFileMessage } from '../../repositories/file-message-repository';
 import type { NoticeFileRepository } from '../../repositories/notice-file-repository';
 import type { Caller } from '../caller';
-import type { NoticeDelivery } from './delivery';
+import type { NoticeSender } from './fanout';
 import type { FileReach, ReachedFile } from './file-reach';
 import type { FileMessageInput, LinkDownloadInput, NoticeEvents } from './ports';
 
@@ -111,7 +111,7 @@ export interface FileMessageServiceDeps {
   repo: FileMessageRepository;
   people: NoticeFileRepository;
   reach: FileReach;
-  delivery: NoticeDelivery;
+  delivery: NoticeSender;
   onError: (err: unknown) => void;
 }
 

@@ -30,8 +30,8 @@ export interface NoticeHubOptions {
 /**
  * The open notice streams of this server process, by user. Events are pushed to the users that are
  * connected; nobody else costs anything (a user who connects later gets the current counts on
- * connect). One process only: several server processes would relay events between them (PostgreSQL
- * LISTEN/NOTIFY), not built yet.
+ * connect). Only this process's streams: what happens in any process reaches every process's hub
+ * through the event bus (fanout.ts).
  */
 export class NoticeHub {
   private readonly byUser = new Map<string, Set<StreamConnection>>();

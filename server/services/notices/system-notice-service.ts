@@ -22,7 +22,8 @@ import { PLATFORM_NOTICE_TENANT, type FeedKey, type ManageKey, type NoticeRow, t
 import { actionLog, target, type ActionEntry } from '../action-log/recorder';
 import type { Caller } from '../caller';
 import { decodePeopleCursor, toPage } from '../org-cursor';
-import type { NoticeDelivery, UnreadCounter } from './delivery';
+import type { UnreadCounter } from './delivery';
+import type { NoticeSender } from './fanout';
 import { hasText, noticeSummary, sanitizeNoticeHtml } from './notice-html';
 
 const YEAR_MS = 366 * 24 * 3600 * 1000;
@@ -87,7 +88,7 @@ export class SystemNoticeService {
   constructor(
     private readonly repo: SystemNoticeRepository,
     private readonly counter: UnreadCounter,
-    private readonly delivery: NoticeDelivery,
+    private readonly delivery: NoticeSender,
   ) {}
 
   // ---- readers -----------------------------------------------------------------------------------
