@@ -50,6 +50,11 @@ export interface ServerConfig {
    * point of a chunk write or merge (CRASH_POINTS in services/upload-service.ts), for crash tests.
    */
   crashPoint?: string;
+  /**
+   * DRIVE_TEST_LISTENER_RECONNECT_MS (tests only, needs DRIVE_TEST_HOOKS=1): how long a lost event
+   * listener waits before reconnecting (default 250 ms), so a test can make events inside the gap.
+   */
+  testListenerReconnectMs?: number;
   /** Server log (startup, warnings, errors); tests turn it off. */
   logger: boolean;
   /** One log line per request (LOG_REQUESTS=0 turns it off). */
@@ -120,6 +125,9 @@ export function assertSafeConfig(config: ServerConfig, nodeEnv: string | undefin
   if (config.crashPoint && !config.testHooks) {
     throw new Error('DRIVE_TEST_CRASH_POINT needs DRIVE_TEST_HOOKS=1');
   }
+  if (config.testListenerReconnectMs !== undefined && !config.testHooks) {
+    throw new Error('DRIVE_TEST_LISTENER_RECONNECT_MS needs DRIVE_TEST_HOOKS=1');
+  }
 }
 
 function accountsFromEnv(env: NodeJS.ProcessEnv): AccountPolicy {
@@ -189,6 +197,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     logRequests: env.LOG_REQUESTS !== '0',
     trustProxy: trustedProxiesFromEnv(env.TRUST_PROXY),
     crashPoint: env.DRIVE_TEST_CRASH_POINT || undefined,
+    testListenerReconnectMs: env.DRIVE_TEST_LISTENER_RECONNECT_MS ? intFromEnv(env.DRIVE_TEST_LISTENER_RECONNECT_MS, 0, 'DRIVE_TEST_LISTENER_RECONNECT_MS') : undefined,
     accounts: accountsFromEnv(env),
     auditRetentionDays: intFromEnv(env.AUDIT_RETENTION_DAYS, DEFAULTS.auditRetentionDays, 'AUDIT_RETENTION_DAYS'),
     auditChainKey: env.AUDIT_CHAIN_KEY || undefined,

@@ -33,7 +33,7 @@ export function buildCluster({ config, db, log }: { config: ServerConfig; db: Db
       stopped: () => leadership.stopped(),
     };
   }
-  const bus = new PgEventBus(config.dbUrl, notifyThrough(db as unknown as Kysely<unknown>), log);
+  const bus = new PgEventBus(config.dbUrl, notifyThrough(db as unknown as Kysely<unknown>), log, { reconnectMs: config.testListenerReconnectMs });
   const leadership = new PgLeadership(config.dbUrl, log);
   return {
     bus,

@@ -58,3 +58,13 @@ export const notBelowZero = (x: RawBuilder<number> | RawBuilder<unknown>): RawBu
  */
 export const recursiveWalkOrder = (db: QueryExecutorProvider): RawBuilder<unknown> =>
   engineOf(db) === 'postgres' ? sql`order by depth, id` : sql``;
+
+/**
+ * A read of rows this transaction is about to change: `for update` on PostgreSQL, where transactions
+ * of other processes run side by side (one that wants the same rows waits, then reads them as they
+ * were committed, and skips those deleted meanwhile); as it is on SQLite, whose write transactions
+ * run one at a time.
+ */
+export function forUpdate<Q extends { forUpdate(): Q }>(db: QueryExecutorProvider, query: Q): Q {
+  return engineOf(db) === 'postgres' ? query.forUpdate() : query;
+}

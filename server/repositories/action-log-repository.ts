@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database';
 import type { ActionLogHeadsTable, ActionLogTable, Database } from '../db/schema';
 import { BROKEN_HEAD_MARK, brokenHeadMark, chainHash, GENESIS_HASH, headMac, headMacMatches } from '../services/action-log/chain';
-import { analyzeTable } from '../db/dialect';
+import { analyzeTable, forUpdate } from '../db/dialect';
 
 /** A row as the recorder builds it; seq and the hashes are given by the chain when it is appended. */
 export type NewActionRow = Omit<ActionLogTable, 'seq' | 'prev_hash' | 'hash'>;
@@ -262,7 +262,8 @@ export class ActionLogRepository {
    */
   async pruneBatch(tenantId: string, cutoff: number, maxRows: number, record: (info: PruneInfo) => NewActionRow): Promise<number> {
     return this.db.transaction().execute(async (tx) => {
-      const head = await tx.selectFrom('action_log_heads').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
+      // Claimed: a prune of another process at the same time waits, then finds the rows gone (never a head MAC of a stale head).
+      const head = await forUpdate(tx, tx.selectFrom('action_log_heads').selectAll().where('tenant_id', '=', tenantId)).executeTakeFirst();
       if (!head) return 0;
       // A head moved without the key: its rows are evidence, retention waits until someone has looked.
       if (!headMacMatches(this.key, head)) {

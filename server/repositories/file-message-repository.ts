@@ -185,17 +185,21 @@ export class FileMessageRepository {
    */
   async pruneBefore(cutoff: number, limit: number): Promise<number> {
     return this.db.transaction().execute(async (tx) => {
-      const rows = await tx.selectFrom('file_messages').select(['id', 'user_id', 'read_at']).where('created_at', '<', cutoff).orderBy('created_at').limit(limit).execute();
+      const rows = await tx.selectFrom('file_messages').select(['id']).where('created_at', '<', cutoff).orderBy('created_at').limit(limit).execute();
       if (rows.length === 0) return 0;
+      // The counters follow what this transaction deleted: a prune of another process at the same
+      // time (PostgreSQL) may have taken some of these rows first.
+      const deleted: Array<{ user_id: string; read_at: number | null }> = [];
       for (let i = 0; i < rows.length; i += 500) {
-        await tx.deleteFrom('file_messages').where('id', 'in', rows.slice(i, i + 500).map((r) => r.id)).execute();
+        const ids = rows.slice(i, i + 500).map((r) => r.id);
+        deleted.push(...(await tx.deleteFrom('file_messages').where('id', 'in', ids).returning(['user_id', 'read_at']).execute()));
       }
       const unread = new Map<string, number>();
-      for (const r of rows) if (r.read_at === null) unread.set(r.user_id, (unread.get(r.user_id) ?? 0) + 1);
+      for (const r of deleted) if (r.read_at === null) unread.set(r.user_id, (unread.get(r.user_id) ?? 0) + 1);
       for (const [userId, n] of unread) {
         await tx.updateTable('notice_counters').set({ file_unread: minus(n) }).where('user_id', '=', userId).execute();
       }
-      return rows.length;
+      return deleted.length;
     });
   }
 

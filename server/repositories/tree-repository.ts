@@ -4,7 +4,7 @@ import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
 import type { BlobsTable, Database, FilesTable, FileVersionsTable } from '../db/schema';
 import { ContentReplaceRefused, replaceContent, type ContentEditor } from './content-replacement';
-import { notBelowZero, sqliteOnly } from '../db/dialect';
+import { forUpdate, notBelowZero, sqliteOnly } from '../db/dialect';
 
 type Tx = Transaction<Database>;
 
@@ -112,16 +112,23 @@ export class TreeRepository {
   /**
    * Deletes deleted roots and their trees for good: their versions, favorites, the quota they
    * used (given back to each owner), and every blob nobody references any more (returned, so the
-   * caller removes the bytes after the commit).
+   * caller removes the bytes after the commit). `roots`: those it purged. Two purges of the same
+   * roots at once (a user's and the sweeper's, or two processes' sweepers) give the quota back once:
+   * the roots are claimed first, and the second finds them gone.
    */
-  async purge(rootIds: readonly string[]): Promise<{ rows: number; freed: FreedBlob[] }> {
-    if (rootIds.length === 0) return { rows: 0, freed: [] };
+  async purge(rootIds: readonly string[]): Promise<{ rows: number; freed: FreedBlob[]; roots: string[] }> {
+    if (rootIds.length === 0) return { rows: 0, freed: [], roots: [] };
     return this.db.transaction().execute(async (tx) => {
       // Rows are deleted in one statement; children and parents go together, checked at commit.
       await sqliteOnly(tx, sql`pragma defer_foreign_keys = on`);
       let rows = 0;
       const candidates = new Set<string>();
-      for (const part of slices(rootIds)) {
+      const roots: string[] = [];
+      for (const wanted of slices(rootIds)) {
+        const claimed = await forUpdate(tx, tx.selectFrom('files').select('id').where('id', 'in', [...wanted]).where('deleted_at', 'is not', null)).execute();
+        const part = claimed.map((r) => r.id);
+        if (part.length === 0) continue;
+        roots.push(...part);
         const inTrees = sql`select id from files where trash_root_id in (${sql.join(part.map((id) => sql`${id}`))})`;
         const blobs = await sql<{ blob_id: string }>`
           select blob_id from files where id in (${inTrees}) and blob_id is not null
@@ -146,7 +153,7 @@ export class TreeRepository {
         rows += Number(res.numAffectedRows ?? 0);
       }
       const freed = await deleteUnreferencedBlobs(tx, [...candidates]);
-      return { rows, freed };
+      return { rows, freed, roots };
     });
   }
 

@@ -247,12 +247,16 @@ export class TrashService {
 
   /** Purges, then removes the bytes of the blobs nobody references any more. */
   private async purgeRoots(ids: readonly string[]): Promise<number> {
-    const { rows, freed } = await this.deps.tree.purge(ids);
+    return (await this.purgeClaimed(ids)).rows;
+  }
+
+  private async purgeClaimed(ids: readonly string[]): Promise<{ rows: number; roots: string[] }> {
+    const { rows, freed, roots } = await this.deps.tree.purge(ids);
     for (const blob of freed) {
       await this.deps.blobs.remove(blob.storage_key, layoutOf(blob));
       await this.deps.thumbnails.remove(blob.id);
     }
-    return rows;
+    return { rows, roots };
   }
 
   /**
@@ -264,8 +268,12 @@ export class TrashService {
     for (;;) {
       const roots = await this.deps.tree.trashRoots(null, null, now - this.deps.retentionMs, SWEEP_BATCH);
       if (roots.length === 0) return purged;
-      purged += await this.purgeRoots(roots.map((r) => r.id));
-      await onPurged?.(roots);
+      const done = await this.purgeClaimed(roots.map((r) => r.id));
+      purged += done.rows;
+      // On record only what this pass purged (another process's sweeper may have taken some).
+      const mine = new Set(done.roots);
+      const recorded = roots.filter((r) => mine.has(r.id));
+      if (recorded.length > 0) await onPurged?.(recorded);
     }
   }
 }
