@@ -12,6 +12,8 @@ import { resolveNetworkEnv, NETWORK_ENV_VARIABLE } from './common/api/client-env
 import { clientEndpointModule } from './common/api/endpoint-table';
 import { ACCOUNT_PICTURE_CACHE } from './common/api/offline-caches';
 import { reachableFrom } from './common/reachable';
+import type * as IconHelpers from '@ant-design/icons-svg/lib/helpers';
+import { FILE_KIND_ICON_NAMES, LINK_PAGE_ICONS_FILE } from './common/link-page/served';
 
 /** A file of this project by its path from here. */
 const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -283,6 +285,28 @@ function directImportsFromAntd(): Plugin {
 }
 
 /**
+ * The file kinds' icons for a share link's page drawn on the server (server/routes/link-page-html.ts:
+ * it paints before any script, issue 44 item 6): each kind's @ant-design/icons SVG, as FileKindIcon
+ * draws it, written beside link.html. The server may not use the UI's packages; the build may.
+ */
+export function linkPageIcons(): Plugin {
+  return {
+    name: 'link-page-icons',
+    apply: 'build',
+    generateBundle() {
+      const require = createRequire(import.meta.url);
+      const { renderIconDefinitionToSVGElement } = require('@ant-design/icons-svg/lib/helpers') as typeof IconHelpers;
+      const icons: Record<string, string> = {};
+      for (const [kind, name] of Object.entries(FILE_KIND_ICON_NAMES)) {
+        const definition = (require(`@ant-design/icons-svg/lib/asn/${name}`) as { default: Parameters<typeof renderIconDefinitionToSVGElement>[0] }).default;
+        icons[kind] = renderIconDefinitionToSVGElement(definition, { extraSVGAttrs: { 'data-icon': definition.name, width: '1em', height: '1em', fill: 'currentColor', 'aria-hidden': 'true', focusable: 'false' } });
+      }
+      this.emitFile({ type: 'asset', fileName: LINK_PAGE_ICONS_FILE, source: JSON.stringify(icons) });
+    },
+  };
+}
+
+/**
  * V8's explicit compile hint on the first screens' chunks: they are mostly code that runs during the
  * load, which V8 would otherwise compile function by function on the main thread as it is first called.
  * With the hint it compiles them all on a background thread while the file streams in (Chrome 136+;
@@ -404,6 +428,7 @@ export default defineConfig(({ mode }) => ({
     endpointTablesForClient(),
     directImportsFromAntd(),
     compileFirstScreensEagerly(),
+    linkPageIcons(),
     react(),
     VitePWA({
       // A new deployment waits until the user says so (发现新版本 → 刷新, src/features/pwa): a page

@@ -109,7 +109,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
 
   for (const domain of [tenants, accounts, organisation, files, uploads, audit, sharing, notices, sync]) await domain.routes(app);
   await registerDesktopReleaseRoutes(app, config.desktopReleaseDir);
-  await registerStaticRoutes(app, config.staticDir);
+  await registerStaticRoutes(app, config.staticDir, { summary: (token) => sharing.pageSummary(token), config: () => tenants.config.systemConfig(null) });
 
   // The periodic jobs run in the leading process only (one at a time; each is safe if two did run).
   const { leadership } = cluster;

@@ -3,13 +3,15 @@
  * /downLoadM/<token>, /downloadExceeded; the server picks it by common/api/sharing.ts linkEntryOf).
  * None of the internal app's boot: no session or menu, no offline data layer, no service worker (a
  * visitor gets no copy of the internal app), no route guard. What the page shows first is asked for
- * here, before React renders: the link's summary and the brand, side by side.
+ * here, before React renders: the link's summary and the brand, side by side — unless the server drew
+ * the page into link.html already (server/routes/link-page-html.ts), which React then takes over.
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { getDefaultStore } from 'jotai';
 import { CONFIG } from '../common/api/endpoints/config';
 import { linkEntryOf } from '../common/api/sharing';
+import { LINK_PAGE_DATA_ID, servedLinkPageOf } from '../common/link-page/served';
 import { LinkApp } from './app/LinkApp';
 import { savedAccount } from './lib/data/account';
 import { prefetchLinkSummary } from './lib/data/link-visit';
@@ -20,7 +22,10 @@ import { systemConfigAtom } from './lib/system-config';
 document.documentElement.dataset.build = import.meta.env.VITE_BUILD_ID ?? '';
 
 const entry = linkEntryOf(window.location.pathname);
-if (entry && entry.page !== 'downloadExceeded') prefetchLinkSummary(entry.token);
+// The server usually drew the link's page already, with its summary and the brand (no call needed).
+const served = entry && entry.page !== 'downloadExceeded' ? servedLinkPageOf(document.getElementById(LINK_PAGE_DATA_ID)?.textContent, entry.token) : null;
+if (served) getDefaultStore().set(systemConfigAtom, served.config);
+else if (entry && entry.page !== 'downloadExceeded') prefetchLinkSummary(entry.token);
 
 // Spec §2: a member whose home is not 个人文件 has no link pages (the app's route says /error too).
 if (entry && entry.page === 'shareLink' && savedAccount()) {
@@ -35,16 +40,18 @@ if (!container) throw new Error('#root is missing from link.html');
 
 // The brand, asked beside the summary (which the page waits for before it shows anything but the
 // loading screen): by then it is usually known; without it the page shows the default brand.
-void linkApi.call(CONFIG.systemConfig, undefined, { onError: () => undefined }).then(
-  (config) => {
-    getDefaultStore().set(systemConfigAtom, config);
-    if (config.brandName) document.title = `${config.brandName} · 分享`;
-  },
-  () => undefined,
-);
+if (!served) {
+  void linkApi.call(CONFIG.systemConfig, undefined, { onError: () => undefined }).then(
+    (config) => {
+      getDefaultStore().set(systemConfigAtom, config);
+      if (config.brandName) document.title = `${config.brandName} · 分享`;
+    },
+    () => undefined,
+  );
+}
 
 createRoot(container).render(
   <StrictMode>
-    <LinkApp />
+    <LinkApp served={served} />
   </StrictMode>,
 );

@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { ERRORS } from '../../common/api/errors';
+import type { LinkSummary } from '../../common/api/sharing';
+import { AppError } from '../http/app-error';
 import { ApplicationRepository } from '../repositories/application-repository';
 import { LinkRepository } from '../repositories/link-repository';
 import { SecuritySettingsRepository } from '../repositories/security-settings-repository';
@@ -34,6 +37,8 @@ export interface Sharing extends Routed {
   exchange: ExchangeService;
   /** Expired applications, stale link counters and tickets: one part of the sweeper's pass. */
   sweep(now: number): Promise<void>;
+  /** A link's summary as a visitor without a session sees it, for its page drawn on the server (null: they may not). */
+  pageSummary(token: string): Promise<LinkSummary | 'gone' | null>;
 }
 
 export interface SharingDeps extends Omit<Base, 'config'> {
@@ -98,6 +103,15 @@ export function buildSharing({ db, log, files, tenants, notices, actionLogs, loc
   });
   return {
     exchange,
+    async pageSummary(token) {
+      try {
+        return await visits.summary({ caller: null, address: '' }, { token });
+      } catch (e) {
+        if (e instanceof AppError && e.code === ERRORS.LINK_GONE.code) return 'gone';
+        if (e instanceof AppError && e.code === ERRORS.UNAUTHORIZED.code) return null;
+        throw e;
+      }
+    },
     async sweep(now) {
       await applications.expireDue(actionLogs, now);
       await throttle.deleteStale(now);

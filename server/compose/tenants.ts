@@ -13,6 +13,8 @@ import type { Base, Routed } from './base';
 export interface Tenants extends Routed {
   /** Tenants, their switches (exchange area, public download, sync time…) and images. */
   service: TenantService;
+  /** The system config (brand, logo) every client reads first; also drawn into a link's page. */
+  config: ConfigService;
 }
 
 export interface TenantsDeps extends Omit<Base, 'log'> {
@@ -37,6 +39,7 @@ export async function buildTenants({ db, config, blobs, passwordExpiryDays }: Te
   });
   return {
     service,
+    config: configService,
     routes(app: FastifyInstance) {
       registerConfigRoutes(app, configService);
       registerTenantRoutes(app, service);

@@ -3,8 +3,18 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../../common/api/errors';
-import { linkEntryOf } from '../../common/api/sharing';
+import { linkEntryOf, type LinkSummary } from '../../common/api/sharing';
+import type { SystemConfig } from '../../common/api/types';
 import { sendError } from '../http/error-handler';
+import { loadLinkPageTemplate, renderLinkPage } from './link-page-html';
+
+/** What a link's page is drawn with on the server: only what a visitor without a session may see. */
+export interface LinkPageSource {
+  /** The link's summary as the summary call answers a visitor without a session; 'gone'; or null: not theirs to see (the page asks itself). */
+  summary(token: string): Promise<LinkSummary | 'gone' | null>;
+  /** The brand a visitor without a session is shown. */
+  config(): Promise<SystemConfig>;
+}
 
 /**
  * Files under assets/ carry a content hash in their name: a new build is a new name, so browsers may
@@ -21,12 +31,14 @@ const isApiPath = (url: string): boolean => url.startsWith('/api/') || url.start
  * Serves the built web app with a single-page-app fallback: any other GET that is not an API path
  * gets index.html, so client-side routes survive a reload — except the pages an outsider opens from a
  * share link (common/api/sharing.ts linkEntryOf), which get link.html: their lean entry, without the
- * internal app's boot. Unknown API paths answer 404 JSON.
+ * internal app's boot — a link's own page with the link drawn in (./link-page-html.ts), so it paints
+ * before any script. Unknown API paths answer 404 JSON.
  */
-export async function registerStaticRoutes(app: FastifyInstance, staticDir: string): Promise<void> {
+export async function registerStaticRoutes(app: FastifyInstance, staticDir: string, linkPages?: LinkPageSource): Promise<void> {
   const hasApp = existsSync(path.join(staticDir, 'index.html'));
   // A build without the link pages' entry (an older one) serves them the app, which has them too.
   const hasLinkPages = existsSync(path.join(staticDir, 'link.html'));
+  const linkTemplate = hasLinkPages && linkPages ? loadLinkPageTemplate(staticDir) : null;
   if (hasApp) {
     await app.register(fastifyStatic, {
       root: staticDir,
@@ -45,13 +57,28 @@ export async function registerStaticRoutes(app: FastifyInstance, staticDir: stri
     app.log.warn({ staticDir }, 'web app not built (no index.html): serving the API only');
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '';
     if (hasApp && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(url)) {
+      const entry = hasLinkPages ? linkEntryOf(url) : null;
+      if (entry && entry.page !== 'downloadExceeded' && linkTemplate && linkPages) {
+        const served = await servedLinkPage(linkPages, entry.token).catch((err: unknown) => {
+          request.log.error({ err }, 'link page: drawn by the browser instead');
+          return null;
+        });
+        // Each visit's own (the link may end at any moment): never stored, by the browser or on the way.
+        if (served) return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(renderLinkPage(linkTemplate, { ...served, token: entry.token }, entry.page === 'downLoadM'));
+      }
       // index.html must not be cached, or users keep an old app after a deploy.
-      const page = hasLinkPages && linkEntryOf(url) ? 'link.html' : 'index.html';
+      const page = entry ? 'link.html' : 'index.html';
       return reply.header('Cache-Control', 'no-cache').sendFile(page);
     }
     return sendError(reply, 404, ERRORS.ROUTE_NOT_FOUND.code, ERRORS.ROUTE_NOT_FOUND.message);
   });
+}
+
+async function servedLinkPage(source: LinkPageSource, token: string) {
+  const [summary, config] = await Promise.all([source.summary(token), source.config()]);
+  if (summary === null) return null;
+  return summary === 'gone' ? { gone: true as const, config } : { summary, config };
 }

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { linkEntryOf } from '../../common/api/sharing';
+import type { ServedLinkPage } from '../../common/link-page/served';
 import { AntdFrameContext } from '../components/antd-frame';
 import { plainLazy } from '../components/plain-lazy';
 import { PageLoading } from '../components/PageLoading';
@@ -21,9 +22,9 @@ function ToTheApp() {
  * The pages an outsider opens from a share link (src/link-main.tsx): the link's page, its phone
  * layout, and /downloadExceeded. Routed by the same rule that made the server send link.html
  * (linkEntryOf); the calls' navigations (DEP10213 → /downloadExceeded) stay here. The code page is
- * plain HTML and CSS; antd loads with what needs it.
+ * plain HTML and CSS; antd loads with what needs it. `served`: the page the server drew into link.html.
  */
-export function LinkApp() {
+export function LinkApp({ served = null }: { served?: ServedLinkPage | null }) {
   const [location] = useLocation();
   const entry = linkEntryOf(location);
   let page;
@@ -34,6 +35,10 @@ export function LinkApp() {
         <DownloadExceededPage />
       </LinkAntdRoot>
     );
-  } else page = <ShareLinkPage key={entry.token} token={entry.token} compact={entry.page === 'downLoadM'} />;
+  } else {
+    // What the server drew is this token's only (servedLinkPageOf): a page the visitor moves to starts afresh.
+    const drawn = served && served.token === entry.token ? served : null;
+    page = <ShareLinkPage key={entry.token} token={entry.token} compact={entry.page === 'downLoadM'} served={drawn} />;
+  }
   return <AntdFrameContext.Provider value={LinkAntdRoot}>{page}</AntdFrameContext.Provider>;
 }

@@ -2,8 +2,9 @@
  * Issue 44 item 6, link visitors, each in a fresh anonymous browser (no session, no cache) on a desktop
  * and on a 390-px phone: the link's code page names the sharer and the file (and the expiry) before
  * the code; at 剩余下载 0 次 every 下载 is off and says why; /downloadExceeded — reached when others
- * used the last download — leads back to the link page and never to the internal login. The ≤ 1 s
- * cold paint is the delivery bench's (`linkCodePageMs`), not a timed test.
+ * used the last download — leads back to the link page and never to the internal login. The code page
+ * is in the HTML the server sends (it paints with no script; the script takes it over where it is,
+ * with what was typed); the ≤ 1 s cold paint is the delivery bench's (`linkCodePageMs`), not a timed test.
  * LINK_SHOTS=<dir>/<prefix> keeps screenshots of each page (<prefix>-desktop-code.png, …).
  */
 import path from 'node:path';
@@ -104,6 +105,58 @@ describe('link visitors (issue 44 item 6)', () => {
       await page.context().close();
     });
   }
+
+  for (const [device, options] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    it(`${device}: the code page paints from the HTML alone, and its script takes it over without a move, keeping what was typed`, async () => {
+      const l = await link(3);
+      const page = await visitor(options, `${device} held`);
+      // The page's scripts wait until the painted page has been looked at and typed into.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/*.js', async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.goto(`${baseUrl()}/shareLink/${l.token}`, { waitUntil: 'commit' });
+      await page.getByTestId('link-summary').waitFor();
+      expect(await page.getByTestId('link-sharer').textContent()).toBe(sharer);
+      expect(await page.getByTestId('link-file-name').textContent()).toBe(FILE);
+      expect(await page.getByTestId('link-summary').getByTestId('file-kind-icon').getAttribute('data-kind')).toBe('txt');
+      expect(await page.locator('[data-testid="file-kind-icon"] svg').count()).toBe(1);
+      expect(await page.getByTestId('link-code-submit').isDisabled()).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(options.viewport!.width);
+      await shot(page, `${device}-code-before-script`);
+      const parts = ['brand', 'link-sharer', 'link-file-name', 'file-kind-icon', 'link-expiry', 'link-code-entry', 'link-code-submit'];
+      const boxes = () => Promise.all(parts.map(async (id) => page.getByTestId('share-link-page').getByTestId(id).first().boundingBox()));
+      const painted = await boxes();
+      const text = await page.getByTestId('share-link-page').innerText();
+      await page.getByTestId('link-code-entry').pressSequentially(l.code!.slice(0, 2));
+      await page.evaluate(() => ((document.querySelector('[data-testid="link-code-form"]') as HTMLElement).dataset.drawnBy = 'server'));
+      release();
+      // Taken over: the form is React's now, where everything was, with the same words and what was typed.
+      await page.locator('[data-testid="link-code-form"]:not([data-drawn-by])').waitFor();
+      expect(await boxes()).toEqual(painted);
+      expect(await page.getByTestId('share-link-page').innerText()).toBe(text);
+      expect(await page.getByTestId('link-code-entry').inputValue()).toBe(l.code!.slice(0, 2));
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('link-code');
+      await page.keyboard.type(l.code!.slice(2));
+      await page.keyboard.press('Enter');
+      await page.getByTestId('link-opened').waitFor();
+      await page.context().close();
+    });
+  }
+
+  it('a revoked link says so from the HTML alone, naming nothing of the file', async () => {
+    const l = await link(null);
+    await call(admin, API.linkRevoke, { ids: [l.id] });
+    const page = await visitor(PHONE, 'revoked');
+    await page.route('**/*.js', (route) => route.abort());
+    await page.goto(`${baseUrl()}/shareLink/${l.token}`);
+    await page.getByTestId('link-gone').getByText('分享链接已失效').waitFor();
+    expect(await page.content()).not.toContain(FILE);
+    await shot(page, 'phone-gone-before-script');
+    await page.context().close();
+  });
 
   it('phone: at 剩余下载 0 次 every 下载 is off and says why; the server refuses anyway', async () => {
     const l = await link(1);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ERRORS } from '../../../common/api/errors';
 import type { ApiCallError } from '../../../common/api/failure';
 import type { LinkSummary, LinkVisit } from '../../../common/api/sharing';
@@ -7,11 +7,13 @@ import { BrandMark } from '../../components/BrandMark';
 import { AntdFrame } from '../../components/antd-frame';
 import { PageLoading } from '../../components/PageLoading';
 import { plainLazy } from '../../components/plain-lazy';
+import type { ServedLinkPage } from '../../../common/link-page/served';
+import { LINK_GONE_TEXT } from '../../../common/link-page/summary-text';
+import { LINK_PAGE_CSS } from '../../../common/link-page/style';
 import { linkSummary, openLink } from '../../lib/data/link-visit';
 import { linkToast } from '../../lib/link-api';
 import { rememberLinkPage } from '../../lib/link-return';
 import { usePhone } from '../../lib/use-phone';
-import { LINK_PAGE_CSS } from './link-page-style';
 import { LinkSummaryCard } from './LinkSummaryCard';
 
 // The opened link (list, breadcrumb, preview) loads while the code is typed, not with the code page.
@@ -23,6 +25,8 @@ const LINK_CODES: readonly string[] = [ERRORS.LINK_INVALID.code, ERRORS.LINK_GON
 type State =
   | { kind: 'loading' }
   | { kind: 'code'; summary: LinkSummary | null; error: string | null }
+  /** A link without a code, opening (its summary shown meanwhile, as the server's page showed it). */
+  | { kind: 'opening'; summary: LinkSummary }
   | { kind: 'open'; visit: LinkVisit }
   | { kind: 'gone' }
   | { kind: 'failed' };
@@ -43,6 +47,24 @@ function savedVisit(token: string): LinkVisit | null {
 
 const errorCode = (e: unknown): string => (e as { errorCode?: string }).errorCode ?? '';
 
+/** Where the page starts: the tab's open visit, else what the server wrote into the page, else nothing yet. */
+function firstState(token: string, served: ServedLinkPage | null): State {
+  const visit = savedVisit(token);
+  if (visit) return { kind: 'open', visit };
+  if (!served) return { kind: 'loading' };
+  if ('gone' in served) return { kind: 'gone' };
+  return served.summary.needCode ? { kind: 'code', summary: served.summary, error: null } : { kind: 'opening', summary: served.summary };
+}
+
+/** What the visitor typed into the server's code entry before this page took it over. */
+function typedIntoServedPage(): string {
+  const input = document.getElementById('link-code');
+  return input instanceof HTMLInputElement ? input.value.trim().slice(0, LINK_CODE_LENGTH) : '';
+}
+
+/** While the code is typed, not while the page paints (nor within the bench's look at what the code page loaded). */
+const preloadOpenedLink = () => window.setTimeout(() => (window.requestIdleCallback ?? ((fn: () => void) => fn()))(() => void OpenedLink.preload()), 1000);
+
 /**
  * The visitor's page of a share link (/shareLink/<token>; /downLoadM/<token> on phones; /openShareLink
  * inside the app). First who shared what, until when (LinkSummary: nothing of the contents) with the
@@ -50,15 +72,16 @@ const errorCode = (e: unknown): string => (e as { errorCode?: string }).errorCod
  * selection or folder) and, for a visitor signed in to the tenant, save to 个人文件. No login unless
  * the tenant requires one (the server answers 401, the app goes to /login and comes back); no page it
  * leads to offers the internal login. The page sends no referrer anywhere (its address holds the token).
+ * On the link pages the server has usually drawn the summary and the code entry already (`served`,
+ * server/routes/link-page-html.ts): this takes them over as they are, with what was typed meanwhile.
  */
-export function ShareLinkPage({ token, compact = false, inApp = false }: { token: string; compact?: boolean; inApp?: boolean }) {
+export function ShareLinkPage({ token, compact = false, inApp = false, served = null }: { token: string; compact?: boolean; inApp?: boolean; served?: ServedLinkPage | null }) {
   const phone = usePhone();
   const tight = compact || phone;
-  const [state, setState] = useState<State>(() => {
-    const visit = savedVisit(token);
-    return visit ? { kind: 'open', visit } : { kind: 'loading' };
-  });
-  const [code, setCode] = useState('');
+  const [state, setState] = useState<State>(() => firstState(token, served));
+  // Read as late as can be: the server's entry is in the document until this first render commits.
+  const [code, setCode] = useState(() => (served ? typedIntoServedPage() : ''));
+  const codeInput = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -84,7 +107,7 @@ export function ShareLinkPage({ token, compact = false, inApp = false }: { token
       const codeOf = errorCode(e);
       if (codeOf === ERRORS.LINK_GONE.code) setState({ kind: 'gone' });
       else if (LINK_CODES.includes(codeOf)) setState({ kind: 'code', summary, error: (e as Error).message });
-      else setState((s) => (s.kind === 'loading' ? { kind: 'code', summary, error: null } : s));
+      else setState((s) => (s.kind === 'loading' || s.kind === 'opening' ? { kind: 'code', summary, error: null } : s));
     } finally {
       setBusy(false);
     }
@@ -97,9 +120,7 @@ export function ShareLinkPage({ token, compact = false, inApp = false }: { token
       const summary = await linkSummary(token, { quietCodes: [ERRORS.LINK_GONE.code] });
       if (summary.needCode) {
         setState({ kind: 'code', summary, error: null });
-        // While the code is typed, not while the page paints (nor within the bench's look at what the
-        // code page itself loaded): a second after, when the browser is idle.
-        window.setTimeout(() => (window.requestIdleCallback ?? ((fn: () => void) => fn()))(() => void OpenedLink.preload()), 1000);
+        preloadOpenedLink();
       } else await open(undefined, summary);
     } catch (e) {
       if (errorCode(e) === ERRORS.LINK_GONE.code) setState({ kind: 'gone' });
@@ -111,6 +132,12 @@ export function ShareLinkPage({ token, compact = false, inApp = false }: { token
 
   useEffect(() => {
     if (state.kind === 'loading') void start();
+    else if (state.kind === 'opening') void open(undefined, state.summary);
+    else if (state.kind === 'code') {
+      preloadOpenedLink();
+      // Typed into the server's page before this took over: the caret goes on where it was.
+      if (code) codeInput.current?.setSelectionRange(code.length, code.length);
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per token
   }, [token]);
 
@@ -139,9 +166,9 @@ export function ShareLinkPage({ token, compact = false, inApp = false }: { token
   );
 
   const shell = (body: ReactNode) => (
-    <main style={{ minHeight: '100vh', boxSizing: 'border-box', background: '#f5f6f8', display: 'flex', justifyContent: 'center', padding: tight ? 12 : 32, fontFamily: FONT, fontSize: 14, color: 'rgba(0,0,0,0.88)' }} data-testid="share-link-page">
+    <main className={compact ? 'lp-main lp-compact' : 'lp-main'} data-testid="share-link-page">
       <style>{LINK_PAGE_CSS}</style>
-      <div style={{ width: '100%', maxWidth: state.kind === 'open' ? (compact ? 560 : 960) : 480, boxSizing: 'border-box', background: '#fff', borderRadius: 8, padding: tight ? 16 : 24, alignSelf: 'flex-start' }}>
+      <div className="lp-card" style={state.kind === 'open' ? { maxWidth: compact ? 560 : 960 } : undefined}>
         <BrandMark size={28} style={{ marginBottom: 20 }} />
         {body}
       </div>
@@ -152,8 +179,8 @@ export function ShareLinkPage({ token, compact = false, inApp = false }: { token
   if (state.kind === 'loading') return <PageLoading />;
   if (state.kind === 'gone') {
     return shell(
-      <Note kind="warning" title="分享链接已失效" testId="link-gone">
-        该链接不存在、已被分享者取消或已过期。如仍需要文件，请联系分享者重新分享。
+      <Note kind="warning" title={LINK_GONE_TEXT.title} testId="link-gone">
+        {LINK_GONE_TEXT.detail}
       </Note>,
     );
   }
@@ -165,6 +192,17 @@ export function ShareLinkPage({ token, compact = false, inApp = false }: { token
           重试
         </button>
       </Note>,
+    );
+  }
+  if (state.kind === 'opening') {
+    return shell(
+      <>
+        <LinkSummaryCard summary={state.summary} />
+        <div className="lp-opening" aria-busy="true" data-testid="link-opening">
+          <span className="lp-spin" />
+          正在打开…
+        </div>
+      </>,
     );
   }
   if (state.kind === 'code') {
@@ -179,11 +217,12 @@ export function ShareLinkPage({ token, compact = false, inApp = false }: { token
             submit();
           }}
         >
-          <label htmlFor="link-code" style={{ display: 'block', fontWeight: 500, marginBottom: 8 }}>
+          <label htmlFor="link-code" className="lp-label">
             请输入提取码
           </label>
-          <div style={{ display: 'flex', gap: 8 }}>
+          <div className="lp-row">
             <input
+              ref={codeInput}
               id="link-code"
               className="lp-input"
               value={code}
@@ -218,19 +257,16 @@ export function ShareLinkPage({ token, compact = false, inApp = false }: { token
   );
 }
 
-/** The system's own fonts, as antd's stack starts (the page loads no web font). */
-const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif";
-
 /** A boxed message (antd Alert's look, without antd). */
 function Note({ kind, title, testId, children }: { kind: 'error' | 'warning'; title: string; testId: string; children?: ReactNode }) {
   return (
     <div role="alert" className={`lp-note lp-note-${kind}`} data-testid={testId}>
-      <span aria-hidden style={{ color: kind === 'error' ? '#ff4d4f' : '#faad14', fontWeight: 700 }}>
+      <span aria-hidden className="lp-note-icon">
         {kind === 'error' ? '✕' : '!'}
       </span>
       <div>
         <div style={{ fontWeight: children ? 500 : 400 }}>{title}</div>
-        {children && <div style={{ color: 'rgba(0,0,0,0.62)', marginTop: 4 }}>{children}</div>}
+        {children && <div className="lp-note-detail">{children}</div>}
       </div>
     </div>
   );
