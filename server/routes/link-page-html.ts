@@ -73,9 +73,10 @@ function summaryCard(summary: LinkSummary, icons: Record<string, string>): strin
   );
 }
 
-// Its submit stays disabled until the page's script takes over (HTML's implicit submission does nothing then).
+// Its submit stays disabled until the page's script takes over (HTML's implicit submission does nothing then);
+// `data-drawn` tells this form from the script's (tests and the bench wait for the takeover by it).
 const CODE_FORM =
-  `<form data-testid="link-code-form"><label for="link-code" class="lp-label">请输入提取码</label><div class="lp-row">` +
+  `<form data-testid="link-code-form" data-drawn="server"><label for="link-code" class="lp-label">请输入提取码</label><div class="lp-row">` +
   `<input id="link-code" class="lp-input" maxlength="${LINK_CODE_LENGTH}" placeholder="${LINK_CODE_LENGTH}位提取码" autocomplete="off" autocapitalize="off" spellcheck="false" autofocus data-testid="link-code-entry">` +
   `<button type="submit" class="lp-btn" disabled data-testid="link-code-submit">提取文件</button></div></form>`;
 

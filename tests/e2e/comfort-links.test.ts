@@ -124,6 +124,7 @@ describe('link visitors (issue 44 item 6)', () => {
       expect(await page.getByTestId('link-summary').getByTestId('file-kind-icon').getAttribute('data-kind')).toBe('txt');
       expect(await page.locator('[data-testid="file-kind-icon"] svg').count()).toBe(1);
       expect(await page.getByTestId('link-code-submit').isDisabled()).toBe(true);
+      expect(await page.getByTestId('link-code-form').getAttribute('data-drawn')).toBe('server');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(options.viewport!.width);
       await shot(page, `${device}-code-before-script`);
       const parts = ['brand', 'link-sharer', 'link-file-name', 'file-kind-icon', 'link-expiry', 'link-code-entry', 'link-code-submit'];
@@ -131,10 +132,9 @@ describe('link visitors (issue 44 item 6)', () => {
       const painted = await boxes();
       const text = await page.getByTestId('share-link-page').innerText();
       await page.getByTestId('link-code-entry').pressSequentially(l.code!.slice(0, 2));
-      await page.evaluate(() => ((document.querySelector('[data-testid="link-code-form"]') as HTMLElement).dataset.drawnBy = 'server'));
       release();
       // Taken over: the form is React's now, where everything was, with the same words and what was typed.
-      await page.locator('[data-testid="link-code-form"]:not([data-drawn-by])').waitFor();
+      await page.locator('[data-testid="link-code-form"]:not([data-drawn])').waitFor();
       expect(await boxes()).toEqual(painted);
       expect(await page.getByTestId('share-link-page').innerText()).toBe(text);
       expect(await page.getByTestId('link-code-entry').inputValue()).toBe(l.code!.slice(0, 2));

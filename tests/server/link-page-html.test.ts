@@ -132,6 +132,15 @@ describe("a link's page drawn by the server", () => {
     }
   });
 
+  it('is sent compressed when the browser accepts it', async () => {
+    const l = await link(admin, (await text(admin, 'compressed.txt', 'x')).id, { code: 'ab12' });
+    for (const encoding of ['br', 'gzip']) {
+      const res = await fetch(`${server.baseUrl}/shareLink/${l.token}`, { headers: { 'accept-encoding': encoding } });
+      expect(res.headers.get('content-encoding')).toBe(encoding);
+      expect(await res.text()).toContain('compressed.txt');
+    }
+  });
+
   it('/downloadExceeded and the app are sent as built', async () => {
     expect((await page('/downloadExceeded')).html).toContain(LOADING);
     expect((await page('/main/file/personal')).html).toContain('<title>app</title>');
