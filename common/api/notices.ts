@@ -26,6 +26,8 @@ export const FILE_MESSAGE_TYPES = {
   'apply.approved': '申请通过',
   'apply.rejected': '申请驳回',
   'apply.pending': '待我审批',
+  'apply.forwarded': '一级审批通过',
+  'apply.expired': '申请过期',
   'link.downloaded': '链接被下载',
   'file.version': '新版本',
   'file.locked': '文件锁定',
@@ -45,7 +47,7 @@ export function isFileMessageType(value: string): value is FileMessageType {
 /** The filter's groups of types (the page's tabs): a `category` form field stands for its types. */
 export const FILE_MESSAGE_CATEGORIES = {
   share: { label: '分享', types: ['share.received', 'share.changed', 'share.expired', 'share.revoked', 'link.downloaded'] },
-  apply: { label: '审批', types: ['apply.approved', 'apply.rejected', 'apply.pending'] },
+  apply: { label: '审批', types: ['apply.approved', 'apply.rejected', 'apply.pending', 'apply.forwarded', 'apply.expired'] },
   file: { label: '文件动态', types: ['file.version', 'file.locked', 'file.moved', 'file.deleted'] },
   system: { label: '系统提醒', types: ['upload.sensitive', 'quota.high', 'group.added'] },
 } as const satisfies Record<string, { label: string; types: readonly FileMessageType[] }>;
@@ -55,9 +57,10 @@ export type FileMessageCategory = keyof typeof FILE_MESSAGE_CATEGORIES;
  * Where opening a message leads (every message about a thing opens it):
  * share.received / share.changed and changes to entries shared with the reader → `shared`;
  * changes to entries of the reader's own spaces → `file`; apply.pending → `application` (审批, its
- * drawer), apply.approved / rejected → `application` (我的申请, its drawer); link.downloaded →
- * `link` (我的分享); group.added → `group`; quota.high → `page`. null: nowhere (the entry is gone or
- * out of the reader's reach, a held upload).
+ * drawer), apply.approved / rejected / forwarded / expired → `application` (我的申请, its drawer); link.downloaded →
+ * `link` (我的分享); group.added → `group`; quota.high → `page`; upload.sensitive → `heldUpload` (the
+ * folder it was for, the transfer list open). null: nowhere (the entry or the folder is gone or out of
+ * the reader's reach; a held upload's message written before it named its folder).
  */
 export type FileMessageTarget =
   /** The folder holding the file, with the file selected (`select`), or the folder itself. */
@@ -74,7 +77,12 @@ export type FileMessageTarget =
   /** 群组空间, the group open. */
   | { kind: 'group'; spaceId: string }
   /** Another page of the app (quota: 基本信息). */
-  | { kind: 'page'; url: string };
+  | { kind: 'page'; url: string }
+  /**
+   * An upload held before it became an entry (upload.sensitive): the folder it was for, with the
+   * transfer list open — where the held upload is renamed or removed.
+   */
+  | { kind: 'heldUpload'; dir: string | null; category: number; spaceId: string | null; spaceKind: 'group' | 'public' | null };
 
 /** What else a message says, by type (all optional; small and flat). */
 export interface FileMessageDetail {
@@ -91,10 +99,17 @@ export interface FileMessageDetail {
   quota?: number;
   /** upload.sensitive: the matched keyword (and apply.rejected of messages written before `comment`). */
   reason?: string;
+  /** upload.sensitive: the folder the upload was for (null: the category's top) and its category (spec §3). */
+  folderId?: string | null;
+  category?: number;
   /** apply.approved / apply.rejected: the approver's comment (the reason of a rejection). */
   comment?: string;
   /** apply.*: what was applied for (an internal share or a link). */
   applyKind?: 'share' | 'link';
+  /** apply.forwarded: who decides the second level now. */
+  nextApprover?: string;
+  /** apply.expired: who it was waiting for when it expired. */
+  waitedFor?: string;
   /** group.added: the group's name when the reader was added. */
   group?: string;
   /** share.expired / share.changed: the share's end (ms) or null (until revoked). */

@@ -45,6 +45,13 @@ export function describeFileMessage(m: Pick<FileMessage, 'type' | 'actor' | 'fil
       const why = d.comment ?? d.reason;
       return m.actor?.nickName ? `${m.actor.nickName} 驳回了${subject}${why ? `，理由：${why}` : ''}` : `${subject}被驳回${why ? `：${why}` : ''}`;
     }
+    case 'apply.forwarded': {
+      const said = d.comment ? `，审批意见：${d.comment}` : '';
+      const next = d.nextApprover ? `，已转交 ${d.nextApprover} 进行第二级审批` : '，等待第二级审批';
+      return `${m.actor?.nickName || '一级审批人'} 通过了你对 ${what} 的${applied(d)}申请（第一级）${said}${next}`;
+    }
+    case 'apply.expired':
+      return `你对 ${what} 的${applied(d)}申请已过期${d.waitedFor ? `（${d.waitedFor} 未在期限内审批）` : ''}，如仍需要请重新申请`;
     case 'apply.pending':
       return m.file ? `${who} 申请${d.applyKind === 'link' ? '外链分享' : '分享'} ${what}，等待你审批` : `${who} 提交了${applied(d)}申请，等待你审批`;
     case 'link.downloaded':

@@ -56,7 +56,7 @@ export interface CheckServiceDeps {
   fileService: FileService;
   types: BlockedTypes;
   /** Told of uploads just held for a sensitive name (the notices write the uploader a message). */
-  onSensitiveHeld?: (caller: Caller, held: Array<{ key: string; name: string; keyword: string }>) => Promise<void>;
+  onSensitiveHeld?: (caller: Caller, held: Array<{ key: string; name: string; keyword: string; parentId: string | null; category: number }>) => Promise<void>;
 }
 
 export class CheckService {
@@ -168,7 +168,7 @@ export class CheckService {
     if (sensitive.length > 0 && this.deps.onSensitiveHeld) {
       const { sensitiveKeywords } = await this.settings(caller.tenantId);
       const keywordOf = (name: string) => sensitiveKeywords.find((k) => k !== '' && name.toLowerCase().includes(k.toLowerCase())) ?? '';
-      await this.deps.onSensitiveHeld(caller, sensitive.map((r) => ({ key: r.upload_key, name: r.name, keyword: keywordOf(r.name) })));
+      await this.deps.onSensitiveHeld(caller, sensitive.map((r) => ({ key: r.upload_key, name: r.name, keyword: keywordOf(r.name), parentId: r.parent_id, category: r.category })));
     }
   }
 

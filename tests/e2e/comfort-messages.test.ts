@@ -150,6 +150,27 @@ describe('messages open what they talk about (issue 44 item 4)', () => {
     await context.close();
   });
 
+  it('“上传被拦截” opens the folder the upload was for with the transfer list open, on a desktop and on a 390-px phone', async () => {
+    const folder = await call<{ id: string }>(sharer, API.mkdir, { parentId: null, category: 1, name: `方案${RUN}` });
+    const held = `绝密预算-${RUN}.docx`;
+    await call(sharer, API.multipleFileCheck, { items: [{ key: `held-${RUN}`, name: held, size: 10, parentId: folder.id, category: 1 }] });
+    for (const options of [{}, PHONE]) {
+      const { context, page } = options === PHONE ? await signIn(browser, SHARER, PHONE) : { context: null, page: sharer };
+      await openMessages(page);
+      const m = message(page, `你上传的 「${held}」 含有敏感词`);
+      await m.waitFor();
+      await shot(page, 'B1', `${options === PHONE ? 'phone' : 'desktop'}-held-message`);
+      await (options === PHONE ? m.tap() : m.click());
+      await page.waitForURL(`**/main/file/personal?dir=${folder.id}`);
+      if (options === PHONE) await page.getByTestId('transfer-sheet').waitFor();
+      else await page.locator('[data-testid="transfer-panel"][data-expanded="true"]').waitFor();
+      // The ask is taken out of the address (a reload does not open the list again).
+      expect(new URL(page.url()).searchParams.get('transfers')).toBeNull();
+      await shot(page, 'B1', `${options === PHONE ? 'phone' : 'desktop'}-held-opened`);
+      await context?.close();
+    }
+  });
+
   it('threw no page error on the way', () => {
     expect(pageErrors).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { API, applicationPreviewUrl, downloadUrl } from '../../common/api/paths'
 import { DEFAULT_SHARE_POLICY, type ShareApplication } from '../../common/api/sharing';
 import { describeFileMessage } from '../../common/notices/describe';
 import { createGroup, mkdir, text } from './file-kit';
-import { ADMIN, Client, loggedInClient, startServer, type TestServer } from './helpers';
+import { ADMIN, Client, loggedInClient, startServer, withDb, type TestServer } from './helpers';
 import { allMessages } from './notice-kit';
 import { department, fetchBytes, link, openLink, person, setManager, setPolicy, share, submit, type Person } from './sharing-kit';
 
@@ -97,6 +97,45 @@ describe('application messages say what, who and why', () => {
     // The approver cannot reach sam's file, yet the application names it to them: so does its message.
     const found = await allMessages(mgr.client, { keyword: '预算表' });
     expect(found.map((m) => m.type)).toContain('apply.pending');
+  });
+
+  it('when the first level passes it on, the applicant hears who approved, their comment and who decides next (issue 44)', async () => {
+    await setPolicy(admin, { link: { always: true }, secondApprover: { kind: 'role', role: 'admin' } });
+    try {
+      const f = await text(sam.client, '两级审批.txt', 'x');
+      const app = await apply([f.id], '要给客户');
+      expect((await mgr.client.post(API.applyApprove, { ids: [app.id], comment: '部门同意' })).status).toBe(200);
+      const [forwarded] = await messages(sam, 'apply.forwarded');
+      expect(forwarded).toMatchObject({
+        actor: { id: mgr.id },
+        file: { id: f.id, name: '两级审批.txt' },
+        detail: { comment: '部门同意', applyKind: 'link' },
+        target: { kind: 'application', applicationId: app.id, page: 'myApply' },
+      });
+      const next = forwarded!.detail.nextApprover!;
+      expect(next).toBeTruthy();
+      expect(describeFileMessage(forwarded!)).toBe(`${forwarded!.actor!.nickName} 通过了你对 「两级审批.txt」 的外链分享申请（第一级），审批意见：部门同意，已转交 ${next} 进行第二级审批`);
+      // Not yet approved: no apply.approved until the second level.
+      expect(await allMessages(sam.client).then((all) => all.filter((m) => m.type === 'apply.approved' && m.file?.id === f.id))).toEqual([]);
+    } finally {
+      await setPolicy(admin, { link: { always: true } });
+    }
+  });
+
+  it('an application nobody decided in time: the applicant hears it expired, for which file and whom it waited for (issue 44)', async () => {
+    const f = await text(sam.client, '过期申请.txt', 'x');
+    const app = await apply([f.id], '急用');
+    await withDb(server, (db) => db.prepare('update share_applications set expires_at = ? where id = ?').run(Date.now() - 1, app.id));
+    await server.app.sweeper.sweepOnce();
+    const mgrName = await withDb(server, (db) => (db.prepare('select nick_name from users where id = ?').get(mgr.id) as { nick_name: string }).nick_name);
+    const [expired] = await messages(sam, 'apply.expired');
+    expect(expired).toMatchObject({
+      actor: null,
+      file: { id: f.id, name: '过期申请.txt' },
+      detail: { waitedFor: mgrName, applyKind: 'link' },
+      target: { kind: 'application', applicationId: app.id, page: 'myApply' },
+    });
+    expect(describeFileMessage(expired!)).toBe(`你对 「过期申请.txt」 的外链分享申请已过期（${mgrName} 未在期限内审批），如仍需要请重新申请`);
   });
 
   it('messages stored before names were kept still read sensibly', () => {

@@ -288,6 +288,24 @@ describe('system reminders', () => {
     expect(list[0]).toMatchObject({ type: 'upload.sensitive', file: { id: null, name: '绝密计划.docx', available: true } });
     expect(list[0]!.detail.reason).toBe('绝密');
   });
+
+  it('a held upload\'s message opens the folder it was for, with the transfer list (issue 44): at the top, in a folder, in a group space; nowhere once the folder is gone', async () => {
+    await clearAll();
+    const folder = await mkdir(member, '方案');
+    const groupFolder = await mkdir(admin, '群组方案', null, { spaceId: group.id });
+    for (const [i, parentId, category] of [[1, null, 1], [2, folder.id, 1], [3, groupFolder.id, 1]] as const) {
+      expect((await member.post(API.multipleFileCheck, { items: [{ key: `held-target-${i}`, name: `绝密${i}.docx`, size: 10, parentId, category }] })).status).toBe(200);
+    }
+    const byName = new Map((await allMessages(member)).filter((m) => m.type === 'upload.sensitive').map((m) => [m.file!.name, m.target]));
+    expect(byName.get('绝密1.docx')).toEqual({ kind: 'heldUpload', dir: null, category: 1, spaceId: null, spaceKind: null });
+    expect(byName.get('绝密2.docx')).toEqual({ kind: 'heldUpload', dir: folder.id, category: 1, spaceId: null, spaceKind: null });
+    expect(byName.get('绝密3.docx')).toMatchObject({ kind: 'heldUpload', dir: groupFolder.id, spaceId: group.id, spaceKind: 'group' });
+    // The folder deleted for good: nowhere to open (the page explains instead).
+    expect((await member.post(API.removeFiles, { ids: [folder.id] })).status).toBe(200);
+    expect((await member.post(API.recyclePurge, { all: true })).status).toBe(200);
+    const after = (await allMessages(member)).find((m) => m.file?.name === '绝密2.docx');
+    expect(after!.target).toBeNull();
+  });
 });
 
 describe('the NoticeEvents port (what sharing calls)', () => {

@@ -86,8 +86,22 @@ function parseDetail(raw: string | null): FileMessageDetail {
   }
 }
 
+/** The folder a held upload was for, when its message names one (messages written before it did name none). */
+const heldFolderOf = (row: FileMessagesTable): string | null => (row.type === 'upload.sensitive' ? (parseDetail(row.detail).folderId ?? null) : null);
+
+/** A held upload's folder as its reader may reach it now; null when it is gone or out of reach. */
+function heldUploadTarget(row: FileMessagesTable, folder: ReachedFile | undefined): FileMessageTarget | null {
+  const detail = parseDetail(row.detail);
+  if (detail.category === undefined) return null;
+  if (!detail.folderId) return { kind: 'heldUpload', dir: null, category: detail.category, spaceId: null, spaceKind: null };
+  const place = folder?.target;
+  if (!place || place.kind !== 'file' || !folder.isDir) return null;
+  return { kind: 'heldUpload', dir: folder.id, category: place.category, spaceId: place.spaceId, spaceKind: place.spaceKind };
+}
+
 function targetOf(row: FileMessagesTable, reached: ReachedFile | undefined): FileMessageTarget | null {
   const type = row.type as FileMessageType;
+  if (type === 'upload.sensitive') return heldUploadTarget(row, reached);
   if (type.startsWith('apply.') && row.ref_id) return { kind: 'application', applicationId: row.ref_id, page: type === 'apply.pending' ? 'dealApply' : 'myApply' };
   // The link's owner follows its downloads in 我的分享 (the file itself is theirs to find anyway).
   if (type === 'link.downloaded' && row.ref_id) return { kind: 'link', linkId: row.ref_id };
@@ -230,14 +244,15 @@ export class FileMessageService implements NoticeEvents {
   }
 
   /** Uploads held because their names hold sensitive keywords: one message per held upload. */
-  async sensitiveHeld(tenantId: string, userId: string, held: ReadonlyArray<{ key: string; name: string; keyword: string }>): Promise<void> {
+  async sensitiveHeld(tenantId: string, userId: string, held: ReadonlyArray<{ key: string; name: string; keyword: string; parentId: string | null; category: number }>): Promise<void> {
     for (const h of held) {
       await this.notify({
         tenantId,
         type: 'upload.sensitive',
         recipients: [userId],
         file: { id: null, name: h.name, isDir: false },
-        detail: h.keyword ? { reason: h.keyword } : {},
+        // The folder it was for: opening the message goes there, with the transfer list open.
+        detail: { ...(h.keyword ? { reason: h.keyword } : {}), folderId: h.parentId, category: h.category },
         batch: { key: `sensitive:${h.key}`, mode: 'once' },
       });
     }
@@ -265,9 +280,10 @@ export class FileMessageService implements NoticeEvents {
       const rows = await this.deps.repo.page(caller.userId, filter, cursor, limit + 1 - kept.length);
       const batch = rows.slice(0, limit - kept.length);
       more = rows.length > batch.length;
-      const reach = await this.deps.reach.resolve(caller, batch.map((r) => r.file_id).filter((id): id is string => id !== null));
+      const reach = await this.deps.reach.resolve(caller, batch.map((r) => r.file_id ?? heldFolderOf(r)).filter((id): id is string => id !== null));
       for (const row of batch) {
-        const reached = row.file_id ? reach.get(row.file_id) : undefined;
+        const reachedId = row.file_id ?? heldFolderOf(row);
+        const reached = reachedId ? reach.get(reachedId) : undefined;
         // A keyword must not find a message through the name of an entry the reader cannot see.
         if (filter.keyword && row.file_id && !reached && !namesApplication(row.type as FileMessageType) && !row.actor_name.toLowerCase().includes(filter.keyword.toLowerCase())) continue;
         kept.push({ row, reached });

@@ -22,7 +22,7 @@ export interface Notices {
   /** Give to ActionLogService.observe: file changes become messages. */
   fileActions: ActionObserver;
   /** Give to CheckService: uploads held as sensitive become messages. */
-  sensitiveHeld: (caller: Caller, held: Array<{ key: string; name: string; keyword: string }>) => Promise<void>;
+  sensitiveHeld: (caller: Caller, held: Array<{ key: string; name: string; keyword: string; parentId: string | null; category: number }>) => Promise<void>;
   userName(userId: string): Promise<string>;
   start(): void;
   stop(): Promise<void>;

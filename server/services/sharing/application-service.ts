@@ -268,7 +268,7 @@ export class ApplicationService {
   private async expireIfDue(app: ShareApplicationsTable, now: number): Promise<void> {
     if (app.state !== 'pending' || Number(app.expires_at) > now) return;
     if (await this.deps.apps.transition(app.id, {}, { state: 'expired', updated_at: now }, [this.step(app, 'expire', app.level, null, '', now)])) {
-      this.deps.events.applicationChanged({ ...eventOf(app), state: 'expired', nextApproverId: null, deciderId: null, comment: '' });
+      this.deps.events.applicationChanged({ ...eventOf(app), state: 'expired', nextApproverId: null, deciderId: null, comment: '', waitedForId: app.approver_id });
     }
     throw new AppError(ERRORS.APPLY_NOT_PENDING);
   }
@@ -280,7 +280,7 @@ export class ApplicationService {
       if (!(await this.deps.apps.transition(app.id, {}, { state: 'expired', updated_at: now }, [this.step(app, 'expire', app.level, null, '', now)]))) continue;
       n++;
       await log.appendSystem(app.tenant_id, 'apply.expire', [target('application', app.id, '')], { applicantId: app.applicant_id });
-      this.deps.events.applicationChanged({ ...eventOf(app), state: 'expired', nextApproverId: null, deciderId: null, comment: '' });
+      this.deps.events.applicationChanged({ ...eventOf(app), state: 'expired', nextApproverId: null, deciderId: null, comment: '', waitedForId: app.approver_id });
     }
     return n;
   }

@@ -15,9 +15,9 @@ export interface ShareEvents {
   /**
    * A level was approved and passed on (`nextApproverId`), or the application ended (approved,
    * rejected, withdrawn, expired). `deciderId` and `comment`: who approved or rejected it, and what
-   * they wrote (null / '' for a withdrawal or an expiry).
+   * they wrote (null / '' for a withdrawal or an expiry); `waitedForId`: whom an expired one waited for.
    */
-  applicationChanged(e: ApplicationEvent & { state: string; nextApproverId: string | null; deciderId: string | null; comment: string }): void;
+  applicationChanged(e: ApplicationEvent & { state: string; nextApproverId: string | null; deciderId: string | null; comment: string; waitedForId?: string | null }): void;
 }
 
 /** What every application event names: the application, its applicant, what it asks for and for which entries. */

@@ -10,7 +10,8 @@ import type { ApplicationEvent, ShareEvents } from './share-events';
  * Sharing's events as file messages (issue 16's NoticeEvents port): who a share reaches hears of it
  * (share.received / changed / revoked), the link's owner of downloads (batched per hour by the
  * notices), an approver of an application waiting for them (apply.pending), the applicant of the
- * decision (apply.approved / rejected, from the approver, with their comment). Application messages
+ * decision (apply.approved / rejected, from the approver, with their comment), and of its progress
+ * (apply.forwarded: the first level passed it on, to whom; apply.expired: nobody decided in time). Application messages
  * name the application's first entry. Runs after the change committed and never throws: a message
  * that fails is logged and the share stands.
  */
@@ -42,6 +43,10 @@ export function shareNotices(
     await notices.notify({ tenantId: e.tenantId, type, recipients, actor, file: first, itemCount: Math.max(1, e.fileIds.length), detail: { applyKind: e.kind, ...detail }, refId: e.applicationId });
   }
 
+  async function nameOf(tenantId: string, userId: string): Promise<string | null> {
+    return (await deps.lookup.anyPeople(tenantId, [userId]))[0]?.nick_name || null;
+  }
+
   return {
     shared: (e) => run(() => aboutShare(e.tenantId, 'share.received', e.sharerId, e.fileIds, e.recipients, { permission: e.permission }, null)),
     shareChanged: (e) => run(() => aboutShare(e.tenantId, 'share.changed', e.sharerId, [e.fileId], [e.recipient], { permission: e.permission, expiresAt: e.expiresAt }, e.shareId)),
@@ -63,6 +68,12 @@ export function shareNotices(
       run(async () => {
         if (e.state === 'pending' && e.nextApproverId) {
           await aboutApplication(e, 'apply.pending', [e.nextApproverId], { id: e.applicantId }, {});
+          // The applicant hears that the first level passed it on, from whom, with what comment, to whom.
+          const next = await nameOf(e.tenantId, e.nextApproverId);
+          await aboutApplication(e, 'apply.forwarded', [e.applicantId], e.deciderId ? { id: e.deciderId } : null, { ...(e.comment ? { comment: e.comment } : {}), ...(next ? { nextApprover: next } : {}) });
+        } else if (e.state === 'expired') {
+          const waited = e.waitedForId ? await nameOf(e.tenantId, e.waitedForId) : null;
+          await aboutApplication(e, 'apply.expired', [e.applicantId], null, waited ? { waitedFor: waited } : {});
         } else if (e.state === 'approved' || e.state === 'rejected') {
           await aboutApplication(e, e.state === 'approved' ? 'apply.approved' : 'apply.rejected', [e.applicantId], e.deciderId ? { id: e.deciderId } : null, e.comment ? { comment: e.comment } : {});
         }

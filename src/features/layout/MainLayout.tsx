@@ -1,13 +1,14 @@
 import { MenuOutlined } from '@ant-design/icons';
 import { Badge, Button, Drawer, Layout } from 'antd';
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { MenuItem } from '../../../common/api/types';
 import { AfterCommits } from '../../components/AfterCommits';
 import { BrandMark } from '../../components/BrandMark';
 import { useMenuQuery, usePagePermissionsQuery, useUserDetailsQuery } from '../../lib/data/queries';
 import { saveMenuRoutes } from '../../lib/menu-routes';
+import { useTransfersOpenRequest } from '../../lib/transfer-open';
 import { PHONE_FLOAT_EDGE_PX, TOUCH_TARGET_PX, usePhone } from '../../lib/use-phone';
 import { OfflineBanner } from '../../components/OfflineBanner';
 import { useApprovalBadge } from './approval-badge';
@@ -46,6 +47,8 @@ export function MainLayout({
   const approvals = useApprovalBadge(menu ?? NO_MENU_ITEMS);
   const [menuOpen, setMenuOpen] = useState(false);
   const [sheetOpen, setSheetOpen] = useState(false);
+  // A link that asks for the transfer list (a held upload's message): on a phone it is this sheet.
+  useTransfersOpenRequest(phone, useCallback(() => setSheetOpen(true), []));
 
   const [location, navigate] = useLocation();
 

@@ -24,6 +24,8 @@ const ICONS: Record<FileMessageType, ReactNode> = {
   'apply.approved': <AuditOutlined />,
   'apply.rejected': <AuditOutlined />,
   'apply.pending': <AuditOutlined />,
+  'apply.forwarded': <AuditOutlined />,
+  'apply.expired': <AuditOutlined />,
   'link.downloaded': <CloudDownloadOutlined />,
   'file.version': <FileSyncOutlined />,
   'file.locked': <LockOutlined />,

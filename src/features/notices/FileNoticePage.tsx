@@ -60,6 +60,8 @@ export function FileNoticePage() {
     if (url) navigate(url);
     else if (m.file && !m.file.available) void message.info('你已无权查看该文件，或它已被彻底删除');
     else if (m.type === 'file.deleted') void message.info('文件已被删除');
+    // A held upload whose folder is gone (or a message from before it named one): say what to do.
+    else if (m.type === 'upload.sensitive') void message.info('该文件名含有敏感词，文件未上传：请在传输列表中重命名后上传，或将其移除');
   };
   const chosen = items.filter((m) => selected.has(m.id));
   const markSelected = async () => {

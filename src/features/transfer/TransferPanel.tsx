@@ -10,6 +10,7 @@ import { saveBlob } from '../../lib/save-blob';
 import { developerMode } from '../../lib/developer-mode';
 import { PHONE_FLOAT_HEIGHT_PX, usePhone } from '../../lib/use-phone';
 import { isBoolean, useStoredState } from '../../lib/use-stored-state';
+import { useTransfersOpenRequest } from '../../lib/transfer-open';
 import type { TabRole } from './engine-client';
 import { getEngine } from './engine-client';
 import { formatEta, HOLD_REASON_LABELS, needsRename } from './state-labels';
@@ -132,6 +133,8 @@ export function TransferPanel() {
   const phone = usePhone();
   const [openByUser, setOpen] = useStoredState(PANEL_OPEN_KEY, false, isBoolean);
   const expanded = phone || openByUser;
+  // A link that asks for the list (a held upload's message) opens it; on a phone the shell's sheet does.
+  useTransfersOpenRequest(!phone, useCallback(() => setOpen(true), [setOpen]));
   return (
     <aside
       className="transfer-panel"

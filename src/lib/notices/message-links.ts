@@ -1,6 +1,7 @@
 /** Where opening a file message goes (FileMessageTarget → a path of the app). */
 import type { FileMessageTarget } from '../../../common/api/notices';
 import { DIR_QUERY_PARAM, folderUrl, SELECT_QUERY_PARAM, SPACE_QUERY_PARAM } from '../file-urls';
+import { withTransfersOpen } from '../transfer-open';
 
 export function targetUrl(target: FileMessageTarget | null): string | null {
   if (!target) return null;
@@ -23,5 +24,8 @@ export function targetUrl(target: FileMessageTarget | null): string | null {
       return `/main/safe/myShare?link=${encodeURIComponent(target.linkId)}`;
     case 'page':
       return target.url.startsWith('/main/') ? target.url : null;
+    case 'heldUpload':
+      // The folder the upload was for, with the transfer list open (where a held upload is decided).
+      return withTransfersOpen(folderUrl({ dir: target.dir, category: target.category, spaceId: target.spaceId, spaceKind: target.spaceKind }));
   }
 }
