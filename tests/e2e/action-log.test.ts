@@ -129,6 +129,16 @@ describe('操作日志: one user\'s actions, filtered and exported', () => {
     await expect.poll(() => detail.innerText()).toContain(`${folder}-改`);
     expect(await detail.innerText()).toMatch(/[0-9a-f]{64}/);
     expect(await antdClassesWithoutStyles(page)).toEqual([]);
+    // 详情 in Chinese (issue 44): every recorded key by its label, the old and new names beside them.
+    const rows = detail.getByTestId('action-log-detail-rows');
+    expect(await rows.locator('dt').allInnerTexts()).toEqual(['原值', '新值']);
+    expect(await rows.locator('dd').allInnerTexts()).toEqual([folder, `${folder}-改`]);
+    await page.keyboard.press('Escape');
+    // The folder's creation: where (the top of 个人文件), not a raw parentId / category.
+    await rowsOnPage(page).nth(1).click();
+    await expect.poll(() => detail.getByTestId('action-log-detail-rows').innerText()).toContain('个人文件');
+    const labels = await detail.getByTestId('action-log-detail-rows').locator('dt').allInnerTexts();
+    expect(labels.filter((l) => /[A-Za-z]/.test(l))).toEqual([]);
     await page.keyboard.press('Escape');
   });
 

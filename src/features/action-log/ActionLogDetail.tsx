@@ -3,6 +3,7 @@ import { actionLabel } from '../../../common/api/action-codes';
 import type { ActionLogEntry } from '../../../common/api/action-log';
 import { departmentPath } from '../../../common/org/tree';
 import { useOrgTree } from '../../lib/data/org';
+import { detailRows } from './detail-labels';
 import { clientText, objectTargets, operatorText, roleName, targetText, targetTypeLabel } from './labels';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -15,6 +16,8 @@ function fullTime(at: number): string {
 export function ActionLogDetail({ entry, onClose }: { entry: ActionLogEntry | null; onClose: () => void }) {
   const tree = useOrgTree();
   const department = entry?.actor.departmentId ? (tree.index && departmentPath(tree.index, entry.actor.departmentId)) || entry.actor.departmentId : '-';
+  // An id in the detail is shown by name when the record's objects or the departments name it.
+  const nameOf = (id: string): string | null => entry?.targets.find((t) => t.id === id && t.name.trim())?.name ?? ((tree.index && departmentPath(tree.index, id)) || null);
   return (
     <Drawer open={entry !== null} onClose={onClose} title="操作详情" size="large" destroyOnHidden>
       {entry && (
@@ -42,7 +45,18 @@ export function ActionLogDetail({ entry, onClose }: { entry: ActionLogEntry | nu
                 ))}
           </Descriptions.Item>
           <Descriptions.Item label="详情">
-            {entry.detail ? <pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{JSON.stringify(entry.detail, null, 2)}</pre> : '-'}
+            {entry.detail && Object.keys(entry.detail).length > 0 ? (
+              <dl className="action-log-detail-rows" data-testid="action-log-detail-rows">
+                {detailRows(entry.detail, nameOf).map((row) => (
+                  <div key={row.key} title={row.key} data-key={row.key}>
+                    <dt>{row.label}</dt>
+                    <dd>{row.value}</dd>
+                  </div>
+                ))}
+              </dl>
+            ) : (
+              '-'
+            )}
           </Descriptions.Item>
           <Descriptions.Item label="IP 地址">{entry.address || '-'}</Descriptions.Item>
           <Descriptions.Item label="客户端">{clientText(entry)}</Descriptions.Item>
