@@ -285,6 +285,44 @@ function directImportsFromAntd(): Plugin {
 }
 
 /**
+ * Labels our UI libraries write in English whatever the locale (antd's zh_CN locale has no say over
+ * them): the number input's step buttons ("Increase Value"), the dialog's and notification's close
+ * button ("Close"), the segmented control's name. Replaced in the library's module as it is bundled,
+ * so every use in the app reads Chinese (issue 44); a library update that moves one fails the build
+ * here rather than bringing the English back unseen. tests/e2e/chinese-labels.test.ts looks for
+ * English in the rendered pages.
+ */
+export const CHINESE_LIBRARY_LABELS: ReadonlyArray<{ module: string; from: string; to: string }> = [
+  { module: '@rc-component/input-number/es/StepHandler.js', from: "'Increase Value'", to: "'增加数值'" },
+  { module: '@rc-component/input-number/es/StepHandler.js', from: "'Decrease Value'", to: "'减少数值'" },
+  { module: '@rc-component/dialog/es/Dialog/Content/Panel.js', from: '"aria-label": "Close"', to: '"aria-label": "关闭"' },
+  { module: '@rc-component/notification/es/Notification.js', from: '"aria-label": "Close"', to: '"aria-label": "关闭"' },
+  { module: '@rc-component/segmented/es/index.js', from: '"aria-label": "segmented control"', to: '"aria-label": "分段选择"' },
+];
+
+export function chineseLibraryLabels(): Plugin {
+  const byModule = new Map<string, Array<{ from: string; to: string }>>();
+  for (const r of CHINESE_LIBRARY_LABELS) byModule.set(r.module, [...(byModule.get(r.module) ?? []), r]);
+  return {
+    name: 'chinese-library-labels',
+    enforce: 'pre',
+    transform(code, id) {
+      const file = id.split('?')[0]!.split(path.sep).join('/');
+      for (const [module, replacements] of byModule) {
+        if (!file.endsWith(`/node_modules/${module}`)) continue;
+        let out = code;
+        for (const { from, to } of replacements) {
+          if (!out.includes(from)) this.error(`${module} no longer holds ${from}: see CHINESE_LIBRARY_LABELS in vite.config.ts`);
+          out = out.split(from).join(to);
+        }
+        return { code: out, map: null };
+      }
+      return null;
+    },
+  };
+}
+
+/**
  * The file kinds' icons for a share link's page drawn on the server (server/routes/link-page-html.ts:
  * it paints before any script, issue 44 item 6): each kind's @ant-design/icons SVG, as FileKindIcon
  * draws it, written beside link.html. The server may not use the UI's packages; the build may.
@@ -429,6 +467,7 @@ export default defineConfig(({ mode }) => ({
     directImportsFromAntd(),
     compileFirstScreensEagerly(),
     linkPageIcons(),
+    chineseLibraryLabels(),
     react(),
     VitePWA({
       // A new deployment waits until the user says so (发现新版本 → 刷新, src/features/pwa): a page
