@@ -122,8 +122,10 @@ export interface EngineApi<TFile = unknown> {
   reattach(id: string, file: TFile): Promise<boolean>;
   /** The queue as JSON, for testers to replay (`npm run replay`). */
   exportQueue(): Promise<QueueExport>;
-  /** Removes finished (done / cancelled) items from the list. */
+  /** Removes finished (done / cancelled) items from the list; failed ones stay (to retry or rename). */
   clearFinished(): Promise<void>;
+  /** Removes every failed item (as `remove` each: a refusal the server holds is answered 放弃). */
+  clearFailed(): Promise<void>;
   getSnapshot(): Promise<TransferSnapshot>;
   /** `listener` must be wrapped with Comlink.proxy by the caller. Returns a subscription id. */
   subscribe(listener: (snapshot: TransferSnapshot) => void): Promise<number>;

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { UploadConfig } from '../../common/transfer/protocol';
 import { baseUrl, chunkIndexOf, closeBrowserSession, loginAsAdmin, openBrowserSession, serverChunkBytes, throttleUploads, transferItems } from './browser';
+import { shot } from './shots';
 
 const CHUNK_DELAY_MS = 600;
 /** What the user may wait for a state to show, and a little for the test's own polling. */
@@ -161,5 +162,38 @@ describe('transfer states', () => {
     await page.getByTestId('transfer-clear-finished').click();
     await expect.poll(() => row.count(), { timeout: 5_000 }).toBe(0);
     await context.unroute(`**${API.chunkUpload}**`);
+  });
+
+  it('清除已完成 clears what finished and keeps a failed upload; 清除失败（n） clears those, after asking (issue 44)', async () => {
+    const done = `done-${Date.now()}.bin`;
+    const failing = `refused-${Date.now()}.bin`;
+    writeFileSync(path.join(workDir, done), randomBytes(64 * 1024));
+    writeFileSync(path.join(workDir, failing), randomBytes(3 * 1024 * 1024));
+    await page.getByTestId('upload-input').setInputFiles(path.join(workDir, done));
+    await transferItems(page, done, 'done').waitFor({ timeout: 60_000 });
+    // The server refuses its bytes for good (a 4xx): the item fails.
+    await context.route(`**${API.chunkUpload}**`, (route: Route) => route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ errorCode: 'AUTH-1005', errorMessage: '没有权限' }) }));
+    await page.getByTestId('upload-input').setInputFiles(path.join(workDir, failing));
+    await transferItems(page, failing, 'failed').waitFor({ timeout: 60_000 });
+    await context.unroute(`**${API.chunkUpload}**`);
+
+    const finished = await page.locator('[data-testid="transfer-item"][data-state="done"], [data-testid="transfer-item"][data-state="cancelled"]').count();
+    expect(await page.getByTestId('transfer-clear-finished').innerText()).toBe(`清除已完成（${finished}）`);
+    const failed = await page.locator('[data-testid="transfer-item"][data-state="failed"]').count();
+    expect(await page.getByTestId('transfer-clear-failed').innerText()).toBe(`清除失败（${failed}）`);
+    await shot(page, 'B5', 'done-and-failed');
+
+    await page.getByTestId('transfer-clear-finished').click();
+    await expect.poll(() => transferItems(page, done).count(), { timeout: 5_000 }).toBe(0);
+    expect(await transferItems(page, failing, 'failed').count()).toBe(1);
+    expect(await page.getByTestId('transfer-clear-finished').isDisabled()).toBe(true);
+
+    await page.getByTestId('transfer-clear-failed').click();
+    await page.locator('.ant-modal-confirm-title', { hasText: `清除 ${failed} 项失败的上传？` }).waitFor();
+    await shot(page, 'B5', 'clear-failed-asks');
+    await page.getByRole('dialog').getByRole('button', { name: /清\s*除/ }).click();
+    await expect.poll(() => transferItems(page, failing).count(), { timeout: 5_000 }).toBe(0);
+    expect(await page.getByTestId('transfer-clear-failed').innerText()).toBe('清除失败');
+    await shot(page, 'B5', 'cleared');
   });
 });

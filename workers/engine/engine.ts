@@ -418,6 +418,12 @@ export function createEngine(deps: EngineDeps): Engine {
       notifier.changed();
     },
 
+    async clearFailed() {
+      await start();
+      const failed = [...items.values()].filter((l) => l.record.state === 'failed').map((l) => l.record.id);
+      for (const id of failed) await engine.remove(id);
+    },
+
     async getSnapshot() {
       await start();
       return buildSnapshot();

@@ -66,6 +66,7 @@ const FORWARDED = [
   'reattach',
   'exportQueue',
   'clearFinished',
+  'clearFailed',
   'getSnapshot',
 ] as const satisfies ReadonlyArray<keyof EngineApi>;
 type ForwardedMethod = (typeof FORWARDED)[number];

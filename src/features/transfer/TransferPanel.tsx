@@ -35,8 +35,9 @@ function downloadQueueJson(data: unknown): void {
 /** The uploads (downloads are the browser's own and show in its download list, not here). */
 function TransferList({ items, actions }: { items: TransferItemView[]; actions: TransferRowActions }) {
   const engine = getEngine();
-  const { message } = useFeedback();
+  const { message, modal } = useFeedback();
   const sum = overall(items);
+  const failed = items.filter(isFailed).length;
   const percent = overallPercent(items, sum);
   const unfinished = items.filter((i) => !isFinished(i)).length;
   const bulk = (run: () => Promise<void>, what: string) => () => {
@@ -69,6 +70,23 @@ function TransferList({ items, actions }: { items: TransferItemView[]; actions: 
         </Button>
         <Button size="small" danger onClick={bulk(() => engine.cancelAll(), '全部取消')} disabled={unfinished === 0} data-testid="transfer-cancel-all">
           全部取消
+        </Button>
+        {/* As the big drives do: 清除已完成 keeps failed uploads (to retry or rename); these go only when asked. */}
+        <Button
+          size="small"
+          onClick={() =>
+            modal.confirm({
+              title: `清除 ${failed} 项失败的上传？`,
+              content: '清除后它们不再重试；如仍需要，请重新选择文件上传。',
+              okText: '清除',
+              cancelText: '取消',
+              onOk: bulk(() => engine.clearFailed(), '清除失败项'),
+            })
+          }
+          disabled={failed === 0}
+          data-testid="transfer-clear-failed"
+        >
+          清除失败{failed > 0 ? `（${failed}）` : ''}
         </Button>
       </Space>
       {items.length === 0 ? (
@@ -196,7 +214,7 @@ function TransferPanelContent({ phone, expanded, setOpen }: { phone: boolean; ex
     }
     return lists;
   }, [snapshot]);
-  const hasFinished = snapshot.items.some(isFinished);
+  const finished = snapshot.items.filter(isFinished).length;
   const roleText = role === null ? '正在连接传输服务…' : role === 'leader' ? '本标签页正在传输' : '由其他标签页传输';
 
   // Testers' tool (npm run replay plays the file back): only behind the developer switch.
@@ -220,8 +238,8 @@ function TransferPanelContent({ phone, expanded, setOpen }: { phone: boolean; ex
           <Typography.Text strong style={{ flex: 1 }}>
             传输列表{running > 0 ? `（${running}）` : ''}
           </Typography.Text>
-          <Button size="small" type="link" onClick={() => void getEngine().clearFinished()} disabled={!hasFinished} data-testid="transfer-clear-finished">
-            清除已完成
+          <Button size="small" type="link" onClick={() => void getEngine().clearFinished()} disabled={finished === 0} data-testid="transfer-clear-finished">
+            清除已完成{finished > 0 ? `（${finished}）` : ''}
           </Button>
           {devTools && (
             <Button size="small" type="text" icon={<ExportOutlined />} onClick={exportQueue} title="导出传输队列（开发者工具）" aria-label="导出队列" data-testid="transfer-export">
