@@ -15,6 +15,14 @@ export type ServedLinkPage = ({ token: string; summary: LinkSummary } | { token:
 
 export const LINK_PAGE_DATA_ID = 'link-page-data';
 
+/**
+ * How the delivery bench reads the page in the browser's own clock: the file's name carries this as
+ * its `elementtiming` (Chromium's Element Timing: when it was first painted), and the page marks it
+ * (`performance.mark`) when its script has taken the code entry over.
+ */
+export const LINK_PAGE_PAINT_MARK = 'link-file-name';
+export const LINK_PAGE_TAKEOVER_MARK = 'link-page-taken-over';
+
 /** link.html's #root holds its loading screen between these: the server puts the page there. */
 export const LINK_PAGE_SLOT_START = '<!--link-page:start-->';
 export const LINK_PAGE_SLOT_END = '<!--link-page:end-->';

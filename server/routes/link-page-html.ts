@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LinkSummary } from '../../common/api/sharing';
 import { fileKindLook } from '../../common/files/kind-look';
-import { LINK_PAGE_DATA_ID, LINK_PAGE_ICONS_FILE, LINK_PAGE_SLOT_END, LINK_PAGE_SLOT_START, type ServedLinkPage } from '../../common/link-page/served';
+import { LINK_PAGE_DATA_ID, LINK_PAGE_ICONS_FILE, LINK_PAGE_PAINT_MARK, LINK_PAGE_SLOT_END, LINK_PAGE_SLOT_START, type ServedLinkPage } from '../../common/link-page/served';
 import { LINK_PAGE_CSS } from '../../common/link-page/style';
 import { LINK_GONE_TEXT, linkSummaryText } from '../../common/link-page/summary-text';
 import { LINK_CODE_LENGTH } from '../../common/api/sharing';
@@ -67,7 +67,7 @@ function summaryCard(summary: LinkSummary, icons: Record<string, string>): strin
     `<section data-testid="link-summary" aria-label="分享的内容" class="lp-summary">` +
     `<div class="lp-who"><span aria-hidden="true" class="lp-initial">${escapeHtml(text.initial)}</span>` +
     `<div class="lp-who-text"><strong data-testid="link-sharer" class="lp-sharer">${escapeHtml(text.sharer)}</strong><span class="lp-muted">${escapeHtml(text.shared)}</span></div></div>` +
-    `<div class="lp-file">${kindIcon(summary, icons)}<div class="lp-file-text"><div data-testid="link-file-name" class="lp-file-name">${escapeHtml(summary.name)}</div>` +
+    `<div class="lp-file">${kindIcon(summary, icons)}<div class="lp-file-text"><div data-testid="link-file-name" class="lp-file-name" elementtiming="${LINK_PAGE_PAINT_MARK}">${escapeHtml(summary.name)}</div>` +
     `<div class="lp-file-meta">${escapeHtml(text.detail)}</div></div></div>` +
     `<div data-testid="link-expiry" class="lp-expiry">${escapeHtml(text.expiry)}</div></section>`
   );

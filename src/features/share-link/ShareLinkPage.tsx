@@ -7,7 +7,7 @@ import { BrandMark } from '../../components/BrandMark';
 import { AntdFrame } from '../../components/antd-frame';
 import { PageLoading } from '../../components/PageLoading';
 import { plainLazy } from '../../components/plain-lazy';
-import type { ServedLinkPage } from '../../../common/link-page/served';
+import { LINK_PAGE_TAKEOVER_MARK, type ServedLinkPage } from '../../../common/link-page/served';
 import { LINK_GONE_TEXT } from '../../../common/link-page/summary-text';
 import { LINK_PAGE_CSS } from '../../../common/link-page/style';
 import { linkSummary, openLink } from '../../lib/data/link-visit';
@@ -134,6 +134,7 @@ export function ShareLinkPage({ token, compact = false, inApp = false, served = 
     if (state.kind === 'loading') void start();
     else if (state.kind === 'opening') void open(undefined, state.summary);
     else if (state.kind === 'code') {
+      if (served) performance.mark(LINK_PAGE_TAKEOVER_MARK);
       preloadOpenedLink();
       // Typed into the server's page before this took over: the caret goes on where it was.
       if (code) codeInput.current?.setSelectionRange(code.length, code.length);

@@ -3,8 +3,9 @@
  * Chromium context each round (empty HTTP cache, no cookies, no service worker installed yet — what a
  * first visitor's browser has), service workers allowed as for any visitor. Timed from navigation to the
  * code entry on screen, naming the sharer and the file when the page names them (`data-testid
- * link-summary`); Chromium's first-contentful-paint beside it, and the moment the page's script took the
- * code entry over (the server draws the page, issue 44 item 6: a form without `data-drawn`). Timed the
+ * link-summary`); in the browser's own clock (no round trips of the driver in it) Chromium's
+ * first-contentful-paint, the file's name first painted (Element Timing) and the moment the page's
+ * script took the server-drawn code entry over (its performance mark). Timed the
  * same way at the same moments, as references: on a shared machine the ratios say more than the
  * milliseconds — the login page, and the browser's floor: the same page's HTML (same bytes, its
  * scripts cut out) as a static file of the same server, navigation → the same code entry.
@@ -13,6 +14,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { shareLinkPath } from '../../../common/api/sharing';
+import { LINK_PAGE_PAINT_MARK, LINK_PAGE_TAKEOVER_MARK } from '../../../common/link-page/served';
 import { median } from './median';
 
 export interface LinkPaintFigures {
@@ -24,10 +26,14 @@ export interface LinkPaintFigures {
   fcpMs: number;
   /** Median ms, navigation → the login form (reference). */
   loginMs: number;
-  /** Median ms, navigation → the page's script has taken the code entry over (null: the page had no server-drawn entry). */
+  /** Median ms (the browser's clock from navigation start), the file's name first painted (Element Timing). */
+  paintMs: number | null;
+  /** Median ms (the browser's clock), the page's script has taken the server-drawn code entry over (null: nothing was drawn). */
   takeoverMs: number | null;
   /** Median ms, navigation → the same code entry in a static copy of the page's HTML without scripts (the browser's floor). */
   floorMs: number | null;
+  /** Median ms (the browser's clock), the floor page's file name first painted. */
+  floorPaintMs: number | null;
   /** Compressed JS the link page loaded before its code entry showed. */
   jsKB: number;
   /** The page showed the sharer's name and the file's name before the code. */
@@ -53,6 +59,23 @@ const FCP = `new Promise((resolve) => {
   new PerformanceObserver(() => resolve(entry() ? entry().startTime : NaN)).observe({ type: 'paint', buffered: true });
 })`;
 const fcpOf = (page: Page) => page.evaluate<number>(FCP);
+
+// The file's name first painted (Element Timing, the browser's clock from navigation start), and the
+// script's takeover mark; NaN when the page has none.
+const PAINTED = `new Promise((resolve) => {
+  const entry = () => performance.getEntriesByType('element').find((e) => e.identifier === '${LINK_PAGE_PAINT_MARK}');
+  if (entry()) return resolve(entry().renderTime || entry().loadTime);
+  new PerformanceObserver(() => entry() && resolve(entry().renderTime || entry().loadTime)).observe({ type: 'element', buffered: true });
+  setTimeout(() => resolve(NaN), 5000);
+})`;
+const paintedOf = (page: Page) => page.evaluate<number>(PAINTED);
+const TAKEN_OVER = `new Promise((resolve) => {
+  const mark = () => performance.getEntriesByName('${LINK_PAGE_TAKEOVER_MARK}')[0];
+  const poll = () => (mark() ? resolve(mark().startTime) : setTimeout(poll, 20));
+  poll();
+  setTimeout(() => resolve(NaN), 15000);
+})`;
+const takenOverOf = (page: Page) => page.evaluate<number>(TAKEN_OVER);
 
 /** Navigation → the code entry naming the sharer and the file (those that the page names). */
 async function timeCodeEntry(page: Page, url: string, link: { sharer: string; fileName: string }): Promise<{ ms: number; named: boolean }> {
@@ -90,14 +113,21 @@ export async function measureLinkPagePaint(browser: Browser, baseUrl: string, li
   const login: number[] = [];
   const takeover: number[] = [];
   const floor: number[] = [];
+  const paint: number[] = [];
+  const floorPaint: number[] = [];
   const floorPath = await writeFloorPage(baseUrl, staticDir, link.token);
   let jsKB = 0;
   let named = false;
   for (let round = 0; round <= rounds; round++) {
     if (floorPath) {
       const bare = await browser.newContext();
-      const { ms } = await timeCodeEntry(await bare.newPage(), baseUrl + floorPath, link);
-      if (round > 0) floor.push(ms);
+      const floorPage = await bare.newPage();
+      const { ms } = await timeCodeEntry(floorPage, baseUrl + floorPath, link);
+      const painted = await paintedOf(floorPage);
+      if (round > 0) {
+        floor.push(ms);
+        if (Number.isFinite(painted)) floorPaint.push(painted);
+      }
       await bare.close();
     }
 
@@ -112,18 +142,18 @@ export async function measureLinkPagePaint(browser: Browser, baseUrl: string, li
     const context = await browser.newContext();
     const page = await context.newPage();
     const scripts = scriptBytes(page);
-    const start = performance.now();
     const entry = await timeCodeEntry(page, baseUrl + shareLinkPath(link.token), link);
     named = entry.named;
     const bytes = scripts();
-    const drawn = (await page.locator('[data-testid="link-code-form"][data-drawn]').count()) > 0;
     await page.locator('[data-testid="link-code-form"]:not([data-drawn])').waitFor();
-    const takenOver = performance.now() - start;
+    const painted = await paintedOf(page);
+    const takenOver = await takenOverOf(page);
     if (round > 0) {
       codePage.push(entry.ms);
       fcp.push(await fcpOf(page));
       jsKB = Math.round(bytes / 1000);
-      if (drawn) takeover.push(takenOver);
+      if (Number.isFinite(painted)) paint.push(painted);
+      if (Number.isFinite(takenOver)) takeover.push(takenOver);
     }
     await context.close();
   }
@@ -133,8 +163,10 @@ export async function measureLinkPagePaint(browser: Browser, baseUrl: string, li
     codePageRuns: codePage.map(Math.round),
     fcpMs: Math.round(median(fcp)),
     loginMs: Math.round(median(login)),
+    paintMs: medianOrNull(paint),
     takeoverMs: medianOrNull(takeover),
     floorMs: medianOrNull(floor),
+    floorPaintMs: medianOrNull(floorPaint),
     jsKB,
     named,
   };
