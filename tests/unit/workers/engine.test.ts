@@ -278,6 +278,18 @@ describe('transfer engine with an injected fetch', () => {
     expect((await engine.getSnapshot()).items).toEqual([]);
   });
 
+  it('clearFinished keeps a failed item; clearFailed removes it (issue 44)', async () => {
+    const server = new FakeUploadServer();
+    server.interceptor = (req) => (req.path === API.chunkUpload ? Promise.resolve(new Response(JSON.stringify({ errorCode: 'AUTH-1005', errorMessage: '没有权限' }), { status: 403, headers: { 'content-type': 'application/json' } })) : undefined);
+    const { engine } = setupEngine(server);
+    const [id] = await engine.enqueueUploads([testFile().file], target);
+    await waitForItem(engine, id!, (i) => i.state === 'failed');
+    await engine.clearFinished();
+    expect((await engine.getSnapshot()).items.map((i) => i.state)).toEqual(['failed']);
+    await engine.clearFailed();
+    expect((await engine.getSnapshot()).items).toEqual([]);
+  });
+
   it('runs at most fileConcurrency files at once and keeps queue order', async () => {
     const server = new FakeUploadServer();
     const { engine } = setupEngine(server, { fileConcurrency: 2 });

@@ -330,6 +330,11 @@ export class FakeEngine {
       for (const [id, item] of this.store) if (item.state === 'done' || item.state === 'cancelled') this.store.delete(id);
       this.changed();
     },
+    clearFailed: async () => {
+      await this.record('clearFailed', []);
+      for (const [id, item] of this.store) if (item.state === 'failed') this.store.delete(id);
+      this.changed();
+    },
     getSnapshot: async () => {
       await this.record('getSnapshot', []);
       return this.snapshot();
