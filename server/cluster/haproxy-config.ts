@@ -24,6 +24,9 @@ export const HEALTH_PATH = CONFIG.health.path;
 /** 25 s between the notice stream's pings (NOTICE_STREAM_PING_MS) must fit well inside the idle timeouts. */
 export const IDLE_TIMEOUT = '5m';
 
+/** The backend holding the server processes (names s1…sN). */
+export const BACKEND = 'servers';
+
 export function haproxyConfig(c: BalancerConfig): string {
   const bindHost = c.bind.host.includes(':') ? `[${c.bind.host}]` : c.bind.host;
   const lines = [
@@ -69,9 +72,9 @@ export function haproxyConfig(c: BalancerConfig): string {
     '  http-request set-header X-Forwarded-Proto https if { ssl_fc }',
     '  http-request set-header X-Forwarded-Proto http if !{ ssl_fc }',
     '  http-request set-header X-Forwarded-Host %[req.hdr(host)]',
-    '  default_backend servers',
+    `  default_backend ${BACKEND}`,
     '',
-    'backend servers',
+    `backend ${BACKEND}`,
     // Fewest open connections: long downloads and notice streams count against their process.
     '  balance leastconn',
     `  option httpchk GET ${HEALTH_PATH}`,

@@ -14,6 +14,8 @@ export interface SlotOptions {
   entry: readonly string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Added to `env` for the n-th start (1 = the first): lets a test arm a crash point once. */
+  envOfStart?: (start: number) => Record<string, string>;
   restart: boolean;
   log: (name: string, line: string) => void;
 }
@@ -49,12 +51,12 @@ export class ServerSlot {
   }
 
   start(): void {
-    const { entry, cwd, env, name, log } = this.options;
+    const { entry, cwd, env, name, log, envOfStart } = this.options;
+    this.starts++;
     // Its own process group: a Ctrl-C in the terminal reaches the supervisor only, which stops
     // the balancer and the servers in order.
-    const child = spawn(process.execPath, [...entry], { cwd, env: { ...env, PORT: String(this.options.port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, [...entry], { cwd, env: { ...env, ...envOfStart?.(this.starts), PORT: String(this.options.port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     this.child = child;
-    this.starts++;
     this.startedAt = Date.now();
     for (const stream of [child.stdout!, child.stderr!]) readline.createInterface({ input: stream }).on('line', (line) => log(name, line));
     child.once('exit', (code, signal) => {

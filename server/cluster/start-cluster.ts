@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { trustedProxiesFromEnv } from '../config';
 import { freePort } from './free-port';
-import { haproxyConfig, HEALTH_PATH } from './haproxy-config';
+import { serversInRotation } from './balancer-socket';
+import { BACKEND, haproxyConfig, HEALTH_PATH } from './haproxy-config';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster';
 import { ServerSlot } from './server-slot';
 
@@ -35,6 +36,8 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** How a server is run: node's arguments, from the repository's root. Default: tsx on server/main.ts. */
   serverEntry?: readonly string[];
+  /** Added to process i's environment at its n-th start (1 = the first): tests arm a crash point with it. */
+  processEnv?: (index: number, start: number) => Record<string, string>;
   /** Restart a server process that dies (default true). */
   restart?: boolean;
   /** X-Served-By: <process name> on every answer (default: on with DRIVE_TEST_HOOKS=1). */
@@ -52,13 +55,15 @@ export interface Cluster {
   dbUrl: string;
   /** Process names (s1…sN), as in X-Served-By and haproxy's config. */
   names: readonly string[];
+  /** Each process's own address (127.0.0.1, bypassing the balancer): diagnostics and tests. */
+  processUrls: readonly string[];
   /** The running server processes' ids (null while one is down). */
   pids(): (number | null)[];
   /** How many times process i was started (1 = never restarted). */
   starts(i: number): number;
   /** SIGKILL server process i (0-based); it is restarted unless `restart` was false. */
   kill(i: number): Promise<void>;
-  /** Waits until process i answers its health check again (after a kill). */
+  /** Waits until process i answers its health check again (after a kill) and the balancer routes to it. */
   waitHealthy(i: number, timeoutMs?: number): Promise<void>;
   /** The haproxy configuration in use (docs/cluster.md explains it). */
   haproxyConfigFile: string;
@@ -134,7 +139,16 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const ports = await Promise.all(Array.from({ length: options.processes }, () => freePort()));
     const slots = ports.map(
       (port, i) =>
-        new ServerSlot({ name: `s${i + 1}`, port, entry: options.serverEntry ?? DEFAULT_ENTRY, cwd: ROOT, env, restart: options.restart ?? true, log }),
+        new ServerSlot({
+          name: `s${i + 1}`,
+          port,
+          entry: options.serverEntry ?? DEFAULT_ENTRY,
+          cwd: ROOT,
+          env,
+          envOfStart: options.processEnv && ((start) => options.processEnv!(i, start)),
+          restart: options.restart ?? true,
+          log,
+        }),
     );
     const killAll = (): void => slots.forEach((s) => s.killNow());
     process.once('exit', killAll);
@@ -186,10 +200,15 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       port,
       dbUrl,
       names: slots.map((s) => s.name),
+      processUrls: slots.map((s) => s.url),
       pids: () => slots.map((s) => s.pid),
       starts: (i) => slots[i]!.starts,
       kill: (i) => slots[i]!.kill(),
-      waitHealthy: (i, timeoutMs = 60_000) => slots[i]!.waitHealthy(HEALTH_PATH, AbortSignal.timeout(timeoutMs)),
+      async waitHealthy(i, timeoutMs = 60_000) {
+        const signal = AbortSignal.timeout(timeoutMs);
+        await slots[i]!.waitHealthy(HEALTH_PATH, signal);
+        while (!(await serversInRotation(adminSocket, BACKEND, signal)).get(slots[i]!.name)) await new Promise((r) => setTimeout(r, 100));
+      },
       haproxyConfigFile: configFile,
       adminSocket,
       stop: () => (stopped ??= cleanUp()),

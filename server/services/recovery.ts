@@ -28,6 +28,23 @@ export interface RecoveryLog {
 }
 
 /**
+ * A merge stopped between renaming uploads/<id>/ to blobs/<key>/ and its commit (its process died):
+ * the chunks go back to the upload, so it can be merged again. The caller knows no blob row has
+ * `key` and clears the intent afterwards. True when the directory was moved back.
+ */
+export async function rollBackMergeDirectory(stores: { chunks: LocalChunkStore; blobs: BlobStore }, uploadId: string, key: string): Promise<boolean> {
+  const { chunks, blobs } = stores;
+  if (!(await blobs.hasChunked(key))) return false;
+  if ((await chunks.listFiles(uploadId)).length === 0) {
+    await chunks.removeUpload(uploadId);
+    await blobs.returnToUpload(key, uploadId);
+    return true;
+  }
+  await blobs.remove(key);
+  return false;
+}
+
+/**
  * Startup recovery, run before the server listens (nothing else touches the store meanwhile). Every
  * multi-step write is ordered so a crash between two steps leaves a state this pass repairs:
  * - temp files (a chunk or blob being written) are deleted;
@@ -69,15 +86,7 @@ export async function recoverStore(
   const knownKeys = await recovery.blobIdsByKeys(intents.map((u) => u.merge_blob_id!));
   for (const u of intents) {
     const key = u.merge_blob_id!;
-    if (!knownKeys.has(key) && (await blobs.hasChunked(key))) {
-      if ((await chunks.listFiles(u.id)).length === 0) {
-        await chunks.removeUpload(u.id);
-        await blobs.returnToUpload(key, u.id);
-        report.mergesRolledBack++;
-      } else {
-        await blobs.remove(key);
-      }
-    }
+    if (!knownKeys.has(key) && (await rollBackMergeDirectory({ chunks, blobs }, u.id, key))) report.mergesRolledBack++;
     await recovery.clearMergeIntent(u.id);
   }
 

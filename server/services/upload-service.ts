@@ -27,6 +27,7 @@ import { PendingWork } from './keyed-lock';
 import { LOCK_KEYS, type Locks } from './locks';
 import { ChunkReceiver, STREAMING_FINGERPRINT } from './chunk-receiver';
 import { checkedDigests, UploadSessionOpener } from './upload-session-opener';
+import { rollBackMergeDirectory } from './recovery';
 
 /** Named points where a test run (DRIVE_TEST_HOOKS=1 + DRIVE_TEST_CRASH_POINT) kills the process. */
 export const CRASH_POINTS = [
@@ -186,6 +187,7 @@ export class UploadService {
       }
       await this.deps.types.assertAllowedType(caller.tenantId, name);
       let upload = await this.requireUpload(caller, req.uploadId, now);
+      if (upload.merge_blob_id) await this.settleInterruptedMerge(upload.id, upload.merge_blob_id);
       await this.deps.fileService.requireParent(caller, req.parentId, req.category, req.onConflict === 'newVersion' ? name : undefined);
       const streaming = upload.fingerprint === STREAMING_FINGERPRINT;
       const stored = await this.deps.uploads.storedChunks(upload.id);
@@ -323,6 +325,18 @@ export class UploadService {
   private async dropUpload(uploadId: string): Promise<void> {
     await this.deps.uploads.deleteUpload(uploadId);
     await this.deps.chunks.removeUpload(uploadId);
+  }
+
+  /**
+   * An earlier merge of this upload stopped after its intent and before its commit: its process died
+   * (we hold the upload's lock, and a live merge holds it to its end). With several server processes
+   * the merge is retried on another long before the dead one restarts and recovers its store
+   * (services/recovery.ts), so the retry puts the chunks back itself. The upload row still exists,
+   * so no blob row has that key: the commit deletes the upload in the transaction that adds the blob.
+   */
+  private async settleInterruptedMerge(uploadId: string, key: string): Promise<void> {
+    await rollBackMergeDirectory({ chunks: this.deps.chunks, blobs: this.deps.blobs }, uploadId, key);
+    await this.deps.uploads.setMergeIntent(uploadId, null);
   }
 
   /** The merge did not commit: the chunks belong to the upload again, so it can be merged later. */

@@ -2,19 +2,16 @@
  * The real server as a child process on a given DATA_DIR, for tests that kill it, restart it on the
  * same data, or read what it logs.
  *
- * The child runs `server/main.ts` bundled once per test process by esbuild (dependencies stay in
- * node_modules), not through tsx: under tsx every start resolved and transformed the whole server
- * again (~2.5 s of CPU before main() ran, against ~0.2 s for the bundle), and a crash test starts
- * 3–5 servers, so on a busy machine (load 20 on 2 cores) its starts alone outlasted the test timeout,
- * on SQLite and PostgreSQL alike.
+ * The child runs `server/main.ts` bundled once per test process (support/server-bundle.ts), not
+ * through tsx: a crash test starts 3–5 servers, and under tsx their starts alone outlasted the test
+ * timeout on a busy machine (load 20 on 2 cores), on SQLite and PostgreSQL alike.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { afterEach } from 'vitest';
 import { API } from '../../common/api/paths';
 import { freePort } from '../support/free-port';
+import { serverBundle } from '../support/server-bundle';
 import { testDbUrl } from '../support/test-database';
 import { ADMIN, Client, login, type TestServer } from './helpers';
 
@@ -41,29 +38,6 @@ export function keepAcrossTests(run: Running): void {
   const killLeftover = () => run.child.kill('SIGKILL');
   process.once('exit', killLeftover);
   void run.exited.then(() => process.off('exit', killLeftover));
-}
-
-let bundle: Promise<string> | undefined;
-
-/** server/main.ts as one CommonJS file, built once per test process (its own name: workers run side by side). */
-function serverBundle(): Promise<string> {
-  bundle ??= (async () => {
-    // Inside the repository, so the bundle finds its dependencies (native ones too) in node_modules.
-    const out = path.join(ROOT, '.tsbuild', 'test-server', `main-${process.pid}.cjs`);
-    await build({
-      entryPoints: [path.join(ROOT, 'server/main.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      packages: 'external',
-      outfile: out,
-      logLevel: 'silent',
-    });
-    process.once('exit', () => rmSync(out, { force: true }));
-    return out;
-  })();
-  return bundle;
 }
 
 /** Starts the server with exactly `env`; killed after each test if still running. */
