@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
-import { openReadOnlyDatabase } from '../../server/db/database';
+import type { ServerConfig } from '../../server/config';
+import { openDatabase, openReadOnlyDatabase } from '../../server/db/database';
 import type { MigrateReport } from '../../server/migrate-pg/migrate';
 import { ActionLogRepository } from '../../server/repositories/action-log-repository';
 import { verifyChains } from '../../server/services/action-log/verify';
@@ -29,6 +30,15 @@ describe.skipIf(onPostgres())('npm run migrate:pg', () => {
   afterAll(async () => {
     await pgc?.stop();
   });
+
+  /** Index and constraint definitions of a database (the tool's own tables left out). */
+  const schemaObjects = (url: string): Promise<string[]> =>
+    withPg(url, async (c) => {
+      const { rows } = await c.query<{ d: string }>(`select indexdef as d from pg_indexes where schemaname = 'public' and tablename not like 'migrate_pg_%'
+        union all select conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid) from pg_constraint
+        where connamespace = 'public'::regnamespace and conrelid::regclass::text not like 'migrate_pg_%' order by 1`);
+      return rows.map((r) => r.d);
+    });
 
   const args = (to: string, ...more: string[]): string[] => ['--data-dir', inst.dataDir, '--to', to, ...more];
 
@@ -65,6 +75,10 @@ describe.skipIf(onPostgres())('npm run migrate:pg', () => {
     expect(report.chains.every((c) => c.ok && c.targetRows > 0)).toBe(true);
     expect(report.foreignKeys).toBeGreaterThan(30);
     expect(report.indexes).toBeGreaterThan(40);
+    // Every index and constraint the copy dropped is back: the same set as a database the server migrated.
+    const fresh = await pgc.database();
+    await (await openDatabase({ dataDir: '', dbUrl: fresh, dbPoolSize: 1 } as ServerConfig)).destroy();
+    expect(await schemaObjects(to)).toEqual(await schemaObjects(fresh));
 
     const server = await startServer({ dataDir: inst.dataDir, dbUrl: to });
     try {
