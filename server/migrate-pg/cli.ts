@@ -27,9 +27,11 @@ function progressPrinter(): (p: CopyProgress) => void {
   return (p) => {
     const now = Date.now();
     if (p.table !== table) {
+      // A table's first batch sets the baseline of its rate; its first line comes a second later.
       table = p.table;
       tableStart = now;
       copiedAtStart = p.copied;
+      shownAt = now;
     }
     if (p.done ? p.total === 0 : now - shownAt < 1000) return;
     shownAt = now;

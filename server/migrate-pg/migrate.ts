@@ -68,7 +68,7 @@ export async function migrateToPostgres(options: MigrateOptions): Promise<Migrat
     await source.checkSchemaIsCurrent();
     source.checkForeignKeys();
     say(`source ${source.file}: ${source.tables.length} tables, reading checksums`);
-    const sourceSums = checksumSource(source, signal);
+    const sourceSums = await checksumSource(source, signal);
     const fingerprint = fingerprintOf(sourceSums);
     const total = sourceSums.reduce((n, s) => n + s.rows, 0);
     say(`source holds ${total} rows (fingerprint ${fingerprint.slice(0, 16)}…)`);

@@ -45,13 +45,28 @@ const stopIfAborted = (signal: AbortSignal, what: string): void => {
   if (signal.aborted) throw new MigrateStop(EXIT.interrupted, `interrupted while ${what}`);
 };
 
-export function checksumSource(source: SqliteSource, signal: AbortSignal): TableSum[] {
-  return source.tables.map((t) => {
-    stopIfAborted(signal, 'reading the source');
+/** Reads are synchronous (better-sqlite3): every few thousand rows the event loop gets a turn, so Ctrl-C is heard. */
+const YIELD_EVERY = 5000;
+
+export async function checksumSource(source: SqliteSource, signal: AbortSignal): Promise<TableSum[]> {
+  const sums: TableSum[] = [];
+  for (const t of source.tables) {
     const sum = new TableChecksum();
-    for (const row of source.rows(t)) sum.add(row);
-    return { table: t.name, rows: sum.rows, checksum: sum.hex() };
-  });
+    const rows = source.rows(t);
+    try {
+      for (const row of rows) {
+        sum.add(row);
+        if (sum.rows % YIELD_EVERY === 0) {
+          await new Promise((resolve) => setImmediate(resolve));
+          stopIfAborted(signal, 'reading the source');
+        }
+      }
+    } finally {
+      rows.return?.();
+    }
+    sums.push({ table: t.name, rows: sum.rows, checksum: sum.hex() });
+  }
+  return sums;
 }
 
 export async function checksumTarget(target: PostgresTarget, table: TableShape, signal: AbortSignal): Promise<TableSum> {
