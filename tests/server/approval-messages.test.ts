@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FileMessage, FileMessageType } from '../../common/api/notices';
 import { API, applicationPreviewUrl, downloadUrl } from '../../common/api/paths';
 import { DEFAULT_SHARE_POLICY, type ShareApplication } from '../../common/api/sharing';
 import { describeFileMessage } from '../../common/notices/describe';
 import { createGroup, mkdir, text } from './file-kit';
 import { ADMIN, Client, loggedInClient, startServer, withDb, type TestServer } from './helpers';
-import { allMessages } from './notice-kit';
-import { department, fetchBytes, link, openLink, person, setManager, setPolicy, share, submit, type Person } from './sharing-kit';
+import { allMessages, messagesOf } from './notice-kit';
+import { fetchBytes, link, noticeCast, openLink, setPolicy, share, submit, type Person } from './sharing-kit';
 
 /**
  * Issue 44 items 3 and 4 on the server: messages name the file, the person and the approver's
@@ -25,29 +24,13 @@ let dave: Person; // 市场部: an outsider
 beforeAll(async () => {
   server = await startServer();
   admin = await loggedInClient(server, ADMIN);
-  const rd = await department(admin, '研发部');
-  const market = await department(admin, '市场部');
-  sam = await person(server, admin, 'sam', rd);
-  mgr = await person(server, admin, 'mgr', rd);
-  carol = await person(server, admin, 'carol', rd);
-  dave = await person(server, admin, 'dave', market);
-  await setManager(admin, rd, mgr.id);
+  ({ sam, mgr, carol, dave } = await noticeCast(server, admin));
   await setPolicy(admin, { link: { always: true } });
 });
 afterAll(async () => {
   await setPolicy(admin, DEFAULT_SHARE_POLICY).catch(() => undefined);
   await server.close();
 });
-
-/** The person's messages of one type once `count` arrived (they are written after the answer). */
-async function messages(who: Person, type: FileMessageType, count = 1): Promise<FileMessage[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const found = (await allMessages(who.client)).filter((m) => m.type === type);
-    if (found.length >= count || Date.now() > deadline) return found;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const LINK = { code: '', validityDays: 0, downloadLimit: null, previewOnly: false };
 
@@ -67,7 +50,7 @@ describe('application messages say what, who and why', () => {
   it('the approver hears who applies for which file; the applicant hears who approved it and the comment', async () => {
     const f = await text(sam.client, '合同草案v2.txt', '第一条：……');
     const app = await apply([f.id], '客户要看合同');
-    const [waiting] = await messages(mgr, 'apply.pending');
+    const [waiting] = await messagesOf(mgr, 'apply.pending');
     expect(waiting).toMatchObject({
       actor: { id: sam.id },
       file: { id: f.id, name: '合同草案v2.txt', available: true },
@@ -77,7 +60,7 @@ describe('application messages say what, who and why', () => {
     expect(describeFileMessage(waiting!)).toBe(`${waiting!.actor!.nickName} 申请外链分享 「合同草案v2.txt」，等待你审批`);
 
     expect((await mgr.client.post(API.applyApprove, { ids: [app.id], comment: '同意，注意保密' })).status).toBe(200);
-    const [approved] = await messages(sam, 'apply.approved');
+    const [approved] = await messagesOf(sam, 'apply.approved');
     expect(approved).toMatchObject({
       actor: { id: mgr.id },
       file: { id: f.id, name: '合同草案v2.txt' },
@@ -91,7 +74,7 @@ describe('application messages say what, who and why', () => {
     const f = await text(sam.client, '预算表.txt', '100');
     const app = await apply([f.id], '财务核对');
     expect((await mgr.client.post(API.applyReject, { ids: [app.id], comment: '含敏感数据' })).status).toBe(200);
-    const [rejected] = await messages(sam, 'apply.rejected');
+    const [rejected] = await messagesOf(sam, 'apply.rejected');
     expect(rejected).toMatchObject({ actor: { id: mgr.id }, file: { name: '预算表.txt' }, detail: { comment: '含敏感数据' } });
     expect(describeFileMessage(rejected!)).toBe(`${rejected!.actor!.nickName} 驳回了你对 「预算表.txt」 的外链分享申请，理由：含敏感数据`);
     // The approver cannot reach sam's file, yet the application names it to them: so does its message.
@@ -105,7 +88,7 @@ describe('application messages say what, who and why', () => {
       const f = await text(sam.client, '两级审批.txt', 'x');
       const app = await apply([f.id], '要给客户');
       expect((await mgr.client.post(API.applyApprove, { ids: [app.id], comment: '部门同意' })).status).toBe(200);
-      const [forwarded] = await messages(sam, 'apply.forwarded');
+      const [forwarded] = await messagesOf(sam, 'apply.forwarded');
       expect(forwarded).toMatchObject({
         actor: { id: mgr.id },
         file: { id: f.id, name: '两级审批.txt' },
@@ -128,7 +111,7 @@ describe('application messages say what, who and why', () => {
     await withDb(server, (db) => db.prepare('update share_applications set expires_at = ? where id = ?').run(Date.now() - 1, app.id));
     await server.app.sweeper.sweepOnce();
     const mgrName = await withDb(server, (db) => (db.prepare('select nick_name from users where id = ?').get(mgr.id) as { nick_name: string }).nick_name);
-    const [expired] = await messages(sam, 'apply.expired');
+    const [expired] = await messagesOf(sam, 'apply.expired');
     expect(expired).toMatchObject({
       actor: null,
       file: { id: f.id, name: '过期申请.txt' },
@@ -193,11 +176,11 @@ describe('every message leads to what it talks about', () => {
     const folder = await mkdir(sam.client, '项目文档');
     const child = await text(sam.client, 'readme.txt', 'hi', folder.id);
     await share(sam.client, [folder.id], [{ type: 'user', id: carol.id }], 'download');
-    const [received] = await messages(carol, 'share.received');
+    const [received] = await messagesOf(carol, 'share.received');
     expect(received).toMatchObject({ actor: { id: sam.id }, file: { id: folder.id, name: '项目文档' }, target: { kind: 'shared', fileId: folder.id, parentId: null } });
 
     expect((await sam.client.post(API.lock, { ids: [child.id] })).status).toBe(200);
-    const [locked] = await messages(carol, 'file.locked');
+    const [locked] = await messagesOf(carol, 'file.locked');
     expect(locked).toMatchObject({ file: { id: child.id }, target: { kind: 'shared', fileId: child.id, parentId: folder.id } });
   });
 
@@ -209,7 +192,7 @@ describe('every message leads to what it talks about', () => {
       const visitor = new Client(server.baseUrl);
       const visit = await openLink(visitor, l.token, 'ab12');
       expect((await visitor.post(API.linkDownload, { visit: visit.visit, ids: [f.id] })).status).toBe(200);
-      const [m] = await messages(sam, 'link.downloaded');
+      const [m] = await messagesOf(sam, 'link.downloaded');
       expect(m).toMatchObject({ file: { name: 'price.txt' }, target: { kind: 'link', linkId: l.id } });
     } finally {
       await setPolicy(admin, { link: { always: true } });
@@ -219,7 +202,7 @@ describe('every message leads to what it talks about', () => {
   it('being added to a group names the group and who added you, and opens the group; a role change says nothing', async () => {
     const group = await createGroup(sam.client, '发布小组');
     expect((await sam.client.post(API.groupMemberAdd, { id: group.id, username: dave.account })).status).toBe(200);
-    const [added] = await messages(dave, 'group.added');
+    const [added] = await messagesOf(dave, 'group.added');
     expect(added).toMatchObject({ actor: { id: sam.id }, detail: { group: '发布小组' }, target: { kind: 'group', spaceId: group.id } });
     expect(describeFileMessage(added!)).toBe(`${added!.actor!.nickName} 把你加入了群组「发布小组」`);
     // Added again with another role: a change of role, not a new member.
@@ -227,6 +210,6 @@ describe('every message leads to what it talks about', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect((await allMessages(dave.client)).filter((m) => m.type === 'group.added')).toHaveLength(1);
     // The one who added is not told of their own action.
-    expect(await messages(sam, 'group.added', 0)).toEqual([]);
+    expect(await messagesOf(sam, 'group.added', 0)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { NoticeSaveRequest } from '../../common/api/endpoints/notices';
-import type { FileMessage, FileMessagePage, ManagedNotice, UnreadCounts } from '../../common/api/notices';
+import type { FileMessage, FileMessagePage, FileMessageType, ManagedNotice, UnreadCounts } from '../../common/api/notices';
 import { API } from '../../common/api/paths';
 import type { Answer, Client } from './helpers';
 
@@ -17,6 +17,19 @@ export async function postForm<T>(client: Client, path: string, fields: Record<s
   const res = await client.raw(path, { method: 'POST', headers: FORM, body: new URLSearchParams(fields).toString() });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/**
+ * The messages of one type someone has, once `count` of them arrived (they are written after the answer
+ * that caused them), or what there is after 10 s.
+ */
+export async function messagesOf(who: { client: Client }, type: FileMessageType, count = 1): Promise<FileMessage[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const found = (await allMessages(who.client)).filter((m) => m.type === type);
+    if (found.length >= count || Date.now() > deadline) return found;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Every message of the client (all pages). */

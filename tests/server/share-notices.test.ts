@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FileMessage, FileMessageType } from '../../common/api/notices';
 import { API } from '../../common/api/paths';
 import { DEFAULT_SHARE_POLICY, type ShareApplication } from '../../common/api/sharing';
 import { mkdir, text } from './file-kit';
 import { ADMIN, Client, loggedInClient, startServer, type TestServer } from './helpers';
-import { allMessages } from './notice-kit';
-import { department, link, openLink, person, setManager, setPolicy, share, submit, type Person } from './sharing-kit';
+import { messagesOf } from './notice-kit';
+import { link, noticeCast, openLink, setPolicy, share, submit, type Person } from './sharing-kit';
 
 /**
  * Sharing tells the notices (issue 16's NoticeEvents port) what people should hear of: everyone a
@@ -15,6 +14,7 @@ import { department, link, openLink, person, setManager, setPolicy, share, submi
  */
 let server: TestServer;
 let admin: Client;
+let rd: string; // carol's department's parent
 let sam: Person; // 研发部, shares
 let mgr: Person; // 研发部's manager
 let carol: Person; // 研发部/前端组
@@ -23,50 +23,33 @@ let dave: Person; // 市场部: reached by nothing
 beforeAll(async () => {
   server = await startServer();
   admin = await loggedInClient(server, ADMIN);
-  const rd = await department(admin, '研发部');
-  const frontend = await department(admin, '前端组', rd);
-  const market = await department(admin, '市场部');
-  sam = await person(server, admin, 'sam', rd);
-  mgr = await person(server, admin, 'mgr', rd);
-  carol = await person(server, admin, 'carol', frontend);
-  dave = await person(server, admin, 'dave', market);
-  await setManager(admin, rd, mgr.id);
+  ({ rd, sam, mgr, carol, dave } = await noticeCast(server, admin, { carolBelow: true }));
 });
 afterAll(async () => {
   await server.close();
 });
 
-/** The messages of one type the person has, once `count` of them arrived (they are written after the answer). */
-async function messages(who: Person, type: FileMessageType, count = 1): Promise<FileMessage[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const found = (await allMessages(who.client)).filter((m) => m.type === type);
-    if (found.length >= count || Date.now() > deadline) return found;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('sharing tells the notices', () => {
   it('a department share reaches its subtree: share.received, then share.revoked; the sharer and outsiders hear nothing', async () => {
     const folder = await mkdir(sam.client, '季度报告');
-    const made = await share(sam.client, [folder.id], [{ type: 'dept', id: (await carolDepartmentRoot()).id }], 'download');
+    const made = await share(sam.client, [folder.id], [{ type: 'dept', id: rd }], 'download');
     for (const who of [carol, mgr]) {
-      const [m] = await messages(who, 'share.received');
+      const [m] = await messagesOf(who, 'share.received');
       expect(m).toMatchObject({ actor: { id: sam.id }, file: { id: folder.id, name: '季度报告', isDir: true }, detail: { permission: 'download' } });
     }
     // Written together with the ones above: nothing more is coming.
-    expect(await messages(sam, 'share.received', 0)).toEqual([]);
-    expect(await messages(dave, 'share.received', 0)).toEqual([]);
+    expect(await messagesOf(sam, 'share.received', 0)).toEqual([]);
+    expect(await messagesOf(dave, 'share.received', 0)).toEqual([]);
 
     // Inside the shared folder, a change reaches the people of the share (they watch it now), by name.
     const inside = await text(sam.client, 'notes.txt', '纪要', folder.id);
     expect((await sam.client.post(API.lock, { ids: [inside.id] })).status).toBe(200);
-    const [locked] = await messages(carol, 'file.locked');
+    const [locked] = await messagesOf(carol, 'file.locked');
     expect(locked).toMatchObject({ actor: { id: sam.id }, file: { id: inside.id, name: 'notes.txt' } });
-    expect(await messages(dave, 'file.locked', 0)).toEqual([]);
+    expect(await messagesOf(dave, 'file.locked', 0)).toEqual([]);
 
     expect((await sam.client.post(API.shareRevoke, { ids: made.shares.map((s) => s.id) })).status).toBe(200);
-    const [revoked] = await messages(carol, 'share.revoked');
+    const [revoked] = await messagesOf(carol, 'share.revoked');
     expect(revoked).toMatchObject({ actor: { id: sam.id }, file: { id: folder.id } });
   });
 
@@ -76,7 +59,7 @@ describe('sharing tells the notices', () => {
     const visitor = new Client(server.baseUrl);
     const visit = await openLink(visitor, l.token, 'ab12');
     expect((await visitor.post(API.linkDownload, { visit: visit.visit, ids: [f.id] })).status).toBe(200);
-    const [m] = await messages(sam, 'link.downloaded');
+    const [m] = await messagesOf(sam, 'link.downloaded');
     expect(m).toMatchObject({ file: { id: f.id, name: 'price.txt' }, detail: { downloads: 1 } });
   });
 
@@ -87,21 +70,13 @@ describe('sharing tells the notices', () => {
       const res = await submit(sam.client, { kind: 'link', fileIds: [f.id], link: { code: '', validityDays: 0, downloadLimit: null, previewOnly: false }, reason: '客户需要', approverId: mgr.id });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const application: ShareApplication = res.body.data;
-      const [waiting] = await messages(mgr, 'apply.pending');
+      const [waiting] = await messagesOf(mgr, 'apply.pending');
       expect(waiting).toMatchObject({ actor: { id: sam.id }, target: { kind: 'application', applicationId: application.id, page: 'dealApply' } });
       expect((await mgr.client.post(API.applyApprove, { ids: [application.id], comment: '同意' })).status).toBe(200);
-      const [approved] = await messages(sam, 'apply.approved');
+      const [approved] = await messagesOf(sam, 'apply.approved');
       expect(approved).toMatchObject({ target: { kind: 'application', applicationId: application.id, page: 'myApply' } });
     } finally {
       await setPolicy(admin, DEFAULT_SHARE_POLICY);
     }
   });
 });
-
-/** 研发部 (carol's department's parent): found through the organisation API like the page does. */
-async function carolDepartmentRoot(): Promise<{ id: string }> {
-  const tree = await admin.get<{ data: { departments: Array<{ id: string; name: string }> } }>(API.orgTree);
-  const rd = tree.body.data.departments.find((d) => d.name === '研发部');
-  if (!rd) throw new Error('no 研发部');
-  return rd;
-}

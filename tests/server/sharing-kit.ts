@@ -47,6 +47,30 @@ export async function approvalOrg(server: TestServer, admin: Client, prefix = ''
   return { sales, member, manager, colleague, outsider };
 }
 
+/**
+ * The notice tests' people: sam (shares, applies) and mgr (its manager) in 研发部, carol in 研发部 too or,
+ * with `carolBelow`, in its 前端组, and dave in 市场部, whom nothing reaches.
+ */
+export interface NoticeCast {
+  rd: string;
+  sam: Person;
+  mgr: Person;
+  carol: Person;
+  dave: Person;
+}
+
+export async function noticeCast(server: TestServer, admin: Client, { carolBelow = false } = {}): Promise<NoticeCast> {
+  const rd = await department(admin, '研发部');
+  const carolIn = carolBelow ? await department(admin, '前端组', rd) : rd;
+  const market = await department(admin, '市场部');
+  const sam = await person(server, admin, 'sam', rd);
+  const mgr = await person(server, admin, 'mgr', rd);
+  const carol = await person(server, admin, 'carol', carolIn);
+  const dave = await person(server, admin, 'dave', market);
+  await setManager(admin, rd, mgr.id);
+  return { rd, sam, mgr, carol, dave };
+}
+
 export async function department(admin: Client, name: string, parentId: string | null = null, managerId?: string): Promise<string> {
   const d = await createDepartment(admin, name, parentId);
   if (managerId) expect((await admin.post(API.departmentUpdate, { id: d.id, managerId })).status).toBe(200);
