@@ -13,6 +13,7 @@ import { PeopleList } from '../../components/PeopleList';
 import { Permission } from '../../lib/button-permissions';
 import { ORG_KEYS, useOrgTree, usePeople } from '../../lib/data/org';
 import { useFeedback } from '../../lib/feedback/feedback';
+import { usePhone } from '../../lib/use-phone';
 import { MoveDialog, NameDialog } from './DepartmentDialogs';
 import { createDepartment, deleteDepartment, moveDepartment, setPhoneMask, updateDepartment } from './departments-api';
 
@@ -37,6 +38,7 @@ export function DepartmentPage() {
   const { message } = useFeedback();
   const client = useQueryClient();
   const online = useOnline();
+  const phone = usePhone();
   const tree = useOrgTree();
   const index = tree.index;
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -63,12 +65,28 @@ export function DepartmentPage() {
   const siblings = selected && index ? index.children.get(selected.parentId ?? '')!.filter((d) => !d.unassigned) : [];
   const at = selected ? siblings.findIndex((d) => d.id === selected.id) : -1;
 
+  const phoneMask = (
+    <Space>
+      通讯录手机号显示
+      <Select<PhoneMaskRule>
+        size="small"
+        value={tree.data?.phoneMask}
+        disabled={!online}
+        style={{ width: 170 }}
+        options={PHONE_MASK_RULES.map((r) => ({ value: r.value, label: r.example ? `${r.label}（${r.example}）` : r.label }))}
+        onChange={(rule) => void run(() => setPhoneMask(rule), '已更新通讯录手机号显示规则')}
+        data-testid="phone-mask"
+      />
+    </Space>
+  );
+
   return (
-    <Flex gap={12} style={{ flex: 1, minHeight: 0 }} data-testid="department-page">
+    // A phone stacks the tree (a third of the screen) above the department, each the screen's width.
+    <Flex gap={phone ? 8 : 12} vertical={phone} style={{ flex: 1, minHeight: 0 }} data-testid="department-page">
       <Card
         size="small"
         title="组织架构"
-        style={{ width: 340, display: 'flex', flexDirection: 'column' }}
+        style={phone ? { height: '30vh', flex: 'none', display: 'flex', flexDirection: 'column' } : { width: 340, display: 'flex', flexDirection: 'column' }}
         styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0 } }}
         extra={
           <Permission code={MANAGE}>
@@ -87,29 +105,18 @@ export function DepartmentPage() {
       </Card>
       <Card
         size="small"
-        style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}
+        style={{ flex: phone ? 'none' : 1, minWidth: 0, minHeight: phone ? '60vh' : undefined, display: 'flex', flexDirection: 'column' }}
         styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 12, minHeight: 0 } }}
         title={selected && index ? departmentPath(index, selected.id, DISPLAY_PATH_SEPARATOR) : '部门详情'}
-        extra={
-          <Space>
-            通讯录手机号显示
-            <Select<PhoneMaskRule>
-              size="small"
-              value={tree.data?.phoneMask}
-              disabled={!online}
-              style={{ width: 170 }}
-              options={PHONE_MASK_RULES.map((r) => ({ value: r.value, label: r.example ? `${r.label}（${r.example}）` : r.label }))}
-              onChange={(rule) => void run(() => setPhoneMask(rule), '已更新通讯录手机号显示规则')}
-              data-testid="phone-mask"
-            />
-          </Space>
-        }
+        extra={phone ? undefined : phoneMask}
       >
+        {/* A phone's card head has no room beside the path: the tenant-wide rule comes first in the body. */}
+        {phone ? phoneMask : null}
         {!selected ? (
           <Empty description="在左侧选择一个部门" />
         ) : (
           <>
-            <Descriptions size="small" column={3} items={[
+            <Descriptions size="small" column={phone ? 1 : 3} items={[
               { key: 'name', label: '名称', children: selected.name },
               { key: 'manager', label: '负责人', children: selected.managerName ?? '未设置' },
               { key: 'members', label: '人数', children: `${selected.memberCount}（含下级 ${index ? subtreeMembers(index, selected.id) : 0}）` },

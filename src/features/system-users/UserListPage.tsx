@@ -11,6 +11,7 @@ import { Permission, usePermission } from '../../lib/button-permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { ORG_KEYS, useOrgTree } from '../../lib/data/org';
 import { useFeedback } from '../../lib/feedback/feedback';
+import { usePhone } from '../../lib/use-phone';
 import { DeleteUserModal } from './DeleteUserModal';
 import { UserRows } from './UserRows';
 import { USERS_KEY, useUserPages } from './use-user-pages';
@@ -43,6 +44,7 @@ export function UserListPage() {
   const canManage = usePermission(MANAGE) && online;
   const canEdit = usePermission(EDIT) && online;
   const selfId = useCurrentUser()?.id ?? null;
+  const phone = usePhone();
   const tree = useOrgTree();
   const [departmentId, setDepartmentId] = useState<string | undefined>();
   const [includeSub, setIncludeSub] = useState(true);
@@ -57,6 +59,8 @@ export function UserListPage() {
   const [moveTo, setMoveTo] = useState<string | null>(null);
   const pages = useUserPages({ departmentId, includeSub, role, state, keyword: keyword.trim() || undefined });
   const total = pages.data?.pages[0]?.total;
+
+  const search = <Input.Search allowClear placeholder="账号、昵称或手机号" onSearch={setKeyword} style={{ width: phone ? '100%' : 240 }} data-testid="user-search" />;
 
   const refresh = () => {
     void client.invalidateQueries({ queryKey: USERS_KEY });
@@ -113,8 +117,9 @@ export function UserListPage() {
   }
 
   return (
-    <Flex gap={12} style={{ flex: 1, minHeight: 0 }} data-testid="user-list">
-      <Card size="small" title="部门" style={{ width: 220, flex: 'none', display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0 } }}>
+    // A phone stacks the department tree (a third of the screen) above the list, each the screen's width.
+    <Flex gap={phone ? 8 : 12} vertical={phone} style={{ flex: 1, minHeight: 0 }} data-testid="user-list">
+      <Card size="small" title="部门" style={phone ? { height: '30vh', flex: 'none', display: 'flex', flexDirection: 'column' } : { width: 220, flex: 'none', display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0 } }}>
         <Input.Search allowClear placeholder="搜索部门" onChange={(e) => setTreeKeyword(e.target.value)} />
         <div role="button" tabIndex={0} onClick={() => setDepartmentId(undefined)} onKeyDown={(e) => e.key === 'Enter' && setDepartmentId(undefined)} style={{ padding: '4px 8px', cursor: 'pointer', borderRadius: 6, background: departmentId ? undefined : '#e6f4ff' }}>
           全部用户
@@ -133,9 +138,10 @@ export function UserListPage() {
             ) : null}
           </Space>
         }
-        style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 12, minHeight: 0 } }}>
+        style={{ flex: 1, minWidth: 0, minHeight: phone ? '60vh' : undefined, display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 12, minHeight: 0 } }}>
+        {phone ? search : null}
         <Space wrap>
-          <Input.Search allowClear placeholder="账号、昵称或手机号" onSearch={setKeyword} style={{ width: 240 }} data-testid="user-search" />
+          {phone ? null : search}
           <Select<RoleCode> allowClear placeholder="角色" aria-label="按角色筛选" value={role} onChange={setRoleFilter} options={ROLES.map((r) => ({ value: r.code, label: r.name }))} style={{ width: 120 }} />
           <Select<UserState> allowClear placeholder="状态" aria-label="按状态筛选" value={state} onChange={setState} options={STATES} style={{ width: 140 }} data-testid="user-state-filter" />
           {departmentId ? (

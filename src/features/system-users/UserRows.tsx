@@ -5,6 +5,7 @@ import { ROLES, type RoleCode, type UserRow } from '../../../common/api/types';
 import { formatSize } from '../../../common/format/size';
 import { departmentNames, DISPLAY_PATH_SEPARATOR, type DepartmentIndex } from '../../../common/org/tree';
 import { VirtualRows } from '../../components/VirtualRows';
+import { usePhone } from '../../lib/use-phone';
 
 const ROW = 48;
 /**
@@ -62,10 +63,107 @@ function DepartmentCell({ index, id }: { index: DepartmentIndex | null; id: stri
   );
 }
 
+function RoleSelect({ u, a, busy }: { u: UserRow; a: RowActions; busy: boolean }) {
+  return (
+    <Select<RoleCode>
+      size="small"
+      value={u.role}
+      disabled={!a.canManage || busy}
+      options={ROLES.map((r) => ({ value: r.code, label: r.name }))}
+      onChange={(role) => a.onRole(u, role)}
+      style={{ width: 96 }}
+      aria-label={`${u.website} 的角色`}
+      data-testid={`user-role-${u.website}`}
+    />
+  );
+}
+
+/** 编辑, 锁定 / 解锁 and 删除 of one person. */
+function RowButtons({ u, a, busy }: { u: UserRow; a: RowActions; busy: boolean }) {
+  return (
+  <Space size={4} role="cell">
+      {a.canEdit ? (
+        <Tooltip title="编辑">
+          <Button size="small" icon={<EditOutlined />} onClick={() => a.onEdit(u)} aria-label={`编辑 ${u.website}`} data-testid={`user-edit-${u.website}`} />
+        </Tooltip>
+      ) : null}
+      {!a.canManage || u.id === a.selfId ? null : u.locked ? (
+        <Tooltip title="解锁">
+          <Button size="small" icon={<UnlockOutlined />} loading={busy} onClick={() => a.onLock(u, false)} aria-label={`解锁 ${u.website}`} data-testid={`user-unlock-${u.website}`} />
+        </Tooltip>
+      ) : (
+        // Locking is undone by 解锁: a plain button; red stays for what cannot be undone (删除).
+        <Popconfirm title={`锁定（停用）${u.nickName}（${u.website}）？`} description="锁定后该账号的登录会话立即失效，且无法再登录，直到解锁。" okText="锁定" cancelText="取消" onConfirm={() => a.onLock(u, true)}>
+          <Tooltip title="锁定">
+            <Button size="small" icon={<LockOutlined />} loading={busy} aria-label={`锁定 ${u.website}`} data-testid={`user-lock-${u.website}`} />
+          </Tooltip>
+        </Popconfirm>
+      )}
+      {a.canEdit && u.id !== a.selfId ? (
+        <Tooltip title="删除">
+          <Button size="small" danger icon={<DeleteOutlined />} onClick={() => a.onDelete(u)} aria-label={`删除 ${u.website}`} data-testid={`user-delete-${u.website}`} />
+        </Tooltip>
+      ) : null}
+    </Space>
+  );
+}
+
+/**
+ * A phone's row: two lines in the screen's width, no sideways scrolling — who (nickname, account) and
+ * the 角色 select; the department path and state, and the row's buttons. 空间 and 外网登录 are in 编辑.
+ */
+const PHONE_ROW = 88;
+const PHONE_GRID: CSSProperties = { display: 'grid', gridTemplateColumns: '28px minmax(0,1fr) auto', gridTemplateRows: '1fr 1fr', columnGap: 8, alignItems: 'center', padding: '6px 8px' };
+
+function PhoneRow({ u, a, index, style }: { u: UserRow; a: RowActions; index: DepartmentIndex | null; style: CSSProperties }) {
+  const busy = a.busy === u.id;
+  return (
+    <div role="row" data-testid={`user-row-${u.website}`} style={{ ...style, ...PHONE_GRID, borderBottom: '1px solid #f0f0f0' }}>
+      <span role="cell" style={{ gridRow: '1 / span 2' }}>
+        <Checkbox checked={a.selected.has(u.id)} onChange={(e) => a.onSelect(u.id, e.target.checked)} aria-label={`选择 ${u.website}`} />
+      </span>
+      <span role="cell" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        {u.nickName} <span style={{ color: 'rgba(0,0,0,0.58)' }}>{u.website}</span>
+      </span>
+      <span role="cell" style={{ justifySelf: 'end' }}>
+        <RoleSelect u={u} a={a} busy={busy} />
+      </span>
+      <span style={{ display: 'flex', alignItems: 'center', gap: 4, minWidth: 0 }}>
+        {stateTag(u)}
+        <DepartmentCell index={index} id={u.departmentId} />
+      </span>
+      <span style={{ justifySelf: 'end' }}>
+        <RowButtons u={u} a={a} busy={busy} />
+      </span>
+    </div>
+  );
+}
+
 /** 用户管理's rows: a virtual table (20,000 people keep ~30 rows in the DOM), next page near the bottom. */
 export function UserRows(props: { users: UserRow[]; index: DepartmentIndex | null; onNearEnd: () => void; actions: RowActions; loading: boolean }) {
   const { users, index, actions: a } = props;
   const allOn = users.length > 0 && users.every((u) => a.selected.has(u.id));
+  const phone = usePhone();
+  if (phone) {
+    return (
+      <div style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }} role="table" aria-label="用户列表">
+        <div role="row" style={{ display: 'flex', alignItems: 'center', gap: 8, height: 40, padding: '0 8px', background: '#fafafa', fontWeight: 500, borderBottom: '1px solid #f0f0f0' }}>
+          <span role="columnheader">
+            <Checkbox checked={allOn} indeterminate={!allOn && a.selected.size > 0} onChange={(e) => a.onSelectAll(e.target.checked)} aria-label="全选" />
+          </span>
+          <span role="columnheader">用户</span>
+        </div>
+        <VirtualRows
+          testId="user-rows"
+          count={users.length}
+          rowHeight={PHONE_ROW}
+          onNearEnd={props.onNearEnd}
+          empty={props.loading ? null : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有符合条件的用户" />}
+          renderRow={(i, style) => <PhoneRow key={users[i]!.id} u={users[i]!} a={a} index={index} style={style} />}
+        />
+      </div>
+    );
+  }
   return (
     <div style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', overflowX: 'auto' }} role="table" aria-label="用户列表">
       <div role="row" style={{ ...GRID, minWidth: MIN_WIDTH, height: 40, background: '#fafafa', fontWeight: 500, borderBottom: '1px solid #f0f0f0' }}>
@@ -102,16 +200,7 @@ export function UserRows(props: { users: UserRow[]; index: DepartmentIndex | nul
               <span role="cell">{u.phone || '-'}</span>
               <DepartmentCell index={index} id={u.departmentId} />
               <span role="cell">
-              <Select<RoleCode>
-                size="small"
-                value={u.role}
-                disabled={!a.canManage || busy}
-                options={ROLES.map((r) => ({ value: r.code, label: r.name }))}
-                onChange={(role) => a.onRole(u, role)}
-                style={{ width: 96 }}
-                aria-label={`${u.website} 的角色`}
-                data-testid={`user-role-${u.website}`}
-              />
+                <RoleSelect u={u} a={a} busy={busy} />
               </span>
               <span role="cell">{stateTag(u)}</span>
               <span role="cell" style={{ fontSize: 12, lineHeight: '16px', display: 'flex', flexDirection: 'column' }} title={`已用 ${formatSize(u.usedSize)}，共 ${formatSize(u.quota)}`}>
@@ -121,30 +210,7 @@ export function UserRows(props: { users: UserRow[]; index: DepartmentIndex | nul
               <span role="cell">
                 <Switch size="small" checked={u.outerLogin} disabled={!a.canManage || busy} onChange={(on) => a.onOuter(u, on)} aria-label={`${u.website} 外网登录`} data-testid={`user-outer-${u.website}`} />
               </span>
-              <Space size={4} role="cell">
-                {a.canEdit ? (
-                  <Tooltip title="编辑">
-                    <Button size="small" icon={<EditOutlined />} onClick={() => a.onEdit(u)} aria-label={`编辑 ${u.website}`} data-testid={`user-edit-${u.website}`} />
-                  </Tooltip>
-                ) : null}
-                {!a.canManage || u.id === a.selfId ? null : u.locked ? (
-                  <Tooltip title="解锁">
-                    <Button size="small" icon={<UnlockOutlined />} loading={busy} onClick={() => a.onLock(u, false)} aria-label={`解锁 ${u.website}`} data-testid={`user-unlock-${u.website}`} />
-                  </Tooltip>
-                ) : (
-                  // Locking is undone by 解锁: a plain button; red stays for what cannot be undone (删除).
-                  <Popconfirm title={`锁定（停用）${u.nickName}（${u.website}）？`} description="锁定后该账号的登录会话立即失效，且无法再登录，直到解锁。" okText="锁定" cancelText="取消" onConfirm={() => a.onLock(u, true)}>
-                    <Tooltip title="锁定">
-                      <Button size="small" icon={<LockOutlined />} loading={busy} aria-label={`锁定 ${u.website}`} data-testid={`user-lock-${u.website}`} />
-                    </Tooltip>
-                  </Popconfirm>
-                )}
-                {a.canEdit && u.id !== a.selfId ? (
-                  <Tooltip title="删除">
-                    <Button size="small" danger icon={<DeleteOutlined />} onClick={() => a.onDelete(u)} aria-label={`删除 ${u.website}`} data-testid={`user-delete-${u.website}`} />
-                  </Tooltip>
-                ) : null}
-              </Space>
+              <RowButtons u={u} a={a} busy={busy} />
             </div>
           );
         }}
