@@ -9,6 +9,7 @@ import { VirtualRows } from '../../components/VirtualRows';
 import { lazyWhenOpen } from '../../components/lazy-when-open';
 import { useOnline } from '../../lib/data/online';
 import { useFeedback } from '../../lib/feedback/feedback';
+import { usePhone } from '../../lib/use-phone';
 import { deleteNotice, pinNotice, useManagedNotices, usePlatformAdmin, withdrawNotice } from './notice-manage-api';
 import { NoticeTags } from './SystemNoticePage';
 import './notices.css';
@@ -24,10 +25,16 @@ const STATE_COLORS: Record<NoticeState, string> = { draft: 'default', scheduled:
  * people, publish now or at a time, pin, withdraw, delete; each shows 已读 X / 应读 N, which opens
  * who read it and who has not (阅读情况).
  */
+/** 已读 X / 应读 N reads as part of the line; it opens the reader list. */
+const COUNT_STYLE = { padding: 0, height: 'auto', fontSize: 'inherit' } as const;
+/** On a phone its box (16 px of text) grows to a finger's size (38 px) without moving the line: the padding is given back as a negative margin. */
+const PHONE_COUNT_STYLE = { ...COUNT_STYLE, padding: '11px 0', margin: '-11px 0' } as const;
+
 export function NoticeManagePage() {
   const { message } = useFeedback();
   const online = useOnline();
   const platformAdmin = usePlatformAdmin();
+  const phone = usePhone();
   const [state, setState] = useState<NoticeState | 'all'>('all');
   const [keyword, setKeyword] = useState('');
   const [editing, setEditing] = useState<{ notice: ManagedNotice | null } | null>(null);
@@ -89,7 +96,7 @@ export function NoticeManagePage() {
                 </span>
                 <span className="nt-meta">
                   {when} · {audience} ·{' '}
-                  <Button type="link" size="small" style={{ padding: 0, height: 'auto', fontSize: 'inherit' }} onClick={() => setReading(n)} data-testid="notice-read-count">
+                  <Button type="link" size="small" style={phone ? PHONE_COUNT_STYLE : COUNT_STYLE} onClick={() => setReading(n)} data-testid="notice-read-count">
                     已读 {n.readCount} / 应读 {n.audienceSize}
                   </Button>{' '}
                   · {n.author.nickName}

@@ -100,10 +100,23 @@ export function FileTable({ mode, pages, empty: emptyState, selectedIds, cursorI
           render: (file) => (
             <div style={{ minWidth: 0, minHeight: TOUCH_TARGET_PX, display: 'flex', flexDirection: 'column', justifyContent: 'center' }}>
               {nameCell(file)}
-              <span style={{ fontSize: 12, color: 'rgba(0,0,0,0.58)' }} data-testid="file-meta">
-                {file.isDir ? '' : `${formatSize(file.size)} · `}
+              <span style={{ fontSize: 12, color: 'rgba(0,0,0,0.58)', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} data-testid="file-meta">
+                {/* In 回收站 where it came from leads (what 还原 restores to), before the time and size. */}
+                {mode === 'recycle' && file.origin ? (
+                  <>
+                    原位置 <OriginName origin={file.origin} />
+                    {' · '}
+                  </>
+                ) : null}
+                {mode === 'recycle' ? null : file.isDir ? '' : `${formatSize(file.size)} · `}
                 {formatDateTime(mode === 'recycle' && file.deletedAt ? file.deletedAt : file.updatedAt)}
-                {showOwner && file.owner?.nickName ? ` · ${file.owner.nickName}` : ''}
+                {mode === 'recycle' && !file.isDir ? ` · ${formatSize(file.size)}` : ''}
+                {showOwner && file.owner?.nickName ? (
+                  <>
+                    {' · '}
+                    <span data-testid="file-owner">{file.owner.nickName}</span>
+                  </>
+                ) : null}
               </span>
             </div>
           ),
@@ -140,14 +153,7 @@ export function FileTable({ mode, pages, empty: emptyState, selectedIds, cursorI
           title: '原位置',
           width: 200,
           // A folder deleted (or purged) since: 还原 recreates it; its old path stays in the tooltip.
-          render: (file) =>
-            file.origin ? (
-              <span title={file.origin.path} data-testid="file-origin" data-gone={file.origin.gone || undefined} style={{ overflow: 'hidden', textOverflow: 'ellipsis', ...(file.origin.gone ? { color: 'rgba(0,0,0,0.45)' } : {}) }}>
-                {file.origin.gone ? '已删除的文件夹' : file.origin.path}
-              </span>
-            ) : (
-              '-'
-            ),
+          render: (file) => (file.origin ? <OriginName origin={file.origin} /> : '-'),
         },
         { key: 'deletedAt', title: '删除时间', width: 150, render: (file) => (file.deletedAt ? formatDateTime(file.deletedAt) : '-') },
         { key: 'expiresAt', title: '自动清除时间', width: 150, render: (file) => (file.expiresAt ? formatDateTime(file.expiresAt) : '-') },
@@ -302,6 +308,15 @@ interface EntryRowsProps {
 }
 
 /** Who uploaded an entry of a space (the list answer's owner), '-' when the answer did not say. */
+/** Where a deleted entry was; a folder deleted (or purged) since says so, its old path in the tooltip. */
+function OriginName({ origin }: { origin: NonNullable<FileEntry['origin']> }) {
+  return (
+    <span title={origin.path} data-testid="file-origin" data-gone={origin.gone || undefined} style={{ overflow: 'hidden', textOverflow: 'ellipsis', ...(origin.gone ? { color: 'rgba(0,0,0,0.45)' } : {}) }}>
+      {origin.gone ? '已删除的文件夹' : origin.path}
+    </span>
+  );
+}
+
 export function OwnerName({ file }: { file: FileEntry }) {
   const name = file.owner?.nickName ?? '';
   return (

@@ -85,6 +85,9 @@ export function ContextMenuArea({ contextMenu, hasSelection, children }: { conte
         <Dropdown
           menu={{
             ...contextMenu,
+            // Never taller than the room on the side it opens to: a long menu (offline, each item with its
+            // reason) opened mid-screen on a phone ran off the bottom, its last items out of reach.
+            style: { ...contextMenu.style, maxHeight: menuRoom(at.y), overflowY: 'auto' },
             onClick: (info) => {
               setOpen(false);
               contextMenu.onClick?.(info);
@@ -99,6 +102,12 @@ export function ContextMenuArea({ contextMenu, hasSelection, children }: { conte
       )}
     </div>
   );
+}
+
+/** The larger of the room above and below `y` (a menu opens to whichever side fits), less a margin. */
+function menuRoom(y: number): number {
+  const MARGIN = 8;
+  return Math.max(y, window.innerHeight - y) - 2 * MARGIN;
 }
 
 /** ⋮: opens the one context menu at the button, for this entry (selected first when it was not). */
