@@ -240,3 +240,22 @@ export async function clickSelectionAction(page: Page, action: string): Promise<
   await bar.getByTestId('toolbar-more').click();
   await page.locator(`.ant-dropdown:visible [data-testid="action-${action}"]`).click();
 }
+
+/**
+ * Goes to `path` inside the app without a reload (the router follows history, as after a menu click),
+ * then waits until no spinner or skeleton is left (up to 10 s: a page that keeps one is the test's to see).
+ */
+export async function visitInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await page.waitForURL((url) => url.pathname === path.split('?')[0]);
+  // Two frames: the new page has rendered (its loading state, if any, is on screen).
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page
+    .locator('.ant-spin-spinning:visible, .ant-skeleton:visible')
+    .first()
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => undefined);
+}

@@ -3,13 +3,15 @@
  * select asks before making someone 管理员 (naming the person and the change; 取消 leaves the select
  * and the account as they were); in 设置负责人 an empty 确定 cannot silently clear the manager (it is
  * disabled with the reason, clearing is its own confirmed 清除负责人); the picker there picks on a
- * click anywhere on the row and marks locked accounts.
+ * click anywhere on the row and marks locked accounts. On a 390-px phone the same: the 角色 select, its
+ * confirmation, 设置负责人 and 清除负责人 lie wholly on the screen and take a finger.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { DepartmentNode, OrgTree, UserListResponse } from '../../common/api/org-types';
-import { addPeople, call, searchBox, shot } from './admin-support';
+import { shot } from './shots';
+import { addPeople, call, expectOnScreen, PHONE, searchBox, signInAdmin } from './tenant-kit';
 import { baseUrl, closeBrowserSession, loginAsAdmin, openBrowserSession } from './browser';
 
 const RUN = Date.now().toString(36).slice(-6);
@@ -17,6 +19,7 @@ const DEPT = `风控部${RUN}`;
 const MATE = `risk.${RUN}`;
 const BOSS = `boss.${RUN}`;
 const LOCKED = `frozen.${RUN}`;
+const PASSWORD = 'Admin#2024c';
 
 const roleOf = async (page: Page, account: string) => (await call<UserListResponse>(page, API.userList, { keyword: account })).items.find((u) => u.website === account)?.role;
 
@@ -42,7 +45,7 @@ describe('issue 44 item 5: admin actions are confirmed, never silent', () => {
     ({ browser, page, workDir } = await openBrowserSession('comfort-admin', { viewport: { width: 1440, height: 900 } }));
     await loginAsAdmin(page);
     deptId = (await call<{ id: string }>(page, API.departmentCreate, { parentId: null, name: DEPT })).id;
-    Object.assign(ids, await addPeople(page, deptId, [MATE, BOSS, LOCKED], { locked: [LOCKED] }));
+    Object.assign(ids, await addPeople(page, deptId, [MATE, BOSS, LOCKED], { password: PASSWORD, locked: [LOCKED] }));
     await call(page, API.departmentUpdate, { id: deptId, managerId: ids[BOSS] });
   });
   afterAll(async () => {
@@ -124,5 +127,74 @@ describe('issue 44 item 5: admin actions are confirmed, never silent', () => {
     await page.getByText('已清除负责人').waitFor();
     expect((await department(page, deptId)).managerId).toBeNull();
     await page.getByTestId('dept-manager-clear').waitFor({ state: 'detached' });
+  });
+
+  it('on a 390-px phone: the role change asks on the screen; 设置负责人 picks on a tapped row; 清除负责人 asks on the screen', async () => {
+    const { context, page: phone } = await signInAdmin(browser, PHONE);
+    try {
+      await phone.goto(baseUrl() + '/main/system/user/list');
+      await searchBox(phone, 'user-search').fill(MATE);
+      await searchBox(phone, 'user-search').press('Enter');
+      const select = phone.getByTestId(`user-role-${MATE}`);
+      await shot(phone, 'item5', 'phone-user-list');
+      await expectOnScreen(phone, select, 'the 角色 select', { tap: true });
+      await select.tap();
+      await phone.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="管理员"]').tap();
+      const confirm = phone.locator('.ant-modal-confirm');
+      await confirm.waitFor({ timeout: 3000 });
+      await shot(phone, 'item5', 'phone-role-change');
+      await expectOnScreen(phone, confirm.locator('.ant-modal-container'), 'the role-change confirmation');
+      const text = await confirm.textContent();
+      expect(text).toContain(`昵称${MATE}`);
+      expect(text).toContain('管理员');
+      expect(text).toContain('普通用户');
+      const cancel = confirm.getByRole('button', { name: /取\s*消/ });
+      const sure = confirm.getByRole('button', { name: '确认修改' });
+      await expectOnScreen(phone, cancel, '取消', { tap: true });
+      await expectOnScreen(phone, sure, '确认修改', { tap: true });
+      await cancel.tap();
+      await confirm.waitFor({ state: 'detached' });
+      await expect(select.textContent()).resolves.toContain('普通用户');
+      expect(await roleOf(phone, MATE)).toBe('member');
+
+      await phone.goto(baseUrl() + '/main/system/department');
+      const item = phone.getByTestId('department-tree').getByTestId(`dept-${DEPT}`);
+      await expectOnScreen(phone, item, `${DEPT} in the tree`);
+      await item.tap();
+      const pick = phone.getByTestId('dept-manager');
+      await shot(phone, 'item5', 'phone-department');
+      await expectOnScreen(phone, pick, '设置负责人', { tap: true });
+      await pick.tap();
+      const picker = phone.getByRole('dialog').filter({ has: phone.getByTestId('org-picker-selected') });
+      await picker.waitFor();
+      const ok = picker.getByRole('button', { name: /确\s*定/ });
+      expect(await ok.isDisabled()).toBe(true);
+      await expectOnScreen(phone, phone.getByTestId('org-picker-required'), 'the reason 确定 is off');
+      await searchBox(phone, 'org-picker-search').fill(RUN);
+      await searchBox(phone, 'org-picker-search').press('Enter');
+      const row = picker.getByTestId('org-picker-people').getByTestId(`person-${BOSS}`);
+      await expectOnScreen(phone, row, 'a person in the picker', { tap: true });
+      await row.getByText(`昵称${BOSS}`).tap();
+      await picker.getByTestId('org-picker-selected').getByText(`昵称${BOSS}`).waitFor();
+      await shot(phone, 'item5', 'phone-manager-picker');
+      await expectOnScreen(phone, ok, '确定', { tap: true });
+      await ok.tap();
+      await phone.getByText(`负责人已设为 昵称${BOSS}`).waitFor();
+      expect((await department(phone, deptId)).managerId).toBe(ids[BOSS]);
+
+      const clear = phone.getByTestId('dept-manager-clear');
+      await expectOnScreen(phone, clear, '清除负责人', { tap: true });
+      await clear.tap();
+      const pop = phone.locator('.ant-popover:not(.ant-popover-hidden)').filter({ hasText: '清除' });
+      await pop.waitFor();
+      await shot(phone, 'item5', 'phone-manager-clear');
+      await expectOnScreen(phone, pop.locator('.ant-popover-container'), 'the 清除负责人 confirmation');
+      expect(await pop.textContent()).toContain(`昵称${BOSS}`);
+      await pop.getByRole('button', { name: /清\s*除/ }).tap();
+      await phone.getByText('已清除负责人').waitFor();
+      expect((await department(phone, deptId)).managerId).toBeNull();
+    } finally {
+      await context.close();
+    }
   });
 });

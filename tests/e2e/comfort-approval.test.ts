@@ -6,16 +6,14 @@
  * 已通过 without a reload, and their message names the approver and the comment. On a 390-px phone the
  * menu button carries the badge, the drawer fits the screen, shows the file and rejects with a reason.
  */
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
-import { DEFAULT_SHARE_POLICY, type ShareApplication } from '../../common/api/sharing';
+import type { ShareApplication } from '../../common/api/sharing';
 import type { CreateTxtResponse } from '../../common/api/types';
-import { encryptPassword } from '../../common/crypto/password-cipher';
-import { baseUrl, launchBrowser, submitLogin } from './browser';
+import { baseUrl, launchBrowser } from './browser';
 import { shot } from './shots';
+import { addDepartment, addPeople, call, PHONE, requireLinkApproval, signIn, signInAdmin } from './tenant-kit';
 
 const RUN = Date.now().toString(36).slice(-6);
 const PASSWORD = 'Apply@2024x';
@@ -24,30 +22,7 @@ const APPROVER = `approver.${RUN}`;
 const TEAM = `审批部${RUN}`;
 const FILE = `合同草案-${RUN}.txt`;
 const SECOND = `报价单-${RUN}.txt`;
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
-
-async function call<T>(page: Page, url: string, body: unknown): Promise<T> {
-  const res = await page.evaluate(
-    async ({ url, body }) => {
-      const r = await fetch(url, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: r.status, json: (await r.json()) as { data: unknown } };
-    },
-    { url, body },
-  );
-  if (res.status !== 200) throw new Error(`${url}: ${JSON.stringify(res.json)}`);
-  return res.json.data as T;
-}
-
 const pageErrors: string[] = [];
-
-async function signIn(browser: Browser, account: string, options = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(`${account}: ${e.message}`));
-  await submitLogin(page, account, PASSWORD);
-  await page.waitForURL('**/main/file/personal**');
-  return { context, page };
-}
 
 describe('approval says what it is about (issue 44 item 3)', () => {
   let browser: Browser;
@@ -59,23 +34,14 @@ describe('approval says what it is about (issue 44 item 3)', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    admin = await (await browser.newContext()).newPage();
-    await submitLogin(admin, 'admin', 'Admin@2024');
-    await admin.waitForURL('**/main/file/personal**');
-    const team = await call<{ id: string }>(admin, API.departmentCreate, { parentId: null, name: TEAM });
-    const add = (account: string) =>
-      call<{ id: string }>(admin, API.userAdd, { website: account, nickName: `昵称${account}`, phone: '', departmentId: team.id, role: 'member', quota: 1024 ** 3, outerLogin: false, password: encryptPassword(PASSWORD) });
-    await add(APPLICANT);
-    const manager = await add(APPROVER);
-    await call(admin, API.departmentUpdate, { id: team.id, managerId: manager.id });
-    // Setup the test is not about: no first-login password change; every link needs approval.
-    const db = new SQLite(path.join(inject('dataDir'), 'drive.sqlite'));
-    db.pragma('busy_timeout = 5000');
-    db.prepare('update users set must_change_password = 0 where username in (?, ?)').run(APPLICANT, APPROVER);
-    db.close();
-    await call(admin, API.fileSecurityUpdate, { sharePolicy: { ...DEFAULT_SHARE_POLICY, link: { ...DEFAULT_SHARE_POLICY.link, always: true } } });
+    admin = (await signInAdmin(browser)).page;
+    const team = await addDepartment(admin, TEAM);
+    const ids = await addPeople(admin, team, [APPLICANT, APPROVER], { password: PASSWORD });
+    const manager = { id: ids[APPROVER]! };
+    await call(admin, API.departmentUpdate, { id: team, managerId: manager.id });
+    await requireLinkApproval(admin, true);
 
-    applicant = (await signIn(browser, APPLICANT)).page;
+    applicant = (await signIn(browser, APPLICANT, PASSWORD, {}, pageErrors)).page;
     const made = await call<CreateTxtResponse>(applicant, API.createTxt, { parentId: null, category: 1, name: FILE, content: '第一条：甲方应于签约后付款。' });
     const other = await call<CreateTxtResponse>(applicant, API.createTxt, { parentId: null, category: 1, name: SECOND, content: '单价 100 元' });
     if (made.status !== 'created' || other.status !== 'created') throw new Error('files not created');
@@ -87,12 +53,12 @@ describe('approval says what it is about (issue 44 item 3)', () => {
     await applicant.getByTestId(`apply-state-${first.id}`).getByText('待审批').waitFor();
   });
   afterAll(async () => {
-    await call(admin, API.fileSecurityUpdate, { sharePolicy: DEFAULT_SHARE_POLICY }).catch(() => undefined);
+    await requireLinkApproval(admin, false).catch(() => undefined);
     await browser?.close();
   });
 
   it('the approver sees how many wait on 审批, and a message naming the applicant and the file', async () => {
-    approver = (await signIn(browser, APPROVER)).page;
+    approver = (await signIn(browser, APPROVER, PASSWORD, {}, pageErrors)).page;
     // The folded group 分享审批 carries the count; opened, 审批 itself.
     const menu = approver.getByTestId('side-menu');
     await menu.locator('.ant-menu-submenu-title', { hasText: '分享审批' }).click();
@@ -150,7 +116,7 @@ describe('approval says what it is about (issue 44 item 3)', () => {
   });
 
   it('on a 390-px phone: the menu button carries the badge, the drawer fits, shows the file and rejects with a reason', async () => {
-    const { context, page } = await signIn(browser, APPROVER, PHONE);
+    const { context, page } = await signIn(browser, APPROVER, PASSWORD, PHONE, pageErrors);
     const dot = page.getByTestId('open-menu-badge');
     await page.locator('[data-testid="open-menu-badge"][data-count="1"]').waitFor({ timeout: 5000 }).catch(() => undefined);
     await shot(page, '3', 'phone-header');

@@ -5,16 +5,14 @@
  * group (naming it and who added them) opens the group space; the sharer's message about the
  * download opens 我的分享 at the link. On a 390-px phone the share message opens the file too.
  */
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { LinkInfo, LinkOpenResponse } from '../../common/api/sharing';
 import type { CreateTxtResponse, SpaceInfo } from '../../common/api/types';
-import { encryptPassword } from '../../common/crypto/password-cipher';
-import { baseUrl, fileRow, launchBrowser, submitLogin } from './browser';
+import { baseUrl, fileRow, launchBrowser } from './browser';
 import { shot } from './shots';
+import { addDepartment, addPeople, call, PHONE, signIn, signInAdmin } from './tenant-kit';
 
 const RUN = Date.now().toString(36).slice(-6);
 const PASSWORD = 'Notes@2024x';
@@ -23,30 +21,7 @@ const RECEIVER = `li.${RUN}`;
 const TEAM = `消息部${RUN}`;
 const FILE = `合同草案v2-${RUN}.txt`;
 const GROUP = `发布组${RUN}`;
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
-
-async function call<T>(page: Page, url: string, body: unknown): Promise<T> {
-  const res = await page.evaluate(
-    async ({ url, body }) => {
-      const r = await fetch(url, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: r.status, json: (await r.json()) as { data: unknown } };
-    },
-    { url, body },
-  );
-  if (res.status !== 200) throw new Error(`${url}: ${JSON.stringify(res.json)}`);
-  return res.json.data as T;
-}
-
 const pageErrors: string[] = [];
-
-async function signIn(browser: Browser, account: string, options = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(`${account}: ${e.message}`));
-  await submitLogin(page, account, PASSWORD);
-  await page.waitForURL('**/main/file/personal**');
-  return { context, page };
-}
 
 /** The message whose sentence is `text`, on the messages page. */
 async function openMessages(page: Page): Promise<void> {
@@ -65,21 +40,13 @@ describe('messages open what they talk about (issue 44 item 4)', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    const admin = await (await browser.newContext()).newPage();
-    await submitLogin(admin, 'admin', 'Admin@2024');
-    await admin.waitForURL('**/main/file/personal**');
-    const team = await call<{ id: string }>(admin, API.departmentCreate, { parentId: null, name: TEAM });
-    const add = (account: string, nick: string) =>
-      call<{ id: string }>(admin, API.userAdd, { website: account, nickName: nick, phone: '', departmentId: team.id, role: 'member', quota: 1024 ** 3, outerLogin: false, password: encryptPassword(PASSWORD) });
-    await add(SHARER, `张三${RUN}`);
-    const li = await add(RECEIVER, `李四${RUN}`);
-    const db = new SQLite(path.join(inject('dataDir'), 'drive.sqlite'));
-    db.pragma('busy_timeout = 5000');
-    db.prepare('update users set must_change_password = 0 where username in (?, ?)').run(SHARER, RECEIVER);
-    db.close();
+    const admin = (await signInAdmin(browser)).page;
+    const team = await addDepartment(admin, TEAM);
+    const nick = (account: string) => (account === SHARER ? `张三${RUN}` : `李四${RUN}`);
+    const li = { id: (await addPeople(admin, team, [SHARER, RECEIVER], { password: PASSWORD, nick }))[RECEIVER]! };
     await admin.context().close();
 
-    sharer = (await signIn(browser, SHARER)).page;
+    sharer = (await signIn(browser, SHARER, PASSWORD, {}, pageErrors)).page;
     const made = await call<CreateTxtResponse>(sharer, API.createTxt, { parentId: null, category: 1, name: FILE, content: '合同正文' });
     if (made.status !== 'created') throw new Error('not created');
     fileId = made.file.id;
@@ -95,7 +62,7 @@ describe('messages open what they talk about (issue 44 item 4)', () => {
     await call(visitor, API.linkDownload, { visit: opened.visit, ids: [fileId] });
     await visitor.context().close();
 
-    receiver = (await signIn(browser, RECEIVER)).page;
+    receiver = (await signIn(browser, RECEIVER, PASSWORD, {}, pageErrors)).page;
   });
   afterAll(async () => {
     await browser?.close();
@@ -139,7 +106,7 @@ describe('messages open what they talk about (issue 44 item 4)', () => {
   });
 
   it('on a 390-px phone the share message opens the file too', async () => {
-    const { context, page } = await signIn(browser, RECEIVER, PHONE);
+    const { context, page } = await signIn(browser, RECEIVER, PASSWORD, PHONE, pageErrors);
     await openMessages(page);
     const m = message(page, `张三${RUN} 向你分享了 「${FILE}」`);
     await m.tap();

@@ -4,6 +4,7 @@
  * "（文件分类 3）", raw ids (22-character ids, 32-hex digests, UUIDs) — and no label in English only;
  * the transfer panel keeps its queue export behind the developer switch; 操作日志 names each row's
  * object once and never by id; 已可离线使用 waits until the user is past login and the password change.
+ * On a 390-px phone every page, the menu drawer and the transfer sheet show no developer text either.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,8 @@ import { API } from '../../common/api/paths';
 import type { CreateTxtResponse, FileEntry } from '../../common/api/types';
 import { MAIN_PAGES } from '../../src/app/route-table';
 import { baseUrl, closeBrowserSession, launchBrowser, openTransferPanel, submitLogin } from './browser';
-import { addMember, apiFromPage, shot, waitUntil } from './comfort-honesty-kit';
+import { shot } from './shots';
+import { addMember, call, expectOnScreen, PHONE, signInAdmin, waitUntil } from './tenant-kit';
 
 /** Pages that need a parameter to show anything of their own (a search keyword, a user to edit). */
 const NEEDS_PARAMETER = new Set(['/main/file/search', '/main/file/unifiedSearch', '/main/system/user/edit']);
@@ -107,7 +109,6 @@ describe('no developer text on the main pages', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  const workDir = '/tmp';
   const stamp = Date.now();
 
   beforeAll(async () => {
@@ -154,15 +155,15 @@ describe('no developer text on the main pages', () => {
 
   it('操作日志 names each row\'s object once, by name, never by id', async () => {
     // A link (logged with the file and the link, both named after the file) and a refused revoke of an unknown link.
-    const created = await apiFromPage<CreateTxtResponse>(page, API.createTxt, { parentId: null, category: 1, name: `日志对象-${stamp}.txt`, content: 'x' });
+    const created = await call<CreateTxtResponse>(page, API.createTxt, { parentId: null, category: 1, name: `日志对象-${stamp}.txt`, content: 'x' });
     if (created.status !== 'created') throw new Error('the file was not created');
     const file: FileEntry = created.file;
-    await apiFromPage(page, API.linkCreate, { fileId: file.id, code: 'k7p2', validityDays: 7, downloadLimit: null, previewOnly: false });
-    await apiFromPage(page, API.linkRevoke, { ids: ['Zz9Zz9Zz9Zz9Zz9Zz9Zz9Z'] }).catch(() => undefined);
+    await call(page, API.linkCreate, { fileId: file.id, code: 'k7p2', validityDays: 7, downloadLimit: null, previewOnly: false });
+    await call(page, API.linkRevoke, { ids: ['Zz9Zz9Zz9Zz9Zz9Zz9Zz9Z'] }).catch(() => undefined);
     await visit(page, '/main/system/actionLog');
     const rows = page.getByTestId('action-log-row');
     await rows.first().waitFor();
-    await shot(page, 'item9', 'action-log', workDir);
+    await shot(page, 'item9', 'action-log');
     const linkRow = rows.filter({ hasText: `日志对象-${stamp}.txt` }).filter({ hasText: '分享链接' }).first();
     const objectCell = linkRow.getByRole('cell').nth(3);
     await expect(objectCell.textContent()).resolves.toBe(`日志对象-${stamp}.txt`);
@@ -172,7 +173,7 @@ describe('no developer text on the main pages', () => {
   it('the transfer panel offers no queue export unless the developer switch is on', async () => {
     await visit(page, '/main/file/personal');
     await openTransferPanel(page);
-    await shot(page, 'item9', 'transfer-panel', workDir);
+    await shot(page, 'item9', 'transfer-panel');
     expect(await page.getByTestId('transfer-export').count()).toBe(0);
     expect(await page.getByText('导出队列').count()).toBe(0);
     // Testers turn it on with ?devtools=1 (kept in the app's storage), and off with ?devtools=0.
@@ -191,9 +192,40 @@ describe('no developer text on the main pages', () => {
     for (const path of Object.keys(MAIN_PAGES)) {
       if (NEEDS_PARAMETER.has(path)) continue;
       await visit(page, path);
-      if (path === '/main/system/systemConfig' || path === '/main/file/other') await shot(page, 'item9', path.split('/').pop()!, workDir);
+      if (path === '/main/system/systemConfig' || path === '/main/file/other') await shot(page, 'item9', path.split('/').pop()!);
       for (const f of await page.evaluate(developerText)) found.push(`${path}: ${f.rule}: ${f.text}`);
     }
     expect([...new Set(found)]).toEqual([]);
+  });
+
+  it('on a 390-px phone no page, nor the menu drawer or the transfer sheet, shows developer text', async () => {
+    const { context: phoneContext, page: phone } = await signInAdmin(browser, PHONE);
+    try {
+      const found: string[] = [];
+      // The phone's own chrome: the menu drawer and the transfer list's bottom sheet (no queue export).
+      await phone.getByTestId('open-menu').tap();
+      await phone.getByTestId('menu-drawer').getByTestId('side-menu').waitFor();
+      for (const f of await phone.evaluate(developerText)) found.push(`menu drawer: ${f.rule}: ${f.text}`);
+      await phone.keyboard.press('Escape');
+      await phone.getByTestId('menu-drawer').getByTestId('side-menu').waitFor({ state: 'hidden' });
+      const sheetButton = phone.getByTestId('transfer-sheet-button');
+      await expectOnScreen(phone, sheetButton, 'the transfer list button', { tap: true });
+      await sheetButton.tap();
+      await phone.getByTestId('transfer-panel').waitFor();
+      await shot(phone, 'item9', 'phone-transfer-sheet');
+      expect(await phone.getByTestId('transfer-export').count()).toBe(0);
+      for (const f of await phone.evaluate(developerText)) found.push(`transfer sheet: ${f.rule}: ${f.text}`);
+      await phone.keyboard.press('Escape');
+      await phone.getByTestId('transfer-panel').waitFor({ state: 'hidden' });
+      for (const path of Object.keys(MAIN_PAGES)) {
+        if (NEEDS_PARAMETER.has(path)) continue;
+        await visit(phone, path);
+        if (path === '/main/system/systemConfig' || path === '/main/file/other') await shot(phone, 'item9', `phone-${path.split('/').pop()!}`);
+        for (const f of await phone.evaluate(developerText)) found.push(`${path}: ${f.rule}: ${f.text}`);
+      }
+      expect([...new Set(found)]).toEqual([]);
+    } finally {
+      await phoneContext.close();
+    }
   });
 });

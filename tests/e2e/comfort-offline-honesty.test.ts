@@ -2,14 +2,16 @@
  * Issue 44 item 7, offline honesty: with the network gone, a row's 下载 says what the ⋮ menu says
  * (unavailable offline) instead of pretending 已开始下载, and so do the toolbar and opening the file;
  * a page never opened before says it is not cached (and what to do) instead of claiming an empty
- * folder, and nothing keeps loading.
+ * folder, and nothing keeps loading. On a 390-px phone (its own browser, its own service worker) the
+ * row's ⋮ menu and opening the file say the same, on the screen, and so does a page never opened.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { CreateTxtResponse } from '../../common/api/types';
 import { clickSelectionAction, closeBrowserSession, fileRow, openBrowserSession, submitLogin } from './browser';
-import { addMember, apiFromPage, shot, waitUntil } from './comfort-honesty-kit';
+import { shot } from './shots';
+import { addMember, call, expectOnScreen, PHONE, signIn, waitUntil } from './tenant-kit';
 
 describe('offline honesty: one rule for what works offline, and pages that say they are not cached', () => {
   let browser: Browser;
@@ -31,7 +33,7 @@ describe('offline honesty: one rule for what works offline, and pages that say t
   it('online: a file in 个人文件, the list saved for offline use', async () => {
     await submitLogin(page, user, 'Honest@2024');
     await page.waitForURL('**/main/file/personal**');
-    const created = await apiFromPage<CreateTxtResponse>(page, API.createTxt, { parentId: null, category: 1, name: fileName, content: 'offline' });
+    const created = await call<CreateTxtResponse>(page, API.createTxt, { parentId: null, category: 1, name: fileName, content: 'offline' });
     expect(created.status).toBe('created');
     await page.reload();
     await fileRow(page, fileName).waitFor();
@@ -44,7 +46,7 @@ describe('offline honesty: one rule for what works offline, and pages that say t
     const row = fileRow(page, fileName);
     const download = row.getByRole('button', { name: '下载', exact: true });
     await download.waitFor();
-    await shot(page, 'item7', 'download-offline', workDir);
+    await shot(page, 'item7', 'download-offline');
     // The row button: disabled, saying why (as the menu does), and a click starts nothing.
     expect(await download.isDisabled()).toBe(true);
     expect(await download.getAttribute('title')).toContain('离线时不可用');
@@ -80,7 +82,7 @@ describe('offline honesty: one rule for what works offline, and pages that say t
     const notice = page.getByTestId('offline-uncached');
     await notice.waitFor({ timeout: 10_000 }).catch(() => undefined);
     await page.waitForTimeout(1500);
-    await shot(page, 'item7', 'uncached-page', workDir);
+    await shot(page, 'item7', 'uncached-page');
     await notice.waitFor({ timeout: 1000 });
     await expect(notice.textContent()).resolves.toContain('离线中，此页面尚未缓存');
     await expect(notice.textContent()).resolves.toContain('联网');
@@ -94,7 +96,7 @@ describe('offline honesty: one rule for what works offline, and pages that say t
     await page.waitForURL('**/main/file/share**');
     await notice.waitFor({ timeout: 5000 });
     await page.waitForTimeout(1000);
-    await shot(page, 'item7', 'uncached-shared', workDir);
+    await shot(page, 'item7', 'uncached-shared');
     expect(await page.locator('.ant-skeleton:visible, .ant-spin-spinning:visible').count()).toBe(0);
     await page.getByTestId('side-menu').getByText('公共空间', { exact: true }).click();
     await page.waitForURL('**/main/file/publicSpace**');
@@ -105,5 +107,55 @@ describe('offline honesty: one rule for what works offline, and pages that say t
     // Back online, the page loads by itself.
     await context.setOffline(false);
     await notice.waitFor({ state: 'detached', timeout: 15_000 });
+  });
+
+  it('on a 390-px phone: the ⋮ menu and opening the file say it needs the network, on the screen; so does a page never opened', async () => {
+    const { context: phoneContext, page: phone } = await signIn(browser, user, 'Honest@2024', PHONE);
+    try {
+      const row = fileRow(phone, fileName);
+      await row.waitFor();
+      await waitUntil(() => phone.evaluate(() => navigator.serviceWorker.controller !== null), 'the service worker to control the phone page');
+      await phoneContext.setOffline(true);
+      await phone.getByTestId('offline-banner').waitFor();
+      // The phone's row has one control, ⋮ (every action is in its menu).
+      const more = row.getByRole('button', { name: `更多操作：${fileName}` });
+      await expectOnScreen(phone, more, 'the row’s ⋮', { tap: true });
+      await more.tap();
+      const menuDownload = phone.locator('.ant-dropdown:visible [data-testid="menu-download"]');
+      await menuDownload.getByText('离线时不可用').waitFor();
+      await shot(phone, 'item7', 'phone-menu-offline');
+      // The whole menu (offline, each item says why it is off: a long one) stays on the screen.
+      await expectOnScreen(phone, phone.locator('.ant-dropdown:visible .ant-dropdown-menu'), 'the ⋮ menu');
+      await expectOnScreen(phone, menuDownload, '下载 in the ⋮ menu');
+      expect(await menuDownload.getAttribute('aria-disabled')).toBe('true');
+      await menuDownload.tap({ force: true });
+      await phone.waitForTimeout(300);
+      expect(await phone.getByText('已开始下载').count()).toBe(0);
+      await phone.keyboard.press('Escape');
+      await phone.locator('.ant-dropdown:visible').waitFor({ state: 'hidden' });
+
+      await row.getByTestId('file-name').tap();
+      const toast = phone.locator('.ant-message-notice', { hasText: `打开「${fileName}」：离线时不可用` });
+      await toast.waitFor();
+      await expectOnScreen(phone, toast, 'the 离线时不可用 notice');
+      expect(await phone.locator('.ant-modal:visible').count()).toBe(0);
+
+      // A page this phone never opened: through the menu drawer, as a person goes there.
+      await phone.getByTestId('open-menu').tap();
+      await phone.getByTestId('menu-drawer').getByText('同步文件', { exact: true }).tap();
+      await phone.waitForURL('**/main/file/backups**');
+      const notice = phone.getByTestId('offline-uncached');
+      await notice.waitFor({ timeout: 10_000 });
+      await phone.waitForTimeout(1000);
+      await shot(phone, 'item7', 'phone-uncached-page');
+      await expectOnScreen(phone, notice, 'the not-cached notice');
+      await expect(notice.textContent()).resolves.toContain('离线中，此页面尚未缓存');
+      expect(await phone.getByText('暂无文件', { exact: true }).count()).toBe(0);
+      expect(await phone.locator('.ant-skeleton:visible, .ant-spin-spinning:visible').count()).toBe(0);
+      await phoneContext.setOffline(false);
+      await notice.waitFor({ state: 'detached', timeout: 15_000 });
+    } finally {
+      await phoneContext.close();
+    }
   });
 });

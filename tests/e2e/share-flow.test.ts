@@ -6,14 +6,12 @@
  * the server refuses a third; widening the approved link in 我的分享 is refused with its reasons and becomes an
  * application for that link, narrowing saves; the sharer revokes the link and the visitor is refused.
  */
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
-import { DEFAULT_SHARE_POLICY, type LinkInfo } from '../../common/api/sharing';
-import { encryptPassword } from '../../common/crypto/password-cipher';
-import { baseUrl, fileRow, launchBrowser, submitLogin } from './browser';
+import type { LinkInfo } from '../../common/api/sharing';
+import { baseUrl, fileRow, launchBrowser } from './browser';
+import { addDepartment, addPeople, call, requireLinkApproval, signIn, signInAdmin } from './tenant-kit';
 
 const RUN = Date.now().toString(36).slice(-6);
 const PASSWORD = 'Share@2024x';
@@ -26,28 +24,6 @@ const OTHERS = `接收部${RUN}`;
 const FOLDER = `项目资料${RUN}`;
 const ok = /确\s*定/;
 
-/** A call through the page's own session (the app's cookie), for setup the test is not about. */
-async function call<T>(page: Page, path: string, body: unknown, method = 'POST'): Promise<T> {
-  const res = await page.evaluate(
-    async ({ path, body, method }) => {
-      const r = await fetch(path, { method, credentials: 'include', headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : JSON.stringify(body) });
-      return { status: r.status, json: (await r.json()) as { data: unknown } };
-    },
-    { path, body, method },
-  );
-  if (res.status !== 200) throw new Error(`${path}: ${JSON.stringify(res.json)}`);
-  return res.json.data as T;
-}
-
-async function loggedIn(browser: Browser, account: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(`${account}: ${e.message}`));
-  await submitLogin(page, account, PASSWORD);
-  await page.waitForURL('**/main/file/personal**');
-  return { context, page };
-}
-
 const pageErrors: string[] = [];
 
 describe('sharing, approval and links', () => {
@@ -55,36 +31,26 @@ describe('sharing, approval and links', () => {
   let admin: Page;
   let sharer: Page;
   let link: LinkInfo;
+  const loggedIn = (account: string) => signIn(browser, account, PASSWORD, {}, pageErrors);
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    admin = await (await browser.newContext()).newPage();
-    await submitLogin(admin, 'admin', 'Admin@2024');
-    await admin.waitForURL('**/main/file/personal**');
-    const team = await call<{ id: string }>(admin, API.departmentCreate, { parentId: null, name: TEAM });
-    const others = await call<{ id: string }>(admin, API.departmentCreate, { parentId: null, name: OTHERS });
-    const add = (account: string, departmentId: string) =>
-      call<{ id: string }>(admin, API.userAdd, { website: account, nickName: `昵称${account}`, phone: '', departmentId, role: 'member', quota: 10 * 1024 ** 3, outerLogin: false, password: encryptPassword(PASSWORD) });
-    await add(SHARER, team.id);
-    const manager = await add(MANAGER, team.id);
-    await add(RECEIVER, others.id);
-    await add(VIEWER, others.id);
-    await call(admin, API.departmentUpdate, { id: team.id, managerId: manager.id });
-    // Test setup: the accounts skip their first-login password change (account-flow.test.ts covers it).
-    const db = new SQLite(path.join(inject('dataDir'), 'drive.sqlite'));
-    db.pragma('busy_timeout = 5000');
-    db.prepare('update users set must_change_password = 0 where username in (?, ?, ?, ?)').run(SHARER, MANAGER, RECEIVER, VIEWER);
-    db.close();
+    admin = (await signInAdmin(browser)).page;
+    const team = await addDepartment(admin, TEAM);
+    const others = await addDepartment(admin, OTHERS);
+    const people = { password: PASSWORD, quota: 10 * 1024 ** 3 };
+    const ids = { ...(await addPeople(admin, team, [SHARER, MANAGER], people)), ...(await addPeople(admin, others, [RECEIVER, VIEWER], people)) };
+    await call(admin, API.departmentUpdate, { id: team, managerId: ids[MANAGER] });
     // Every link needs an application; the sharer's department manager approves.
-    await call(admin, API.fileSecurityUpdate, { sharePolicy: { ...DEFAULT_SHARE_POLICY, link: { ...DEFAULT_SHARE_POLICY.link, always: true } } });
+    await requireLinkApproval(admin, true);
 
-    sharer = (await loggedIn(browser, SHARER)).page;
+    sharer = (await loggedIn(SHARER)).page;
     const folder = await call<{ id: string }>(sharer, API.mkdir, { parentId: null, category: 1, name: FOLDER });
     await call(sharer, API.createTxt, { parentId: folder.id, category: 1, name: 'notes.txt', content: '会议纪要：下周发布。' });
     await call(sharer, API.createTxt, { parentId: null, category: 1, name: `plan-${RUN}.txt`, content: '只给你看的计划' });
   });
   afterAll(async () => {
-    await call(admin, API.fileSecurityUpdate, { sharePolicy: DEFAULT_SHARE_POLICY }).catch(() => undefined);
+    await requireLinkApproval(admin, false).catch(() => undefined);
     await browser?.close();
   });
 
@@ -119,7 +85,7 @@ describe('sharing, approval and links', () => {
   });
 
   it('the department’s member finds the folder in 共享文件, with the sharer and permission, and opens it', async () => {
-    const { context, page } = await loggedIn(browser, RECEIVER);
+    const { context, page } = await loggedIn(RECEIVER);
     await page.goto(baseUrl() + '/main/file/share');
     const row = fileRow(page, FOLDER);
     await row.waitFor();
@@ -134,7 +100,7 @@ describe('sharing, approval and links', () => {
   });
 
   it('a preview-only share shows the watermark and no download button', async () => {
-    const { context, page } = await loggedIn(browser, VIEWER);
+    const { context, page } = await loggedIn(VIEWER);
     await page.goto(baseUrl() + '/main/file/share');
     const row = fileRow(page, `plan-${RUN}.txt`);
     await row.waitFor();
@@ -169,7 +135,7 @@ describe('sharing, approval and links', () => {
     await sharer.goto(baseUrl() + '/main/safe/myApply');
     await sharer.getByTestId('my-apply-table').getByText('待审批').waitFor();
 
-    const { context, page } = await loggedIn(browser, MANAGER);
+    const { context, page } = await loggedIn(MANAGER);
     await page.goto(baseUrl() + '/main/safe/dealApply');
     const table = page.getByTestId('deal-apply-table');
     await table.getByText('发给合作方查看资料').waitFor();
@@ -246,7 +212,7 @@ describe('sharing, approval and links', () => {
     await sharer.getByTestId('edit-apply-submit').click();
     await sharer.getByText('申请已提交，审批通过后本链接按申请修改').waitFor();
 
-    const { context, page } = await loggedIn(browser, MANAGER);
+    const { context, page } = await loggedIn(MANAGER);
     const todo = await call<{ items: Array<{ id: string; reason: string; linkId: string | null }> }>(page, API.applyTodo, {});
     const app = todo.items.find((a) => a.reason === '合作方还需下载几次')!;
     expect(app.linkId).toBe(link.id);

@@ -6,23 +6,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API } from '../../common/api/paths';
-import type { CaptchaImage } from '../../common/api/types';
 import { withDb } from '../server/helpers';
-import { baseUrl, captchaAnswer, launchBrowser, smsCodeFor } from './browser';
+import { baseUrl, launchBrowser, smsCodeFor } from './browser';
+import { answerCaptcha, changePhone, nextCaptcha } from './phone-change-kit';
 
 const ADMIN_PHONE = '13800000000';
 const NEW_PHONE = '13700001234';
-
-/** Answers the current image captcha of the `prefix` fields (its image came with `captcha`). */
-async function answerCaptcha(page: Page, prefix: string, captcha: Promise<CaptchaImage>): Promise<void> {
-  await page.getByTestId(`${prefix}-captcha`).fill(await captchaAnswer((await captcha).captchaId));
-}
-
-function nextCaptcha(page: Page): Promise<CaptchaImage> {
-  return page
-    .waitForResponse((r) => r.url().includes(API.captcha) && r.ok())
-    .then(async (r) => ((await r.json()) as { data: CaptchaImage }).data);
-}
 
 async function smsLogin(page: Page, phone: string): Promise<void> {
   const passwordTabCaptcha = nextCaptcha(page);
@@ -75,28 +64,7 @@ describe('SMS login and phone binding', () => {
     await withDb({ dataDir: inject('dataDir') }, (db) => db.prepare('update sms_codes set created_at = created_at - 120000').run());
     await page.goto(baseUrl() + '/main/user/accountSafe');
     await expect.poll(() => page.getByTestId('account-safe-phone').textContent()).toContain('更换手机号');
-    const verifyCaptcha = nextCaptcha(page);
-    await page.getByTestId('account-safe-phone').click();
-    await expect.poll(() => page.getByTestId('verify-old-phone').textContent()).toContain('138****0000');
-    await page.getByTestId('bind-password').fill('Admin@2024');
-    await answerCaptcha(page, 'verify', verifyCaptcha);
-    let since = Date.now() - 1000;
-    // Sending uses the captcha up and shows a new one: the next step's comes after that.
-    const refreshed = nextCaptcha(page);
-    await page.getByTestId('verify-send').click();
-    await page.getByTestId('verify-code').fill(await smsCodeFor(ADMIN_PHONE, since));
-    await refreshed;
-    const captcha = nextCaptcha(page);
-    await page.getByTestId('bind-next').click();
-    await page.getByTestId('bind-phone').fill(NEW_PHONE);
-    await answerCaptcha(page, 'bind', captcha);
-    since = Date.now() - 1000;
-    await page.getByTestId('bind-send').click();
-    await page.getByTestId('bind-code').fill(await smsCodeFor(NEW_PHONE, since));
-    const validated = page.waitForResponse((r) => r.url().endsWith(API.phoneValidate));
-    await page.getByTestId('bind-phone-ok').click();
-    expect((await validated).status()).toBe(200);
-    await expect.poll(() => page.getByTestId('account-safe-phone-value').textContent()).toContain('137****1234');
+    await changePhone(page, { password: 'Admin@2024', oldPhone: ADMIN_PHONE, newPhone: NEW_PHONE });
 
     await page.goto(baseUrl() + '/main/user/userInfo');
     await expect.poll(() => page.getByTestId('user-info-phone').textContent()).toBe('137****1234');
