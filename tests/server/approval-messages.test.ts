@@ -3,9 +3,9 @@ import { API, applicationPreviewUrl, downloadUrl } from '../../common/api/paths'
 import { DEFAULT_SHARE_POLICY, type ShareApplication } from '../../common/api/sharing';
 import { describeFileMessage } from '../../common/notices/describe';
 import { createGroup, mkdir, text } from './file-kit';
-import { ADMIN, Client, loggedInClient, startServer, withDb, type TestServer } from './helpers';
+import { ADMIN, loggedInClient, startServer, withDb, type Client, type TestServer } from './helpers';
 import { allMessages, messagesOf } from './notice-kit';
-import { fetchBytes, link, noticeCast, openLink, setPolicy, share, submit, type Person } from './sharing-kit';
+import { downloadThroughLink, fetchBytes, link, noticeCast, setPolicy, share, submit, type Person } from './sharing-kit';
 
 /**
  * Issue 44 items 3 and 4 on the server: messages name the file, the person and the approver's
@@ -189,9 +189,7 @@ describe('every message leads to what it talks about', () => {
     try {
       const f = await text(sam.client, 'price.txt', '报价');
       const l = await link(sam.client, f.id, { code: 'ab12' });
-      const visitor = new Client(server.baseUrl);
-      const visit = await openLink(visitor, l.token, 'ab12');
-      expect((await visitor.post(API.linkDownload, { visit: visit.visit, ids: [f.id] })).status).toBe(200);
+      await downloadThroughLink(server, l, f.id, 'ab12');
       const [m] = await messagesOf(sam, 'link.downloaded');
       expect(m).toMatchObject({ file: { name: 'price.txt' }, target: { kind: 'link', linkId: l.id } });
     } finally {

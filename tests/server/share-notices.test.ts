@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import { DEFAULT_SHARE_POLICY, type ShareApplication } from '../../common/api/sharing';
 import { mkdir, text } from './file-kit';
-import { ADMIN, Client, loggedInClient, startServer, type TestServer } from './helpers';
+import { ADMIN, loggedInClient, startServer, type Client, type TestServer } from './helpers';
 import { messagesOf } from './notice-kit';
-import { link, noticeCast, openLink, setPolicy, share, submit, type Person } from './sharing-kit';
+import { downloadThroughLink, link, noticeCast, setPolicy, share, submit, type Person } from './sharing-kit';
 
 /**
  * Sharing tells the notices (issue 16's NoticeEvents port) what people should hear of: everyone a
@@ -56,9 +56,7 @@ describe('sharing tells the notices', () => {
   it('the link owner hears of downloads', async () => {
     const f = await text(sam.client, 'price.txt', '报价');
     const l = await link(sam.client, f.id, { code: 'ab12' });
-    const visitor = new Client(server.baseUrl);
-    const visit = await openLink(visitor, l.token, 'ab12');
-    expect((await visitor.post(API.linkDownload, { visit: visit.visit, ids: [f.id] })).status).toBe(200);
+    await downloadThroughLink(server, l, f.id, 'ab12');
     const [m] = await messagesOf(sam, 'link.downloaded');
     expect(m).toMatchObject({ file: { id: f.id, name: 'price.txt' }, detail: { downloads: 1 } });
   });

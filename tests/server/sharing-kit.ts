@@ -5,8 +5,7 @@ import type { LinkCreateRequest } from '../../common/api/endpoints/links';
 import { DEFAULT_SHARE_POLICY } from '../../common/api/sharing';
 import { API as PATHS } from '../../common/api/paths';
 import { addUser, createDepartment, INITIAL_PASSWORD } from './org-kit';
-import type { Client} from './helpers';
-import { liftPasswordGate, loggedInClient, MEMBER, userIdOf, type Answer, type TestServer } from './helpers';
+import { Client, liftPasswordGate, loggedInClient, MEMBER, userIdOf, type Answer, type TestServer } from './helpers';
 
 /** Helpers over the real sharing API for the sharing tests. */
 
@@ -128,4 +127,11 @@ export async function submit(client: Client, body: Record<string, unknown>): Pro
 export async function fetchBytes(client: Client, url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; headers: Headers }> {
   const res = await client.raw(url, { headers });
   return { status: res.status, body: Buffer.from(await res.arrayBuffer()), headers: res.headers };
+}
+
+/** An outsider opens link `l` (with its code) and downloads `fileId` through it once, as the link page does. */
+export async function downloadThroughLink(server: TestServer, l: LinkInfo, fileId: string, code?: string): Promise<void> {
+  const visitor = new Client(server.baseUrl);
+  const visit = await openLink(visitor, l.token, code);
+  expect((await visitor.post(API.linkDownload, { visit: visit.visit, ids: [fileId] })).status).toBe(200);
 }
