@@ -122,7 +122,7 @@ describe('messages open what they talk about (issue 44 item 4)', () => {
     const held = `绝密预算-${RUN}.docx`;
     await call(sharer, API.multipleFileCheck, { items: [{ key: `held-${RUN}`, name: held, size: 10, parentId: folder.id, category: 1 }] });
     for (const options of [{}, PHONE]) {
-      const { context, page } = options === PHONE ? await signIn(browser, SHARER, PHONE) : { context: null, page: sharer };
+      const { context, page } = options === PHONE ? await signIn(browser, SHARER, PASSWORD, PHONE, pageErrors) : { context: null, page: sharer };
       await openMessages(page);
       const m = message(page, `你上传的 「${held}」 含有敏感词`);
       await m.waitFor();
