@@ -51,13 +51,17 @@ export interface ClusterOptions {
 /** A directory of our own for the cluster, which the `postgres` user can use when we are root. */
 async function prepareDir(kept: string | undefined): Promise<string> {
   const dir = kept ? path.resolve(kept) : await fsp.mkdtemp(path.join(os.tmpdir(), 'drive-pg-'));
+  // The parents with the usual mode (the `postgres` user must pass through them), the cluster's own closed.
+  await fsp.mkdir(path.dirname(dir), { recursive: true });
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   if (asRoot()) {
     execFileSync('chown', ['postgres:', dir]);
     try {
       execFileSync('runuser', ['-u', 'postgres', '--', 'test', '-w', dir]);
     } catch {
-      throw new Error(`PostgreSQL runs as the 'postgres' user, who cannot reach ${dir} (a parent directory is closed to it): choose another directory, or give DB_URL`);
+      throw new Error(
+        `PostgreSQL runs as the 'postgres' user, who cannot reach ${dir} (a parent directory is closed to it): open the parents to it (chmod o+x), use --throwaway-db, or give DB_URL`,
+      );
     }
   }
   return dir;
