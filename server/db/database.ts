@@ -5,6 +5,8 @@ import type { ServerConfig } from '../config';
 import { migrationProvider } from './migrations/index';
 import { createPostgresDialect, isPostgresUrl } from './postgres';
 import { refreshNameSortKeys } from './name-sort-keys';
+import { refuseUnfinishedMove } from '../migrate-pg/unfinished-move';
+import { engineOf } from './dialect';
 import { withStatementCache } from './statement-cache';
 import type { Database } from './schema';
 
@@ -35,6 +37,12 @@ function createDialect(config: ServerConfig): Dialect {
 /** Opens (and migrates) the database; `onMigrated` hears the names of the migrations this call ran. */
 export async function openDatabase(config: ServerConfig, onMigrated?: (names: string[]) => void): Promise<Db> {
   const db = new Kysely<Database>({ dialect: createDialect(config) });
+  if (engineOf(db) === 'postgres') {
+    await refuseUnfinishedMove(db as unknown as Kysely<unknown>).catch(async (err: unknown) => {
+      await db.destroy();
+      throw err;
+    });
+  }
   // Unordered: work built in parallel takes its own number range (migrations/index.ts), so a database
   // may have run 0040 before 0011 lands. Each migration touches only its own tables and columns.
   const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });

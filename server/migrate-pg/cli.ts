@@ -60,7 +60,9 @@ function printReport(r: MigrateReport): void {
   const rate = s.copy > 0 ? ` (${Math.round(r.copiedRows / s.copy)} rows/s)` : '';
   console.log(`${r.resumed ? 'resumed run: ' : ''}${r.copiedRows} rows copied in ${s.copy.toFixed(1)} s${rate}; ` +
     `source read ${s.readSource.toFixed(1)} s, schema ${s.schema.toFixed(1)} s, indexes and keys ${s.rebuild.toFixed(1)} s, verification ${s.verify.toFixed(1)} s`);
-  console.log(r.ok ? 'VERIFIED: the target matches the source.' : 'MISMATCH: see the lines above; do not start the server on the target.');
+  if (r.ok) console.log('VERIFIED: the target matches the source.');
+  else if (r.verifiedBefore) console.log(`MISMATCH: this target was verified at ${r.verifiedBefore}; it changed since (a server ran on it?), or the source did.`);
+  else console.log('MISMATCH: see the lines above; do not start the server on the target.');
 }
 
 async function main(): Promise<number> {

@@ -34,6 +34,8 @@ export interface MigrateOptions {
 
 export interface MigrateReport {
   resumed: boolean;
+  /** When an earlier run verified this target (ISO time), else null: differences found now came after it. */
+  verifiedBefore: string | null;
   /** Rows this run copied (a resumed run: only the rest). */
   copiedRows: number;
   /** Wall time of each phase: source checksums, target schema, copy, indexes and keys, verification. */
@@ -82,6 +84,12 @@ export async function migrateToPostgres(options: MigrateOptions): Promise<Migrat
     }
     const resumed = state.kind === 'ours';
     if (state.kind === 'ours') {
+      if (state.run.source_fingerprint !== fingerprint && state.run.verified_at) {
+        throw refuse(
+          `the target was moved from ${state.run.source} and verified at ${new Date(Number(state.run.verified_at)).toISOString()}; ` +
+            'the source changed since (the old server ran again?): the two databases have diverged. Nothing was written.',
+        );
+      }
       if (state.run.source_fingerprint !== fingerprint) {
         throw refuse(
           `the target holds a migrate:pg run of another source, or of this one before it changed (${state.run.source}, started ` +
@@ -120,9 +128,11 @@ export async function migrateToPostgres(options: MigrateOptions): Promise<Migrat
     const tables = await verifyTables(target, source.tables, sourceSums, signal);
     const chains = await verifyActionLog(source, target, key);
     const ok = tables.every((t) => t.ok) && chains.every((c) => c.ok);
-    await target.markRun('verified_at', ok ? Date.now() : null);
+    // Once verified, always verified: a later run that finds differences (a server wrote since) says so, and the server still starts.
+    if (ok && !run.verified_at) await target.markRun('verified_at', Date.now());
+    const verifiedBefore = run.verified_at ? new Date(Number(run.verified_at)).toISOString() : null;
     lap('verify');
-    return { resumed, copiedRows, seconds, tables, chains, indexes, foreignKeys, sequences, ok };
+    return { resumed, verifiedBefore, copiedRows, seconds, tables, chains, indexes, foreignKeys, sequences, ok };
   } finally {
     await target?.close();
     source.close();

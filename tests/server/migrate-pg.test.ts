@@ -126,6 +126,8 @@ describe.skipIf(onPostgres())('npm run migrate:pg', () => {
     expect((await first.done).code).toBe(null);
     const afterKill = await copiedSoFar(to);
     expect(afterKill.tablesDone).toBeLessThan(afterKill.tables);
+    // A server started on the half-filled database refuses, naming the command to finish.
+    await expect(startServer({ dataDir: inst.dataDir, dbUrl: to })).rejects.toThrow(/being filled by npm run migrate:pg .* never verified/);
 
     const second = await runTool(args(to, '--batch-size', '1'));
     await waitFor(second, afterKill.copied + 20);
@@ -148,7 +150,7 @@ describe.skipIf(onPostgres())('npm run migrate:pg', () => {
     expect(report.tables.filter((t) => !t.ok)).toEqual([]);
   });
 
-  it('refuses a target that holds other data, and a migrated target whose source changed since', async () => {
+  it('refuses a target that holds other data, and an interrupted or finished move whose source changed since', async () => {
     const foreign = await pgc.database();
     await withPg(foreign, (c) => c.query(`create table notes (id integer primary key, body text); insert into notes values (1, 'keep me')`));
     const refused = await (await runTool(args(foreign))).done;
@@ -156,12 +158,20 @@ describe.skipIf(onPostgres())('npm run migrate:pg', () => {
     expect(refused.stderr).toContain('target database is not empty (notes 1)');
     expect((await withPg(foreign, (c) => c.query('select body from notes'))).rows).toEqual([{ body: 'keep me' }]);
 
-    // The operator starts the old server again after the move: a login writes sessions and log rows.
+    const interrupted = await pgc.database();
+    const first = await runTool(args(interrupted, '--batch-size', '1'));
+    while ((await copiedSoFar(interrupted)).copied < 5) await new Promise((r) => setTimeout(r, 10));
+    first.child.kill('SIGKILL');
+    await first.done;
+    // The operator starts the old server again: a login writes sessions and log rows.
     const server = await startServer({ dataDir: inst.dataDir, dbUrl: undefined });
     await loggedInClient(server, ADMIN);
     await server.app.close();
-    const changed = await (await runTool(args(movedTo!))).done;
+    const changed = await (await runTool(args(interrupted))).done;
     expect(changed.code, changed.stderr).toBe(3);
     expect(changed.stderr).toContain('no longer match');
+    const diverged = await (await runTool(args(movedTo!))).done;
+    expect(diverged.code, diverged.stderr).toBe(3);
+    expect(diverged.stderr).toContain('the two databases have diverged');
   });
 });
