@@ -17,6 +17,7 @@ import { QUOTA_CHOICES } from '../../common/org/quota';
 import SQLite from 'better-sqlite3';
 import { antdClassesWithoutStyles } from './antd-styles';
 import { baseUrl, closeBrowserSession, openBrowserSession, submitLogin, type BrowserSession } from './browser';
+import { shot } from './shots';
 
 const AUDITEE = { username: `auditee${randomBytes(3).toString('hex')}`, password: 'Audit@2024', nickName: '审计对象' };
 
@@ -133,6 +134,7 @@ describe('操作日志: one user\'s actions, filtered and exported', () => {
     const rows = detail.getByTestId('action-log-detail-rows');
     expect(await rows.locator('dt').allInnerTexts()).toEqual(['原值', '新值']);
     expect(await rows.locator('dd').allInnerTexts()).toEqual([folder, `${folder}-改`]);
+    await shot(page, 'B3', 'detail-rename');
     await page.keyboard.press('Escape');
     // The folder's creation: where (the top of 个人文件), not a raw parentId / category.
     await rowsOnPage(page).nth(1).click();

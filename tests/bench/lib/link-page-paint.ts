@@ -62,10 +62,12 @@ const fcpOf = (page: Page) => page.evaluate<number>(FCP);
 
 // The file's name first painted (Element Timing, the browser's clock from navigation start), and the
 // script's takeover mark; NaN when the page has none.
+// Element Timing's entries are not in the timeline's buffer (getEntriesByType): only a buffered observer sees them.
 const PAINTED = `new Promise((resolve) => {
-  const entry = () => performance.getEntriesByType('element').find((e) => e.identifier === '${LINK_PAGE_PAINT_MARK}');
-  if (entry()) return resolve(entry().renderTime || entry().loadTime);
-  new PerformanceObserver(() => entry() && resolve(entry().renderTime || entry().loadTime)).observe({ type: 'element', buffered: true });
+  new PerformanceObserver((list) => {
+    const entry = list.getEntries().find((e) => e.identifier === '${LINK_PAGE_PAINT_MARK}');
+    if (entry) resolve(entry.renderTime || entry.loadTime);
+  }).observe({ type: 'element', buffered: true });
   setTimeout(() => resolve(NaN), 5000);
 })`;
 const paintedOf = (page: Page) => page.evaluate<number>(PAINTED);
