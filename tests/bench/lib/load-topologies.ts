@@ -97,7 +97,7 @@ export async function startSqlite1(dir: string): Promise<LoadTopology> {
  * synchronous=FULL is for the other side), so both topologies pay for durable commits. Its pids give
  * the CPU of the servers (restarted ones included), haproxy's and PostgreSQL's.
  */
-export async function startPg3(dir: string, processes = 3): Promise<LoadTopology> {
+export async function startPg3(dir: string, processes = 3, options: { restart?: boolean } = {}): Promise<LoadTopology> {
   const dataDir = path.join(dir, 'pg3');
   const pgDir = path.join(dir, 'postgres');
   // PostgreSQL runs as the `postgres` user when we are root: it must reach its directory (the bench's
@@ -115,6 +115,7 @@ export async function startPg3(dir: string, processes = 3): Promise<LoadTopology
       host: '127.0.0.1',
       dataDir,
       dbUrl,
+      restart: options.restart ?? true,
       env: { ...BENCH_SERVER_ENV, STATIC_DIR: path.join(dataDir, 'no-static') },
       log: (name, line) => {
         logTail.push(`[${name}] ${line}`);

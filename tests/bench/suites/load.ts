@@ -39,6 +39,11 @@ const FOLDERS_PER_USER = 10;
 const KILL_AT_FRACTION = 0.3;
 const UPLOAD_TIMEOUT_MS = 15 * 60_000;
 const TOPOLOGIES = (process.env.BENCH_LOAD_TOPOLOGIES ?? 'sqlite1,pg3').split(',').map((s) => s.trim());
+/** BENCH_LOAD_KILL_RESTART=0: the killed process stays down (startCluster restarts it by default). */
+const KILL_RESTART = process.env.BENCH_LOAD_KILL_RESTART !== '0';
+
+/** One line on stderr per step: the suite runs for a quarter of an hour and prints its table at the end. */
+const progress = (line: string): void => void process.stderr.write(`[load] ${new Date().toISOString().slice(11, 19)} ${line} (load ${os.loadavg()[0]!.toFixed(1)})\n`);
 
 type Suffix = 'Sqlite1' | 'Pg3';
 const suffixOf = (t: LoadTopology): Suffix => (t.key === 'sqlite1' ? 'Sqlite1' : 'Pg3');
@@ -52,8 +57,12 @@ function costPer1k(before: CpuSeconds, after: CpuSeconds, requests: number) {
   const servers = per(before.servers, after.servers);
   const balancer = per(before.balancer, after.balancer);
   const database = per(before.database, after.database);
-  return { servers, balancer, database, total: servers + balancer + database };
+  const seconds = after.servers - before.servers + (after.balancer - before.balancer) + (after.database - before.database);
+  return { servers, balancer, database, total: servers + balancer + database, seconds };
 }
+
+/** CPU-seconds (all parts) per GiB a phase uploaded. */
+const perGiB = (cost: { seconds: number }, bytes: number): number => r2(cost.seconds / (bytes / 1024 ** 3));
 
 const LIST_REQUEST = {
   method: 'POST' as const,
@@ -131,9 +140,11 @@ async function runTopology(t: LoadTopology, dir: string, pacedRps: number): Prom
   const failures: string[] = [];
   const loads: string[] = [];
   const userCount = Math.max(CONNECTIONS, UPLOAD_USERS + SAME_USERS + (t.serverCount > 1 ? KILL_USERS : 0));
+  progress(`${t.key}: ${userCount} users, logged in with ${FOLDERS_PER_USER} folders each`);
   const users = await createLoadUsers({ url: t.url, dataDir: t.dataDir, dbUrl: t.dbUrl, count: userCount, folders: FOLDERS_PER_USER });
 
   // 1. list
+  progress(`${t.key}: list, ${CONNECTIONS} connections, ${SECONDS} s closed loop then ${SECONDS} s paced`);
   const list = await listPhases(t, users, dir, pacedRps);
   for (const [phase, r, rate] of [
     ['list closed loop', list.saturated, `${list.saturated.wrk.rps.toFixed(0)}/s`],
@@ -154,6 +165,7 @@ async function runTopology(t: LoadTopology, dir: string, pacedRps: number): Prom
   });
 
   // 2. distinct files
+  progress(`${t.key}: ${UPLOAD_USERS} users upload distinct files`);
   const distinct = await generateFiles(path.join(dir, 'files'), 'distinct', UPLOAD_USERS);
   const distinctJobs: UploadJob[] = distinct.map((f, i) => ({ user: users[i]!, file: f.file, name: `上传 ${i}.bin`, sha256: f.sha256, size: FILE_BYTES }));
   {
@@ -168,10 +180,11 @@ async function runTopology(t: LoadTopology, dir: string, pacedRps: number): Prom
     const mbps = megabytesPerSecond(up.bytes, up.ms);
     rows.push({ phase: `upload ${UPLOAD_USERS}×${FILE_BYTES / MIB} MiB`, load, requests: up.requests, rate: `${mbps.toFixed(0)} MB/s`, errors, cost });
     loads.push(`upload ${load}`);
-    Object.assign(metrics, { [`loadUploadMBps${s}`]: r2(mbps), [`loadUploadErrors${s}`]: errors, [`loadUploadCpuSPer1k${s}`]: r3(cost.total) });
+    Object.assign(metrics, { [`loadUploadMBps${s}`]: r2(mbps), [`loadUploadErrors${s}`]: errors, [`loadUploadCpuSPer1k${s}`]: r3(cost.total), [`loadUploadCpuSPerGiB${s}`]: perGiB(cost, up.bytes) });
   }
 
   // 3. the same file
+  progress(`${t.key}: ${SAME_USERS} users upload the same file`);
   const [same] = await generateFiles(path.join(dir, 'files'), 'same', 1);
   const sameUsers = users.slice(UPLOAD_USERS, UPLOAD_USERS + SAME_USERS);
   const sameJobs: UploadJob[] = sameUsers.map((user) => ({ user, file: same!.file, name: '同一个文件.bin', sha256: same!.sha256, size: FILE_BYTES }));
@@ -212,6 +225,7 @@ async function runTopology(t: LoadTopology, dir: string, pacedRps: number): Prom
         [`sameFileErrors${s}`]: errors,
         [`sameFileRefErrors${s}`]: refProblems.length,
         [`sameFileCpuSPer1k${s}`]: r3(cost.total),
+        [`sameFileCpuSPerGiB${s}`]: perGiB(cost, up.bytes),
       });
     } finally {
       await db.destroy();
@@ -220,6 +234,7 @@ async function runTopology(t: LoadTopology, dir: string, pacedRps: number): Prom
 
   // 4. kill -9 of one of several processes during an upload phase
   if (t.serverCount > 1) {
+    progress(`${t.key}: ${KILL_USERS} users upload, one process SIGKILLed at ${KILL_AT_FRACTION * 100} %${KILL_RESTART ? ' (restarted)' : ' (left down)'}`);
     const killFiles = await generateFiles(path.join(dir, 'files'), 'kill', KILL_USERS);
     const killUsers = users.slice(UPLOAD_USERS + SAME_USERS, UPLOAD_USERS + SAME_USERS + KILL_USERS);
     const jobs: UploadJob[] = killFiles.map((f, i) => ({ user: killUsers[i]!, file: f.file, name: `断电 ${i}.bin`, sha256: f.sha256, size: FILE_BYTES }));
@@ -231,6 +246,7 @@ async function runTopology(t: LoadTopology, dir: string, pacedRps: number): Prom
       onProgress: async (fraction) => {
         if (Number.isNaN(killedAt) && fraction >= KILL_AT_FRACTION) {
           killedAt = fraction;
+          progress(`${t.key}: SIGKILL of process 2 at ${Math.round(fraction * 100)} %`);
           await t.killServer(1);
         }
       },
@@ -265,8 +281,9 @@ export const loadBenchmark: BenchModule = {
     let pacedRps = num('BENCH_LOAD_PACED_RPS', 0);
     try {
       for (const key of TOPOLOGIES) {
-        const start = key === 'sqlite1' ? startSqlite1 : key === 'pg3' ? startPg3 : null;
+        const start = key === 'sqlite1' ? startSqlite1 : key === 'pg3' ? (d: string) => startPg3(d, 3, { restart: KILL_RESTART }) : null;
         if (!start) throw new Error(`BENCH_LOAD_TOPOLOGIES: unknown topology ${key} (sqlite1, pg3)`);
+        progress(`${key}: starting`);
         const topology = await start(path.join(dir, key));
         try {
           const result = await runTopology(topology, path.join(dir, key), pacedRps);
