@@ -50,6 +50,7 @@ export interface UploadsDeps extends Base {
 export async function buildUploads({ db, config, log, storage, files, users, notices, exchange, locks }: UploadsDeps): Promise<Uploads> {
   const { repos } = files;
   const challenges = new ChallengeRepository(db);
+  const recovery = new RecoveryRepository(db);
   const logs = { info: (obj: object, msg: string) => log.info(obj, msg), error: (obj: object, msg: string) => log.error(obj, msg) };
   const checks = new CheckService({
     repo: repos.checks,
@@ -93,7 +94,9 @@ export async function buildUploads({ db, config, log, storage, files, users, not
     types: files.blockedTypes,
     chunkSize: config.chunkSize,
   });
-  await recoverStore({ tmpDir: storage.tmpDir, uploads: repos.uploads, recovery: new RecoveryRepository(db), chunks: storage.chunks, blobs: storage.blobs }, logs);
+  // Only when no other server process is live on the database: it would undo what they are doing.
+  const recovered = await locks.join(() => recoverStore({ tmpDir: storage.tmpDir, uploads: repos.uploads, recovery, chunks: storage.chunks, blobs: storage.blobs }, logs));
+  if (!recovered) log.info('startup recovery of the data directory skipped: other server processes are live (a merge a dead process left is undone by the next merge of that upload)');
   return {
     uploads,
     checks,

@@ -17,6 +17,9 @@
  *
  * If the lock connection breaks, the locks it held are gone: every task holding one is told through
  * its LockHold.signal, and the next take opens a new connection.
+ *
+ * The same connection holds LIVE_KEY shared for the process's life (join): a process starting while
+ * others hold it skips the startup recovery of the shared data directory.
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -24,6 +27,8 @@ import { KeyedLock } from '../services/keyed-lock';
 import type { LockHold, LockOptions, Locks } from '../services/locks';
 
 const CHANNEL = 'drive_locks';
+/** Held shared by every live server process (exclusively by one recovering alone at startup): join(). */
+const LIVE_KEY = 'server-processes-live';
 /** Longest wait between two tries of a key another process holds (a lost notification costs this). */
 const WAIT_MS = 200;
 
@@ -54,6 +59,8 @@ export class AdvisoryLocks implements Locks {
   /** The lock connection once open (null while none is). */
   private current: pg.Client | null = null;
   private closed = false;
+  /** This process counts as live (join): a new lock connection takes the live lock again. */
+  private joined = false;
 
   constructor(
     private readonly url: string,
@@ -77,6 +84,21 @@ export class AdvisoryLocks implements Locks {
       },
       options.signal,
     );
+  }
+
+  async join<T>(whenAlone: () => Promise<T>): Promise<T | undefined> {
+    const connection = await this.lockConnection();
+    const id = advisoryLockId(LIVE_KEY);
+    const { rows } = await connection.query<{ alone: boolean }>('select pg_try_advisory_lock($1::bigint) as alone', [id]);
+    try {
+      if (!rows[0]?.alone) return undefined;
+      return await whenAlone();
+    } finally {
+      // Waits while a process recovering alone holds it exclusively; then holds it shared for life.
+      await connection.query('select pg_advisory_lock_shared($1::bigint)', [id]);
+      if (rows[0]?.alone) await connection.query('select pg_advisory_unlock($1::bigint)', [id]);
+      this.joined = true;
+    }
   }
 
   async close(): Promise<void> {
@@ -156,6 +178,8 @@ export class AdvisoryLocks implements Locks {
     try {
       await client.connect();
       await client.query(`listen ${CHANNEL}`);
+      // The old connection's shared live lock went with it (a starting process might have found us gone meanwhile).
+      if (this.joined) await client.query('select pg_advisory_lock_shared($1::bigint)', [advisoryLockId(LIVE_KEY)]);
     } catch (err) {
       await client.end().catch(() => undefined);
       throw err;

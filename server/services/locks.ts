@@ -30,6 +30,13 @@ export interface LockOptions {
 
 export interface Locks {
   run<T>(key: string, task: (hold: LockHold) => Promise<T>, options?: LockOptions): Promise<T>;
+  /**
+   * Counts this process among those serving the database from now on, after running `whenAlone` if no
+   * other server process is live: startup recovery of the shared data directory, which would undo what
+   * live processes are in the middle of (their partial chunks, merges, temp files). Processes starting
+   * meanwhile wait until it is done. Answers what `whenAlone` answered, or undefined when it did not run.
+   */
+  join<T>(whenAlone: () => Promise<T>): Promise<T | undefined>;
   /** Ends the lock connection, if any (app close). */
   close(): Promise<void>;
 }
@@ -57,6 +64,11 @@ export class ProcessLocks implements Locks {
 
   run<T>(key: string, task: (hold: LockHold) => Promise<T>, options: LockOptions = {}): Promise<T> {
     return this.keyed.run(key, () => task({ signal: NEVER_ABORTED }), options.signal);
+  }
+
+  /** SQLite: one process, always alone. */
+  join<T>(whenAlone: () => Promise<T>): Promise<T | undefined> {
+    return whenAlone();
   }
 
   async close(): Promise<void> {}
