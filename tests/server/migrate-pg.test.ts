@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { ServerConfig } from '../../server/config';
@@ -29,6 +30,7 @@ describe.skipIf(onPostgres())('npm run migrate:pg', () => {
   });
   afterAll(async () => {
     await pgc?.stop();
+    if (inst) await fsp.rm(inst.dataDir, { recursive: true, force: true });
   });
 
   /** Index and constraint definitions of a database (the tool's own tables left out). */
