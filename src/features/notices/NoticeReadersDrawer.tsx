@@ -5,7 +5,6 @@ import { formatDateTime } from '../../../common/format/date';
 import { departmentPath, DISPLAY_PATH_SEPARATOR } from '../../../common/org/tree';
 import { VirtualRows } from '../../components/VirtualRows';
 import { useOrgTree } from '../../lib/data/org';
-import { usePhone } from '../../lib/use-phone';
 import { useNoticeReaders } from './notice-manage-api';
 
 const ROW = 52;
@@ -19,14 +18,12 @@ export function NoticeReadersDrawer({ notice, onClose }: { notice: ManagedNotice
   const [filter, setFilter] = useState<Filter>('unread');
   const readers = useNoticeReaders(notice?.id ?? null, filter === 'all' ? undefined : filter === 'read');
   const tree = useOrgTree();
-  // On a phone the list takes the whole screen: 520 px would start off its left edge.
-  const phone = usePhone();
   const items = useMemo(() => readers.data?.pages.flatMap((p) => p.items) ?? [], [readers.data]);
   const first = readers.data?.pages[0];
   const audience = first?.audience ?? notice?.audienceSize ?? 0;
   const read = first?.read ?? notice?.readCount ?? 0;
   return (
-    <Drawer open={notice !== null} onClose={onClose} title={`阅读情况：${notice?.title ?? ''}`} size={phone ? '100%' : 520} destroyOnHidden data-testid="notice-readers">
+    <Drawer open={notice !== null} onClose={onClose} title={`阅读情况：${notice?.title ?? ''}`} size={520} destroyOnHidden data-testid="notice-readers">
       <div style={{ display: 'flex', flexDirection: 'column', gap: 12, height: '100%' }}>
         <div data-testid="notice-readers-summary">
           已读 <strong>{read}</strong> / 应读 <strong>{audience}</strong> 人{notice?.platform ? '（本企业）' : ''}
