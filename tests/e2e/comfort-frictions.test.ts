@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { FileEntry, FileListResponse } from '../../common/api/types';
 import { withDb } from '../server/helpers';
-import { baseUrl, clickSelectionAction, closeBrowserSession, fileRow, openBrowserSession, submitLogin } from './browser';
+import { baseUrl, clickSelectionAction, closeBrowserSession, fileRow, openBrowserSession, submitLogin, visitInApp } from './browser';
 import { changePhone } from './phone-change-kit';
 import { shot } from './shots';
 import { addMember, callRaw, expectOnScreen, PHONE, signIn } from './tenant-kit';
@@ -217,7 +217,7 @@ describe('comfort: the member’s small frictions (issue 44 item 10)', () => {
   it('on a 390-px phone: devices, 更换手机号, the selection bar, 撤销, 原位置, 重命名 and the move picker’s 新建文件夹 fit and take a finger', async () => {
     const { context: phoneContext, page: phone } = await signIn(browser, USER.username, USER.changed, PHONE);
     try {
-      await phone.goto(baseUrl() + '/main/user/accountSafe');
+      await visitInApp(phone, '/main/user/accountSafe');
       const current = phone.locator('[data-testid="device-row"][data-current]');
       await current.waitFor();
       await shot(phone, '10', 'phone-devices');
@@ -238,7 +238,7 @@ describe('comfort: the member’s small frictions (issue 44 item 10)', () => {
       const name = `手机季报.v2-${stamp}.txt`;
       await createTxt(phone, one);
       await createTxt(phone, name);
-      await phone.goto(baseUrl() + '/main/file/personal');
+      await visitInApp(phone, '/main/file/personal');
       await fileRow(phone, one).locator('.ant-checkbox').tap();
       await phone.getByTestId('selection-count').waitFor();
       await shot(phone, '10', 'phone-selection-bar');
@@ -258,14 +258,14 @@ describe('comfort: the member’s small frictions (issue 44 item 10)', () => {
       await fileRow(phone, one).waitFor();
 
       await callRaw(phone, API.removeFiles, { ids: [(await fileRow(phone, one).getAttribute('data-row-key'))!] });
-      await phone.goto(baseUrl() + '/main/file/recycle');
+      await visitInApp(phone, '/main/file/recycle');
       const gone = fileRow(phone, one);
       await gone.waitFor();
       await shot(phone, '10', 'phone-recycle');
       await expect.poll(() => gone.getByTestId('file-origin').textContent().catch(() => null), { timeout: 3000 }).toBe('个人文件');
       await expectOnScreen(phone, gone.getByTestId('file-origin'), '原位置 on the row');
 
-      await phone.goto(baseUrl() + '/main/file/personal');
+      await visitInApp(phone, '/main/file/personal');
       await fileRow(phone, name).getByRole('button', { name: `更多操作：${name}` }).tap();
       await phone.locator('.ant-dropdown:visible [data-testid="menu-rename"]').tap();
       const input = phone.getByTestId('rename-name-input');
