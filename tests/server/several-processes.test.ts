@@ -82,9 +82,12 @@ describe('several server processes on one PostgreSQL', () => {
       await stream.next((e) => e.event === 'counts');
       // A file message made in A reaches the member's stream on B.
       const file = await text(adminA, 'across.txt', 'x', null, { spaceId: group.id });
+      const locking = Date.now();
       expect((await adminA.post(API.lock, { ids: [file.id] })).status).toBe(200);
+      const answered = Date.now();
       const message = await stream.next((e) => e.event === 'file' && (e.data as FileMessageEvent).type === 'file.locked', 2000);
       expect(message.data).toMatchObject({ fileName: 'across.txt', itemCount: 1 });
+      console.log(JSON.stringify({ crossProcessEventAfterRequestMs: message.at - locking, afterAnswerMs: message.at - answered }));
 
       // So does a system notice addressed to the member (its title read by B from the database).
       const memberId = (await query<{ id: string }>('select id from users where username = $1', [MEMBER.username]))[0]!.id;
