@@ -46,6 +46,11 @@ export function createPostgresPool(url: string, options: PostgresOptions = {}): 
   // An idle connection the server closed (a PostgreSQL restart) emits 'error' on the pool; without a
   // listener that would end the process. The next query takes a fresh connection.
   pool.on('error', () => {});
+  // The pool listens only to idle connections: one checked out (a transaction between two statements,
+  // a connection held while other work is awaited) that PostgreSQL closes emitted 'error' with no
+  // listener, and every server process died at once on a PostgreSQL restart (tests/integration/
+  // cluster-faults.test.ts). Its user learns of it from its next query, which fails (a coded 500).
+  pool.on('connect', (client) => void client.on('error', () => {}));
   return pool;
 }
 

@@ -224,6 +224,7 @@ export class ChunkReceiver {
     onBodyRead?: () => void,
   ): Promise<void> {
     const expectedLength = chunkLengthOf(upload, index);
+    const stop = body.stop && (() => body.stop!());
     await this.writers.run(upload.id, index, () => body.cut(), async (writer) => {
       const partial = await this.deps.locks.run(LOCK_KEYS.upload(upload.id), async () => {
         const current = await this.uploads.findChunkTarget(upload.id, caller.userId, caller.tenantId, now);
@@ -240,7 +241,9 @@ export class ChunkReceiver {
       };
       if (!partial) {
         // Already stored: no file is touched, but the duplicate is still checked (hashed in passing).
-        await this.verifyDuplicate(body, offset, expectedLength, digest, counted);
+        await this.verifyDuplicate(body, offset, expectedLength, digest, counted).catch((err: unknown) => {
+          throw writer.lost() ?? err;
+        });
         writer.bodyDone();
         onBodyRead?.();
         return;
@@ -249,6 +252,9 @@ export class ChunkReceiver {
       writer.bodyDone();
       if (ended === 'cut') {
         await partial.retain();
+        // Stopped because the lock was lost (the database connection broke): the client reads a 500 and retries.
+        const lost = writer.lost();
+        if (lost) throw lost;
         throw new AppError(ERRORS.VALIDATION, '分片传输中断，已收到的部分已保留');
       }
       if (ended === 'overflow' || partial.size !== expectedLength) {
@@ -281,7 +287,7 @@ export class ChunkReceiver {
         this.deps.crashPoint('chunk-after-rename-before-record');
         await this.uploads.recordChunk(upload.id, index, expectedLength, received, now, now + this.deps.uploadExpiryMs);
       });
-    });
+    }, stop);
     if (index === 0) await this.deps.firstChunkStored(caller, upload.id);
   }
 

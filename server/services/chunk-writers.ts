@@ -33,6 +33,8 @@ export interface ChunkWriter {
   received(): void;
   /** The body is read (whole or cut): the rest is the server's work, never cut. */
   bodyDone(): void;
+  /** Why the chunk's lock was lost (its read was then stopped or cut), or null while it is held. */
+  lost(): unknown;
 }
 
 interface Holder {
@@ -57,9 +59,10 @@ export class ChunkWriters {
    * Runs `task` once it holds chunk `index` of `uploadId`. `cut` ends this request's body as a dropped
    * connection would (the task's read of it then fails or ends short); it is called at most once, only between
    * the task's readingBody() and bodyDone(), and only while another request waits for the chunk (or
-   * once the lock is lost).
+   * once the lock is lost). A lost lock calls `stop` instead when given: the body's read ends but the
+   * request stays open, so the client is answered (coded) rather than dropped; the writer was not idle.
    */
-  async run<T>(uploadId: string, index: number, cut: () => void, task: (writer: ChunkWriter) => Promise<T>): Promise<T> {
+  async run<T>(uploadId: string, index: number, cut: () => void, task: (writer: ChunkWriter) => Promise<T>, stop?: () => void): Promise<T> {
     const key = LOCK_KEYS.chunk(uploadId, index);
     this.wait(key);
     let waited = true;
@@ -78,7 +81,7 @@ export class ChunkWriters {
           const lost = () => {
             if (holder.wasCut || !holder.reading) return;
             holder.wasCut = true;
-            cut();
+            (stop ?? cut)();
           };
           hold.signal.addEventListener('abort', lost, { once: true });
           try {
@@ -93,6 +96,7 @@ export class ChunkWriters {
               bodyDone: () => {
                 holder.reading = false;
               },
+              lost: () => (hold.signal.aborted ? (hold.signal.reason as unknown) : null),
             });
           } finally {
             hold.signal.removeEventListener('abort', lost);

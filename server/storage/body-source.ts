@@ -15,15 +15,37 @@ export interface BodySource {
    * request waits for its chunk): the pieces end early, or the iteration fails, and nothing is answered.
    */
   cut(): void;
+  /**
+   * Stops reading while the request stays open for its answer (chunk-writers.ts: the chunk's lock was
+   * lost): the pieces end early, `complete()` is false, and the route answers a coded error, which
+   * the server's lingering close (http/readable-refusals.ts) lets the client read. Unset: a lost lock cuts.
+   */
+  stop?(): void;
 }
 
 /** A request body that is one chunk (or its rest, from an offset). */
 export function wholeBody(body: Readable): BodySource {
+  let stopped = false;
+  let wake: () => void = () => undefined;
+  const stopping = new Promise<null>((resolve) => (wake = () => resolve(null)));
   return {
-    pieces: () => body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>,
+    async *pieces() {
+      const source = body.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
+      // A piece being waited for when the read stops is left to the lingering close, which drops the rest.
+      for (;;) {
+        if (stopped) return;
+        const next = await Promise.race([source.next(), stopping]);
+        if (next === null || next.done) return;
+        yield next.value;
+      }
+    },
     // An IncomingMessage whose connection closed early may end its iteration without an error.
-    complete: () => (body as Readable & { complete?: boolean }).complete !== false,
+    complete: () => !stopped && (body as Readable & { complete?: boolean }).complete !== false,
     cut: () => body.destroy(),
+    stop: () => {
+      stopped = true;
+      wake();
+    },
   };
 }
 
