@@ -8,6 +8,7 @@ import { installActionLog } from './http/action-hooks';
 import { installBodyEncodingGuard } from './http/body-encoding';
 import { installClientOps } from './http/client-ops';
 import { installErrorHandler } from './http/error-handler';
+import { lazyValidators, type LazyValidators } from './http/lazy-validators';
 import { installReadableRefusals } from './http/readable-refusals';
 import { installRouteRegistry } from './http/route-registry';
 import { installSecurityHeaders } from './http/security-headers';
@@ -44,6 +45,8 @@ declare module 'fastify' {
     auditCheckpoints: ActionLogCheckpointer;
     /** Notices (issue 16); `notices.events` is the port the sharing work calls. */
     notices: Notices;
+    /** The routes' schema validators, each compiled at its route's first request (http/lazy-validators.ts). */
+    validators: Pick<LazyValidators, 'compiled' | 'registered' | 'compileAll'>;
     /** The background re-fingerprinting of stale blobs by this process as leader (null: shut down before it led or finished). */
     fingerprintUpgrade: Promise<FingerprintUpgradeReport | null>;
   }
@@ -58,7 +61,9 @@ declare module 'fastify' {
  */
 export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   assertSafeConfig(config);
+  const validators = lazyValidators();
   const app = Fastify({
+    schemaController: { compilersFactory: { buildValidator: validators.buildValidator } },
     logger: config.logger ? { level: 'info' } : false,
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
     // Only the listed proxies' X-Forwarded-* are believed (an empty list: none).
@@ -96,6 +101,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   app.decorate('sweeper', sweeper);
   app.decorate('auditCheckpoints', audit.checkpoints);
   app.decorate('notices', notices);
+  app.decorate('validators', { compiled: validators.compiled, registered: validators.registered, compileAll: validators.compileAll });
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);

@@ -1,11 +1,11 @@
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { ACTION_OUTCOMES, actionLabel, type ActionOutcome, type ActionTarget } from '../../common/api/action-codes';
 import { ACTION_LOG_EXPORT_COLUMNS, ACTION_LOG_EXPORT_MAX_ROWS, type ActionLogExportFormat } from '../../common/api/action-log';
 import { ROLES } from '../../common/api/types';
 import { neutraliseCell } from '../../common/org/sheet-cells';
 import type { ActionLogTable } from '../db/schema';
+import { loadExcelJS } from './exceljs-on-demand';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
@@ -116,9 +116,10 @@ function csvStream(source: ExportSource): Readable {
  */
 function xlsxStream(source: ExportSource): Readable {
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet('操作日志');
   const run = async () => {
+    const ExcelJS = await loadExcelJS();
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+    const sheet = workbook.addWorksheet('操作日志');
     sheet.addRow([...ACTION_LOG_EXPORT_COLUMNS]).commit();
     let n = 0;
     for await (const cells of rowsOf(source)) {

@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { ERRORS } from '../../../common/api/errors';
 import { IMPORT_COLUMNS, IMPORT_MAX_ROWS, IMPORT_REQUIRED_COLUMNS, type ImportColumn, type ImportFormat } from '../../../common/api/org-types';
 import { neutraliseCell } from '../../../common/org/sheet-cells';
 import { AppError } from '../../http/app-error';
+import { loadExcelJS } from '../exceljs-on-demand';
 import { assertZipWithinLimits, looksLikeZip, ZipRefused } from './zip-limits';
 
 /** One data row of a sheet: its number and the text of each known column. */
@@ -46,7 +47,7 @@ const headerName = (text: string): string => text.replace(/[\s*＊]/g, '').repla
  * IMPORT_COLUMNS). Refuses with a coded error what cannot be read; never half-reads.
  */
 export async function readSheet(buf: Buffer): Promise<SheetRow[]> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcelJS()).Workbook();
   let sheet: ExcelJS.Worksheet | undefined;
   if (buf.subarray(0, 4).equals(OLE_SIGNATURE)) throw new AppError(ERRORS.IMPORT_FILE_INVALID, '不支持旧版 .xls 文件，请在 Excel 中另存为 .xlsx 后再导入');
   if (looksLikeZip(buf)) {
@@ -120,7 +121,7 @@ export async function writeSheets(format: ImportFormat, sheets: SheetOut[]): Pro
     const lines = [first.header, ...first.rows].map((r) => safe(r).map(quote).join(','));
     return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines.join('\r\n') + '\r\n', 'utf8')]);
   }
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcelJS()).Workbook();
   for (const s of sheets) {
     const ws = workbook.addWorksheet(s.name);
     ws.addRow(s.header).font = { bold: true };
