@@ -95,7 +95,12 @@ export class FileMessageRepository {
   }
 
   /** One keyset page, newest first; `limit` rows at most. */
-  async page(userId: string, filter: MessageFilter, after: MessageKey | null, limit: number): Promise<FileMessagesTable[]> {
+  page(userId: string, filter: MessageFilter, after: MessageKey | null, limit: number): Promise<FileMessagesTable[]> {
+    return this.pageQuery(userId, filter, after, limit).execute();
+  }
+
+  /** The page's query (tests check its plan). */
+  pageQuery(userId: string, filter: MessageFilter, after: MessageKey | null, limit: number) {
     let q = this.db.selectFrom('file_messages').selectAll().where('user_id', '=', userId);
     if (filter.read === false) q = q.where('read_at', 'is', null);
     if (filter.read === true) q = q.where('read_at', 'is not', null);
@@ -108,7 +113,7 @@ export class FileMessageRepository {
       q = q.where(sql<SqlBool>`(lower(file_name) like ${pattern} escape '\\' or lower(actor_name) like ${pattern} escape '\\')`);
     }
     if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
-    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit);
   }
 
   /** The messages of these ids (those still there), for the process that delivers them to a connected reader. */

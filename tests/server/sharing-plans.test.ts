@@ -10,6 +10,7 @@ import type { Database } from '../../server/db/schema';
 import { ApplicationRepository } from '../../server/repositories/application-repository';
 import { LinkRepository } from '../../server/repositories/link-repository';
 import { ShareRepository } from '../../server/repositories/share-repository';
+import { onPostgres } from '../support/test-database';
 
 /**
  * The sharing lists are index walks (EXPLAIN QUERY PLAN of the real repository queries): 共享文件 walks
@@ -37,7 +38,8 @@ function plan(compiled: { sql: string; parameters: readonly unknown[] }): string
 
 const after = { at: 1, id: 'x' };
 
-describe('sharing query plans', () => {
+// SQLite's planner (the PostgreSQL stage checks PostgreSQL's: postgres-plans.test.ts).
+describe.skipIf(onPostgres())('sharing query plans (SQLite)', () => {
   it('共享文件: one walk of shares_inbox per recipient key, newest first, cursor seek, entry and sharer by key', () => {
     const repo = new ShareRepository(db);
     for (const cursor of [null, after]) {
