@@ -1,4 +1,36 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** DRIVE_TEST_DB=pg: the server suite on PostgreSQL (tests/support/test-database.ts reads the same variable). */
+const onPostgres = /^(pg|postgres(ql)?)$/i.test(process.env.DRIVE_TEST_DB ?? '');
+
+/**
+ * The server suites the PostgreSQL stage of `npm test` leaves out (docs/postgresql.md, "Tests on both
+ * engines"): they exercise nothing an engine changes, or SQLite itself. Every other server suite runs
+ * on both engines, a new one too unless it is added here with its reason.
+ */
+const NOT_ON_POSTGRES: ReadonlyArray<readonly [suite: string, reason: string]> = [
+  // SQLite itself: its planner, its statement cache, migrations replayed on old SQLite schemas.
+  ['query-plans', "SQLite's EXPLAIN QUERY PLAN; postgres-plans.test.ts holds PostgreSQL's rule for the same queries"],
+  ['sharing-plans', "SQLite's EXPLAIN QUERY PLAN"],
+  ['action-log-plans', "SQLite's EXPLAIN QUERY PLAN with SQLite's statistics"],
+  ['statement-cache', "better-sqlite3's prepared-statement cache"],
+  ['org-migration', 'migration 0020 replayed on a SQLite database written before it'],
+  ['share-terms-migration', 'migration 0082 replayed on a SQLite database written before it'],
+  // HTTP, files on disk, declarations: the same bytes whatever keeps the rows.
+  ['readable-refusals', "how Node's HTTP server refuses bodies (100 Continue, lingering): no query involved"],
+  ['body-encoding', 'JSON versus form bodies, refused before any handler runs'],
+  ['errors', "the error handler's shapes"],
+  ['lazy-validators', 'route schemas compiled by Ajv'],
+  ['endpoint-declarations', 'the endpoint declarations, read without a server'],
+  ['spec-coverage', "the §7 coverage table, compared with the route registry"],
+  ['docs-figures', 'what the docs quote, compared with the code'],
+  ['static-delivery', "the built web app's files and headers"],
+  ['desktop-release', 'release files served from a directory'],
+  ['captcha-image', "the captcha image's pixels"],
+  ['content-signatures', 'file types told from their first bytes'],
+  ['thumbnail-store', 'thumbnails cached on disk'],
+  ['coalescing-writer', 'chunk bytes gathered and hashed on their way to disk'],
+];
 
 /**
  * Three projects, all run by `npm test`:
@@ -23,6 +55,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...(onPostgres ? NOT_ON_POSTGRES.map(([suite]) => `tests/server/${suite}.test.ts`) : [])],
           // DRIVE_TEST_DB=pg: one throwaway PostgreSQL for the run (docs/postgresql.md).
           globalSetup: ['tests/support/postgres-global-setup.ts'],
           testTimeout: 60_000,
