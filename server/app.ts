@@ -9,6 +9,7 @@ import { installBodyEncodingGuard } from './http/body-encoding';
 import { installClientOps } from './http/client-ops';
 import { installErrorHandler } from './http/error-handler';
 import { lazyValidators, type LazyValidators } from './http/lazy-validators';
+import { noResponseSchemas } from './http/no-response-schemas';
 import { installReadableRefusals } from './http/readable-refusals';
 import { installRouteRegistry } from './http/route-registry';
 import { installSecurityHeaders } from './http/security-headers';
@@ -63,7 +64,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   assertSafeConfig(config);
   const validators = lazyValidators();
   const app = Fastify({
-    schemaController: { compilersFactory: { buildValidator: validators.buildValidator } },
+    schemaController: { compilersFactory: { buildValidator: validators.buildValidator, buildSerializer: noResponseSchemas } },
     logger: config.logger ? { level: 'info' } : false,
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
     // Only the listed proxies' X-Forwarded-* are believed (an empty list: none).
