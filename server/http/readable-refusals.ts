@@ -95,6 +95,9 @@ function lingerAfterAnswer(req: IncomingMessage, limits: LingerLimits): void {
   // Whoever read the body before the answer has stopped; the rest is counted here and dropped.
   req.unpipe();
   req.removeAllListeners('data');
+  // An async iterator waiting for its next piece (a read stopped mid-body: body-source.ts) listens to
+  // 'readable', which keeps the stream from flowing: nothing was drained and the linger cut the connection.
+  req.removeAllListeners('readable');
   req.on('data', count);
   req.resume();
 }
