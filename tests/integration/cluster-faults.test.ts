@@ -1,0 +1,164 @@
+/**
+ * Faults under the cluster (issue 36, "Faults"): three bundled server processes on a real PostgreSQL
+ * behind haproxy (startCluster), and the database or the balancer's link to one process taken away
+ * while work is in flight. What must hold: every operation the server acknowledged is intact, every
+ * refused one was answered with a coded error (§8: `errorCode`), the client's own retries finish the
+ * rest, and the action-log chain verifies with `npm run audit:verify`'s tool.
+ *
+ * The PostgreSQL is started here (not by startCluster) so the test can restart it with `pg_ctl`.
+ */
+import { execFile } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChunkTransport } from '../../workers/engine/transport';
+import type { FetchFn } from '../../workers/engine/api-client';
+import { createNodeChunkTransport } from '../../workers/node/chunk-transport';
+import type { Cluster } from '../../server/cluster/start-cluster';
+import { postgresBinDir, startPostgresCluster, type PostgresCluster } from '../../server/cluster/postgres-cluster';
+import { createNodeEngine, waitUntilSettled } from '../replay/engine-harness';
+import { openFileSource } from '../replay/node-runtime';
+import { downloadSha256, loggedInJar, writeRandomFile } from '../support/drive-server';
+import { FAST_STALL_TIMEOUT_MS } from '../support/engine-deps';
+import { ADMIN, Client, login, type TestServer } from '../server/helpers';
+import { startTestCluster, storeProblems, withPg } from './cluster-kit';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+const MiB = 1024 * 1024;
+let dir: string;
+let dataDir: string;
+let postgres: PostgresCluster;
+let cluster: Cluster;
+let log: string[];
+let admin: Client;
+
+beforeAll(async () => {
+  dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'drive-cluster-faults-'));
+  dataDir = path.join(dir, 'data');
+  postgres = await startPostgresCluster();
+  await withPg(postgres.url('postgres'), (c) => c.query('create database drive'));
+  ({ cluster, log } = await startTestCluster(dataDir, { processes: 3, dbUrl: postgres.url('drive') }));
+  admin = new Client(cluster.url);
+  const res = await login({ dataDir } as TestServer, admin, ADMIN);
+  expect(res.status).toBe(200);
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  await postgres?.stop();
+  if (dir) await fsp.rm(dir, { recursive: true, force: true });
+});
+
+afterAll(() => {
+  // On failure the servers' last lines say why.
+  if (log?.some((l) => /"level":(50|60)/.test(l))) console.warn(log.filter((l) => /"level":(50|60)|cluster\]/.test(l)).slice(-60).join('\n'));
+});
+
+/** `pg_ctl restart -m fast` (as the postgres user when root): every connection of every process is cut. */
+async function restartPostgres(): Promise<void> {
+  const ctl = path.join(postgresBinDir()!, 'pg_ctl');
+  const args = ['-D', path.join(postgres.dir, 'data'), '-l', path.join(postgres.dir, 'server.log'), '-m', 'fast', '-w', 'restart'];
+  const [bin, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ctl, ...args]] : [ctl, args];
+  await run(bin, argv);
+}
+
+/** `npm run audit:verify`'s tool on the cluster's database: exit 0 and every chain's report. */
+async function auditVerify(): Promise<Array<{ tenantId: string; rows: number; broken: unknown }>> {
+  const out = await run(process.execPath, ['--import', 'tsx', 'server/audit-verify.ts', '--data-dir', dataDir, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, DB_URL: cluster.dbUrl },
+  });
+  return JSON.parse(out.stdout) as Array<{ tenantId: string; rows: number; broken: unknown }>;
+}
+
+interface Refusal {
+  what: string;
+  status: number;
+  body: unknown;
+}
+
+/** A refusal is coded (§8): an `errorCode` string in a JSON body. */
+const uncoded = (refusals: readonly Refusal[]): Refusal[] =>
+  refusals.filter((r) => !(r.body && typeof r.body === 'object' && typeof (r.body as { errorCode?: unknown }).errorCode === 'string'));
+
+/** The engine's fetch and chunk transport, every non-2xx answer they got recorded. */
+function recording(jar: Parameters<typeof createNodeChunkTransport>[0], refusals: Refusal[]): { fetch: FetchFn; transport: ChunkTransport } {
+  const transport = createNodeChunkTransport(jar);
+  return {
+    fetch: async (input, init) => {
+      const res = await jar.fetch(input, init);
+      if (res.status >= 300) {
+        const body = await res.clone().text();
+        let parsed: unknown = body;
+        try {
+          parsed = JSON.parse(body);
+        } catch {
+          // kept as text: not coded
+        }
+        refusals.push({ what: `${init?.method ?? 'GET'} ${String(input)}`, status: res.status, body: parsed });
+      }
+      return res;
+    },
+    transport: async (request) => {
+      const answer = await transport(request);
+      if (answer.status >= 300) refusals.push({ what: `chunk ${request.url}`, status: answer.status, body: answer.body });
+      return answer;
+    },
+  };
+}
+
+describe('PostgreSQL restarted', () => {
+  it("during concurrent uploads: acknowledged files are byte-exact, refusals are coded, the engine's retries finish the rest, the chain verifies", async () => {
+    const sizes = [9 * MiB + 17, 6 * MiB + 3, 5 * MiB, 3 * MiB + 999];
+    const sources = await Promise.all(
+      sizes.map(async (size, i) => {
+        const file = path.join(dir, `pg-restart-${i}.bin`);
+        return { file, size, sha256: await writeRandomFile(file, size) };
+      }),
+    );
+    const total = sizes.reduce((a, b) => a + b, 0);
+    const jar = await loggedInJar(cluster.url, dataDir);
+    const refusals: Refusal[] = [];
+    const { engine, close } = createNodeEngine(cluster.url, jar, {
+      chunkConcurrency: 3,
+      random: () => 0.5,
+      stallTimeoutMs: FAST_STALL_TIMEOUT_MS,
+      ...recording(jar, refusals),
+    });
+    try {
+      const ids = await engine.enqueueUploads(await Promise.all(sources.map((s) => openFileSource(s.file))), { parentId: null, category: 1 });
+      let restarted: Promise<void> | null = null;
+      let doneAtRestart = -1;
+      const snapshot = await waitUntilSettled(engine, {
+        ids,
+        timeoutMs: 80_000,
+        pollMs: 20,
+        onSnapshot: (s) => {
+          const done = s.items.reduce((a, item) => a + item.bytesDone, 0);
+          if (!restarted && done >= total / 4) {
+            doneAtRestart = done;
+            restarted = restartPostgres();
+          }
+        },
+      });
+      await restarted;
+      expect(doneAtRestart, 'restarted mid-upload').toBeGreaterThan(0);
+      expect(doneAtRestart).toBeLessThan(total);
+      for (const [i, item] of snapshot.items.entries()) {
+        expect(item.state, `${item.name}: ${item.lastError ?? ''}`).toBe('done');
+        const source = sources[ids.indexOf(item.id)] ?? sources[i]!;
+        expect(await downloadSha256(cluster.url, jar, item.fileId!), item.name).toEqual({ sha256: source.sha256, size: source.size });
+      }
+      expect(uncoded(refusals), JSON.stringify(refusals.slice(0, 5))).toEqual([]);
+      expect(await storeProblems(dataDir, cluster.dbUrl)).toEqual([]);
+      const chains = await auditVerify();
+      expect(chains.length).toBeGreaterThan(0);
+      expect(chains.filter((c) => c.broken)).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 90_000);
+});
