@@ -22,7 +22,11 @@ import { createNodeEngine, waitUntilSettled } from '../replay/engine-harness';
 import { openFileSource } from '../replay/node-runtime';
 import { downloadSha256, loggedInJar, writeRandomFile } from '../support/drive-server';
 import { FAST_STALL_TIMEOUT_MS } from '../support/engine-deps';
+import { API } from '../../common/api/paths';
 import { ADMIN, Client, login, type TestServer } from '../server/helpers';
+import { text } from '../server/file-kit';
+import { addUser, INITIAL_PASSWORD } from '../server/org-kit';
+import { department, setManager, setPolicy, submit } from '../server/sharing-kit';
 import { startTestCluster, storeProblems, withPg } from './cluster-kit';
 
 const run = promisify(execFile);
@@ -161,4 +165,48 @@ describe('PostgreSQL restarted', () => {
       await close();
     }
   }, 90_000);
+});
+
+/** A member of `departmentId`, logged in through the balancer (initial password gate lifted in the database). */
+async function member(account: string, departmentId: string): Promise<{ id: string; client: Client }> {
+  const row = await addUser(admin, account, departmentId);
+  await withPg(cluster.dbUrl, (c) => c.query('update users set must_change_password = 0 where username = $1', [account]));
+  const client = new Client(cluster.url);
+  const res = await login({ dataDir } as TestServer, client, { username: account, password: INITIAL_PASSWORD });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { id: row.id, client };
+}
+
+describe('PostgreSQL restarted during a sharing approval', () => {
+  it('the approval happened fully or was refused with a coded error; approved afterwards, the chain verifies', async () => {
+    const rd = await department(admin, '研发部');
+    const sam = await member('sam', rd);
+    const mgr = await member('mgr', rd);
+    await setManager(admin, rd, mgr.id);
+    await setPolicy(admin, { link: { always: true } });
+    const file = await text(sam.client, '合同草案.txt', '第一条：……');
+    const applied = await submit(sam.client, { kind: 'link', fileIds: [file.id], link: { code: '', validityDays: 0, downloadLimit: null, previewOnly: false }, reason: '客户要看', approverId: mgr.id });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const id = applied.body.data.id;
+    const restart = restartPostgres();
+    const answers: Array<{ status: number; body: unknown }> = [];
+    // Approvals sent while PostgreSQL goes down and comes back, until one is acknowledged.
+    for (let i = 0; i < 400 && !answers.some((a) => a.status === 200); i++) {
+      const res = await mgr.client.post(API.applyApprove, { ids: [id], comment: '同意' });
+      answers.push({ status: res.status, body: res.body });
+      if (res.status !== 200) await new Promise((r) => setTimeout(r, 25));
+    }
+    await restart;
+    const refused = answers.filter((a) => a.status !== 200);
+    console.info(`approvals sent during the restart: ${answers.length} (${refused.length} refused)`);
+    expect(uncoded(refused.map((a) => ({ what: 'approve', ...a }))), JSON.stringify(refused.slice(0, 3))).toEqual([]);
+    expect(answers.at(-1)!.status, JSON.stringify(answers.at(-1))).toBe(200);
+    // Acknowledged means approved (a refused attempt left nothing half done that blocks the next).
+    const state = await withPg(cluster.dbUrl, async (c) => ({
+      status: (await c.query<{ state: string }>('select state from share_applications where id = $1', [id])).rows[0]?.state,
+    }));
+    expect(state.status).toBe('approved');
+    const chains = await auditVerify();
+    expect(chains.filter((c) => c.broken)).toEqual([]);
+  }, 60_000);
 });
