@@ -1,18 +1,18 @@
 /**
  * For migrate-pg.test.ts: a real SQLite installation built by the real server through its API, a
  * throwaway PostgreSQL cluster (or the one DRIVE_TEST_PG_URL names), and `npm run migrate:pg` as a
- * child process (bundled once by esbuild, as child-server.ts does for the server: tsx would spend
+ * child process (bundled once by esbuild with support/server-bundle.ts, as the server is: tsx would spend
  * seconds of CPU per start on a busy machine).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fsp, rmSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
 import pg from 'pg';
 import { API } from '../../common/api/paths';
 import { startPostgresCluster } from '../support/postgres';
+import { nodeBundle } from '../support/server-bundle';
 import { PG_BASE_ENV } from '../support/test-database';
 import { mkdir, text } from './file-kit';
 import { ADMIN, liftPasswordGate, loggedInClient, startServer, uploadFile } from './helpers';
@@ -109,25 +109,8 @@ export async function postgresForTests(): Promise<{ database(): Promise<string>;
   };
 }
 
-let bundle: Promise<string> | undefined;
-
 function cliBundle(): Promise<string> {
-  bundle ??= (async () => {
-    const out = path.join(ROOT, '.tsbuild', 'test-migrate-pg', `cli-${process.pid}.cjs`);
-    await build({
-      entryPoints: [path.join(ROOT, 'server/migrate-pg/cli.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      packages: 'external',
-      outfile: out,
-      logLevel: 'silent',
-    });
-    process.once('exit', () => rmSync(out, { force: true }));
-    return out;
-  })();
-  return bundle;
+  return nodeBundle('server/migrate-pg/cli.ts');
 }
 
 export interface ToolRun {
