@@ -144,12 +144,15 @@ export function UserRows(props: { users: UserRow[]; index: DepartmentIndex | nul
   const { users, index, actions: a } = props;
   const allOn = users.length > 0 && users.every((u) => a.selected.has(u.id));
   const phone = usePhone();
+  // The same header checkbox and empty state in the phone and the desktop layout.
+  const selectAll = <Checkbox checked={allOn} indeterminate={!allOn && a.selected.size > 0} onChange={(e) => a.onSelectAll(e.target.checked)} aria-label="全选" />;
+  const empty = props.loading ? null : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有符合条件的用户" />;
   if (phone) {
     return (
       <div style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }} role="table" aria-label="用户列表">
         <div role="row" style={{ display: 'flex', alignItems: 'center', gap: 8, height: 40, padding: '0 8px', background: '#fafafa', fontWeight: 500, borderBottom: '1px solid #f0f0f0' }}>
           <span role="columnheader">
-            <Checkbox checked={allOn} indeterminate={!allOn && a.selected.size > 0} onChange={(e) => a.onSelectAll(e.target.checked)} aria-label="全选" />
+            {selectAll}
           </span>
           <span role="columnheader">用户</span>
         </div>
@@ -158,7 +161,7 @@ export function UserRows(props: { users: UserRow[]; index: DepartmentIndex | nul
           count={users.length}
           rowHeight={PHONE_ROW}
           onNearEnd={props.onNearEnd}
-          empty={props.loading ? null : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有符合条件的用户" />}
+          empty={empty}
           renderRow={(i, style) => <PhoneRow key={users[i]!.id} u={users[i]!} a={a} index={index} style={style} />}
         />
       </div>
@@ -168,7 +171,7 @@ export function UserRows(props: { users: UserRow[]; index: DepartmentIndex | nul
     <div style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', overflowX: 'auto' }} role="table" aria-label="用户列表">
       <div role="row" style={{ ...GRID, minWidth: MIN_WIDTH, height: 40, background: '#fafafa', fontWeight: 500, borderBottom: '1px solid #f0f0f0' }}>
         <span role="columnheader">
-          <Checkbox checked={allOn} indeterminate={!allOn && a.selected.size > 0} onChange={(e) => a.onSelectAll(e.target.checked)} aria-label="全选" />
+          {selectAll}
         </span>
         <span role="columnheader">账号</span>
         <span role="columnheader">昵称</span>
@@ -186,7 +189,7 @@ export function UserRows(props: { users: UserRow[]; index: DepartmentIndex | nul
         rowHeight={ROW}
         onNearEnd={props.onNearEnd}
         style={{ minWidth: MIN_WIDTH }}
-        empty={props.loading ? null : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有符合条件的用户" />}
+        empty={empty}
         renderRow={(i, style) => {
           const u = users[i]!;
           const busy = a.busy === u.id;
