@@ -132,6 +132,11 @@ export const ERRORS = {
    * never hands out the original as an attachment, whoever asks. The download is the way to it.
    */
   PREVIEW_UNSUPPORTED: { code: 'FILE-3024', status: 400, message: '该文件类型不支持预览' },
+  /**
+   * The tenant's publicDownLoad switch is off: files of the public space are previewed, never
+   * downloaded, zipped, copied out or saved from a link (byte-access.ts), by anyone.
+   */
+  PUBLIC_DOWNLOAD_OFF: { code: 'FILE-3025', status: 400, message: '管理员已关闭公共空间下载，公共空间中的文件只能预览' },
   GROUP_NAME_CONFLICT: { code: 'GRP-6001', status: 400, message: '群组名称已存在' },
   GROUP_NOT_EMPTY: { code: 'GRP-6002', status: 400, message: '群组空间中仍有文件，无法删除' },
   GROUP_LAST_OWNER: { code: 'GRP-6003', status: 400, message: '群组至少需要保留一位所有者' },

@@ -24,9 +24,9 @@
  *   LINK_CODE_LENGTH characters (mandatory while the tenant's keyCreate switch is on), an expiry, a
  *   download limit and preview-only. Wrong codes are counted per token and per address: after
  *   LINK_SLOW_AFTER failures every attempt waits (doubling), after LINK_LOCK_AFTER the token is
- *   locked for LINK_LOCK_MS; an unknown token and a wrong code answer exactly alike. The tenant's
- *   publicDownLoad switch decides whether a visitor needs no login (on) or a session of the link's
- *   tenant (off).
+ *   locked for LINK_LOCK_MS; an unknown token and a wrong code answer exactly alike. Whoever holds
+ *   the link opens it, signed in or not. The tenant's publicDownLoad switch off makes a link to the
+ *   public space preview-only (PUBLIC_DOWNLOAD_OFF for downloads and saves), like the space itself.
  * - Updates of shares and links never widen what an approval granted, nor what the policy in force
  *   would refuse to a create: share-terms.ts.
  */
@@ -210,7 +210,7 @@ export interface MyLinksResponse {
   nextCursor: string | null;
 }
 
-// ---- the visitor's side (public unless the tenant's publicDownLoad switch is off) -----------------
+// ---- the visitor's side (public: whoever holds the link) ---------------------------------------------
 
 
 /**

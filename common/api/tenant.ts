@@ -27,7 +27,12 @@ export interface TenantSwitches {
   gesture: boolean;
   /** /api/v2/sysSetting/keyCreate/switch: share links carry an extraction code by default. */
   keyCreate: boolean;
-  /** /api/v2/sysSetting/publicDownLoad/switch: files of the public space may be downloaded. */
+  /**
+   * /api/v2/sysSetting/publicDownLoad/switch (公共空间下载): the originals of the public space's files may
+   * leave it. Off: listed and previewed only — no download, ZIP, copy or move out, nor a link's
+   * download or save, for members, admins and link visitors alike (FILE-3025). Links never ask for a
+   * login because of it.
+   */
   publicDownLoad: boolean;
   /** /api/v2/sysSetting/exchangeSwitch/switch: the exchange area (category 3) is offered. */
   exchangeSwitch: boolean;

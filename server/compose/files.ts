@@ -86,7 +86,10 @@ export function buildFiles({ db, config, storage, users, tenants, chainKey }: Fi
   const blockedTypes = new BlockedTypes(checks);
   const service = new FileService(files, access, decorator, blockedTypes);
   const secrets = new SharingSecrets(chainKey);
-  const gate = new ByteGate(exchange, async (t) => (await tenants.switches(t)).exchangeSwitch, secrets);
+  const gate = new ByteGate(exchange, async (t) => (await tenants.switches(t)).exchangeSwitch, secrets, async (t) => {
+    const [space, switches] = await Promise.all([spaces.findPublic(t), tenants.switches(t)]);
+    return { spaceId: space?.id ?? null, downloadOn: switches.publicDownLoad };
+  });
   const downloads = new DownloadService(files, storage.blobs, access, gate);
   const trash = new TrashService({ files, tree, access, decorator, blobs: storage.blobs, thumbnails: storage.thumbnails, retentionMs });
   const copyMove = new CopyMoveService({ files, tree, access, decorator, trash, gate, exchange });

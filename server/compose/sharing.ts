@@ -81,7 +81,6 @@ export function buildSharing({ db, log, files, tenants, notices, actionLogs, loc
     copyMove: files.copyMove,
     secrets: files.secrets,
     throttle,
-    publicAccess: async (t) => (await switches(t)).publicDownLoad,
     events,
     watermark: watermarkPicture,
     gate: files.gate,

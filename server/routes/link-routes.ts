@@ -15,7 +15,7 @@ function noReferrer(reply: FastifyReply): void {
   reply.header('Referrer-Policy', 'no-referrer');
 }
 
-/** Share links (declared in common/api/endpoints/links.ts): the sharer's calls (session) and the visitor's (public unless publicDownLoad is off). */
+/** Share links (declared in common/api/endpoints/links.ts): the sharer's calls (session) and the visitor's (public: whoever holds the link). */
 export function registerLinkRoutes(
   app: FastifyInstance,
   links: LinkService,

@@ -69,7 +69,7 @@ export class CopyMoveService {
     // Copying takes the content away: not through a preview-only share, and an exchange-area file only
     // when usable from the caller's build (a move out of the exchange area likewise).
     this.deps.gate.assertGrants(sources, 'read');
-    await this.deps.gate.assertExchange(caller, await this.withTrees(caller, sources.map((s) => s.row)), 'read');
+    await this.deps.gate.assertExchange(caller, await this.withTrees(caller, sources.map((s) => s.row)), 'read', undefined, place.spaceId);
     if (mode === 'move') {
       for (const { row } of sources) {
         if (row.is_dir !== 1) continue;

@@ -765,8 +765,7 @@ const MATRIX: Record<string, Row> = {
     foreign: (ids) => ({ method: 'POST', path: API.linkRevoke, body: { ids: [ids.linkId] } }),
   },
   'POST /api/v2/shareLink/mine': { access: 'user', call: { method: 'POST', path: API.linkMine, body: {} }, foreign: 'none' },
-  // The visitor's calls are open to whoever holds a link's token (that is what a link is for; the
-  // tenant's publicDownLoad switch may require a session of the link's tenant): they take a token or a
+  // The visitor's calls are open to whoever holds a link's token (that is what a link is for): they take a token or a
   // visit key, not ids of the tenant. share-links.test.ts covers unknown tokens, other tenants and save.
   'POST /api/v2/shareLink/summary': { access: 'public', call: { method: 'POST', path: API.linkSummary, body: { token: BOGUS } }, foreign: 'none' },
   'POST /api/v2/shareLink/open': { access: 'public', call: { method: 'POST', path: API.linkOpen, body: { token: BOGUS } }, foreign: 'none' },

@@ -227,22 +227,6 @@ describe('downloads through a link', () => {
     expectError(await outsider.post(API.linkSave, { visit: theirs.visit, ids: [f.id], targetParentId: null }), ERRORS.FORBIDDEN.code);
   });
 
-  it('publicDownLoad off: only people signed in to the tenant open links, at once', async () => {
-    const f = await text(member, 'inside-only.txt', 'x');
-    const target = await link(member, f.id);
-    const visitor = anonymous();
-    const opened = await openLink(visitor, target.token, target.code);
-    await setSwitch(API.switchPublicDownload, false);
-    try {
-      expect((await visitor.post(API.linkList, { visit: opened.visit, parentId: null })).status).toBe(401);
-      expect((await anonymous().post(API.linkOpen, { token: target.token, code: target.code })).status).toBe(401);
-      await openLink(admin, target.token, target.code);
-    } finally {
-      await setSwitch(API.switchPublicDownload, true);
-    }
-    await openLink(anonymous(), target.token, target.code);
-  });
-
   it('every open, download and preview is on record with the link and the file', async () => {
     const f = await text(member, 'audited.txt', 'a');
     const target = await link(member, f.id);

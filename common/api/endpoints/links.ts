@@ -16,7 +16,7 @@ import {
 import { IdsOf, listFilter, ShareIdsBody, ValidityDays } from './shares';
 import { BATCH_MAX_IDS } from '../types';
 
-/** Share links: the sharer's calls (session) and the visitor's (public unless publicDownLoad is off); rules in ../sharing.ts. */
+/** Share links: the sharer's calls (session) and the visitor's (public: whoever holds the link); rules in ../sharing.ts. */
 
 // Union types, not anyOf: with Fastify's type coercion anyOf would turn null into '' (or '' into null).
 /** A chosen code (LINK_CODE_PATTERN), '' for a generated one, null for none (refused while keyCreate is on). */
@@ -83,7 +83,7 @@ const VisitQuery = Type.Object({ v: Visit });
 const TicketParams = Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 128 }) });
 
 const member = 'member' as const;
-/** The visitor's calls: no session needed (the server answers 401 when the tenant's publicDownLoad is off). */
+/** The visitor's calls: no session needed (publicDownLoad off refuses downloads of public-space files, never the visit). */
 const visitor = 'public' as const;
 
 export const LINKS = {

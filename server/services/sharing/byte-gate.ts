@@ -22,6 +22,8 @@ export class ByteGate {
     private readonly exchange: ExchangeRepository,
     private readonly exchangeOn: (tenantId: string) => Promise<boolean>,
     private readonly secrets: SharingSecrets,
+    /** The tenant's public space (null before its first use) and its publicDownLoad switch. */
+    private readonly publicSpace: (tenantId: string) => Promise<{ spaceId: string | null; downloadOn: boolean }>,
   ) {}
 
   /** keepOnDownload's confirmation: the caller may download this flagged file once within DOWNLOAD_CONFIRM_TTL_MS. */
@@ -87,11 +89,28 @@ export class ByteGate {
   }
 
   /**
+   * The publicDownLoad switch (common/api/tenant.ts): while it is off, the originals of the public
+   * space's files do not leave it — no download, ZIP, version download, copy into another place
+   * (`into`: the space the copy goes to; a copy inside the public space stays), nor a link's download
+   * or save. Previews still work. Asked for members, admins and link visitors alike.
+   */
+  async assertPublicSpace(tenantId: string, rows: readonly Pick<FilesTable, 'space_id'>[], use: ByteUse, into?: string | null): Promise<void> {
+    if (use !== 'read' && use !== 'download') return;
+    const spaces = new Set(rows.map((r) => r.space_id).filter((id): id is string => id != null));
+    if (spaces.size === 0) return;
+    const { spaceId, downloadOn } = await this.publicSpace(tenantId);
+    if (downloadOn || spaceId === null || !spaces.has(spaceId) || into === spaceId) return;
+    throw new AppError(ERRORS.PUBLIC_DOWNLOAD_OFF);
+  }
+
+  /**
    * Exchange-area files among `rows` (files of a ZIP's or copy's trees included by the caller):
    * refuses what may not be used from the caller's build. `confirmed`: ids the caller confirmed
-   * through keepOnDownload.
+   * through keepOnDownload. The public space's rule (assertPublicSpace) is asked first, so every
+   * path that takes bytes away asks both.
    */
-  async assertExchange(caller: Caller, rows: readonly FilesTable[], use: ByteUse, confirmed: ReadonlySet<string> = new Set()): Promise<void> {
+  async assertExchange(caller: Caller, rows: readonly FilesTable[], use: ByteUse, confirmed: ReadonlySet<string> = new Set(), into?: string | null): Promise<void> {
+    await this.assertPublicSpace(caller.tenantId, rows, use, into);
     const files = rows.filter((r) => r.category === FILE_CATEGORY.exchange && r.is_dir === 0 && r.space_id == null);
     if (files.length === 0) return;
     const records = await this.exchange.find(files.map((f) => f.id));

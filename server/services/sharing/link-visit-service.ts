@@ -59,8 +59,6 @@ export interface LinkVisitServiceDeps {
   copyMove: CopyMoveService;
   secrets: SharingSecrets;
   throttle: LinkThrottle;
-  /** The tenant's publicDownLoad switch: on = no login needed. */
-  publicAccess: (tenantId: string) => Promise<boolean>;
   events: ShareEvents;
   watermark: (bytes: Buffer, text: string) => Promise<Buffer | null>;
   /** What the link lets the visitor do with the bytes (common/api/byte-access.ts). */
@@ -170,14 +168,13 @@ export class LinkVisitService {
   }
 
   /**
-   * The link still gives something (not revoked, not expired, its entry live) and the visitor may use
-   * it (a session of the link's tenant when the tenant's publicDownLoad switch is off: else 401).
+   * The link still gives something (not revoked, not expired, its entry live). Anyone holding the
+   * link (and its code) may use it; what they may do with the bytes is ByteGate's decision.
    */
   private async live(visitor: Visitor, link: ShareLinksTable, now: number): Promise<OpenLink> {
     if (link.revoked_at !== null || (link.expires_at !== null && Number(link.expires_at) <= now)) throw new AppError(ERRORS.LINK_GONE);
     const root = await this.deps.files.findInTenant(link.tenant_id, link.file_id);
     if (!root || root.deleted_at != null) throw new AppError(ERRORS.LINK_GONE);
-    if (!(await this.deps.publicAccess(link.tenant_id)) && visitor.caller?.tenantId !== link.tenant_id) throw new AppError(ERRORS.UNAUTHORIZED);
     return { link, root };
   }
 
@@ -235,6 +232,7 @@ export class LinkVisitService {
     const rows = await this.within(open, req.ids);
     entry.targets.push(...rows.map(fileTarget));
     this.deps.gate.linkUse(open.link, 'download');
+    await this.deps.gate.assertPublicSpace(open.link.tenant_id, [open.root], 'download');
     if (rows.length === 1 && rows[0]!.is_dir === 0 && !rows[0]!.blob_id) throw new AppError(ERRORS.NOT_FOUND);
     // The ZIP's caps are checked before the download is counted.
     if (rows.length > 1 || rows[0]!.is_dir === 1) await this.deps.archives.planRows(open.link.tenant_id, rows);
@@ -284,6 +282,8 @@ export class LinkVisitService {
     if (!link || link.revoked_at !== null) throw new AppError(ERRORS.LINK_GONE);
     const open = await this.live(visitor, link, now);
     this.deps.gate.assertTicket(link);
+    // Switched off after the ticket was issued: refused from the next request on.
+    await this.deps.gate.assertPublicSpace(link.tenant_id, [open.root], 'download');
     const ids = JSON.parse(row.file_ids) as string[];
     const rows = await this.within(open, ids);
     if (rows.length === 1 && rows[0]!.is_dir === 0) return { hash, file: await this.deps.downloads.ofBlob(link.tenant_id, rows[0]!.name, rows[0]!.blob_id!) };
@@ -336,6 +336,7 @@ export class LinkVisitService {
     entry.targets.push(...rows.map(fileTarget));
     // The saved copy is the original: one of the link's downloads, like a download (byte-access.ts).
     const counted = this.deps.gate.linkUse(open.link, 'read') === 'counted';
+    await this.deps.gate.assertPublicSpace(open.link.tenant_id, [open.root], 'read');
     if (counted) entry.detail.downloadNo = await this.claim(visitor, open, now);
     try {
       const saved = await this.deps.copyMove.copyRows(caller, rows, req.targetParentId, now);

@@ -15,7 +15,7 @@ const PICTURE_TYPES = 'image/png,image/jpeg,image/webp,image/gif';
 const SWITCHES: Array<{ key: Exclude<keyof TenantSwitches, 'syncTime'>; label: string; help: string }> = [
   { key: 'gesture', label: TENANT_SWITCH_LABELS.gesture, help: '客户端可使用手势密码解锁' },
   { key: 'keyCreate', label: TENANT_SWITCH_LABELS.keyCreate, help: '新建分享链接时默认生成提取码' },
-  { key: 'publicDownLoad', label: TENANT_SWITCH_LABELS.publicDownLoad, help: '允许下载公共空间中的文件' },
+  { key: 'publicDownLoad', label: TENANT_SWITCH_LABELS.publicDownLoad, help: '允许下载公共空间中的文件；关闭后公共空间的文件只能预览，成员、管理员和分享链接的访客都不能下载、打包、复制出去或保存' },
   { key: 'exchangeSwitch', label: TENANT_SWITCH_LABELS.exchangeSwitch, help: '提供交换区，用于在内网与外网之间交换文件' },
 ];
 

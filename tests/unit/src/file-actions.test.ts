@@ -66,6 +66,18 @@ describe('file actions offered for a selection', () => {
     expect(reason(actionsFor([entry({ spaceId: 's' })], { ...me, spaceRole: 'member' }), 'rename')).toBeNull();
   });
 
+  it('publicDownLoad off: the public space\'s files preview but neither download nor zip; copies stay offered (inside the space they are allowed)', () => {
+    const pub = entry({ spaceId: 'pub', ownerId: 'other' });
+    const off = { ...me, spaceRole: null, publicDownloadOff: 'pub' };
+    const offered = actionsFor([pub], off);
+    expect(reason(offered, 'download')).toBe('管理员已关闭公共空间下载');
+    expect(reason(actionsFor([pub, entry({ id: 'g' })], off), 'zip')).toBe('管理员已关闭公共空间下载');
+    expect(reason(offered, 'preview')).toBeNull();
+    expect(reason(offered, 'copy')).toBeNull();
+    expect(reason(actionsFor([entry({ spaceId: 'grp' })], off), 'download')).toBeNull();
+    expect(reason(actionsFor([pub], { ...off, publicDownloadOff: null }), 'download')).toBeNull();
+  });
+
   it('the recycle bin offers restore and purge; lists outside a folder offer the location', () => {
     expect(names(actionsFor([entry({ deleted: true })], { ...me, mode: 'recycle' }))).toEqual(['restore', 'purge']);
     expect(names(actionsFor([entry()], { ...me, mode: 'search' }))).toContain('openLocation');

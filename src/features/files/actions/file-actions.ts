@@ -100,6 +100,8 @@ export interface ActionContext {
   offline?: boolean;
   /** The network build this client is (exchange-area files cross between them). */
   side?: 'internal' | 'public';
+  /** The public space's id while the tenant's publicDownLoad switch is off (its files are only previewed). */
+  publicDownloadOff?: string | null;
 }
 
 /** What works offline: looking around, and the changes the outbox keeps and replays (offline/offline-ops.ts). */
@@ -118,6 +120,7 @@ const PREVIEW_ONLY = '该分享仅允许预览';
 const OWNER_ONLY = '共享的文件只能由所有者修改';
 const NOT_CROSSED = '尚未通过交换检查，暂不能在当前网络使用';
 const NOT_OFFERED = '当前不可用';
+const PUBLIC_DOWNLOAD_OFF = '管理员已关闭公共空间下载';
 
 /** Reached through a share with less than `need`: the reason, else null. */
 function shareBlocked(selection: readonly FileEntry[], need: 'download' | 'edit' | 'owner'): string | null {
@@ -128,6 +131,11 @@ function shareBlocked(selection: readonly FileEntry[], need: 'download' | 'edit'
     if (byteVerdict(grantOfEntry(e), need) !== 'yes') return need === 'download' ? PREVIEW_ONLY : '没有编辑权限';
   }
   return null;
+}
+
+/** A public-space file while the tenant's publicDownLoad switch is off: the reason, else null (the server refuses alike). */
+function publicBlocked(selection: readonly FileEntry[], ctx: ActionContext): string | null {
+  return ctx.publicDownloadOff && selection.some((e) => e.spaceId === ctx.publicDownloadOff) ? PUBLIC_DOWNLOAD_OFF : null;
 }
 
 /** An exchange-area file from the other build that has not passed checkSwap: the reason, else null. */
@@ -186,7 +194,7 @@ function onlineActionsFor(selection: readonly FileEntry[], ctx: ActionContext): 
   const owned = shareBlocked(selection, 'owner');
   const blocked = owned ?? changeBlocked(selection, ctx);
   // Taking content away: not through a preview-only share, not an exchange file that has not crossed.
-  const take = shareBlocked(selection, 'download') ?? exchangeBlocked(selection, ctx);
+  const take = shareBlocked(selection, 'download') ?? exchangeBlocked(selection, ctx) ?? publicBlocked(selection, ctx);
   // Renaming through a share: permission edit, and never the shared entry itself.
   const renameBlocked = single?.share ? (shareBlocked(selection, 'edit') ?? (single.share.rootId === single.id ? '共享的文件夹本身不能重命名' : null)) : blocked;
   const versionBlocked = single?.share ? shareBlocked(selection, 'edit') : blocked;
@@ -201,7 +209,8 @@ function onlineActionsFor(selection: readonly FileEntry[], ctx: ActionContext): 
   if (!selection.some((e) => e.share) && !inExchange) out.push(ok('share', selection.some((e) => !mayModify(e, ctx)) ? NOT_YOURS : null));
   if (inExchange && ctx.mode === 'folder') out.push(ok('swapCheck'));
   if (single) out.push(ok('rename', renameBlocked));
-  out.push(ok('move', blocked), ok('copy', take), ok('delete', blocked));
+  // A copy may stay inside the public space while its downloads are off (the server refuses one that leaves).
+  out.push(ok('move', blocked), ok('copy', shareBlocked(selection, 'download') ?? exchangeBlocked(selection, ctx)), ok('delete', blocked));
   if (selection.some((e) => !e.favorite)) out.push(ok('favorite'));
   if (selection.some((e) => e.favorite)) out.push(ok('unfavorite'));
   if (selection.some((e) => !e.locked)) out.push(ok('lock', owned ?? (selection.some((e) => !mayModify(e, ctx)) ? NOT_YOURS : null)));

@@ -7,6 +7,7 @@ import { isPermitted, usePagePermissionCodes } from '../../../lib/button-permiss
 import { currentNetworkEnv } from '../../../lib/client-env';
 import { useCurrentUser } from '../../../lib/current-user';
 import { useOnline } from '../../../lib/data/online';
+import { useTenantSwitches } from '../../../lib/data/sharing';
 import { fileListVersionAtom } from '../../../lib/file-events';
 import { useFeedback } from '../../../lib/feedback/feedback';
 import { usePhone } from '../../../lib/use-phone';
@@ -76,7 +77,8 @@ export function FileBrowser({ source, title, emptyState }: { source: BrowserSour
 
   useEffect(() => resetSelection(), [listing, resetSelection]);
   useRevealedEntry(pages, folderDir, list.focus);
-  const publicSpaceId = usePublicSpace(source.mode !== 'folder').data?.id ?? null;
+  const publicSpaceId = usePublicSpace().data?.id ?? null;
+  const publicDownloadOn = useTenantSwitches().data?.publicDownLoad ?? true;
 
   const selection = useMemo(() => {
     const chosen = new Set(selectedIds);
@@ -100,8 +102,8 @@ export function FileBrowser({ source, title, emptyState }: { source: BrowserSour
   const space = source.mode === 'folder' ? source.space : undefined;
   const spaceRole = space ? space.role : undefined;
   const ctx = useMemo<ActionContext>(
-    () => ({ mode: source.mode, callerId: user?.id ?? null, isAdmin: user?.role === 'admin', spaceRole, offline: !online, side: currentNetworkEnv() }),
-    [source.mode, user?.id, user?.role, spaceRole, online],
+    () => ({ mode: source.mode, callerId: user?.id ?? null, isAdmin: user?.role === 'admin', spaceRole, offline: !online, side: currentNetworkEnv(), publicDownloadOff: publicDownloadOn ? null : publicSpaceId }),
+    [source.mode, user?.id, user?.role, spaceRole, online, publicDownloadOn, publicSpaceId],
   );
   /**
    * Every way in (menus, toolbar, a row's 下载, shortcuts, opening) asks the same rule
