@@ -45,8 +45,8 @@ describe('publicDownLoad: the public space', () => {
     await setPublicDownload(false);
     try {
       for (const who of [member, admin]) {
-        expectError(await who.raw(API.downloadPrefix + doc.id).then(async (r) => ({ status: r.status, body: await r.json() })), ERRORS.PUBLIC_DOWNLOAD_OFF.code);
-        expectError(await who.raw(zipUrl(folder.id)).then(async (r) => ({ status: r.status, body: await r.json() })), ERRORS.PUBLIC_DOWNLOAD_OFF.code);
+        expectError(await who.get(API.downloadPrefix + doc.id), ERRORS.PUBLIC_DOWNLOAD_OFF.code);
+        expectError(await who.get(zipUrl(folder.id)), ERRORS.PUBLIC_DOWNLOAD_OFF.code);
       }
       // A ZIP mixing own files and the public space's is refused as a whole.
       expect((await member.raw(zipUrl(mine.id, doc.id))).status).toBe(400);
