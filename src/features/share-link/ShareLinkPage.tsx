@@ -69,8 +69,8 @@ const preloadOpenedLink = () => window.setTimeout(() => (window.requestIdleCallb
  * The visitor's page of a share link (/shareLink/<token>; /downLoadM/<token> on phones; /openShareLink
  * inside the app). First who shared what, until when (LinkSummary: nothing of the contents) with the
  * extraction code; then the shared file or folder tree with preview, download (one file, or a ZIP of a
- * selection or folder) and, for a visitor signed in to the tenant, save to 个人文件. No login unless
- * the tenant requires one (the server answers 401, the app goes to /login and comes back); no page it
+ * selection or folder) and, for a visitor signed in to the tenant, save to 个人文件. No login needed
+ * (a 401 — an expired session saving — goes to /login and comes back); no page it
  * leads to offers the internal login. The page sends no referrer anywhere (its address holds the token).
  * On the link pages the server has usually drawn the summary and the code entry already (`served`,
  * server/routes/link-page-html.ts): this takes them over as they are, with what was typed meanwhile.
@@ -124,7 +124,7 @@ export function ShareLinkPage({ token, compact = false, inApp = false, served = 
       } else await open(undefined, summary);
     } catch (e) {
       if (errorCode(e) === ERRORS.LINK_GONE.code) setState({ kind: 'gone' });
-      // A 401 is on its way to /login?redirect= (the tenant wants a session); anything else: try again.
+      // A 401 is on its way to /login?redirect=; anything else: try again.
       else if ((e as ApiCallError).status !== 401) setState({ kind: 'failed' });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `open` only reads the token
