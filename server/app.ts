@@ -139,7 +139,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     await cluster.stopped();
     upgraded(null);
     await audit.actionLogs.drain();
-    await storage.chunks.close();
+    await storage.store.close();
     await locks.close();
     await db.destroy();
   });

@@ -20,7 +20,7 @@ import { SmsCodeService } from '../services/sms-code-service';
 import { LogSmsGateway, OutboxSmsGateway } from '../services/sms/dev-sms-gateways';
 import { UserProfileService } from '../services/user-profile-service';
 import { UserService } from '../services/user-service';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/byte-store';
 import type { Locks } from '../services/locks';
 import type { Base, Routed } from './base';
 

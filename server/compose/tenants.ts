@@ -7,7 +7,7 @@ import { registerTenantRoutes } from '../routes/tenant-routes';
 import { ConfigService } from '../services/config-service';
 import { DictService } from '../services/dict-service';
 import { TenantService } from '../services/tenant-service';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/byte-store';
 import type { Base, Routed } from './base';
 
 export interface Tenants extends Routed {

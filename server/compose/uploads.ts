@@ -95,7 +95,7 @@ export async function buildUploads({ db, config, log, storage, files, users, not
     chunkSize: config.chunkSize,
   });
   // Only when no other server process is live on the database: it would undo what they are doing.
-  const recovered = await locks.join(() => recoverStore({ tmpDir: storage.tmpDir, uploads: repos.uploads, recovery, chunks: storage.chunks, blobs: storage.blobs }, logs));
+  const recovered = await locks.join(() => recoverStore({ store: storage.store, uploads: repos.uploads, recovery }, logs));
   if (!recovered) log.info('startup recovery of the data directory skipped: other server processes are live (a merge a dead process left is undone by the next merge of that upload)');
   return {
     uploads,

@@ -28,7 +28,7 @@ import { chunkDigestOf, fingerprintOf } from '../storage/content-digest';
 import type { BatchUploadRepository } from '../repositories/batch-upload-repository';
 import { editorOf } from '../repositories/content-replacement';
 import type { CommitInput, UploadRepository } from '../repositories/upload-repository';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/byte-store';
 import type { Caller } from './caller';
 import { actionLog, fileTarget } from './action-log/recorder';
 import { toFileEntry, validName, type FileService } from './file-service';

@@ -11,7 +11,7 @@ import { chunkRange, SHA256_HEX } from '../../common/transfer/protocol';
 import { AppError } from '../http/app-error';
 import type { ChunkTarget, UploadRepository } from '../repositories/upload-repository';
 import { BodySegments, wholeBody, type BodySource } from '../storage/body-source';
-import type { LocalChunkStore } from '../storage/chunk-store';
+import type { ChunkStore } from '../storage/byte-store';
 import { streamingChunkDigest } from '../storage/content-digest';
 import type { Caller } from './caller';
 import { ChunkWriters } from './chunk-writers';
@@ -63,7 +63,7 @@ export interface ChunkReceiverDeps {
 export class ChunkReceiver {
   constructor(
     private readonly uploads: UploadRepository,
-    private readonly chunks: LocalChunkStore,
+    private readonly chunks: ChunkStore,
     private readonly deps: ChunkReceiverDeps,
   ) {
     this.writers = new ChunkWriters(deps.locks);
@@ -251,11 +251,12 @@ export class ChunkReceiver {
       const ended = await partial.append(body, expectedLength - offset, counted);
       writer.bodyDone();
       if (ended === 'cut') {
-        await partial.retain();
+        const kept = await partial.retain();
         // Stopped because the lock was lost (the database connection broke): the client reads a 500 and retries.
         const lost = writer.lost();
         if (lost) throw lost;
-        throw new AppError(ERRORS.VALIDATION, '分片传输中断，已收到的部分已保留');
+        // An object store keeps no partial (an object is written whole or not at all): the chunk starts again.
+        throw new AppError(ERRORS.VALIDATION, kept ? '分片传输中断，已收到的部分已保留' : '分片传输中断，请重传该分片');
       }
       if (ended === 'overflow' || partial.size !== expectedLength) {
         await partial.discard();

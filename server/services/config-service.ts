@@ -3,7 +3,7 @@ import type { ClientVersion, MenuItem, PagePermission, SystemConfig, TenantConfi
 import { ERRORS } from '../../common/api/errors';
 import { AppError } from '../http/app-error';
 import type { TenantRepository } from '../repositories/tenant-repository';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/byte-store';
 import { HOME_URL } from './auth-service';
 import type { Caller } from './caller';
 import { backgroundUrlOf, logoUrlOf } from './tenant-urls';

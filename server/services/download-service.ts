@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { ERRORS } from '../../common/api/errors';
 import { AppError } from '../http/app-error';
 import type { FileRepository } from '../repositories/file-repository';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/byte-store';
 import type { Caller } from './caller';
 import { actionLog, fileTarget } from './action-log/recorder';
 import { grantOf, type ByteGate, type PreviewPlan } from './sharing/byte-gate';

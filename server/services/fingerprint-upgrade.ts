@@ -10,7 +10,7 @@
  * blob leaves the stale list as it is done. A blob deleted meanwhile is skipped.
  */
 import type { FingerprintUpgradeRepository, StaleBlob } from '../repositories/fingerprint-upgrade-repository';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/byte-store';
 import { contentDigests, fingerprintOfDigests } from '../storage/content-digest';
 import { layoutOf } from './upload-commit';
 

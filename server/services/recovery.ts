@@ -1,12 +1,14 @@
-import { clearTempDir } from '../storage/durable-fs';
 import type { RecoveryRepository } from '../repositories/recovery-repository';
 import type { UploadRepository } from '../repositories/upload-repository';
-import type { BlobStore } from '../storage/blob-store';
-import { partialIndexOf, type LocalChunkStore } from '../storage/chunk-store';
+import { partialIndexOf, type BlobStore, type ByteStore, type ChunkStore } from '../storage/byte-store';
 import { chunkRange } from '../../common/transfer/protocol';
 
 export interface RecoveryReport {
+  /** Which store was recovered ('disk', 's3'). */
+  store: ByteStore['kind'];
   tempFiles: number;
+  /** Incomplete multipart uploads of an object store aborted (writes that never finished). */
+  multipartUploads: number;
   mergesRolledBack: number;
   orphanUploadDirs: number;
   unrecordedChunkFiles: number;
@@ -32,7 +34,7 @@ export interface RecoveryLog {
  * the chunks go back to the upload, so it can be merged again. The caller knows no blob row has
  * `key` and clears the intent afterwards. True when the directory was moved back.
  */
-export async function rollBackMergeDirectory(stores: { chunks: LocalChunkStore; blobs: BlobStore }, uploadId: string, key: string): Promise<boolean> {
+export async function rollBackMergeDirectory(stores: { chunks: ChunkStore; blobs: BlobStore }, uploadId: string, key: string): Promise<boolean> {
   const { chunks, blobs } = stores;
   if (!(await blobs.hasChunked(key))) return false;
   if ((await chunks.listFiles(uploadId)).length === 0) {
@@ -47,7 +49,8 @@ export async function rollBackMergeDirectory(stores: { chunks: LocalChunkStore; 
 /**
  * Startup recovery, run before the server listens (nothing else touches the store meanwhile). Every
  * multi-step write is ordered so a crash between two steps leaves a state this pass repairs:
- * - temp files (a chunk or blob being written) are deleted;
+ * - temp files (a chunk or blob being written) are deleted, and an object store's incomplete
+ *   multipart uploads aborted;
  * - a merge that renamed uploads/<id>/ to blobs/<blobId>/ but did not commit (upload row still there,
  *   its merge_blob_id naming a blob directory without a blob row) is moved back: the upload resumes;
  * - upload directories without an upload row (finished, swept or cancelled) are deleted; inside live
@@ -62,12 +65,17 @@ export async function rollBackMergeDirectory(stores: { chunks: LocalChunkStore; 
  * - blobs no file or version references are deleted (row and bytes).
  */
 export async function recoverStore(
-  deps: { tmpDir: string; uploads: UploadRepository; recovery: RecoveryRepository; chunks: LocalChunkStore; blobs: BlobStore },
+  deps: { store: ByteStore; uploads: UploadRepository; recovery: RecoveryRepository },
   log: RecoveryLog,
+  now = Date.now(),
 ): Promise<RecoveryReport> {
-  const { uploads, recovery, chunks, blobs } = deps;
+  const { uploads, recovery, store } = deps;
+  const { chunks, blobs } = store;
+  const leftovers = await store.cleanUp(now);
   const report: RecoveryReport = {
-    tempFiles: await clearTempDir(deps.tmpDir),
+    store: store.kind,
+    tempFiles: leftovers.tempFiles,
+    multipartUploads: leftovers.multipartUploads,
     mergesRolledBack: 0,
     orphanUploadDirs: 0,
     unrecordedChunkFiles: 0,
@@ -161,8 +169,8 @@ export async function recoverStore(
 
   if (report.brokenReferencedBlobs.length > 0) {
     log.error(
-      { blobIds: report.brokenReferencedBlobs },
-      'STORAGE DAMAGE: blobs referenced by files have no bytes on disk; the rows are kept for an operator to restore',
+      { store: store.kind, blobIds: report.brokenReferencedBlobs },
+      'STORAGE DAMAGE: blobs referenced by files have no bytes in the store; the rows are kept for an operator to restore',
     );
   }
   log.info({ report }, 'startup recovery done');

@@ -21,7 +21,7 @@ import type { ChallengeRepository } from '../repositories/challenge-repository';
 import { editorOf } from '../repositories/content-replacement';
 import type { UploadRepository } from '../repositories/upload-repository';
 import type { UserRepository } from '../repositories/user-repository';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/byte-store';
 import type { Caller } from './caller';
 import { actionLog, describeWrite, type ActionEntry } from './action-log/recorder';
 import { toFileEntry, validName, type FileService } from './file-service';

@@ -1,7 +1,7 @@
 import { UNASSIGNED_DEPARTMENT_NAME } from '../../common/api/org-types';
 import type { Db } from '../db/database';
 import { newId } from '../ids';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/byte-store';
 import { defaultLogoSvg } from './logo-svg';
 import { hashPassword } from './password-hash';
 

@@ -17,7 +17,7 @@ import type { TenantsTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import type { TenantConfigRepository } from '../repositories/tenant-config-repository';
 import type { TenantProfilePatch, TenantRepository } from '../repositories/tenant-repository';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/byte-store';
 import { actionLog, target } from './action-log/recorder';
 import type { Caller } from './caller';
 import { backgroundUrlOf, logoUrlOf, tenantVersion as version } from './tenant-urls';

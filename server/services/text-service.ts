@@ -9,7 +9,7 @@ import type { FileRepository } from '../repositories/file-repository';
 import type { TextHoldRepository } from '../repositories/text-hold-repository';
 import { editorOf } from '../repositories/content-replacement';
 import type { CommitFailure, UploadRepository } from '../repositories/upload-repository';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/byte-store';
 import type { FilesTable } from '../db/schema';
 import type { Caller } from './caller';
 import { actionLog, describeWrite, type ActionEntry } from './action-log/recorder';

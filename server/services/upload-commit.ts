@@ -10,7 +10,7 @@ import type { BlobsTable, FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
 import type { CommitFailure, UploadRepository } from '../repositories/upload-repository';
-import type { ChunkedLayout } from '../storage/blob-store';
+import type { ChunkedLayout } from '../storage/byte-store';
 import type { Caller } from './caller';
 import { nameKeyOf, toFileEntry } from './file-service';
 

@@ -7,7 +7,7 @@ import { AppError } from '../http/app-error';
 import { newId } from '../ids';
 import type { UploadRepository } from '../repositories/upload-repository';
 import type { UserRepository } from '../repositories/user-repository';
-import type { LocalChunkStore } from '../storage/chunk-store';
+import type { ChunkStore } from '../storage/byte-store';
 import { chunkDigestOf, fingerprintOfDigests } from '../storage/content-digest';
 import type { Caller } from './caller';
 import { STREAMING_FINGERPRINT } from './chunk-receiver';
@@ -43,7 +43,7 @@ export interface UploadSessionOpenerDeps {
   uploads: UploadRepository;
   users: UserRepository;
   fileService: FileService;
-  chunks: LocalChunkStore;
+  chunks: ChunkStore;
   types: TypePolicy;
   options: UploadServiceOptions;
   /** The server's locks: a zero chunk is recorded under its upload's (LOCK_KEYS.upload) as a received one. */

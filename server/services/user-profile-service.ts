@@ -5,7 +5,7 @@ import type { ProfileUpdateRequest } from '../../common/api/endpoints/account';
 import { nicknameProblem } from '../../common/org/account';
 import { AppError } from '../http/app-error';
 import type { UserRepository } from '../repositories/user-repository';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/byte-store';
 import { actionLog } from './action-log/recorder';
 import type { Caller } from './caller';
 import { reencodeTenantPicture } from './tenant-images';

@@ -1,24 +1,9 @@
-import { createReadStream, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import type { BodySource } from './body-source';
+import { partialIndexOf, PARTIAL_SUFFIX, type BodyEnd, type ChunkStore, type PartialChunk } from './byte-store';
 import { CoalescingWriter } from './coalescing-writer';
 import { HashThreads, type StreamHasher } from './hash-threads';
-
-/** How a chunk body ended: all of it arrived, it had more bytes than the limit, or it was cut. */
-export type BodyEnd = 'complete' | 'overflow' | 'cut';
-
-/** Name of the partial file of chunk `index` inside its upload directory. */
-export const PARTIAL_SUFFIX = '.part';
-const PARTIAL_RE = /^([0-9]+)\.part$/;
-
-/** The index a partial file name stands for, or null when `name` is not one. */
-export function partialIndexOf(name: string): number | null {
-  const m = PARTIAL_RE.exec(name);
-  if (!m) return null;
-  const index = Number(m[1]);
-  return Number.isSafeInteger(index) ? index : null;
-}
 
 /**
  * A chunk being received into `<uploadDir>/<uploadId>/<index>.part` (opened by
@@ -26,7 +11,7 @@ export function partialIndexOf(name: string): number | null {
  * hashed, then the caller keeps it (digest and flush, then install as `<index>`), retains it (a cut body: fsync and leave the
  * partial for a resume) or discards it.
  */
-export class PartialChunkFile {
+export class PartialChunkFile implements PartialChunk {
   private closed = false;
 
   constructor(
@@ -96,13 +81,14 @@ export class PartialChunkFile {
   }
 
   /** The body was cut: make what arrived durable and leave the partial for a resume. */
-  async retain(): Promise<void> {
+  async retain(): Promise<boolean> {
     this.hash.dispose();
     try {
       await this.handle.sync();
     } finally {
       await this.close();
     }
+    return true;
   }
 
   /** Wrong bytes (or the upload is gone): the partial goes, the next attempt starts at offset 0. */
@@ -139,7 +125,7 @@ async function openCreatingDir(file: string): Promise<fsp.FileHandle> {
  * cut mid-body) as `<index>.part` next to them. Upload ids are server-generated (checked against a
  * strict pattern), indexes are integers, so no user input reaches a path.
  */
-export class LocalChunkStore {
+export class LocalChunkStore implements ChunkStore {
   private readonly hashThreads = new HashThreads();
 
   constructor(
@@ -255,10 +241,6 @@ export class LocalChunkStore {
     return sizes;
   }
 
-  openRead(uploadId: string, index: number): Readable {
-    return createReadStream(this.pathOf(uploadId, index));
-  }
-
   /** The first `bytes` bytes of an upload (its chunk 0), for content checks before a merge. */
   async readHead(uploadId: string, bytes: number): Promise<Uint8Array> {
     const handle = await fsp.open(this.pathOf(uploadId, 0), 'r');
@@ -268,15 +250,6 @@ export class LocalChunkStore {
       return buffer.subarray(0, bytesRead);
     } finally {
       await handle.close();
-    }
-  }
-
-  async exists(uploadId: string, index: number): Promise<boolean> {
-    try {
-      await fsp.access(this.pathOf(uploadId, index));
-      return true;
-    } catch {
-      return false;
     }
   }
 

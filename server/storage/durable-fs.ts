@@ -58,13 +58,3 @@ export class TempFile {
     await fsp.rm(this.tempPath, { force: true });
   }
 }
-
-/** Removes every left-over temp file (startup: whatever was being written when the process died). */
-export async function clearTempDir(tmpDir: string): Promise<number> {
-  let removed = 0;
-  for (const name of await fsp.readdir(tmpDir)) {
-    await fsp.rm(path.join(tmpDir, name), { recursive: true, force: true });
-    removed++;
-  }
-  return removed;
-}

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { promises as fsp } from 'node:fs';
+import type { ThumbnailStore } from './byte-store';
 import { TempFile } from './durable-fs';
 
 /**
@@ -14,7 +15,7 @@ const THUMBNAIL_RULES_VERSION = 2;
  * new content is a new blob), under `dir/v<rules>/`. A lost thumbnail is simply made again, so no
  * fsync of the directory.
  */
-export class ThumbnailStore {
+export class DiskThumbnailStore implements ThumbnailStore {
   private readonly current: string;
 
   constructor(

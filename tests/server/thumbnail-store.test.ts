@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ThumbnailStore } from '../../server/storage/thumbnail-store';
+import { DiskThumbnailStore } from '../../server/storage/thumbnail-store';
 
 /**
  * Thumbnails made under older rules are dropped at start (the rules changed: an SVG named .png was
@@ -15,12 +15,12 @@ describe('thumbnail store', () => {
     await fsp.writeFile(path.join(dir, 'oldblob.webp'), 'rasterised svg');
     await fsp.mkdir(path.join(dir, 'v1'));
     await fsp.writeFile(path.join(dir, 'v1', 'x.webp'), 'old');
-    const store = new ThumbnailStore(dir, tmp);
+    const store = new DiskThumbnailStore(dir, tmp);
     await store.init();
     expect(await store.get('oldblob')).toBeNull();
     expect(await fsp.readdir(dir)).toEqual(['v2']);
     await store.put('blob1', Buffer.from('thumb'));
-    const again = new ThumbnailStore(dir, tmp);
+    const again = new DiskThumbnailStore(dir, tmp);
     await again.init();
     expect((await again.get('blob1'))?.toString()).toBe('thumb');
     await fsp.rm(dir, { recursive: true, force: true });
