@@ -63,11 +63,20 @@ async function uploadFolderWithBadNames(page: Page, dir: string): Promise<void> 
   await fileRow(page, '资料【2024】').waitFor();
 }
 
-/** 新建文件夹: the name is checked as it is typed (no blur, no 确定), and the full-width fix is one click. */
+/**
+ * 新建文件夹: the name is checked as it is typed (no blur, no 确定), and the full-width fix is one click.
+ * Typed into the field as soon as it is there, at a person's pace (0.6 s for the name), while the dialog is
+ * still opening (its animation ends ~0.3 s after the click, later on a busy machine): selecting the field when
+ * it ended made the next key replace what was typed (CI once typed '草稿[1]' and got '1]').
+ */
 async function typeFolderName(page: Page): Promise<void> {
   await page.getByTestId('toolbar-mkdir').click();
   const input = page.getByTestId('mkdir-name-input');
-  await input.pressSequentially('草稿[1]');
+  // Into the field the moment it is there, as a person who clicks into it does (Playwright's own typing
+  // would first wait for the dialog to stop moving).
+  await input.focus();
+  await page.keyboard.type('草稿[1]', { delay: 120 });
+  await expect.poll(() => input.inputValue()).toBe('草稿[1]');
   const dialog = page.getByRole('dialog').filter({ has: input });
   await dialog.getByText('名称不能包含以下字符', { exact: false }).waitFor();
   await page.getByTestId('mkdir-name-input-fix').getByText('一键改为「草稿【1】」').click();

@@ -35,10 +35,15 @@ export function NameModal({
   const [saving, setSaving] = useState(false);
   const input = useRef<InputRef>(null);
 
-  /** Once open (the dialog focuses itself first): the field focused with the part to retype selected. */
+  /**
+   * Once open (the dialog focuses itself first): the field focused with the part to retype selected.
+   * Not when the person already typed while the dialog was still opening (its animation ends ~0.3 s
+   * after the click, later on a busy machine): selecting then made the next key replace what they had
+   * typed ('草稿[1]' became '1]').
+   */
   function selectName(opened: boolean) {
     const el = input.current?.input;
-    if (!opened || !el) return;
+    if (!opened || !el || form.isFieldTouched('name')) return;
     el.focus();
     el.setSelectionRange(0, selectUntil ?? el.value.length);
   }
