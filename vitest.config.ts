@@ -56,8 +56,9 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...(onPostgres ? NOT_ON_POSTGRES.map(([suite]) => `tests/server/${suite}.test.ts`) : [])],
-          // DRIVE_TEST_DB=pg: one throwaway PostgreSQL for the run (docs/postgresql.md).
-          globalSetup: ['tests/support/postgres-global-setup.ts'],
+          // DRIVE_TEST_DB=pg: one throwaway PostgreSQL for the run (docs/postgresql.md);
+          // DRIVE_TEST_STORE=s3: one throwaway Ceph radosgw (docs/object-store.md).
+          globalSetup: ['tests/support/postgres-global-setup.ts', 'tests/support/radosgw-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -67,6 +68,7 @@ export default defineConfig({
           name: 'integration',
           environment: 'node',
           include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/support/radosgw-global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 60_000,
           fileParallelism: false,
