@@ -16,6 +16,7 @@ export const ACTION_AREAS = {
   dept: '部门管理',
   tenant: '租户与设置',
   audit: '审计',
+  report: '统计报表',
   notice: '公告',
   access: '访问控制',
   share: '共享',
@@ -105,6 +106,9 @@ export const ACTIONS = {
   'audit.prune': '清理过期操作日志',
   'audit.checkpoint': '下载操作日志校验点',
 
+  // Issue 38: 统计报表.
+  'report.export': '导出统计报表',
+
   // Sharing (issue 15).
   'share.create': '共享给他人',
   'share.update': '修改共享',
@@ -167,7 +171,8 @@ export type ActionTargetType =
   | 'share'
   | 'link'
   | 'application'
-  | 'notice';
+  | 'notice'
+  | 'report';
 
 export interface ActionTarget {
   type: ActionTargetType;
@@ -190,4 +195,5 @@ export const TARGET_TYPE_LABELS: Record<ActionTargetType, string> = {
   link: '分享链接',
   application: '分享申请',
   notice: '公告',
+  report: '报表',
 };

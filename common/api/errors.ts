@@ -264,6 +264,8 @@ export const ERRORS = {
   // The action log (issue 35).
   /** The chain head's MAC does not hold (moved without the key): no checkpoint is signed for it. */
   AUDIT_HEAD_INVALID: { code: 'AUD-9501', status: 500, message: '操作日志链头校验失败，日志可能已被篡改，请联系管理员运行 audit:verify 核查' },
+  // 统计报表 (issue 38).
+  REPORT_RANGE_INVALID: { code: 'RPT-9701', status: 400, message: '统计日期范围不正确：开始日期不能晚于结束日期，且跨度不超过 1100 天' },
 
   INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },
 } as const satisfies Record<string, { code: string } & ErrorDef>;

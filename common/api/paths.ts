@@ -178,6 +178,11 @@ export const API = {
    */
   actionLogCheckpoint: '/api/actionLog/checkpoint',
 
+  // 工作台 and 统计报表 (issue 38), ours; payloads in reports.ts, declared in endpoints/reports.ts. Admin only.
+  reportDesk: '/api/report/desk',
+  reportGet: '/api/report/get',
+  reportExport: '/api/report/export',
+
   // sharing (issue 15): payloads and rules in sharing.ts. Every entry id is checked against the caller's
   // tenant and what they may see (unknown → 404); share, link and application ids against the caller.
   /** Shares, links, applications, file security: declared in endpoints/shares.ts, links.ts, applications.ts. */
@@ -316,6 +321,14 @@ export function actionLogExportUrl(query: Record<string, string | number | undef
     .filter(([, v]) => v !== undefined && v !== '')
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
   return `${API.actionLogExport}?${q.join('&')}`;
+}
+
+/** The export URL of a report (the browser downloads it itself). */
+export function reportExportUrl(query: Record<string, string | number | undefined>): string {
+  const q = Object.entries(query)
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return `${API.reportExport}?${q.join('&')}`;
 }
 
 /** The streamed ZIP of these entries; `name` (without .zip) names the archive. */

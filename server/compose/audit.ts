@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULTS } from '../config';
 import { ActionLogRepository } from '../repositories/action-log-repository';
 import { DepartmentRepository } from '../repositories/department-repository';
+import { ReportRepository } from '../repositories/report-repository';
+import { UsageStatsRepository } from '../repositories/usage-stats-repository';
 import { registerActionLogRoutes } from '../routes/action-log-routes';
+import { registerReportRoutes } from '../routes/report-routes';
+import { ReportService } from '../services/reports/report-service';
 import { ActionLogCheckpointer } from '../services/action-log/checkpointer';
 import { ActionLogQueryService } from '../services/action-log-query-service';
 import { ActionLogService } from '../services/action-log-service';
@@ -19,6 +23,8 @@ export interface Audit extends Routed {
   checkpoints: ActionLogCheckpointer;
   /** How long records are kept (ms): the sweeper prunes older ones. */
   retentionMs: number;
+  /** 工作台 and 统计报表's aggregates (kept as actions are recorded); the sweeper takes the storage snapshots. */
+  usage: UsageStatsRepository;
 }
 
 export interface AuditDeps extends Base {
@@ -53,11 +59,17 @@ export async function buildAudit({ db, config, log, sealHeads }: AuditDeps): Pro
     const ids = await departments.subtreeIds(tenantId, departmentId);
     return ids.length > 0 ? ids : null;
   });
+  const usage = new UsageStatsRepository(db);
+  const reports = new ReportService({ reports: new ReportRepository(db), usage });
   return {
     chainKey,
+    usage,
     actionLogs,
     checkpoints,
     retentionMs: (config.auditRetentionDays ?? DEFAULTS.auditRetentionDays) * 24 * 3600 * 1000,
-    routes: (app: FastifyInstance) => registerActionLogRoutes(app, queries, checkpoints),
+    routes: (app: FastifyInstance) => {
+      registerActionLogRoutes(app, queries, checkpoints);
+      registerReportRoutes(app, reports);
+    },
   };
 }

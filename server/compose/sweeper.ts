@@ -31,5 +31,6 @@ export function buildSweeper({ log, accounts, files, uploads, audit, notices, sh
     audit: { actionLogs: audit.actionLogs, retentionMs: audit.retentionMs },
     notices: notices.fileMessages,
     extra: sharing,
+    usage: audit.usage,
   });
 }

@@ -51,6 +51,8 @@ export interface UsersTable {
   username_key?: string;
   /** Set when an admin deleted the account (soft: what it did stays attributed to it). */
   deleted_at?: number | null;
+  /** The last day (common/api/reports.ts statsDayOf) the person did anything (migration 0087). */
+  active_day?: number | null;
 }
 
 export interface DepartmentsTable {
@@ -594,6 +596,20 @@ export interface SystemNoticeReadsTable {
   popped_at: number | null;
 }
 
+/** A day's aggregate of one metric (migration 0087, repositories/usage-stats-repository.ts). */
+export interface UsageDailyTable {
+  tenant_id: string;
+  day: number;
+  /** A UsageMetric (common/api/reports.ts). */
+  metric: string;
+  /** The actor's department at the time; '' when none (a link visitor, the server). */
+  dept_id: string;
+  /** The metric's dimension (file type, client|network, approver id…), '' when none. */
+  dim: string;
+  count: number;
+  bytes: number;
+}
+
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -637,4 +653,5 @@ export interface Database {
   system_notices: SystemNoticesTable;
   system_notice_targets: SystemNoticeTargetsTable;
   system_notice_reads: SystemNoticeReadsTable;
+  usage_daily: UsageDailyTable;
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import type { ActionLogHeadsTable, ActionLogTable, Database } from '../db/schema';
 import { BROKEN_HEAD_MARK, brokenHeadMark, chainHash, GENESIS_HASH, headMac, headMacMatches } from '../services/action-log/chain';
 import { analyzeTable, forUpdate } from '../db/dialect';
+import { countActions } from './usage-stats-repository';
 
 /** A row as the recorder builds it; seq and the hashes are given by the chain when it is appended. */
 export type NewActionRow = Omit<ActionLogTable, 'seq' | 'prev_hash' | 'hash'>;
@@ -119,7 +120,12 @@ export class ActionLogRepository {
 
   async append(rows: readonly NewActionRow[]): Promise<ActionLogTable[]> {
     if (rows.length === 0) return [];
-    return this.db.transaction().execute((tx) => appendToChains(tx, this.key, rows, this.onBrokenHead));
+    return this.db.transaction().execute(async (tx) => {
+      const written = await appendToChains(tx, this.key, rows, this.onBrokenHead);
+      // 工作台 and 统计报表's aggregates, in the same transaction: they never disagree with the log.
+      await countActions(tx, rows);
+      return written;
+    });
   }
 
   /** Nick names and departments of the actors of a batch, as they are now (the time of the action), in one query. */

@@ -61,7 +61,7 @@ function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-function csvLine(cells: readonly string[]): string {
+export function csvLine(cells: readonly string[]): string {
   return `${cells.map(csvField).join(',')}\r\n`;
 }
 

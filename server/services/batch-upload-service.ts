@@ -226,6 +226,9 @@ function recordBatch(pending: readonly Pending[]): void {
       created: created.length,
       newVersions: created.filter((p) => p.replacedVersion).length,
       newVersionIds: created.filter((p) => p.replacedVersion).map((p) => (p.result as { file: { id: string } }).file.id),
+      // The created files' bytes, in total and one by one (the targets' order): 统计报表 counts them.
+      bytes: created.reduce((sum, p) => sum + (p.result as { file: { size: number } }).file.size, 0),
+      sizes: created.map((p) => (p.result as { file: { size: number } }).file.size),
       ...(refusals.length > 0 ? { refused: refusals.slice(0, 100) } : {}),
     },
     ...(created.length === 0 ? { refusedWith: refusals[0]!.errorCode } : {}),

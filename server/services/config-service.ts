@@ -117,6 +117,7 @@ const ADMIN_MENU: MenuItem = {
     { code: 'system-department', name: '部门管理', url: '/main/system/department', icon: 'team' },
     { code: 'system-fileSecurity', name: '文件安全', url: '/main/system/fileSecurity', icon: 'safe' },
     { code: 'system-notice', name: '公告管理', url: '/main/system/notice', icon: 'notice' },
+    { code: 'system-reportForm', name: '统计报表', url: '/main/system/reportForm', icon: 'barChart' },
   ],
 };
 

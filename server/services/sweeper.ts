@@ -20,6 +20,8 @@ export interface SweeperDeps {
   log: (err: unknown) => void;
   audit: { actionLogs: ActionLogService; retentionMs: number };
   notices?: { pruneOld(now: number): Promise<number> };
+  /** 统计报表's storage snapshot of every tenant (the day's last one is the day's figure). */
+  usage?: { snapshotStorage(tenantId: null, now: number): Promise<void> };
   /** More work of other areas per pass (sharing: expired applications, link counters, tickets). */
   extra?: { sweep(now: number): Promise<void> };
 }
@@ -29,7 +31,7 @@ export interface SweeperDeps {
  * idle login-failure counters (never a lock), SMS codes no limit counts any more, recycle-bin entries
  * past the retention (purged for good, freeing quota and blobs), held createTxt texts, the kept
  * answers of client operation ids, action log records past AUDIT_RETENTION_DAYS, and file messages
- * past FILE_MESSAGE_RETENTION_DAYS.
+ * past FILE_MESSAGE_RETENTION_DAYS; and takes the storage snapshot 统计报表's growth shows.
  */
 export class Sweeper {
   constructor(private readonly deps: SweeperDeps) {}
@@ -59,6 +61,7 @@ export class Sweeper {
     await this.deps.audit.actionLogs.refreshStatistics();
     const fileMessages = (await this.deps.notices?.pruneOld(now)) ?? 0;
     await this.deps.extra?.sweep(now);
+    await this.deps.usage?.snapshotStorage(null, now);
     return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps, actionLog, fileMessages };
   }
 

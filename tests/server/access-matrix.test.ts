@@ -678,6 +678,19 @@ const MATRIX: Record<string, Row> = {
     foreign: (ids) => ({ method: 'GET', path: `${API.actionLogCheckpoint}?tenantId=${ids.tenantId}` }),
   },
 
+  // 工作台 and 统计报表 (admins only, the caller's tenant only): another tenant's department answers 404 (ORG-7001).
+  'GET /api/report/desk': { access: 'admin', call: { method: 'GET', path: API.reportDesk }, foreign: 'none' },
+  'GET /api/report/get': {
+    access: 'admin',
+    call: { method: 'GET', path: `${API.reportGet}?kind=growth&from=2026-01-01&to=2026-01-31` },
+    foreign: (ids) => ({ method: 'GET', path: `${API.reportGet}?kind=storage&from=2026-01-01&to=2026-01-31&departmentId=${ids.departmentId}` }),
+  },
+  'GET /api/report/export': {
+    access: 'admin',
+    call: { method: 'GET', path: `${API.reportExport}?kind=logins&from=2026-01-01&to=2026-01-31&format=csv` },
+    foreign: (ids) => ({ method: 'GET', path: `${API.reportExport}?kind=storage&from=2026-01-01&to=2026-01-31&format=xlsx&departmentId=${ids.departmentId}` }),
+  },
+
   // Tenant (spec §7). Calls name a tenant id only for platform admins; the first tenant's admin is one
   // (the first admin of the first tenant), so its calls name a bogus tenant and change nothing.
   'GET /api/tenant/getAlias': { access: 'public', call: { method: 'GET', path: `${API.tenantAlias}?id=${BOGUS}` }, foreign: 'none' },

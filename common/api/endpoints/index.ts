@@ -13,6 +13,7 @@ import { GROUPS } from './groups';
 import { LINKS } from './links';
 import { NOTICES } from './notices';
 import { ORG } from './org';
+import { REPORTS } from './reports';
 import { SHARES } from './shares';
 import { PRE_UPLOAD } from './pre-upload';
 import { TENANT } from './tenant';
@@ -40,6 +41,7 @@ export const DOMAINS = {
   links: LINKS,
   notices: NOTICES,
   org: ORG,
+  reports: REPORTS,
   shares: SHARES,
   preUpload: PRE_UPLOAD,
   tenant: TENANT,

@@ -25,6 +25,7 @@ import { m0083_action_log_head_mac } from './0083-action-log-head-mac';
 import { m0084_fingerprint_chunk_size } from './0084-fingerprint-chunk-size';
 import { m0085_postgres_byte_order } from './0085-postgres-byte-order';
 import { m0086_postgres_name_trigrams } from './0086-postgres-name-trigrams';
+import { m0087_usage_stats } from './0087-usage-stats';
 import { m0091_session_devices } from './0091-session-devices';
 
 /**
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0084_fingerprint_chunk_size': m0084_fingerprint_chunk_size,
   '0085_postgres_byte_order': m0085_postgres_byte_order,
   '0086_postgres_name_trigrams': m0086_postgres_name_trigrams,
+  '0087_usage_stats': m0087_usage_stats,
   '0091_session_devices': m0091_session_devices,
 };
 

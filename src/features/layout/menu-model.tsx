@@ -1,6 +1,7 @@
 import {
   AppstoreOutlined,
   AuditOutlined,
+  BarChartOutlined,
   BellOutlined,
   CloudSyncOutlined,
   ContactsOutlined,
@@ -37,6 +38,7 @@ const ICONS: Record<string, ReactNode> = {
   group: <TeamOutlined />,
   safe: <AuditOutlined />,
   audit: <AuditOutlined />,
+  barChart: <BarChartOutlined />,
   setting: <SettingOutlined />,
   system: <SettingOutlined />,
   notice: <BellOutlined />,
