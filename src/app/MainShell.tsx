@@ -39,6 +39,9 @@ const FileSecurityPage = lazyPage(() => import('../features/file-security'), (m)
 const FileNoticePage = lazyPage(() => import('../features/notices'), (m) => m.FileNoticePage);
 const SystemNoticePage = lazyPage(() => import('../features/notices'), (m) => m.SystemNoticePage);
 const NoticeManagePage = lazyPage(() => import('../features/notices'), (m) => m.NoticeManagePage);
+// 工作台 and 统计报表 load ECharts: their own chunk, fetched only when one of them opens.
+const DeskPage = lazyPage(() => import('../features/system-reports'), (m) => m.DeskPage);
+const ReportPage = lazyPage(() => import('../features/system-reports'), (m) => m.ReportPage);
 
 // The file browser's 分享 is the sharing feature's dialog (features don't import each other): handed in
 // here, and loaded the first time it opens.
@@ -75,6 +78,8 @@ const BUILT_PAGES: Record<string, React.ComponentType> = {
   '/main/notice/fileNotice': FileNoticePage,
   '/main/notice/systemNotice': SystemNoticePage,
   '/main/system/notice': NoticeManagePage,
+  '/main/system/desk': DeskPage,
+  '/main/system/reportForm': ReportPage,
 };
 
 /** Everything under /main: the layout with the transfer panel, and the §2 pages. */

@@ -138,7 +138,8 @@ describe('file actions: exactly one row each', () => {
     const row = await oneRowOf(server, () => post(frame(items)));
     expect(row).toMatchObject({ action: 'file.upload', outcome: 'ok' });
     expect(names(row)).toEqual(['b1.txt', 'b2.txt']);
-    expect(row.parsedDetail).toEqual({ method: 'batch', items: 3, created: 2, newVersions: 0, newVersionIds: [], refused: [{ name: 'b3.txt', errorCode: ERRORS.CHUNK_DIGEST_MISMATCH.code }] });
+    // bytes and sizes: what 统计报表 counts of the files created.
+    expect(row.parsedDetail).toEqual({ method: 'batch', items: 3, created: 2, newVersions: 0, newVersionIds: [], bytes: 6, sizes: [3, 3], refused: [{ name: 'b3.txt', errorCode: ERRORS.CHUNK_DIGEST_MISMATCH.code }] });
     expect(await rowsOf(server, () => post(frame(items.slice(0, 2))))).toEqual([]);
     const none = await oneRowOf(server, () => post(frame([{ key: 'batch-log-4', name: 'b4.txt', bytes: Buffer.from('x'), digest: '0'.repeat(64) }])));
     expect(none).toMatchObject({ action: 'file.upload', outcome: 'refused', error_code: ERRORS.CHUNK_DIGEST_MISMATCH.code });
