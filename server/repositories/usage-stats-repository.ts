@@ -21,7 +21,7 @@ export async function addUsage(db: Executor, deltas: readonly UsageDelta[]): Pro
       .insertInto('usage_daily')
       .values(values)
       .onConflict((oc) =>
-        oc.columns(['tenant_id', 'metric', 'day', 'dept_id', 'dim']).doUpdateSet((eb) => ({
+        oc.columns(['tenant_id', 'metric', 'dept_id', 'day', 'dim']).doUpdateSet((eb) => ({
           count: eb('usage_daily.count', '+', eb.ref('excluded.count')),
           bytes: eb('usage_daily.bytes', '+', eb.ref('excluded.bytes')),
         })),
@@ -70,32 +70,44 @@ export async function countActions(tx: Executor, rows: readonly CountedRow[]): P
 export class UsageStatsRepository {
   constructor(private readonly db: Db) {}
 
-  /** Takes the snapshot of one tenant (or of every tenant), replacing the day's earlier one. */
+  /**
+   * Takes the snapshot of one tenant (or of every tenant), overwriting the day's earlier one. Every
+   * department gets its row, an emptied one a zero (so no figure of earlier in the day stays behind).
+   */
   async snapshotStorage(tenantId: string | null, now = Date.now()): Promise<void> {
     const day = statsDayOf(now);
-    let q = this.db
+    let people = this.db
       .selectFrom('users')
-      .select(['tenant_id', 'department_id'])
-      .select((eb) => [eb.fn.sum<number>('used_size').as('used'), eb.fn.countAll<number>().as('people')])
+      .select(['tenant_id', 'department_id', sumOf('used_size').as('used')])
+      .select((eb) => eb.fn.countAll<number>().as('people'))
       .where('deleted_at', 'is', null)
       .groupBy(['tenant_id', 'department_id']);
-    if (tenantId !== null) q = q.where('tenant_id', '=', tenantId);
-    const rows = await q.execute();
+    let departments = this.db.selectFrom('departments').select(['tenant_id', 'id']);
+    if (tenantId !== null) {
+      people = people.where('tenant_id', '=', tenantId);
+      departments = departments.where('tenant_id', '=', tenantId);
+    }
+    const figures = new Map<string, { tenant_id: string; dept_id: string; used: number; people: number }>();
+    for (const d of await departments.execute()) figures.set(`${d.tenant_id}\u0000${d.id}`, { tenant_id: d.tenant_id, dept_id: d.id, used: 0, people: 0 });
     const totals = new Map<string, { used: number; people: number }>();
-    const values = rows.map((r) => {
+    for (const r of await people.execute()) {
+      const dept = r.department_id ?? '';
+      figures.set(`${r.tenant_id}\u0000${dept}`, { tenant_id: r.tenant_id, dept_id: dept, used: Number(r.used), people: Number(r.people) });
       const t = totals.get(r.tenant_id) ?? { used: 0, people: 0 };
       t.used += Number(r.used);
       t.people += Number(r.people);
       totals.set(r.tenant_id, t);
-      return { tenant_id: r.tenant_id, day, metric: 'storage', dept_id: r.department_id ?? '', dim: '', count: Number(r.people), bytes: Number(r.used) };
-    });
-    for (const [tenant, t] of totals) values.push({ tenant_id: tenant, day, metric: 'storage', dept_id: ALL_DEPARTMENTS, dim: '', count: t.people, bytes: t.used });
+    }
+    for (const [tenant, t] of totals) figures.set(`${tenant}\u0000${ALL_DEPARTMENTS}`, { tenant_id: tenant, dept_id: ALL_DEPARTMENTS, ...t });
+    const values = [...figures.values()].map((f) => ({ tenant_id: f.tenant_id, day, metric: 'storage', dept_id: f.dept_id, dim: '', count: f.people, bytes: f.used }));
     await this.db.transaction().execute(async (tx) => {
-      // A department emptied since the last snapshot of the day must not keep its old figure.
-      let del = tx.deleteFrom('usage_daily').where('metric', '=', 'storage').where('day', '=', day);
-      if (tenantId !== null) del = del.where('tenant_id', '=', tenantId);
-      await del.execute();
-      for (let i = 0; i < values.length; i += UPSERT_ROWS) await tx.insertInto('usage_daily').values(values.slice(i, i + UPSERT_ROWS)).execute();
+      for (let i = 0; i < values.length; i += UPSERT_ROWS) {
+        await tx
+          .insertInto('usage_daily')
+          .values(values.slice(i, i + UPSERT_ROWS))
+          .onConflict((oc) => oc.columns(['tenant_id', 'metric', 'dept_id', 'day', 'dim']).doUpdateSet((eb) => ({ count: eb.ref('excluded.count'), bytes: eb.ref('excluded.bytes') })))
+          .execute();
+      }
     });
   }
 }

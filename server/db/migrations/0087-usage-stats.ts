@@ -9,6 +9,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
  *   approver…): a count and a byte total. Rows are added to in the transaction that appends the
  *   actions to the log (repositories/usage-stats-repository.ts), so the figures and the log agree.
  *   The `storage` metric is a snapshot (the department's used bytes when last taken that day), not a sum.
+ *   The key's order (tenant, metric, department, day, dim) makes every read one range per department:
+ *   the whole tenant's figures are the ALL_DEPARTMENTS ('*') rows, never a walk of every department's.
  * - `users.active_day`: the last day the person did anything; 7 / 30-day active counts read it.
  * - `sessions_tenant`: a tenant's live sessions (the desktop client versions in use) without a walk
  *   of every tenant's.
@@ -24,7 +26,7 @@ export const m0087_usage_stats: Migration = {
       .addColumn('dim', 'text', (c) => c.notNull())
       .addColumn('count', 'bigint', (c) => c.notNull())
       .addColumn('bytes', 'bigint', (c) => c.notNull())
-      .addPrimaryKeyConstraint('usage_daily_pk', ['tenant_id', 'metric', 'day', 'dept_id', 'dim'])
+      .addPrimaryKeyConstraint('usage_daily_pk', ['tenant_id', 'metric', 'dept_id', 'day', 'dim'])
       .execute();
     await db.schema.alterTable('users').addColumn('active_day', 'integer').execute();
     await sql`create index users_active_day on users (tenant_id, active_day) where deleted_at is null`.execute(db);

@@ -72,7 +72,7 @@ export function deltasOfRow(row: CountedRow): Array<Omit<UsageDelta, 'tenantId' 
 }
 
 function keyOf(d: UsageDelta): string {
-  return `${d.tenantId}\u0000${d.metric}\u0000${d.day}\u0000${d.deptId}\u0000${d.dim}`;
+  return `${d.tenantId}\u0000${d.metric}\u0000${d.deptId}\u0000${String(d.day).padStart(8, '0')}\u0000${d.dim}`;
 }
 
 /** Adds deltas up by key, in a stable order (the upserts then take their row locks in the same order). */

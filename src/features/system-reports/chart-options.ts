@@ -5,6 +5,12 @@ import type { ChartOption } from './EChart';
 /** yyyy-MM-dd → MM-dd (the axis has room for 30 of them). */
 export const shortDay = (day: string): string => day.slice(5);
 
+/** Day labels counted back from the last one: the newest day (today) always has its label. */
+const fromLastDay = (count: number, room = 10) => {
+  const step = Math.max(1, Math.ceil(count / room));
+  return (index: number) => (count - 1 - index) % step === 0;
+};
+
 const bytesAxis = { type: 'value' as const, axisLabel: { formatter: (v: number) => formatSize(v) } };
 const countAxis = { type: 'value' as const, minInterval: 1 };
 
@@ -17,7 +23,7 @@ export function transfersOption(days: readonly TransferDay[]): ChartOption {
     },
     legend: { top: 0 },
     grid: { left: 8, right: 8, top: 36, bottom: 8, containLabel: true },
-    xAxis: { type: 'category', data: days.map((d) => shortDay(d.day)) },
+    xAxis: { type: 'category', data: days.map((d) => shortDay(d.day)), axisLabel: { interval: fromLastDay(days.length) } },
     yAxis: [
       { ...countAxis, name: '次数' },
       { ...bytesAxis, name: '流量', splitLine: { show: false } },
@@ -39,10 +45,10 @@ export function quotaRingOption(used: number, quota: number): ChartOption {
       {
         type: 'pie',
         radius: ['58%', '80%'],
-        label: { show: true, position: 'center', formatter: () => (quota > 0 ? `${((used / quota) * 100).toFixed(1)}%` : formatSize(used)), fontSize: 20, fontWeight: 600 },
+        // One label in the middle (on the used part only: each part would draw its own).
         data: [
-          { name: '已用', value: used },
-          { name: '未用', value: Math.max(0, quota - used), itemStyle: { color: '#f0f0f0' } },
+          { name: '已用', value: used, label: { show: true, position: 'center', formatter: () => (quota > 0 ? `${((used / quota) * 100).toFixed(1)}%\n已用` : formatSize(used)), fontSize: 20, fontWeight: 600, lineHeight: 26 } },
+          { name: '未用', value: Math.max(0, quota - used), itemStyle: { color: '#f0f0f0' }, label: { show: false } },
         ],
       },
     ],
@@ -89,7 +95,7 @@ export function dailyOption<T extends { day: string }>(days: readonly T[], serie
     legend: { top: 0, type: 'scroll' },
     grid: { left: 8, right: 8, top: 36, bottom: days.length > 45 ? 40 : 8, containLabel: true },
     dataZoom: days.length > 45 ? [{ type: 'slider', height: 18, bottom: 6 }] : [],
-    xAxis: { type: 'category', data: days.map((d) => d.day) },
+    xAxis: { type: 'category', data: days.map((d) => d.day), axisLabel: { interval: fromLastDay(days.length, 7) } },
     yAxis: [...(anyCounts ? [{ ...countAxis, name: '次数' }] : []), ...(anyBytes ? [{ ...bytesAxis, name: '字节', splitLine: { show: !anyCounts } }] : [])],
     series: series.map((s) => ({
       name: s.name,
