@@ -8,6 +8,7 @@ import { installActionLog } from './http/action-hooks';
 import { installBodyEncodingGuard } from './http/body-encoding';
 import { installClientOps } from './http/client-ops';
 import { installErrorHandler } from './http/error-handler';
+import { installFairTurns } from './http/fair-turns';
 import { lazyValidators, type LazyValidators } from './http/lazy-validators';
 import { noResponseSchemas } from './http/no-response-schemas';
 import { installReadableRefusals } from './http/readable-refusals';
@@ -77,6 +78,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   });
   // 100 Continue only once a body is read; an answer given before the body's end stays readable.
   installReadableRefusals(app.server);
+  installFairTurns(app.server);
 
   const storage = await buildStorage({ config });
   let sealHeads = false;
