@@ -23,6 +23,7 @@ import { API } from '../../../common/api/paths';
 import { writeGeneratedFile } from '../../support/drive-server';
 import type { BenchModule, BenchRow } from '../lib/report';
 import { megabytesPerSecond, MIB } from '../lib/report';
+import { loadGoals } from '../lib/load-goals';
 import { startPg3, startSqlite1, type CpuSeconds, type LoadTopology } from '../lib/load-topologies';
 import { uploadAll, verifyDownloads, type UploadJob } from '../lib/load-uploads';
 import { createLoadUsers, openTopologyDb, type LoadUser } from '../lib/load-users';
@@ -259,7 +260,7 @@ async function runTopology(t: LoadTopology, dir: string, pacedRps: number): Prom
     failures.push(...[...up.failed, ...bad].map((f) => `${t.key} kill: ${f}`));
     rows.push({ phase: `kill -9 1 of ${t.serverCount} at ${Math.round(killedAt * 100)} %`, load, requests: up.requests, rate: `${megabytesPerSecond(up.bytes, up.ms).toFixed(0)} MB/s`, errors: failed, cost });
     loads.push(`kill ${load}`);
-    Object.assign(metrics, { killUploadFailedFiles: failed, killUploadMBps: r2(megabytesPerSecond(up.bytes, up.ms)) });
+    Object.assign(metrics, { killUploadFailedFiles: failed, killUploadMBps: r2(megabytesPerSecond(up.bytes, up.ms)), killUploadCpuSPer1k: r3(cost.total) });
   }
   metrics[`loadAvg${s}`] = loads.join('; ');
   return { rows, metrics, failures, saturatedRps: list.saturated.wrk.rps };
@@ -305,6 +306,8 @@ export const loadBenchmark: BenchModule = {
     const pgP99 = metrics.loadListP99MsPg3;
     if (typeof sqliteP99 === 'number' && typeof pgP99 === 'number') metrics.loadListP99RatioPg3 = r2(pgP99 / sqliteP99);
     metrics.loadCorrectnessFailures = failures.length;
+    // The issue's goals, each 'met' or 'not met: why', beside the figures.
+    Object.assign(metrics, loadGoals(metrics));
     if (failures.length) {
       // The table and the JSON still print (they are the evidence); the exit code says the run failed.
       console.error(`\n[load] ${failures.length} correctness check(s) failed:\n${failures.slice(0, 40).map((f) => `  - ${f}`).join('\n')}`);
