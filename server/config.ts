@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ClientVersion } from '../common/api/types';
 import { chunkSizeProblem, DEFAULT_CHUNK_SIZE } from '../common/transfer/chunk-policy';
 import { resolveAccountPolicy, type AccountPolicy } from './services/account-policy';
+import { PREPARED_STATEMENTS_PER_CONNECTION } from './db/pg-prepared';
 
 /**
  * Typed server configuration. `configFromEnv` reads the process environment (used by main.ts);
@@ -22,6 +23,8 @@ export interface ServerConfig {
   dbUrl: string | undefined;
   /** PG_POOL_SIZE: connections this process keeps to PostgreSQL (default 10; unused on SQLite). */
   dbPoolSize?: number;
+  /** PG_PREPARED_STATEMENTS: named prepared statements kept per PostgreSQL connection (default 100; 0 = none; db/pg-prepared.ts). */
+  dbPreparedStatements?: number;
   /** Prefix for user avatar URLs (spec §3: avatar is prefixed with the base URL). '' = same origin. */
   publicBaseUrl: string;
   /**
@@ -183,6 +186,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     staticDir: path.resolve(env.STATIC_DIR || './dist'),
     dbUrl: env.DB_URL || undefined,
     dbPoolSize: intFromEnv(env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE'),
+    dbPreparedStatements: intFromEnv(env.PG_PREPARED_STATEMENTS, PREPARED_STATEMENTS_PER_CONNECTION, 'PG_PREPARED_STATEMENTS'),
     publicBaseUrl: env.PUBLIC_BASE_URL || '',
     chunkSize: intFromEnv(env.CHUNK_SIZE, DEFAULTS.chunkSize, 'CHUNK_SIZE'),
     maxFileSize: intFromEnv(env.MAX_FILE_SIZE, DEFAULTS.maxFileSize, 'MAX_FILE_SIZE'),

@@ -8,6 +8,7 @@
  */
 import pg from 'pg';
 import { PostgresDialect, type Dialect } from 'kysely';
+import { PREPARED_STATEMENTS_PER_CONNECTION, withPreparedStatements } from './pg-prepared';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -30,6 +31,8 @@ const types = {
 export interface PostgresOptions {
   /** Connections in the pool (PG_POOL_SIZE; default 10). */
   max?: number;
+  /** Named prepared statements kept per connection (PG_PREPARED_STATEMENTS; 0 = none; db/pg-prepared.ts). */
+  preparedStatements?: number;
   /** Every transaction read-only (tools that must not write, such as audit:verify). */
   readOnly?: boolean;
 }
@@ -55,7 +58,7 @@ export function createPostgresPool(url: string, options: PostgresOptions = {}): 
 }
 
 export function createPostgresDialect(url: string, options: PostgresOptions = {}): Dialect {
-  return new PostgresDialect({ pool: createPostgresPool(url, options) });
+  return new PostgresDialect({ pool: withPreparedStatements(createPostgresPool(url, options), options.preparedStatements ?? PREPARED_STATEMENTS_PER_CONNECTION) });
 }
 
 /**

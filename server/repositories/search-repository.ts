@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { planEachTime } from '../db/pg-prepared';
 import type { FilesTable } from '../db/schema';
 
 /** Which entries a search may return. */
@@ -46,6 +47,7 @@ export class SearchRepository {
         return parts.length > 0 ? eb.or(parts) : eb.val(false);
       });
     if (after) q = q.where((eb) => eb(eb.refTuple('sort_key', 'id'), '>', eb.tuple(after.key, after.id)));
-    return q.orderBy('sort_key').orderBy('id').limit(limit);
+    // The keyword decides the plan on PostgreSQL (trigram index or not): never a generic plan (db/pg-prepared.ts).
+    return planEachTime(q.orderBy('sort_key').orderBy('id').limit(limit));
   }
 }

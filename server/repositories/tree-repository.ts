@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../db/database';
 import type { BlobsTable, Database, FilesTable, FileVersionsTable } from '../db/schema';
 import { ContentReplaceRefused, replaceContent, type ContentEditor } from './content-replacement';
 import { forUpdate, notBelowZero, sqliteOnly } from '../db/dialect';
+import { planEachTime } from '../db/pg-prepared';
 
 type Tx = Transaction<Database>;
 
@@ -66,7 +67,8 @@ export class TreeRepository {
       .where(sql<boolean>`trash_root_id = id`)
       .where('tenant_id', '=', tenantId);
     if (after) q = q.where((eb) => eb(eb.refTuple('deleted_at', 'id'), '<', eb.tuple(after.deletedAt, after.id)));
-    return q.orderBy('deleted_at', 'desc').orderBy('id', 'desc').limit(limit);
+    // Its generic plan on PostgreSQL walked every user's deleted entries (db/pg-prepared.ts).
+    return planEachTime(q.orderBy('deleted_at', 'desc').orderBy('id', 'desc').limit(limit));
   }
 
   /** Deleted roots of a user, all of them (empty the bin), or older than `before` for everybody. */

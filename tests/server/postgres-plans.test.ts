@@ -12,11 +12,16 @@
  *    Bitmap Index Scan), so only the range the page's filter names is read;
  *  - no Seq Scan of a big table (files, shares, file_messages, action_log);
  *  - a Sort, if any, sorts rows from that index range (the index scan is below it).
+ * Each also as a generic plan (the plan PostgreSQL may keep for a named prepared statement, whatever
+ * the values: server/db/pg-prepared.ts), unless the query is marked planEachTime (recycle bin and
+ * keyword search, whose generic plans read far more than their values' plans).
  * Keyword search (`name_key like '%…%'`) has no btree to seek: it reads the GIN trigram index on
  * name_key (files_name_trgm, migration 0086, PostgreSQL only) and sorts its matches.
  */
 import { type Kysely } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAN_EACH_TIME } from '../../server/db/pg-prepared';
 import type { Database } from '../../server/db/schema';
 import { ActionLogRepository } from '../../server/repositories/action-log-repository';
 import { FileRepository } from '../../server/repositories/file-repository';
@@ -38,14 +43,41 @@ interface PlanNode {
 let plans: PlanDatabase;
 let db: Kysely<Database>;
 
-async function explain(compiled: { sql: string; parameters: readonly unknown[] }): Promise<PlanNode> {
-  const { rows } = await db.executeQuery<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({
-    ...compiled,
-    sql: `explain (format json) ${compiled.sql}`,
-    query: { kind: 'RawNode', sqlFragments: [], parameters: [] } as never,
-    queryId: { queryId: 'explain' } as never,
-  });
+type Compiled = { sql: string; parameters: readonly unknown[] };
+type Explained = { 'QUERY PLAN': Array<{ Plan: PlanNode }> };
+const raw = (text: string, parameters: readonly unknown[] = []) => ({
+  sql: text,
+  parameters,
+  query: { kind: 'RawNode', sqlFragments: [], parameters: [] } as never,
+  queryId: { queryId: 'explain' } as never,
+});
+
+/** The plan PostgreSQL makes for these values (a custom plan, as for an unnamed statement). */
+async function explain(compiled: Compiled): Promise<PlanNode> {
+  const { rows } = await db.executeQuery<Explained>(raw(`explain (format json) ${compiled.sql}`, compiled.parameters));
   return rows[0]!['QUERY PLAN'][0]!.Plan;
+}
+
+/**
+ * The generic plan of the query as a named prepared statement (server/db/pg-prepared.ts), which
+ * PostgreSQL may keep for every later execution whatever the values (plan_cache_mode auto chooses it
+ * once it costs no more than the custom plans; force_generic_plan shows it).
+ */
+async function explainGeneric(compiled: Compiled): Promise<PlanNode> {
+  return db.connection().execute(async (conn) => {
+    await conn.executeQuery(raw('set plan_cache_mode = force_generic_plan'));
+    await conn.executeQuery(raw(`prepare plan_probe as ${compiled.sql}`));
+    try {
+      // EXECUTE's arguments are written as literals (a utility statement takes no bound parameters);
+      // force_generic_plan ignores their values anyway.
+      const args = compiled.parameters.map((v) => (v === null ? 'null' : typeof v === 'number' ? String(v) : pg.escapeLiteral(String(v)))).join(', ');
+      const { rows } = await conn.executeQuery<Explained>(raw(`explain (format json) execute plan_probe${args ? `(${args})` : ''}`));
+      return rows[0]!['QUERY PLAN'][0]!.Plan;
+    } finally {
+      await conn.executeQuery(raw('deallocate plan_probe'));
+      await conn.executeQuery(raw('reset plan_cache_mode'));
+    }
+  });
 }
 
 const nodesOf = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodesOf)];
@@ -54,10 +86,15 @@ const readsIndex = (n: PlanNode, index: string) => INDEX_READS.has(n['Node Type'
 const brief = (n: PlanNode): string =>
   `${n['Node Type']}${n['Index Name'] ? ` ${n['Index Name']}` : n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}${n.Plans ? ` (${n.Plans.map(brief).join(', ')})` : ''}`;
 
-/** PostgreSQL's rule for a page query (see the header). */
-async function expectPageReads(index: string, compiled: { sql: string; parameters: readonly unknown[] }): Promise<void> {
-  const root = await explain(compiled);
-  const shown = brief(root);
+/** PostgreSQL's rule for a page query (see the header), for the values' plan and the generic one. */
+async function expectPageReads(index: string, compiled: Compiled): Promise<void> {
+  await expectPlanReads(index, await explain(compiled), 'custom plan');
+  // A query marked planEachTime never runs as a named statement, so never with a generic plan.
+  if (!compiled.sql.endsWith(PLAN_EACH_TIME)) await expectPlanReads(index, await explainGeneric(compiled), 'generic plan');
+}
+
+async function expectPlanReads(index: string, root: PlanNode, kind: string): Promise<void> {
+  const shown = `${kind}: ${brief(root)}`;
   const nodes = nodesOf(root);
   expect(nodes.some((n) => readsIndex(n, index)), `reads ${index} with an index condition: ${shown}`).toBe(true);
   const seqScans = nodes.filter((n) => n['Node Type'] === 'Seq Scan' && BIG_TABLES.includes(n['Relation Name'] as BigTable));

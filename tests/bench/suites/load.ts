@@ -40,6 +40,8 @@ const FOLDERS_PER_USER = 10;
 const KILL_AT_FRACTION = 0.3;
 const UPLOAD_TIMEOUT_MS = 15 * 60_000;
 const TOPOLOGIES = (process.env.BENCH_LOAD_TOPOLOGIES ?? 'sqlite1,pg3').split(',').map((s) => s.trim());
+/** BENCH_LOAD_LIST_ONLY=1: the list phases only (a quick measure of a request's cost); the upload phases are skipped. */
+const LIST_ONLY = process.env.BENCH_LOAD_LIST_ONLY === '1';
 /** BENCH_LOAD_KILL_RESTART=0: the killed process stays down (startCluster restarts it by default). */
 const KILL_RESTART = process.env.BENCH_LOAD_KILL_RESTART !== '0';
 
@@ -140,7 +142,7 @@ async function runTopology(t: LoadTopology, dir: string, pacedRps: number): Prom
   const metrics: Record<string, number | string> = {};
   const failures: string[] = [];
   const loads: string[] = [];
-  const userCount = Math.max(CONNECTIONS, UPLOAD_USERS + SAME_USERS + (t.serverCount > 1 ? KILL_USERS : 0));
+  const userCount = LIST_ONLY ? CONNECTIONS : Math.max(CONNECTIONS, UPLOAD_USERS + SAME_USERS + (t.serverCount > 1 ? KILL_USERS : 0));
   progress(`${t.key}: ${userCount} users, logged in with ${FOLDERS_PER_USER} folders each`);
   const users = await createLoadUsers({ url: t.url, dataDir: t.dataDir, dbUrl: t.dbUrl, count: userCount, folders: FOLDERS_PER_USER });
 
@@ -164,6 +166,11 @@ async function runTopology(t: LoadTopology, dir: string, pacedRps: number): Prom
     [`loadListErrors${s}`]: list.saturated.wrk.errors + list.paced.wrk.errors,
     [`loadListCpuSPer1k${s}`]: r3(list.saturated.cost.total),
   });
+
+  if (LIST_ONLY) {
+    metrics[`loadAvg${s}`] = loads.join('; ');
+    return { rows, metrics, failures, saturatedRps: list.saturated.wrk.rps };
+  }
 
   // 2. distinct files
   progress(`${t.key}: ${UPLOAD_USERS} users upload distinct files`);
