@@ -98,7 +98,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const sharing = buildSharing({ ...base, files, tenants: tenants.service, notices: notices.events, actionLogs: audit.actionLogs, locks });
   const uploads = await buildUploads({ ...base, storage, files, users: accounts.users, notices, exchange: sharing.exchange, locks });
   const sync = buildSync({ db, files, checks: uploads.checks, tenants: tenants.service });
-  const organisation = buildOrganisation({ ...base, bus: cluster.bus, users: accounts.users, sessions: accounts.sessions, spaces: files.repos.spaces });
+  const organisation = buildOrganisation({ ...base, bus: cluster.bus, users: accounts.users, sessions: accounts.sessions, spaces: files.repos.spaces, quotaChoices: (t) => tenants.dicts.quotaChoices(t) });
   const clientOps = new ClientOpRepository(db);
   const sweeper = buildSweeper({ log: app.log, accounts, files, uploads, audit, notices, sharing, clientOps });
   app.decorate('sweeper', sweeper);

@@ -19,6 +19,8 @@ export interface TenantAlias {
   logo: string;
   /** URL of the login page's background picture, or '' (the default gradient). */
   loginBackground: string;
+  /** getAlias only: the tenant's help line (static data `customerTelephone`, '' when off). */
+  customerTelephone?: string;
 }
 
 /** The admin switches of spec §7 (form-encoded POSTs), as the tenant has them. */

@@ -13,6 +13,11 @@ export interface SystemConfig {
   brandName: string;
   /** URL of the tenant's login background picture (POST /api/tenant/update), or '' for the default. */
   loginBackground?: string;
+  /**
+   * Ours: the tenant's help line, the `customerTelephone` static-data entry ('' when turned off),
+   * shown where people look for help before and after login (login page, 404, 个人中心).
+   */
+  customerTelephone?: string;
 }
 
 export interface TenantConfig {

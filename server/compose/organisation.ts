@@ -12,6 +12,7 @@ import { OrgService } from '../services/org-service';
 import { UserAdminService } from '../services/user-admin-service';
 import { UserImportService } from '../services/user-import-service';
 import type { EventBus } from '../services/cluster/ports';
+import type { QuotaChoice } from '../../common/org/quota';
 import type { Base, Routed } from './base';
 
 /** The bus topic of an organisation change (payload `{ t: tenantId }`): every process drops its cached tree. */
@@ -22,10 +23,12 @@ export interface OrganisationDeps extends Base {
   users: UserRepository;
   sessions: SessionRepository;
   spaces: SpaceRepository;
+  /** The tenant's `quota` static-data list: what add, edit and import accept. */
+  quotaChoices: (tenantId: string) => Promise<QuotaChoice[]>;
 }
 
 /** The organisation (issue 14): departments, the org tree, user administration and import. */
-export function buildOrganisation({ db, config, log, bus, users, sessions, spaces }: OrganisationDeps): Routed {
+export function buildOrganisation({ db, config, log, bus, users, sessions, spaces, quotaChoices }: OrganisationDeps): Routed {
   const departmentRepo = new DepartmentRepository(db);
   const people = new OrgUserRepository(db);
   const announce = (tenantId: string) => bus.publish(ORG_CHANGED, { t: tenantId }).catch((err: unknown) => log.error({ err }, 'organisation change not announced'));
@@ -43,8 +46,8 @@ export function buildOrganisation({ db, config, log, bus, users, sessions, space
     spaces,
     publicBaseUrl: config.publicBaseUrl,
   });
-  const userAdmin = new UserAdminService({ db, users, people, departments: departmentRepo, sessions, orgChanged: changed });
-  const userImport = new UserImportService(db, departmentRepo, changed);
+  const userAdmin = new UserAdminService({ db, users, people, departments: departmentRepo, sessions, orgChanged: changed, quotaChoices });
+  const userImport = new UserImportService(db, departmentRepo, changed, quotaChoices);
   return {
     routes(app: FastifyInstance) {
       registerOrgRoutes(app, org, departments);

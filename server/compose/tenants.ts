@@ -15,6 +15,8 @@ export interface Tenants extends Routed {
   service: TenantService;
   /** The system config (brand, logo) every client reads first; also drawn into a link's page. */
   config: ConfigService;
+  /** Dictionaries and static data (the `quota` list the account checks follow). */
+  dicts: DictService;
 }
 
 export interface TenantsDeps extends Omit<Base, 'log'> {
@@ -28,7 +30,8 @@ export async function buildTenants({ db, config, blobs, passwordExpiryDays }: Te
   const tenants = new TenantRepository(db);
   const tenantConfig = new TenantConfigRepository(db);
   const dicts = new DictService(tenantConfig);
-  const service = new TenantService(tenants, tenantConfig, blobs);
+  const helpLine = async (tenantId: string) => (await dicts.staticData(tenantId, ['customerTelephone'])).customerTelephone?.[0]?.value ?? '';
+  const service = new TenantService(tenants, tenantConfig, blobs, helpLine);
   await service.init();
   const configService = new ConfigService({
     tenants,
@@ -36,10 +39,12 @@ export async function buildTenants({ db, config, blobs, passwordExpiryDays }: Te
     passwordExpiryDays,
     desktopRelease: config.desktopRelease,
     disabledModules: (tenantId) => dicts.disabledModules(tenantId),
+    customerTelephone: helpLine,
   });
   return {
     service,
     config: configService,
+    dicts,
     routes(app: FastifyInstance) {
       registerConfigRoutes(app, configService);
       registerTenantRoutes(app, service);

@@ -132,6 +132,8 @@ export interface ConfigServiceDeps {
   desktopRelease: ClientVersion | undefined;
   /** Menu item codes the tenant turned off (dictionary group module-switch). */
   disabledModules?: (tenantId: string) => Promise<ReadonlySet<string>>;
+  /** The tenant's help line (static data `customerTelephone`; '' when off). */
+  customerTelephone?: (tenantId: string) => Promise<string>;
 }
 
 export class ConfigService {
@@ -148,7 +150,8 @@ export class ConfigService {
 
   async systemConfig(caller: Caller | null): Promise<SystemConfig> {
     const tenant = await this.tenantFor(caller);
-    return { brandName: tenant.brand_name, logo: logoUrlOf(tenant), loginBackground: backgroundUrlOf(tenant) };
+    const customerTelephone = this.deps.customerTelephone ? await this.deps.customerTelephone(tenant.id) : '';
+    return { brandName: tenant.brand_name, logo: logoUrlOf(tenant), loginBackground: backgroundUrlOf(tenant), customerTelephone };
   }
 
   /** The logo of a tenant (the default tenant when the id is unknown or absent): the generated SVG or an uploaded WebP. */

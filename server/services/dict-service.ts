@@ -1,4 +1,5 @@
-import { DEFAULT_DICTIONARIES, STATIC_DATA_NAMES } from '../../common/api/dictionaries';
+import { DEFAULT_DICTIONARIES, DICT_GROUP, STATIC_DATA_NAMES } from '../../common/api/dictionaries';
+import { quotaBytesOf, quotaChoicesOf, type QuotaChoice } from '../../common/org/quota';
 import { ERRORS } from '../../common/api/errors';
 import type { DictItemUpdateRequest } from '../../common/api/endpoints/dictionaries';
 import type { DictGroup, DictItem, StaticData } from '../../common/api/tenant';
@@ -54,6 +55,8 @@ export class DictService {
     );
     actionLog.record({ action: 'tenant.dictChange', targets: [target('setting', `${group.code}/${item.code}`, `${group.name}：${item.label}`)], detail: changed });
     if (next.label === '' || next.label.length > LABEL_MAX || next.value.length > VALUE_MAX) throw new AppError(ERRORS.VALIDATION, '名称不能为空且不超过 64 个字符，值不超过 256 个字符');
+    // A quota entry's value is what accounts get: whole bytes, or the list would offer what the server refuses.
+    if (group.code === DICT_GROUP.quota && quotaBytesOf(next.value) === null) throw new AppError(ERRORS.VALIDATION, '配额的值须为正整数字节数（不超过 1PB）');
     await this.repo.upsertDictItem({
       tenant_id: caller.tenantId,
       group_code: group.code,
@@ -73,6 +76,11 @@ export class DictService {
     if (unknown !== undefined) throw new AppError(ERRORS.VALIDATION, `未知的静态数据：${unknown}`);
     const groups = await this.groups(tenantId, names);
     return Object.fromEntries(groups.map((g) => [g.code, g.items.filter((i) => i.enabled)]));
+  }
+
+  /** The tenant's `quota` list as choices (enabled entries with a valid value): what add, edit and import accept. */
+  async quotaChoices(tenantId: string): Promise<QuotaChoice[]> {
+    return quotaChoicesOf((await this.group(tenantId, DICT_GROUP.quota)).items);
   }
 
   /** Menu item codes the tenant turned off in the module-switch group. */

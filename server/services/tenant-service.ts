@@ -48,6 +48,8 @@ export class TenantService {
     private readonly tenants: TenantRepository,
     private readonly config: TenantConfigRepository,
     private readonly blobs: BlobStore,
+    /** The tenant's help line (static data `customerTelephone`, '' when off), shown on its login page. */
+    private readonly helpLine: (tenantId: string) => Promise<string> = async () => '',
   ) {}
 
   /** At start: a platform admin exists (common/api/tenant.ts says who). */
@@ -68,7 +70,7 @@ export class TenantService {
   async alias(idOrAlias: string | undefined): Promise<TenantAlias> {
     const tenant = (idOrAlias ? await this.tenants.findByIdOrAlias(idOrAlias) : undefined) ?? (await this.tenants.findDefault());
     if (!tenant) throw new AppError(ERRORS.TENANT_NOT_FOUND);
-    return this.aliasOf(tenant);
+    return { ...this.aliasOf(tenant), customerTelephone: await this.helpLine(tenant.id) };
   }
 
   private aliasOf(t: TenantsTable): TenantAlias {

@@ -11,7 +11,7 @@ import type { HandOverFilesResponse, UserListResponse, UserRow } from '../../com
 import { ROLES } from '../../common/api/types';
 import { decryptPassword } from '../../common/crypto/password-cipher';
 import { accountKey, accountProblem, nicknameProblem, phoneProblem } from '../../common/org/account';
-import { quotaAllowed } from '../../common/org/quota';
+import { quotaAllowed, type QuotaChoice } from '../../common/org/quota';
 import { validateNewPassword } from '../../common/validation/password';
 import { isUniqueViolation, type Db } from '../db/database';
 import type { UsersTable } from '../db/schema';
@@ -66,6 +66,8 @@ export interface UserAdminServiceDeps {
   sessions: SessionRepository;
   /** Who is in which department (or a manager's name) changed: the cached tree is dropped. */
   orgChanged?: (tenantId: string) => Promise<void>;
+  /** The tenant's `quota` static-data list (DictService.quotaChoices): what add and edit accept. */
+  quotaChoices: (tenantId: string) => Promise<readonly QuotaChoice[]>;
 }
 
 /**
@@ -112,8 +114,9 @@ export class UserAdminService {
     const phoneBroken = phoneProblem(req.phone);
     if (phoneBroken) throw new AppError(ERRORS.PHONE_INVALID, phoneBroken);
     if (!ROLES.some((r) => r.code === req.role)) throw new AppError(ERRORS.VALIDATION);
-    // An account keeps a quota from before the list (or the server default) until it is changed.
-    if (!quotaAllowed(req.quota) && !(existing && Number(existing.quota) === req.quota)) throw new AppError(ERRORS.QUOTA_NOT_ALLOWED);
+    // The tenant's `quota` list decides; an account keeps a quota from before the list (or the server
+    // default, or an entry since turned off) until it is changed.
+    if (!quotaAllowed(req.quota, await this.deps.quotaChoices(caller.tenantId)) && !(existing && Number(existing.quota) === req.quota)) throw new AppError(ERRORS.QUOTA_NOT_ALLOWED);
     if (!(await this.deps.departments.find(caller.tenantId, req.departmentId))) throw new AppError(ERRORS.DEPT_NOT_FOUND);
     const website = req.website.trim();
     const phone = req.phone.trim();

@@ -10,7 +10,7 @@ import {
   type ImportRow,
 } from '../../common/api/org-types';
 import { decryptPassword } from '../../common/crypto/password-cipher';
-import { QUOTA_CHOICES } from '../../common/org/quota';
+import { defaultQuotaOf, QUOTA_CHOICES, type QuotaChoice } from '../../common/org/quota';
 import { validateNewPassword } from '../../common/validation/password';
 import type { Db } from '../db/database';
 import type { DepartmentsTable, UsersTable } from '../db/schema';
@@ -45,21 +45,23 @@ export class UserImportService {
     private readonly departments: DepartmentRepository,
     /** Imported people change the tree's head counts: the cached tree is dropped. */
     private readonly orgChanged: (tenantId: string) => Promise<void> = async () => undefined,
+    /** The tenant's `quota` static-data list (DictService.quotaChoices). */
+    private readonly quotaChoices: (tenantId: string) => Promise<QuotaChoice[]> = async () => [...QUOTA_CHOICES],
   ) {
     this.repo = new UserImportRepository(db);
   }
 
-  private static async context(rows: SheetRow[], depts: DepartmentsTable[], taken: (keys: string[], phones: string[]) => Promise<Taken>): Promise<ImportContext> {
+  private static async context(rows: SheetRow[], depts: DepartmentsTable[], taken: (keys: string[], phones: string[]) => Promise<Taken>, quotaChoices: readonly QuotaChoice[]): Promise<ImportContext> {
     const keys = [...new Set(rows.map((r) => r.cells['账号'].trim().toLowerCase()).filter(Boolean))];
     const phones = [...new Set(rows.map((r) => r.cells['手机号'].replace(/[\s-]/g, '')).filter(Boolean))];
     const t = await taken(keys, phones);
-    return { departments: departmentPaths(depts), takenAccounts: t.accounts, takenPhones: t.phones };
+    return { departments: departmentPaths(depts), takenAccounts: t.accounts, takenPhones: t.phones, quotaChoices };
   }
 
   async preview(caller: Caller, fileName: string, file: Buffer, now = Date.now()): Promise<ImportPreview> {
     await this.departments.ensureUnassigned(caller.tenantId);
     const rows = await readSheet(file);
-    const ctx = await UserImportService.context(rows, await this.departments.all(caller.tenantId), (k, p) => this.repo.takenNow(caller.tenantId, k, p));
+    const ctx = await UserImportService.context(rows, await this.departments.all(caller.tenantId), (k, p) => this.repo.takenNow(caller.tenantId, k, p), await this.quotaChoices(caller.tenantId));
     const { judged } = judgeRows(rows, ctx);
     const batchId = newId();
     const name = fileName.slice(0, 200) || '导入文件';
@@ -84,9 +86,10 @@ export class UserImportService {
     const previewed = JSON.parse(batch.rows) as ImportRow[];
     let final: ImportRow[] = previewed;
     try {
+      const quotaChoices = await this.quotaChoices(caller.tenantId);
       const imported = await this.repo.importInTransaction(caller.tenantId, batch.id, async (current) => {
         const candidates = previewed.filter((r) => r.ok).map(rowToSheet);
-        const ctx = await UserImportService.context(candidates, await current.departments(), current.taken);
+        const ctx = await UserImportService.context(candidates, await current.departments(), current.taken, quotaChoices);
         const { judged, accounts } = judgeRows(candidates, ctx);
         const again = new Map(judged.map((r) => [r.row, r]));
         final = previewed.map((r) => again.get(r.row) ?? r);
@@ -132,13 +135,14 @@ export class UserImportService {
       return names.join('/');
     };
     const col = (c: ImportColumn) => IMPORT_COLUMNS.indexOf(c);
+    const quotas = await this.quotaChoices(caller.tenantId);
     const rules: string[][] = [
       ['账号', '必填。2-32位字母、数字、下划线、点或中划线，同一企业内不区分大小写且不能重复'],
       ['昵称', '必填。最多32个字符'],
       ['手机号', '选填。11位手机号码，不能与其他账号重复'],
       ['部门', '选填。部门路径，各级用“/”分隔，如：研发部/前端组；留空为“未分配”'],
       ['角色', '选填。管理员 或 普通用户，留空为普通用户'],
-      ['配额', `选填。可选：${QUOTA_CHOICES.map((q) => q.label).join('、')}，留空为10GB`],
+      ['配额', `选填。可选：${quotas.map((q) => q.label).join('、')}，留空为${defaultQuotaOf(quotas).label}`],
       ['外网登录', '选填。是 或 否，留空为否'],
       ['初始密码', '导入时在页面上统一设置，用户首次登录须修改'],
       ['', ''],
@@ -152,7 +156,7 @@ export class UserImportService {
         rows: [],
         widths: [18, 14, 16, 24, 10, 10, 10],
         textColumns: [col('账号'), col('手机号')],
-        choices: { [col('角色')]: ['管理员', '普通用户'], [col('配额')]: QUOTA_CHOICES.map((q) => q.label), [col('外网登录')]: ['是', '否'] },
+        choices: { [col('角色')]: ['管理员', '普通用户'], [col('配额')]: quotas.map((q) => q.label), [col('外网登录')]: ['是', '否'] },
       },
       { name: '填写说明', header: ['列', '说明'], rows: rules, widths: [30, 80] },
     ]);

@@ -1,7 +1,7 @@
 import type { ImportRow } from '../../../common/api/org-types';
 import type { RoleCode } from '../../../common/api/types';
 import { accountKey, accountProblem, nicknameProblem, normalizeDepartmentName, phoneProblem } from '../../../common/org/account';
-import { DEFAULT_QUOTA_CHOICE, parseQuotaLabel, QUOTA_CHOICES } from '../../../common/org/quota';
+import { defaultQuotaOf, parseQuotaLabel, type QuotaChoice } from '../../../common/org/quota';
 import type { DepartmentsTable } from '../../db/schema';
 import type { CheckedProfile } from '../account-profile';
 import type { SheetRow } from './sheet-io';
@@ -12,6 +12,8 @@ export interface ImportContext {
   departments: Map<string, string>;
   takenAccounts: Set<string>;
   takenPhones: Set<string>;
+  /** The tenant's `quota` static-data list (the 配额 column's choices). */
+  quotaChoices: readonly QuotaChoice[];
 }
 
 const ROLE_WORDS: Record<string, RoleCode> = { '': 'member', 管理员: 'admin', admin: 'admin', 普通用户: 'member', 成员: 'member', member: 'member' };
@@ -77,8 +79,8 @@ export function judgeRows(rows: SheetRow[], ctx: ImportContext): { judged: Impor
     const role = ROLE_WORDS[cells['角色'].toLowerCase()];
     if (!role) reasons.push('角色只能是“管理员”或“普通用户”');
 
-    const quota = cells['配额'] ? parseQuotaLabel(cells['配额']) : DEFAULT_QUOTA_CHOICE.bytes;
-    if (quota === null) reasons.push(`配额不在可选范围内（可选：${QUOTA_CHOICES.map((q) => q.label).join('、')}）`);
+    const quota = cells['配额'] ? parseQuotaLabel(cells['配额'], ctx.quotaChoices) : defaultQuotaOf(ctx.quotaChoices).bytes;
+    if (quota === null) reasons.push(`配额不在可选范围内（可选：${ctx.quotaChoices.map((q) => q.label).join('、')}）`);
 
     const outer = cells['外网登录'].toLowerCase();
     if (!YES.has(outer) && !NO.has(outer)) reasons.push('外网登录只能填“是”或“否”');

@@ -5,6 +5,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useLocation, useParams, useSearch } from 'wouter';
 import type { LoginResult } from '../../../common/api/types';
 import { BrandMark } from '../../components/BrandMark';
+import { HelpLine } from '../../components/HelpLine';
 import { beginLogin } from '../../lib/data/session';
 import { systemConfigAtom } from '../../lib/system-config';
 import { isBoolean, useStoredState } from '../../lib/use-stored-state';
@@ -79,7 +80,7 @@ const DEFAULT_BACKGROUND = 'linear-gradient(135deg, #e6f4ff 0%, #f5f5f5 100%)';
  * The tenant's login background (POST /api/tenant/update): /login shows the default tenant's (from
  * the system config), /login/{id} that tenant's (by id or alias); none set → the default gradient.
  */
-function useLoginBackground(tenant: string | undefined): string {
+function useLoginBackground(tenant: string | undefined): { background: string; helpLine: string | undefined } {
   const config = useAtomValue(systemConfigAtom);
   const alias = useQuery({
     queryKey: ['public', 'tenantAlias', tenant ?? ''],
@@ -87,13 +88,15 @@ function useLoginBackground(tenant: string | undefined): string {
     enabled: Boolean(tenant),
   });
   const url = tenant ? alias.data?.loginBackground : config.loginBackground;
-  return url ? `center / cover no-repeat url("${url}"), ${DEFAULT_BACKGROUND}` : DEFAULT_BACKGROUND;
+  // That tenant's help line on its own login page ('' until known: never the default tenant's).
+  const helpLine = tenant ? (alias.data?.customerTelephone ?? '') : undefined;
+  return { background: url ? `center / cover no-repeat url("${url}"), ${DEFAULT_BACKGROUND}` : DEFAULT_BACKGROUND, helpLine };
 }
 
 export function LoginPage() {
   const [, navigate] = useLocation();
   const params = useParams<{ id?: string }>();
-  const background = useLoginBackground(params.id);
+  const { background, helpLine } = useLoginBackground(params.id);
   const search = useSearch();
   const { token } = theme.useToken();
   const [method, setMethod] = useState<LoginMethod>('password');
@@ -159,6 +162,7 @@ export function LoginPage() {
             </div>
           </>
         )}
+        <HelpLine style={{ marginTop: 16 }} phone={helpLine} />
       </main>
     </div>
   );

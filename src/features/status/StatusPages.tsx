@@ -4,6 +4,7 @@ import { useLocation } from 'wouter';
 import { BrandMark } from '../../components/BrandMark';
 import { UnderConstruction } from '../../components/UnderConstruction';
 import { StatusResult } from '../../components/StatusResult';
+import { HelpLine } from '../../components/HelpLine';
 import { savedAccount } from '../../lib/data/account';
 import { lastLinkPage } from '../../lib/link-return';
 
@@ -29,6 +30,7 @@ export function NotFoundPage() {
   return (
     <FullPage>
       <StatusResult status="404" title="404" subTitle="抱歉，您访问的页面不存在。" extra={<HomeButton />} data-testid="not-found" />
+      <HelpLine />
     </FullPage>
   );
 }

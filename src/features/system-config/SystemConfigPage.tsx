@@ -85,6 +85,9 @@ export function SystemConfigPage() {
       void client.invalidateQueries({ queryKey: DICT_KEY });
       void client.invalidateQueries({ queryKey: QUERY_KEYS.systemConfig });
       void client.invalidateQueries({ queryKey: QUERY_KEYS.menu });
+      // The static data lists and the module switch other pages read (src/lib/data/static-data.ts).
+      void client.invalidateQueries({ queryKey: ['account', 'staticData'] });
+      void client.invalidateQueries({ queryKey: ['account', 'dict'] });
     } catch {
       // the API client has shown the reason
     } finally {
@@ -94,6 +97,7 @@ export function SystemConfigPage() {
 
   const modules = dicts.data?.find((g) => g.code === 'module-switch');
   const phone = dicts.data?.find((g) => g.code === 'customerTelephone')?.items[0];
+  const quotas = dicts.data?.find((g) => g.code === 'quota');
   const disabled = !online || busy;
 
   return (
@@ -156,6 +160,17 @@ export function SystemConfigPage() {
             <Space key={m.code}>
               <Switch checked={m.enabled} disabled={disabled} onChange={(on) => change(() => updateDictItem({ group: 'module-switch', code: m.code, enabled: on }), `${m.label}已${on ? '开启' : '关闭'}`)} data-testid={`module-${m.code}`} />
               <span>{m.label}</span>
+            </Space>
+          ))}
+        </Space>
+      </Card>
+      <Card title="空间配额" loading={!quotas}>
+        <Typography.Paragraph type="secondary">新增、编辑和批量导入用户时只能选择已开启的配额；已有用户的配额不受影响。</Typography.Paragraph>
+        <Space wrap size={[24, 12]}>
+          {quotas?.items.map((q) => (
+            <Space key={q.code}>
+              <Switch checked={q.enabled} disabled={disabled} onChange={(on) => change(() => updateDictItem({ group: 'quota', code: q.code, enabled: on }), `配额 ${q.label} 已${on ? '开启' : '关闭'}`)} data-testid={`quota-${q.code}`} />
+              <span>{q.label}</span>
             </Space>
           ))}
         </Space>

@@ -7,11 +7,12 @@ import type { AccountProfile } from '../../../common/api/endpoints/user-admin';
 import { ROLES, type UserRow } from '../../../common/api/types';
 import { encryptPassword } from '../../../common/crypto/password-cipher';
 import { accountProblem, nicknameProblem, phoneProblem } from '../../../common/org/account';
-import { DEFAULT_QUOTA_CHOICE, QUOTA_CHOICES, quotaLabel } from '../../../common/org/quota';
+import { quotaLabel } from '../../../common/org/quota';
 import { departmentPath } from '../../../common/org/tree';
 import { validateNewPassword } from '../../../common/validation/password';
 import { OnlineOnly } from '../../components/OnlineOnly';
 import { ORG_KEYS, useOrgTree } from '../../lib/data/org';
+import { useQuotaChoices } from '../../lib/data/static-data';
 import { useFeedback } from '../../lib/feedback/feedback';
 import { USERS_KEY } from './use-user-pages';
 import { addUser, editUser, getUser } from './users-api';
@@ -50,20 +51,22 @@ export function UserFormPage() {
     if (!index) return [];
     return [...index.byId.values()].map((d) => ({ value: d.id, label: departmentPath(index, d.id) })).sort((a, b) => a.label.localeCompare(b.label, 'zh'));
   }, [tree.index]);
+  // The tenant's `quota` list; an account's quota from before it (or an entry since turned off) stays offered as 当前.
+  const quotas = useQuotaChoices();
   const quotaOptions = useMemo(() => {
-    const options = QUOTA_CHOICES.map((q) => ({ value: q.bytes, label: q.label }));
-    if (user && !options.some((o) => o.value === user.quota)) options.unshift({ value: user.quota, label: `${quotaLabel(user.quota)}（当前）` });
+    const options = quotas.choices.map((q) => ({ value: q.bytes, label: q.label }));
+    if (user && !options.some((o) => o.value === user.quota)) options.unshift({ value: user.quota, label: `${quotaLabel(user.quota, quotas.choices)}（当前）` });
     return options;
-  }, [user]);
+  }, [user, quotas.choices]);
 
   const back = <Button onClick={() => navigate('/main/system/user/list')}>返回用户列表</Button>;
   if (editing && id === null) return <Result data-testid="user-edit" status="info" title="请从用户列表选择要编辑的用户" extra={back} />;
-  if (id !== null && existing.isPending) return <Spin style={{ margin: 48 }} />;
+  if ((id !== null && existing.isPending) || quotas.isPending) return <Spin style={{ margin: 48 }} />;
   if (id !== null && !user) return <Result data-testid="user-edit" status="404" title="用户不存在" extra={back} />;
   const unassigned = tree.data?.departments.find((d) => d.unassigned)?.id;
   const initial: Partial<Values> = user
     ? { website: user.website, nickName: user.nickName, phone: user.phone, departmentId: user.departmentId, role: user.role, quota: user.quota, outerLogin: user.outerLogin }
-    : { role: 'member', quota: DEFAULT_QUOTA_CHOICE.bytes, outerLogin: false, phone: '', departmentId: params.get('departmentId') ?? unassigned };
+    : { role: 'member', quota: quotas.defaultChoice?.bytes, outerLogin: false, phone: '', departmentId: params.get('departmentId') ?? unassigned };
 
   async function save(values: Values) {
     setSaving(true);
@@ -125,7 +128,12 @@ export function UserFormPage() {
         <Form.Item name="role" label="角色">
           <Select options={ROLES.map((r) => ({ value: r.code, label: r.name }))} />
         </Form.Item>
-        <Form.Item name="quota" label="空间配额">
+        <Form.Item
+          name="quota"
+          label="空间配额"
+          rules={[{ required: true, message: '请选择空间配额' }]}
+          extra={quotas.isError ? '配额选项加载失败，请稍后重试' : quotas.choices.length === 0 ? '没有可选的配额，请先在 系统配置 → 空间配额 中启用' : undefined}
+        >
           <Select options={quotaOptions} data-testid="user-form-quota" />
         </Form.Item>
         <Form.Item name="outerLogin" label="外网登录" valuePropName="checked">

@@ -1,5 +1,6 @@
 import { Card, Descriptions, Progress, Skeleton, Typography } from 'antd';
 import { formatSize } from '../../../common/format/size';
+import { HelpLine } from '../../components/HelpLine';
 import { LoadFailed } from './LoadFailed';
 import { AvatarEditor, NicknameEditor, useProfileSaved } from './ProfileEditor';
 import { maskPhone, quotaPercent, useUserDetails } from './use-user-details';
@@ -35,6 +36,7 @@ export function UserInfoPage() {
           </Descriptions.Item>
         </Descriptions>
       </div>
+      <HelpLine style={{ marginTop: 16, textAlign: 'left' }} />
     </Card>
   );
 }

@@ -20,14 +20,28 @@ export const NOTICE_KEYS = {
 
 export const EMPTY_COUNTS: UnreadCounts = { file: 0, system: 0, systemParts: { tenantNotices: 0, platformNotices: 0 } };
 
-/** Counts never toast: a badge shows what it last knew. */
+/** Counts never toast: a badge shows what it last knew. Both in one call: the stream's catch-up after a gap. */
 export function fetchCounts(signal?: AbortSignal): Promise<UnreadCounts> {
   return api.call(NOTICES.unreadCount, undefined, { signal, onError: () => undefined });
 }
 
-/** Both unread counts (header and sidebar badges); the stream pushes changes into this query. */
+/**
+ * The badge's counts as spec §3 and §7 put them: the file messages' own call and the system
+ * messages' call, whose count is the sum of two counts (the tenant's notices and the platform's),
+ * added here from its parts.
+ */
+export async function fetchBadgeCounts(signal?: AbortSignal): Promise<UnreadCounts> {
+  const quiet = { signal, onError: () => undefined };
+  const [file, system] = await Promise.all([api.call(NOTICES.fileMsgUnreadNum, undefined, quiet), api.call(NOTICES.sysMsgUnreadNum, undefined, quiet)]);
+  return { file: file.count, system: system.tenantNotices + system.platformNotices, systemParts: { tenantNotices: system.tenantNotices, platformNotices: system.platformNotices } };
+}
+
+/**
+ * Both unread counts (header and sidebar badges); the stream pushes changes into this query. Offline
+ * the last answer stays (persisted with the account's data) and nothing waits on the network.
+ */
 export function useUnreadCounts(): UnreadCounts {
-  return useQuery({ queryKey: NOTICE_KEYS.counts, queryFn: ({ signal }) => fetchCounts(signal), staleTime: 60_000 }).data ?? EMPTY_COUNTS;
+  return useQuery({ queryKey: NOTICE_KEYS.counts, queryFn: ({ signal }) => fetchBadgeCounts(signal), staleTime: 60_000 }).data ?? EMPTY_COUNTS;
 }
 
 export function setCounts(client: QueryClient, change: (c: UnreadCounts) => UnreadCounts): void {
