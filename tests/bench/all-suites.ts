@@ -17,6 +17,7 @@ import { auditBenchmark } from './suites/audit';
 import { memoryBenchmark } from './suites/memory';
 import { noticesBenchmark } from './suites/notices';
 import { orgBenchmark } from './suites/org';
+import { reportsBenchmark } from './suites/reports';
 import { resendBenchmark } from './suites/resend';
 import { sharingBenchmark } from './suites/sharing';
 import { syncBenchmark } from './suites/sync';
@@ -32,6 +33,7 @@ export const BENCHMARKS: BenchModule[] = [
   listBenchmark,
   auditBenchmark,
   orgBenchmark,
+  reportsBenchmark,
   noticesBenchmark,
   chunkRequestsBenchmark,
   deliveryBenchmark,
