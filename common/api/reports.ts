@@ -39,15 +39,16 @@ export const REPORT_MAX_DAYS = 1_100;
 
 /**
  * What usage_daily counts (server/repositories/usage-stats.ts derives them from the action log's rows):
- * - upload: files uploaded (new files and new versions, ok), dim = the extension in lower case;
- * - download: downloads by members (a file, a ZIP, an old version), dim = the action code;
+ * - upload: files uploaded (new files and new versions, ok); uploadType: the same by type, dim = the
+ *   extension in lower case (the daily series read the rows without a dimension: fewer rows);
+ * - download: downloads by members (a file, a ZIP, an old version);
  * - login / loginFailed: sign-ins, dim = `<client>|<network>` (client 3, 4 or web; network internal or public);
  * - active: people's first action of the day (so a day's count is its active people);
  * - shareCreate, linkCreate, linkVisit (a link opened), linkDownload (a download through a link);
  * - apply: applications, dim = `<outcome>|<approver id>` (submit, approve, reject, withdraw, expire);
  * - storage: a snapshot of the department's used bytes (count = its people), the last one of the day.
  */
-export const USAGE_METRICS = ['upload', 'download', 'login', 'loginFailed', 'active', 'shareCreate', 'linkCreate', 'linkVisit', 'linkDownload', 'apply', 'storage'] as const;
+export const USAGE_METRICS = ['upload', 'uploadType', 'download', 'login', 'loginFailed', 'active', 'shareCreate', 'linkCreate', 'linkVisit', 'linkDownload', 'apply', 'storage'] as const;
 export type UsageMetric = (typeof USAGE_METRICS)[number];
 
 /** The department key of a row that counts the whole tenant (each delta is kept once per department and once here). */

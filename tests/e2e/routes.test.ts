@@ -45,16 +45,15 @@ const BUILT: Record<string, string> = {
   '/main/notice/fileNotice': 'file-notice-page',
   '/main/notice/systemNotice': 'system-notice-page',
   '/main/system/notice': 'notice-manage-page',
+  '/main/system/desk': 'desk-page',
+  '/main/system/reportForm': 'report-page',
   '/error': 'not-found',
   '/permissionDenied': 'permission-denied',
   '/downloadExceeded': 'download-exceeded',
 };
 
-/** Pages not built yet: each shows 功能建设中 until its issue builds it and moves it to BUILT. */
-const PLACEHOLDERS = [
-  '/main/system/reportForm',
-  '/main/system/desk',
-];
+/** Pages not built yet: each shows 功能建设中 until its issue builds it and moves it to BUILT (none left since issue 38). */
+const PLACEHOLDERS: string[] = [];
 
 const UNDER_CONSTRUCTION = 'under-construction';
 /** Anything a route may end on: a built page's content, the notice, or a status page. */

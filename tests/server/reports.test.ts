@@ -264,6 +264,20 @@ describe('统计报表: aggregates equal a direct count of the log on generated 
     expect(other.totals).toMatchObject({ people: 3, used: 15000 });
   });
 
+  it("growth's storage line is today's snapshot: the used bytes of the people, by department too; an emptied department drops to 0", async () => {
+    const today = statsDayOf(Date.now());
+    const used = async () => Number((await db.selectFrom('users').select((eb) => eb.fn.sum<number>('used_size').as('s')).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).executeTakeFirstOrThrow()).s);
+    const whole = await report<GrowthReport>(`kind=growth&${range(today, today)}`);
+    expect(whole.days[0]!.storedBytes).toBe(await used());
+    const root = await report<GrowthReport>(`kind=growth&${range(today, today)}&departmentId=${depts.root}`);
+    expect(root.days[0]!.storedBytes).toBe(6000);
+    // The sweeper takes the snapshot again (a read takes it at most every 10 minutes): 前端组 emptied.
+    await db.updateTable('users').set({ department_id: depts.other }).where('department_id', '=', depts.child).execute();
+    await (server.app as unknown as { sweeper: { sweepOnce(): Promise<unknown> } }).sweeper.sweepOnce();
+    const after = await report<GrowthReport>(`kind=growth&${range(today, today)}&departmentId=${depts.root}`);
+    expect(after.days[0]!.storedBytes).toBe(1000);
+  });
+
   it('the xlsx export has the same totals as the report, cells from users neutralised, and is on record', async () => {
     await db.updateTable('users').set({ nick_name: '=HYPERLINK("x")' }).where('id', '=', people[0]!.id).execute();
     const q = `${range(fromDay, toDay)}`;

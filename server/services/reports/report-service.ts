@@ -246,7 +246,7 @@ export class ReportService {
   }
 
   async fileTypes(tenantId: string, fromDay: number, toDay: number, scope: DeptScope): Promise<FileTypesReport> {
-    const rows = await this.deps.reports.byDim(tenantId, 'upload', fromDay, toDay, scope);
+    const rows = await this.deps.reports.byDim(tenantId, 'uploadType', fromDay, toDay, scope);
     const types = rows.map((r) => ({ ext: r.dim, count: r.count, bytes: r.bytes })).sort((a, b) => b.count - a.count || b.bytes - a.bytes || (a.ext < b.ext ? -1 : 1));
     return { kind: 'fileTypes', types, totals: types.reduce((t, r) => ({ count: t.count + r.count, bytes: t.bytes + r.bytes }), { count: 0, bytes: 0 }) };
   }

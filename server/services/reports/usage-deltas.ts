@@ -54,14 +54,19 @@ export function deltasOfRow(row: CountedRow): Array<Omit<UsageDelta, 'tenantId' 
   const detail = (row.detail ? JSON.parse(row.detail) : {}) as Record<string, unknown>;
   if (action === 'file.upload' || action === 'file.versionNew') {
     const targets = JSON.parse(row.targets) as ActionTarget[];
-    if (detail.method !== 'batch') return [{ metric: 'upload', dim: extensionOf(targets[0]?.name ?? ''), count: 1, bytes: num(detail.size) }];
+    // Each file twice: in the day's total (what the daily series read) and by its type.
+    const uploaded = (name: string, bytes: number) => [
+      { metric: 'upload' as const, dim: '', count: 1, bytes },
+      { metric: 'uploadType' as const, dim: extensionOf(name), count: 1, bytes },
+    ];
+    if (detail.method !== 'batch') return uploaded(targets[0]?.name ?? '', num(detail.size));
     // A batch: one action of many files; sizes one by one where the detail kept them (the first 100).
     const sizes = Array.isArray(detail.sizes) ? detail.sizes.map(num) : [];
     const rest = Math.max(0, num(detail.bytes) - sizes.reduce((a, b) => a + b, 0));
     const unsized = Math.max(0, targets.length - sizes.length);
-    return targets.map((t, i) => ({ metric: 'upload' as const, dim: extensionOf(t.name), count: 1, bytes: i < sizes.length ? sizes[i]! : Math.floor(rest / unsized) }));
+    return targets.flatMap((t, i) => uploaded(t.name, i < sizes.length ? sizes[i]! : Math.floor(rest / unsized)));
   }
-  if (DOWNLOADS.has(action)) return [{ metric: 'download', dim: action, count: 1, bytes: num(action === 'file.zip' ? detail.bytes : detail.size) }];
+  if (DOWNLOADS.has(action)) return [{ metric: 'download', dim: '', count: 1, bytes: num(action === 'file.zip' ? detail.bytes : detail.size) }];
   const apply = APPLY_OUTCOMES[action];
   if (apply) {
     const approver = apply === 'approve' || apply === 'reject' ? (row.actor_id ?? '') : '';
