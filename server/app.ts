@@ -29,6 +29,7 @@ import { buildCluster } from './compose/cluster';
 import { buildFiles } from './compose/files';
 import { buildNotices } from './compose/notices';
 import { buildOrganisation } from './compose/organisation';
+import { buildClientReleases } from './compose/client-releases';
 import { buildSharing } from './compose/sharing';
 import { buildStorage } from './compose/storage';
 import { buildSweeper } from './compose/sweeper';
@@ -99,6 +100,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const uploads = await buildUploads({ ...base, storage, files, users: accounts.users, notices, exchange: sharing.exchange, locks });
   const sync = buildSync({ db, files, checks: uploads.checks, tenants: tenants.service });
   const organisation = buildOrganisation({ ...base, bus: cluster.bus, users: accounts.users, sessions: accounts.sessions, spaces: files.repos.spaces, quotaChoices: (t) => tenants.dicts.quotaChoices(t) });
+  const clientReleases = buildClientReleases({ db, config, files });
   const clientOps = new ClientOpRepository(db);
   const sweeper = buildSweeper({ log: app.log, accounts, files, uploads, audit, notices, sharing, clientOps });
   app.decorate('sweeper', sweeper);
@@ -116,7 +118,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   installBodyEncodingGuard(app);
   installClientOps(app, clientOps);
 
-  for (const domain of [tenants, accounts, organisation, files, uploads, audit, sharing, notices, sync]) await domain.routes(app);
+  for (const domain of [tenants, accounts, organisation, files, uploads, audit, sharing, notices, sync, clientReleases]) await domain.routes(app);
   await registerDesktopReleaseRoutes(app, config.desktopReleaseDir);
   await registerStaticRoutes(app, config.staticDir, { summary: (token) => sharing.pageSummary(token), config: () => tenants.config.systemConfig(null) });
 

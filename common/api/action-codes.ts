@@ -93,6 +93,7 @@ export const ACTIONS = {
   'tenant.resetBackground': '恢复默认登录背景',
   'tenant.settingChange': '修改系统开关',
   'tenant.dictChange': '修改字典项',
+  'tenant.clientRelease': '修改客户端版本',
 
   // Issue 16: 公告管理. Reading and marking messages read are not actions.
   'notice.create': '新建公告',

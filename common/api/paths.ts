@@ -9,6 +9,10 @@ export const API = {
   pagePermissions: '/api/menu/pagePermissions',
   homeUrl: '/api/menu/get/homeUrl',
   clientVersion: '/api/clientVersion/get',
+  /** Ours (endpoints/client-releases.ts): 客户端版本 in 系统配置, and the installer a release names. */
+  clientReleaseList: '/api/v2/clientVersion/list',
+  clientReleaseSave: '/api/v2/clientVersion/save',
+  clientInstaller: '/api/v2/clientVersion/installer',
 
   // login (declared in endpoints/auth.ts)
   login: '/spacex/login?ajax=true',

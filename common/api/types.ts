@@ -66,6 +66,22 @@ export interface ClientVersion {
    * the server; absent when the server keeps no release files (DESKTOP_RELEASE_DIR unset).
    */
   updateUrl?: string;
+  /**
+   * Ours: the installer the tenant's admin uploaded for this client type (client-releases.ts), to
+   * download and run; absent when none is set. Takes precedence over `updateUrl`.
+   */
+  installer?: { url: string; name: string; size: number };
+}
+
+/** 客户端版本 as 系统配置 shows one client type's release (admins). */
+export interface ClientRelease {
+  clientType: 3 | 4;
+  versionName: string;
+  versionDesc: string;
+  isForce: boolean;
+  /** The installer's file (null: none, or the file was deleted since). */
+  file: { id: string; name: string; size: number } | null;
+  updatedAt: number | null;
 }
 
 // ---- login -------------------------------------------------------------------------------------

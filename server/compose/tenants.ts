@@ -26,7 +26,7 @@ export interface TenantsDeps extends Omit<Base, 'log'> {
 }
 
 /** Tenants, their settings and dictionaries, and the system config every client reads first. */
-export async function buildTenants({ db, config, blobs, passwordExpiryDays }: TenantsDeps): Promise<Tenants> {
+export async function buildTenants({ db, blobs, passwordExpiryDays }: TenantsDeps): Promise<Tenants> {
   const tenants = new TenantRepository(db);
   const tenantConfig = new TenantConfigRepository(db);
   const dicts = new DictService(tenantConfig);
@@ -37,7 +37,6 @@ export async function buildTenants({ db, config, blobs, passwordExpiryDays }: Te
     tenants,
     blobs,
     passwordExpiryDays,
-    desktopRelease: config.desktopRelease,
     disabledModules: (tenantId) => dicts.disabledModules(tenantId),
     customerTelephone: helpLine,
   });

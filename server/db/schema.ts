@@ -345,6 +345,19 @@ export interface TenantSwitchesTable {
   updated_at: number;
 }
 
+/** A tenant's desktop release for one client type (3 internal, 4 public; migration 0088). */
+export interface ClientReleasesTable {
+  tenant_id: string;
+  client_type: number;
+  version_name: string;
+  version_desc: string;
+  is_force: number;
+  /** The installer: a file entry of the tenant (null: none uploaded). */
+  file_id: string | null;
+  updated_by: string;
+  updated_at: number;
+}
+
 /** A tenant's version of a default dictionary entry (common/api/dictionaries.ts). */
 export interface DictItemsTable {
   tenant_id: string;
@@ -634,6 +647,7 @@ export interface Database {
   action_log: ActionLogTable;
   action_log_heads: ActionLogHeadsTable;
   tenant_switches: TenantSwitchesTable;
+  client_releases: ClientReleasesTable;
   dict_items: DictItemsTable;
   departments: DepartmentsTable;
   user_import_batches: UserImportBatchesTable;

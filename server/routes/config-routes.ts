@@ -6,7 +6,7 @@ import { route } from '../http/endpoint-route';
 import { callerOf } from '../http/session-guard';
 import type { ConfigService } from '../services/config-service';
 
-/** Config, menu, the desktop's update check and the tenant's pictures (declared in common/api/endpoints/config.ts). */
+/** Config, menu and the tenant's pictures (the desktop's update check: client-release-routes.ts) (declared in common/api/endpoints/config.ts). */
 export function registerConfigRoutes(app: FastifyInstance, config: ConfigService): void {
   route(app, CONFIG.systemConfig, async (request) => ({ data: await config.systemConfig(request.caller) }));
 
@@ -34,7 +34,6 @@ export function registerConfigRoutes(app: FastifyInstance, config: ConfigService
       .send(stream);
   });
 
-  route(app, CONFIG.clientVersion, async () => ({ data: config.clientVersion() }));
   route(app, CONFIG.tenantConfig, async (request) => ({ data: await config.tenantConfig(callerOf(request)) }));
   route(app, CONFIG.menu, async (request) => ({ data: await config.menu(callerOf(request)) }));
   route(app, CONFIG.pagePermissions, async (request) => ({ data: config.pagePermissions(callerOf(request)) }));

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ClientVersion, MenuItem, PagePermission, SystemConfig, TenantConfig } from '../../common/api/types';
+import type { MenuItem, PagePermission, SystemConfig, TenantConfig } from '../../common/api/types';
 import { ERRORS } from '../../common/api/errors';
 import { AppError } from '../http/app-error';
 import type { TenantRepository } from '../repositories/tenant-repository';
@@ -129,7 +129,6 @@ export interface ConfigServiceDeps {
   tenants: TenantRepository;
   blobs: BlobStore;
   passwordExpiryDays: number;
-  desktopRelease: ClientVersion | undefined;
   /** Menu item codes the tenant turned off (dictionary group module-switch). */
   disabledModules?: (tenantId: string) => Promise<ReadonlySet<string>>;
   /** The tenant's help line (static data `customerTelephone`; '' when off). */
@@ -181,10 +180,6 @@ export class ConfigService {
 
   pagePermissions(caller: Caller): PagePermission[] {
     return (caller.role === 'admin' ? ALL_PERMISSIONS : MEMBER_PERMISSIONS).map((code) => ({ code }));
-  }
-
-  clientVersion(): ClientVersion {
-    return this.deps.desktopRelease ?? { isForce: false, versionName: '', versionDesc: '' };
   }
 
   homeUrl(): string {

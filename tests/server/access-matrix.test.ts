@@ -166,6 +166,15 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v2/defaultConfig/system/get': { access: 'public', call: { method: 'GET', path: API.systemConfig }, foreign: 'none' },
   'GET /api/v2/defaultConfig/logo': { access: 'public', call: { method: 'GET', path: '/api/v2/defaultConfig/logo' }, foreign: 'none' },
   'GET /api/clientVersion/get': { access: 'public', call: { method: 'GET', path: `${API.clientVersion}?clientType=3` }, foreign: 'none' },
+  // 客户端版本: the caller's tenant's releases; a file of another tenant is never an installer (404).
+  'GET /api/v2/clientVersion/list': { access: 'admin', call: { method: 'GET', path: API.clientReleaseList }, foreign: 'none' },
+  'POST /api/v2/clientVersion/save': {
+    access: 'admin',
+    call: { method: 'POST', path: API.clientReleaseSave, body: { clientType: 3, versionName: '1.0.0', versionDesc: '', isForce: false, fileId: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.clientReleaseSave, body: { clientType: 3, versionName: '1.0.0', versionDesc: '', isForce: false, fileId: ids.fileId } }),
+  },
+  // Public like the version check; it serves only the file a release names (none here: 404).
+  'GET /api/v2/clientVersion/installer': { access: 'public', call: { method: 'GET', path: `${API.clientInstaller}?clientType=4&t=${BOGUS}` }, foreign: 'none' },
   'GET /api/health': { access: 'public', call: { method: 'GET', path: CONFIG.health.path }, foreign: 'none' },
   'GET /api/captcha/generateBase64': { access: 'public', call: { method: 'GET', path: API.captcha }, foreign: 'none' },
   'POST /spacex/login': { access: 'public', call: { method: 'POST', path: API.login, body: '', headers: form }, foreign: 'none' },

@@ -11,7 +11,7 @@ import type { ClientVersion, HomeUrl, MenuItem, PagePermission, SystemConfig, Te
  */
 export const TenantPictureQuery = Type.Object({ t: Type.Optional(Type.String({ maxLength: 64 })), v: Type.Optional(Type.Integer()) });
 
-/** 3 = the internal build, 4 = the public-network build (spec §1); both get the same release. */
+/** 3 = the internal build, 4 = the public-network build (spec §1); each has its own release (client-releases.ts). */
 export const ClientVersionQuery = Type.Object({ clientType: Type.Enum([3, 4], { type: 'integer' }) });
 
 const pub = 'public' as const;

@@ -3,6 +3,7 @@ import { ACCOUNT } from './account';
 import { ACTION_LOG } from './action-log';
 import { APPLICATIONS } from './applications';
 import { AUTH } from './auth';
+import { CLIENT_RELEASES } from './client-releases';
 import { CONFIG } from './config';
 import { DICTIONARIES } from './dictionaries';
 import { DOWNLOADS } from './downloads';
@@ -31,6 +32,7 @@ export const DOMAINS = {
   actionLog: ACTION_LOG,
   applications: APPLICATIONS,
   auth: AUTH,
+  clientReleases: CLIENT_RELEASES,
   config: CONFIG,
   dictionaries: DICTIONARIES,
   downloads: DOWNLOADS,

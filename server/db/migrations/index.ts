@@ -26,6 +26,7 @@ import { m0084_fingerprint_chunk_size } from './0084-fingerprint-chunk-size';
 import { m0085_postgres_byte_order } from './0085-postgres-byte-order';
 import { m0086_postgres_name_trigrams } from './0086-postgres-name-trigrams';
 import { m0087_usage_stats } from './0087-usage-stats';
+import { m0088_client_releases } from './0088-client-releases';
 import { m0091_session_devices } from './0091-session-devices';
 
 /**
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0085_postgres_byte_order': m0085_postgres_byte_order,
   '0086_postgres_name_trigrams': m0086_postgres_name_trigrams,
   '0087_usage_stats': m0087_usage_stats,
+  '0088_client_releases': m0088_client_releases,
   '0091_session_devices': m0091_session_devices,
 };
 
