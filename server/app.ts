@@ -37,6 +37,7 @@ import { buildSync } from './compose/sync';
 import { buildTenants } from './compose/tenants';
 import { buildUploads } from './compose/uploads';
 import { buildLocks } from './compose/locks';
+import type { ByteStore } from './storage/byte-store';
 
 export { captchaOutboxFile, smsOutboxFile } from './compose/accounts';
 
@@ -46,6 +47,8 @@ declare module 'fastify' {
     sweeper: Sweeper;
     /** Signed checkpoints of the action log's heads; tests call `auditCheckpoints.checkpointOnce()`. */
     auditCheckpoints: ActionLogCheckpointer;
+    /** Where file bytes live (storage/byte-store.ts): tests look into it through the same interface. */
+    byteStore: ByteStore;
     /** Notices (issue 16); `notices.events` is the port the sharing work calls. */
     notices: Notices;
     /** The routes' schema validators, each compiled at its route's first request (http/lazy-validators.ts). */
@@ -104,6 +107,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const clientOps = new ClientOpRepository(db);
   const sweeper = buildSweeper({ log: app.log, accounts, files, uploads, audit, notices, sharing, clientOps });
   app.decorate('sweeper', sweeper);
+  app.decorate('byteStore', storage.store);
   app.decorate('auditCheckpoints', audit.checkpoints);
   app.decorate('notices', notices);
   app.decorate('validators', { compiled: validators.compiled, registered: validators.registered, compileAll: validators.compileAll });

@@ -4,6 +4,7 @@ import type { ClientVersion } from '../common/api/types';
 import { chunkSizeProblem, DEFAULT_CHUNK_SIZE } from '../common/transfer/chunk-policy';
 import { resolveAccountPolicy, type AccountPolicy } from './services/account-policy';
 import { PREPARED_STATEMENTS_PER_CONNECTION } from './db/pg-prepared';
+import { parseS3Location, type S3Location } from './storage/s3/s3-location';
 
 /**
  * Typed server configuration. `configFromEnv` reads the process environment (used by main.ts);
@@ -17,6 +18,11 @@ export interface ServerConfig {
   host: string;
   /** SQLite file, stored blobs, upload chunks and temp files live here. */
   dataDir: string;
+  /**
+   * BLOB_STORE: unset = file bytes on local disk under dataDir; `s3://bucket?endpoint=…&region=…` =
+   * in that S3-compatible object store (storage/s3/s3-location.ts; docs/object-store.md).
+   */
+  blobStore?: S3Location;
   /** The built web app; missing → API only (with a warning). */
   staticDir: string;
   /** Database location (DB_URL). Unset → SQLite file in dataDir; `postgres://…` → PostgreSQL (db/database.ts). */
@@ -183,6 +189,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     port: intFromEnv(env.PORT, 8080, 'PORT'),
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR || './data'),
+    blobStore: env.BLOB_STORE ? parseS3Location(env.BLOB_STORE) : undefined,
     staticDir: path.resolve(env.STATIC_DIR || './dist'),
     dbUrl: env.DB_URL || undefined,
     dbPoolSize: intFromEnv(env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE'),

@@ -267,6 +267,13 @@ export const ERRORS = {
   // 统计报表 (issue 38).
   REPORT_RANGE_INVALID: { code: 'RPT-9701', status: 400, message: '统计日期范围不正确：开始日期不能晚于结束日期，且跨度不超过 1100 天' },
 
+  // The object store (issue 37).
+  /**
+   * The store that keeps file bytes (BLOB_STORE) did not answer in time or refused: nothing of this
+   * request was acknowledged, nothing acknowledged before is lost; retry later.
+   */
+  STORE_UNAVAILABLE: { code: 'STO-5031', status: 500, message: '文件存储服务暂时不可用，请稍后重试' },
+
   INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },
 } as const satisfies Record<string, { code: string } & ErrorDef>;
 

@@ -23,6 +23,7 @@ export interface SweeperDeps {
 export function buildSweeper({ log, accounts, files, uploads, audit, notices, sharing, clientOps }: SweeperDeps): Sweeper {
   return new Sweeper({
     uploads: uploads.uploads,
+    store: uploads.storeSweep,
     captchas: accounts.captchaRepo,
     sessions: accounts.sessions,
     accounts: { throttle: accounts.throttle, smsCodes: accounts.smsCodes },

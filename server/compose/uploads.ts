@@ -13,6 +13,7 @@ import { CheckService } from '../services/check-service';
 import { upgradeFingerprints, type FingerprintUpgradeReport } from '../services/fingerprint-upgrade';
 import type { Notices } from '../services/notices';
 import { recoverStore } from '../services/recovery';
+import { sweepStore, type StoreSweepResult } from '../services/store-sweep';
 import { SecondUploadService } from '../services/second-upload-service';
 import type { ExchangeService } from '../services/sharing/exchange-service';
 import { CRASH_POINTS, UploadService, type CrashPoint } from '../services/upload-service';
@@ -30,6 +31,8 @@ export interface Uploads extends Routed {
    * when stopped by `signal` or failed (logged).
    */
   upgradeFingerprints(signal: AbortSignal): Promise<FingerprintUpgradeReport | null>;
+  /** The sweeper's pass over the store (services/store-sweep.ts). */
+  storeSweep: { sweep(now: number): Promise<StoreSweepResult> };
 }
 
 export interface UploadsDeps extends Base {
@@ -100,6 +103,7 @@ export async function buildUploads({ db, config, log, storage, files, users, not
   return {
     uploads,
     checks,
+    storeSweep: { sweep: (now) => sweepStore({ store: storage.store, uploads: repos.uploads, uploadExpiryMs: config.uploadExpiryMs }, now) },
     upgradeFingerprints: (signal) =>
       upgradeFingerprints(new FingerprintUpgradeRepository(db), storage.blobs, config.chunkSize, signal, logs).catch((err: unknown) => {
         if (!signal.aborted) log.error({ err }, 'fingerprint upgrade failed');

@@ -222,6 +222,16 @@ export class UploadRepository {
     return rows.map((r) => r.id);
   }
 
+  /** Which of `ids` are uploads still on record (the sweeper's pass over the store's upload listing). */
+  async liveIds(ids: readonly string[]): Promise<Set<string>> {
+    const live = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db.selectFrom('uploads').select('id').where('id', 'in', ids.slice(i, i + 500)).execute();
+      for (const r of rows) live.add(r.id);
+    }
+    return live;
+  }
+
   /** Every upload (recovery): id and merge intent. */
   allUploads(): Promise<Array<{ id: string; merge_blob_id: string | null | undefined; size: number; chunk_size: number; chunk_count: number }>> {
     return this.db.selectFrom('uploads').select(['id', 'merge_blob_id', 'size', 'chunk_size', 'chunk_count']).execute();

@@ -10,6 +10,7 @@ import type { UploadService } from './upload-service';
 import type { ActionLogService } from './action-log-service';
 import { fileTarget } from './action-log/recorder';
 import { pause } from './cluster/lead-runner';
+import type { StoreSweepResult } from './store-sweep';
 
 export interface SweeperDeps {
   uploads: UploadService;
@@ -22,12 +23,15 @@ export interface SweeperDeps {
   notices?: { pruneOld(now: number): Promise<number> };
   /** 统计报表's storage snapshot of every tenant (the day's last one is the day's figure). */
   usage?: { snapshotStorage(tenantId: null, now: number): Promise<void> };
+  /** The store's own left-overs (services/store-sweep.ts). */
+  store?: { sweep(now: number): Promise<StoreSweepResult> };
   /** More work of other areas per pass (sharing: expired applications, link counters, tickets). */
   extra?: { sweep(now: number): Promise<void> };
 }
 
 /**
- * Periodic clean-up of what expires: partial uploads (and their chunk files), captchas, sessions,
+ * Periodic clean-up of what expires: partial uploads (and their chunk files; then the store's own
+ * left-overs: services/store-sweep.ts), captchas, sessions,
  * idle login-failure counters (never a lock), SMS codes no limit counts any more, recycle-bin entries
  * past the retention (purged for good, freeing quota and blobs), held createTxt texts, the kept
  * answers of client operation ids, action log records past AUDIT_RETENTION_DAYS, and file messages
@@ -39,9 +43,11 @@ export class Sweeper {
   /** One pass; also called directly by tests. */
   async sweepOnce(now = Date.now()): Promise<{
     uploads: number; captchas: number; sessions: number; loginFailures: number; smsCodes: number; recycled: number; textHolds: number; clientOps: number;
-    actionLog: number; fileMessages: number;
+    actionLog: number; fileMessages: number; store: StoreSweepResult | null;
   }> {
     const uploads = await this.deps.uploads.sweepExpired(now);
+    // After the expired uploads: their chunks, when the store refused to remove them, go here.
+    const store = (await this.deps.store?.sweep(now)) ?? null;
     const captchas = await this.deps.captchas.deleteExpired(now);
     const sessions = await this.deps.sessions.deleteExpired(now);
     const loginFailures = await this.deps.accounts.throttle.deleteStale(now);
@@ -62,7 +68,7 @@ export class Sweeper {
     const fileMessages = (await this.deps.notices?.pruneOld(now)) ?? 0;
     await this.deps.extra?.sweep(now);
     await this.deps.usage?.snapshotStorage(null, now);
-    return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps, actionLog, fileMessages };
+    return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps, actionLog, fileMessages, store };
   }
 
   /**

@@ -265,11 +265,15 @@ describe('merge conflict policies, versions and dedup', () => {
     expect(new Set(ids.map((r) => r.blob_id)).size).toBe(1);
     const blob = await withDb(server, (db) => db.prepare('select storage_key, chunk_size, chunk_count from blobs where id = ?').get(ids[0]!.blob_id) as { storage_key: string; chunk_size: number; chunk_count: number });
     expect(blob).toMatchObject({ chunk_size: TEST_CHUNK_SIZE, chunk_count: 3 });
-    // The blob is its chunk files; no upload directory is left.
-    const dir = path.join(server.dataDir, 'blobs', blob.storage_key.slice(0, 2), blob.storage_key);
-    expect((await fsp.readdir(dir)).sort()).toEqual(['0', '1', '2']);
+    // The blob is its chunks (files on disk, objects in a bucket); no upload's chunks are left.
+    const store = server.app.byteStore;
+    expect((await store.blobs.listStored()).get(blob.storage_key)).toBe('chunked');
+    if (store.kind === 'disk') {
+      const dir = path.join(server.dataDir, 'blobs', blob.storage_key.slice(0, 2), blob.storage_key);
+      expect((await fsp.readdir(dir)).sort()).toEqual(['0', '1', '2']);
+    }
     const liveUploads = await withDb(server, (db) => (db.prepare('select id from uploads').all() as Array<{ id: string }>).map((r) => r.id));
-    for (const d of await fsp.readdir(path.join(server.dataDir, 'uploads'))) expect(liveUploads).toContain(d);
+    for (const d of await store.chunks.listUploadIds()) expect(liveUploads).toContain(d);
     // Ranges across chunk boundaries.
     const res = await member.raw(downloadUrl(two.body.data.id), { headers: { range: `bytes=${4 * MiB - 10}-${8 * MiB + 9}` } });
     expect(res.status).toBe(206);
@@ -292,8 +296,8 @@ describe('chunk upload hardening and quota', () => {
     ]);
     expect(results.slice(0, 8).every((r) => r.status === 200)).toBe(true);
     expect(results.slice(8).every((r) => (r.body as { errorCode: string }).errorCode === ERRORS.CHUNK_DIGEST_MISMATCH.code)).toBe(true);
-    const onDisk = await fsp.readFile(path.join(server.dataDir, 'uploads', uploadId, '0'));
-    expect(onDisk.equals(data)).toBe(true);
+    const stored = await server.app.byteStore.chunks.readHead(uploadId, data.length + 1);
+    expect(Buffer.from(stored).equals(data)).toBe(true);
     expect(await fsp.readdir(path.join(server.dataDir, 'tmp'))).toEqual([]);
     const merged = await admin.post<{ data: FileEntry }>(API.chunkMerge, { uploadId, name: 'concurrent.bin', parentId: null, category: 1 });
     expect((await download(admin, merged.body.data.id)).equals(data)).toBe(true);
@@ -312,7 +316,7 @@ describe('chunk upload hardening and quota', () => {
       const merge = await member.post(API.chunkMerge, { uploadId: open.body.data.uploadId, name: 'quota.bin', parentId: null, category: 1 });
       expect(merge.body).toMatchObject({ errorCode: ERRORS.QUOTA_EXCEEDED.code });
       expect(await usedSize(member)).toBe(used);
-      expect(await fsp.readdir(path.join(server.dataDir, 'uploads', open.body.data.uploadId))).toEqual(['0']);
+      expect(await server.app.byteStore.chunks.listFiles(open.body.data.uploadId)).toEqual(['0']);
       const list = await member.post<{ data: { items: FileEntry[] } }>(API.fileList, { parentId: null, category: 1 });
       expect(list.body.data.items.some((f) => f.name === 'quota.bin')).toBe(false);
     } finally {
