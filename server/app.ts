@@ -38,6 +38,7 @@ import { buildTenants } from './compose/tenants';
 import { buildUploads } from './compose/uploads';
 import { buildLocks } from './compose/locks';
 import type { ByteStore } from './storage/byte-store';
+import type { RecoveryReport } from './services/recovery';
 
 export { captchaOutboxFile, smsOutboxFile } from './compose/accounts';
 
@@ -49,6 +50,8 @@ declare module 'fastify' {
     auditCheckpoints: ActionLogCheckpointer;
     /** Where file bytes live (storage/byte-store.ts): tests look into it through the same interface. */
     byteStore: ByteStore;
+    /** What startup recovery found and repaired in the store (null: skipped, other processes were live). */
+    storeRecovery: RecoveryReport | null;
     /** Notices (issue 16); `notices.events` is the port the sharing work calls. */
     notices: Notices;
     /** The routes' schema validators, each compiled at its route's first request (http/lazy-validators.ts). */
@@ -108,6 +111,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const sweeper = buildSweeper({ log: app.log, accounts, files, uploads, audit, notices, sharing, clientOps });
   app.decorate('sweeper', sweeper);
   app.decorate('byteStore', storage.store);
+  app.decorate('storeRecovery', uploads.recovery);
   app.decorate('auditCheckpoints', audit.checkpoints);
   app.decorate('notices', notices);
   app.decorate('validators', { compiled: validators.compiled, registered: validators.registered, compileAll: validators.compileAll });

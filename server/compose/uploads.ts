@@ -12,7 +12,7 @@ import { BatchUploadService } from '../services/batch-upload-service';
 import { CheckService } from '../services/check-service';
 import { upgradeFingerprints, type FingerprintUpgradeReport } from '../services/fingerprint-upgrade';
 import type { Notices } from '../services/notices';
-import { recoverStore } from '../services/recovery';
+import { recoverStore, type RecoveryReport } from '../services/recovery';
 import { sweepStore, type StoreSweepResult } from '../services/store-sweep';
 import { SecondUploadService } from '../services/second-upload-service';
 import type { ExchangeService } from '../services/sharing/exchange-service';
@@ -31,6 +31,8 @@ export interface Uploads extends Routed {
    * when stopped by `signal` or failed (logged).
    */
   upgradeFingerprints(signal: AbortSignal): Promise<FingerprintUpgradeReport | null>;
+  /** What startup recovery found and repaired (null: skipped, other processes were live). */
+  recovery: RecoveryReport | null;
   /** The sweeper's pass over the store (services/store-sweep.ts). */
   storeSweep: { sweep(now: number): Promise<StoreSweepResult> };
 }
@@ -103,6 +105,7 @@ export async function buildUploads({ db, config, log, storage, files, users, not
   return {
     uploads,
     checks,
+    recovery: recovered || null,
     storeSweep: { sweep: (now) => sweepStore({ store: storage.store, uploads: repos.uploads, uploadExpiryMs: config.uploadExpiryMs }, now) },
     upgradeFingerprints: (signal) =>
       upgradeFingerprints(new FingerprintUpgradeRepository(db), storage.blobs, config.chunkSize, signal, logs).catch((err: unknown) => {

@@ -1,4 +1,3 @@
-import { parseS3Location } from '../../server/storage/s3/s3-location';
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
@@ -45,7 +44,6 @@ export async function startServer(
     port: 0,
     host: '127.0.0.1',
     dataDir,
-    ...(process.env.BLOB_STORE ? { blobStore: parseS3Location(process.env.BLOB_STORE.replace('?', `/${path.basename(dataDir)}?`)) } : {}),
     staticDir: path.join(dataDir, 'no-dist'),
     dbUrl: await testDbUrl(dataDir),
     publicBaseUrl: '',

@@ -12,6 +12,8 @@ export interface S3Location {
   region: string;
   /** A request that sends or receives nothing for this long fails as "store unavailable". */
   timeoutMs: number;
+  /** Set by code only (a test's own gateway), never from the URL; unset: the SDK's usual chain (AWS_* variables, profile). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
   /** Path-style addressing (host/bucket/key): S3-compatible servers on an address, as radosgw. Default on with an endpoint. */
   pathStyle: boolean;
 }

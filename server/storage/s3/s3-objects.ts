@@ -82,6 +82,7 @@ export class S3Objects {
       region: location.region,
       ...(location.endpoint ? { endpoint: location.endpoint } : {}),
       forcePathStyle: location.pathStyle,
+      ...(location.credentials ? { credentials: location.credentials } : {}),
       // Ceph 16 refuses a streamed PutObject with the SDK's default trailing checksum (411) and
       // answers CompleteMultipartUpload without one; integrity is ours anyway (every chunk's SHA-256).
       requestChecksumCalculation: 'WHEN_REQUIRED',
