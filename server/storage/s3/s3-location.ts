@@ -38,7 +38,7 @@ export function parseS3Location(value: string): S3Location {
   for (const name of url.searchParams.keys()) if (!known.has(name)) throw new Error(`BLOB_STORE: unknown parameter '${name}' (known: ${[...known].join(', ')})`);
   const endpoint = url.searchParams.get('endpoint') || undefined;
   if (endpoint && !/^https?:\/\/[^/?#]+\/?$/.test(endpoint)) throw new Error(`BLOB_STORE: endpoint must be http(s)://host[:port], got '${endpoint}'`);
-  const region = url.searchParams.get('region') || process.env.AWS_REGION || 'us-east-1';
+  const region = url.searchParams.get('region') || 'us-east-1';
   const timeoutText = url.searchParams.get('timeoutMs');
   const timeoutMs = timeoutText === null ? DEFAULT_STORE_TIMEOUT_MS : Number(timeoutText);
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 100) throw new Error(`BLOB_STORE: timeoutMs must be a whole number of milliseconds ≥ 100, got '${timeoutText}'`);

@@ -76,8 +76,6 @@ export class S3Objects {
   readonly client: S3Client;
 
   constructor(readonly location: S3Location) {
-    // The pinned SDK's notice that later releases need Node 22 is known (package.json pins it).
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     this.client = new S3Client({
       region: location.region,
       ...(location.endpoint ? { endpoint: location.endpoint } : {}),
