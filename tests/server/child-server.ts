@@ -7,6 +7,7 @@
  * timeout on a busy machine (load 20 on 2 cores), on SQLite and PostgreSQL alike.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { testStoreEnv } from '../support/test-store';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { API } from '../../common/api/paths';
@@ -64,6 +65,7 @@ export async function startChild(dataDir: string, crashPoint?: string, env: Node
     LOG_REQUESTS: '0',
     SWEEP_INTERVAL_MS: '0',
     DB_URL: (await testDbUrl(dataDir)) ?? '',
+    ...(await testStoreEnv(dataDir)),
     ...env,
   },
     'pipe',

@@ -1,3 +1,5 @@
+import { parseS3Location } from '../../server/storage/s3/s3-location';
+import { testStoreEnv } from '../support/test-store';
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
@@ -30,6 +32,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** With DRIVE_TEST_STORE=s3, the data directory's bucket on the run's radosgw (support/test-store.ts); else the disk. */
+async function testBlobStore(dataDir: string): Promise<Pick<ServerConfig, 'blobStore'>> {
+  const env = await testStoreEnv(dataDir);
+  return env.BLOB_STORE ? { blobStore: parseS3Location(env.BLOB_STORE) } : {};
+}
+
 /**
  * Builds the real server on 127.0.0.1:0 with a temp DATA_DIR (or `overrides.dataDir`, to start again
  * on the data of a server closed with `app.close()`) and the captcha test hook on. With
@@ -44,6 +52,7 @@ export async function startServer(
     port: 0,
     host: '127.0.0.1',
     dataDir,
+    ...(await testBlobStore(dataDir)),
     staticDir: path.join(dataDir, 'no-dist'),
     dbUrl: await testDbUrl(dataDir),
     publicBaseUrl: '',

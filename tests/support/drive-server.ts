@@ -14,6 +14,7 @@ import { API, downloadUrl } from '../../common/api/paths';
 import { clientHeaders } from '../../common/api/client-env';
 import { captchaOutboxOf, createCookieFetch, loginWithOutbox, type CookieFetch } from '../replay/node-runtime';
 import { ADMIN } from '../server/helpers';
+import { testStoreEnv } from './test-store';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
@@ -61,6 +62,7 @@ export async function startServerProcess(options: { dataDir: string; port: numbe
       SWEEP_INTERVAL_MS: '0',
       MAX_FILE_SIZE: String(16 * 1024 ** 3),
       DEFAULT_QUOTA: String(64 * 1024 ** 3),
+      ...(await testStoreEnv(options.dataDir)),
       ...options.env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -89,8 +89,10 @@ export class S3Objects {
       maxAttempts: 2,
       requestHandler: {
         connectionTimeout: Math.min(location.timeoutMs, 5_000),
-        // Idle time of the socket (nothing sent or received), not the whole request's.
+        // Idle time of the socket (nothing sent or received), not the whole request's; an error, not
+        // only the warning this SDK release gives by default (a stuck store held requests forever).
         requestTimeout: location.timeoutMs,
+        throwOnRequestTimeout: true,
         httpAgent: { keepAlive: true, maxSockets: 256 },
         httpsAgent: { keepAlive: true, maxSockets: 256 },
       },
