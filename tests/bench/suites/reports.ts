@@ -67,10 +67,14 @@ interface People {
 async function generate(db: Kysely<Database>, tenantId: string, people: People, today: number): Promise<number> {
   const pick = picker();
   const lastActive = new Int32Array(people.ids.length).fill(-1);
+  // mulberry32: every bit well mixed (an LCG's low bits repeat with a short period, and `% n` reads them:
+  // the people, types and actions it picked fell into a few combinations).
   let seed = 7;
   const rand = () => {
-    seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
-    return seed;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) & 0x7fffffff;
   };
   const perDay = Math.ceil(ACTIONS / DAYS);
   for (let day = today - DAYS + 1; day <= today; day++) {
