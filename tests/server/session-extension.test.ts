@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db/database';
 import type { ServerConfig } from '../../server/config';
 import { SessionRepository } from '../../server/repositories/session-repository';
+import { testDbUrl } from '../support/test-database';
 import { startServer, userIdOf, type TestServer } from './helpers';
 
 /**
- * Session extension on a real SQLite database. Every active session is extended once a minute, so a
+ * Session extension on the real database (SQLite, or PostgreSQL in its stage). Every active session is extended once a minute, so a
  * crowd that signed in together comes due together; one committed transaction per session stalled the
  * single-process server for seconds in the load bench (docs/benchmarks.md, "## load"). The extensions
  * due together must cost one write transaction, and expire exactly as before.
@@ -18,8 +19,8 @@ let userId: string;
 let tenantId: string;
 
 beforeAll(async () => {
-  server = await startServer({ dbUrl: undefined });
-  db = await openDatabase({ dataDir: server.dataDir, dbUrl: undefined } as ServerConfig);
+  server = await startServer();
+  db = await openDatabase({ dataDir: server.dataDir, dbUrl: await testDbUrl(server.dataDir) } as ServerConfig);
   userId = await userIdOf(server, 'admin');
   tenantId = (await db.selectFrom('users').select('tenant_id').where('id', '=', userId).executeTakeFirstOrThrow()).tenant_id;
 });
