@@ -2,7 +2,7 @@
 import './threadpool';
 import { buildApp } from './app';
 import { configFromEnv } from './config';
-import { nameSortKey } from '../common/files/name-sort-key';
+import { loadNameRanks } from './storage/name-rank-cache';
 
 /**
  * Entry point of `npm start`. Environment: PORT (8080), HOST (0.0.0.0), DATA_DIR (./data: SQLite file,
@@ -12,6 +12,9 @@ import { nameSortKey } from '../common/files/name-sort-key';
  */
 async function main(): Promise<void> {
   const config = configFromEnv();
+  // The name sort key's rank table, before the first key (a migration or the seed may need one) and
+  // before listening (not in the first write's answer): read back from DATA_DIR/cache, or ranked (~0.15 s of CPU).
+  await loadNameRanks(config.dataDir);
   const app = await buildApp(config);
 
   let closing = false;
@@ -31,8 +34,6 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
-  // The name sort key ranks every character once (~0.3 s of CPU): before listening, not in the first write's answer.
-  nameSortKey('');
   await app.listen({ port: config.port, host: config.host });
 }
 
