@@ -60,7 +60,7 @@ describe('the rank table kept between starts', () => {
     expect(NAMES.map((n) => start.keys.nameSortKey(n))).toEqual(ranked);
     expect((await fsp.readFile(file)).equals(good)).toBe(true);
     const flipped = Buffer.from(good);
-    flipped[4 * 0x4e2d] ^= 1; // 中's rank
+    flipped.writeUInt8(flipped.readUInt8(4 * 0x4e2d) ^ 1, 4 * 0x4e2d); // 中's rank
     expect((await freshStart()).keys.useRankTable(flipped)).toBe(false);
   });
 
