@@ -31,6 +31,11 @@ export interface ServerConfig {
   dbPoolSize?: number;
   /** PG_PREPARED_STATEMENTS: named prepared statements kept per PostgreSQL connection (default 100; 0 = none; db/pg-prepared.ts). */
   dbPreparedStatements?: number;
+  /**
+   * LOCK_LEASE_MS: how long a server process that stops answering (frozen) keeps its PostgreSQL locks,
+   * and its open transactions (default 10 s; db/advisory-locks.ts). Unused on SQLite.
+   */
+  lockLeaseMs?: number;
   /** Prefix for user avatar URLs (spec §3: avatar is prefixed with the base URL). '' = same origin. */
   publicBaseUrl: string;
   /**
@@ -59,6 +64,12 @@ export interface ServerConfig {
    * point of a chunk write or merge (CRASH_POINTS in services/upload-service.ts), for crash tests.
    */
   crashPoint?: string;
+  /**
+   * DRIVE_TEST_CRASH_SIGNAL (with DRIVE_TEST_CRASH_POINT): SIGKILL (default) or SIGSTOP. SIGSTOP freezes
+   * the process at the point, holding what it holds (locks, a half-done merge), until it gets SIGCONT:
+   * the frozen-process fault test.
+   */
+  crashSignal?: 'SIGKILL' | 'SIGSTOP';
   /**
    * DRIVE_TEST_LISTENER_RECONNECT_MS (tests only, needs DRIVE_TEST_HOOKS=1): how long a lost event
    * listener waits before reconnecting (default 250 ms), so a test can make events inside the gap.
@@ -112,7 +123,14 @@ export const DEFAULTS = {
   recycleRetentionDays: 30,
   auditRetentionDays: 180,
   auditCheckpointIntervalMs: 15 * 60 * 1000,
+  lockLeaseMs: 10_000,
 } as const;
+
+function crashSignalFromEnv(value: string | undefined): ServerConfig['crashSignal'] {
+  if (!value) return undefined;
+  if (value === 'SIGKILL' || value === 'SIGSTOP') return value;
+  throw new Error(`DRIVE_TEST_CRASH_SIGNAL must be SIGKILL or SIGSTOP, got '${value}'`);
+}
 
 function intFromEnv(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
@@ -133,6 +151,9 @@ export function assertSafeConfig(config: ServerConfig, nodeEnv: string | undefin
   }
   if (config.crashPoint && !config.testHooks) {
     throw new Error('DRIVE_TEST_CRASH_POINT needs DRIVE_TEST_HOOKS=1');
+  }
+  if (config.crashSignal && !config.crashPoint) {
+    throw new Error('DRIVE_TEST_CRASH_SIGNAL needs DRIVE_TEST_CRASH_POINT');
   }
   if (config.testListenerReconnectMs !== undefined && !config.testHooks) {
     throw new Error('DRIVE_TEST_LISTENER_RECONNECT_MS needs DRIVE_TEST_HOOKS=1');
@@ -194,6 +215,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     dbUrl: env.DB_URL || undefined,
     dbPoolSize: intFromEnv(env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE'),
     dbPreparedStatements: intFromEnv(env.PG_PREPARED_STATEMENTS, PREPARED_STATEMENTS_PER_CONNECTION, 'PG_PREPARED_STATEMENTS'),
+    lockLeaseMs: intFromEnv(env.LOCK_LEASE_MS, DEFAULTS.lockLeaseMs, 'LOCK_LEASE_MS'),
     publicBaseUrl: env.PUBLIC_BASE_URL || '',
     chunkSize: intFromEnv(env.CHUNK_SIZE, DEFAULTS.chunkSize, 'CHUNK_SIZE'),
     maxFileSize: intFromEnv(env.MAX_FILE_SIZE, DEFAULTS.maxFileSize, 'MAX_FILE_SIZE'),
@@ -208,6 +230,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     logRequests: env.LOG_REQUESTS !== '0',
     trustProxy: trustedProxiesFromEnv(env.TRUST_PROXY),
     crashPoint: env.DRIVE_TEST_CRASH_POINT || undefined,
+    crashSignal: crashSignalFromEnv(env.DRIVE_TEST_CRASH_SIGNAL),
     testListenerReconnectMs: env.DRIVE_TEST_LISTENER_RECONNECT_MS ? intFromEnv(env.DRIVE_TEST_LISTENER_RECONNECT_MS, 0, 'DRIVE_TEST_LISTENER_RECONNECT_MS') : undefined,
     accounts: accountsFromEnv(env),
     auditRetentionDays: intFromEnv(env.AUDIT_RETENTION_DAYS, DEFAULTS.auditRetentionDays, 'AUDIT_RETENTION_DAYS'),

@@ -79,8 +79,13 @@ export function haproxyConfig(c: BalancerConfig): string {
     '  balance leastconn',
     `  option httpchk GET ${HEALTH_PATH}`,
     '  http-check expect status 200',
-    // Checked every second; out after 2 misses, back after 2 answers.
-    '  default-server check inter 1s fall 2 rise 2',
+    // Checked every second; out after 2 misses (each waits up to \`timeout check\`), back after 2 answers.
+    // A process marked down has its requests cut at once (on-marked-down shutdown-sessions): a frozen
+    // process (SIGSTOP, a paused VM) still accepts connections and answers nothing, and without the cut
+    // its requests would wait \`timeout server\` (minutes) although it is known down. The clients see
+    // the connection end: the engine retries (a chunk from where the server has it, a merge again), and
+    // its retry goes to a process in rotation.
+    '  default-server check inter 1s fall 2 rise 2 on-marked-down shutdown-sessions',
     ...(c.servedByHeader ? ['  http-response set-header X-Served-By %s'] : []),
     ...c.servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port}`),
     '',

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ServerConfig } from '../config';
+import { DEFAULTS, type ServerConfig } from '../config';
 import { AdvisoryLocks } from '../db/advisory-locks';
 import { ProcessLocks, type Locks } from '../services/locks';
 
@@ -9,5 +9,5 @@ import { ProcessLocks, type Locks } from '../services/locks';
  * process (db/advisory-locks.ts); on SQLite the one process keeps them in memory.
  */
 export function buildLocks({ config, log }: { config: ServerConfig; log: FastifyBaseLogger }): Locks {
-  return config.dbUrl ? new AdvisoryLocks(config.dbUrl, { warn: (obj, msg) => log.warn(obj, msg) }) : new ProcessLocks();
+  return config.dbUrl ? new AdvisoryLocks(config.dbUrl, { warn: (obj, msg) => log.warn(obj, msg) }, config.lockLeaseMs ?? DEFAULTS.lockLeaseMs) : new ProcessLocks();
 }

@@ -79,6 +79,7 @@ export async function buildUploads({ db, config, log, storage, files, users, not
       maxFileSize: config.maxFileSize,
       uploadExpiryMs: config.uploadExpiryMs,
       crashPoint: crashPoint as CrashPoint | undefined,
+      crashSignal: config.crashSignal,
     },
     locks,
   });

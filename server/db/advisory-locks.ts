@@ -18,6 +18,14 @@
  * If the lock connection breaks, the locks it held are gone: every task holding one is told through
  * its LockHold.signal, and the next take opens a new connection.
  *
+ * A process that stops without dying (frozen: SIGSTOP, a VM paused, a swap storm) keeps its connection
+ * open, and its kernel keeps answering TCP keepalives, so PostgreSQL would keep its locks for as long as
+ * it is frozen, and every upload it was touching would wait for it. So the lock connection is a lease:
+ * PostgreSQL ends it once it has been idle for the lease (`idle_session_timeout`), and the process, while
+ * it runs, never lets it idle that long (a `select 1` every third of the lease). A frozen process loses
+ * its locks after the lease; thawed, it hears its connection was ended and its tasks are told (signal).
+ * (What such a task may still do before it hears is fenced where it matters: the merge's commit.)
+ *
  * The same connection holds LIVE_KEY shared for the process's life (join): a process starting while
  * others hold it skips the startup recovery of the shared data directory.
  */
@@ -31,6 +39,8 @@ const CHANNEL = 'drive_locks';
 const LIVE_KEY = 'server-processes-live';
 /** Longest wait between two tries of a key another process holds (a lost notification costs this). */
 const WAIT_MS = 200;
+/** Heartbeats per lease: two may be late (an event loop busy for a while) before the lease ends. */
+const BEATS_PER_LEASE = 3;
 
 /** The advisory lock id of a key: 64 bits of its SHA-256, as a signed bigint in text. */
 export function advisoryLockId(key: string): string {
@@ -61,10 +71,14 @@ export class AdvisoryLocks implements Locks {
   private closed = false;
   /** This process counts as live (join): a new lock connection takes the live lock again. */
   private joined = false;
+  /** Each open lock connection's heartbeat (the lease). */
+  private readonly heartbeats = new Map<pg.Client, ReturnType<typeof setInterval>>();
 
   constructor(
     private readonly url: string,
     private readonly log: AdvisoryLocksLog,
+    /** How long a process that stops answering keeps its locks (LOCK_LEASE_MS). */
+    private readonly leaseMs: number,
   ) {}
 
   run<T>(key: string, task: (hold: LockHold) => Promise<T>, options: LockOptions = {}): Promise<T> {
@@ -76,7 +90,7 @@ export class AdvisoryLocks implements Locks {
         const held: Held = { wanted: false, lost: new AbortController(), connection, ...(options.onContended ? { onContended: options.onContended } : {}) };
         this.held.set(key, held);
         try {
-          return await task({ signal: held.lost.signal });
+          return await task({ signal: held.lost.signal, confirm: () => this.confirm(held) });
         } finally {
           this.held.delete(key);
           await this.giveBack(key, id, held);
@@ -106,7 +120,20 @@ export class AdvisoryLocks implements Locks {
     const connection = await this.connection?.catch(() => null);
     this.connection = null;
     this.current = null;
+    if (connection) this.stopHeartbeat(connection);
     await connection?.end().catch(() => undefined);
+  }
+
+  /** Rejects if `held` is lost: its connection answers (a connection PostgreSQL ended cannot). */
+  private async confirm(held: Held): Promise<void> {
+    held.lost.signal.throwIfAborted();
+    try {
+      await held.connection.query('select 1');
+    } catch (err) {
+      this.broken(held.connection);
+      throw held.lost.signal.aborted ? held.lost.signal.reason : err;
+    }
+    held.lost.signal.throwIfAborted();
   }
 
   /** Takes the key in the database; answers the connection that holds it. */
@@ -166,7 +193,11 @@ export class AdvisoryLocks implements Locks {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.url, application_name: 'drive-server-locks' });
+    // PostgreSQL ends the session once idle for the lease: the heartbeat keeps it busy while we run.
+    const client = new pg.Client({ connectionString: this.url, application_name: 'drive-server-locks', options: `-c idle_session_timeout=${this.leaseMs}` });
+    const heartbeat = setInterval(() => void client.query('select 1').catch(() => undefined), Math.max(1, Math.floor(this.leaseMs / BEATS_PER_LEASE)));
+    heartbeat.unref();
+    this.heartbeats.set(client, heartbeat);
     client.on('error', (err) => {
       this.log.warn({ err }, 'lock connection lost: the locks it held are released');
       this.broken(client);
@@ -181,6 +212,7 @@ export class AdvisoryLocks implements Locks {
       // The old connection's shared live lock went with it (a starting process might have found us gone meanwhile).
       if (this.joined) await client.query('select pg_advisory_lock_shared($1::bigint)', [advisoryLockId(LIVE_KEY)]);
     } catch (err) {
+      this.stopHeartbeat(client);
       await client.end().catch(() => undefined);
       throw err;
     }
@@ -201,8 +233,14 @@ export class AdvisoryLocks implements Locks {
     }
   }
 
+  private stopHeartbeat(client: pg.Client): void {
+    clearInterval(this.heartbeats.get(client));
+    this.heartbeats.delete(client);
+  }
+
   /** `client` broke: whatever was taken on it is lost, and the next take connects again. */
   private broken(client: pg.Client): void {
+    this.stopHeartbeat(client);
     if (this.current === client) {
       this.current = null;
       this.connection = null;

@@ -22,7 +22,7 @@ function createDialect(config: ServerConfig): Dialect {
     if (!isPostgresUrl(config.dbUrl)) {
       throw new Error(`DB_URL must be a postgres:// URL (got ${new URL(config.dbUrl).protocol}); unset it for SQLite`);
     }
-    return createPostgresDialect(config.dbUrl, { max: config.dbPoolSize, preparedStatements: config.dbPreparedStatements });
+    return createPostgresDialect(config.dbUrl, { max: config.dbPoolSize, preparedStatements: config.dbPreparedStatements, idleInTransactionMs: config.lockLeaseMs });
   }
   const sqlite = new SQLite(path.join(config.dataDir, 'drive.sqlite'));
   // WAL lets readers run during a write; synchronous=FULL makes every committed transaction durable

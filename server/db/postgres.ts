@@ -35,6 +35,11 @@ export interface PostgresOptions {
   preparedStatements?: number;
   /** Every transaction read-only (tools that must not write, such as audit:verify). */
   readOnly?: boolean;
+  /**
+   * PostgreSQL ends a session left idle inside a transaction this long (`idle_in_transaction_session_timeout`):
+   * a frozen server process releases the rows its open transaction locked (the server: LOCK_LEASE_MS).
+   */
+  idleInTransactionMs?: number;
 }
 
 /** A pool for `url`; `application_name` shows the server in pg_stat_activity. */
@@ -44,7 +49,10 @@ export function createPostgresPool(url: string, options: PostgresOptions = {}): 
     max: options.max ?? 10,
     types,
     application_name: 'drive-server',
-    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+    options: [
+      ...(options.readOnly ? ['-c default_transaction_read_only=on'] : []),
+      ...(options.idleInTransactionMs ? [`-c idle_in_transaction_session_timeout=${options.idleInTransactionMs}`] : []),
+    ].join(' ') || undefined,
   });
   // An idle connection the server closed (a PostgreSQL restart) emits 'error' on the pool; without a
   // listener that would end the process. The next query takes a fresh connection.

@@ -56,6 +56,13 @@ export interface CommitInput {
   now: number;
   /** The client's key for the item (protocol.ts, "Finished uploads"): recorded with the file, once. */
   clientKey?: string;
+  /**
+   * A merge's blob directory, recorded as the upload's merge intent before the chunks were renamed into
+   * it: the commit happens only while the upload still names it. A merge whose lock was lost (its process
+   * frozen past the lease) and whose upload another process took over since (rolling the directory back,
+   * merging anew) is refused here, so it never records a blob whose directory is gone.
+   */
+  mergeIntent?: string;
 }
 
 export type Tx = Transaction<Database>;
@@ -296,11 +303,11 @@ export async function commitInTx(tx: Tx, input: CommitInput): Promise<Extract<Co
   if (input.uploadId !== null) {
     const upload = await tx
       .selectFrom('uploads')
-      .select('id')
+      .select(['id', 'merge_blob_id'])
       .where('id', '=', input.uploadId)
       .where('user_id', '=', input.editor.userId)
       .executeTakeFirst();
-    if (!upload) throw new Rollback('uploadGone');
+    if (!upload || (input.mergeIntent !== undefined && upload.merge_blob_id !== input.mergeIntent)) throw new Rollback('uploadGone');
   }
 
   // The blob of this content, if one is stored (asked again below when a concurrent merge won the insert).

@@ -15,6 +15,13 @@ export interface LockHold {
    * another process may take the key now). Work still to do under the lock should stop.
    */
   readonly signal: AbortSignal;
+  /**
+   * Rejects if the lock is lost, asking the lock's holder (PostgreSQL: one round trip on the lock
+   * connection). The signal tells only what this process has heard: a process thawed after a freeze
+   * runs on before it hears that its lease ended. Asked before a step another process must not see
+   * done twice (a merge's commit).
+   */
+  confirm(): Promise<void>;
 }
 
 export interface LockOptions {
@@ -63,7 +70,7 @@ export class ProcessLocks implements Locks {
   private readonly keyed = new KeyedLock();
 
   run<T>(key: string, task: (hold: LockHold) => Promise<T>, options: LockOptions = {}): Promise<T> {
-    return this.keyed.run(key, () => task({ signal: NEVER_ABORTED }), options.signal);
+    return this.keyed.run(key, () => task({ signal: NEVER_ABORTED, confirm: async () => {} }), options.signal);
   }
 
   /** SQLite: one process, always alone. */

@@ -53,6 +53,8 @@ export interface UploadServiceOptions {
   uploadExpiryMs: number;
   /** Test hook: SIGKILL this process when the named point is reached. */
   crashPoint?: CrashPoint;
+  /** Test hook: SIGSTOP instead, the first time (frozen there, holding its locks, until SIGCONT; then it goes on). */
+  crashSignal?: 'SIGKILL' | 'SIGSTOP';
 }
 
 /** Announced chunk digests; null entries: a streaming session's, not announced yet. */
@@ -138,8 +140,14 @@ export class UploadService {
   }
 
   private crashPoint(point: CrashPoint): void {
-    if (this.deps.options.crashPoint === point) process.kill(process.pid, 'SIGKILL');
+    if (this.deps.options.crashPoint !== point || this.frozenOnce) return;
+    const signal = this.deps.options.crashSignal ?? 'SIGKILL';
+    this.frozenOnce = signal === 'SIGSTOP';
+    process.kill(process.pid, signal);
   }
+
+  /** The SIGSTOP test hook fired already: a thawed process does not freeze again. */
+  private frozenOnce = false;
 
   config(): UploadConfig {
     return { chunkSize: this.deps.options.chunkSize, maxFileSize: this.deps.options.maxFileSize };
@@ -247,8 +255,9 @@ export class UploadService {
       }
 
       const blobId = newId();
-      // The upload's lock lost (its connection broke): another process may merge it now; stop before any step.
-      hold.signal.throwIfAborted();
+      // The upload's lock lost (its connection broke, or its lease ended while this process was frozen):
+      // another process may merge it now; stop before any step.
+      await hold.confirm();
       await this.deps.uploads.setMergeIntent(upload.id, blobId);
       this.crashPoint('merge-before-rename');
       try {
@@ -261,7 +270,7 @@ export class UploadService {
       this.crashPoint('merge-after-rename');
       let outcome: CommitOutcome;
       try {
-        hold.signal.throwIfAborted();
+        await hold.confirm();
         outcome = await this.deps.uploads.commit({
           uploadId: upload.id,
           editor: editorOf(caller),
@@ -273,12 +282,16 @@ export class UploadService {
           ifMatch: req.ifMatch ?? null,
           now,
           ...clientKeyOf(req),
+          // Fenced: a merge frozen past its lock's lease, its upload taken over since, commits nothing.
+          mergeIntent: blobId,
         });
       } catch (err) {
-        await this.undoAdopt(upload.id, blobId);
+        // Lost: the directory is the next holder's to settle (its merge finds the intent), not ours to move.
+        if (!hold.signal.aborted) await this.undoAdopt(upload.id, blobId);
         throw err;
       }
       if (!outcome.ok) {
+        hold.signal.throwIfAborted();
         await this.undoAdopt(upload.id, blobId);
         // Another session of this item committed first (then its name clash is with that very file).
         if (outcome.reason === 'finished' || (await finishedEntry(this.deps.uploads, caller, req.clientKey))) {

@@ -13,9 +13,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChunkTransport } from '../../workers/engine/transport';
-import type { FetchFn } from '../../workers/engine/api-client';
-import { createNodeChunkTransport } from '../../workers/node/chunk-transport';
 import type { Cluster } from '../../server/cluster/start-cluster';
 import { postgresBinDir, startPostgresCluster, type PostgresCluster } from '../../server/cluster/postgres-cluster';
 import { createNodeEngine, waitUntilSettled } from '../replay/engine-harness';
@@ -28,9 +25,9 @@ import { text } from '../server/file-kit';
 import { addUser, INITIAL_PASSWORD } from '../server/org-kit';
 import { department, setManager, setPolicy, submit } from '../server/sharing-kit';
 import { startTestCluster, storeProblems, withPg } from './cluster-kit';
+import { auditVerify, recording, uncoded, type Refusal } from './cluster-fault-kit';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const MiB = 1024 * 1024;
 let dir: string;
 let dataDir: string;
@@ -67,51 +64,6 @@ async function restartPostgres(): Promise<void> {
   const args = ['-D', path.join(postgres.dir, 'data'), '-l', path.join(postgres.dir, 'server.log'), '-m', 'fast', '-w', 'restart'];
   const [bin, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ctl, ...args]] : [ctl, args];
   await run(bin, argv);
-}
-
-/** `npm run audit:verify`'s tool on the cluster's database: exit 0 and every chain's report. */
-async function auditVerify(): Promise<Array<{ tenantId: string; rows: number; broken: unknown }>> {
-  const out = await run(process.execPath, ['--import', 'tsx', 'server/audit-verify.ts', '--data-dir', dataDir, '--json'], {
-    cwd: ROOT,
-    env: { ...process.env, DB_URL: cluster.dbUrl },
-  });
-  return JSON.parse(out.stdout) as Array<{ tenantId: string; rows: number; broken: unknown }>;
-}
-
-interface Refusal {
-  what: string;
-  status: number;
-  body: unknown;
-}
-
-/** A refusal is coded (§8): an `errorCode` string in a JSON body. */
-const uncoded = (refusals: readonly Refusal[]): Refusal[] =>
-  refusals.filter((r) => !(r.body && typeof r.body === 'object' && typeof (r.body as { errorCode?: unknown }).errorCode === 'string'));
-
-/** The engine's fetch and chunk transport, every non-2xx answer they got recorded. */
-function recording(jar: Parameters<typeof createNodeChunkTransport>[0], refusals: Refusal[]): { fetch: FetchFn; transport: ChunkTransport } {
-  const transport = createNodeChunkTransport(jar);
-  return {
-    fetch: async (input, init) => {
-      const res = await jar.fetch(input, init);
-      if (res.status >= 300) {
-        const body = await res.clone().text();
-        let parsed: unknown = body;
-        try {
-          parsed = JSON.parse(body);
-        } catch {
-          // kept as text: not coded
-        }
-        refusals.push({ what: `${init?.method ?? 'GET'} ${String(input)}`, status: res.status, body: parsed });
-      }
-      return res;
-    },
-    transport: async (request) => {
-      const answer = await transport(request);
-      if (answer.status >= 300) refusals.push({ what: `chunk ${request.url}`, status: answer.status, body: answer.body });
-      return answer;
-    },
-  };
 }
 
 describe('PostgreSQL restarted', () => {
@@ -158,7 +110,7 @@ describe('PostgreSQL restarted', () => {
       }
       expect(uncoded(refusals), JSON.stringify(refusals.slice(0, 5))).toEqual([]);
       expect(await storeProblems(dataDir, cluster.dbUrl)).toEqual([]);
-      const chains = await auditVerify();
+      const chains = await auditVerify(cluster, dataDir);
       expect(chains.length).toBeGreaterThan(0);
       expect(chains.filter((c) => c.broken)).toEqual([]);
     } finally {
@@ -206,7 +158,7 @@ describe('PostgreSQL restarted during a sharing approval', () => {
       status: (await c.query<{ state: string }>('select state from share_applications where id = $1', [id])).rows[0]?.state,
     }));
     expect(state.status).toBe('approved');
-    const chains = await auditVerify();
+    const chains = await auditVerify(cluster, dataDir);
     expect(chains.filter((c) => c.broken)).toEqual([]);
   }, 60_000);
 });
