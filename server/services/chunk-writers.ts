@@ -89,6 +89,9 @@ export class ChunkWriters {
               readingBody: () => {
                 holder.reading = true;
                 holder.lastByteAt = this.now();
+                // Lost before the read began (while the partial was opened): stop at once, or the body
+                // would be read to its end, and a client that waits for the answer first never gets one.
+                if (hold.signal.aborted) lost();
               },
               received: () => {
                 holder.lastByteAt = this.now();

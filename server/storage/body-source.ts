@@ -53,11 +53,16 @@ export function wholeBody(body: Readable): BodySource {
  * Cuts one request body into consecutive segments of given lengths, as it arrives: a piece that
  * straddles a boundary is split (no copy, subarrays), the rest kept for the next segment. Segments
  * must be read one after the other, each to its end (or until it reports itself cut).
+ * A segment's `stop` stops the whole body's read (the chunk's lock was lost: the request answers a
+ * coded error, and its later chunks would only be sent again anyway): the segment being read ends
+ * early and incomplete, later ones are empty; the request stays open for its answer.
  */
 export class BodySegments {
   private readonly source: AsyncIterator<Buffer>;
   private leftover: Buffer | null = null;
   private ended = false;
+  /** Ends the wait for the body's next piece (stop): that piece is then left to the lingering close. */
+  private wake: () => void = () => undefined;
 
   constructor(private readonly body: Readable) {
     this.source = body.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
@@ -87,7 +92,14 @@ export class BodySegments {
       complete: () => delivered === length,
       // The whole request goes: its later chunks would only be sent again anyway.
       cut: () => this.body.destroy(),
+      stop: () => this.stop(),
     };
+  }
+
+  private stop(): void {
+    this.ended = true;
+    this.leftover = null;
+    this.wake();
   }
 
   /** Up to `max` bytes: the leftover first, else the body's next piece (null at its end). */
@@ -96,8 +108,15 @@ export class BodySegments {
     this.leftover = null;
     while (!piece || piece.length === 0) {
       if (this.ended) return null;
-      const next = await this.source.next();
-      if (next.done) {
+      // Not a race with one long-lived promise: each piece would leave a reaction on it for the body's life.
+      const next = await new Promise<IteratorResult<Buffer> | null>((resolve, reject) => {
+        this.wake = () => resolve(null);
+        this.source.next().then(resolve, reject);
+      });
+      this.wake = () => undefined;
+      // Stopped meanwhile: a piece that came with the stop is dropped like the rest of the body.
+      if (this.ended) return null;
+      if (next === null || next.done) {
         this.ended = true;
         return null;
       }

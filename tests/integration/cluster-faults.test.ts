@@ -8,6 +8,8 @@
  * The PostgreSQL is started here (not by startCluster) so the test can restart it with `pg_ctl`.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,8 +21,9 @@ import { createNodeEngine, waitUntilSettled } from '../replay/engine-harness';
 import { openFileSource } from '../replay/node-runtime';
 import { downloadSha256, loggedInJar, writeRandomFile } from '../support/drive-server';
 import { FAST_STALL_TIMEOUT_MS } from '../support/engine-deps';
-import { API } from '../../common/api/paths';
-import { ADMIN, Client, login, type TestServer } from '../server/helpers';
+import { API, downloadUrl } from '../../common/api/paths';
+import type { ChunkExistResponse } from '../../common/transfer/protocol';
+import { ADMIN, Client, login, sha256Hex, TEST_CHUNK_SIZE, type TestServer } from '../server/helpers';
 import { text } from '../server/file-kit';
 import { addUser, INITIAL_PASSWORD } from '../server/org-kit';
 import { department, setManager, setPolicy, submit } from '../server/sharing-kit';
@@ -161,4 +164,98 @@ describe('PostgreSQL restarted during a sharing approval', () => {
     const chains = await auditVerify(cluster, dataDir);
     expect(chains.filter((c) => c.broken)).toEqual([]);
   }, 60_000);
+});
+
+/** Chunk body bytes read by every server process so far (the test hook's stats, asked of each directly). */
+async function chunkBytesReceived(): Promise<number> {
+  const counts = await Promise.all(
+    cluster.processUrls.map(async (url) => {
+      const res = await fetch(`${url}${API.testStats}`, { headers: { cookie: admin.cookie } });
+      return ((await res.json()) as { data: { chunkBytesReceived: number } }).data.chunkBytesReceived;
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+interface Interrupted {
+  /** What the client read: status and parsed body, or the error that ended the request unanswered. */
+  answer: { status: number; body: unknown } | { error: string };
+}
+
+/**
+ * Sends chunks 0..through of `uploadId` through the balancer: the first `first` bytes of `body`, then,
+ * once the server has read them, calls `fault` and goes on sending up to `then` bytes (the client is
+ * still sending when the fault strikes), and waits for the answer.
+ */
+function rangeUploadInterrupted(uploadId: string, through: number, body: Buffer, first: number, then: number, fault: () => Promise<void>): Promise<Interrupted> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(new URL(`${cluster.url}${API.chunkUpload}?uploadId=${uploadId}&index=0&through=${through}`), {
+      method: 'POST',
+      headers: { cookie: admin.cookie, 'content-type': 'application/octet-stream', 'content-length': String(body.length) },
+    });
+    req.on('error', (err) => resolve({ answer: { error: err.message } }));
+    req.on('response', (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('error', (err) => resolve({ answer: { error: err.message } }));
+      res.on('end', () => {
+        const text = Buffer.concat(parts).toString();
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // kept as text: not coded
+        }
+        resolve({ answer: { status: res.statusCode ?? 0, body: parsed } });
+        req.destroy();
+      });
+    });
+    void (async () => {
+      const before = await chunkBytesReceived();
+      req.write(body.subarray(0, first));
+      await expect.poll(chunkBytesReceived, { timeout: 10_000, interval: 20 }).toBe(before + first);
+      await fault();
+      req.write(body.subarray(first, then));
+    })().catch(reject);
+  });
+}
+
+describe("a range upload whose chunk's lock is lost mid-body", () => {
+  it('is answered the coded 500 (not cut into an uncoded 502); the chunks before stay recorded, the retry finishes byte-exact', async () => {
+    const content = randomBytes(2 * TEST_CHUNK_SIZE + 1000);
+    const name = 'range-lock-lost.bin';
+    const opened = await admin.post<{ data: ChunkExistResponse }>(API.chunkExist, { size: content.length, chunkSize: TEST_CHUNK_SIZE, name, parentId: null, category: 1 });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const { uploadId } = opened.body.data;
+    // Part of chunk 0 sent and read; then every lock connection is ended, as a failing connection or
+    // PostgreSQL ending the session would: chunk 0, being read, loses its lock while bytes still come.
+    const first = 1_000_000;
+    const sent = 3_000_000;
+    const { answer } = await rangeUploadInterrupted(uploadId, 2, content, first, sent, async () => {
+      await withPg(cluster.dbUrl, (c) => c.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'drive-server-locks'"));
+    });
+    expect(answer, JSON.stringify(answer)).toMatchObject({ status: 500 });
+    expect(uncoded([{ what: 'range', ...(answer as { status: number; body: unknown }) }])).toEqual([]);
+    // What the engine does next: ask what the server holds (the chunks read before the stop are
+    // recorded, what came of the stopped one is kept as its partial), send the rest from there.
+    const again = await admin.post<{ data: ChunkExistResponse }>(API.chunkExist, { size: content.length, chunkSize: TEST_CHUNK_SIZE, name, parentId: null, category: 1, uploadId });
+    expect(again.body.data.uploadId).toBe(uploadId);
+    expect(again.body.data.existingChunks).toEqual([]);
+    const from = 0;
+    const held = again.body.data.partialChunks?.find((p) => p.index === from)?.bytes ?? 0;
+    expect(held, 'bytes of chunk 0 the server kept').toBeGreaterThanOrEqual(first);
+    expect(held).toBeLessThanOrEqual(sent);
+    const rest = await admin.raw(`${API.chunkUpload}?uploadId=${uploadId}&index=${from}&through=2&offset=${held}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(content.subarray(from * TEST_CHUNK_SIZE + held)),
+    });
+    expect(rest.status, await rest.clone().text()).toBe(200);
+    const merged = await admin.post<{ data: { id: string } }>(API.chunkMerge, { uploadId, name, parentId: null, category: 1 });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    const got = await admin.raw(downloadUrl(merged.body.data.id));
+    expect(sha256Hex(Buffer.from(await got.arrayBuffer()))).toBe(sha256Hex(content));
+    const chains = await auditVerify(cluster, dataDir);
+    expect(chains.filter((c) => c.broken)).toEqual([]);
+  }, 30_000);
 });

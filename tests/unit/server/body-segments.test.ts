@@ -71,6 +71,38 @@ describe('BodySegments', () => {
     expect((await collect(segments.next(250))).equals(all.subarray(150))).toBe(true);
   });
 
+  it("stop (the chunk's lock lost): the segment being read ends early and incomplete, the body stays open, later segments are empty", async () => {
+    const body = new PassThrough();
+    const segments = new BodySegments(body);
+    body.write(bytes(100));
+    const segment = segments.next(300);
+    const parts: Buffer[] = [];
+    const reading = (async () => {
+      for await (const piece of segment.pieces()) parts.push(piece);
+    })();
+    // Waiting for the body's next piece when the read stops: the wait ends, nothing more is delivered.
+    await new Promise((r) => setTimeout(r, 10));
+    segment.stop!();
+    await reading;
+    expect(Buffer.concat(parts).length).toBe(100);
+    expect(segment.complete()).toBe(false);
+    expect(body.destroyed).toBe(false);
+    body.write(bytes(100));
+    const after = segments.next(50);
+    expect((await collect(after)).length).toBe(0);
+    expect(after.complete()).toBe(false);
+  });
+
+  it('stop between pieces: the piece still held (past a boundary) is not delivered either', async () => {
+    const segments = new BodySegments(Readable.from([bytes(300)]));
+    const first = segments.next(200);
+    expect((await collect(first)).length).toBe(200);
+    first.stop!();
+    const second = segments.next(100);
+    expect((await collect(second)).length).toBe(0);
+    expect(second.complete()).toBe(false);
+  });
+
   it('an empty segment (an empty chunk) is complete without reading', async () => {
     const segments = new BodySegments(Readable.from([]));
     const empty = segments.next(0);
