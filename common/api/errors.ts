@@ -275,6 +275,8 @@ export const ERRORS = {
   STORE_UNAVAILABLE: { code: 'STO-5031', status: 500, message: '文件存储服务暂时不可用，请稍后重试' },
 
   INTERNAL: { code: 'SYS-5000', status: 500, message: '服务器内部错误，请稍后重试' },
+  /** The database's disk is full (PostgreSQL 53100 disk_full, SQLite SQLITE_FULL): nothing was saved; a 500, so clients retry. */
+  DATABASE_FULL: { code: 'SYS-5001', status: 500, message: '服务器数据库存储空间已满，本次操作未保存，请稍后重试或联系管理员' },
 } as const satisfies Record<string, { code: string } & ErrorDef>;
 
 export type ErrorKey = keyof typeof ERRORS;

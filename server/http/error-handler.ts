@@ -20,6 +20,15 @@ function validationMessage(err: FastifyError): string {
   return `${ERRORS.VALIDATION.message}：${err.message}`;
 }
 
+/**
+ * The database refused a write for want of disk space: PostgreSQL's SQLSTATE 53100 (disk_full), SQLite's
+ * SQLITE_FULL. Its transaction rolled back; the operator must free space, the user may retry.
+ */
+function isDatabaseFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '53100' || code === 'SQLITE_FULL';
+}
+
 /** One error handler for the whole server: business errors, bad input, and never a stack trace. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -32,6 +41,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status === 413) return sendError(reply, 413, ERRORS.PAYLOAD_TOO_LARGE.code, ERRORS.PAYLOAD_TOO_LARGE.message);
     // Malformed JSON, unsupported content type and similar client mistakes.
     if (status >= 400 && status < 500) return sendError(reply, 400, ERRORS.VALIDATION.code, ERRORS.VALIDATION.message);
+    if (isDatabaseFull(err)) {
+      request.log.error({ err }, "the database's disk is full: a write was refused");
+      return sendError(reply, 500, ERRORS.DATABASE_FULL.code, ERRORS.DATABASE_FULL.message);
+    }
     request.log.error({ err }, 'unexpected error');
     return sendError(reply, 500, ERRORS.INTERNAL.code, ERRORS.INTERNAL.message);
   });

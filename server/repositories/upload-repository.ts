@@ -170,6 +170,11 @@ export class UploadRepository {
   }
 
   /** Durable merge intent: the chunk directory is about to become blobs/<blobId> (null: not merging). */
+  /** Whether a blob row names stored key `key` (after a commit that failed: did it commit after all?). */
+  async blobKeyRecorded(key: string): Promise<boolean> {
+    return (await this.db.selectFrom('blobs').select('id').where('storage_key', '=', key).executeTakeFirst()) !== undefined;
+  }
+
   async setMergeIntent(id: string, blobId: string | null): Promise<void> {
     await this.db.updateTable('uploads').set({ merge_blob_id: blobId }).where('id', '=', id).execute();
   }

@@ -8,7 +8,7 @@ import { newId } from '../ids';
 import type { FileRepository } from '../repositories/file-repository';
 import type { TextHoldRepository } from '../repositories/text-hold-repository';
 import { editorOf } from '../repositories/content-replacement';
-import type { CommitFailure, UploadRepository } from '../repositories/upload-repository';
+import type { CommitFailure, CommitOutcome, UploadRepository } from '../repositories/upload-repository';
 import type { BlobStore } from '../storage/byte-store';
 import type { FilesTable } from '../db/schema';
 import type { Caller } from './caller';
@@ -117,16 +117,24 @@ export class TextService {
       isDir: false,
       size: content.length,
     });
-    const outcome = await this.deps.uploads.commit({
-      uploadId: null,
-      editor: editorOf(caller),
-      fingerprint: fingerprintOf(content, this.deps.options.chunkSize),
-      size: content.length,
-      blob: { kind: 'new', id: key, layout: null, fingerprintChunkSize: this.deps.options.chunkSize },
-      file: draft,
-      onConflict: policy,
-      now,
-    });
+    let outcome: CommitOutcome;
+    try {
+      outcome = await this.deps.uploads.commit({
+        uploadId: null,
+        editor: editorOf(caller),
+        fingerprint: fingerprintOf(content, this.deps.options.chunkSize),
+        size: content.length,
+        blob: { kind: 'new', id: key, layout: null, fingerprintChunkSize: this.deps.options.chunkSize },
+        file: draft,
+        onConflict: policy,
+        now,
+      });
+    } catch (err) {
+      // The commit failed (the database's disk full, its connection lost): the bytes go unless the
+      // commit took effect after all (an answer lost); when that cannot be asked, startup recovery removes them.
+      if (!(await this.deps.uploads.blobKeyRecorded(key).catch(() => true))) await this.deps.blobs.remove(key).catch(() => undefined);
+      throw err;
+    }
     if (!outcome.ok || outcome.reusedExistingBlob) await this.deps.blobs.remove(key);
     if (!outcome.ok) throw new AppError(TEXT_COMMIT_ERRORS[outcome.reason]);
     return { file: await this.deps.decorator.one(caller, outcome.file), row: outcome.file, replacedVersion: outcome.replacedVersion };
