@@ -1,4 +1,5 @@
 import { CONFIG } from '../../common/api/endpoints/config';
+import { ERRORS } from '../../common/api/errors';
 
 /**
  * The haproxy configuration of `start:cluster` (docs/cluster.md explains every line). Written for
@@ -26,6 +27,9 @@ export const IDLE_TIMEOUT = '5m';
 
 /** The backend holding the server processes (names s1…sN). */
 export const BACKEND = 'servers';
+
+/** The body of haproxy's own 5xx answers, escaped for a double-quoted haproxy string. */
+const BALANCER_ERROR_BODY = JSON.stringify({ errorCode: ERRORS.INTERNAL.code, message: ERRORS.INTERNAL.message }).replace(/"/g, '\\"');
 
 export function haproxyConfig(c: BalancerConfig): string {
   const bindHost = c.bind.host.includes(':') ? `[${c.bind.host}]` : c.bind.host;
@@ -57,6 +61,9 @@ export function haproxyConfig(c: BalancerConfig): string {
     '  timeout http-keep-alive 30s',
     '  timeout queue 30s',
     '  timeout check 2s',
+    // haproxy's own answers (a process cut mid-request, none in rotation, a timeout) are coded like
+    // the server's (§8), not HTML: the clients read an errorCode and a Chinese message, and retry.
+    ...[502, 503, 504].map((status) => `  http-error status ${status} content-type "application/json; charset=utf-8" string "${BALANCER_ERROR_BODY}"`),
     // The client's address for the servers (rate limits, action log): appended to any it sent.
     '  option forwardfor',
     // Keep-alive on both sides; idle server connections are shared between requests (each request
