@@ -296,6 +296,11 @@ export const API = {
    * read from chunk upload bodies since the server started, kept or not (re-sent bytes, measured).
    */
   testStats: '/api/test/stats',
+  /**
+   * Test hook (only with DRIVE_TEST_HOOKS=1, login required): `POST` → one sweeper pass now, answering
+   * what it removed (Sweeper.sweepOnce), for tests of a server in a child process.
+   */
+  testSweep: '/api/test/sweep',
 } as const;
 
 export function downloadUrl(fileId: string): string {

@@ -20,6 +20,7 @@ import { orgBenchmark } from './suites/org';
 import { reportsBenchmark } from './suites/reports';
 import { resendBenchmark } from './suites/resend';
 import { sharingBenchmark } from './suites/sharing';
+import { storeBenchmark } from './suites/store';
 import { syncBenchmark } from './suites/sync';
 import { uploadBenchmark } from './suites/upload';
 
@@ -44,4 +45,5 @@ export const BENCHMARKS: BenchModule[] = [
   syncBenchmark,
   sharingBenchmark,
   loadBenchmark,
+  storeBenchmark,
 ];

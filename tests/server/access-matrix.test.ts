@@ -972,6 +972,7 @@ const MATRIX: Record<string, Row> = {
   // Test hooks (DRIVE_TEST_HOOKS=1 only), private like everything else.
   'GET /api/test/stats': { access: 'user', call: { method: 'GET', path: API.testStats }, foreign: 'none' },
   'PUT /api/test/raw-sink': { access: 'user', call: { method: 'PUT', path: API.testRawSink, body: 'x' }, foreign: 'none' },
+  'POST /api/test/sweep': { access: 'user', call: { method: 'POST', path: API.testSweep }, foreign: 'none' },
 };
 
 /** A file message of the member's: the admin locks (and unlocks) a file of the member's group. */

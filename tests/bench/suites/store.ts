@@ -1,0 +1,113 @@
+/**
+ * The blob store side by side (issue 37): the same phases on the local disk and on a real S3 server
+ * (a one-node Ceph radosgw started for the run, its OSD on bluestore in a sparse file:
+ * tests/support/radosgw.ts), in the same run, each on a fresh server child (tests/bench/lib/store-phases.ts):
+ *  - a BENCH_STORE_BYTES (1 GiB) generated file uploaded by the engine under Node, enqueue → done:
+ *    `storeUploadRatio` = object store's time ÷ disk's (how many times slower);
+ *  - its merge request (`storeMergeMs…`) beside the merge of a 64 MiB file: the merge must not grow
+ *    with the file beyond the store's own copy cost;
+ *  - the whole file downloaded, and 16 ranged GETs of 1 MiB spread over it (median);
+ *  - a ZIP of BENCH_STORE_SMALL_FILES (1,000) files of 4 KiB uploaded through the engine's batches;
+ *  - the server's resident memory once started and its peak over the phases (sampled; goal ≤ 200 MB
+ *    whatever the file size).
+ * Every transfer is checked byte-exact.
+ */
+import { randomBytes } from 'node:crypto';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { writeGeneratedFile } from '../../support/drive-server';
+import { startRadosgw, type Radosgw } from '../../support/radosgw';
+import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
+import { runStorePhases, type StoreFigures } from '../lib/store-phases';
+import { GiB, round1, round3 } from '../lib/transfer-context';
+
+const SIZE = Number(process.env.BENCH_STORE_BYTES ?? GiB);
+const SMALL_SIZE = 64 * MIB;
+const SMALL_FILES = Number(process.env.BENCH_STORE_SMALL_FILES ?? 1000);
+const PEAK_GOAL_MB = 200;
+
+function row(label: string, f: StoreFigures): BenchRow {
+  return {
+    label,
+    cells: {
+      'upload s': (f.uploadMs / 1000).toFixed(1),
+      'upload MB/s': megabytesPerSecond(SIZE, f.uploadMs).toFixed(0),
+      'merge ms': f.mergeMs.toFixed(0),
+      [`merge ${SMALL_SIZE / MIB} MiB ms`]: f.smallMergeMs.toFixed(0),
+      'download MB/s': megabytesPerSecond(SIZE, f.downloadMs).toFixed(0),
+      'range ms': f.rangeMs.toFixed(1),
+      [`zip ${SMALL_FILES} s`]: (f.zipMs / 1000).toFixed(2),
+      'RSS MB': `${f.baselineServerMB.toFixed(0)} → ${f.peakServerMB.toFixed(0)}`,
+    },
+  };
+}
+
+export const storeBenchmark: BenchModule = {
+  name: 'store',
+  columns: ['store', 'upload s', 'upload MB/s', 'merge ms', `merge ${SMALL_SIZE / MIB} MiB ms`, 'download MB/s', 'range ms', `zip ${SMALL_FILES} s`, 'RSS MB'],
+  async run() {
+    const dir = await fsp.mkdtemp(path.join(process.env.BENCH_TMPDIR ?? os.tmpdir(), 'drive-bench-store-'));
+    let gateway: Radosgw | undefined;
+    try {
+      const bigFile = path.join(dir, 'big.bin');
+      const smallFile = path.join(dir, 'small.bin');
+      const smallFilesDir = path.join(dir, 'small-files');
+      await fsp.mkdir(smallFilesDir);
+      for (let i = 0; i < SMALL_FILES; i++) await fsp.writeFile(path.join(smallFilesDir, `f${String(i).padStart(4, '0')}.txt`), randomBytes(4096));
+      const common = {
+        big: { file: bigFile, sha256: await writeGeneratedFile(bigFile, SIZE), size: SIZE },
+        small: { file: smallFile, sha256: await writeGeneratedFile(smallFile, SMALL_SIZE), size: SMALL_SIZE },
+        smallFilesDir,
+        smallFileCount: SMALL_FILES,
+      };
+      const started = performance.now();
+      gateway = await startRadosgw({ backend: 'bluestore', storeBytes: Math.max(16 * GiB, 4 * SIZE), dir: path.join(dir, 'radosgw') });
+      const gatewayStartMs = performance.now() - started;
+      await gateway.createBucket('bench');
+
+      const disk = await runStorePhases({ ...common, label: 'disk', dataDir: path.join(dir, 'disk'), env: {} });
+      const s3 = await runStorePhases({ ...common, label: 's3', dataDir: path.join(dir, 's3'), env: gateway.env('bench') });
+      // A server that ignored BLOB_STORE would have measured the disk twice: the bytes must be in the bucket.
+      const client = gateway.client();
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: 'bench', MaxKeys: 10 })).finally(() => client.destroy());
+      if (!listed.KeyCount) throw new Error('the S3 phases left nothing in the bucket: the server did not store in BLOB_STORE');
+
+      const peak = Math.max(disk.peakServerMB, s3.peakServerMB);
+      return {
+        rows: [
+          row('disk (DATA_DIR)', disk),
+          row('S3 (radosgw, bluestore)', s3),
+          { label: `object store ÷ disk (storeUploadRatio); radosgw up in ${(gatewayStartMs / 1000).toFixed(1)} s; peak goal ≤ ${PEAK_GOAL_MB} MB`, cells: { 'upload s': (s3.uploadMs / disk.uploadMs).toFixed(2) } },
+        ],
+        metrics: {
+          storeBytes: SIZE,
+          storeSmallFiles: SMALL_FILES,
+          storeUploadRatio: round3(s3.uploadMs / disk.uploadMs),
+          storeUploadMBpsDisk: round1(megabytesPerSecond(SIZE, disk.uploadMs)),
+          storeUploadMBpsS3: round1(megabytesPerSecond(SIZE, s3.uploadMs)),
+          storeMergeMsDisk: Math.round(disk.mergeMs),
+          storeMergeMsS3: Math.round(s3.mergeMs),
+          storeSmallMergeMsDisk: Math.round(disk.smallMergeMs),
+          storeSmallMergeMsS3: Math.round(s3.smallMergeMs),
+          storeDownloadMBpsDisk: round1(megabytesPerSecond(SIZE, disk.downloadMs)),
+          storeDownloadMBpsS3: round1(megabytesPerSecond(SIZE, s3.downloadMs)),
+          storeRangeMsDisk: round1(disk.rangeMs),
+          storeRangeMsS3: round1(s3.rangeMs),
+          storeZipMsDisk: Math.round(disk.zipMs),
+          storeZipMsS3: Math.round(s3.zipMs),
+          storePeakServerMBDisk: round1(disk.peakServerMB),
+          storePeakServerMBS3: round1(s3.peakServerMB),
+          storeBaselineServerMBDisk: round1(disk.baselineServerMB),
+          storeBaselineServerMBS3: round1(s3.baselineServerMB),
+          storePeakServerMB: round1(peak),
+          storeGatewayStartMs: Math.round(gatewayStartMs),
+        },
+      };
+    } finally {
+      await gateway?.stop();
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
+  },
+};
