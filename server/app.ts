@@ -4,12 +4,13 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { assertSafeConfig, DEFAULTS, type ServerConfig } from './config';
 import { openDatabase } from './db/database';
 import './http/fastify-types';
+import './compose/app-decorations';
 import { installActionLog } from './http/action-hooks';
 import { installBodyEncodingGuard } from './http/body-encoding';
 import { installClientOps } from './http/client-ops';
 import { installErrorHandler } from './http/error-handler';
 import { installFairTurns } from './http/fair-turns';
-import { lazyValidators, type LazyValidators } from './http/lazy-validators';
+import { lazyValidators } from './http/lazy-validators';
 import { noResponseSchemas } from './http/no-response-schemas';
 import { installReadableRefusals } from './http/readable-refusals';
 import { installRouteRegistry } from './http/route-registry';
@@ -18,11 +19,8 @@ import { installSessionGuard } from './http/session-guard';
 import { ClientOpRepository } from './repositories/client-op-repository';
 import { registerDesktopReleaseRoutes } from './routes/desktop-release-routes';
 import { registerStaticRoutes } from './routes/static-routes';
-import type { ActionLogCheckpointer } from './services/action-log/checkpointer';
 import type { FingerprintUpgradeReport } from './services/fingerprint-upgrade';
-import type { Notices } from './services/notices';
 import { seedDemoData } from './services/seed';
-import type { Sweeper } from './services/sweeper';
 import { buildAccounts } from './compose/accounts';
 import { buildAudit } from './compose/audit';
 import { buildCluster } from './compose/cluster';
@@ -37,29 +35,8 @@ import { buildSync } from './compose/sync';
 import { buildTenants } from './compose/tenants';
 import { buildUploads } from './compose/uploads';
 import { buildLocks } from './compose/locks';
-import type { ByteStore } from './storage/byte-store';
-import type { RecoveryReport } from './services/recovery';
 
 export { captchaOutboxFile, smsOutboxFile } from './compose/accounts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Clean-up of expired uploads, captchas and sessions; tests call `sweeper.sweepOnce()`. */
-    sweeper: Sweeper;
-    /** Signed checkpoints of the action log's heads; tests call `auditCheckpoints.checkpointOnce()`. */
-    auditCheckpoints: ActionLogCheckpointer;
-    /** Where file bytes live (storage/byte-store.ts): tests look into it through the same interface. */
-    byteStore: ByteStore;
-    /** What startup recovery found and repaired in the store (null: skipped, other processes were live). */
-    storeRecovery: RecoveryReport | null;
-    /** Notices (issue 16); `notices.events` is the port the sharing work calls. */
-    notices: Notices;
-    /** The routes' schema validators, each compiled at its route's first request (http/lazy-validators.ts). */
-    validators: Pick<LazyValidators, 'compiled' | 'registered' | 'compileAll'>;
-    /** The background re-fingerprinting of stale blobs by this process as leader (null: shut down before it led or finished). */
-    fingerprintUpgrade: Promise<FingerprintUpgradeReport | null>;
-  }
-}
 
 /**
  * Builds the whole server (database, storage, services, routes) without listening, so tests can

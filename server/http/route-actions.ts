@@ -18,8 +18,9 @@ import { ENDPOINTS } from '../../common/api/endpoints';
  * cannot go unlogged by forgetting it.
  */
 const UNDECLARED_ROUTE_ACTIONS: Readonly<Record<string, ActionCode | null>> = {
-  // The test hook that is not a GET (server/routes/test-routes.ts, DRIVE_TEST_HOOKS=1 only).
+  // The test hooks that are not a GET (server/routes/test-routes.ts, DRIVE_TEST_HOOKS=1 only).
   'PUT /api/test/raw-sink': null,
+  'POST /api/test/sweep': null,
 };
 
 /**

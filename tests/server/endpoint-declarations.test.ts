@@ -70,6 +70,7 @@ describe('endpoint declarations', () => {
 const UNDECLARED: Readonly<Record<string, string>> = {
   'GET /api/test/stats': 'test hook (DRIVE_TEST_HOOKS=1 only), not a product endpoint: server/routes/test-routes.ts',
   'PUT /api/test/raw-sink': 'test hook (DRIVE_TEST_HOOKS=1 only), not a product endpoint: server/routes/test-routes.ts',
+  'POST /api/test/sweep': 'test hook (DRIVE_TEST_HOOKS=1 only), not a product endpoint: server/routes/test-routes.ts',
   'GET /*': "the built web app's files and the single-page fallback (@fastify/static): files, not calls",
   'HEAD /*': "the built web app's files and the single-page fallback (@fastify/static): files, not calls",
   [`GET ${DESKTOP_RELEASE_PATH}*`]: "the desktop release's files for its updater (@fastify/static, DESKTOP_RELEASE_DIR): files, not calls",
