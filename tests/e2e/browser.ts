@@ -253,6 +253,13 @@ export async function visitInApp(page: Page, path: string): Promise<void> {
   await page.waitForURL((url) => url.pathname === path.split('?')[0]);
   // Two frames: the new page has rendered (its loading state, if any, is on screen).
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  // Its chunk still loading (PageLoading, aria-busy), then its data (a spinner or a skeleton): a walk
+  // that looked while the chunk loaded saw the loading screen, not the page, and checked nothing on it.
+  await page
+    .locator('[aria-busy="true"]:visible')
+    .first()
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => undefined);
   await page
     .locator('.ant-spin-spinning:visible, .ant-skeleton:visible')
     .first()

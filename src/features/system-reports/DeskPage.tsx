@@ -1,5 +1,5 @@
 import { ReloadOutlined, RightOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Col, Empty, Row, Skeleton, Statistic, Typography } from 'antd';
+import { Alert, Button, Card, Col, Empty, Row, Skeleton, Statistic, Tooltip, Typography } from 'antd';
 import { useMemo, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { formatSize } from '../../../common/format/size';
@@ -52,7 +52,9 @@ export function DeskPage() {
         </Typography.Title>
         <span className="rp-sub">
           统计日 {d.today}（北京时间）
-          <Button type="text" size="small" icon={<ReloadOutlined />} loading={desk.isFetching} onClick={() => void desk.refetch()} aria-label="刷新" />
+          <Tooltip title="刷新">
+            <Button type="text" size="small" icon={<ReloadOutlined />} loading={desk.isFetching} onClick={() => void desk.refetch()} aria-label="刷新" />
+          </Tooltip>
         </span>
       </div>
       <Row gutter={[12, 12]}>
