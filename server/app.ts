@@ -22,6 +22,7 @@ import { registerStaticRoutes } from './routes/static-routes';
 import type { FingerprintUpgradeReport } from './services/fingerprint-upgrade';
 import { seedDemoData } from './services/seed';
 import { buildAccounts } from './compose/accounts';
+import { resolveAccountPolicy } from './services/account-policy';
 import { buildAudit } from './compose/audit';
 import { buildCluster } from './compose/cluster';
 import { buildFiles } from './compose/files';
@@ -75,8 +76,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   // On SQLite one process; with DB_URL one of several: events, cache drops and the periodic jobs' leader.
   const cluster = buildCluster(base);
   const audit = await buildAudit({ ...base, sealHeads });
-  const accounts = buildAccounts({ ...base, blobs: storage.blobs, locks });
-  const tenants = await buildTenants({ ...base, blobs: storage.blobs, passwordExpiryDays: accounts.policy.passwordExpiryDays });
+  const tenants = await buildTenants({ ...base, blobs: storage.blobs, passwordExpiryDays: resolveAccountPolicy(config.accounts).passwordExpiryDays });
+  const accounts = buildAccounts({ ...base, blobs: storage.blobs, locks, homeUrlOf: (user) => tenants.config.homeUrl({ tenantId: user.tenant_id, role: user.role }) });
   const files = buildFiles({ ...base, storage, users: accounts.users, tenants: tenants.service, chainKey: audit.chainKey });
   const notices = buildNotices({ ...base, files: files.repos, actionLogs: audit.actionLogs, bus: cluster.bus });
   const sharing = buildSharing({ ...base, files, tenants: tenants.service, notices: notices.events, actionLogs: audit.actionLogs, locks });

@@ -154,6 +154,7 @@ export const ERRORS = {
   TENANT_ALIAS_INVALID: { code: 'TNT-7004', status: 400, message: '别名只能包含字母、数字、下划线和短横线，长度 2-32 位' },
   TENANT_ALIAS_TAKEN: { code: 'TNT-7005', status: 400, message: '该别名已被其他租户使用' },
   TENANT_NAME_INVALID: { code: 'TNT-7006', status: 400, message: '名称不能为空，且不超过 64 个字符' },
+  TENANT_HOME_PAGE_INVALID: { code: 'TNT-7007', status: 400, message: '首页只能选择所有成员都能打开的页面' },
   /** A dictionary group or entry code that does not exist (entries are never added). */
   DICT_NOT_FOUND: { code: 'DICT-7101', status: 404, message: '字典项不存在' },
 

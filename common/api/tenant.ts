@@ -61,7 +61,31 @@ export interface TenantInfo extends TenantAlias {
   createdAt: number;
   updatedAt: number;
   switches: TenantSwitches;
+  /** The tenant's home page (one of HOME_PAGES): where `/` and a login lead. */
+  homeUrl: string;
 }
+
+/** Spec §2: "/ redirects to the configured home page (default /main/file/personal)". */
+export const DEFAULT_HOME_PAGE = '/main/file/personal';
+
+/**
+ * The pages a tenant may make its home page (系统配置 → 首页): pages every member's menu holds, so the
+ * home page never sends anyone to /error. Where the tenant turns a page's module off, its people land
+ * on the default instead (the server checks the caller's menu when it answers homeUrl).
+ */
+export const HOME_PAGES: ReadonlyArray<{ url: string; label: string }> = [
+  { url: DEFAULT_HOME_PAGE, label: '个人文件' },
+  { url: '/main/file/backups', label: '同步文件' },
+  { url: '/main/file/share', label: '共享文件' },
+  { url: '/main/file/favorite', label: '我的收藏' },
+  { url: '/main/file/publicSpace', label: '公共空间' },
+  { url: '/main/group', label: '群组空间' },
+  { url: '/main/safe/myApply', label: '我的申请' },
+  { url: '/main/notice/fileNotice', label: '文件消息' },
+  { url: '/main/addressList', label: '通讯录' },
+];
+
+export const isHomePage = (url: string): boolean => HOME_PAGES.some((p) => p.url === url);
 
 /** `GET /api/tenant/list` (admins): every tenant for a platform admin, the own one for a tenant admin. */
 export interface TenantSummary {

@@ -52,8 +52,8 @@ export interface PagePermission {
 export type HomeUrl = string;
 
 /**
- * The desktop release the server offers (spec §3 client version info), the same for client type 3
- * (internal build) and 4 (public build). `versionName` '' means no release is published: nothing to
+ * The desktop release the server offers (spec §3 client version info) for client type 3 (internal
+ * build) or 4 (public build), each its own. `versionName` '' means no release is published: nothing to
  * update. The client compares it with its own version; `isForce` makes the prompt non-dismissable.
  */
 export interface ClientVersion {
@@ -70,7 +70,20 @@ export interface ClientVersion {
    * Ours: the installer the tenant's admin uploaded for this client type (client-releases.ts), to
    * download and run; absent when none is set. Takes precedence over `updateUrl`.
    */
-  installer?: { url: string; name: string; size: number };
+  installer?: ClientInstaller;
+}
+
+/** The installer a release names: the desktop downloads `url`, then checks `size` and `digest`. */
+export interface ClientInstaller {
+  url: string;
+  name: string;
+  size: number;
+  /**
+   * The file's content fingerprint as the server stores it (common/transfer/protocol.ts: SHA-256 over
+   * the chunk digests of `chunkSize`-byte chunks, chunk-digest.ts), for the desktop to check what it
+   * downloaded; absent when the server has none to give.
+   */
+  digest?: { fingerprint: string; chunkSize: number };
 }
 
 /** 客户端版本 as 系统配置 shows one client type's release (admins). */

@@ -12,7 +12,7 @@ import { registerUserProfileRoutes } from '../routes/user-profile-routes';
 import { registerUserRoutes } from '../routes/user-routes';
 import { resolveAccountPolicy, type AccountPolicy } from '../services/account-policy';
 import { AccountService } from '../services/account-service';
-import { AuthService } from '../services/auth-service';
+import { AuthService, type AuthServiceDeps } from '../services/auth-service';
 import { CaptchaService } from '../services/captcha-service';
 import { LoginThrottle } from '../services/login-throttle';
 import { PasswordResetService } from '../services/password-reset-service';
@@ -46,7 +46,8 @@ export interface Accounts extends Routed {
 }
 
 /** Sign-in (captcha, SMS codes, throttling), sessions, one's own account and profile, password reset. */
-export function buildAccounts({ db, config, log, blobs, locks }: Base & { blobs: BlobStore; locks: Locks }): Accounts {
+/** `homeUrlOf`: the login result's home page, the user's tenant's (the tenants domain answers it). */
+export function buildAccounts({ db, config, log, blobs, locks, homeUrlOf }: Base & { blobs: BlobStore; locks: Locks; homeUrlOf: AuthServiceDeps['homeUrlOf'] }): Accounts {
   const users = new UserRepository(db);
   const sessions = new SessionRepository(db);
   const captchaRepo = new CaptchaRepository(db);
@@ -64,7 +65,7 @@ export function buildAccounts({ db, config, log, blobs, locks }: Base & { blobs:
     onSendError: (err) => log.error({ err }, 'SMS send failed'),
     locks,
   });
-  const auth = new AuthService({ users, sessions, captchas, throttle, smsCodes, policy, sessionTtlMs: config.sessionTtlMs });
+  const auth = new AuthService({ users, sessions, captchas, throttle, smsCodes, policy, sessionTtlMs: config.sessionTtlMs, homeUrlOf });
   const userService = new UserService(users, config.publicBaseUrl, smsCodes.delivers);
   return {
     users,

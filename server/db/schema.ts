@@ -17,6 +17,8 @@ export interface TenantsTable {
   background_key?: string | null;
   background_type?: string | null;
   updated_at?: number | null;
+  /** Migration 0092: the tenant's home page (a path of common/api/tenant.ts HOME_PAGES); null = the default. */
+  home_url?: string | null;
 }
 
 export interface UsersTable {

@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import type { TenantsTable } from '../db/schema';
 
 export type TenantProfilePatch = Partial<
-  Pick<TenantsTable, 'name' | 'brand_name' | 'alias' | 'alias_key' | 'logo_key' | 'logo_type' | 'background_key' | 'background_type'>
+  Pick<TenantsTable, 'name' | 'brand_name' | 'alias' | 'alias_key' | 'logo_key' | 'logo_type' | 'background_key' | 'background_type' | 'home_url'>
 >;
 
 export class TenantRepository {

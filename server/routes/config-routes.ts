@@ -37,7 +37,7 @@ export function registerConfigRoutes(app: FastifyInstance, config: ConfigService
   route(app, CONFIG.tenantConfig, async (request) => ({ data: await config.tenantConfig(callerOf(request)) }));
   route(app, CONFIG.menu, async (request) => ({ data: await config.menu(callerOf(request)) }));
   route(app, CONFIG.pagePermissions, async (request) => ({ data: config.pagePermissions(callerOf(request)) }));
-  route(app, CONFIG.homeUrl, async () => ({ data: config.homeUrl() }));
+  route(app, CONFIG.homeUrl, async (request) => ({ data: await config.homeUrl(callerOf(request)) }));
   // Asked every second by each balancer in front: not worth a log line each.
   route(app, CONFIG.health, async () => ({ data: { status: 'ok' as const } }), { logLevel: 'silent' });
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { NetworkEnv } from '../../common/api/client-env';
 import { ERRORS } from '../../common/api/errors';
+import { DEFAULT_HOME_PAGE } from '../../common/api/tenant';
 import type { LoginForm, SmsLoginRequest, SmsSendQuery } from '../../common/api/endpoints/auth';
 import type { LoginResult, PasswordChangeType, SmsSendResult } from '../../common/api/types';
 import { decryptPassword } from '../../common/crypto/password-cipher';
@@ -15,8 +16,6 @@ import type { LoginThrottle } from './login-throttle';
 import { assertPhone, type SmsCodeService } from './sms-code-service';
 import { dummyVerify, verifyPassword } from './password-hash';
 import { actionLog, actorOfUser, PLATFORM_TENANT, type Actor } from './action-log/recorder';
-
-export const HOME_URL = '/main/file/personal';
 
 /** Sessions are extended at most this often, so an active user does not cause a write per request. */
 const EXTEND_EVERY_MS = 60_000;
@@ -66,6 +65,8 @@ export interface AuthServiceDeps {
   smsCodes: SmsCodeService;
   policy: AccountPolicy;
   sessionTtlMs: number;
+  /** The home page the login result names: the user's tenant's (ConfigService.homeUrl); absent: the default. */
+  homeUrlOf?: (user: Pick<UsersTable, 'tenant_id' | 'role'>) => Promise<string>;
 }
 
 export class AuthService {
@@ -177,7 +178,8 @@ export class AuthService {
       user_agent: ctx.userAgent ? ctx.userAgent.slice(0, USER_AGENT_MAX) : null,
       address: ctx.address || null,
     });
-    return { token, result: { passwordChangeType: passwordChangeTypeOf(user, this.deps.policy.passwordExpiryDays, now), homeUrl: HOME_URL } };
+    const homeUrl = this.deps.homeUrlOf ? await this.deps.homeUrlOf(user) : DEFAULT_HOME_PAGE;
+    return { token, result: { passwordChangeType: passwordChangeTypeOf(user, this.deps.policy.passwordExpiryDays, now), homeUrl } };
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { ClientReleaseSaveRequest } from '../../common/api/endpoints/client-releases';
 import { API } from '../../common/api/paths';
 import { ERRORS } from '../../common/api/errors';
-import type { ClientRelease, ClientVersion } from '../../common/api/types';
+import type { ClientInstaller, ClientRelease, ClientVersion } from '../../common/api/types';
 import type { ClientReleasesTable, FilesTable, TenantsTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import type { ClientReleaseRepository } from '../repositories/client-release-repository';
@@ -59,7 +59,19 @@ export class ClientReleaseService {
       isForce: row.is_force === 1,
       versionName: row.version_name,
       versionDesc: row.version_desc,
-      ...(file ? { installer: { url: `${API.clientInstaller}?clientType=${clientType}&t=${encodeURIComponent(tenant.id)}`, name: file.name, size: Number(file.size) } } : {}),
+      ...(file ? { installer: await this.installerOf(tenant.id, clientType, file) } : {}),
+    };
+  }
+
+  private async installerOf(tenantId: string, clientType: ClientType, file: FilesTable): Promise<ClientInstaller> {
+    const blob = await this.deps.files.findBlob(tenantId, file.blob_id!);
+    // A fingerprint of chunk size 0 was given up (fingerprint-upgrade): nothing to check against.
+    const digest = blob && blob.fingerprint_chunk_size ? { fingerprint: blob.fingerprint, chunkSize: Number(blob.fingerprint_chunk_size) } : undefined;
+    return {
+      url: `${API.clientInstaller}?clientType=${clientType}&t=${encodeURIComponent(tenantId)}`,
+      name: file.name,
+      size: Number(file.size),
+      ...(digest ? { digest } : {}),
     };
   }
 

@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { MenuItem, PagePermission, SystemConfig, TenantConfig } from '../../common/api/types';
 import { ERRORS } from '../../common/api/errors';
+import { DEFAULT_HOME_PAGE, isHomePage } from '../../common/api/tenant';
 import { AppError } from '../http/app-error';
 import type { TenantRepository } from '../repositories/tenant-repository';
 import type { BlobStore } from '../storage/byte-store';
-import { HOME_URL } from './auth-service';
 import type { Caller } from './caller';
 import { backgroundUrlOf, logoUrlOf } from './tenant-urls';
 
@@ -121,6 +121,14 @@ const ADMIN_MENU: MenuItem = {
   ],
 };
 
+function menuUrls(items: readonly MenuItem[], into = new Set<string>()): Set<string> {
+  for (const item of items) {
+    into.add(item.url);
+    if (item.children) menuUrls(item.children, into);
+  }
+  return into;
+}
+
 function withoutModules(items: readonly MenuItem[], off: ReadonlySet<string>): MenuItem[] {
   return items.filter((item) => !off.has(item.code)).map((item) => (item.children ? { ...item, children: withoutModules(item.children, off) } : item));
 }
@@ -172,7 +180,7 @@ export class ConfigService {
   }
 
   /** The caller's menu without the modules the tenant turned off (spec §7 module-switch; the route guard follows the menu). */
-  async menu(caller: Caller): Promise<MenuItem[]> {
+  async menu(caller: Pick<Caller, 'tenantId' | 'role'>): Promise<MenuItem[]> {
     const menu = caller.role === 'admin' ? [...COMMON_MENU, ADMIN_MENU] : COMMON_MENU;
     const off = await this.disabledModules(caller.tenantId);
     return off.size === 0 ? menu : withoutModules(menu, off);
@@ -182,7 +190,15 @@ export class ConfigService {
     return (caller.role === 'admin' ? ALL_PERMISSIONS : MEMBER_PERMISSIONS).map((code) => ({ code }));
   }
 
-  homeUrl(): string {
-    return HOME_URL;
+  /**
+   * The tenant's home page (spec §2, set in 系统配置), or the default where the caller's menu does not
+   * hold it (its module turned off): the route guard would send them to /error.
+   */
+  async homeUrl(caller: Pick<Caller, 'tenantId' | 'role'>): Promise<string> {
+    const tenant = await this.deps.tenants.findById(caller.tenantId);
+    const home = tenant?.home_url;
+    if (!home || !isHomePage(home)) return DEFAULT_HOME_PAGE;
+    const menu = await this.menu(caller);
+    return menuUrls(menu).has(home) ? home : DEFAULT_HOME_PAGE;
   }
 }

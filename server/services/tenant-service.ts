@@ -1,6 +1,8 @@
 import { ERRORS } from '../../common/api/errors';
 import {
+  DEFAULT_HOME_PAGE,
   DEFAULT_TENANT_SWITCHES,
+  isHomePage,
   SYNC_TIME_MAX,
   SYNC_TIME_MIN,
   TENANT_ALIAS_PATTERN,
@@ -82,7 +84,7 @@ export class TenantService {
   }
 
   private async infoOf(t: TenantsTable): Promise<TenantInfo> {
-    return { ...this.aliasOf(t), name: t.name, createdAt: Number(t.created_at), updatedAt: version(t), switches: await this.switches(t.id) };
+    return { ...this.aliasOf(t), name: t.name, createdAt: Number(t.created_at), updatedAt: version(t), switches: await this.switches(t.id), homeUrl: t.home_url ?? DEFAULT_HOME_PAGE };
   }
 
   async list(caller: Caller): Promise<TenantListResponse> {
@@ -121,6 +123,11 @@ export class TenantService {
       patch.alias = alias || null;
       patch.alias_key = alias ? alias.toLowerCase() : null;
       changes.alias = { from: tenant.alias ?? '', to: alias };
+    }
+    if (req.homeUrl !== undefined) {
+      if (!isHomePage(req.homeUrl)) throw new AppError(ERRORS.TENANT_HOME_PAGE_INVALID);
+      patch.home_url = req.homeUrl === DEFAULT_HOME_PAGE ? null : req.homeUrl;
+      changes.homeUrl = { from: tenant.home_url ?? DEFAULT_HOME_PAGE, to: req.homeUrl };
     }
     // Pictures are checked and re-encoded before anything is stored: a bad one changes nothing.
     const logo = req.logo ? await reencodeTenantPicture(req.logo, 'logo') : null;

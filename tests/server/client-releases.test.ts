@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import type { ClientRelease, ClientVersion } from '../../common/api/types';
+import { StreamingContentDigests } from '../../common/transfer/chunk-digest';
+import { fingerprintHex } from '../support/chunk-digest';
 import { rowsOf } from './action-log-kit';
 import { expectError, text } from './file-kit';
 import { addTenantWithUser, ADMIN, Client, liftPasswordGate, loggedInClient, MEMBER, startServer, withDb, type TestServer } from './helpers';
@@ -44,6 +47,10 @@ describe('client releases per client type', () => {
     const pub = await versionOf(anonymous, 4);
     expect(internal).toMatchObject({ isForce: true, versionName: '2.1.0', versionDesc: '修复同步问题', installer: { name: 'setup-internal-2.1.0.AppImage', size: 24 } });
     expect(pub).toMatchObject({ isForce: false, versionName: '2.0.5', installer: { name: 'setup-public-2.0.5.AppImage' } });
+    // The content fingerprint the desktop checks its download against, as the server stores it.
+    const { chunkSize, fingerprint } = internal.installer!.digest!;
+    expect(fingerprint).toBe(fingerprintHex(new StreamingContentDigests(chunkSize, () => createHash('sha256')).update(Buffer.from('internal installer bytes')).finish()));
+    expect(pub.installer!.digest!.fingerprint).not.toBe(fingerprint);
     expect((await fetchBytes(anonymous, internal.installer!.url)).body.toString()).toBe('internal installer bytes');
     expect((await fetchBytes(anonymous, pub.installer!.url)).body.toString()).toBe('public installer bytes');
     // Range works (a download resumes).

@@ -35,6 +35,8 @@ export const TenantUpdateBody = Type.Object(
     alias: Type.Optional(Type.String({ maxLength: 64 })),
     logo: Type.Optional(Picture),
     loginBackground: Type.Optional(Picture),
+    /** The tenant's home page: one of HOME_PAGES (../tenant.ts), else TENANT_HOME_PAGE_INVALID. */
+    homeUrl: Type.Optional(Type.String({ maxLength: 128 })),
   },
   { additionalProperties: false },
 );
