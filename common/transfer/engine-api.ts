@@ -46,7 +46,7 @@ export interface TransferItemView {
 }
 
 /** Why an item failed for good, not waiting for a decision (see TransferItemView.holdReason). */
-export type FailReason = 'blockedType' | 'badName';
+export type FailReason = 'blockedType' | 'badName' | 'versionGone';
 
 /** A file from a picked or dropped folder, with its path inside that folder. */
 export interface FolderEntry<TFile> {

@@ -21,7 +21,8 @@ const ACTIVE: TransferState[] = ['hashing', 'checking', 'uploading', 'retrying']
 
 export const TRANSITIONS: Record<TransferState, readonly TransferState[]> = {
   // → uploading: a small file in a batch (hashed in memory, no checking round trip: batch-upload.ts).
-  waiting: ['hashing', 'checking', 'uploading', 'paused', 'cancelled', 'held'],
+  // → failed: a pre-upload check asked before the first byte (an item queued offline) refuses it.
+  waiting: ['hashing', 'checking', 'uploading', 'paused', 'cancelled', 'held', 'failed'],
   // → done: the server says this item's file exists already (protocol.ts, "Finished uploads").
   hashing: ['checking', 'done', 'paused', 'cancelled', 'retrying', 'failed', 'held', 'waiting'],
   checking: ['uploading', 'done', 'paused', 'cancelled', 'retrying', 'failed', 'held', 'waiting', 'hashing'],

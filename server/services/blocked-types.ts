@@ -3,12 +3,10 @@ import { blockedContentFamily } from '../../common/files/content-signatures';
 import { DEFAULT_BLOCKED_EXTENSIONS } from '../../common/transfer/checks';
 import { AppError } from '../http/app-error';
 import type { CheckRepository } from '../repositories/check-repository';
+import { extensionOf } from '../../common/files/extension';
 
-/** Lower-case extension without dot, '' when the name has none ('.env' has none). */
-export function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot <= 0 ? '' : name.slice(dot + 1).trim().toLowerCase();
-}
+/** The one rule for a name's extension, shared with the transfer engine's local type check. */
+export { extensionOf } from '../../common/files/extension';
 
 /**
  * The file types a tenant refuses, judged on the stored form of the name (validName: NFC, no

@@ -43,7 +43,9 @@ import { createBatchDriver } from './batch-driver';
 import { createItemDriver } from './item-driver';
 import { defaultRequestPersistence, storeRefusedFile } from './queue-storage';
 import { planStarts } from './scheduler';
-import { createEnqueuer } from './enqueue';
+import { answeredUpFront, createEnqueuer } from './enqueue';
+import { runCheckRound } from './check-round';
+import { createUploadTypes } from './upload-types';
 import { createItemWrites } from './item-writes';
 import { ABORTED_BY_COMMAND, liveOf, toView, type LiveItem } from './live-item';
 import { defaultChunkTransport, withStallDetection, type ChunkTransport } from './transport';
@@ -93,6 +95,9 @@ export interface Engine extends EngineApi<Blob> {
 
 export { CHUNK_PROGRESS_SAVE_MS } from './item-writes';
 
+/** Items queued offline: how long before their checks are asked again when the server stays unreachable. */
+export const CHECK_RETRY_MS = 5_000;
+
 /** Holds the server knows about (multipleFile/check recorded them): decisions are reported to it. */
 const SERVER_HOLDS = new Set(['exists', 'sensitive', 'locked']);
 
@@ -111,6 +116,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const transport = withStallDetection(deps.transport ?? defaultChunkTransport(deps.fetch), deps.stallTimeoutMs ?? STALL_TIMEOUT_MS);
   let config: EngineConfig = deps.config ?? DEFAULT_ENGINE_CONFIG;
   const api = createApiClient(deps.fetch, () => config, transport);
+  const types = createUploadTypes(api, db, now);
 
   /** Insertion order = queue order (loaded sorted by createdAt, then appended). */
   const items = new Map<string, LiveItem>();
@@ -183,10 +189,47 @@ export function createEngine(deps: EngineDeps): Engine {
   function pump(): void {
     // Offline, nothing starts: items stay 'waiting' and the 'online' event pumps again.
     if (disposed || starting === null || !online.isOnline()) return;
-    for (const start of planStarts(items.values(), fileConcurrency - running, batchable)) {
+    const unchecked = [...items.values()].filter((l) => l.record.state === 'waiting' && l.record.checksPending);
+    if (unchecked.length > 0) void checkBeforeSending(unchecked);
+    const checked = [...items.values()].filter((l) => !l.record.checksPending);
+    for (const start of planStarts(checked, fileConcurrency - running, batchable)) {
       if (start.kind === 'single') void drive(start.live);
       else void driveBatch(start.lives);
     }
+  }
+
+  /** A round of pre-send checks is being asked (one at a time; items queued meanwhile wait for the next). */
+  let checkingBeforeSending = false;
+
+  /**
+   * Items queued offline: their pre-upload checks (spec §4), one round for all of them, before any of
+   * their bytes go. Still unreachable: the next round waits CHECK_RETRY_MS (or the 'online' event).
+   */
+  async function checkBeforeSending(lives: LiveItem[]): Promise<void> {
+    if (checkingBeforeSending) return;
+    checkingBeforeSending = true;
+    let offline = false;
+    try {
+      const round = await runCheckRound({ api, types, signal: lifetime.signal }, lives.map((l) => l.record));
+      offline = round.offline;
+      const patches = new Map<string, UploadPatch>();
+      for (const live of lives) {
+        const outcome = round.outcomes.get(live.record.id);
+        if (!outcome || outcome.checksPending) continue;
+        const { state, holdReason, lastError } = answeredUpFront(live.record, outcome) ? { state: 'waiting' as const, holdReason: null, lastError: null } : outcome;
+        patches.set(live.record.id, { state, holdReason, lastError, checksPending: false });
+      }
+      await writeMany(patches, new Set(['waiting']));
+      notifier.changed();
+    } catch (error) {
+      if (!lifetime.signal.aborted) console.warn('transfer engine: pre-send checks failed', error);
+      offline = true;
+    } finally {
+      checkingBeforeSending = false;
+    }
+    if (disposed) return;
+    if (offline) await sleep(CHECK_RETRY_MS, lifetime.signal).catch(() => undefined);
+    pump();
   }
 
   function stopAttempt(live: LiveItem): void {
@@ -222,6 +265,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const addChecked = createEnqueuer({
     api,
     db,
+    types,
     signal: lifetime.signal,
     added: (records) => {
       for (const record of records) items.set(record.id, liveOf(record, record.file));
@@ -254,7 +298,7 @@ export function createEngine(deps: EngineDeps): Engine {
   function retryable(live: LiveItem): boolean {
     const { state, holdReason } = live.record;
     // An intercepted type, or a name the server refuses, fails again: those are not retried.
-    if (state === 'failed') return holdReason !== 'blockedType' && holdReason !== 'badName';
+    if (state === 'failed') return holdReason !== 'blockedType' && holdReason !== 'badName' && holdReason !== 'versionGone';
     if (state === 'held') return holdReason === null || holdReason === 'unauthorized';
     return state === 'paused';
   }
@@ -292,6 +336,7 @@ export function createEngine(deps: EngineDeps): Engine {
         ...newUploadRecord(file, { parentId: target.parentId, category: target.category }, now(), null),
         name: target.name,
         onConflict: 'newVersion',
+        versionOf: target.fileId,
       };
       const [id] = await addChecked([record]);
       return id as string;

@@ -16,6 +16,12 @@ export const MESSAGES = {
   serverBusy: '服务器繁忙，稍后将自动重试',
   offline: '网络已断开，恢复后自动继续',
   blockedType: '该文件类型禁止上传',
+  /** canBeUploadType named the type (or the list it last gave does, offline). */
+  blockedTypeOf: (extension: string) => `管理员禁止上传 .${extension} 类型的文件`,
+  /** Queued offline: the pre-upload checks are asked before the first byte goes. */
+  checksPending: '离线中：联网后先完成上传检查，再开始上传',
+  /** 上传新版本, and the file is no longer where it was under that name (fileVersion/check). */
+  versionGone: '原文件已被移动、改名或删除，无法上传为它的新版本',
   /** The bytes are a program or a script (recognised by content, whatever the name) and the tenant blocks executables. */
   blockedContent: '文件内容为可执行程序或脚本，禁止上传',
   overQuota: '空间不足，无法上传',
@@ -26,6 +32,7 @@ export const MESSAGES = {
     existsNotYours: '当前目录下已有他人的同名文件，您无权覆盖，只能重命名后上传',
     sensitive: '文件名包含敏感内容，请确认是否继续上传',
     locked: '同名文件已被他人锁定，只能重命名后上传或放弃上传',
+    versionLocked: '原文件已被他人锁定，暂不能上传新版本：可另存为新文件（重命名后上传）或放弃',
     fileMissing: '无法读取文件，请重新选择该文件后继续',
     unauthorized: '登录已过期，请重新登录后继续',
   },

@@ -15,13 +15,16 @@
  *     browser process ~25–35 ms for a 512 MiB file, and an item's record is rewritten dozens of times
  *     per upload (chunk confirmations): 2.4 CPU-s per 512 MiB (tests/bench/PROFILE-browser-upload.md).
  *     Records keep `file: null` in storage; the repository attaches the source when it loads items.
+ * v5: `meta` (key → value): what the engine keeps between sessions besides the queue — the tenant's
+ *     blocked upload types as canBeUploadType last answered (upload-types.ts), so a pick made offline
+ *     is judged at once.
  */
 import Dexie, { type EntityTable } from 'dexie';
 import { DEFAULT_CHUNK_CONCURRENCY } from '../../common/transfer/constants';
 import type { UploadRecord } from './types';
 
 export const TRANSFER_DB_NAME = 'transfer-engine';
-export const TRANSFER_DB_VERSION = 4;
+export const TRANSFER_DB_VERSION = 5;
 
 /** An item's bytes, kept apart from its often rewritten record (see v4). */
 export interface SourceRecord {
@@ -29,9 +32,16 @@ export interface SourceRecord {
   file: Blob;
 }
 
+/** One value the engine keeps between sessions (v5). */
+export interface MetaRecord {
+  key: string;
+  value: unknown;
+}
+
 export type TransferDb = Dexie & {
   uploads: EntityTable<UploadRecord, 'id'>;
   sources: EntityTable<SourceRecord, 'id'>;
+  meta: EntityTable<MetaRecord, 'key'>;
 };
 
 /** Where IndexedDB comes from: the global one by default, or e.g. fake-indexeddb in a test. */
@@ -85,5 +95,6 @@ export function openTransferDb(name: string = TRANSFER_DB_NAME, provider?: Index
       await tx.table<SourceRecord, string>('sources').bulkPut(records.flatMap((r) => (r.file ? [{ id: r.id, file: r.file }] : [])));
       await uploads.bulkPut(records.map((r) => ({ ...r, file: null })));
     });
+  db.version(5).stores({ meta: 'key' });
   return db;
 }

@@ -74,6 +74,13 @@ export interface UploadRecord {
    * common/transfer/protocol.ts IfMatch). Not indexed: absent on the browser's items.
    */
   ifMatch?: IfMatch | null;
+  /**
+   * The pre-upload checks (spec §4) could not be asked when the item was queued (offline): it is not
+   * started until they have answered (engine.ts, pre-send checks). Not indexed; absent = checked.
+   */
+  checksPending?: boolean;
+  /** 上传新版本: the id of the file this upload becomes the next version of. Not indexed. */
+  versionOf?: string;
 }
 
 /** Fields a caller may change; `id`, `direction` and `createdAt` never change. */

@@ -9,7 +9,8 @@ const isHeldWithReason = (item: TransferItemView): boolean => item.state === 'he
 
 function noteOf(item: TransferItemView): string | null {
   if (isHeldWithReason(item)) return HOLD_REASON_LABELS[item.holdReason as keyof typeof HOLD_REASON_LABELS];
-  if (item.lastError && (item.state === 'failed' || item.state === 'held' || item.state === 'retrying')) return item.lastError;
+  // 'waiting' with a note: queued offline, its pre-upload checks are asked before the first byte.
+  if (item.lastError && (item.state === 'failed' || item.state === 'held' || item.state === 'retrying' || item.state === 'waiting')) return item.lastError;
   return null;
 }
 
@@ -63,9 +64,9 @@ function percentOf(item: TransferItemView): number {
 const NAME_STYLE: CSSProperties = { flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' };
 
 /** The row's command buttons: they change with the state only, not with each progress snapshot. */
-const RowCommands = memo(function RowCommands({ id, state, choicesBelow, actions }: { id: string; state: TransferItemView['state']; choicesBelow: boolean; actions: TransferRowActions }) {
+const RowCommands = memo(function RowCommands({ id, state, choicesBelow, noRetry, actions }: { id: string; state: TransferItemView['state']; choicesBelow: boolean; noRetry: boolean; actions: TransferRowActions }) {
   // A held item with a reason, or a name to change, offers its choices below instead.
-  return (choicesBelow ? [] : commandsFor(state)).map((command) => (
+  return (choicesBelow ? [] : commandsFor(state).filter((c) => !(noRetry && c === 'retry'))).map((command) => (
     <Tooltip key={command} title={COMMANDS[command].label}>
       <Button size="small" type="text" icon={COMMANDS[command].icon} aria-label={COMMANDS[command].label} data-testid={`transfer-${command}`} onClick={() => actions.onCommand(command, id)} />
     </Tooltip>
@@ -75,7 +76,7 @@ const RowCommands = memo(function RowCommands({ id, state, choicesBelow, actions
 /** Choices for a held item with a known reason; the file input serves '重新选择文件'. */
 function HeldChoices({ item, actions }: { item: TransferItemView; actions: TransferRowActions }) {
   const input = useRef<HTMLInputElement>(null);
-  const reason = item.holdReason === 'blockedType' || item.holdReason === 'badName' ? null : item.holdReason;
+  const reason = item.holdReason === 'blockedType' || item.holdReason === 'badName' || item.holdReason === 'versionGone' ? null : item.holdReason;
   return (
     <Space size={4} wrap={false}>
       {heldChoices(reason).map((choice) => {
@@ -146,7 +147,8 @@ function TransferItemRowImpl({ item, actions }: { item: TransferItemView; action
             秒传
           </Tag>
         )}
-        <RowCommands id={item.id} state={item.state} choicesBelow={hasChoices(item)} actions={actions} />
+        {/* A new version whose file is gone fails again on 重试: only 取消 is offered. */}
+        <RowCommands id={item.id} state={item.state} choicesBelow={hasChoices(item)} noRetry={item.holdReason === 'versionGone'} actions={actions} />
       </div>
       <Progress percent={percentOf(item)} size="small" status={progressStatus(item)} style={{ marginBottom: 0 }} aria-label={`${item.name} 的进度`} />
       <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8, fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
@@ -157,7 +159,7 @@ function TransferItemRowImpl({ item, actions }: { item: TransferItemView; action
         <span>{active ? `${formatSize(item.speed)}/s · 剩余 ${formatEta(item.etaSeconds)}` : ''}</span>
       </div>
       {note && (
-        <Typography.Text type={heldWithReason ? 'warning' : 'danger'} ellipsis style={{ fontSize: 12, display: 'block' }} title={note} data-testid="transfer-note">
+        <Typography.Text type={heldWithReason ? 'warning' : item.state === 'waiting' ? 'secondary' : 'danger'} ellipsis style={{ fontSize: 12, display: 'block' }} title={note} data-testid="transfer-note">
           {note}
         </Typography.Text>
       )}

@@ -116,7 +116,8 @@ describe('pre-upload checks and held items', () => {
 
   it('enqueueNewVersion uploads under the existing name with the newVersion policy, without asking; a lock still holds it', async () => {
     const server = new FakeUploadServer();
-    server.checkFindings.set('报告.doc', { exists: true });
+    server.existingFiles.set('报告.doc', 'f1');
+    server.existingFiles.set('locked.doc', 'f2');
     server.checkFindings.set('locked.doc', { exists: true, locked: true });
     const { engine, db } = setupEngine(server);
     // the picked file's own name does not matter: it becomes the existing file's next version

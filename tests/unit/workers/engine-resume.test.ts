@@ -102,7 +102,7 @@ describe('queue schema v2 → v3', () => {
     await db.open();
     expect(db.verno).toBe(TRANSFER_DB_VERSION);
     expect((await db.uploads.toArray()).map((r) => r.id)).toEqual(['up']);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(['sources', 'uploads']);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(['meta', 'sources', 'uploads']);
     db.close();
   });
 });

@@ -23,7 +23,7 @@ describe('transfer engine with an injected fetch', () => {
 
     expect(server.uploadedChunks.sort()).toEqual([1, 3]);
     expect(done).toMatchObject({ bytesDone: file.size, fileId: `file-up-${fingerprint.slice(0, 8)}`, lastError: null, name: 'report.bin' });
-    expect(server.requests.map((r) => r.path).filter((p, i, a) => a.indexOf(p) === i)).toEqual([API.multipleFileCheck, API.uploadConfig, API.secondUpload, API.chunkExist, API.chunkUpload, API.chunkMerge]);
+    expect(server.requests.map((r) => r.path).filter((p, i, a) => a.indexOf(p) === i)).toEqual([API.canBeUploadType, API.multipleFileCheck, API.uploadConfig, API.secondUpload, API.chunkExist, API.chunkUpload, API.chunkMerge]);
     for (const r of server.requests) {
       expect(r.credentials).toBe('include');
       expect(r.headers['x-network-env']).toBe('internal');

@@ -30,6 +30,9 @@ export interface RecordedRequest {
 type InterceptResult = Response | 'network-error' | undefined;
 export type Interceptor = (req: RecordedRequest, callIndex: number) => InterceptResult | Promise<InterceptResult>;
 
+/** The sensitive/locked part of a finding (what checkFileSensitiveOrLock answers). */
+const pick = (f: Partial<MultipleFileCheckResult> | undefined) => ({ ...(f?.sensitive !== undefined && { sensitive: f.sensitive }), ...(f?.locked !== undefined && { locked: f.locked }) });
+
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 export class FakeUploadServer {
@@ -49,7 +52,11 @@ export class FakeUploadServer {
   interceptor: Interceptor | undefined;
   /** Content the tenant already stores, by fingerprint: second upload succeeds for these with a valid proof. */
   readonly tenantContent = new Map<string, Uint8Array>();
-  /** Findings of multipleFile/check by file name (default: nothing found). */
+  /** The tenant's blocked extensions as canBeUploadType answers them (its `blocked` from these too). */
+  blockedExtensions: string[] = [];
+  /** Files that exist by name, for fileVersion/check: name → file id (default: none). */
+  readonly existingFiles = new Map<string, string>();
+  /** Findings of multipleFile/check by file name (default: nothing found); checkFileSensitiveOrLock reads its sensitive/locked. */
   readonly checkFindings = new Map<string, Partial<MultipleFileCheckResult>>();
   /** Proofs the fake expected, in order (for asserting the client's HMAC). */
   readonly expectedProofs: string[] = [];
@@ -96,6 +103,22 @@ export class FakeUploadServer {
         return this.chunk(url.searchParams, headers, init.body as Blob);
       case API.multipleFileCheck:
         return this.check(req.body as MultipleFileCheckRequest);
+      case API.canBeUploadType: {
+        const { names } = req.body as { names: string[] };
+        const ext = (n: string) => (n.lastIndexOf('.') > 0 ? n.slice(n.lastIndexOf('.') + 1).toLowerCase() : '');
+        const blocked = names.filter((n) => this.blockedExtensions.includes(ext(n))).map((name) => ({ name, extension: ext(name) }));
+        const allowed = names.filter((n) => !this.blockedExtensions.includes(ext(n)));
+        return json(200, { data: { allowed, blocked, blockedExtensions: this.blockedExtensions } });
+      }
+      case API.checkFileSensitiveOrLock: {
+        const { items } = req.body as MultipleFileCheckRequest;
+        return json(200, { data: items.map((c) => ({ key: c.key, sensitive: false, locked: false, ...pick(this.checkFindings.get(c.name)) })) });
+      }
+      case API.fileVersionCheck: {
+        const { name } = req.body as { name: string };
+        const fileId = this.existingFiles.get(name) ?? null;
+        return json(200, { data: { exists: fileId !== null, fileId, suggestedName: name } });
+      }
       case API.secondUpload:
         return this.secondUpload(req.body as SecondUploadRequest);
       case API.relativePathDirCreate: {
