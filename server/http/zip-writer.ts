@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { crc32, createDeflateRaw } from 'node:zlib';
+import { readingAhead, ZIP_READ_AHEAD, type ZipReadAhead } from './zip-read-ahead';
 
 /** One archive member: a folder (name ends with '/') or a file whose bytes `open()` streams. */
 export interface ZipMember {
@@ -8,7 +9,8 @@ export interface ZipMember {
   isDir: boolean;
   size: number;
   modifiedAt: number;
-  open?: () => AsyncIterable<Uint8Array>;
+  /** The bytes; aborting `signal` stops the read (a request in flight to the store included). */
+  open?: (signal?: AbortSignal) => AsyncIterable<Uint8Array>;
   /** Deflate this entry (text-like content); stored otherwise. */
   deflate?: boolean;
 }
@@ -77,13 +79,18 @@ interface Written {
  * A streaming ZIP encoder (APPNOTE 6.3): stored or deflated entries, sizes and CRC-32 in a data descriptor
  * after each entry's bytes (so nothing is buffered or read twice), UTF-8 names, and ZIP64 records
  * for entries, offsets or counts beyond the 32/16-bit fields. Memory stays at one read buffer plus
- * the central directory. `zip64Threshold` exists so tests can exercise ZIP64 on small data.
+ * the central directory, plus the small members read ahead (zip-read-ahead.ts: bounded in count and
+ * bytes, so many small objects do not cost a store round trip each, one after another).
+ * `zip64Threshold` exists so tests can exercise ZIP64 on small data.
  */
-export async function* zipStream(members: AsyncIterable<ZipMember> | Iterable<ZipMember>, opts: { zip64Threshold?: number; signal?: AbortSignal } = {}): AsyncGenerator<Buffer> {
+export async function* zipStream(
+  members: AsyncIterable<ZipMember> | Iterable<ZipMember>,
+  opts: { zip64Threshold?: number; signal?: AbortSignal; readAhead?: ZipReadAhead } = {},
+): AsyncGenerator<Buffer> {
   const limit = opts.zip64Threshold ?? U32;
   const written: Written[] = [];
   let offset = 0;
-  for await (const m of members) {
+  for await (const m of readingAhead(members, opts.readAhead ?? ZIP_READ_AHEAD, opts.signal)) {
     opts.signal?.throwIfAborted();
     const name = Buffer.from(m.isDir && !m.name.endsWith('/') ? `${m.name}/` : m.name, 'utf8');
     const method = m.deflate && !m.isDir && m.size > 0 && m.size <= DEFLATE_MAX_SIZE ? 8 : 0;
@@ -123,13 +130,13 @@ export async function* zipStream(members: AsyncIterable<ZipMember> | Iterable<Zi
         size += buf.length;
       };
       if (method === 8) {
-        for await (const out of deflateStream(m.open(), count)) {
+        for await (const out of deflateStream(m.open(opts.signal), count)) {
           opts.signal?.throwIfAborted();
           stored += out.length;
           yield out;
         }
       } else {
-        for await (const piece of m.open()) {
+        for await (const piece of m.open(opts.signal)) {
           opts.signal?.throwIfAborted();
           const buf = Buffer.isBuffer(piece) ? piece : Buffer.from(piece);
           count(buf);

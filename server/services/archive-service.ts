@@ -137,7 +137,7 @@ export class ArchiveService {
         isDir: row.is_dir === 1,
         size: row.is_dir ? 0 : Number(blob!.size),
         modifiedAt: row.updated_at,
-        open: blob && Number(blob.size) > 0 ? () => this.deps.blobs.openRead(blob.storage_key, undefined, layoutOf(blob)) as AsyncIterable<Uint8Array> : undefined,
+        open: blob && Number(blob.size) > 0 ? (signal?: AbortSignal) => this.deps.blobs.openRead(blob.storage_key, undefined, layoutOf(blob), signal) as AsyncIterable<Uint8Array> : undefined,
         // Text compresses well; pictures, video, music, packages and Office files are compressed already.
         deflate: row.is_dir === 0 && DEFLATE_KINDS.has(fileKindOf(row.name, false)),
       };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { addAbortSignal, Readable } from 'node:stream';
 import { chunkSpans, LARGE_READ_BYTES, SpansReadStream } from './chunked-read-stream';
 import type { BlobStore, BlobWriter, ChunkedLayout, StoredLayout } from './byte-store';
 import { fsyncDir, TempFile } from './durable-fs';
@@ -77,7 +77,12 @@ export class LocalDiskBlobStore implements BlobStore {
     };
   }
 
-  openRead(key: string, range?: { start: number; end: number }, layout?: ChunkedLayout | null): Readable {
+  openRead(key: string, range?: { start: number; end: number }, layout?: ChunkedLayout | null, signal?: AbortSignal): Readable {
+    const stream = this.openStream(key, range, layout);
+    return signal ? addAbortSignal(signal, stream) : stream;
+  }
+
+  private openStream(key: string, range?: { start: number; end: number }, layout?: ChunkedLayout | null): Readable {
     if (!layout) return createReadStream(this.pathOf(key), { ...range, highWaterMark: LARGE_READ_BYTES });
     const start = range?.start ?? 0;
     const end = range?.end ?? layout.size - 1;

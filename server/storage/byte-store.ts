@@ -49,9 +49,10 @@ export interface BlobStore {
   writePieces(pieces: ReadonlyArray<{ key: string; data: Uint8Array }>): Promise<void>;
   /**
    * `end` is inclusive, as in HTTP ranges. Lazy: nothing is opened until the stream is read; a key the
-   * store lacks fails the stream with an error whose `code` is 'ENOENT'.
+   * store lacks fails the stream with an error whose `code` is 'ENOENT'. Aborting `signal` destroys the
+   * stream and cancels its request to the store in flight (a ZIP whose client went away).
    */
-  openRead(key: string, range?: { start: number; end: number }, layout?: ChunkedLayout | null): Readable;
+  openRead(key: string, range?: { start: number; end: number }, layout?: ChunkedLayout | null, signal?: AbortSignal): Readable;
   /** Removes the key whatever its layout; a key that is not there is no error. */
   remove(key: string, layout?: ChunkedLayout | null): Promise<void>;
   /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { PassThrough, Readable } from 'node:stream';
+import { addAbortSignal, PassThrough, Readable } from 'node:stream';
 import type { BlobStore, BlobWriter, ChunkedLayout, StoredLayout } from '../byte-store';
 import { uploadPrefix } from './s3-chunk-store';
 import { inParallel, missingKey, type S3Objects } from './s3-objects';
@@ -59,13 +59,19 @@ export class S3BlobStore implements BlobStore {
     await inParallel(pieces, PARALLEL_REQUESTS, ({ key, data }) => this.objects.put(blobKey(key), data, data.length));
   }
 
-  openRead(key: string, range?: { start: number; end: number }, layout?: ChunkedLayout | null): Readable {
+  openRead(key: string, range?: { start: number; end: number }, layout?: ChunkedLayout | null, signal?: AbortSignal): Readable {
+    const stream = this.openStream(key, range, layout, signal);
+    return signal ? addAbortSignal(signal, stream) : stream;
+  }
+
+  /** The GETs take `signal` too: destroying the stream alone would wait for a GET in flight to answer. */
+  private openStream(key: string, range: { start: number; end: number } | undefined, layout: ChunkedLayout | null | undefined, signal: AbortSignal | undefined): Readable {
     const objects = this.objects;
     const name = blobKey(key);
     if (!layout) {
       return Readable.from(
         (async function* () {
-          yield* await objects.get(name, range);
+          yield* await objects.get(name, range, signal);
         })(),
         { objectMode: false },
       );
@@ -81,7 +87,7 @@ export class S3BlobStore implements BlobStore {
           const from = Math.max(start, base) - base;
           const to = Math.min(end, base + size - 1) - base;
           let sent = 0;
-          for await (const piece of await objects.get(`${name}/${i}`, { start: from, end: to })) {
+          for await (const piece of await objects.get(`${name}/${i}`, { start: from, end: to }, signal)) {
             sent += (piece as Buffer).length;
             yield piece as Buffer;
           }
