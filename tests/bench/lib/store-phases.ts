@@ -4,7 +4,7 @@
  * (a figure from a transfer that lost bytes would be meaningless).
  */
 import { createHash } from 'node:crypto';
-import { promises as fsp, readFileSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { API, downloadUrl } from '../../../common/api/paths';
 import { clientHeaders } from '../../../common/api/client-env';
@@ -14,6 +14,7 @@ import { openFileSource, type CookieFetch } from '../../replay/node-runtime';
 import { freePort, loggedInJar, startServerProcess, type ServerProcess } from '../../support/drive-server';
 import { readZip } from '../../support/zip-entries';
 import { median } from './median';
+import { memoryProbeEnv, ServerMemory, type PhaseMemory } from './server-memory';
 import { settleBeforeTimedPhase } from './transfer-context';
 
 const JSON_HEADERS = { 'content-type': 'application/json', ...clientHeaders('desktop', 'internal') };
@@ -33,6 +34,8 @@ export interface StoreFigures {
   baselineServerMB: number;
   /** Its peak over all phases (sampled every 50 ms). */
   peakServerMB: number;
+  /** Peak of each phase, and what it was made of. */
+  memory: PhaseMemory[];
 }
 
 export interface StoreRunInput {
@@ -44,30 +47,6 @@ export interface StoreRunInput {
   small: { file: string; sha256: string; size: number };
   smallFilesDir: string;
   smallFileCount: number;
-}
-
-/** The server's resident set now, MiB (/proc/<pid>/status VmRSS). */
-function rssMiB(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
-}
-
-/**
- * The server's resident set sampled every 50 ms from now on: its peak over the phases. Not VmHWM:
- * that high-water mark includes the start (tsx compiling the server), which no file size changes.
- */
-function sampleRss(pid: number): { baseline: number; peak(): number; stop(): void } {
-  const baseline = rssMiB(pid);
-  let peak = baseline;
-  const timer = setInterval(() => {
-    const now = rssMiB(pid);
-    if (now > peak) peak = now;
-  }, 50);
-  return { baseline, peak: () => peak, stop: () => clearInterval(timer) };
 }
 
 /** The engine's fetch, timing every merge request it sends. */
@@ -139,48 +118,68 @@ const rangeOffsets = (size: number, n: number): number[] => Array.from({ length:
 
 export async function runStorePhases(input: StoreRunInput): Promise<StoreFigures> {
   const port = await freePort();
-  const server = await startServerProcess({ dataDir: input.dataDir, port, env: input.env, timeoutMs: 120_000 });
+  const probeFile = path.join(path.dirname(input.dataDir), `memory-${input.label}.json`);
+  const server = await startServerProcess({ dataDir: input.dataDir, port, env: { ...input.env, ...memoryProbeEnv(probeFile) }, timeoutMs: 120_000 });
   const pid = server.child.pid!;
-  let rss: ReturnType<typeof sampleRss> | undefined;
+  let memory: ServerMemory | undefined;
   try {
     const jar = await loggedInJar(server.url, input.dataDir);
-    rss = sampleRss(pid);
+    await settleBeforeTimedPhase();
+    memory = new ServerMemory(pid, probeFile);
+    const mem = memory;
+    await mem.phase('idle', () => new Promise((r) => setTimeout(r, 1000)));
 
-    await settleBeforeTimedPhase();
-    const small = await uploadOne(server, jar, input.small.file, `small-${input.label}.bin`);
-    await settleBeforeTimedPhase();
-    const big = await uploadOne(server, jar, input.big.file, `big-${input.label}.bin`);
+    const small = await mem.phase('upload small', async () => {
+      await settleBeforeTimedPhase();
+      return uploadOne(server, jar, input.small.file, `small-${input.label}.bin`);
+    });
+    const big = await mem.phase('upload big', async () => {
+      await settleBeforeTimedPhase();
+      return uploadOne(server, jar, input.big.file, `big-${input.label}.bin`);
+    });
 
-    await settleBeforeTimedPhase();
-    const whole = await getBytes(server, jar, downloadUrl(big.id));
-    if (whole.sha256 !== input.big.sha256 || whole.size !== input.big.size) throw new Error(`${input.label}: the downloaded file differs from the uploaded one`);
-    const source = await fsp.open(input.big.file, 'r');
-    const rangeTimes: number[] = [];
-    try {
-      for (const offset of rangeOffsets(input.big.size, 16)) {
-        const r = await getBytes(server, jar, downloadUrl(big.id), `bytes=${offset}-${offset + 1024 * 1024 - 1}`);
-        const expected = Buffer.alloc(1024 * 1024);
-        await source.read(expected, 0, expected.length, offset);
-        if (!r.first!.equals(expected)) throw new Error(`${input.label}: the range at ${offset} differs from the file`);
-        rangeTimes.push(r.ms);
+    const { whole, rangeTimes } = await mem.phase('download', async () => {
+      await settleBeforeTimedPhase();
+      const whole = await getBytes(server, jar, downloadUrl(big.id));
+      if (whole.sha256 !== input.big.sha256 || whole.size !== input.big.size) throw new Error(`${input.label}: the downloaded file differs from the uploaded one`);
+      const source = await fsp.open(input.big.file, 'r');
+      const rangeTimes: number[] = [];
+      try {
+        for (const offset of rangeOffsets(input.big.size, 16)) {
+          const r = await getBytes(server, jar, downloadUrl(big.id), `bytes=${offset}-${offset + 1024 * 1024 - 1}`);
+          const expected = Buffer.alloc(1024 * 1024);
+          await source.read(expected, 0, expected.length, offset);
+          if (!r.first!.equals(expected)) throw new Error(`${input.label}: the range at ${offset} differs from the file`);
+          rangeTimes.push(r.ms);
+        }
+      } finally {
+        await source.close();
       }
-    } finally {
-      await source.close();
-    }
-    // The small upload's bytes too (a merge that loses the small file's tail would pass the big one's check).
-    const smallBack = await getBytes(server, jar, downloadUrl(small.id));
-    if (smallBack.sha256 !== input.small.sha256) throw new Error(`${input.label}: the small file came back different`);
+      // The small upload's bytes too (a merge that loses the small file's tail would pass the big one's check).
+      const smallBack = await getBytes(server, jar, downloadUrl(small.id));
+      if (smallBack.sha256 !== input.small.sha256) throw new Error(`${input.label}: the small file came back different`);
+      return { whole, rangeTimes };
+    });
 
-    const folderId = await mkdir(server, jar, `zip-${input.label}`);
-    await uploadSmallFiles(server, jar, input.smallFilesDir, input.smallFileCount, folderId);
+    const folderId = await mem.phase('small files', async () => {
+      const folderId = await mkdir(server, jar, `zip-${input.label}`);
+      await uploadSmallFiles(server, jar, input.smallFilesDir, input.smallFileCount, folderId);
+      return folderId;
+    });
     await settleBeforeTimedPhase();
-    const zipStarted = performance.now();
-    const res = await jar.fetch(`${server.url}${API.zipDownload}?ids=${folderId}&name=archive`, { headers: clientHeaders('desktop', 'internal'), signal: AbortSignal.timeout(900_000) });
-    if (!res.ok) throw new Error(`${input.label}: ZIP download HTTP ${res.status}`);
-    const zip = Buffer.from(await res.arrayBuffer());
-    const zipMs = performance.now() - zipStarted;
+    const { zip, zipMs } = await mem.phase('zip', async () => {
+      const zipStarted = performance.now();
+      const res = await jar.fetch(`${server.url}${API.zipDownload}?ids=${folderId}&name=archive`, { headers: clientHeaders('desktop', 'internal'), signal: AbortSignal.timeout(900_000) });
+      if (!res.ok) throw new Error(`${input.label}: ZIP download HTTP ${res.status}`);
+      const zip = Buffer.from(await res.arrayBuffer());
+      return { zip, zipMs: performance.now() - zipStarted };
+    });
     const files = readZip(zip).filter((e) => !e.isDir);
     if (files.length !== input.smallFileCount) throw new Error(`${input.label}: the ZIP holds ${files.length} files, not ${input.smallFileCount}`);
+    for (const f of files) {
+      const expected = await fsp.readFile(path.join(input.smallFilesDir, path.basename(f.name)));
+      if (!f.data.equals(expected)) throw new Error(`${input.label}: the ZIP's ${f.name} differs from the file`);
+    }
 
     return {
       uploadMs: big.ms,
@@ -190,11 +189,12 @@ export async function runStorePhases(input: StoreRunInput): Promise<StoreFigures
       rangeMs: median(rangeTimes),
       zipMs,
       zipBytes: zip.length,
-      baselineServerMB: rss.baseline,
-      peakServerMB: rss.peak(),
+      baselineServerMB: mem.baselineMB,
+      peakServerMB: mem.peakMB,
+      memory: mem.phases,
     };
   } finally {
-    rss?.stop();
+    memory?.stop();
     await server.stop();
   }
 }

@@ -9,7 +9,8 @@
  *  - the whole file downloaded, and 16 ranged GETs of 1 MiB spread over it (median);
  *  - a ZIP of BENCH_STORE_SMALL_FILES (1,000) files of 4 KiB uploaded through the engine's batches;
  *  - the server's resident memory once started and its peak over the phases (sampled; goal ≤ 200 MB
- *    whatever the file size).
+ *    whatever the file size), each phase's peak and what it was made of (V8 heap, external:
+ *    tests/bench/lib/server-memory.ts), and the growth over the idle server (peak − started).
  * Every transfer is checked byte-exact.
  */
 import { randomBytes } from 'node:crypto';
@@ -27,6 +28,27 @@ const SIZE = Number(process.env.BENCH_STORE_BYTES ?? GiB);
 const SMALL_SIZE = 64 * MIB;
 const SMALL_FILES = Number(process.env.BENCH_STORE_SMALL_FILES ?? 1000);
 const PEAK_GOAL_MB = 200;
+
+/** `UploadBig` for the phase 'upload big': a JSON key part. */
+const phaseKey = (phase: string): string => phase.replace(/(^|\s)(\w)/g, (_, _s: string, c: string) => c.toUpperCase()).replace(/\s/g, '');
+
+/** Each phase's peak RSS, and V8 heap used / external at it, as flat JSON keys (storeMemDiskUpload1GiBMB…). */
+function memoryMetrics(store: 'Disk' | 'S3', f: StoreFigures): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of f.memory) {
+    const key = `storeMem${store}${phaseKey(p.phase)}`;
+    out[`${key}MB`] = round1(p.peakMB);
+    if (p.heapUsedMB !== undefined) out[`${key}HeapMB`] = round1(p.heapUsedMB);
+    if (p.externalMB !== undefined) out[`${key}ExternalMB`] = round1(p.externalMB);
+  }
+  return out;
+}
+
+/** One line per store: the phases' peaks (RSS, and heap / external at it). */
+function memoryRow(label: string, f: StoreFigures): BenchRow {
+  const phases = f.memory.map((p) => `${p.phase} ${p.peakMB.toFixed(0)}${p.heapUsedMB === undefined ? '' : ` (heap ${p.heapUsedMB.toFixed(0)}, ext ${p.externalMB!.toFixed(0)})`}`);
+  return { label: `${label} RSS MB by phase: ${phases.join(' · ')}`, cells: {} };
+}
 
 function row(label: string, f: StoreFigures): BenchRow {
   return {
@@ -80,6 +102,8 @@ export const storeBenchmark: BenchModule = {
           row('disk (DATA_DIR)', disk),
           row('S3 (radosgw, bluestore)', s3),
           { label: `object store ÷ disk (storeUploadRatio); radosgw up in ${(gatewayStartMs / 1000).toFixed(1)} s; peak goal ≤ ${PEAK_GOAL_MB} MB`, cells: { 'upload s': (s3.uploadMs / disk.uploadMs).toFixed(2) } },
+          memoryRow('disk', disk),
+          memoryRow('S3', s3),
         ],
         metrics: {
           storeBytes: SIZE,
@@ -102,6 +126,10 @@ export const storeBenchmark: BenchModule = {
           storeBaselineServerMBDisk: round1(disk.baselineServerMB),
           storeBaselineServerMBS3: round1(s3.baselineServerMB),
           storePeakServerMB: round1(peak),
+          storeGrowthServerMBDisk: round1(disk.peakServerMB - disk.baselineServerMB),
+          storeGrowthServerMBS3: round1(s3.peakServerMB - s3.baselineServerMB),
+          ...memoryMetrics('Disk', disk),
+          ...memoryMetrics('S3', s3),
           storeGatewayStartMs: Math.round(gatewayStartMs),
         },
       };
