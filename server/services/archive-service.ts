@@ -137,7 +137,12 @@ export class ArchiveService {
         isDir: row.is_dir === 1,
         size: row.is_dir ? 0 : Number(blob!.size),
         modifiedAt: row.updated_at,
-        open: blob && Number(blob.size) > 0 ? (signal?: AbortSignal) => this.deps.blobs.openRead(blob.storage_key, undefined, layoutOf(blob), signal) as AsyncIterable<Uint8Array> : undefined,
+        // The whole blob as a range: a small file's read then allocates its size, not the store's read size
+        // (1 MiB on disk), which 16 small members read ahead would hold at once.
+        open:
+          blob && Number(blob.size) > 0
+            ? (signal?: AbortSignal) => this.deps.blobs.openRead(blob.storage_key, { start: 0, end: Number(blob.size) - 1 }, layoutOf(blob), signal) as AsyncIterable<Uint8Array>
+            : undefined,
         // Text compresses well; pictures, video, music, packages and Office files are compressed already.
         deflate: row.is_dir === 0 && DEFLATE_KINDS.has(fileKindOf(row.name, false)),
       };
