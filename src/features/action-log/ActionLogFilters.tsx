@@ -1,9 +1,8 @@
-import { Button, DatePicker, Form, Input, Select, Space, TreeSelect } from 'antd';
+import { Button, DatePicker, Form, Input, Select, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
-import { useMemo, useState } from 'react';
-import type { DepartmentIndex } from '../../../common/org/tree';
-import { useOrgTree } from '../../lib/data/org';
+import { useState } from 'react';
+import { DepartmentSelect } from '../../components/DepartmentSelect';
 import type { ActionLogFilter } from '../../../common/api/action-log';
 import type { ActionOutcome } from '../../../common/api/action-codes';
 import { searchOperators } from './action-log-api';
@@ -51,40 +50,6 @@ function OperatorSelect({ value, onChange }: { value?: string; onChange?: (v: st
   );
 }
 
-interface TreeOption {
-  value: string;
-  title: string;
-  children?: TreeOption[];
-}
-
-function treeOptions(index: DepartmentIndex, parent = ''): TreeOption[] {
-  return (index.children.get(parent) ?? []).map((d) => {
-    const children = treeOptions(index, d.id);
-    return children.length > 0 ? { value: d.id, title: d.name, children } : { value: d.id, title: d.name };
-  });
-}
-
-/** Departments (with their sub-departments: the server counts the whole subtree), from the organisation tree. */
-function DepartmentSelect({ value, onChange }: { value?: string; onChange?: (v: string | undefined) => void }) {
-  const tree = useOrgTree();
-  const options = useMemo(() => (tree.index ? treeOptions(tree.index) : []), [tree.index]);
-  return (
-    <TreeSelect
-      allowClear
-      showSearch
-      treeNodeFilterProp="title"
-      value={value}
-      onChange={(v) => onChange?.(v)}
-      treeData={options}
-      placeholder="全部部门"
-      loading={tree.isPending}
-      style={{ width: 200 }}
-      popupMatchSelectWidth={false}
-      data-testid="action-log-department"
-    />
-  );
-}
-
 /** Filters of the 操作日志 page: time range, operator, department, action types, object name, outcome. */
 export function ActionLogFilters({ onApply, disabled }: { onApply: (f: ActionLogFilter) => void; disabled: boolean }) {
   const [form] = Form.useForm<FormValues>();
@@ -97,7 +62,8 @@ export function ActionLogFilters({ onApply, disabled }: { onApply: (f: ActionLog
         <OperatorSelect />
       </Form.Item>
       <Form.Item name="departmentId" label="部门">
-        <DepartmentSelect />
+        {/* Departments with their sub-departments: the server counts the whole subtree. */}
+        <DepartmentSelect placeholder="全部部门" style={{ width: 200 }} data-testid="action-log-department" />
       </Form.Item>
       <Form.Item name="actions" label="操作类型">
         <Select mode="multiple" allowClear maxTagCount="responsive" placeholder="全部操作" options={ACTION_OPTIONS} style={{ width: 240 }} data-testid="action-log-actions" />

@@ -33,15 +33,6 @@ export function exportHref(filter: ActionLogFilter, format: ActionLogExportForma
   });
 }
 
-export function startDownload(href: string): void {
-  const a = document.createElement('a');
-  a.href = href;
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
-
 /**
  * A signed checkpoint of the log's head, saved as a file for the admin to keep off the server
  * (`npm run audit:verify -- --checkpoint FILE` finds rows cut off after it). Asked through the API

@@ -9,20 +9,11 @@ import { formatSize } from '../../../common/format/size';
 import { FileKindIcon } from '../../components/FileKindIcon';
 import { LinkVisitData, useLinkFolder } from '../../lib/data/link-folder';
 import { downloadFromLink, saveFromLink } from '../../lib/data/link-visit';
+import { startDownload } from '../../lib/save-blob';
 import { LinkPreviewModal, linkPreviewMode } from './LinkPreviewModal';
 
 /** Why every 下载 (and 保存, which takes one too) is off once the link has none left. */
 export const DOWNLOADS_USED_UP = '剩余下载次数已用完';
-
-function startDownload(url: string): void {
-  const a = document.createElement('a');
-  a.href = url;
-  a.rel = 'noreferrer';
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
 
 export interface OpenedLinkProps {
   visit: LinkVisit;
@@ -60,7 +51,7 @@ function OpenedLink({ visit, compact, inApp, onLost, onSaved, onLeft }: OpenedLi
     try {
       const r = await downloadFromLink(visit.visit, ids);
       if (r.downloadsLeft !== null) onLeft(r.downloadsLeft);
-      startDownload(r.url);
+      startDownload(r.url, { noReferrer: true });
     } catch (e) {
       // Others used what was left: DEP10213 (the client goes to /downloadExceeded, spec §8); a
       // return to this page then shows none left.

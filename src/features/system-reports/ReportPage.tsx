@@ -1,32 +1,20 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Col, DatePicker, Dropdown, Row, Skeleton, Statistic, Tabs, TreeSelect } from 'antd';
+import { Alert, Button, Card, Col, DatePicker, Dropdown, Row, Skeleton, Statistic, Tabs } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { ReportRequest } from '../../../common/api/endpoints/reports';
 import { reportExportUrl } from '../../../common/api/paths';
 import { LOGIN_CLIENT_LABELS, LOGIN_NETWORK_LABELS, REPORT_KIND_LABELS, REPORT_KINDS, REPORT_MAX_DAYS, statsDayLabel, statsDayOf, type ReportKind } from '../../../common/api/reports';
-import type { DepartmentIndex } from '../../../common/org/tree';
 import { formatSize } from '../../../common/format/size';
 import { useOnline } from '../../lib/data/online';
-import { useOrgTree } from '../../lib/data/org';
+import { DepartmentSelect } from '../../components/DepartmentSelect';
 import { useReport } from '../../lib/data/reports';
+import { startDownload } from '../../lib/save-blob';
 import { dailyOption, pieOption, storageBarsOption } from './chart-options';
 import { EChart } from './EChart';
 import { applicationRows, ApproversTable, DepartmentsTable, FileTypesTable, GrowthTable, LoginsTable, PeopleTable, SharingTable } from './report-tables';
 import './reports.css';
-
-interface TreeOption {
-  value: string;
-  title: string;
-  children?: TreeOption[];
-}
-function treeOptions(index: DepartmentIndex, parent = ''): TreeOption[] {
-  return (index.children.get(parent) ?? []).map((d) => {
-    const children = treeOptions(index, d.id);
-    return children.length > 0 ? { value: d.id, title: d.name, children } : { value: d.id, title: d.name };
-  });
-}
 
 /** Today in Beijing time (the reports' days), as a local calendar date for the picker. */
 const todayLabel = () => statsDayLabel(statsDayOf(Date.now()));
@@ -170,15 +158,6 @@ function ReportBody({ req }: { req: ReportRequest }) {
   );
 }
 
-function startDownload(href: string): void {
-  const a = document.createElement('a');
-  a.href = href;
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
-
 /**
  * Spec §2 `/main/system/reportForm` (统计报表): storage by department and person, growth, file types,
  * sharing and sign-ins over a date range (Beijing days) and a department with everything under it;
@@ -192,8 +171,6 @@ export function ReportPage() {
   const today = useMemo(() => dayjs(todayLabel()), []);
   const [range, setRange] = useState<[Dayjs, Dayjs]>([today.subtract(29, 'day'), today]);
   const [departmentId, setDepartmentId] = useState<string | undefined>();
-  const tree = useOrgTree();
-  const options = useMemo(() => (tree.index ? treeOptions(tree.index) : []), [tree.index]);
   const online = useOnline();
   const req: ReportRequest = { kind, from: range[0].format('YYYY-MM-DD'), to: range[1].format('YYYY-MM-DD'), ...(departmentId ? { departmentId } : {}) };
 
@@ -232,19 +209,7 @@ export function ReportPage() {
           }}
           data-testid="report-range"
         />
-        <TreeSelect
-          allowClear
-          showSearch
-          treeNodeFilterProp="title"
-          value={departmentId}
-          onChange={(v) => setDepartmentId(v ?? undefined)}
-          treeData={options}
-          placeholder="全部部门（含下级）"
-          loading={tree.isPending}
-          style={{ minWidth: 200 }}
-          popupMatchSelectWidth={false}
-          data-testid="report-department"
-        />
+        <DepartmentSelect value={departmentId} onChange={setDepartmentId} placeholder="全部部门（含下级）" style={{ minWidth: 200 }} data-testid="report-department" />
         {kind === 'storage' && <span className="rp-note">存储占用为当前数据，不受日期范围影响</span>}
       </div>
       <Tabs

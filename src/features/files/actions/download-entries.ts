@@ -10,24 +10,15 @@
 import { downloadUrl, zipDownloadUrl } from '../../../../common/api/paths';
 import type { FileEntry } from '../../../../common/api/types';
 import { archiveBaseName } from '../../../../common/files/zip-name';
-
-export function clickLink(href: string, name?: string): void {
-  const a = document.createElement('a');
-  a.href = href;
-  if (name !== undefined) a.download = name;
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
+import { startDownload } from '../../../lib/save-blob';
 
 /** Starts the browser's download of one file (whatever its size). */
 export function downloadFile(file: FileEntry): void {
-  clickLink(downloadUrl(file.id), file.name);
+  startDownload(downloadUrl(file.id), { name: file.name });
 }
 
 /** A folder, or several entries, as one zip streamed by the server (named after the folder, or the first entry: `报告 等3个文件.zip`). */
 export function downloadZip(entries: readonly FileEntry[]): void {
   const name = archiveBaseName(entries);
-  clickLink(zipDownloadUrl(entries.map((e) => e.id), name), `${name}.zip`);
+  startDownload(zipDownloadUrl(entries.map((e) => e.id), name), { name: `${name}.zip` });
 }

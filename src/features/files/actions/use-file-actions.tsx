@@ -23,7 +23,8 @@ import { queueCopyMove, queueCreateTxt, queueFavorite, queueMkdir, queueRemove, 
 import { mayDownload, previewModeOf } from '../preview/preview-mode';
 import { errorText } from '../uploads/use-browser-uploads';
 import { folderIntoItself } from './conflict-model';
-import { clickLink, downloadFile, downloadZip } from './download-entries';
+import { startDownload } from '../../../lib/save-blob';
+import { downloadFile, downloadZip } from './download-entries';
 import { ACTION_PERMISSIONS, type FileAction } from './file-actions';
 import { useConflictDecisions, type ConflictDecisions } from './use-conflict-decisions';
 
@@ -267,7 +268,7 @@ export function useFileActions(host: FileActionsHost): FileActions {
         okButtonProps: { ...({ 'data-testid': 'confirm-flagged-download' } as Record<string, string>) },
         onOk: async () => {
           const { url } = await confirmDownload(file.id);
-          clickLink(url, file.name);
+          startDownload(url, { name: file.name });
         },
       });
       return;
