@@ -476,6 +476,10 @@ describe('files session', () => {
     await page.getByTestId('txt-content-input').fill('这是一份绝密会议纪要');
     await page.getByRole('button', { name: OK }).click();
     await fileRow(page, name).waitFor();
+    // 安全预检 (fileSafe/check) tells first, recording nothing.
+    await contextAction(name, 'safeCheck');
+    await page.getByTestId('safe-check-result').getByText('文件内容含敏感词“绝密”').waitFor();
+    await page.getByRole('button', { name: '知道了' }).click();
     await contextAction(name, 'swapCheck');
     await page.locator('.ant-modal-confirm-title', { hasText: '1 个文件被拦截' }).waitFor();
     await page.getByRole('button', { name: '知道了' }).click();

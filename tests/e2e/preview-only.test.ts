@@ -25,7 +25,7 @@ const PASSWORD = 'Bytes@2024x';
 const SHARER = `pvsharer.${RUN}`;
 const VIEWER = `pvviewer.${RUN}`;
 const FOLDER = `只读资料${RUN}`;
-const FILES = { pdf: `方案-${RUN}.pdf`, png: `照片-${RUN}.png`, bin: `数据-${RUN}.bin`, broken: `损坏-${RUN}.png` };
+const FILES = { pdf: `方案-${RUN}.pdf`, png: `照片-${RUN}.png`, bin: `数据-${RUN}.bin`, broken: `损坏-${RUN}.png`, txt: `纪要-${RUN}.txt` };
 
 /** A call through the page's own session (the app's cookie), for setup the test is not about. */
 async function call<T>(page: Page, apiPath: string, body: unknown): Promise<T> {
@@ -78,6 +78,7 @@ describe('a preview-only recipient', () => {
       [FILES.png]: await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 250, g: 250, b: 250 } } }).png().toBuffer(),
       [FILES.bin]: randomBytes(4096),
       [FILES.broken]: Buffer.from('this is no picture at all'),
+      [FILES.txt]: Buffer.from('会议纪要：下周一交付'),
     };
     for (const [name, content] of Object.entries(bytes)) writeFileSync(path.join(workDir, name), content);
     await sharer.getByTestId('upload-input').setInputFiles(Object.keys(bytes).map((n) => path.join(workDir, n)));
@@ -150,6 +151,14 @@ describe('a preview-only recipient', () => {
     await close();
     // The row offers no download either.
     expect(await fileRow(viewer, FILES.bin).locator('[data-testid^="download-"]').count()).toBe(0);
+  });
+
+  it('a shared .txt says why it cannot be edited online (onlyoffice/canoperationforshare), asked when the preview opens', async () => {
+    const asked = viewer.waitForResponse((r) => r.url().includes(API.canOperationForShare));
+    await open(FILES.txt);
+    await asked;
+    await viewer.getByTestId('preview-online-edit').getByText('不能在线编辑：没有编辑权限').waitFor();
+    await close();
   });
 
   it('a picture the server cannot render with the watermark shows the server’s coded reason', async () => {

@@ -1,11 +1,11 @@
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { Button, Input, theme } from 'antd';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { LoginResult } from '../../../common/api/types';
 import { PASSWORD_MAX_LENGTH } from '../../../common/constants';
 import { CaptchaImageButton } from '../../components/CaptchaImageButton';
 import { useCaptcha } from '../../lib/use-captcha';
-import { login } from './auth-api';
+import { login, validateCaptcha } from './auth-api';
 
 interface Fields {
   username: string;
@@ -16,6 +16,8 @@ interface Fields {
 type FieldName = keyof Fields;
 
 const REQUIRED: Record<FieldName, string> = { username: '请输入账号', password: '请输入密码', captchaCode: '请输入验证码' };
+/** The early hint of captcha/validate on blur (the server has used that captcha up: a new one is shown). */
+export const CAPTCHA_WRONG = '验证码错误，已换一张，请重新输入';
 
 /** What is wrong with one field (null: nothing). Account and captcha must hold more than spaces. */
 function fieldError(name: FieldName, value: string): string | null {
@@ -50,6 +52,13 @@ export function PasswordLoginForm({ mayLogin, onLoggedIn }: { mayLogin: () => bo
   const [values, setValues] = useState<Fields>({ username: '', password: '', captchaCode: '' });
   const [errors, setErrors] = useState<Partial<Record<FieldName, string | null>>>({});
   const [submitting, setSubmitting] = useState(false);
+  /** `captchaId/code` the server already said is right: a second blur does not ask again. */
+  const confirmed = useRef<string | null>(null);
+  /**
+   * The check in flight: the login waits for it (clicking 登录 blurs the field first). Sent together,
+   * the check's use-and-re-arm of the captcha could make the login find it used.
+   */
+  const checking = useRef<Promise<boolean | null> | null>(null);
 
   const set = (name: FieldName, value: string) => {
     setValues((v) => ({ ...v, [name]: value }));
@@ -68,11 +77,33 @@ export function PasswordLoginForm({ mayLogin, onLoggedIn }: { mayLogin: () => bo
     size: 'large' as const,
   });
 
+  /**
+   * On blur, after the required check: captcha/validate tells early whether the answer is right. A
+   * wrong one is used up on the server, so the field is emptied and a new image fetched; the login
+   * checks the answer again whatever this said.
+   */
+  async function checkCaptcha() {
+    check('captchaCode');
+    const code = values.captchaCode.trim();
+    if (!captcha || code === '' || confirmed.current === `${captcha.captchaId}/${code}`) return;
+    const asked = validateCaptcha(captcha.captchaId, code);
+    checking.current = asked;
+    const right = await asked;
+    if (checking.current === asked) checking.current = null;
+    if (right === true) confirmed.current = `${captcha.captchaId}/${code}`;
+    if (right !== false) return;
+    setValues((v) => (v.captchaCode.trim() === code ? { ...v, captchaCode: '' } : v));
+    setErrors((e) => ({ ...e, captchaCode: CAPTCHA_WRONG }));
+    refresh();
+  }
+
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const found = { username: fieldError('username', values.username), password: fieldError('password', values.password), captchaCode: fieldError('captchaCode', values.captchaCode) };
     setErrors(found);
     if (Object.values(found).some(Boolean) || !captcha || !mayLogin()) return;
+    // A wrong answer found on blur has already emptied the field and shown why.
+    if ((await checking.current) === false) return;
     setSubmitting(true);
     try {
       await onLoggedIn(await login({ ...values, captchaId: captcha.captchaId }));
@@ -94,7 +125,7 @@ export function PasswordLoginForm({ mayLogin, onLoggedIn }: { mayLogin: () => bo
       </Field>
       <Field id="login-captcha" label="验证码" error={errors.captchaCode ?? null}>
         <div style={{ display: 'flex', gap: 8 }}>
-          <Input {...inputProps('captchaCode', 'login-captcha')} onBlur={() => check('captchaCode')} data-testid="login-captcha" prefix={<SafetyOutlined />} placeholder="请输入验证码" autoComplete="off" />
+          <Input {...inputProps('captchaCode', 'login-captcha')} onBlur={() => void checkCaptcha()} data-testid="login-captcha" prefix={<SafetyOutlined />} placeholder="请输入验证码" autoComplete="off" />
           <CaptchaImageButton captcha={captcha} refresh={refresh} testId="login-captcha" height={40} />
         </div>
       </Field>

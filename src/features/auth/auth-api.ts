@@ -3,6 +3,7 @@ import { TENANT } from '../../../common/api/endpoints/tenant';
 import { AUTH, type LoginForm, type PasswordResetRequest, type SmsLoginRequest } from '../../../common/api/endpoints/auth';
 import type { LoginResult, TenantAlias } from '../../../common/api/types';
 import { api } from '../../lib/api';
+import { ERRORS } from '../../../common/api/errors';
 
 /**
  * Form-encoded login; the password is AES-encrypted first (common/crypto). The cipher is loaded when
@@ -20,6 +21,18 @@ export async function login(fields: { username: string; password: string; captch
   const tenant = /^\/login\/([^/?#]+)/.exec(window.location.pathname)?.[1];
   if (tenant) form.tenant = decodeURIComponent(tenant);
   return api.call(AUTH.login, form);
+}
+
+/**
+ * `GET /spacex/captcha/validate` when the captcha field loses focus: true right, false wrong (the
+ * server has used that captcha up), null when it could not be asked (offline: the login still checks).
+ * Quiet: the form shows the answer under the field, not as a toast.
+ */
+export function validateCaptcha(captchaId: string, captchaCode: string): Promise<boolean | null> {
+  return api.call(AUTH.captchaValidate, { captchaId, captchaCode: captchaCode.trim() }, { onError: () => undefined }).then(
+    () => true,
+    (error: unknown) => (error instanceof Error && 'errorCode' in error && (error as { errorCode: string }).errorCode === ERRORS.CAPTCHA_INVALID.code ? false : null),
+  );
 }
 
 /** SMS login with the 6-digit code sent for purpose 'login'. */

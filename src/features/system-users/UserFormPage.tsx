@@ -4,7 +4,7 @@ import { Button, Card, Form, Input, Result, Select, Space, Spin, Switch, Tooltip
 import { useMemo, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AccountProfile } from '../../../common/api/endpoints/user-admin';
-import { ROLES, type UserRow } from '../../../common/api/types';
+import type { UserRow } from '../../../common/api/types';
 import { encryptPassword } from '../../../common/crypto/password-cipher';
 import { accountProblem, nicknameProblem, phoneProblem } from '../../../common/org/account';
 import { quotaLabel } from '../../../common/org/quota';
@@ -13,6 +13,7 @@ import { validateNewPassword } from '../../../common/validation/password';
 import { OnlineOnly } from '../../components/OnlineOnly';
 import { ORG_KEYS, useOrgTree } from '../../lib/data/org';
 import { useQuotaChoices } from '../../lib/data/static-data';
+import { useUserRoles } from '../../lib/data/roles';
 import { useFeedback } from '../../lib/feedback/feedback';
 import { USERS_KEY } from './use-user-pages';
 import { addUser, editUser, getUser } from './users-api';
@@ -45,6 +46,9 @@ export function UserFormPage() {
   const [saving, setSaving] = useState(false);
   const existing = useQuery({ queryKey: [...USERS_KEY, 'one', id], enabled: id !== null, queryFn: ({ signal }) => getUser(id!, signal) });
   const user: UserRow | undefined = existing.data;
+  // The roles that can be given, and the edited person's own, as getRoles answers (spec §6).
+  const roles = useUserRoles(editing ? id : null);
+  const roleOptions = useMemo(() => (roles.data?.available ?? []).map((r) => ({ value: r.code, label: r.name })), [roles.data]);
 
   const departmentOptions = useMemo(() => {
     const index = tree.index;
@@ -61,11 +65,11 @@ export function UserFormPage() {
 
   const back = <Button onClick={() => navigate('/main/system/user/list')}>返回用户列表</Button>;
   if (editing && id === null) return <Result data-testid="user-edit" status="info" title="请从用户列表选择要编辑的用户" extra={back} />;
-  if ((id !== null && existing.isPending) || quotas.isPending) return <Spin style={{ margin: 48 }} />;
+  if ((id !== null && existing.isPending) || quotas.isPending || roles.isPending) return <Spin style={{ margin: 48 }} />;
   if (id !== null && !user) return <Result data-testid="user-edit" status="404" title="用户不存在" extra={back} />;
   const unassigned = tree.data?.departments.find((d) => d.unassigned)?.id;
   const initial: Partial<Values> = user
-    ? { website: user.website, nickName: user.nickName, phone: user.phone, departmentId: user.departmentId, role: user.role, quota: user.quota, outerLogin: user.outerLogin }
+    ? { website: user.website, nickName: user.nickName, phone: user.phone, departmentId: user.departmentId, role: roles.data?.roles[0] ?? user.role, quota: user.quota, outerLogin: user.outerLogin }
     : { role: 'member', quota: quotas.defaultChoice?.bytes, outerLogin: false, phone: '', departmentId: params.get('departmentId') ?? unassigned };
 
   async function save(values: Values) {
@@ -89,7 +93,7 @@ export function UserFormPage() {
   function confirmThenSave(values: Values) {
     const before = user?.role ?? 'member';
     if (values.role === before) return void save(values);
-    const to = ROLES.find((r) => r.code === values.role)?.name ?? values.role;
+    const to = roleOptions.find((r) => r.value === values.role)?.label ?? values.role;
     modal.confirm({
       title: `将 ${values.nickName}（${values.website}）${values.role === 'admin' ? '设为管理员' : `改为${to}`}？`,
       content: values.role === 'admin' ? '管理员可以管理全部用户、部门、公告、文件安全和系统配置，并查看操作日志。' : '将不再能使用系统管理。',
@@ -125,8 +129,8 @@ export function UserFormPage() {
         <Form.Item name="departmentId" label="部门" rules={[{ required: true, message: '请选择部门' }]}>
           <Select showSearch optionFilterProp="label" options={departmentOptions} data-testid="user-form-department" />
         </Form.Item>
-        <Form.Item name="role" label="角色">
-          <Select options={ROLES.map((r) => ({ value: r.code, label: r.name }))} />
+        <Form.Item name="role" label="角色" extra={roles.isError ? '角色选项加载失败，请稍后重试' : undefined}>
+          <Select options={roleOptions} disabled={roleOptions.length === 0} data-testid="user-form-role" />
         </Form.Item>
         <Form.Item
           name="quota"

@@ -6,7 +6,7 @@
 import { useQuery, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { ACCOUNT } from '../../../common/api/endpoints/account';
 import { CONFIG } from '../../../common/api/endpoints/config';
-import type { MenuItem, PagePermission, SignedInDevice, SystemConfig, UserDetails } from '../../../common/api/types';
+import type { MenuItem, PagePermission, SignedInDevice, SystemConfig, TenantConfig, UserDetails } from '../../../common/api/types';
 import { api } from '../api';
 
 export const QUERY_KEYS = {
@@ -15,6 +15,7 @@ export const QUERY_KEYS = {
   pagePermissions: ['account', 'pagePermissions'] as const,
   userDetails: ['account', 'userDetails'] as const,
   signedInDevices: ['account', 'signedInDevices'] as const,
+  tenantConfig: ['account', 'tenantConfig'] as const,
 };
 
 /** Boot data never toasts: a page shows what it has, and the offline banner says why it is old. */
@@ -70,4 +71,13 @@ export function useSignedInDevicesQuery(): UseQueryResult<SignedInDevice[]> {
     queryFn: ({ signal }) => api.call(ACCOUNT.sessions, undefined, { signal }),
     refetchOnMount: 'always',
   });
+}
+
+/**
+ * The tenant's config (`GET /api/v2/defaultConfig/tenant/get`: its name, the password's lifetime in
+ * days), asked also during a forced password change, whose screen names both. Quiet: the screen
+ * reads as well without them.
+ */
+export function useTenantConfigQuery(): UseQueryResult<TenantConfig> {
+  return useQuery({ queryKey: QUERY_KEYS.tenantConfig, queryFn: ({ signal }) => api.call(CONFIG.tenantConfig, undefined, { ...quiet, signal }), staleTime: 60_000 });
 }

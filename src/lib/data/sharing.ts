@@ -33,6 +33,7 @@ export const SHARING_KEYS = {
   groups: ['account', 'sharing', 'groups'] as const,
   security: ['account', 'fileSecurity'] as const,
   intercepted: ['account', 'sharing', 'intercepted'] as const,
+  canOperate: (id: string) => ['account', 'sharing', 'canOperate', id] as const,
 };
 
 // ---- calls ----------------------------------------------------------------------------------------
@@ -52,7 +53,16 @@ export const getApplication = (id: string, signal?: AbortSignal) => api.call(APP
 export const approveApplications = (body: ApplicationApproveRequest) => api.call(APPLICATIONS.approve, body);
 export const rejectApplications = (ids: string[], comment: string) => api.call(APPLICATIONS.reject, { ids, comment });
 export const updateFileSecurity = (body: FileSecurityUpdateRequest) => api.call(SHARES.fileSecurityUpdate, body);
-export const canOperate = (id: string, signal?: AbortSignal) => api.call(SHARES.canOperation, { id }, { signal });
+export const canOperate = (id: string, signal?: AbortSignal) => api.call(SHARES.canOperation, { id }, { signal, onError: () => undefined });
+
+/**
+ * onlyoffice/canoperationforshare for a file reached through a share: whether the caller may edit it
+ * online, and why not. Asked when the file's preview opens (the share's permission or a lock may
+ * have changed since the list was read).
+ */
+export function useCanOperate(id: string | null) {
+  return useQuery({ queryKey: SHARING_KEYS.canOperate(id ?? ''), queryFn: ({ signal }) => canOperate(id!, signal), enabled: id !== null, staleTime: 0 });
+}
 export const checkSwap = (ids: string[]) => api.call(EXCHANGE.checkSwap, { ids });
 export const fileSafeCheck = (ids: string[]) => api.call(EXCHANGE.fileSafeCheck, { ids });
 export const processIntercepted = (ids: string[], decision: 'dismiss' | 'delete') => api.call(EXCHANGE.processedList, { ids, decision });

@@ -110,6 +110,7 @@ describe('file actions offered for a selection', () => {
     const inside = { ...me, side: 'internal' as const };
     const offered = actionsFor([fromOutside], inside);
     expect(names(offered)).toContain('swapCheck');
+    expect(names(offered)).toContain('safeCheck');
     expect(names(offered)).not.toContain('share');
     expect(reason(offered, 'download')).toBe('尚未通过交换检查，暂不能在当前网络使用');
     const passed = actionsFor([{ ...fromOutside, exchange: { ...fromOutside.exchange!, state: 'passed' } }], inside);

@@ -29,7 +29,8 @@ export type FileAction =
   | 'restore'
   | 'purge'
   | 'share'
-  | 'swapCheck';
+  | 'swapCheck'
+  | 'safeCheck';
 
 export const ACTION_LABELS: Record<FileAction, string> = {
   open: '打开',
@@ -51,6 +52,7 @@ export const ACTION_LABELS: Record<FileAction, string> = {
   purge: '彻底删除',
   share: '分享',
   swapCheck: '提交交换检查',
+  safeCheck: '安全预检',
 };
 
 /** Button-permission code of each action; null = never gated (looking is always allowed). */
@@ -74,6 +76,8 @@ export const ACTION_PERMISSIONS: Record<FileAction, string | null> = {
   purge: 'file:purge',
   share: 'share:create',
   swapCheck: 'file:swap',
+  // The same checks as 提交交换检查, recording nothing: whoever may submit may look first.
+  safeCheck: 'file:swap',
 };
 
 /** Gates page-level buttons that are not about a selection. */
@@ -207,7 +211,8 @@ function onlineActionsFor(selection: readonly FileEntry[], ctx: ActionContext): 
   if (single && ctx.mode !== 'folder') out.push(ok('openLocation'));
   // Sharing: one's own entries (or a space's one may change); never from the exchange area, never passed on.
   if (!selection.some((e) => e.share) && !inExchange) out.push(ok('share', selection.some((e) => !mayModify(e, ctx)) ? NOT_YOURS : null));
-  if (inExchange && ctx.mode === 'folder') out.push(ok('swapCheck'));
+  // 安全预检 (fileSafe/check) says what 提交交换检查 (checkSwap) would intercept, changing nothing.
+  if (inExchange && ctx.mode === 'folder') out.push(ok('safeCheck'), ok('swapCheck'));
   if (single) out.push(ok('rename', renameBlocked));
   // A copy may stay inside the public space while its downloads are off (the server refuses one that leaves).
   out.push(ok('move', blocked), ok('copy', shareBlocked(selection, 'download') ?? exchangeBlocked(selection, ctx)), ok('delete', blocked));

@@ -11,7 +11,7 @@ import { useRef } from 'react';
 import { formatSize } from '../../../../common/format/size';
 import { currentNetworkEnv } from '../../../lib/client-env';
 import { useOnline } from '../../../lib/data/online';
-import { confirmDownload, useCheckSwap } from '../../../lib/data/sharing';
+import { confirmDownload, fileSafeCheck, useCheckSwap } from '../../../lib/data/sharing';
 import { useFeedback } from '../../../lib/feedback/feedback';
 import type { BrowserDialog } from '../browser/BrowserDialogs';
 import type { BrowserSource } from '../listing/browser-source';
@@ -278,6 +278,36 @@ export function useFileActions(host: FileActionsHost): FileActions {
     message.info('已开始下载');
   }
 
+  /**
+   * 安全预检: fileSafe/check judges the files (a folder's files too) by the exchange rules and records
+   * nothing; the answer is shown file by file, so the person can fix a name or content before
+   * submitting the exchange check, whose interceptions are recorded.
+   */
+  async function safeCheck(entries: FileEntry[]): Promise<void> {
+    const { results } = await fileSafeCheck(ids(entries));
+    const stopped = results.filter((r) => !r.passed);
+    const note = '预检只查看结果，不提交交换、不改变文件。';
+    if (results.length === 0) return void message.info('所选文件夹中没有文件');
+    if (stopped.length === 0) return void modal.info({ title: `安全预检：${results.length} 个文件均可通过交换检查`, content: note });
+    modal.warning({
+      title: `安全预检：${stopped.length} 个文件将被拦截`,
+      content: (
+        <div data-testid="safe-check-result">
+          <ul style={{ paddingInlineStart: 20, margin: '0 0 8px', maxHeight: 240, overflow: 'auto' }}>
+            {stopped.slice(0, 50).map((r) => (
+              <li key={r.id}>
+                {r.name}：{r.reason}
+              </li>
+            ))}
+            {stopped.length > 50 && <li>……等 {stopped.length} 个</li>}
+          </ul>
+          {results.length > stopped.length && <div>其余 {results.length - stopped.length} 个文件可以通过。</div>}
+          <div style={{ color: 'rgba(0,0,0,0.45)' }}>{note}</div>
+        </div>
+      ),
+    });
+  }
+
   /** One row per menu action (the record makes a new FileAction name its behaviour here). */
   const perform: Record<FileAction, (entries: FileEntry[]) => void | Promise<unknown>> = {
     open: ([first]) => first && open(first),
@@ -285,6 +315,7 @@ export function useFileActions(host: FileActionsHost): FileActions {
     download: ([first]) => download(first),
     share: (entries) => show({ kind: 'share', entries }),
     swapCheck: (entries) => apply('swapCheck', entries),
+    safeCheck: (entries) => safeCheck(entries),
     zip: (entries) => downloadZip(entries),
     openLocation: ([first]) => first && host.navigate(locationOf(first, host.publicSpaceId)),
     rename: ([first]) => first && show({ kind: 'rename', file: first }),

@@ -11,6 +11,7 @@ import { assertPreviewOk, PreviewFailure } from '../../../lib/preview-failure';
 import { formatDateTime } from '../../../../common/format/date';
 import { WatermarkOverlay } from '../../../components/WatermarkOverlay';
 import { useCurrentUser } from '../../../lib/current-user';
+import { OnlineEditNote } from './OnlineEditNote';
 
 /**
  * Previews a picture (full size: fitted, zoomed, dragged, turned), a PDF (the browser's viewer, titled
@@ -78,6 +79,7 @@ export function PreviewModal({ file, siblings = [], onNavigate, onClose }: { fil
                 </>
               )}
             </span>
+            <OnlineEditNote file={file} />
             {previewOnly ? (
               <span style={{ color: '#999' }} data-testid="preview-only-note">
                 该分享仅允许预览
