@@ -71,6 +71,31 @@ describe('login comfort', () => {
     await browser?.close();
   });
 
+  it('a wrong captcha says so when the field loses focus (captcha/validate), with a new picture; the login still checks', async () => {
+    await page.goto(baseUrl() + '/login');
+    await page.locator('img[data-testid="login-captcha-image"]').waitFor();
+    const first = nextCaptcha(page);
+    await page.getByTestId('login-captcha-image').click();
+    const { captchaId } = await first;
+    const answer = await captchaAnswer(captchaId);
+    await page.getByTestId('login-captcha').fill(`${answer}9`);
+    const checked = page.waitForResponse((r) => r.url().includes(API.captchaValidate));
+    const fresh = nextCaptcha(page);
+    await page.getByTestId('login-username').click();
+    expect((await checked).status()).toBe(400);
+    await page.locator('#login-captcha-error').getByText('验证码错误，已换一张，请重新输入').waitFor();
+    expect(await page.getByTestId('login-captcha').inputValue()).toBe('');
+    await page.screenshot({ path: '/work/wt/shots/speccalls/captcha-after-blur.png' });
+    // The right answer of the new picture: no message on blur.
+    const next = await fresh;
+    expect(next.captchaId).not.toBe(captchaId);
+    await page.getByTestId('login-captcha').fill(await captchaAnswer(next.captchaId));
+    const right = page.waitForResponse((r) => r.url().includes(API.captchaValidate));
+    await page.getByTestId('login-username').click();
+    expect((await right).status()).toBe(200);
+    expect(await page.locator('#login-captcha-error').count()).toBe(0);
+  });
+
   it('remembers the accepted agreement on this device', async () => {
     await page.goto(baseUrl() + '/login');
     const box = page.getByTestId('login-agreement-box');
@@ -142,9 +167,14 @@ describe('login comfort', () => {
 
   it('forced password change: field errors under their fields, one success toast in full-width punctuation', async () => {
     const forced = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+    const tenant = forced.waitForResponse((r) => r.url().includes(API.tenantConfig) && r.ok());
     await submitLogin(forced, NEWCOMER.username, NEWCOMER.password);
     await forced.waitForURL('**/initialPswChange**');
     await forced.getByTestId('password-change').waitFor();
+    // The tip names the tenant (tenant/get).
+    const { tenantName } = ((await (await tenant).json()) as { data: { tenantName: string } }).data;
+    await expect.poll(() => forced.getByTestId('password-change-tip').textContent()).toContain(`${tenantName}要求首次登录修改初始密码`);
+    await forced.screenshot({ path: '/work/wt/shots/speccalls/tenant-after-initial-change.png' });
     // Every toast shown from here on. Without animations (every e2e context asks for reduced motion) a
     // toast comes inside a node added in one go: it is looked for inside each added node too.
     await forced.evaluate(() => {

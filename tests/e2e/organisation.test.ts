@@ -6,6 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../common/api/paths';
 import { baseUrl, launchBrowser, submitLogin } from './browser';
 
 const RUN = Date.now().toString(36).slice(-6);
@@ -56,8 +57,16 @@ describe('departments, people, address list and batch import', () => {
   it('adds a person to it in 用户管理', async () => {
     await admin.goto(baseUrl() + '/main/system/user/list');
     await admin.getByTestId('user-dept-tree').getByTestId(`dept-${DEPT}`).click();
+    // The roles offered come from getRoles (spec §6), not from a list in the client.
+    const roles = admin.waitForResponse((r) => r.url().includes(API.getRoles) && r.ok());
     await admin.getByTestId('user-add').click();
     await admin.waitForURL('**/main/system/user/add**');
+    const offered = ((await (await roles).json()) as { data: { available: Array<{ name: string }> } }).data.available.map((r) => r.name);
+    expect(offered).toEqual(['管理员', '普通用户']);
+    await admin.getByTestId('user-form-role').click();
+    for (const name of offered) await admin.locator('.ant-select-dropdown:visible').getByTitle(name).waitFor();
+    await admin.screenshot({ path: '/work/wt/shots/speccalls/roles-after-user-form.png' });
+    await admin.keyboard.press('Escape');
     await admin.getByTestId('user-form-website').fill('bad name');
     await admin.getByTestId('user-form-nickname').click();
     await admin.getByText('账号只能包含字母、数字、下划线、点和中划线').waitFor();
