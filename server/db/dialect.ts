@@ -68,3 +68,16 @@ export const recursiveWalkOrder = (db: QueryExecutorProvider): RawBuilder<unknow
 export function forUpdate<Q extends { forUpdate(): Q }>(db: QueryExecutorProvider, query: Q): Q {
   return engineOf(db) === 'postgres' ? query.forUpdate() : query;
 }
+
+/**
+ * PostgreSQL's index lookup for a keyword search of one or two characters (`name_key like '%k%'`
+ * has no trigram then): entries whose name holds the keyword as one of its characters or pairs of
+ * adjacent characters (`file_name_grams`, GIN index files_name_grams, migration 0089). Only a filter
+ * the planner can read an index for: the LIKE beside it still decides, so the rows are the same on
+ * both engines. Null on SQLite (it walks files_search in name order) and for longer keywords (the
+ * trigram index of 0086 serves them). `keyword` is lower-cased as name_key is.
+ */
+export function shortKeywordLookup(db: QueryExecutorProvider, keyword: string): RawBuilder<boolean> | null {
+  if (engineOf(db) !== 'postgres' || [...keyword].length > 2) return null;
+  return sql<boolean>`file_name_grams(name_key) @> array[${keyword}::text]`;
+}

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { shortKeywordLookup } from '../db/dialect';
 import { planEachTime } from '../db/pg-prepared';
 import type { FilesTable } from '../db/schema';
 
@@ -28,13 +29,16 @@ export class SearchRepository {
 
   /** The search query (tests check its plan). */
   searchQuery(scope: SearchScope, keyword: string, after: { key: string; id: string } | null, limit: number) {
-    const pattern = `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const key = keyword.toLowerCase();
+    const pattern = `%${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const lookup = shortKeywordLookup(this.db, key);
     let q = this.db
       .selectFrom('files')
       .selectAll()
       .where('tenant_id', '=', scope.tenantId)
       .where('deleted_at', 'is', null)
       .where(sql<boolean>`name_key like ${pattern} escape '\\'`)
+      .$if(lookup !== null, (qb) => qb.where(lookup!))
       .where((eb) => {
         const parts = [];
         if (scope.ownerId) {

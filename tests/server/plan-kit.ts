@@ -46,13 +46,19 @@ export async function openPlanDatabase(prefix: string): Promise<PlanDatabase> {
 
 export type BigTable = 'files' | 'action_log' | 'shares' | 'file_messages';
 
+/**
+ * Entry i's name: 'name <i>', one in 25 prefixed with a common Chinese word of one or two characters
+ * (合同, 报告, 图: 4,000 each), as keyword searches look for them.
+ */
+const FILE_NAME = sql`(case i % 25 when 1 then '合同 ' when 2 then '报告 ' when 3 then '图 ' else '' end || 'name ' || i)`;
+
 /** 1..PLAN_ROWS as `n(i)`, in SQL both engines accept. */
 const series = sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${sql.lit(PLAN_ROWS)})`;
 
 /**
  * Synthetic rows, the same on both engines, in tenant 't' (action_log: 't0'…'t4'):
  *  - users u0…u999;
- * (Names are 'name <i>'; sort keys are 7 digits, 1000000…1100002.)
+ * (Names are 'name <i>', a few with a Chinese word before (FILE_NAME); sort keys are 7 digits, 1000000…1100002.)
  *  - files: 10 owners (u0…u9); one folder of 50,000 entries (p1, the folder the list tests read),
  *    50 more of ~1,000 (p0, p2…p98), 2 % in the category roots, a seventh folders, a tenth in the
  *    recycle bin; sort keys unrelated to insertion order;
@@ -71,7 +77,7 @@ export async function fillPlanData(db: Kysely<Database>, tables: readonly BigTab
       await sql`insert into files (id, tenant_id, owner_id, parent_id, category, name, name_key, sort_key, is_dir, size,
           created_at, updated_at, deleted_at, deleted_by, trash_root_id)
         ${series} select 'f' || i, 't', 'u' || (i % 10), case when i % 50 = 0 then null when i % 2 = 1 then 'p1' else 'p' || (i % 100) end, 1,
-          'name ' || i, 'name ' || i, cast(1000000 + (i * 7919) % 100003 as text), case when i % 7 = 0 then 1 else 0 end, i, i, i,
+          ${FILE_NAME}, ${FILE_NAME}, cast(1000000 + (i * 7919) % 100003 as text), case when i % 7 = 0 then 1 else 0 end, i, i, i,
           case when i % 10 = 0 then i end, case when i % 10 = 0 then 'u' || (i % 10) end, case when i % 10 = 0 then 'f' || i end
         from n`.execute(tx);
     }

@@ -16,7 +16,9 @@
  * the values: server/db/pg-prepared.ts), unless the query is marked planEachTime (recycle bin and
  * keyword search, whose generic plans read far more than their values' plans).
  * Keyword search (`name_key like '%…%'`) has no btree to seek: it reads the GIN trigram index on
- * name_key (files_name_trgm, migration 0086, PostgreSQL only) and sorts its matches.
+ * name_key (files_name_trgm, migration 0086, PostgreSQL only) and sorts its matches; a keyword of one
+ * or two characters has no trigram and reads the GIN index of the name's characters and pairs
+ * instead (files_name_grams, migration 0089).
  */
 import { type Kysely } from 'kysely';
 import pg from 'pg';
@@ -137,6 +139,15 @@ describe.skipIf(!onPostgres())('PostgreSQL query plans at 100k rows', () => {
     for (const scope of SEARCH_SCOPES) {
       for (const keyword of ['abc', 'name 4711', '年度报告']) {
         for (const after of [null, { key: '1050000', id: 'x' }]) await expectPageReads('files_name_trgm', search.searchQuery(scope, keyword, after, 101).compile());
+      }
+    }
+  });
+
+  it('keyword search of 1 or 2 characters (合同, 图…): reads files_name_grams (no trigram to look up), sorts only its matches', async () => {
+    const search = new SearchRepository(db);
+    for (const scope of SEARCH_SCOPES) {
+      for (const keyword of ['合同', '报告', '图', '合', '47', '😀']) {
+        for (const after of [null, { key: '1050000', id: 'x' }]) await expectPageReads('files_name_grams', search.searchQuery(scope, keyword, after, 101).compile());
       }
     }
   });
