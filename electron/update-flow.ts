@@ -10,12 +10,14 @@
  *    install; every "no" ends the flow until the next start or a check by hand;
  *  - a failed check shows 检查更新失败 (at start too: the spec asks for the alert).
  */
-import type { ClientVersion } from '../common/api/types';
+import type { ClientInstaller, ClientVersion } from '../common/api/types';
 
 export interface Release {
   versionName: string;
   versionDesc: string;
   forced: boolean;
+  /** The installer the tenant's admin set (downloaded from our server); absent: electron-updater's feed. */
+  installer?: ClientInstaller;
 }
 
 export type UpdateState =
@@ -60,7 +62,7 @@ export const UPDATE_TEXT = {
   askCheck: (r: Release) => `发现新版本 ${r.versionName}，是否检查更新？`,
   askDownload: (r: Release) => `新版本 ${r.versionName} 可以下载，是否下载？`,
   askInstall: (r: Release) => `新版本 ${r.versionName} 已下载完成，是否立即安装？（安装时将关闭程序）`,
-  forced: (r: Release) => `必须更新到新版本 ${r.versionName} 才能继续使用`,
+  forced: (r: Release) => `发现新版本 ${r.versionName}，必须更新后才能继续使用`,
   downloadFailed: '下载更新失败',
 } as const;
 
@@ -98,7 +100,7 @@ export function updateFlow(state: UpdateState, event: UpdateEvent, current: stri
       if (!v.versionName || compareVersions(v.versionName, current) <= 0) {
         return state.manual ? to({ kind: 'upToDate' }, { type: 'show' }) : to({ kind: 'idle' });
       }
-      const release: Release = { versionName: v.versionName, versionDesc: v.versionDesc, forced: v.isForce };
+      const release: Release = { versionName: v.versionName, versionDesc: v.versionDesc, forced: v.isForce, ...(v.installer ? { installer: v.installer } : {}) };
       if (release.forced) return to({ kind: 'forcedPrompt', release }, { type: 'show' });
       return to({ kind: 'askCheck', release }, { type: 'show' });
     }

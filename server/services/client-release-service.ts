@@ -98,19 +98,23 @@ export class ClientReleaseService {
   async save(caller: Caller, req: ClientReleaseSaveRequest, now = Date.now()): Promise<ClientRelease> {
     const clientType = req.clientType as ClientType;
     const before = await this.deps.releases.find(caller.tenantId, clientType);
+    const beforeFile = before ? await this.installerFile(before) : null;
+    const to: Record<string, unknown> = { versionName: req.versionName, versionDesc: req.versionDesc, isForce: req.isForce, fileId: req.fileId };
     const entry = {
       action: 'tenant.clientRelease' as const,
       targets: [target('setting', `clientVersion/${clientType}`, CLIENT_TYPE_LABELS[clientType])],
       detail: {
         clientType,
-        from: before ? { versionName: before.version_name, isForce: before.is_force === 1, fileId: before.file_id } : null,
-        to: { versionName: req.versionName, versionDesc: req.versionDesc, isForce: req.isForce, fileId: req.fileId },
+        // The installers by name too: the 详情 reads them without looking the ids up.
+        from: before ? { versionName: before.version_name, isForce: before.is_force === 1, fileId: before.file_id, installer: beforeFile?.name ?? null } : null,
+        to,
       },
     };
     actionLog.record(entry);
     if (req.fileId) {
       // The installer must be a file the admin may download (their own, a space's), not a folder.
       const file = await this.deps.access.entry(caller, req.fileId);
+      to.installer = file.row.name;
       entry.targets.push(fileTarget(file.row));
       if (file.row.is_dir === 1) throw new AppError(ERRORS.IS_FOLDER);
       await this.deps.gate.assert(caller, [file], 'download');

@@ -1,14 +1,16 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Modal, Typography } from 'antd';
-import { DESKTOP_CLIENT } from '../lib/desktop-client';
+import { formatSize } from '../../common/format/size';
+import { useOwnClientVersion } from '../lib/data/client-releases';
 
 /**
- * 获取桌面客户端: what the desktop client does and how to get it. With no download served
- * (DESKTOP_CLIENT.downloadUrl unset) it says honestly that the administrator hands it out — never a
- * link that leads nowhere.
+ * 获取桌面客户端: what the desktop client does and how to get it — the installer the tenant's admin
+ * set in 系统配置 → 客户端版本 for this build's client type (3 internal, 4 public). With none set it
+ * says honestly that the administrator hands it out — never a link that leads nowhere.
  */
 export function DesktopClientHelpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const url = DESKTOP_CLIENT.downloadUrl;
+  const { version } = useOwnClientVersion(open);
+  const installer = version?.installer;
   return (
     <Modal
       open={open}
@@ -27,11 +29,15 @@ export function DesktopClientHelpDialog({ open, onClose }: { open: boolean; onCl
           断网时的修改在联网后自动同步。
         </Typography.Paragraph>
         <Typography.Title level={5}>如何获取</Typography.Title>
-        {url ? (
+        {installer ? (
           <Typography.Paragraph>
-            <Button type="primary" icon={<DownloadOutlined />} href={url} target="_blank" rel="noopener" data-testid="desktop-client-download">
-              下载桌面客户端
+            <Button type="primary" icon={<DownloadOutlined />} href={installer.url} download={installer.name} data-testid="desktop-client-download">
+              下载桌面客户端 {version.versionName}
             </Button>
+            <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
+              {installer.name}（{formatSize(installer.size)}）
+            </Typography.Text>
+            {version.versionDesc && <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0, whiteSpace: 'pre-wrap' }}>{version.versionDesc}</Typography.Paragraph>}
           </Typography.Paragraph>
         ) : (
           <Typography.Paragraph>

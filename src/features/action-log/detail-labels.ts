@@ -4,6 +4,7 @@
  * departments), 是/否, times, sizes, roles and the few coded values. A key without a label (a newer
  * server's) is still shown, under its own name; so is an id nobody can name.
  */
+import { HOME_PAGES } from '../../../common/api/tenant';
 import { ROLES } from '../../../common/api/types';
 import { formatDateTime } from '../../../common/format/date';
 import { formatSize } from '../../../common/format/size';
@@ -62,6 +63,11 @@ export const DETAIL_LABELS: Record<string, string> = {
   versionName: '版本名称',
   versionDesc: '版本说明',
   isForce: '强制更新',
+  installer: '安装包',
+  fileId: '文件',
+  homeUrl: '首页',
+  brandName: '品牌名称',
+  alias: '登录地址别名',
   folderName: '文件夹名',
   fileName: '文件名',
   files: '文件数',
@@ -118,6 +124,9 @@ const SIZE_KEYS = new Set(['size', 'bytes', 'used', 'quota']);
 const ROLE_KEYS = new Set(['role', 'previousRole', 'from', 'to']);
 const ROLE_NAMES: Record<string, string> = Object.fromEntries(ROLES.map((r) => [r.code, r.name]));
 const CATEGORY_NAMES: Record<number, string> = { 1: '个人文件', 2: '共享文件', 3: '交换区', 4: '同步文件' };
+const CLIENT_TYPE_NAMES: Record<number, string> = { 3: '内网客户端（3）', 4: '外网客户端（4）' };
+/** A home page (系统配置 → 首页) by its menu name, wherever a value is one of them. */
+const HOME_PAGE_NAMES: Record<string, string> = Object.fromEntries(HOME_PAGES.map((p) => [p.url, p.label]));
 
 /** Coded values, by key: what each means. */
 const VALUE_LABELS: Record<string, Record<string, string>> = {
@@ -152,6 +161,7 @@ function valueText(key: string, value: unknown, nameOf: NameOf): string {
     if (TIME_KEYS.has(key)) return formatDateTime(value);
     if (SIZE_KEYS.has(key)) return formatSize(value);
     if (key === 'category') return CATEGORY_NAMES[value] ?? String(value);
+    if (key === 'clientType') return CLIENT_TYPE_NAMES[value] ?? String(value);
     return String(value);
   }
   if (typeof value === 'string') {
@@ -160,6 +170,7 @@ function valueText(key: string, value: unknown, nameOf: NameOf): string {
     if (coded) return coded;
     if (ROLE_KEYS.has(key) && ROLE_NAMES[value]) return ROLE_NAMES[value]!;
     if (key === 'audience' && /^\d+$/.test(value)) return `${value} 个部门或人员`;
+    if (HOME_PAGE_NAMES[value]) return HOME_PAGE_NAMES[value]!;
     return nameOf(value) ?? value;
   }
   if (Array.isArray(value)) return value.length === 0 ? '无' : value.map((v) => valueText(key, v, nameOf)).join('、');

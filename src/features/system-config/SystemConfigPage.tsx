@@ -1,11 +1,12 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { Button, Card, Form, Input, InputNumber, Popconfirm, Space, Switch, Typography } from 'antd';
+import { Button, Card, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { TENANT_ALIAS_PATTERN, TENANT_BACKGROUND_MAX_BYTES, TENANT_LOGO_MAX_BYTES, TENANT_SWITCH_LABELS, type TenantInfo, type TenantSwitches } from '../../../common/api/tenant';
+import { HOME_PAGES, TENANT_ALIAS_PATTERN, TENANT_BACKGROUND_MAX_BYTES, TENANT_LOGO_MAX_BYTES, TENANT_SWITCH_LABELS, type TenantInfo, type TenantSwitches } from '../../../common/api/tenant';
 import { QUERY_KEYS } from '../../lib/data/queries';
 import { useOnline } from '../../lib/data/online';
 import { useFeedback } from '../../lib/feedback/feedback';
+import { ClientReleasesCard } from './ClientReleasesCard';
 import { dictionaries, readAsDataUrl, resetBackground, resetLogo, setSwitch, tenantInfo, updateDictItem, updateTenant } from './system-config-api';
 
 const TENANT_KEY = ['account', 'tenantInfo'] as const;
@@ -62,8 +63,9 @@ function PicturePicker({ label, url, maxBytes, onPick, onReset, disabled, testId
 }
 
 /**
- * Spec §2 `/main/system/systemConfig` (admins): the tenant's brand, alias, logo and login background,
- * the admin switches of spec §7, and the module switches (which modules the menu offers).
+ * Spec §2 `/main/system/systemConfig` (admins): the tenant's brand, alias, home page, logo and login
+ * background, the admin switches of spec §7, the module switches (which modules the menu offers) and
+ * 客户端版本 (the desktop releases per client type).
  */
 export function SystemConfigPage() {
   const online = useOnline();
@@ -106,8 +108,8 @@ export function SystemConfigPage() {
         {tenant && (
           <Form
             layout="vertical"
-            initialValues={{ brandName: tenant.brandName, alias: tenant.alias }}
-            onFinish={(v: { brandName: string; alias: string }) => change(() => updateTenant({ brandName: v.brandName, alias: v.alias }), '已保存')}
+            initialValues={{ brandName: tenant.brandName, alias: tenant.alias, homeUrl: tenant.homeUrl }}
+            onFinish={(v: { brandName: string; alias: string; homeUrl: string }) => change(() => updateTenant({ brandName: v.brandName, alias: v.alias, homeUrl: v.homeUrl }), '已保存')}
             style={{ maxWidth: 560 }}
           >
             <Form.Item name="brandName" label="品牌名称" rules={[{ required: true, whitespace: true, message: '请输入品牌名称' }, { max: 64, message: '不超过 64 个字符' }]}>
@@ -120,6 +122,9 @@ export function SystemConfigPage() {
               rules={[{ pattern: TENANT_ALIAS_PATTERN, message: '别名只能包含字母、数字、下划线和短横线，长度 2-32 位' }]}
             >
               <Input maxLength={32} allowClear data-testid="config-alias" />
+            </Form.Item>
+            <Form.Item name="homeUrl" label="首页" extra="登录后和打开网站根地址时进入的页面；该页面所属模块关闭时进入个人文件">
+              <Select options={HOME_PAGES.map((p) => ({ value: p.url, label: p.label }))} style={{ maxWidth: 240 }} data-testid="config-home" />
             </Form.Item>
             <Form.Item label="标志">
               <PicturePicker label="标志" url={tenant.logo} maxBytes={TENANT_LOGO_MAX_BYTES} disabled={disabled} testId="config-logo-file" onPick={(logo) => change(() => updateTenant({ logo }), '标志已更新')} onReset={() => change(resetLogo, '已恢复默认标志')} />
@@ -175,6 +180,7 @@ export function SystemConfigPage() {
           ))}
         </Space>
       </Card>
+      <ClientReleasesCard />
       {phone && (
         <Card title="客服电话">
           <Space>

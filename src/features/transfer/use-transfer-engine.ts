@@ -3,7 +3,7 @@ import { useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import type { TransferSnapshot } from '../../../common/transfer/engine-api';
 import { bumpFileListVersionAtom } from '../../lib/file-events';
-import { provideTransferHandler } from '../../lib/upload-queue';
+import { provideTransferHandler, reportTransferItems } from '../../lib/upload-queue';
 import { getEngine, type TabRole } from './engine-client';
 import { createListRefresh, queueIdle } from './list-refresh';
 import { tabRoleAtom, transferSnapshotAtom } from './transfer-atoms';
@@ -49,6 +49,8 @@ export function useTransferEngine(onNewItems: () => void): void {
 
     const onSnapshot = (snapshot: TransferSnapshot): void => {
       setSnapshot(snapshot);
+      // Pages waiting for an upload's file (lib/upload-queue.ts watchUpload).
+      reportTransferItems(snapshot.items);
       const done = snapshot.items.filter((i) => i.state === 'done').map((i) => i.id);
       // The first snapshot only records what was already done before this page opened.
       if (doneIds.current && done.some((id) => !doneIds.current!.has(id))) {

@@ -58,4 +58,18 @@ describe("the action log's 详情 in Chinese (issue 44)", () => {
       ['futureKey', 'x'],
     ]);
   });
+
+  it('reads a client release and a home page change in words (客户端版本, 首页)', () => {
+    const names: Record<string, string> = { 'file-2': 'drive-setup-2.5.0.AppImage' };
+    const release = detailRows(
+      { clientType: 4, from: { versionName: '2.4.0', isForce: false, fileId: 'file-1', installer: 'drive-setup-2.4.0.AppImage' }, to: { versionName: '2.5.0', versionDesc: '修复同步冲突', isForce: true, fileId: 'file-2', installer: 'drive-setup-2.5.0.AppImage' } },
+      (id) => names[id] ?? null,
+    );
+    expect(release.map((r) => [r.label, r.value])).toEqual([
+      ['客户端类型', '外网客户端（4）'],
+      ['原值', '版本名称：2.4.0；强制更新：否；文件：file-1；安装包：drive-setup-2.4.0.AppImage'],
+      ['新值', '版本名称：2.5.0；版本说明：修复同步冲突；强制更新：是；文件：drive-setup-2.5.0.AppImage；安装包：drive-setup-2.5.0.AppImage'],
+    ]);
+    expect(detailRows({ homeUrl: { from: '/main/file/personal', to: '/main/group' } }, () => null).map((r) => [r.label, r.value])).toEqual([['首页', '原值：个人文件；新值：群组空间']]);
+  });
 });

@@ -1,0 +1,70 @@
+/**
+ * 客户端版本 in a real browser against `npm start` (issue 38): the admin sets the public build's
+ * release (type 4) in 系统配置 with an installer uploaded through the transfer engine; the version
+ * check answers it for type 4 and not for type 3; the action log shows the change in words; 获取桌面客户端
+ * offers that installer to this (internal) build only once type 3 has one too.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../common/api/paths';
+import type { ClientVersion } from '../../common/api/types';
+import { baseUrl, closeBrowserSession, loginAsAdmin, openBrowserSession, type BrowserSession } from './browser';
+import { shot } from './shots';
+
+const versionOf = async (clientType: 3 | 4): Promise<ClientVersion> => ((await (await fetch(`${baseUrl()}${API.clientVersion}?clientType=${clientType}`)).json()) as { data: ClientVersion }).data;
+
+describe('客户端版本', () => {
+  let s: BrowserSession;
+
+  beforeAll(async () => {
+    s = await openBrowserSession('client-releases', { viewport: { width: 1440, height: 1000 } });
+    await loginAsAdmin(s.page);
+  });
+  afterAll(async () => {
+    await closeBrowserSession(s.browser, s.workDir);
+  });
+
+  it('an admin sets type 4 with an installer uploaded through the engine; clientVersion/get answers it for 4 only; the action log says so', async () => {
+    const page = s.page;
+    const type3Before = await versionOf(3);
+    await page.goto(`${baseUrl()}/main/system/systemConfig`);
+    const card = page.getByTestId('release-4');
+    await card.waitFor();
+    await card.scrollIntoViewIfNeeded();
+
+    // A bad version is said in Chinese before anything is sent.
+    await page.getByTestId('release-4-version').fill('v2');
+    await page.getByTestId('release-4-desc').click();
+    await card.getByText('版本号由数字和点组成，如 2.1.0').waitFor();
+
+    const installer = path.join(s.workDir, 'drive-setup-2.5.0.AppImage');
+    writeFileSync(installer, Buffer.alloc(256 * 1024, 7));
+    await page.getByTestId('release-4-installer-file').setInputFiles(installer);
+    await card.getByTestId('release-4-installer').getByText('drive-setup-2.5.0.AppImage（256.00 KB）').waitFor({ timeout: 20_000 });
+    await page.getByTestId('release-4-version').fill('2.5.0');
+    await page.getByTestId('release-4-desc').fill('修复同步冲突；支持断点续传');
+    await page.getByTestId('release-4-force').click();
+    await shot(page, 'releases', 'form-filled');
+    const saved = page.waitForResponse((r) => r.url().includes(API.clientReleaseSave) && r.status() === 200);
+    await page.getByTestId('release-4-save').click();
+    await saved;
+    await page.getByTestId('release-4-current').getByText('强制更新').waitFor();
+    await shot(page, 'releases', 'saved');
+
+    const v4 = await versionOf(4);
+    expect(v4).toMatchObject({ versionName: '2.5.0', versionDesc: '修复同步冲突；支持断点续传', isForce: true, installer: { name: 'drive-setup-2.5.0.AppImage', size: 256 * 1024 } });
+    const bytes = Buffer.from(await (await fetch(new URL(v4.installer!.url, baseUrl()))).arrayBuffer());
+    expect(bytes.equals(Buffer.alloc(256 * 1024, 7))).toBe(true);
+    expect(await versionOf(3)).toEqual(type3Before);
+
+    await page.goto(`${baseUrl()}/main/system/actionLog`);
+    const row = page.getByTestId('action-log-row').filter({ hasText: '修改客户端版本' }).first();
+    await row.getByText('外网客户端、drive-setup-2.5.0.AppImage').waitFor({ timeout: 15_000 });
+    await row.click();
+    const detail = page.getByTestId('action-log-detail-rows');
+    await detail.locator('[data-key="clientType"]').getByText('外网客户端（4）').waitFor();
+    expect(await detail.locator('[data-key="to"] dd').textContent()).toContain('版本名称：2.5.0；版本说明：修复同步冲突；支持断点续传；强制更新：是');
+    await shot(page, 'releases', 'action-log');
+  });
+});
