@@ -2,13 +2,15 @@ import { API } from './paths';
 
 /**
  * Every call of product spec §7, in the spec's order, with the method and body encoding it gives
- * (default POST + JSON; "form" where the spec says form-encoded; GET calls take a query string).
- * Where the spec does not show the full path, `path` is ours (from paths.ts) once the call is built,
- * and null until then. `plannedIn` names the open issue that builds a call not served yet.
+ * (default POST + JSON; "form" where the spec says form-encoded; GET calls take a query string) and
+ * the few payload fields it shows. Where the spec does not show the full path, `path` is ours (from
+ * paths.ts) once the call is built, and null until then. `plannedIn` names the open issue that builds
+ * a call not served yet; a served call carries none (the coverage test fails on a stale mark).
  *
- * SPEC-COVERAGE.md beside this file is generated from this list and the server's route registry
- * (`npm run spec:coverage`); tests/server/spec-coverage.test.ts fails when it is stale, when a
- * served route is missing from it, or when it claims a call the server does not serve.
+ * SPEC-COVERAGE.md beside this file is generated from this list, the server's route registry (each
+ * route's declaration: encoding and schemas) and the client's code (`npm run spec:coverage`, see
+ * docs/spec-coverage.md); tests/server/spec-coverage.test.ts fails when it or the README's figures
+ * are stale, when a served call's declaration disagrees with the spec's encoding, or on a stale mark.
  */
 export interface SpecCall {
   group: string;
@@ -17,6 +19,10 @@ export interface SpecCall {
   method: 'GET' | 'POST';
   path: string | null;
   encoding: 'json' | 'form' | 'query';
+  /** Payload fields the spec names: in the query (GET) or the body (form, JSON) of the declaration. */
+  fields?: readonly string[];
+  /** A list the call takes whose field the spec does not name, by the values it shows (static data). */
+  takesList?: readonly string[];
   plannedIn?: number;
 }
 
@@ -43,11 +49,8 @@ const FILES = 'Files';
 const SWITCHES = 'Admin switches';
 const MESSAGES = 'File messages';
 
-// Issue numbers of the open issues that build what is not served yet.
-const DESKTOP_SYNC = 17;
-
 export const SPEC_CALLS: readonly SpecCall[] = [
-  get(CONFIG, API.clientVersion),
+  { ...get(CONFIG, API.clientVersion), fields: ['clientType'] },
   get(CONFIG, API.systemConfig),
   get(CONFIG, API.tenantConfig),
   get(CONFIG, API.menu),
@@ -70,7 +73,7 @@ export const SPEC_CALLS: readonly SpecCall[] = [
   post(DICT, API.dictList),
   get(DICT, API.dictQueryByGroup),
   get(DICT, API.dictGroupGet),
-  unnamed(DICT, 'static data (quota, customerTelephone, validity)', 'POST', API.staticData),
+  { ...unnamed(DICT, 'static data (quota, customerTelephone, validity)', 'POST', API.staticData), takesList: ['quota', 'customerTelephone', 'validity'] },
 
   form(LOGIN, API.login),
   post(LOGIN, API.logout),
@@ -82,7 +85,7 @@ export const SPEC_CALLS: readonly SpecCall[] = [
   post(USERS, API.userSearch),
   post(USERS, API.userDetails),
   post(USERS, API.phoneValidate),
-  post(USERS, API.userInfoModify),
+  { ...post(USERS, API.userInfoModify), fields: ['value', 'type', 'oldPassword'] },
   post(USERS, API.setRoles),
   get(USERS, API.getRoles),
   post(USERS, API.accountLock),
@@ -119,7 +122,7 @@ export const SPEC_CALLS: readonly SpecCall[] = [
   post(FILES, API.keepOnCreateTxt),
   post(FILES, API.relativePathDirCreate),
   post(FILES, API.secondUpload),
-  post(FILES, '/api/syn/content', DESKTOP_SYNC),
+  post(FILES, API.syncContent),
   post(FILES, API.chunkExist),
 
   form(SWITCHES, API.switchGesture),
