@@ -98,12 +98,13 @@ export function readmeWithFigures(readme: string, f: CoverageFigures): string {
   return readme.slice(0, start + README_START.length) + figuresSentence(f) + readme.slice(end);
 }
 
-const MAX_CALLERS_SHOWN = 2;
-
+/**
+ * One caller (the first by path) and whether there are more: the cell changes when a call gains its
+ * first caller or loses its last, seldom when code moves (`npm run spec:coverage -- --callers` lists all).
+ */
 function callersCell(callers: readonly string[], served: boolean): string {
   if (callers.length === 0) return served ? '**no caller**' : '—';
-  const shown = callers.slice(0, MAX_CALLERS_SHOWN).map((f) => `\`${f}\``);
-  return shown.join(', ') + (callers.length > MAX_CALLERS_SHOWN ? ` +${callers.length - MAX_CALLERS_SHOWN}` : '');
+  return `\`${callers[0]}\`${callers.length > 1 ? ' and others' : ''}`;
 }
 
 export function renderSpecCoverage(routes: readonly RouteKey[], uses: readonly ClientUse[]): string {
@@ -119,8 +120,9 @@ export function renderSpecCoverage(routes: readonly RouteKey[], uses: readonly C
       "the spec's encoding and enforcing it, its input where that encoding carries it (a GET's in its query, a POST's in " +
       'its body, a form body of scalar fields only), the payload fields the spec names declared there, and answering the ' +
       '`{ data }` envelope. *Declared* shows where the declaration takes its input. *Called by the client* names the ' +
-      'modules of `src/`, `workers/`, `electron/` (and `common/` code they run) that use the call\'s declaration or path ' +
-      'in code reachable from the client\'s entry points. Where the spec does not show a path, the path is ours ' +
+      'first by path of the modules of `src/`, `workers/`, `electron/` (and `common/` code they run) that use the call\'s ' +
+      'declaration or path in code reachable from the client\'s entry points (`npm run spec:coverage -- --callers` lists ' +
+      'them all). Where the spec does not show a path, the path is ours ' +
       '(`common/api/paths.ts`). Calls not served yet name the open issue that builds them. The routes of our own, beyond ' +
       '§7, are their declarations in `common/api/endpoints/`: not listed here.',
     '',
@@ -183,4 +185,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === HERE) {
   writeFileSync(README_FILE, readmeWithFigures(readFileSync(README_FILE, 'utf8'), coverageFigures(routes, uses)));
   const f = coverageFigures(routes, uses);
   console.log(`wrote ${path.relative(process.cwd(), COVERAGE_FILE)} and the README's figures: ${f.served}/${f.total} served, ${f.called} called by the client, ${f.mismatches} encoding mismatches`);
+  if (process.argv.includes('--callers')) for (const c of SPEC_CALLS) console.log(`${c.method} ${c.path}: ${callersOf(c, uses).join(', ') || 'no caller'}`);
 }

@@ -37,12 +37,14 @@ function itemTakes(items: Schema | undefined, value: string): boolean {
 
 const fieldList = (s: Schema | undefined): string => Object.keys(s?.properties ?? {}).join(', ');
 
-/** Where the declaration takes its input, in a few words (the table's "declared" column). */
+/**
+ * Where the declaration takes its input (the table's "declared" column): where, not which fields, so
+ * the table does not change with every field a declaration gains.
+ */
 export function declaredInput(endpoint: AnyEndpoint): string {
-  const input = endpoint.encoding === 'query' ? (endpoint.query as Schema | undefined) : (endpoint.body as Schema | undefined);
-  const fields = fieldList(input);
-  const where = endpoint.encoding === 'query' ? 'query' : endpoint.encoding === 'raw' ? 'raw body' : `${endpoint.encoding} body`;
-  return input ? `${where} {${fields}}` : `${endpoint.encoding}, no input`;
+  const input = endpoint.encoding === 'query' ? endpoint.query : endpoint.body;
+  const where = endpoint.encoding === 'query' ? 'query' : `${endpoint.encoding} body`;
+  return input ? where : `${endpoint.encoding}, no input`;
 }
 
 /**
