@@ -119,8 +119,9 @@ describe("the 'called by the client' column", () => {
 
   it('finds calls the client makes through declarations, path constants and written-out paths, in the web app, the workers and the desktop shell', () => {
     expect(callersOf(call('/api/file/list'), uses).length).toBeGreaterThan(0);
-    expect(callersOf(call('/api/syn/content'), uses)).toContain('workers/sync/http-remote.ts');
-    expect(callersOf(call('/api/clientVersion/get', 'GET'), uses)).toContain('electron/updater.ts');
+    // The desktop sync engine (workers/sync, run by the Electron shell) and the shell's update flow.
+    expect(callersOf(call('/api/syn/content'), uses).some((f) => f.startsWith('workers/sync/'))).toBe(true);
+    expect(callersOf(call('/api/clientVersion/get', 'GET'), uses).some((f) => f.startsWith('electron/'))).toBe(true);
   });
 
   it('counts only code reached from an entry point: an exported wrapper nothing imports, a type, a comment or an unreached module is not a call', async () => {
