@@ -78,7 +78,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const audit = await buildAudit({ ...base, sealHeads });
   const tenants = await buildTenants({ ...base, blobs: storage.blobs, passwordExpiryDays: resolveAccountPolicy(config.accounts).passwordExpiryDays });
   const accounts = buildAccounts({ ...base, blobs: storage.blobs, locks, homeUrlOf: (user) => tenants.config.homeUrl({ tenantId: user.tenant_id, role: user.role }) });
-  const files = buildFiles({ ...base, storage, users: accounts.users, tenants: tenants.service, chainKey: audit.chainKey });
+  const files = buildFiles({ ...base, storage, users: accounts.users, tenants: tenants.service, chainKey: audit.chainKey, bus: cluster.bus });
   const notices = buildNotices({ ...base, files: files.repos, actionLogs: audit.actionLogs, bus: cluster.bus });
   const sharing = buildSharing({ ...base, files, tenants: tenants.service, notices: notices.events, actionLogs: audit.actionLogs, locks });
   const uploads = await buildUploads({ ...base, storage, files, users: accounts.users, notices, exchange: sharing.exchange, locks });

@@ -30,6 +30,8 @@ import type { TenantService } from '../services/tenant-service';
 import { TextService } from '../services/text-service';
 import { CopyMoveService } from '../services/copy-move-service';
 import { TrashService } from '../services/trash-service';
+import type { EventBus } from '../services/cluster/ports';
+import { TENANT_SETTINGS_CHANGED, TenantSettingsCache } from '../services/tenant-settings-cache';
 import type { Base, Routed } from './base';
 import type { Storage } from './storage';
 
@@ -48,6 +50,8 @@ export interface Files extends Routed {
   /** Who may do what where (own space, groups, shares). */
   access: AccessService;
   decorator: EntryDecorator;
+  /** The tenant's settings row, cached per process; a write calls `changed` (every process drops its copy). */
+  tenantSettings: TenantSettingsCache;
   blockedTypes: BlockedTypes;
   service: FileService;
   secrets: SharingSecrets;
@@ -60,16 +64,18 @@ export interface Files extends Routed {
   archives: ArchiveService;
 }
 
-export interface FilesDeps extends Omit<Base, 'log'> {
+export interface FilesDeps extends Base {
   storage: Storage;
   users: UserRepository;
   tenants: TenantService;
   /** The action log's key: link secrets and tickets derive from it. */
   chainKey: Buffer;
+  /** Cache drops reach every server process (compose/cluster.ts). */
+  bus: EventBus;
 }
 
 /** Spaces and their entries: browsing, search, groups, recycle bin, texts, downloads and ZIPs. */
-export function buildFiles({ db, config, storage, users, tenants, chainKey }: FilesDeps): Files {
+export function buildFiles({ db, config, log, storage, users, tenants, chainKey, bus }: FilesDeps): Files {
   const repos: FileRepositories = {
     files: new FileRepository(db),
     spaces: new SpaceRepository(db),
@@ -82,7 +88,14 @@ export function buildFiles({ db, config, storage, users, tenants, chainKey }: Fi
   const tree = new TreeRepository(db);
   const retentionMs = config.recycleRetentionDays * 24 * 3600 * 1000;
   const access = new AccessService(files, spaces, grants);
-  const decorator = new EntryDecorator(files, checks, retentionMs, exchange);
+  const tenantSettings = new TenantSettingsCache(checks, (tenantId) =>
+    bus.publish(TENANT_SETTINGS_CHANGED, { t: tenantId }).catch((err: unknown) => log.error({ err }, 'tenant settings change not announced')),
+  );
+  // Another process's change (this process's own arrive too: dropping twice costs nothing); after a
+  // gap of the bus every copy is read anew.
+  bus.subscribe(TENANT_SETTINGS_CHANGED, (p) => tenantSettings.forget(String(p.t)));
+  bus.onGap(() => tenantSettings.forget());
+  const decorator = new EntryDecorator(files, tenantSettings, retentionMs, exchange);
   const blockedTypes = new BlockedTypes(checks);
   const service = new FileService(files, access, decorator, blockedTypes);
   const secrets = new SharingSecrets(chainKey);
@@ -114,6 +127,7 @@ export function buildFiles({ db, config, storage, users, tenants, chainKey }: Fi
     repos,
     access,
     decorator,
+    tenantSettings,
     blockedTypes,
     service,
     secrets,

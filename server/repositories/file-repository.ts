@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { nameSortKey } from '../../common/files/name-sort-key';
 import type { Db } from '../db/database';
 import type { BlobsTable, Database, FilesTable } from '../db/schema';
@@ -32,7 +32,15 @@ export interface ListQuery {
   limit: number;
   /** Folder picker: folders only. */
   dirsOnly?: boolean;
+  /**
+   * The user whose favorites mark the rows (`favorite`), read by the page query itself (an `exists`
+   * on the favorites' primary key per row) rather than by one more statement.
+   */
+  favoritesOf?: string;
 }
+
+/** A row of a listing: `favorite` is set when the query was asked `favoritesOf` (1/0 on SQLite, true/false on PostgreSQL). */
+export type ListedRow = FilesTable & { favorite?: SqlBool };
 
 /** A row of a subtree walk, with its depth below the walked root (0 = the root). */
 export type TreeRow = FilesTable & { depth: number };
@@ -70,9 +78,9 @@ export class FileRepository {
    * walk of a partial index (files_root_* / files_child_*, migration 0005) with no sort step, in
    * either direction (one query ordering is_dir DESC with a column ASC would need a temp B-tree).
    */
-  async list(q: ListQuery): Promise<FilesTable[]> {
+  async list(q: ListQuery): Promise<ListedRow[]> {
     const after = q.after;
-    const rows: FilesTable[] = [];
+    const rows: ListedRow[] = [];
     if (!after || after.isDir === 1) rows.push(...(await this.listQuery(q, 1, after).execute()));
     if (rows.length < q.limit && !q.dirsOnly) {
       rows.push(...(await this.listQuery({ ...q, limit: q.limit - rows.length }, 0, after?.isDir === 0 ? after : null).execute()));
@@ -99,7 +107,18 @@ export class FileRepository {
       query = query.where((eb: FilesEb) => eb(eb.refTuple(q.column, 'id'), cmp, eb.tuple(after.value, after.id)));
     }
     const dir = q.descending ? 'desc' : 'asc';
-    return query.orderBy(q.column, dir).orderBy('id', dir).limit(q.limit);
+    const userId = q.favoritesOf;
+    return query
+      .$if(userId !== undefined, (qb) =>
+        qb.select((eb) =>
+          eb
+            .exists(eb.selectFrom('favorites').select('favorites.file_id').where('favorites.user_id', '=', userId!).whereRef('favorites.file_id', '=', 'files.id'))
+            .as('favorite'),
+        ),
+      )
+      .orderBy(q.column, dir)
+      .orderBy('id', dir)
+      .limit(q.limit);
   }
 
   /** Which of these folders have at least one live sub-folder (one query). */

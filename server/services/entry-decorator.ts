@@ -1,38 +1,50 @@
 import type { FileEntry } from '../../common/api/types';
 import { DEFAULT_SENSITIVE_KEYWORDS } from '../../common/transfer/checks';
 import type { FilesTable } from '../db/schema';
-import type { CheckRepository } from '../repositories/check-repository';
 import type { FileRepository } from '../repositories/file-repository';
 import type { ExchangeRepository } from '../repositories/exchange-repository';
 import { FILE_CATEGORY } from '../../common/api/types';
 import type { Caller } from './caller';
 import { toFileEntry } from './file-service';
+import type { TenantSettingsCache } from './tenant-settings-cache';
+
+export interface DecorateOptions {
+  now?: number;
+  /**
+   * The page's favorites when its query already read them (the folder list: FileRepository.list with
+   * `favoritesOf`); otherwise they are read in one query for the page.
+   */
+  favorites?: ReadonlySet<string>;
+}
 
 /**
  * Turns a page of rows into FileEntry values with every state the UI shows. Each fact is one
- * batched query for the whole page (favorites, version counts, lockers' names, the tenant's
- * sensitive keywords): never one query per row (field notes: Nextcloud #8977).
+ * batched query for the whole page (favorites, version counts, lockers' names), never one query per
+ * row (field notes: Nextcloud #8977); the folder list reads its favorites in its page query, and the
+ * tenant's sensitive keywords come from the per-process settings cache.
  */
 export class EntryDecorator {
   constructor(
     private readonly files: FileRepository,
-    private readonly checks: CheckRepository,
+    /** The tenant's settings, cached per process (its sensitive keywords mark entries). */
+    private readonly settings: TenantSettingsCache,
     private readonly retentionMs: number,
     /** Exchange-area files show their crossing state (sharing.ts ExchangeInfo). */
     private readonly exchange?: ExchangeRepository,
   ) {}
 
-  async decorate(caller: Caller, rows: readonly FilesTable[], now = Date.now()): Promise<FileEntry[]> {
+  async decorate(caller: Caller, rows: readonly FilesTable[], options: DecorateOptions = {}): Promise<FileEntry[]> {
     if (rows.length === 0) return [];
+    const now = options.now ?? Date.now();
     const ids = rows.map((r) => r.id);
     const fileIds = rows.filter((r) => r.is_dir === 0).map((r) => r.id);
     // Lockers, and in spaces the owners (上传者): one name look-up for both.
     const people = [...new Set(rows.flatMap((r) => [r.locked_by, r.space_id ? r.owner_id : null]).filter((v): v is string => Boolean(v)))];
     const [favorites, versionCounts, nickNames, settings] = await Promise.all([
-      this.files.favoriteIds(caller.userId, ids),
+      options.favorites ?? this.files.favoriteIds(caller.userId, ids),
       this.files.versionCounts(fileIds),
       this.files.nickNames(people),
-      this.checks.tenantSettings(caller.tenantId),
+      this.settings.get(caller.tenantId),
     ]);
     const facts = {
       favorites,

@@ -121,7 +121,7 @@ describe.skipIf(!onPostgres())('PostgreSQL query plans at 100k rows', () => {
           const repo = new FileRepository(db);
           for (const isDir of [0, 1] as const) {
             for (const after of [null, { isDir, value, id: 'x' }]) {
-              await expectPageReads(`${prefix}${suffix}`, repo.listQuery({ parent, column, descending, after: null, limit: 101 }, isDir, after).compile());
+              await expectPageReads(`${prefix}${suffix}`, repo.listQuery({ parent, column, descending, after: null, limit: 101, favoritesOf: 'u1' }, isDir, after).compile());
             }
           }
         });

@@ -5,7 +5,7 @@ import { API } from '../../common/api/paths';
 import { LEADER_LOCK, LEADER_RETRY_MS } from '../../server/db/pg-leadership';
 import { stopOwnPostgres } from '../support/postgres-database';
 import { adminClient, kill, type Running } from './child-server';
-import { createGroup, text } from './file-kit';
+import { createGroup, entries, mkdir, text } from './file-kit';
 import { Client, login, MEMBER } from './helpers';
 import { openStream } from './notice-kit';
 import { createDepartment, orgTree } from './org-kit';
@@ -126,6 +126,22 @@ describe('several server processes on one PostgreSQL', () => {
     expect((await orgTree(adminB)).departments.some((d) => d.name === '跨进程部门')).toBe(false);
     await createDepartment(adminA, '跨进程部门');
     expect((await orgTree(adminB)).departments.some((d) => d.name === '跨进程部门')).toBe(true);
+  }, 20_000);
+
+  it("a change of the tenant's sensitive keywords through A marks entries in B's very next list", async () => {
+    const { a, b, dataDir } = pair;
+    const [adminA, adminB] = [await adminClient(a, dataDir), await adminClient(b, dataDir)];
+    const folder = await mkdir(adminA, '跨进程敏感词');
+    await mkdir(adminA, '丙方合同', folder.id);
+    const marks = async () => Object.fromEntries((await entries(adminB, folder.id)).map((e) => [e.name, e.sensitive]));
+    // B lists first: it caches the tenant's settings (TenantSettingsCache); A announces each change
+    // (the event bus) before it answers, and B drops its copy when it hears it.
+    expect(await marks()).toEqual({ 丙方合同: false });
+    const set = async (words: string[]) => expect((await adminA.post(API.fileSecurityUpdate, { sensitiveKeywords: words })).status).toBe(200);
+    await set(['丙方']);
+    expect(await marks()).toEqual({ 丙方合同: true });
+    await set(['丁方']);
+    expect(await marks()).toEqual({ 丙方合同: false });
   }, 20_000);
 
   it('one process leads the sweeper and the checkpoints; after kill -9 of it the other takes them over', async () => {

@@ -9,6 +9,7 @@ import type { SecuritySettingsRepository } from '../../repositories/security-set
 import type { SharingLookupRepository } from '../../repositories/sharing-lookup-repository';
 import { actionLog, target } from '../action-log/recorder';
 import type { Caller } from '../caller';
+import type { TenantSettingsCache } from '../tenant-settings-cache';
 
 const POLICY_KEY = 'sharePolicy';
 const EXCHANGE_KEY = 'exchangeRules';
@@ -61,6 +62,8 @@ export class FileSecurityService {
     private readonly checks: CheckRepository,
     private readonly lookup: SharingLookupRepository,
     private readonly files: FileRepository,
+    /** The per-process copies of the tenant's settings row: a change drops them in every process. */
+    private readonly cached: TenantSettingsCache,
   ) {}
 
   async policy(tenantId: string): Promise<SharePolicy> {
@@ -117,6 +120,8 @@ export class FileSecurityService {
       if (words.length > SENSITIVE_KEYWORDS_MAX || words.some((w) => w.length > 32)) throw new AppError(ERRORS.POLICY_INVALID, '敏感词最多200个，每个不超过32个字符');
       const current = await this.checks.tenantSettings(caller.tenantId);
       await this.checks.saveTenantSettings(caller.tenantId, current.blockedExtensions, words);
+      // Awaited: once the answer is out, every process has been told (entries' 敏感 marks follow at once).
+      await this.cached.changed(caller.tenantId);
       detail.sensitiveKeywords = words.join('、');
     }
     return this.get(caller);

@@ -52,7 +52,7 @@ export class SharedFilesService {
     const rows = page.rows.map((r) => r.file);
     const grants = await this.deps.grants.grants(caller.tenantId, caller.userId, rows.map((r) => r.id), now);
     const names = await this.deps.files.nickNames([...new Set(page.rows.map((r) => r.owner_id))]);
-    const items = await this.deps.decorator.decorate(caller, rows, now);
+    const items = await this.deps.decorator.decorate(caller, rows, { now });
     page.rows.forEach((r, i) => {
       const g = grants.get(r.file_id);
       items[i]!.share = {
