@@ -32,6 +32,33 @@ const NOT_ON_POSTGRES: ReadonlyArray<readonly [suite: string, reason: string]> =
   ['coalescing-writer', 'chunk bytes gathered and hashed on their way to disk'],
 ];
 
+/** DRIVE_TEST_STORE=s3: the server suites that touch bytes, on a real radosgw (tests/support/test-store.ts reads the same variable). */
+const onS3 = /^s3$/i.test(process.env.DRIVE_TEST_STORE ?? '');
+
+/**
+ * The server suites the object-store stage of `npm test` runs (DRIVE_TEST_STORE=s3: every test server's
+ * bytes in a bucket of one throwaway Ceph radosgw; docs/object-store.md, "Tests on both stores"): those
+ * whose bytes go through the store. Every other server suite runs on the disk store only; a new suite
+ * that reads or writes file bytes is added here with its reason.
+ */
+const ON_BOTH_STORES: ReadonlyArray<readonly [suite: string, reason: string]> = [
+  ['upload', 'chunked upload and merge, chunk/exist, zero-length chunks, the upload sweeper, readHead'],
+  ['range-upload', 'many chunks in one request, a cut body (kept as a partial on disk only)'],
+  ['streaming-session', 'chunks before the digests are known, the server-made fingerprint'],
+  ['unhashed-streaming', 'chunk digests computed as the body streams into the store'],
+  ['batch-upload', 'small-file batches (parallel PUTs), and the intents a crash leaves'],
+  ['transfer', 'dedup, second upload and versions; downloads with Range across chunk boundaries'],
+  ['fingerprint-upgrade', 'the block-list fingerprint recomputed from stored chunks'],
+  ['chunk-size-change', 'dedup and proofs of possession across chunk sizes, read from the store'],
+  ['byte-access', 'previews and downloads through shares and links, with Range and download limits'],
+  ['archive', 'streamed ZIPs, previews with Range and thumbnails, read from stored blobs'],
+  ['link-tickets', 'link downloads through tickets: Range, resumes, parallel segments, ZIPs'],
+  ['recycle', 'purge removing the bytes of the last reference, keeping shared ones'],
+  ['crash', 'SIGKILL inside chunk writes and merges: recovery of the store, nothing left over'],
+  ['restart-recovery', "startup recovery's report, real damage in the store"],
+  ['object-store-faults', 'its own radosgw killed and stuck: coded errors, recovery and the sweeper on a bucket (S3 only)'],
+];
+
 /**
  * Three projects, all run by `npm test`:
  *  - unit: pure logic, the API client, the Dexie queue on fake-indexeddb (Node environment);
@@ -54,7 +81,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['tests/server/**/*.test.ts'],
+          include: onS3 ? ON_BOTH_STORES.map(([suite]) => `tests/server/${suite}.test.ts`) : ['tests/server/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...(onPostgres ? NOT_ON_POSTGRES.map(([suite]) => `tests/server/${suite}.test.ts`) : [])],
           // DRIVE_TEST_DB=pg: one throwaway PostgreSQL for the run (docs/postgresql.md);
           // DRIVE_TEST_STORE=s3: one throwaway Ceph radosgw (docs/object-store.md).

@@ -1,10 +1,11 @@
 /**
  * `npm test`: typecheck, lint, unit + server integration tests, the server tests again on PostgreSQL
- * (a throwaway cluster; docs/postgresql.md), the engine against the real server, then end-to-end tests in
- * headless Chromium against the server `npm start` runs. Stops at the first failing stage and ends with
- * one line `summary: N passed, N failed`. Without Chromium, or without PostgreSQL's server binaries, it
- * fails at once, saying how to get them: never skips (DRIVE_TEST_PG=0 leaves the PostgreSQL stage out
- * on purpose, for a local run).
+ * (a throwaway cluster; docs/postgresql.md), the server suites that touch bytes again on a real S3
+ * server (a throwaway Ceph radosgw; docs/object-store.md), the engine against the real server, then
+ * end-to-end tests in headless Chromium against the server `npm start` runs. Stops at the first failing
+ * stage and ends with one line `summary: N passed, N failed`. Without Chromium, PostgreSQL's server
+ * binaries or radosgw, it fails at once, saying how to get them: never skips (DRIVE_TEST_PG=0 and
+ * DRIVE_TEST_S3=0 leave the PostgreSQL and object-store stages out on purpose, for a local run).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CHROMIUM_MISSING_MESSAGE, findChromium } from './support/chromium';
 import { postgresBinDir } from './support/postgres';
+import { missingRadosgwBinaries, RADOSGW_MISSING_MESSAGE } from './support/radosgw';
 
 interface VitestJson {
   numPassedTests: number;
@@ -78,6 +80,14 @@ if (withPostgres && !process.env.DRIVE_TEST_PG_URL && !postgresBinDir()) {
   finish(false);
 }
 
+/** The object-store stage starts its own radosgw (tests/support/radosgw.ts) unless given one in DRIVE_TEST_S3_ENDPOINT. */
+const withS3 = process.env.DRIVE_TEST_S3 !== '0';
+if (withS3 && !process.env.DRIVE_TEST_S3_ENDPOINT && missingRadosgwBinaries().length > 0) {
+  console.error(`The server suites that touch bytes run a second time on a real S3 server, Ceph's radosgw, and ${RADOSGW_MISSING_MESSAGE}. To leave that stage out of a local run: DRIVE_TEST_S3=0 npm test`);
+  failed += 1;
+  finish(false);
+}
+
 /** Typecheck and lint count as one check each in the summary. */
 function checkStage(title: string, cmd: string, args: string[]): boolean {
   const ok = stage(title, cmd, args);
@@ -94,5 +104,10 @@ if (!vitestStage('unit + server integration', ['unit', 'server'])) finish(false)
 // DRIVE_TEST_PG=0 leaves it out (a local run without PostgreSQL's binaries); CI never sets it.
 if (!withPostgres) console.log('\n=== server integration on PostgreSQL: left out (DRIVE_TEST_PG=0)');
 else if (!vitestStage('server integration on PostgreSQL', ['server'], { DRIVE_TEST_DB: 'pg' })) finish(false);
+// The server suites whose bytes go through the store, a second time on a real S3 server (BLOB_STORE in a
+// bucket of one throwaway radosgw): those vitest.config.ts lists in ON_BOTH_STORES, with their reasons.
+// DRIVE_TEST_S3=0 leaves it out (a local run without Ceph's packages); CI never sets it.
+if (!withS3) console.log('\n=== server byte suites on radosgw (S3): left out (DRIVE_TEST_S3=0)');
+else if (!vitestStage('server byte suites on radosgw (S3)', ['server'], { DRIVE_TEST_STORE: 's3' })) finish(false);
 if (!vitestStage('engine against the real server (faults, crashes)', ['integration'])) finish(false);
 finish(vitestStage('end-to-end (chromium)', ['e2e']));

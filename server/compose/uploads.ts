@@ -107,7 +107,7 @@ export async function buildUploads({ db, config, log, storage, files, users, not
     uploads,
     checks,
     recovery: recovered || null,
-    storeSweep: { sweep: (now) => sweepStore({ store: storage.store, uploads: repos.uploads, uploadExpiryMs: config.uploadExpiryMs }, now) },
+    storeSweep: { sweep: (now) => sweepStore({ store: storage.store, uploads: repos.uploads, recovery, uploadExpiryMs: config.uploadExpiryMs }, now) },
     upgradeFingerprints: (signal) =>
       upgradeFingerprints(new FingerprintUpgradeRepository(db), storage.blobs, config.chunkSize, signal, logs).catch((err: unknown) => {
         if (!signal.aborted) log.error({ err }, 'fingerprint upgrade failed');

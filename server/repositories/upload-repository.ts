@@ -244,6 +244,12 @@ export class UploadRepository {
     return live;
   }
 
+  /** The blob keys merges under way have claimed (uploads' merge intents; the sweeper leaves those blobs alone). */
+  async mergeIntents(): Promise<Set<string>> {
+    const rows = await this.db.selectFrom('uploads').select('merge_blob_id').where('merge_blob_id', 'is not', null).execute();
+    return new Set(rows.map((r) => r.merge_blob_id!));
+  }
+
   /** Every upload (recovery): id and merge intent. */
   allUploads(): Promise<Array<{ id: string; merge_blob_id: string | null | undefined; size: number; chunk_size: number; chunk_count: number }>> {
     return this.db.selectFrom('uploads').select(['id', 'merge_blob_id', 'size', 'chunk_size', 'chunk_count']).execute();

@@ -18,17 +18,20 @@ import { CoalescingWriter } from '../storage/coalescing-writer';
  * before (dd, 1 GiB, fsync: 1.1–1.8 GB/s vs 343–975 MB/s; with O_DIRECT 1.7 GB/s either way), so a
  * sink that deletes at once would be timed on warmer memory than the upload it is compared with. `GET /api/test/stats` answers
  * {chunkBytesReceived}: every byte read from chunk upload bodies (kept or not), so tests can measure
- * the bytes a resume sends again. `POST /api/test/sweep` runs one sweeper pass and answers what it
- * removed (a server in a child process has no other handle on its sweeper).
+ * the bytes a resume sends again. `POST /api/test/sweep[?at=<ms>]` runs one sweeper pass (as if at
+ * that time) and answers what it removed (a server in a child process has no other handle on its sweeper).
  */
 export function registerTestRoutes(app: FastifyInstance, tmpDir: string, uploads: UploadService): void {
   app.get(API.testStats, async (request): Promise<ApiOk<{ chunkBytesReceived: number }>> => {
     callerOf(request);
     return { data: { chunkBytesReceived: uploads.chunkBytesReceived } };
   });
-  app.post(API.testSweep, async (request): Promise<ApiOk<Awaited<ReturnType<FastifyInstance['sweeper']['sweepOnce']>>>> => {
+  // Undeclared on purpose (a test hook): `?at=<ms>` runs the pass as if at that time (what waits an upload session).
+  app.post<{ Querystring: { at?: string } }>(API.testSweep, async (request): Promise<ApiOk<Awaited<ReturnType<FastifyInstance['sweeper']['sweepOnce']>>>> => {
     callerOf(request);
-    return { data: await app.sweeper.sweepOnce() };
+    const at = request.query.at === undefined ? Date.now() : Number(request.query.at);
+    if (!Number.isSafeInteger(at)) throw new Error('test sweep: at must be ms since the epoch');
+    return { data: await app.sweeper.sweepOnce(at) };
   });
   void app.register(async (scope) => {
     const passThrough = (_req: unknown, payload: Readable, done: (err: Error | null, body?: Readable) => void) => done(null, payload);

@@ -125,6 +125,15 @@ export class LocalDiskBlobStore implements BlobStore {
     }
   }
 
+  async chunkedChangedAt(key: string): Promise<number | null> {
+    try {
+      const stat = await fsp.stat(this.pathOf(key));
+      return stat.isDirectory() ? Math.max(stat.ctimeMs, stat.mtimeMs) : null;
+    } catch {
+      return null;
+    }
+  }
+
   async listStored(): Promise<Map<string, StoredLayout>> {
     const keys = new Map<string, StoredLayout>();
     for (const shard of await fsp.readdir(this.blobDir, { withFileTypes: true })) {

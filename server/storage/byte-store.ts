@@ -65,6 +65,12 @@ export interface BlobStore {
   /** Whether the chunked blob `key` exists (recovery). */
   hasChunked(key: string): Promise<boolean>;
   /**
+   * When the chunked blob `key` last changed, in ms since the epoch (disk: its directory's change time,
+   * which the merge's rename sets; object store: its newest chunk object's LastModified, which the
+   * merge's copy sets); null when nothing of it is stored. The sweeper leaves younger ones alone.
+   */
+  chunkedChangedAt(key: string): Promise<number | null>;
+  /**
    * Every key in the store with how it is stored (recovery): chunked, or one piece (createTxt contents,
    * batch files, tenant logos and avatars, which have no blob row).
    */

@@ -85,9 +85,9 @@ export function logLines(run: Running): LogLine[] {
 
 export const recoveryReportOf = (run: Running): Record<string, unknown> | undefined => logLines(run).find((l) => l.msg === 'startup recovery done')?.report;
 
-/** One sweeper pass in the server child (test hook), answering what it removed. */
-export async function sweepOnce(baseUrl: string, jar: CookieFetch): Promise<Record<string, unknown>> {
-  const res = await jar.fetch(baseUrl + API.testSweep, { method: 'POST', headers: clientHeaders('desktop', 'internal') });
+/** One sweeper pass in the server child (test hook), answering what it removed; `at`: as if at that time. */
+export async function sweepOnce(baseUrl: string, jar: CookieFetch, at?: number): Promise<Record<string, unknown>> {
+  const res = await jar.fetch(baseUrl + API.testSweep + (at === undefined ? '' : `?at=${at}`), { method: 'POST', headers: clientHeaders('desktop', 'internal') });
   if (!res.ok) throw new Error(`sweep: HTTP ${res.status} ${await res.text()}`);
   return ((await res.json()) as { data: Record<string, unknown> }).data;
 }

@@ -5,8 +5,6 @@
  * request or by a crash between the write and the commit.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
 import { API, downloadUrl } from '../../common/api/paths';
@@ -15,6 +13,7 @@ import { BATCH_MAX_FILES, HEADER_BATCH_MANIFEST_SHA256, type BatchUploadItem, ty
 import { entries, mkdir, names } from './file-kit';
 import { type Answer, type Client, randomContent, startServer, startServerAsAdmin, type TestServer, withDb } from './helpers';
 import { chunkDigestHex } from '../support/chunk-digest';
+import { isStored, withTestByteStore } from '../support/test-byte-store';
 import { fingerprintInput } from '../../common/transfer/protocol';
 
 let server: TestServer;
@@ -250,13 +249,15 @@ describe('a crash between writing a batch and committing it', () => {
     const first = await startServer();
     await first.app.close();
     const key = 'AAAAAAAAAAAAAAAAAAAAAA';
-    const file = path.join(first.dataDir, 'blobs', key.slice(0, 2), key);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, 'written, never committed');
+    // Written through the store as a batch writes its files (on disk or in the bucket), never committed.
+    await withTestByteStore(first.dataDir, async (store) => {
+      await store.blobs.writePieces([{ key, data: Buffer.from('written, never committed') }]);
+      expect(await isStored(store, key)).toBe(true);
+    });
     await withDb(first, (db) => db.prepare('insert into blob_intents (storage_key, created_at) values (?, ?)').run(key, Date.now()));
     const restarted = await startServer({ dataDir: first.dataDir });
     try {
-      expect(existsSync(file)).toBe(false);
+      expect(await isStored(restarted.app.byteStore, key)).toBe(false);
       expect(await withDb(restarted, (db) => (db.prepare('select count(*) as n from blob_intents').get() as { n: number }).n)).toBe(0);
     } finally {
       await restarted.close();

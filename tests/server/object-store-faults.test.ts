@@ -93,7 +93,7 @@ describe.skipIf(!onS3())('object store: faults, recovery and the sweeper on a re
     }
   });
 
-  it('recovery aborts open multipart uploads, removes orphaned objects and reports blobs the bucket lacks; the sweeper does the first two', async () => {
+  it('recovery aborts open multipart uploads, removes orphaned objects and reports blobs the bucket lacks; the sweeper does the first two, and removes the copies of a failed merge, not those of a live one', async () => {
     const location = await bucket('recovery');
     const client = gateway.client();
     const put = (key: string) => client.send(new PutObjectCommand({ Bucket: location.bucket, Key: key, Body: 'x' }));
@@ -137,13 +137,29 @@ describe.skipIf(!onS3())('object store: faults, recovery and the sweeper on a re
       const again = await adminOf(server);
       expect((await bytesOf(again, keptFile.body.data.id)).body.equals(kept)).toBe(true);
 
-      // The sweeper (no restart): left-overs older than an upload session, and chunks without an upload row.
+      // The sweeper (no restart): left-overs older than an upload session, chunks without an upload row,
+      // and a failed merge's copies (a chunked blob no row holds) — but not the blob a live upload's
+      // merge is copying into (its intent names it).
       await put(`uploads/${id()}/3`);
       await openMultipart(`blobs/${id()}`);
-      const swept = await server.app.sweeper.sweepOnce(Date.now() + 24 * 3600 * 1000 + 60_000);
-      expect(swept.store).toEqual({ tempFiles: 0, multipartUploads: 1, orphanUploads: 1 });
+      const failedMerge = id();
+      await put(`blobs/${failedMerge}/0`);
+      await put(`blobs/${failedMerge}/1`);
+      const merging = await postChunkExist(again, randomContent(100), 'merging.bin');
+      const mergingKey = id();
+      const later = Date.now() + 24 * 3600 * 1000 + 60_000;
+      await withDb(server, (db) => db.prepare('update uploads set merge_blob_id = ?, expires_at = ? where id = ?').run(mergingKey, later + 3600_000, merging.body.data.uploadId));
+      await put(`blobs/${mergingKey}/0`);
+      // Younger than an upload session: a pass now leaves the copies.
+      expect((await server.app.sweeper.sweepOnce()).store).toMatchObject({ orphanBlobDirs: 0 });
+      expect(await server.app.byteStore.blobs.hasChunked(failedMerge)).toBe(true);
+      const swept = await server.app.sweeper.sweepOnce(later);
+      expect(swept.store).toEqual({ tempFiles: 0, multipartUploads: 1, orphanUploads: 1, orphanBlobDirs: 1 });
       expect(await openUploads()).toEqual([]);
       expect(await server.app.byteStore.chunks.listUploadIds()).toEqual([]);
+      expect(await server.app.byteStore.blobs.hasChunked(failedMerge)).toBe(false);
+      expect(await server.app.byteStore.blobs.hasChunked(mergingKey)).toBe(true);
+      expect((await bytesOf(again, keptFile.body.data.id)).body.equals(kept)).toBe(true);
     } finally {
       client.destroy();
       await server.close();

@@ -27,6 +27,7 @@ import {
 } from './helpers';
 import { openUploadSession } from './upload-session';
 import { chunkDigestHex } from '../support/chunk-digest';
+import { onS3 } from '../support/test-store';
 
 const CHUNK = 256 * 1024;
 let server: TestServer;
@@ -102,6 +103,9 @@ async function mergeAndCheck(uploadId: string, name: string, content: Buffer): P
   return merged.body.data;
 }
 
+/** Whether the store keeps what a cut chunk body brought (disk); an object store keeps nothing of it. */
+const keepsPartials = !onS3();
+
 const recordedRows = (uploadId: string) =>
   withDb(server, (db) => db.prepare('SELECT idx, size, sha256 FROM upload_chunks WHERE upload_id = ? ORDER BY idx').all(uploadId) as Array<{ idx: number; size: number; sha256: string }>);
 
@@ -118,8 +122,10 @@ describe('range upload: many chunks in one request', () => {
     await mergeAndCheck(uploadId, 'whole.bin', content);
   });
 
-  it('a body cut mid-way leaves the chunks before the cut recorded and the cut one a partial; the rest goes chunk by chunk', async () => {
+  it('a body cut mid-way leaves the chunks before the cut recorded and the cut one a partial (where the store keeps one); the rest goes chunk by chunk', async () => {
     const content = randomContent(4 * CHUNK + 99);
+    // An object store writes an object whole or not at all: the cut chunk is sent again from its start.
+    const from = keepsPartials ? 5000 : 0;
     const { uploadId } = await openStreaming(admin, content.length, 'cut-range.bin');
     const cutAt = 2 * CHUNK + 5000;
     await cutRange(`uploadId=${uploadId}&index=0&through=4`, content, cutAt);
@@ -132,12 +138,12 @@ describe('range upload: many chunks in one request', () => {
         },
         { timeout: 10_000, interval: 20 },
       )
-      .toEqual([[0, 1], [{ index: 2, bytes: 5000 }]]);
+      .toEqual([[0, 1], keepsPartials ? [{ index: 2, bytes: 5000 }] : []]);
     // The rest of chunk 2 from its offset, then 3..4 in one more range request.
-    const rest = await admin.raw(`${API.chunkUpload}?uploadId=${uploadId}&index=2&offset=5000`, {
+    const rest = await admin.raw(`${API.chunkUpload}?uploadId=${uploadId}&index=2${from ? `&offset=${from}` : ''}`, {
       method: 'POST',
       headers: { 'content-type': 'application/octet-stream' },
-      body: new Uint8Array(chunkOf(content, 2).subarray(5000)),
+      body: new Uint8Array(chunkOf(content, 2).subarray(from)),
     });
     expect(rest.status).toBe(200);
     const tail = await putRange(admin, `uploadId=${uploadId}&index=3&through=4`, content.subarray(3 * CHUNK));
@@ -145,7 +151,8 @@ describe('range upload: many chunks in one request', () => {
     await mergeAndCheck(uploadId, 'cut-range.bin', content);
   });
 
-  it('starts inside a held partial with offset, and reads past a chunk already stored without touching it', async () => {
+  // Partials are the disk store's (docs/object-store.md: what the object store can't do).
+  it.skipIf(!keepsPartials)('starts inside a held partial with offset, and reads past a chunk already stored without touching it', async () => {
     const content = randomContent(3 * CHUNK + 7);
     const { uploadId } = await openStreaming(admin, content.length, 'offset-range.bin');
     await cutRange(`uploadId=${uploadId}&index=0&through=3`, content, 777);

@@ -1,11 +1,10 @@
-import { promises as fsp } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import type { FileListResponse, NameConflict, RecyclePurgeResponse, RecycleRestoreResponse, RemoveFilesResponse } from '../../common/api/types';
 import { download, expectError, mkdir, names, text } from './file-kit';
 import { type Client, startServerAsAdmin, type TestServer, uploadFile, withDb } from './helpers';
+import { isStored } from '../support/test-byte-store';
 
 let server: TestServer;
 let admin: Client;
@@ -74,13 +73,15 @@ describe('recycle bin', () => {
     const soloKey = await withDb(server, (db) =>
       (db.prepare('select b.storage_key as k from blobs b join files f on f.blob_id = b.id where f.id = ?').get(solo.body.data.id) as { k: string }).k,
     );
+    expect(await isStored(server.app.byteStore, soloKey)).toBe(true);
     await admin.post(API.removeFiles, { ids: [dup.body.data.id, solo.body.data.id] });
     expect(await usedSize()).toBe(used); // the bin still counts
     const purged = await admin.post<{ data: RecyclePurgeResponse }>(API.recyclePurge, { ids: [dup.body.data.id, solo.body.data.id] });
     expect(purged.body.data.purged).toBe(2);
     expect(await usedSize()).toBe(used - shared.length - own.length);
     expect(await blobCount()).toBe(blobs - 1);
-    await expect(fsp.access(path.join(server.dataDir, 'blobs', soloKey))).rejects.toThrow();
+    // Gone from the store (disk or bucket), not only from the table.
+    expect(await isStored(server.app.byteStore, soloKey)).toBe(false);
     const res = await admin.raw(API.downloadPrefix + keep.body.data.id);
     expect(Buffer.from(await res.arrayBuffer()).equals(shared)).toBe(true);
   });

@@ -14,6 +14,7 @@ import { adminClient, CHILD_CHUNK_SIZE, startChild, stop, type Running } from '.
 import { download, text } from './file-kit';
 import { randomContent, uploadFile, withDb } from './helpers';
 import { openTestKysely } from '../support/test-database';
+import { isStored, withTestByteStore } from '../support/test-byte-store';
 
 /** Runs one migration's `up` on the data directory's database (an upgrade of data written before it). */
 async function runMigrationStep(dataDir: string, name: string): Promise<void> {
@@ -87,7 +88,7 @@ describe('restart on the same data', () => {
     await fsp.rm(dataDir, { recursive: true, force: true });
   });
 
-  it('reports real damage: a createTxt file whose bytes were deleted from disk', async () => {
+  it('reports real damage: a createTxt file whose bytes were deleted from the store', async () => {
     const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'drive-restart-test-'));
     let run = await startChild(dataDir);
     const admin = await adminClient(run, dataDir);
@@ -96,7 +97,11 @@ describe('restart on the same data', () => {
     const blob = await withDb({ dataDir }, (db) =>
       db.prepare("select b.id, b.storage_key from blobs b join files f on f.blob_id = b.id where f.name = 'lost.txt'").get() as { id: string; storage_key: string },
     );
-    await fsp.rm(path.join(dataDir, 'blobs', blob.storage_key.slice(0, 2), blob.storage_key));
+    // Deleted from the store itself (disk or bucket), behind the server's back.
+    await withTestByteStore(dataDir, async (store) => {
+      expect(await isStored(store, blob.storage_key)).toBe(true);
+      await store.blobs.remove(blob.storage_key);
+    });
 
     run = await startChild(dataDir);
     const errors = errorsOf(run);

@@ -147,6 +147,12 @@ export class S3BlobStore implements BlobStore {
     return this.objects.any(`${blobKey(key)}/`);
   }
 
+  async chunkedChangedAt(key: string): Promise<number | null> {
+    let newest: number | null = null;
+    for await (const o of this.objects.list(`${blobKey(key)}/`)) newest = Math.max(newest ?? 0, o.modified);
+    return newest;
+  }
+
   async listStored(): Promise<Map<string, StoredLayout>> {
     const keys = new Map<string, StoredLayout>();
     for await (const entry of this.objects.listLevel('blobs/')) {

@@ -66,6 +66,8 @@ export function storeError(err: unknown, key: string, signal?: AbortSignal): unk
 export interface ListedObject {
   key: string;
   size: number;
+  /** LastModified, ms since the epoch (0 when the store gave none). */
+  modified: number;
 }
 
 /**
@@ -166,7 +168,7 @@ export class S3Objects {
       const page = await this.call(prefix, signal, (abortSignal) =>
         this.client.send(new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: this.full(prefix), ContinuationToken: token }), { abortSignal }),
       );
-      for (const o of page.Contents ?? []) if (o.Key) yield { key: o.Key.slice(this.location.prefix.length), size: o.Size ?? 0 };
+      for (const o of page.Contents ?? []) if (o.Key) yield { key: o.Key.slice(this.location.prefix.length), size: o.Size ?? 0, modified: o.LastModified?.getTime() ?? 0 };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
   }
