@@ -14,6 +14,7 @@ import {
   startServerWithMember,
   type TestServer,
   TEST_CHUNK_SIZE,
+  withDb,
 } from './helpers';
 import { chunkDigestHex } from '../support/chunk-digest';
 
@@ -275,5 +276,34 @@ describe('chunked upload and download', () => {
     expect(await storedChunkFiles(open.body.data.uploadId)).toEqual([]);
     const merge = await admin.post(API.chunkMerge, { uploadId: open.body.data.uploadId, name: 'stale.bin', parentId: null, category: 1 });
     expect(merge.body).toMatchObject({ errorCode: ERRORS.UPLOAD_NOT_FOUND.code });
+  });
+
+  it('sweeps the chunked blob a failed merge left (no row) once older than an upload session, never the one a live merge is making', async () => {
+    const { blobs, chunks } = server.app.byteStore;
+    // A merge that failed after moving (disk) or copying (S3) the chunks, and could not put them back.
+    const failedUpload = blobs.newKey();
+    const failed = blobs.newKey();
+    await chunks.storeZeroChunk(failedUpload, 0, 10);
+    await blobs.adoptUpload(failedUpload, failed);
+    // A merge under way: its upload lives and its intent names the blob its chunks are going to.
+    const data = randomContent(7000);
+    const open = await openUpload(admin, data, 'merging.bin');
+    await putChunk(admin, open.body.data.uploadId, 0, data);
+    const live = blobs.newKey();
+    const later = Date.now() + 25 * 3600 * 1000;
+    await withDb(server, (db) => db.prepare('update uploads set merge_blob_id = ?, expires_at = ? where id = ?').run(live, later + 3600_000, open.body.data.uploadId));
+    await blobs.adoptUpload(open.body.data.uploadId, live);
+
+    expect((await server.app.sweeper.sweepOnce()).store).toMatchObject({ orphanBlobDirs: 0 });
+    expect(await blobs.hasChunked(failed)).toBe(true);
+    expect((await server.app.sweeper.sweepOnce(later)).store).toMatchObject({ orphanBlobDirs: 1 });
+    expect(await blobs.hasChunked(failed)).toBe(false);
+    expect(await blobs.hasChunked(live)).toBe(true);
+    // The live merge can still go back (as one that does not commit does) and be merged whole.
+    await blobs.returnToUpload(live, open.body.data.uploadId);
+    await withDb(server, (db) => db.prepare('update uploads set merge_blob_id = null where id = ?').run(open.body.data.uploadId));
+    const merged = await admin.post<{ data: FileEntry }>(API.chunkMerge, { uploadId: open.body.data.uploadId, name: 'merging.bin', parentId: null, category: 1 });
+    expect(merged.status).toBe(200);
+    expect(Buffer.from(await (await admin.raw(downloadUrl(merged.body.data.id))).arrayBuffer()).equals(data)).toBe(true);
   });
 });
