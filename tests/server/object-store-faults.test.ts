@@ -140,8 +140,6 @@ describe.skipIf(!onS3())('object store: faults, recovery and the sweeper on a re
       // The sweeper (no restart): left-overs older than an upload session, chunks without an upload row,
       // and a failed merge's copies (a chunked blob no row holds) — but not the blob a live upload's
       // merge is copying into (its intent names it).
-      await put(`uploads/${id()}/3`);
-      await openMultipart(`blobs/${id()}`);
       const failedMerge = id();
       await put(`blobs/${failedMerge}/0`);
       await put(`blobs/${failedMerge}/1`);
@@ -153,6 +151,8 @@ describe.skipIf(!onS3())('object store: faults, recovery and the sweeper on a re
       // Younger than an upload session: a pass now leaves the copies.
       expect((await server.app.sweeper.sweepOnce()).store).toMatchObject({ orphanBlobDirs: 0 });
       expect(await server.app.byteStore.blobs.hasChunked(failedMerge)).toBe(true);
+      await put(`uploads/${id()}/3`);
+      await openMultipart(`blobs/${id()}`);
       const swept = await server.app.sweeper.sweepOnce(later);
       expect(swept.store).toEqual({ tempFiles: 0, multipartUploads: 1, orphanUploads: 1, orphanBlobDirs: 1 });
       expect(await openUploads()).toEqual([]);
