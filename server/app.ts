@@ -26,6 +26,7 @@ import { resolveAccountPolicy } from './services/account-policy';
 import { buildAudit } from './compose/audit';
 import { buildCluster } from './compose/cluster';
 import { buildFiles } from './compose/files';
+import { buildGesture } from './compose/gesture';
 import { buildNotices } from './compose/notices';
 import { buildOrganisation } from './compose/organisation';
 import { buildClientReleases } from './compose/client-releases';
@@ -85,6 +86,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const sync = buildSync({ db, files, checks: uploads.checks, tenants: tenants.service });
   const organisation = buildOrganisation({ ...base, bus: cluster.bus, users: accounts.users, sessions: accounts.sessions, spaces: files.repos.spaces, quotaChoices: (t) => tenants.dicts.quotaChoices(t) });
   const clientReleases = buildClientReleases({ db, config, files });
+  const gesture = buildGesture({ db, tenants: tenants.service });
   const clientOps = new ClientOpRepository(db);
   const sweeper = buildSweeper({ log: app.log, accounts, files, uploads, audit, notices, sharing, clientOps });
   app.decorate('sweeper', sweeper);
@@ -104,7 +106,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   installBodyEncodingGuard(app);
   installClientOps(app, clientOps);
 
-  for (const domain of [tenants, accounts, organisation, files, uploads, audit, sharing, notices, sync, clientReleases]) await domain.routes(app);
+  for (const domain of [tenants, accounts, organisation, files, uploads, audit, sharing, notices, sync, clientReleases, gesture]) await domain.routes(app);
   await registerDesktopReleaseRoutes(app, config.desktopReleaseDir);
   await registerStaticRoutes(app, config.staticDir, { summary: (token) => sharing.pageSummary(token), config: () => tenants.config.systemConfig(null) });
 

@@ -39,6 +39,9 @@ export const ACTIONS = {
   'account.profileUpdate': '修改昵称或头像',
   'account.sessionEnd': '退出其他登录设备',
   'account.sessionEndOthers': '退出全部其他设备',
+  'account.gestureSet': '设置手势密码',
+  'account.gestureClear': '关闭手势密码',
+  'account.gestureUnlock': '手势密码解锁',
 
   'file.mkdir': '新建文件夹',
   'file.upload': '上传文件',

@@ -173,6 +173,15 @@ export const ERRORS = {
   /** A signed-in device (session) id the caller does not have: another user's or tenant's, ended, or unknown. */
   SESSION_NOT_FOUND: { code: 'AUTH-1019', status: 404, message: '该登录设备不存在或已退出' },
   LOGIN_TENANT_REQUIRED: { code: 'AUTH-1017', status: 400, message: '该账号存在于多个企业，请通过企业专属登录地址登录' },
+  // 手势密码 (issue 38; rules in common/gesture/pattern.ts, calls in endpoints/gesture.ts).
+  /** A wrong pattern; the answer's `remaining` says how many tries are left before the session ends. */
+  GESTURE_WRONG: { code: 'AUTH-1020', status: 400, message: '手势密码错误' },
+  /** Verify without a pattern set (set one in 账号安全). */
+  GESTURE_NOT_SET: { code: 'AUTH-1021', status: 400, message: '尚未设置手势密码' },
+  /** The tenant's gesture switch is off: no pattern can be set, none is asked. */
+  GESTURE_DISABLED: { code: 'AUTH-1022', status: 400, message: '管理员未开启手势密码' },
+  /** A pattern the pad could not have drawn, or with fewer than GESTURE_MIN_POINTS dots. */
+  GESTURE_INVALID: { code: 'AUTH-1023', status: 400, message: '手势密码至少连接4个点，且每个点只能连接一次' },
   DEPT_NOT_FOUND: { code: 'ORG-7001', status: 404, message: '部门不存在' },
   DEPT_NAME_INVALID: { code: 'ORG-7002', status: 400, message: '部门名称不正确' },
   DEPT_NAME_CONFLICT: { code: 'ORG-7003', status: 400, message: '同一上级部门下已存在同名部门' },
@@ -286,3 +295,8 @@ export type ErrorCode = (typeof ERRORS)[ErrorKey]['code'];
 /** HTTP 401 is defined by status alone; the body is informative. */
 export const SESSION_TERMINATED_CODE = ERRORS.SESSION_TERMINATED.code;
 export const DOWNLOAD_EXCEEDED_CODE = ERRORS.DOWNLOAD_EXCEEDED.code;
+/**
+ * The 5th wrong 手势密码 in a row: the server ends the session and answers SESSION_TERMINATED with this
+ * text, so every client shows the spec §8 '登出' box with it and goes to /login.
+ */
+export const GESTURE_LOCKOUT_MESSAGE = '手势密码连续输错5次，已退出登录，请使用账号密码重新登录';

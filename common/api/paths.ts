@@ -40,6 +40,11 @@ export const API = {
   accountSessions: '/api/v2/account/sessions',
   accountSessionEnd: '/api/v2/account/sessions/end',
   accountSessionEndOthers: '/api/v2/account/sessions/endOthers',
+  /** 手势密码 (ours; declared in endpoints/gesture.ts). */
+  gestureStatus: '/api/v2/account/gesture/status',
+  gestureSet: '/api/v2/account/gesture/set',
+  gestureClear: '/api/v2/account/gesture/clear',
+  gestureVerify: '/api/v2/account/gesture/verify',
 
   // organisation (issue 14): payloads in org-types.ts. The three orgUser calls are spec §7's, for any
   // signed-in user; the others are ours and admin only.
@@ -146,6 +151,8 @@ export const API = {
   /** Ours: the login background, the URL SystemConfig.loginBackground gives (endpoints/config.ts). */
   loginBackground: '/api/v2/defaultConfig/loginBackground',
   switchGesture: '/api/v2/sysSetting/gesture/switch',
+  /** Ours, beside the gesture switch: minutes idle or hidden before the lock is asked (form `idleTime=`). */
+  gestureIdleTime: '/api/v2/sysSetting/gesture/idleTime',
   switchKeyCreate: '/api/v2/sysSetting/keyCreate/switch',
   switchPublicDownload: '/api/v2/sysSetting/publicDownLoad/switch',
   switchExchange: '/api/v2/sysSetting/exchangeSwitch/switch',

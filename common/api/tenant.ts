@@ -9,6 +9,8 @@
  * A tenant admin sees and changes only their own tenant; another tenant's id answers 404.
  */
 
+import { GESTURE_IDLE_DEFAULT } from '../gesture/pattern';
+
 /** `GET /api/tenant/getAlias?id=` (public; id or alias, absent = the default tenant): what a login page shows. */
 export interface TenantAlias {
   tenantId: string;
@@ -40,6 +42,11 @@ export interface TenantSwitches {
   exchangeSwitch: boolean;
   /** /api/v2/defaultConfig/modify/syncTime: minutes between two passes of the desktop sync. */
   syncTime: number;
+  /**
+   * /api/v2/sysSetting/gesture/idleTime (ours, beside the gesture switch): minutes the app may be idle
+   * or hidden before the 手势密码 is asked again (GESTURE_IDLE_MIN..GESTURE_IDLE_MAX).
+   */
+  gestureIdle: number;
 }
 
 /** Each switch's name as people read it: 系统配置's labels, and the object an action-log record names. */
@@ -49,9 +56,10 @@ export const TENANT_SWITCH_LABELS: Record<keyof TenantSwitches, string> = {
   publicDownLoad: '公共空间下载',
   exchangeSwitch: '交换区',
   syncTime: '同步间隔',
+  gestureIdle: '手势密码锁定时间',
 };
 
-export const DEFAULT_TENANT_SWITCHES: TenantSwitches = { gesture: false, keyCreate: true, publicDownLoad: true, exchangeSwitch: true, syncTime: 30 };
+export const DEFAULT_TENANT_SWITCHES: TenantSwitches = { gesture: false, keyCreate: true, publicDownLoad: true, exchangeSwitch: true, syncTime: 30, gestureIdle: GESTURE_IDLE_DEFAULT };
 export const SYNC_TIME_MIN = 1;
 export const SYNC_TIME_MAX = 1440;
 

@@ -102,6 +102,16 @@ export interface SessionsTable {
   user_agent?: string | null;
   /** The client address last seen (at sign-in, then whenever the expiry moves forward). */
   address?: string | null;
+  /** Wrong 手势密码 in a row on this session (migration 0090); the 5th ends it. */
+  gesture_failures?: number;
+}
+
+/** A user's 手势密码 as a salted scrypt hash (migration 0090); no row = none set. */
+export interface GesturePatternsTable {
+  user_id: string;
+  tenant_id: string;
+  hash: string;
+  updated_at: number;
 }
 
 export interface LoginFailuresTable {
@@ -650,6 +660,7 @@ export interface Database {
   action_log_heads: ActionLogHeadsTable;
   tenant_switches: TenantSwitchesTable;
   client_releases: ClientReleasesTable;
+  gesture_patterns: GesturePatternsTable;
   dict_items: DictItemsTable;
   departments: DepartmentsTable;
   user_import_batches: UserImportBatchesTable;

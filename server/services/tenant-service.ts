@@ -13,6 +13,7 @@ import {
   type TenantListResponse,
   type TenantSwitches,
 } from '../../common/api/tenant';
+import { GESTURE_IDLE_MAX, GESTURE_IDLE_MIN } from '../../common/gesture/pattern';
 import type { TenantUpdateRequest } from '../../common/api/endpoints/tenant';
 import { isUniqueViolation } from '../db/database';
 import type { TenantsTable } from '../db/schema';
@@ -179,7 +180,7 @@ export class TenantService {
     const rows = await this.config.switches(tenantId);
     const out: TenantSwitches = { ...DEFAULT_TENANT_SWITCHES };
     for (const r of rows) {
-      if (r.key === 'syncTime') out.syncTime = Number(r.value);
+      if (r.key === 'syncTime' || r.key === 'gestureIdle') out[r.key] = Number(r.value);
       else if (r.key in out) (out as unknown as Record<string, boolean>)[r.key] = r.value === '1';
     }
     return out;
@@ -192,9 +193,10 @@ export class TenantService {
     const entry = { action: 'tenant.settingChange' as const, targets: [target('setting', key, TENANT_SWITCH_LABELS[key])], detail: { tenantId: tenant.id, from: before[key], to: raw as unknown } };
     actionLog.record(entry);
     let value: string;
-    if (key === 'syncTime') {
+    if (key === 'syncTime' || key === 'gestureIdle') {
+      const [min, max] = key === 'syncTime' ? [SYNC_TIME_MIN, SYNC_TIME_MAX] : [GESTURE_IDLE_MIN, GESTURE_IDLE_MAX];
       const minutes = Number(raw);
-      if (!/^\d+$/.test(raw) || minutes < SYNC_TIME_MIN || minutes > SYNC_TIME_MAX) throw new AppError(ERRORS.VALIDATION, `同步间隔须为 ${SYNC_TIME_MIN}-${SYNC_TIME_MAX} 分钟`);
+      if (!/^\d+$/.test(raw) || minutes < min || minutes > max) throw new AppError(ERRORS.VALIDATION, `${TENANT_SWITCH_LABELS[key]}须为 ${min}-${max} 分钟`);
       value = String(minutes);
       entry.detail.to = minutes;
     } else {

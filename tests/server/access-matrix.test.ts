@@ -230,6 +230,11 @@ const MATRIX: Record<string, Row> = {
   },
   // Ends the caller's other sessions: the admin's and member's clients here keep theirs.
   'POST /api/v2/account/sessions/endOthers': { access: 'user', call: { method: 'POST', path: API.accountSessionEndOthers, body: {} }, foreign: 'none' },
+  // 手势密码 (issue 38): the caller's own pattern only, no id to name (bogus patterns count no try: the switch is off here).
+  'GET /api/v2/account/gesture/status': { access: 'user', call: { method: 'GET', path: API.gestureStatus }, foreign: 'none' },
+  'POST /api/v2/account/gesture/set': { access: 'user', call: { method: 'POST', path: API.gestureSet, body: { pattern: [0] } }, foreign: 'none' },
+  'POST /api/v2/account/gesture/clear': { access: 'user', call: { method: 'POST', path: API.gestureClear, body: {} }, foreign: 'none' },
+  'POST /api/v2/account/gesture/verify': { access: 'user', call: { method: 'POST', path: API.gestureVerify, body: { pattern: [0] } }, foreign: 'none' },
   'GET /api/v2/user/getRoles': {
     access: 'user',
     call: { method: 'GET', path: API.getRoles },
@@ -726,8 +731,8 @@ const MATRIX: Record<string, Row> = {
     foreign: (ids) => ({ method: 'GET', path: `${API.tenantResetBackground}?tenantId=${ids.tenantId}`, headers: platform }),
   },
   ...Object.fromEntries(
-    [API.switchGesture, API.switchKeyCreate, API.switchPublicDownload, API.switchExchange, API.modifySyncTime].map((path): [string, Row] => {
-      const field = path === API.modifySyncTime ? 'syncTime=30' : 'value=1';
+    [API.switchGesture, API.gestureIdleTime, API.switchKeyCreate, API.switchPublicDownload, API.switchExchange, API.modifySyncTime].map((path): [string, Row] => {
+      const field = path === API.modifySyncTime ? 'syncTime=30' : path === API.gestureIdleTime ? 'idleTime=5' : 'value=1';
       return [
         `POST ${path}`,
         {

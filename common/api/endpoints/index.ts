@@ -10,6 +10,7 @@ import { DOWNLOADS } from './downloads';
 import { FILE_STATES } from './file-states';
 import { EXCHANGE } from './exchange';
 import { FILES } from './files';
+import { GESTURE } from './gesture';
 import { GROUPS } from './groups';
 import { LINKS } from './links';
 import { NOTICES } from './notices';
@@ -39,6 +40,7 @@ export const DOMAINS = {
   exchange: EXCHANGE,
   files: FILES,
   fileStates: FILE_STATES,
+  gesture: GESTURE,
   groups: GROUPS,
   links: LINKS,
   notices: NOTICES,

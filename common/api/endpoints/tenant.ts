@@ -50,6 +50,10 @@ export type SwitchForm = Static<typeof SwitchBody>;
 export const SyncTimeBody = Type.Object({ syncTime: Type.String({ maxLength: 8 }), tenantId: Type.Optional(TenantId) });
 export type SyncTimeForm = Static<typeof SyncTimeBody>;
 
+/** Form fields of gesture/idleTime: whole minutes, GESTURE_IDLE_MIN..GESTURE_IDLE_MAX. */
+export const GestureIdleBody = Type.Object({ idleTime: Type.String({ maxLength: 8 }), tenantId: Type.Optional(TenantId) });
+export type GestureIdleForm = Static<typeof GestureIdleBody>;
+
 const admin = 'admin' as const;
 
 /** The admin switches (spec §7, form-encoded POSTs) → the tenant's switches after the change. */
@@ -74,5 +78,7 @@ export const TENANT = {
   switchKeyCreate: adminSwitch(API.switchKeyCreate),
   switchPublicDownload: adminSwitch(API.switchPublicDownload),
   switchExchange: adminSwitch(API.switchExchange),
+  /** Minutes idle or hidden before the 手势密码 is asked again (ours, beside the gesture switch). */
+  modifyGestureIdle: endpoint({ method: 'POST', path: API.gestureIdleTime, access: admin, action: 'tenant.settingChange', encoding: 'form', body: GestureIdleBody, response: data<TenantSwitches>() }),
   modifySyncTime: endpoint({ method: 'POST', path: API.modifySyncTime, access: admin, action: 'tenant.settingChange', encoding: 'form', body: SyncTimeBody, response: data<TenantSwitches>() }),
 };

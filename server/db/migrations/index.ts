@@ -28,6 +28,7 @@ import { m0086_postgres_name_trigrams } from './0086-postgres-name-trigrams';
 import { m0087_usage_stats } from './0087-usage-stats';
 import { m0088_client_releases } from './0088-client-releases';
 import { m0089_postgres_name_grams } from './0089-postgres-name-grams';
+import { m0090_gesture_patterns } from './0090-gesture-patterns';
 import { m0091_session_devices } from './0091-session-devices';
 import { m0092_tenant_home_url } from './0092-tenant-home-url';
 
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0087_usage_stats': m0087_usage_stats,
   '0088_client_releases': m0088_client_releases,
   '0089_postgres_name_grams': m0089_postgres_name_grams,
+  '0090_gesture_patterns': m0090_gesture_patterns,
   '0091_session_devices': m0091_session_devices,
   '0092_tenant_home_url': m0092_tenant_home_url,
 };

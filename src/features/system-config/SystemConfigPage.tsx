@@ -3,6 +3,7 @@ import { Button, Card, Form, Input, InputNumber, Popconfirm, Select, Space, Swit
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { HOME_PAGES, TENANT_ALIAS_PATTERN, TENANT_BACKGROUND_MAX_BYTES, TENANT_LOGO_MAX_BYTES, TENANT_SWITCH_LABELS, type TenantInfo, type TenantSwitches } from '../../../common/api/tenant';
+import { GESTURE_IDLE_MAX, GESTURE_IDLE_MIN } from '../../../common/gesture/pattern';
 import { QUERY_KEYS } from '../../lib/data/queries';
 import { useOnline } from '../../lib/data/online';
 import { useFeedback } from '../../lib/feedback/feedback';
@@ -13,8 +14,8 @@ const TENANT_KEY = ['account', 'tenantInfo'] as const;
 const DICT_KEY = ['account', 'dictionaries'] as const;
 const PICTURE_TYPES = 'image/png,image/jpeg,image/webp,image/gif';
 
-const SWITCHES: Array<{ key: Exclude<keyof TenantSwitches, 'syncTime'>; label: string; help: string }> = [
-  { key: 'gesture', label: TENANT_SWITCH_LABELS.gesture, help: '客户端可使用手势密码解锁' },
+const SWITCHES: Array<{ key: Exclude<keyof TenantSwitches, 'syncTime' | 'gestureIdle'>; label: string; help: string }> = [
+  { key: 'gesture', label: TENANT_SWITCH_LABELS.gesture, help: '已安装的应用和桌面客户端可在账号安全中设置手势密码，启动时和闲置后需验证' },
   { key: 'keyCreate', label: TENANT_SWITCH_LABELS.keyCreate, help: '新建分享链接时默认生成提取码' },
   { key: 'publicDownLoad', label: TENANT_SWITCH_LABELS.publicDownLoad, help: '允许下载公共空间中的文件；关闭后公共空间的文件只能预览，成员、管理员和分享链接的访客都不能下载、打包、复制出去或保存' },
   { key: 'exchangeSwitch', label: TENANT_SWITCH_LABELS.exchangeSwitch, help: '提供交换区，用于在内网与外网之间交换文件' },
@@ -148,6 +149,16 @@ export function SystemConfigPage() {
                 <Typography.Text type="secondary">{s.help}</Typography.Text>
               </Space>
             ))}
+            {tenant.switches.gesture && (
+              <Space>
+                <span>{TENANT_SWITCH_LABELS.gestureIdle}</span>
+                <InputNumber min={GESTURE_IDLE_MIN} max={GESTURE_IDLE_MAX} defaultValue={tenant.switches.gestureIdle} disabled={disabled} addonAfter="分钟" data-testid="config-gesture-idle" onBlur={(e) => {
+                  const minutes = Number(e.target.value);
+                  if (Number.isInteger(minutes) && minutes !== tenant.switches.gestureIdle && minutes >= GESTURE_IDLE_MIN && minutes <= GESTURE_IDLE_MAX) void change(() => setSwitch('gestureIdle', minutes), '手势密码锁定时间已更新');
+                }} />
+                <Typography.Text type="secondary">应用闲置或切到后台超过该时间后需重新验证手势密码</Typography.Text>
+              </Space>
+            )}
             <Space>
               <span>桌面端同步间隔</span>
               <InputNumber min={1} max={1440} defaultValue={tenant.switches.syncTime} disabled={disabled} addonAfter="分钟" onBlur={(e) => {
