@@ -15,6 +15,7 @@ import {
   SharedFilesPage,
   UnifiedSearchPage,
 } from '../features/files';
+import { GestureLockGate } from '../features/gesture-lock';
 import { MainLayout } from '../features/layout';
 import { TransferBadgeButton, TransferPanel } from '../features/transfer';
 import { DesktopSyncButton } from '../features/sync';
@@ -86,6 +87,7 @@ const BUILT_PAGES: Record<string, React.ComponentType> = {
 export function MainShell() {
   return (
     <AccountGate>
+    <GestureLockGate>
     <MainLayout aside={<TransferPanel />} asideButton={<TransferBadgeButton />} headerExtra={<DesktopSyncButton />}>
       <FileBrowserSlots parts={FILE_BROWSER_PARTS}>
       <Switch>
@@ -113,6 +115,7 @@ export function MainShell() {
       </Switch>
       </FileBrowserSlots>
     </MainLayout>
+    </GestureLockGate>
     </AccountGate>
   );
 }

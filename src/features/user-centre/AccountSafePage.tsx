@@ -6,6 +6,7 @@ import { PasswordChangeForm } from '../../components/PasswordChangeForm';
 import { QUERY_KEYS } from '../../lib/data/queries';
 import { useFeedback } from '../../lib/feedback/feedback';
 import { BindPhoneModal } from './BindPhoneModal';
+import { GestureSetting } from './GestureSetting';
 import { LoadFailed } from './LoadFailed';
 import { SignedInDevices } from './SignedInDevices';
 import { maskPhone, useUserDetails } from './use-user-details';
@@ -57,6 +58,7 @@ export function AccountSafePage() {
               }
             />
           </List.Item>
+          <GestureSetting />
         </List>
         <Modal title="修改密码" open={dialog === 'password'} onCancel={() => setDialog(null)} footer={null} destroyOnHidden>
           <PasswordChangeForm account={user.website} onDone={passwordChanged} onBack={() => setDialog(null)} backText="取消" />

@@ -22,9 +22,20 @@ export async function confirmAccount(account: CacheAccount): Promise<void> {
  * account's partition stays on disk for its owner, unread).
  */
 export async function beginLogin(): Promise<void> {
+  signedInThisPage = true;
   forgetAccount();
   clearMenuRoutes();
   await cachePersistence.useAccount(null);
+}
+
+let signedInThisPage = false;
+
+/**
+ * Whether the account was signed in by this page (password or SMS login just now) rather than found
+ * signed in when the app started: the 手势密码 is asked at start, not right after a login.
+ */
+export function signedInInThisPage(): boolean {
+  return signedInThisPage;
 }
 
 const endListeners = new Set<() => void>();

@@ -1,0 +1,1 @@
+export { GestureLockGate } from './GestureLockGate';
