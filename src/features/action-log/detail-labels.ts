@@ -116,6 +116,12 @@ export const DETAIL_LABELS: Record<string, string> = {
   seq: '序号',
   hash: '哈希',
   keyId: '密钥编号',
+  // 手势密码
+  points: '手势连接点数',
+  replaced: '替换原有手势',
+  hadPattern: '原已设置手势',
+  try: '连续第几次尝试',
+  signedOut: '已退出登录',
 };
 
 const YES_NO = (v: boolean) => (v ? '是' : '否');
