@@ -124,7 +124,7 @@ describe("the 'called by the client' column", () => {
     expect(callersOf(call('/api/clientVersion/get', 'GET'), uses).some((f) => f.startsWith('electron/'))).toBe(true);
   });
 
-  it('counts only code reached from an entry point: an exported wrapper nothing imports, a type, a comment or an unreached module is not a call', async () => {
+  it('counts only code reached from an entry point: an exported wrapper nothing imports (also in a lazily loaded module), a type, a comment or an unreached module is not a call', async () => {
     const fixture = 'tests/tools/client-callers-fixture/';
     const paths = ['/api/file/list', '/api/menu/get', '/api/file/rename', '/spacex/logout', '/api/file/mkdir', '/api/file/removeFiles', '/api/file/copy', '/api/file/dir/list'];
     const found = await clientUses(REPO_ROOT, paths, { entries: [`${fixture}entry.ts`], roots: [fixture, 'common/'] });

@@ -8,7 +8,8 @@
  * code names, followed through imports and re-exports by name (as a bundler's tree-shaking does).
  * An exported wrapper nothing imports is not a call; type-only uses and comments are not either.
  * Names are followed, not types: a local variable shadowing a top-level name keeps that name alive
- * (errs towards "called"), and a dynamically imported module counts with all its exports.
+ * (errs towards "called"), and of a dynamically imported module, the exports the importing code
+ * names as members count (`(m) => m.LoginPage`), or all of them when it names none.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -65,8 +66,13 @@ interface Unit {
   names: string[];
   /** Identifiers it reads (top-level names of its module among them). */
   refs: Set<string>;
-  /** Modules it imports dynamically or starts as workers: all of their exports are live with it. */
+  /**
+   * Modules it imports dynamically or starts as workers. Of their exports, those it names as members
+   * (`(m) => m.LoginPage`, `const { a } = await import(…)`) are live with it; all, when it names none.
+   */
   loads: string[];
+  /** The member names it reads (`x.name`, `{ name } = x`): what it may take from a loaded module. */
+  members: Set<string>;
   uses: Omit<ClientUse, 'file'>[];
   live: boolean;
 }
@@ -151,7 +157,7 @@ export async function clientUses(
   };
 
   const unitOf = (statement: ts.Statement, module: Module, bindings: ReadonlyMap<string, unknown>): Unit => {
-    const unit: Unit = { names: declaredNames(statement), refs: new Set(), loads: [], uses: [], live: false };
+    const unit: Unit = { names: declaredNames(statement), refs: new Set(), loads: [], members: new Set(), uses: [], live: false };
     const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
     const isDefault = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
     if (exported) for (const name of unit.names) module.exports.set(isDefault ? 'default' : name, name);
@@ -172,6 +178,8 @@ export async function clientUses(
       const target = loaded === null ? null : resolveModule(module.file, loaded);
       if (ours(target)) unit.loads.push(target);
       if (ts.isIdentifier(node) && isReference(node)) unit.refs.add(node.text);
+      if (ts.isPropertyAccessExpression(node)) unit.members.add(node.name.text);
+      if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) unit.members.add((node.propertyName ?? node.name).getText());
       ts.forEachChild(node, visit);
     };
     visit(statement);
@@ -197,7 +205,13 @@ export async function clientUses(
     for (const ref of unit.refs) markLocal(module, ref);
     for (const target of unit.loads) {
       runModule(target);
-      work.push(async () => markAllExports(await parse(target)));
+      work.push(async () => {
+        const loaded = await parse(target);
+        const taken: string[] = [];
+        for (const name of unit.members) if (await hasExport(loaded, name)) taken.push(name);
+        if (taken.length === 0) markAllExports(loaded);
+        for (const name of taken) markExport(loaded, name);
+      });
     }
   };
   const markLocal = (module: Module, name: string): void => {
@@ -216,6 +230,15 @@ export async function clientUses(
     const forwarded = module.reExports.get(name);
     if (forwarded) return void work.push(async () => markExport(await parse(forwarded.module), forwarded.name));
     for (const star of module.starExports) work.push(async () => markExport(await parse(star), name));
+  };
+  const hasExport = async (module: Module, name: string, seen = new Set<Module>()): Promise<boolean> => {
+    if (module.exports.has(name) || module.reExports.has(name)) return true;
+    seen.add(module);
+    for (const star of module.starExports) {
+      const next = await parse(star);
+      if (!seen.has(next) && (await hasExport(next, name, seen))) return true;
+    }
+    return false;
   };
   const markAllExports = (module: Module): void => {
     for (const name of [...module.exports.keys(), ...module.reExports.keys()]) markExport(module, name);

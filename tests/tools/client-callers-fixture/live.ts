@@ -9,7 +9,7 @@ export function start(): void {
   void send(FILES.list.path, {});
   void send(API.menu, {});
   void send(DOMAINS.files.rename.path, {});
-  void import('./lazy').then((m) => m);
+  void import('./lazy').then((m) => m.logout());
 }
 
 /** Exported, never imported: not a call. */
