@@ -1,8 +1,8 @@
 /**
  * 手势密码 (issue 38) in Chromium: the admin turns the lock on in 系统配置 with a 1-minute idle time; a
  * member, in the installed app (display-mode standalone) on a 390 px phone, sets a pattern in 账号安全
- * (drawn twice), is asked for it after idling (the page's clock jumps ahead), unlocks with it, and after
- * idling again draws 5 wrong patterns: the server ends the session and the lock screen says so.
+ * (drawn twice with the pointer), is asked for it after idling (the page's clock jumps ahead), unlocks
+ * with the keyboard alone, and after idling again draws 5 wrong patterns: the server ends the session and the lock screen says so.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,7 +107,13 @@ describe('gesture lock', () => {
     expect(await page.getByTestId('gesture-lock-content').isVisible()).toBe(false);
     expect(await page.getByTestId('account-safe').isVisible()).toBe(false);
     await shot(page, 'gesture', 'member-locked');
-    await draw(page, 'gesture-lock-pad', RIGHT);
+    // Unlocked with the keyboard alone: arrows move between the dots, Space joins one, Enter on 完成.
+    const pad = page.getByTestId('gesture-lock-pad');
+    await pad.locator('[data-dot="4"]').focus();
+    for (const key of ['ArrowUp', 'ArrowLeft', ' ', 'ArrowDown', ' ', 'ArrowDown', ' ', 'ArrowRight', ' ', 'ArrowRight', ' ']) await page.keyboard.press(key);
+    expect(await pad.getAttribute('data-pattern-length')).toBe(String(RIGHT.length));
+    expect(await pad.locator('[aria-pressed="true"]').count()).toBe(RIGHT.length);
+    await page.getByTestId('gesture-lock-pad-done').press('Enter');
     await page.getByTestId('gesture-lock').waitFor({ state: 'detached' });
     expect(await page.getByTestId('account-safe').isVisible()).toBe(true);
 

@@ -5,8 +5,7 @@ import { API } from '../../common/api/paths';
 import type { TenantSwitches } from '../../common/api/tenant';
 import { patternText } from '../../common/gesture/pattern';
 import { oneRowOf } from './action-log-kit';
-import type { Client} from './helpers';
-import { addTenantWithUser, ADMIN, liftPasswordGate, loggedInClient, MEMBER, startServer, userIdOf, withDb, type TestServer } from './helpers';
+import { addTenantWithUser, ADMIN, liftPasswordGate, loggedInClient, MEMBER, startServer, userIdOf, withDb, type Client, type TestServer } from './helpers';
 
 /**
  * 手势密码 (issue 38): the pattern is kept only as a salted scrypt hash, checked on the server; five
