@@ -38,10 +38,10 @@ describe('客户端版本', () => {
     await page.getByTestId('release-4-desc').click();
     await card.getByText('版本号由数字和点组成，如 2.1.0').waitFor();
 
-    const installer = path.join(s.workDir, 'drive-setup-2.5.0.AppImage');
+    const installer = path.join(s.workDir, 'drive-setup-2.5.0.deb');
     writeFileSync(installer, Buffer.alloc(256 * 1024, 7));
     await page.getByTestId('release-4-installer-file').setInputFiles(installer);
-    await card.getByTestId('release-4-installer').getByText('drive-setup-2.5.0.AppImage（256.00 KB）').waitFor({ timeout: 20_000 });
+    await card.getByTestId('release-4-installer').getByText('drive-setup-2.5.0.deb（256.00 KB）').waitFor({ timeout: 20_000 });
     await page.getByTestId('release-4-version').fill('2.5.0');
     await page.getByTestId('release-4-desc').fill('修复同步冲突；支持断点续传');
     await page.getByTestId('release-4-force').click();
@@ -53,18 +53,48 @@ describe('客户端版本', () => {
     await shot(page, 'releases', 'saved');
 
     const v4 = await versionOf(4);
-    expect(v4).toMatchObject({ versionName: '2.5.0', versionDesc: '修复同步冲突；支持断点续传', isForce: true, installer: { name: 'drive-setup-2.5.0.AppImage', size: 256 * 1024 } });
+    expect(v4).toMatchObject({ versionName: '2.5.0', versionDesc: '修复同步冲突；支持断点续传', isForce: true, installer: { name: 'drive-setup-2.5.0.deb', size: 256 * 1024 } });
     const bytes = Buffer.from(await (await fetch(new URL(v4.installer!.url, baseUrl()))).arrayBuffer());
     expect(bytes.equals(Buffer.alloc(256 * 1024, 7))).toBe(true);
     expect(await versionOf(3)).toEqual(type3Before);
 
     await page.goto(`${baseUrl()}/main/system/actionLog`);
     const row = page.getByTestId('action-log-row').filter({ hasText: '修改客户端版本' }).first();
-    await row.getByText('外网客户端、drive-setup-2.5.0.AppImage').waitFor({ timeout: 15_000 });
+    await row.getByText('外网客户端、drive-setup-2.5.0.deb').waitFor({ timeout: 15_000 });
     await row.click();
     const detail = page.getByTestId('action-log-detail-rows');
     await detail.locator('[data-key="clientType"]').getByText('外网客户端（4）').waitFor();
     expect(await detail.locator('[data-key="to"] dd').textContent()).toContain('版本名称：2.5.0；版本说明：修复同步冲突；支持断点续传；强制更新：是');
     await shot(page, 'releases', 'action-log');
+  });
+
+  it('获取桌面客户端 offers this (internal) build the installer of type 3 once the admin sets one, not type 4\'s', async () => {
+    const page = s.page;
+    const openHelp = async () => {
+      await page.goto(`${baseUrl()}/main/file/personal`);
+      await page.getByTestId('user-menu').hover();
+      await page.getByTestId('menu-desktop-client').click();
+      await page.getByTestId('desktop-client-help').waitFor();
+    };
+    await openHelp();
+    await page.getByText('由系统管理员统一发放').waitFor();
+    expect(await page.getByTestId('desktop-client-download').count()).toBe(0);
+
+    await page.goto(`${baseUrl()}/main/system/systemConfig`);
+    const installer = path.join(s.workDir, 'drive-setup-3.0.0.dmg');
+    writeFileSync(installer, Buffer.alloc(64 * 1024, 3));
+    await page.getByTestId('release-3-installer-file').setInputFiles(installer);
+    await page.getByTestId('release-3-installer').getByText('drive-setup-3.0.0.dmg（64.00 KB）').waitFor({ timeout: 20_000 });
+    await page.getByTestId('release-3-version').fill('3.0.0');
+    await page.getByTestId('release-3-desc').fill('内网版：同步更快');
+    await page.getByTestId('release-3-save').click();
+    await page.getByTestId('release-3-current').getByText('3.0.0', { exact: true }).waitFor();
+
+    await openHelp();
+    const download = page.getByTestId('desktop-client-download');
+    await download.getByText('下载桌面客户端 3.0.0').waitFor();
+    expect(await download.getAttribute('href')).toBe((await versionOf(3)).installer!.url);
+    await page.getByText('内网版：同步更快').waitFor();
+    await shot(page, 'releases', 'desktop-client-help');
   });
 });

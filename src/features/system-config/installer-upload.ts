@@ -23,8 +23,9 @@ export function installerProgress(item: TransferItemView): InstallerUpload {
       return { ...base, state: 'held' };
     case 'failed': {
       // A type the tenant blocks or a name the server refuses: retrying cannot help.
-      // (Windows installers, .exe and .msi, are among the types blocked by default: docs/desktop.md.)
-      const hint = item.holdReason === 'blockedType' ? '，请换用本单位允许上传的格式' : item.holdReason === 'badName' ? '' : '（可在传输列表中重试）';
+      // Executables (.exe, .msi, an AppImage's ELF) are refused by name and by content while the tenant
+      // blocks program types, as it does by default (docs/desktop.md, "Known limit").
+      const hint = item.holdReason === 'blockedType' ? '。本单位禁止上传可执行程序时，.exe、.msi、.AppImage 安装包无法上传，请换用 .dmg、.pkg、.deb、.rpm 或压缩包' : item.holdReason === 'badName' ? '' : '（可在传输列表中重试）';
       return { ...base, state: 'failed', error: `${item.lastError ?? '上传失败'}${hint}` };
     }
     default:
