@@ -13,6 +13,9 @@ interface EventTargetLike {
   removeEventListener(type: string, listener: () => void): void;
 }
 
+/** How often a subscribed browser signal reads navigator.onLine besides listening to its events. */
+export const ONLINE_POLL_MS = 2_000;
+
 export function browserOnlineSignal(): OnlineSignal {
   const scope = globalThis as unknown as Partial<EventTargetLike> & { navigator?: { onLine?: boolean } };
   return {
@@ -20,11 +23,24 @@ export function browserOnlineSignal(): OnlineSignal {
     isOnline: () => scope.navigator?.onLine ?? true,
     subscribe(listener) {
       if (typeof scope.addEventListener !== 'function' || typeof scope.removeEventListener !== 'function') return () => undefined;
-      const online = () => listener(true);
-      const offline = () => listener(false);
+      let last = scope.navigator?.onLine ?? true;
+      const tell = (up: boolean) => {
+        last = up;
+        listener(up);
+      };
+      const online = () => tell(true);
+      const offline = () => tell(false);
       scope.addEventListener('online', online);
       scope.addEventListener('offline', offline);
+      // A worker does not always get the events: under Chromium's network emulation its navigator.onLine
+      // turns true again with no 'online' event (an upload queued offline then never started). Reading
+      // it now and then catches that; a change the events already told is not told twice.
+      const poll = setInterval(() => {
+        const now = scope.navigator?.onLine ?? true;
+        if (now !== last) tell(now);
+      }, ONLINE_POLL_MS);
       return () => {
+        clearInterval(poll);
         scope.removeEventListener?.('online', online);
         scope.removeEventListener?.('offline', offline);
       };
