@@ -62,6 +62,10 @@ class S3PartialChunk implements PartialChunk {
       }
     } catch {
       this.stop();
+      // The store's PUT failed first (a store down, stuck or timed out): its coded error (STO-5031),
+      // which the client retries — not a body the client cut, which the caller answers as a refusal
+      // the engine takes as final ('分片传输中断').
+      if (failed) throw failed;
       return 'cut';
     }
     if (!body.complete()) {
