@@ -53,6 +53,7 @@ const ON_BOTH_STORES: ReadonlyArray<readonly [suite: string, reason: string]> = 
   ['byte-access', 'previews and downloads through shares and links, with Range and download limits'],
   ['archive', 'streamed ZIPs, previews with Range and thumbnails, read from stored blobs'],
   ['link-tickets', 'link downloads through tickets: Range, resumes, parallel segments, ZIPs'],
+  ['zip-read-ahead', 'ZIPs of many stored members read ahead: byte-exact and in order, no read after the client went'],
   ['recycle', 'purge removing the bytes of the last reference, keeping shared ones'],
   ['crash', 'SIGKILL inside chunk writes and merges: recovery of the store, nothing left over'],
   ['restart-recovery', "startup recovery's report, real damage in the store"],

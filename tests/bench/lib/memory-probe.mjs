@@ -22,6 +22,10 @@ if (file && isMainThread) {
     highest = highest ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Math.max(v, highest[k])])) : m;
   };
   setInterval(sample, 25).unref();
+  // Diagnosis (BENCH_STORE_GC_MS): a full GC this often shows what is live; the gap to a run without it is
+  // garbage waiting for V8's own collection.
+  const gcMs = Number(process.env.BENCH_MEMORY_PROBE_GC_MS ?? 0);
+  if (gcMs > 0 && typeof globalThis.gc === 'function') setInterval(() => globalThis.gc(), gcMs).unref();
   process.on('SIGUSR2', () => {
     sample();
     writeFileSync(`${file}.tmp`, JSON.stringify({ atPeak, highest, now: process.memoryUsage() }));

@@ -10,10 +10,14 @@ import { fileURLToPath } from 'node:url';
 
 const MiB = 1024 * 1024;
 
+/** BENCH_STORE_GC_MS: the server child runs a full GC this often (a diagnosis: what is live, not garbage); 0 = never. */
+export const forcedGcMs = (): number => Number(process.env.BENCH_STORE_GC_MS ?? 0);
+
 /** The environment that loads the probe into the server child, writing to `file`. */
 export function memoryProbeEnv(file: string): Record<string, string> {
   const probe = path.join(path.dirname(fileURLToPath(import.meta.url)), 'memory-probe.mjs');
-  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${probe}`.trim(), BENCH_MEMORY_PROBE_FILE: file };
+  const gc = forcedGcMs() > 0 ? ' --expose-gc' : '';
+  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''}${gc} --import=${probe}`.trim(), BENCH_MEMORY_PROBE_FILE: file, BENCH_MEMORY_PROBE_GC_MS: String(forcedGcMs()) };
 }
 
 /** The server's resident set now, MiB (/proc/<pid>/status VmRSS). */

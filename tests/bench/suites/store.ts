@@ -21,6 +21,7 @@ import path from 'node:path';
 import { writeGeneratedFile } from '../../support/drive-server';
 import { startRadosgw, type Radosgw } from '../../support/radosgw';
 import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
+import { forcedGcMs } from '../lib/server-memory';
 import { runStorePhases, type StoreFigures } from '../lib/store-phases';
 import { GiB, round1, round3 } from '../lib/transfer-context';
 
@@ -131,6 +132,7 @@ export const storeBenchmark: BenchModule = {
           ...memoryMetrics('Disk', disk),
           ...memoryMetrics('S3', s3),
           storeGatewayStartMs: Math.round(gatewayStartMs),
+          ...(forcedGcMs() > 0 ? { storeForcedGcMs: forcedGcMs() } : {}),
         },
       };
     } finally {
