@@ -37,9 +37,10 @@ const routeFor = (c: SpecCall): RouteKey => routes.find((r) => r.method === c.me
 
 describe('spec §7 coverage table', () => {
   it('is current, and so are the README\'s figures (run `npm run spec:coverage` after serving a §7 call or adding or removing a caller)', () => {
-    expect(readFileSync(COVERAGE_FILE, 'utf8')).toBe(renderSpecCoverage(routes, uses));
+    const stale = 'stale: run `npm run spec:coverage` and commit what it writes (docs/spec-coverage.md)';
+    expect(readFileSync(COVERAGE_FILE, 'utf8'), `common/api/SPEC-COVERAGE.md is ${stale}`).toBe(renderSpecCoverage(routes, uses));
     const readme = readFileSync(README_FILE, 'utf8');
-    expect(readme).toBe(readmeWithFigures(readme, coverageFigures(routes, uses)));
+    expect(readme, `README.md's coverage figures are ${stale}`).toBe(readmeWithFigures(readme, coverageFigures(routes, uses)));
     // One figure, shown by both.
     expect(readFileSync(COVERAGE_FILE, 'utf8')).toContain(figuresSentence(coverageFigures(routes, uses)));
     expect(readme).toContain(figuresSentence(coverageFigures(routes, uses)));
