@@ -70,14 +70,28 @@ export function forUpdate<Q extends { forUpdate(): Q }>(db: QueryExecutorProvide
 }
 
 /**
- * PostgreSQL's index lookup for a keyword search of one or two characters (`name_key like '%k%'`
- * has no trigram then): entries whose name holds the keyword as one of its characters or pairs of
- * adjacent characters (`file_name_grams`, GIN index files_name_grams, migration 0089). Only a filter
- * the planner can read an index for: the LIKE beside it still decides, so the rows are the same on
- * both engines. Null on SQLite (it walks files_search in name order) and for longer keywords (the
- * trigram index of 0086 serves them). `keyword` is lower-cased as name_key is.
+ * PostgreSQL's lookup of `file_name_grams` (GIN index files_name_grams, migration 0089: a name's
+ * characters and pairs of adjacent characters) for a keyword search (`name_key like '%k%'`), or null
+ * where the trigram index of 0086 serves the keyword. Only a filter the planner can read an index
+ * for: the LIKE beside it still decides, so the rows are the same on both engines. Null on SQLite (it
+ * walks files_search in name order). `keyword` is lower-cased as name_key is.
+ *  - One or two characters (合同, 图): no trigram at all; the name must hold the keyword itself.
+ *  - Three or more with a character outside ASCII (年度报告, q3总, 😀笑脸): the name must hold every
+ *    adjacent pair of the keyword. pg_trgm takes a non-ASCII character for a word character only
+ *    under a UTF-8 LC_CTYPE; under "C" (a common initdb default) `show_trgm('年度报告')` is empty and
+ *    the trigram index cannot narrow the search (a Seq Scan or a walk of the tenant). The pairs do
+ *    not depend on the locale, and cost about what the trigrams cost where those work
+ *    (docs/postgresql.md).
+ *  - Three or more ASCII characters holding a run of three letters or digits (report, name 4711):
+ *    pg_trgm extracts that run's trigrams under every locale, and they are more selective than pairs.
+ *  - Other ASCII keywords of three or more (a.b, ---): pairs, as pg_trgm may extract no trigram.
  */
-export function shortKeywordLookup(db: QueryExecutorProvider, keyword: string): RawBuilder<boolean> | null {
-  if (engineOf(db) !== 'postgres' || [...keyword].length > 2) return null;
-  return sql<boolean>`file_name_grams(name_key) @> array[${keyword}::text]`;
+export function nameGramLookup(db: QueryExecutorProvider, keyword: string): RawBuilder<boolean> | null {
+  if (engineOf(db) !== 'postgres') return null;
+  const chars = [...keyword];
+  if (chars.length <= 2) return sql<boolean>`file_name_grams(name_key) @> array[${keyword}::text]`;
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(keyword) && /[a-z0-9]{3}/i.test(keyword)) return null;
+  const pairs = [...new Set(chars.slice(1).map((c, i) => chars[i]! + c))];
+  return sql<boolean>`file_name_grams(name_key) @> array[${sql.join(pairs.map((p) => sql`${p}::text`))}]`;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import { shortKeywordLookup } from '../db/dialect';
+import { nameGramLookup } from '../db/dialect';
 import { planEachTime } from '../db/pg-prepared';
 import type { FilesTable } from '../db/schema';
 
@@ -31,7 +31,7 @@ export class SearchRepository {
   searchQuery(scope: SearchScope, keyword: string, after: { key: string; id: string } | null, limit: number) {
     const key = keyword.toLowerCase();
     const pattern = `%${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const lookup = shortKeywordLookup(this.db, key);
+    const lookup = nameGramLookup(this.db, key);
     let q = this.db
       .selectFrom('files')
       .selectAll()

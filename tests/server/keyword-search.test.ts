@@ -9,8 +9,10 @@ import { addTenantWithUser, type Client, liftPasswordGate, loggedInClient, MEMBE
 /**
  * Keyword search answers the same on both engines (this suite runs in the SQLite and the PostgreSQL
  * stage): for keywords of one, two and three or more characters — which PostgreSQL looks up in
- * different indexes (files_name_grams of migration 0089 for one or two, the trigram index of 0086
- * for longer, docs/postgresql.md) while SQLite walks files_search — every page, in pages of two,
+ * different indexes (files_name_grams of migration 0089 by the keyword itself for one or two, by its
+ * pairs of adjacent characters for longer ones with Chinese or without a run of three ASCII letters or
+ * digits, the trigram index of 0086 for other ASCII ones, docs/postgresql.md) while SQLite walks
+ * files_search — every page, in pages of two,
  * holds exactly the live entries of the caller's scope whose name contains the keyword (ASCII case
  * ignored, LIKE's % and _ literal), in name order. The expected answer is computed here from the
  * names, not read from either engine.
@@ -72,13 +74,17 @@ beforeAll(async () => {
   // The member's own files, and another tenant's with the same names.
   await put(member, memberPersonal, '成员合同.txt');
   await put(member, memberPersonal, 'Q3图.png');
+  // Every pair of 同合同 but not the keyword; a pair repeated (哈哈); 6+ characters, mixed with ASCII.
+  for (const name of ['同合 合同书.txt', '哈哈哈哈.txt', '2024年度合同汇总表 v2.xlsx', '审计报告(终稿)2023.pdf']) await put(member, memberPersonal, name);
   for (const name of strangerNames) await text(stranger, name, name);
 });
 afterAll(async () => {
   await server.close();
 });
 
-const KEYWORDS = ['合', '同', '图', '%', '_', '.', 'q', 'Q', '😀', '合同', '报告', 'q3', 'Q3', 'a_', 'A%', '%折', '😀笑', ' 合', '合同汇', '年度报告', '流程图', 'q3总', 'report', '会议纪要 合', '不存在', 'zz'];
+const KEYWORDS = ['合', '同', '图', '%', '_', '.', 'q', 'Q', '😀', '合同', '报告', 'q3', 'Q3', 'a_', 'A%', '%折', '😀笑', ' 合', '合同汇', '年度报告', '流程图', 'q3总', 'report', '会议纪要 合', '不存在', 'zz',
+  // 3+ characters by their pairs on PostgreSQL: 3, 4, 6 and more characters, pairs without the keyword, repeated pairs, mixed, wildcards.
+  '同合同', '同合', '哈哈哈', '哈哈哈哈哈', '年度合同汇总', '年度合同汇总表 V2', '报告(终稿)2023', '50%折扣', '😀笑脸', 'A%B', 'a_b', 'b.t', '3总结'];
 
 /** What a search must answer: the names containing the keyword (trimmed; ASCII case ignored), in name order. */
 function expected(names: readonly string[], keyword: string): string[] {
@@ -111,6 +117,9 @@ describe('keyword search of 1, 2 and 3+ characters', () => {
     expect(expected(adminPersonal, '合同')).toEqual(['2024年度合同汇总.xlsx', '合同.docx', '会议纪要 合同.txt']);
     expect(expected(adminPersonal, '%')).toEqual(['50%折扣.txt', 'A%B.txt']);
     expect(expected(adminPersonal, 'q3')).toEqual(['q3总结.txt', 'Report-Q3.txt']);
+    expect(expected(adminPersonal, '年度合同汇总')).toEqual(['2024年度合同汇总.xlsx']);
+    expect(expected([...memberPersonal, ...publicSpace, ...memberGroup], '同合同')).toEqual([]);
+    expect(expected([...memberPersonal, ...publicSpace, ...memberGroup], '哈哈哈')).toEqual(['哈哈哈哈.txt']);
   });
 
   it('unified: own entries of every category, the public space and the caller’s groups only', async () => {

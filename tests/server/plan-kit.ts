@@ -19,7 +19,7 @@ import { FileMessageRepository } from '../../server/repositories/file-message-re
 import type { ListParent, SortColumn } from '../../server/repositories/file-repository';
 import type { SearchScope } from '../../server/repositories/search-repository';
 import { ShareRepository } from '../../server/repositories/share-repository';
-import { dropTestDatabase, testDbUrl } from '../support/test-database';
+import { dropTestDatabase, emptyTestDbUrl, testDbUrl } from '../support/test-database';
 
 export const PLAN_ROWS = 100_000;
 
@@ -29,10 +29,14 @@ export interface PlanDatabase {
   close(): Promise<void>;
 }
 
-/** A migrated database of the engine under test, in its own data directory. */
-export async function openPlanDatabase(prefix: string): Promise<PlanDatabase> {
+/**
+ * A migrated database of the engine under test, in its own data directory. `ctype` (PostgreSQL
+ * only): the database's LC_CTYPE instead of the cluster's C.UTF-8, migrated from empty.
+ */
+export async function openPlanDatabase(prefix: string, options: { ctype?: 'C' } = {}): Promise<PlanDatabase> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), prefix));
-  const db = await openDatabase({ dataDir: dir, dbUrl: await testDbUrl(dir) } as ServerConfig);
+  const dbUrl = options.ctype ? await emptyTestDbUrl(dir, options) : await testDbUrl(dir);
+  const db = await openDatabase({ dataDir: dir, dbUrl } as ServerConfig);
   return {
     db,
     dir,

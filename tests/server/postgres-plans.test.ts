@@ -18,7 +18,8 @@
  * Keyword search (`name_key like '%…%'`) has no btree to seek: it reads the GIN trigram index on
  * name_key (files_name_trgm, migration 0086, PostgreSQL only) and sorts its matches; a keyword of one
  * or two characters has no trigram and reads the GIN index of the name's characters and pairs
- * instead (files_name_grams, migration 0089).
+ * instead (files_name_grams, migration 0089), and so does a longer one with Chinese, by its pairs
+ * (pg_trgm finds no trigram in Chinese under LC_CTYPE C: the last suite runs on such a database).
  */
 import { type Kysely } from 'kysely';
 import pg from 'pg';
@@ -33,6 +34,8 @@ import { onPostgres } from '../support/test-database';
 import { ACTION_LOG_PAGES, fillPlanData, LIST_COLUMNS, LIST_PARENTS, messagePages, openPlanDatabase, SEARCH_SCOPES, sharedFilesPages, type BigTable, type PlanDatabase } from './plan-kit';
 
 const BIG_TABLES: readonly BigTable[] = ['files', 'shares', 'file_messages', 'action_log'];
+/** Keywords of 3+ characters with Chinese: 3, 4 and 6 characters, one the plan data holds (合同 name…), one mixed. */
+const CHINESE_KEYWORDS = ['会议纪', '年度报告', '年度报告汇总', '合同 n', 'q3总结'];
 
 interface PlanNode {
   'Node Type': string;
@@ -55,8 +58,8 @@ const raw = (text: string, parameters: readonly unknown[] = []) => ({
 });
 
 /** The plan PostgreSQL makes for these values (a custom plan, as for an unnamed statement). */
-async function explain(compiled: Compiled): Promise<PlanNode> {
-  const { rows } = await db.executeQuery<Explained>(raw(`explain (format json) ${compiled.sql}`, compiled.parameters));
+async function explain(compiled: Compiled, on: Kysely<Database> = db): Promise<PlanNode> {
+  const { rows } = await on.executeQuery<Explained>(raw(`explain (format json) ${compiled.sql}`, compiled.parameters));
   return rows[0]!['QUERY PLAN'][0]!.Plan;
 }
 
@@ -89,8 +92,8 @@ const brief = (n: PlanNode): string =>
   `${n['Node Type']}${n['Index Name'] ? ` ${n['Index Name']}` : n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}${n.Plans ? ` (${n.Plans.map(brief).join(', ')})` : ''}`;
 
 /** PostgreSQL's rule for a page query (see the header), for the values' plan and the generic one. */
-async function expectPageReads(index: string, compiled: Compiled): Promise<void> {
-  await expectPlanReads(index, await explain(compiled), 'custom plan');
+async function expectPageReads(index: string, compiled: Compiled, on: Kysely<Database> = db): Promise<void> {
+  await expectPlanReads(index, await explain(compiled, on), 'custom plan');
   // A query marked planEachTime never runs as a named statement, so never with a generic plan.
   if (!compiled.sql.endsWith(PLAN_EACH_TIME)) await expectPlanReads(index, await explainGeneric(compiled), 'generic plan');
 }
@@ -134,10 +137,10 @@ describe.skipIf(!onPostgres())('PostgreSQL query plans at 100k rows', () => {
     for (const after of [null, { deletedAt: 1, id: 'x' }]) await expectPageReads('files_trash', tree.trashPageQuery('t', 'u1', after, 101).compile());
   });
 
-  it('keyword search (3 characters or more): reads the trigram index files_name_trgm, sorts only its matches', async () => {
+  it('keyword search (3 ASCII characters or more): reads the trigram index files_name_trgm, sorts only its matches', async () => {
     const search = new SearchRepository(db);
     for (const scope of SEARCH_SCOPES) {
-      for (const keyword of ['abc', 'name 4711', '年度报告']) {
+      for (const keyword of ['abc', 'name 4711', 'Name 4711']) {
         for (const after of [null, { key: '1050000', id: 'x' }]) await expectPageReads('files_name_trgm', search.searchQuery(scope, keyword, after, 101).compile());
       }
     }
@@ -147,6 +150,15 @@ describe.skipIf(!onPostgres())('PostgreSQL query plans at 100k rows', () => {
     const search = new SearchRepository(db);
     for (const scope of SEARCH_SCOPES) {
       for (const keyword of ['合同', '报告', '图', '合', '47', '😀']) {
+        for (const after of [null, { key: '1050000', id: 'x' }]) await expectPageReads('files_name_grams', search.searchQuery(scope, keyword, after, 101).compile());
+      }
+    }
+  });
+
+  it('keyword search of 3+ characters with Chinese (会议纪, 年度报告, 合同 n…): reads files_name_grams by the keyword’s pairs', async () => {
+    const search = new SearchRepository(db);
+    for (const scope of SEARCH_SCOPES) {
+      for (const keyword of CHINESE_KEYWORDS) {
         for (const after of [null, { key: '1050000', id: 'x' }]) await expectPageReads('files_name_grams', search.searchQuery(scope, keyword, after, 101).compile());
       }
     }
@@ -170,4 +182,41 @@ describe.skipIf(!onPostgres())('PostgreSQL query plans at 100k rows', () => {
       for (const after of [null, { at: 90_000, seq: 90_000 }]) await expectPageReads(index, repo.pageQuery(filter, after, 51).compile());
     });
   }
+});
+
+/**
+ * Under LC_CTYPE "C" (initdb's choice when the system's locale is C or POSIX, as in many containers)
+ * pg_trgm takes no CJK character for a word character: 年度报告 has no trigram, so the trigram index
+ * cannot serve a Chinese keyword of any length. Such keywords read files_name_grams by their pairs of
+ * adjacent characters, which do not depend on the locale; ASCII keywords keep their trigrams.
+ */
+describe.skipIf(!onPostgres())('PostgreSQL keyword search under LC_CTYPE C at 100k rows', () => {
+  let cPlans: PlanDatabase;
+  beforeAll(async () => {
+    cPlans = await openPlanDatabase('pg-plans-c-', { ctype: 'C' });
+    await fillPlanData(cPlans.db, ['files']);
+  }, 120_000);
+  afterAll(() => cPlans?.close());
+
+  it('pg_trgm extracts no trigram from Chinese here (what this suite is about)', async () => {
+    const { rows } = await cPlans.db.executeQuery<{ ctype: string; trigrams: string[] }>(raw(`select current_setting('lc_ctype') as ctype, show_trgm('年度报告') as trigrams`));
+    expect(rows[0]).toEqual({ ctype: 'C', trigrams: [] });
+  });
+
+  it('Chinese keywords of 3, 4 and 6 characters (and mixed with ASCII): read files_name_grams, no Seq Scan', async () => {
+    const search = new SearchRepository(cPlans.db);
+    for (const scope of SEARCH_SCOPES) {
+      for (const keyword of CHINESE_KEYWORDS) {
+        for (const after of [null, { key: '1050000', id: 'x' }]) await expectPageReads('files_name_grams', search.searchQuery(scope, keyword, after, 101).compile(), cPlans.db);
+      }
+    }
+  });
+
+  it('ASCII keywords of 3+ characters still read the trigram index; 1–2 characters files_name_grams', async () => {
+    const search = new SearchRepository(cPlans.db);
+    for (const scope of SEARCH_SCOPES) {
+      for (const keyword of ['abc', 'name 4711']) await expectPageReads('files_name_trgm', search.searchQuery(scope, keyword, null, 101).compile(), cPlans.db);
+      for (const keyword of ['合同', '图']) await expectPageReads('files_name_grams', search.searchQuery(scope, keyword, null, 101).compile(), cPlans.db);
+    }
+  });
 });

@@ -63,12 +63,16 @@ export async function testDbUrl(dataDir: string): Promise<string | undefined> {
   return postgresUrl(name);
 }
 
-/** An empty database (no migrations) for a test that runs the migrations itself; dropped by dropTestDatabase. */
-export async function emptyTestDbUrl(dataDir: string): Promise<string> {
+/**
+ * An empty database (no migrations) for a test that runs the migrations itself; dropped by
+ * dropTestDatabase. `ctype`: the database's LC_CTYPE instead of the cluster's (C.UTF-8), e.g. "C",
+ * under which pg_trgm takes no CJK character for a word character.
+ */
+export async function emptyTestDbUrl(dataDir: string, options: { ctype?: 'C' } = {}): Promise<string> {
   const name = databaseNameOf(dataDir);
   await onServer(async (client) => {
     await client.query(`drop database if exists ${name} with (force)`);
-    await client.query(`create database ${name}`);
+    await client.query(options.ctype ? `create database ${name} template template0 lc_ctype '${options.ctype}'` : `create database ${name}`);
   });
   return postgresUrl(name);
 }
