@@ -61,4 +61,23 @@ describe('系统配置: the login background and the module switches', () => {
     await page.getByTestId('module-group').click();
     await menu.getByText('群组空间').waitFor({ timeout: 15_000 });
   });
+
+  it('分享有效期 lists the validity group from dict/queryByGroup, on and off; an entry off leaves the share choices', async () => {
+    const page = s.page;
+    const staticValidity = () =>
+      page.evaluate(async () => {
+        const r = await fetch('/api/staticData/list', { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json', 'X-Client-Platform': 'web' }, body: JSON.stringify({ names: ['validity'] }) });
+        return ((await r.json()) as { data: { validity: Array<{ label: string }> } }).data.validity.map((v) => v.label);
+      });
+    const card = page.getByTestId('config-validity');
+    await card.getByText('永久有效').waitFor();
+    await page.getByTestId('validity-1').click();
+    await page.getByText('有效期 1天 已关闭').waitFor();
+    // Still listed here (the group answers entries that are off), no longer offered to shares.
+    await expect.poll(() => page.getByTestId('validity-1').getAttribute('aria-checked')).toBe('false');
+    expect(await staticValidity()).not.toContain('1天');
+    await card.screenshot({ path: '/work/wt/shots/speccalls/validity-after-card.png' });
+    await page.getByTestId('validity-1').click();
+    await expect.poll(staticValidity).toContain('1天');
+  });
 });

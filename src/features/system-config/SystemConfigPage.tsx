@@ -9,6 +9,7 @@ import { useOnline } from '../../lib/data/online';
 import { useFeedback } from '../../lib/feedback/feedback';
 import { ClientReleasesCard } from './ClientReleasesCard';
 import { dictionaries, readAsDataUrl, resetBackground, resetLogo, setSwitch, tenantInfo, updateDictItem, updateTenant } from './system-config-api';
+import { ValidityCard } from './ValidityCard';
 
 const TENANT_KEY = ['account', 'tenantInfo'] as const;
 const DICT_KEY = ['account', 'dictionaries'] as const;
@@ -191,6 +192,7 @@ export function SystemConfigPage() {
           ))}
         </Space>
       </Card>
+      <ValidityCard change={change} disabled={disabled} />
       <ClientReleasesCard />
       {phone && (
         <Card title="客服电话">
