@@ -102,7 +102,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   installSecurityHeaders(app);
   installRouteRegistry(app);
   installActionLog(app, audit.actionLogs);
-  installSessionGuard(app, accounts.auth);
+  installSessionGuard(app, accounts.auth, gesture.lock);
   installBodyEncodingGuard(app);
   installClientOps(app, clientOps);
 

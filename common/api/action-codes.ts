@@ -42,6 +42,7 @@ export const ACTIONS = {
   'account.gestureSet': '设置手势密码',
   'account.gestureClear': '关闭手势密码',
   'account.gestureUnlock': '手势密码解锁',
+  'account.gestureLock': '手势密码锁定',
 
   'file.mkdir': '新建文件夹',
   'file.upload': '上传文件',

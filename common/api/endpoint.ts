@@ -76,6 +76,8 @@ export interface Endpoint<
   readonly access: EndpointAccess;
   /** The action-log code this call records, or null for reads and steps recorded elsewhere. */
   readonly action: ActionCode | null;
+  /** Answers also while the session's 手势密码 lock is up: the lock screen's own calls (and logout). */
+  readonly whileGestureLocked: boolean;
   readonly encoding: EndpointEncoding;
   readonly body: B;
   readonly query: Q;
@@ -92,6 +94,8 @@ interface Declaration<B, Q, P, R> {
   path: string;
   access: EndpointAccess;
   action: ActionCode | null;
+  /** Default false: a locked session (the 手势密码 lock screen is up) is refused GESTURE_LOCKED. */
+  whileGestureLocked?: boolean;
   /** Defaults: 'query' for GET and HEAD, 'json' otherwise. */
   encoding?: EndpointEncoding;
   body?: B;
@@ -114,6 +118,7 @@ export function endpoint<
     path: d.path,
     access: d.access,
     action: d.action,
+    whileGestureLocked: d.whileGestureLocked ?? false,
     encoding,
     body: d.body as B,
     query: d.query as Q,

@@ -182,6 +182,11 @@ export const ERRORS = {
   GESTURE_DISABLED: { code: 'AUTH-1022', status: 400, message: '管理员未开启手势密码' },
   /** A pattern the pad could not have drawn, or with fewer than GESTURE_MIN_POINTS dots. */
   GESTURE_INVALID: { code: 'AUTH-1023', status: 400, message: '手势密码至少连接4个点，且每个点只能连接一次' },
+  /**
+   * The session's 手势密码 lock is up (the client said so, endpoints/gesture.ts `lock`): every call but the
+   * lock screen's own is refused until a right pattern; the client shows its lock screen on it.
+   */
+  GESTURE_LOCKED: { code: 'AUTH-1024', status: 400, message: '请先解锁手势密码' },
   DEPT_NOT_FOUND: { code: 'ORG-7001', status: 404, message: '部门不存在' },
   DEPT_NAME_INVALID: { code: 'ORG-7002', status: 400, message: '部门名称不正确' },
   DEPT_NAME_CONFLICT: { code: 'ORG-7003', status: 400, message: '同一上级部门下已存在同名部门' },

@@ -45,6 +45,7 @@ export const API = {
   gestureSet: '/api/v2/account/gesture/set',
   gestureClear: '/api/v2/account/gesture/clear',
   gestureVerify: '/api/v2/account/gesture/verify',
+  gestureLock: '/api/v2/account/gesture/lock',
 
   // organisation (issue 14): payloads in org-types.ts. The three orgUser calls are spec §7's, for any
   // signed-in user; the others are ours and admin only.

@@ -104,6 +104,8 @@ export interface SessionsTable {
   address?: string | null;
   /** Wrong 手势密码 in a row on this session (migration 0090); the 5th ends it. */
   gesture_failures?: number;
+  /** 1 while the client's 手势密码 lock is up (migration 0094): the guard refuses all but the lock screen's calls. */
+  gesture_locked?: number;
 }
 
 /** A user's 手势密码 as a salted scrypt hash (migration 0090); no row = none set. */

@@ -9,6 +9,8 @@ declare module 'fastify' {
     allowDuringPasswordChange?: boolean;
     /** Only tenant administrators may call it; members get ERRORS.FORBIDDEN. */
     adminOnly?: boolean;
+    /** Answers also while the session's 手势密码 lock is up (the lock screen's own calls). */
+    allowWhileGestureLocked?: boolean;
     /**
      * 'form': the body is form-encoded (spec §7 says so for this call). Unset: JSON, the spec's
      * default. Either way the other encoding is refused (http/body-encoding.ts).

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ERRORS } from '../../common/api/errors';
 import type { AuthService } from '../services/auth-service';
+import type { Caller } from '../services/caller';
 import { AppError } from './app-error';
 import { SESSION_COOKIE, setSessionCookie } from './session-cookie';
 
@@ -31,9 +32,12 @@ function checkOrigin(request: FastifyRequest): void {
  * Runs before body parsing on every API request: Origin check for writes, then the session. Routes
  * are private unless marked `config.public`; the initial/expired-password gate lets through only
  * routes marked `config.allowDuringPasswordChange`; routes marked `config.adminOnly` refuse members.
+ * A session whose 手势密码 lock is up (and still holds: `gestureLock`) gets only the routes marked
+ * `config.allowWhileGestureLocked` (the lock screen's calls, logout) and public ones; every other
+ * answers GESTURE_LOCKED — here, once, so no route can forget it.
  * Tenant and ownership of ids are checked by the services (another tenant's id → NOT_FOUND).
  */
-export function installSessionGuard(app: FastifyInstance, auth: AuthService): void {
+export function installSessionGuard(app: FastifyInstance, auth: AuthService, gestureLock: { holds(caller: Caller): Promise<boolean> }): void {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request, reply) => {
     if (!isApiPath(request.url)) return;
@@ -51,6 +55,9 @@ export function installSessionGuard(app: FastifyInstance, auth: AuthService): vo
     const changeType = session.caller.passwordChangeType;
     if (changeType !== 0 && !config.allowDuringPasswordChange && !config.public) {
       throw new AppError(changeType === 1 ? ERRORS.PASSWORD_CHANGE_REQUIRED : ERRORS.PASSWORD_EXPIRED);
+    }
+    if (session.caller.gestureLocked && !config.allowWhileGestureLocked && !config.public && (await gestureLock.holds(session.caller))) {
+      throw new AppError(ERRORS.GESTURE_LOCKED);
     }
     if (config.adminOnly && session.caller.role !== 'admin') throw new AppError(ERRORS.FORBIDDEN);
   });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 
-/** Users' 手势密码 hashes and each session's count of wrong patterns (migration 0090). */
+/** Users' 手势密码 hashes and each session's count of wrong patterns (migration 0090) and lock (0094). */
 export class GestureRepository {
   constructor(private readonly db: Db) {}
 
@@ -39,8 +39,14 @@ export class GestureRepository {
     return Number(row?.gesture_failures ?? 0);
   }
 
+  /** A right pattern (or a new one): no wrong tries counted, and the session's lock is lifted. */
   async resetTries(sessionId: string): Promise<void> {
-    await this.db.updateTable('sessions').set({ gesture_failures: 0 }).where('id', '=', sessionId).execute();
+    await this.db.updateTable('sessions').set({ gesture_failures: 0, gesture_locked: 0 }).where('id', '=', sessionId).execute();
+  }
+
+  /** The client's lock screen is up: the guard refuses the session's other calls (migration 0094). */
+  async lock(sessionId: string): Promise<void> {
+    await this.db.updateTable('sessions').set({ gesture_locked: 1 }).where('id', '=', sessionId).execute();
   }
 
   /** Ends the session (kept until it expires, so its next call answers 400sec-core-301). */

@@ -35,12 +35,13 @@ export class SessionRepository {
         's.network_env as s_network_env',
         's.ended_reason as s_ended_reason',
         's.public_id as s_public_id',
+        's.gesture_locked as s_gesture_locked',
       ])
       .where('s.id', '=', idHash)
       .where('s.expires_at', '>', now)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { s_id, s_user_id, s_tenant_id, s_created_at, s_expires_at, s_last_seen_at, s_network_env, s_ended_reason, s_public_id, ...user } = row;
+    const { s_id, s_user_id, s_tenant_id, s_created_at, s_expires_at, s_last_seen_at, s_network_env, s_ended_reason, s_public_id, s_gesture_locked, ...user } = row;
     return {
       id: s_id,
       user_id: s_user_id,
@@ -51,6 +52,7 @@ export class SessionRepository {
       network_env: s_network_env,
       ended_reason: s_ended_reason,
       public_id: s_public_id,
+      gesture_locked: s_gesture_locked,
       user,
     };
   }

@@ -9,5 +9,6 @@ export function registerGestureRoutes(app: FastifyInstance, gestures: GestureSer
   route(app, GESTURE.status, async (request) => ({ data: await gestures.status(callerOf(request)) }));
   route(app, GESTURE.set, async (request) => ({ data: await gestures.set(callerOf(request), request.body.pattern) }));
   route(app, GESTURE.clear, async (request) => ({ data: await gestures.clear(callerOf(request)) }));
+  route(app, GESTURE.lock, async (request) => ({ data: await gestures.lock(callerOf(request)) }));
   route(app, GESTURE.verify, async (request) => ({ data: await gestures.verify(callerOf(request), request.body.pattern) }));
 }

@@ -208,6 +208,7 @@ export class AuthService {
         networkEnv: session.network_env === 'public' ? 'public' : 'internal',
         platformAdmin: u.platform_admin === 1 && u.role === 'admin',
         sessionId: idHash,
+        gestureLocked: Number(session.gesture_locked ?? 0) === 1,
       },
       extendedUntil,
     };

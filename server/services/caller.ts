@@ -15,4 +15,6 @@ export interface Caller {
   platformAdmin?: boolean;
   /** The session (its stored id, the token's hash) the request came with; absent outside a session. */
   sessionId?: string;
+  /** The session's 手势密码 lock is up (sessions.gesture_locked); the guard decides whether it still holds. */
+  gestureLocked?: boolean;
 }

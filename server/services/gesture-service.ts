@@ -30,7 +30,29 @@ export class GestureService {
   async status(caller: Caller): Promise<GestureStatus> {
     const [switches, hash] = await Promise.all([this.deps.switchesOf(caller.tenantId), this.deps.repo.hashOf(caller.tenantId, caller.userId)]);
     const set = hash !== undefined;
-    return { enabled: switches.gesture, set, required: switches.gesture && set, idleMinutes: switches.gestureIdle };
+    const required = switches.gesture && set;
+    return { enabled: switches.gesture, set, required, idleMinutes: switches.gestureIdle, locked: required && caller.gestureLocked === true };
+  }
+
+  /**
+   * Whether the caller's session is refused its other calls (the session guard asks, for locked
+   * sessions only): the lock holds while it applies — the admin turning the switch off, or the pattern
+   * gone, lifts it.
+   */
+  async lockHolds(caller: Caller): Promise<boolean> {
+    return caller.gestureLocked === true && (await this.status(caller)).locked;
+  }
+
+  /** The client's lock screen is up: the session is locked on the server too, until a right verify. */
+  async lock(caller: Caller): Promise<true> {
+    actionLog.record({ action: 'account.gestureLock' });
+    const sessionId = caller.sessionId;
+    if (!sessionId) throw new AppError(ERRORS.UNAUTHORIZED);
+    const { enabled, set } = await this.status(caller);
+    if (!enabled) throw new AppError(ERRORS.GESTURE_DISABLED);
+    if (!set) throw new AppError(ERRORS.GESTURE_NOT_SET);
+    await this.deps.repo.lock(sessionId);
+    return true;
   }
 
   async set(caller: Caller, pattern: Pattern, now = Date.now()): Promise<GestureStatus> {

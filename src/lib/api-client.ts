@@ -9,6 +9,7 @@
  * The module has no React/antd imports: navigation and notices are injected, so unit tests can check
  * every branch in Node. `src/lib/api.ts` builds the app's default instance.
  */
+import { ERRORS } from '../../common/api/errors';
 import { ApiCallError, classifyFailure, type ApiFailure } from '../../common/api/failure';
 import { clientHeaders, type ClientPlatform, type NetworkEnv } from '../../common/api/client-env';
 import { REDIRECT_QUERY_PARAM, TOAST_DURATION_SECONDS } from '../../common/constants';
@@ -44,6 +45,11 @@ export interface ApiClientDeps {
    * account's cached answers before the user is sent to log in again.
    */
   onSessionEnded?: () => void;
+  /**
+   * The server answered GESTURE_LOCKED (the session's 手势密码 lock is up, put up by another tab perhaps):
+   * the app shows its lock screen — that, not a toast, is the reaction, whoever made the call.
+   */
+  onGestureLocked?: () => void;
   /** Prefix of every path; '' = same origin. */
   baseUrl?: string;
 }
@@ -243,8 +249,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
 
     const failure = classifyFailure(res.status, parsed);
     const error = new ApiCallError(res.status, failure, parsed);
+    const gestureLocked = failure.kind === 'badRequest' && failure.errorCode === ERRORS.GESTURE_LOCKED.code;
+    if (gestureLocked) deps.onGestureLocked?.();
     if (options.onError) options.onError(failure, error);
-    else if (!(failure.kind === 'badRequest' && options.quietCodes?.includes(failure.errorCode))) react(failure);
+    else if (!gestureLocked && !(failure.kind === 'badRequest' && options.quietCodes?.includes(failure.errorCode))) react(failure);
     throw error;
   }
 

@@ -7,6 +7,7 @@ import { createApiClient, type ApiNotifier } from './api-client';
 import { currentNetworkEnv, currentPlatform } from './client-env';
 import { reachabilityFetch } from './data/reachability';
 import { endAccountSession } from './data/session';
+import { gestureLockedByServer } from './gesture-lock-signal';
 
 let notifier: ApiNotifier = {
   error: (text) => console.error(text),
@@ -33,4 +34,5 @@ export const api = createApiClient({
   networkEnv: currentNetworkEnv(),
   location: () => ({ pathname: window.location.pathname, search: window.location.search }),
   onSessionEnded: () => void endAccountSession(),
+  onGestureLocked: gestureLockedByServer,
 });

@@ -234,6 +234,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v2/account/gesture/status': { access: 'user', call: { method: 'GET', path: API.gestureStatus }, foreign: 'none' },
   'POST /api/v2/account/gesture/set': { access: 'user', call: { method: 'POST', path: API.gestureSet, body: { pattern: [0] } }, foreign: 'none' },
   'POST /api/v2/account/gesture/clear': { access: 'user', call: { method: 'POST', path: API.gestureClear, body: {} }, foreign: 'none' },
+  'POST /api/v2/account/gesture/lock': { access: 'user', call: { method: 'POST', path: API.gestureLock, body: {} }, foreign: 'none' },
   'POST /api/v2/account/gesture/verify': { access: 'user', call: { method: 'POST', path: API.gestureVerify, body: { pattern: [0] } }, foreign: 'none' },
   'GET /api/v2/user/getRoles': {
     access: 'user',

@@ -37,7 +37,7 @@ afterAll(async () => {
 describe('gesture lock', () => {
   it('is off by default: nothing can be set and nothing is asked', async () => {
     const member = await loggedInClient(server, MEMBER);
-    expect(await statusOf(member)).toEqual({ enabled: false, set: false, required: false, idleMinutes: 5 });
+    expect(await statusOf(member)).toEqual({ enabled: false, set: false, required: false, idleMinutes: 5, locked: false });
     const refused = await oneRowOf(server, () => member.post(API.gestureSet, { pattern: Z }));
     expect(refused).toMatchObject({ action: 'account.gestureSet', outcome: 'refused', error_code: ERRORS.GESTURE_DISABLED.code });
   });
@@ -134,7 +134,80 @@ describe('gesture lock', () => {
     for (const bad of ['0', '1441', 'x']) expect((await formPost(admin, API.gestureIdleTime, `idleTime=${bad}`)).body.errorCode).toBe(ERRORS.VALIDATION.code);
     expect((await formPost(member, API.gestureIdleTime, 'idleTime=9')).body.errorCode).toBe(ERRORS.FORBIDDEN.code);
     const otherTenant = await loggedInClient(server, { username: 'gesture-other', password: 'Other@2024x' });
-    expect(await statusOf(otherTenant)).toEqual({ enabled: false, set: false, required: false, idleMinutes: 5 });
+    expect(await statusOf(otherTenant)).toEqual({ enabled: false, set: false, required: false, idleMinutes: 5, locked: false });
   });
 });
 
+describe('gesture lock enforced by the server', () => {
+  const OTHER = { username: 'gesture-other', password: 'Other@2024x' };
+  const listFiles = (client: Client) => client.post<{ errorCode?: string; errorMessage?: string }>(API.fileList, { parentId: null, category: 1 });
+  const expectLocked = async (client: Client) =>
+    expect((await listFiles(client)).body).toMatchObject({ errorCode: ERRORS.GESTURE_LOCKED.code, errorMessage: '请先解锁手势密码' });
+
+  it('a locked session is refused all but the lock screen\'s calls until a right pattern; other sessions are not', async () => {
+    const member = await loggedInClient(server, MEMBER);
+    const otherDevice = await loggedInClient(server, MEMBER);
+    const otherTenant = await loggedInClient(server, OTHER);
+    expect((await member.post(API.gestureSet, { pattern: L })).status).toBe(200);
+    expect((await listFiles(member)).status).toBe(200);
+
+    const row = await oneRowOf(server, () => member.post(API.gestureLock));
+    expect(row).toMatchObject({ action: 'account.gestureLock', outcome: 'ok', actor_account: 'member' });
+    await expectLocked(member);
+    // Clearing or replacing the pattern is no way around it either.
+    for (const call of [member.post(API.gestureClear), member.post(API.gestureSet, { pattern: Z })]) {
+      expect((await call).body).toMatchObject({ errorCode: ERRORS.GESTURE_LOCKED.code });
+    }
+    // What the lock screen needs keeps working.
+    expect(await statusOf(member)).toMatchObject({ required: true, locked: true });
+    expect((await member.post(API.userDetails)).status).toBe(200);
+
+    // Another session of the same user, another user and another tenant's user are not locked.
+    expect((await listFiles(otherDevice)).status).toBe(200);
+    expect(await statusOf(otherDevice)).toMatchObject({ required: true, locked: false });
+    expect((await listFiles(admin)).status).toBe(200);
+    expect((await listFiles(otherTenant)).status).toBe(200);
+    expect((await otherTenant.post(API.gestureLock)).body).toMatchObject({ errorCode: ERRORS.GESTURE_DISABLED.code });
+
+    // A wrong pattern leaves it locked; the right one opens it.
+    expect((await member.post(API.gestureVerify, { pattern: Z })).body).toMatchObject({ errorCode: ERRORS.GESTURE_WRONG.code });
+    await expectLocked(member);
+    expect((await member.post(API.gestureVerify, { pattern: L })).body).toEqual({ data: true });
+    expect((await listFiles(member)).status).toBe(200);
+    expect(await statusOf(member)).toMatchObject({ locked: false });
+  });
+
+  it('logout works while locked, and ends the session', async () => {
+    const member = await loggedInClient(server, MEMBER);
+    expect((await member.post(API.gestureLock)).status).toBe(200);
+    await expectLocked(member);
+    const row = await oneRowOf(server, () => member.post(API.logout));
+    expect(row).toMatchObject({ action: 'auth.logout', outcome: 'ok' });
+    expect((await listFiles(member)).status).toBe(401);
+  });
+
+  it('five wrong patterns while locked end the session as before', async () => {
+    const member = await loggedInClient(server, MEMBER);
+    expect((await member.post(API.gestureLock)).status).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await member.post(API.gestureVerify, { pattern: Z })).body).toMatchObject({ errorCode: ERRORS.GESTURE_WRONG.code });
+    expect((await member.post(API.gestureVerify, { pattern: Z })).body).toMatchObject({ errorCode: ERRORS.SESSION_TERMINATED.code });
+    expect((await listFiles(member)).body).toMatchObject({ errorCode: ERRORS.SESSION_TERMINATED.code });
+  });
+
+  it('the admin turning the switch off lifts the lock; a lock is only taken while the lock applies', async () => {
+    const member = await loggedInClient(server, MEMBER);
+    expect((await member.post(API.gestureLock)).status).toBe(200);
+    await expectLocked(member);
+    await switchGesture(false);
+    expect((await listFiles(member)).status).toBe(200);
+    expect(await statusOf(member)).toMatchObject({ required: false, locked: false });
+    expect((await member.post(API.gestureLock)).body).toMatchObject({ errorCode: ERRORS.GESTURE_DISABLED.code });
+    await switchGesture(true);
+    // Back on: the session was never unlocked, so it is asked again.
+    await expectLocked(member);
+    expect((await member.post(API.gestureVerify, { pattern: L })).body).toEqual({ data: true });
+    expect((await member.post(API.gestureClear)).status).toBe(200);
+    expect((await member.post(API.gestureLock)).body).toMatchObject({ errorCode: ERRORS.GESTURE_NOT_SET.code });
+    expect((await listFiles(member)).status).toBe(200);
+  });
+});

@@ -89,12 +89,12 @@ const admin = 'admin' as const;
 
 export const ACCOUNT = {
   /** Who is signed in (spec §7 "user details"); also during a forced password change. */
-  userDetails: endpoint({ method: 'POST', path: API.userDetails, access: 'duringPasswordChange', action: null, response: data<UserDetails>() }),
+  userDetails: endpoint({ method: 'POST', path: API.userDetails, access: 'duringPasswordChange', action: null, whileGestureLocked: true, response: data<UserDetails>() }),
   /** Records that the caller accepted the user agreement (UserDetails.agreementRead); part of the first login. */
   /** The caller's nickname and/or avatar → the updated details. */
   profileUpdate: endpoint({ method: 'POST', path: API.userProfileUpdate, access: 'member', action: 'account.profileUpdate', body: ProfileUpdateBody, response: data<UserDetails>() }),
   /** The WebP avatar, for users of the owner's tenant (others: 404). */
-  avatar: endpoint({ method: 'GET', path: `${API.userAvatarPrefix}:key`, access: 'member', action: null, params: AvatarParams, response: bytes }),
+  avatar: endpoint({ method: 'GET', path: `${API.userAvatarPrefix}:key`, access: 'member', action: null, whileGestureLocked: true, params: AvatarParams, response: bytes }),
   readAgreement: endpoint({ method: 'POST', path: API.readAgreement, access: 'duringPasswordChange', action: 'account.agreementRead', response: data<null>() }),
   /** The password change; also during the forced change it exists for. Every session ends; this device gets a new one. */
   userInfoModify: endpoint({

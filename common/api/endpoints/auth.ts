@@ -97,7 +97,7 @@ export const AUTH = {
   /** SMS login → LoginResult and the session cookie. */
   smsValidate: endpoint({ method: 'POST', path: API.smsValidate, access: pub, action: 'auth.smsLogin', body: SmsLoginBody, response: data<LoginResult>() }),
   /** Works with or without a session, so a client can always reset to a clean state. */
-  logout: endpoint({ method: 'POST', path: API.logout, access: pub, action: 'auth.logout', response: data<null>() }),
+  logout: endpoint({ method: 'POST', path: API.logout, access: pub, action: 'auth.logout', whileGestureLocked: true, response: data<null>() }),
   /** 忘记密码 by an SMS code to the bound phone (public: the user cannot log in). */
   passwordReset: endpoint({ method: 'POST', path: API.passwordReset, access: pub, action: 'account.passwordReset', body: PasswordResetBody, response: data<null>() }),
 };

@@ -31,6 +31,7 @@ import { m0089_postgres_name_grams } from './0089-postgres-name-grams';
 import { m0090_gesture_patterns } from './0090-gesture-patterns';
 import { m0091_session_devices } from './0091-session-devices';
 import { m0092_tenant_home_url } from './0092-tenant-home-url';
+import { m0094_session_gesture_lock } from './0094-session-gesture-lock';
 
 /**
  * Versioned migrations, one module each, imported here: nothing is read from a migrations folder at run time.
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0090_gesture_patterns': m0090_gesture_patterns,
   '0091_session_devices': m0091_session_devices,
   '0092_tenant_home_url': m0092_tenant_home_url,
+  '0094_session_gesture_lock': m0094_session_gesture_lock,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { useGestureStatusQuery } from '../../lib/data/gesture';
+import { lockGestureOnServer, useGestureStatusQuery } from '../../lib/data/gesture';
+import { onGestureLockedByServer } from '../../lib/gesture-lock-signal';
 import { useUserDetailsQuery } from '../../lib/data/queries';
 import { runsInstalledNow } from '../../lib/installed-app';
 import { signedInInThisPage } from '../../lib/data/session';
@@ -40,6 +41,20 @@ export function GestureLockGate({ children }: { children: ReactNode }) {
       setState('open');
     }
   }, [required, status.isError, state, installed, storage]);
+
+  // The server holds the lock too: another tab, a script or devtools holding the session's cookie is
+  // refused (GESTURE_LOCKED) until the pattern is drawn here.
+  const locked = state === 'locked';
+  useEffect(() => {
+    if (locked) void lockGestureOnServer();
+  }, [locked]);
+  // The server says this session is locked (another window of it locked it, or it was locked before a
+  // reload): the lock screen, whatever this window thought.
+  const serverLocked = status.data?.locked === true;
+  useEffect(() => {
+    if (serverLocked) setState('locked');
+  }, [serverLocked]);
+  useEffect(() => onGestureLockedByServer(() => setState('locked')), []);
 
   // The flag is the state every window of this browser profile shares.
   useEffect(() => {

@@ -9,6 +9,7 @@ import { GESTURE, type GestureStatus } from '../../../common/api/endpoints/gestu
 import type { Pattern } from '../../../common/gesture/pattern';
 import type { ErrorHandler } from '../api-client';
 import { api } from '../api';
+import { queryClient } from './query-client';
 
 export const GESTURE_STATUS_KEY = ['account', 'gestureStatus'] as const;
 
@@ -35,7 +36,19 @@ export async function clearGesture(client: QueryClient): Promise<GestureStatus> 
   return remember(client, await api.call(GESTURE.clear));
 }
 
+/**
+ * The lock screen is up: the server locks the session too, so another tab or a script holding its
+ * cookie is refused until the pattern is drawn. Quiet: where it cannot (offline, the switch just
+ * turned off) the screen stays up all the same and the status query settles it.
+ */
+export async function lockGestureOnServer(): Promise<void> {
+  await api.call(GESTURE.lock, undefined, { onError: () => undefined }).catch(() => undefined);
+}
+
 /** Unlock: resolves when right; `onError` decides what a wrong pattern or the signing out shows. */
-export function verifyGesture(pattern: Pattern, onError: ErrorHandler): Promise<true> {
-  return api.call(GESTURE.verify, { pattern: [...pattern] }, { onError });
+export async function verifyGesture(pattern: Pattern, onError: ErrorHandler): Promise<true> {
+  const answer = await api.call(GESTURE.verify, { pattern: [...pattern] }, { onError });
+  // The server lifted the session's lock: the cached status must not put it up again.
+  queryClient.setQueryData<GestureStatus>(GESTURE_STATUS_KEY, (s) => s && { ...s, locked: false });
+  return answer;
 }
