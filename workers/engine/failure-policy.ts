@@ -88,6 +88,8 @@ function decideOnApiError(error: ApiCallError): FailureDecision {
         // The server's chunk size changed since the file was hashed: hash it again at the new size.
         return { action: 'retry', message: MESSAGES.chunkSizeChanged, finalMessage: failure.errorMessage || MESSAGES.uploadFailed, patch: DROPPED_SESSION };
       }
+      // The session's 手势密码 lock is up: held like a signed-out session, resumed by the user once unlocked.
+      if (failure.errorCode === ERRORS.GESTURE_LOCKED.code) return { action: 'hold', message: failure.errorMessage || ERRORS.GESTURE_LOCKED.message, holdReason: 'unauthorized' };
       if (failure.errorCode === ERRORS.NAME_CONFLICT.code) return { action: 'hold', message: MESSAGES.held.exists, holdReason: 'exists' };
       // The server enforces the pre-upload checks again; the item ends where the check would have put it.
       if (failure.errorCode === ERRORS.FILE_LOCKED.code) return { action: 'hold', message: MESSAGES.held.locked, holdReason: 'locked' };
