@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders } from '../../common/api/client-env';
 import { API } from '../../common/api/paths';
-import { GESTURE_LOCKOUT_MESSAGE } from '../../common/api/errors';
+import { ERRORS, GESTURE_LOCKOUT_MESSAGE } from '../../common/api/errors';
 import { launchBrowser, submitLogin, visitInApp } from './browser';
 import { shot } from './shots';
 import { addMember, callRaw, PHONE, signInAdmin, type SignedIn } from './tenant-kit';
@@ -113,9 +113,24 @@ describe('gesture lock', () => {
     for (const key of ['ArrowUp', 'ArrowLeft', ' ', 'ArrowDown', ' ', 'ArrowDown', ' ', 'ArrowRight', ' ', 'ArrowRight', ' ']) await page.keyboard.press(key);
     expect(await pad.getAttribute('data-pattern-length')).toBe(String(RIGHT.length));
     expect(await pad.locator('[aria-pressed="true"]').count()).toBe(RIGHT.length);
+    // The server holds the lock too: while it was up, the session's other calls were refused.
+    // (The lock screen tells the server as it goes up; the poll waits for that call, not for a time.)
+    await expect.poll(async () => (await callRaw<{ errorCode?: string }>(page, API.fileList, { parentId: null, category: 1 })).body.errorCode).toBe(ERRORS.GESTURE_LOCKED.code);
     await page.getByTestId('gesture-lock-pad-done').press('Enter');
     await page.getByTestId('gesture-lock').waitFor({ state: 'detached' });
     expect(await page.getByTestId('account-safe').isVisible()).toBe(true);
+    expect((await callRaw(page, API.fileList, { parentId: null, category: 1 })).status).toBe(200);
+
+    // Another window of the session (here a script) locks it: the app's next call is refused, and the lock shows.
+    expect((await callRaw(page, API.gestureLock)).status).toBe(200);
+    await page.evaluate(() => {
+      history.pushState(null, '', '/main/file/personal');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await page.getByTestId('gesture-lock').waitFor();
+    await shot(page, 'gesture', 'member-locked-by-another-window');
+    await draw(page, 'gesture-lock-pad', RIGHT);
+    await page.getByTestId('gesture-lock').waitFor({ state: 'detached' });
 
     // Again idle, then five wrong patterns: the session ends on the server.
     await context.clock.fastForward('01:05');
