@@ -56,7 +56,7 @@ export interface SharingDeps extends Omit<Base, 'config'> {
 export function buildSharing({ db, log, files, tenants, notices, actionLogs, locks }: SharingDeps): Sharing {
   const { repos } = files;
   const lookup = new SharingLookupRepository(db);
-  const security = new FileSecurityService(new SecuritySettingsRepository(db), repos.checks, lookup, repos.files, files.tenantSettings);
+  const security = new FileSecurityService(new SecuritySettingsRepository(db), repos.checks, lookup, { files: repos.files, tenantSettings: files.tenantSettings });
   const policy = new SharePolicyEvaluator(security, lookup, repos.grants);
   const shareRepo = new ShareRepository(db);
   const linkRepo = new LinkRepository(db);

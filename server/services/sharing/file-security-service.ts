@@ -61,9 +61,11 @@ export class FileSecurityService {
     private readonly settings: SecuritySettingsRepository,
     private readonly checks: CheckRepository,
     private readonly lookup: SharingLookupRepository,
-    private readonly files: FileRepository,
-    /** The per-process copies of the tenant's settings row: a change drops them in every process. */
-    private readonly cached: TenantSettingsCache,
+    private readonly deps: {
+      files: FileRepository;
+      /** The per-process copies of the tenant's settings row: a change drops them in every process. */
+      tenantSettings: TenantSettingsCache;
+    },
   ) {}
 
   async policy(tenantId: string): Promise<SharePolicy> {
@@ -90,7 +92,7 @@ export class FileSecurityService {
   /** Names of the folders, departments and people the policy names (for the page). */
   private async namesOf(tenantId: string, policy: SharePolicy): Promise<Record<string, string>> {
     const names: Record<string, string> = {};
-    for (const f of await this.files.findManyInTenant(tenantId, policy.link.folderIds)) names[f.id] = f.name;
+    for (const f of await this.deps.files.findManyInTenant(tenantId, policy.link.folderIds)) names[f.id] = f.name;
     for (const d of await this.lookup.departments(tenantId, policy.link.departmentIds)) names[d.id] = d.name;
     const users = [policy.approver, policy.secondApprover].flatMap((r) => (r?.kind === 'user' ? [r.userId] : []));
     for (const u of await this.lookup.anyPeople(tenantId, users)) names[u.id] = u.nick_name ? `${u.nick_name}（${u.username}）` : u.username;
@@ -121,7 +123,7 @@ export class FileSecurityService {
       const current = await this.checks.tenantSettings(caller.tenantId);
       await this.checks.saveTenantSettings(caller.tenantId, current.blockedExtensions, words);
       // Awaited: once the answer is out, every process has been told (entries' 敏感 marks follow at once).
-      await this.cached.changed(caller.tenantId);
+      await this.deps.tenantSettings.changed(caller.tenantId);
       detail.sensitiveKeywords = words.join('、');
     }
     return this.get(caller);
@@ -133,7 +135,7 @@ export class FileSecurityService {
     policy.link.folderIds = [...new Set(policy.link.folderIds)];
     policy.link.departmentIds = [...new Set(policy.link.departmentIds)];
     if (policy.link.folderIds.length > 200 || policy.link.departmentIds.length > 200) throw new AppError(ERRORS.POLICY_INVALID, '文件夹或部门最多各200个');
-    const folders = await this.files.findManyInTenant(tenantId, policy.link.folderIds);
+    const folders = await this.deps.files.findManyInTenant(tenantId, policy.link.folderIds);
     if (folders.length !== policy.link.folderIds.length || folders.some((f) => f.is_dir !== 1 || f.deleted_at != null)) throw new AppError(ERRORS.NOT_FOUND);
     const depts = await this.lookup.departments(tenantId, policy.link.departmentIds);
     if (depts.length !== policy.link.departmentIds.length) throw new AppError(ERRORS.DEPT_NOT_FOUND);
