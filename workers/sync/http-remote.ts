@@ -98,6 +98,8 @@ export function remoteErrorOf(error: unknown): unknown {
         if (error.status >= 500 || error.status === 408 || error.status === 429) return new RemoteError(MESSAGES.serverRetrying, 'transient');
         return new RemoteError(bodyMessage(error.body) || `HTTP ${error.status}`, 'refused', code || null);
       case 'badRequest':
+        // The desktop window's 手势密码 lock is up (the sync shares its session): the pass waits and is asked again, nothing fails.
+        if (code === ERRORS.GESTURE_LOCKED.code) return new RemoteError(message, 'transient', code);
         if (code === ERRORS.NAME_CONFLICT.code || code === ERRORS.CONFLICT_DECISION_REQUIRED.code || code === ERRORS.UPLOAD_NOT_FOUND.code) {
           return new RemoteError(message, 'conflict', code);
         }
