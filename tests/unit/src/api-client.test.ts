@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { HEADER_NETWORK_ENV, HEADER_PLATFORM } from '../../../common/api/client-env';
+import { ERRORS } from '../../../common/api/errors';
 import { ApiCallError } from '../../../common/api/failure';
 import { createApiClient, type ApiClientDeps, type CurrentLocation } from '../../../src/lib/api-client';
 import { Type } from 'typebox';
@@ -10,7 +11,7 @@ interface Call {
   init: RequestInit;
 }
 
-function harness(status: number, body: unknown, location: CurrentLocation = { pathname: '/main/file/personal', search: '' }) {
+function harness(status: number, body: unknown, location: CurrentLocation = { pathname: '/main/file/personal', search: '' }, onGestureLocked?: () => void) {
   const calls: Call[] = [];
   const fetchFn = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
     calls.push({ url: String(url), init: init ?? {} });
@@ -26,6 +27,7 @@ function harness(status: number, body: unknown, location: CurrentLocation = { pa
     platform: 'web',
     networkEnv: 'internal',
     location: () => location,
+    onGestureLocked,
   });
   return { client, calls, navigate, error, logoutBox };
 }
@@ -261,5 +263,24 @@ describe('api client: call(entry) with a raw body', () => {
     const { url, init } = h.calls[0]!;
     expect([init.method, url, (init.headers as Record<string, string>)['Content-Type']]).toEqual(['POST', '/api/x/sheet?name=a.csv', 'application/octet-stream']);
     expect(await (init.body as Blob).text()).toBe('x,y');
+  });
+});
+
+describe('api client: the session\'s gesture lock is up', () => {
+  const locked = { errorCode: ERRORS.GESTURE_LOCKED.code, errorMessage: ERRORS.GESTURE_LOCKED.message };
+  it('tells the app (which shows its lock screen) instead of a toast', async () => {
+    const onLocked = vi.fn();
+    const h = harness(400, locked, undefined, onLocked);
+    expect((await failure(h.client.post('/api/file/list', {}))).errorCode).toBe(ERRORS.GESTURE_LOCKED.code);
+    expect(onLocked).toHaveBeenCalledTimes(1);
+    expect(h.error).not.toHaveBeenCalled();
+  });
+  it('tells it also when the caller handles its own errors', async () => {
+    const onLocked = vi.fn();
+    const own = vi.fn();
+    const h = harness(400, locked, undefined, onLocked);
+    await failure(h.client.post('/api/file/list', {}, { onError: own }));
+    expect(onLocked).toHaveBeenCalledTimes(1);
+    expect(own).toHaveBeenCalledTimes(1);
   });
 });
