@@ -76,6 +76,12 @@ export const ERRORS = {
    * (common/transfer/chunk-policy.ts). errorMessage names the size.
    */
   CHUNK_SIZE_CHANGED: { code: 'UPL-4011', status: 400, message: '服务器的分片大小已改变，请按新的分片大小重新计算后上传' },
+  /**
+   * An upload sent with the purpose 'clientInstaller' (endpoints/uploads.ts UploadPurpose) by someone
+   * who may not set the tenant's client releases: the purpose lets an installer past the blocked-type
+   * and executable-content checks, so only those admins may send it.
+   */
+  INSTALLER_UPLOAD_FORBIDDEN: { code: 'UPL-4012', status: 400, message: '只有可设置客户端版本的管理员可以上传客户端安装包' },
 
   // Appended by the accounts work (issue 4). Login throttling and lock rules: see LoginForm in endpoints/auth.ts.
   /** Locked by an admin or after too many failed logins; an admin unlocks it. */

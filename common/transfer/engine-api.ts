@@ -88,6 +88,12 @@ export interface TransferSnapshot {
  */
 export interface EnqueueOptions {
   onConflict?: 'newVersion' | 'rename';
+  /**
+   * Why the files go up, sent with every request that opens, feeds or merges their uploads
+   * (common/api/endpoints/uploads.ts UploadPurpose): 'clientInstaller' for 系统配置 → 客户端版本, which the
+   * server lets past the tenant's blocked types only for an admin who may set client releases.
+   */
+  purpose?: 'clientInstaller';
 }
 
 export interface EngineApi<TFile = unknown> {

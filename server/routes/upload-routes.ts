@@ -23,7 +23,7 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
       UPLOADS.chunkUpload,
       async (request) => {
         // An answer given before the body's end (a refusal) leaves the rest to http/readable-refusals.ts.
-        const { uploadId, index, offset, through } = request.query;
+        const { uploadId, index, offset, through, purpose } = request.query;
         const digestHeader = request.headers[HEADER_CHUNK_SHA256.toLowerCase()];
         const digest = typeof digestHeader === 'string' ? digestHeader : undefined;
         const lengthHeader = request.headers['content-length'];
@@ -33,9 +33,9 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
         const body = raw instanceof Readable ? raw : Readable.from([]);
         const caller = callerOf(request);
         if (through !== undefined) {
-          return { data: await uploads.chunkRangeUpload(caller, uploadId, index, through, digest, declared, body, undefined, offset ?? 0) };
+          return { data: await uploads.chunkRangeUpload(caller, uploadId, index, through, digest, declared, body, undefined, offset ?? 0, purpose) };
         }
-        return { data: await uploads.chunkUpload(caller, uploadId, index, digest, declared, body, undefined, offset ?? 0) };
+        return { data: await uploads.chunkUpload(caller, uploadId, index, digest, declared, body, undefined, offset ?? 0, purpose) };
       },
       // The service stops reading at the expected length (a range upload: the range's, up to a whole
       // file); Fastify does not apply bodyLimit to a pass-through parser, this documents a chunk's bound.

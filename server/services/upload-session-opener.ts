@@ -3,6 +3,7 @@ import type { ChunkExistRequest } from '../../common/api/endpoints/uploads';
 import type { ChunkExistResponse, PartialChunk } from '../../common/transfer/protocol';
 import { chunkCount, chunkRange, SHA256_HEX } from '../../common/transfer/protocol';
 import type { UploadsTable } from '../db/schema';
+import { installerExempt } from './installer-purpose';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';
 import type { UploadRepository } from '../repositories/upload-repository';
@@ -73,9 +74,11 @@ export class UploadSessionOpener {
       return { uploadId: req.uploadId ?? '', chunkSize, chunkCount: count, existingChunks: Array.from({ length: count }, (_, i) => i), finished: { fileId: finished.id } };
     }
     const name = validName(req.name);
+    const installer = installerExempt(caller, req.purpose);
     // With the name: a new version of a file shared with the caller (permission edit) may go to its folder.
     await this.deps.fileService.requireParent(caller, req.parentId, req.category, name);
-    await this.deps.types.assertAllowedType(caller.tenantId, name);
+    // A client installer its admin uploads may be of a type the tenant blocks (installer-purpose.ts).
+    if (!installer) await this.deps.types.assertAllowedType(caller.tenantId, name);
 
     const user = await this.deps.users.findById(caller.userId);
     if (!user || user.used_size + req.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);

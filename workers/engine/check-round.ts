@@ -39,6 +39,11 @@ function versionCandidate(r: UploadRecord): VersionCandidate | null {
   return r.versionOf && r.onConflict === 'newVersion' ? { ...candidateOf(r), versionOf: r.versionOf } : null;
 }
 
+/** A blocked-type verdict of multipleFile/check does not hold an installer: the server decides at chunk/exist. */
+function passType(outcome: CheckOutcome): CheckOutcome {
+  return outcome.holdReason === 'blockedType' ? PASS : outcome;
+}
+
 export async function runCheckRound(ctx: CheckRoundContext, records: UploadRecord[]): Promise<CheckRound> {
   const outcomes = new Map<string, CheckOutcome>();
   if (records.length === 0) return { outcomes, offline: false };
@@ -57,18 +62,21 @@ export async function runCheckRound(ctx: CheckRoundContext, records: UploadRecor
     for (const r of records) {
       const extension = extensionOf(r.name);
       const blocked = types !== null && extension !== '' && types.blockedExtensions.includes(extension);
-      outcomes.set(r.id, blocked ? blockedOutcome(extension) : (batch.get(r.id) ?? newVersions.get(r.id) ?? PASS));
+      // A client installer (record.purpose): its type is the server's to judge with the caller's right, at
+      // chunk/exist and merge; the other verdicts (quota, locks, clashes) hold as for any upload.
+      if (r.purpose) outcomes.set(r.id, passType(batch.get(r.id) ?? newVersions.get(r.id) ?? PASS));
+      else outcomes.set(r.id, blocked ? blockedOutcome(extension) : (batch.get(r.id) ?? newVersions.get(r.id) ?? PASS));
     }
     return { outcomes, offline: false };
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     if (error instanceof NetworkError) {
-      for (const r of records) outcomes.set(r.id, ctx.types.localOutcome(r.name) ?? PENDING);
+      for (const r of records) outcomes.set(r.id, (r.purpose ? null : ctx.types.localOutcome(r.name)) ?? PENDING);
       return { outcomes, offline: true };
     }
     const reason = error instanceof Error ? error.message : String(error);
     console.warn(`transfer engine: pre-upload checks unavailable (${reason}); the server enforces them when the bytes come`);
-    for (const r of records) outcomes.set(r.id, ctx.types.localOutcome(r.name) ?? PASS);
+    for (const r of records) outcomes.set(r.id, (r.purpose ? null : ctx.types.localOutcome(r.name)) ?? PASS);
     return { outcomes, offline: false };
   }
 }

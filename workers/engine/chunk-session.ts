@@ -30,7 +30,12 @@ export function fileTarget(item: UploadRecord): Omit<ChunkMergeRequest, 'uploadI
 }
 
 export function mergeRequest(item: UploadRecord, uploadId: string): ChunkMergeRequest {
-  return { uploadId, ...fileTarget(item) };
+  return { uploadId, ...fileTarget(item), ...purposeOf(item) };
+}
+
+/** The item's purpose (UploadRecord.purpose) as a request field: chunk/exist, chunk uploads, merge. */
+export function purposeOf(item: UploadRecord): { purpose?: 'clientInstaller' } {
+  return item.purpose ? { purpose: item.purpose } : {};
 }
 
 
@@ -132,7 +137,7 @@ async function sendChunk(ctx: UploadRunContext, item: UploadRecord, index: numbe
   const headers: Record<string, string> = digest === null ? {} : { [HEADER_CHUNK_SHA256]: digest };
   let offset = heldBytes;
   const send = async () => {
-    const query = { uploadId: item.uploadId as string, index, ...(offset > 0 ? { offset } : {}) };
+    const query = { uploadId: item.uploadId as string, index, ...(offset > 0 ? { offset } : {}), ...purposeOf(item) };
     try {
       await ctx.api.sendBytes(UPLOADS.chunkUpload, query, file.slice(start + offset, end), headers, signal, (sent) => ctx.chunkProgress(index, sent));
     } catch (error) {

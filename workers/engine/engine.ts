@@ -182,7 +182,8 @@ export function createEngine(deps: EngineDeps): Engine {
   /** A small file never sent before goes up in a batch (common/transfer/batch-upload.ts). */
   function batchable(live: LiveItem): boolean {
     const r = live.record;
-    return batchesAvailable && live.file !== null && r.size <= BATCH_FILE_MAX_BYTES && r.uploadId === null && r.chunksDone.length === 0;
+    // A client installer goes by chunk/exist and merge, which carry its purpose (the batch path does not).
+    return batchesAvailable && live.file !== null && r.size <= BATCH_FILE_MAX_BYTES && r.uploadId === null && r.chunksDone.length === 0 && !r.purpose;
   }
 
   /** Starts waiting items while places are free (scheduler.ts). */

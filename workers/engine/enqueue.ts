@@ -37,6 +37,7 @@ export interface EnqueueContext {
 export function createEnqueuer(ctx: EnqueueContext): (records: UploadRecord[], options?: EnqueueOptions) => Promise<string[]> {
   return async (records, options) => {
     if (options?.onConflict) for (const record of records) record.onConflict = options.onConflict;
+    if (options?.purpose) for (const record of records) record.purpose = options.purpose;
     // A name the rule refuses fails here, before a byte is read: the server would refuse it at the end
     // (and its check refuses a whole batch that holds one). The web app asks before queueing; this
     // catches every other way in (an older tab, the replay).

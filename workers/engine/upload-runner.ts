@@ -29,7 +29,7 @@ import { UploadError } from './failure-policy';
 import { MESSAGES } from './messages';
 import { hashChunksInBackground, type DigestOptions } from './chunk-digests';
 import { computeProof } from './proof';
-import { adoptSession, fileTarget, finishedEarlier, mergeRequest, sendMissing } from './chunk-session';
+import { adoptSession, fileTarget, finishedEarlier, mergeRequest, purposeOf, sendMissing } from './chunk-session';
 import { DROPPED_SESSION, sourceChanged, stampOf } from './source-stamp';
 import type { UploadConfigSource } from './upload-config-cache';
 import { sendWholeFile, wantsWholeFile } from './whole-file';
@@ -117,7 +117,8 @@ async function attempt(ctx: UploadRunContext): Promise<void> {
       throw new UploadError({ action: 'fail', message: MESSAGES.fileTooLarge(formatSize(config.maxFileSize)) });
     }
     const chunkSize = chunkSizeForFile(config.chunkSize);
-    const probe = item.size >= PIPELINE_MIN_BYTES && item.chunksDone.length === 0 ? await probeFindsCandidate(ctx, item, file) : true;
+    // A client installer skips second upload (its type would be refused there; the merge still reuses stored content).
+    const probe = item.purpose ? false : item.size >= PIPELINE_MIN_BYTES && item.chunksDone.length === 0 ? await probeFindsCandidate(ctx, item, file) : true;
     if (probe === 'finished') return;
     if (!probe) {
       // Not stored yet (as far as the probe can tell): hash while uploading.
@@ -136,7 +137,7 @@ async function attempt(ctx: UploadRunContext): Promise<void> {
   const digests = item.chunkDigests as string[];
 
   item = await ctx.update({ state: 'checking' });
-  if (item.chunksDone.length === 0 && (await trySecondUpload(ctx, item, file))) return;
+  if (item.chunksDone.length === 0 && !item.purpose && (await trySecondUpload(ctx, item, file))) return;
 
   const existRequest: ChunkExistRequest = {
     fingerprint: item.fingerprint as string,
@@ -147,6 +148,7 @@ async function attempt(ctx: UploadRunContext): Promise<void> {
     parentId: item.target.parentId,
     category: item.target.category,
     clientKey: item.id,
+    ...purposeOf(item),
   };
   const session = await ctx.api.send(UPLOADS.chunkExist, existRequest, signal);
   if (await finishedEarlier(ctx, item, session)) return;
@@ -270,6 +272,7 @@ function streamingExistRequest(item: UploadRecord): ChunkExistRequest {
     category: item.target.category,
     clientKey: item.id,
     ...(item.uploadId ? { uploadId: item.uploadId } : {}),
+    ...purposeOf(item),
   };
 }
 

@@ -11,7 +11,7 @@
  */
 import { UPLOADS } from '../../common/api/endpoints/uploads';
 import { chunkCount, chunkRange, type ChunkExistResponse, type ChunkRangeUploadResponse, type ChunkUploadResponse } from '../../common/transfer/protocol';
-import type { SessionPlan } from './chunk-session';
+import { purposeOf, type SessionPlan } from './chunk-session';
 import type { UploadRunContext } from './upload-runner';
 
 /** Whether the plan is a session that holds nothing yet, of more than one chunk (one chunk: the ordinary request). */
@@ -34,7 +34,7 @@ export const WHOLE_FILE_CONFIRM_MS = 2_000;
 export async function sendWholeFile(ctx: UploadRunContext, plan: SessionPlan, confirmed: (signal: AbortSignal) => Promise<ChunkExistResponse>): Promise<boolean> {
   const { item } = plan;
   const last = chunkCount(item.size, item.chunkSize) - 1;
-  const query = { uploadId: item.uploadId as string, index: 0, through: last };
+  const query = { uploadId: item.uploadId as string, index: 0, through: last, ...purposeOf(item) };
   const progress = chunkProgressOf(ctx, item.size, item.chunkSize, last);
   const polling = new AbortController();
   const stopPolling = () => polling.abort();

@@ -81,6 +81,11 @@ export interface UploadRecord {
   checksPending?: boolean;
   /** 上传新版本: the id of the file this upload becomes the next version of. Not indexed. */
   versionOf?: string;
+  /**
+   * EnqueueOptions.purpose, kept with the item so a retry or a reload sends it again (chunk/exist, chunk
+   * uploads, merge). Not indexed: absent = an ordinary upload.
+   */
+  purpose?: 'clientInstaller';
 }
 
 /** Fields a caller may change; `id`, `direction` and `createdAt` never change. */

@@ -12,6 +12,17 @@ import type { BatchUploadResponse } from '../../transfer/batch-upload';
  * common/transfer/protocol.ts; spec §7 names chunk/exist, the rest is ours).
  */
 
+/**
+ * Why the file is uploaded, where that changes what the server lets through. Absent: an ordinary
+ * upload. 'clientInstaller': an installer for 系统配置 → 客户端版本 (docs/desktop.md) — an admin who may
+ * set client releases (the right of clientVersion/save) may upload it although the tenant blocks its type
+ * or its bytes are a program; anyone else is refused with INSTALLER_UPLOAD_FORBIDDEN. Every other rule
+ * (quota, names, folder, sensitive words, locks) is unchanged. Sent with chunk/exist, each chunk upload
+ * (the first chunk's bytes are judged) and merge; an optional field, so the spec §7 encodings hold.
+ */
+export const UploadPurpose = Type.Literal('clientInstaller');
+export type UploadPurposeCode = Static<typeof UploadPurpose>;
+
 /** Hex chunk digests (chunk-digest.ts), in order. The upper bound keeps the JSON small; the service checks the exact count. */
 const ChunkDigests = Type.Array(Sha256Hex, { minItems: 1, maxItems: 100_000 });
 
@@ -33,6 +44,7 @@ export const ChunkExistBody = Type.Object({
   category: Category,
   /** The client's id for the item (protocol.ts, "Finished uploads"). */
   clientKey: Type.Optional(ClientKey),
+  purpose: Type.Optional(UploadPurpose),
 });
 export type ChunkExistRequest = Static<typeof ChunkExistBody>;
 
@@ -59,6 +71,7 @@ export const ChunkMergeBody = Type.Object({
   chunkDigests: Type.Optional(ChunkDigests),
   /** The client's id for the item (see "Finished uploads"). */
   clientKey: Type.Optional(ClientKey),
+  purpose: Type.Optional(UploadPurpose),
 });
 export type ChunkMergeRequest = Static<typeof ChunkMergeBody>;
 
@@ -70,6 +83,8 @@ export const ChunkUploadQuerySchema = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
   /** A range upload: the body carries chunks `index`..`through` (see "Range uploads"). */
   through: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** As in chunk/exist: the first chunk's bytes are judged with it. */
+  purpose: Type.Optional(UploadPurpose),
 });
 export type ChunkUploadQuery = Static<typeof ChunkUploadQuerySchema>;
 

@@ -86,7 +86,7 @@ function ReleaseEditor({ clientType, release }: { clientType: 3 | 4; release: Cl
     setUpload({ name: file.name, size: file.size, state: 'waiting', percent: 0, error: null });
     try {
       // Into 个人文件's top folder; a file of the same name there stays, this one gets a free name.
-      const [id] = await enqueueUploads([file], { parentId: null, category: 1 }, { onConflict: 'rename' });
+      const [id] = await enqueueUploads([file], { parentId: null, category: 1 }, { onConflict: 'rename', purpose: 'clientInstaller' });
       const fileId = await watchUpload(id!, { signal: controller.signal, onChange: (item) => setUpload(installerProgress(item)) });
       setInstaller({ id: fileId, name: file.name, size: file.size });
       setUpload(null);

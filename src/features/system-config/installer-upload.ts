@@ -22,10 +22,9 @@ export function installerProgress(item: TransferItemView): InstallerUpload {
     case 'held':
       return { ...base, state: 'held' };
     case 'failed': {
-      // A type the tenant blocks or a name the server refuses: retrying cannot help.
-      // Executables (.exe, .msi, an AppImage's ELF) are refused by name and by content while the tenant
-      // blocks program types, as it does by default (docs/desktop.md, "Known limit").
-      const hint = item.holdReason === 'blockedType' ? '。本单位禁止上传可执行程序时，.exe、.msi、.AppImage 安装包无法上传，请换用 .dmg、.pkg、.deb、.rpm 或压缩包' : item.holdReason === 'badName' ? '' : '（可在传输列表中重试）';
+      // A name the server refuses, or a type it refused (the installer purpose lets .exe, .msi and AppImage
+      // installers through for admins who may set releases, docs/desktop.md): retrying cannot help.
+      const hint = item.holdReason === 'blockedType' || item.holdReason === 'badName' ? '' : '（可在传输列表中重试）';
       return { ...base, state: 'failed', error: `${item.lastError ?? '上传失败'}${hint}` };
     }
     default:
