@@ -7,7 +7,7 @@ import { StreamingContentDigests } from '../../common/transfer/chunk-digest';
 import { fingerprintHex } from '../support/chunk-digest';
 import { rowsOf } from './action-log-kit';
 import { expectError, text } from './file-kit';
-import { addTenantWithUser, ADMIN, Client, liftPasswordGate, loggedInClient, MEMBER, startServer, withDb, type TestServer } from './helpers';
+import { addTenantWithUser, ADMIN, Client, liftPasswordGate, loggedInClient, MEMBER, describeFile, putChunk, randomContent, startServer, uploadFile, withDb, type TestServer } from './helpers';
 import { fetchBytes } from './sharing-kit';
 
 /**
@@ -89,3 +89,56 @@ describe('client releases per client type', () => {
     expect((await versionOf(admin, 4)).versionName).toBe('2.0.5');
   });
 });
+
+/** A Windows program as its first bytes say (MZ header pointing at a PE signature), then filler. */
+function peInstaller(size = 6000): Buffer {
+  const head = Buffer.alloc(0x100);
+  head.write('MZ', 0, 'latin1');
+  head.writeUInt32LE(0x80, 0x3c);
+  head.write('PE\0\0', 0x80, 'latin1');
+  return Buffer.concat([head, randomContent(size - head.length)]);
+}
+
+describe('installer uploads (purpose clientInstaller)', () => {
+  it('an admin uploads a Windows .exe as an installer; the release serves it byte for byte; the log row says so', async () => {
+    const exe = peInstaller();
+    const rows = await rowsOf(server, async () => {
+      const res = await uploadFile(admin, exe, 'DriveSetup-3.0.0.exe', { purpose: 'clientInstaller' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect((await save(admin, { clientType: 4, versionName: '3.0.0', versionDesc: '', isForce: false, fileId: res.body.data.id })).status).toBe(200);
+    });
+    const upload = rows.find((r) => r.action === 'file.upload')!;
+    expect([upload.outcome, upload.parsedDetail?.purpose, upload.parsedDetail?.typeChecks]).toEqual(['ok', 'clientInstaller', 'skipped']);
+    const answer = await versionOf(new Client(server.baseUrl), 4);
+    expect(answer.installer).toMatchObject({ name: 'DriveSetup-3.0.0.exe', size: exe.length });
+    expect(Buffer.compare((await fetchBytes(new Client(server.baseUrl), answer.installer!.url)).body, exe)).toBe(0);
+  });
+
+  it('without the purpose the same .exe is refused as before: by name, and by content under another name', async () => {
+    await expect(uploadFile(admin, peInstaller(), 'DriveSetup.exe')).resolves.toSatisfy((res: { status: number; body: { errorCode?: string } }) => res.body.errorCode === ERRORS.FILE_TYPE_BLOCKED.code);
+    await expect(uploadFile(admin, peInstaller(), 'DriveSetup.bin')).rejects.toThrow(ERRORS.FILE_CONTENT_BLOCKED.code);
+  });
+
+  it('a member sending the purpose is refused with its code at chunk/exist, at a chunk and at merge', async () => {
+    await liftPasswordGate(server, MEMBER.username);
+    const member = await loggedInClient(server, MEMBER);
+    const exe = peInstaller();
+    expectError(await uploadFile(member, exe, 'mine.exe', { purpose: 'clientInstaller' }), ERRORS.INSTALLER_UPLOAD_FORBIDDEN.code);
+    // A session opened as an ordinary upload (a harmless name) cannot be finished with the purpose either.
+    const open = await uploadOpen(member, exe, 'notes.bin');
+    expectError(await putChunk(member, open.uploadId, 0, exe.subarray(0, open.chunkSize), undefined, '&purpose=clientInstaller'), ERRORS.INSTALLER_UPLOAD_FORBIDDEN.code);
+    expectError(
+      await member.post(API.chunkMerge, { uploadId: open.uploadId, name: 'mine.exe', parentId: null, category: 1, purpose: 'clientInstaller' }),
+      ERRORS.INSTALLER_UPLOAD_FORBIDDEN.code,
+    );
+  });
+});
+
+/** chunk/exist alone for `content` (one chunk's worth of digests), as an ordinary upload. */
+async function uploadOpen(client: Client, content: Buffer, name: string): Promise<{ uploadId: string; chunkSize: number }> {
+  const config = (await client.get<{ data: { chunkSize: number } }>(API.uploadConfig)).body.data;
+  const { chunkDigests, fingerprint } = describeFile(content, config.chunkSize);
+  const res = await client.post<{ data: { uploadId: string } }>(API.chunkExist, { fingerprint, size: content.length, chunkSize: config.chunkSize, chunkDigests, name, parentId: null, category: 1 });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { uploadId: res.body.data.uploadId, chunkSize: config.chunkSize };
+}

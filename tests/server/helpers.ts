@@ -231,8 +231,10 @@ export async function putChunk(
   index: number,
   bytes: Uint8Array,
   digest = chunkDigestHex(bytes),
+  /** Appended to the query, e.g. '&purpose=clientInstaller'. */
+  extraQuery = '',
 ): Promise<Answer> {
-  const res = await client.raw(`${API.chunkUpload}?uploadId=${encodeURIComponent(uploadId)}&index=${index}`, {
+  const res = await client.raw(`${API.chunkUpload}?uploadId=${encodeURIComponent(uploadId)}&index=${index}${extraQuery}`, {
     method: 'POST',
     headers: { 'content-type': 'application/octet-stream', 'x-chunk-sha256': digest },
     body: new Uint8Array(bytes), // a copy typed for fetch (Buffer views may be SharedArrayBuffer-backed)
@@ -300,22 +302,23 @@ export async function uploadFile(
   client: Client,
   content: Buffer,
   name: string,
-  opts: { parentId?: string | null; onConflict?: string; chunkSize?: number } = {},
+  opts: { parentId?: string | null; onConflict?: string; chunkSize?: number; purpose?: string } = {},
 ): Promise<Answer<{ data: FileEntry; errorCode?: string }>> {
   const chunkSize = opts.chunkSize ?? TEST_CHUNK_SIZE;
   const { chunkDigests, fingerprint } = describeFile(content, chunkSize);
   const open = await client.post<{ data: { uploadId: string; chunkCount: number; existingChunks: number[] }; errorCode?: string }>(
     API.chunkExist,
-    { fingerprint, size: content.length, chunkSize, chunkDigests, name, parentId: opts.parentId ?? null, category: 1 },
+    { fingerprint, size: content.length, chunkSize, chunkDigests, name, parentId: opts.parentId ?? null, category: 1, ...(opts.purpose ? { purpose: opts.purpose } : {}) },
   );
   if (open.status !== 200) return open as never;
   const { uploadId, chunkCount: count, existingChunks } = open.body.data;
   for (let i = 0; i < count; i++) {
     if (existingChunks.includes(i)) continue;
-    const res = await putChunk(client, uploadId, i, content.subarray(i * chunkSize, (i + 1) * chunkSize));
+    const bytes = content.subarray(i * chunkSize, (i + 1) * chunkSize);
+    const res = await putChunk(client, uploadId, i, bytes, chunkDigestHex(bytes), opts.purpose ? `&purpose=${opts.purpose}` : '');
     if (res.status !== 200) throw new Error(`chunk ${i}: ${JSON.stringify(res.body)}`);
   }
-  return client.post(API.chunkMerge, { uploadId, name, parentId: opts.parentId ?? null, category: 1, onConflict: opts.onConflict });
+  return client.post(API.chunkMerge, { uploadId, name, parentId: opts.parentId ?? null, category: 1, onConflict: opts.onConflict, ...(opts.purpose ? { purpose: opts.purpose } : {}) });
 }
 
 /** The id of an account (test setup reads it from the database; no user-list API exists yet). */
