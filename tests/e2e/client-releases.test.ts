@@ -1,7 +1,9 @@
 /**
  * 客户端版本 in a real browser against `npm start` (issue 38): the admin sets the public build's
- * release (type 4) in 系统配置 with an installer uploaded through the transfer engine; the version
- * check answers it for type 4 and not for type 3; the action log shows the change in words; 获取桌面客户端
+ * release (type 4) in 系统配置 with a Windows installer (.exe with PE content: a type the tenant blocks by
+ * default, let through by the upload's installer purpose) uploaded through the transfer engine; the version
+ * check answers it for type 4 and not for type 3; the action log shows the change in words (and the
+ * upload's row, that it was an installer let past the type checks); 获取桌面客户端
  * offers that installer to this (internal) build only once type 3 has one too.
  */
 import { writeFileSync } from 'node:fs';
@@ -11,6 +13,15 @@ import { API } from '../../common/api/paths';
 import type { ClientVersion } from '../../common/api/types';
 import { baseUrl, closeBrowserSession, loginAsAdmin, openBrowserSession, type BrowserSession } from './browser';
 import { shot } from './shots';
+
+/** A Windows program by its first bytes (MZ, PE signature at e_lfanew), as the server recognises one. */
+function peInstaller(size: number): Buffer {
+  const bytes = Buffer.alloc(size, 7);
+  bytes.write('MZ', 0, 'latin1');
+  bytes.writeUInt32LE(0x80, 0x3c);
+  bytes.write('PE\0\0', 0x80, 'latin1');
+  return bytes;
+}
 
 const versionOf = async (clientType: 3 | 4): Promise<ClientVersion> => ((await (await fetch(`${baseUrl()}${API.clientVersion}?clientType=${clientType}`)).json()) as { data: ClientVersion }).data;
 
@@ -38,10 +49,15 @@ describe('客户端版本', () => {
     await page.getByTestId('release-4-desc').click();
     await card.getByText('版本号由数字和点组成，如 2.1.0').waitFor();
 
-    const installer = path.join(s.workDir, 'drive-setup-2.5.0.deb');
-    writeFileSync(installer, Buffer.alloc(256 * 1024, 7));
+    const installer = path.join(s.workDir, 'DriveSetup-2.5.0.exe');
+    const exe = peInstaller(256 * 1024);
+    writeFileSync(installer, exe);
     await page.getByTestId('release-4-installer-file').setInputFiles(installer);
-    await card.getByTestId('release-4-installer').getByText('drive-setup-2.5.0.deb（256.00 KB）').waitFor({ timeout: 20_000 });
+    // Done (the file's name and size) or failed (before the installer purpose: a blocked type).
+    const uploaded = card.getByTestId('release-4-installer').getByText('DriveSetup-2.5.0.exe（256.00 KB）');
+    await uploaded.or(card.locator('[data-testid="release-4-upload"][data-state="failed"]')).first().waitFor({ timeout: 20_000 });
+    await shot(page, 'releases', 'exe-installer');
+    await uploaded.waitFor({ timeout: 5_000 });
     await page.getByTestId('release-4-version').fill('2.5.0');
     await page.getByTestId('release-4-desc').fill('修复同步冲突；支持断点续传');
     await page.getByTestId('release-4-force').click();
@@ -53,19 +69,25 @@ describe('客户端版本', () => {
     await shot(page, 'releases', 'saved');
 
     const v4 = await versionOf(4);
-    expect(v4).toMatchObject({ versionName: '2.5.0', versionDesc: '修复同步冲突；支持断点续传', isForce: true, installer: { name: 'drive-setup-2.5.0.deb', size: 256 * 1024 } });
+    expect(v4).toMatchObject({ versionName: '2.5.0', versionDesc: '修复同步冲突；支持断点续传', isForce: true, installer: { name: 'DriveSetup-2.5.0.exe', size: 256 * 1024 } });
     const bytes = Buffer.from(await (await fetch(new URL(v4.installer!.url, baseUrl()))).arrayBuffer());
-    expect(bytes.equals(Buffer.alloc(256 * 1024, 7))).toBe(true);
+    expect(bytes.equals(exe)).toBe(true);
     expect(await versionOf(3)).toEqual(type3Before);
 
     await page.goto(`${baseUrl()}/main/system/actionLog`);
     const row = page.getByTestId('action-log-row').filter({ hasText: '修改客户端版本' }).first();
-    await row.getByText('外网客户端、drive-setup-2.5.0.deb').waitFor({ timeout: 15_000 });
+    await row.getByText('外网客户端、DriveSetup-2.5.0.exe').waitFor({ timeout: 15_000 });
     await row.click();
     const detail = page.getByTestId('action-log-detail-rows');
     await detail.locator('[data-key="clientType"]').getByText('外网客户端（4）').waitFor();
     expect(await detail.locator('[data-key="to"] dd').textContent()).toContain('版本名称：2.5.0；版本说明：修复同步冲突；支持断点续传；强制更新：是');
     await shot(page, 'releases', 'action-log');
+    // The upload's own row says it was an installer, let past the type checks.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('action-log-row').filter({ hasText: '上传文件' }).filter({ hasText: 'DriveSetup-2.5.0.exe' }).first().click();
+    await detail.locator('[data-key="purpose"]').getByText('客户端安装包（系统配置 → 客户端版本）').waitFor();
+    await detail.locator('[data-key="typeChecks"]').getByText('已豁免（可设置客户端版本的管理员上传安装包）').waitFor();
+    await shot(page, 'releases', 'upload-log-row');
   });
 
   it('获取桌面客户端 offers this (internal) build the installer of type 3 once the admin sets one, not type 4\'s', async () => {

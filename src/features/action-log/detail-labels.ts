@@ -50,6 +50,8 @@ export const DETAIL_LABELS: Record<string, string> = {
   // files and transfers
   method: '上传方式',
   onConflict: '同名时',
+  purpose: '用途',
+  typeChecks: '类型与内容检查',
   decision: '处理方式',
   reason: '原因',
   size: '大小',
@@ -138,6 +140,8 @@ const HOME_PAGE_NAMES: Record<string, string> = Object.fromEntries(HOME_PAGES.ma
 const VALUE_LABELS: Record<string, Record<string, string>> = {
   method: { instant: '秒传', chunks: '分片上传' },
   onConflict: { fail: '不覆盖（报错）', newVersion: '作为新版本', rename: '自动重命名' },
+  purpose: { clientInstaller: '客户端安装包（系统配置 → 客户端版本）' },
+  typeChecks: { skipped: '已豁免（可设置客户端版本的管理员上传安装包）' },
   decision: { newVersion: '作为新版本上传', rename: '重命名后上传', dismiss: '放弃', keep: '保留', giveUp: '放弃上传', upload: '上传' },
   kind: { share: '内部分享', link: '外链分享' },
   applyKind: { share: '内部分享', link: '外链分享' },
