@@ -22,3 +22,25 @@ export function installerExempt(caller: Caller, purpose: UploadPurposeCode | und
   if (!maySetClientReleases(caller)) throw new AppError(ERRORS.INSTALLER_UPLOAD_FORBIDDEN);
   return true;
 }
+
+/**
+ * Chunk requests of a client installer its caller may send: a copy of the caller made for that one
+ * request, so the first chunk's content check (UploadService.refuseExecutableHead, called back by the
+ * chunk receiver with the caller it was given) knows it without widening the receiver's signatures.
+ * A copy per request: no other request of the same session is exempted by it.
+ */
+export class InstallerRequests {
+  private readonly requests = new WeakSet<Caller>();
+
+  /** The caller to receive this chunk request with; refuses (installerExempt) a purpose sent without the right. */
+  callerFor(caller: Caller, purpose: UploadPurposeCode | undefined): Caller {
+    if (!installerExempt(caller, purpose)) return caller;
+    const request = { ...caller };
+    this.requests.add(request);
+    return request;
+  }
+
+  has(caller: Caller): boolean {
+    return this.requests.has(caller);
+  }
+}

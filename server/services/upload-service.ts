@@ -28,7 +28,7 @@ import { LOCK_KEYS, type Locks } from './locks';
 import { ChunkReceiver, STREAMING_FINGERPRINT } from './chunk-receiver';
 import { checkedDigests, UploadSessionOpener } from './upload-session-opener';
 import { rollBackMergeDirectory } from './recovery';
-import { installerExempt } from './installer-purpose';
+import { installerExempt, InstallerRequests } from './installer-purpose';
 import type { UploadPurposeCode } from '../../common/api/endpoints/uploads';
 
 /** Named points where a test run (DRIVE_TEST_HOOKS=1 + DRIVE_TEST_CRASH_POINT) kills the process. */
@@ -141,19 +141,11 @@ export class UploadService {
     return this.receiver.chunkRangeUpload(this.chunkCaller(caller, purpose), uploadId, index, through, headerDigest, declaredLength, body, now, offset);
   }
 
-  /**
-   * Chunk requests of a client installer its caller may send (installer-purpose.ts): a copy of the caller
-   * made for that one request, so the first chunk's content check (refuseExecutableHead, called back by
-   * the receiver with the caller it was given) knows it without widening the receiver's signatures.
-   * A caller without the right is refused here, before any byte is read.
-   */
-  private readonly installerRequests = new WeakSet<Caller>();
+  /** Chunk requests of client installers (installer-purpose.ts): their first chunk's content is not judged. */
+  private readonly installerRequests = new InstallerRequests();
 
   private chunkCaller(caller: Caller, purpose: UploadPurposeCode | undefined): Caller {
-    if (!installerExempt(caller, purpose)) return caller;
-    const request = { ...caller };
-    this.installerRequests.add(request);
-    return request;
+    return this.installerRequests.callerFor(caller, purpose);
   }
 
   private crashPoint(point: CrashPoint): void {
