@@ -10,6 +10,7 @@ import type { DepartmentRepository, DepartmentRow, TreeTx } from '../repositorie
 import type { UserRepository } from '../repositories/user-repository';
 import type { Caller } from './caller';
 import { actionLog, target } from './action-log/recorder';
+import { PerTenantCache } from './per-tenant-cache';
 
 /** Deepest a department may sit (top level = 1). */
 export const DEPARTMENT_MAX_DEPTH = 20;
@@ -44,15 +45,23 @@ export interface DepartmentChange {
  * every structural rule is checked inside the change's transaction (DepartmentRepository.inTree).
  */
 export class DepartmentService {
-  private readonly cache = new Map<string, { at: number; nodes: DepartmentNode[] }>();
-  private version = 0;
+  private readonly trees: PerTenantCache<DepartmentNode[]>;
 
   constructor(
     private readonly departments: DepartmentRepository,
     private readonly users: UserRepository,
     /** Tells the other server processes (compose/organisation.ts: the event bus); they call `forget`. Never throws. */
-    private readonly announce: (tenantId: string) => Promise<void> = async () => undefined,
-  ) {}
+    announce: (tenantId: string) => Promise<void> = async () => undefined,
+  ) {
+    this.trees = new PerTenantCache(
+      async (tenantId) => {
+        await this.departments.ensureUnassigned(tenantId);
+        return (await this.departments.tree(tenantId)).map(departmentNode);
+      },
+      announce,
+      TREE_CACHE_MS,
+    );
+  }
 
   /**
    * The tenant's tree, from a per-tenant cache: every organisation write drops it, in this process at
@@ -61,29 +70,18 @@ export class DepartmentService {
    * head counts cost ~25 ms to build on a busy 2-core machine; every page of the address list, the
    * picker and 用户管理 asks for it.
    */
-  async tree(tenantId: string, now = Date.now()): Promise<DepartmentNode[]> {
-    const cached = this.cache.get(tenantId);
-    if (cached && now - cached.at < TREE_CACHE_MS) return cached.nodes;
-    const version = this.version;
-    await this.departments.ensureUnassigned(tenantId);
-    const nodes = (await this.departments.tree(tenantId)).map(departmentNode);
-    // A write that happened while this was read makes the answer unfit to keep.
-    if (version === this.version) this.cache.set(tenantId, { at: now, nodes });
-    return nodes;
+  tree(tenantId: string, now = Date.now()): Promise<DepartmentNode[]> {
+    return this.trees.get(tenantId, now);
   }
 
   /** The organisation of a tenant changed (departments, or who is in which): the next tree is read anew, in every process. */
-  async changed(tenantId: string): Promise<void> {
-    this.forget(tenantId);
-    // Awaited: once the change's answer is out, every process has been told (its next read is fresh).
-    await this.announce(tenantId);
+  changed(tenantId: string): Promise<void> {
+    return this.trees.changed(tenantId);
   }
 
   /** Drops the cached tree of a tenant (undefined: of every tenant) without telling anyone. */
   forget(tenantId?: string): void {
-    this.version++;
-    if (tenantId === undefined) this.cache.clear();
-    else this.cache.delete(tenantId);
+    this.trees.forget(tenantId);
   }
 
   private async node(tenantId: string, id: string): Promise<DepartmentNode> {
