@@ -152,7 +152,7 @@ export const API = {
   /** Ours: the login background, the URL SystemConfig.loginBackground gives (endpoints/config.ts). */
   loginBackground: '/api/v2/defaultConfig/loginBackground',
   switchGesture: '/api/v2/sysSetting/gesture/switch',
-  /** Ours, beside the gesture switch: minutes idle or hidden before the lock is asked (form `idleTime=`). */
+  /** Ours, beside the gesture switch: minutes idle or hidden before the lock is asked (JSON `{ idleTime }`). */
   gestureIdleTime: '/api/v2/sysSetting/gesture/idleTime',
   switchKeyCreate: '/api/v2/sysSetting/keyCreate/switch',
   switchPublicDownload: '/api/v2/sysSetting/publicDownLoad/switch',

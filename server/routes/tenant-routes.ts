@@ -35,7 +35,7 @@ export function registerTenantRoutes(app: FastifyInstance, tenants: TenantServic
     route(app, entry, async (request) => ({ data: await tenants.setSwitch(callerOf(request), key, request.body.value, request.body.tenantId) }));
   }
   route(app, TENANT.modifyGestureIdle, async (request) => ({
-    data: await tenants.setSwitch(callerOf(request), 'gestureIdle', request.body.idleTime, request.body.tenantId),
+    data: await tenants.setSwitch(callerOf(request), 'gestureIdle', String(request.body.idleTime), request.body.tenantId),
   }));
   route(app, TENANT.modifySyncTime, async (request) => ({
     data: await tenants.setSwitch(callerOf(request), 'syncTime', request.body.syncTime, request.body.tenantId),

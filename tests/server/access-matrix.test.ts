@@ -732,8 +732,8 @@ const MATRIX: Record<string, Row> = {
     foreign: (ids) => ({ method: 'GET', path: `${API.tenantResetBackground}?tenantId=${ids.tenantId}`, headers: platform }),
   },
   ...Object.fromEntries(
-    [API.switchGesture, API.gestureIdleTime, API.switchKeyCreate, API.switchPublicDownload, API.switchExchange, API.modifySyncTime].map((path): [string, Row] => {
-      const field = path === API.modifySyncTime ? 'syncTime=30' : path === API.gestureIdleTime ? 'idleTime=5' : 'value=1';
+    [API.switchGesture, API.switchKeyCreate, API.switchPublicDownload, API.switchExchange, API.modifySyncTime].map((path): [string, Row] => {
+      const field = path === API.modifySyncTime ? 'syncTime=30' : 'value=1';
       return [
         `POST ${path}`,
         {
@@ -744,6 +744,11 @@ const MATRIX: Record<string, Row> = {
       ];
     }),
   ),
+  'POST /api/v2/sysSetting/gesture/idleTime': {
+    access: 'admin',
+    call: { method: 'POST', path: API.gestureIdleTime, body: { idleTime: 5, tenantId: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.gestureIdleTime, body: { idleTime: 5, tenantId: ids.tenantId } }),
+  },
   // Dictionaries and static data: the caller's tenant, no id to name.
   'POST /api/dict/list': { access: 'user', call: { method: 'POST', path: API.dictList, body: {} }, foreign: 'none' },
   'GET /api/dict/queryByGroup': { access: 'user', call: { method: 'GET', path: `${API.dictQueryByGroup}?group=quota` }, foreign: 'none' },

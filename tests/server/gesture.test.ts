@@ -126,13 +126,13 @@ describe('gesture lock', () => {
 
   it('the idle time is a tenant setting beside the switch: admins only, 1–1440 minutes, on the action log', async () => {
     const member = await loggedInClient(server, MEMBER);
-    const row = await oneRowOf(server, () => formPost(admin, API.gestureIdleTime, 'idleTime=2'));
+    const row = await oneRowOf(server, () => admin.post(API.gestureIdleTime, { idleTime: 2 }));
     expect(row).toMatchObject({ action: 'tenant.settingChange', outcome: 'ok' });
     expect(row.parsedDetail).toMatchObject({ from: 5, to: 2 });
     expect(row.parsedTargets).toEqual([{ type: 'setting', id: 'gestureIdle', name: '手势密码锁定时间' }]);
     expect(await statusOf(member)).toMatchObject({ idleMinutes: 2 });
-    for (const bad of ['0', '1441', 'x']) expect((await formPost(admin, API.gestureIdleTime, `idleTime=${bad}`)).body.errorCode).toBe(ERRORS.VALIDATION.code);
-    expect((await formPost(member, API.gestureIdleTime, 'idleTime=9')).body.errorCode).toBe(ERRORS.FORBIDDEN.code);
+    for (const bad of [0, 1441, 2.5, 'x']) expect((await admin.post<{ errorCode?: string }>(API.gestureIdleTime, { idleTime: bad })).body.errorCode).toBe(ERRORS.VALIDATION.code);
+    expect((await member.post<{ errorCode?: string }>(API.gestureIdleTime, { idleTime: 9 })).body.errorCode).toBe(ERRORS.FORBIDDEN.code);
     const otherTenant = await loggedInClient(server, { username: 'gesture-other', password: 'Other@2024x' });
     expect(await statusOf(otherTenant)).toEqual({ enabled: false, set: false, required: false, idleMinutes: 5, locked: false });
   });

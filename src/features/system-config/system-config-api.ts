@@ -21,7 +21,7 @@ const SWITCHES = {
 /** The admin switches are form-encoded POSTs (spec §7; the entries say so). */
 export function setSwitch(key: keyof TenantSwitches, value: boolean | number): Promise<TenantSwitches> {
   if (key === 'syncTime') return api.call(TENANT.modifySyncTime, { syncTime: String(value) });
-  if (key === 'gestureIdle') return api.call(TENANT.modifyGestureIdle, { idleTime: String(value) });
+  if (key === 'gestureIdle') return api.call(TENANT.modifyGestureIdle, { idleTime: Number(value) });
   return api.call(SWITCHES[key], { value: value ? '1' : '0' });
 }
 
