@@ -140,9 +140,12 @@ export async function recoverStore(
   const withRows = await recovery.blobIdsByKeys(chunkedKeys);
   for (const key of chunkedKeys) {
     if (!withRows.has(key)) {
+      // A folder the listing names may hold nothing: radosgw's delimited listing can still give the
+      // prefix of objects just deleted (the plain listing no longer does). Only what is there is counted.
+      const held = await blobs.hasChunked(key);
       await blobs.remove(key);
       stored.delete(key);
-      report.orphanBlobDirs++;
+      if (held) report.orphanBlobDirs++;
     }
   }
   for (const intent of await recovery.blobIntents()) {
