@@ -36,7 +36,7 @@ import { createFolders, folderOf, folderPaths, normalizePath } from './folders';
 import { newItemId } from './ids';
 import { MESSAGES } from './messages';
 import { NOTIFY_INTERVAL_MS, ThrottledNotifier } from './notifier';
-import { browserOnlineSignal, type OnlineSignal } from './online';
+import { browserOnlineSignal, ONLINE_POLL_MS, type OnlineSignal } from './online';
 import { toQueueExport } from './queue-export';
 import { fingerprintMatches } from './reattach';
 import { createBatchDriver } from './batch-driver';
@@ -188,8 +188,9 @@ export function createEngine(deps: EngineDeps): Engine {
 
   /** Starts waiting items while places are free (scheduler.ts). */
   function pump(): void {
-    // Offline, nothing starts: items stay 'waiting' and the 'online' event pumps again.
-    if (disposed || starting === null || !online.isOnline()) return;
+    if (disposed || starting === null) return;
+    // Offline, nothing starts: items stay 'waiting' until the network is back.
+    if (!online.isOnline()) return wakeWhenOnline();
     const unchecked = [...items.values()].filter((l) => l.record.state === 'waiting' && l.record.checksPending);
     if (unchecked.length > 0) void checkBeforeSending(unchecked);
     const checked = [...items.values()].filter((l) => !l.record.checksPending);
@@ -197,6 +198,21 @@ export function createEngine(deps: EngineDeps): Engine {
       if (start.kind === 'single') void drive(start.live);
       else void driveBatch(start.lives);
     }
+  }
+
+  let wakeTimer: ReturnType<typeof setTimeout> | null = null;
+  /**
+   * A pump that found the network down looks again in ONLINE_POLL_MS while anything waits. Not left to
+   * the online signal's change alone: a worker may get no 'offline'/'online' events (Chromium's network
+   * emulation), and an offline spell shorter than the signal's own poll is no change to it — an item
+   * queued offline then never started (e2e upload-checks, once in a fresh clone).
+   */
+  function wakeWhenOnline(): void {
+    if (wakeTimer !== null || disposed || ![...items.values()].some((l) => l.record.state === 'waiting')) return;
+    wakeTimer = setTimeout(() => {
+      wakeTimer = null;
+      pump();
+    }, ONLINE_POLL_MS);
   }
 
   /** A round of pre-send checks is being asked (one at a time; items queued meanwhile wait for the next). */
@@ -486,6 +502,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
     async dispose() {
       disposed = true;
+      if (wakeTimer !== null) clearTimeout(wakeTimer);
       lifetime.abort(new DOMException(ABORTED_BY_COMMAND, 'AbortError'));
       stopListeningOnline();
       for (const live of items.values()) stopAttempt(live);

@@ -123,6 +123,21 @@ describe('offline', () => {
   });
 });
 
+describe('an offline spell the online signal never reports', () => {
+  it('starts an item queued while offline once the network is back, with no online event (a worker under Chromium emulation)', async () => {
+    const server = new FakeUploadServer();
+    let up = false;
+    // Reads true or false, never tells: what a worker sees when no 'online' event arrives.
+    const silent = { isOnline: () => up, subscribe: () => () => undefined };
+    const { engine } = setupEngine(server, { onlineSignal: silent, chunkConcurrency: 1 });
+    const [id] = await engine.enqueueUploads([testFile().file], target);
+    await tick(50);
+    expect((await engine.getSnapshot()).items.find((i) => i.id === id)!.state).toBe('waiting');
+    up = true;
+    await waitForItem(engine, id!, (i) => i.state === 'done');
+  });
+});
+
 describe('commands for all', () => {
   it('pauseAll aborts every request in flight; resumeAll continues; cancelAll aborts and cancels', async () => {
     const server = new FakeUploadServer();
