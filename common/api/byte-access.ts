@@ -43,6 +43,7 @@
  * the exchange area's crossing rule still applies (sharing.ts).
  */
 import { fileKindOf } from '../files/kind';
+import { documentKindOf } from '../files/documents';
 import { previewTypeOf } from '../files/preview';
 import type { SharePermission } from './sharing';
 
@@ -95,15 +96,20 @@ export function viewsOnly(grant: ByteGrant): boolean {
  *   viewer does not run in a sandboxed document; a PDF's scripts run in the viewer, never on our origin);
  * - watermarked-picture: a WebP of the picture with the viewer and time burnt in (a picture that
  *   cannot be decoded has no rendition);
+ * - document-pdf: an Office document's PDF rendition, made by LibreOffice in the background (issue 41,
+ *   docs/documents.md): the same PDF to every grant, the original never. While it is being made the
+ *   preview answers PREVIEW_PENDING (正在生成预览, ask again); when it cannot be made (the conversion
+ *   failed, LibreOffice is not installed) PREVIEW_UNSUPPORTED;
  * - null: no rendition, PREVIEW_UNSUPPORTED.
  */
-export type Rendition = { as: 'original'; contentType: string; sandbox: boolean } | { as: 'watermarked-picture' };
+export type Rendition = { as: 'original'; contentType: string; sandbox: boolean } | { as: 'watermarked-picture' } | { as: 'document-pdf' };
 
 export function renditionOf(name: string, grant: ByteGrant): Rendition | null {
   // Any raster picture the server decodes (never SVG: it is not decoded at all).
   if (viewsOnly(grant) && fileKindOf(name, false) === 'picture' && !/\.svgz?$/i.test(name)) return { as: 'watermarked-picture' };
   const type = previewTypeOf(name);
-  return type ? { as: 'original', contentType: type, sandbox: type !== 'application/pdf' } : null;
+  if (type) return { as: 'original', contentType: type, sandbox: type !== 'application/pdf' };
+  return documentKindOf(name) === 'office' ? { as: 'document-pdf' } : null;
 }
 
 /** How the web app shows a rendition. */
@@ -118,6 +124,7 @@ export function previewModeOf(name: string, grant: ByteGrant): PreviewMode | nul
   const rendition = renditionOf(name, grant);
   if (!rendition) return null;
   if (rendition.as === 'watermarked-picture') return 'image';
+  if (rendition.as === 'document-pdf') return 'pdf';
   if (/\.csv$/i.test(name)) return 'csv';
   const type = rendition.contentType.split(';')[0]!;
   if (type === 'application/pdf') return 'pdf';

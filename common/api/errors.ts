@@ -139,6 +139,11 @@ export const ERRORS = {
    */
   PREVIEW_UNSUPPORTED: { code: 'FILE-3024', status: 400, message: '该文件类型不支持预览' },
   /**
+   * An Office document's PDF rendition is still being made in the background (byte-access.ts,
+   * docs/documents.md): the client shows 正在生成预览 and asks again in a few seconds.
+   */
+  PREVIEW_PENDING: { code: 'FILE-3030', status: 400, message: '正在生成预览' },
+  /**
    * The tenant's publicDownLoad switch is off: files of the public space are previewed, never
    * downloaded, zipped, copied out or saved from a link (byte-access.ts), by anyone.
    */

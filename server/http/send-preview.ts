@@ -16,7 +16,7 @@ async function pictureBytes(file: Downloadable): Promise<Buffer | null> {
 
 /**
  * Sends what ByteGate.view decided a preview shows (common/api/byte-access.ts): the original inline
- * with its type (Range honoured), or a picture with the watermark burnt in (one that cannot be decoded
+ * with its type (Range honoured), an Office document's PDF rendition (Range honoured), or a picture with the watermark burnt in (one that cannot be decoded
  * for it has no rendition). Never an attachment. `no-store` where the grant allows viewing only.
  */
 export async function sendPreview(request: FastifyRequest, reply: FastifyReply, preview: Preview, burn: (bytes: Buffer, text: string) => Promise<Buffer | null>): Promise<FastifyReply> {
@@ -37,5 +37,7 @@ export async function sendPreview(request: FastifyRequest, reply: FastifyReply, 
   // A grant that allows viewing only gets no content fingerprint, not even as the ETag: a validator
   // derived from it still serves If-Range.
   const shown = plan.noStore ? { ...file, fingerprint: createHash('sha256').update(`view\0${file.fingerprint}`).digest('hex') } : file;
-  return sendContent(request, reply, shown, { inline: true, contentType: rendition.contentType, sandbox: rendition.sandbox, noStore: plan.noStore });
+  // An Office document's rendition (DownloadService.shown handed its PDF, never the original).
+  const { contentType, sandbox } = rendition.as === 'document-pdf' ? { contentType: 'application/pdf', sandbox: false } : rendition;
+  return sendContent(request, reply, shown, { inline: true, contentType, sandbox, noStore: plan.noStore });
 }

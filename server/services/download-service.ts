@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ERRORS } from '../../common/api/errors';
 import { AppError } from '../http/app-error';
@@ -18,6 +19,15 @@ export interface Downloadable {
   open(range?: { start: number; end: number }): Readable;
 }
 
+/**
+ * Where an Office document's PDF rendition is (services/documents/, docs/documents.md): its stored
+ * bytes, 'pending' while it is being made (asking may queue it), or 'unavailable' (the conversion
+ * failed, or LibreOffice is not installed).
+ */
+export interface RenditionSource {
+  pdfOf(tenantId: string, blobId: string, name: string): Promise<{ key: string; size: number } | 'pending' | 'unavailable'>;
+}
+
 /** A preview's answer: the content, what of it is shown, and the watermark a picture gets (or null). */
 export interface Preview {
   file: Downloadable;
@@ -31,6 +41,7 @@ export class DownloadService {
     private readonly blobs: BlobStore,
     private readonly access: AccessService,
     private readonly gate: ByteGate,
+    private readonly renditions: RenditionSource | null = null,
   ) {}
 
   /**
@@ -54,7 +65,27 @@ export class DownloadService {
     await this.gate.assert(caller, [entry], 'view');
     const plan = this.gate.view(entry.row.name, grantOf(entry));
     const watermark = plan.rendition.as === 'watermarked-picture' ? watermarkText(caller.username, now) : null;
-    return { file: await this.ofBlob(caller.tenantId, entry.row.name, entry.row.blob_id!), plan, watermark };
+    return { file: await this.shown(caller.tenantId, entry.row.name, entry.row.blob_id!, plan), plan, watermark };
+  }
+
+  /**
+   * The bytes a preview plan shows of a blob: the original, or an Office document's PDF rendition
+   * (never the original: PREVIEW_PENDING while it is made, PREVIEW_UNSUPPORTED when it cannot be).
+   */
+  async shown(tenantId: string, name: string, blobId: string, plan: PreviewPlan): Promise<Downloadable> {
+    if (plan.rendition.as !== 'document-pdf') return this.ofBlob(tenantId, name, blobId);
+    const blob = await this.files.findBlob(tenantId, blobId);
+    if (!blob) throw new AppError(ERRORS.NOT_FOUND);
+    const pdf = this.renditions ? await this.renditions.pdfOf(tenantId, blobId, name) : 'unavailable';
+    if (pdf === 'pending') throw new AppError(ERRORS.PREVIEW_PENDING);
+    if (pdf === 'unavailable') throw new AppError(ERRORS.PREVIEW_UNSUPPORTED, '该文件类型暂不支持预览');
+    return {
+      name,
+      size: pdf.size,
+      // The rendition's own validator: derived from the content it was made from.
+      fingerprint: createHash('sha256').update(`pdf\0${blob.fingerprint}`).digest('hex'),
+      open: (range) => this.blobs.openRead(pdf.key, range, null),
+    };
   }
 
   private async fileEntry(caller: Caller, fileId: string, action: 'file.download' | 'file.preview'): Promise<EntryAccess> {

@@ -12,7 +12,7 @@ import { watermarkText } from './watermark-text';
 export interface ApplicationReviewDeps {
   apps: ApplicationRepository;
   files: FileRepository;
-  downloads: Pick<DownloadService, 'ofBlob'>;
+  downloads: Pick<DownloadService, 'shown'>;
   gate: ByteGate;
 }
 
@@ -49,6 +49,6 @@ export class ApplicationReviewService {
     await this.deps.gate.assertExchange(caller, [row], 'view');
     const plan = this.deps.gate.view(row.name, { via: 'approval' });
     const watermark = plan.rendition.as === 'watermarked-picture' ? watermarkText(caller.username, now) : null;
-    return { file: await this.deps.downloads.ofBlob(caller.tenantId, row.name, row.blob_id), plan, watermark };
+    return { file: await this.deps.downloads.shown(caller.tenantId, row.name, row.blob_id, plan), plan, watermark };
   }
 }

@@ -304,7 +304,7 @@ export class LinkVisitService {
     if (row!.is_dir === 1) throw new AppError(ERRORS.IS_FOLDER);
     if (!row!.blob_id) throw new AppError(ERRORS.NOT_FOUND);
     const plan = this.deps.gate.view(row!.name, linkGrant(open.link));
-    const file = await this.deps.downloads.ofBlob(open.link.tenant_id, row!.name, row!.blob_id);
+    const file = await this.deps.downloads.shown(open.link.tenant_id, row!.name, row!.blob_id, plan);
     const watermark = plan.rendition.as === 'watermarked-picture' ? this.watermarkOf(visitor, now) : null;
     return { file, plan, watermark };
   }

@@ -16,7 +16,8 @@ describe('preview modes', () => {
   it('shows a CSV of any size as a table of its first rows', () => {
     expect(previewModeOf(file('excel', '名单.CSV'))).toBe('csv');
     expect(previewModeOf(file('excel', 'big.csv', 5 * 1024 ** 3))).toBe('csv');
-    expect(previewModeOf(file('excel', 'a.xlsx'))).toBeNull();
+    // An Office document previews as its PDF rendition (issue 41).
+    expect(previewModeOf(file('excel', 'a.xlsx'))).toBe('pdf');
   });
 
   it('downloads every other kind, folders never preview', () => {
