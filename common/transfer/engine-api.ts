@@ -112,6 +112,12 @@ export interface EngineApi<TFile = unknown> {
   cancelAll(): Promise<void>;
   retryAll(): Promise<void>;
   /**
+   * Sends again what waits only for access (held with holdReason 'unauthorized': the session had
+   * expired, or its 手势密码 lock was up). Called when access is back (an unlock, a new sign-in); an
+   * item the server still refuses is held again, nothing is marked failed.
+   */
+  resumeAccessHolds(): Promise<void>;
+  /**
    * Gives a failed item whose name the server refused (holdReason 'badName') another name and queues
    * it again: what was sent already is kept (the upload session is not tied to the name). Rejects
    * with the Chinese reason when `name` breaks the rule too.

@@ -413,6 +413,12 @@ export function createEngine(deps: EngineDeps): Engine {
       await Promise.all([...items.values()].filter((l) => l.record.state !== 'paused' && retryable(l)).map((l) => engine.retry(l.record.id)));
     },
 
+    async resumeAccessHolds() {
+      await start();
+      const held = [...items.values()].filter((l) => l.record.state === 'held' && l.record.holdReason === 'unauthorized');
+      await Promise.all(held.map((l) => engine.retry(l.record.id)));
+    },
+
     async rename(id, name) {
       await start();
       const live = items.get(id);

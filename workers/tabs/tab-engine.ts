@@ -60,6 +60,7 @@ const FORWARDED = [
   'resumeAll',
   'cancelAll',
   'retryAll',
+  'resumeAccessHolds',
   'rename',
   'remove',
   'decide',

@@ -3,6 +3,7 @@ import { useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import type { TransferSnapshot } from '../../../common/transfer/engine-api';
 import { bumpFileListVersionAtom } from '../../lib/file-events';
+import { onGestureUnlocked } from '../../lib/gesture-lock-signal';
 import { provideTransferHandler, reportTransferItems } from '../../lib/upload-queue';
 import { getEngine, type TabRole } from './engine-client';
 import { createListRefresh, queueIdle } from './list-refresh';
@@ -69,9 +70,14 @@ export function useTransferEngine(onNewItems: () => void): void {
       (e: unknown) => console.error('transfer engine unavailable', e),
     );
     void engine.watchRole(Comlink.proxy((role: TabRole) => setRole(role)));
+    // The app's frame mounts only for a signed-in session, so uploads held for access (an expired
+    // session, a 手势密码 lock) may go now; and again whenever the lock is lifted.
+    void engine.resumeAccessHolds();
+    const stopHearingUnlocks = onGestureUnlocked(() => void engine.resumeAccessHolds());
 
     return () => {
       active = false;
+      stopHearingUnlocks();
       listRefresh.dispose();
       withdraw();
       if (subscription !== null) void engine.unsubscribe(subscription);

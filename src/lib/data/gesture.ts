@@ -9,6 +9,7 @@ import { GESTURE, type GestureStatus } from '../../../common/api/endpoints/gestu
 import type { Pattern } from '../../../common/gesture/pattern';
 import type { ErrorHandler } from '../api-client';
 import { api } from '../api';
+import { gestureUnlocked } from '../gesture-lock-signal';
 import { queryClient } from './query-client';
 
 export const GESTURE_STATUS_KEY = ['account', 'gestureStatus'] as const;
@@ -50,5 +51,6 @@ export async function verifyGesture(pattern: Pattern, onError: ErrorHandler): Pr
   const answer = await api.call(GESTURE.verify, { pattern: [...pattern] }, { onError });
   // The server lifted the session's lock: the cached status must not put it up again.
   queryClient.setQueryData<GestureStatus>(GESTURE_STATUS_KEY, (s) => s && { ...s, locked: false });
+  gestureUnlocked();
   return answer;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API } from '../../../common/api/paths';
+import { ERRORS } from '../../../common/api/errors';
 import { MIN_CHUNK_SIZE } from '../../../common/transfer/chunk-policy';
 import type { TransferSnapshot } from '../../../common/transfer/engine-api';
 import { ConcurrencyLimit, CONCURRENCY_RAISE_INTERVAL_MS } from '../../../workers/engine/adaptive-pool';
@@ -180,5 +181,36 @@ describe('commands for all', () => {
     failing = false;
     await engine.retryAll();
     for (const id of ids) await waitForItem(engine, id, (i) => i.state === 'done');
+  });
+});
+
+describe('access back: resumeAccessHolds', () => {
+  it('an upload held by the 手势密码 lock (GESTURE_LOCKED) goes on when access is back; nothing was marked failed', async () => {
+    const server = new FakeUploadServer();
+    let locked = true;
+    server.interceptor = (req) =>
+      locked && req.path === API.chunkUpload
+        ? new Response(JSON.stringify({ errorCode: ERRORS.GESTURE_LOCKED.code, errorMessage: ERRORS.GESTURE_LOCKED.message }), { status: 400 })
+        : undefined;
+    const { engine } = setupEngine(server, { chunkConcurrency: 1 });
+    const [id] = await engine.enqueueUploads([testFile('held.bin', 3).file], target);
+    const held = await waitForItem(engine, id!, (i) => i.state === 'held');
+    expect(held.lastError).toBe(ERRORS.GESTURE_LOCKED.message);
+
+    locked = false;
+    await engine.resumeAccessHolds();
+    const done = await waitForItem(engine, id!, (i) => i.state === 'done');
+    expect(done.lastError).toBeNull();
+    expect(server.uploadedChunks.sort()).toEqual([0, 1, 2]);
+  });
+
+  it('leaves alone what access does not cure: a paused item stays paused', async () => {
+    const server = new FakeUploadServer();
+    const { engine } = setupEngine(server, { chunkConcurrency: 1, sleep: () => new Promise(() => undefined) });
+    const [id] = await engine.enqueueUploads([testFile('p.bin', 3).file], target);
+    await engine.pause(id!);
+    await engine.resumeAccessHolds();
+    await tick(50);
+    expect((await engine.getSnapshot()).items.find((i) => i.id === id)?.state).toBe('paused');
   });
 });

@@ -294,6 +294,10 @@ export class FakeEngine {
       await this.record('retryAll', []);
       this.moveAll(['failed'], 'waiting');
     },
+    resumeAccessHolds: async () => {
+      await this.record('resumeAccessHolds', []);
+      this.moveAll(['held'], 'waiting');
+    },
     rename: async (id, name) => {
       await this.record('rename', [id, name]);
       const item = this.store.get(id);
