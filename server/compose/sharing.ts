@@ -35,6 +35,8 @@ import type { Files } from './files';
 export interface Sharing extends Routed {
   /** The exchange area (its intercepted files are listed by the pre-upload routes). */
   exchange: ExchangeService;
+  /** 共享文件: what others share with a caller (also WebDAV's /dav/共享文件). */
+  sharedFiles: SharedFilesService;
   /** Expired applications, stale link counters and tickets: one part of the sweeper's pass. */
   sweep(now: number): Promise<void>;
   /** A link's summary as a visitor without a session sees it, for its page drawn on the server (null: they may not). */
@@ -100,8 +102,17 @@ export function buildSharing({ db, log, files, tenants, notices, actionLogs, loc
     gate: files.gate,
     exchangeOn: async (t) => (await switches(t)).exchangeSwitch,
   });
+  const sharedFiles = new SharedFilesService({
+    shares: shareRepo,
+    grants: repos.grants,
+    files: repos.files,
+    fileService: files.service,
+    access: files.access,
+    decorator: files.decorator,
+  });
   return {
     exchange,
+    sharedFiles,
     async pageSummary(token) {
       try {
         return await visits.summary({ caller: null, address: '' }, { token });
@@ -119,14 +130,7 @@ export function buildSharing({ db, log, files, tenants, notices, actionLogs, loc
     routes(app: FastifyInstance) {
       registerShareRoutes(app, {
         shares,
-        sharedFiles: new SharedFilesService({
-          shares: shareRepo,
-          grants: repos.grants,
-          files: repos.files,
-          fileService: files.service,
-          access: files.access,
-          decorator: files.decorator,
-        }),
+        sharedFiles,
         security,
         onlineEdit: new OnlineEditService(files.access),
       });

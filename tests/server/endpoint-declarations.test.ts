@@ -67,6 +67,9 @@ describe('endpoint declarations', () => {
  * Routes served without a declaration, each with its reason. Keep it short: everything else the
  * server answers is an entry in common/api/endpoints.
  */
+/** WebDAV (issue 39): RFC 4918's methods on paths of the tree, not calls of ours; their matrix is tests/server/dav-access-matrix.test.ts. */
+const DAV_REASON = 'WebDAV (RFC 4918): methods and paths are the protocol\'s, one dispatcher in server/dav/dav-routes.ts';
+
 const UNDECLARED: Readonly<Record<string, string>> = {
   'GET /api/test/stats': 'test hook (DRIVE_TEST_HOOKS=1 only), not a product endpoint: server/routes/test-routes.ts',
   'PUT /api/test/raw-sink': 'test hook (DRIVE_TEST_HOOKS=1 only), not a product endpoint: server/routes/test-routes.ts',
@@ -75,6 +78,30 @@ const UNDECLARED: Readonly<Record<string, string>> = {
   'HEAD /*': "the built web app's files and the single-page fallback (@fastify/static): files, not calls",
   [`GET ${DESKTOP_RELEASE_PATH}*`]: "the desktop release's files for its updater (@fastify/static, DESKTOP_RELEASE_DIR): files, not calls",
   [`HEAD ${DESKTOP_RELEASE_PATH}*`]: "the desktop release's files for its updater (@fastify/static, DESKTOP_RELEASE_DIR): files, not calls",
+  'OPTIONS /dav': DAV_REASON,
+  'OPTIONS /dav/*': DAV_REASON,
+  'PROPFIND /dav': DAV_REASON,
+  'PROPFIND /dav/*': DAV_REASON,
+  'PROPPATCH /dav': DAV_REASON,
+  'PROPPATCH /dav/*': DAV_REASON,
+  'GET /dav': DAV_REASON,
+  'GET /dav/*': DAV_REASON,
+  'HEAD /dav': DAV_REASON,
+  'HEAD /dav/*': DAV_REASON,
+  'PUT /dav': DAV_REASON,
+  'PUT /dav/*': DAV_REASON,
+  'DELETE /dav': DAV_REASON,
+  'DELETE /dav/*': DAV_REASON,
+  'MKCOL /dav': DAV_REASON,
+  'MKCOL /dav/*': DAV_REASON,
+  'COPY /dav': DAV_REASON,
+  'COPY /dav/*': DAV_REASON,
+  'MOVE /dav': DAV_REASON,
+  'MOVE /dav/*': DAV_REASON,
+  'LOCK /dav': DAV_REASON,
+  'LOCK /dav/*': DAV_REASON,
+  'UNLOCK /dav': DAV_REASON,
+  'UNLOCK /dav/*': DAV_REASON,
 };
 
 /** Every route the app registers that neither comes from a declaration nor is listed above. */

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { ActionLogService } from '../services/action-log-service';
+import type { UserRepository } from '../repositories/user-repository';
+import type { SharedFilesService } from '../services/sharing/shared-files-service';
+import type { TenantService } from '../services/tenant-service';
+import { GroupService } from '../services/group-service';
+import type { DavAuthenticate } from '../dav/context';
+import { DavTree } from '../dav/dav-tree';
+import type { DavDeps } from '../dav/deps';
+import { registerDavRoutes } from '../dav/dav-routes';
+import type { Routed } from './base';
+import type { Files } from './files';
+
+export interface DavCompositionDeps {
+  files: Files;
+  users: UserRepository;
+  tenants: TenantService;
+  sharedFiles: SharedFilesService;
+  actionLogs: ActionLogService;
+  /** Who the caller is (davpw: device passwords). */
+  authenticate: DavAuthenticate;
+}
+
+/** The WebDAV endpoint /dav/ (issue 39) over the web app's own services: server/dav/. */
+export function buildDav({ files, users, tenants, sharedFiles, actionLogs, authenticate }: DavCompositionDeps): Routed {
+  const groups = new GroupService(files.repos.spaces, users, files.access);
+  const tree = new DavTree({
+    files: files.repos.files,
+    access: files.access,
+    groups,
+    sharedFiles,
+    exchangeOn: async (tenantId) => (await tenants.switches(tenantId)).exchangeSwitch,
+  });
+  const deps: DavDeps = {
+    authenticate,
+    tree,
+    access: files.access,
+    files: files.service,
+    downloads: files.downloads,
+    gate: files.gate,
+    trash: files.trash,
+    copyMove: files.copyMove,
+    actionLogs,
+    live: {
+      fingerprints: async (caller, blobIds) => {
+        const blobs = await files.repos.files.findBlobs(caller.tenantId, blobIds);
+        return new Map(blobs.map((b) => [b.id, b.fingerprint]));
+      },
+      quota: async (caller) => {
+        const user = await users.findInTenant(caller.tenantId, caller.userId);
+        return user ? { quota: Number(user.quota), used: Number(user.used_size) } : null;
+      },
+    },
+  };
+  return { routes: (app: FastifyInstance) => registerDavRoutes(app, deps) };
+}

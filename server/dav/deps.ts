@@ -1,0 +1,24 @@
+import type { ActionLogService } from '../services/action-log-service';
+import type { CopyMoveService } from '../services/copy-move-service';
+import type { DownloadService } from '../services/download-service';
+import type { FileService } from '../services/file-service';
+import type { ByteGate } from '../services/sharing/byte-gate';
+import type { AccessService } from '../services/space-access';
+import type { TrashService } from '../services/trash-service';
+import type { DavAuthenticate } from './context';
+import type { DavTree } from './dav-tree';
+import type { LiveFacts } from './properties';
+
+/** What the WebDAV handlers use: the web app's own services (compose/dav.ts builds it). */
+export interface DavDeps {
+  authenticate: DavAuthenticate;
+  tree: DavTree;
+  access: AccessService;
+  files: FileService;
+  downloads: DownloadService;
+  gate: ByteGate;
+  trash: TrashService;
+  copyMove: CopyMoveService;
+  live: LiveFacts;
+  actionLogs: ActionLogService;
+}
