@@ -3,6 +3,7 @@ import type { DavDeps } from './deps';
 import { liveProperties, type PropertyProvider } from './properties';
 import { optionsHandler } from './method-options';
 import { propfindHandler } from './method-propfind';
+import { getHandler } from './method-get';
 
 /**
  * The WebDAV endpoint's three extension points, in one place:
@@ -20,6 +21,14 @@ export type DavMethodModule = (deps: DavDeps) => DavHandler;
 export const DAV_METHODS: Readonly<Record<string, DavMethodModule | null>> = {
   OPTIONS: optionsHandler,
   PROPFIND: propfindHandler,
+  GET: getHandler,
+  HEAD: getHandler,
+  // TEMPORARY (davcore, landing next): 501 until their modules land.
+  PUT: null,
+  DELETE: null,
+  MKCOL: null,
+  COPY: null,
+  MOVE: null,
   // davlock (issue 39): LOCK, UNLOCK, PROPPATCH — 501 until their modules land.
   PROPPATCH: null,
   LOCK: null,

@@ -86,3 +86,28 @@ describe('PROPFIND', () => {
     expect(res.headers.get('www-authenticate')).toMatch(/^Basic /);
   });
 });
+
+describe('GET and HEAD', () => {
+  it('sends the bytes with the strong ETag PROPFIND gives, Range, and 304 on If-None-Match', async () => {
+    const etag = parseMultistatus((await dav.propfind('/dav/个人文件/文档/说明.txt', '0')).text)[0]!.props.getetag!;
+    const full = await dav.get('/dav/个人文件/文档/说明.txt');
+    expect(full.status).toBe(200);
+    expect(full.text).toBe('hello');
+    expect(full.headers.get('etag')).toBe(etag);
+    expect(full.headers.get('last-modified')).toMatch(/GMT$/);
+    const part = await dav.get('/dav/个人文件/文档/说明.txt', { range: 'bytes=1-3' });
+    expect(part.status).toBe(206);
+    expect(part.text).toBe('ell');
+    expect((await dav.get('/dav/个人文件/文档/说明.txt', { 'if-none-match': etag })).status).toBe(304);
+    expect((await dav.get('/dav/个人文件/文档/说明.txt', { 'if-match': '"other"' })).status).toBe(412);
+    const head = await dav.request('HEAD', '/dav/个人文件/文档/说明.txt');
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe('5');
+    expect(head.text).toBe('');
+  });
+
+  it('a folder has no bytes (405); a missing file is 404', async () => {
+    expect((await dav.get('/dav/个人文件/文档/')).status).toBe(405);
+    expect((await dav.get('/dav/个人文件/文档/无.txt')).status).toBe(404);
+  });
+});
