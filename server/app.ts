@@ -98,6 +98,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   app.decorate('storeRecovery', uploads.recovery);
   app.decorate('auditCheckpoints', audit.checkpoints);
   app.decorate('notices', notices);
+  app.decorate('contentTexts', files.contentTexts);
   app.decorate('validators', { compiled: validators.compiled, registered: validators.registered, compileAll: validators.compileAll });
 
   await app.register(fastifyCookie);

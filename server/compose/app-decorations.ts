@@ -1,6 +1,7 @@
 import type { LazyValidators } from '../http/lazy-validators';
 import type { ActionLogCheckpointer } from '../services/action-log/checkpointer';
 import type { FingerprintUpgradeReport } from '../services/fingerprint-upgrade';
+import type { ContentTextService } from '../services/content/content-text-service';
 import type { Notices } from '../services/notices';
 import type { RecoveryReport } from '../services/recovery';
 import type { Sweeper } from '../services/sweeper';
@@ -19,6 +20,8 @@ declare module 'fastify' {
     storeRecovery: RecoveryReport | null;
     /** Notices (issue 16); `notices.events` is the port the sharing work calls. */
     notices: Notices;
+    /** Extracted texts of blobs (search inside files): docrend's pipeline and tests put texts here. */
+    contentTexts: ContentTextService;
     /** The routes' schema validators, each compiled at its route's first request (http/lazy-validators.ts). */
     validators: Pick<LazyValidators, 'compiled' | 'registered' | 'compileAll'>;
     /** The background re-fingerprinting of stale blobs by this process as leader (null: shut down before it led or finished). */

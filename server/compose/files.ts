@@ -15,6 +15,9 @@ import { registerFileRoutes } from '../routes/file-routes';
 import { registerFileStateRoutes } from '../routes/file-state-routes';
 import { registerGroupRoutes } from '../routes/group-routes';
 import { ArchiveService } from '../services/archive-service';
+import { ContentTextRepository } from '../repositories/content-text-repository';
+import { ContentTextService } from '../services/content/content-text-service';
+import { DEFAULT_SENSITIVE_KEYWORDS } from '../../common/transfer/checks';
 import { BlockedTypes } from '../services/blocked-types';
 import { DownloadService } from '../services/download-service';
 import { EntryDecorator } from '../services/entry-decorator';
@@ -62,6 +65,8 @@ export interface Files extends Routed {
   copyMove: CopyMoveService;
   texts: TextService;
   archives: ArchiveService;
+  /** Extracted texts of blobs (search inside files, sensitive words in content): docrend's pipeline puts them here. */
+  contentTexts: ContentTextService;
 }
 
 export interface FilesDeps extends Base {
@@ -122,6 +127,11 @@ export function buildFiles({ db, config, log, storage, users, tenants, chainKey,
   });
   const search = new SearchService({ repo: new SearchRepository(db), files, spaces, access, decorator });
   const groups = new GroupService(spaces, users, access);
+  const contentTextRepo = new ContentTextRepository(db);
+  const contentTexts = new ContentTextService({
+    repo: contentTextRepo,
+    keywordsOf: async (tenantId) => (await tenantSettings.get(tenantId)).sensitiveKeywords ?? DEFAULT_SENSITIVE_KEYWORDS,
+  });
   const archives = new ArchiveService({ files, blobs: storage.blobs, access, thumbnails: storage.thumbnails, gate, watermark: watermarkPicture });
   return {
     repos,
@@ -137,6 +147,7 @@ export function buildFiles({ db, config, log, storage, users, tenants, chainKey,
     copyMove,
     texts,
     archives,
+    contentTexts,
     routes(app: FastifyInstance) {
       registerFileRoutes(app, { files: service, copyMove, trash, texts, search });
       registerFileStateRoutes(app, trash, fileStates);

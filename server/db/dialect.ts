@@ -95,3 +95,55 @@ export function nameGramLookup(db: QueryExecutorProvider, keyword: string): RawB
   const pairs = [...new Set(chars.slice(1).map((c, i) => chars[i]! + c))];
   return sql<boolean>`file_name_grams(name_key) @> array[${sql.join(pairs.map((p) => sql`${p}::text`))}]`;
 }
+
+/**
+ * The docs of `blob_texts` whose text holds `keyword` (case-insensitively), as a subquery of one
+ * column `doc` that the content search joins and walks newest first (content-search-repository.ts);
+ * null when no text can hold it (a keyword of one or two characters without a letter or digit, on
+ * SQLite). Measured and explained in docs/documents.md ("Search inside files"); the indexes are
+ * migration 0098's.
+ *  - SQLite, 3+ characters: the FTS5 trigram index (`blob_text_trigrams`), a phrase query — exact
+ *    substring match, Unicode case folded; FTS5 walks it in rowid order, so a page stops early.
+ *  - SQLite, 1–2 characters (合同, 图 — the common Chinese keyword): trigrams cannot match them (a
+ *    LIKE would read every text), so the contentless single-character index (`blob_text_chars`, CJK
+ *    characters one token each): a phrase of the keyword's characters, the last word as a prefix
+ *    (`ab` finds words that start with ab), then the text itself must hold the keyword.
+ *  - PostgreSQL: the GIN index of each text's characters and adjacent pairs (`content_grams`, the
+ *    names' scheme of 0089: pg_trgm extracts no trigram from CJK under LC_CTYPE=C), except ASCII
+ *    keywords holding a run of three letters or digits, which pg_trgm's index serves under every
+ *    locale; the LIKE decides in both cases. Both sides are lowered by PostgreSQL itself.
+ */
+export function contentTextLookup(db: QueryExecutorProvider, keyword: string): RawBuilder<{ doc: number }> | null {
+  const chars = [...keyword];
+  if (engineOf(db) === 'postgres') {
+    const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = sql`lower(t.body) like lower(${pattern}) escape '\\'`;
+    // eslint-disable-next-line no-control-regex
+    const trigrams = chars.length >= 3 && /^[\x00-\x7f]*$/.test(keyword) && /[a-z0-9]{3}/i.test(keyword);
+    const grams = trigrams ? sql`true` : sql`content_grams(lower(t.body)) @> content_grams(lower(${keyword}::text))`;
+    return sql<{ doc: number }>`(select t.doc as doc from blob_texts t where ${grams} and ${like})`;
+  }
+  if (chars.length >= 3) {
+    const phrase = `"${keyword.replace(/"/g, '""')}"`;
+    return sql<{ doc: number }>`(select rowid as doc from blob_text_trigrams where blob_text_trigrams match ${phrase})`;
+  }
+  const tokens = charTokens(keyword).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  if (tokens.length === 0) return null;
+  // A single CJK character is a whole token; a word may go on (ab → about).
+  const prefix = !SPACELESS_CHAR.test(tokens[tokens.length - 1]!);
+  const match = `"${tokens.join(' ')}"${prefix ? '*' : ''}`;
+  return sql<{ doc: number }>`(select c.rowid as doc from blob_text_chars c join blob_texts t on t.doc = c.rowid
+    where blob_text_chars match ${match} and instr(lower(t.body), ${keyword.toLowerCase()}) > 0)`;
+}
+
+/** One character of the scripts written without spaces between words (Han, kana, Hangul, Thai). */
+const SPACELESS_CHAR = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]$/u;
+
+/**
+ * Sets every character of the scripts written without spaces apart, so that SQLite's unicode61
+ * tokenizer makes each one a token: what `blob_text_chars` indexes (the repository writes it) and how
+ * a short keyword is split for it. Other text stays as it is (its words are tokens).
+ */
+export function charTokens(text: string): string {
+  return text.replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/gu, ' $& ');
+}

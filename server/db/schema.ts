@@ -2,6 +2,8 @@
  * Kysely table types. Times are milliseconds since the epoch (INTEGER); booleans are 0/1 so the same
  * schema works on SQLite and PostgreSQL.
  */
+import type { Generated } from 'kysely';
+
 export interface TenantsTable {
   id: string;
   name: string;
@@ -637,6 +639,48 @@ export interface UsageDailyTable {
   bytes: number;
 }
 
+/** Text extracted from a blob (migration 0098; services/content/content-text-service.ts). */
+export interface BlobTextsTable {
+  /** Integer key (SQLite's FTS5 indexes rows by integer); assigned by the database. */
+  doc: Generated<number>;
+  blob_id: string;
+  tenant_id: string;
+  /** The text, at most CONTENT_TEXT_MAX_CHARS characters (truncated = 1 when cut). */
+  body: string;
+  /** JSON array of character offsets where each page begins (PDFs and renditions); null = no pages. */
+  page_starts: string | null;
+  chars: number;
+  truncated: number;
+  created_at: number;
+  /** Hash of the sensitive-keyword list the text was last checked against; null = never. */
+  scanned_hash: string | null;
+}
+
+/** A tenant's sensitive keyword found in a blob's text: its first place. */
+export interface BlobTextHitsTable {
+  blob_id: string;
+  tenant_id: string;
+  keyword: string;
+  at_char: number;
+  /** 1-based page of a paged text; null otherwise. */
+  page: number | null;
+}
+
+/** The re-scan of a tenant's texts after its keyword list changed (one row per tenant, the latest). */
+export interface ContentScanJobsTable {
+  tenant_id: string;
+  keywords_hash: string;
+  total: number;
+  done: number;
+  hits: number;
+  /** The last doc checked: the job resumes after it. */
+  after_doc: number;
+  started_at: number;
+  finished_at: number | null;
+  lease_owner: string | null;
+  lease_until: number | null;
+}
+
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -683,4 +727,7 @@ export interface Database {
   system_notice_targets: SystemNoticeTargetsTable;
   system_notice_reads: SystemNoticeReadsTable;
   usage_daily: UsageDailyTable;
+  blob_texts: BlobTextsTable;
+  blob_text_hits: BlobTextHitsTable;
+  content_scan_jobs: ContentScanJobsTable;
 }

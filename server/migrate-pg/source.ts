@@ -147,9 +147,13 @@ export class SqliteSource {
   }
 
   private readShapes(): TableShape[] {
-    const names = (this.db.prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`).all() as Array<{ name: string }>)
+    const tables = this.db.prepare(`select name, sql from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`).all() as Array<{ name: string; sql: string | null }>;
+    // SQLite's full-text index (migration 0098: FTS5 virtual tables and their shadow tables) is not
+    // data: PostgreSQL keeps its own index of the same texts, built as blob_texts is copied.
+    const virtual = tables.filter((t) => /^create\s+virtual\s+table/i.test(t.sql ?? '')).map((t) => t.name);
+    const names = tables
       .map((r) => r.name)
-      .filter((n) => !NOT_COPIED.has(n));
+      .filter((n) => !NOT_COPIED.has(n) && !virtual.some((v) => n === v || n.startsWith(`${v}_`)));
     return names.map((name) => {
       const info = this.db.pragma(`table_info(${quoteIdent(name)})`) as Array<{ name: string; pk: number }>;
       const fks = this.db.pragma(`foreign_key_list(${quoteIdent(name)})`) as Array<{ table: string }>;

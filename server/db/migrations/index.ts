@@ -32,6 +32,7 @@ import { m0090_gesture_patterns } from './0090-gesture-patterns';
 import { m0091_session_devices } from './0091-session-devices';
 import { m0092_tenant_home_url } from './0092-tenant-home-url';
 import { m0094_session_gesture_lock } from './0094-session-gesture-lock';
+import { m0098_content_text } from './0098-content-text';
 
 /**
  * Versioned migrations, one module each, imported here: nothing is read from a migrations folder at run time.
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0091_session_devices': m0091_session_devices,
   '0092_tenant_home_url': m0092_tenant_home_url,
   '0094_session_gesture_lock': m0094_session_gesture_lock,
+  '0098_content_text': m0098_content_text,
 };
 
 export const migrationProvider: MigrationProvider = {
