@@ -30,6 +30,7 @@ import { buildGesture } from './compose/gesture';
 import { buildNotices } from './compose/notices';
 import { buildOrganisation } from './compose/organisation';
 import { buildClientReleases } from './compose/client-releases';
+import { buildDevicePasswords } from './compose/device-passwords';
 import { buildSharing } from './compose/sharing';
 import { buildStorage } from './compose/storage';
 import { buildSweeper } from './compose/sweeper';
@@ -38,7 +39,7 @@ import { buildTenants } from './compose/tenants';
 import { buildUploads } from './compose/uploads';
 import { buildLocks } from './compose/locks';
 import { buildDav } from './compose/dav';
-import { interimSessionAuth } from './dav/interim-session-auth';
+import { davAuthenticate } from './dav/dav-auth';
 
 export { captchaOutboxFile, smsOutboxFile } from './compose/accounts';
 
@@ -89,8 +90,9 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const organisation = buildOrganisation({ ...base, bus: cluster.bus, users: accounts.users, sessions: accounts.sessions, spaces: files.repos.spaces, quotaChoices: (t) => tenants.dicts.quotaChoices(t) });
   const clientReleases = buildClientReleases({ db, config, files });
   const gesture = buildGesture({ db, tenants: tenants.service });
-  // WebDAV (issue 39). TEMPORARY: the web session's cookie until davpw's device passwords land.
-  const dav = buildDav({ files, users: accounts.users, tenants: tenants.service, sharedFiles: sharing.sharedFiles, actionLogs: audit.actionLogs, authenticate: interimSessionAuth(accounts.auth) });
+  const devicePasswords = buildDevicePasswords({ ...base, throttle: accounts.throttle, policy: accounts.policy, tenants: tenants.service });
+  // WebDAV (issue 39): each request signs in with a 设备密码 (server/dav/dav-auth.ts).
+  const dav = buildDav({ files, users: accounts.users, tenants: tenants.service, sharedFiles: sharing.sharedFiles, actionLogs: audit.actionLogs, authenticate: davAuthenticate(devicePasswords.authenticator) });
   const clientOps = new ClientOpRepository(db);
   const sweeper = buildSweeper({ log: app.log, accounts, files, uploads, audit, notices, sharing, clientOps });
   app.decorate('sweeper', sweeper);
@@ -111,7 +113,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   installBodyEncodingGuard(app);
   installClientOps(app, clientOps);
 
-  for (const domain of [tenants, accounts, organisation, files, uploads, audit, sharing, notices, sync, clientReleases, gesture, dav]) await domain.routes(app);
+  for (const domain of [tenants, accounts, organisation, files, uploads, audit, sharing, notices, sync, clientReleases, gesture, devicePasswords, dav]) await domain.routes(app);
   await registerDesktopReleaseRoutes(app, config.desktopReleaseDir);
   await registerStaticRoutes(app, config.staticDir, { summary: (token) => sharing.pageSummary(token), config: () => tenants.config.systemConfig(null) });
 

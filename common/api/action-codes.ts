@@ -43,6 +43,8 @@ export const ACTIONS = {
   'account.gestureClear': '关闭手势密码',
   'account.gestureUnlock': '手势密码解锁',
   'account.gestureLock': '手势密码锁定',
+  'account.devicePasswordCreate': '新建设备密码',
+  'account.devicePasswordRevoke': '撤销设备密码',
 
   'file.mkdir': '新建文件夹',
   'file.upload': '上传文件',
@@ -177,7 +179,8 @@ export type ActionTargetType =
   | 'link'
   | 'application'
   | 'notice'
-  | 'report';
+  | 'report'
+  | 'devicePassword';
 
 export interface ActionTarget {
   type: ActionTargetType;
@@ -201,4 +204,5 @@ export const TARGET_TYPE_LABELS: Record<ActionTargetType, string> = {
   application: '分享申请',
   notice: '公告',
   report: '报表',
+  devicePassword: '设备密码',
 };

@@ -198,6 +198,12 @@ export const ERRORS = {
    * lock screen's own is refused until a right pattern; the client shows its lock screen on it.
    */
   GESTURE_LOCKED: { code: 'AUTH-1024', status: 400, message: '请先解锁手势密码' },
+  /** 设备密码 (issue 39): the id is not one of the caller's live device passwords (another user's, revoked). */
+  DEVICE_PASSWORD_NOT_FOUND: { code: 'AUTH-1041', status: 404, message: '该设备密码不存在或已撤销' },
+  /** The name is empty after trimming, too long, or already names one of the caller's live device passwords. */
+  DEVICE_PASSWORD_NAME_INVALID: { code: 'AUTH-1042', status: 400, message: '设备名称须为 1-64 个字符，且不能与已有的设备密码重名' },
+  /** DEVICE_PASSWORDS_MAX live device passwords already: revoke one first. */
+  DEVICE_PASSWORD_LIMIT: { code: 'AUTH-1043', status: 400, message: '设备密码已达上限，请先撤销不用的' },
   DEPT_NOT_FOUND: { code: 'ORG-7001', status: 404, message: '部门不存在' },
   DEPT_NAME_INVALID: { code: 'ORG-7002', status: 400, message: '部门名称不正确' },
   DEPT_NAME_CONFLICT: { code: 'ORG-7003', status: 400, message: '同一上级部门下已存在同名部门' },

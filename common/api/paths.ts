@@ -40,6 +40,10 @@ export const API = {
   accountSessions: '/api/v2/account/sessions',
   accountSessionEnd: '/api/v2/account/sessions/end',
   accountSessionEndOthers: '/api/v2/account/sessions/endOthers',
+  /** 设备密码 for WebDAV clients (ours; declared in endpoints/device-passwords.ts). */
+  devicePasswords: '/api/v2/account/devicePasswords',
+  devicePasswordCreate: '/api/v2/account/devicePasswords/create',
+  devicePasswordRevoke: '/api/v2/account/devicePasswords/revoke',
   /** 手势密码 (ours; declared in endpoints/gesture.ts). */
   gestureStatus: '/api/v2/account/gesture/status',
   gestureSet: '/api/v2/account/gesture/set',
@@ -157,6 +161,8 @@ export const API = {
   switchKeyCreate: '/api/v2/sysSetting/keyCreate/switch',
   switchPublicDownload: '/api/v2/sysSetting/publicDownLoad/switch',
   switchExchange: '/api/v2/sysSetting/exchangeSwitch/switch',
+  /** Ours (issue 39), a switch like the four above: WebDAV (/dav/) is offered to the tenant's users. */
+  switchWebdav: '/api/v2/sysSetting/webdav/switch',
   modifySyncTime: '/api/v2/defaultConfig/modify/syncTime',
 
   // dictionaries and static data (spec §7; defaults in dictionaries.ts, payloads in tenant.ts)

@@ -40,6 +40,11 @@ export interface TenantSwitches {
   publicDownLoad: boolean;
   /** /api/v2/sysSetting/exchangeSwitch/switch: the exchange area (category 3) is offered. */
   exchangeSwitch: boolean;
+  /**
+   * /api/v2/sysSetting/webdav/switch (ours, issue 39): the tenant's users may use WebDAV (/dav/) with
+   * their 设备密码. Off: every WebDAV request of the tenant is refused (403), at once.
+   */
+  webdav: boolean;
   /** /api/v2/defaultConfig/modify/syncTime: minutes between two passes of the desktop sync. */
   syncTime: number;
   /**
@@ -55,11 +60,12 @@ export const TENANT_SWITCH_LABELS: Record<keyof TenantSwitches, string> = {
   keyCreate: '分享提取码',
   publicDownLoad: '公共空间下载',
   exchangeSwitch: '交换区',
+  webdav: 'WebDAV',
   syncTime: '同步间隔',
   gestureIdle: '手势密码锁定时间',
 };
 
-export const DEFAULT_TENANT_SWITCHES: TenantSwitches = { gesture: false, keyCreate: true, publicDownLoad: true, exchangeSwitch: true, syncTime: 30, gestureIdle: GESTURE_IDLE_DEFAULT };
+export const DEFAULT_TENANT_SWITCHES: TenantSwitches = { gesture: false, keyCreate: true, publicDownLoad: true, exchangeSwitch: true, webdav: true, syncTime: 30, gestureIdle: GESTURE_IDLE_DEFAULT };
 export const SYNC_TIME_MIN = 1;
 export const SYNC_TIME_MAX = 1440;
 

@@ -110,6 +110,25 @@ export interface SessionsTable {
   gesture_locked?: number;
 }
 
+/** A 设备密码 for WebDAV clients (migration 0095; services/device-password-service.ts). */
+export interface DevicePasswordsTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  /** The password's first 8 characters: finds the row (not secret on its own). */
+  public_id: string;
+  /** What the user named it (the device or program), shown in 设备密码. */
+  name: string;
+  /** SHA-256 (hex) of the whole password: high-entropy and ours, so a fast hash is enough. */
+  secret_hash: string;
+  created_at: number;
+  /** Written at most once a minute per password (coalesced), null until first used. */
+  last_used_at: number | null;
+  last_used_address: string | null;
+  /** Set when revoked: refused from then on, and no longer listed. */
+  revoked_at: number | null;
+}
+
 /** A user's 手势密码 as a salted scrypt hash (migration 0090); no row = none set. */
 export interface GesturePatternsTable {
   user_id: string;
@@ -730,4 +749,5 @@ export interface Database {
   blob_texts: BlobTextsTable;
   blob_text_hits: BlobTextHitsTable;
   content_scan_jobs: ContentScanJobsTable;
+  device_passwords: DevicePasswordsTable;
 }

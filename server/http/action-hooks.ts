@@ -83,7 +83,8 @@ function factsOf(request: FastifyRequest, reply: FastifyReply, payload: unknown)
     // request.ip honours TRUST_PROXY (Fastify's trustProxy): the client's address behind a proxy.
     address: request.ip,
     userAgent: header(request, 'user-agent'),
-    platform: header(request, HEADER_PLATFORM),
+    // A WebDAV client sends no platform header: the caller says where it came from.
+    platform: request.caller?.client ?? header(request, HEADER_PLATFORM),
     clientType: claimedNetwork === '' ? null : CLIENT_TYPE[claimedNetwork],
     claimedNetwork,
     targets: reply.statusCode >= 400 ? requestTargets(request) : [],

@@ -10,6 +10,7 @@ const SWITCHES: Array<[typeof TENANT.switchGesture, SwitchKey]> = [
   [TENANT.switchKeyCreate, 'keyCreate'],
   [TENANT.switchPublicDownload, 'publicDownLoad'],
   [TENANT.switchExchange, 'exchangeSwitch'],
+  [TENANT.switchWebdav, 'webdav'],
 ];
 
 /** Spec §7 tenant calls and admin switches (declared in common/api/endpoints/tenant.ts). */

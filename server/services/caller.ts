@@ -17,4 +17,6 @@ export interface Caller {
   sessionId?: string;
   /** The session's 手势密码 lock is up (sessions.gesture_locked); the guard decides whether it still holds. */
   gestureLocked?: boolean;
+  /** Set for requests that did not come from our apps: `webdav` (server/dav/dav-auth.ts), recorded as the action log's platform. */
+  client?: 'webdav';
 }

@@ -15,6 +15,20 @@ export function addressKey(address: string): string {
 }
 
 /**
+ * WebDAV sign-ins (device passwords, server/dav/dav-auth.ts) count their failures apart from the web
+ * login's: a backup script still using a revoked device password must not slow or lock its owner's web
+ * login (nor the web login of a whole office behind one address). Same waits, no lock: a device
+ * password has 200 bits and cannot be guessed, the waits only keep a misbehaving client quiet.
+ */
+export function davAccountKey(name: string): string {
+  return `dav:${accountKey(name)}`;
+}
+
+export function davAddressKey(address: string): string {
+  return `dav:${addressKey(address)}`;
+}
+
+/**
  * Per-account-name and per-address failure counting: progressive waits after `loginSlowAfter`
  * failures, and an account-name lock after `loginLockAfter` (rules: LoginForm in common/api/endpoints/auth.ts).
  */
@@ -30,7 +44,8 @@ export class LoginThrottle {
   private waitFor(row: LoginFailuresTable, now: number): number {
     const p = this.policy;
     if (row.last_failure_at < now - p.loginFailureWindowMs) return 0;
-    const slowAfter = row.key.startsWith('addr:') ? p.loginAddressSlowAfter : p.loginSlowAfter;
+    const isAddress = row.key.startsWith('addr:') || row.key.startsWith('dav:addr:');
+    const slowAfter = isAddress ? p.loginAddressSlowAfter : p.loginSlowAfter;
     if (row.failures < slowAfter) return 0;
     const delay = Math.min(p.loginDelayBaseMs * 2 ** Math.min(row.failures - slowAfter, 30), p.loginDelayMaxMs);
     return Math.max(0, row.last_failure_at + delay - now);
@@ -55,6 +70,30 @@ export class LoginThrottle {
         'Retry-After': String(seconds),
       });
     }
+  }
+
+  /**
+   * Before a WebDAV sign-in: an account name locked by the web login's failures is refused (as a
+   * login is), and a wait owed by WebDAV failures of the name or the address (davAccountKey). One
+   * statement: it runs on every WebDAV request.
+   */
+  async checkDav(name: string, address: string, now: number): Promise<{ locked: true } | { locked: false; waitSeconds: number; nameFailures: boolean }> {
+    const rows = await this.repo.find([accountKey(name), davAccountKey(name), davAddressKey(address)]);
+    if (rows.some((r) => r.key === accountKey(name) && r.locked === 1)) return { locked: true };
+    const wait = Math.max(0, ...rows.filter((r) => r.key.startsWith('dav:')).map((r) => this.waitFor(r, now)));
+    return { locked: false, waitSeconds: Math.ceil(wait / 1000), nameFailures: rows.some((r) => r.key === davAccountKey(name)) };
+  }
+
+  /** A right device password forgets the name's WebDAV failures (as a login does the name's). */
+  async clearDavAccount(name: string): Promise<void> {
+    await this.repo.clear(davAccountKey(name));
+  }
+
+  /** Counts a failed WebDAV sign-in for the name and the address (never locks: davAccountKey). */
+  async recordDavFailure(name: string, address: string, now: number): Promise<void> {
+    const windowStart = now - this.policy.loginFailureWindowMs;
+    await this.repo.recordFailure(davAccountKey(name), now, windowStart);
+    await this.repo.recordFailure(davAddressKey(address), now, windowStart);
   }
 
   /** Counts a failed password for the name and the address; locks the name at the threshold. */

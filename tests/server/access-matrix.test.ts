@@ -79,6 +79,8 @@ interface Ids {
   messageId: string;
   /** A signed-in device (session public id) of the admin's. */
   sessionId: string;
+  /** A 设备密码 of the admin's. */
+  devicePasswordId: string;
 }
 
 /** The second tenant admin's own ids, mixed with the first tenant's in some foreign calls. */
@@ -230,6 +232,14 @@ const MATRIX: Record<string, Row> = {
   },
   // Ends the caller's other sessions: the admin's and member's clients here keep theirs.
   'POST /api/v2/account/sessions/endOthers': { access: 'user', call: { method: 'POST', path: API.accountSessionEndOthers, body: {} }, foreign: 'none' },
+  // 设备密码 (issue 39): only the caller's own; another tenant's (or user's) id → 404.
+  'GET /api/v2/account/devicePasswords': { access: 'user', call: { method: 'GET', path: API.devicePasswords }, foreign: 'none' },
+  'POST /api/v2/account/devicePasswords/create': { access: 'user', call: { method: 'POST', path: API.devicePasswordCreate, body: { name: '' } }, foreign: 'none' },
+  'POST /api/v2/account/devicePasswords/revoke': {
+    access: 'user',
+    call: { method: 'POST', path: API.devicePasswordRevoke, body: { id: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.devicePasswordRevoke, body: { id: ids.devicePasswordId } }),
+  },
   // 手势密码 (issue 38): the caller's own pattern only, no id to name (bogus patterns count no try: the switch is off here).
   'GET /api/v2/account/gesture/status': { access: 'user', call: { method: 'GET', path: API.gestureStatus }, foreign: 'none' },
   'POST /api/v2/account/gesture/set': { access: 'user', call: { method: 'POST', path: API.gestureSet, body: { pattern: [0] } }, foreign: 'none' },
@@ -732,7 +742,7 @@ const MATRIX: Record<string, Row> = {
     foreign: (ids) => ({ method: 'GET', path: `${API.tenantResetBackground}?tenantId=${ids.tenantId}`, headers: platform }),
   },
   ...Object.fromEntries(
-    [API.switchGesture, API.switchKeyCreate, API.switchPublicDownload, API.switchExchange, API.modifySyncTime].map((path): [string, Row] => {
+    [API.switchGesture, API.switchKeyCreate, API.switchPublicDownload, API.switchExchange, API.switchWebdav, API.modifySyncTime].map((path): [string, Row] => {
       const field = path === API.modifySyncTime ? 'syncTime=30' : 'value=1';
       return [
         `POST ${path}`,
@@ -1073,6 +1083,7 @@ beforeAll(async () => {
     noticeId: (await admin.post<{ data: ManagedNotice }>(API.noticeManageSave, noticeBody({ all: true }))).body.data.id,
     messageId: await memberMessage(groupFile.id, memberId),
     sessionId: await withDb(server, (db) => (db.prepare("select s.public_id from sessions s join users u on u.id = s.user_id where u.username = 'admin' limit 1").get() as { public_id: string }).public_id),
+    devicePasswordId: (await admin.post<{ data: { id: string } }>(API.devicePasswordCreate, { name: 'matrix' })).body.data.id,
   };
 
   await addTenantWithUser(server, 'other-admin', 'Other@2024');
@@ -1178,6 +1189,7 @@ describe('access matrix', () => {
       noticeId: BOGUS,
       messageId: BOGUS,
       sessionId: BOGUS,
+      devicePasswordId: BOGUS,
     };
     for (const [key, row] of Object.entries(MATRIX)) {
       if (row.foreign === 'none') continue;

@@ -1,14 +1,24 @@
 import { DOMParser, type Element } from '@xmldom/xmldom';
-import { loggedInClient, type TestServer } from './helpers';
+import { randomBytes } from 'node:crypto';
+import type { DevicePasswordCreated } from '../../common/api/endpoints/device-passwords';
+import { API } from '../../common/api/paths';
+import { ADMIN, loggedInClient, type TestServer } from './helpers';
 
 /**
  * WebDAV over real HTTP for the dav-*.test.ts suites. Authentication is this one call: the headers a
- * WebDAV client of `account` sends. TEMPORARY: the web session's cookie, until davpw's device
- * passwords land (then: Basic with a device password made for the account).
+ * WebDAV client of `account` sends — Basic with a 设备密码 made for the account (through the web API, as
+ * a user does in 账号安全). Test servers listen on loopback, so plain HTTP is allowed.
  */
 export async function davAuth(server: TestServer, account?: { username: string; password: string }): Promise<Record<string, string>> {
   const client = await loggedInClient(server, account);
-  return { cookie: client.cookie };
+  const created = await client.post<{ data: DevicePasswordCreated }>(API.devicePasswordCreate, { name: `dav-test-${randomBytes(6).toString('hex')}` });
+  if (created.status !== 200) throw new Error(`device password not created: ${JSON.stringify(created.body)}`);
+  return basicAuth(account?.username ?? ADMIN.username, created.body.data.password);
+}
+
+/** `Authorization: Basic` of a user name and password, UTF-8 (as the challenge asks). */
+export function basicAuth(username: string, password: string): Record<string, string> {
+  return { authorization: `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}` };
 }
 
 export interface DavAnswer {

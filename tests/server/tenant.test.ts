@@ -133,7 +133,7 @@ describe('tenant profile', () => {
     expect((await formPost(admin, API.modifySyncTime, 'syncTime=0')).body.errorCode).toBe(ERRORS.VALIDATION.code);
     expect((await formPost(admin, API.switchExchange, 'value=yes')).body.errorCode).toBe(ERRORS.VALIDATION.code);
     expect((await admin.post(API.switchKeyCreate, { value: '0' })).status).toBe(415);
-    expect((await member.get<{ data: TenantInfo }>(API.tenantInfo)).body.data.switches).toEqual({ gesture: true, keyCreate: true, publicDownLoad: false, exchangeSwitch: true, syncTime: 15, gestureIdle: 5 });
+    expect((await member.get<{ data: TenantInfo }>(API.tenantInfo)).body.data.switches).toEqual({ gesture: true, keyCreate: true, publicDownLoad: false, exchangeSwitch: true, webdav: true, syncTime: 15, gestureIdle: 5 });
     // The other tenant is untouched.
     expect((await other.get<{ data: TenantInfo }>(API.tenantInfo)).body.data.switches).toMatchObject({ gesture: false, publicDownLoad: true, syncTime: 30 });
   });

@@ -5,6 +5,7 @@ import { APPLICATIONS } from './applications';
 import { AUTH } from './auth';
 import { CLIENT_RELEASES } from './client-releases';
 import { CONFIG } from './config';
+import { DEVICE_PASSWORDS } from './device-passwords';
 import { DICTIONARIES } from './dictionaries';
 import { DOWNLOADS } from './downloads';
 import { FILE_STATES } from './file-states';
@@ -35,6 +36,7 @@ export const DOMAINS = {
   auth: AUTH,
   clientReleases: CLIENT_RELEASES,
   config: CONFIG,
+  devicePasswords: DEVICE_PASSWORDS,
   dictionaries: DICTIONARIES,
   downloads: DOWNLOADS,
   exchange: EXCHANGE,

@@ -81,6 +81,8 @@ export const TENANT = {
   switchKeyCreate: adminSwitch(API.switchKeyCreate),
   switchPublicDownload: adminSwitch(API.switchPublicDownload),
   switchExchange: adminSwitch(API.switchExchange),
+  /** WebDAV for the tenant's users (ours, issue 39; default on). */
+  switchWebdav: adminSwitch(API.switchWebdav),
   /** Minutes idle or hidden before the 手势密码 is asked again (ours, beside the gesture switch). */
   modifyGestureIdle: endpoint({ method: 'POST', path: API.gestureIdleTime, access: admin, action: 'tenant.settingChange', body: GestureIdleBody, response: data<TenantSwitches>() }),
   modifySyncTime: endpoint({ method: 'POST', path: API.modifySyncTime, access: admin, action: 'tenant.settingChange', encoding: 'form', body: SyncTimeBody, response: data<TenantSwitches>() }),

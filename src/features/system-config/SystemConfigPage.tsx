@@ -20,6 +20,7 @@ const SWITCHES: Array<{ key: Exclude<keyof TenantSwitches, 'syncTime' | 'gesture
   { key: 'keyCreate', label: TENANT_SWITCH_LABELS.keyCreate, help: '新建分享链接时默认生成提取码' },
   { key: 'publicDownLoad', label: TENANT_SWITCH_LABELS.publicDownLoad, help: '允许下载公共空间中的文件；关闭后公共空间的文件只能预览，成员、管理员和分享链接的访客都不能下载、打包、复制出去或保存' },
   { key: 'exchangeSwitch', label: TENANT_SWITCH_LABELS.exchangeSwitch, help: '提供交换区，用于在内网与外网之间交换文件' },
+  { key: 'webdav', label: TENANT_SWITCH_LABELS.webdav, help: '允许成员用设备密码通过 WebDAV（资源管理器、访达、rclone 等）访问网盘；关闭后所有 WebDAV 访问立即被拒绝' },
 ];
 
 /**

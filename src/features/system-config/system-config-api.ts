@@ -16,6 +16,7 @@ const SWITCHES = {
   keyCreate: TENANT.switchKeyCreate,
   publicDownLoad: TENANT.switchPublicDownload,
   exchangeSwitch: TENANT.switchExchange,
+  webdav: TENANT.switchWebdav,
 } as const;
 
 /** The admin switches are form-encoded POSTs (spec §7; the entries say so). */
