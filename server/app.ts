@@ -31,6 +31,7 @@ import { buildNotices } from './compose/notices';
 import { buildOrganisation } from './compose/organisation';
 import { buildClientReleases } from './compose/client-releases';
 import { buildDevicePasswords } from './compose/device-passwords';
+import { buildDocuments } from './compose/documents';
 import { buildSharing } from './compose/sharing';
 import { buildStorage } from './compose/storage';
 import { buildSweeper } from './compose/sweeper';
@@ -82,10 +83,13 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const audit = await buildAudit({ ...base, sealHeads });
   const tenants = await buildTenants({ ...base, blobs: storage.blobs, passwordExpiryDays: resolveAccountPolicy(config.accounts).passwordExpiryDays });
   const accounts = buildAccounts({ ...base, blobs: storage.blobs, locks, homeUrlOf: (user) => tenants.config.homeUrl({ tenantId: user.tenant_id, role: user.role }) });
-  const files = buildFiles({ ...base, storage, users: accounts.users, tenants: tenants.service, chainKey: audit.chainKey, bus: cluster.bus });
+  const documents = await buildDocuments({ ...base, storage });
+  const files = buildFiles({ ...base, storage, users: accounts.users, tenants: tenants.service, chainKey: audit.chainKey, bus: cluster.bus, documents: documents.service });
+  // Extracted text goes to search inside files (docsearch's text store and index).
+  documents.setContent(files.contentTexts);
   const notices = buildNotices({ ...base, files: files.repos, actionLogs: audit.actionLogs, bus: cluster.bus });
   const sharing = buildSharing({ ...base, files, tenants: tenants.service, notices: notices.events, actionLogs: audit.actionLogs, locks });
-  const uploads = await buildUploads({ ...base, storage, files, users: accounts.users, notices, exchange: sharing.exchange, locks });
+  const uploads = await buildUploads({ ...base, storage, files, users: accounts.users, notices, exchange: sharing.exchange, locks, documents: documents.service });
   const sync = buildSync({ db, files, checks: uploads.checks, tenants: tenants.service });
   const organisation = buildOrganisation({ ...base, bus: cluster.bus, users: accounts.users, sessions: accounts.sessions, spaces: files.repos.spaces, quotaChoices: (t) => tenants.dicts.quotaChoices(t) });
   const clientReleases = buildClientReleases({ db, config, files });
@@ -94,13 +98,14 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   // WebDAV (issue 39): each request signs in with a 设备密码 (server/dav/dav-auth.ts).
   const dav = buildDav({ files, users: accounts.users, tenants: tenants.service, sharedFiles: sharing.sharedFiles, actionLogs: audit.actionLogs, authenticate: davAuthenticate(devicePasswords.authenticator) });
   const clientOps = new ClientOpRepository(db);
-  const sweeper = buildSweeper({ log: app.log, accounts, files, uploads, audit, notices, sharing, clientOps });
+  const sweeper = buildSweeper({ log: app.log, accounts, files, uploads, audit, notices, sharing, clientOps, documents });
   app.decorate('sweeper', sweeper);
   app.decorate('byteStore', storage.store);
   app.decorate('storeRecovery', uploads.recovery);
   app.decorate('auditCheckpoints', audit.checkpoints);
   app.decorate('notices', notices);
   app.decorate('contentTexts', files.contentTexts);
+  app.decorate('documents', documents);
   app.decorate('validators', { compiled: validators.compiled, registered: validators.registered, compileAll: validators.compileAll });
 
   await app.register(fastifyCookie);
@@ -113,7 +118,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   installBodyEncodingGuard(app);
   installClientOps(app, clientOps);
 
-  for (const domain of [tenants, accounts, organisation, files, uploads, audit, sharing, notices, sync, clientReleases, gesture, devicePasswords, dav]) await domain.routes(app);
+  for (const domain of [tenants, accounts, organisation, files, uploads, audit, sharing, notices, sync, clientReleases, gesture, devicePasswords, dav, documents]) await domain.routes(app);
   await registerDesktopReleaseRoutes(app, config.desktopReleaseDir);
   await registerStaticRoutes(app, config.staticDir, { summary: (token) => sharing.pageSummary(token), config: () => tenants.config.systemConfig(null) });
 
@@ -131,10 +136,13 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const life = new AbortController();
   await cluster.start(life.signal);
   notices.start();
+  // Documents are converted in the background by every process (jobs claimed with a lease).
+  documents.pool.start();
   // Open notice streams end before the server closes (they would hold it open otherwise).
   app.addHook('preClose', async () => notices.stop());
   app.addHook('onClose', async () => {
     life.abort();
+    await documents.close();
     await cluster.stopped();
     upgraded(null);
     await audit.actionLogs.drain();

@@ -13,7 +13,23 @@ import { parseS3Location, type S3Location } from './storage/s3/s3-location';
 /** Where the desktop's updater (electron-updater, generic provider) downloads the release's files. */
 export const DESKTOP_RELEASE_PATH = '/desktop/releases/';
 
+/** The documents pipeline's settings (issue 41; docs/documents.md). */
+export interface DocumentOptions {
+  /** DOCUMENT_WORKERS: conversions at once per server process, capped at the cores (default: the cores; 0: none). */
+  workers?: number;
+  /** DOCUMENT_MAX_BYTES: larger files are not converted (default 100 MiB). */
+  maxBytes?: number;
+  /** DOCUMENT_TIME_LIMIT_MS: a conversion's tools are killed past this (default 60 s). */
+  timeLimitMs?: number;
+  /** SOFFICE_PATH: the LibreOffice binary (default `soffice` on PATH). */
+  soffice?: string;
+  /** How often idle workers look for jobs other processes queued (default 2 s). */
+  pollMs?: number;
+}
+
 export interface ServerConfig {
+  /** The documents pipeline (Office renditions, text, first-page thumbnails). */
+  documents?: DocumentOptions;
   port: number;
   host: string;
   /** SQLite file, stored blobs, upload chunks and temp files live here. */
@@ -246,6 +262,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
         }
       : undefined,
     desktopReleaseDir: env.DESKTOP_RELEASE_DIR || undefined,
+    documents: {
+      workers: env.DOCUMENT_WORKERS ? intFromEnv(env.DOCUMENT_WORKERS, 0, 'DOCUMENT_WORKERS') : undefined,
+      maxBytes: env.DOCUMENT_MAX_BYTES ? intFromEnv(env.DOCUMENT_MAX_BYTES, 0, 'DOCUMENT_MAX_BYTES') : undefined,
+      timeLimitMs: env.DOCUMENT_TIME_LIMIT_MS ? intFromEnv(env.DOCUMENT_TIME_LIMIT_MS, 0, 'DOCUMENT_TIME_LIMIT_MS') : undefined,
+      soffice: env.SOFFICE_PATH || undefined,
+    },
   };
   assertSafeConfig(config, env.NODE_ENV);
   return config;

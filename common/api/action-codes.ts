@@ -67,6 +67,7 @@ export const ACTIONS = {
   'file.favorite': '收藏',
   'file.unfavorite': '取消收藏',
   'file.uploadDecision': '处理待定上传',
+  'file.renditionRetry': '重新生成文档预览',
 
   'group.create': '创建群组',
   'group.rename': '重命名群组',

@@ -3,6 +3,7 @@ import type { ActionLogCheckpointer } from '../services/action-log/checkpointer'
 import type { FingerprintUpgradeReport } from '../services/fingerprint-upgrade';
 import type { ContentTextService } from '../services/content/content-text-service';
 import type { Notices } from '../services/notices';
+import type { Documents } from './documents';
 import type { RecoveryReport } from '../services/recovery';
 import type { Sweeper } from '../services/sweeper';
 import type { ByteStore } from '../storage/byte-store';
@@ -22,6 +23,8 @@ declare module 'fastify' {
     notices: Notices;
     /** Extracted texts of blobs (search inside files): docrend's pipeline and tests put texts here. */
     contentTexts: ContentTextService;
+    /** The documents pipeline (issue 41): tests wait for its jobs and look at them. */
+    documents: Documents;
     /** The routes' schema validators, each compiled at its route's first request (http/lazy-validators.ts). */
     validators: Pick<LazyValidators, 'compiled' | 'registered' | 'compileAll'>;
     /** The background re-fingerprinting of stale blobs by this process as leader (null: shut down before it led or finished). */

@@ -37,6 +37,7 @@ import type { EventBus } from '../services/cluster/ports';
 import { TENANT_SETTINGS_CHANGED, TenantSettingsCache } from '../services/tenant-settings-cache';
 import type { Base, Routed } from './base';
 import type { Storage } from './storage';
+import type { DocumentService } from '../services/documents/document-service';
 
 /** The file tree's repositories, for the domains built on it (sharing, uploads, sync, notices). */
 export interface FileRepositories {
@@ -77,10 +78,12 @@ export interface FilesDeps extends Base {
   chainKey: Buffer;
   /** Cache drops reach every server process (compose/cluster.ts). */
   bus: EventBus;
+  /** The documents pipeline: Office renditions for previews, and what goes with a purged blob. */
+  documents: DocumentService;
 }
 
 /** Spaces and their entries: browsing, search, groups, recycle bin, texts, downloads and ZIPs. */
-export function buildFiles({ db, config, log, storage, users, tenants, chainKey, bus }: FilesDeps): Files {
+export function buildFiles({ db, config, log, storage, users, tenants, chainKey, bus, documents }: FilesDeps): Files {
   const repos: FileRepositories = {
     files: new FileRepository(db),
     spaces: new SpaceRepository(db),
@@ -108,8 +111,8 @@ export function buildFiles({ db, config, log, storage, users, tenants, chainKey,
     const [space, switches] = await Promise.all([spaces.findPublic(t), tenants.switches(t)]);
     return { spaceId: space?.id ?? null, downloadOn: switches.publicDownLoad };
   });
-  const downloads = new DownloadService(files, storage.blobs, access, gate);
-  const trash = new TrashService({ files, tree, access, decorator, blobs: storage.blobs, thumbnails: storage.thumbnails, retentionMs });
+  const downloads = new DownloadService(files, storage.blobs, access, gate, documents);
+  const trash = new TrashService({ files, tree, access, decorator, blobs: storage.blobs, thumbnails: storage.thumbnails, retentionMs, documents });
   const copyMove = new CopyMoveService({ files, tree, access, decorator, trash, gate, exchange });
   const fileStates = new FileStateService({ files, tree, access, decorator, downloads, gate });
   const texts = new TextService({

@@ -4,6 +4,7 @@ import type { Notices } from '../services/notices';
 import { Sweeper } from '../services/sweeper';
 import type { Accounts } from './accounts';
 import type { Audit } from './audit';
+import type { Documents } from './documents';
 import type { Files } from './files';
 import type { Sharing } from './sharing';
 import type { Uploads } from './uploads';
@@ -17,10 +18,11 @@ export interface SweeperDeps {
   notices: Notices;
   sharing: Sharing;
   clientOps: ClientOpRepository;
+  documents: Documents;
 }
 
 /** The periodic clean-up of what expires, across the domains (services/sweeper.ts lists what). */
-export function buildSweeper({ log, accounts, files, uploads, audit, notices, sharing, clientOps }: SweeperDeps): Sweeper {
+export function buildSweeper({ log, accounts, files, uploads, audit, notices, sharing, clientOps, documents }: SweeperDeps): Sweeper {
   return new Sweeper({
     uploads: uploads.uploads,
     store: uploads.storeSweep,
@@ -31,7 +33,13 @@ export function buildSweeper({ log, accounts, files, uploads, audit, notices, sh
     log: (err) => log.error({ err }, 'sweep failed'),
     audit: { actionLogs: audit.actionLogs, retentionMs: audit.retentionMs },
     notices: notices.fileMessages,
-    extra: sharing,
+    extra: {
+      async sweep(now) {
+        await sharing.sweep(now);
+        // Jobs whose blob went by a path that did not forget them (their rendition and text go too).
+        await documents.service.sweepOrphans();
+      },
+    },
     usage: audit.usage,
   });
 }

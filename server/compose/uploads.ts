@@ -46,13 +46,15 @@ export interface UploadsDeps extends Base {
   exchange: ExchangeService;
   /** The server's locks (compose/locks.ts): uploads and chunks, across processes. */
   locks: Locks;
+  /** Recovery removes what the documents pipeline made of blobs that are gone. */
+  documents: { sweepOrphans(): Promise<number> };
 }
 
 /**
  * Chunked, second (instant) and batch uploads with their content checks. Building it first repairs
  * whatever a crash left half done in the stores, before any request can arrive.
  */
-export async function buildUploads({ db, config, log, storage, files, users, notices, exchange, locks }: UploadsDeps): Promise<Uploads> {
+export async function buildUploads({ db, config, log, storage, files, users, notices, exchange, locks, documents }: UploadsDeps): Promise<Uploads> {
   const { repos } = files;
   const challenges = new ChallengeRepository(db);
   const recovery = new RecoveryRepository(db);
@@ -101,7 +103,7 @@ export async function buildUploads({ db, config, log, storage, files, users, not
     chunkSize: config.chunkSize,
   });
   // Only when no other server process is live on the database: it would undo what they are doing.
-  const recovered = await locks.join(() => recoverStore({ store: storage.store, uploads: repos.uploads, recovery }, logs));
+  const recovered = await locks.join(() => recoverStore({ store: storage.store, uploads: repos.uploads, recovery, documents }, logs));
   if (!recovered) log.info('startup recovery of the data directory skipped: other server processes are live (a merge a dead process left is undone by the next merge of that upload)');
   return {
     uploads,

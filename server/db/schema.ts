@@ -700,7 +700,39 @@ export interface ContentScanJobsTable {
   lease_until: number | null;
 }
 
+/** What a document job is doing (migration 0097; services/documents/). */
+export type DocumentJobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+/** One blob's documents job: its PDF rendition, text and first-page thumbnail (docs/documents.md). */
+export interface DocumentJobsTable {
+  blob_id: string;
+  tenant_id: string;
+  /** common/files/documents.ts DocumentKind. */
+  kind: string;
+  /** The name of the file it was queued for (its extension tells LibreOffice the format; shown to admins). */
+  name: string;
+  status: DocumentJobStatus;
+  attempts: number;
+  error: string | null;
+  lease_owner: string | null;
+  lease_until: number | null;
+  queued_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  duration_ms: number | null;
+  input_size: number;
+  output_size: number | null;
+  /** Peak resident memory of the converter's processes (sampled), KiB. */
+  peak_rss_kb: number | null;
+  text_chars: number | null;
+  /** The PDF rendition's one-piece key in the blob store (Office documents), recorded before it is written. */
+  rendition_key: string | null;
+  /** 1 once the first-page thumbnail is in the thumbnail store. */
+  thumbnail: number;
+}
+
 export interface Database {
+  document_jobs: DocumentJobsTable;
   tenants: TenantsTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -8,6 +8,8 @@ import type { Database, FilesTable, UploadsTable } from '../db/schema';
 import { freeName, numberedLikePattern } from '../services/naming';
 import { ContentReplaceRefused, replaceContent, type ContentEditor } from './content-replacement';
 import { sqliteOnly } from '../db/dialect';
+import { documentKindOf } from '../../common/files/documents';
+import { queueDocumentJob } from './document-job-repository';
 
 /**
  * What a chunk request needs of its upload: not the digest list, which grows with the file (a 10 GiB
@@ -375,6 +377,9 @@ export async function commitInTx(tx: Tx, input: CommitInput): Promise<Extract<Co
   const placed = await placeFile(tx, { ...input.file, blob_id: blobId }, input.onConflict, input.editor, input.now, input.ifMatch ?? null);
   // An exchange-area file remembers which network build put it (or its new content) there.
   await stampExchange(tx, placed.file, input.editor.side, input.now);
+  // A document's rendition, text and thumbnail are made in the background, once per blob (issue 41).
+  const documentKind = documentKindOf(placed.file.name);
+  if (documentKind) await queueDocumentJob(tx, { blobId, tenantId: input.editor.tenantId, kind: documentKind, name: placed.file.name, size: input.size, now: input.now });
 
   if (input.clientKey !== undefined) {
     try {

@@ -20,6 +20,7 @@ import type { AccessService } from './space-access';
 import { watermarkText } from './sharing/watermark-text';
 import { grantOf, type ByteGate } from './sharing/byte-gate';
 import { layoutOf } from './upload-commit';
+import { documentKindOf } from '../../common/files/documents';
 
 const DEFLATE_KINDS = new Set(['txt', 'unknown']);
 
@@ -159,23 +160,27 @@ export class ArchiveService {
   async thumbnail(caller: Caller, id: string, now = Date.now()): Promise<{ data: Buffer; etag: string }> {
     const entry = await this.deps.access.entry(caller, id);
     const { row } = entry;
-    if (row.is_dir === 1 || fileKindOf(row.name, false) !== 'picture' || !row.blob_id) throw new AppError(ERRORS.NO_THUMBNAIL);
+    if (row.is_dir === 1 || !hasThumbnail(row.name) || !row.blob_id) throw new AppError(ERRORS.NO_THUMBNAIL);
     await this.deps.gate.assert(caller, [entry], 'view');
     const text = viewsOnly(grantOf(entry)) ? watermarkText(caller.username, now) : null;
-    const plain = await this.plainThumbnail(caller.tenantId, row.blob_id);
+    const plain = await this.plainThumbnail(caller.tenantId, row.blob_id, row.name);
     if (!text) return plain;
     const marked = await this.deps.watermark(plain.data, text);
     if (!marked) throw new AppError(ERRORS.NO_THUMBNAIL);
     return { data: marked, etag: `"thumb-wm-${createHash('sha256').update(text).update(plain.etag).digest('hex').slice(0, 24)}"` };
   }
 
-  /** The kept thumbnail of a blob (made on first use). */
-  async plainThumbnail(tenantId: string, blobId: string): Promise<{ data: Buffer; etag: string }> {
+  /**
+   * The kept thumbnail of a blob: a picture's is made on first use; a document's first page is made by
+   * the documents pipeline in the background (none until then, nor when it could not be made).
+   */
+  async plainThumbnail(tenantId: string, blobId: string, name: string): Promise<{ data: Buffer; etag: string }> {
     const blob = await this.deps.files.findBlob(tenantId, blobId);
     if (!blob) throw new AppError(ERRORS.NOT_FOUND);
     const etag = `"thumb-${blob.fingerprint}"`;
     const cached = await this.deps.thumbnails.get(blob.id);
     if (cached) return { data: cached, etag };
+    if (fileKindOf(name, false) !== 'picture') throw new AppError(ERRORS.NO_THUMBNAIL);
     if (Number(blob.size) > THUMBNAIL_MAX_INPUT) throw new AppError(ERRORS.NO_THUMBNAIL);
     let data: Buffer;
     try {
@@ -200,4 +205,10 @@ export class ArchiveService {
     await this.deps.thumbnails.put(blob.id, data);
     return { data, etag };
   }
+}
+
+/** Pictures, and documents whose first page the documents pipeline makes (Office, PDF). */
+export function hasThumbnail(name: string): boolean {
+  const document = documentKindOf(name);
+  return fileKindOf(name, false) === 'picture' || document === 'office' || document === 'pdf';
 }

@@ -62,10 +62,11 @@ export async function rollBackMergeDirectory(stores: { chunks: ChunkStore; blobs
  *   wrote but did not commit (its intents name them);
  * - blob rows whose bytes are missing (a chunked blob without its directory, a one-piece blob
  *   without its file) are deleted if nothing references them, else logged loudly;
- * - blobs no file or version references are deleted (row and bytes).
+ * - blobs no file or version references are deleted (row and bytes), and what the documents pipeline
+ *   made of every blob that is gone (PDF rendition, thumbnail, text; docs/documents.md).
  */
 export async function recoverStore(
-  deps: { store: ByteStore; uploads: UploadRepository; recovery: RecoveryRepository },
+  deps: { store: ByteStore; uploads: UploadRepository; recovery: RecoveryRepository; documents?: { sweepOrphans(): Promise<number> } },
   log: RecoveryLog,
   now = Date.now(),
 ): Promise<RecoveryReport> {
@@ -169,6 +170,8 @@ export async function recoverStore(
     await blobs.remove(blob.storage_key);
     report.unreferencedBlobs++;
   }
+  // What the documents pipeline made of the blobs removed here (or by a pass that died) goes too.
+  await deps.documents?.sweepOrphans();
 
   if (report.brokenReferencedBlobs.length > 0) {
     log.error(

@@ -42,6 +42,8 @@ export interface TrashServiceDeps {
   blobs: BlobStore;
   thumbnails: ThumbnailStore;
   retentionMs: number;
+  /** What the documents pipeline made of a blob (rendition, text) goes with it. */
+  documents?: { forgetBlobs(blobIds: readonly string[]): Promise<void> };
 }
 
 /**
@@ -256,6 +258,7 @@ export class TrashService {
       await this.deps.blobs.remove(blob.storage_key, layoutOf(blob));
       await this.deps.thumbnails.remove(blob.id);
     }
+    await this.deps.documents?.forgetBlobs(freed.map((b) => b.id));
     return { rows, roots };
   }
 

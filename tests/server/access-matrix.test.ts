@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER_PLATFORM } from '../../common/api/client-env';
 import { CONFIG } from '../../common/api/endpoints/config';
+import { DOCUMENTS } from '../../common/api/endpoints/documents';
 import { ERRORS } from '../../common/api/errors';
 import { API, downloadUrl, namedPreviewUrl, previewUrl, thumbnailUrl, versionDownloadUrl, zipDownloadUrl } from '../../common/api/paths';
 import type { CreateTxtResponse, FileEntry, GroupMemberListResponse, ManagedNotice, SearchResponse, SpaceInfo, VersionListResponse } from '../../common/api/types';
@@ -81,6 +82,8 @@ interface Ids {
   sessionId: string;
   /** A 设备密码 of the admin's. */
   devicePasswordId: string;
+  /** A documents job (issue 41) of the tenant's: its content's id. */
+  jobId: string;
 }
 
 /** The second tenant admin's own ids, mixed with the first tenant's in some foreign calls. */
@@ -170,6 +173,12 @@ const MATRIX: Record<string, Row> = {
   'GET /api/clientVersion/get': { access: 'public', call: { method: 'GET', path: `${API.clientVersion}?clientType=3` }, foreign: 'none' },
   // 客户端版本: the caller's tenant's releases; a file of another tenant is never an installer (404).
   'GET /api/v2/clientVersion/list': { access: 'admin', call: { method: 'GET', path: API.clientReleaseList }, foreign: 'none' },
+  'GET /api/v2/documents/status': { access: 'admin', call: { method: 'GET', path: DOCUMENTS.status.path }, foreign: 'none' },
+  'POST /api/v2/documents/retry': {
+    access: 'admin',
+    call: { method: 'POST', path: DOCUMENTS.retry.path, body: { jobIds: [BOGUS] } },
+    foreign: (ids) => ({ method: 'POST', path: DOCUMENTS.retry.path, body: { jobIds: [ids.jobId] } }),
+  },
   'POST /api/v2/clientVersion/save': {
     access: 'admin',
     call: { method: 'POST', path: API.clientReleaseSave, body: { clientType: 3, versionName: '1.0.0', versionDesc: '', isForce: false, fileId: BOGUS } },
@@ -1084,6 +1093,7 @@ beforeAll(async () => {
     messageId: await memberMessage(groupFile.id, memberId),
     sessionId: await withDb(server, (db) => (db.prepare("select s.public_id from sessions s join users u on u.id = s.user_id where u.username = 'admin' limit 1").get() as { public_id: string }).public_id),
     devicePasswordId: (await admin.post<{ data: { id: string } }>(API.devicePasswordCreate, { name: 'matrix' })).body.data.id,
+    jobId: await withDb(server, (db) => (db.prepare('select j.blob_id from document_jobs j join files f on f.blob_id = j.blob_id where f.id = ?').get(groupFile.id) as { blob_id: string }).blob_id),
   };
 
   await addTenantWithUser(server, 'other-admin', 'Other@2024');

@@ -68,6 +68,9 @@ export async function startServer(
     logger: false,
     logRequests: false,
     trustProxy: [],
+    // No document conversions unless a test asks (tests/server/documents.test.ts): LibreOffice in the
+    // background of every suite that stores a .docx would cost CPU the suites share.
+    documents: { workers: 0 },
     ...overrides,
   };
   const app = await buildApp(config);

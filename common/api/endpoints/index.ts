@@ -24,6 +24,7 @@ import { USER_ADMIN } from './user-admin';
 import { USER_IMPORT } from './user-import';
 import { UPLOADS } from './uploads';
 import { SYNC } from './sync';
+import { DOCUMENTS } from './documents';
 
 /**
  * Every declared endpoint, by domain. The server registers each domain's routes from its entries;
@@ -38,6 +39,7 @@ export const DOMAINS = {
   config: CONFIG,
   devicePasswords: DEVICE_PASSWORDS,
   dictionaries: DICTIONARIES,
+  documents: DOCUMENTS,
   downloads: DOWNLOADS,
   exchange: EXCHANGE,
   files: FILES,

@@ -32,6 +32,7 @@ import { m0090_gesture_patterns } from './0090-gesture-patterns';
 import { m0091_session_devices } from './0091-session-devices';
 import { m0092_tenant_home_url } from './0092-tenant-home-url';
 import { m0094_session_gesture_lock } from './0094-session-gesture-lock';
+import { m0097_document_jobs } from './0097-document-jobs';
 import { m0098_content_text } from './0098-content-text';
 import { m0095_device_passwords } from './0095-device-passwords';
 
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0091_session_devices': m0091_session_devices,
   '0092_tenant_home_url': m0092_tenant_home_url,
   '0094_session_gesture_lock': m0094_session_gesture_lock,
+  '0097_document_jobs': m0097_document_jobs,
   '0098_content_text': m0098_content_text,
   '0095_device_passwords': m0095_device_passwords,
 };
