@@ -1200,6 +1200,7 @@ describe('access matrix', () => {
       messageId: BOGUS,
       sessionId: BOGUS,
       devicePasswordId: BOGUS,
+      jobId: BOGUS,
     };
     for (const [key, row] of Object.entries(MATRIX)) {
       if (row.foreign === 'none') continue;
