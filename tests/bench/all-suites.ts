@@ -10,6 +10,7 @@ import { browserSmallFilesBenchmark } from './suites/browser-small-files';
 import { browserUploadBenchmark } from './suites/browser-upload';
 import { chunkRequestsBenchmark } from './suites/chunk-requests';
 import { deliveryBenchmark } from './suites/delivery';
+import { documentsBenchmark } from './suites/documents';
 import { hashingBenchmark } from './suites/hashing';
 import { listBenchmark } from './suites/list';
 import { loadBenchmark } from './suites/load';
@@ -46,4 +47,5 @@ export const BENCHMARKS: BenchModule[] = [
   sharingBenchmark,
   loadBenchmark,
   storeBenchmark,
+  documentsBenchmark,
 ];

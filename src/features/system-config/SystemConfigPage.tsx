@@ -8,6 +8,7 @@ import { QUERY_KEYS } from '../../lib/data/queries';
 import { useOnline } from '../../lib/data/online';
 import { useFeedback } from '../../lib/feedback/feedback';
 import { ClientReleasesCard } from './ClientReleasesCard';
+import { DocumentsCard } from './DocumentsCard';
 import { dictionaries, readAsDataUrl, resetBackground, resetLogo, setSwitch, tenantInfo, updateDictItem, updateTenant } from './system-config-api';
 import { ValidityCard } from './ValidityCard';
 
@@ -195,6 +196,7 @@ export function SystemConfigPage() {
       </Card>
       <ValidityCard change={change} disabled={disabled} />
       <ClientReleasesCard />
+      <DocumentsCard />
       {phone && (
         <Card title="客服电话">
           <Space>
