@@ -104,7 +104,10 @@ async function treeRssKb(root: number): Promise<number> {
       const status = await fsp.readFile(`/proc/${pid}/status`, 'utf8');
       const rss = /VmRSS:\s+(\d+)/.exec(status);
       if (rss) total += Number(rss[1]);
-      const children = (await fsp.readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')).trim();
+      // Children are listed per thread: oosplash starts soffice.bin from a thread of its own.
+      const tasks = await fsp.readdir(`/proc/${pid}/task`);
+      const lists = await Promise.all(tasks.map((t) => fsp.readFile(`/proc/${pid}/task/${t}/children`, 'utf8').catch(() => '')));
+      const children = lists.join(' ').trim();
       if (children) await Promise.all(children.split(/\s+/).map((c) => visit(Number(c))));
     } catch {
       // the process ended meanwhile, or no /proc
