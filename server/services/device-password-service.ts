@@ -6,7 +6,7 @@ import {
   type DevicePasswordCreated,
   type DevicePasswordInfo,
   type DevicePasswordList,
-} from '../../common/api/endpoints/device-passwords';
+} from '../../common/api/device-passwords';
 import type { DevicePasswordsTable, UsersTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { newId } from '../ids';

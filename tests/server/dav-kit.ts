@@ -1,6 +1,6 @@
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { randomBytes } from 'node:crypto';
-import type { DevicePasswordCreated } from '../../common/api/endpoints/device-passwords';
+import type { DevicePasswordCreated } from '../../common/api/device-passwords';
 import { API } from '../../common/api/paths';
 import { ADMIN, loggedInClient, type TestServer } from './helpers';
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { DevicePasswordCreated, DevicePasswordList } from '../../common/api/endpoints/device-passwords';
+import type { DevicePasswordCreated, DevicePasswordList } from '../../common/api/device-passwords';
 import { ERRORS } from '../../common/api/errors';
 import { API } from '../../common/api/paths';
 import { DAV_REALM, DAV_REFUSALS, type DavRefusal } from '../../server/dav/dav-auth';

@@ -6,12 +6,13 @@ import { PasswordChangeForm } from '../../components/PasswordChangeForm';
 import { QUERY_KEYS } from '../../lib/data/queries';
 import { useFeedback } from '../../lib/feedback/feedback';
 import { BindPhoneModal } from './BindPhoneModal';
+import { DevicePasswords } from './DevicePasswords';
 import { GestureSetting } from './GestureSetting';
 import { LoadFailed } from './LoadFailed';
 import { SignedInDevices } from './SignedInDevices';
 import { maskPhone, useUserDetails } from './use-user-details';
 
-/** Spec §2 `/main/user/accountSafe` (账号安全): change the password, bind or replace the phone, the signed-in devices. */
+/** Spec §2 `/main/user/accountSafe` (账号安全): change the password, bind or replace the phone, the signed-in devices, the 设备密码 of WebDAV clients. */
 export function AccountSafePage() {
   const { user, failed, reload } = useUserDetails();
   const { message } = useFeedback();
@@ -75,6 +76,7 @@ export function AccountSafePage() {
         />
       </Card>
       <SignedInDevices />
+      <DevicePasswords />
     </>
   );
 }
