@@ -45,10 +45,12 @@ export function DocumentsCard() {
       {data && (
         <>
           <Row gutter={16} style={{ marginBottom: 16 }}>
-            <Col span={6}><Statistic title="排队中" value={data.counts.queued} /></Col>
-            <Col span={6}><Statistic title="转换中" value={data.counts.running} /></Col>
-            <Col span={6}><Statistic title="已完成" value={data.counts.done} /></Col>
-            <Col span={6}><Statistic title="失败" value={data.counts.failed} valueStyle={data.counts.failed > 0 ? { color: '#cf1322' } : undefined} /></Col>
+            <Col span={6} data-testid="documents-queued"><Statistic title="排队中" value={data.counts.queued} /></Col>
+            <Col span={6} data-testid="documents-running"><Statistic title="转换中" value={data.counts.running} /></Col>
+            <Col span={6} data-testid="documents-done"><Statistic title="已完成" value={data.counts.done} /></Col>
+            <Col span={6} data-testid="documents-failed">
+              <Statistic title="失败" value={data.counts.failed} valueStyle={data.counts.failed > 0 ? { color: '#cf1322' } : undefined} />
+            </Col>
           </Row>
           <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
             每个服务进程同时转换 {data.converter.workers} 个文件，单个文件限时 {Math.round(data.converter.timeLimitMs / 1000)} 秒、大小上限 {formatSize(data.converter.maxBytes)}；网络隔离：{ISOLATION_LABELS[data.converter.isolation]}。
