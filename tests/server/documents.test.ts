@@ -257,6 +257,32 @@ describe('a document that hangs the converter', () => {
   });
 });
 
+describe('a restart', () => {
+  it('gives the job in flight back to the queue; the next start converts it', async () => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'docrend-slow-'));
+    // A converter that never finishes: the server is closed while it runs.
+    const slow = path.join(dir, 'soffice');
+    await fsp.writeFile(slow, '#!/bin/sh\nsleep 300\n', { mode: 0o755 });
+    const first = await startServer({ documents: { workers: 1, pollMs: 200, soffice: slow } });
+    const admin = await loggedInClient(first, ADMIN);
+    const f = (await uploadFile(admin, await docx(['Survives a restart upsilon']), '重启.docx')).body.data;
+    const blobId = await blobOf(first, f.id);
+    for (let i = 0; i < 200 && (await jobOf(first, blobId))?.status !== 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await jobOf(first, blobId))?.status).toBe('running');
+    await first.app.close();
+    expect(await jobOf(first, blobId)).toMatchObject({ status: 'queued', lease_owner: null, attempts: 0 });
+    const second = await startServer({ dataDir: first.dataDir, documents: { workers: 1, pollMs: 200 } });
+    try {
+      expect(await ended(second, blobId)).toMatchObject({ status: 'done', attempts: 1 });
+      const again = await loggedInClient(second, ADMIN);
+      expect(await pdfText((await fetchBytes(again, previewUrl(f.id))).body)).toContain('Survives a restart upsilon');
+    } finally {
+      await second.close();
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('without LibreOffice', () => {
   let server: TestServer;
   let admin: Client;
