@@ -26,16 +26,23 @@ export interface BodySource {
 /** A request body that is one chunk (or its rest, from an offset). */
 export function wholeBody(body: Readable): BodySource {
   let stopped = false;
+  /** Ends the wait for the body's next piece (stop). */
   let wake: () => void = () => undefined;
-  const stopping = new Promise<null>((resolve) => (wake = () => resolve(null)));
   return {
     async *pieces() {
       const source = body.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
       // A piece being waited for when the read stops is left to the lingering close, which drops the rest.
       for (;;) {
         if (stopped) return;
-        const next = await Promise.race([source.next(), stopping]);
-        if (next === null || next.done) return;
+        // Not Promise.race with one promise that lives as long as the body: each race left a reaction on
+        // it holding that race's result, so every piece of the body stayed reachable until the body ended
+        // (a 16 MiB chunk held whole in memory, a 4 GiB body 4 GiB), and was collected only by a full GC.
+        const next = await new Promise<IteratorResult<Buffer> | null>((resolve, reject) => {
+          wake = () => resolve(null);
+          source.next().then(resolve, reject);
+        });
+        wake = () => undefined;
+        if (stopped || next === null || next.done) return;
         yield next.value;
       }
     },
