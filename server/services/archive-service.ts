@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import { viewsOnly } from '../../common/api/byte-access';
 import { ERRORS } from '../../common/api/errors';
 import { THUMBNAIL_SIZE, ZIP_MAX_BYTES, ZIP_MAX_ENTRIES } from '../../common/api/types';
@@ -16,6 +15,7 @@ import type { ThumbnailStore } from '../storage/byte-store';
 import type { Caller } from './caller';
 import { actionLog, fileTarget } from './action-log/recorder';
 import { freeName } from './naming';
+import { loadSharp } from './sharp-on-demand';
 import type { AccessService } from './space-access';
 import { watermarkText } from './sharing/watermark-text';
 import { grantOf, type ByteGate } from './sharing/byte-gate';
@@ -26,22 +26,6 @@ const DEFLATE_KINDS = new Set(['txt', 'unknown']);
 
 /** Pictures above this size get no thumbnail (the preview serves the picture itself). */
 const THUMBNAIL_MAX_INPUT = 64 * 1024 * 1024;
-
-/** The libvips loaders of the raster formats pictureFormatOf accepts; no other loader runs in this process. */
-const ALLOWED_LOADERS = ['VipsForeignLoadJpeg', 'VipsForeignLoadPng', 'VipsForeignLoadNsgif', 'VipsForeignLoadWebp', 'VipsForeignLoadTiff', 'VipsForeignLoadHeif'];
-let loadersRestricted = false;
-
-/**
- * Defence in depth behind the magic-byte check: every libvips loader but the raster ones is blocked
- * for the whole process (sharp.block), so nothing here can rasterise SVG (or PDF, or a text format)
- * even if a check upstream were bypassed.
- */
-export function restrictImageLoaders(): void {
-  if (loadersRestricted) return;
-  sharp.block({ operation: ['VipsForeignLoad'] });
-  sharp.unblock({ operation: ALLOWED_LOADERS });
-  loadersRestricted = true;
-}
 
 /** Room left for ' (n)' when two names of one folder map to the same portable name. */
 const NUMBERING_ROOM = 12;
@@ -191,7 +175,7 @@ export class ArchiveService {
       // The content decides, not the name: an SVG (or anything else) called .png is never decoded.
       // SVG is never rendered by the server at all: it may carry scripts, entities and external links.
       if (!pictureFormatOf(bytes.subarray(0, PICTURE_HEAD_BYTES))) throw new AppError(ERRORS.NO_THUMBNAIL);
-      restrictImageLoaders();
+      const sharp = await loadSharp();
       // The first frame only: an animated picture is no way to make the server decode thousands of frames.
       data = await sharp(bytes, { limitInputPixels: 100_000_000, pages: 1, failOn: 'error' })
         .rotate()

@@ -1,9 +1,8 @@
-import sharp from 'sharp';
 import { ERRORS } from '../../common/api/errors';
 import { TENANT_BACKGROUND_MAX_BYTES, TENANT_LOGO_MAX_BYTES } from '../../common/api/tenant';
 import { PICTURE_HEAD_BYTES, pictureFormatOf } from '../../common/files/content-signatures';
 import { AppError } from '../http/app-error';
-import { restrictImageLoaders } from './archive-service';
+import { loadSharp } from './sharp-on-demand';
 
 export type TenantPictureKind = 'logo' | 'background' | 'avatar';
 
@@ -34,7 +33,7 @@ export async function reencodeTenantPicture(data: string, kind: TenantPictureKin
   if (bytes.length > shape.maxBytes) throw new AppError(ERRORS.TENANT_IMAGE_TOO_LARGE);
   const format = pictureFormatOf(bytes.subarray(0, PICTURE_HEAD_BYTES));
   if (!format || !ACCEPTED.has(format)) throw new AppError(ERRORS.TENANT_IMAGE_INVALID);
-  restrictImageLoaders();
+  const sharp = await loadSharp();
   try {
     return await sharp(bytes, { limitInputPixels: 50_000_000, pages: 1, failOn: 'error' })
       .rotate()

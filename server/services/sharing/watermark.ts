@@ -1,6 +1,5 @@
-import sharp from 'sharp';
 import { PICTURE_HEAD_BYTES, pictureFormatOf } from '../../../common/files/content-signatures';
-import { restrictImageLoaders } from '../archive-service';
+import { loadSharp } from '../sharp-on-demand';
 
 export { watermarkText } from './watermark-text';
 
@@ -23,7 +22,7 @@ const escapeMarkup = (text: string): string => text.replace(/[&<>"']/g, (c) => `
  */
 export async function watermarkPicture(bytes: Buffer, text: string): Promise<Buffer | null> {
   if (!pictureFormatOf(bytes.subarray(0, PICTURE_HEAD_BYTES))) return null;
-  restrictImageLoaders();
+  const sharp = await loadSharp();
   try {
     const base = sharp(bytes, { limitInputPixels: 100_000_000, pages: 1, failOn: 'error' })
       .rotate()
