@@ -71,7 +71,7 @@ const boundaries = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-electron/**', 'node_modules/**', '.tsbuild/**', 'data/**', 'dev-dist/**', 'test-results/**'] },
+  { ignores: ['dist/**', 'dist-server/**', 'dist-electron/**', 'node_modules/**', '.tsbuild/**', 'data/**', 'dev-dist/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -46,9 +46,10 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number):
   throw new Error(`server at ${url} did not come up within ${timeoutMs} ms`);
 }
 
-export async function startServerProcess(options: { dataDir: string; port: number; env?: Record<string, string>; timeoutMs?: number }): Promise<ServerProcess> {
+/** `nodeArgs`: what node runs (default: the server's sources under tsx; tests/support/npm-start-args.ts for `npm start`'s). */
+export async function startServerProcess(options: { dataDir: string; port: number; env?: Record<string, string>; timeoutMs?: number; nodeArgs?: string[] }): Promise<ServerProcess> {
   await fsp.mkdir(options.dataDir, { recursive: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, options.nodeArgs ?? ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

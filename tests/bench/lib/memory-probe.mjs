@@ -5,8 +5,11 @@
  * of then: V8 heap, `external` = memory outside the heap that JS objects hold, `arrayBuffers` = the
  * Buffers among it) and the highest of each field, then starts over. What the RSS holds beyond heap
  * and external is native: code, thread stacks, worker isolates, malloc's arenas, socket buffers.
+ * BENCH_MEMORY_PROBE_SMAPS=<file> (a diagnosis) also appends to that file, at each phase's end, the
+ * resident MB by kind of mapping: `node` (the binary), `[heap]` (glibc's main arena: Buffers' memory),
+ * `anon` (the V8 heap, thread arenas and stacks, worker isolates), `lib` (shared libraries).
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
 import { setInterval } from 'node:timers';
 import { isMainThread } from 'node:worker_threads';
@@ -29,6 +32,19 @@ if (file && isMainThread) {
   process.on('SIGUSR2', () => {
     sample();
     writeFileSync(`${file}.tmp`, JSON.stringify({ atPeak, highest, now: process.memoryUsage() }));
+    if (process.env.BENCH_MEMORY_PROBE_SMAPS) {
+      const by = {};
+      let cur = '';
+      for (const l of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+        const h = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(l);
+        if (h) { cur = h[1] ? (h[1].startsWith('/usr/bin/node') ? 'node' : h[1].startsWith('[') ? h[1] : 'lib') : 'anon'; continue; }
+        const r = /^Rss:\s+(\d+) kB/.exec(l);
+        if (r) by[cur] = (by[cur] || 0) + Number(r[1]) / 1024;
+      }
+      const m = process.memoryUsage();
+      for (const k of Object.keys(by)) by[k] = Math.round(by[k]);
+      appendFileSync(`${process.env.BENCH_MEMORY_PROBE_SMAPS}`, `${file} ${JSON.stringify(by)} heapTotal ${Math.round(m.heapTotal / 1048576)} ext ${Math.round(m.external / 1048576)} peakAt ${JSON.stringify(atPeak && { rss: atPeak.rss >> 20, heapTotal: atPeak.heapTotal >> 20, ext: atPeak.external >> 20 })}\n`);
+    }
     renameSync(`${file}.tmp`, file);
     atPeak = null;
     highest = null;

@@ -7,6 +7,7 @@
 import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { procCpuSeconds } from './proc-cpu';
 
 const MiB = 1024 * 1024;
 
@@ -47,6 +48,12 @@ export interface PhaseMemory {
   heapTotalMB?: number;
   externalMB?: number;
   arrayBuffersMB?: number;
+  /** CPU-seconds the server used in the phase (all its threads). */
+  cpuS: number;
+}
+
+interface ProbeAnswer {
+  atPeak: ProbeSample;
 }
 
 export class ServerMemory {
@@ -76,23 +83,26 @@ export class ServerMemory {
   async phase<T>(name: string, run: () => Promise<T>): Promise<T> {
     await this.readProbe(); // starts the probe's window over
     this.phasePeak = rssMiB(this.pid);
+    const cpuBefore = procCpuSeconds(this.pid);
     const out = await run();
     const peakMB = Math.max(this.phasePeak, rssMiB(this.pid));
+    const cpuS = procCpuSeconds(this.pid) - cpuBefore;
     const probe = await this.readProbe();
     const mb = (n: number | undefined) => (n === undefined ? undefined : n / MiB);
     this.phases.push({
       phase: name,
       peakMB,
-      heapUsedMB: mb(probe?.heapUsed),
-      heapTotalMB: mb(probe?.heapTotal),
-      externalMB: mb(probe?.external),
-      arrayBuffersMB: mb(probe?.arrayBuffers),
+      heapUsedMB: mb(probe?.atPeak.heapUsed),
+      heapTotalMB: mb(probe?.atPeak.heapTotal),
+      externalMB: mb(probe?.atPeak.external),
+      arrayBuffersMB: mb(probe?.atPeak.arrayBuffers),
+      cpuS,
     });
     return out;
   }
 
   /** Asks the probe for its window's sample at the highest RSS; undefined when the child has no probe. */
-  private async readProbe(): Promise<ProbeSample | undefined> {
+  private async readProbe(): Promise<ProbeAnswer | undefined> {
     await fsp.rm(this.probeFile, { force: true });
     try {
       process.kill(this.pid, 'SIGUSR2');
@@ -101,7 +111,7 @@ export class ServerMemory {
     }
     for (let i = 0; i < 100 && !existsSync(this.probeFile); i++) await new Promise((r) => setTimeout(r, 20));
     if (!existsSync(this.probeFile)) return undefined;
-    return (JSON.parse(await fsp.readFile(this.probeFile, 'utf8')) as { atPeak: ProbeSample }).atPeak;
+    return JSON.parse(await fsp.readFile(this.probeFile, 'utf8')) as ProbeAnswer;
   }
 
   stop(): void {

@@ -12,6 +12,7 @@ import type { FileEntry } from '../../../common/api/types';
 import { createNodeEngine, waitUntilSettled } from '../../replay/engine-harness';
 import { openFileSource, type CookieFetch } from '../../replay/node-runtime';
 import { freePort, loggedInJar, startServerProcess, type ServerProcess } from '../../support/drive-server';
+import { npmStartServer } from '../../support/npm-start-args';
 import { readZip } from '../../support/zip-entries';
 import { median } from './median';
 import { memoryProbeEnv, ServerMemory, type PhaseMemory } from './server-memory';
@@ -119,7 +120,9 @@ const rangeOffsets = (size: number, n: number): number[] => Array.from({ length:
 export async function runStorePhases(input: StoreRunInput): Promise<StoreFigures> {
   const port = await freePort();
   const probeFile = path.join(path.dirname(input.dataDir), `memory-${input.label}.json`);
-  const server = await startServerProcess({ dataDir: input.dataDir, port, env: { ...input.env, ...memoryProbeEnv(probeFile) }, timeoutMs: 120_000 });
+  // Started as `npm start` starts it (prebuilt bundle, its node flags): the memory a user's server has.
+  const nodeArgs = await npmStartServer();
+  const server = await startServerProcess({ dataDir: input.dataDir, port, env: { ...input.env, ...memoryProbeEnv(probeFile) }, timeoutMs: 120_000, nodeArgs });
   const pid = server.child.pid!;
   let memory: ServerMemory | undefined;
   try {

@@ -12,7 +12,7 @@ describe('network builds (spec §1/§2/§9)', () => {
     expect(scripts['build:public']).toBe('vite build --mode public');
     // npm start builds with the plain mode, so NETWORK_ENV picks the build.
     expect(scripts.start).toMatch(/^npm run build && /);
-    expect(scripts.build).toBe('vite build');
+    expect(scripts.build).toBe('vite build && npm run build:server');
   });
 
   it('the mode decides; otherwise NETWORK_ENV; unset is internal', () => {
