@@ -52,6 +52,7 @@ const ON_BOTH_STORES: ReadonlyArray<readonly [suite: string, reason: string]> = 
   ['chunk-size-change', 'dedup and proofs of possession across chunk sizes, read from the store'],
   ['byte-access', 'previews and downloads through shares and links, with Range and download limits'],
   ['archive', 'streamed ZIPs, previews with Range and thumbnails, read from stored blobs'],
+  ['documents', 'Office renditions and first-page thumbnails written beside the blob, previews of them with Range, removed with the last reference'],
   ['link-tickets', 'link downloads through tickets: Range, resumes, parallel segments, ZIPs'],
   ['zip-read-ahead', 'ZIPs of many stored members read ahead: byte-exact and in order, no read after the client went'],
   ['recycle', 'purge removing the bytes of the last reference, keeping shared ones'],
