@@ -12,6 +12,7 @@ import { resolveNetworkEnv, NETWORK_ENV_VARIABLE } from './common/api/client-env
 import { clientEndpointModule } from './common/api/endpoint-table';
 import { ACCOUNT_PICTURE_CACHE } from './common/api/offline-caches';
 import { reachableFrom } from './common/reachable';
+import { PDFJS_ASSET_FOLDERS, pdfjsAssetBase } from './common/pdfjs-assets';
 import type * as IconHelpers from '@ant-design/icons-svg/lib/helpers';
 import { FILE_KIND_ICON_NAMES, LINK_PAGE_ICONS_FILE } from './common/link-page/served';
 
@@ -345,6 +346,37 @@ export function linkPageIcons(): Plugin {
 }
 
 /**
+ * pdf.js's data files (CMaps, standard fonts: common/pdfjs-assets.ts) served from this origin: copied
+ * out of pdfjs-dist into the build, and served from node_modules by the dev server.
+ */
+export function pdfjsDataFiles(): Plugin {
+  const require = createRequire(import.meta.url);
+  const root = path.dirname(require.resolve('pdfjs-dist/package.json'));
+  const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+  const base = pdfjsAssetBase(version);
+  return {
+    name: 'drive-pdfjs-data-files',
+    generateBundle() {
+      for (const folder of PDFJS_ASSET_FOLDERS) {
+        for (const name of readdirSync(path.join(root, folder))) {
+          if (name.startsWith('LICENSE')) continue;
+          this.emitFile({ type: 'asset', fileName: `${base.slice(1)}${folder}/${name}`, source: readFileSync(path.join(root, folder, name)) });
+        }
+      }
+    },
+    configureServer(server) {
+      server.middlewares.use(base, (req, res, next) => {
+        const [folder, name] = (req.url ?? '').split('?')[0]!.replace(/^\//, '').split('/');
+        if (!PDFJS_ASSET_FOLDERS.includes(folder as (typeof PDFJS_ASSET_FOLDERS)[number]) || !name || name.includes('..')) return next();
+        const file = path.join(root, folder!, name);
+        if (!existsSync(file)) return next();
+        res.end(readFileSync(file));
+      });
+    },
+  };
+}
+
+/**
  * V8's explicit compile hint on the first screens' chunks: they are mostly code that runs during the
  * load, which V8 would otherwise compile function by function on the main thread as it is first called.
  * With the hint it compiles them all on a background thread while the file streams in (Chrome 136+;
@@ -467,6 +499,7 @@ export default defineConfig(({ mode }) => ({
     directImportsFromAntd(),
     compileFirstScreensEagerly(),
     linkPageIcons(),
+    pdfjsDataFiles(),
     chineseLibraryLabels(),
     react(),
     VitePWA({
@@ -503,7 +536,11 @@ export default defineConfig(({ mode }) => ({
       workbox: {
         // The app shell (HTML, JS, CSS, workers, icons) is precached, so every route opens offline.
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,wasm}'],
-        globIgnores: ['sw-network-routes.js'],
+        // Nor is the document viewer (pdf.js, src/components/document/PdfViewer.tsx: ~480 kB of script and
+        // ~110 kB of styles; its 1.4 MB worker and data files are not matched above): a preview needs the
+        // network for the document itself, so a precached viewer would open nothing offline, while every
+        // install — phones included — would download and keep it. It loads with the first preview.
+        globIgnores: ['sw-network-routes.js', 'assets/PdfViewer-*'],
         // Writes and uploads bypass the service worker (static routing): public/sw-network-routes.js.
         importScripts: ['/sw-network-routes.js'],
         navigateFallback: '/index.html',

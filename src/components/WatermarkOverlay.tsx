@@ -13,17 +13,18 @@ function tile(text: string): string {
 }
 
 /**
- * The viewer's account and the time drawn over a preview (PDF, text) through a preview-only share
- * or link. Pictures get theirs burnt into the pixels by the server (services/sharing/watermark.ts):
- * an overlay is only what this page draws, so it marks what is looked at here and on screenshots of
- * it, while the picture itself carries the mark wherever it goes.
+ * The viewer's line (name, account, time) drawn over a preview (documents, text) through a
+ * preview-only share or link. Pictures get theirs burnt into the pixels by the server
+ * (services/sharing/watermark.ts), documents painted into each page by the viewer
+ * (components/document/canvas-watermark.ts): an overlay is only what this page draws, so it marks
+ * what is looked at here and on screenshots of it, and one node removed takes it off.
  */
 export function WatermarkOverlay({ text, children }: { text: string | null; children: ReactNode }) {
   if (!text) return <>{children}</>;
   return (
     <div style={{ position: 'relative', width: '100%' }} data-testid="watermark" data-watermark={text}>
       {children}
-      <div aria-hidden style={{ position: 'absolute', inset: 0, pointerEvents: 'none', backgroundImage: tile(text), backgroundRepeat: 'repeat', zIndex: 2 }} />
+      <div aria-hidden data-watermark-layer style={{ position: 'absolute', inset: 0, pointerEvents: 'none', backgroundImage: tile(text), backgroundRepeat: 'repeat', zIndex: 2 }} />
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { browserSmallFilesBenchmark } from './suites/browser-small-files';
 import { browserUploadBenchmark } from './suites/browser-upload';
 import { chunkRequestsBenchmark } from './suites/chunk-requests';
 import { deliveryBenchmark } from './suites/delivery';
+import { documentPreviewBenchmark } from './suites/document-preview';
 import { documentsBenchmark } from './suites/documents';
 import { hashingBenchmark } from './suites/hashing';
 import { listBenchmark } from './suites/list';
@@ -39,6 +40,7 @@ export const BENCHMARKS: BenchModule[] = [
   noticesBenchmark,
   chunkRequestsBenchmark,
   deliveryBenchmark,
+  documentPreviewBenchmark,
   browserUploadBenchmark,
   browserSmallFilesBenchmark,
   browserMemoryBenchmark,

@@ -294,18 +294,21 @@ describe('files session', () => {
     await page.keyboard.press('Escape');
   });
 
-  it('previews a PDF in the browser viewer from a URL ending in its name (the viewer titles it so)', async () => {
+  it('previews a PDF with pdf.js from the preview route, its page drawn, labelled with its name', async () => {
     const name = `说明-${stamp}.pdf`;
     const source = path.join(workDir, name);
     writeFileSync(source, minimalPdf());
     await page.getByTestId('upload-input').setInputFiles(source);
     await transferItems(page, name, 'done').waitFor({ timeout: 60_000 });
+    const asked = page.waitForResponse((r) => r.url().includes(API.previewPrefix));
     await fileRow(page, name).getByTestId('file-name').click();
-    const frame = page.getByTestId('preview-pdf');
-    await frame.waitFor();
-    expect(await frame.getAttribute('src')).toMatch(new RegExp(`^${API.previewPrefix}[^/]+/${encodeURIComponent(name)}$`));
+    expect((await asked).headers()['content-type']).toBe('application/pdf');
+    const pages = page.locator('[data-testid="document-pages"][data-first-page="shown"]');
+    await pages.waitFor();
+    expect(await pages.getAttribute('aria-label')).toBe(name);
+    await expect(page.getByTestId('document-page-indicator').getAttribute('data-pages')).resolves.toBe('1');
     await page.keyboard.press('Escape');
-    await frame.waitFor({ state: 'detached' });
+    await pages.waitFor({ state: 'detached' });
   });
 
   it('previews audio in an <audio> element the browser can play', async () => {

@@ -1,6 +1,6 @@
 /**
  * A preview-only recipient in Chromium against `npm start` (issue 35; rules in common/api/byte-access.ts):
- * a PDF opens in the browser's viewer and a picture comes watermarked, with no 下载 anywhere; a .bin
+ * a PDF opens in the document viewer with the viewer's line painted into its page, a picture comes watermarked, with no 下载 anywhere; a .bin
  * says 该文件类型不支持预览 instead of offering (or starting) a download; a picture the server cannot
  * render for the watermark shows the server's coded reason, not a generic failure; a preview-only link
  * says the same for its .bin row.
@@ -113,21 +113,26 @@ describe('a preview-only recipient', () => {
     await viewer.getByTestId('preview').waitFor({ state: 'detached' });
   }
 
-  it('previews a PDF in the browser’s viewer, inline and never kept', async () => {
-    const answer = viewer.waitForResponse((r) => r.url().includes(API.previewPrefix) && r.request().resourceType() !== 'fetch');
+  it('previews a PDF with the viewer’s line painted into its page, inline and never kept, nothing to copy', async () => {
+    const answer = viewer.waitForResponse((r) => r.url().includes(API.previewPrefix));
     await open(FILES.pdf);
     const res = await answer;
     expect([res.status(), res.headers()['content-type'], res.headers()['cache-control']]).toEqual([200, 'application/pdf', 'private, no-store']);
     expect(res.headers()['content-disposition']).toMatch(/^inline;/);
-    await viewer.getByTestId('preview-pdf').waitFor();
-    await viewer.getByTestId('watermark').waitFor();
-    // The PDF viewer's frame, titled with the file's name.
-    await expect
-      .poll(async () => {
-        for (const frame of viewer.frames()) if (frame.url().startsWith('chrome-extension://')) return frame.title().catch(() => '');
-        return null;
-      }, { timeout: 20_000 })
-      .toBe(FILES.pdf);
+    await viewer.locator('[data-testid="document-pages"][data-first-page="shown"]').waitFor();
+    const line = await viewer.getByTestId('watermark').getAttribute('data-watermark');
+    expect(line).toMatch(new RegExp(`^昵称${VIEWER.replace('.', '\\.')} ${VIEWER.replace('.', '\\.')} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$`));
+    // The page is blank: with the overlay's node removed, its grey pixels are the painted line.
+    await viewer.evaluate(() => document.querySelectorAll('[data-watermark-layer]').forEach((n) => n.remove()));
+    expect(await viewer.locator('[data-watermark-layer]').count()).toBe(0);
+    const grey = await viewer.locator('.pdfViewer .page canvas').first().evaluate((canvas: HTMLCanvasElement) => {
+      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i]! < 235) n++;
+      return n / (data.length / 4);
+    });
+    expect(grey).toBeGreaterThan(0.01);
+    expect(await viewer.getByTestId('document-download').count()).toBe(0);
     await close();
   });
 
@@ -184,7 +189,9 @@ describe('a preview-only recipient', () => {
     expect(await bin.getByTestId('link-row-no-preview').textContent()).toBe(ERRORS.PREVIEW_UNSUPPORTED.message);
     expect(await bin.getByTestId('link-row-download').count()).toBe(0);
     await page.locator('[data-testid="link-row"][data-name="' + FILES.pdf + '"]').getByTestId('link-row-preview').click();
-    await page.getByTestId('link-preview').locator('iframe').waitFor();
+    await page.getByTestId('link-preview').locator('[data-testid="document-pages"][data-first-page="shown"]').waitFor();
+    // The server's line for the visitor, painted into the page and laid over it.
+    expect(await page.getByTestId('link-preview').getByTestId('watermark').getAttribute('data-watermark')).toMatch(/^guest@/);
     expect(started).toEqual([]);
     await context.close();
   });

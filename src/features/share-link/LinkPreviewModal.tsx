@@ -5,6 +5,7 @@ import { linkPreviewUrl, linkThumbnailUrl } from '../../../common/api/paths';
 import type { LinkEntry } from '../../../common/api/sharing';
 import { FetchedRendition } from '../../components/FetchedRendition';
 import { WatermarkOverlay } from '../../components/WatermarkOverlay';
+import { DocumentPreview } from '../../components/document/DocumentPreview';
 
 type Mode = 'image' | 'pdf' | 'text' | 'audio' | 'video';
 
@@ -20,8 +21,8 @@ export function linkPreviewMode(e: LinkEntry, previewOnly: boolean): Mode | null
 
 /**
  * A file of a share link shown inline (the same rules as the file pages' preview: no user content runs
- * on our origin). Through a preview-only link, pictures come watermarked from the server and PDF and
- * text get the watermark drawn over them.
+ * on our origin). Through a preview-only link, pictures come watermarked from the server, documents
+ * (PDF, an Office file's rendition) get it painted into every page, text gets it drawn over.
  */
 export function LinkPreviewModal({
   entry,
@@ -38,14 +39,15 @@ export function LinkPreviewModal({
 }) {
   const mode = entry ? linkPreviewMode(entry, previewOnly) : null;
   return (
-    <Modal open={entry !== null} title={entry?.name} onCancel={onClose} footer={null} width={mode === 'pdf' || mode === 'video' ? 960 : 720} destroyOnHidden>
+    <Modal open={entry !== null} title={entry?.name} onCancel={onClose} footer={null} width={mode === 'pdf' || mode === 'video' ? 'min(960px, 96vw)' : 720} destroyOnHidden>
       <div data-testid="link-preview" data-mode={mode ?? 'none'} style={{ display: 'flex', justifyContent: 'center', minHeight: 120 }}>
         {entry && mode === 'image' && (
           <img src={watermark ? linkPreviewUrl(entry.id, visit) : linkThumbnailUrl(entry.id, visit)} alt={entry.name} data-testid="link-preview-image" style={{ maxWidth: '100%', maxHeight: '65vh', objectFit: 'contain' }} />
         )}
-        {entry && (mode === 'pdf' || mode === 'text') && (
+        {entry && mode === 'pdf' && <DocumentPreview key={entry.id} url={linkPreviewUrl(entry.id, visit)} name={entry.name} watermark={watermark} />}
+        {entry && mode === 'text' && (
           <WatermarkOverlay text={watermark}>
-            <FetchedRendition url={linkPreviewUrl(entry.id, visit)} kind={mode} name={entry.name} testId="link-preview-text" />
+            <FetchedRendition url={linkPreviewUrl(entry.id, visit)} kind="text" name={entry.name} testId="link-preview-text" />
           </WatermarkOverlay>
         )}
         {entry && mode === 'audio' && <audio controls src={linkPreviewUrl(entry.id, visit)} style={{ width: '100%' }} />}

@@ -4,9 +4,10 @@ import { ERRORS } from '../../../common/api/errors';
 import { applicationPreviewUrl, previewUrl } from '../../../common/api/paths';
 import type { SharedEntryRef, ShareApplication } from '../../../common/api/sharing';
 import type { UserDetails } from '../../../common/api/types';
-import { formatDateTime } from '../../../common/format/date';
 import { FetchedRendition } from '../../components/FetchedRendition';
 import { WatermarkOverlay } from '../../components/WatermarkOverlay';
+import { DocumentPreview } from '../../components/document/DocumentPreview';
+import { viewerWatermark } from '../../lib/watermark-text';
 
 /**
  * Who looks at an application's files, and through which grant (common/api/byte-access.ts): its
@@ -22,11 +23,11 @@ export interface ApplicationViewer {
   watermark: string | null;
 }
 
-export function viewerOf(app: ShareApplication, me: Pick<UserDetails, 'id' | 'website'>): ApplicationViewer | null {
+export function viewerOf(app: ShareApplication, me: Pick<UserDetails, 'id' | 'website' | 'nickName'>): ApplicationViewer | null {
   const modeFor = (grant: ByteGrant) => (f: SharedEntryRef) => (f.isDir || f.deleted ? null : previewModeOf(f.name, grant));
   if (app.applicant.id === me.id) return { as: 'applicant', url: previewUrl, mode: modeFor({ via: 'own' }), watermark: null };
   if (app.state === 'pending' && app.approver?.id === me.id) {
-    return { as: 'approver', url: (id) => applicationPreviewUrl(id, app.id), mode: modeFor({ via: 'approval' }), watermark: `${me.website} ${formatDateTime(Date.now())}` };
+    return { as: 'approver', url: (id) => applicationPreviewUrl(id, app.id), mode: modeFor({ via: 'approval' }), watermark: viewerWatermark(me, Date.now()) };
   }
   return null;
 }
@@ -40,9 +41,10 @@ export function ApplicationFilePreview({ file, viewer }: { file: SharedEntryRef;
       <h4 style={{ margin: '0 0 8px', overflowWrap: 'anywhere' }}>文件预览 · {file.name}</h4>
       <div style={{ display: 'flex', justifyContent: 'center', minHeight: 80 }}>
         {mode === 'image' && <img src={url} alt={file.name} style={{ maxWidth: '100%', maxHeight: '50vh', objectFit: 'contain' }} data-testid="application-preview-image" />}
-        {(mode === 'pdf' || mode === 'text' || mode === 'csv') && (
+        {mode === 'pdf' && <DocumentPreview key={file.id} url={url} name={file.name} watermark={viewer.watermark} height="min(60vh, 720px)" />}
+        {(mode === 'text' || mode === 'csv') && (
           <WatermarkOverlay text={viewer.watermark}>
-            <FetchedRendition url={url} kind={mode === 'pdf' ? 'pdf' : 'text'} name={file.name} testId="application-preview-text" />
+            <FetchedRendition url={url} kind="text" name={file.name} testId="application-preview-text" />
           </WatermarkOverlay>
         )}
         {mode === 'audio' && <audio controls src={url} style={{ width: '100%' }} />}

@@ -27,6 +27,7 @@ import { startDownload } from '../../../lib/save-blob';
 import { downloadFile, downloadZip } from './download-entries';
 import { ACTION_PERMISSIONS, type FileAction } from './file-actions';
 import { useConflictDecisions, type ConflictDecisions } from './use-conflict-decisions';
+import type { DocumentTarget } from '../../../components/document/target';
 
 /** How long a delete's toast offers 撤销. */
 const UNDO_SECONDS = 10;
@@ -72,8 +73,8 @@ export interface FileActionsHost {
 export interface FileActions {
   /** Runs a menu or toolbar action on entries; a failure is shown, never thrown. */
   run: (action: FileAction, entries: FileEntry[]) => Promise<void>;
-  /** Double click, Enter, the name: open a folder, preview a file, or offer to download it. */
-  open: (file: FileEntry) => void;
+  /** Double click, Enter, the name: open a folder, preview a file (a document at `at`), or offer to download it. */
+  open: (file: FileEntry, at?: DocumentTarget) => void;
   // The dialogs' submits: they reject when the server refuses (the dialog stays open).
   mkdir: (req: MkdirRequest, scope: FolderScope) => Promise<void>;
   /** Null when kept in the outbox; else the server's answer (a clash holds the text: keepTxt). */
@@ -342,14 +343,14 @@ export function useFileActions(host: FileActionsHost): FileActions {
     }
   }
 
-  function open(file: FileEntry): void {
+  function open(file: FileEntry, at?: DocumentTarget): void {
     if (source.mode === 'recycle') return;
     if (file.isDir) {
       if (source.mode === 'folder') host.openDir(file.id);
       else host.navigate(locationOf(file, host.publicSpaceId, true));
       return;
     }
-    if (previewModeOf(file) && permitted(ACTION_PERMISSIONS.preview ?? '')) return show({ kind: 'preview', file });
+    if (previewModeOf(file) && permitted(ACTION_PERMISSIONS.preview ?? '')) return show({ kind: 'preview', file, at });
     // Through a preview-only share there is nothing to download: the preview says 该文件类型不支持预览.
     if (!mayDownload(file)) return show({ kind: 'preview', file });
     if (!permitted(ACTION_PERMISSIONS.download ?? '')) return;

@@ -1,6 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
 import type { FileEntry } from '../../../../common/api/types';
 import { lazyWhenOpen } from '../../../components/lazy-when-open';
+import type { DocumentTarget } from '../../../components/document/target';
 import type { FileActions } from '../actions/use-file-actions';
 import type { FolderScope } from '../files-api';
 import type { PickerRoot } from '../dialogs/FolderPickerModal';
@@ -21,7 +22,8 @@ export type BrowserDialog =
   | { kind: 'txt' }
   | { kind: 'rename'; file: FileEntry }
   | { kind: 'pick'; op: 'copy' | 'move'; entries: FileEntry[] }
-  | { kind: 'preview'; file: FileEntry }
+  /** `at`: a document opens at this page with this term found (统一搜索's content hits). */
+  | { kind: 'preview'; file: FileEntry; at?: DocumentTarget }
   | { kind: 'versions'; file: FileEntry }
   | { kind: 'share'; entries: FileEntry[] }
   | null;
@@ -98,7 +100,7 @@ export function BrowserDialogs({
       />
       <ConflictModal {...actions.conflictModal} />
       {extra}
-      <PreviewModal file={dialog?.kind === 'preview' ? dialog.file : null} siblings={previewable} onNavigate={(file) => show({ kind: 'preview', file })} onClose={close} />
+      <PreviewModal file={dialog?.kind === 'preview' ? dialog.file : null} at={dialog?.kind === 'preview' ? dialog.at : undefined} siblings={previewable} onNavigate={(file) => show({ kind: 'preview', file })} onClose={close} />
       {ShareDialog && <ShareDialog entries={dialog?.kind === 'share' ? dialog.entries : null} onClose={close} />}
       <VersionsDrawer file={versionsFile} canChange={versionsFile !== null && mayChangeVersions(versionsFile)} onClose={close} onChanged={onVersionChanged} />
     </>

@@ -36,6 +36,7 @@ import { SharerFilter } from './SharerFilter';
 import { DEFAULT_SORT, type SortState } from '../listing/sort-state';
 import { useCurrentDir } from '../listing/use-current-dir';
 import { useDeepLinkOpen } from './use-deep-link-preview';
+import type { DocumentTarget } from '../../../components/document/target';
 import { useEntryPages } from '../listing/use-entry-pages';
 import { useListSelection } from './use-list-selection';
 import { useRevealedEntry } from '../listing/use-revealed-entry';
@@ -114,10 +115,10 @@ export function FileBrowser({ source, title, emptyState }: { source: BrowserSour
     if (reason) return void message.warning(`${ACTION_LABELS[action]}：${reason}`);
     void actions.run(action, entries);
   };
-  function openEntry(file: FileEntry): void {
+  function openEntry(file: FileEntry, at?: DocumentTarget): void {
     const reason = openBlocked(file, ctx);
     if (reason) return void message.warning(`打开「${file.name}」：${reason}`);
-    actions.open(file);
+    actions.open(file, at);
   }
   useDeepLinkOpen(openEntry, permissionCodes !== null, () => void message.error('要打开的文件不存在或无权访问'));
   // 分享 is another feature's dialog, handed in by the app layer (browser-slots.tsx).

@@ -200,5 +200,36 @@ function Thumbnail({ file }: { file: FileEntry }) {
   if (file.kind === 'picture' && !/\.svgz?$/i.test(file.name) && !failed) {
     return <img src={thumbnailUrl(file.id)} alt="" loading="lazy" decoding="async" draggable={false} onError={() => setFailed(true)} data-testid="file-thumbnail" />;
   }
+  if (DOCUMENT_KINDS.has(file.kind) && !file.encrypted) return <DocumentThumbnail file={file} />;
   return <FileKindIcon kind={displayKindOf(file)} encrypted={file.encrypted} size={56} />;
+}
+
+/** Kinds whose first page the server draws as the thumbnail once their rendition exists (issue 41). */
+const DOCUMENT_KINDS: ReadonlySet<FileEntry['kind']> = new Set(['pdf', 'word', 'excel', 'ppt']);
+
+/**
+ * A document's first page: the kind's icon until the server's thumbnail has loaded (none yet while the
+ * rendition is made, none at all without LibreOffice), so there is never a broken picture.
+ */
+function DocumentThumbnail({ file }: { file: FileEntry }) {
+  const [shown, setShown] = useState<'loading' | 'loaded' | 'none'>('loading');
+  return (
+    <>
+      {shown !== 'loaded' && <FileKindIcon kind={displayKindOf(file)} encrypted={file.encrypted} size={56} />}
+      {shown !== 'none' && (
+        <img
+          src={thumbnailUrl(file.id)}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          draggable={false}
+          onLoad={() => setShown('loaded')}
+          onError={() => setShown('none')}
+          style={shown === 'loaded' ? { background: '#fff', boxShadow: '0 0 0 1px rgba(0,0,0,0.08)' } : { position: 'absolute', width: 1, height: 1, opacity: 0 }}
+          data-testid="file-thumbnail"
+          data-thumbnail={shown}
+        />
+      )}
+    </>
+  );
 }

@@ -1,32 +1,47 @@
 import { DownloadOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Spin } from 'antd';
 import { useEffect, useState } from 'react';
-import { downloadUrl, namedPreviewUrl, previewUrl } from '../../../../common/api/paths';
+import { downloadUrl, previewUrl } from '../../../../common/api/paths';
 import type { FileEntry } from '../../../../common/api/types';
 import { CsvPreview } from './CsvPreview';
 import { ImageViewer } from './ImageViewer';
 import { mayDownload, previewModeOf } from './preview-mode';
 import { ERRORS } from '../../../../common/api/errors';
 import { assertPreviewOk, PreviewFailure } from '../../../lib/preview-failure';
-import { formatDateTime } from '../../../../common/format/date';
 import { WatermarkOverlay } from '../../../components/WatermarkOverlay';
 import { useCurrentUser } from '../../../lib/current-user';
 import { OnlineEditNote } from './OnlineEditNote';
+import { DocumentPreview } from '../../../components/document/DocumentPreview';
+import type { DocumentTarget } from '../../../components/document/target';
+import { viewerWatermark } from '../../../lib/watermark-text';
 
 /**
- * Previews a picture (full size: fitted, zoomed, dragged, turned), a PDF (the browser's viewer, titled
- * with the file's name), a text file, a CSV (as a table), an audio or a video, and steps to the
+ * Previews a picture (full size: fitted, zoomed, dragged, turned), a PDF or an Office document's PDF
+ * rendition (pdf.js: pages, zoom, find; opened at `at`'s page and term), a text file, a CSV (as a table), an audio or a video, and steps to the
  * previous or next previewable file of the folder (buttons, ← / →). User content never runs script on
  * the app's origin: pictures and media are <img>/<audio>/<video> elements; text is read as text; a
- * PDF is served as application/pdf with nosniff, which only the PDF viewer renders.
+ * PDF is drawn by pdf.js, which runs none of its scripts.
  */
-export function PreviewModal({ file, siblings = [], onNavigate, onClose }: { file: FileEntry | null; siblings?: readonly FileEntry[]; onNavigate?: (file: FileEntry) => void; onClose: () => void }) {
+export function PreviewModal({
+  file,
+  siblings = [],
+  at,
+  onNavigate,
+  onClose,
+}: {
+  file: FileEntry | null;
+  siblings?: readonly FileEntry[];
+  /** A document opens at this page with this term found (统一搜索's content hits). */
+  at?: DocumentTarget;
+  onNavigate?: (file: FileEntry) => void;
+  onClose: () => void;
+}) {
   const mode = file ? previewModeOf(file) : null;
   const user = useCurrentUser();
-  // Through a preview-only share (byte-access.ts): no download here, and the viewer's account and
-  // time over the content.
+  // Through a preview-only share (byte-access.ts): no download here, and the viewer's name, account
+  // and time over the content (painted into each page of a document).
   const previewOnly = file ? !mayDownload(file) : false;
-  const watermark = previewOnly ? `${user?.website ?? ''} ${formatDateTime(Date.now())}` : null;
+  const watermark = previewOnly ? viewerWatermark(user, Date.now()) : null;
   const index = file ? siblings.findIndex((s) => s.id === file.id) : -1;
   const prev = index > 0 ? siblings[index - 1] : undefined;
   const next = index >= 0 && index < siblings.length - 1 ? siblings[index + 1] : undefined;
@@ -95,11 +110,7 @@ export function PreviewModal({ file, siblings = [], onNavigate, onClose }: { fil
     >
       <div data-testid="preview" data-mode={mode ?? 'none'} style={{ display: 'flex', justifyContent: 'center', minHeight: 120 }}>
         {file && mode === 'image' && <ImageViewer key={file.id} file={file} fallback={failureText(previewOnly)} />}
-        {file && mode === 'pdf' && (
-          <WatermarkOverlay text={watermark}>
-            <iframe key={file.id} title={file.name} src={namedPreviewUrl(file.id, file.name)} data-testid="preview-pdf" style={{ width: '100%', height: 'min(75vh, 900px)', border: 'none' }} />
-          </WatermarkOverlay>
-        )}
+        {file && mode === 'pdf' && <DocumentPreview key={file.id} url={previewUrl(file.id)} name={file.name} watermark={watermark} at={at} downloadHref={previewOnly ? undefined : downloadUrl(file.id)} />}
         {file && mode === 'text' && (
           <WatermarkOverlay text={watermark}>
             <TextPreview key={file.id} file={file} fallback={failureText(previewOnly)} />
