@@ -6,32 +6,26 @@ import { assertPreviewOk, PreviewFailure } from '../lib/preview-failure';
 export const TEXT_RENDITION_MAX_BYTES = 2 * 1024 * 1024;
 
 /**
- * A PDF or text rendition fetched from a preview route (the link pages' and the approver's: the same
- * rules as the file pages' preview, no user content runs on our origin): a PDF in the browser's
- * viewer from a blob of the answer, a text as text. A refusal shows the server's coded reason.
+ * A text rendition fetched from a preview route (the link pages' and the approver's: the same rules as
+ * the file pages' preview, no user content runs on our origin), shown as text. Documents have their
+ * viewer (components/document). A refusal shows the server's coded reason.
  */
-export function FetchedRendition({ url, kind, name, testId }: { url: string; kind: 'pdf' | 'text'; name: string; /** On the text shown. */ testId: string }) {
-  const [state, setState] = useState<{ text?: string; url?: string; error?: string }>({});
+export function FetchedRendition({ url, testId }: { url: string; /** On the text shown. */ testId: string }) {
+  const [state, setState] = useState<{ text?: string; error?: string }>({});
   useEffect(() => {
     const controller = new AbortController();
-    let objectUrl: string | null = null;
-    const headers: Record<string, string> = kind === 'text' ? { Range: `bytes=0-${TEXT_RENDITION_MAX_BYTES - 1}` } : {};
+    const headers: Record<string, string> = { Range: `bytes=0-${TEXT_RENDITION_MAX_BYTES - 1}` };
     fetch(url, { credentials: 'include', signal: controller.signal, referrerPolicy: 'no-referrer', headers })
       .then(async (res) => {
         await assertPreviewOk(res, '无法加载预览');
-        if (kind === 'text') return setState({ text: await res.text() });
-        objectUrl = URL.createObjectURL(new Blob([await res.arrayBuffer()], { type: 'application/pdf' }));
-        setState({ url: objectUrl });
+        setState({ text: await res.text() });
       })
       .catch((e: unknown) => {
         // The server's coded refusal says why (该文件类型不支持预览…), else the generic failure.
         if (!controller.signal.aborted) setState({ error: e instanceof PreviewFailure ? e.message : '无法加载预览' });
       });
-    return () => {
-      controller.abort();
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [url, kind]);
+    return () => controller.abort();
+  }, [url]);
   if (state.error) return <Alert type="error" showIcon title={state.error} />;
   if (state.text !== undefined) {
     return (
@@ -40,6 +34,5 @@ export function FetchedRendition({ url, kind, name, testId }: { url: string; kin
       </pre>
     );
   }
-  if (state.url) return <iframe title={name} src={state.url} style={{ width: '100%', height: '70vh', border: 'none' }} />;
   return <Spin />;
 }

@@ -61,8 +61,15 @@ describe('the document viewer', () => {
   });
 
   it('opens with page 1 drawn and only pages near the viewport rendered; zooms by buttons and keys', async () => {
+    const fetched: string[] = [];
+    page.on('request', (r) => void fetched.push(r.url()));
     await fileRow(page, NAME).getByTestId('file-name').click();
     await shown(page).waitFor();
+    // pdf.js's worker and data come from our build, never elsewhere; the service worker does not precache the viewer.
+    expect(fetched.filter((u) => /pdf\.worker/.test(u))).toHaveLength(1);
+    expect(fetched.filter((u) => !u.startsWith(baseUrl()) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
+    const precache = await (await fetch(`${baseUrl()}/sw.js`)).text();
+    expect(precache).not.toMatch(/PdfViewer|pdf\.worker/);
     await expect(indicator(page).getAttribute('data-pages')).resolves.toBe(String(PAGES));
     await expect(indicator(page).getAttribute('data-page')).resolves.toBe('1');
     // Every page has its place; only a few have a canvas.
@@ -128,7 +135,28 @@ describe('the document viewer', () => {
     await expect.poll(() => indicator(page).getAttribute('data-page')).toBe('9');
     await page.locator('.pdfViewer .page[data-page-number="9"] .textLayer .highlight.selected').waitFor();
     expect(new URL(page.url()).search).toBe('');
+    // Esc closes the find bar first (its input has the focus), then the preview.
     await page.keyboard.press('Escape');
+    await page.getByTestId('document-find-bar').waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await page.getByTestId('preview').waitFor({ state: 'detached' });
+  });
+
+  it('an Office file without a rendition says 该文件类型暂不支持预览 and offers 下载', async () => {
+    const name = `坏的-${RUN}.docx`;
+    writeFileSync(path.join(workDir, name), 'PK this is no document');
+    await page.getByTestId('upload-input').setInputFiles(path.join(workDir, name));
+    await transferItems(page, name, 'done').waitFor({ timeout: 60_000 });
+    await fileRow(page, name).getByTestId('file-name').click();
+    // (While a rendition is being made the viewer says 正在生成预览… and asks again; this one cannot be made.)
+    const said = page.getByTestId('document-viewer').getByTestId('preview-unsupported');
+    await said.waitFor({ timeout: 30_000 });
+    expect(await said.textContent()).toContain('该文件类型暂不支持预览');
+    const download = page.waitForEvent('download');
+    await page.getByTestId('document-download').click();
+    expect((await download).suggestedFilename()).toBe(name);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('preview').waitFor({ state: 'detached' });
   });
 
   it('fits a 390-px phone: the toolbar wraps inside, buttons and a pinch zoom', async () => {

@@ -158,7 +158,7 @@ describe('file browsing comfort', () => {
     expect((await download).suggestedFilename()).toBe(`${two[0]!.replace(/\.txt$/, '')} 等2个文件.zip`);
   });
 
-  it('previews pictures at full size with zoom, steps to the next file, shows a CSV as a table, shows a PDF's pages, and asks before downloading a kind it cannot show', async () => {
+  it('previews pictures at full size with zoom, steps to the next file, shows a CSV as a table, shows a PDF’s pages, and asks before downloading a kind it cannot show', async () => {
     // the ZIP step left its two entries selected: 取消选择 brings the page actions back
     await page.getByTestId('selection-clear').click();
     await page.getByTestId('toolbar-mkdir').click();
@@ -170,7 +170,7 @@ describe('file browsing comfort', () => {
       'a-大图.png': await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 20, g: 90, b: 200 } } }).png().toBuffer(),
       'b-名单.csv': Buffer.from('\uFEFF姓名,部门,备注\r\n张三,研发,"含,逗号"\r\n李四,市场,"两行\n备注"\r\n', 'utf8'),
       'c-季度.pdf': minimalPdf(),
-      'd-方案.docx': Buffer.from('PK not really a docx'),
+      'd-数据.bin': Buffer.from('PK not a kind anyone previews'),
     };
     for (const [n, bytes] of Object.entries(files)) writeFileSync(path.join(workDir, n), bytes);
     await page.getByTestId('upload-input').setInputFiles(Object.keys(files).map((n) => path.join(workDir, n)));
@@ -209,7 +209,7 @@ describe('file browsing comfort', () => {
     let downloads = 0;
     const count = () => void downloads++;
     page.on('download', count);
-    await fileRow(page, 'd-方案.docx').getByTestId('file-name').click();
+    await fileRow(page, 'd-数据.bin').getByTestId('file-name').click();
     const ask = page.locator('.ant-modal-confirm', { hasText: '无法在线预览' });
     await ask.waitFor();
     await ask.getByRole('button', { name: /取\s*消/ }).click();
@@ -217,10 +217,10 @@ describe('file browsing comfort', () => {
     await page.waitForTimeout(500);
     expect(downloads).toBe(0);
     page.off('download', count);
-    await fileRow(page, 'd-方案.docx').getByTestId('file-name').click();
+    await fileRow(page, 'd-数据.bin').getByTestId('file-name').click();
     const download = page.waitForEvent('download');
     await page.getByTestId('confirm-download').click();
-    expect((await download).suggestedFilename()).toBe('d-方案.docx');
+    expect((await download).suggestedFilename()).toBe('d-数据.bin');
   });
 
   it('asks about a same-name upload in a dialog naming the folder, before queueing; the toast does not count a refused .exe', async () => {

@@ -5,7 +5,7 @@
  */
 import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist';
 import { classifyPreviewAnswer, pendingDelayMs, sleep, type PreviewAnswer } from './pending';
-import { PDFJS_ASSETS } from './pdfjs-assets';
+import { PDFJS_ASSETS, sharedWorker } from './pdfjs-assets';
 
 export class DocumentUnavailable extends Error {
   constructor(readonly answer: Exclude<PreviewAnswer, { kind: 'pending' }>) {
@@ -34,6 +34,7 @@ async function ask(url: string, signal: AbortSignal): Promise<PreviewAnswer | nu
 async function parse(url: string, signal: AbortSignal): Promise<PDFDocumentProxy> {
   const task = getDocument({
     url,
+    worker: sharedWorker(),
     // Fonts are drawn through paths, never compiled into functions (the page's CSP has no 'unsafe-eval').
     isEvalSupported: false,
     cMapUrl: PDFJS_ASSETS.cMapUrl,

@@ -5,19 +5,13 @@
 import { classifyFailure } from '../../../common/api/failure';
 import { ERRORS } from '../../../common/api/errors';
 
-/**
- * The rendition-in-the-making code (ERRORS.PREVIEW_PENDING, added with the renditions' server side,
- * issue 41): read by name so this file builds before and after it lands.
- */
-const PENDING_CODE = (ERRORS as Partial<Record<string, { code: string }>>)['PREVIEW_PENDING']?.code ?? 'FILE-3030';
-
 export type PreviewAnswer = { kind: 'pending' } | { kind: 'unsupported'; message: string } | { kind: 'failed'; message: string };
 
 /** What a preview route's refusal means for the viewer (status and parsed JSON body, or null). */
 export function classifyPreviewAnswer(status: number, body: unknown, fallback: string): PreviewAnswer {
   const failure = classifyFailure(status, body);
   if (failure.kind === 'badRequest') {
-    if (failure.errorCode === PENDING_CODE) return { kind: 'pending' };
+    if (failure.errorCode === ERRORS.PREVIEW_PENDING.code) return { kind: 'pending' };
     if (failure.errorCode === ERRORS.PREVIEW_UNSUPPORTED.code) return { kind: 'unsupported', message: ERRORS.PREVIEW_UNSUPPORTED.message };
     return { kind: 'failed', message: failure.errorMessage || fallback };
   }

@@ -47,7 +47,7 @@ export function LinkPreviewModal({
         {entry && mode === 'pdf' && <DocumentPreview key={entry.id} url={linkPreviewUrl(entry.id, visit)} name={entry.name} watermark={watermark} />}
         {entry && mode === 'text' && (
           <WatermarkOverlay text={watermark}>
-            <FetchedRendition url={linkPreviewUrl(entry.id, visit)} kind="text" name={entry.name} testId="link-preview-text" />
+            <FetchedRendition url={linkPreviewUrl(entry.id, visit)} testId="link-preview-text" />
           </WatermarkOverlay>
         )}
         {entry && mode === 'audio' && <audio controls src={linkPreviewUrl(entry.id, visit)} style={{ width: '100%' }} />}

@@ -44,7 +44,7 @@ export function ApplicationFilePreview({ file, viewer }: { file: SharedEntryRef;
         {mode === 'pdf' && <DocumentPreview key={file.id} url={url} name={file.name} watermark={viewer.watermark} height="min(60vh, 720px)" />}
         {(mode === 'text' || mode === 'csv') && (
           <WatermarkOverlay text={viewer.watermark}>
-            <FetchedRendition url={url} kind="text" name={file.name} testId="application-preview-text" />
+            <FetchedRendition url={url} testId="application-preview-text" />
           </WatermarkOverlay>
         )}
         {mode === 'audio' && <audio controls src={url} style={{ width: '100%' }} />}

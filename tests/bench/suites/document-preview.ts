@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { API, namedPreviewUrl } from '../../../common/api/paths';
+import { namedPreviewUrl } from '../../../common/api/paths';
 import { CHROMIUM_ARGS, CHROMIUM_MISSING_MESSAGE, findChromium } from '../../support/chromium';
 import { startNpmStart } from '../../support/npm-start';
 import { textPdf } from '../../support/text-pdf';

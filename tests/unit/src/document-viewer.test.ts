@@ -30,7 +30,7 @@ describe('document viewer zoom', () => {
 
 describe('a document preview before its pages', () => {
   it('tells a rendition being made from one that cannot be, and from other refusals', () => {
-    expect(classifyPreviewAnswer(400, coded('FILE-3030', '正在生成预览'), 'x')).toEqual({ kind: 'pending' });
+    expect(classifyPreviewAnswer(400, coded(ERRORS.PREVIEW_PENDING.code, ERRORS.PREVIEW_PENDING.message), 'x')).toEqual({ kind: 'pending' });
     expect(classifyPreviewAnswer(202, null, 'x')).toEqual({ kind: 'pending' });
     expect(classifyPreviewAnswer(400, coded(ERRORS.PREVIEW_UNSUPPORTED.code, ERRORS.PREVIEW_UNSUPPORTED.message), 'x')).toEqual({ kind: 'unsupported', message: ERRORS.PREVIEW_UNSUPPORTED.message });
     expect(classifyPreviewAnswer(400, coded('SHR-8001', '分享已失效'), 'x')).toEqual({ kind: 'failed', message: '分享已失效' });
