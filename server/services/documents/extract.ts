@@ -1,9 +1,9 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import sharp from 'sharp';
 import { THUMBNAIL_SIZE } from '../../../common/api/types';
 import type { DocumentKind } from '../../../common/files/documents';
+import { loadSharp } from '../sharp-on-demand';
 import { runTool, type ToolRun } from './run-tool';
 import { toolEnv, type DocumentTools } from './tools';
 
@@ -117,6 +117,8 @@ async function firstPage(run: (command: string, args: string[]) => Promise<ToolR
   const made = await run(tools.pdftoppm, ['-png', '-f', '1', '-l', '1', '-singlefile', '-scale-to', String(THUMBNAIL_SIZE * 2), pdf, prefix]);
   if (made.code !== 0) return null;
   try {
+    // Loaded at first use (sharp-on-demand.ts: with libvips' loaders restricted); the PNG is pdftoppm's own.
+    const sharp = await loadSharp();
     return await sharp(`${prefix}.png`, { limitInputPixels: 50_000_000 })
       .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 75 })
