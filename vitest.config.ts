@@ -58,6 +58,8 @@ const ON_BOTH_STORES: ReadonlyArray<readonly [suite: string, reason: string]> = 
   ['recycle', 'purge removing the bytes of the last reference, keeping shared ones'],
   ['crash', 'SIGKILL inside chunk writes and merges: recovery of the store, nothing left over'],
   ['restart-recovery', "startup recovery's report, real damage in the store"],
+  ['dav-put', 'WebDAV PUT through the chunk-upload receive path: several chunks, chunked bodies, a cut body leaving nothing'],
+  ['dav-propfind', 'WebDAV GET/HEAD with Range and the content ETag, read from stored blobs'],
   ['object-store-faults', 'its own radosgw killed and stuck: coded errors, recovery and the sweeper on a bucket (S3 only)'],
 ];
 

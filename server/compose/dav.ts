@@ -3,6 +3,7 @@ import type { ActionLogService } from '../services/action-log-service';
 import type { UserRepository } from '../repositories/user-repository';
 import type { SharedFilesService } from '../services/sharing/shared-files-service';
 import type { TenantService } from '../services/tenant-service';
+import type { UploadService } from '../services/upload-service';
 import { GroupService } from '../services/group-service';
 import type { DavAuthenticate } from '../dav/context';
 import { DavTree } from '../dav/dav-tree';
@@ -17,12 +18,15 @@ export interface DavCompositionDeps {
   tenants: TenantService;
   sharedFiles: SharedFilesService;
   actionLogs: ActionLogService;
+  uploads: UploadService;
+  chunkSize: number;
+  tmpDir: string;
   /** Who the caller is (davpw: device passwords). */
   authenticate: DavAuthenticate;
 }
 
 /** The WebDAV endpoint /dav/ (issue 39) over the web app's own services: server/dav/. */
-export function buildDav({ files, users, tenants, sharedFiles, actionLogs, authenticate }: DavCompositionDeps): Routed {
+export function buildDav({ files, users, tenants, sharedFiles, actionLogs, uploads, chunkSize, tmpDir, authenticate }: DavCompositionDeps): Routed {
   const groups = new GroupService(files.repos.spaces, users, files.access);
   const tree = new DavTree({
     files: files.repos.files,
@@ -41,6 +45,9 @@ export function buildDav({ files, users, tenants, sharedFiles, actionLogs, authe
     trash: files.trash,
     copyMove: files.copyMove,
     actionLogs,
+    uploads,
+    chunkSize,
+    tmpDir,
     live: {
       fingerprints: async (caller, blobIds) => {
         const blobs = await files.repos.files.findBlobs(caller.tenantId, blobIds);

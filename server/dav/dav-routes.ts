@@ -92,12 +92,14 @@ export async function registerDavRoutes(app: FastifyInstance, deps: DavDeps): Pr
       return payload;
     });
 
-    const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    // Returns the reply: an async handler that resolves undefined while the answer's onSend hooks
+    // still run (the action log's write) would make Fastify send a second, empty answer.
+    const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       reply.header('X-Content-Type-Options', 'nosniff');
       const auth = await deps.authenticate(request);
       if (!auth.ok) {
         send(reply, auth.status, auth.headers, 'text/plain; charset=utf-8', auth.body);
-        return;
+        return reply;
       }
       const state: DavRequestState = { action: newActionContext(), caller: auth.caller, errorCode: null };
       request.dav = state;
@@ -107,9 +109,9 @@ export async function registerDavRoutes(app: FastifyInstance, deps: DavDeps): Pr
         const refusal = refusalOf(err);
         if (!refusal) throw err;
         state.errorCode = refusal.code;
-        if (reply.sent) return;
-        send(reply, refusal.status, refusal.headers, refusal.contentType, request.method === 'HEAD' ? '' : refusal.body);
+        if (!reply.sent) send(reply, refusal.status, refusal.headers, refusal.contentType, request.method === 'HEAD' ? '' : refusal.body);
       }
+      return reply;
     };
 
     const dispatch = async (request: FastifyRequest, reply: FastifyReply, caller: Caller): Promise<void> => {

@@ -5,6 +5,7 @@ import type { FileService } from '../services/file-service';
 import type { ByteGate } from '../services/sharing/byte-gate';
 import type { AccessService } from '../services/space-access';
 import type { TrashService } from '../services/trash-service';
+import type { UploadService } from '../services/upload-service';
 import type { DavAuthenticate } from './context';
 import type { DavTree } from './dav-tree';
 import type { LiveFacts } from './properties';
@@ -20,5 +21,11 @@ export interface DavDeps {
   trash: TrashService;
   copyMove: CopyMoveService;
   live: LiveFacts;
+  /** PUT bodies go through the chunk uploads' receive path (streaming session, range upload, merge). */
+  uploads: UploadService;
+  /** The server's chunk size (a PUT's session is cut into chunks of it). */
+  chunkSize: number;
+  /** DATA_DIR/tmp: a chunked PUT without any length is spooled here first. */
+  tmpDir: string;
   actionLogs: ActionLogService;
 }

@@ -4,6 +4,7 @@ import { liveProperties, type PropertyProvider } from './properties';
 import { optionsHandler } from './method-options';
 import { propfindHandler } from './method-propfind';
 import { getHandler } from './method-get';
+import { putHandler } from './method-put';
 
 /**
  * The WebDAV endpoint's three extension points, in one place:
@@ -24,7 +25,7 @@ export const DAV_METHODS: Readonly<Record<string, DavMethodModule | null>> = {
   GET: getHandler,
   HEAD: getHandler,
   // TEMPORARY (davcore, landing next): 501 until their modules land.
-  PUT: null,
+  PUT: putHandler,
   DELETE: null,
   MKCOL: null,
   COPY: null,

@@ -337,6 +337,17 @@ export class UploadService {
     return earlier;
   }
 
+  /**
+   * A session its caller will not finish (a WebDAV PUT whose body was cut or refused): its rows and
+   * chunks go now rather than at expiry, so nothing of it can become a file. A merged one is left alone.
+   */
+  async abandon(caller: Caller, uploadId: string, now = Date.now()): Promise<void> {
+    await this.locks.run(LOCK_KEYS.upload(uploadId), async () => {
+      const upload = await this.deps.uploads.findOwned(uploadId, caller.userId, caller.tenantId, now);
+      if (upload && !upload.merge_blob_id) await this.dropUpload(uploadId);
+    });
+  }
+
   /** Rows first, so nobody resumes it, then its chunk files. The caller holds the upload's lock. */
   /**
    * Issue 35: a program or script the tenant blocks is refused at its first chunk, whatever the name

@@ -1,0 +1,121 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entries, mkdir } from './file-kit';
+import { randomContent, startServerAsAdmin, TEST_CHUNK_SIZE, withDb, type Client, type TestServer } from './helpers';
+import { oneRowOf } from './action-log-kit';
+import { DavClient, encodePath, parseMultistatus } from './dav-kit';
+
+let server: TestServer;
+let admin: Client;
+let dav: DavClient;
+let folderId: string;
+
+beforeAll(async () => {
+  ({ server, admin } = await startServerAsAdmin());
+  dav = await DavClient.of(server);
+  folderId = (await mkdir(admin, '上传')).id;
+});
+afterAll(async () => server?.close());
+
+async function uploadsLeft(): Promise<number> {
+  return withDb(server, (db) => (db.prepare('select count(*) as n from uploads').get() as { n: number }).n);
+}
+
+/** A chunked body (no Content-Length), as Finder sends. */
+function chunked(bytes: Buffer, pieces = 3): ReadableStream<Uint8Array> {
+  const step = Math.ceil(bytes.length / pieces);
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.subarray(at, at + step));
+      at += step;
+    },
+  });
+}
+
+describe('PUT', () => {
+  it('creates a file (201) through the chunk-upload path, across several chunks, recorded as file.upload by client webdav', async () => {
+    const bytes = randomContent(2 * TEST_CHUNK_SIZE + 12345);
+    const row = await oneRowOf(server, async () => expect((await dav.put('/dav/个人文件/上传/大文件.bin', bytes)).status).toBe(201));
+    expect(row.action).toBe('file.upload');
+    expect(row.platform).toBe('webdav');
+    expect(row.outcome).toBe('ok');
+    expect(row.parsedTargets[0]!.name).toBe('大文件.bin');
+    const back = await dav.raw('GET', '/dav/个人文件/上传/大文件.bin');
+    expect(Buffer.from(await back.arrayBuffer()).equals(bytes)).toBe(true);
+    expect((await entries(admin, folderId)).map((e) => e.name)).toContain('大文件.bin');
+    expect(await uploadsLeft()).toBe(0);
+  });
+
+  it('overwriting makes a new version (204); the ETag changes', async () => {
+    await dav.put('/dav/个人文件/上传/版本.txt', 'one');
+    const before = parseMultistatus((await dav.propfind('/dav/个人文件/上传/版本.txt', '0')).text)[0]!.props.getetag;
+    const row = await oneRowOf(server, async () => expect((await dav.put('/dav/个人文件/上传/版本.txt', 'two')).status).toBe(204));
+    expect(row.action).toBe('file.versionNew');
+    const after = parseMultistatus((await dav.propfind('/dav/个人文件/上传/版本.txt', '0')).text)[0]!.props.getetag;
+    expect(after).not.toBe(before);
+    expect((await dav.get('/dav/个人文件/上传/版本.txt')).text).toBe('two');
+    const file = (await entries(admin, folderId)).find((e) => e.name === '版本.txt')!;
+    expect(file.versionCount).toBeGreaterThanOrEqual(1);
+    // If-Match with the old ETag: refused, nothing written.
+    expect((await dav.put('/dav/个人文件/上传/版本.txt', 'three', { 'if-match': before! })).status).toBe(412);
+    expect((await dav.get('/dav/个人文件/上传/版本.txt')).text).toBe('two');
+  });
+
+  it('a chunked body without any length, and one with Finder\'s X-Expected-Entity-Length', async () => {
+    const bytes = randomContent(TEST_CHUNK_SIZE + 777);
+    const a = await dav.raw('PUT', '/dav/个人文件/上传/chunked.bin', { body: chunked(bytes), duplex: 'half' });
+    expect(a.status).toBe(201);
+    const b = await dav.raw('PUT', '/dav/个人文件/上传/finder.bin', { body: chunked(bytes), duplex: 'half', headers: { 'x-expected-entity-length': String(bytes.length) } });
+    expect(b.status).toBe(201);
+    for (const name of ['chunked.bin', 'finder.bin']) {
+      const back = await dav.raw('GET', `/dav/个人文件/上传/${name}`);
+      expect(Buffer.from(await back.arrayBuffer()).equals(bytes), name).toBe(true);
+    }
+  });
+
+  it('refuses with a status and a body that says why: bad names 400, blocked types 403, a missing parent 409, quota 507', async () => {
+    const bad = await dav.put('/dav/个人文件/上传/a*b.txt', 'x');
+    expect(bad.status).toBe(400);
+    expect(bad.text).toMatch(/\S/);
+    const exe = await dav.put('/dav/个人文件/上传/tool.exe', 'MZ');
+    expect(exe.status).toBe(403);
+    expect(exe.text).toContain('UPL-');
+    expect((await dav.put('/dav/个人文件/没有的文件夹/x.txt', 'x')).status).toBe(409);
+    expect((await dav.put('/dav/x.txt', 'x')).status).toBe(403);
+    expect((await dav.put('/dav/共享文件/x.txt', 'x')).status).toBe(403);
+    const used = await withDb(server, (db) => (db.prepare("select used_size from users where username = 'admin'").get() as { used_size: number }).used_size);
+    await withDb(server, (db) => db.prepare("update users set quota = ? where username = 'admin'").run(Number(used) + 10));
+    try {
+      const full = await dav.put('/dav/个人文件/上传/满.bin', randomContent(100));
+      expect(full.status).toBe(507);
+      expect(full.text).toContain('空间不足');
+    } finally {
+      await withDb(server, (db) => db.prepare("update users set quota = ? where username = 'admin'").run(10 * 1024 ** 3));
+    }
+    expect(await uploadsLeft()).toBe(0);
+  });
+
+  it('a client gone mid-body leaves no file and no upload session', async () => {
+    const url = new URL(server.baseUrl + encodePath('/dav/个人文件/上传/断开.bin'));
+    const total = 3 * TEST_CHUNK_SIZE;
+    await new Promise<void>((resolve) => {
+      const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'PUT', headers: { ...dav.auth, 'content-length': String(total) } });
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+      req.write(randomContent(TEST_CHUNK_SIZE + 1000), () => setTimeout(() => req.destroy(), 200));
+    });
+    // The server notices the cut and drops the session.
+    for (let i = 0; i < 50 && (await uploadsLeft()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await uploadsLeft()).toBe(0);
+    expect((await dav.propfind('/dav/个人文件/上传/断开.bin', '0')).status).toBe(404);
+  });
+
+  it('Finder\'s .DS_Store and ._ files are taken and dropped', async () => {
+    expect((await dav.put('/dav/个人文件/上传/.DS_Store', 'x')).status).toBe(201);
+    expect((await dav.put('/dav/个人文件/上传/._大文件.bin', 'x')).status).toBe(201);
+    expect((await dav.propfind('/dav/个人文件/上传/.DS_Store', '0')).status).toBe(404);
+    expect((await entries(admin, folderId)).map((e) => e.name)).not.toContain('.DS_Store');
+  });
+});
