@@ -53,8 +53,8 @@ export class DavClient {
     return this.request('PROPFIND', path, { headers, body: body || undefined });
   }
 
-  put(path: string, body: BodyInit, headers: Record<string, string> = {}): Promise<DavAnswer> {
-    return this.request('PUT', path, { headers, body });
+  put(path: string, body: BodyInit | Buffer, headers: Record<string, string> = {}): Promise<DavAnswer> {
+    return this.request('PUT', path, { headers, body: Buffer.isBuffer(body) ? new Uint8Array(body) : body });
   }
 
   get(path: string, headers: Record<string, string> = {}): Promise<DavAnswer> {
