@@ -44,6 +44,7 @@ export function buildDav({ files, users, tenants, sharedFiles, actionLogs, uploa
     gate: files.gate,
     trash: files.trash,
     copyMove: files.copyMove,
+    types: files.blockedTypes,
     actionLogs,
     uploads,
     chunkSize,

@@ -1,4 +1,5 @@
 import type { ActionLogService } from '../services/action-log-service';
+import type { BlockedTypes } from '../services/blocked-types';
 import type { CopyMoveService } from '../services/copy-move-service';
 import type { DownloadService } from '../services/download-service';
 import type { FileService } from '../services/file-service';
@@ -20,6 +21,8 @@ export interface DavDeps {
   gate: ByteGate;
   trash: TrashService;
   copyMove: CopyMoveService;
+  /** The tenant's blocked types (a COPY/MOVE under a new name is judged as a rename is). */
+  types: BlockedTypes;
   live: LiveFacts;
   /** PUT bodies go through the chunk uploads' receive path (streaming session, range upload, merge). */
   uploads: UploadService;

@@ -5,6 +5,9 @@ import { optionsHandler } from './method-options';
 import { propfindHandler } from './method-propfind';
 import { getHandler } from './method-get';
 import { putHandler } from './method-put';
+import { mkcolHandler } from './method-mkcol';
+import { deleteHandler } from './method-delete';
+import { copyMoveHandler } from './method-copymove';
 
 /**
  * The WebDAV endpoint's three extension points, in one place:
@@ -24,12 +27,11 @@ export const DAV_METHODS: Readonly<Record<string, DavMethodModule | null>> = {
   PROPFIND: propfindHandler,
   GET: getHandler,
   HEAD: getHandler,
-  // TEMPORARY (davcore, landing next): 501 until their modules land.
   PUT: putHandler,
-  DELETE: null,
-  MKCOL: null,
-  COPY: null,
-  MOVE: null,
+  DELETE: deleteHandler,
+  MKCOL: mkcolHandler,
+  COPY: copyMoveHandler,
+  MOVE: copyMoveHandler,
   // davlock (issue 39): LOCK, UNLOCK, PROPPATCH — 501 until their modules land.
   PROPPATCH: null,
   LOCK: null,

@@ -36,6 +36,11 @@ export function treeError(err: unknown): unknown {
   }
 }
 
+/** The name one copied or moved entry arrives under (absent: its own). */
+export interface ArrivalName {
+  name?: string;
+}
+
 export interface CopyMoveServiceDeps {
   files: FileRepository;
   tree: TreeRepository;
@@ -50,15 +55,16 @@ export interface CopyMoveServiceDeps {
 export class CopyMoveService {
   constructor(private readonly deps: CopyMoveServiceDeps) {}
 
-  async copy(caller: Caller, req: CopyMoveRequest, now = Date.now()): Promise<CopyMoveResponse> {
-    return this.copyOrMove(caller, req, 'copy', now);
+  /** `opts.name`: one entry arrives under this name (a valid one, judged by the caller) rather than its own: WebDAV's Destination. */
+  async copy(caller: Caller, req: CopyMoveRequest, now = Date.now(), opts: ArrivalName = {}): Promise<CopyMoveResponse> {
+    return this.copyOrMove(caller, req, 'copy', now, opts);
   }
 
-  async move(caller: Caller, req: CopyMoveRequest, now = Date.now()): Promise<CopyMoveResponse> {
-    return this.copyOrMove(caller, req, 'move', now);
+  async move(caller: Caller, req: CopyMoveRequest, now = Date.now(), opts: ArrivalName = {}): Promise<CopyMoveResponse> {
+    return this.copyOrMove(caller, req, 'move', now, opts);
   }
 
-  private async copyOrMove(caller: Caller, req: CopyMoveRequest, mode: 'copy' | 'move', now: number): Promise<CopyMoveResponse> {
+  private async copyOrMove(caller: Caller, req: CopyMoveRequest, mode: 'copy' | 'move', now: number, opts: ArrivalName): Promise<CopyMoveResponse> {
     const place = await this.deps.access.place(caller, req.targetParentId, req.targetCategory, req.targetSpaceId);
     const sources = mode === 'move' ? await this.deps.access.modifiable(caller, req.ids) : await this.deps.access.entries(caller, req.ids);
     const detail: Record<string, unknown> = placeDetail(place);
@@ -76,7 +82,11 @@ export class CopyMoveService {
         if (await this.deps.files.lockedByOtherInTree(caller.tenantId, row.id, caller.userId)) throw new AppError(ERRORS.LOCKED_BY_OTHER);
       }
     }
-    const plans = await planArrivals(this.deps.files, place.parent, sources.map((s) => s.row), req.decisions);
+    if (opts.name !== undefined && sources.length !== 1) throw new AppError(ERRORS.VALIDATION, '只有一项时才能指定新名称');
+    // Under another name: planned (clashes, overwrite) as the entry it will be.
+    const arriving = sources.map((s) => (opts.name !== undefined ? { ...s.row, name: opts.name } : s.row));
+    if (opts.name !== undefined) detail.name = opts.name;
+    const plans = await planArrivals(this.deps.files, place.parent, arriving, req.decisions);
     await this.deps.access.modifiable(caller, overwriteTargets(plans));
 
     const placedIds: string[] = [];
