@@ -72,7 +72,7 @@ export class DavTree {
     const topKey = nameKeyOf(segments[0]!);
     const top = tops.find((t) => nameKeyOf(t.name) === topKey);
     const rootNode: DavNode = { kind: 'root' };
-    if (!top) return this.missing(segments, rootNode);
+    if (!top) return this.missing(segments, segments.length === 1 ? rootNode : null);
     let node: DavNode = { kind: 'top', top };
     for (let i = 1; i < segments.length; i++) {
       const child = await this.child(caller, node, segments[i]!);

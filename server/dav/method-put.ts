@@ -43,6 +43,13 @@ export const putHandler = (deps: DavDeps): DavHandler => async (ctx) => {
     return;
   }
   const row = existing?.kind === 'entry' ? existing.row : null;
+  if (existing?.kind === 'entry') {
+    // New content for an existing file: the web app's rule (role, lock; through a share only with edit).
+    deps.access.assertMayModify(caller, existing.entry, 'version');
+    // A shared file at its owner's top level: the upload path reaches only folders of others (its
+    // version place), never another user's root — refused rather than written to the caller's own root.
+    if (existing.entry.share && row!.parent_id === null) throw new DavError(403, '该共享文件位于共享者的根目录，暂不能通过 WebDAV 上传新版本，请在网页端操作');
+  }
   const fingerprint = row?.blob_id ? (await deps.live.fingerprints(caller, [row.blob_id])).get(row.blob_id) : undefined;
   evaluateConditions(ctx.request, { etag: fingerprint ? etagOf(fingerprint) : null, lastModified: row ? Number(row.updated_at) : null, exists: row !== null });
   const place: DavPlace = row ? { parentId: row.parent_id, category: row.category } : placeUnder(existingParent(target));
