@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENTS, type DocumentPipelineStatus } from '../../common/api/endpoints/documents';
 import { ERRORS } from '../../common/api/errors';
+import { formatSize } from '../../common/format/size';
 import { API, linkPreviewUrl, previewUrl, thumbnailUrl } from '../../common/api/paths';
 import type { FileEntry } from '../../common/api/types';
 import type { DocumentJobsTable } from '../../server/db/schema';
@@ -279,6 +280,21 @@ describe('a restart', () => {
     } finally {
       await second.close();
       await fsp.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the size limit', () => {
+  it('a document past DOCUMENT_MAX_BYTES is not read: its job fails with the reason, the next one is done', async () => {
+    const server = await startServer({ documents: { workers: 1, pollMs: 200, maxBytes: 1000 } });
+    try {
+      const admin = await loggedInClient(server, ADMIN);
+      const big = (await uploadFile(admin, Buffer.alloc(1001, 'a'), 'big.txt')).body.data;
+      const small = (await uploadFile(admin, Buffer.alloc(1000, 'b'), 'small.txt')).body.data;
+      expect(await ended(server, await blobOf(server, big.id))).toMatchObject({ status: 'failed', error: `文件超过转换大小上限（${formatSize(1000)}）`, text_chars: null });
+      expect(await ended(server, await blobOf(server, small.id))).toMatchObject({ status: 'done', text_chars: 1000 });
+    } finally {
+      await server.close();
     }
   });
 });

@@ -3,6 +3,7 @@ import { createWriteStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { extensionOf, type DocumentKind } from '../../../common/files/documents';
+import { formatSize } from '../../../common/format/size';
 import type { DocumentJobsTable } from '../../db/schema';
 import type { DocumentJobRepository } from '../../repositories/document-job-repository';
 import type { BlobStore, ThumbnailStore } from '../../storage/byte-store';
@@ -119,7 +120,7 @@ export class DocumentPool {
       return;
     }
     if (Number(blob.size) > settings.maxBytes) {
-      await this.end(job, { status: 'failed', error: `文件超过转换大小上限（${Math.round(settings.maxBytes / 1024 / 1024)} MB）`, peakRssKb: null, durationMs: 0 });
+      await this.end(job, { status: 'failed', error: `文件超过转换大小上限（${formatSize(settings.maxBytes)}）`, peakRssKb: null, durationMs: 0 });
       return;
     }
     const workDir = await fsp.mkdtemp(path.join(settings.tmpDir, 'doc-'));
