@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import type { Element } from '@xmldom/xmldom';
 import type { Caller } from '../services/caller';
 import { readSmallBody } from './body';
@@ -99,22 +100,37 @@ export const propfindHandler = (deps: DavDeps): DavHandler => async (ctx: DavCon
   const segments = ctx.target.segments;
   const self: DavItem = { node, name: nameOfNode(node), href: hrefOf(segments, isCollection(node)), isCollection: isCollection(node) };
   const gone = new AbortController();
-  ctx.request.raw.socket?.once('close', () => gone.abort());
-  async function* body(): AsyncGenerator<string> {
-    yield '<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:">\n';
-    yield await pageXml(caller, providers, [self], ask);
+  ctx.reply.raw.once('close', () => gone.abort());
+  // Written as produced, waiting only for the socket (backpressure): the opening goes out before the
+  // first page is read. (Readable.from of a generator reads ahead and held the first byte back.)
+  const out = new PassThrough();
+  const write = async (text: string): Promise<void> => {
+    if (!out.write(text)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  };
+  const produce = async (): Promise<void> => {
+    await write('<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:">\n');
+    await write(await pageXml(caller, providers, [self], ask));
     if (depth === 1 && self.isCollection) {
-      for await (const page of deps.tree.children(caller, node!, gone.signal)) {
+      for await (const page of deps.tree.children(caller, node, gone.signal)) {
+        if (out.destroyed) return;
+        // A turn of the event loop between pages: a 100k listing must not hold every other request
+        // (its pages are read and written on the loop; SQLite's queries are synchronous).
+        await new Promise<void>((resolve) => setImmediate(resolve));
         const items = page.map((child): DavItem => {
           const name = nameOfNode(child);
           const coll = isCollection(child);
           return { node: child, name, href: hrefOf([...segments, name], coll), isCollection: coll };
         });
-        yield await pageXml(caller, providers, items, ask);
+        await write(await pageXml(caller, providers, items, ask));
       }
     }
-    yield '</D:multistatus>\n';
-  }
+    out.end('</D:multistatus>\n');
+  };
+  // A failure after the 207 went out can only cut the answer (the client sees it unfinished).
+  produce().catch((err: unknown) => {
+    ctx.request.log.error({ err }, 'PROPFIND answer cut');
+    out.destroy(err instanceof Error ? err : new Error(String(err)));
+  });
   ctx.reply.code(207).header('Content-Type', 'application/xml; charset=utf-8');
-  await ctx.reply.send(Readable.from(body(), { objectMode: false }));
+  await ctx.reply.send(out);
 };
