@@ -46,12 +46,12 @@ export const copyMoveHandler = (deps: DavDeps): DavHandler => async (ctx) => {
   const caller = ctx.caller;
   const sameParent = parent.kind === 'entry' ? source.row.parent_id === parent.row.id : parent.kind === 'top' && isTopOf(parent, source);
   // A file onto another file: its new version (the history is kept), as the web app's overwrite.
-  const newVersion = existing?.kind === 'entry' && existing.row.is_dir === 0 && !isDir && !(mode === 'move' && sameParent);
+  const newVersion = existing?.kind === 'entry' && existing.row.is_dir === 0 && !isDir;
   // x.txt arriving as x.exe is an .exe: the tenant's blocked types hold as on rename.
   if (!isDir && name !== source.row.name) await deps.types.assertAllowedType(caller.tenantId, name);
   if (existing?.kind === 'entry' && !newVersion) await deps.trash.remove(caller, { ids: [existing.row.id] });
 
-  if (mode === 'move' && sameParent) {
+  if (mode === 'move' && sameParent && !newVersion) {
     await deps.files.rename(caller, { id: source.row.id, name });
   } else if (shallow) {
     await deps.files.mkdir(caller, { name, parentId: place.parentId, category: place.category });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
-import { createGroup, names } from './file-kit';
+import { createGroup, entries, names } from './file-kit';
 import { startServerAsAdmin, type Client, type TestServer } from './helpers';
 import { oneRowOf } from './action-log-kit';
 import { DavClient, encodePath, parseMultistatus } from './dav-kit';
@@ -95,5 +95,16 @@ describe('COPY and MOVE', () => {
     await dav.put('/dav/个人文件/源/占位.txt', 'old');
     expect((await dav.request('MOVE', '/dav/个人文件/全/改名.txt', { headers: { destination: dest('/dav/个人文件/源/占位.txt') } })).status).toBe(204);
     expect((await dav.get('/dav/个人文件/源/占位.txt')).text).toBe('aaa');
+    // Within one folder onto another file (an office app's save): that file's new version.
+    await dav.put('/dav/个人文件/源/文档.docx', 'v1');
+    await dav.put('/dav/个人文件/源/~tmp.docx', 'v2');
+    const row = await oneRowOf(server, async () =>
+      expect((await dav.request('MOVE', '/dav/个人文件/源/~tmp.docx', { headers: { destination: dest('/dav/个人文件/源/文档.docx') } })).status).toBe(204),
+    );
+    expect(row.action).toBe('file.move');
+    expect((await dav.get('/dav/个人文件/源/文档.docx')).text).toBe('v2');
+    expect((await dav.propfind('/dav/个人文件/源/~tmp.docx', '0')).status).toBe(404);
+    const folder = (await entries(admin, null)).find((e) => e.name === '源')!;
+    expect((await entries(admin, folder.id)).find((e) => e.name === '文档.docx')!.versionCount).toBeGreaterThanOrEqual(1);
   });
 });
