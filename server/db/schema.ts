@@ -731,6 +731,34 @@ export interface DocumentJobsTable {
   thumbnail: number;
 }
 
+/** A WebDAV lock on one entry (migration 0096; server/dav/locks/). Valid while files.locked_by names user_id. */
+export interface DavLocksTable {
+  /** The full state token, 'opaquelocktoken:' + a UUID. */
+  token: string;
+  tenant_id: string;
+  entry_id: string;
+  user_id: string;
+  scope: 'exclusive' | 'shared';
+  /** 1 = Depth infinity (a collection and all its members), 0 = the entry alone. */
+  deep: number;
+  /** The client's <D:owner> content as XML, returned as given in lockdiscovery. */
+  owner_xml: string | null;
+  /** Seconds granted (null = Infinite); expires_at is when it lapses (null = never). */
+  timeout_s: number | null;
+  expires_at: number | null;
+  /** 1 when this lock set files.locked_by: its UNLOCK or expiry clears it again. */
+  took_product_lock: number;
+  created_at: number;
+}
+
+/** A WebDAV dead property (PROPPATCH) of one entry: namespace URI ('' for none), local name, inner XML. */
+export interface DavPropertiesTable {
+  entry_id: string;
+  ns: string;
+  name: string;
+  value_xml: string;
+}
+
 export interface Database {
   document_jobs: DocumentJobsTable;
   tenants: TenantsTable;
@@ -782,4 +810,6 @@ export interface Database {
   blob_text_hits: BlobTextHitsTable;
   content_scan_jobs: ContentScanJobsTable;
   device_passwords: DevicePasswordsTable;
+  dav_locks: DavLocksTable;
+  dav_properties: DavPropertiesTable;
 }

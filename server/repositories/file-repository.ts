@@ -244,10 +244,18 @@ export class FileRepository {
       .execute();
   }
 
-  /** Sets or clears the lock on these entries. */
+  /**
+   * Sets or clears the lock on these entries. WebDAV locks (dav_locks, migration 0096) live only
+   * under their person's product lock: clearing it (解锁) ends them, and so does another person's lock.
+   */
   async setLock(tenantId: string, ids: readonly string[], lockedBy: string | null): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.updateTable('files').set({ locked_by: lockedBy }).where('tenant_id', '=', tenantId).where('id', 'in', [...ids]).execute();
+    await this.db.transaction().execute(async (tx) => {
+      await tx.updateTable('files').set({ locked_by: lockedBy }).where('tenant_id', '=', tenantId).where('id', 'in', [...ids]).execute();
+      let ended = tx.deleteFrom('dav_locks').where('tenant_id', '=', tenantId).where('entry_id', 'in', [...ids]);
+      if (lockedBy !== null) ended = ended.where('user_id', '!=', lockedBy);
+      await ended.execute();
+    });
   }
 
   findBlob(tenantId: string, blobId: string): Promise<BlobsTable | undefined> {

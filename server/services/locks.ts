@@ -61,6 +61,8 @@ export const LOCK_KEYS = {
   /** The SMS rate decisions of one phone, then of one client address (sms-code-service.ts). */
   smsPhone: (phone: string) => `sms-phone:${phone}`,
   smsAddress: (address: string) => `sms-addr:${address}`,
+  /** WebDAV LOCK decisions of one tenant (server/dav/locks/dav-locks.ts). */
+  davLock: (tenantId: string) => `dav-lock:${tenantId}`,
 } as const;
 
 const NEVER_ABORTED = new AbortController().signal;

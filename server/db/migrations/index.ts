@@ -35,6 +35,7 @@ import { m0094_session_gesture_lock } from './0094-session-gesture-lock';
 import { m0097_document_jobs } from './0097-document-jobs';
 import { m0098_content_text } from './0098-content-text';
 import { m0095_device_passwords } from './0095-device-passwords';
+import { m0096_dav_locks_properties } from './0096-dav-locks-properties';
 
 /**
  * Versioned migrations, one module each, imported here: nothing is read from a migrations folder at run time.
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0097_document_jobs': m0097_document_jobs,
   '0098_content_text': m0098_content_text,
   '0095_device_passwords': m0095_device_passwords,
+  '0096_dav_locks_properties': m0096_dav_locks_properties,
 };
 
 export const migrationProvider: MigrationProvider = {
