@@ -11,6 +11,11 @@ import type { DavDeps } from '../dav/deps';
 import { registerDavRoutes } from '../dav/dav-routes';
 import type { Routed } from './base';
 import type { Files } from './files';
+import type { Db } from '../db/database';
+import type { Locks } from '../services/locks';
+import { DavLockRepository } from '../repositories/dav-lock-repository';
+import { DavPropertyRepository } from '../repositories/dav-property-repository';
+import { DavLocks } from '../dav/locks/dav-locks';
 
 export interface DavCompositionDeps {
   files: Files;
@@ -23,10 +28,14 @@ export interface DavCompositionDeps {
   tmpDir: string;
   /** Who the caller is (davpw: device passwords). */
   authenticate: DavAuthenticate;
+  db: Db;
+  /** The server's cross-process locks: LOCK decisions of a tenant run one at a time. */
+  locks: Locks;
 }
 
 /** The WebDAV endpoint /dav/ (issue 39) over the web app's own services: server/dav/. */
-export function buildDav({ files, users, tenants, sharedFiles, actionLogs, uploads, chunkSize, tmpDir, authenticate }: DavCompositionDeps): Routed {
+export function buildDav({ files, users, tenants, sharedFiles, actionLogs, uploads, chunkSize, tmpDir, authenticate, db, locks }: DavCompositionDeps): Routed & { locks: DavLocks } {
+  const davLocks = new DavLocks({ repo: new DavLockRepository(db), files: files.repos.files, fileState: files.fileStates, locks });
   const groups = new GroupService(files.repos.spaces, users, files.access);
   const tree = new DavTree({
     files: files.repos.files,
@@ -49,6 +58,8 @@ export function buildDav({ files, users, tenants, sharedFiles, actionLogs, uploa
     uploads,
     chunkSize,
     tmpDir,
+    locks: davLocks,
+    properties: new DavPropertyRepository(db),
     live: {
       fingerprints: async (caller, blobIds) => {
         const blobs = await files.repos.files.findBlobs(caller.tenantId, blobIds);
@@ -60,5 +71,5 @@ export function buildDav({ files, users, tenants, sharedFiles, actionLogs, uploa
       },
     },
   };
-  return { routes: (app: FastifyInstance) => registerDavRoutes(app, deps) };
+  return { locks: davLocks, routes: (app: FastifyInstance) => registerDavRoutes(app, deps) };
 }

@@ -64,6 +64,8 @@ export interface Files extends Routed {
   downloads: DownloadService;
   trash: TrashService;
   copyMove: CopyMoveService;
+  /** Favorites, 锁定/解锁 and versions (WebDAV's LOCK takes the product's lock through it). */
+  fileStates: FileStateService;
   texts: TextService;
   archives: ArchiveService;
   /** Extracted texts of blobs (search inside files, sensitive words in content): docrend's pipeline puts them here. */
@@ -148,6 +150,7 @@ export function buildFiles({ db, config, log, storage, users, tenants, chainKey,
     downloads,
     trash,
     copyMove,
+    fileStates,
     texts,
     archives,
     contentTexts,

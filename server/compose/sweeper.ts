@@ -19,10 +19,12 @@ export interface SweeperDeps {
   sharing: Sharing;
   clientOps: ClientOpRepository;
   documents: Documents;
+  /** WebDAV locks past their timeout (their product locks given back). */
+  davLocks?: { sweep(now: number): Promise<void> };
 }
 
 /** The periodic clean-up of what expires, across the domains (services/sweeper.ts lists what). */
-export function buildSweeper({ log, accounts, files, uploads, audit, notices, sharing, clientOps, documents }: SweeperDeps): Sweeper {
+export function buildSweeper({ log, accounts, files, uploads, audit, notices, sharing, clientOps, documents, davLocks }: SweeperDeps): Sweeper {
   return new Sweeper({
     uploads: uploads.uploads,
     store: uploads.storeSweep,
@@ -41,5 +43,6 @@ export function buildSweeper({ log, accounts, files, uploads, audit, notices, sh
       },
     },
     usage: audit.usage,
+    davLocks,
   });
 }

@@ -8,17 +8,20 @@ import { putHandler } from './method-put';
 import { mkcolHandler } from './method-mkcol';
 import { deleteHandler } from './method-delete';
 import { copyMoveHandler } from './method-copymove';
+import { proppatchHandler } from './method-proppatch';
+import { lockHandler, unlockHandler } from './locks/method-lock';
+import { lockPrecondition } from './locks/preconditions';
+import { deadProperties, lockProperties } from './lock-and-dead-properties';
 
 /**
  * The WebDAV endpoint's three extension points, in one place:
  *
- * 1. DAV_METHODS: method → handler module. A null entry answers 501 Not Implemented.
- *    TEMPORARY: LOCK, UNLOCK and PROPPATCH are davlock's (issue 39); each becomes one line here
- *    when its module lands. Until then they answer 501 and OPTIONS does not claim class 2.
- * 2. propertyProviders: the sources PROPFIND asks, per page of resources. davlock adds
- *    lockdiscovery/supportedlock and the dead properties PROPPATCH stores.
+ * 1. DAV_METHODS: method → handler module. A null entry answers 501 Not Implemented. LOCK, UNLOCK
+ *    (locks/method-lock.ts) and PROPPATCH (method-proppatch.ts) make this class 2.
+ * 2. propertyProviders: the sources PROPFIND asks, per page of resources: the live properties,
+ *    lockdiscovery/supportedlock, and the dead properties PROPPATCH stores.
  * 3. preconditions: checks every modifying method (PUT, DELETE, MKCOL, COPY, MOVE) runs before it
- *    changes anything. davlock adds the `If` header / lock-token check; until then it allows.
+ *    changes anything: the `If` header and lock tokens (locks/preconditions.ts).
  */
 export type DavMethodModule = (deps: DavDeps) => DavHandler;
 
@@ -32,14 +35,13 @@ export const DAV_METHODS: Readonly<Record<string, DavMethodModule | null>> = {
   MKCOL: mkcolHandler,
   COPY: copyMoveHandler,
   MOVE: copyMoveHandler,
-  // davlock (issue 39): LOCK, UNLOCK, PROPPATCH — 501 until their modules land.
-  PROPPATCH: null,
-  LOCK: null,
-  UNLOCK: null,
+  PROPPATCH: proppatchHandler,
+  LOCK: lockHandler,
+  UNLOCK: unlockHandler,
 };
 
 export function propertyProviders(deps: DavDeps): PropertyProvider[] {
-  return [liveProperties(deps.live)];
+  return [liveProperties(deps.live), lockProperties(deps.locks), deadProperties(deps.properties)];
 }
 
 /** What a modifying method is about to change (the request target; COPY/MOVE also the destination). */
@@ -54,9 +56,8 @@ export interface DavChange {
 /** A check run before any change; throws DavError (412, 423…) to refuse it. */
 export type DavPrecondition = (ctx: DavContext, change: DavChange) => Promise<void>;
 
-export function preconditions(_deps: DavDeps): DavPrecondition[] {
-  // davlock (issue 39): the `If` header and lock tokens. Until then every change is allowed.
-  return [];
+export function preconditions(deps: DavDeps): DavPrecondition[] {
+  return [lockPrecondition(deps)];
 }
 
 /** Every method the endpoint routes (OPTIONS' Allow lists those with a handler). */

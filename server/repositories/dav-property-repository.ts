@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { DavPropertiesTable } from '../db/schema';
 
@@ -11,7 +10,10 @@ export interface PropertyChange {
   valueXml: string | null;
 }
 
-/** WebDAV dead properties (migration 0096): rows cascade with their entry (the recycle bin's purge). */
+/**
+ * WebDAV dead properties (migration 0096): rows cascade with their entry (the recycle bin's purge);
+ * a copied tree takes its sources' along (TreeRepository.insertTree); a moved entry keeps its id and them.
+ */
 export class DavPropertyRepository {
   constructor(private readonly db: Db) {}
 
@@ -36,25 +38,6 @@ export class DavPropertyRepository {
       for (const c of changes) {
         await tx.deleteFrom('dav_properties').where('entry_id', '=', entryId).where('ns', '=', c.ns).where('name', '=', c.name).execute();
         if (c.valueXml !== null) await tx.insertInto('dav_properties').values({ entry_id: entryId, ns: c.ns, name: c.name, value_xml: c.valueXml }).execute();
-      }
-    });
-  }
-
-  /**
-   * Copies the dead properties of copied entries to their copies (COPY), `pairs` as [source, copy];
-   * a copy's own properties (an overwritten destination's are gone with it) are replaced.
-   */
-  async copy(pairs: ReadonlyArray<readonly [string, string]>): Promise<void> {
-    if (pairs.length === 0) return;
-    await this.db.transaction().execute(async (tx) => {
-      for (let i = 0; i < pairs.length; i += 200) {
-        const part = pairs.slice(i, i + 200);
-        await tx.deleteFrom('dav_properties').where('entry_id', 'in', part.map(([, to]) => to)).execute();
-        // column1 = source, column2 = copy: the names both engines give a VALUES list's columns.
-        const values = sql.join(part.map(([from, to]) => sql`(${from}, ${to})`));
-        await sql`insert into dav_properties (entry_id, ns, name, value_xml)
-          select pairs.column2, p.ns, p.name, p.value_xml
-          from (values ${values}) as pairs join dav_properties p on p.entry_id = pairs.column1`.execute(tx);
       }
     });
   }

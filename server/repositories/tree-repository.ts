@@ -161,13 +161,15 @@ export class TreeRepository {
 
   /**
    * Inserts a copied tree (rows ordered parents first) and charges `bytes` to the user's quota, in
-   * one transaction. A name taken meanwhile or a full quota refuses it all.
+   * one transaction, with the WebDAV dead properties of each source entry (`copiedFrom`: [source id,
+   * copy id] pairs). A name taken meanwhile or a full quota refuses it all.
    */
-  async insertTree(rows: readonly FilesTable[], chargeUserId: string, bytes: number): Promise<void> {
+  async insertTree(rows: readonly FilesTable[], chargeUserId: string, bytes: number, copiedFrom: ReadonlyArray<readonly [string, string]> = []): Promise<void> {
     try {
       await this.db.transaction().execute(async (tx) => {
         if (bytes > 0) await charge(tx, chargeUserId, bytes);
         for (const part of slices(rows)) await tx.insertInto('files').values(part).execute();
+        for (const part of slices(copiedFrom)) await copyDeadProperties(tx, part);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new TreeWriteRefused('nameConflict');
@@ -301,4 +303,14 @@ async function deleteUnreferencedBlobs(tx: Tx, ids: readonly string[]): Promise<
     freed.push(...rows);
   }
   return freed;
+}
+
+/** The dead properties (migration 0096) of copied entries, given to their copies: pairs [source id, copy id]. */
+async function copyDeadProperties(tx: Transaction<Database>, pairs: ReadonlyArray<readonly [string, string]>): Promise<void> {
+  if (pairs.length === 0) return;
+  // column1 = source, column2 = copy: the names both engines give a VALUES list's columns.
+  const values = sql.join(pairs.map(([from, to]) => sql`(${from}, ${to})`));
+  await sql`insert into dav_properties (entry_id, ns, name, value_xml)
+    select pairs.column2, p.ns, p.name, p.value_xml
+    from (values ${values}) as pairs join dav_properties p on p.entry_id = pairs.column1`.execute(tx);
 }

@@ -190,7 +190,7 @@ export class CopyMoveService {
         encrypted: r.encrypted ?? 0,
       };
     });
-    await this.deps.tree.insertTree(rows, caller.userId, bytes);
+    await this.deps.tree.insertTree(rows, caller.userId, bytes, [...newIds]);
     return rows[0]!.id;
   }
 }

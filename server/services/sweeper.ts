@@ -27,6 +27,8 @@ export interface SweeperDeps {
   store?: { sweep(now: number): Promise<StoreSweepResult> };
   /** More work of other areas per pass (sharing: expired applications, link counters, tickets). */
   extra?: { sweep(now: number): Promise<void> };
+  /** WebDAV locks past their timeout: ended, the product locks they took given back (server/dav/locks/). */
+  davLocks?: { sweep(now: number): Promise<void> };
 }
 
 /**
@@ -67,6 +69,7 @@ export class Sweeper {
     await this.deps.audit.actionLogs.refreshStatistics();
     const fileMessages = (await this.deps.notices?.pruneOld(now)) ?? 0;
     await this.deps.extra?.sweep(now);
+    await this.deps.davLocks?.sweep(now);
     await this.deps.usage?.snapshotStorage(null, now);
     return { uploads, captchas, sessions, loginFailures, smsCodes, recycled, textHolds, clientOps, actionLog, fileMessages, store };
   }
