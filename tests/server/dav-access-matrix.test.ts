@@ -32,6 +32,9 @@ interface Row {
   says?: RegExp;
 }
 
+const PROPS = '<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><x xmlns="urn:t">1</x></D:prop></D:set></D:propertyupdate>';
+const LOCKINFO = '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
+
 const ROWS: Row[] = [
   // PROPFIND: what the member may see lists; the rest is not there.
   { method: 'PROPFIND', path: '/dav/个人文件/', kind: 'own', headers: { depth: '1' }, expect: 207 },
@@ -87,6 +90,19 @@ const ROWS: Row[] = [
   { method: 'MOVE', path: '/dav/共享文件/下载.txt', kind: 'share download', to: '/dav/个人文件/拿走.txt', expect: 403 },
   { method: 'MOVE', path: '/dav/个人文件/私有/秘密.txt', kind: "admin's own", to: '/dav/个人文件/拿走.txt', expect: 404 },
   { method: 'MOVE', path: '/dav/个人文件/我的.txt', kind: 'own', to: '/dav/组甲/我的.txt', expect: 201 },
+  // PROPPATCH: dead properties are changed as content is (through a share only with edit).
+  { method: 'PROPPATCH', path: '/dav/组甲/我的.txt', kind: 'group member', body: PROPS, expect: 207 },
+  { method: 'PROPPATCH', path: '/dav/共享文件/编辑.txt', kind: 'share edit', body: PROPS, expect: 207 },
+  { method: 'PROPPATCH', path: '/dav/共享文件/预览.txt', kind: 'share preview', body: PROPS, expect: 403 },
+  { method: 'PROPPATCH', path: '/dav/组乙/乙.txt', kind: 'group not member', body: PROPS, expect: 404 },
+  { method: 'PROPPATCH', path: '/dav/组甲/组文件.txt', kind: 'another tenant', who: 'otherTenant', body: PROPS, expect: 404 },
+  // LOCK is the web app's 锁定 (its rule: not through a share); UNLOCK needs a lock that is there.
+  { method: 'LOCK', path: '/dav/共享文件/编辑.txt', kind: 'share edit', body: LOCKINFO, expect: 403 },
+  { method: 'LOCK', path: '/dav/组乙/乙.txt', kind: 'group not member', body: LOCKINFO, expect: 409 },
+  { method: 'LOCK', path: '/dav/组甲/组文件.txt', kind: 'another tenant', who: 'otherTenant', body: LOCKINFO, expect: 409 },
+  { method: 'LOCK', path: '/dav/组甲/我的.txt', kind: 'group member', body: LOCKINFO, expect: 200 },
+  { method: 'UNLOCK', path: '/dav/组甲/我的.txt', kind: 'group member', headers: { 'lock-token': '<opaquelocktoken:00000000-0000-0000-0000-000000000000>' }, expect: 409 },
+  { method: 'UNLOCK', path: '/dav/组乙/乙.txt', kind: 'group not member', headers: { 'lock-token': '<opaquelocktoken:00000000-0000-0000-0000-000000000000>' }, expect: 404 },
   // OPTIONS answers everywhere (no object named).
   { method: 'OPTIONS', path: '/dav/组乙/', kind: 'group not member', expect: 200 },
 ];
