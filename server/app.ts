@@ -94,7 +94,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const organisation = buildOrganisation({ ...base, bus: cluster.bus, users: accounts.users, sessions: accounts.sessions, spaces: files.repos.spaces, quotaChoices: (t) => tenants.dicts.quotaChoices(t) });
   const clientReleases = buildClientReleases({ db, config, files });
   const gesture = buildGesture({ db, tenants: tenants.service });
-  const devicePasswords = buildDevicePasswords({ ...base, throttle: accounts.throttle, policy: accounts.policy, tenants: tenants.service });
+  const devicePasswords = buildDevicePasswords({ ...base, throttle: accounts.throttle, policy: accounts.policy, tenants: tenants.service, users: accounts.users, actionLogs: audit.actionLogs });
   // WebDAV (issue 39): each request signs in with a 设备密码 (server/dav/dav-auth.ts).
   const dav = buildDav({ files, users: accounts.users, tenants: tenants.service, sharedFiles: sharing.sharedFiles, actionLogs: audit.actionLogs, uploads: uploads.uploads, chunkSize: config.chunkSize, tmpDir: storage.tmpDir, authenticate: davAuthenticate(devicePasswords.authenticator), db, locks });
   const clientOps = new ClientOpRepository(db);

@@ -30,6 +30,8 @@ export type ActionArea = keyof typeof ACTION_AREAS;
 export const ACTIONS = {
   'auth.login': '账号密码登录',
   'auth.smsLogin': '短信验证码登录',
+  /** A WebDAV sign-in with a 设备密码 that was refused (server/dav/dav-auth.ts); a right one is not an action of its own. */
+  'auth.davLogin': 'WebDAV 登录',
   'auth.logout': '退出登录',
 
   'account.passwordChange': '修改密码',

@@ -145,6 +145,29 @@ describe('WebDAV sign-in', () => {
     await expectRefusal(await probe(basic('admin', password)), 'wrongCredentials');
     // The web login password is not a device password.
     await expectRefusal(await probe(basic('member', MEMBER.password)), 'wrongCredentials');
+    await expectRefusal(await probe(basic('nobody-such', password)), 'wrongCredentials');
+    await clearFailures();
+  });
+
+  it('puts refused sign-ins on the action log (not a request without credentials)', async () => {
+    const before = await withDb(server, (db) => (db.prepare("select count(*) as n from action_log where action = 'auth.davLogin'").get() as { n: number }).n);
+    await expectRefusal(await probe(), 'noCredentials');
+    await expectRefusal(await probe({ ...basic('member', 'wrong'), 'user-agent': 'rclone/v1.60' }), 'wrongCredentials');
+    await expectRefusal(await probe(basic('nobody-such', 'wrong')), 'wrongCredentials');
+    const rows = await withDb(
+      server,
+      (db) =>
+        db.prepare("select tenant_id, actor_account, actor_id, outcome, error_code, platform, user_agent from action_log where action = 'auth.davLogin' order by seq").all() as Array<Record<string, unknown>>,
+    );
+    expect(rows.length - before).toBe(2);
+    expect(rows.find((r) => r.actor_account === 'member' && r.user_agent === 'rclone/v1.60')).toMatchObject({
+      tenant_id: tenantId,
+      actor_id: memberId,
+      outcome: 'refused',
+      error_code: ERRORS.LOGIN_FAILED.code,
+      platform: 'webdav',
+    });
+    expect(rows.find((r) => r.actor_account === 'nobody-such')).toMatchObject({ tenant_id: '', actor_id: null, outcome: 'refused' });
     await clearFailures();
   });
 
