@@ -440,6 +440,35 @@ export interface SearchHit extends FileEntry {
 export interface SearchResponse {
   items: SearchHit[];
   nextCursor: string | null;
+  /**
+   * Unified search only: files whose extracted text holds the keyword (search inside files,
+   * docs/documents.md). Present on the first page (no cursor) and on a `contentCursor` page (whose
+   * `items` are then empty); absent on a `cursor` page of names.
+   */
+  content?: ContentSearchPage;
+}
+
+/** A page of content hits, newest text first. */
+export interface ContentSearchPage {
+  items: ContentHit[];
+  /** The `contentCursor` of the next page; null when this was the last. */
+  nextCursor: string | null;
+}
+
+/** One piece of a content snippet; the client marks the pieces with `mark` (the server sends no HTML). */
+export interface SnippetSegment {
+  text: string;
+  mark: boolean;
+}
+
+/** A file whose text holds the keyword, and where. */
+export interface ContentHit extends SearchHit {
+  match: {
+    /** 1-based page of the first match for paged documents (PDFs, Office renditions); null otherwise. */
+    page: number | null;
+    /** About a line around the first match, every occurrence of the keyword in it marked. */
+    snippet: SnippetSegment[];
+  };
 }
 
 // ---- spaces (public space, group spaces) -------------------------------------------------------

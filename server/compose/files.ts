@@ -15,7 +15,9 @@ import { registerFileRoutes } from '../routes/file-routes';
 import { registerFileStateRoutes } from '../routes/file-state-routes';
 import { registerGroupRoutes } from '../routes/group-routes';
 import { ArchiveService } from '../services/archive-service';
+import { ContentSearchRepository } from '../repositories/content-search-repository';
 import { ContentTextRepository } from '../repositories/content-text-repository';
+import { ContentSearch } from '../services/content/content-search';
 import { ContentTextService } from '../services/content/content-text-service';
 import { DEFAULT_SENSITIVE_KEYWORDS } from '../../common/transfer/checks';
 import { BlockedTypes } from '../services/blocked-types';
@@ -130,9 +132,10 @@ export function buildFiles({ db, config, log, storage, users, tenants, chainKey,
       holdTtlMs: config.uploadExpiryMs,
     },
   });
-  const search = new SearchService({ repo: new SearchRepository(db), files, spaces, access, decorator });
-  const groups = new GroupService(spaces, users, access);
   const contentTextRepo = new ContentTextRepository(db);
+  const content = new ContentSearch(new ContentSearchRepository(db), contentTextRepo);
+  const search = new SearchService({ repo: new SearchRepository(db), files, spaces, access, decorator, content });
+  const groups = new GroupService(spaces, users, access);
   const contentTexts = new ContentTextService({
     repo: contentTextRepo,
     keywordsOf: async (tenantId) => (await tenantSettings.get(tenantId)).sensitiveKeywords ?? DEFAULT_SENSITIVE_KEYWORDS,

@@ -107,7 +107,8 @@ export function nameGramLookup(db: QueryExecutorProvider, keyword: string): RawB
  *  - SQLite, 1–2 characters (合同, 图 — the common Chinese keyword): trigrams cannot match them (a
  *    LIKE would read every text), so the contentless single-character index (`blob_text_chars`, CJK
  *    characters one token each): a phrase of the keyword's characters, the last word as a prefix
- *    (`ab` finds words that start with ab), then the text itself must hold the keyword.
+ *    (`ab` finds words that start with ab — on both engines: a one- or two-letter
+ *    substring is in nearly every English text), then the text itself must hold the keyword.
  *  - PostgreSQL: the GIN index of each text's characters and adjacent pairs (`content_grams`, the
  *    names' scheme of 0089: pg_trgm extracts no trigram from CJK under LC_CTYPE=C), except ASCII
  *    keywords holding a run of three letters or digits, which pg_trgm's index serves under every
@@ -121,7 +122,9 @@ export function contentTextLookup(db: QueryExecutorProvider, keyword: string): R
     // eslint-disable-next-line no-control-regex
     const trigrams = chars.length >= 3 && /^[\x00-\x7f]*$/.test(keyword) && /[a-z0-9]{3}/i.test(keyword);
     const grams = trigrams ? sql`true` : sql`content_grams(lower(t.body)) @> content_grams(lower(${keyword}::text))`;
-    return sql<{ doc: number }>`(select t.doc as doc from blob_texts t where ${grams} and ${like})`;
+    // One or two ASCII letters or digits: words that start with them, as on SQLite.
+    const match = SHORT_WORD.test(keyword) ? sql`lower(t.body) ~ ${`(^|[^[:alnum:]])${keyword.toLowerCase()}`}` : like;
+    return sql<{ doc: number }>`(select t.doc as doc from blob_texts t where ${grams} and ${match})`;
   }
   if (chars.length >= 3) {
     const phrase = `"${keyword.replace(/"/g, '""')}"`;
@@ -135,6 +138,9 @@ export function contentTextLookup(db: QueryExecutorProvider, keyword: string): R
   return sql<{ doc: number }>`(select c.rowid as doc from blob_text_chars c join blob_texts t on t.doc = c.rowid
     where blob_text_chars match ${match} and instr(lower(t.body), ${keyword.toLowerCase()}) > 0)`;
 }
+
+/** A keyword of one or two ASCII letters or digits: found at the start of words (re → report, not here). */
+const SHORT_WORD = /^[a-z0-9]{1,2}$/i;
 
 /** One character of the scripts written without spaces between words (Han, kana, Hangul, Thai). */
 const SPACELESS_CHAR = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]$/u;

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database';
 import { nameGramLookup } from '../db/dialect';
 import { planEachTime } from '../db/pg-prepared';
-import type { FilesTable } from '../db/schema';
+import type { Database, FilesTable } from '../db/schema';
 
 /** Which entries a search may return. */
 export interface SearchScope {
@@ -12,6 +12,23 @@ export interface SearchScope {
   category: number | null;
   /** ...and/or entries of these spaces. */
   spaceIds: readonly string[];
+}
+
+/**
+ * The entries a search may return (name and content search alike): the caller's personal entries
+ * (of one category), and entries of the scope's spaces but their root folders. Live entries only is
+ * the caller's condition. Columns are qualified so a query joining other tables uses it as it is.
+ */
+export function inSearchScope(eb: ExpressionBuilder<Database, 'files'>, scope: SearchScope) {
+  const parts = [];
+  if (scope.ownerId) {
+    const own = [eb('files.owner_id', '=', scope.ownerId), eb('files.space_id', 'is', null)];
+    if (scope.category !== null) own.push(eb('files.category', '=', scope.category));
+    parts.push(eb.and(own));
+  }
+  // A space's root folder is the space itself, not a hit.
+  if (scope.spaceIds.length > 0) parts.push(eb.and([eb('files.space_id', 'in', [...scope.spaceIds]), eb('files.parent_id', 'is not', null)]));
+  return parts.length > 0 ? eb.or(parts) : eb.val(false);
 }
 
 /**
@@ -39,17 +56,7 @@ export class SearchRepository {
       .where('deleted_at', 'is', null)
       .where(sql<boolean>`name_key like ${pattern} escape '\\'`)
       .$if(lookup !== null, (qb) => qb.where(lookup!))
-      .where((eb) => {
-        const parts = [];
-        if (scope.ownerId) {
-          const own = [eb('owner_id', '=', scope.ownerId), eb('space_id', 'is', null)];
-          if (scope.category !== null) own.push(eb('category', '=', scope.category));
-          parts.push(eb.and(own));
-        }
-        // A space's root folder is the space itself, not a hit.
-        if (scope.spaceIds.length > 0) parts.push(eb.and([eb('space_id', 'in', [...scope.spaceIds]), eb('parent_id', 'is not', null)]));
-        return parts.length > 0 ? eb.or(parts) : eb.val(false);
-      });
+      .where((eb) => inSearchScope(eb, scope));
     if (after) q = q.where((eb) => eb(eb.refTuple('sort_key', 'id'), '>', eb.tuple(after.key, after.id)));
     // The keyword decides the plan on PostgreSQL (trigram index or not): never a generic plan (db/pg-prepared.ts).
     return planEachTime(q.orderBy('sort_key').orderBy('id').limit(limit));

@@ -1,5 +1,5 @@
 import { ERRORS } from '../../common/api/errors';
-import type { KeywordSearchQuery } from '../../common/api/endpoints/files';
+import type { KeywordSearchQuery, UnifiedSearchQuery } from '../../common/api/endpoints/files';
 import type { SearchHit, SearchResponse } from '../../common/api/types';
 import { FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE, FILE_CATEGORY } from '../../common/api/types';
 import type { FilesTable } from '../db/schema';
@@ -8,6 +8,7 @@ import type { FileRepository } from '../repositories/file-repository';
 import type { SearchRepository, SearchScope } from '../repositories/search-repository';
 import type { SpaceRepository } from '../repositories/space-repository';
 import type { Caller } from './caller';
+import type { ContentSearch } from './content/content-search';
 import type { EntryDecorator } from './entry-decorator';
 import type { AccessService } from './space-access';
 
@@ -17,6 +18,8 @@ export interface SearchServiceDeps {
   spaces: SpaceRepository;
   access: AccessService;
   decorator: EntryDecorator;
+  /** Content hits of the unified search (search inside files). */
+  content: ContentSearch;
 }
 
 /** Keyword search in one category or space, and unified search across every space the caller may see. */
@@ -31,20 +34,39 @@ export class SearchService {
     return this.run(caller, q, { tenantId: caller.tenantId, ownerId: caller.userId, category: q.category ?? FILE_CATEGORY.personal, spaceIds: [] });
   }
 
-  async unified(caller: Caller, q: KeywordSearchQuery): Promise<SearchResponse> {
+  /**
+   * Every space the caller may see. The first page (no cursor) answers the name hits and the first
+   * page of content hits, in the same scope; `cursor` pages answer names only, `contentCursor` pages
+   * content only.
+   */
+  async unified(caller: Caller, q: UnifiedSearchQuery): Promise<SearchResponse> {
     const groups =
       caller.role === 'admin'
         ? (await this.deps.spaces.listGroups(caller.tenantId, caller.userId, true)).map((s) => s.id)
         : await this.deps.spaces.groupIdsOf(caller.tenantId, caller.userId);
     const pub = await this.deps.spaces.findPublic(caller.tenantId);
     const spaceIds = pub ? [pub.id, ...groups] : groups;
-    return this.run(caller, q, { tenantId: caller.tenantId, ownerId: caller.userId, category: null, spaceIds });
+    const scope: SearchScope = { tenantId: caller.tenantId, ownerId: caller.userId, category: null, spaceIds };
+    const keyword = this.keywordOf(q);
+    const content = () => this.deps.content.page(scope, keyword, q.contentCursor, this.pageSizeOf(q), (rows) => this.hits(caller, rows));
+    if (q.contentCursor) return { items: [], nextCursor: null, content: await content() };
+    const names = await this.run(caller, q, scope);
+    return q.cursor ? names : { ...names, content: await content() };
+  }
+
+  private keywordOf(q: KeywordSearchQuery): string {
+    const keyword = q.keyword.trim();
+    if (keyword.length === 0) throw new AppError(ERRORS.VALIDATION, '请输入搜索关键字');
+    return keyword;
+  }
+
+  private pageSizeOf(q: KeywordSearchQuery): number {
+    return Math.min(q.pageSize ?? FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE);
   }
 
   private async run(caller: Caller, q: KeywordSearchQuery, scope: SearchScope): Promise<SearchResponse> {
-    const keyword = q.keyword.trim();
-    if (keyword.length === 0) throw new AppError(ERRORS.VALIDATION, '请输入搜索关键字');
-    const pageSize = Math.min(q.pageSize ?? FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE);
+    const keyword = this.keywordOf(q);
+    const pageSize = this.pageSizeOf(q);
     const rows = await this.deps.repo.search(scope, keyword, q.cursor ? decodeCursor(q.cursor) : null, pageSize + 1);
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];

@@ -78,7 +78,8 @@ export type RemoveFilesRequest = Static<typeof RemoveFilesBody>;
  * `?keyword=..&category=..&spaceId=..&cursor=..&pageSize=..`: entries whose name contains the keyword
  * (case-insensitive) in one category (or space), any folder depth, sorted by name. The unified search
  * takes the same query without category/spaceId and searches every space the caller may see (all
- * personal categories, the public space, their groups).
+ * personal categories, the public space, their groups); it also answers content hits (files whose
+ * extracted text holds the keyword, SearchResponse.content: docs/documents.md "Search inside files").
  */
 export const KeywordSearchQuerySchema = Type.Object({
   keyword: Type.String({ minLength: 1, maxLength: 255 }),
@@ -88,6 +89,16 @@ export const KeywordSearchQuerySchema = Type.Object({
   pageSize: Type.Optional(PageSize),
 });
 export type KeywordSearchQuery = Static<typeof KeywordSearchQuerySchema>;
+
+/**
+ * The unified search's query: the keyword search's, plus `contentCursor` — the next page of content
+ * hits (SearchResponse.content.nextCursor); such a page answers content hits only.
+ */
+export const UnifiedSearchQuerySchema = Type.Object({
+  ...KeywordSearchQuerySchema.properties,
+  contentCursor: Type.Optional(Type.String({ maxLength: 64 })),
+});
+export type UnifiedSearchQuery = Static<typeof UnifiedSearchQuerySchema>;
 
 /** A UTF-8 text file (name must end with .txt unless it has an extension). */
 export const CreateTxtBody = Type.Object({
@@ -115,7 +126,7 @@ export const FILES = {
   move: endpoint({ method: 'POST', path: API.move, access: member, action: 'file.move', body: CopyMoveBody, response: data<CopyMoveResponse>() }),
   removeFiles: endpoint({ method: 'POST', path: API.removeFiles, access: member, action: 'file.delete', body: RemoveFilesBody, response: data<RemoveFilesResponse>() }),
   keywordList: endpoint({ method: 'GET', path: API.keywordList, access: member, action: null, query: KeywordSearchQuerySchema, response: data<SearchResponse>() }),
-  unifiedSearch: endpoint({ method: 'GET', path: API.unifiedSearch, access: member, action: null, query: KeywordSearchQuerySchema, response: data<SearchResponse>() }),
+  unifiedSearch: endpoint({ method: 'GET', path: API.unifiedSearch, access: member, action: null, query: UnifiedSearchQuerySchema, response: data<SearchResponse>() }),
   /** 'created', or 'held' when the name is taken (kept until keepOnCreateTxt decides). */
   createTxt: endpoint({ method: 'POST', path: API.createTxt, access: member, action: 'file.createTxt', body: CreateTxtBody, response: data<CreateTxtResponse>() }),
   keepOnCreateTxt: endpoint({

@@ -54,6 +54,7 @@ export function keywordsHash(keywords: readonly string[]): string {
   return createHash('sha256').update(JSON.stringify(list)).digest('hex').slice(0, 32);
 }
 
+const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 const BEFORE = 30;
 const AFTER = 90;
 
@@ -71,6 +72,19 @@ export function snippetOf(body: string, keyword: string): { at: number; segments
   if (at < 0 || needle.length === 0) return null;
   let start = Math.max(0, at - BEFORE);
   let end = Math.min(body.length, at + needle.length + AFTER);
+  // Never cut a Latin word (CJK text has no spaces to cut at: it is cut anywhere).
+  const word = /[\p{L}\p{N}]/u;
+  const wordAt = (i: number) => i > 0 && i < body.length && word.test(body[i - 1]!) && word.test(body[i]!) && !SPACELESS.test(body[i]!);
+  if (wordAt(start)) {
+    let s = start;
+    while (s < at && wordAt(s)) s += 1;
+    if (s < at) start = s;
+  }
+  if (wordAt(end)) {
+    let e = end;
+    while (e > at + needle.length && wordAt(e)) e -= 1;
+    if (e > at + needle.length) end = e;
+  }
   // Never cut a surrogate pair in two.
   if (start > 0 && /[\udc00-\udfff]/.test(body[start]!)) start -= 1;
   if (end < body.length && /[\udc00-\udfff]/.test(body[end]!)) end += 1;
