@@ -126,6 +126,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const { leadership } = cluster;
   leadership.whileLeader((signal) => sweeper.run(config.sweepIntervalMs, signal));
   leadership.whileLeader((signal) => audit.checkpoints.run(config.auditCheckpointIntervalMs ?? DEFAULTS.auditCheckpointIntervalMs, signal));
+  // Keyword re-scans of extracted texts (a job in the database: resumed by whichever process leads).
+  leadership.whileLeader((signal) => files.contentScans.run(signal));
   let upgraded: (report: FingerprintUpgradeReport | null) => void = () => undefined;
   app.decorate('fingerprintUpgrade', new Promise<FingerprintUpgradeReport | null>((resolve) => (upgraded = resolve)));
   // Each lead runs it (a blob leaves the stale list as it is done: a later lead finds what is left).

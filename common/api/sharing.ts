@@ -365,6 +365,23 @@ export interface FileSecuritySettings {
   sensitiveKeywords: string[];
   /** Names of the folders and departments the policy names, for the page. */
   names: Record<string, string>;
+  /**
+   * The keywords also match the text inside files (search inside files): the background re-scan after
+   * the last keyword change; null before any change.
+   */
+  contentScan: ContentScanProgress | null;
+}
+
+/** Progress of the re-scan of a tenant's extracted texts against its sensitive keywords. */
+export interface ContentScanProgress {
+  state: 'running' | 'done';
+  /** Texts checked so far, of `total` (the texts stored when the job started; more may arrive). */
+  done: number;
+  total: number;
+  /** Texts (one per distinct content) holding one of the keywords now. */
+  hits: number;
+  startedAt: number;
+  finishedAt: number | null;
 }
 
 export const SENSITIVE_KEYWORDS_MAX = 200;

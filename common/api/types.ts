@@ -296,8 +296,10 @@ export interface FileEntry {
   expired: boolean;
   /** Recycle-bin listings only: where it was deleted from (原位置). */
   origin?: TrashOrigin;
-  /** The name contains one of the tenant's sensitive keywords. */
+  /** The name — or the text inside the file (see sensitiveContent) — contains one of the tenant's sensitive keywords. */
   sensitive: boolean;
+  /** The text inside the file holds a sensitive keyword: the first one, and its page for paged documents. */
+  sensitiveContent?: { keyword: string; page: number | null };
   /** Someone holds the lock; only they (and admins) may unlock, nobody else may change the file. */
   locked: boolean;
   lockedBy: UserRef | null;

@@ -18,6 +18,8 @@ import { ArchiveService } from '../services/archive-service';
 import { ContentSearchRepository } from '../repositories/content-search-repository';
 import { ContentTextRepository } from '../repositories/content-text-repository';
 import { ContentSearch } from '../services/content/content-search';
+import { ContentScanJobs } from '../services/content/content-scan-jobs';
+import { ContentScanRepository } from '../repositories/content-scan-repository';
 import { ContentTextService } from '../services/content/content-text-service';
 import { DEFAULT_SENSITIVE_KEYWORDS } from '../../common/transfer/checks';
 import { BlockedTypes } from '../services/blocked-types';
@@ -49,6 +51,8 @@ export interface FileRepositories {
   grants: ShareGrantRepository;
   exchange: ExchangeRepository;
   uploads: UploadRepository;
+  /** Extracted texts of blobs and their keyword hits (search inside files). */
+  contentTexts: ContentTextRepository;
 }
 
 export interface Files extends Routed {
@@ -72,6 +76,8 @@ export interface Files extends Routed {
   archives: ArchiveService;
   /** Extracted texts of blobs (search inside files, sensitive words in content): docrend's pipeline puts them here. */
   contentTexts: ContentTextService;
+  /** The background re-scan of texts after a keyword change (run by the leading process). */
+  contentScans: ContentScanJobs;
 }
 
 export interface FilesDeps extends Base {
@@ -95,6 +101,7 @@ export function buildFiles({ db, config, log, storage, users, tenants, chainKey,
     grants: new ShareGrantRepository(db),
     exchange: new ExchangeRepository(db),
     uploads: new UploadRepository(db),
+    contentTexts: new ContentTextRepository(db),
   };
   const { files, spaces, checks, grants, exchange } = repos;
   const tree = new TreeRepository(db);
@@ -107,7 +114,7 @@ export function buildFiles({ db, config, log, storage, users, tenants, chainKey,
   // gap of the bus every copy is read anew.
   bus.subscribe(TENANT_SETTINGS_CHANGED, (p) => tenantSettings.forget(String(p.t)));
   bus.onGap(() => tenantSettings.forget());
-  const decorator = new EntryDecorator(files, tenantSettings, retentionMs, exchange);
+  const decorator = new EntryDecorator(files, tenantSettings, retentionMs, exchange, repos.contentTexts);
   const blockedTypes = new BlockedTypes(checks);
   const service = new FileService(files, access, decorator, blockedTypes);
   const secrets = new SharingSecrets(chainKey);
@@ -132,13 +139,19 @@ export function buildFiles({ db, config, log, storage, users, tenants, chainKey,
       holdTtlMs: config.uploadExpiryMs,
     },
   });
-  const contentTextRepo = new ContentTextRepository(db);
-  const content = new ContentSearch(new ContentSearchRepository(db), contentTextRepo);
+  const content = new ContentSearch(new ContentSearchRepository(db), repos.contentTexts);
   const search = new SearchService({ repo: new SearchRepository(db), files, spaces, access, decorator, content });
   const groups = new GroupService(spaces, users, access);
   const contentTexts = new ContentTextService({
-    repo: contentTextRepo,
+    repo: repos.contentTexts,
     keywordsOf: async (tenantId) => (await tenantSettings.get(tenantId)).sensitiveKeywords ?? DEFAULT_SENSITIVE_KEYWORDS,
+  });
+  const contentScans = new ContentScanJobs({
+    jobs: new ContentScanRepository(db),
+    texts: repos.contentTexts,
+    // Read from the row, not the per-process cache: a job checks with the list as saved.
+    keywordsOf: async (tenantId) => (await checks.tenantSettings(tenantId)).sensitiveKeywords ?? DEFAULT_SENSITIVE_KEYWORDS,
+    log,
   });
   const archives = new ArchiveService({ files, blobs: storage.blobs, access, thumbnails: storage.thumbnails, gate, watermark: watermarkPicture });
   return {
@@ -157,6 +170,7 @@ export function buildFiles({ db, config, log, storage, users, tenants, chainKey,
     texts,
     archives,
     contentTexts,
+    contentScans,
     routes(app: FastifyInstance) {
       registerFileRoutes(app, { files: service, copyMove, trash, texts, search });
       registerFileStateRoutes(app, trash, fileStates);

@@ -58,8 +58,8 @@ export interface SharingDeps extends Omit<Base, 'config'> {
 export function buildSharing({ db, log, files, tenants, notices, actionLogs, locks }: SharingDeps): Sharing {
   const { repos } = files;
   const lookup = new SharingLookupRepository(db);
-  const security = new FileSecurityService(new SecuritySettingsRepository(db), repos.checks, lookup, { files: repos.files, tenantSettings: files.tenantSettings });
-  const policy = new SharePolicyEvaluator(security, lookup, repos.grants);
+  const security = new FileSecurityService(new SecuritySettingsRepository(db), repos.checks, lookup, { files: repos.files, tenantSettings: files.tenantSettings, contentScans: files.contentScans });
+  const policy = new SharePolicyEvaluator(security, lookup, repos.grants, repos.contentTexts);
   const shareRepo = new ShareRepository(db);
   const linkRepo = new LinkRepository(db);
   const events = shareNotices(notices, { lookup, files: repos.files, shares: shareRepo }, (err) => log.error({ err }, 'share notice failed'));
@@ -96,6 +96,7 @@ export function buildSharing({ db, log, files, tenants, notices, actionLogs, loc
     files: repos.files,
     exchange: repos.exchange,
     security,
+    contentTexts: repos.contentTexts,
     types: files.blockedTypes,
     downloads: files.downloads,
     trash: files.trash,

@@ -129,6 +129,38 @@ export class ContentTextRepository {
     return Number(row.n);
   }
 
+  /** Texts of the tenant holding one of `keywords`. */
+  async countWithHits(tenantId: string, keywords: readonly string[]): Promise<number> {
+    if (keywords.length === 0) return 0;
+    const row = await this.db
+      .selectFrom('blob_text_hits')
+      .select((eb) => eb.fn.count<number>('blob_id').distinct().as('n'))
+      .where('tenant_id', '=', tenantId)
+      .where('keyword', 'in', [...keywords])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * Of these files' blobs, those whose text holds one of `keywords`, and the folders `rootIds` whose
+   * live tree holds such a file: the link policy's 含敏感词 check (share-policy.ts).
+   */
+  async treeHasHit(tenantId: string, rootIds: readonly string[], keywords: readonly string[]): Promise<boolean> {
+    if (rootIds.length === 0 || keywords.length === 0) return false;
+    const roots = sql.join(rootIds.map((i) => sql`${i}`));
+    const words = sql.join(keywords.map((k) => sql`${k}`));
+    const result = await sql<{ id: string }>`
+      with recursive tree(id, depth) as (
+        select id, 0 from files where id in (${roots}) and tenant_id = ${tenantId} and deleted_at is null
+        union all
+        select f.id, tree.depth + 1 from files f join tree on f.parent_id = tree.id where f.deleted_at is null and tree.depth < 1000
+      )
+      select files.id from tree join files on files.id = tree.id
+        join blob_text_hits h on h.blob_id = files.blob_id
+      where h.keyword in (${words}) limit 1`.execute(this.db);
+    return result.rows.length > 0;
+  }
+
   /** Records a re-scan's result for one text (kept only if the text is still the one scanned). */
   async rescanned(text: StoredText, scan: { hash: string; hits: readonly TextHit[] }): Promise<void> {
     await this.db.transaction().execute(async (tx) => {

@@ -2,6 +2,7 @@ import type { FileEntry } from '../../common/api/types';
 import { DEFAULT_SENSITIVE_KEYWORDS } from '../../common/transfer/checks';
 import type { FilesTable } from '../db/schema';
 import type { FileRepository } from '../repositories/file-repository';
+import type { ContentTextRepository } from '../repositories/content-text-repository';
 import type { ExchangeRepository } from '../repositories/exchange-repository';
 import { FILE_CATEGORY } from '../../common/api/types';
 import type { Caller } from './caller';
@@ -31,6 +32,8 @@ export class EntryDecorator {
     private readonly retentionMs: number,
     /** Exchange-area files show their crossing state (sharing.ts ExchangeInfo). */
     private readonly exchange?: ExchangeRepository,
+    /** Keyword hits in the files' extracted texts mark entries 敏感 too. */
+    private readonly contentTexts?: ContentTextRepository,
   ) {}
 
   async decorate(caller: Caller, rows: readonly FilesTable[], options: DecorateOptions = {}): Promise<FileEntry[]> {
@@ -54,9 +57,16 @@ export class EntryDecorator {
       retentionMs: this.retentionMs,
       now,
     };
+    const blobIds = [...new Set(rows.filter((r) => r.is_dir === 0 && r.blob_id).map((r) => r.blob_id!))];
+    const contentHits = this.contentTexts && blobIds.length > 0 ? await this.contentTexts.hitsOf(blobIds, facts.sensitiveKeywords) : null;
     const entries = rows.map((r) => {
       const entry = toFileEntry(r, facts);
       if (r.space_id) entry.owner = { id: r.owner_id, nickName: nickNames.get(r.owner_id) ?? '' };
+      const hit = r.blob_id ? contentHits?.get(r.blob_id)?.[0] : undefined;
+      if (hit) {
+        entry.sensitive = true;
+        entry.sensitiveContent = { keyword: hit.keyword, page: hit.page };
+      }
       return entry;
     });
     const exchangeIds = rows.filter((r) => r.category === FILE_CATEGORY.exchange && r.is_dir === 0 && r.space_id == null).map((r) => r.id);

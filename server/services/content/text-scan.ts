@@ -48,9 +48,12 @@ export function findKeywords(body: string, pageStarts: readonly number[] | null,
   return hits.sort((a, b) => a.atChar - b.atChar);
 }
 
-/** The hash of a keyword list (order and case do not matter): which list a text was checked against. */
+/**
+ * The hash of a keyword list (order does not matter; case does, as hits record the keyword as the
+ * list spells it): which list a text was checked against.
+ */
 export function keywordsHash(keywords: readonly string[]): string {
-  const list = [...new Set(keywords.map((k) => k.trim().toLowerCase()).filter(Boolean))].sort();
+  const list = [...new Set(keywords.map((k) => k.trim()).filter(Boolean))].sort();
   return createHash('sha256').update(JSON.stringify(list)).digest('hex').slice(0, 32);
 }
 

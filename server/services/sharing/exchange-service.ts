@@ -23,6 +23,7 @@ import type { DownloadService } from '../download-service';
 import type { AccessService } from '../space-access';
 import type { TrashService } from '../trash-service';
 import type { ByteGate } from './byte-gate';
+import type { ContentTextRepository } from '../../repositories/content-text-repository';
 import type { FileSecurityService } from './file-security-service';
 import { decodePosition, encodePosition, pageSizeOf } from './share-service';
 
@@ -35,6 +36,8 @@ export interface ExchangeServiceDeps {
   files: FileRepository;
   exchange: ExchangeRepository;
   security: FileSecurityService;
+  /** Keyword hits in the files' extracted texts (PDFs, Office files: docrend's pipeline). */
+  contentTexts?: ContentTextRepository;
   types: BlockedTypes;
   downloads: DownloadService;
   trash: TrashService;
@@ -91,6 +94,7 @@ export class ExchangeService {
   private async judge(tenantId: string, files: readonly FilesTable[]): Promise<SwapCheckResult[]> {
     const [rules, keywords, blocked] = await Promise.all([this.deps.security.exchangeRules(tenantId), this.deps.security.sensitiveKeywords(tenantId), this.deps.types.blockedExtensions(tenantId)]);
     const words = keywords.filter(Boolean);
+    const contentHits = rules.keywordCheck && this.deps.contentTexts ? await this.deps.contentTexts.hitsOf(files.filter((f) => f.blob_id).map((f) => f.blob_id!), words) : new Map<string, Array<{ keyword: string; page: number | null }>>();
     const out: SwapCheckResult[] = [];
     for (const f of files) {
       const ext = extensionOf(f.name);
@@ -100,7 +104,9 @@ export class ExchangeService {
       else if (rules.maxFileSize > 0 && Number(f.size) > rules.maxFileSize) reason = `文件超过交换大小上限（${formatSize(rules.maxFileSize)}）`;
       else if (rules.keywordCheck) {
         const inName = words.find((w) => f.name.toLowerCase().includes(w.toLowerCase()));
+        const inText = f.blob_id ? contentHits.get(f.blob_id)?.[0] : undefined;
         if (inName) reason = `文件名含敏感词“${inName}”`;
+        else if (inText) reason = `文件内容含敏感词“${inText.keyword}”${inText.page ? `（第${inText.page}页）` : ''}`;
         else if (TEXT_EXTENSIONS.has(ext) || fileKindOf(f.name, false) === 'txt') {
           const inContent = await this.keywordInContent(tenantId, f, words);
           if (inContent) reason = `文件内容含敏感词“${inContent}”`;

@@ -8,6 +8,7 @@ import type { FileRepository } from '../../repositories/file-repository';
 import type { SecuritySettingsRepository } from '../../repositories/security-settings-repository';
 import type { SharingLookupRepository } from '../../repositories/sharing-lookup-repository';
 import { actionLog, target } from '../action-log/recorder';
+import type { ContentScanJobs } from '../content/content-scan-jobs';
 import type { Caller } from '../caller';
 import type { TenantSettingsCache } from '../tenant-settings-cache';
 
@@ -65,6 +66,8 @@ export class FileSecurityService {
       files: FileRepository;
       /** The per-process copies of the tenant's settings row: a change drops them in every process. */
       tenantSettings: TenantSettingsCache;
+      /** A keyword change re-scans the tenant's extracted texts in the background. */
+      contentScans?: ContentScanJobs;
     },
   ) {}
 
@@ -86,7 +89,8 @@ export class FileSecurityService {
       this.exchangeRules(caller.tenantId),
       this.sensitiveKeywords(caller.tenantId),
     ]);
-    return { sharePolicy, exchangeRules, sensitiveKeywords, names: await this.namesOf(caller.tenantId, sharePolicy) };
+    const [names, contentScan] = await Promise.all([this.namesOf(caller.tenantId, sharePolicy), this.deps.contentScans?.progress(caller.tenantId) ?? null]);
+    return { sharePolicy, exchangeRules, sensitiveKeywords, names, contentScan };
   }
 
   /** Names of the folders, departments and people the policy names (for the page). */
@@ -124,6 +128,8 @@ export class FileSecurityService {
       await this.checks.saveTenantSettings(caller.tenantId, current.blockedExtensions, words);
       // Awaited: once the answer is out, every process has been told (entries' 敏感 marks follow at once).
       await this.deps.tenantSettings.changed(caller.tenantId);
+      // Started, not done: the texts are checked in the background (the page shows the progress).
+      if (JSON.stringify(current.sensitiveKeywords) !== JSON.stringify(words)) await this.deps.contentScans?.start(caller.tenantId, words);
       detail.sensitiveKeywords = words.join('、');
     }
     return this.get(caller);

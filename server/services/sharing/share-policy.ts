@@ -2,6 +2,7 @@ import { ERRORS } from '../../../common/api/errors';
 import type { ApproverRule, ShareKind, ShareRecipient } from '../../../common/api/sharing';
 import type { FilesTable } from '../../db/schema';
 import { AppError } from '../../http/app-error';
+import type { ContentTextRepository } from '../../repositories/content-text-repository';
 import type { ShareGrantRepository } from '../../repositories/share-grants';
 import type { PersonRef, SharingLookupRepository } from '../../repositories/sharing-lookup-repository';
 import type { FileSecurityService } from './file-security-service';
@@ -22,6 +23,8 @@ export class SharePolicyEvaluator {
     private readonly security: FileSecurityService,
     private readonly lookup: SharingLookupRepository,
     private readonly grants: ShareGrantRepository,
+    /** Keyword hits in the files' extracted texts (sensitive words in content). */
+    private readonly contentTexts?: ContentTextRepository,
   ) {}
 
   async evaluate(tenantId: string, applicant: PersonRef, kind: ShareKind, entries: readonly FilesTable[], recipients: readonly ShareRecipient[]): Promise<PolicyVerdict> {
@@ -51,7 +54,13 @@ export class SharePolicyEvaluator {
     if (words.length === 0) return false;
     if (entries.some((e) => words.some((w) => e.name.toLowerCase().includes(w)))) return true;
     const folders = entries.filter((e) => e.is_dir === 1).map((e) => e.id);
-    return this.lookup.treeHasKeyword(tenantId, folders, words);
+    if (await this.lookup.treeHasKeyword(tenantId, folders, words)) return true;
+    if (!this.contentTexts) return false;
+    // The text inside: hits are recorded with the keyword as the list spells it.
+    const listed = (await this.security.sensitiveKeywords(tenantId)).filter(Boolean);
+    const blobs = entries.filter((e) => e.is_dir === 0 && e.blob_id).map((e) => e.blob_id!);
+    if ((await this.contentTexts.hitsOf(blobs, listed)).size > 0) return true;
+    return this.contentTexts.treeHasHit(tenantId, folders, listed);
   }
 
   private async reachesOtherDepartment(tenantId: string, applicant: PersonRef, recipients: readonly ShareRecipient[]): Promise<boolean> {
