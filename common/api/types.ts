@@ -450,6 +450,9 @@ export interface SearchResponse {
   content?: ContentSearchPage;
 }
 
+/** Content hits per page (fewer with a smaller `pageSize`): each carries a snippet. */
+export const CONTENT_PAGE_SIZE = 20;
+
 /** A page of content hits, newest text first. */
 export interface ContentSearchPage {
   items: ContentHit[];

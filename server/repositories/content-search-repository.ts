@@ -39,8 +39,9 @@ export class ContentSearchRepository {
       .where('files.is_dir', '=', 0)
       .where((eb) => inSearchScope(eb as never, scope))
       .$if(beforeDoc !== null, (qb) => qb.where('m.doc', '<', beforeDoc!))
+      // Only the doc: FTS5 then hands its matches newest first and the walk stops after the page (a
+      // second sort key makes SQLite sort every match first — a temp B-tree, seconds for a common word).
       .orderBy('m.doc', 'desc')
-      .orderBy('files.id')
       .limit(limit);
     // The keyword decides the index on PostgreSQL: never a generic plan (db/pg-prepared.ts).
     return planEachTime(q);

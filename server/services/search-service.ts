@@ -1,7 +1,7 @@
 import { ERRORS } from '../../common/api/errors';
 import type { KeywordSearchQuery, UnifiedSearchQuery } from '../../common/api/endpoints/files';
 import type { SearchHit, SearchResponse } from '../../common/api/types';
-import { FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE, FILE_CATEGORY } from '../../common/api/types';
+import { CONTENT_PAGE_SIZE, FILE_LIST_DEFAULT_PAGE_SIZE, FILE_LIST_MAX_PAGE_SIZE, FILE_CATEGORY } from '../../common/api/types';
 import type { FilesTable } from '../db/schema';
 import { AppError } from '../http/app-error';
 import type { FileRepository } from '../repositories/file-repository';
@@ -48,7 +48,9 @@ export class SearchService {
     const spaceIds = pub ? [pub.id, ...groups] : groups;
     const scope: SearchScope = { tenantId: caller.tenantId, ownerId: caller.userId, category: null, spaceIds };
     const keyword = this.keywordOf(q);
-    const content = () => this.deps.content.page(scope, keyword, q.contentCursor, this.pageSizeOf(q), (rows) => this.hits(caller, rows));
+    // Content hits carry a snippet each and cost a text read: pages of CONTENT_PAGE_SIZE unless asked for fewer.
+    const contentPageSize = Math.min(q.pageSize ?? CONTENT_PAGE_SIZE, CONTENT_PAGE_SIZE);
+    const content = () => this.deps.content.page(scope, keyword, q.contentCursor, contentPageSize, (rows) => this.hits(caller, rows));
     if (q.contentCursor) return { items: [], nextCursor: null, content: await content() };
     const names = await this.run(caller, q, scope);
     return q.cursor ? names : { ...names, content: await content() };

@@ -5,6 +5,9 @@ import { PUBLIC_SPACE_ID } from '../../common/api/types';
 import { createGroup, text } from './file-kit';
 import { addTenantWithUser, type Client, liftPasswordGate, loggedInClient, MEMBER, startServerAsAdmin, type TestServer, userIdOf, withDb } from './helpers';
 import { share } from './sharing-kit';
+import type { Database } from '../../server/db/schema';
+import { ContentSearchRepository } from '../../server/repositories/content-search-repository';
+import { onPostgres, openTestKysely } from '../support/test-database';
 
 /**
  * Content hits of the unified search (search inside files) are scoped exactly as its name hits: the
@@ -147,6 +150,23 @@ describe('content hits of the unified search', () => {
     const next = await unified(admin, { keyword: 'txt', pageSize: '1', cursor: names.body.data.nextCursor! });
     expect(next.body.data.content).toBeUndefined();
     expect((await unified(admin, { keyword: '合同', contentCursor: 'bogus' })).status).toBe(400);
+  });
+
+  it('SQLite walks the text index newest first and stops after the page: no sort of every match', async () => {
+    if (onPostgres()) return;
+    const db = await openTestKysely<Database>(server.dataDir);
+    try {
+      const repo = new ContentSearchRepository(db);
+      for (const keyword of ['合同', 'report', '合同条款']) {
+        const q = repo.searchQuery({ tenantId: 't', ownerId: 'u', category: null, spaceIds: ['s'] }, keyword, 5, 21)!.compile();
+        const plan = await withDb(server, (d) => d.prepare(`explain query plan ${q.sql}`).all(...(q.parameters as unknown[])) as Array<{ detail: string }>);
+        const details = plan.map((p) => p.detail).join('\n');
+        expect(details, keyword).not.toMatch(/TEMP B-TREE/);
+        expect(details, keyword).toMatch(/SCAN (blob_text_trigrams|c) VIRTUAL TABLE/);
+      }
+    } finally {
+      await db.destroy();
+    }
   });
 
   it('a text replaced or removed is found as it is now', async () => {
