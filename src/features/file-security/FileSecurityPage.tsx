@@ -1,11 +1,12 @@
-import { Alert, Button, Card, Flex, InputNumber, Radio, Select, Space, Spin, Switch, Tag } from 'antd';
+import { Alert, Button, Card, Flex, InputNumber, Progress, Radio, Select, Space, Spin, Switch, Tag } from 'antd';
+import { formatDateTime } from '../../../common/format/date';
 import { useEffect, useState } from 'react';
 import { FILES } from '../../../common/api/endpoints/files';
 import type { ApproverRule, ExchangeRules, SharePolicy } from '../../../common/api/sharing';
 import { OrgPicker } from '../../components/OrgPicker';
 import { OnlineOnly } from '../../components/OnlineOnly';
 import { api } from '../../lib/api';
-import { updateFileSecurity, useFileSecurity } from '../../lib/data/sharing';
+import { SHARING_KEYS, updateFileSecurity, useContentScan, useFileSecurity } from '../../lib/data/sharing';
 import { useFeedback } from '../../lib/feedback/feedback';
 import { useQueryClient } from '@tanstack/react-query';
 
@@ -93,6 +94,7 @@ export function FileSecurityPage() {
     try {
       const next = await updateFileSecurity({ sharePolicy: policy!, exchangeRules: rules!, sensitiveKeywords: keywords });
       client.setQueryData(['account', 'fileSecurity'], next);
+      client.setQueryData(SHARING_KEYS.contentScan, next.contentScan);
       message.success('文件安全设置已保存，立即生效');
     } finally {
       setSaving(false);
@@ -181,6 +183,7 @@ export function FileSecurityPage() {
       </Card>
       <Card title="敏感词" size="small">
         <Select mode="tags" style={{ width: '100%' }} value={keywords} onChange={setKeywords} placeholder="输入后回车添加" data-testid="policy-keywords" />
+        <ContentScanStatus />
       </Card>
       <OnlineOnly>
         <Button type="primary" loading={saving} onClick={() => void save()} style={{ alignSelf: 'flex-start' }} data-testid="file-security-save">
@@ -201,5 +204,31 @@ export function FileSecurityPage() {
         }}
       />
     </Flex>
+  );
+}
+
+/**
+ * The keywords match file names and the text inside files (search inside files): after a change the
+ * texts are checked again in the background; its progress, asked again while it runs.
+ */
+function ContentScanStatus() {
+  const scan = useContentScan().data ?? null;
+  const note = <div style={{ color: 'rgba(0,0,0,0.55)', marginTop: 8 }}>敏感词同时检查文件名和文件内容（PDF、Office 文档和文本文件提取的文字）。</div>;
+  if (!scan) return note;
+  const percent = scan.total === 0 ? 100 : Math.floor((scan.done / scan.total) * 100);
+  return (
+    <div data-testid="content-scan">
+      {note}
+      {scan.state === 'running' ? (
+        <Flex align="center" gap={12} style={{ marginTop: 4 }}>
+          <span>正在按新的敏感词重新检查文件内容：{scan.done} / {scan.total}</span>
+          <Progress percent={percent} size="small" style={{ width: 200, margin: 0 }} />
+        </Flex>
+      ) : (
+        <div style={{ marginTop: 4 }} data-testid="content-scan-done">
+          文件内容检查完成（{formatDateTime(scan.finishedAt ?? scan.startedAt)}，共 {scan.total} 份内容）：{scan.hits > 0 ? <Tag color="red">{scan.hits} 份内容含敏感词</Tag> : '未发现敏感词'}
+        </div>
+      )}
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 /** Every file call the files pages make (paths in common/api/paths.ts, payloads in common/api/types.ts). */
 import type { PageRequest } from '../../../common/api/endpoints/file-states';
-import type { CopyMoveRequest, CreateTxtRequest, FileCatalogRequest, KeepOnCreateTxtRequest, KeywordSearchQuery, MkdirRequest, RenameRequest } from '../../../common/api/endpoints/files';
+import type { CopyMoveRequest, CreateTxtRequest, FileCatalogRequest, KeepOnCreateTxtRequest, KeywordSearchQuery, MkdirRequest, RenameRequest, UnifiedSearchQuery } from '../../../common/api/endpoints/files';
 import { ERRORS } from '../../../common/api/errors';
 import type {
   ConflictDecision,
@@ -18,6 +18,7 @@ import type {
   RecycleRestoreResponse,
   RemoveFilesResponse,
   SearchResponse,
+  ContentSearchPage,
   SpaceInfo,
   SpaceMember,
   SpaceRole,
@@ -71,8 +72,14 @@ export function keywordSearch(q: KeywordSearchQuery, signal?: AbortSignal): Prom
   return api.call(FILES.keywordList, searchQuery(q), { signal });
 }
 
-export function unifiedSearch(q: Pick<KeywordSearchQuery, 'keyword' | 'cursor'>, signal?: AbortSignal): Promise<SearchResponse> {
-  return api.call(FILES.unifiedSearch, searchQuery(q), { signal });
+export function unifiedSearch(q: Pick<UnifiedSearchQuery, 'keyword' | 'cursor' | 'contentCursor'>, signal?: AbortSignal): Promise<SearchResponse> {
+  return api.call(FILES.unifiedSearch, { ...searchQuery(q), ...(q.contentCursor ? { contentCursor: q.contentCursor } : {}) }, { signal });
+}
+
+/** A page of 统一搜索's content hits (the first page comes with the name hits' first page). */
+export async function unifiedContentSearch(keyword: string, contentCursor: string | null, signal?: AbortSignal): Promise<ContentSearchPage> {
+  const res = await unifiedSearch({ keyword, contentCursor: contentCursor ?? undefined }, signal);
+  return res.content ?? { items: [], nextCursor: null };
 }
 
 export function fileCatalog(id: string | null, signal?: AbortSignal): Promise<FileCatalogResponse> {

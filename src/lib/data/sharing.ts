@@ -32,6 +32,7 @@ export const SHARING_KEYS = {
   switches: ['account', 'tenantInfo'] as const,
   groups: ['account', 'sharing', 'groups'] as const,
   security: ['account', 'fileSecurity'] as const,
+  contentScan: ['account', 'fileSecurity', 'contentScan'] as const,
   intercepted: ['account', 'sharing', 'intercepted'] as const,
   canOperate: (id: string) => ['account', 'sharing', 'canOperate', id] as const,
 };
@@ -177,6 +178,18 @@ export function useApprovalTodoCount(enabled: boolean): number {
 
 export function useFileSecurity() {
   return useQuery({ queryKey: SHARING_KEYS.security, queryFn: ({ signal }) => api.call(SHARES.fileSecurityGet, undefined, { signal }) });
+}
+
+/**
+ * The re-scan of file contents after a keyword change (文件安全): asked again every 2 s while it runs.
+ * A query of its own, so the page's form (read once from useFileSecurity) is never reset by the polling.
+ */
+export function useContentScan() {
+  return useQuery({
+    queryKey: SHARING_KEYS.contentScan,
+    queryFn: async ({ signal }) => (await api.call(SHARES.fileSecurityGet, undefined, { signal })).contentScan,
+    refetchInterval: (q) => (q.state.data?.state === 'running' ? 2000 : false),
+  });
 }
 
 /** The caller's intercepted exchange-area files not dealt with yet. */

@@ -21,9 +21,11 @@ export function FileStateTags({ file }: { file: FileEntry }) {
         </Tooltip>
       )}
       {file.sensitive && (
-        <Tag icon={<WarningOutlined />} color="red" data-testid="state-sensitive" style={{ marginInlineEnd: 0 }}>
-          敏感
-        </Tag>
+        <Tooltip title={file.sensitiveContent ? `文件内容含敏感词“${file.sensitiveContent.keyword}”${file.sensitiveContent.page ? `（第${file.sensitiveContent.page}页）` : ''}` : '文件名含敏感词'}>
+          <Tag icon={<WarningOutlined />} color="red" data-testid="state-sensitive" style={{ marginInlineEnd: 0 }}>
+            敏感
+          </Tag>
+        </Tooltip>
       )}
       {file.deleted && !file.expired && (
         <Tooltip title={file.expiresAt ? `将于 ${formatDateTime(file.expiresAt)} 自动清除` : undefined}>

@@ -1,11 +1,12 @@
 import { ClockCircleOutlined, CloseOutlined, SearchOutlined } from '@ant-design/icons';
-import { Button, Flex, Input } from 'antd';
+import { Button, Flex, Input, Segmented } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { useLocation } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { useCurrentUser } from '../../../lib/current-user';
 import { useMenuQuery } from '../../../lib/data/queries';
 import type { FolderScope } from '../files-api';
 import { FileBrowser } from '../browser/FileBrowser';
+import { ContentHits } from './ContentHits';
 import { forgetSearches, recentSearches, rememberSearch } from './recent-searches';
 import { currentScopeKey, searchScopes } from './search-scopes';
 import { useGroups, usePublicSpace } from '../space-queries';
@@ -14,8 +15,12 @@ import { useGroups, usePublicSpace } from '../space-queries';
  * 搜索 (one category or space, `GET /api/v2/file/keyword/list`) and 统一搜索 (every space the user may
  * see). The keyword lives in the URL, so a search can be reloaded and shared. Above the results the
  * scopes (全部, each category and space of the menu, each group) switch where to look; before
- * anything is typed, the user's recent searches on this browser are one click away.
+ * anything is typed, the user's recent searches on this browser are one click away. 统一搜索 shows
+ * its hits in two groups: 文件名 (names) and 内容 (text inside files; `?in=content` in the URL).
  */
+/** `?in=content`: 统一搜索 shows its 内容 group. */
+const CONTENT_QUERY_PARAM = 'in';
+
 export function SearchPage({ unified, keyword, scope }: { unified: boolean; keyword: string; scope?: FolderScope }) {
   const [, navigate] = useLocation();
   const user = useCurrentUser();
@@ -28,15 +33,18 @@ export function SearchPage({ unified, keyword, scope }: { unified: boolean; keyw
   const active = scopes.find((s) => s.key === activeKey) ?? scopes[0]!;
   const [recent, setRecent] = useState<string[]>([]);
   const word = keyword.trim();
+  const query = useSearch();
+  const inContent = unified && new URLSearchParams(query).get(CONTENT_QUERY_PARAM) === 'content';
 
   useEffect(() => {
     if (!userId) return;
     setRecent(word ? rememberSearch(userId, word) : recentSearches(userId));
   }, [userId, word]);
 
+  const withGroup = (url: string, content: boolean) => (content ? `${url}${url.includes('?') ? '&' : '?'}${CONTENT_QUERY_PARAM}=content` : url);
   const search = (value: string) => {
     const v = value.trim();
-    if (v) navigate(active.url(v));
+    if (v) navigate(withGroup(active.url(v), inContent && active.key === 'all'));
   };
 
   return (
@@ -44,7 +52,7 @@ export function SearchPage({ unified, keyword, scope }: { unified: boolean; keyw
       <Input.Search
         key={keyword}
         defaultValue={keyword}
-        placeholder={active.key === 'all' ? '在所有空间中搜索文件名' : `在「${active.label}」中搜索文件名`}
+        placeholder={active.key === 'all' ? '在所有空间中搜索文件名和文件内容' : `在「${active.label}」中搜索文件名`}
         aria-label="搜索文件名"
         enterButton="搜索"
         allowClear
@@ -68,7 +76,22 @@ export function SearchPage({ unified, keyword, scope }: { unified: boolean; keyw
           </Button>
         ))}
       </Flex>
-      {word ? (
+      {word && unified && (
+        <Segmented
+          value={inContent ? 'content' : 'name'}
+          onChange={(v) => navigate(withGroup(active.url(word), v === 'content'), { replace: true })}
+          options={[
+            { label: '文件名', value: 'name' },
+            { label: '内容', value: 'content' },
+          ]}
+          aria-label="搜索结果分组"
+          data-testid="search-group"
+          style={{ alignSelf: 'flex-start' }}
+        />
+      )}
+      {word && inContent ? (
+        <ContentHits keyword={word} />
+      ) : word ? (
         <FileBrowser source={{ mode: 'search', keyword, unified, scope }} title={`在「${active.label}」中搜索「${keyword}」的结果`} />
       ) : (
         <RecentSearches
