@@ -9,6 +9,7 @@ import { browserMemoryBenchmark } from './suites/browser-memory';
 import { browserSmallFilesBenchmark } from './suites/browser-small-files';
 import { browserUploadBenchmark } from './suites/browser-upload';
 import { chunkRequestsBenchmark } from './suites/chunk-requests';
+import { contentSearchBenchmark } from './suites/content-search';
 import { deliveryBenchmark } from './suites/delivery';
 import { documentPreviewBenchmark } from './suites/document-preview';
 import { documentsBenchmark } from './suites/documents';
@@ -50,4 +51,5 @@ export const BENCHMARKS: BenchModule[] = [
   loadBenchmark,
   storeBenchmark,
   documentsBenchmark,
+  contentSearchBenchmark,
 ];
