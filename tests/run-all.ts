@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CHROMIUM_MISSING_MESSAGE, findChromium } from './support/chromium';
+import { DAV_CLIENTS_MISSING_MESSAGE, missingDavClients } from './support/dav-client-binaries';
 import { postgresBinDir } from './support/postgres';
 import { missingRadosgwBinaries, RADOSGW_MISSING_MESSAGE } from './support/radosgw';
 
@@ -69,6 +70,13 @@ if (!chromium) {
   finish(false);
 }
 console.log(`chromium: ${chromium}`);
+
+const davMissing = missingDavClients();
+if (davMissing.length > 0) {
+  console.error(`Missing ${davMissing.join(', ')}: ${DAV_CLIENTS_MISSING_MESSAGE}`);
+  failed += 1;
+  finish(false);
+}
 
 /** The PostgreSQL stage starts its own cluster (tests/support/postgres.ts) unless given one in DRIVE_TEST_PG_URL. */
 const withPostgres = process.env.DRIVE_TEST_PG !== '0';
