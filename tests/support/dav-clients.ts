@@ -139,7 +139,7 @@ export async function runCadaver(dav: DavServer, url: string, script: string, cw
 }
 
 /** rclone with a WebDAV remote `dav:` (vendor other) set by environment variables; config file in `dir`. */
-export async function rclone(dav: DavServer, args: readonly string[], dir: string, timeoutMs = 170_000): Promise<Run> {
+export async function rclone(dav: DavServer, args: readonly string[], dir: string, timeoutMs = 280_000): Promise<Run> {
   await fsp.mkdir(dir, { recursive: true });
   const config = path.join(dir, 'rclone.conf');
   await fsp.writeFile(config, '', { flag: 'a' });
