@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { SearchResponse } from '../../common/api/types';
-import { pagedTextPdf } from '../support/two-page-pdf';
+import { pagePerLinePdf } from '../support/text-pdf';
 import { baseUrl, closeBrowserSession, loginAsAdmin, openBrowserSession, transferItems } from './browser';
 import { shot } from './shots';
 
@@ -41,7 +41,7 @@ describe('统一搜索 finds a word inside a PDF', () => {
     await loginAsAdmin(page);
     await page.waitForURL('**/main/file/personal**');
     const file = path.join(workDir, NAME);
-    writeFileSync(file, pagedTextPdf(['first page: routine matters', `second page holds the ${WORD} plan`]));
+    writeFileSync(file, pagePerLinePdf(['first page: routine matters', `second page holds the ${WORD} plan`]));
     await page.getByTestId('upload-input').setInputFiles([file]);
     await transferItems(page, NAME, 'done').waitFor({ timeout: 30_000 });
     // The pipeline extracts the text in the background: found once it is stored.

@@ -9,7 +9,8 @@ import { formatSize } from '../../common/format/size';
 import { API, linkPreviewUrl, previewUrl, thumbnailUrl } from '../../common/api/paths';
 import type { FileEntry } from '../../common/api/types';
 import type { DocumentJobsTable } from '../../server/db/schema';
-import { docx, pptx, textPdf, xlsx } from '../support/document-kit';
+import { docx, pptx, xlsx } from '../support/document-kit';
+import { pagePerLinePdf } from '../support/text-pdf';
 import { oneRowOf } from './action-log-kit';
 import { expectError } from './file-kit';
 import { ADMIN, Client, loggedInClient, startServer, uploadFile, withDb, type TestServer } from './helpers';
@@ -111,7 +112,7 @@ describe('renditions with LibreOffice', () => {
   });
 
   it('extracts a PDF\'s text by page and a text file\'s bytes (UTF-8, else GB18030); neither gets a rendition', async () => {
-    const pdf = (await uploadFile(admin, textPdf(['first page kappa', 'second page lambda']), 'paper.pdf')).body.data;
+    const pdf = (await uploadFile(admin, pagePerLinePdf(['first page kappa', 'second page lambda']), 'paper.pdf')).body.data;
     const gbk = (await uploadFile(admin, Buffer.from([0xc4, 0xe3, 0xba, 0xc3, 0x20, 0x6d, 0x75]), 'gbk.txt')).body.data;
     const pdfJob = await ended(server, await blobOf(server, pdf.id));
     expect(pdfJob).toMatchObject({ status: 'done', kind: 'pdf', rendition_key: null, thumbnail: 1 });

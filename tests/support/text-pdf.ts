@@ -30,3 +30,8 @@ export function textPdf(pages: number, lines: (page: number) => string[]): Buffe
   out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
 }
+
+/** A PDF with one line of text per page: `pages[i]` on page i + 1 (pdftotext reads it back, a form feed between pages). */
+export function pagePerLinePdf(pages: readonly string[]): Buffer {
+  return textPdf(pages.length, (page) => [pages[page - 1]!]);
+}
