@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { assertSafeConfig, DEFAULTS, type ServerConfig } from './config';
+import { assertSafeConfig, type ServerConfig } from './config';
 import { openDatabase } from './db/database';
 import './http/fastify-types';
 import './compose/app-decorations';
@@ -19,7 +19,6 @@ import { installSessionGuard } from './http/session-guard';
 import { ClientOpRepository } from './repositories/client-op-repository';
 import { registerDesktopReleaseRoutes } from './routes/desktop-release-routes';
 import { registerStaticRoutes } from './routes/static-routes';
-import type { FingerprintUpgradeReport } from './services/fingerprint-upgrade';
 import { seedDemoData } from './services/seed';
 import { buildAccounts } from './compose/accounts';
 import { resolveAccountPolicy } from './services/account-policy';
@@ -40,6 +39,7 @@ import { buildTenants } from './compose/tenants';
 import { buildUploads } from './compose/uploads';
 import { buildLocks } from './compose/locks';
 import { buildDav } from './compose/dav';
+import { runLeaderJobs } from './compose/leader-jobs';
 import { davAuthenticate } from './dav/dav-auth';
 
 export { captchaOutboxFile, smsOutboxFile } from './compose/accounts';
@@ -122,19 +122,8 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   await registerDesktopReleaseRoutes(app, config.desktopReleaseDir);
   await registerStaticRoutes(app, config.staticDir, { summary: (token) => sharing.pageSummary(token), config: () => tenants.config.systemConfig(null) });
 
-  // The periodic jobs run in the leading process only (one at a time; each is safe if two did run).
-  const { leadership } = cluster;
-  leadership.whileLeader((signal) => sweeper.run(config.sweepIntervalMs, signal));
-  leadership.whileLeader((signal) => audit.checkpoints.run(config.auditCheckpointIntervalMs ?? DEFAULTS.auditCheckpointIntervalMs, signal));
-  // Keyword re-scans of extracted texts (a job in the database: resumed by whichever process leads).
-  leadership.whileLeader((signal) => files.contentScans.run(signal));
-  let upgraded: (report: FingerprintUpgradeReport | null) => void = () => undefined;
-  app.decorate('fingerprintUpgrade', new Promise<FingerprintUpgradeReport | null>((resolve) => (upgraded = resolve)));
-  // Each lead runs it (a blob leaves the stale list as it is done: a later lead finds what is left).
-  leadership.whileLeader(async (signal) => {
-    const report = await uploads.upgradeFingerprints(signal);
-    if (report) upgraded(report);
-  });
+  const jobs = runLeaderJobs(cluster.leadership, { config, sweeper, audit, files, uploads });
+  app.decorate('fingerprintUpgrade', jobs.fingerprintUpgrade);
   const life = new AbortController();
   await cluster.start(life.signal);
   notices.start();
@@ -146,7 +135,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     life.abort();
     await documents.close();
     await cluster.stopped();
-    upgraded(null);
+    jobs.closed();
     await audit.actionLogs.drain();
     await storage.store.close();
     await locks.close();

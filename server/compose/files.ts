@@ -114,7 +114,7 @@ export function buildFiles({ db, config, log, storage, users, tenants, chainKey,
   // gap of the bus every copy is read anew.
   bus.subscribe(TENANT_SETTINGS_CHANGED, (p) => tenantSettings.forget(String(p.t)));
   bus.onGap(() => tenantSettings.forget());
-  const decorator = new EntryDecorator(files, tenantSettings, retentionMs, exchange, repos.contentTexts);
+  const decorator = new EntryDecorator(files, tenantSettings, retentionMs, { exchange, contentTexts: repos.contentTexts });
   const blockedTypes = new BlockedTypes(checks);
   const service = new FileService(files, access, decorator, blockedTypes);
   const secrets = new SharingSecrets(chainKey);
@@ -122,7 +122,7 @@ export function buildFiles({ db, config, log, storage, users, tenants, chainKey,
     const [space, switches] = await Promise.all([spaces.findPublic(t), tenants.switches(t)]);
     return { spaceId: space?.id ?? null, downloadOn: switches.publicDownLoad };
   });
-  const downloads = new DownloadService(files, storage.blobs, access, gate, documents);
+  const downloads = new DownloadService(files, storage.blobs, access, { gate, renditions: documents });
   const trash = new TrashService({ files, tree, access, decorator, blobs: storage.blobs, thumbnails: storage.thumbnails, retentionMs, documents });
   const copyMove = new CopyMoveService({ files, tree, access, decorator, trash, gate, exchange });
   const fileStates = new FileStateService({ files, tree, access, decorator, downloads, gate });

@@ -40,9 +40,17 @@ export class DownloadService {
     private readonly files: FileRepository,
     private readonly blobs: BlobStore,
     private readonly access: AccessService,
-    private readonly gate: ByteGate,
-    private readonly renditions: RenditionSource | null = null,
+    /** The one decision of what the caller may do with bytes, and where Office files' PDFs come from. */
+    private readonly bytes: { gate: ByteGate; renditions?: RenditionSource | null },
   ) {}
+
+  private get gate(): ByteGate {
+    return this.bytes.gate;
+  }
+
+  private get renditions(): RenditionSource | null {
+    return this.bytes.renditions ?? null;
+  }
 
   /**
    * A live file the caller may download (any space, or through a share), recorded as file.download;

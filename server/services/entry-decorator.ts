@@ -30,11 +30,20 @@ export class EntryDecorator {
     /** The tenant's settings, cached per process (its sensitive keywords mark entries). */
     private readonly settings: TenantSettingsCache,
     private readonly retentionMs: number,
-    /** Exchange-area files show their crossing state (sharing.ts ExchangeInfo). */
-    private readonly exchange?: ExchangeRepository,
-    /** Keyword hits in the files' extracted texts mark entries 敏感 too. */
-    private readonly contentTexts?: ContentTextRepository,
+    /**
+     * exchange: exchange-area files show their crossing state (sharing.ts ExchangeInfo);
+     * contentTexts: keyword hits in the files' extracted texts mark entries 敏感 too.
+     */
+    private readonly marks: { exchange?: ExchangeRepository; contentTexts?: ContentTextRepository } = {},
   ) {}
+
+  private get exchange(): ExchangeRepository | undefined {
+    return this.marks.exchange;
+  }
+
+  private get contentTexts(): ContentTextRepository | undefined {
+    return this.marks.contentTexts;
+  }
 
   async decorate(caller: Caller, rows: readonly FilesTable[], options: DecorateOptions = {}): Promise<FileEntry[]> {
     if (rows.length === 0) return [];
