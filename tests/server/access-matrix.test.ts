@@ -751,7 +751,7 @@ const MATRIX: Record<string, Row> = {
     foreign: (ids) => ({ method: 'GET', path: `${API.tenantResetBackground}?tenantId=${ids.tenantId}`, headers: platform }),
   },
   ...Object.fromEntries(
-    [API.switchGesture, API.switchKeyCreate, API.switchPublicDownload, API.switchExchange, API.switchWebdav, API.modifySyncTime].map((path): [string, Row] => {
+    [API.switchGesture, API.switchKeyCreate, API.switchPublicDownload, API.switchExchange, API.modifySyncTime].map((path): [string, Row] => {
       const field = path === API.modifySyncTime ? 'syncTime=30' : 'value=1';
       return [
         `POST ${path}`,
@@ -767,6 +767,12 @@ const MATRIX: Record<string, Row> = {
     access: 'admin',
     call: { method: 'POST', path: API.gestureIdleTime, body: { idleTime: 5, tenantId: BOGUS } },
     foreign: (ids) => ({ method: 'POST', path: API.gestureIdleTime, body: { idleTime: 5, tenantId: ids.tenantId } }),
+  },
+  // Ours (WebDAV, issue 39): JSON, like every switch §7 does not give as a form.
+  'POST /api/v2/sysSetting/webdav/switch': {
+    access: 'admin',
+    call: { method: 'POST', path: API.switchWebdav, body: { value: '1', tenantId: BOGUS } },
+    foreign: (ids) => ({ method: 'POST', path: API.switchWebdav, body: { value: '1', tenantId: ids.tenantId } }),
   },
   // Dictionaries and static data: the caller's tenant, no id to name.
   'POST /api/dict/list': { access: 'user', call: { method: 'POST', path: API.dictList, body: {} }, foreign: 'none' },

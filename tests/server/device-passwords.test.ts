@@ -54,7 +54,7 @@ async function create(client: Client, name: string): Promise<DevicePasswordCreat
 
 /** The admin switches are form-encoded (spec §7). */
 async function setWebdav(on: boolean): Promise<number> {
-  const res = await admin.raw(API.switchWebdav, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `value=${on ? 1 : 0}` });
+  const res = await admin.raw(API.switchWebdav, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ value: on ? '1' : '0' }) });
   return res.status;
 }
 

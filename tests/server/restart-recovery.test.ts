@@ -105,7 +105,7 @@ describe('restart on the same data', () => {
 
     run = await startChild(dataDir);
     const errors = errorsOf(run);
-    expect(errors).toHaveLength(1);
+    expect(errors.map((e) => e.msg), JSON.stringify(errors)).toHaveLength(1);
     expect(errors[0]).toMatchObject({ blobIds: [blob.id] });
     expect(errors[0]!.msg).toContain('STORAGE DAMAGE');
     await stop(run);

@@ -60,8 +60,9 @@ export type GestureIdleRequest = Static<typeof GestureIdleBody>;
 const admin = 'admin' as const;
 
 /** The admin switches (spec §7, form-encoded POSTs) → the tenant's switches after the change. */
-function adminSwitch(path: string) {
-  return endpoint({ method: 'POST', path, access: admin, action: 'tenant.settingChange', encoding: 'form', body: SwitchBody, response: data<TenantSwitches>() });
+/** The §7 switches take a form; a switch of ours takes JSON like every call §7 does not give as a form. */
+function adminSwitch(path: string, encoding: 'form' | 'json' = 'form') {
+  return endpoint({ method: 'POST', path, access: admin, action: 'tenant.settingChange', ...(encoding === 'form' ? { encoding } : {}), body: SwitchBody, response: data<TenantSwitches>() });
 }
 
 export const TENANT = {
@@ -82,7 +83,7 @@ export const TENANT = {
   switchPublicDownload: adminSwitch(API.switchPublicDownload),
   switchExchange: adminSwitch(API.switchExchange),
   /** WebDAV for the tenant's users (ours, issue 39; default on). */
-  switchWebdav: adminSwitch(API.switchWebdav),
+  switchWebdav: adminSwitch(API.switchWebdav, 'json'),
   /** Minutes idle or hidden before the 手势密码 is asked again (ours, beside the gesture switch). */
   modifyGestureIdle: endpoint({ method: 'POST', path: API.gestureIdleTime, access: admin, action: 'tenant.settingChange', body: GestureIdleBody, response: data<TenantSwitches>() }),
   modifySyncTime: endpoint({ method: 'POST', path: API.modifySyncTime, access: admin, action: 'tenant.settingChange', encoding: 'form', body: SyncTimeBody, response: data<TenantSwitches>() }),

@@ -126,7 +126,16 @@ export class DocumentPool {
     const workDir = await fsp.mkdtemp(path.join(settings.tmpDir, 'doc-'));
     try {
       const input = path.join(workDir, `document.${extensionOf(job.name) || 'bin'}`);
-      await pipeline(this.deps.blobs.openRead(blob.storage_key, undefined, layoutOf(blob), signal), createWriteStream(input));
+      try {
+        await pipeline(this.deps.blobs.openRead(blob.storage_key, undefined, layoutOf(blob), signal), createWriteStream(input));
+      } catch (err) {
+        // Both stores say ENOENT for bytes that are not there: damage the startup recovery reports
+        // (STORAGE DAMAGE, once, for an operator) — this job fails with that reason, not as a fault of its own.
+        if (signal.aborted || (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        await this.end(job, { status: 'failed', error: '文件内容在存储中缺失', peakRssKb: null, durationMs: Date.now() - started });
+        this.deps.log.warn({ blobId: job.blob_id }, 'document not converted: its bytes are missing from the store');
+        return;
+      }
       let out;
       try {
         out = await extractDocument({ kind: job.kind as DocumentKind, input, workDir, deadline: Date.now() + settings.timeLimitMs, limitMs: settings.timeLimitMs }, tools, signal);

@@ -17,7 +17,7 @@ describe('the byte decision (common/api/byte-access.ts)', () => {
     for (const [label, grant, verdicts] of table) expect(USES.map((u) => byteVerdict(grant, u)), label).toEqual(verdicts);
   });
 
-  it('renditions: as they are for all; a preview-only grant sees raster pictures watermarked; nothing for the rest', () => {
+  it('renditions: as they are for all; a preview-only grant sees raster pictures watermarked; Office files as their PDF; nothing for the rest', () => {
     const own: ByteGrant = { via: 'own' };
     const viewer: ByteGrant = { via: 'share', permission: 'preview' };
     expect(viewsOnly(viewer)).toBe(true);
@@ -28,7 +28,10 @@ describe('the byte decision (common/api/byte-access.ts)', () => {
     expect(renditionOf('a.png', viewer)).toEqual({ as: 'watermarked-picture' });
     expect(renditionOf('a.tiff', viewer)).toEqual({ as: 'watermarked-picture' });
     expect(renditionOf('a.tiff', own)).toBeNull();
-    for (const name of ['report.bin', 'page.html', 'logo.svg', 'x.docx', 'noext']) {
+    // Office files are shown as their PDF rendition (issue 41), to a preview-only grant too.
+    expect(renditionOf('x.docx', own)).toEqual({ as: 'document-pdf' });
+    expect(renditionOf('x.pptx', viewer)).toEqual({ as: 'document-pdf' });
+    for (const name of ['report.bin', 'page.html', 'logo.svg', 'noext']) {
       expect(renditionOf(name, own), name).toBeNull();
       expect(renditionOf(name, viewer), name).toBeNull();
     }
