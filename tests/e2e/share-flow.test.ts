@@ -110,7 +110,8 @@ describe('sharing, approval and links', () => {
     const preview = page.getByTestId('preview');
     await preview.getByTestId('preview-text').getByText('只给你看的计划').waitFor();
     const mark = preview.getByTestId('watermark');
-    expect(await mark.getAttribute('data-watermark')).toMatch(new RegExp(`^${VIEWER.replace('.', '\\.')} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$`));
+    // Who looks, name and account, and when (issue 41: the watermark says name, account and time).
+    expect(await mark.getAttribute('data-watermark')).toMatch(new RegExp(`^昵称${VIEWER.replace('.', '\\.')} ${VIEWER.replace('.', '\\.')} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$`));
     expect(await page.getByTestId('preview-download').count()).toBe(0);
     await page.getByTestId('preview-only-note').waitFor();
     // The server refuses the download whatever the page shows.
