@@ -84,7 +84,7 @@ describe('approval says what it is about (issue 44 item 3)', () => {
     await text.getByText('第一条：甲方应于签约后付款。').waitFor({ timeout: 5000 }).catch(() => undefined);
     await shot(approver, '3', 'approver-drawer');
     expect(await text.textContent()).toBe('第一条：甲方应于签约后付款。');
-    expect(await drawer.getByTestId('watermark').getAttribute('data-watermark')).toMatch(new RegExp(`^${APPROVER.replace('.', '\\.')} `));
+    expect(await drawer.getByTestId('watermark').getAttribute('data-watermark')).toMatch(new RegExp(`^昵称${APPROVER.replace('.', '\\.')} ${APPROVER.replace('.', '\\.')} `)); // name, account, time
     await drawer.getByTestId('application-comment-input').fill('同意，注意保密');
     await approver.getByTestId('application-approve').click();
     await drawer.getByTestId('application-state').getByText('已通过').waitFor();
