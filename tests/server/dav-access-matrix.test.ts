@@ -3,9 +3,9 @@ import { API } from '../../common/api/paths';
 import type { SharePermission } from '../../common/api/sharing';
 import { DAV_METHOD_NAMES, DAV_METHODS } from '../../server/dav/registry';
 import { createGroup, mkdir, text } from './file-kit';
-import { addTenantWithUser, MEMBER, startServerWithMember, userIdOf, type Client, type TestServer } from './helpers';
+import { addTenantWithUser, MEMBER, userIdOf, type Client, type TestServer } from './helpers';
 import { share } from './sharing-kit';
-import { DavClient, encodePath } from './dav-kit';
+import { DavClient, encodePath, startDav } from './dav-kit';
 
 /**
  * The WebDAV companion of tests/server/access-matrix.test.ts (whose matrix walks the /api/ routes):
@@ -109,16 +109,17 @@ const ROWS: Row[] = [
 
 /** The admin's own copy of what a path of the member's shared view names (共享夹 is the admin's). */
 async function ownerView(memberPath: string): Promise<string> {
-  const ownerDav = await DavClient.of(server);
   return (await ownerDav.get(memberPath.replace('/dav/共享文件/', '/dav/个人文件/'))).text;
 }
 
 let server: TestServer;
 let admin: Client;
+/** The admin's own WebDAV client (the owner of everything here). */
+let ownerDav: DavClient;
 const clients = {} as Record<Who, DavClient>;
 
 beforeAll(async () => {
-  ({ server, admin } = await startServerWithMember());
+  ({ server, admin, dav: ownerDav, memberDav: clients.member } = await startDav({ withMember: true }));
   const memberId = await userIdOf(server, MEMBER.username);
   const user = (permission: SharePermission) => async (id: string) => share(admin, [id], [{ type: 'user', id: memberId }], permission);
   const priv = await mkdir(admin, '私有');
@@ -137,7 +138,6 @@ beforeAll(async () => {
   await text(admin, '乙.txt', 'b', null, { spaceId: groupB.id });
   const publicSpace = (await admin.post<{ data: { id: string } }>(API.publicSpace)).body.data;
   await text(admin, '公共.txt', 'public', null, { spaceId: publicSpace.id });
-  clients.member = await DavClient.of(server, MEMBER);
   await addTenantWithUser(server, 'dav-other', 'Other@2024x');
   clients.otherTenant = await DavClient.of(server, { username: 'dav-other', password: 'Other@2024x' });
 }, 120_000);

@@ -2,7 +2,7 @@ import { DOMParser, type Element } from '@xmldom/xmldom';
 import { randomBytes } from 'node:crypto';
 import type { DevicePasswordCreated } from '../../common/api/device-passwords';
 import { API } from '../../common/api/paths';
-import { ADMIN, loggedInClient, type TestServer } from './helpers';
+import { ADMIN, loggedInClient, MEMBER, startServerAsAdmin, startServerWithMember, type Client, type TestServer } from './helpers';
 
 /**
  * WebDAV over real HTTP for the dav-*.test.ts suites. Authentication is this one call: the headers a
@@ -60,6 +60,34 @@ export class DavClient {
   get(path: string, headers: Record<string, string> = {}): Promise<DavAnswer> {
     return this.request('GET', path, { headers });
   }
+}
+
+/** A test server, its admin's web client and the admin's WebDAV client. */
+export interface DavStart {
+  server: TestServer;
+  admin: Client;
+  dav: DavClient;
+}
+
+/** …and the tenant's member (initial-password gate lifted), on the web and over WebDAV. */
+export interface DavStartWithMember extends DavStart {
+  member: Client;
+  memberDav: DavClient;
+}
+
+/**
+ * The start of every dav-*.test.ts: a server on a real DB, its admin logged in on the web and
+ * holding a device password (`dav`); `{ withMember: true }` adds the member (MEMBER) likewise.
+ */
+export async function startDav(options?: { withMember?: false }): Promise<DavStart>;
+export async function startDav(options: { withMember: true }): Promise<DavStartWithMember>;
+export async function startDav(options: { withMember?: boolean } = {}): Promise<DavStart | DavStartWithMember> {
+  if (options.withMember) {
+    const { server, admin, member } = await startServerWithMember();
+    return { server, admin, member, dav: await DavClient.of(server), memberDav: await DavClient.of(server, MEMBER) };
+  }
+  const { server, admin } = await startServerAsAdmin();
+  return { server, admin, dav: await DavClient.of(server) };
 }
 
 /** Percent-encodes each segment of a readable path (keeps '/'). */

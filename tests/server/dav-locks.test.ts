@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import { PUBLIC_SPACE_ID, type FileEntry, type IdsResponse } from '../../common/api/types';
 import { mkdir, text } from './file-kit';
-import { type Client, startServerWithMember, type TestServer } from './helpers';
-import { DavClient } from './dav-kit';
+import type { Client, TestServer } from './helpers';
+import { startDav, type DavClient } from './dav-kit';
 
 let server: TestServer;
 let admin: Client;
@@ -39,9 +39,7 @@ async function lockdiscovery(dav: DavClient, path: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  ({ server, admin, member } = await startServerWithMember());
-  adminDav = await DavClient.of(server);
-  memberDav = await DavClient.of(server, { username: 'member', password: 'Member@2024' });
+  ({ server, admin, member, dav: adminDav, memberDav } = await startDav({ withMember: true }));
 });
 
 afterAll(async () => {

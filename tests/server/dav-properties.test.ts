@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { CopyMoveResponse } from '../../common/api/types';
 import { mkdir, text } from './file-kit';
-import { type Client, startServerAsAdmin, type TestServer, withDb } from './helpers';
-import { DavClient } from './dav-kit';
+import { type Client, type TestServer, withDb } from './helpers';
+import { startDav, type DavClient } from './dav-kit';
 
 let server: TestServer;
 let admin: Client;
@@ -20,8 +20,7 @@ const update = (inner: string) => `<?xml version="1.0" encoding="utf-8"?><D:prop
 const propfindNamed = (names: string) => `<?xml version="1.0"?><D:propfind xmlns:D="DAV:" xmlns:e="${NS}"><D:prop>${names}</D:prop></D:propfind>`;
 
 beforeAll(async () => {
-  ({ server, admin } = await startServerAsAdmin());
-  dav = await DavClient.of(server);
+  ({ server, admin, dav } = await startDav());
 });
 
 afterAll(async () => {

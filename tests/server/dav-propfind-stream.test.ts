@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAV_PAGE_ROWS } from '../../server/dav/dav-tree';
 import { fillFolder } from '../bench/lib/big-folder';
 import { mkdir } from './file-kit';
-import { startServerAsAdmin, withDb, type Client, type TestServer } from './helpers';
-import { DavClient, encodePath } from './dav-kit';
+import { withDb, type Client, type TestServer } from './helpers';
+import { startDav, type DavClient, encodePath } from './dav-kit';
 
 /**
  * PROPFIND of a large folder streams (issue 39): the answer is written as the repository's keyset
@@ -18,8 +18,7 @@ let admin: Client;
 let dav: DavClient;
 
 beforeAll(async () => {
-  ({ server, admin } = await startServerAsAdmin());
-  dav = await DavClient.of(server);
+  ({ server, admin, dav } = await startDav());
   const folder = await mkdir(admin, '大目录');
   await withDb(server, (db) => {
     const owner = db.prepare('select tenant_id, owner_id from files where id = ?').get(folder.id) as { tenant_id: string; owner_id: string };

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroup, mkdir, text } from './file-kit';
-import { startServerAsAdmin, type Client, type TestServer } from './helpers';
-import { DavClient, parseMultistatus } from './dav-kit';
+import { type Client, type TestServer } from './helpers';
+import { startDav, type DavClient, parseMultistatus } from './dav-kit';
 
 let server: TestServer;
 let admin: Client;
 let dav: DavClient;
 
 beforeAll(async () => {
-  ({ server, admin } = await startServerAsAdmin());
-  dav = await DavClient.of(server);
+  ({ server, admin, dav } = await startDav());
   const docs = await mkdir(admin, '文档');
   await text(admin, '说明.txt', 'hello', docs.id);
   await createGroup(admin, '研发部');

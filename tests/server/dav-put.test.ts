@@ -1,9 +1,9 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entries, mkdir } from './file-kit';
-import { randomContent, startServerAsAdmin, TEST_CHUNK_SIZE, withDb, type Client, type TestServer } from './helpers';
+import { randomContent, TEST_CHUNK_SIZE, withDb, type Client, type TestServer } from './helpers';
 import { oneRowOf } from './action-log-kit';
-import { DavClient, encodePath, parseMultistatus } from './dav-kit';
+import { startDav, type DavClient, encodePath, parseMultistatus } from './dav-kit';
 
 let server: TestServer;
 let admin: Client;
@@ -11,8 +11,7 @@ let dav: DavClient;
 let folderId: string;
 
 beforeAll(async () => {
-  ({ server, admin } = await startServerAsAdmin());
-  dav = await DavClient.of(server);
+  ({ server, admin, dav } = await startDav());
   folderId = (await mkdir(admin, '上传')).id;
 });
 afterAll(async () => server?.close());

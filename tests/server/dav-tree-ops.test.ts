@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import { createGroup, entries, names } from './file-kit';
-import { startServerAsAdmin, type Client, type TestServer } from './helpers';
+import { type Client, type TestServer } from './helpers';
 import { oneRowOf } from './action-log-kit';
-import { DavClient, encodePath, parseMultistatus } from './dav-kit';
+import { startDav, type DavClient, encodePath, parseMultistatus } from './dav-kit';
 
 let server: TestServer;
 let admin: Client;
 let dav: DavClient;
 
 beforeAll(async () => {
-  ({ server, admin } = await startServerAsAdmin());
-  dav = await DavClient.of(server);
+  ({ server, admin, dav } = await startDav());
   await createGroup(admin, '项目组');
 });
 afterAll(async () => server?.close());
