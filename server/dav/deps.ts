@@ -10,10 +10,8 @@ import type { UploadService } from '../services/upload-service';
 import type { DavAuthenticate } from './context';
 import type { DavTree } from './dav-tree';
 import type { LiveFacts } from './properties';
-import type { FilesTable } from '../db/schema';
 import type { DavPropertyRepository } from '../repositories/dav-property-repository';
 import type { DavLocks } from './locks/dav-locks';
-import type { DavContext } from './context';
 
 /** What the WebDAV handlers use: the web app's own services (compose/dav.ts builds it). */
 export interface DavDeps {
@@ -39,9 +37,4 @@ export interface DavDeps {
   locks: DavLocks;
   /** PROPPATCH's dead properties. */
   properties: DavPropertyRepository;
-  /**
-   * LOCK of an unmapped URL: an empty file at ctx.target (RFC 4918 §9.10.4), through PUT's own path
-   * (davcore wires it with PUT; until then such a LOCK answers 409).
-   */
-  createEmptyFile?: (ctx: DavContext) => Promise<FilesTable>;
 }

@@ -10,7 +10,7 @@ import { etagOf } from './properties';
  * GET and HEAD of a file: the bytes through DownloadService.resolve, the one decision of what the
  * caller may do with them (ByteGate: a preview-only grant gives no bytes, 403 with the reason; an
  * intercepted exchange-area file needs the web app's confirmation), recorded as file.download like
- * the web app's download. Range, If-Range and the strong ETag as every download (http/send-content.ts);
+ * the web app's download. Range and If-Range as every download (http/send-content.ts), with WebDAV's strong ETag (etagOf);
  * If-None-Match / If-Modified-Since answer 304, If-Match 412. A continued Range download (not from
  * byte 0) and a 304 are not a new download in the log.
  */
@@ -31,11 +31,11 @@ export const getHandler = (deps: DavDeps): DavHandler => async (ctx) => {
   }
   if (ctx.request.method === 'HEAD') {
     // The headers a GET would carry, without opening the content (Node would read a stream to its end).
-    contentHeaders(ctx.reply, file, { inline: false });
+    contentHeaders(ctx.reply, file, { inline: false }, etag);
     ctx.reply.header('Content-Length', String(file.size)).send();
     return;
   }
   const range = parseRange(ctx.request.headers.range, file.size);
   if (range.kind === 'partial' && range.start > 0) actionLog.notAnAction();
-  await sendContent(ctx.request, ctx.reply, file);
+  await sendContent(ctx.request, ctx.reply, file, { inline: false }, etag);
 };

@@ -1,8 +1,10 @@
 import { createReadStream, createWriteStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { chunkCount } from '../../common/transfer/protocol';
+import type { FileEntry } from '../../common/api/types';
+import type { FilesTable } from '../db/schema';
 import { newId } from '../ids';
 import { evaluateConditions } from './conditions';
 import { DavError, type DavContext, type DavHandler } from './context';
@@ -66,20 +68,52 @@ export const putHandler = (deps: DavDeps): DavHandler => async (ctx) => {
       size = (await fsp.stat(spooled)).size;
       body = createReadStream(spooled);
     }
-    const session = await deps.uploads.chunkExist(caller, { size, chunkSize: deps.chunkSize, name, parentId: place.parentId, category: place.category });
-    try {
-      const count = chunkCount(size, deps.chunkSize);
-      await deps.uploads.chunkRangeUpload(caller, session.uploadId, 0, count - 1, undefined, size, body);
-      await deps.uploads.merge(caller, { uploadId: session.uploadId, name, parentId: place.parentId, category: place.category, onConflict: row ? 'newVersion' : 'fail' });
-    } catch (err) {
-      await deps.uploads.abandon(caller, session.uploadId).catch((e: unknown) => ctx.request.log.error({ err: e }, 'abandoning a WebDAV upload session failed'));
-      throw err;
-    }
+    await receive(deps, ctx, { name, place, replaces: row !== null, size, body });
   } finally {
     if (spooled) await fsp.rm(spooled, { force: true });
   }
   ctx.reply.code(row ? 204 : 201).send();
 };
+
+/** What receive() writes: `size` bytes of `body` as `name` at `place` (a new version when `replaces`). */
+interface Incoming {
+  name: string;
+  place: DavPlace;
+  replaces: boolean;
+  size: number;
+  body: Readable;
+}
+
+/**
+ * The chunk uploads' receive path for one body: session, range upload of all its chunks, merge. A
+ * body cut short or refused drops the session (nothing half-written becomes a file).
+ */
+async function receive(deps: DavDeps, ctx: DavContext, { name, place, replaces, size, body }: Incoming): Promise<FileEntry> {
+  const { caller } = ctx;
+  const session = await deps.uploads.chunkExist(caller, { size, chunkSize: deps.chunkSize, name, parentId: place.parentId, category: place.category });
+  try {
+    const count = chunkCount(size, deps.chunkSize);
+    await deps.uploads.chunkRangeUpload(caller, session.uploadId, 0, count - 1, undefined, size, body);
+    return await deps.uploads.merge(caller, { uploadId: session.uploadId, name, parentId: place.parentId, category: place.category, onConflict: replaces ? 'newVersion' : 'fail' });
+  } catch (err) {
+    await deps.uploads.abandon(caller, session.uploadId).catch((e: unknown) => ctx.request.log.error({ err: e }, 'abandoning a WebDAV upload session failed'));
+    throw err;
+  }
+}
+
+/**
+ * LOCK of an unmapped URL (RFC 4918 §9.10.4): an empty file at ctx.target, created exactly as a PUT
+ * of an empty body creates one (name rules, blocked types, quota, the action log's file.upload), so
+ * the lock has something to hold. The caller has evaluated If and the parent folder's locks.
+ */
+export async function createEmptyFile(deps: DavDeps, ctx: DavContext): Promise<FilesTable> {
+  const { target } = ctx;
+  const place = placeUnder(existingParent(target));
+  const file = await receive(deps, ctx, { name: target.name, place, replaces: false, size: 0, body: Readable.from([]) });
+  const created = await deps.tree.resolve(ctx.caller, target.segments);
+  if (created.node?.kind !== 'entry' || created.node.row.id !== file.id) throw new DavError(409, '新建的空文件已被移走或改名，请重试');
+  return created.node.row;
+}
 
 /** Reads and discards a body. */
 async function drain(body: Readable): Promise<void> {

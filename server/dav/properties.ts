@@ -44,8 +44,16 @@ const httpDate = (ms: number): string => new Date(ms).toUTCString();
 /** RFC 3339 date (creationdate). */
 const isoDate = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** The strong ETag of a file: its content's fingerprint, the same GET answers (http/send-content.ts). */
-export const etagOf = (fingerprint: string): string => `"${fingerprint}"`;
+/**
+ * The strong ETag of a file over WebDAV (PROPFIND's getetag, GET/HEAD's ETag, If-Range, If-Match and
+ * the If header): the first 128 bits of its content fingerprint (SHA-256, hex), 34 characters with
+ * the quotes. Strong because it changes whenever a byte does (two contents sharing 128 bits of
+ * SHA-256 is not a case to plan for), stable because it depends on nothing but the content. Not the
+ * whole 64-digit fingerprint the web app's download sends: clients copy ETags into fixed buffers —
+ * litmus writes `(<token> [etag]) (Not <DAV:no-lock> [etag])` into 200 bytes, cut off with 66-character
+ * tags — and 32 hex digits is what Apache, SabreDAV/Nextcloud (md5-sized) and their clients are used to.
+ */
+export const etagOf = (fingerprint: string): string => `"${fingerprint.slice(0, 32)}"`;
 
 /** RFC 4918 §15 and RFC 4331 live properties of the file tree. */
 export function liveProperties(facts: LiveFacts): PropertyProvider {

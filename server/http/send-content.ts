@@ -12,14 +12,17 @@ function inlineDisposition(name: string): string {
   return attachmentDisposition(name).replace(/^attachment/, 'inline');
 }
 
+/** The strong ETag of stored content: its whole fingerprint (WebDAV sends a shorter one, dav/properties.ts). */
+const etagOfContent = (file: Downloadable): string => `"${file.fingerprint}"`;
+
 /** The headers of stored content sent as `how` (type, disposition, ranges, strong ETag, no sniffing). */
-export function contentHeaders(reply: FastifyReply, file: Downloadable, how: Presentation): void {
+export function contentHeaders(reply: FastifyReply, file: Downloadable, how: Presentation, etag = etagOfContent(file)): void {
   reply
     .header('Content-Type', how.inline ? how.contentType : 'application/octet-stream')
     .header('X-Content-Type-Options', 'nosniff')
     .header('Content-Disposition', how.inline ? inlineDisposition(file.name) : attachmentDisposition(file.name))
     .header('Accept-Ranges', 'bytes')
-    .header('ETag', `"${file.fingerprint}"`)
+    .header('ETag', etag)
     // A preview through a grant that allows viewing only is never kept by the browser (byte-access.ts).
     .header('Cache-Control', how.inline && how.noStore ? 'private, no-store' : 'private, no-cache');
   if (!how.inline || how.sandbox) reply.header('Content-Security-Policy', 'sandbox');
@@ -30,15 +33,14 @@ export function contentHeaders(reply: FastifyReply, file: Downloadable, how: Pre
  * download or an inline preview. Always `nosniff`: the browser never guesses a type (an uploaded
  * HTML or SVG never runs as our page).
  */
-export function sendContent(request: FastifyRequest, reply: FastifyReply, file: Downloadable, how: Presentation = { inline: false }): FastifyReply {
-  const etag = `"${file.fingerprint}"`;
+export function sendContent(request: FastifyRequest, reply: FastifyReply, file: Downloadable, how: Presentation = { inline: false }, etag = etagOfContent(file)): FastifyReply {
   // If-Range with another validator means the client's partial copy is stale: send it all.
   const ifRange = request.headers['if-range'];
   const range = ifRange && ifRange !== etag ? ({ kind: 'full' } as const) : parseRange(request.headers.range, file.size);
   if (range.kind === 'unsatisfiable') {
     throw new AppError(ERRORS.RANGE_NOT_SATISFIABLE, undefined, { 'Content-Range': `bytes */${file.size}` });
   }
-  contentHeaders(reply, file, how);
+  contentHeaders(reply, file, how, etag);
   if (range.kind === 'partial') {
     return reply
       .code(206)

@@ -7,9 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import { PUBLIC_SPACE_ID, type FileEntry, type IdsResponse } from '../../common/api/types';
-import { mkdir, text } from './file-kit';
-import type { Client, TestServer } from './helpers';
-import { startDav, type DavClient } from './dav-kit';
+import { entries, mkdir, text } from './file-kit';
+import { withDb, type Client, type TestServer } from './helpers';
+import { parseMultistatus, startDav, type DavClient } from './dav-kit';
+import { rowsOf } from './action-log-kit';
 
 let server: TestServer;
 let admin: Client;
@@ -31,6 +32,9 @@ async function webEntry(client: Client, id: string): Promise<FileEntry> {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data.items[0]!;
 }
+
+/** The admin's personal top level, as the web app lists it. */
+const entriesOf = (client: Client) => entries(client, null);
 
 async function lockdiscovery(dav: DavClient, path: string): Promise<string> {
   const res = await dav.propfind(path, '0', '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:lockdiscovery/></D:prop></D:propfind>');
@@ -168,5 +172,65 @@ describe('WebDAV locks are the product lock', () => {
     expect((await adminDav.request('PROPPATCH', '/dav/个人文件/if.txt', { body, headers: { if: '(<DAV:no-lock>)' } })).status).toBe(412);
     expect((await adminDav.request('PROPPATCH', '/dav/个人文件/if.txt', { body, headers: { if: '(Not <DAV:no-lock>)' } })).status).toBe(207);
     expect((await adminDav.request('PROPPATCH', '/dav/个人文件/if.txt', { body, headers: { if: '(<DAV:no-lock' } })).status).toBe(400);
+  });
+
+  it('takes litmus\'s complex If whole: a lock token and the ETag in each list fit its 200-byte buffer (complex_cond_put)', async () => {
+    expect((await adminDav.put('/dav/个人文件/cond.txt', 'cond')).status).toBe(201);
+    const taken = await lock(adminDav, '/dav/个人文件/cond.txt');
+    expect(taken.status).toBe(200);
+    const etag = parseMultistatus((await adminDav.propfind('/dav/个人文件/cond.txt', '0')).text)[0]!.props.getetag!;
+    const header = (tag: string) => `(<${taken.token}> [${tag}]) (Not <DAV:no-lock> [${tag}])`;
+    // litmus formats this into char[200]: a longer header arrives cut off (malformed, 400).
+    expect(header(etag).length).toBeLessThan(200);
+    expect((await adminDav.put('/dav/个人文件/cond.txt', 'cond2', { if: header(etag) })).status).toBe(204);
+    // The content changed, so did the tag: the old one is a false condition (fail_complex_cond_put).
+    expect((await adminDav.put('/dav/个人文件/cond.txt', 'cond3', { if: header(etag) })).status).toBe(412);
+    expect((await adminDav.request('UNLOCK', '/dav/个人文件/cond.txt', { headers: { 'lock-token': `<${taken.token}>` } })).status).toBe(204);
+  });
+});
+
+describe('LOCK of an unmapped URL (RFC 4918 §9.10.4)', () => {
+  it('creates an empty file through the upload path and locks it: 201, file.upload and file.lock by webdav; UNLOCK keeps the file', async () => {
+    let taken: Awaited<ReturnType<typeof lock>> | null = null;
+    const rows = await rowsOf(server, async () => {
+      taken = await lock(adminDav, '/dav/个人文件/新锁.txt');
+    });
+    expect(taken!.status, taken!.text).toBe(201);
+    expect(taken!.text).toContain(taken!.token!);
+    expect(rows.map((r) => `${r.action} ${r.outcome} ${r.platform}`)).toEqual(['file.upload ok webdav', 'file.lock ok webdav']);
+    const id = rows[0]!.parsedTargets[0]!.id;
+    const made = await webEntry(admin, id);
+    expect(made).toMatchObject({ name: '新锁.txt', size: 0, locked: true });
+    expect((await adminDav.get('/dav/个人文件/新锁.txt')).text).toBe('');
+    // Another person may not write it; its locker writes with the token.
+    expect((await adminDav.put('/dav/个人文件/新锁.txt', 'mine', { if: `(<${taken!.token}>)` })).status).toBe(204);
+    expect((await adminDav.request('UNLOCK', '/dav/个人文件/新锁.txt', { headers: { 'lock-token': `<${taken!.token}>` } })).status).toBe(204);
+    expect(await webEntry(admin, id)).toMatchObject({ locked: false, size: 4 });
+  });
+
+  it('refuses what PUT refuses, creating nothing: a bad name 400, a blocked type 403, no parent 409, no quota 507', async () => {
+    const before = (await entriesOf(admin)).length;
+    expect((await lock(adminDav, '/dav/个人文件/a*b.txt')).status).toBe(400);
+    const exe = await lock(adminDav, '/dav/个人文件/锁.exe');
+    expect(exe.status).toBe(403);
+    expect(exe.text).toContain('UPL-');
+    expect((await lock(adminDav, '/dav/个人文件/没有/x.txt')).status).toBe(409);
+    const used = await withDb(server, (db) => (db.prepare("select used_size from users where username = 'admin'").get() as { used_size: number }).used_size);
+    await withDb(server, (db) => db.prepare("update users set quota = ? where username = 'admin'").run(Number(used) - 1));
+    try {
+      expect((await lock(adminDav, '/dav/个人文件/满.txt')).status).toBe(507);
+    } finally {
+      await withDb(server, (db) => db.prepare("update users set quota = ? where username = 'admin'").run(10 * 1024 ** 3));
+    }
+    expect((await entriesOf(admin)).length).toBe(before);
+    expect(await withDb(server, (db) => (db.prepare('select count(*) as n from uploads').get() as { n: number }).n)).toBe(0);
+  });
+
+  it('Finder\'s ._ files: the lock is granted and dropped like their PUT, nothing stored', async () => {
+    const taken = await lock(adminDav, '/dav/个人文件/._新锁.txt');
+    expect(taken.status).toBe(201);
+    expect(taken.token).toMatch(/^opaquelocktoken:/);
+    expect((await adminDav.propfind('/dav/个人文件/._新锁.txt', '0')).status).toBe(404);
+    expect((await adminDav.request('UNLOCK', '/dav/个人文件/._新锁.txt', { headers: { 'lock-token': `<${taken.token}>` } })).status).toBe(204);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { downloadUrl } from '../../common/api/paths';
 import { createGroup, mkdir, text } from './file-kit';
 import { type Client, type TestServer } from './helpers';
 import { startDav, type DavClient, parseMultistatus } from './dav-kit';
@@ -6,11 +7,12 @@ import { startDav, type DavClient, parseMultistatus } from './dav-kit';
 let server: TestServer;
 let admin: Client;
 let dav: DavClient;
+let noteId: string;
 
 beforeAll(async () => {
   ({ server, admin, dav } = await startDav());
   const docs = await mkdir(admin, '文档');
-  await text(admin, '说明.txt', 'hello', docs.id);
+  noteId = (await text(admin, '说明.txt', 'hello', docs.id)).id;
   await createGroup(admin, '研发部');
 });
 afterAll(async () => server?.close());
@@ -46,7 +48,8 @@ describe('PROPFIND', () => {
     expect(file!.isCollection).toBe(false);
     expect(file!.props.getcontentlength).toBe('5');
     expect(file!.props.getcontenttype).toMatch(/^text\/plain/);
-    expect(file!.props.getetag).toMatch(/^"[0-9a-f]{64}"$/);
+    // 128 bits of the content fingerprint: strong, and short enough for clients' fixed If buffers (docs/webdav.md).
+    expect(file!.props.getetag).toMatch(/^"[0-9a-f]{32}"$/);
     expect(new Date(file!.props.getlastmodified!).toUTCString()).toBe(file!.props.getlastmodified);
     expect(file!.props.creationdate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   });
@@ -93,15 +96,26 @@ describe('GET and HEAD', () => {
     expect(full.status).toBe(200);
     expect(full.text).toBe('hello');
     expect(full.headers.get('etag')).toBe(etag);
+    // Derived from the content fingerprint the web app's download sends whole: the same content, the same tag.
+    const web = await admin.raw(downloadUrl(noteId));
+    await web.arrayBuffer();
+    expect(web.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(etag).toBe(`${web.headers.get('etag')!.slice(0, 33)}"`);
     expect(full.headers.get('last-modified')).toMatch(/GMT$/);
     const part = await dav.get('/dav/个人文件/文档/说明.txt', { range: 'bytes=1-3' });
     expect(part.status).toBe(206);
     expect(part.text).toBe('ell');
+    // If-Range with the WebDAV ETag continues the range (another validator would send it all).
+    const resumed = await dav.get('/dav/个人文件/文档/说明.txt', { range: 'bytes=1-3', 'if-range': etag });
+    expect(resumed.status).toBe(206);
+    expect(resumed.headers.get('etag')).toBe(etag);
+    expect((await dav.get('/dav/个人文件/文档/说明.txt', { range: 'bytes=1-3', 'if-range': '"0123456789abcdef0123456789abcdef"' })).status).toBe(200);
     expect((await dav.get('/dav/个人文件/文档/说明.txt', { 'if-none-match': etag })).status).toBe(304);
     expect((await dav.get('/dav/个人文件/文档/说明.txt', { 'if-match': '"other"' })).status).toBe(412);
     const head = await dav.request('HEAD', '/dav/个人文件/文档/说明.txt');
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe('5');
+    expect(head.headers.get('etag')).toBe(etag);
     expect(head.text).toBe('');
   });
 

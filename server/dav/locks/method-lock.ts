@@ -4,7 +4,10 @@ import type { DavDeps } from '../deps';
 import { submittedTokens } from '../if-header';
 import { ancestorHref, activeLockXml, lockAnswerXml, lockDepth, lockSeconds, parseLockInfo } from './lock-xml';
 import { checkIfHeader, checkLocks, ifListsOf } from './preconditions';
-import type { CoveringLock } from './active-lock';
+import { TOKEN_PREFIX, type ActiveLock, type CoveringLock } from './active-lock';
+import { createEmptyFile } from '../method-put';
+import { isFinderMetadata } from '../placement';
+import { randomUUID } from 'node:crypto';
 
 function answer(ctx: DavContext, status: number, xml: string, token?: string): void {
   if (token) ctx.reply.header('Lock-Token', `<${token}>`);
@@ -47,8 +50,13 @@ export function lockHandler(deps: DavDeps): DavHandler {
       const parent = await deps.tree.resolve(ctx.caller, ctx.target.segments.slice(0, -1));
       if (!parent.node) throw new DavError(409, '上级文件夹不存在');
       await checkLocks(deps, ctx.caller, parent, 'members', submittedTokens(lists));
-      if (!deps.createEmptyFile) throw new DavError(409, '请先上传文件，再锁定');
-      row = await deps.createEmptyFile(ctx);
+      if (isFinderMetadata(ctx.target.name)) {
+        // Finder's ._name / .DS_Store are taken and dropped (their PUT stores nothing): so is their lock.
+        const dropped: ActiveLock = { token: `${TOKEN_PREFIX}${randomUUID()}`, entryId: '', userId: ctx.caller.userId, scope: ask.scope, deep: false, ownerXml: ask.ownerXml, expiresAt: Date.now() + seconds * 1000, fromWebApp: false, tookProductLock: false };
+        answer(ctx, 201, lockAnswerXml(activeLockXml(dropped, ctx.href, Date.now())), dropped.token);
+        return;
+      }
+      row = await createEmptyFile(deps, ctx);
       created = true;
     }
     const lock = await deps.locks.lock(ctx.caller, row, { scope: ask.scope, deep: deep && row.is_dir === 1, ownerXml: ask.ownerXml, seconds });
@@ -67,6 +75,11 @@ export function unlockHandler(deps: DavDeps): DavHandler {
     if (!m) throw new DavError(400, '缺少 Lock-Token 请求头');
     const token = m[1]!;
     const { node } = ctx.target;
+    // A dropped Finder metadata file's lock (above) was never kept.
+    if (!node && isFinderMetadata(ctx.target.name)) {
+      ctx.reply.code(204).send();
+      return;
+    }
     if (!node) throw new DavError(404, '资源不存在');
     if (node.kind !== 'entry') throw new DavError(409, '该资源上没有这个锁', 'lock-token-matches-request-uri');
     const covering = (await deps.locks.covering(ctx.caller.tenantId, [node.row])).get(node.row.id) ?? [];
