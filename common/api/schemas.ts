@@ -18,6 +18,16 @@ export const ClientKey = Type.String({ pattern: CLIENT_KEY_PATTERN });
 export const ConflictPolicy = Type.Enum(['fail', 'newVersion', 'rename']);
 /** IfMatch (common/transfer/protocol.ts): replace only this file at this content. */
 export const IfMatch = Type.Object({ fileId: IdString, fingerprint: Type.Union([Sha256Hex, Type.Null()]) });
+/**
+ * 上传新版本 by id (ours, optional; chunk/exist, chunk/merge, second upload, fileVersion/check and the
+ * check items): the file the upload becomes the next version of, addressed by its id wherever it sits —
+ * in the caller's files, a space, a folder of another's reached through a share, or at its owner's top
+ * level (where parentId null would name the caller's own root). The server resolves it through the one
+ * access decision (a share only with 编辑; preview and download grants: FORBIDDEN; another tenant's or an
+ * unknown id: 404) and takes name, parentId and category from the file, not from the request. Merge and
+ * second upload: only with onConflict 'newVersion' (or none); anything else is VALIDATION.
+ */
+export const VersionOf = IdString;
 /** A group space id or 'public' (PUBLIC_SPACE_ID); null/absent = personal files. */
 export const SpaceId = NullableId;
 

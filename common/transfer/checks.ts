@@ -38,6 +38,13 @@ export interface FileVersionCheckResponse {
   fileId: string | null;
   /** A free name in that folder ('报告 (1).docx'), for the 'rename' choice. */
   suggestedName: string;
+  /** Ours: the existing file is locked by someone else (no new version while it is). */
+  locked: boolean;
+  /**
+   * Ours: the caller may give the existing file new content (the one modify decision: role, or a share
+   * with 编辑) — false for a folder or a preview/download grant; true when nothing exists.
+   */
+  replaceable: boolean;
 }
 
 /** POST multipleFile/check: every check for a batch in one call. */

@@ -48,9 +48,6 @@ export const putHandler = (deps: DavDeps): DavHandler => async (ctx) => {
   if (existing?.kind === 'entry') {
     // New content for an existing file: the web app's rule (role, lock; through a share only with edit).
     deps.access.assertMayModify(caller, existing.entry, 'version');
-    // A shared file at its owner's top level: the upload path reaches only folders of others (its
-    // version place), never another user's root — refused rather than written to the caller's own root.
-    if (existing.entry.share && row!.parent_id === null) throw new DavError(403, '该共享文件位于共享者的根目录，暂不能通过 WebDAV 上传新版本，请在网页端操作');
   }
   const fingerprint = row?.blob_id ? (await deps.live.fingerprints(caller, [row.blob_id])).get(row.blob_id) : undefined;
   evaluateConditions(ctx.request, { etag: fingerprint ? etagOf(fingerprint) : null, lastModified: row ? Number(row.updated_at) : null, exists: row !== null });
@@ -68,7 +65,7 @@ export const putHandler = (deps: DavDeps): DavHandler => async (ctx) => {
       size = (await fsp.stat(spooled)).size;
       body = createReadStream(spooled);
     }
-    await receive(deps, ctx, { name, place, replaces: row !== null, size, body });
+    await receive(deps, ctx, { name, place, replaces: row !== null, size, body, ...(row ? { versionOf: row.id } : {}) });
   } finally {
     if (spooled) await fsp.rm(spooled, { force: true });
   }
@@ -80,6 +77,11 @@ interface Incoming {
   name: string;
   place: DavPlace;
   replaces: boolean;
+  /**
+   * The file being replaced, addressed by its id wherever it sits (common/api/schemas.ts VersionOf): a
+   * file shared alone at its owner's top level has no parentId of the caller's that names it.
+   */
+  versionOf?: string;
   size: number;
   body: Readable;
 }
@@ -88,13 +90,14 @@ interface Incoming {
  * The chunk uploads' receive path for one body: session, range upload of all its chunks, merge. A
  * body cut short or refused drops the session (nothing half-written becomes a file).
  */
-async function receive(deps: DavDeps, ctx: DavContext, { name, place, replaces, size, body }: Incoming): Promise<FileEntry> {
+async function receive(deps: DavDeps, ctx: DavContext, { name, place, replaces, versionOf, size, body }: Incoming): Promise<FileEntry> {
   const { caller } = ctx;
-  const session = await deps.uploads.chunkExist(caller, { size, chunkSize: deps.chunkSize, name, parentId: place.parentId, category: place.category });
+  const byId = versionOf !== undefined ? { versionOf } : {};
+  const session = await deps.uploads.chunkExist(caller, { size, chunkSize: deps.chunkSize, name, parentId: place.parentId, category: place.category, ...byId });
   try {
     const count = chunkCount(size, deps.chunkSize);
     await deps.uploads.chunkRangeUpload(caller, session.uploadId, 0, count - 1, undefined, size, body);
-    return await deps.uploads.merge(caller, { uploadId: session.uploadId, name, parentId: place.parentId, category: place.category, onConflict: replaces ? 'newVersion' : 'fail' });
+    return await deps.uploads.merge(caller, { uploadId: session.uploadId, name, parentId: place.parentId, category: place.category, onConflict: replaces ? 'newVersion' : 'fail', ...byId });
   } catch (err) {
     await deps.uploads.abandon(caller, session.uploadId).catch((e: unknown) => ctx.request.log.error({ err: e }, 'abandoning a WebDAV upload session failed'));
     throw err;

@@ -18,7 +18,7 @@ import { queueDocumentJob } from './document-job-repository';
 export type ChunkTarget = Pick<UploadsTable, 'id' | 'fingerprint' | 'size' | 'chunk_size' | 'chunk_count' | 'merge_blob_id'>;
 
 /** `finished`: the client's key for the item already created a file (a repeat whose first answer was lost). */
-export type CommitFailure = 'uploadGone' | 'quota' | 'nameConflict' | 'locked' | 'forbidden' | 'blobGone' | 'finished' | 'changed';
+export type CommitFailure = 'uploadGone' | 'quota' | 'nameConflict' | 'locked' | 'forbidden' | 'blobGone' | 'finished' | 'changed' | 'fileGone';
 
 export type CommitOutcome =
   | { ok: true; file: FilesTable; blobId: string; reusedExistingBlob: boolean; replacedVersion: boolean }
@@ -55,6 +55,11 @@ export interface CommitInput {
   onConflict: ConflictPolicy;
   /** With 'newVersion': the clashing file must be this one at this content, else 'changed'. */
   ifMatch?: IfMatch | null;
+  /**
+   * 上传新版本 by id (common/api/schemas.ts VersionOf): the new content replaces this file's, wherever it
+   * sits (no name look-up; `file` only carries size and blob); gone since → 'fileGone'.
+   */
+  versionOf?: string | null;
   now: number;
   /** The client's key for the item (protocol.ts, "Finished uploads"): recorded with the file, once. */
   clientKey?: string;
@@ -374,7 +379,9 @@ export async function commitInTx(tx: Tx, input: CommitInput): Promise<Extract<Co
     .executeTakeFirst();
   if (Number(charged.numUpdatedRows) !== 1) throw new Rollback('quota');
 
-  const placed = await placeFile(tx, { ...input.file, blob_id: blobId }, input.onConflict, input.editor, input.now, input.ifMatch ?? null);
+  const placed = input.versionOf
+    ? await replaceById(tx, input.versionOf, { ...input.file, blob_id: blobId }, input.editor, input.now, input.ifMatch ?? null)
+    : await placeFile(tx, { ...input.file, blob_id: blobId }, input.onConflict, input.editor, input.now, input.ifMatch ?? null);
   // An exchange-area file remembers which network build put it (or its new content) there.
   await stampExchange(tx, placed.file, input.editor.side, input.now);
   // A document's rendition, text and thumbnail are made in the background, once per blob (issue 41).
@@ -451,24 +458,54 @@ async function placeFile(
     await insertOrConflict(tx, renamed);
     return { file: renamed, replacedVersion: false };
   }
-  if (policy === 'newVersion' && ifMatch) {
-    // Optimistic concurrency (the desktop sync): the name must still hold that file at that content.
-    if (clash.id !== ifMatch.fileId || clash.is_dir === 1 || !clash.blob_id) throw new Rollback('changed');
+  // With ifMatch a folder or an empty entry of that name is a change ('changed'), else a plain clash.
+  if (policy === 'newVersion' && (ifMatch || (clash.is_dir === 0 && clash.blob_id))) return newContent(tx, clash, file, editor, now, ifMatch, 'nameConflict');
+  throw new Rollback('nameConflict');
+}
+
+/**
+ * The new content of an existing file (the clash of a 'newVersion' upload, or the file addressed by
+ * id), through the one content gate (replaceContent: role or share grant, lock). With ifMatch (the
+ * desktop sync) only while it is that file at that content. A file gone since answers `gone`.
+ */
+async function newContent(
+  tx: Tx,
+  target: FilesTable,
+  file: FilesTable,
+  editor: ContentEditor,
+  now: number,
+  ifMatch: IfMatch | null,
+  gone: CommitFailure,
+): Promise<{ file: FilesTable; replacedVersion: boolean }> {
+  if (ifMatch) {
+    // Optimistic concurrency (the desktop sync): it must still be that file at that content.
+    if (target.id !== ifMatch.fileId || target.is_dir === 1 || !target.blob_id) throw new Rollback('changed');
     if (ifMatch.fingerprint !== null) {
-      const current = await tx.selectFrom('blobs').select('fingerprint').where('id', '=', clash.blob_id).executeTakeFirst();
+      const current = await tx.selectFrom('blobs').select('fingerprint').where('id', '=', target.blob_id).executeTakeFirst();
       if (current?.fingerprint !== ifMatch.fingerprint) throw new Rollback('changed');
     }
   }
-  if (policy === 'newVersion' && clash.is_dir === 0 && clash.blob_id) {
-    try {
-      const replaced = await replaceContent(tx, editor, clash.id, { blobId: file.blob_id!, size: file.size }, now);
-      return { file: replaced, replacedVersion: true };
-    } catch (err) {
-      if (err instanceof ContentReplaceRefused) throw new Rollback(err.reason === 'gone' ? 'nameConflict' : err.reason);
-      throw err;
-    }
+  try {
+    const replaced = await replaceContent(tx, editor, target.id, { blobId: file.blob_id!, size: file.size }, now);
+    return { file: replaced, replacedVersion: true };
+  } catch (err) {
+    if (err instanceof ContentReplaceRefused) throw new Rollback(err.reason === 'gone' ? gone : err.reason);
+    throw err;
   }
-  throw new Rollback('nameConflict');
+}
+
+/** 上传新版本 by id (CommitInput.versionOf): no name look-up, the file itself gets the content. */
+async function replaceById(
+  tx: Tx,
+  fileId: string,
+  file: FilesTable,
+  editor: ContentEditor,
+  now: number,
+  ifMatch: IfMatch | null,
+): Promise<{ file: FilesTable; replacedVersion: boolean }> {
+  const target = await tx.selectFrom('files').selectAll().where('id', '=', fileId).where('tenant_id', '=', editor.tenantId).where('deleted_at', 'is', null).executeTakeFirst();
+  if (!target || target.is_dir === 1 || !target.blob_id) throw new Rollback('fileGone');
+  return newContent(tx, target, file, editor, now, ifMatch, 'fileGone');
 }
 
 async function insertOrConflict(tx: Tx, file: FilesTable): Promise<void> {

@@ -84,6 +84,36 @@ export class CheckService {
    * folders, same-name entries, taken numbered names.
    */
   private async analyze(caller: Caller, items: UploadCandidate[]): Promise<Analysis[]> {
+    if (!items.some((i) => i.versionOf !== undefined)) return this.analyzeByName(caller, items);
+    // 上传新版本 by id: each judged against its file; the others by name in their folders.
+    const byName = await this.analyzeByName(caller, items.filter((i) => i.versionOf === undefined));
+    const settings = await this.settings(caller.tenantId);
+    const out: Analysis[] = [];
+    for (const item of items) out.push(item.versionOf === undefined ? byName.shift()! : await this.analyzeVersion(caller, item.versionOf, settings));
+    return out;
+  }
+
+  /**
+   * A new version of the file `fileId` (VersionOf): wherever it sits, a share's file at its owner's top
+   * level included. The name is the file's; an id the caller cannot see is 404, like any id.
+   */
+  private async analyzeVersion(caller: Caller, fileId: string, settings: { blockedExtensions: string[]; sensitiveKeywords: string[] }): Promise<Analysis> {
+    const { row, replaceable, locked } = await this.deps.fileService.versionState(caller, fileId);
+    const extension = extensionOf(row.name);
+    const lower = row.name.toLowerCase();
+    return {
+      name: row.name,
+      blockedType: extension !== '' && settings.blockedExtensions.includes(extension),
+      sensitive: settings.sensitiveKeywords.some((k) => k !== '' && lower.includes(k.toLowerCase())),
+      locked,
+      existing: { id: row.id, parent_id: row.parent_id, category: row.category, name_key: row.name_key, is_dir: row.is_dir, owner_id: row.owner_id, locked_by: row.locked_by ?? null },
+      replaceable,
+      suggestedName: row.name,
+    };
+  }
+
+  private async analyzeByName(caller: Caller, items: UploadCandidate[]): Promise<Analysis[]> {
+    if (items.length === 0) return [];
     const scope = scopeOf(caller);
     const names = items.map((i) => validName(i.name));
     const { blockedExtensions, sensitiveKeywords } = await this.settings(caller.tenantId);
@@ -183,9 +213,10 @@ export class CheckService {
     return req.items.map((item, i) => ({ key: item.key, sensitive: analysis[i]!.sensitive, locked: analysis[i]!.locked }));
   }
 
+  /** By name in parentId, or with versionOf by the file's id wherever it sits (404 when the caller cannot see it). */
   async fileVersionCheck(caller: Caller, req: FileVersionCheckRequest): Promise<FileVersionCheckResponse> {
-    const [a] = await this.analyze(caller, [{ key: '', name: req.name, size: 0, parentId: req.parentId, category: req.category }]);
-    return { exists: Boolean(a!.existing), fileId: a!.existing?.id ?? null, suggestedName: a!.suggestedName };
+    const [a] = await this.analyze(caller, [{ key: '', name: req.name, size: 0, parentId: req.parentId, category: req.category, ...(req.versionOf !== undefined ? { versionOf: req.versionOf } : {}) }]);
+    return { exists: Boolean(a!.existing), fileId: a!.existing?.id ?? null, suggestedName: a!.suggestedName, locked: a!.locked, replaceable: a!.replaceable };
   }
 
   /**

@@ -134,6 +134,36 @@ export class FileService {
     return this.access.place(caller, parentId, category, undefined, { versionOf });
   }
 
+  /**
+   * 上传新版本 by id (VersionOf, common/api/schemas.ts): the live file, wherever it sits, that the caller
+   * may give new content — the one modify decision (role in a space; through a share only 编辑, a
+   * preview or download grant is FORBIDDEN; someone else's lock refuses). Unknown or another tenant's: 404.
+   */
+  async versionTarget(caller: Caller, fileId: string): Promise<FilesTable> {
+    const [entry] = await this.access.modifiable(caller, [fileId], { shareEdit: 'version' });
+    if (entry!.row.is_dir === 1) throw new AppError(ERRORS.VALIDATION, '文件夹不能上传新版本');
+    return entry!.row;
+  }
+
+  /**
+   * What the pre-upload checks say of a new version's file (versionTarget's rule, answered instead of
+   * thrown): the row (404 when the caller cannot see it), whether the caller may give it new content,
+   * and whether someone else's lock stands in the way.
+   */
+  async versionState(caller: Caller, fileId: string): Promise<{ row: FilesTable; replaceable: boolean; locked: boolean }> {
+    const entry = await this.access.entry(caller, fileId);
+    const locked = Boolean(entry.row.locked_by && entry.row.locked_by !== caller.userId);
+    let replaceable = entry.row.is_dir !== 1;
+    try {
+      // The lock is answered on its own: here only role and grant.
+      this.access.assertMayModify(caller, { ...entry, row: { ...entry.row, locked_by: null } }, 'version');
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      replaceable = false;
+    }
+    return { row: entry.row, replaceable, locked };
+  }
+
   async list(caller: Caller, req: FileListRequest): Promise<FileListResponse> {
     const place = await this.listPlace(caller, req.parentId, req.category, req.spaceId);
     const sortField = req.sortField ?? 'name';

@@ -24,8 +24,8 @@ import type { UserRepository } from '../repositories/user-repository';
 import type { BlobStore } from '../storage/byte-store';
 import type { Caller } from './caller';
 import { actionLog, describeWrite, type ActionEntry } from './action-log/recorder';
-import { toFileEntry, validName, type FileService } from './file-service';
-import { commitError, draftFile, finishedEntry, layoutOf } from './upload-commit';
+import { toFileEntry, type FileService } from './file-service';
+import { commitError, draftFile, finishedEntry, layoutOf, uploadPlace } from './upload-commit';
 import type { TypePolicy } from './upload-service';
 
 /** The fingerprint recorded for a probe's challenge (a probe has none). */
@@ -58,8 +58,9 @@ export class SecondUploadService {
       actionLog.notAnAction();
       return { status: 'created', file: finished };
     }
-    const name = validName(req.name);
-    await this.deps.fileService.requireParent(caller, req.parentId, req.category, req.onConflict === 'newVersion' ? name : undefined);
+    // By name in parentId, or (versionOf) the file by id wherever it sits: its name and place.
+    const place = await uploadPlace(this.deps.fileService, caller, req, req.onConflict === 'newVersion');
+    const { name } = place;
     await this.deps.types.assertAllowedType(caller.tenantId, name);
     if (req.size > this.deps.maxFileSize) throw new AppError(ERRORS.VALIDATION, '文件超过允许的最大大小');
     const user = await this.deps.users.findById(caller.userId);
@@ -107,7 +108,13 @@ export class SecondUploadService {
     const entry: ActionEntry = {
       action: 'file.upload',
       targets: [{ type: 'file', id: '', name }],
-      detail: { method: 'instant', parentId: req.parentId, category: req.category, onConflict: req.onConflict ?? 'fail' },
+      detail: {
+        method: 'instant',
+        parentId: place.parentId,
+        category: place.category,
+        onConflict: place.versionOf ? 'newVersion' : (req.onConflict ?? 'fail'),
+        ...(place.versionOf ? { versionOf: place.versionOf } : {}),
+      },
     };
     actionLog.record(entry);
     // Only a caller who proved they hold the bytes learns that their content is refused.
@@ -120,9 +127,10 @@ export class SecondUploadService {
       fingerprint: req.fingerprint,
       size: req.size,
       blob: { kind: 'existing', id: blob.id },
-      file: draftFile(caller, name, req.parentId, req.category, req.size, now),
-      onConflict: req.onConflict ?? 'fail',
+      file: draftFile(caller, name, place.parentId, place.category, req.size, now),
+      onConflict: place.versionOf ? 'newVersion' : (req.onConflict ?? 'fail'),
       ifMatch: req.ifMatch ?? null,
+      versionOf: place.versionOf,
       now,
       ...(req.clientKey !== undefined ? { clientKey: req.clientKey } : {}),
     });

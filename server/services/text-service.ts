@@ -154,6 +154,7 @@ const TEXT_COMMIT_ERRORS: Record<CommitFailure, (typeof ERRORS)[keyof typeof ERR
   uploadGone: ERRORS.NOT_FOUND,
   blobGone: ERRORS.NOT_FOUND,
   changed: ERRORS.SYNC_CHANGED,
+  fileGone: ERRORS.NOT_FOUND,
   // createTxt sends no client key: it cannot meet an earlier finished upload.
   finished: ERRORS.NOT_FOUND,
 };

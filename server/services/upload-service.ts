@@ -21,7 +21,7 @@ import type { ChunkStore } from '../storage/byte-store';
 import type { Caller } from './caller';
 import { actionLog, describeWrite, type ActionEntry } from './action-log/recorder';
 import { toFileEntry, validName, type FileService } from './file-service';
-import { commitError, draftFile, finishedEntry } from './upload-commit';
+import { commitError, draftFile, finishedEntry, uploadPlace } from './upload-commit';
 import { fingerprintOfDigests } from '../storage/content-digest';
 import { PendingWork } from './keyed-lock';
 import { LOCK_KEYS, type Locks } from './locks';
@@ -199,7 +199,7 @@ export class UploadService {
       },
     };
     actionLog.record(entry);
-    const name = validName(req.name);
+    if (req.versionOf !== undefined) entry.detail = { ...entry.detail, onConflict: 'newVersion', versionOf: req.versionOf };
     const installer = installerExempt(caller, req.purpose);
     return this.locks.run(LOCK_KEYS.upload(req.uploadId), async (hold) => {
       const finished = await finishedEntry(this.deps.uploads, caller, req.clientKey);
@@ -210,10 +210,15 @@ export class UploadService {
         if (await this.deps.uploads.findOwned(req.uploadId, caller.userId, caller.tenantId, now)) await this.dropUpload(req.uploadId);
         return finished;
       }
+      // 上传新版本 by id: the file wherever it sits (its name and place), judged before anything else.
+      const byId = req.versionOf !== undefined ? await uploadPlace(this.deps.fileService, caller, req, true) : null;
+      if (byId) entry.detail = { ...entry.detail, parentId: byId.parentId, category: byId.category };
+      const name = byId?.name ?? validName(req.name);
       if (!installer) await this.deps.types.assertAllowedType(caller.tenantId, name);
       let upload = await this.requireUpload(caller, req.uploadId, now);
       if (upload.merge_blob_id) await this.settleInterruptedMerge(upload.id, upload.merge_blob_id);
-      await this.deps.fileService.requireParent(caller, req.parentId, req.category, req.onConflict === 'newVersion' ? name : undefined);
+      // By name: the folder in parentId (a new version by name may go to a folder of another's through a share).
+      const place = byId ?? (await uploadPlace(this.deps.fileService, caller, req, req.onConflict === 'newVersion'));
       const streaming = upload.fingerprint === STREAMING_FINGERPRINT;
       const stored = await this.deps.uploads.storedChunks(upload.id);
       if (stored.length !== upload.chunk_count) throw new AppError(ERRORS.CHUNKS_MISSING);
@@ -241,8 +246,8 @@ export class UploadService {
       const user = await this.deps.users.findById(caller.userId);
       if (!user || user.used_size + upload.size > user.quota) throw new AppError(ERRORS.QUOTA_EXCEEDED);
 
-      const file = draftFile(caller, name, req.parentId, req.category, upload.size, now);
-      const policy = req.onConflict ?? 'fail';
+      const file = draftFile(caller, name, place.parentId, place.category, upload.size, now);
+      const policy = place.versionOf ? 'newVersion' : (req.onConflict ?? 'fail');
       const known = await this.deps.uploads.findTenantBlob(caller.tenantId, upload.fingerprint, upload.size);
       if (known) {
         const outcome = await this.deps.uploads.commit({
@@ -254,6 +259,7 @@ export class UploadService {
           file,
           onConflict: policy,
           ifMatch: req.ifMatch ?? null,
+          versionOf: place.versionOf,
           now,
           ...clientKeyOf(req),
         });
@@ -297,6 +303,7 @@ export class UploadService {
           file,
           onConflict: policy,
           ifMatch: req.ifMatch ?? null,
+          versionOf: place.versionOf,
           now,
           ...clientKeyOf(req),
           // Fenced: a merge frozen past its lock's lease, its upload taken over since, commits nothing.

@@ -12,10 +12,10 @@ import type { ChunkStore } from '../storage/byte-store';
 import { chunkDigestOf, fingerprintOfDigests } from '../storage/content-digest';
 import type { Caller } from './caller';
 import { STREAMING_FINGERPRINT } from './chunk-receiver';
-import { validName, type FileService } from './file-service';
+import type { FileService } from './file-service';
 import type { PendingWork } from './keyed-lock';
 import { LOCK_KEYS, type Locks } from './locks';
-import { finishedEntry } from './upload-commit';
+import { finishedEntry, uploadPlace } from './upload-commit';
 import type { TypePolicy, UploadServiceOptions } from './upload-service';
 
 /*
@@ -73,10 +73,10 @@ export class UploadSessionOpener {
       // This item's file exists already (the answer to its merge was lost): nothing more to send.
       return { uploadId: req.uploadId ?? '', chunkSize, chunkCount: count, existingChunks: Array.from({ length: count }, (_, i) => i), finished: { fileId: finished.id } };
     }
-    const name = validName(req.name);
     const installer = installerExempt(caller, req.purpose);
     // With the name: a new version of a file shared with the caller (permission edit) may go to its folder.
-    await this.deps.fileService.requireParent(caller, req.parentId, req.category, name);
+    // With versionOf: that file by id (its name and place), refused now if the caller may not change it.
+    const { name, parentId, category } = await uploadPlace(this.deps.fileService, caller, req, true);
     // A client installer its admin uploads may be of a type the tenant blocks (installer-purpose.ts).
     if (!installer) await this.deps.types.assertAllowedType(caller.tenantId, name);
 
@@ -88,7 +88,7 @@ export class UploadSessionOpener {
       ? await this.deps.uploads.findActiveByFingerprint(caller.userId, announced.fingerprint, req.size, chunkSize, now)
       : await this.findStreamingSession(caller, req, now);
     if (existing) {
-      await this.deps.uploads.updateTarget(existing.id, name, req.parentId, req.category, now, expiresAt);
+      await this.deps.uploads.updateTarget(existing.id, name, parentId, category, now, expiresAt);
       // A body cut a moment ago (the client asks again at once) may still be read and kept: list what it
       // leaves, not what it held so far (else the client sends those bytes again). Bounded: a live request
       // of this session (a progress check during a whole-file upload) is not waited for.
@@ -109,8 +109,8 @@ export class UploadSessionOpener {
       chunk_count: count,
       chunk_digests: JSON.stringify(announced?.digests ?? new Array<null>(count).fill(null)),
       name,
-      parent_id: req.parentId,
-      category: req.category,
+      parent_id: parentId,
+      category,
       created_at: now,
       updated_at: now,
       expires_at: expiresAt,

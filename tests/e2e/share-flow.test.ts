@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { LinkInfo } from '../../common/api/sharing';
-import { baseUrl, fileRow, launchBrowser } from './browser';
+import { baseUrl, clickSelectionAction, fileRow, launchBrowser, openTransferPanel, transferItems } from './browser';
 import { addDepartment, addPeople, call, requireLinkApproval, signIn, signInAdmin } from './tenant-kit';
 
 const RUN = Date.now().toString(36).slice(-6);
@@ -31,6 +31,7 @@ describe('sharing, approval and links', () => {
   let admin: Page;
   let sharer: Page;
   let link: LinkInfo;
+  let accounts: Record<string, string> = {};
   const loggedIn = (account: string) => signIn(browser, account, PASSWORD, {}, pageErrors);
 
   beforeAll(async () => {
@@ -40,6 +41,7 @@ describe('sharing, approval and links', () => {
     const others = await addDepartment(admin, OTHERS);
     const people = { password: PASSWORD, quota: 10 * 1024 ** 3 };
     const ids = { ...(await addPeople(admin, team, [SHARER, MANAGER], people)), ...(await addPeople(admin, others, [RECEIVER, VIEWER], people)) };
+    accounts = ids;
     await call(admin, API.departmentUpdate, { id: team, managerId: ids[MANAGER] });
     // Every link needs an application; the sharer's department manager approves.
     await requireLinkApproval(admin, true);
@@ -96,6 +98,28 @@ describe('sharing, approval and links', () => {
     await fileRow(page, 'notes.txt').waitFor();
     // Nothing is created in someone else's folder.
     expect(await page.getByTestId('toolbar-mkdir').count()).toBe(0);
+    await context.close();
+  });
+
+  it('上传新版本 of a file shared with 编辑 at the sharer’s top level lands on the sharer’s file', async () => {
+    const name = `draft-${RUN}.txt`;
+    const { file } = await call<{ file: { id: string } }>(sharer, API.createTxt, { parentId: null, category: 1, name, content: '第一稿' });
+    await call(sharer, API.shareCreate, { fileIds: [file.id], recipients: [{ type: 'user', id: accounts[RECEIVER] }], permission: 'edit', validityDays: 0 });
+    const { context, page } = await loggedIn(RECEIVER);
+    await page.goto(baseUrl() + '/main/file/share');
+    const row = fileRow(page, name);
+    await row.waitFor();
+    expect(await row.getByTestId('state-share').textContent()).toBe('可编辑');
+    await row.locator('.ant-checkbox').click();
+    await clickSelectionAction(page, 'uploadVersion');
+    await page.getByTestId('new-version-input').setInputFiles({ name: '第二稿.txt', mimeType: 'text/plain', buffer: Buffer.from('第二稿，接收人改的') });
+    await openTransferPanel(page);
+    await transferItems(page, name, 'done').waitFor({ timeout: 30_000 });
+    // The sharer's own file has the new content as its current version, the first one kept.
+    const { versions } = await call<{ versions: Array<{ current: boolean }> }>(sharer, API.versionList, { id: file.id });
+    expect(versions).toHaveLength(2);
+    const content = await sharer.evaluate(async (url) => (await fetch(url, { credentials: 'include' })).text(), `${API.downloadPrefix}${file.id}`);
+    expect(content).toBe('第二稿，接收人改的');
     await context.close();
   });
 

@@ -1,6 +1,6 @@
 /**
  * The pre-upload checks of spec §4 as the transfer list shows them, in Chromium against `npm start`:
- *  - 上传新版本 of a file renamed meanwhile: fileVersion/check finds it gone, the item fails with the
+ *  - 上传新版本 of a file deleted meanwhile: fileVersion/check (by the file's id) finds it gone, the item fails with the
  *    reason and no byte is sent;
  *  - a pick made offline: the .exe is refused at once from the blocked types canBeUploadType gave
  *    earlier (已拦截, naming the type); the .txt waits with its checks pending and goes once online.
@@ -35,7 +35,7 @@ describe('pre-upload checks in the transfer list', () => {
     return at;
   }
 
-  it('上传新版本 of a file renamed elsewhere fails with the reason, nothing sent', async () => {
+  it('上传新版本 of a file deleted elsewhere fails with the reason, nothing sent', async () => {
     const name = `报告-${stamp}.txt`;
     const typesAsked = page.waitForRequest((r) => r.url().endsWith(API.canBeUploadType));
     await page.getByTestId('upload-input').setInputFiles(file(name, '第一版'));
@@ -43,13 +43,14 @@ describe('pre-upload checks in the transfer list', () => {
     await transferItems(page, name, 'done').waitFor({ timeout: 30_000 });
     await fileRow(page, name).locator('.ant-checkbox').click();
     await clickSelectionAction(page, 'uploadVersion');
-    // Meanwhile (another tab, another person) the file gets another name.
+    // Meanwhile (another tab, another person) the file goes to the recycle bin. (A rename no longer
+    // matters: the version is addressed by the file's id.)
     const id = await fileRow(page, name).getAttribute('data-row-key');
-    const renamed = await page.evaluate(
-      async ({ url, id, name }) => (await fetch(url, { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json', 'X-Client-Platform': 'web' }, body: JSON.stringify({ id, name }) })).status,
-      { url: API.rename, id, name: `改名-${name}` },
+    const removed = await page.evaluate(
+      async ({ url, id }) => (await fetch(url, { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json', 'X-Client-Platform': 'web' }, body: JSON.stringify({ ids: [id] }) })).status,
+      { url: API.removeFiles, id },
     );
-    expect(renamed).toBe(200);
+    expect(removed).toBe(200);
     const chunks: string[] = [];
     page.on('request', (r) => r.url().includes(API.chunkExist) && chunks.push(r.url()));
     const versionAsked = page.waitForRequest((r) => r.url().endsWith(API.fileVersionCheck));
@@ -57,7 +58,7 @@ describe('pre-upload checks in the transfer list', () => {
     await versionAsked;
     await openTransferPanel(page);
     const failed = transferItems(page, name, 'failed');
-    await failed.getByTestId('transfer-note').getByText('原文件已被移动、改名或删除，无法上传为它的新版本').waitFor();
+    await failed.getByTestId('transfer-note').getByText('原文件已被删除或不再与您共享，无法上传为它的新版本').waitFor();
     // 重试 would fail again: only 取消 is offered.
     expect(await failed.getByTestId('transfer-retry').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/version-check-after-gone.png` });

@@ -413,7 +413,11 @@ const MATRIX: Record<string, Row> = {
   'POST /api/v2/file/chunk/exist': {
     access: 'user',
     call: { method: 'POST', path: API.chunkExist, body: chunkOpen(BOGUS) },
-    foreign: (ids) => ({ method: 'POST', path: API.chunkExist, body: chunkOpen(ids.folderId) }),
+    // By place, and (上传新版本) by the file's id.
+    foreign: (ids) => [
+      { method: 'POST', path: API.chunkExist, body: chunkOpen(ids.folderId) },
+      { method: 'POST', path: API.chunkExist, body: { ...chunkOpen(null), versionOf: ids.fileId } },
+    ],
   },
   'POST /api/v2/file/chunk/upload': {
     access: 'user',
@@ -430,7 +434,10 @@ const MATRIX: Record<string, Row> = {
   'POST /api/v2/file/second/upload': {
     access: 'user',
     call: { method: 'POST', path: API.secondUpload, body: { size: 1, name: 'x', parentId: BOGUS, category: 1 } },
-    foreign: (ids) => ({ method: 'POST', path: API.secondUpload, body: { size: 1, name: 'x', parentId: ids.folderId, category: 1 } }),
+    foreign: (ids) => [
+      { method: 'POST', path: API.secondUpload, body: { size: 1, name: 'x', parentId: ids.folderId, category: 1 } },
+      { method: 'POST', path: API.secondUpload, body: { size: 1, name: 'x', parentId: null, category: 1, onConflict: 'newVersion', versionOf: ids.fileId } },
+    ],
   },
   'POST /api/v2/file/batch/upload': {
     access: 'user',
@@ -446,16 +453,18 @@ const MATRIX: Record<string, Row> = {
   'POST /api/v2/file/checkFileSensitiveOrLock': {
     access: 'user',
     call: { method: 'POST', path: API.checkFileSensitiveOrLock, body: { items: [] } },
-    foreign: (ids) => ({
-      method: 'POST',
-      path: API.checkFileSensitiveOrLock,
-      body: { items: [{ key: 'k', name: 'x', size: 1, parentId: ids.folderId, category: 1 }] },
-    }),
+    foreign: (ids) => [
+      { method: 'POST', path: API.checkFileSensitiveOrLock, body: { items: [{ key: 'k', name: 'x', size: 1, parentId: ids.folderId, category: 1 }] } },
+      { method: 'POST', path: API.checkFileSensitiveOrLock, body: { items: [{ key: 'k', name: 'x', size: 1, parentId: null, category: 1, versionOf: ids.fileId }] } },
+    ],
   },
   'POST /api/v2/file/fileVersion/check': {
     access: 'user',
     call: { method: 'POST', path: API.fileVersionCheck, body: { name: 'x', parentId: null, category: 1 } },
-    foreign: (ids) => ({ method: 'POST', path: API.fileVersionCheck, body: { name: 'x', parentId: ids.folderId, category: 1 } }),
+    foreign: (ids) => [
+      { method: 'POST', path: API.fileVersionCheck, body: { name: 'x', parentId: ids.folderId, category: 1 } },
+      { method: 'POST', path: API.fileVersionCheck, body: { name: 'x', parentId: null, category: 1, versionOf: ids.fileId } },
+    ],
   },
   'POST /api/v2/file/multipleFile/check': {
     access: 'user',

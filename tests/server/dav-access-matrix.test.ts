@@ -57,8 +57,9 @@ const ROWS: Row[] = [
   { method: 'GET', path: '/dav/个人文件/私有/秘密.txt', kind: "admin's own", expect: 404 },
   { method: 'GET', path: '/dav/组甲/组文件.txt', kind: 'another tenant', who: 'otherTenant', expect: 404 },
   // PUT: a new version through an edit grant only; nothing new inside others' trees.
-  // A file shared alone at its owner's top level: the upload path has no place there (see method-put.ts).
-  { method: 'PUT', path: '/dav/共享文件/编辑.txt', kind: 'share edit', body: 'new', expect: 403, says: /根目录/ },
+  // A file shared alone at its owner's top level: a new version of the owner's file too (addressed by its id).
+  { method: 'PUT', path: '/dav/共享文件/编辑.txt', kind: 'share edit', body: 'edited at the owner’s top level', expect: 204 },
+  { method: 'GET', path: '/dav/共享文件/编辑.txt', kind: 'share edit', expect: 200, says: /edited at the owner’s top level/ },
   // Inside a folder shared with edit: a new version of the owner's file.
   { method: 'PUT', path: '/dav/共享文件/共享夹/里.txt', kind: 'share folder edit', body: 'edited through WebDAV', expect: 204 },
   { method: 'GET', path: '/dav/共享文件/共享夹/里.txt', kind: 'share folder edit', expect: 200, says: /edited through WebDAV/ },
@@ -112,6 +113,19 @@ async function ownerView(memberPath: string): Promise<string> {
   return (await ownerDav.get(memberPath.replace('/dav/共享文件/', '/dav/个人文件/'))).text;
 }
 
+/** The id of the admin's file a path of the member's shared view names. */
+async function ownerFileId(memberPath: string): Promise<string> {
+  const segments = memberPath.replace('/dav/共享文件/', '').split('/');
+  let parentId: string | null = null;
+  let id = '';
+  for (const name of segments) {
+    const list = await admin.post<{ data: { items: Array<{ id: string; name: string }> } }>(API.fileList, { parentId, category: 1, pageSize: 500 });
+    id = list.body.data.items.find((i) => i.name === name)!.id;
+    parentId = id;
+  }
+  return id;
+}
+
 let server: TestServer;
 let admin: Client;
 /** The admin's own WebDAV client (the owner of everything here). */
@@ -157,10 +171,13 @@ describe('WebDAV access matrix', () => {
     const res = await client.request(row.method, row.path, { headers, body: row.body });
     expect(res.status, res.text).toBe(row.expect);
     if (row.says) expect(res.text).toMatch(row.says);
-    if (row.method === 'PUT' && row.expect === 204 && row.kind === 'share folder edit') {
-      // The owner sees the new version of their own file.
+    if (row.method === 'PUT' && row.expect === 204 && (row.kind === 'share folder edit' || row.kind === 'share edit')) {
+      // The owner sees the new version of their own file, the old content kept as a version.
       const inside = await ownerView(row.path);
       expect(inside).toBe(row.body);
+      const id = await ownerFileId(row.path);
+      const versions = await admin.post<{ data: { versions: unknown[] } }>(API.versionList, { id });
+      expect(versions.body.data.versions).toHaveLength(2);
     }
   });
 });

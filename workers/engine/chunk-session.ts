@@ -26,7 +26,18 @@ export function fileTarget(item: UploadRecord): Omit<ChunkMergeRequest, 'uploadI
     onConflict: item.onConflict,
     clientKey: item.id,
     ...(item.ifMatch ? { ifMatch: item.ifMatch } : {}),
+    ...versionOfItem(item),
   };
+}
+
+/**
+ * 上传新版本 (UploadRecord.versionOf) as a request field: the server addresses the file by its id
+ * wherever it sits (common/api/schemas.ts VersionOf) — a file shared at its owner's top level has no
+ * parentId the caller could name. Sent with chunk/exist, merge and second upload, only while the item
+ * is still a new version (kept as a new file under another name after a lock, it goes by its place).
+ */
+export function versionOfItem(item: UploadRecord): { versionOf?: string } {
+  return item.versionOf && item.onConflict === 'newVersion' ? { versionOf: item.versionOf } : {};
 }
 
 export function mergeRequest(item: UploadRecord, uploadId: string): ChunkMergeRequest {

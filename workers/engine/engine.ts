@@ -182,8 +182,9 @@ export function createEngine(deps: EngineDeps): Engine {
   /** A small file never sent before goes up in a batch (common/transfer/batch-upload.ts). */
   function batchable(live: LiveItem): boolean {
     const r = live.record;
-    // A client installer goes by chunk/exist and merge, which carry its purpose (the batch path does not).
-    return batchesAvailable && live.file !== null && r.size <= BATCH_FILE_MAX_BYTES && r.uploadId === null && r.chunksDone.length === 0 && !r.purpose;
+    // A client installer goes by chunk/exist and merge, which carry its purpose (the batch path does not);
+    // so does 上传新版本, which addresses its file by id (versionOf) where a batch item has only a place.
+    return batchesAvailable && live.file !== null && r.size <= BATCH_FILE_MAX_BYTES && r.uploadId === null && r.chunksDone.length === 0 && !r.purpose && !r.versionOf;
   }
 
   /** Starts waiting items while places are free (scheduler.ts). */

@@ -20,8 +20,10 @@ export const MESSAGES = {
   blockedTypeOf: (extension: string) => `管理员禁止上传 .${extension} 类型的文件`,
   /** Queued offline: the pre-upload checks are asked before the first byte goes. */
   checksPending: '离线中：联网后先完成上传检查，再开始上传',
-  /** 上传新版本, and the file is no longer where it was under that name (fileVersion/check). */
-  versionGone: '原文件已被移动、改名或删除，无法上传为它的新版本',
+  /** 上传新版本, and the file is gone for the caller (fileVersion/check by id: deleted, or no longer shared). */
+  versionGone: '原文件已被删除或不再与您共享，无法上传为它的新版本',
+  /** 上传新版本 of a file the caller may no longer change (a share narrowed to preview or download). */
+  versionNotEditable: '您对原文件没有编辑权限，无法上传新版本',
   /** The bytes are a program or a script (recognised by content, whatever the name) and the tenant blocks executables. */
   blockedContent: '文件内容为可执行程序或脚本，禁止上传',
   overQuota: '空间不足，无法上传',

@@ -29,7 +29,7 @@ import { UploadError } from './failure-policy';
 import { MESSAGES } from './messages';
 import { hashChunksInBackground, type DigestOptions } from './chunk-digests';
 import { computeProof } from './proof';
-import { adoptSession, fileTarget, finishedEarlier, mergeRequest, purposeOf, sendMissing } from './chunk-session';
+import { adoptSession, fileTarget, finishedEarlier, mergeRequest, purposeOf, sendMissing, versionOfItem } from './chunk-session';
 import { DROPPED_SESSION, sourceChanged, stampOf } from './source-stamp';
 import type { UploadConfigSource } from './upload-config-cache';
 import { sendWholeFile, wantsWholeFile } from './whole-file';
@@ -149,6 +149,7 @@ async function attempt(ctx: UploadRunContext): Promise<void> {
     category: item.target.category,
     clientKey: item.id,
     ...purposeOf(item),
+    ...versionOfItem(item),
   };
   const session = await ctx.api.send(UPLOADS.chunkExist, existRequest, signal);
   if (await finishedEarlier(ctx, item, session)) return;
@@ -273,6 +274,7 @@ function streamingExistRequest(item: UploadRecord): ChunkExistRequest {
     clientKey: item.id,
     ...(item.uploadId ? { uploadId: item.uploadId } : {}),
     ...purposeOf(item),
+    ...versionOfItem(item),
   };
 }
 
@@ -282,7 +284,7 @@ function streamingExistRequest(item: UploadRecord): ChunkExistRequest {
  * A server without probes (404, or a 4xx refusing a claim without fingerprint) means "no".
  */
 async function probeFindsCandidate(ctx: UploadRunContext, item: UploadRecord, file: Blob): Promise<boolean | 'finished'> {
-  const claim: SecondUploadRequest = { size: item.size, name: item.name, parentId: item.target.parentId, category: item.target.category, clientKey: item.id };
+  const claim: SecondUploadRequest = { size: item.size, name: item.name, parentId: item.target.parentId, category: item.target.category, clientKey: item.id, ...versionOfItem(item) };
   try {
     const challenge = await ctx.api.send(PRE_UPLOAD.secondUpload, claim, ctx.signal);
     if (challenge.status === 'created') {

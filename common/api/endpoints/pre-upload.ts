@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { data, endpoint } from '../endpoint';
 import { API } from '../paths';
-import { Category, FileSize, ClientKey, ConflictPolicy, IfMatch, NameString, NullableId, Sha256Hex } from '../schemas';
+import { Category, FileSize, ClientKey, ConflictPolicy, IfMatch, NameString, NullableId, Sha256Hex, VersionOf } from '../schemas';
 import type { InterceptedFile } from '../sharing';
 import type {
   CanBeUploadTypeResponse,
@@ -38,6 +38,8 @@ export const SecondUploadBody = Type.Object({
   proof: Type.Optional(Type.Object({ challengeId: Type.String({ maxLength: 64 }), hmac: Type.String({ maxLength: 128 }) })),
   /** The client's id for the item (protocol.ts, "Finished uploads"): a repeat answers the file it created. */
   clientKey: Type.Optional(ClientKey),
+  /** 上传新版本 by id (VersionOf, common/api/schemas.ts). */
+  versionOf: Type.Optional(VersionOf),
 });
 export type SecondUploadRequest = Static<typeof SecondUploadBody>;
 
@@ -51,6 +53,11 @@ export const UploadCandidateSchema = Type.Object({
   size: FileSize,
   parentId: NullableId,
   category: Category,
+  /**
+   * 上传新版本 by id (VersionOf, common/api/schemas.ts): the item is judged against that file (its lock,
+   * whether the caller may give it new content), not by its name in parentId.
+   */
+  versionOf: Type.Optional(VersionOf),
 });
 export type UploadCandidate = Static<typeof UploadCandidateSchema>;
 /** checkFileSensitiveOrLock and multipleFile/check: a batch of files about to be uploaded. */
@@ -58,7 +65,11 @@ export const CandidatesBody = Type.Object({ items: Type.Array(UploadCandidateSch
 export type SensitiveOrLockRequest = Static<typeof CandidatesBody>;
 export type MultipleFileCheckRequest = Static<typeof CandidatesBody>;
 
-export const FileVersionCheckBody = Type.Object({ name: NameString, parentId: NullableId, category: Category });
+/**
+ * By name in a folder (parentId null: the caller's root), or with versionOf by the file's id wherever it
+ * sits (上传新版本 of a file shared at its owner's top level): an id the caller cannot see is 404.
+ */
+export const FileVersionCheckBody = Type.Object({ name: NameString, parentId: NullableId, category: Category, versionOf: Type.Optional(VersionOf) });
 export type FileVersionCheckRequest = Static<typeof FileVersionCheckBody>;
 
 export const RelativePathDirCreateBody = Type.Object({

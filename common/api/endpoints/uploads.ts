@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { data, endpoint } from '../endpoint';
 import { API } from '../paths';
-import { Category, FileSize, ClientKey, ConflictPolicy, IdString, IfMatch, NameString, NullableId, Sha256Hex } from '../schemas';
+import { Category, FileSize, ClientKey, ConflictPolicy, IdString, IfMatch, NameString, NullableId, Sha256Hex, VersionOf } from '../schemas';
 import type { FileEntry } from '../types';
 import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from '../../transfer/chunk-policy';
 import type { ChunkExistResponse, ChunkRangeUploadResponse, ChunkUploadResponse, UploadConfig } from '../../transfer/protocol';
@@ -45,6 +45,8 @@ export const ChunkExistBody = Type.Object({
   /** The client's id for the item (protocol.ts, "Finished uploads"). */
   clientKey: Type.Optional(ClientKey),
   purpose: Type.Optional(UploadPurpose),
+  /** 上传新版本 by id (VersionOf, common/api/schemas.ts): refused here, before a byte is sent, when the caller may not give it new content. */
+  versionOf: Type.Optional(VersionOf),
 });
 export type ChunkExistRequest = Static<typeof ChunkExistBody>;
 
@@ -72,6 +74,8 @@ export const ChunkMergeBody = Type.Object({
   /** The client's id for the item (see "Finished uploads"). */
   clientKey: Type.Optional(ClientKey),
   purpose: Type.Optional(UploadPurpose),
+  /** 上传新版本 by id (VersionOf, common/api/schemas.ts): the content replaces that file's, wherever it sits. */
+  versionOf: Type.Optional(VersionOf),
 });
 export type ChunkMergeRequest = Static<typeof ChunkMergeBody>;
 

@@ -30,7 +30,7 @@ export const HOLD_REASON_LABELS: Record<HoldReason | FailReason, string> = {
   unauthorized: '登录已失效，请重新登录后重试',
   blockedType: '该文件类型不允许上传',
   badName: '名称不符合命名规则，请重命名后上传',
-  versionGone: '原文件已被移动、改名或删除，无法上传为它的新版本',
+  versionGone: '原文件已被删除或不再与您共享，无法上传为它的新版本',
 };
 
 /** A failed item whose name the server refuses: offered 重命名 and 移除, never 重试 (it would fail again). */

@@ -104,19 +104,42 @@ describe('上传新版本: fileVersion/check and checkFileSensitiveOrLock', () =
     const id = await engine.enqueueNewVersion(testFile('报告-修订稿.doc', 1).file, version('f1', '报告.doc'));
     await waitForItem(engine, id, (i) => i.state === 'done');
     expect(server.requestsTo(API.multipleFileCheck)).toHaveLength(0);
-    expect(server.requestsTo(API.fileVersionCheck).map((r) => r.body)).toEqual([{ name: '报告.doc', parentId: target.parentId, category: target.category }]);
-    expect(server.requestsTo(API.checkFileSensitiveOrLock).map((r) => (r.body as { items: Array<{ key: string; name: string }> }).items)).toEqual([[expect.objectContaining({ key: id, name: '报告.doc' })]]);
-    expect(server.requestsTo(API.chunkMerge).map((r) => (r.body as { onConflict: string }).onConflict)).toEqual(['newVersion']);
+    // The file is addressed by its id on every call (a file shared at its owner's top level has no parentId the caller could name).
+    expect(server.requestsTo(API.fileVersionCheck).map((r) => r.body)).toEqual([{ name: '报告.doc', parentId: target.parentId, category: target.category, versionOf: 'f1' }]);
+    expect(server.requestsTo(API.checkFileSensitiveOrLock).map((r) => (r.body as { items: Array<{ key: string; name: string }> }).items)).toEqual([[expect.objectContaining({ key: id, name: '报告.doc', versionOf: 'f1' })]]);
+    expect(server.requestsTo(API.chunkExist).map((r) => (r.body as { versionOf?: string }).versionOf)).toEqual(['f1']);
+    expect(server.requestsTo(API.chunkMerge).map((r) => r.body as { onConflict: string; versionOf?: string })).toEqual([expect.objectContaining({ onConflict: 'newVersion', versionOf: 'f1' })]);
+    // Never in a batch: a batch item has only a place.
+    expect(server.requestsTo(API.batchUpload)).toHaveLength(0);
   });
 
-  it('a file deleted, renamed or replaced meanwhile fails the upload without a byte sent; 重试 does not revive it', async () => {
+  it('a file renamed or moved meanwhile still gets the version: it is addressed by id, not by name', async () => {
+    const server = new FakeUploadServer();
+    server.existingFiles.set('改名后.doc', 'f9');
+    const { engine } = setupEngine(server);
+    const id = await engine.enqueueNewVersion(testFile('新内容.doc', 1).file, version('f9', '改名前.doc'));
+    await waitForItem(engine, id, (i) => i.state === 'done');
+    expect(server.requestsTo(API.chunkMerge).map((r) => (r.body as { versionOf?: string }).versionOf)).toEqual(['f9']);
+  });
+
+  it('a file the caller may no longer change (a share narrowed to download) fails with the reason, nothing sent', async () => {
+    const server = new FakeUploadServer();
+    server.existingFiles.set('只读.doc', 'f7');
+    server.notEditable.add('f7');
+    const { engine } = setupEngine(server);
+    const id = await engine.enqueueNewVersion(testFile('x.doc', 1).file, version('f7', '只读.doc'));
+    expect((await engine.getSnapshot()).items.find((i) => i.id === id)).toMatchObject({ state: 'failed', lastError: '您对原文件没有编辑权限，无法上传新版本' });
+    expect(server.requestsTo(API.chunkExist)).toHaveLength(0);
+  });
+
+  it('a file deleted, or no longer shared, meanwhile fails the upload without a byte sent; 重试 does not revive it', async () => {
     const server = new FakeUploadServer();
     server.existingFiles.set('换了.doc', 'someone-else');
     const { engine } = setupEngine(server);
     const gone = await engine.enqueueNewVersion(testFile('x.doc', 1).file, version('f1', '删了.doc'));
     const replaced = await engine.enqueueNewVersion(testFile('y.doc', 1).file, version('f2', '换了.doc'));
     for (const id of [gone, replaced]) {
-      expect((await engine.getSnapshot()).items.find((i) => i.id === id)).toMatchObject({ state: 'failed', holdReason: 'versionGone', lastError: '原文件已被移动、改名或删除，无法上传为它的新版本' });
+      expect((await engine.getSnapshot()).items.find((i) => i.id === id)).toMatchObject({ state: 'failed', holdReason: 'versionGone', lastError: '原文件已被删除或不再与您共享，无法上传为它的新版本' });
     }
     await engine.retry(gone);
     await engine.retryAll();

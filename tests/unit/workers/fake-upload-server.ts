@@ -56,6 +56,8 @@ export class FakeUploadServer {
   blockedExtensions: string[] = [];
   /** Files that exist by name, for fileVersion/check: name → file id (default: none). */
   readonly existingFiles = new Map<string, string>();
+  /** Ids of existing files the caller may not give new content (a share narrowed to preview or download). */
+  readonly notEditable = new Set<string>();
   /** Findings of multipleFile/check by file name (default: nothing found); checkFileSensitiveOrLock reads its sensitive/locked. */
   readonly checkFindings = new Map<string, Partial<MultipleFileCheckResult>>();
   /** Proofs the fake expected, in order (for asserting the client's HMAC). */
@@ -115,9 +117,15 @@ export class FakeUploadServer {
         return json(200, { data: items.map((c) => ({ key: c.key, sensitive: false, locked: false, ...pick(this.checkFindings.get(c.name)) })) });
       }
       case API.fileVersionCheck: {
-        const { name } = req.body as { name: string };
+        const { name, versionOf } = req.body as { name: string; versionOf?: string };
+        if (versionOf !== undefined) {
+          // By id (上传新版本): wherever it sits under whatever name; unknown to the caller → 404.
+          const known = [...this.existingFiles].find(([, id]) => id === versionOf);
+          if (!known) return json(404, { errorCode: ERRORS.NOT_FOUND.code, errorMessage: ERRORS.NOT_FOUND.message });
+          return json(200, { data: { exists: true, fileId: versionOf, suggestedName: known[0], locked: false, replaceable: !this.notEditable.has(versionOf) } });
+        }
         const fileId = this.existingFiles.get(name) ?? null;
-        return json(200, { data: { exists: fileId !== null, fileId, suggestedName: name } });
+        return json(200, { data: { exists: fileId !== null, fileId, suggestedName: name, locked: false, replaceable: true } });
       }
       case API.secondUpload:
         return this.secondUpload(req.body as SecondUploadRequest);
