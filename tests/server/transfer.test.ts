@@ -394,7 +394,7 @@ describe('pre-upload checks and held items', () => {
     expect(v.body.data).toMatchObject({ exists: true, suggestedName: 'Exists (2).txt' });
     expect(v.body.data.fileId).toMatch(/^[A-Za-z0-9_-]{22}$/);
     const free = await member.post(API.fileVersionCheck, { name: 'new.txt', parentId: folder, category: 1 });
-    expect(free.body).toEqual({ data: { exists: false, fileId: null, suggestedName: 'new.txt' } });
+    expect(free.body).toEqual({ data: { exists: false, fileId: null, suggestedName: 'new.txt', locked: false, replaceable: true } });
     const foreignFolder = await member.post(API.fileVersionCheck, { name: 'x', parentId: 'A'.repeat(22), category: 1 });
     expect(foreignFolder.body).toMatchObject({ errorCode: ERRORS.NOT_FOUND.code });
   });
