@@ -3,17 +3,29 @@
  * in 已完成. It once left the item unfinished, later held as a clash with its own copy: the reload
  * came while the merge ran, the new page opened a new session and met the file the first merge had
  * made. The item's client key now tells the server it finished (protocol.ts, "Finished uploads").
+ *
+ * The files go up into a folder of the file's own that already holds more than a screenful of
+ * folders, so each new file sorts below the rows the virtualised list keeps in the DOM — as in CI's
+ * full stage, where the admin's root holds the entries of the files that ran before. The list is read
+ * as a user reads it, by scrolling to the row (the test once counted only the rendered rows and saw 0
+ * of a file that was there, in the full stage only).
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { folderListRequest } from '../../common/api/file-list';
 import { API } from '../../common/api/paths';
+import type { FileEntry, FileListResponse } from '../../common/api/types';
 import type { UploadConfig } from '../../common/transfer/protocol';
-import { baseUrl, chunkIndexesOf, chunkIndexOf, closeBrowserSession, loginAsAdmin, openBrowserSession, serverChunkBytes, throttleUploads, transferItems } from './browser';
+import { baseUrl, chunkIndexesOf, chunkIndexOf, closeBrowserSession, loginAsAdmin, openBrowserSession, revealFileRow, serverChunkBytes, throttleUploads, transferItems, waitForRole } from './browser';
+import { shot } from './shots';
+import { call } from './tenant-kit';
 
 const CHUNK_DELAY_MS = 600;
+/** Folders in the test's folder: more than the list renders at the top (a screenful and 8 below). */
+const FOLDERS_ABOVE = 30;
 /** Upload rate while a whole-file request should still be under way when the test acts (~8 MB/s). */
 const UPLOAD_BYTES_PER_SECOND = 8 * 1024 * 1024;
 
@@ -60,10 +72,27 @@ const engineRecord = (page: Page, name: string): Promise<unknown> =>
     name,
   );
 
-/** File-list rows whose name starts with the file's stem: a second copy would be 'stem (1).bin'. */
+/**
+ * How often the folder's list shows the file: its row found by scrolling, brought into view (so the
+ * rows just after it, where a second copy 'stem (1).bin' would sort, are rendered too), then the rows
+ * whose name starts with the file's stem.
+ */
 async function fileRowsNamed(page: Page, name: string): Promise<number> {
+  await (await revealFileRow(page, name, 10_000)).scrollIntoViewIfNeeded();
   const stem = name.replace(/\.bin$/, '');
-  return (await page.getByTestId('file-table').getByTestId('file-row').allTextContents()).filter((t) => t.includes(stem)).length;
+  return (await page.getByTestId('file-table').getByTestId('file-name').allTextContents()).filter((t) => t.startsWith(stem)).length;
+}
+
+/** The names in folder `dir` (every page) that start with `stem`, as the server lists them. */
+async function serverEntriesNamed(page: Page, dir: string, stem: string): Promise<string[]> {
+  const names: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const answer: FileListResponse = await call<FileListResponse>(page, API.fileList, folderListRequest({ category: 1, spaceId: null }, dir, { field: 'name', order: 'asc' }, cursor));
+    names.push(...answer.items.map((e) => e.name).filter((n) => n.startsWith(stem)));
+    cursor = answer.nextCursor;
+  } while (cursor);
+  return names;
 }
 
 describe('transfer across a reload', () => {
@@ -71,10 +100,16 @@ describe('transfer across a reload', () => {
   let context: BrowserContext;
   let page: Page;
   let workDir: string;
+  let folder: FileEntry;
 
   beforeAll(async () => {
     ({ browser, context, page, workDir } = await openBrowserSession('reload'));
     await loginAsAdmin(page);
+    folder = await call<FileEntry>(page, API.mkdir, { parentId: null, category: 1, name: `传输重载-${Date.now()}` });
+    for (let i = 0; i < FOLDERS_ABOVE; i++) await call(page, API.mkdir, { parentId: folder.id, category: 1, name: `目录-${String(i).padStart(2, '0')}` });
+    await page.goto(`${baseUrl()}/main/file/personal?dir=${encodeURIComponent(folder.id)}`);
+    await page.getByTestId('file-table').getByText('目录-00', { exact: true }).waitFor();
+    await waitForRole(page);
   });
 
   afterAll(async () => {
@@ -174,7 +209,10 @@ describe('transfer across a reload', () => {
     await page.reload();
     await transferItems(page, name, 'done').waitFor({ timeout: 30_000 });
     expect(chunksAfterMerge).toBe(0);
+    // In the folder it was sent to, once: on the server, and in the list the reloaded page shows.
+    expect(await serverEntriesNamed(page, folder.id, name.replace(/\.bin$/, ''))).toEqual([name]);
     await expect.poll(() => fileRowsNamed(page, name), { timeout: 10_000 }).toBe(1);
+    await shot(page, 'merge-reload', 'listed');
     await expect(transferItems(page, name, 'held').count()).resolves.toBe(0);
   });
 });
