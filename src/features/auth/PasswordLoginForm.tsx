@@ -99,9 +99,20 @@ export function PasswordLoginForm({ mayLogin, onLoggedIn }: { mayLogin: () => bo
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    const found = { username: fieldError('username', values.username), password: fieldError('password', values.password), captchaCode: fieldError('captchaCode', values.captchaCode) };
+    // Pressing 登录 blurs the captcha first, and its check may answer before the press ends (a press
+    // lasts ~100 ms, a check on an intranet far less): a field the check just emptied keeps saying
+    // the answer was wrong, not 请输入验证码 as if nothing had been typed.
+    const captchaWrong = values.captchaCode.trim() === '' && errors.captchaCode === CAPTCHA_WRONG;
+    const found = {
+      username: fieldError('username', values.username),
+      password: fieldError('password', values.password),
+      captchaCode: captchaWrong ? CAPTCHA_WRONG : fieldError('captchaCode', values.captchaCode),
+    };
     setErrors(found);
-    if (Object.values(found).some(Boolean) || !captcha || !mayLogin()) return;
+    // Every reason at once: the unticked agreement is said beside the fields' messages, not only
+    // after they are right (which hid it whenever the check above had emptied the field).
+    const agreed = mayLogin();
+    if (Object.values(found).some(Boolean) || !captcha || !agreed) return;
     // A wrong answer found on blur has already emptied the field and shown why.
     if ((await checking.current) === false) return;
     setSubmitting(true);

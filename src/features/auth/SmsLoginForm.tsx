@@ -27,8 +27,9 @@ export function SmsLoginForm({ mayLogin, onLoggedIn }: { mayLogin: () => boolean
     }
   }
 
+  // A field's message and the unticked agreement are said at once, as on the password tab.
   return (
-    <Form form={form} layout="vertical" onFinish={onFinish} requiredMark={false} autoComplete="off" name="sms-login">
+    <Form form={form} layout="vertical" onFinish={onFinish} onFinishFailed={() => void mayLogin()} requiredMark={false} autoComplete="off" name="sms-login">
       <Form.Item label="手机号" name="phone" validateTrigger="onBlur" rules={[{ required: true, pattern: PHONE_PATTERN, message: '请输入正确的手机号码' }]}>
         <Input data-testid="sms-phone" prefix={<MobileOutlined />} placeholder="请输入手机号" maxLength={11} inputMode="tel" autoComplete="tel" size="large" />
       </Form.Item>
