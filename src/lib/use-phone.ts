@@ -27,3 +27,20 @@ export const PHONE_FLOAT_HEIGHT_PX = 48;
  * button (and its badge) so a notice never lies over the one control that is always there.
  */
 export const PHONE_NOTICE_BOTTOM_PX = PHONE_FLOAT_EDGE_PX + PHONE_FLOAT_HEIGHT_PX + 12;
+
+/**
+ * The bottom inset of a phone's screen (the home indicator) where the browser reports one: 0 unless the
+ * page is laid out under it (viewport-fit=cover), in which case the floating button and the clear space
+ * below the last row both move up by it.
+ */
+const SAFE_AREA_BOTTOM = 'env(safe-area-inset-bottom, 0px)';
+
+/** The floating button's `bottom`: its edge distance above the screen's bottom (and any inset). */
+export const PHONE_FLOAT_BOTTOM = `calc(${PHONE_FLOAT_EDGE_PX}px + ${SAFE_AREA_BOTTOM})`;
+
+/**
+ * The clear space at the end of a phone's scrolling content: the floating button's footprint (edge
+ * distance + height) and a gap, plus the inset. A layout rule, not a page's: scrolled to the end, any
+ * page's last row stands above the button, as phone apps keep lists clear of a floating action button.
+ */
+export const PHONE_FLOAT_CLEARANCE = `calc(${PHONE_FLOAT_EDGE_PX + PHONE_FLOAT_HEIGHT_PX + 8}px + ${SAFE_AREA_BOTTOM})`;

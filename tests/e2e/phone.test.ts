@@ -10,7 +10,10 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeBrowserSession, fileRow, openBrowserSession, submitLogin } from './browser';
+import { API } from '../../common/api/paths';
+import { closeBrowserSession, fileRow, openBrowserSession, submitLogin, visitInApp } from './browser';
+import { shot } from './shots';
+import { call } from './tenant-kit';
 import { watchFirstPaint, type FirstPaintFindings } from './first-paint-watch';
 
 const VIEWPORT = { width: 390, height: 844 };
@@ -105,6 +108,38 @@ describe('on a phone (390×844, touch)', () => {
     expect(Math.min(x.width, x.height)).toBeGreaterThanOrEqual(44);
     await close.tap();
     await image.waitFor({ state: 'detached' });
+  });
+
+  it('scrolls any page’s last row clear of the floating transfer button: 设备密码’s last 撤销 is tappable', async () => {
+    // Enough device passwords that the card ends at the page's bottom edge.
+    const created: string[] = [];
+    for (let i = 0; i < 4; i++) created.push((await call<{ id: string }>(page, API.devicePasswordCreate, { name: `手机 ${stamp} ${i}` })).id);
+    try {
+      await visitInApp(page, '/main/user/accountSafe');
+      const rows = page.getByTestId('device-password-row');
+      await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(created.length);
+      // The user scrolls as far down as the page goes.
+      await page.locator('main.ant-layout-content').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const revoke = rows.last().getByTestId('device-password-revoke');
+      const box = (await revoke.boundingBox())!;
+      await shot(page, 'phone-fab', 'device-passwords-bottom');
+      // What a tap at the action's centre (and at each of its corners) reaches is the action, not the
+      // floating button over it.
+      const points = [
+        { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+        ...[2, box.width - 2].flatMap((dx) => [2, box.height - 2].map((dy) => ({ x: box.x + dx, y: box.y + dy }))),
+      ];
+      const hits = await page.evaluate((at) => at.map(({ x, y }) => {
+        const el = document.elementFromPoint(x, y);
+        return el?.closest('[data-testid="device-password-revoke"]') ? 'revoke' : (el?.closest('[data-testid]')?.getAttribute('data-testid') ?? el?.tagName ?? null);
+      }), points);
+      expect(hits).toEqual(points.map(() => 'revoke'));
+      const fab = (await page.getByTestId('transfer-sheet-button').boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual(fab.y);
+    } finally {
+      for (const id of created) await call(page, API.devicePasswordRevoke, { id });
+    }
   });
 
   it('opens the transfer list as a bottom sheet from its badge', async () => {

@@ -9,7 +9,7 @@ import { BrandMark } from '../../components/BrandMark';
 import { useMenuQuery, usePagePermissionsQuery, useUserDetailsQuery } from '../../lib/data/queries';
 import { saveMenuRoutes } from '../../lib/menu-routes';
 import { useTransfersOpenRequest } from '../../lib/transfer-open';
-import { PHONE_FLOAT_EDGE_PX, TOUCH_TARGET_PX, usePhone } from '../../lib/use-phone';
+import { PHONE_FLOAT_BOTTOM, PHONE_FLOAT_CLEARANCE, PHONE_FLOAT_EDGE_PX, TOUCH_TARGET_PX, usePhone } from '../../lib/use-phone';
 import { OfflineBanner } from '../../components/OfflineBanner';
 import { useApprovalBadge } from './approval-badge';
 import { NoticeBell } from './NoticeBell';
@@ -111,7 +111,12 @@ export function MainLayout({
             {sideMenu}
           </Layout.Sider>
         )}
-        <Layout.Content style={{ minWidth: 0, overflow: 'auto', padding: phone ? 8 : 16, display: 'flex', flexDirection: 'column' }}>
+        {/* On a phone the floating transfer button stands over the content's bottom: the content ends
+            clear of it (PHONE_FLOAT_CLEARANCE), so the last row of any page scrolls above it. */}
+        <Layout.Content
+          style={{ minWidth: 0, overflow: 'auto', padding: phone ? 8 : 16, paddingBottom: phone && aside ? PHONE_FLOAT_CLEARANCE : undefined, display: 'flex', flexDirection: 'column' }}
+          data-testid="main-content"
+        >
           <OfflineBanner />
           {children}
         </Layout.Content>
@@ -119,7 +124,7 @@ export function MainLayout({
       </Layout>
       {phone && aside && (
         <>
-          <div style={{ position: 'fixed', right: PHONE_FLOAT_EDGE_PX, bottom: PHONE_FLOAT_EDGE_PX, zIndex: 10 }} onClick={() => setSheetOpen(true)}>
+          <div style={{ position: 'fixed', right: PHONE_FLOAT_EDGE_PX, bottom: PHONE_FLOAT_BOTTOM, zIndex: 10 }} onClick={() => setSheetOpen(true)}>
             {asideButton}
           </div>
           <Drawer placement="bottom" open={sheetOpen} onClose={() => setSheetOpen(false)} size="75%" title="传输列表" forceRender styles={{ body: { padding: 0, display: 'flex' } }} data-testid="transfer-sheet">
