@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import type { BlobsTable } from '../db/schema';
-import { commitInTx, Rollback, type CommitInput, type CommitOutcome } from './upload-repository';
+import { commitInTx, Rollback, type CommitInput, type CommitOutcome } from './upload-commit-tx';
 
 /** One savepoint name, reused (released or rolled back before the next): one statement shape each. */
 const ITEM_SAVEPOINT = 'batch_item';

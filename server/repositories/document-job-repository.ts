@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { BlobsTable, DocumentJobStatus, DocumentJobsTable } from '../db/schema';
-import type { Tx } from './upload-repository';
+import type { Tx } from './upload-commit-tx';
 
 /** A job as queued: one per blob (the blob is already one per tenant and content fingerprint). */
 export interface QueuedDocument {
