@@ -63,6 +63,8 @@ export const ACTIONS = {
   'file.preview': '预览',
   'file.lock': '锁定文件',
   'file.unlock': '解锁文件',
+  // WebDAV PROPPATCH that stored or removed dead properties (Explorer's Win32 times, …): names, not values.
+  'file.davProperties': '修改 WebDAV 属性',
   'file.versionNew': '上传新版本',
   'file.versionRestore': '恢复历史版本',
   'file.versionDownload': '下载历史版本',

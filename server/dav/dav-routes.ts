@@ -20,6 +20,7 @@ const METHOD_ACTIONS: Readonly<Record<string, ActionCode>> = {
   DELETE: 'file.delete',
   COPY: 'file.copy',
   MOVE: 'file.move',
+  PROPPATCH: 'file.davProperties',
 };
 
 /** The action log's `platform` of every WebDAV request (the web app writes 'web' or 'desktop'). */
