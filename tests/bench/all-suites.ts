@@ -26,14 +26,16 @@ import { sharingBenchmark } from './suites/sharing';
 import { storeBenchmark } from './suites/store';
 import { syncBenchmark } from './suites/sync';
 import { uploadBenchmark } from './suites/upload';
+import { webdavBenchmark } from './suites/webdav';
 
-/** upload, resend and memory share one server child process and temp directory (lib/transfer-context). */
+/** upload, resend, memory and webdav share one server child process and temp directory (lib/transfer-context). */
 export const BENCHMARKS: BenchModule[] = [
   hashingBenchmark,
   browserHashingBenchmark,
   uploadBenchmark,
   resendBenchmark,
   memoryBenchmark,
+  webdavBenchmark,
   listBenchmark,
   auditBenchmark,
   orgBenchmark,

@@ -138,8 +138,8 @@ export async function runCadaver(dav: DavServer, url: string, script: string, cw
   return run('cadaver', [url], { cwd, env: { ...process.env, HOME: home, LANG: 'C.UTF-8' }, input: script, timeoutMs: 60_000 });
 }
 
-/** rclone with a WebDAV remote `dav:` (vendor other) set by environment variables; config file in `dir`. */
-export async function rclone(dav: DavServer, args: readonly string[], dir: string, timeoutMs = 280_000): Promise<Run> {
+/** rclone's command line start and environment for a WebDAV remote `dav:` (vendor other), config file in `dir`. */
+export async function rcloneSetup(dav: Pick<DavServer, 'server' | 'user' | 'password'>, dir: string): Promise<{ args: string[]; env: NodeJS.ProcessEnv }> {
   await fsp.mkdir(dir, { recursive: true });
   const config = path.join(dir, 'rclone.conf');
   await fsp.writeFile(config, '', { flag: 'a' });
@@ -153,5 +153,11 @@ export async function rclone(dav: DavServer, args: readonly string[], dir: strin
     RCLONE_CONFIG_DAV_USER: dav.user,
     RCLONE_CONFIG_DAV_PASS: obscured.stdout.trim(),
   };
-  return run('rclone', ['--config', config, ...args], { cwd: dir, env, timeoutMs });
+  return { args: ['--config', config], env };
+}
+
+/** rclone with a WebDAV remote `dav:` (vendor other) set by environment variables; config file in `dir`. */
+export async function rclone(dav: DavServer, args: readonly string[], dir: string, timeoutMs = 280_000): Promise<Run> {
+  const setup = await rcloneSetup(dav, dir);
+  return run('rclone', [...setup.args, ...args], { cwd: dir, env: setup.env, timeoutMs });
 }
