@@ -84,6 +84,7 @@ export const DETAIL_LABELS: Record<string, string> = {
   created: '新建',
   newVersions: '新版本数',
   newVersionIds: '更新为新版本的文件',
+  versionOf: '上传新版本的文件',
   // WebDAV PROPPATCH (file.davProperties): property names in Clark notation
   set: '设置的属性',
   removed: '删除的属性',
