@@ -7,6 +7,7 @@ import { addTenantWithUser, type Client, liftPasswordGate, loggedInClient, MEMBE
 import { share } from './sharing-kit';
 import type { Database } from '../../server/db/schema';
 import { ContentSearchRepository } from '../../server/repositories/content-search-repository';
+import { wordJunctions } from '../../server/db/dialect';
 import { onPostgres, openTestKysely } from '../support/test-database';
 
 /**
@@ -75,6 +76,9 @@ beforeAll(async () => {
   const memberId = await userIdOf(server, MEMBER.username);
 
   await put(admin, { name: 'admin-contract.txt', text: '本合同条款由双方签订。Annual REPORT for Q3总结 and the 图 appendix.' }, [admin]);
+  // Holds the junction of 'annual report' (al re, in 'final review') and both words, but not the phrase.
+  await put(admin, { name: 'admin-junction.txt', text: 'The final review of the annual plan; a report follows.' }, [admin]);
+  await put(admin, { name: 'admin-accents.txt', text: 'ÉTÉ REPORT 2026' }, [admin]);
   await put(admin, { name: 'admin-paged.txt', text: 'first page text\fsecond page holds 合同 here\fthird 图表', pageStarts: [0, 16, 42] }, [admin]);
   await put(member, { name: 'member-own.txt', text: '会员自己的合同 memberonly report' }, [member]);
   await put(stranger, { name: 'stranger.txt', text: '别的租户的合同 report 图' }, [stranger]);
@@ -106,7 +110,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const KEYWORDS = ['合同', '图', '合同条款', 'report', 'REPORT', 'q3总结', 'memberonly', 're', '没有的词'];
+const KEYWORDS = ['合同', '图', '合同条款', 'report', 'REPORT', 'q3总结', 'memberonly', 're', '没有的词', 'annual report', 'ANNUAL Report for', 'final  review', 'review of the annual', 'REPORT for Q3总结', 'Été report'];
 
 describe('content hits of the unified search', () => {
   for (const keyword of KEYWORDS) {
@@ -167,6 +171,16 @@ describe('content hits of the unified search', () => {
     } finally {
       await db.destroy();
     }
+  });
+
+  it('words joined by spaces are looked up by where they meet (SQLite), each window a substring of the keyword', () => {
+    expect(wordJunctions('annual report')).toEqual(['al re']);
+    expect(wordJunctions('quality data policy')).toEqual(['ty da', 'ta po']);
+    expect(wordJunctions('final  review')).toEqual(['al  re']);
+    expect(wordJunctions('a b')).toBeNull();
+    expect(wordJunctions('report')).toBeNull();
+    expect(wordJunctions('年度 报告')).toBeNull();
+    expect(wordJunctions('for Q3 总结 and')).toEqual(['or Q3', 'Q3 总结', '总结 an']);
   });
 
   it('a text replaced or removed is found as it is now', async () => {

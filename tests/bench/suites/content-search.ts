@@ -8,20 +8,30 @@
  * content together as the 统一搜索 page asks (`contentSearchUnifiedP99Ms`; its name half walks the
  * 100k names, the list suite's search figure). `contentSearchScanMs`: one rare short keyword by reading
  * every text, what trigrams alone would do for 1–2 characters. CONTENT_SEARCH_DOCS=n for a smaller run.
+ *
+ * Then the same texts on PostgreSQL (a throwaway cluster of Debian's binaries, as the server tests'
+ * DRIVE_TEST_DB=pg): `contentSearchP99MsPg` and `contentSearchUnifiedP99MsPg`. Skipped where
+ * PostgreSQL is not installed, or with CONTENT_SEARCH_PG=0.
  */
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { API } from '../../../common/api/paths';
 import type { FileEntry, SearchResponse } from '../../../common/api/types';
 import { nameSortKey } from '../../../common/files/name-sort-key';
+import { postgresBinDir, startPostgresCluster } from '../../../server/cluster/postgres-cluster';
 import { charTokens } from '../../../server/db/dialect';
-import { startServerAsAdmin, withDb } from '../../server/helpers';
+import { startServerAsAdmin, withDb, type Client, type TestServer } from '../../server/helpers';
 import type { BenchModule, BenchRow } from '../lib/report';
 
 const DOCS = Number(process.env.CONTENT_SEARCH_DOCS ?? 100_000);
-const KEYWORDS = ['图', '鑫', '合同', '违约', '编号', 'report', 'annual report', '年度报告', '鑫源项目', 'q3', 'Q3总结', 'budget预算', '4242', '没有这个词'];
-const ITERATIONS = 60;
+// Common and rare, Chinese, English and mixed, 1 to 19 characters; 'quality data policy' is three common
+// words that meet in a few dozen texts (the page walks the whole index to find them).
+const KEYWORDS = ['图', '鑫', '合同', '违约', '编号', 'report', 'annual report', 'quality data policy', '年度报告', '鑫源项目', 'q3', 'Q3总结', 'budget预算', '4242', '没有这个词'];
+/** Requests per keyword for the content page: 100, so that its p99 is not simply the slowest one. */
+const ITERATIONS = 100;
+const UNIFIED_ITERATIONS = 60;
 const WARMUP = 10;
 
 const ZH = '合同 报告 项目 年度 财务 预算 会议 纪要 设计 方案 采购 违约 条款 客户 销售 市场 管理 制度 流程 审批 人员 培训 计划 总结 质量 安全 生产 技术 研发 产品 服务 数据 系统 平台 运营 风险 控制 投资 收益 成本 图表 附件 说明 规范 标准 目标 考核 部门 公司 合作'.split(' ');
@@ -73,102 +83,227 @@ function percentile(sorted: number[], p: number): number {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+interface Generated {
+  body: string;
+  pageStarts: number[];
+  blobId: string;
+  fileId: string;
+  name: string;
+  at: number;
+}
+
+/** The texts in batches, each with its blob's and file's ids and the file's name (newest first by file). */
+function* batches(size: number): Generator<Generated[]> {
+  const now = Date.now();
+  for (let from = 0; from < DOCS; from += size) {
+    const batch: Generated[] = [];
+    for (let i = from; i < Math.min(DOCS, from + size); i++) {
+      const { text: body, pageStarts } = generateText(i);
+      const name = `文档-${i}.${i % 3 === 0 ? 'pdf' : i % 3 === 1 ? 'docx' : 'txt'}`;
+      batch.push({ body, pageStarts, blobId: randomBytes(16).toString('base64url'), fileId: randomBytes(16).toString('base64url'), name, at: now - i * 1000 });
+    }
+    yield batch;
+  }
+}
+
+/** The folder the texts go in, and its tenant and owner (every file the searching admin's). */
+interface Owner {
+  tenantId: string;
+  ownerId: string;
+  folderId: string;
+}
+
+/** SQLite: straight into the server's file, the text index (triggers) and the single-character index. */
+async function loadSqlite(server: TestServer, folderId: string): Promise<number> {
+  let textChars = 0;
+  await withDb(server, (db) => {
+    const row = db.prepare('select tenant_id, owner_id from files where id = ?').get(folderId) as { tenant_id: string; owner_id: string };
+    const owner: Owner = { tenantId: row.tenant_id, ownerId: row.owner_id, folderId };
+    const blob = db.prepare('insert into blobs (id, tenant_id, fingerprint, size, storage_key, created_at, fingerprint_chunk_size) values (?, ?, ?, ?, ?, ?, ?)');
+    const file = db.prepare(
+      `insert into files (id, tenant_id, owner_id, parent_id, category, name, name_key, sort_key, is_dir, size, blob_id, created_at, updated_at)
+       values (?, ?, ?, ?, 1, ?, ?, ?, 0, ?, ?, ?, ?)`,
+    );
+    const text = db.prepare('insert into blob_texts (blob_id, tenant_id, body, page_starts, chars, truncated, created_at, scanned_hash) values (?, ?, ?, ?, ?, 0, ?, null)');
+    const chars = db.prepare('insert into blob_text_chars (rowid, body) values (?, ?)');
+    db.transaction(() => {
+      for (const batch of batches(1000)) {
+        for (const g of batch) {
+          textChars += g.body.length;
+          blob.run(g.blobId, owner.tenantId, randomBytes(32).toString('hex'), g.body.length * 3, `bench/${g.blobId}`, g.at, 4194304);
+          file.run(g.fileId, owner.tenantId, owner.ownerId, owner.folderId, g.name, g.name.toLowerCase(), nameSortKey(g.name), g.body.length * 3, g.blobId, g.at, g.at);
+          const doc = text.run(g.blobId, owner.tenantId, g.body, JSON.stringify(g.pageStarts), g.body.length, g.at).lastInsertRowid;
+          chars.run(doc, charTokens(g.body));
+        }
+      }
+    })();
+    db.exec('analyze');
+  });
+  return textChars;
+}
+
+/** PostgreSQL: the same rows, 1,000 per statement (unnest of arrays), the GIN indexes kept as they go. */
+async function loadPostgres(dbUrl: string, folderId: string): Promise<number> {
+  let textChars = 0;
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const row = (await client.query<{ tenant_id: string; owner_id: string }>('select tenant_id, owner_id from files where id = $1', [folderId])).rows[0]!;
+    const owner: Owner = { tenantId: row.tenant_id, ownerId: row.owner_id, folderId };
+    for (const batch of batches(1000)) {
+      textChars += batch.reduce((n, g) => n + g.body.length, 0);
+      await client.query('begin');
+      await client.query(
+        `insert into blobs (id, tenant_id, fingerprint, size, storage_key, created_at, fingerprint_chunk_size)
+         select id, $2, fp, size, 'bench/' || id, at, 4194304 from unnest($1::text[], $3::text[], $4::bigint[], $5::bigint[]) as b(id, fp, size, at)`,
+        [batch.map((g) => g.blobId), owner.tenantId, batch.map(() => randomBytes(32).toString('hex')), batch.map((g) => g.body.length * 3), batch.map((g) => g.at)],
+      );
+      await client.query(
+        `insert into files (id, tenant_id, owner_id, parent_id, category, name, name_key, sort_key, is_dir, size, blob_id, created_at, updated_at)
+         select id, $2, $3, $4, 1, name, name_key, sort_key, 0, size, blob_id, at, at
+         from unnest($1::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::bigint[]) as f(id, name, name_key, sort_key, size, blob_id, at)`,
+        [
+          batch.map((g) => g.fileId),
+          owner.tenantId,
+          owner.ownerId,
+          owner.folderId,
+          batch.map((g) => g.name),
+          batch.map((g) => g.name.toLowerCase()),
+          batch.map((g) => nameSortKey(g.name)),
+          batch.map((g) => g.body.length * 3),
+          batch.map((g) => g.blobId),
+          batch.map((g) => g.at),
+        ],
+      );
+      await client.query(
+        `insert into blob_texts (blob_id, tenant_id, body, page_starts, chars, truncated, created_at, scanned_hash)
+         select blob_id, $2, body, pages, chars, 0, at, null from unnest($1::text[], $3::text[], $4::text[], $5::int[], $6::bigint[]) as t(blob_id, body, pages, chars, at)`,
+        [batch.map((g) => g.blobId), owner.tenantId, batch.map((g) => g.body), batch.map((g) => JSON.stringify(g.pageStarts)), batch.map((g) => g.body.length), batch.map((g) => g.at)],
+      );
+      await client.query('commit');
+    }
+    await client.query('analyze');
+  } finally {
+    await client.end();
+  }
+  return textChars;
+}
+
+interface EngineRun {
+  rows: BenchRow[];
+  p99: number;
+  unifiedP99: number;
+  generateMs: number;
+  textChars: number;
+}
+
+/** Loads the texts with `load`, then times every keyword's content page and unified page through the route. */
+async function measure(server: TestServer, admin: Client, label: string, load: (folderId: string) => Promise<number>): Promise<EngineRun> {
+  const folder = (await admin.post<{ data: FileEntry }>(API.mkdir, { parentId: null, category: 1, name: 'texts' })).body.data;
+  const generated = performance.now();
+  const textChars = await load(folder.id);
+  const generateMs = performance.now() - generated;
+  const cookie = admin.cookie;
+  const rows: BenchRow[] = [];
+  const contentP99s: number[] = [];
+  const unifiedP99s: number[] = [];
+  // The content hits' first page alone: a content cursor before every doc (what the 内容 group's
+  // first page costs), and the unified first page (names and content, as the search page asks).
+  const firstContentCursor = Buffer.from(`c${'9'.repeat(15)}`).toString('base64url');
+  const time = async (url: string, iterations: number): Promise<{ sorted: number[]; hits: number }> => {
+    const times: number[] = [];
+    let hits = 0;
+    for (let i = 0; i < WARMUP + iterations; i++) {
+      const start = performance.now();
+      const res = await server.app.inject({ method: 'GET', url, headers: { cookie } });
+      const ms = performance.now() - start;
+      if (res.statusCode !== 200) throw new Error(`search failed: ${res.body}`);
+      if (i >= WARMUP) times.push(ms);
+      hits = (res.json() as { data: SearchResponse }).data.content?.items.length ?? 0;
+    }
+    return { sorted: times.sort((a, b) => a - b), hits };
+  };
+  for (const keyword of KEYWORDS) {
+    const q = `${API.unifiedSearch}?keyword=${encodeURIComponent(keyword)}`;
+    const content = await time(`${q}&contentCursor=${firstContentCursor}`, ITERATIONS);
+    const unified = await time(q, UNIFIED_ITERATIONS);
+    contentP99s.push(percentile(content.sorted, 99));
+    unifiedP99s.push(percentile(unified.sorted, 99));
+    rows.push({
+      label: `${label}${keyword}`,
+      cells: {
+        chars: String([...keyword].length),
+        'content hits': String(content.hits),
+        'p50 ms': percentile(content.sorted, 50).toFixed(2),
+        'p99 ms': percentile(content.sorted, 99).toFixed(2),
+        'max ms': content.sorted[content.sorted.length - 1]!.toFixed(2),
+        'unified p99 ms': percentile(unified.sorted, 99).toFixed(2),
+      },
+    });
+  }
+  return { rows, p99: Math.max(...contentP99s), unifiedP99: Math.max(...unifiedP99s), generateMs, textChars };
+}
+
 export const contentSearchBenchmark: BenchModule = {
   name: 'content-search',
   columns: ['keyword', 'chars', 'content hits', 'p50 ms', 'p99 ms', 'max ms', 'unified p99 ms'],
   async run() {
-    const { server, admin } = await startServerAsAdmin({ logger: false });
-    try {
-      const folder = (await admin.post<{ data: FileEntry }>(API.mkdir, { parentId: null, category: 1, name: 'texts' })).body.data;
-      const generated = performance.now();
-      let textChars = 0;
-      await withDb(server, (db) => {
-        const owner = db.prepare('select tenant_id, owner_id from files where id = ?').get(folder.id) as { tenant_id: string; owner_id: string };
-        const blob = db.prepare('insert into blobs (id, tenant_id, fingerprint, size, storage_key, created_at, fingerprint_chunk_size) values (?, ?, ?, ?, ?, ?, ?)');
-        const file = db.prepare(
-          `insert into files (id, tenant_id, owner_id, parent_id, category, name, name_key, sort_key, is_dir, size, blob_id, created_at, updated_at)
-           values (?, ?, ?, ?, 1, ?, ?, ?, 0, ?, ?, ?, ?)`,
-        );
-        const text = db.prepare('insert into blob_texts (blob_id, tenant_id, body, page_starts, chars, truncated, created_at, scanned_hash) values (?, ?, ?, ?, ?, 0, ?, null)');
-        const chars = db.prepare('insert into blob_text_chars (rowid, body) values (?, ?)');
-        const now = Date.now();
-        db.transaction(() => {
-          for (let i = 0; i < DOCS; i++) {
-            const blobId = randomBytes(16).toString('base64url');
-            const { text: body, pageStarts } = generateText(i);
-            textChars += body.length;
-            blob.run(blobId, owner.tenant_id, randomBytes(32).toString('hex'), body.length * 3, `bench/${blobId}`, now, 4194304);
-            const name = `文档-${i}.${i % 3 === 0 ? 'pdf' : i % 3 === 1 ? 'docx' : 'txt'}`;
-            file.run(randomBytes(16).toString('base64url'), owner.tenant_id, owner.owner_id, folder.id, name, name.toLowerCase(), nameSortKey(name), body.length * 3, blobId, now - i * 1000, now - i * 1000);
-            const doc = text.run(blobId, owner.tenant_id, body, JSON.stringify(pageStarts), body.length, now).lastInsertRowid;
-            chars.run(doc, charTokens(body));
-          }
-        })();
-        db.exec('analyze');
-      });
-      const generateMs = performance.now() - generated;
-      const cookie = admin.cookie;
-      const rows: BenchRow[] = [];
-      const contentP99s: number[] = [];
-      const unifiedP99s: number[] = [];
-      // The content hits' first page alone: a content cursor before every doc (what the 内容 group's
-      // first page costs), and the unified first page (names and content, as the search page asks).
-      const firstContentCursor = Buffer.from(`c${"9".repeat(15)}`).toString('base64url');
-      const time = async (url: string): Promise<{ sorted: number[]; hits: number }> => {
-        const times: number[] = [];
-        let hits = 0;
-        for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+    const metrics: Record<string, number | string> = { contentSearchDocs: DOCS };
+    const rows: BenchRow[] = [];
+    {
+      const { server, admin } = await startServerAsAdmin({ logger: false });
+      try {
+        const run = await measure(server, admin, '', (folderId) => loadSqlite(server, folderId));
+        rows.push(...run.rows);
+        // What the index saves: a rare short keyword by reading every text (all a trigram index allows for
+        // one or two characters), once.
+        let scanMs = 0;
+        await withDb(server, (db) => {
           const start = performance.now();
-          const res = await server.app.inject({ method: 'GET', url, headers: { cookie } });
-          const ms = performance.now() - start;
-          if (res.statusCode !== 200) throw new Error(`search failed: ${res.body}`);
-          if (i >= WARMUP) times.push(ms);
-          hits = (res.json() as { data: SearchResponse }).data.content?.items.length ?? 0;
-        }
-        return { sorted: times.sort((a, b) => a - b), hits };
-      };
-      for (const keyword of KEYWORDS) {
-        const q = `${API.unifiedSearch}?keyword=${encodeURIComponent(keyword)}`;
-        const content = await time(`${q}&contentCursor=${firstContentCursor}`);
-        const unified = await time(q);
-        contentP99s.push(percentile(content.sorted, 99));
-        unifiedP99s.push(percentile(unified.sorted, 99));
-        rows.push({
-          label: keyword,
-          cells: {
-            chars: String([...keyword].length),
-            'content hits': String(content.hits),
-            'p50 ms': percentile(content.sorted, 50).toFixed(2),
-            'p99 ms': percentile(content.sorted, 99).toFixed(2),
-            'max ms': content.sorted[content.sorted.length - 1]!.toFixed(2),
-            'unified p99 ms': percentile(unified.sorted, 99).toFixed(2),
-          },
+          db.prepare('select count(*) as n from blob_texts where instr(lower(body), ?) > 0').get('鑫');
+          scanMs = performance.now() - start;
         });
-      }
-      // What the index saves: a rare short keyword by reading every text (all a trigram index allows for
-      // one or two characters), once.
-      let scanMs = 0;
-      await withDb(server, (db) => {
-        const start = performance.now();
-        db.prepare('select count(*) as n from blob_texts where instr(lower(body), ?) > 0').get('鑫');
-        scanMs = performance.now() - start;
-      });
-      rows.push({ label: '鑫 by reading every text (no index)', cells: { chars: '1', 'p50 ms': scanMs.toFixed(2) } });
-      const dbBytes = ['drive.sqlite', 'drive.sqlite-wal'].reduce((sum, f) => sum + (existsSync(path.join(server.dataDir, f)) ? statSync(path.join(server.dataDir, f)).size : 0), 0);
-      return {
-        rows,
-        metrics: {
-          contentSearchDocs: DOCS,
-          contentSearchTextMB: round2((textChars * 3) / 1e6),
-          contentSearchP99Ms: round2(Math.max(...contentP99s)),
-          contentSearchUnifiedP99Ms: round2(Math.max(...unifiedP99s)),
+        rows.push({ label: '鑫 by reading every text (no index)', cells: { chars: '1', 'p50 ms': scanMs.toFixed(2) } });
+        const dbBytes = ['drive.sqlite', 'drive.sqlite-wal'].reduce((sum, f) => sum + (existsSync(path.join(server.dataDir, f)) ? statSync(path.join(server.dataDir, f)).size : 0), 0);
+        Object.assign(metrics, {
+          contentSearchTextMB: round2((run.textChars * 3) / 1e6),
+          contentSearchP99Ms: round2(run.p99),
+          contentSearchUnifiedP99Ms: round2(run.unifiedP99),
           contentSearchScanMs: round2(scanMs),
           contentSearchDbMB: round2(dbBytes / 1e6),
-          contentSearchGenerateMs: Math.round(generateMs),
-        },
-      };
-    } finally {
-      await server.close();
+          contentSearchGenerateMs: Math.round(run.generateMs),
+        });
+      } finally {
+        await server.close();
+      }
     }
+    if (process.env.CONTENT_SEARCH_PG !== '0' && postgresBinDir()) {
+      const cluster = await startPostgresCluster();
+      try {
+        const admin = new pg.Client({ connectionString: cluster.url('postgres') });
+        await admin.connect();
+        await admin.query('create database drive').finally(() => admin.end());
+        const dbUrl = cluster.url('drive');
+        const { server, admin: client } = await startServerAsAdmin({ logger: false, dbUrl });
+        try {
+          const run = await measure(server, client, 'pg: ', (folderId) => loadPostgres(dbUrl, folderId));
+          rows.push(...run.rows);
+          const size = new pg.Client({ connectionString: dbUrl });
+          await size.connect();
+          const bytes = Number((await size.query<{ n: string }>('select pg_database_size(current_database()) as n').finally(() => size.end())).rows[0]!.n);
+          Object.assign(metrics, {
+            contentSearchP99MsPg: round2(run.p99),
+            contentSearchUnifiedP99MsPg: round2(run.unifiedP99),
+            contentSearchDbMBPg: round2(bytes / 1e6),
+            contentSearchGenerateMsPg: Math.round(run.generateMs),
+          });
+        } finally {
+          await server.close();
+        }
+      } finally {
+        await cluster.stop();
+      }
+    }
+    return { rows, metrics };
   },
 };
