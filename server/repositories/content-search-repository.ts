@@ -1,5 +1,6 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
-import { contentTextLookup } from '../db/dialect';
+import { contentTextLookup, contentTextMatch, engineOf, RECENT_TEXTS_FIRST } from '../db/dialect';
 import { planEachTime } from '../db/pg-prepared';
 import type { FilesTable } from '../db/schema';
 import { inSearchScope, type SearchScope } from './search-repository';
@@ -11,22 +12,53 @@ export type ContentMatchRow = FilesTable & { doc: number };
  * search-repository.ts inSearchScope) whose blob's extracted text holds the keyword, newest text
  * first. The text index (dialect.ts contentTextLookup) drives the walk in doc order and each doc is
  * joined to the files that reference its blob, so a page stops after its rows: it costs what the
- * page's hits cost, not every match.
+ * page's hits cost, not every match. PostgreSQL's indexes give no doc order: see searchRecentFirst.
  */
 export class ContentSearchRepository {
   constructor(private readonly db: Db) {}
 
   /** Up to `limit` matching files with doc < `beforeDoc`; null when no text can hold the keyword. */
   async search(scope: SearchScope, keyword: string, beforeDoc: number | null, limit: number): Promise<ContentMatchRow[] | null> {
+    if (engineOf(this.db) === 'postgres') return this.searchRecentFirst(scope, keyword, beforeDoc, limit);
     const q = this.searchQuery(scope, keyword, beforeDoc, limit);
     if (!q) return null;
-    return (await q.execute()).map((r) => ({ ...r, doc: Number(r.doc) }));
+    return rowsOf(await q.execute());
   }
 
   /** The search query (tests check its plan). */
   searchQuery(scope: SearchScope, keyword: string, beforeDoc: number | null, limit: number) {
     const source = contentTextLookup(this.db, keyword);
-    if (!source) return null;
+    return source ? this.pageQuery(scope, source, beforeDoc, limit) : null;
+  }
+
+  /**
+   * PostgreSQL: the tenant's RECENT_TEXTS_FIRST newest texts one by one (the LIKE alone), and only if
+   * the page is not full among them, the index for the older ones. A bitmap of the index is every
+   * match, sorted: for a common keyword (图, report: most texts) that was a sort of tens of thousands of
+   * rows, and a walk of the texts filtered by the index's expression computed it for each text. Among
+   * the newest texts a common keyword fills its page at once; a rare one is few in the index.
+   */
+  private async searchRecentFirst(scope: SearchScope, keyword: string, beforeDoc: number | null, limit: number): Promise<ContentMatchRow[]> {
+    const floor = await this.db
+      .selectFrom('blob_texts')
+      .select('doc')
+      .where('tenant_id', '=', scope.tenantId)
+      .$if(beforeDoc !== null, (qb) => qb.where('doc', '<', beforeDoc!))
+      .orderBy('doc', 'desc')
+      .offset(RECENT_TEXTS_FIRST - 1)
+      .limit(1)
+      .executeTakeFirst();
+    const floorDoc = floor ? Number(floor.doc) : null;
+    const recent = sql<{ doc: number }>`(select t.doc as doc from blob_texts t
+      where t.tenant_id = ${scope.tenantId} and t.doc >= ${floorDoc ?? 0} and ${contentTextMatch(keyword)})`;
+    const rows = rowsOf(await this.pageQuery(scope, recent, beforeDoc, limit).execute());
+    if (rows.length >= limit || floorDoc === null) return rows;
+    const older = rowsOf(await this.pageQuery(scope, contentTextLookup(this.db, keyword)!, floorDoc, limit - rows.length).execute());
+    return [...rows, ...older];
+  }
+
+  /** The live files in the scope whose text is one of `source`'s docs below `beforeDoc`, newest text first. */
+  private pageQuery(scope: SearchScope, source: RawBuilder<{ doc: number }>, beforeDoc: number | null, limit: number) {
     const q = this.db
       .selectFrom(source.as('m'))
       .innerJoin('blob_texts as bt', 'bt.doc', 'm.doc')
@@ -47,3 +79,5 @@ export class ContentSearchRepository {
     return planEachTime(q);
   }
 }
+
+const rowsOf = (rows: Array<FilesTable & { doc: number | string }>): ContentMatchRow[] => rows.map((r) => ({ ...r, doc: Number(r.doc) }));
