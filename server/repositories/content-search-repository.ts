@@ -15,7 +15,11 @@ export type ContentMatchRow = FilesTable & { doc: number };
  * page's hits cost, not every match. PostgreSQL's indexes give no doc order: see searchRecentFirst.
  */
 export class ContentSearchRepository {
-  constructor(private readonly db: Db) {}
+  /** `recentFirst`: how many newest texts PostgreSQL reads before the index (tests make it small). */
+  constructor(
+    private readonly db: Db,
+    private readonly recentFirst = RECENT_TEXTS_FIRST,
+  ) {}
 
   /** Up to `limit` matching files with doc < `beforeDoc`; null when no text can hold the keyword. */
   async search(scope: SearchScope, keyword: string, beforeDoc: number | null, limit: number): Promise<ContentMatchRow[] | null> {
@@ -45,7 +49,7 @@ export class ContentSearchRepository {
       .where('tenant_id', '=', scope.tenantId)
       .$if(beforeDoc !== null, (qb) => qb.where('doc', '<', beforeDoc!))
       .orderBy('doc', 'desc')
-      .offset(RECENT_TEXTS_FIRST - 1)
+      .offset(this.recentFirst - 1)
       .limit(1)
       .executeTakeFirst();
     const floorDoc = floor ? Number(floor.doc) : null;

@@ -183,6 +183,33 @@ describe('content hits of the unified search', () => {
     expect(wordJunctions('for Q3 总结 and')).toEqual(['or Q3', 'Q3 总结', '总结 an']);
   });
 
+  it('past the newest texts (PostgreSQL reads them first), the index finds the same files, page after page', async () => {
+    const db = await openTestKysely<Database>(server.dataDir);
+    try {
+      const tenantId = await withDb(server, (d) => (d.prepare("select tenant_id from files where name = 'admin-contract.txt'").get() as { tenant_id: string }).tenant_id);
+      const adminId = await userIdOf(server, 'admin');
+      const scope = { tenantId, ownerId: adminId, category: null, spaceIds: [PUBLIC_SPACE_ID] };
+      const pages = async (repo: ContentSearchRepository, keyword: string): Promise<string[]> => {
+        const names: string[] = [];
+        for (let before: number | null = null, guard = 0; guard < 50; guard++) {
+          const rows = (await repo.search(scope, keyword, before, 3)) ?? [];
+          names.push(...rows.map((r) => r.name));
+          if (rows.length < 3) break;
+          before = rows[rows.length - 1]!.doc;
+        }
+        return names;
+      };
+      for (const keyword of ['合同', '图', 'report', 'annual report', 're', 'q3总结', '没有的词']) {
+        const all = await pages(new ContentSearchRepository(db), keyword);
+        expect(await pages(new ContentSearchRepository(db, 2), keyword), keyword).toEqual(all);
+        expect(await pages(new ContentSearchRepository(db, 1), keyword), keyword).toEqual(all);
+      }
+      expect((await pages(new ContentSearchRepository(db, 2), '合同')).length).toBeGreaterThan(3);
+    } finally {
+      await db.destroy();
+    }
+  });
+
   it('a text replaced or removed is found as it is now', async () => {
     const { blobId } = await put(admin, { name: 'changing.txt', text: 'zebra crossing' }, []);
     expect((await contentHits(admin, 'zebra')).map((h) => h.name)).toEqual(['changing.txt']);
