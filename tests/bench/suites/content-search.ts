@@ -11,7 +11,7 @@
  *
  * Then the same texts on PostgreSQL (a throwaway cluster of Debian's binaries, as the server tests'
  * DRIVE_TEST_DB=pg): `contentSearchP99MsPg` and `contentSearchUnifiedP99MsPg`. Skipped where
- * PostgreSQL is not installed, or with CONTENT_SEARCH_PG=0.
+ * PostgreSQL is not installed, or with CONTENT_SEARCH_PG=0 (CONTENT_SEARCH_SQLITE=0: PostgreSQL alone).
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -253,7 +253,7 @@ export const contentSearchBenchmark: BenchModule = {
   async run() {
     const metrics: Record<string, number | string> = { contentSearchDocs: DOCS };
     const rows: BenchRow[] = [];
-    {
+    if (process.env.CONTENT_SEARCH_SQLITE !== '0') {
       const { server, admin } = await startServerAsAdmin({ logger: false });
       try {
         const run = await measure(server, admin, '', (folderId) => loadSqlite(server, folderId));
