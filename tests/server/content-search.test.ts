@@ -6,7 +6,7 @@ import { createGroup, text } from './file-kit';
 import { addTenantWithUser, type Client, liftPasswordGate, loggedInClient, MEMBER, startServerAsAdmin, type TestServer, userIdOf, withDb } from './helpers';
 import { share } from './sharing-kit';
 import type { Database } from '../../server/db/schema';
-import { ContentSearchRepository } from '../../server/repositories/content-search-repository';
+import { ContentSearchRepository, type ContentMatchRow } from '../../server/repositories/content-search-repository';
 import { wordJunctions } from '../../server/db/dialect';
 import { onPostgres, openTestKysely } from '../support/test-database';
 
@@ -192,7 +192,7 @@ describe('content hits of the unified search', () => {
       const pages = async (repo: ContentSearchRepository, keyword: string): Promise<string[]> => {
         const names: string[] = [];
         for (let before: number | null = null, guard = 0; guard < 50; guard++) {
-          const rows = (await repo.search(scope, keyword, before, 3)) ?? [];
+          const rows: ContentMatchRow[] = (await repo.search(scope, keyword, before, 3)) ?? [];
           names.push(...rows.map((r) => r.name));
           if (rows.length < 3) break;
           before = rows[rows.length - 1]!.doc;
