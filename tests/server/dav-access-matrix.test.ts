@@ -102,6 +102,10 @@ const ROWS: Row[] = [
   { method: 'LOCK', path: '/dav/组乙/乙.txt', kind: 'group not member', body: LOCKINFO, expect: 409 },
   { method: 'LOCK', path: '/dav/组甲/组文件.txt', kind: 'another tenant', who: 'otherTenant', body: LOCKINFO, expect: 409 },
   { method: 'LOCK', path: '/dav/组甲/我的.txt', kind: 'group member', body: LOCKINFO, expect: 200 },
+  // LOCK of an unmapped URL creates an empty file, where a PUT could: not inside others' trees.
+  { method: 'LOCK', path: '/dav/组甲/锁新建.txt', kind: 'group member', body: LOCKINFO, expect: 201 },
+  { method: 'LOCK', path: '/dav/共享文件/共享夹/锁新建.txt', kind: 'share folder edit', body: LOCKINFO, expect: 403 },
+  { method: 'LOCK', path: '/dav/组乙/锁新建.txt', kind: 'group not member', body: LOCKINFO, expect: 409 },
   { method: 'UNLOCK', path: '/dav/组甲/我的.txt', kind: 'group member', headers: { 'lock-token': '<opaquelocktoken:00000000-0000-0000-0000-000000000000>' }, expect: 409 },
   { method: 'UNLOCK', path: '/dav/组乙/乙.txt', kind: 'group not member', headers: { 'lock-token': '<opaquelocktoken:00000000-0000-0000-0000-000000000000>' }, expect: 404 },
   // OPTIONS answers everywhere (no object named).
