@@ -80,12 +80,13 @@ export function chromiumProcesses(): { pid: number; kind: ChromiumKind }[] {
 }
 
 /**
- * The server of an `npm start` listening on `port`: the node process running server/main.ts with that
- * PORT in its environment (not npm, not the `sh -c` that started it).
+ * The server of an `npm start` listening on `port`: the node process running the server (the bundle
+ * dist-server/main.cjs that `npm start` runs, or server/main.ts under tsx) with that PORT in its
+ * environment (not npm, not the `sh -c` that started it).
  */
 export function npmStartServerPid(port: number): number {
   for (const p of allProcs()) {
-    if (!/(^|\/)node$/.test(p.argv[0] ?? '') || !p.argv.includes('server/main.ts')) continue;
+    if (!/(^|\/)node$/.test(p.argv[0] ?? '') || !p.argv.some((a) => a === 'server/main.ts' || a.endsWith('dist-server/main.cjs'))) continue;
     try {
       const env = readFileSync(`/proc/${p.pid}/environ`, 'utf8').split('\0');
       if (env.includes(`PORT=${port}`)) return p.pid;
@@ -93,7 +94,7 @@ export function npmStartServerPid(port: number): number {
       // not ours to read, or gone
     }
   }
-  throw new Error(`no server/main.ts process with PORT=${port}`);
+  throw new Error(`no server process (dist-server/main.cjs or server/main.ts) with PORT=${port}`);
 }
 
 export type CpuByKind = Record<ChromiumKind | 'server', number>;
