@@ -5,8 +5,14 @@
  */
 export type Listener<T> = (value: T) => unknown;
 
-/** Default spacing of notifications. */
-export const NOTIFY_INTERVAL_MS = 200;
+/**
+ * Default spacing of notifications that carry progress only (bytes, speed). Once a second, as a
+ * download list or a copy dialog moves: every snapshot makes the page render the panel and draw a
+ * frame, and at 5 a second that was most of the renderer's CPU during a large upload, ~20× what a bare
+ * XHR of the same File costs it (issue 43; tests/bench/PROFILE-browser-upload.md, 2026-11-30). State
+ * changes do not wait for it (PROMPT_NOTIFY_MS).
+ */
+export const NOTIFY_INTERVAL_MS = 1_000;
 
 /**
  * Spacing after a state change (已完成, 已暂停, 失败): shown at once rather than up to an interval

@@ -1,5 +1,5 @@
 import { Button, Input, Modal, Typography, type InputRef } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { NAME_MAX_LENGTH } from '../../../common/constants';
 import type { TransferItemView } from '../../../common/transfer/engine-api';
 import { checkFileName, suggestFileName } from '../../../common/validation/names';
@@ -16,13 +16,13 @@ function baseNameEnd(name: string): number {
  * Chinese under the input, and the full-width fix one click away), offered first as that fix, its base
  * name selected. `onRename` rejects with the reason when the engine refuses the name.
  */
-export function RenameItemDialog({ item, onRename, onClose }: { item: TransferItemView | null; onRename: (id: string, name: string) => Promise<void>; onClose: () => void }) {
+export const RenameItemDialog = memo(function RenameItemDialog({ item, onRename, onClose }: { item: TransferItemView | null; onRename: (id: string, name: string) => Promise<void>; onClose: () => void }) {
   return (
     <Modal open={item !== null} title="重命名后继续上传" onCancel={onClose} footer={null} destroyOnHidden>
       {item && <RenameForm item={item} onRename={onRename} onClose={onClose} />}
     </Modal>
   );
-}
+});
 
 function RenameForm({ item, onRename, onClose }: { item: TransferItemView; onRename: (id: string, name: string) => Promise<void>; onClose: () => void }) {
   const [name, setName] = useState(() => suggestFileName(item.name) ?? item.name);

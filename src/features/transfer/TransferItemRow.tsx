@@ -59,7 +59,7 @@ function percentOf(item: TransferItemView): number {
 /**
  * The name on one line, cut with an ellipsis by CSS alone (the full name in its title). antd's
  * Typography ellipsis measures the text in a layout effect on every render, and a running row renders
- * with every progress snapshot (5 a second).
+ * with every progress snapshot (one a second, NOTIFY_INTERVAL_MS).
  */
 const NAME_STYLE: CSSProperties = { flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' };
 

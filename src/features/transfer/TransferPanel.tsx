@@ -2,7 +2,7 @@ import { ExclamationCircleOutlined, ExportOutlined, LeftOutlined, RightOutlined,
 import { Alert, Badge, Button, Collapse, Empty, Progress, Space, Tag, Typography } from 'antd';
 import './transfer-panel.css';
 import { useAtomValue } from 'jotai';
-import { useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { formatSize } from '../../../common/format/size';
 import type { TransferItemView } from '../../../common/transfer/engine-api';
 import { AfterCommits } from '../../components/AfterCommits';
@@ -32,17 +32,13 @@ function downloadQueueJson(data: unknown): void {
   saveBlob(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), `transfer-queue-${stamp}.json`);
 }
 
-/** The uploads (downloads are the browser's own and show in its download list, not here). */
+/**
+ * The uploads (downloads are the browser's own and show in its download list, not here). Only the overall
+ * bar and figures move with progress; the bulk buttons render when what they offer changes.
+ */
 function TransferList({ items, actions }: { items: TransferItemView[]; actions: TransferRowActions }) {
-  const engine = getEngine();
-  const { message, modal } = useFeedback();
   const sum = overall(items);
-  const failed = items.filter(isFailed).length;
   const percent = overallPercent(items, sum);
-  const unfinished = items.filter((i) => !isFinished(i)).length;
-  const bulk = (run: () => Promise<void>, what: string) => () => {
-    run().catch((e: unknown) => message.error(`${what}失败：${e instanceof Error ? e.message : String(e)}`));
-  };
   return (
     <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0, flex: 1 }} data-testid="transfer-list-upload">
       <div data-testid="transfer-overall-upload" style={{ marginBottom: 4 }}>
@@ -58,37 +54,11 @@ function TransferList({ items, actions }: { items: TransferItemView[]; actions: 
           </Typography.Text>
         )}
       </div>
-      <Space size={4} wrap style={{ marginBottom: 6 }}>
-        <Button size="small" onClick={bulk(() => engine.pauseAll(), '全部暂停')} disabled={unfinished === 0} data-testid="transfer-pause-all">
-          全部暂停
-        </Button>
-        <Button size="small" onClick={bulk(() => engine.resumeAll(), '全部继续')} disabled={unfinished === 0} data-testid="transfer-resume-all">
-          全部继续
-        </Button>
-        <Button size="small" onClick={bulk(() => engine.retryAll(), '全部重试')} disabled={!items.some((i) => isFailed(i) && !needsRename(i))} data-testid="transfer-retry-all">
-          全部重试
-        </Button>
-        <Button size="small" danger onClick={bulk(() => engine.cancelAll(), '全部取消')} disabled={unfinished === 0} data-testid="transfer-cancel-all">
-          全部取消
-        </Button>
-        {/* As the big drives do: 清除已完成 keeps failed uploads (to retry or rename); these go only when asked. */}
-        <Button
-          size="small"
-          onClick={() =>
-            modal.confirm({
-              title: `清除 ${failed} 项失败的上传？`,
-              content: '清除后它们不再重试；如仍需要，请重新选择文件上传。',
-              okText: '清除',
-              cancelText: '取消',
-              onOk: bulk(() => engine.clearFailed(), '清除失败项'),
-            })
-          }
-          disabled={failed === 0}
-          data-testid="transfer-clear-failed"
-        >
-          清除失败{failed > 0 ? `（${failed}）` : ''}
-        </Button>
-      </Space>
+      <BulkButtons
+        unfinished={items.filter((i) => !isFinished(i)).length}
+        failed={items.filter(isFailed).length}
+        retryable={items.some((i) => isFailed(i) && !needsRename(i))}
+      />
       {items.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无上传任务" />
       ) : (
@@ -97,6 +67,48 @@ function TransferList({ items, actions }: { items: TransferItemView[]; actions: 
     </div>
   );
 }
+
+/** 全部暂停 / 继续 / 重试 / 取消, 清除失败: they change with the counts, not with each progress snapshot. */
+const BulkButtons = memo(function BulkButtons({ unfinished, failed, retryable }: { unfinished: number; failed: number; retryable: boolean }) {
+  const engine = getEngine();
+  const { message, modal } = useFeedback();
+  const bulk = (run: () => Promise<void>, what: string) => () => {
+    run().catch((e: unknown) => message.error(`${what}失败：${e instanceof Error ? e.message : String(e)}`));
+  };
+  return (
+    <Space size={4} wrap style={{ marginBottom: 6 }}>
+      <Button size="small" onClick={bulk(() => engine.pauseAll(), '全部暂停')} disabled={unfinished === 0} data-testid="transfer-pause-all">
+        全部暂停
+      </Button>
+      <Button size="small" onClick={bulk(() => engine.resumeAll(), '全部继续')} disabled={unfinished === 0} data-testid="transfer-resume-all">
+        全部继续
+      </Button>
+      <Button size="small" onClick={bulk(() => engine.retryAll(), '全部重试')} disabled={!retryable} data-testid="transfer-retry-all">
+        全部重试
+      </Button>
+      <Button size="small" danger onClick={bulk(() => engine.cancelAll(), '全部取消')} disabled={unfinished === 0} data-testid="transfer-cancel-all">
+        全部取消
+      </Button>
+      {/* As the big drives do: 清除已完成 keeps failed uploads (to retry or rename); these go only when asked. */}
+      <Button
+        size="small"
+        onClick={() =>
+          modal.confirm({
+            title: `清除 ${failed} 项失败的上传？`,
+            content: '清除后它们不再重试；如仍需要，请重新选择文件上传。',
+            okText: '清除',
+            cancelText: '取消',
+            onOk: bulk(() => engine.clearFailed(), '清除失败项'),
+          })
+        }
+        disabled={failed === 0}
+        data-testid="transfer-clear-failed"
+      >
+        清除失败{failed > 0 ? `（${failed}）` : ''}
+      </Button>
+    </Space>
+  );
+});
 
 /** '已拦截': files whose type the tenant blocks; they are never uploaded. */
 function BlockedList({ items }: { items: TransferItemView[] }) {
@@ -216,50 +228,17 @@ function TransferPanelContent({ phone, expanded, setOpen }: { phone: boolean; ex
   }, [snapshot]);
   const finished = snapshot.items.filter(isFinished).length;
   const roleText = role === null ? '正在连接传输服务…' : role === 'leader' ? '本标签页正在传输' : '由其他标签页传输';
-
-  // Testers' tool (npm run replay plays the file back): only behind the developer switch.
-  const [devTools] = useState(developerMode);
-  const exportQueue = (): void => {
-    getEngine()
-      .exportQueue()
-      .then(downloadQueueJson, (e: unknown) => message.error(`导出失败：${e instanceof Error ? e.message : String(e)}`));
-  };
+  const renameItem = useCallback((id: string, name: string) => getEngine().rename(id, name), []);
+  const closeRename = useCallback(() => setRenaming(null), []);
 
   return (
     <>
-      {!expanded && <TransferRail running={running} items={uploads} roleText={roleText} role={role} onOpen={() => setOpen(true)} />}
-      <RenameItemDialog item={renaming} onRename={(id, name) => getEngine().rename(id, name)} onClose={() => setRenaming(null)} />
-      {expanded && (
-        <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '12px', borderBottom: '1px solid #f0f0f0' }}>
-          {!phone && (
-            <Button type="text" size="small" icon={<RightOutlined />} onClick={() => setOpen(false)} aria-label="收起传输列表" aria-expanded title="收起传输列表" data-testid="transfer-toggle" />
-          )}
-          <SwapOutlined />
-          <Typography.Text strong style={{ flex: 1 }}>
-            传输列表{running > 0 ? `（${running}）` : ''}
-          </Typography.Text>
-          <Button size="small" type="link" onClick={() => void getEngine().clearFinished()} disabled={finished === 0} data-testid="transfer-clear-finished">
-            清除已完成{finished > 0 ? `（${finished}）` : ''}
-          </Button>
-          {devTools && (
-            <Button size="small" type="text" icon={<ExportOutlined />} onClick={exportQueue} title="导出传输队列（开发者工具）" aria-label="导出队列" data-testid="transfer-export">
-              导出队列
-            </Button>
-          )}
-        </div>
-      )}
+      {!expanded && <TransferRail running={running} items={uploads} roleText={roleText} role={role} onOpen={expand} />}
+      <RenameItemDialog item={renaming} onRename={renameItem} onClose={closeRename} />
+      {expanded && <PanelTitle phone={phone} running={running} finished={finished} setOpen={setOpen} />}
       {expanded && (
         <div style={{ padding: '8px 12px', flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-          <div style={{ marginBottom: 6 }}>
-            <Tag color={role === 'leader' ? 'blue' : 'default'} data-testid="transfer-role" data-role={role ?? ''}>
-              {roleText}
-            </Tag>
-          </div>
-          <Alert type="warning" showIcon title={UPLOADER_TIP} style={{ marginBottom: 8 }} data-testid="uploader-tip" />
-          {!online && <Alert type="error" showIcon title={OFFLINE_TIP} style={{ marginBottom: 8 }} data-testid="transfer-offline" />}
-          <Typography.Text strong style={{ marginBottom: 4 }} data-testid="transfer-heading-upload">
-            上传（{uploads.length}）
-          </Typography.Text>
+          <PanelNotes role={role} roleText={roleText} online={online} count={uploads.length} />
           <BlockedList items={blocked} />
           <TransferList items={uploads} actions={actions} />
         </div>
@@ -267,6 +246,55 @@ function TransferPanelContent({ phone, expanded, setOpen }: { phone: boolean; ex
     </>
   );
 }
+
+/** The open panel's title bar (it changes with the counts, not with each progress snapshot). */
+const PanelTitle = memo(function PanelTitle({ phone, running, finished, setOpen }: { phone: boolean; running: number; finished: number; setOpen: (open: boolean) => void }) {
+  const { message } = useFeedback();
+  // Testers' tool (npm run replay plays the file back): only behind the developer switch.
+  const [devTools] = useState(developerMode);
+  const exportQueue = (): void => {
+    getEngine()
+      .exportQueue()
+      .then(downloadQueueJson, (e: unknown) => message.error(`导出失败：${e instanceof Error ? e.message : String(e)}`));
+  };
+  return (
+    <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '12px', borderBottom: '1px solid #f0f0f0' }}>
+      {!phone && (
+        <Button type="text" size="small" icon={<RightOutlined />} onClick={() => setOpen(false)} aria-label="收起传输列表" aria-expanded title="收起传输列表" data-testid="transfer-toggle" />
+      )}
+      <SwapOutlined />
+      <Typography.Text strong style={{ flex: 1 }}>
+        传输列表{running > 0 ? `（${running}）` : ''}
+      </Typography.Text>
+      <Button size="small" type="link" onClick={() => void getEngine().clearFinished()} disabled={finished === 0} data-testid="transfer-clear-finished">
+        清除已完成{finished > 0 ? `（${finished}）` : ''}
+      </Button>
+      {devTools && (
+        <Button size="small" type="text" icon={<ExportOutlined />} onClick={exportQueue} title="导出传输队列（开发者工具）" aria-label="导出队列" data-testid="transfer-export">
+          导出队列
+        </Button>
+      )}
+    </div>
+  );
+});
+
+/** Which tab transfers, the uploader tip, the offline note and the list's heading. */
+const PanelNotes = memo(function PanelNotes({ role, roleText, online, count }: { role: TabRole | null; roleText: string; online: boolean; count: number }) {
+  return (
+    <>
+      <div style={{ marginBottom: 6 }}>
+        <Tag color={role === 'leader' ? 'blue' : 'default'} data-testid="transfer-role" data-role={role ?? ''}>
+          {roleText}
+        </Tag>
+      </div>
+      <Alert type="warning" showIcon title={UPLOADER_TIP} style={{ marginBottom: 8 }} data-testid="uploader-tip" />
+      {!online && <Alert type="error" showIcon title={OFFLINE_TIP} style={{ marginBottom: 8 }} data-testid="transfer-offline" />}
+      <Typography.Text strong style={{ marginBottom: 4 }} data-testid="transfer-heading-upload">
+        上传（{count}）
+      </Typography.Text>
+    </>
+  );
+});
 
 /**
  * The closed panel: a rail with the open button, the number of transfers under way and their overall
