@@ -145,6 +145,52 @@ export async function waitForAllUploadsFinished(page: Page, count: number, timeo
 }
 
 /**
+ * The page side of waitForUploadDone, as source text: a function compiled by tsx would carry esbuild's
+ * `__name` helper for its inner functions, which the page does not have.
+ */
+const WATCH_ROW_SOURCE = `function watchRow(n, stall) {
+  return new Promise((resolve) => {
+    const start = Date.now();
+    const messages = [];
+    let last = { text: '', since: Date.now() };
+    let ended = false;
+    let observer = null;
+    let timer = null;
+    function finish(result) {
+      ended = true;
+      if (observer) observer.disconnect();
+      clearInterval(timer);
+      resolve(result);
+    }
+    function check(timed) {
+      if (ended) return;
+      // Toasts (antd message) vanish after seconds: keep what they said for the diagnosis.
+      const toast = document.querySelector('.ant-message')?.textContent;
+      if (toast && !messages.includes(toast)) messages.push(toast);
+      for (const row of document.querySelectorAll('[data-testid="transfer-item"]')) {
+        if (row.querySelector('[data-testid="transfer-name"]')?.textContent !== n) continue;
+        const state = row.getAttribute('data-state');
+        if (state === 'done' || state === 'failed' || state === 'held' || state === 'cancelled') return finish(state + ' ' + (row.textContent ?? ''));
+        if (!timed) return;
+        const text = state + ' ' + (row.textContent ?? '');
+        if (last.text !== text) last = { text, since: Date.now() };
+        else if (Date.now() - last.since > stall) finish('stalled: ' + text);
+        return;
+      }
+      // No row of that name at all (refused before it was queued, or listed elsewhere): what the panel shows.
+      if (timed && Date.now() - start > stall) {
+        const panel = document.querySelector('[data-testid="transfer-panel"]')?.textContent ?? '(no panel)';
+        finish('never listed; messages: ' + (messages.join(' | ') || '(none)') + '; panel: ' + panel);
+      }
+    }
+    observer = new MutationObserver(() => check(false));
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+    timer = setInterval(() => check(true), 1000);
+    check(false);
+  });
+}`;
+
+/**
  * Resolves when the upload row named `name` reads 已完成 (data-state="done"); throws if it fails, is
  * held or cancelled, or shows no change at all (state, bytes) for `stallMs`, with what the row showed.
  *
@@ -155,44 +201,7 @@ export async function waitForAllUploadsFinished(page: Page, count: number, timeo
  * page's clock; the caller's clock stops when this resolves, ~1 round trip later, as before.
  */
 export async function waitForUploadDone(page: Page, name: string, timeoutMs: number, stallMs = 120_000): Promise<void> {
-  const watched = page.evaluate(
-    ({ n, stall }) =>
-      new Promise<string>((resolve) => {
-        const start = Date.now();
-        const messages: string[] = [];
-        let last = { text: '', since: Date.now() };
-        let ended = false;
-        const finish = (result: string) => {
-          ended = true;
-          observer.disconnect();
-          clearInterval(timer);
-          resolve(result);
-        };
-        const check = (timed: boolean) => {
-          if (ended) return;
-          // Toasts (antd message) vanish after seconds: keep what they said for the diagnosis.
-          const toast = document.querySelector('.ant-message')?.textContent;
-          if (toast && !messages.includes(toast)) messages.push(toast);
-          for (const row of document.querySelectorAll('[data-testid="transfer-item"]')) {
-            if (row.querySelector('[data-testid="transfer-name"]')?.textContent !== n) continue;
-            const state = row.getAttribute('data-state');
-            if (state === 'done' || state === 'failed' || state === 'held' || state === 'cancelled') return finish(`${state} ${row.textContent ?? ''}`);
-            if (!timed) return;
-            const text = `${state} ${row.textContent ?? ''}`;
-            if (last.text !== text) last = { text, since: Date.now() };
-            else if (Date.now() - last.since > stall) finish(`stalled: ${text}`);
-            return;
-          }
-          // No row of that name at all (refused before it was queued, or listed elsewhere): what the panel shows.
-          if (timed && Date.now() - start > stall) finish(`never listed; messages: ${messages.join(' | ') || '(none)'}; panel: ${document.querySelector('[data-testid="transfer-panel"]')?.textContent ?? '(no panel)'}`);
-        };
-        const observer = new MutationObserver(() => check(false));
-        observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
-        const timer = setInterval(() => check(true), 1000);
-        check(false);
-      }),
-    { n: name, stall: stallMs },
-  );
+  const watched = page.evaluate(`(${WATCH_ROW_SOURCE})(${JSON.stringify(name)}, ${stallMs})`) as Promise<string>;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the upload of ${name} did not end within ${timeoutMs} ms`)), timeoutMs);
