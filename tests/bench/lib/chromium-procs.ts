@@ -195,3 +195,26 @@ export function threadCpuSnapshot(pids: number[]): Map<string, { name: string; s
   }
   return out;
 }
+
+/**
+ * CPU-seconds of the renderers' threads so far, summed by role: `main` (each renderer's main thread, the
+ * page's), else the thread's name (DedicatedWorker = the engine and hash workers, Compositor,
+ * ThreadPoolForeg = V8's compiler and GC helpers, Chrome_ChildIOT…). Take two and subtract with
+ * {@link threadRolesDelta}: which part of the renderer's figure is the page and which its workers.
+ */
+export function rendererThreadRoles(): Map<string, number> {
+  const out = new Map<string, number>();
+  const pids = chromiumProcesses().filter((p) => p.kind === 'renderer').map((p) => p.pid);
+  for (const [key, t] of threadCpuSnapshot(pids)) {
+    const [pid, tid] = key.split(':');
+    const role = pid === tid ? 'main' : t.name;
+    out.set(role, (out.get(role) ?? 0) + t.seconds);
+  }
+  return out;
+}
+
+export function threadRolesDelta(before: Map<string, number>, after: Map<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [role, seconds] of after) out.set(role, Math.max(0, seconds - (before.get(role) ?? 0)));
+  return out;
+}

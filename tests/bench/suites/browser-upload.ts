@@ -30,7 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeGeneratedFile } from '../../support/drive-server';
 import { openBrowserDrive, waitForUploadDone, type BrowserDrive } from '../lib/browser-drive';
-import { cpuDelta, cpuSnapshot, rendererRss, sampleChromiumMemory, type CpuByKind } from '../lib/chromium-procs';
+import { cpuDelta, cpuSnapshot, rendererRss, rendererThreadRoles, sampleChromiumMemory, threadRolesDelta, type CpuByKind } from '../lib/chromium-procs';
 import { recordBrowserProfile } from '../lib/browser-profile';
 import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
 import { GiB, round1, round3, settleBeforeTimedPhase } from '../lib/transfer-context';
@@ -50,6 +50,8 @@ export interface BrowserUploadResult {
   baselineRendererBytes: number;
   rendererPeakBytes: number;
   othersPeakBytes: number;
+  /** The renderer's CPU-seconds by thread role (rendererThreadRoles: main = the page). */
+  rendererThreads: Map<string, number>;
 }
 
 /** Picks `file` through 个人文件's upload input and waits for its row to read 已完成. */
@@ -58,13 +60,15 @@ export async function timedBrowserUpload(drive: BrowserDrive, file: string): Pro
   const baselineRendererBytes = rendererRss();
   const memory = sampleChromiumMemory();
   const cpu0 = cpuSnapshot(drive.serverPid);
+  const threads0 = rendererThreadRoles();
   const started = performance.now();
   await drive.page.getByTestId('upload-input').setInputFiles(file);
   await waitForUploadDone(drive.page, name, UPLOAD_TIMEOUT_MS);
   const ms = performance.now() - started;
   const cpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid));
+  const rendererThreads = threadRolesDelta(threads0, rendererThreadRoles());
   const peaks = memory.stop();
-  return { ms, cpu, baselineRendererBytes, rendererPeakBytes: peaks.rendererPeak, othersPeakBytes: peaks.othersPeak };
+  return { ms, cpu, baselineRendererBytes, rendererPeakBytes: peaks.rendererPeak, othersPeakBytes: peaks.othersPeak, rendererThreads };
 }
 
 /** A generated file (new random content) of `size` bytes in a fresh temp directory, named uniquely. */
@@ -158,6 +162,8 @@ export const browserUploadBenchmark: BenchModule = {
     /** The bare XHR's CPU: what sending the File costs Chromium and the server with no app at all (the floor). */
     const bareCpus: CpuByKind[] = [];
     const rawServerCpus: number[] = [];
+    /** The app's renderer CPU by thread role, per round. */
+    const threadRounds: Map<string, number>[] = [];
     let rendererPeak = 0;
     let rendererBaseline = Infinity;
     try {
@@ -206,6 +212,7 @@ export const browserUploadBenchmark: BenchModule = {
         bareRates.push(bareMBps);
         ratios.push(browserMBps / rawMBps);
         cpus.push(b.cpu);
+        threadRounds.push(b.rendererThreads);
         const bare = bareCpu as CpuByKind | null;
         if (bare) bareCpus.push(bare);
         rawServerCpus.push(rawCpu);
@@ -278,6 +285,15 @@ export const browserUploadBenchmark: BenchModule = {
       cells: { 'renderer CPU s': cell(bareCpuPerGiB.renderer), 'browser CPU s': cell(bareCpuPerGiB.browser), 'network CPU s': cell(bareCpuPerGiB.network), 'server CPU s': cell(bareCpuPerGiB.server) },
     });
     const rendererVsXhr = perGiBCpu.renderer / bareCpuPerGiB.renderer;
+    // Which of the renderer's threads the app's CPU went to (median per GiB; roles under 0.01 left out).
+    const roles = [...new Set(threadRounds.flatMap((m) => [...m.keys()]))];
+    const threadsPerGiB = roles
+      .map((role) => ({ role, s: median(threadRounds.map((m) => perGiB(m.get(role) ?? 0, SIZE))) }))
+      .filter((r) => r.s >= 0.01)
+      .sort((a, b) => b.s - a.s)
+      .map((r) => `${r.role} ${r.s.toFixed(2)}`)
+      .join(' · ');
+    rows.push({ label: `renderer CPU-s per GiB by thread, app, median: ${threadsPerGiB}`, cells: {} });
     rows.push({
       label: `goals (issue 43): app / bare XHR ${vsBare.toFixed(2)} (≥ 0.95), renderer CPU app / bare XHR ${rendererVsXhr.toFixed(2)} (≤ 2)`,
       cells: {},
@@ -296,6 +312,7 @@ export const browserUploadBenchmark: BenchModule = {
         browserUploadVsXhrRatio: round3(vsBare),
         browserUploadVsXhrRatioRounds: browserRates.map((b, i) => round3(b / bareRates[i]!)).join(' '),
         browserUploadRendererCpuVsXhr: round3(rendererVsXhr),
+        browserUploadRendererThreadsCpuSecondsPerGiB: threadsPerGiB,
         browserUploadServerCpuVsRaw: round3(perGiBCpu.server / perGiBCpu.rawServer),
         browserUploadRendererCpuSecondsPerGiB: round3(perGiBCpu.renderer),
         browserUploadBrowserCpuSecondsPerGiB: round3(perGiBCpu.browser),
