@@ -287,7 +287,8 @@ export function createEngine(deps: EngineDeps): Engine {
     signal: lifetime.signal,
     added: (records) => {
       for (const record of records) items.set(record.id, liveOf(record, record.file));
-      notifier.changed();
+      // New rows: shown at once (PROMPT_NOTIFY_MS), not with the next progress interval.
+      notifier.changed(true);
       pump();
     },
   });
@@ -437,7 +438,7 @@ export function createEngine(deps: EngineDeps): Engine {
       else await engine.cancel(id);
       items.delete(id);
       await removeUpload(db, id);
-      notifier.changed();
+      notifier.changed(true);
     },
 
     async decide(id, decision: HeldDecision) {
@@ -484,7 +485,7 @@ export function createEngine(deps: EngineDeps): Engine {
     async clearFinished() {
       await start();
       for (const id of await removeFinishedUploads(db)) items.delete(id);
-      notifier.changed();
+      notifier.changed(true);
     },
 
     async clearFailed() {

@@ -66,7 +66,8 @@ function writeMany(patches: ReadonlyMap<string, UploadPatch>, onlyFrom?: Readonl
       const live = items.get(id);
       if (live) live.record = record;
     }
-    notifier.changed();
+    // A batch's outcomes (已完成, held, failed) are state changes: shown at once, not with the next progress.
+    notifier.changed([...written.keys()].some((id) => patches.get(id)?.state !== undefined));
     return new Set(written.keys());
   };
   const next = earlier.then(run, run);

@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../../common/api/errors';
 import { API } from '../../../common/api/paths';
 import { BATCH_MAX_FILES } from '../../../common/transfer/batch-upload';
+import type { TransferSnapshot } from '../../../common/transfer/engine-api';
+import { NOTIFY_INTERVAL_MS } from '../../../workers/engine/notifier';
 import type { FetchFn } from '../../../workers/engine/api-client';
 import { getUpload } from '../../../workers/queue/repository';
 import { FakeUploadServer } from './fake-upload-server';
@@ -106,5 +108,24 @@ describe('small files in batches', () => {
     const [fine, gone] = await allSettled(engine, ids);
     expect(fine!.state).toBe('done');
     expect(gone).toMatchObject({ state: 'held', holdReason: 'fileMissing' });
+  });
+});
+
+describe('small files: what the page is told, with the real notification interval', () => {
+  it('new rows and a batch’s 已完成 reach a subscriber at once (PROMPT_NOTIFY_MS), not with the next progress interval', async () => {
+    const server = new FakeUploadServer();
+    const { engine } = setupEngine(server, { smallFileBatches: true, notifyIntervalMs: NOTIFY_INTERVAL_MS });
+    const seen: { at: number; items: TransferSnapshot['items'] }[] = [];
+    await engine.subscribe((snapshot) => void seen.push({ at: Date.now(), items: snapshot.items }));
+    const started = Date.now();
+    const ids = await engine.enqueueUploads([small('a.txt').file, small('b.txt').file], target);
+    await allSettled(engine, ids);
+    const doneAt = Date.now();
+    // Listed within the prompt spacing of the enqueue (plus the test's own turns), not up to a second later.
+    await expect.poll(() => seen.find((s) => s.items.length === 2)?.at, { timeout: NOTIFY_INTERVAL_MS / 2, interval: 5 }).toBeDefined();
+    expect(seen.find((s) => s.items.length === 2)!.at - started).toBeLessThan(NOTIFY_INTERVAL_MS / 2);
+    const allDone = (s: { items: TransferSnapshot['items'] }) => s.items.length === 2 && s.items.every((i) => i.state === 'done');
+    await expect.poll(() => seen.find(allDone)?.at, { timeout: NOTIFY_INTERVAL_MS / 2, interval: 5 }).toBeDefined();
+    expect(seen.find(allDone)!.at - doneAt).toBeLessThan(NOTIFY_INTERVAL_MS / 2);
   });
 });
