@@ -729,6 +729,8 @@ export interface DocumentJobsTable {
   rendition_key: string | null;
   /** 1 once the first-page thumbnail is in the thumbnail store. */
   thumbnail: number;
+  /** When someone first waited for this job while it waited (migration 0099): taken first; null once it ends. */
+  requested_at: number | null;
 }
 
 /** A WebDAV lock on one entry (migration 0096; server/dav/locks/). Valid while files.locked_by names user_id. */

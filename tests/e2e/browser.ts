@@ -2,7 +2,7 @@
 import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { CaptchaImage } from '../../common/api/types';
@@ -171,12 +171,24 @@ export function fileRow(page: Page, name: string) {
  * and a new entry may sort below the screenful of rows the table keeps in the DOM: a plain
  * `fileRow(…).waitFor()` then waits for a row the table will never render where it is scrolled.
  */
-export async function revealFileRow(page: Page, name: string, timeout = 30_000) {
-  const row = fileRow(page, name);
-  const body = page.getByTestId('file-table').locator('.ft-body');
+export function revealFileRow(page: Page, name: string, timeout = 30_000) {
+  return reveal(page, fileRow(page, name), page.getByTestId('file-table').locator('.ft-body'), `no row named ${name} in the file list`, timeout);
+}
+
+/** The grid view's tile showing `name`, once it is in the DOM (the grid is virtualised by rows of tiles, as the list). */
+export function fileTile(page: Page, name: string) {
+  return page.getByTestId('file-grid').locator('[data-testid="file-tile"]', { has: page.getByText(name, { exact: true }) });
+}
+
+/** fileTile, scrolling the grid's window to it (revealFileRow's reason). */
+export function revealFileTile(page: Page, name: string, timeout = 30_000) {
+  return reveal(page, fileTile(page, name), page.getByTestId('file-grid').locator('.ft-body'), `no tile named ${name} in the file grid`, timeout);
+}
+
+async function reveal(page: Page, target: Locator, body: Locator, missing: string, timeout: number) {
   const deadline = Date.now() + timeout;
-  while ((await row.count()) === 0) {
-    if (Date.now() > deadline) throw new Error(`no row named ${name} in the file list within ${timeout} ms`);
+  while ((await target.count()) === 0) {
+    if (Date.now() > deadline) throw new Error(`${missing} within ${timeout} ms`);
     // One screen further down; back to the top after the end (the list may still be reloading).
     await body
       .evaluate((el) => {
@@ -185,7 +197,7 @@ export async function revealFileRow(page: Page, name: string, timeout = 30_000) 
       .catch(() => undefined);
     await page.waitForTimeout(100);
   }
-  return row;
+  return target;
 }
 
 /** Chunk-upload requests carry `index` in their query. */

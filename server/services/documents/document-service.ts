@@ -38,6 +38,8 @@ export class DocumentService implements RenditionSource {
   /**
    * The PDF rendition of an Office blob. A blob with no job yet (stored before the pipeline, or named
    * a document only by a later rename or copy) is queued here — a preview never converts on its path.
+   * While it waits, someone is looking at 正在生成预览: the job goes before those nobody waits for
+   * (docs/documents.md, "Which job goes first").
    */
   async pdfOf(tenantId: string, blobId: string, name: string): Promise<{ key: string; size: number } | 'pending' | 'unavailable'> {
     const job = await this.deps.jobs.find(blobId);
@@ -46,12 +48,13 @@ export class DocumentService implements RenditionSource {
     if (!job) {
       const blob = await this.deps.jobs.blob(blobId);
       if (!blob || blob.tenant_id !== tenantId || documentKindOf(name) !== 'office') return 'unavailable';
-      await this.deps.jobs.queue({ blobId, tenantId, kind: 'office', name, size: Number(blob.size), now: Date.now() });
+      await this.deps.jobs.queue({ blobId, tenantId, kind: 'office', name, size: Number(blob.size), now: Date.now(), requested: true });
       this.deps.pool.wake();
       return 'pending';
     }
-    if (job.kind !== 'office') return 'unavailable';
-    return job.status === 'queued' || job.status === 'running' ? 'pending' : 'unavailable';
+    if (job.kind !== 'office' || (job.status !== 'queued' && job.status !== 'running')) return 'unavailable';
+    if (job.requested_at == null && (await this.deps.jobs.request(blobId, Date.now()))) this.deps.pool.wake();
+    return 'pending';
   }
 
   async status(caller: Caller): Promise<DocumentPipelineStatus> {

@@ -2,8 +2,9 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { THUMBNAIL_SIZE } from '../../../common/api/types';
-import type { DocumentKind } from '../../../common/files/documents';
+import { extensionOf, type DocumentKind } from '../../../common/files/documents';
 import { loadSharp } from '../sharp-on-demand';
+import { containerMismatch, containerOf } from './container';
 import { runTool, type ToolRun } from './run-tool';
 import { toolEnv, type DocumentTools } from './tools';
 
@@ -56,9 +57,10 @@ function failed(tool: string, run: ToolRun, limitMs: number): DocumentJobFailure
 }
 
 /**
- * Does what a document of `kind` needs, in `workDir` (holding the document as `input`), every tool run
- * killed at `deadline`: LibreOffice converts an Office document to PDF with a profile of its own and
- * without a network; pdftotext gives the text of a PDF (layout kept, a form feed per page); pdftoppm
+ * Does what a document of `kind` needs, in `workDir` (holding the document as `input`, named
+ * `document.<its extension>`), every tool run killed at `deadline`: an Office document whose bytes are
+ * not the container its extension promises fails here (container.ts: LibreOffice would render it as
+ * plain text); LibreOffice converts the others to PDF with a profile of its own and without a network; pdftotext gives the text of a PDF (layout kept, a form feed per page); pdftoppm
  * its first page. Throws DocumentJobFailure.
  */
 export async function extractDocument(
@@ -81,6 +83,8 @@ export async function extractDocument(
   let pdf = job.input;
   if (job.kind === 'office') {
     if (!tools.soffice) throw new DocumentJobFailure('LibreOffice 未安装');
+    const mismatch = containerMismatch(extensionOf(path.basename(job.input)), await containerOf(job.input));
+    if (mismatch) throw new DocumentJobFailure(mismatch);
     const outDir = path.join(job.workDir, 'out');
     const profile = path.join(job.workDir, 'profile');
     const converted = await run(tools.soffice, [
