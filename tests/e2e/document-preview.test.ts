@@ -153,6 +153,7 @@ describe('the document viewer', () => {
     const said = page.getByTestId('document-viewer').getByTestId('preview-unsupported');
     await said.waitFor({ timeout: 30_000 });
     expect(await said.textContent()).toContain('该文件类型暂不支持预览');
+    await shot(page, 'office-unsupported-after.png');
     const download = page.waitForEvent('download');
     await page.getByTestId('document-download').click();
     expect((await download).suggestedFilename()).toBe(name);

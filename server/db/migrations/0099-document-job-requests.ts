@@ -1,7 +1,7 @@
 import { type Kysely, type Migration } from 'kysely';
 
 /**
- * When someone last waited for a document job's output (docs/documents.md, "Which job goes first"):
+ * When someone first waited for a document job's output (docs/documents.md, "Which job goes first"):
  * a preview that answered PREVIEW_PENDING, or an admin's 重试 of that one file. Workers take waiting
  * jobs with `requested_at` first, the earliest request first, then the rest oldest first. Cleared when
  * the job ends, so the index holds only jobs still waited for.
