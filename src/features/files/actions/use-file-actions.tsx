@@ -68,6 +68,8 @@ export interface FileActionsHost {
   show: (dialog: BrowserDialog) => void;
   clearSelection: () => void;
   pickNewVersion: (file: FileEntry) => void;
+  /** Shows an entry just made in the folder shown: scrolled to and marked, wherever it sorts. */
+  reveal: (id: string) => void;
 }
 
 export interface FileActions {
@@ -101,11 +103,12 @@ export function useFileActions(host: FileActionsHost): FileActions {
   const changes: { [K in keyof ChangeKinds]: ChangeOf<K> } = {
     mkdir: {
       online: async ({ req }) => {
-        await makeFolder(req);
+        const folder = await makeFolder(req);
         message.success('文件夹已创建');
         pages.reload();
+        host.reveal(folder.id);
       },
-      offline: ({ req, scope }) => queueMkdir(req, scope),
+      offline: async ({ req, scope }) => host.reveal(await queueMkdir(req, scope)),
     },
     createTxt: {
       online: async ({ req }) => {
@@ -113,10 +116,11 @@ export function useFileActions(host: FileActionsHost): FileActions {
         if (answer.status === 'created') {
           message.success('文本文件已创建');
           pages.reload();
+          host.reveal(answer.file.id);
         }
         return answer;
       },
-      offline: ({ req, scope }) => queueCreateTxt(req, scope),
+      offline: async ({ req, scope }) => host.reveal(await queueCreateTxt(req, scope)),
     },
     keepTxt: {
       online: async (req) => {
@@ -124,6 +128,7 @@ export function useFileActions(host: FileActionsHost): FileActions {
         if (answer.status === 'created') {
           message.success(req.decision === 'newVersion' ? '已保存为新版本' : `已保存为「${answer.file.name}」`);
           pages.reload();
+          host.reveal(answer.file.id);
         }
         return answer;
       },

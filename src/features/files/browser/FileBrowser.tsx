@@ -39,7 +39,7 @@ import { useDeepLinkOpen } from './use-deep-link-preview';
 import type { DocumentTarget } from '../../../components/document/target';
 import { useEntryPages } from '../listing/use-entry-pages';
 import { useListSelection } from './use-list-selection';
-import { useRevealedEntry } from '../listing/use-revealed-entry';
+import { useNewEntryReveal, useRevealedEntry } from '../listing/use-revealed-entry';
 
 /**
  * The one file browser every file page uses (configured by a BrowserSource): breadcrumb and toolbar,
@@ -78,6 +78,7 @@ export function FileBrowser({ source, title, emptyState }: { source: BrowserSour
 
   useEffect(() => resetSelection(), [listing, resetSelection]);
   useRevealedEntry(pages, folderDir, list.focus);
+  const made = useNewEntryReveal(pages, folderDir, list.pointAt);
   const publicSpaceId = usePublicSpace().data?.id ?? null;
   const publicDownloadOn = useTenantSwitches().data?.publicDownLoad ?? true;
 
@@ -96,6 +97,7 @@ export function FileBrowser({ source, title, emptyState }: { source: BrowserSour
     show: setDialog,
     clearSelection: () => setSelectedIds([]),
     pickNewVersion: newVersion.pick,
+    reveal: made.reveal,
   });
 
   // ---- what the selection offers -----------------------------------------------------------------
@@ -176,6 +178,7 @@ export function FileBrowser({ source, title, emptyState }: { source: BrowserSour
     empty,
     selectedIds,
     cursorId: list.cursorId,
+    freshId: made.freshId,
     handlers: list.handlers,
     contextMenu,
     onDownload: downloadOne,

@@ -29,7 +29,7 @@ const OVERSCAN_ROWS = 2;
  * scroll into view) or the kind's icon, the name and a size or date line. Same selection, menus,
  * keyboard and infinite loading as the list (FileTable), virtualised by rows of tiles.
  */
-export function FileGrid({ mode, pages, empty: emptyState, selectedIds, cursorId, handlers, contextMenu, layoutRef }: FileViewProps) {
+export function FileGrid({ mode, pages, empty: emptyState, selectedIds, cursorId, freshId, handlers, contextMenu, layoutRef }: FileViewProps) {
   const box = useRef<HTMLDivElement>(null);
   useInfiniteScroll(box, pages.loadMore, pages.hasMore, pages.items.length);
   const items = pages.items;
@@ -61,7 +61,7 @@ export function FileGrid({ mode, pages, empty: emptyState, selectedIds, cursorId
               </div>
             </div>
           </div>
-          <TileRows items={items} mode={mode} selected={selected} cursorId={cursorId} cursorIndex={cursorIndex} emptyText={emptyState} handlers={handlers} layoutRef={layoutRef} />
+          <TileRows items={items} mode={mode} selected={selected} cursorId={cursorId} cursorIndex={cursorIndex} freshId={freshId} emptyText={emptyState} handlers={handlers} layoutRef={layoutRef} />
         </div>
       </ContextMenuArea>
       <div style={{ height: FOOTER_HEIGHT, lineHeight: `${FOOTER_HEIGHT}px`, padding: '0 8px', color: 'rgba(0,0,0,0.6)' }} data-testid="file-table-footer">
@@ -77,12 +77,13 @@ interface TileRowsProps {
   selected: ReadonlySet<string>;
   cursorId: string | null;
   cursorIndex: number;
+  freshId: string | null;
   emptyText: ReactNode;
   handlers: ItemHandlers;
   layoutRef: MutableRefObject<ViewLayout>;
 }
 
-const TileRows = memo(function TileRows({ items, mode, selected, cursorId, cursorIndex, emptyText, handlers, layoutRef }: TileRowsProps) {
+const TileRows = memo(function TileRows({ items, mode, selected, cursorId, cursorIndex, freshId, emptyText, handlers, layoutRef }: TileRowsProps) {
   const body = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const size = useElementSize(body, { width: 960, height: typeof window === 'undefined' ? 800 : window.innerHeight });
@@ -103,7 +104,7 @@ const TileRows = memo(function TileRows({ items, mode, selected, cursorId, curso
     const tiles: ReactNode[] = [];
     for (let i = r * columns; i < Math.min(items.length, (r + 1) * columns); i++) {
       const file = items[i]!;
-      tiles.push(<Tile key={file.id} file={file} mode={mode} width={tileWidth} selected={selected.has(file.id)} cursor={file.id === cursorId} handlers={handlers} menuRef={latest} />);
+      tiles.push(<Tile key={file.id} file={file} mode={mode} width={tileWidth} selected={selected.has(file.id)} cursor={file.id === cursorId} fresh={file.id === freshId} handlers={handlers} menuRef={latest} />);
     }
     rows.push(
       <div key={r} role="row" aria-rowindex={r + 2} className="fg-row" style={{ top: r * rowHeight + GAP, height: TILE_HEIGHT, gap: GAP, paddingInline: GAP }}>
@@ -134,11 +135,12 @@ interface TileProps {
   width: number;
   selected: boolean;
   cursor: boolean;
+  fresh: boolean;
   handlers: ItemHandlers;
   menuRef: MutableRefObject<{ handlers: ItemHandlers }>;
 }
 
-const Tile = memo(function Tile({ file, mode, width, selected, cursor, handlers, menuRef }: TileProps) {
+const Tile = memo(function Tile({ file, mode, width, selected, cursor, fresh, handlers, menuRef }: TileProps) {
   const meta = file.isDir ? formatDateTime(file.updatedAt) : formatSize(file.size);
   // In a space: whose entry it is (the list answer's owner).
   const owner = file.owner?.nickName ?? '';
@@ -151,6 +153,7 @@ const Tile = memo(function Tile({ file, mode, width, selected, cursor, handlers,
       data-testid="file-tile"
       data-row-key={file.id}
       data-cursor={cursor || undefined}
+      data-fresh={fresh || undefined}
       style={{ width }}
       title={`${file.name}\n${file.isDir ? '' : `${formatSize(file.size)} · `}${formatDateTime(mode === 'recycle' && file.deletedAt ? file.deletedAt : file.updatedAt)}${owner ? `\n上传者：${owner}` : ''}`}
       onClick={(e) => handlers.click(file, e)}

@@ -58,7 +58,7 @@ interface Column {
  * and antd's Table brought its filters (Tree, Radio), pagination (Select) and per-render bookkeeping to
  * the first screen after login — about a sixth of its JavaScript.
  */
-export function FileTable({ mode, pages, empty: emptyState, selectedIds, cursorId, handlers, sort, onSort, contextMenu, onDownload, downloadBlocked, layoutRef, showSharer = false, showOwner = false }: FileTableProps) {
+export function FileTable({ mode, pages, empty: emptyState, selectedIds, cursorId, freshId, handlers, sort, onSort, contextMenu, onDownload, downloadBlocked, layoutRef, showSharer = false, showOwner = false }: FileTableProps) {
   const box = useRef<HTMLDivElement>(null);
   useInfiniteScroll(box, pages.loadMore, pages.hasMore, pages.items.length);
 
@@ -244,6 +244,7 @@ export function FileTable({ mode, pages, empty: emptyState, selectedIds, cursorI
             selected={selected}
             cursorId={cursorId}
             cursorIndex={cursorIndex}
+            freshId={freshId}
             emptyText={emptyState}
             handlers={handlers}
             layoutRef={layoutRef}
@@ -302,6 +303,7 @@ interface EntryRowsProps {
   selected: ReadonlySet<string>;
   cursorId: string | null;
   cursorIndex: number;
+  freshId: string | null;
   emptyText: ReactNode;
   handlers: ItemHandlers;
   layoutRef: MutableRefObject<ViewLayout>;
@@ -327,7 +329,7 @@ export function OwnerName({ file }: { file: FileEntry }) {
 }
 
 /** The scrolling body: only the rows in view (and OVERSCAN_ROWS around them) are rendered. */
-const EntryRows = memo(function EntryRows({ items, columns, nameMinWidth, minTableWidth, rowHeight, selected, cursorId, cursorIndex, emptyText, handlers, layoutRef }: EntryRowsProps) {
+const EntryRows = memo(function EntryRows({ items, columns, nameMinWidth, minTableWidth, rowHeight, selected, cursorId, cursorIndex, freshId, emptyText, handlers, layoutRef }: EntryRowsProps) {
   const body = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const viewport = useElementSize(body, viewportFallback()).height;
@@ -350,6 +352,7 @@ const EntryRows = memo(function EntryRows({ items, columns, nameMinWidth, minTab
         data-testid="file-row"
         data-row-key={file.id}
         data-cursor={file.id === cursorId || undefined}
+        data-fresh={file.id === freshId || undefined}
         style={{ top: i * rowHeight, height: rowHeight }}
         onClick={(e) => handlers.click(file, e)}
         onContextMenu={() => handlers.contextMenu(file)}

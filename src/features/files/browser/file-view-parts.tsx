@@ -15,6 +15,8 @@ export interface FileViewProps {
   selectedIds: string[];
   /** The keyboard cursor: outlined, scrolled into view, the grid's active descendant. */
   cursorId: string | null;
+  /** An entry the user just made here, marked for a moment (listing/use-revealed-entry.ts). */
+  freshId: string | null;
   handlers: ItemHandlers;
   /** The context menu for the current selection. */
   contextMenu: MenuProps;

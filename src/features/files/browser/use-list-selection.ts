@@ -35,6 +35,8 @@ export interface ListSelection {
   clear: () => void;
   /** Selects just this entry and puts the cursor on it (which scrolls it into view). */
   focus: (id: string) => void;
+  /** Puts the cursor on this entry (which scrolls it into view); the selection stays as it is. */
+  pointAt: (id: string) => void;
   /** Another listing: no selection, no cursor. */
   reset: () => void;
 }
@@ -144,5 +146,7 @@ export function useListSelection(items: readonly FileEntry[], onActivate: (file:
     [setSelectedIds, point],
   );
 
-  return { selectedIds, cursorId, setSelectedIds, handlers, move, toggleCursor, cursorEntry, clear, focus, reset };
+  const pointAt = useCallback((id: string) => point(id, true), [point]);
+
+  return { selectedIds, cursorId, setSelectedIds, handlers, move, toggleCursor, cursorEntry, clear, focus, pointAt, reset };
 }

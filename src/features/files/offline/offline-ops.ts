@@ -128,10 +128,12 @@ function draftEntry(id: string, name: string, isDir: boolean, scope: FolderScope
 
 // ---- queueing (called by the pages when offline) -------------------------------------------------
 
-export async function queueMkdir(req: MkdirRequest, scope: FolderScope): Promise<void> {
+/** Answers the id of the folder's draft, shown until the server's own replaces it. */
+export async function queueMkdir(req: MkdirRequest, scope: FolderScope): Promise<string> {
   const id = tempId();
   await enqueueOutbox<MkdirPayload>(OUTBOX_KINDS.mkdir, { req, tempId: id }, `新建文件夹「${req.name}」`);
   addToFolder(queryClient, scope, req.parentId, draftEntry(id, req.name, true, scope, req.parentId));
+  return id;
 }
 
 export async function queueRename(file: FileEntry, name: string): Promise<void> {
@@ -168,10 +170,12 @@ export async function queueFavorite(entries: FileEntry[], on: boolean): Promise<
   patchEntries(queryClient, ids, (e) => ({ ...e, favorite: on }));
 }
 
-export async function queueCreateTxt(req: CreateTxtRequest, scope: FolderScope): Promise<void> {
+/** Answers the id of the file's draft, shown until the server's own replaces it. */
+export async function queueCreateTxt(req: CreateTxtRequest, scope: FolderScope): Promise<string> {
   const id = tempId();
   await enqueueOutbox<CreateTxtPayload>(OUTBOX_KINDS.createTxt, { req, tempId: id }, `新建文本文件「${req.name}」`);
   addToFolder(queryClient, scope, req.parentId, draftEntry(id, req.name, false, scope, req.parentId, new TextEncoder().encode(req.content).length));
+  return id;
 }
 
 // ---- replay ----------------------------------------------------------------------------------------
