@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { clientHeaders } from '../../common/api/client-env';
 import { API } from '../../common/api/paths';
-import type { CaptchaImage } from '../../common/api/types';
+import type { CaptchaImage, FileEntry } from '../../common/api/types';
 import { CHROMIUM_ARGS } from '../support/chromium';
 
 export const baseUrl = (): string => inject('baseUrl');
@@ -199,6 +200,32 @@ async function reveal(page: Page, target: Locator, body: Locator, missing: strin
   }
   return target;
 }
+
+/**
+ * Makes a folder of the test's own at the top of the signed-in user's 个人文件 and opens it (a load,
+ * then the transfer engine's role). What the test makes there is all the folder holds, so its rows
+ * are rendered whatever earlier files left in the root: look for rows of a shared folder with
+ * revealFileRow, and make a test's entries here.
+ */
+export async function openOwnFolder(page: Page, name: string): Promise<FileEntry> {
+  const folder = await page.evaluate(
+    async ({ url, name, headers }) => {
+      const r = await fetch(url, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ parentId: null, category: 1, name }) });
+      const body = (await r.json()) as { data: FileEntry };
+      if (r.status !== 200) throw new Error(`mkdir ${name}: ${r.status} ${JSON.stringify(body)}`);
+      return body.data;
+    },
+    { url: API.mkdir, name, headers: clientHeaders('web', 'internal') },
+  );
+  await page.goto(`${baseUrl()}${ownFolderPath(folder)}`);
+  await page.getByTestId('breadcrumb').getByText(name, { exact: true }).waitFor();
+  await page.getByTestId('file-table').waitFor();
+  await waitForRole(page);
+  return folder;
+}
+
+/** The address of a folder of 个人文件 (openOwnFolder's). */
+export const ownFolderPath = (folder: FileEntry): string => `/main/file/personal?dir=${encodeURIComponent(folder.id)}`;
 
 /** Chunk-upload requests carry `index` in their query. */
 export function chunkIndexOf(url: string): number | null {

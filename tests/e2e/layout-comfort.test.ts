@@ -10,13 +10,16 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
-import { baseUrl, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, transferItems } from './browser';
+import type { FileEntry } from '../../common/api/types';
+import { baseUrl, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, openOwnFolder, ownFolderPath, transferItems } from './browser';
 
 describe('layout comfort', () => {
   let browser: Browser;
   let page: Page;
   let workDir: string;
   const stamp = Date.now().toString(36);
+  /** Where its file goes: in the admin's root (earlier files' entries) a new file sorts below the rows the list renders. */
+  let folder: FileEntry;
 
   beforeAll(async () => {
     ({ browser, page, workDir } = await openBrowserSession('comfort-layout', { viewport: { width: 1440, height: 900 } }));
@@ -55,7 +58,7 @@ describe('layout comfort', () => {
   });
 
   it('opens the panel by itself when a transfer starts, and remembers a closed panel across a reload', async () => {
-    await page.goto(baseUrl() + '/main/file/personal');
+    folder = await openOwnFolder(page, `布局-${stamp}`);
     const name = `面板-${stamp}.txt`;
     const file = path.join(workDir, name);
     writeFileSync(file, 'panel');
@@ -113,7 +116,7 @@ describe('layout comfort', () => {
   });
 
   it('opens menus without animation when the system asks for less motion, and animated otherwise', async () => {
-    await page.goto(baseUrl() + '/main/file/personal');
+    await page.goto(baseUrl() + ownFolderPath(folder));
     const row = fileRow(page, `面板-${stamp}.txt`);
     await row.waitFor();
     // The popup is always 'prepared' (measured for its placement); an animation shows as its start and active steps.
@@ -170,7 +173,7 @@ describe('layout comfort', () => {
     });
     const html = await (await fetch(baseUrl() + '/index.html')).text();
     const inHtml = [...html.matchAll(/<style [^>]*data-token-hash="[^"]*"[^>]*>([^{<]*)\{/g)].map((m) => m[1]!);
-    await fresh.goto(baseUrl() + '/main/file/personal');
+    await fresh.goto(baseUrl() + ownFolderPath(folder));
     await fileRow(fresh, `面板-${stamp}.txt`).waitFor();
     await fresh.getByRole('menuitem', { name: '个人文件' }).waitFor();
     await fresh.waitForTimeout(500);

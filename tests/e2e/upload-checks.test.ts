@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
-import { clickSelectionAction, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, openTransferPanel, transferItems } from './browser';
+import { clickSelectionAction, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, openOwnFolder, openTransferPanel, transferItems } from './browser';
 
 const stamp = Date.now().toString(36).slice(-6);
 const SHOTS = '/work/wt/shots/speccalls';
@@ -24,6 +24,9 @@ describe('pre-upload checks in the transfer list', () => {
   beforeAll(async () => {
     ({ browser, context, page, workDir } = await openBrowserSession('upload-checks', { viewport: { width: 1440, height: 900 } }));
     await loginAsAdmin(page);
+    // Its files go up into a folder of its own: in the admin's root (earlier files' entries) a new file
+    // sorts below the rows the list renders, and its row was never there to tick.
+    await openOwnFolder(page, `上传检查-${stamp}`);
   });
   afterAll(async () => {
     await closeBrowserSession(browser, workDir);
