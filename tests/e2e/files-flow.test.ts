@@ -1,15 +1,18 @@
 /**
  * The foundation's whole path in a real browser against `npm start`: log in as admin, create a
  * folder, upload a few MB through the UI (the engine worker moves the bytes), see the file listed,
- * download it and compare every byte.
+ * download it and compare every byte. A folder made below the rows in view is scrolled to and marked.
  */
 import { randomBytes, createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../common/api/paths';
 import { antdClassesWithoutStyles } from './antd-styles';
-import { closeBrowserSession, openBrowserSession, revealFileRow, submitLogin } from './browser';
+import { baseUrl, closeBrowserSession, fileRow, openBrowserSession, openOwnFolder, revealFileRow, submitLogin } from './browser';
+import { shot } from './shots';
+import { call, expectOnScreen } from './tenant-kit';
 
 /** 9 MiB + a bit: three chunks at the default 4 MiB chunk size, the last one short. */
 const UPLOAD_SIZE = 9 * 1024 * 1024 + 12345;
@@ -31,6 +34,25 @@ describe('admin: folder, upload, list, download', () => {
     await submitLogin(page, 'admin', 'Admin@2024');
     await page.waitForURL('**/main/file/personal**');
     // The main shell is a lazy chunk: wait for it rather than sample it.
+    await page.getByTestId('file-table').waitFor();
+  });
+
+  it('scrolls to a folder just made that sorts below the rows in view, and marks it', async () => {
+    const stamp = Date.now();
+    const crowded = await openOwnFolder(page, `满屏-${stamp}`);
+    // More folders sorting before the new one than the list renders from the top (a screen and 8 more).
+    for (let i = 0; i < 30; i++) await call(page, API.mkdir, { parentId: crowded.id, category: 1, name: `000 目录 ${String(i).padStart(2, '0')}` });
+    await page.reload();
+    await fileRow(page, '000 目录 00').waitFor();
+    const name = `新建-${stamp}`;
+    await page.getByTestId('toolbar-mkdir').click();
+    await page.getByTestId('mkdir-name-input').fill(name);
+    await page.getByRole('button', { name: /确\s*定/ }).click();
+    const made = page.locator('[data-testid="file-row"][data-fresh="true"]', { has: page.getByText(name, { exact: true }) });
+    await made.waitFor({ timeout: 10_000 });
+    await shot(page, 'new-entry', 'scrolled-to');
+    await expectOnScreen(page, made, 'the folder just made');
+    await page.goto(baseUrl() + '/main/file/personal');
     await page.getByTestId('file-table').waitFor();
   });
 
