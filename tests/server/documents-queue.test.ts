@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENTS, type DocumentPipelineStatus } from '../../common/api/endpoints/documents';
 import { ERRORS } from '../../common/api/errors';
 import { previewUrl } from '../../common/api/paths';
-import type { DocumentJobsTable } from '../../server/db/schema';
 import { zipStream } from '../../server/http/zip-writer';
 import { containerOf } from '../../server/services/documents/container';
 import { docx } from '../support/document-kit';
+import { blobOf, ended, jobOf } from './documents-kit';
 import { expectError } from './file-kit';
-import { ADMIN, loggedInClient, startServer, uploadFile, withDb, type Client, type TestServer } from './helpers';
+import { ADMIN, loggedInClient, startServer, uploadFile, type Client, type TestServer } from './helpers';
 
 /**
  * Issue 41's queue, as users meet it on a busy server: the document someone opened (its preview said
@@ -18,19 +18,6 @@ import { ADMIN, loggedInClient, startServer, uploadFile, withDb, type Client, ty
  * and an Office document whose bytes are not the container its extension promises fails with a
  * reason instead of being handed to LibreOffice, which would render it as plain text.
  */
-
-const blobOf = (server: TestServer, fileId: string) => withDb(server, (db) => (db.prepare('select blob_id from files where id = ?').get(fileId) as { blob_id: string }).blob_id);
-const jobOf = (server: TestServer, blobId: string) => withDb(server, (db) => db.prepare('select * from document_jobs where blob_id = ?').get(blobId) as DocumentJobsTable | undefined);
-
-async function ended(server: TestServer, blobId: string, timeoutMs = 90_000): Promise<DocumentJobsTable> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await jobOf(server, blobId);
-    if (job && (job.status === 'done' || job.status === 'failed')) return job;
-    if (Date.now() > until) throw new Error(`job of ${blobId} still ${job?.status ?? 'missing'}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 async function zipOf(files: Record<string, string>): Promise<Buffer> {
   const parts: Buffer[] = [];

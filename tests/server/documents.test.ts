@@ -8,10 +8,10 @@ import { ERRORS } from '../../common/api/errors';
 import { formatSize } from '../../common/format/size';
 import { API, linkPreviewUrl, previewUrl, thumbnailUrl } from '../../common/api/paths';
 import type { FileEntry } from '../../common/api/types';
-import type { DocumentJobsTable } from '../../server/db/schema';
 import { docx, pptx, xlsx } from '../support/document-kit';
 import { pagePerLinePdf } from '../support/text-pdf';
 import { oneRowOf } from './action-log-kit';
+import { blobOf, ended, jobOf } from './documents-kit';
 import { expectError } from './file-kit';
 import { ADMIN, Client, loggedInClient, startServer, uploadFile, withDb, type TestServer } from './helpers';
 import { fetchBytes, link, openLink } from './sharing-kit';
@@ -36,20 +36,6 @@ function captureContent(server: TestServer): Sink {
     removeBlob: async (blobId) => void sink.removed.push(blobId),
   });
   return sink;
-}
-
-const blobOf = (server: TestServer, fileId: string) => withDb(server, (db) => (db.prepare('select blob_id from files where id = ?').get(fileId) as { blob_id: string }).blob_id);
-const jobOf = (server: TestServer, blobId: string) => withDb(server, (db) => db.prepare('select * from document_jobs where blob_id = ?').get(blobId) as DocumentJobsTable | undefined);
-
-/** Waits until the blob's job ended (done or failed). */
-async function ended(server: TestServer, blobId: string, timeoutMs = 90_000): Promise<DocumentJobsTable> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await jobOf(server, blobId);
-    if (job && (job.status === 'done' || job.status === 'failed')) return job;
-    if (Date.now() > until) throw new Error(`job of ${blobId} still ${job?.status ?? 'missing'}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 /** pdftotext of a PDF, form feeds kept. */
