@@ -146,8 +146,16 @@ export async function waitForRole(page: Page): Promise<'leader' | 'follower'> {
 
 /** Opens the transfer side sheet if it is closed (it opens by itself only in the tab a transfer starts in). */
 export async function openTransferPanel(page: Page): Promise<void> {
-  if ((await page.getByTestId('transfer-panel').getAttribute('data-expanded')) !== 'true') await page.getByTestId('transfer-toggle').click();
-  await page.locator('[data-testid="transfer-panel"][data-expanded="true"]').waitFor();
+  // The panel opens by itself when a transfer is queued, which may land between a look at the panel and
+  // a click on its toggle: the click then hit the open panel's 收起 (same test id) and closed it. Look
+  // and click in one task of the page, where the DOM cannot change in between; the rail's toggle only opens.
+  const open = page.locator('[data-testid="transfer-panel"][data-expanded="true"]');
+  await open.or(page.getByTestId('transfer-toggle')).first().waitFor();
+  await page.evaluate(() => {
+    const panel = document.querySelector<HTMLElement>('[data-testid="transfer-panel"]');
+    if (panel?.dataset.expanded !== 'true') panel?.querySelector<HTMLElement>('[data-testid="transfer-toggle"]')?.click();
+  });
+  await open.waitFor();
 }
 
 /** What the engine role marker says: the tag's text in the open panel, the dot's label on the closed rail. */

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
-import { clickSelectionAction, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, openOwnFolder, openTransferPanel, transferItems } from './browser';
+import { clickSelectionAction, closeBrowserSession, fileRow, loginAsAdmin, openBrowserSession, openOwnFolder, openTransferPanel, submitLogin, transferItems } from './browser';
 
 const stamp = Date.now().toString(36).slice(-6);
 const SHOTS = '/work/wt/shots/speccalls';
@@ -85,5 +85,28 @@ describe('pre-upload checks in the transfer list', () => {
     await checked;
     await transferItems(page, text, 'done').waitFor({ timeout: 30_000 });
     expect(await transferItems(page, exe).count()).toBe(0);
+  });
+
+  it('files picked just after sign-in, before the page knows its permissions, are uploaded, not dropped', async () => {
+    // The full e2e stage's loaded server answered pagePermissions late: the hidden picker was there and
+    // took the files, the page (no upload target yet) dropped them without a word (document-office-preview).
+    const fresh = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const early = await fresh.newPage();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await early.route(`**${API.pagePermissions}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await submitLogin(early, 'admin', 'Admin@2024');
+    await early.waitForURL('**/main/file/personal**');
+    await early.getByTestId('file-toolbar').waitFor();
+    const name = `刚登录就选的-${stamp}.txt`;
+    const picked = early.getByTestId('upload-input').setInputFiles(file(name, '登录后马上选的文件'));
+    release();
+    await picked;
+    await openTransferPanel(early);
+    await transferItems(early, name, 'done').waitFor({ timeout: 30_000 });
+    await fresh.close();
   });
 });
