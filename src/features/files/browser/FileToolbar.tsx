@@ -79,15 +79,18 @@ export function FileToolbar(p: FileToolbarProps) {
   const width = useElementSize(bar, WIDE_FALLBACK).width;
   const phone = usePhone();
   const permitted = usePermissionCheck();
+  const folderMode = p.source.mode === 'folder';
+  // The pickers exist only while this folder takes uploads: before the page's permissions have loaded
+  // (just after sign-in) an input that was there took the files and the page dropped them, silently.
+  const uploadable = folderMode && p.canUpload;
   useEffect(() => {
     // Not in React's attribute list: set on the element.
     folderInput.current?.setAttribute('webkitdirectory', '');
     folderInput.current?.setAttribute('directory', '');
-  }, []);
-  const folderMode = p.source.mode === 'folder';
+  }, [uploadable]);
 
   const pageButtons: ToolbarButton[] = [];
-  if (folderMode && p.canUpload) {
+  if (uploadable) {
     pageButtons.push(
       { key: 'upload', label: '上传文件', icon: <UploadOutlined />, primary: true, testId: 'toolbar-upload', onClick: () => input.current?.click() },
       { key: 'uploadFolder', label: '上传文件夹', icon: <FolderOpenOutlined />, testId: 'toolbar-upload-folder', onClick: () => folderInput.current?.click() },
@@ -164,8 +167,8 @@ export function FileToolbar(p: FileToolbarProps) {
     // One line, always the same height (a control's), whatever is selected: the list below never moves.
     <div ref={bar} className="file-toolbar" data-testid="file-toolbar" data-selecting={selecting || undefined}>
       {/* Outside the button row: React keys them apart from the buttons, which come and go. */}
-      <HiddenPicker inputRef={input} testId="upload-input" label="选择要上传的文件" onPick={p.onFiles} />
-      <HiddenPicker inputRef={folderInput} testId="upload-folder-input" label="选择要上传的文件夹" onPick={(files) => p.onFolder(folderEntriesFromInput(files))} />
+      {uploadable && <HiddenPicker inputRef={input} testId="upload-input" label="选择要上传的文件" onPick={p.onFiles} />}
+      {uploadable && <HiddenPicker inputRef={folderInput} testId="upload-folder-input" label="选择要上传的文件夹" onPick={(files) => p.onFolder(folderEntriesFromInput(files))} />}
       {selecting ? (
         <>
           {kept.map((b) => (

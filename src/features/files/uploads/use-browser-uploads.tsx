@@ -31,6 +31,8 @@ export function useBrowserUploads(target: UploadTarget | null, folderName: strin
   const answer = useRef<((choice: ClashChoice) => void) | null>(null);
   const [nameQuestion, setNameQuestion] = useState<UploadNameQuestion | null>(null);
   const nameAnswer = useRef<((answer: UploadNameAnswer) => void) | null>(null);
+  // Never reached from the toolbar (its pickers exist only where uploads go); said rather than dropped all the same.
+  const noTarget = (): void => void message.warning('此处不能上传文件');
   const failed = (e: unknown): void => {
     const text = errorText(e, '无法开始上传');
     if (text) message.error(text);
@@ -71,7 +73,7 @@ export function useBrowserUploads(target: UploadTarget | null, folderName: strin
   }
 
   async function upload(picked: File[]) {
-    if (!target) return;
+    if (!target) return noTarget();
     try {
       const named = await settleNames(picked.map((f) => f.name));
       if (!named) return;
@@ -94,7 +96,7 @@ export function useBrowserUploads(target: UploadTarget | null, folderName: strin
   }
 
   async function uploadFolder(picked: FolderEntry<File>[]) {
-    if (!target) return;
+    if (!target) return noTarget();
     try {
       const named = await settleNames(picked.map((e) => e.relativePath));
       if (!named) return;
