@@ -45,7 +45,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
 /**
  * E2E_CROWD=<n>: before any test, n folders in the admin's 个人文件 that sort above every other entry
- * ('000 拥挤 …'), as the entries of the files that ran before leave it in the full stage. A test that
+ * ('000 拥挤 …') and n top-level departments made before any other ('000 拥挤部 …'), as the entries of the files that ran before leave it in the full stage. A test that
  * looks for a row of the admin's root without scrolling to it (revealFileRow) fails this way when run
  * alone, instead of only in the full stage, in whatever order vitest picks (docs/testing.md).
  */
@@ -59,5 +59,13 @@ async function crowdAdminRoot(baseUrl: string, dataDir: string, folders: number)
       body: JSON.stringify({ parentId: null, category: 1, name: `000 拥挤 ${String(i).padStart(3, '0')}` }),
     });
     if (res.status !== 200) throw new Error(`E2E_CROWD: mkdir answered ${res.status}`);
+    // As many top-level departments, made first, so a file's own departments sort below them in the
+    // tree (a phone's tree shows about five rows).
+    const dept = await admin.fetch(baseUrl + API.departmentCreate, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Client-Platform': 'web', 'X-Network-Env': 'internal' },
+      body: JSON.stringify({ parentId: null, name: `000 拥挤部 ${String(i).padStart(3, '0')}` }),
+    });
+    if (dept.status !== 200) throw new Error(`E2E_CROWD: department create answered ${dept.status}`);
   }
 }
