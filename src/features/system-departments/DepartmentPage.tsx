@@ -98,7 +98,7 @@ export function DepartmentPage() {
           </Permission>
         }
       >
-        <Input.Search allowClear placeholder="搜索部门" onChange={(e) => setKeyword(e.target.value)} data-testid="dept-search" />
+        <Input.Search allowClear placeholder="搜索部门" value={keyword} onChange={(e) => setKeyword(e.target.value)} data-testid="dept-search" />
         {index ? (
           <DepartmentTree index={index} keyword={keyword} selectedId={selectedId} onSelect={(d) => setSelectedId(d.id)} extra={(d) => <span style={{ color: '#999', fontSize: 12 }}>{subtreeMembers(index, d.id)}</span>} />
         ) : null}
@@ -192,6 +192,8 @@ export function DepartmentPage() {
           const node = await run(() => (dialog.kind === 'rename' ? updateDepartment(dialog.node.id, { name }) : createDepartment(dialog.parentId, name)), dialog.kind === 'rename' ? '已重命名' : '已新建部门');
           if (node) {
             // The tree opens the new department's parents and scrolls to it (DepartmentTree reveals the selection).
+            // A search it does not match would hide it (the phone's tree is mostly found through the search): it goes.
+            if (!node.name.toLowerCase().includes(keyword.trim().toLowerCase())) setKeyword('');
             setSelectedId(node.id);
             setDialog(null);
           }

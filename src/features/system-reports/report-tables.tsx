@@ -1,4 +1,5 @@
 import { Table, type TableColumnsType } from 'antd';
+import { TEN_A_PAGE } from '../../components/page-links';
 import { formatSize } from '../../../common/format/size';
 import {
   APPLY_OUTCOME_LABELS,
@@ -27,7 +28,7 @@ const deptColumns: TableColumnsType<DeptRow> = [
   { title: '使用率', key: 'rate', align: 'right', render: (_, r) => percent(r.used, r.quota) },
   { title: '含下级已用', key: 'sub', align: 'right', render: (_, r) => size(r.subtree.used), sorter: (a, b) => a.subtree.used - b.subtree.used },
 ];
-export const DepartmentsTable = ({ rows }: { rows: DeptRow[] }) => <Table<DeptRow> {...small} rowKey="id" columns={deptColumns} dataSource={rows} pagination={{ pageSize: 10, hideOnSinglePage: true }} data-testid="report-table-departments" />;
+export const DepartmentsTable = ({ rows }: { rows: DeptRow[] }) => <Table<DeptRow> {...small} rowKey="id" columns={deptColumns} dataSource={rows} pagination={TEN_A_PAGE} data-testid="report-table-departments" />;
 
 const peopleColumns: TableColumnsType<PersonStorage> = [
   { title: '姓名', dataIndex: 'name' },
@@ -37,7 +38,7 @@ const peopleColumns: TableColumnsType<PersonStorage> = [
   { title: '配额', dataIndex: 'quota', align: 'right', render: size },
   { title: '使用率', key: 'rate', align: 'right', render: (_, r) => percent(r.used, r.quota) },
 ];
-export const PeopleTable = ({ rows }: { rows: PersonStorage[] }) => <Table<PersonStorage> {...small} rowKey="id" columns={peopleColumns} dataSource={rows} pagination={{ pageSize: 10, hideOnSinglePage: true }} data-testid="report-table-people" />;
+export const PeopleTable = ({ rows }: { rows: PersonStorage[] }) => <Table<PersonStorage> {...small} rowKey="id" columns={peopleColumns} dataSource={rows} pagination={TEN_A_PAGE} data-testid="report-table-people" />;
 
 const growthColumns: TableColumnsType<GrowthDay> = [
   { title: '日期', dataIndex: 'day' },
@@ -49,7 +50,7 @@ const growthColumns: TableColumnsType<GrowthDay> = [
   { title: '活跃人数', dataIndex: 'activePeople', align: 'right' },
 ];
 export const GrowthTable = ({ rows }: { rows: GrowthDay[] }) => (
-  <Table<GrowthDay> {...small} rowKey="day" columns={growthColumns} dataSource={[...rows].reverse()} pagination={{ pageSize: 10, hideOnSinglePage: true }} data-testid="report-table-growth" />
+  <Table<GrowthDay> {...small} rowKey="day" columns={growthColumns} dataSource={[...rows].reverse()} pagination={TEN_A_PAGE} data-testid="report-table-growth" />
 );
 
 const typeColumns: TableColumnsType<FileTypeRow> = [
@@ -57,7 +58,7 @@ const typeColumns: TableColumnsType<FileTypeRow> = [
   { title: '上传文件数', dataIndex: 'count', align: 'right' },
   { title: '字节数', dataIndex: 'bytes', align: 'right', render: size },
 ];
-export const FileTypesTable = ({ rows }: { rows: FileTypeRow[] }) => <Table<FileTypeRow> {...small} rowKey="ext" columns={typeColumns} dataSource={rows} pagination={{ pageSize: 10, hideOnSinglePage: true }} data-testid="report-table-types" />;
+export const FileTypesTable = ({ rows }: { rows: FileTypeRow[] }) => <Table<FileTypeRow> {...small} rowKey="ext" columns={typeColumns} dataSource={rows} pagination={TEN_A_PAGE} data-testid="report-table-types" />;
 
 const sharingColumns: TableColumnsType<SharingDay> = [
   { title: '日期', dataIndex: 'day' },
@@ -67,7 +68,7 @@ const sharingColumns: TableColumnsType<SharingDay> = [
   { title: '外链下载', dataIndex: 'linkDownloads', align: 'right' },
 ];
 export const SharingTable = ({ rows }: { rows: SharingDay[] }) => (
-  <Table<SharingDay> {...small} rowKey="day" columns={sharingColumns} dataSource={[...rows].reverse()} pagination={{ pageSize: 10, hideOnSinglePage: true }} data-testid="report-table-sharing" />
+  <Table<SharingDay> {...small} rowKey="day" columns={sharingColumns} dataSource={[...rows].reverse()} pagination={TEN_A_PAGE} data-testid="report-table-sharing" />
 );
 
 const approverColumns: TableColumnsType<ApproverRow> = [
@@ -75,7 +76,7 @@ const approverColumns: TableColumnsType<ApproverRow> = [
   { title: '通过', dataIndex: 'approve', align: 'right' },
   { title: '驳回', dataIndex: 'reject', align: 'right' },
 ];
-export const ApproversTable = ({ rows }: { rows: ApproverRow[] }) => <Table<ApproverRow> {...small} rowKey="id" columns={approverColumns} dataSource={rows} pagination={{ pageSize: 10, hideOnSinglePage: true }} locale={{ emptyText: '该范围内没有审批' }} />;
+export const ApproversTable = ({ rows }: { rows: ApproverRow[] }) => <Table<ApproverRow> {...small} rowKey="id" columns={approverColumns} dataSource={rows} pagination={TEN_A_PAGE} locale={{ emptyText: '该范围内没有审批' }} />;
 
 export const applicationRows = (a: Record<ApplyOutcome, number>) => (Object.keys(APPLY_OUTCOME_LABELS) as ApplyOutcome[]).map((o) => ({ name: APPLY_OUTCOME_LABELS[o], value: a[o] }));
 

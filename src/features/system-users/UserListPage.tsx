@@ -120,7 +120,7 @@ export function UserListPage() {
     // A phone stacks the department tree (a third of the screen) above the list, each the screen's width.
     <Flex gap={phone ? 8 : 12} vertical={phone} style={{ flex: 1, minHeight: 0 }} data-testid="user-list">
       <Card size="small" title="部门" style={phone ? { height: '30vh', flex: 'none', display: 'flex', flexDirection: 'column' } : { width: 220, flex: 'none', display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0 } }}>
-        <Input.Search allowClear placeholder="搜索部门" onChange={(e) => setTreeKeyword(e.target.value)} />
+        <Input.Search allowClear placeholder="搜索部门" onChange={(e) => setTreeKeyword(e.target.value)} data-testid="user-dept-search" />
         <div role="button" tabIndex={0} onClick={() => setDepartmentId(undefined)} onKeyDown={(e) => e.key === 'Enter' && setDepartmentId(undefined)} style={{ padding: '4px 8px', cursor: 'pointer', borderRadius: 6, background: departmentId ? undefined : '#e6f4ff' }}>
           全部用户
         </div>
