@@ -257,13 +257,17 @@ export class SystemNoticeRepository {
     });
   }
 
-  /** The next scheduled notice to come out after `now` (the scheduler wakes for it). */
-  async nextScheduled(now: number): Promise<{ id: string; tenant_id: string; publish_at: number } | undefined> {
+  /**
+   * The next scheduled notice to come out after `since` (the scheduler wakes for it). Scheduled means
+   * saved for a later time (`publish_at > updated_at`); one published at once was announced by its save.
+   */
+  async nextScheduled(since: number): Promise<{ id: string; tenant_id: string; publish_at: number } | undefined> {
     const row = await this.db
       .selectFrom('system_notices')
       .select(['id', 'tenant_id', 'publish_at'])
       .where('state', '=', 'published')
-      .where('publish_at', '>', now)
+      .where('publish_at', '>', since)
+      .whereRef('publish_at', '>', 'updated_at')
       .orderBy('publish_at')
       .limit(1)
       .executeTakeFirst();
@@ -272,7 +276,14 @@ export class SystemNoticeRepository {
 
   /** Notices whose scheduled time came in (from, to]: the scheduler announces them. */
   async cameOut(from: number, to: number): Promise<SystemNoticesTable[]> {
-    return this.db.selectFrom('system_notices').selectAll().where('state', '=', 'published').where('publish_at', '>', from).where('publish_at', '<=', to).execute();
+    return this.db
+      .selectFrom('system_notices')
+      .selectAll()
+      .where('state', '=', 'published')
+      .where('publish_at', '>', from)
+      .where('publish_at', '<=', to)
+      .whereRef('publish_at', '>', 'updated_at')
+      .execute();
   }
 
   /** Departments and users of a tenant among these ids (audience check), with their names. */

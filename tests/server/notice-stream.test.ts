@@ -90,6 +90,8 @@ describe('notice stream', () => {
       expect(came.at).toBeGreaterThanOrEqual(at);
       expect(came.at - at).toBeLessThan(1000);
       await stream.next(isCounts(0, 2), 1000);
+      // The notice published at once was announced by its save; the scheduler's wake-up announces the scheduled one alone.
+      expect(stream.events.filter((e) => e.event === 'system' && (e.data as SystemNoticeEvent).id === saved.id)).toHaveLength(1);
 
       await admin.post(API.noticeManageWithdraw, { id: saved.id });
       const gone = await stream.next((e) => e.event === 'system' && (e.data as SystemNoticeEvent).change === 'withdrawn', 1000);

@@ -41,7 +41,9 @@ export class NoticeScheduler {
   }
 
   private async arm(): Promise<void> {
-    const next = await this.repo.nextScheduled(Date.now());
+    // From the last look, not from now: a timer may fire a millisecond before Date.now() reaches the
+    // time it waited for, and that notice must still get the next timer rather than none.
+    const next = await this.repo.nextScheduled(this.lastLook);
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
