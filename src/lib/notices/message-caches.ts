@@ -15,7 +15,10 @@ export function cachesAbout(type: FileMessageType): ReadonlyArray<readonly unkno
     case 'apply.pending':
     case 'apply.approved':
     case 'apply.rejected':
-      // Applications, their count and, once one is approved, the share or link it made.
+    case 'apply.forwarded':
+    case 'apply.expired':
+      // Applications, their count and, once one is approved, the share or link it made (passed on to
+      // the next level or expired: 我的申请 says so at once, not 待审批).
       return [SHARING_KEYS.all];
     case 'share.received':
     case 'share.changed':
