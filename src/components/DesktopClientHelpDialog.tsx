@@ -25,8 +25,7 @@ export function DesktopClientHelpDialog({ open, onClose }: { open: boolean; onCl
     >
       <div data-testid="desktop-client-help">
         <Typography.Paragraph>
-          桌面客户端（Windows、macOS、Linux）把电脑上选定的文件夹与云盘的「同步文件」保持同步：本机新增或修改的文件自动上传，大文件断点续传，
-          断网时的修改在联网后自动同步。
+          桌面客户端（Windows、macOS、Linux）把电脑上选定的文件夹与云盘的「同步文件」保持同步：本机新增或修改的文件自动上传，大文件断点续传，断网时的修改在联网后自动同步。
         </Typography.Paragraph>
         <Typography.Title level={5}>如何获取</Typography.Title>
         {installer ? (

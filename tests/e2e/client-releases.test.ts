@@ -4,15 +4,17 @@
  * default, let through by the upload's installer purpose) uploaded through the transfer engine; the version
  * check answers it for type 4 and not for type 3; the action log shows the change in words (and the
  * upload's row, that it was an installer let past the type checks); 获取桌面客户端
- * offers that installer to this (internal) build only once type 3 has one too.
+ * offers that installer to this (internal) build only once type 3 has one too, and a member downloads it
+ * from the empty 同步文件 and 交换区 (issue 44 item 8).
  */
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { ClientVersion } from '../../common/api/types';
 import { baseUrl, closeBrowserSession, loginAsAdmin, openBrowserSession, type BrowserSession } from './browser';
 import { shot } from './shots';
+import { addMember, DESKTOP, expectOnScreen, PHONE, signIn } from './tenant-kit';
 
 /** A Windows program by its first bytes (MZ, PE signature at e_lfanew), as the server recognises one. */
 function peInstaller(size: number): Buffer {
@@ -119,4 +121,32 @@ describe('客户端版本', () => {
     await page.getByText('内网版：同步更快').waitFor();
     await shot(page, 'releases', 'desktop-client-help');
   });
+
+  // A member of their own per device (one sign-in each), from the empty place the device shows.
+  for (const [where, device, options] of [['backups', 'desktop', DESKTOP], ['other', '390-px phone', PHONE]] as const) {
+    it(`a member on a ${device} downloads the installer the admin set from the empty ${where === 'backups' ? '同步文件' : '交换区'} (issue 44 item 8)`, async () => {
+      const member = `relmember${where}${Date.now()}`;
+      await addMember(member, 'Release@2024');
+      const expected = (await versionOf(3)).installer!;
+      const { context, page } = await signIn(s.browser, member, 'Release@2024', options);
+      try {
+        await page.goto(`${baseUrl()}/main/file/${where}`);
+        const link = page.getByTestId('empty-state').getByTestId('desktop-client-link');
+        await link.waitFor();
+        await expectOnScreen(page, link, `获取桌面客户端 in the empty ${where}`, { tap: options === PHONE });
+        await link.click();
+        const download = page.getByTestId('desktop-client-download');
+        await download.getByText('下载桌面客户端 3.0.0').waitFor();
+        await expectOnScreen(page, download, '下载桌面客户端');
+        await shot(page, 'item8', `member-${where}-client-download`);
+        const saved = page.waitForEvent('download');
+        await download.click();
+        const file = await saved;
+        expect(file.suggestedFilename()).toBe(expected.name);
+        expect(statSync((await file.path())!).size).toBe(expected.size);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });

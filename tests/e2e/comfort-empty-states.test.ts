@@ -1,6 +1,6 @@
 /**
  * Issue 44 item 8, empty and unexplained places: 同步文件 and 交换区, empty, say what they are for and
- * how to fill them (同步文件 pointing at how to get the desktop client); the user menu says how to get
+ * how to fill them, both pointing at how to get the desktop client; the user menu says how to get
  * the desktop client; 群组空间 and 公共空间 show whose file each row is, in the list and on the tile. On a
  * 390-px phone the same explanations and the client's help lie on the screen, and the rows say whose.
  */
@@ -76,6 +76,11 @@ describe('empty states that explain, the desktop client, and whose file a space 
     const text = (await empty.textContent()) ?? '';
     expect(text).toContain('交换检查');
     expect(text).toContain('上传');
+    // The other network's drive (the web app or the desktop client) takes what passed: how to get the client.
+    await empty.getByTestId('desktop-client-link').click();
+    await page.getByTestId('desktop-client-help').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('desktop-client-help').waitFor({ state: 'hidden' });
   });
 
   it('the user menu says how to get the desktop client', async () => {
@@ -107,7 +112,9 @@ describe('empty states that explain, the desktop client, and whose file a space 
   it('on a 390-px phone: the empty places explain on the screen, the client’s help fits, space rows say whose', async () => {
     const { context, page: phone } = await signIn(browser, user, 'Empty@2024', PHONE);
     try {
+      // A cold phone page: its list first (as on the desktop above), then what the empty list says.
       await phone.goto(`${baseUrl()}/main/file/backups`);
+      await phone.getByTestId('file-table').waitFor();
       const empty = phone.getByTestId('empty-state');
       await empty.waitFor({ timeout: 5000 });
       await shot(phone, 'item8', 'phone-backups');
@@ -126,12 +133,14 @@ describe('empty states that explain, the desktop client, and whose file a space 
       await help.waitFor({ state: 'hidden' });
 
       await phone.goto(`${baseUrl()}/main/file/other`);
+      await phone.getByTestId('file-table').waitFor();
       await empty.waitFor({ timeout: 5000 });
       await shot(phone, 'item8', 'phone-exchange');
       await expectOnScreen(phone, empty, 'the 交换区 explanation');
       const text = (await empty.textContent()) ?? '';
       expect(text).toContain('交换检查');
       expect(text).toContain('上传');
+      await expectOnScreen(phone, empty.getByTestId('desktop-client-link'), 'the 交换区 desktop client link', { tap: true });
 
       const userMenu = phone.getByTestId('user-menu');
       await expectOnScreen(phone, userMenu, 'the user menu', { tap: true });

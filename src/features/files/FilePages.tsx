@@ -41,10 +41,16 @@ export function BackupsPage() {
   return <FileBrowser source={folderPage(FILE_PAGE_CATEGORY.backups, '同步文件')} title="同步文件" emptyState={BACKUPS_EMPTY} />;
 }
 
-/** 交换区, empty: what it is for and how a file crosses to the other network. */
+/** 交换区, empty: what it is for, how a file crosses to the other network, and how to get the client that takes it there. */
 const EXCHANGE_EMPTY = (
   <PlaceEmptyState icon={<SwapOutlined />} title="交换区暂无文件">
     <div>交换区用于在内网与外网之间传递文件。把文件上传到这里，选中后点击「提交交换检查」：通过检查的文件即可在另一网络的云盘中下载使用，未通过的会显示拦截原因。</div>
+    {!inDesktopShell() && (
+      <>
+        <div>在另一网络中，可用网页端或桌面客户端取用通过检查的文件。</div>
+        <DesktopClientLink />
+      </>
+    )}
   </PlaceEmptyState>
 );
 
