@@ -1,4 +1,5 @@
 import { promises as fsp } from 'node:fs';
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
 
 /**
  * Whether an Office document's bytes are the container its extension promises, checked before
@@ -18,15 +19,9 @@ export type Container =
   | 'other';
 
 const OLE_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
-const ZIP_LOCAL = 0x04034b50;
-const ZIP_END = 0x06054b50;
-const ZIP_CENTRAL = 0x02014b50;
-/** The end-of-central-directory record is 22 bytes plus a comment of at most 65,535. */
-const END_SEARCH = 22 + 0xffff;
-/** A central directory larger than this is not read: the package is taken as one (LibreOffice decides). */
-const CENTRAL_MAX = 16 * 1024 * 1024;
+const ZIP_LOCAL = [0x50, 0x4b, 0x03, 0x04];
 const HEAD_BYTES = 512;
-const PACKAGE_MARKERS = new Set(['[Content_Types].xml', 'mimetype']);
+const PACKAGE_MARKERS = ['[Content_Types].xml', 'mimetype'].map((name) => Buffer.from(name, 'utf8'));
 
 type Family = { label: string; expected: string; accepts: readonly Container[] };
 
@@ -61,19 +56,20 @@ const startsWith = (h: Uint8Array, bytes: readonly number[], at = 0): boolean =>
 /** What kind of container the first bytes (and, for a ZIP, its central directory) say a file is. */
 export async function containerOf(file: string): Promise<Container> {
   const fh = await fsp.open(file, 'r');
+  let head: Buffer;
   try {
     const size = (await fh.stat()).size;
-    const head = Buffer.alloc(Math.min(HEAD_BYTES, size));
+    head = Buffer.alloc(Math.min(HEAD_BYTES, size));
     await fh.read(head, 0, head.length, 0);
-    if (startsWith(head, OLE_MAGIC)) return 'ole';
-    if (head.length >= 4 && head.readUInt32LE(0) === ZIP_LOCAL) return (await isPackage(fh, size)) ? 'package' : 'other';
-    const text = skipBomAndSpace(head);
-    if (text.startsWith('{\\rtf')) return 'rtf';
-    if (text.startsWith('<')) return 'markup';
-    return 'other';
   } finally {
     await fh.close();
   }
+  if (startsWith(head, OLE_MAGIC)) return 'ole';
+  if (startsWith(head, ZIP_LOCAL)) return (await isPackage(file)) ? 'package' : 'other';
+  const text = skipBomAndSpace(head);
+  if (text.startsWith('{\\rtf')) return 'rtf';
+  if (text.startsWith('<')) return 'markup';
+  return 'other';
 }
 
 function skipBomAndSpace(head: Buffer): string {
@@ -82,37 +78,35 @@ function skipBomAndSpace(head: Buffer): string {
 }
 
 /**
- * A ZIP whose end record can be found and whose central directory names `[Content_Types].xml` or
+ * A ZIP whose central directory (read by yauzl, ZIP64 included) names `[Content_Types].xml` or
  * `mimetype` — read from the directory, not guessed from the bytes: a file merely starting with
- * "PK\x03\x04" is not a package. ZIP64 directories (offsets of 0xFFFFFFFF) are taken as packages.
+ * "PK\x03\x04", a package cut short, or a ZIP of something else is not a package. Names are compared
+ * as bytes (`decodeStrings: false`), so a member with an odd name is not an error; a directory yauzl
+ * cannot read is.
  */
-async function isPackage(fh: fsp.FileHandle, size: number): Promise<boolean> {
-  const tailLength = Math.min(size, END_SEARCH);
-  const tail = Buffer.alloc(tailLength);
-  await fh.read(tail, 0, tailLength, size - tailLength);
-  let end = -1;
-  for (let i = tailLength - 22; i >= 0; i--) {
-    if (tail.readUInt32LE(i) === ZIP_END) {
-      end = i;
-      break;
-    }
+async function isPackage(file: string): Promise<boolean> {
+  let zip: ZipFile;
+  try {
+    zip = await yauzl.openPromise(file, { lazyEntries: true, decodeStrings: false, autoClose: true });
+  } catch {
+    return false;
   }
-  if (end < 0) return false;
-  const entries = tail.readUInt16LE(end + 10);
-  const centralSize = tail.readUInt32LE(end + 12);
-  const centralAt = tail.readUInt32LE(end + 16);
-  if (centralSize === 0xffffffff || centralAt === 0xffffffff || entries === 0xffff) return true;
-  if (centralAt + centralSize > size || centralSize > CENTRAL_MAX) return false;
-  const central = Buffer.alloc(centralSize);
-  await fh.read(central, 0, centralSize, centralAt);
-  for (let at = 0, n = 0; n < entries && at + 46 <= central.length; n++) {
-    if (central.readUInt32LE(at) !== ZIP_CENTRAL) return false;
-    const nameLength = central.readUInt16LE(at + 28);
-    const name = central.toString('utf8', at + 46, at + 46 + nameLength);
-    if (PACKAGE_MARKERS.has(name)) return true;
-    at += 46 + nameLength + central.readUInt16LE(at + 30) + central.readUInt16LE(at + 32);
-  }
-  return false;
+  return new Promise<boolean>((resolve) => {
+    const done = (found: boolean): void => {
+      zip.removeAllListeners();
+      zip.on('error', () => undefined);
+      if (zip.isOpen) zip.close();
+      resolve(found);
+    };
+    zip.on('entry', (entry: Entry) => {
+      const name = entry.fileName as unknown as Buffer;
+      if (PACKAGE_MARKERS.some((marker) => marker.equals(name))) done(true);
+      else zip.readEntry();
+    });
+    zip.on('end', () => done(false));
+    zip.on('error', () => done(false));
+    zip.readEntry();
+  });
 }
 
 /**
