@@ -111,27 +111,36 @@ export function nameGramLookup(db: QueryExecutorProvider, keyword: string): RawB
  *    characters one token each): a phrase of the keyword's characters, the last word as a prefix
  *    (`ab` finds words that start with ab — on both engines: a one- or two-letter
  *    substring is in nearly every English text), then the text itself must hold the keyword.
- *  - PostgreSQL: the GIN index of each text's characters and adjacent pairs (`content_grams`, the
- *    names' scheme of 0089: pg_trgm extracts no trigram from CJK under LC_CTYPE=C), except ASCII
- *    keywords holding a run of three letters or digits, which pg_trgm's index serves under every
- *    locale; the LIKE decides in both cases (`contentTextMatch`). Both sides are lowered by PostgreSQL
- *    itself. A bitmap of every match, sorted: the repository reads the newest texts first and asks
- *    this only past them (RECENT_TEXTS_FIRST).
+ *  - PostgreSQL (migration 0102's stored lowered text `body_lower`; every index over it): a keyword of
+ *    several words by where its words meet (`content_junctions`, `keywordJunctions`); else an ASCII
+ *    keyword holding a run of three letters or digits by pg_trgm's index (under every locale); else the
+ *    GIN index of each text's characters and adjacent pairs (`content_grams`, the names' scheme of
+ *    0089: pg_trgm extracts no trigram from CJK under LC_CTYPE=C). The text decides in every case
+ *    (`contentTextMatch`). A bitmap of every match, sorted: the repository walks the newest texts
+ *    first and asks this only past them (RECENT_TEXTS_FIRST).
  */
 export function contentTextLookup(db: QueryExecutorProvider, keyword: string): RawBuilder<{ doc: number }> | null {
   const chars = [...keyword];
   if (engineOf(db) === 'postgres') {
+    const junctions = keywordJunctions(keyword);
     // eslint-disable-next-line no-control-regex
     const trigrams = chars.length >= 3 && /^[\x00-\x7f]*$/.test(keyword) && /[a-z0-9]{3}/i.test(keyword);
-    const grams = trigrams ? sql`true` : sql`content_grams(lower(t.body)) @> content_grams(lower(${keyword}::text))`;
-    // Beside the grams, strpos rather than the LIKE: pg_trgm's index serves a LIKE (CJK trigrams too under a
-    // UTF-8 locale), the planner ANDed both bitmaps, and pg_trgm's lossy answer made PostgreSQL recheck the
-    // grams condition — content_grams of each candidate: 年度报告 at 100k texts 1,704 ms, with strpos 112.
-    const match = trigrams || SHORT_WORD.test(keyword) ? contentTextMatch(keyword) : sql`strpos(lower(t.body), lower(${keyword}::text)) > 0`;
-    // `offset 0`: planned on its own, for every match (a bitmap of the GIN index), never as a walk of
-    // the texts newest first that computes content_grams of each (≈1 ms a text): the repository asks
-    // this only past the newest texts (RECENT_TEXTS_FIRST), where the keyword is known to be rare.
-    return sql<{ doc: number }>`(select t.doc as doc from blob_texts t where ${grams} and ${match} offset 0)`;
+    // The text decides (`contentTextMatch`), except where pg_trgm's LIKE, rechecked on the text, already does.
+    let candidates: RawBuilder<boolean> = contentTextMatch(keyword);
+    if (junctions) {
+      // Words joined by white space: where they meet (`ual rep`), migration 0102's index. Alone: ANDed with
+      // pg_trgm's lossy bitmap, every candidate's junctions would be computed again in the recheck.
+      const grams = sql.join(junctions.map(([a, b]) => sql`pg_catalog.right(lower(${a}::text), 3) || ' ' || pg_catalog.left(lower(${b}::text), 3)`));
+      candidates = sql<boolean>`content_junctions(t.body_lower) @> array[${grams}]::text[] and ${candidates}`;
+    } else if (trigrams) {
+      candidates = sql<boolean>`t.body_lower like lower(${likePattern(keyword)}) escape '\\'`;
+    } else {
+      candidates = sql<boolean>`content_grams(t.body_lower) @> content_grams(lower(${keyword}::text)) and ${candidates}`;
+    }
+    // `offset 0`: planned on its own, for every match (a bitmap of one GIN index), never as a walk of the
+    // texts newest first computing the index's expression for each: the repository asks this only past
+    // the newest texts (RECENT_TEXTS_FIRST), where the keyword is known to be rare.
+    return sql<{ doc: number }>`(select t.doc as doc from blob_texts t where ${candidates} offset 0)`;
   }
   if (chars.length >= 3) {
     const junctions = wordJunctions(keyword);
@@ -157,22 +166,41 @@ export function contentTextLookup(db: QueryExecutorProvider, keyword: string): R
 
 /**
  * PostgreSQL: the texts the content search reads one by one, newest first, before it asks the index
- * (content-search-repository.ts): a keyword in more than ~10% of the texts fills its page among them
- * (图, 合同, report), and a rarer one costs this many LIKEs first. PostgreSQL's lower() + LIKE of a
- * 1,700-character text took ~50 µs under load: 1,000 made every keyword cost 50+ ms (measured at 20k
- * texts, docs/documents.md), 200 about 10.
+ * (content-search-repository.ts). `strpos` of the stored lowered text (migration 0102) costs ~6 µs a
+ * text at 100k (lower() of each was ~60): 2,000 are ~12 ms, and a keyword in ≥ 1% of the texts fills
+ * its 21-row page among them — the keywords whose index bitmap is thousands of rows to recheck and
+ * sort (年度报告 in 3%, annual report in 2%). A rarer keyword's bitmap is small.
  */
-export const RECENT_TEXTS_FIRST = 200;
+export const RECENT_TEXTS_FIRST = 2000;
 
 /**
- * PostgreSQL: whether the text `t.body` holds `keyword`, read from the text alone (no index): the
- * LIKE, or for one or two ASCII letters or digits the words that start with them, as on SQLite.
- * PostgreSQL lowers both sides itself.
+ * PostgreSQL: whether the text holds `keyword`, read from its stored lowered copy (`t.body_lower`) alone:
+ * its place in it, or for one or two ASCII letters or digits the words that start with them, as on
+ * SQLite. PostgreSQL lowers the keyword as it lowered the text.
  */
 export function contentTextMatch(keyword: string): RawBuilder<boolean> {
-  if (SHORT_WORD.test(keyword)) return sql<boolean>`lower(t.body) ~ ${`(^|[^[:alnum:]])${keyword.toLowerCase()}`}`;
-  const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<boolean>`lower(t.body) like lower(${pattern}) escape '\\'`;
+  if (SHORT_WORD.test(keyword)) return sql<boolean>`t.body_lower ~ ${`(^|[^[:alnum:]])${keyword.toLowerCase()}`}`;
+  return sql<boolean>`strpos(t.body_lower, lower(${keyword}::text)) > 0`;
+}
+
+const likePattern = (keyword: string): string => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** ASCII white space: what PostgreSQL's content_junctions splits a text on (migration 0102). */
+const JUNCTION_SPACE = /[\t\n\v\f\r ]+/;
+
+/**
+ * PostgreSQL: the junctions of `keyword` that every text holding it has among its content_junctions
+ * (migration 0102), as pairs (the part before the white space, the part after), each side lowered and
+ * cut to three characters by PostgreSQL; null when there is none. A side is known when it is a whole
+ * word inside the keyword, or has three characters or more (`nual report` → `ual rep`; `l report`
+ * has none: the text's word may be longer on the left).
+ */
+export function keywordJunctions(keyword: string): Array<[string, string]> | null {
+  const parts = keyword.split(JUNCTION_SPACE);
+  const known = (i: number): boolean => parts[i] !== '' && ((i > 0 && i < parts.length - 1) || [...parts[i]!].length >= 3);
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < parts.length; i++) if (known(i) && known(i + 1)) pairs.push([parts[i]!, parts[i + 1]!]);
+  return pairs.length > 0 ? pairs : null;
 }
 
 /** An FTS5 phrase of `text` (a substring, for the trigram tokenizer). */

@@ -168,10 +168,13 @@ export class PostgresTarget {
     await this.checkShapes(tables);
   }
 
-  /** Every source table exists in the target with the same columns; notes each column's type for the inserts. */
+  /**
+   * Every source table exists in the target with the same columns; notes each column's type for the inserts.
+   * PostgreSQL's generated columns (blob_texts.body_lower) are written by PostgreSQL: not compared.
+   */
   private async checkShapes(tables: TableShape[]): Promise<void> {
     const { rows } = await sql<{ table_name: string; column_name: string; udt_name: string }>`select table_name, column_name, udt_name
-      from information_schema.columns where table_schema = current_schema()`.execute(this.db);
+      from information_schema.columns where table_schema = current_schema() and is_generated = 'NEVER'`.execute(this.db);
     for (const t of tables) {
       const types = new Map(rows.filter((r) => r.table_name === t.name).map((r) => [r.column_name, r.udt_name]));
       const missing = t.columns.filter((c) => !types.has(c));

@@ -36,11 +36,12 @@ export class ContentSearchRepository {
   }
 
   /**
-   * PostgreSQL: the tenant's RECENT_TEXTS_FIRST newest texts one by one (the LIKE alone), and only if
-   * the page is not full among them, the index for the older ones. A bitmap of the index is every
-   * match, sorted: for a common keyword (图, report: most texts) that was a sort of tens of thousands of
-   * rows, and a walk of the texts filtered by the index's expression computed it for each text. Among
-   * the newest texts a common keyword fills its page at once; a rare one is few in the index.
+   * PostgreSQL: the tenant's RECENT_TEXTS_FIRST newest texts one by one, newest first (`strpos` of the
+   * stored lowered text, ~6 µs a text), stopping at the page; only if the page is not full among them,
+   * the index for the older ones. A bitmap of the index is every match, rechecked and sorted: for a
+   * keyword in more than ~1% of the texts (图, report, 年度报告, annual report) thousands of rows, where
+   * the newest texts fill its page at once; a rarer keyword's bitmap is small (measured in
+   * docs/documents.md).
    */
   private async searchRecentFirst(scope: SearchScope, keyword: string, beforeDoc: number | null, limit: number): Promise<ContentMatchRow[]> {
     const floor = await this.db

@@ -7,7 +7,7 @@ import { addTenantWithUser, type Client, liftPasswordGate, loggedInClient, MEMBE
 import { share } from './sharing-kit';
 import type { Database } from '../../server/db/schema';
 import { ContentSearchRepository, type ContentMatchRow } from '../../server/repositories/content-search-repository';
-import { wordJunctions } from '../../server/db/dialect';
+import { keywordJunctions, wordJunctions } from '../../server/db/dialect';
 import { onPostgres, openTestKysely } from '../support/test-database';
 
 /**
@@ -181,6 +181,28 @@ describe('content hits of the unified search', () => {
     expect(wordJunctions('report')).toBeNull();
     expect(wordJunctions('年度 报告')).toBeNull();
     expect(wordJunctions('for Q3 总结 and')).toEqual(['or Q3', 'Q3 总结', '总结 an']);
+  });
+
+  it('words joined by white space are looked up by where they meet (PostgreSQL): only the sides the keyword fixes', () => {
+    expect(keywordJunctions('annual report')).toEqual([['annual', 'report']]);
+    expect(keywordJunctions('quality data policy')).toEqual([
+      ['quality', 'data'],
+      ['data', 'policy'],
+    ]);
+    // A side of one or two characters at the keyword's end may be the end of a longer word in the text.
+    expect(keywordJunctions('l report')).toBeNull();
+    expect(keywordJunctions('annual re')).toBeNull();
+    expect(keywordJunctions('x of y')).toBeNull();
+    expect(keywordJunctions('for a b c')).toEqual([
+      ['for', 'a'],
+      ['a', 'b'],
+    ]);
+    expect(keywordJunctions('for Q3\t 总结报告')).toEqual([
+      ['for', 'Q3'],
+      ['Q3', '总结报告'],
+    ]);
+    expect(keywordJunctions('report')).toBeNull();
+    expect(keywordJunctions(' report ')).toBeNull();
   });
 
   it('past the newest texts (PostgreSQL reads them first), the index finds the same files, page after page', async () => {

@@ -36,6 +36,7 @@ import { m0097_document_jobs } from './0097-document-jobs';
 import { m0098_content_text } from './0098-content-text';
 import { m0099_document_job_requests } from './0099-document-job-requests';
 import { m0101_content_grams_linear } from './0101-content-grams-linear';
+import { m0102_content_body_lower } from './0102-content-body-lower';
 import { m0095_device_passwords } from './0095-device-passwords';
 import { m0096_dav_locks_properties } from './0096-dav-locks-properties';
 
@@ -82,6 +83,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0098_content_text': m0098_content_text,
   '0099_document_job_requests': m0099_document_job_requests,
   '0101_content_grams_linear': m0101_content_grams_linear,
+  '0102_content_body_lower': m0102_content_body_lower,
   '0095_device_passwords': m0095_device_passwords,
   '0096_dav_locks_properties': m0096_dav_locks_properties,
 };
