@@ -20,7 +20,10 @@
  *                                                                  claim, and every HEARTBEAT_MS as a heartbeat)
  *   follower → all   { type: 'request', from, reqId, method, args } an EngineApi call to run on the leader
  *   leader   → all   { type: 'reply', to, reqId, ok, value|error }  its result, addressed to the caller
- *   leader   → all   { type: 'snapshot', leader, snapshot }         every engine snapshot (throttled by the engine)
+ *   leader   → all   { type: 'changes', leader, changes }           every engine snapshot as what changed since the
+ *                                                                  last one posted (common/transfer/snapshot-changes.ts;
+ *                                                                  a full one on hello); a follower that missed
+ *                                                                  the one before says hello again
  *   any      → all   { type: 'claim', from }                        fallback election only (no Web Locks)
  *
  * Delivery: a follower keeps every request until its reply arrives, and re-sends all of them whenever
@@ -31,10 +34,13 @@
  * case is a duplicate queue item in that rare window. A follower that becomes the leader runs its own
  * pending requests itself.
  *
- * `configure` and `subscribe`/`unsubscribe` stay local to each worker: each tab configures the engine
- * it would lead, and its subscribers receive the leader's snapshots whoever the leader is.
+ * `configure` and `subscribe`/`subscribeChanges`/`unsubscribe` stay local to each worker: each tab
+ * configures the engine it would lead, and its subscribers receive the leader's snapshots whoever the
+ * leader is. The page subscribes to changes only (`subscribeChanges`): a folder of 1,000 files sent
+ * whole every 30 ms was most of what the worker and the page did while it uploaded (issue 43).
  */
 import type { EngineApi, EngineConfig, TransferSnapshot } from '../../common/transfer/engine-api';
+import { SnapshotAssembler, SnapshotDiffer, type SnapshotChanges } from '../../common/transfer/snapshot-changes';
 
 export const ENGINE_LOCK = 'cloud-drive-transfer-engine';
 export const ENGINE_CHANNEL = 'cloud-drive-transfer';
@@ -78,13 +84,18 @@ export type TabMessage =
   | { type: 'request'; from: string; reqId: number; method: ForwardedMethod; args: unknown[] }
   | { type: 'reply'; to: string; reqId: number; ok: true; value: unknown }
   | { type: 'reply'; to: string; reqId: number; ok: false; error: string }
-  | { type: 'snapshot'; leader: string; snapshot: TransferSnapshot }
+  | { type: 'changes'; leader: string; changes: SnapshotChanges }
   | { type: 'claim'; from: string };
 
 /** The worker's API: the engine's, plus which role this tab plays. */
 export interface TabEngine<TFile> extends EngineApi<TFile> {
   /** Calls `listener` now and whenever this tab's role changes. Wrap with Comlink.proxy. */
   watchRole(listener: (role: TabRole) => void): Promise<void>;
+  /**
+   * Like `subscribe`, with only what changed since the listener's last update (the first is full):
+   * rebuild the snapshots with a SnapshotAssembler. Unsubscribe with `unsubscribe`.
+   */
+  subscribeChanges(listener: (changes: SnapshotChanges) => void): Promise<number>;
 }
 
 /** The minimal channel surface used (a BroadcastChannel; tests may pass their own). */
@@ -110,6 +121,11 @@ export interface TabEngineDeps<TFile> {
    * that simply dies needs none of this: the browser drops its timers and releases its lock.
    */
   signal?: AbortSignal;
+}
+
+interface ChangeListener {
+  listener: (changes: SnapshotChanges) => void;
+  differ: SnapshotDiffer;
 }
 
 interface Pending {
@@ -159,6 +175,14 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
   let lastHeartbeat = 0;
 
   const listeners = new Map<number, (snapshot: TransferSnapshot) => void>();
+  /** Page listeners that take changes, each with what it was last sent. */
+  const changeListeners = new Map<number, ChangeListener>();
+  /** Leader: what was last posted to the other tabs. */
+  const channelDiffer = new SnapshotDiffer();
+  /** Follower: the leader's snapshot rebuilt from its posts. */
+  const assembler = new SnapshotAssembler();
+  /** Follower: when it last asked for a full update after missing one. */
+  let askedForFullAt = -Infinity;
   let nextListenerId = 1;
   const roleListeners = new Set<(role: TabRole) => void>();
 
@@ -179,6 +203,16 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
         .then(() => listener(snapshot))
         .catch(() => undefined);
     }
+    for (const entry of changeListeners.values()) sendChanges(entry, snapshot);
+  }
+
+  /** The listener's update to `snapshot`, unless nothing it shows changed (no item, no total). */
+  function sendChanges(entry: ChangeListener, snapshot: TransferSnapshot): void {
+    const changes = entry.differ.next(snapshot);
+    if (!changes) return;
+    Promise.resolve()
+      .then(() => entry.listener(changes))
+      .catch(() => undefined);
   }
 
   function setRole(next: TabRole): void {
@@ -197,7 +231,8 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
       if (config) await created.configure(config);
       await created.subscribe((snapshot: TransferSnapshot) => {
         publish(snapshot);
-        post({ type: 'snapshot', leader: tabId, snapshot });
+        const changes = channelDiffer.next(snapshot);
+        if (changes) post({ type: 'changes', leader: tabId, changes });
       });
       return created;
     })();
@@ -253,7 +288,8 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
         // engine still loading its queue) ping-pongs, and with several such tabs multiplies the
         // messages each round. The ready leader's own announcement reaches those tabs anyway.
         if (ready && lastSnapshot) {
-          post({ type: 'snapshot', leader: tabId, snapshot: lastSnapshot });
+          const full = channelDiffer.fullUpdate();
+          if (full) post({ type: 'changes', leader: tabId, changes: full });
           post({ type: 'leader', leader: tabId });
         }
         break;
@@ -278,9 +314,17 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
         // A new leader: it may not have seen our outstanding calls.
         for (const [reqId, call] of pending) send(reqId, call);
         break;
-      case 'snapshot':
-        if (!engine) publish(message.snapshot);
+      case 'changes': {
+        if (engine) break;
+        const snapshot = assembler.apply(message.changes);
+        if (snapshot) publish(snapshot);
+        else if (Date.now() - askedForFullAt >= HEARTBEAT_MS) {
+          // Joined in the middle (or missed one): the leader answers hello with everything.
+          askedForFullAt = Date.now();
+          post({ type: 'hello', from: tabId });
+        }
         break;
+      }
       case 'claim':
         onClaim?.(message.from);
         break;
@@ -356,8 +400,16 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
       }
       return id;
     },
+    async subscribeChanges(listener: (changes: SnapshotChanges) => void) {
+      const id = nextListenerId++;
+      const entry: ChangeListener = { listener, differ: new SnapshotDiffer() };
+      changeListeners.set(id, entry);
+      if (lastSnapshot) sendChanges(entry, lastSnapshot);
+      return id;
+    },
     async unsubscribe(id: number) {
       listeners.delete(id);
+      changeListeners.delete(id);
     },
     async watchRole(listener: (role: TabRole) => void) {
       roleListeners.add(listener);

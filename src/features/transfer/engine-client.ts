@@ -7,6 +7,7 @@
  */
 import * as Comlink from 'comlink';
 import type { EngineApi } from '../../../common/transfer/engine-api';
+import type { SnapshotChanges } from '../../../common/transfer/snapshot-changes';
 import { currentNetworkEnv, currentPlatform } from '../../lib/client-env';
 
 /** Whether this tab's worker runs the engine ('leader') or relays to the tab that does. */
@@ -16,6 +17,8 @@ export type TabRole = 'leader' | 'follower';
 export interface EngineWorkerApi extends EngineApi<File> {
   /** Calls `listener` (wrapped with Comlink.proxy) now and whenever this tab's role changes. */
   watchRole(listener: (role: TabRole) => void): Promise<void>;
+  /** Snapshots as changes (wrapped with Comlink.proxy): rebuild them with a SnapshotAssembler. */
+  subscribeChanges(listener: (changes: SnapshotChanges) => void): Promise<number>;
 }
 
 export type Engine = Comlink.Remote<EngineWorkerApi>;

@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import { useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import type { TransferSnapshot } from '../../../common/transfer/engine-api';
+import { SnapshotAssembler, type SnapshotChanges } from '../../../common/transfer/snapshot-changes';
 import { bumpFileListVersionAtom } from '../../lib/file-events';
 import { onGestureUnlocked } from '../../lib/gesture-lock-signal';
 import { provideTransferHandler, reportTransferItems } from '../../lib/upload-queue';
@@ -60,9 +61,16 @@ export function useTransferEngine(onNewItems: () => void): void {
       doneIds.current = new Set(done);
     };
 
+    // Only what changed crosses from the worker; unchanged items stay the same objects, so their rows skip.
+    const assembler = new SnapshotAssembler();
+    const onChanges = (changes: SnapshotChanges): void => {
+      const snapshot = assembler.apply(changes);
+      if (snapshot) onSnapshot(snapshot);
+    };
+
     let subscription: number | null = null;
     let active = true;
-    engine.subscribe(Comlink.proxy(onSnapshot)).then(
+    engine.subscribeChanges(Comlink.proxy(onChanges)).then(
       (id) => {
         if (active) subscription = id;
         else void engine.unsubscribe(id);

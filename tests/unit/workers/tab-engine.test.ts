@@ -86,6 +86,39 @@ describe('one engine per origin (Web Locks)', () => {
     expect(d.roles).toEqual(['follower']);
   });
 
+  it("sends each page, and the other tabs, only the items that changed; a tab opened later gets them all", async () => {
+    const o = origin();
+    const a = await o.open('tab-a');
+    const b = await o.open('tab-b');
+    await settled(o, a, [b]);
+    const states = (s: { items: Array<{ id: string; state: string }> } | undefined) => s?.items.map((i) => `${i.id}:${i.state}`);
+
+    await b.api.enqueueUploads([{ name: '1.txt', size: 1 }, { name: '2.txt', size: 2 }, { name: '3.txt', size: 3 }], target);
+    await vi.waitFor(() => {
+      for (const tab of [a, b]) expect(states(tab.assembled.at(-1))).toEqual(['item-1:waiting', 'item-2:waiting', 'item-3:waiting']);
+    });
+    await b.api.pause('item-2');
+    await vi.waitFor(() => {
+      for (const tab of [a, b]) expect(states(tab.assembled.at(-1))).toEqual(['item-1:waiting', 'item-2:paused', 'item-3:waiting']);
+    });
+    for (const tab of [a, b]) {
+      expect(tab.changes[0]).toMatchObject({ full: true });
+      expect(tab.changes.at(-1)).toMatchObject({ full: false, removed: [] });
+      expect(tab.changes.at(-1)!.items.map((i) => i.id)).toEqual(['item-2']);
+      // The page's rebuilt snapshot is the one a whole-snapshot subscriber gets.
+      expect(tab.assembled.at(-1)).toEqual(tab.snapshots.at(-1));
+    }
+
+    const c = await o.open('tab-c');
+    await vi.waitFor(() => expect(states(c.assembled.at(-1))).toEqual(['item-1:waiting', 'item-2:paused', 'item-3:waiting']));
+    expect(c.changes[0]).toMatchObject({ full: true });
+    await c.api.remove('item-1');
+    await vi.waitFor(() => {
+      for (const tab of [a, b, c]) expect(states(tab.assembled.at(-1))).toEqual(['item-2:paused', 'item-3:waiting']);
+    });
+    expect(c.changes.at(-1)).toMatchObject({ full: false, items: [], removed: ['item-1'] });
+  });
+
   it('keeps calls made before any tab leads, and answers them once a leader is elected', async () => {
     const o = origin();
     // The lock is still held by a worker on its way out (a reloading tab): nobody leads yet.

@@ -11,6 +11,7 @@
  */
 import type { EngineApi, EngineConfig, TransferItemView, TransferSnapshot, UploadTarget } from '../../../common/transfer/engine-api';
 import { canTransition, type TransferState } from '../../../common/transfer/states';
+import { SnapshotAssembler, type SnapshotChanges } from '../../../common/transfer/snapshot-changes';
 import { createTabEngine, ENGINE_CHANNEL, type LockManagerLike, type TabChannel, type TabEngine, type TabMessage, type TabRole } from '../../../workers/tabs/tab-engine';
 
 /** What a fake engine takes for a file: structured-clonable, like a browser File. */
@@ -386,6 +387,10 @@ export interface TestTab {
   roles: TabRole[];
   /** Every snapshot this tab's subscriber received, in order. */
   snapshots: TransferSnapshot[];
+  /** What this tab's page subscriber (`subscribeChanges`) received, in order… */
+  changes: SnapshotChanges[];
+  /** …and the snapshots the page rebuilt from them. */
+  assembled: TransferSnapshot[];
   closed: boolean;
   /** Aborting it shuts the tab's engine side down cleanly (createTabEngine's `signal`). */
   lifetime: AbortController;
@@ -413,11 +418,19 @@ export function createOrigin(options: { locks?: null; hub?: ReturnType<typeof cr
       createEngine: () => factory.create(id).api,
       signal: lifetime.signal,
     });
-    const tab: TestTab = { id, api, channel, roles: [], snapshots: [], closed: false, lifetime };
+    const tab: TestTab = { id, api, channel, roles: [], snapshots: [], changes: [], assembled: [], closed: false, lifetime };
     tabs.push(tab);
     if (config) await api.configure(config);
     await api.watchRole((role) => tab.roles.push(role));
     await api.subscribe((snapshot) => tab.snapshots.push(snapshot));
+    // As the page does (use-transfer-engine.ts).
+    const assembler = new SnapshotAssembler();
+    await api.subscribeChanges((changes) => {
+      tab.changes.push(structuredClone(changes));
+      const snapshot = assembler.apply(structuredClone(changes));
+      if (!snapshot) throw new Error(`tab ${id}: update ${changes.seq} does not follow the last one`);
+      tab.assembled.push(snapshot);
+    });
     return tab;
   }
 
