@@ -96,7 +96,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   const gesture = buildGesture({ db, tenants: tenants.service });
   const devicePasswords = buildDevicePasswords({ ...base, throttle: accounts.throttle, policy: accounts.policy, tenants: tenants.service, users: accounts.users, actionLogs: audit.actionLogs });
   // WebDAV (issue 39): each request signs in with a 设备密码 (server/dav/dav-auth.ts).
-  const dav = buildDav({ files, users: accounts.users, tenants: tenants.service, sharedFiles: sharing.sharedFiles, actionLogs: audit.actionLogs, uploads: uploads.uploads, chunkSize: config.chunkSize, tmpDir: storage.tmpDir, authenticate: davAuthenticate(devicePasswords.authenticator), db, locks });
+  const dav = buildDav({ files, users: accounts.users, tenants: tenants.service, sharedFiles: sharing.sharedFiles, actionLogs: audit.actionLogs, uploads: uploads.uploads, batches: uploads.batches, chunkSize: config.chunkSize, tmpDir: storage.tmpDir, authenticate: davAuthenticate(devicePasswords.authenticator), db, locks });
   const clientOps = new ClientOpRepository(db);
   const sweeper = buildSweeper({ log: app.log, accounts, files, uploads, audit, notices, sharing, clientOps, documents, davLocks: dav.locks });
   app.decorate('sweeper', sweeper);

@@ -4,6 +4,7 @@ import type { UserRepository } from '../repositories/user-repository';
 import type { SharedFilesService } from '../services/sharing/shared-files-service';
 import type { TenantService } from '../services/tenant-service';
 import type { UploadService } from '../services/upload-service';
+import type { BatchUploadService } from '../services/batch-upload-service';
 import { GroupService } from '../services/group-service';
 import type { DavAuthenticate } from '../dav/context';
 import { DavTree } from '../dav/dav-tree';
@@ -24,6 +25,7 @@ export interface DavCompositionDeps {
   sharedFiles: SharedFilesService;
   actionLogs: ActionLogService;
   uploads: UploadService;
+  batches: BatchUploadService;
   chunkSize: number;
   tmpDir: string;
   /** Who the caller is (davpw: device passwords). */
@@ -34,7 +36,7 @@ export interface DavCompositionDeps {
 }
 
 /** The WebDAV endpoint /dav/ (issue 39) over the web app's own services: server/dav/. */
-export function buildDav({ files, users, tenants, sharedFiles, actionLogs, uploads, chunkSize, tmpDir, authenticate, db, locks }: DavCompositionDeps): Routed & { locks: DavLocks } {
+export function buildDav({ files, users, tenants, sharedFiles, actionLogs, uploads, batches, chunkSize, tmpDir, authenticate, db, locks }: DavCompositionDeps): Routed & { locks: DavLocks } {
   const davLocks = new DavLocks({ repo: new DavLockRepository(db), files: files.repos.files, fileState: files.fileStates, locks });
   const groups = new GroupService(files.repos.spaces, users, files.access);
   const tree = new DavTree({
@@ -56,6 +58,7 @@ export function buildDav({ files, users, tenants, sharedFiles, actionLogs, uploa
     types: files.blockedTypes,
     actionLogs,
     uploads,
+    batches,
     chunkSize,
     tmpDir,
     locks: davLocks,

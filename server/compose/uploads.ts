@@ -24,6 +24,8 @@ import type { Storage } from './storage';
 
 export interface Uploads extends Routed {
   uploads: UploadService;
+  /** Small files in batches; WebDAV's small PUTs commit through it too. */
+  batches: BatchUploadService;
   /** Content checks (sensitive words, blocked types) of what arrives. */
   checks: CheckService;
   /**
@@ -107,6 +109,7 @@ export async function buildUploads({ db, config, log, storage, files, users, not
   if (!recovered) log.info('startup recovery of the data directory skipped: other server processes are live (a merge a dead process left is undone by the next merge of that upload)');
   return {
     uploads,
+    batches,
     checks,
     recovery: recovered || null,
     storeSweep: { sweep: (now) => sweepStore({ store: storage.store, uploads: repos.uploads, recovery, uploadExpiryMs: config.uploadExpiryMs }, now) },

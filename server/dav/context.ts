@@ -73,6 +73,12 @@ export function grantOfNode(node: DavNode | null): Grant | undefined {
 
 /** A refusal in WebDAV's terms: an HTTP status, a readable reason, and optionally a precondition element. */
 export class DavError extends Error {
+  /**
+   * Not an action for the action log: nothing was asked that the server refused (MKCOL of a folder
+   * that is there — how rclone and others make sure a folder exists before every file they send).
+   */
+  notAnAction = false;
+
   constructor(
     readonly status: number,
     message: string,

@@ -110,6 +110,8 @@ export async function registerDavRoutes(app: FastifyInstance, deps: DavDeps): Pr
         const refusal = refusalOf(err);
         if (!refusal) throw err;
         state.errorCode = refusal.code;
+        // Answered, and nothing for the action log (DavError.notAnAction).
+        if (err instanceof DavError && err.notAnAction) request.dav = null;
         if (!reply.sent) send(reply, refusal.status, refusal.headers, refusal.contentType, request.method === 'HEAD' ? '' : refusal.body);
       }
       return reply;

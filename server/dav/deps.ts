@@ -7,6 +7,7 @@ import type { ByteGate } from '../services/sharing/byte-gate';
 import type { AccessService } from '../services/space-access';
 import type { TrashService } from '../services/trash-service';
 import type { UploadService } from '../services/upload-service';
+import type { BatchUploadService } from '../services/batch-upload-service';
 import type { DavAuthenticate } from './context';
 import type { DavTree } from './dav-tree';
 import type { LiveFacts } from './properties';
@@ -28,6 +29,8 @@ export interface DavDeps {
   live: LiveFacts;
   /** PUT bodies go through the chunk uploads' receive path (streaming session, range upload, merge). */
   uploads: UploadService;
+  /** PUT bodies of at most BATCH_FILE_MAX_BYTES go through the small-file batch's checks and commit instead. */
+  batches: BatchUploadService;
   /** The server's chunk size (a PUT's session is cut into chunks of it). */
   chunkSize: number;
   /** DATA_DIR/tmp: a chunked PUT without any length is spooled here first. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { chunkCount } from '../../common/transfer/protocol';
+import { BATCH_FILE_MAX_BYTES } from '../../common/transfer/batch-upload';
 import type { FileEntry } from '../../common/api/types';
 import type { FilesTable } from '../db/schema';
 import { newId } from '../ids';
@@ -65,7 +66,9 @@ export const putHandler = (deps: DavDeps): DavHandler => async (ctx) => {
       size = (await fsp.stat(spooled)).size;
       body = createReadStream(spooled);
     }
-    await receive(deps, ctx, { name, place, replaces: row !== null, size, body, ...(row ? { versionOf: row.id } : {}) });
+    // A file shared alone at its owner's top level has no folder of the caller's that names it: by id.
+    const byId = row !== null && row.parent_id === null && row.owner_id !== caller.userId;
+    await receive(deps, ctx, { name, place, replaces: row !== null, size, body, ...(row && byId ? { versionOf: row.id } : {}) });
   } finally {
     if (spooled) await fsp.rm(spooled, { force: true });
   }
@@ -87,11 +90,17 @@ interface Incoming {
 }
 
 /**
- * The chunk uploads' receive path for one body: session, range upload of all its chunks, merge. A
- * body cut short or refused drops the session (nothing half-written becomes a file).
+ * One body into a file. Up to BATCH_FILE_MAX_BYTES (the web engine's small-file limit) and by name: the
+ * small-file batch's checks and commit (BatchUploadService.uploadOne — one transaction shared with the
+ * other small PUTs arriving meanwhile, no upload session). Larger, or a new version addressed by id:
+ * the chunk uploads' receive path, a session, a range upload of all its chunks, the merge; a body cut
+ * short or refused drops the session (nothing half-written becomes a file).
  */
 async function receive(deps: DavDeps, ctx: DavContext, { name, place, replaces, versionOf, size, body }: Incoming): Promise<FileEntry> {
   const { caller } = ctx;
+  if (size <= BATCH_FILE_MAX_BYTES && versionOf === undefined) {
+    return deps.batches.uploadOne(caller, { name, parentId: place.parentId, category: place.category, size, onConflict: replaces ? 'newVersion' : 'fail' }, body);
+  }
   const byId = versionOf !== undefined ? { versionOf } : {};
   const session = await deps.uploads.chunkExist(caller, { size, chunkSize: deps.chunkSize, name, parentId: place.parentId, category: place.category, ...byId });
   try {

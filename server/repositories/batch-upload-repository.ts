@@ -34,9 +34,12 @@ export class BatchUploadRepository {
 
   /**
    * Commits every input in one transaction, each behind its own savepoint: a refused one (name
-   * clash, quota, lock, a finished key) is rolled back alone and answered with its reason.
+   * clash, quota, lock, a finished key) is rolled back alone and answered with its reason. The
+   * `intents` (recordIntents) of new contents a committed item took are forgotten in the same
+   * transaction: their blob row holds them from then on (no commit of their own for the common case);
+   * those no item took stay until their files are removed.
    */
-  async commitBatch(inputs: readonly CommitInput[]): Promise<CommitOutcome[]> {
+  async commitBatch(inputs: readonly CommitInput[], intents: readonly string[] = []): Promise<CommitOutcome[]> {
     const trx = await this.db.startTransaction().execute();
     try {
       const outcomes: CommitOutcome[] = [];
@@ -52,6 +55,9 @@ export class BatchUploadRepository {
           outcomes.push({ ok: false, reason: err.reason });
         }
       }
+      const pending = new Set(intents);
+      const taken = [...new Set(outcomes.flatMap((o) => (o.ok && pending.has(o.blobId) ? [o.blobId] : [])))];
+      if (taken.length > 0) await trx.deleteFrom('blob_intents').where('storage_key', 'in', taken).execute();
       await trx.commit().execute();
       return outcomes;
     } catch (err) {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entries, mkdir } from './file-kit';
 import { randomContent, TEST_CHUNK_SIZE, withDb, type Client, type TestServer } from './helpers';
-import { oneRowOf } from './action-log-kit';
+import { oneRowOf, rowsOf } from './action-log-kit';
 import { startDav, type DavClient, encodePath, parseMultistatus } from './dav-kit';
 
 let server: TestServer;
@@ -109,6 +109,40 @@ describe('PUT', () => {
     for (let i = 0; i < 50 && (await uploadsLeft()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await uploadsLeft()).toBe(0);
     expect((await dav.propfind('/dav/个人文件/上传/断开.bin', '0')).status).toBe(404);
+  });
+
+  it('small bodies (≤ the batch limit) commit through the small-file batch: side by side in shared commits, each file its own row, no session', async () => {
+    const files = Array.from({ length: 8 }, (_, i) => ({ name: `小-${i}.bin`, bytes: randomContent(4096 + i) }));
+    const usedBefore = await withDb(server, (db) => Number((db.prepare("select used_size from users where username = 'admin'").get() as { used_size: number }).used_size));
+    const rows = await rowsOf(server, async () => {
+      const answers = await Promise.all(files.map((f) => dav.put(`/dav/个人文件/上传/${f.name}`, f.bytes)));
+      expect(answers.map((a) => a.status)).toEqual(files.map(() => 201));
+    });
+    // One file.upload per PUT, recorded as a single file (not as a batch of many), by webdav.
+    expect(rows.map((r) => `${r.action} ${r.outcome} ${String(r.parsedDetail?.method)} ${r.platform}`).sort()).toEqual(files.map(() => 'file.upload ok single webdav'));
+    expect(rows.map((r) => r.parsedTargets[0]!.name).sort()).toEqual(files.map((f) => f.name).sort());
+    for (const f of files) {
+      const back = await dav.raw('GET', `/dav/个人文件/上传/${f.name}`);
+      expect(Buffer.from(await back.arrayBuffer()).equals(f.bytes), f.name).toBe(true);
+    }
+    const usedAfter = await withDb(server, (db) => Number((db.prepare("select used_size from users where username = 'admin'").get() as { used_size: number }).used_size));
+    expect(usedAfter - usedBefore).toBe(files.reduce((n, f) => n + f.bytes.length, 0));
+    // No upload session, and no intent left behind (the commit forgot those it took).
+    expect(await uploadsLeft()).toBe(0);
+    expect(await withDb(server, (db) => (db.prepare('select count(*) as n from blob_intents').get() as { n: number }).n)).toBe(0);
+    // Overwritten side by side: each a new version, recorded as the chunk path records one.
+    const again = await rowsOf(server, async () => {
+      const answers = await Promise.all(files.map((f) => dav.put(`/dav/个人文件/上传/${f.name}`, `v2 ${f.name}`)));
+      expect(answers.map((a) => a.status)).toEqual(files.map(() => 204));
+    });
+    expect(again.map((r) => r.action)).toEqual(files.map(() => 'file.versionNew'));
+    expect((await dav.get(`/dav/个人文件/上传/${files[3]!.name}`)).text).toBe(`v2 ${files[3]!.name}`);
+  });
+
+  it('MKCOL of a folder that is there (rclone asks before every file) answers 405 and leaves no row; over a file it is refused and logged', async () => {
+    expect(await rowsOf(server, async () => expect((await dav.request('MKCOL', '/dav/个人文件/上传/')).status).toBe(405))).toEqual([]);
+    const row = await oneRowOf(server, async () => expect((await dav.request('MKCOL', '/dav/个人文件/上传/版本.txt')).status).toBe(405));
+    expect(`${row.action} ${row.outcome} ${row.error_code}`).toBe('file.mkdir refused DAV-405');
   });
 
   it('Finder\'s .DS_Store and ._ files are taken and dropped', async () => {
