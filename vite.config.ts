@@ -19,6 +19,9 @@ import { FILE_KIND_ICON_NAMES, LINK_PAGE_ICONS_FILE } from './common/link-page/s
 /** A file of this project by its path from here. */
 const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
+/** 个人文件's address, which gets personal.html (personalFrameHtml) from the server and the service worker. */
+const PERSONAL_PAGE = '/main/file/personal';
+
 /** Where `npm run dev:web` forwards API calls (the server started by `npm run dev:server`). */
 const DEV_API_TARGET = process.env.DEV_API_TARGET ?? 'http://localhost:8080';
 
@@ -193,6 +196,59 @@ function antdCssVarsInHtml(): Plugin {
       const charset = '<meta charset="UTF-8" />';
       if (!html.includes(charset)) throw new Error(`index.html: ${charset} not found, where antd's CSS variables go`);
       return html.replace(charset, `${charset}\n    ${styles}`);
+    },
+  };
+}
+
+/** What a frame drawn at build time may import: its stylesheets come from the chunks that own them. */
+const stubStylesheets: Plugin = {
+  name: 'drive-stub-css',
+  enforce: 'pre',
+  resolveId: (id) => (id.endsWith('.css') ? '\0drive-stub.css.js' : null),
+  load: (id) => (id === '\0drive-stub.css.js' ? 'export default ""' : null),
+};
+
+/**
+ * personal.html: index.html with 个人文件's frame drawn in (src/app/personal-frame.tsx says what and
+ * why) over the loading screen, and the stylesheet of the shell's chunk (the frame's antd rules and
+ * the list's) linked beside the entry's, so the frame paints styled before any script runs.
+ * src/lib/boot-frame.ts removes it in the commit that replaces the loading screen. Wide screens only.
+ */
+function personalFrameHtml(): Plugin {
+  let frame = '';
+  return {
+    name: 'drive-personal-frame',
+    apply: 'build',
+    enforce: 'post',
+    async buildStart() {
+      const { module } = await runnerImport<{ personalFrameMarkup: () => string }>('./src/app/personal-frame.tsx', { configFile: false, logLevel: 'warn', plugins: [stubStylesheets] });
+      frame = module.personalFrameMarkup();
+    },
+    generateBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      if (!index || index.type !== 'asset') return;
+      const shell = Object.values(bundle).find((c) => c.type === 'chunk' && c.name === 'shell');
+      if (shell?.type !== 'chunk') throw new Error('personal.html: no shell chunk');
+      // The stylesheets of the shell chunk and of the chunks it imports (the breadcrumb's are in
+      // link-shell), those first, as the chunk's own loading would link them; index.html has the entry's.
+      const html = String(index.source);
+      const css: string[] = [];
+      const seen = new Set<string>();
+      const collect = (fileName: string) => {
+        const chunk = bundle[fileName];
+        if (seen.has(fileName) || chunk?.type !== 'chunk') return;
+        seen.add(fileName);
+        chunk.imports.forEach(collect);
+        for (const file of chunk.viteMetadata?.importedCss ?? []) if (!css.includes(file) && !html.includes(`/${file}"`)) css.push(file);
+      };
+      collect(shell.fileName);
+      if (css.length === 0) throw new Error('personal.html: the shell chunk has no stylesheet');
+      const root = '<div id="root">';
+      if (!html.includes(root) || !html.includes('</head>')) throw new Error('personal.html: index.html has no #root or </head>');
+      const links = css.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`).join('');
+      const phoneHides = `<style>@media (max-width: 767.98px){#boot-frame{display:none}}</style>`;
+      const drawn = `<div id="boot-frame" inert aria-hidden="true" style="position:fixed;inset:0;z-index:1000;background:#fff;overflow:hidden">${frame}</div>`;
+      this.emitFile({ type: 'asset', fileName: 'personal.html', source: html.replace('</head>', `${links}${phoneHides}</head>`).replace(root, drawn + root) });
     },
   };
 }
@@ -495,6 +551,7 @@ export default defineConfig(({ mode }) => ({
   plugins: [
     antdStylesByComponent(),
     antdCssVarsInHtml(),
+    personalFrameHtml(),
     endpointTablesForClient(),
     directImportsFromAntd(),
     compileFirstScreensEagerly(),
@@ -545,6 +602,18 @@ export default defineConfig(({ mode }) => ({
         importScripts: ['/sw-network-routes.js'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/spacex\//],
+        // 个人文件 opens on its frame, as the server sends it (the brand written in): the page's own address
+        // is precached in place of the personal.html template, with the template's revision. The precache
+        // answers before the fallback above, whatever the query (?dir=…, ?transfers=open): nothing it
+        // holds is told apart by a query.
+        manifestTransforms: [
+          (entries) => {
+            const frame = entries.find((e) => e.url === 'personal.html');
+            if (!frame) throw new Error('service worker: personal.html is not precached');
+            return { manifest: [...entries.filter((e) => e !== frame), { ...frame, url: PERSONAL_PAGE.slice(1) }], warnings: [] };
+          },
+        ],
+        ignoreURLParametersMatching: [/./],
         maximumFileSizeToCacheInBytes: 6 * 1024 * 1024,
         cleanupOutdatedCaches: true,
         // The first install takes the open page at once (nothing older to mix with); updates wait.

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -7,7 +7,8 @@ import { ERRORS } from '../../common/api/errors';
 import { linkEntryOf, type LinkSummary } from '../../common/api/sharing';
 import type { SystemConfig } from '../../common/api/types';
 import { sendError } from '../http/error-handler';
-import { loadLinkPageTemplate, renderLinkPage } from './link-page-html';
+import { PERSONAL_FRAME_BRAND, PERSONAL_FRAME_LOGO } from '../../common/personal-frame';
+import { escapeHtml, loadLinkPageTemplate, renderLinkPage } from './link-page-html';
 
 /** What a link's page is drawn with on the server: only what a visitor without a session may see. */
 export interface LinkPageSource {
@@ -28,6 +29,9 @@ export function cacheControlFor(relativePath: string): string {
 
 const isApiPath = (url: string): boolean => url.startsWith('/api/') || url.startsWith('/spacex/') || url === '/api' || url === '/spacex';
 
+/** 个人文件, the home page: its HTML paints the page's frame before any script (vite.config.ts, personalFrameHtml). */
+const PERSONAL_PAGE = '/main/file/personal';
+
 /**
  * Serves the built web app with a single-page-app fallback: any other GET that is not an API path
  * gets index.html, so client-side routes survive a reload — except the pages an outsider opens from a
@@ -40,6 +44,7 @@ export async function registerStaticRoutes(app: FastifyInstance, staticDir: stri
   // A build without the link pages' entry (an older one) serves them the app, which has them too.
   const hasLinkPages = existsSync(path.join(staticDir, 'link.html'));
   const linkTemplate = hasLinkPages && linkPages ? loadLinkPageTemplate(staticDir) : null;
+  const personalFrame = existsSync(path.join(staticDir, 'personal.html')) && linkPages ? readFileSync(path.join(staticDir, 'personal.html'), 'utf8') : null;
   if (hasApp) {
     await app.register(fastifyStatic, {
       root: staticDir,
@@ -73,12 +78,26 @@ export async function registerStaticRoutes(app: FastifyInstance, staticDir: stri
           return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(compressed(request, reply, html));
         }
       }
+      // 个人文件 gets index.html with the page's frame drawn in (the build's personal.html) and the
+      // tenant's brand written in: the same for every visitor, nothing of a user's.
+      if (url === PERSONAL_PAGE && personalFrame && linkPages) {
+        const config = await linkPages.config().catch((err: unknown) => {
+          request.log.error({ err }, 'personal page: sent without its frame');
+          return null;
+        });
+        if (config) return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(compressed(request, reply, withBrand(personalFrame, config)));
+      }
       // index.html must not be cached, or users keep an old app after a deploy.
       const page = entry ? 'link.html' : 'index.html';
       return reply.header('Cache-Control', 'no-cache').sendFile(page);
     }
     return sendError(reply, 404, ERRORS.ROUTE_NOT_FOUND.code, ERRORS.ROUTE_NOT_FOUND.message);
   });
+}
+
+/** personal.html with the system config's logo and brand name over the frame's marks. */
+export function withBrand(template: string, config: SystemConfig): string {
+  return template.replaceAll(PERSONAL_FRAME_LOGO, escapeHtml(config.logo || '/favicon.svg') /* the app's DEFAULT_LOGO */).replaceAll(PERSONAL_FRAME_BRAND, escapeHtml(config.brandName));
 }
 
 async function servedLinkPage(source: LinkPageSource, token: string) {

@@ -15,8 +15,8 @@ import { useApprovalBadge } from './approval-badge';
 import { NoticeBell } from './NoticeBell';
 import { SideMenu } from './SideMenu';
 import { UserMenu } from './UserMenu';
+import { contentStyle, headerStyle, SIDER_STYLE, SIDER_WIDTH } from './shell-frame';
 
-const HEADER_HEIGHT = 56;
 /** One empty list while the menu loads, so the menu does not render again with every layout render. */
 const NO_MENU_ITEMS: MenuItem[] = [];
 
@@ -75,9 +75,7 @@ export function MainLayout({
   );
   return (
     <Layout style={{ height: '100dvh' }}>
-      <Layout.Header
-        style={{ height: HEADER_HEIGHT, lineHeight: `${HEADER_HEIGHT}px`, padding: phone ? '0 8px' : '0 24px', display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 8, background: '#fff', borderBottom: '1px solid #f0f0f0' }}
-      >
+      <Layout.Header style={headerStyle(phone)}>
         {phone && (
           <Badge dot={approvals > 0} offset={[-10, 10]} data-testid="open-menu-badge" data-count={approvals}>
             <Button
@@ -100,21 +98,22 @@ export function MainLayout({
           <UserMenu user={user} />
         </AfterCommits>
       </Layout.Header>
-      <Layout style={{ minHeight: 0 }}>
+      {/* hasSider said, not found by antd in an effect: the first commit is laid out as a row already. */}
+      <Layout style={{ minHeight: 0 }} hasSider={!phone}>
         {phone ? (
           <Drawer placement="left" open={menuOpen} onClose={() => setMenuOpen(false)} size={260} title="菜单" styles={{ body: { padding: 0 } }} data-testid="menu-drawer">
             {/* A page picked (even the one shown) closes the drawer; opening a group does not. */}
             <div onClick={(e) => (e.target as HTMLElement).closest('.ant-menu-item') && setMenuOpen(false)}>{sideMenu}</div>
           </Drawer>
         ) : (
-          <Layout.Sider width={208} theme="light" style={{ borderInlineEnd: '1px solid #f0f0f0', overflow: 'auto' }}>
+          <Layout.Sider width={SIDER_WIDTH} theme="light" style={SIDER_STYLE}>
             {sideMenu}
           </Layout.Sider>
         )}
         {/* On a phone the floating transfer button stands over the content's bottom: the content ends
             clear of it (PHONE_FLOAT_CLEARANCE), so the last row of any page scrolls above it. */}
         <Layout.Content
-          style={{ minWidth: 0, overflow: 'auto', padding: phone ? 8 : 16, paddingBottom: phone && aside ? PHONE_FLOAT_CLEARANCE : undefined, display: 'flex', flexDirection: 'column' }}
+          style={contentStyle(phone, phone && aside ? PHONE_FLOAT_CLEARANCE : undefined)}
           data-testid="main-content"
         >
           <OfflineBanner />
