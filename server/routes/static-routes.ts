@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -85,7 +86,14 @@ export async function registerStaticRoutes(app: FastifyInstance, staticDir: stri
           request.log.error({ err }, 'personal page: sent without its frame');
           return null;
         });
-        if (config) return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(compressed(request, reply, withBrand(personalFrame, config)));
+        if (config) {
+          const html = withBrand(personalFrame, config);
+          // Revalidated like index.html: a deployment or a new brand changes the tag.
+          const etag = `"pf-${createHash('sha1').update(html).digest('base64url')}"`;
+          reply.header('Cache-Control', 'no-cache').header('ETag', etag);
+          if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+          return reply.type('text/html; charset=utf-8').send(compressed(request, reply, html));
+        }
       }
       // index.html must not be cached, or users keep an old app after a deploy.
       const page = entry ? 'link.html' : 'index.html';

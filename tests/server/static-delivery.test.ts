@@ -5,6 +5,7 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
+import { PERSONAL_FRAME_BRAND, PERSONAL_FRAME_LOGO } from '../../common/personal-frame';
 import { CONTENT_SECURITY_POLICY } from '../../server/http/security-headers';
 import { startServer, type TestServer } from './helpers';
 
@@ -22,6 +23,8 @@ beforeAll(async () => {
   await fsp.mkdir(path.join(staticDir, 'assets'));
   await fsp.writeFile(path.join(staticDir, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/app-Ab12Cd34.js"></script></head><body></body></html>');
   await fsp.writeFile(path.join(staticDir, 'link.html'), '<!doctype html><html><head><title>link pages</title><script type="module" src="/assets/link-Ab12Cd34.js"></script></head><body></body></html>');
+  // 个人文件's frame (the build's personal.html), the brand to be written over its marks.
+  await fsp.writeFile(path.join(staticDir, 'personal.html'), `<!doctype html><html><head><title>frame</title></head><body><div id="boot-frame"><img src="${PERSONAL_FRAME_LOGO}"><span>${PERSONAL_FRAME_BRAND}</span></div><div id="root"></div></body></html>`);
   await fsp.writeFile(path.join(staticDir, 'assets', 'app-Ab12Cd34.js'), script);
   await fsp.writeFile(path.join(staticDir, 'assets', 'app-Ab12Cd34.js.br'), brotliCompressSync(script));
   await fsp.writeFile(path.join(staticDir, 'assets', 'app-Ab12Cd34.js.gz'), gzipSync(script));
@@ -70,6 +73,27 @@ describe('page responses', () => {
     // node:http, not fetch: fetch adds Cache-Control: no-cache to a conditional request, as the fetch
     // standard says for a request it cannot cache itself, and the server rightly answers in full then.
     expect(await statusOf('/index.html', { 'if-none-match': etag! })).toBe(304);
+  });
+
+  it('个人文件 gets the frame with the brand written in, the same for everyone, revalidated; other pages index.html', async () => {
+    const brand = (await (await get(API.systemConfig)).json()) as { data: { brandName: string; logo: string } };
+    for (const p of ['/main/file/personal', '/main/file/personal?dir=abc']) {
+      const res = await get(p);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      const html = await res.text();
+      expect(html).toContain('<title>frame</title>');
+      expect(html).toContain(`"><span>${brand.data.brandName}</span>`);
+      expect(html).not.toContain(PERSONAL_FRAME_LOGO);
+      expect(html).not.toContain(PERSONAL_FRAME_BRAND);
+    }
+    const etag = (await rawGet('/main/file/personal', {})).headers.etag;
+    expect(etag).toBeTruthy();
+    expect(await statusOf('/main/file/personal', { 'if-none-match': String(etag) })).toBe(304);
+    const other = await (await get('/main/file/share')).text();
+    expect(other).toContain('/assets/app-Ab12Cd34.js');
+    expect(other).not.toContain('boot-frame');
   });
 
   it('share-link pages send no referrer at all (their address holds the token)', async () => {
