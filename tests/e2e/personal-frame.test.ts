@@ -132,7 +132,7 @@ describe('个人文件 frame before scripts', () => {
     await small.route('**/*.js', (route) => route.abort());
     await small.goto(baseUrl() + '/main/file/personal');
     await expect(small.locator('#boot-frame').isVisible()).resolves.toBe(false);
-    await expect(small.getByText('加载中…').isVisible()).resolves.toBe(true);
+    await expect(small.locator('#root').getByText('加载中…').isVisible()).resolves.toBe(true);
     await phone.close();
   });
 });
