@@ -64,10 +64,13 @@ export function PeopleList(props: {
               {p.nickName.slice(0, 1)}
             </Avatar>
             <div style={{ flex: 1, minWidth: 0 }}>
-              <div style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-                <strong>{p.nickName}</strong> <span style={{ color: '#888' }}>{p.website}</span>
+              {/* The name and account give way (an ellipsis) to 锁定, which always shows whole. */}
+              <div style={{ display: 'flex', alignItems: 'center', minWidth: 0 }}>
+                <span style={{ flex: '0 1 auto', minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                  <strong>{p.nickName}</strong> <span style={{ color: '#888' }}>{p.website}</span>
+                </span>
                 {p.locked ? (
-                  <Tag style={{ marginInlineStart: 6 }} data-testid="person-locked">
+                  <Tag style={{ marginInlineStart: 6, marginInlineEnd: 0, flex: 'none' }} data-testid="person-locked">
                     锁定
                   </Tag>
                 ) : null}

@@ -3,6 +3,9 @@
  * a full-screen sheet with its search on top and a list that takes the height; a tap anywhere on a
  * row picks the person (not only the small checkbox); a locked account is marked 锁定; the member
  * is not offered to themself. The row's ⋮ menu stays on the screen even from a row near the bottom.
+ * The same picker serves the other journeys item 1 names: a group's owner adds members from the
+ * members drawer, and an admin picks a notice's audience (departments and people) in 公告管理 — each
+ * drawer and its button on the screen (a 736-px or 760-px drawer started off the phone's left edge).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { closeBrowserSession, fileRow, openBrowserSession, submitLogin } from './browser';
+import { shot } from './shots';
+import { expectOnScreen, expectUncut, PHONE, searchBox, signInAdmin } from './tenant-kit';
 
 const VIEWPORT = { width: 390, height: 844 };
 const RUN = Date.now().toString(36).slice(-6);
@@ -21,6 +26,7 @@ const MATE = `mate.${RUN}`;
 const LOCKED = `locked.${RUN}`;
 const TEAM = `手机部${RUN}`;
 const FOLDER = `手机分享${RUN}`;
+const GROUP = `手机群组${RUN}`;
 
 async function call<T>(page: Page, url: string, body: unknown): Promise<T> {
   const res = await page.evaluate(async ({ url, body }) => {
@@ -42,7 +48,9 @@ describe('people picker and row menu on a phone', () => {
     await page.waitForURL('**/main/file/personal**');
     const team = await call<{ id: string }>(page, API.departmentCreate, { parentId: null, name: TEAM });
     for (const account of [ME, MATE, LOCKED]) {
-      await call(page, API.userAdd, { website: account, nickName: `昵称${account}`, phone: '', departmentId: team.id, role: 'member', quota: 1024 ** 3, outerLogin: false, password: encryptPassword(PASSWORD) });
+      // The locked colleague's name is long (as real ones with a post are): 锁定 must still show whole.
+      const nickName = account === LOCKED ? `昵称${account}（华东区财务共享服务中心）` : `昵称${account}`;
+      await call(page, API.userAdd, { website: account, nickName, phone: '', departmentId: team.id, role: 'member', quota: 1024 ** 3, outerLogin: false, password: encryptPassword(PASSWORD) });
     }
     // Setup the test is not about: no first-login password change; one colleague locked by an admin.
     const db = new SQLite(path.join(inject('dataDir'), 'drive.sqlite'));
@@ -110,11 +118,100 @@ describe('people picker and row menu on a phone', () => {
     expect(await list.getByTestId(`person-${ME}`).count()).toBe(0);
     await expect(list.getByTestId(`person-${LOCKED}`).textContent()).resolves.toContain('锁定');
     expect(await list.getByTestId(`person-${MATE}`).textContent()).not.toContain('锁定');
+    await expectUncut(page, list.getByTestId(`person-${LOCKED}`).getByTestId('person-locked'), '锁定 beside the locked colleague');
+    await shot(page, 'item1', 'phone-share-picker');
     // A tap on the name, not the checkbox, picks the person; a second tap unpicks.
     await list.getByTestId(`person-${MATE}`).getByText(`昵称${MATE}`).tap();
     await picker.getByTestId('org-picker-selected').getByText(`昵称${MATE}`).waitFor();
     await expect(picker.getByLabel(`选择 昵称${MATE}`).isChecked()).resolves.toBe(true);
     await picker.getByRole('button', { name: /确\s*定/ }).tap();
     await page.getByTestId('share-recipients').getByText(`昵称${MATE}`).waitFor();
+  });
+
+  it('adds a colleague to a group: the members drawer and 添加成员 on the screen, the picker without yourself', async () => {
+    const group = await call<{ id: string }>(page, API.groupCreate, { name: GROUP });
+    await page.goto(`${inject('baseUrl')}/main/group?space=${group.id}`);
+    await page.getByTestId('group-members').tap();
+    const add = page.getByTestId('member-add');
+    await add.waitFor();
+    await page.waitForTimeout(400); // the drawer's open motion ends where it stays
+    await shot(page, 'item1', 'phone-group-members');
+    await expectOnScreen(page, add, '添加成员', { tap: true });
+    await add.tap();
+    const picker = page.getByRole('dialog', { name: `添加成员到「${GROUP}」` });
+    await picker.waitFor();
+    expect((await picker.boundingBox())!.width).toBeGreaterThanOrEqual(VIEWPORT.width - 2);
+    await searchBox(page, 'org-picker-search').fill(RUN);
+    await searchBox(page, 'org-picker-search').press('Enter');
+    const list = picker.getByTestId('org-picker-people');
+    await list.getByTestId(`person-${LOCKED}`).waitFor();
+    expect(await list.getByTestId(`person-${ME}`).count()).toBe(0);
+    await expectUncut(page, list.getByTestId(`person-${LOCKED}`).getByTestId('person-locked'), '锁定 beside the locked colleague');
+    await list.getByTestId(`person-${MATE}`).getByText(`昵称${MATE}`).tap();
+    const ok = picker.getByRole('button', { name: /确\s*定/ });
+    await expectOnScreen(page, ok, '确定', { tap: true });
+    await ok.tap();
+    await page.getByText('已添加 1 名成员').waitFor();
+    const added = page.getByTestId(`member-${MATE}`);
+    await added.waitFor();
+    await shot(page, 'item1', 'phone-group-added');
+    // The list fits the phone: the member's name, role and 移除 on the screen (the five-column table ran
+    // off the right edge, 移除 out of reach).
+    await expectOnScreen(page, added, 'the new member in the list');
+    await expectOnScreen(page, page.getByTestId(`member-role-${MATE}`), 'the new member’s 角色', { tap: true });
+    const remove = page.getByTestId(`member-remove-${MATE}`);
+    await expectOnScreen(page, remove, '移除', { tap: true });
+    await remove.tap();
+    const pop = page.locator('.ant-popover:not(.ant-popover-hidden)').filter({ hasText: `移除成员 昵称${MATE}` });
+    await pop.waitFor();
+    await expectOnScreen(page, pop.locator('.ant-popover-container'), 'the 移除 confirmation');
+    await pop.getByRole('button', { name: /移\s*除/ }).tap();
+    await page.getByText('成员已移除').waitFor();
+    await added.waitFor({ state: 'detached' });
+  });
+
+  it('an admin picks a notice’s audience on a phone: the form and 选择部门和人员 on the screen, departments and people picked', async () => {
+    const { context, page: admin } = await signInAdmin(browser, PHONE);
+    try {
+      await admin.goto(`${inject('baseUrl')}/main/system/notice`);
+      await admin.getByTestId('notice-new').tap();
+      const form = admin.getByTestId('notice-form');
+      await form.waitFor();
+      await admin.waitForTimeout(400); // the drawer's open motion
+      await expectOnScreen(admin, admin.getByTestId('notice-title'), '标题');
+      const some = admin.getByTestId('notice-audience').getByText('指定部门和人员');
+      await expectOnScreen(admin, some, '指定部门和人员');
+      await some.tap();
+      const pick = admin.getByTestId('notice-pick-audience');
+      await shot(admin, 'item1', 'phone-notice-form');
+      await expectOnScreen(admin, pick, '选择部门和人员', { tap: true });
+      await pick.tap();
+      const picker = admin.getByRole('dialog', { name: '选择接收公告的部门和人员' });
+      await picker.waitFor();
+      const sheet = (await picker.boundingBox())!;
+      expect(sheet.width).toBeGreaterThanOrEqual(VIEWPORT.width - 2);
+      expect(sheet.height).toBeGreaterThanOrEqual(VIEWPORT.height * 0.9);
+      // A whole department from the tree, one switch away …
+      await picker.getByTestId('org-picker-pane').tap();
+      await picker.getByPlaceholder('搜索部门').fill(TEAM);
+      const box = picker.getByLabel(`选择部门 ${TEAM}`);
+      await expectOnScreen(admin, box, `the box of ${TEAM}`);
+      await box.tap();
+      await picker.getByTestId('org-picker-selected').getByText(`${TEAM}（部门）`).waitFor();
+      // … and a person by a search.
+      await picker.getByTestId('org-picker-pane').tap();
+      await searchBox(admin, 'org-picker-search').fill(MATE);
+      await searchBox(admin, 'org-picker-search').press('Enter');
+      await picker.getByTestId('org-picker-people').getByTestId(`person-${MATE}`).getByText(`昵称${MATE}`).tap();
+      await picker.getByTestId('org-picker-selected').getByText(`昵称${MATE}`).waitFor();
+      await shot(admin, 'item1', 'phone-notice-picker');
+      await picker.getByRole('button', { name: /确\s*定/ }).tap();
+      await picker.waitFor({ state: 'detached' });
+      await expectOnScreen(admin, form.getByText(`${TEAM}（含下级部门）`), 'the picked department in the form');
+      await expectOnScreen(admin, form.getByText(`昵称${MATE}`), 'the picked person in the form');
+      await expectOnScreen(admin, admin.getByTestId('notice-submit'), '发布', { tap: true });
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -135,6 +135,20 @@ export async function expectOnScreen(page: Page, target: Locator, what: string, 
   if (tap && box.height < PHONE_MIN_TAP_PX - 0.5) throw new Error(`${what} is too small to tap (${where}, under ${PHONE_MIN_TAP_PX} px tall)`);
 }
 
+/**
+ * Throws unless the whole of `target` shows where it is: both its ends are what the page has there (not
+ * cut off by an ellipsis or a scroller, not under something else), and it lies wholly on the screen.
+ */
+export async function expectUncut(page: Page, target: Locator, what: string): Promise<void> {
+  await expectOnScreen(page, target, what);
+  const shown = await target.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const ends = [r.left + 2, r.right - 2].map((x) => document.elementFromPoint(x, r.top + r.height / 2));
+    return ends.every((hit) => hit !== null && el.contains(hit));
+  });
+  if (!shown) throw new Error(`${what} is cut off or covered`);
+}
+
 /** Whether the page is wider than the screen (something pushes it sideways: cut off or a sideways scroll of the whole page). */
 export function pageOverflowsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);

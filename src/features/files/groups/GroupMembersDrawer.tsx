@@ -1,10 +1,11 @@
 import { UserAddOutlined } from '@ant-design/icons';
 import { Button, Drawer, Popconfirm, Select, Space, Table } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type HTMLAttributes } from 'react';
 import type { SpaceInfo, SpaceMember, SpaceRole } from '../../../../common/api/types';
 import { formatDateTime } from '../../../../common/format/date';
 import { SPACE_ROLE_LABELS, spaceAllows } from '../../../../common/files/space-roles';
 import { usePermission } from '../../../lib/button-permissions';
+import { usePhone } from '../../../lib/use-phone';
 import { PAGE_PERMISSIONS } from '../actions/file-actions';
 import { addGroupMember, listGroupMembers, removeGroupMember, setGroupMemberRole } from '../files-api';
 import { useFeedback } from '../../../lib/feedback/feedback';
@@ -21,6 +22,8 @@ export function GroupMembersDrawer({ group, isAdmin, onClose, onChanged }: { gro
   const [members, setMembers] = useState<SpaceMember[] | null>(null);
   const [newRole, setNewRole] = useState<SpaceRole>('member');
   const [picking, setPicking] = useState(false);
+  // A phone has room for three columns: who (account and joining date under the name), 角色 and 移除.
+  const phone = usePhone();
 
   const load = useCallback(() => {
     if (!group) return;
@@ -86,19 +89,38 @@ export function GroupMembersDrawer({ group, isAdmin, onClose, onChanged }: { gro
         dataSource={members ?? []}
         pagination={false}
         size="small"
+        onRow={(m) => ({ 'data-testid': `member-${m.username}` }) as HTMLAttributes<HTMLElement>}
         columns={[
-          { title: '姓名', dataIndex: 'nickName', key: 'nickName' },
-          { title: '账号', dataIndex: 'username', key: 'username' },
+          ...(phone
+            ? [
+                {
+                  title: '成员',
+                  key: 'who',
+                  render: (_: unknown, m: SpaceMember) => (
+                    <div style={{ minWidth: 0, wordBreak: 'break-all' }}>
+                      <div>{m.nickName || m.username}</div>
+                      <div style={{ color: '#888', fontSize: 12 }}>
+                        {m.username} · {formatDateTime(m.joinedAt)} 加入
+                      </div>
+                    </div>
+                  ),
+                },
+              ]
+            : [
+                { title: '姓名', dataIndex: 'nickName', key: 'nickName' },
+                { title: '账号', dataIndex: 'username', key: 'username' },
+              ]),
           {
             title: '角色',
             key: 'role',
-            width: 130,
-            render: (_: unknown, m) =>
+            width: phone ? 104 : 130,
+            render: (_: unknown, m: SpaceMember) =>
               group && mayTouch(m) ? (
                 <Select
                   size="small"
                   value={m.role}
-                  style={{ width: 100 }}
+                  style={{ width: phone ? 92 : 100 }}
+                  data-testid={`member-role-${m.username}`}
                   options={grantable.map((r) => ({ value: r, label: SPACE_ROLE_LABELS[r] }))}
                   onChange={(r) => void change(() => setGroupMemberRole(group.id, m.userId, r), '角色已更新')}
                 />
@@ -106,15 +128,15 @@ export function GroupMembersDrawer({ group, isAdmin, onClose, onChanged }: { gro
                 SPACE_ROLE_LABELS[m.role]
               ),
           },
-          { title: '加入时间', key: 'joinedAt', width: 150, render: (_: unknown, m) => formatDateTime(m.joinedAt) },
+          ...(phone ? [] : [{ title: '加入时间', key: 'joinedAt', width: 150, render: (_: unknown, m: SpaceMember) => formatDateTime(m.joinedAt) }]),
           {
             title: '操作',
             key: 'actions',
-            width: 80,
-            render: (_: unknown, m) =>
+            width: phone ? 64 : 80,
+            render: (_: unknown, m: SpaceMember) =>
               group && mayTouch(m) ? (
                 <Popconfirm title={`移除成员 ${m.nickName || m.username}？`} okText="移除" cancelText="取消" onConfirm={() => change(() => removeGroupMember(group.id, m.userId), '成员已移除')}>
-                  <Button type="link" size="small" danger>
+                  <Button type="link" size="small" danger data-testid={`member-remove-${m.username}`}>
                     移除
                   </Button>
                 </Popconfirm>
