@@ -4,14 +4,15 @@
  * and the account as they were); in 设置负责人 an empty 确定 cannot silently clear the manager (it is
  * disabled with the reason, clearing is its own confirmed 清除负责人); the picker there picks on a
  * click anywhere on the row and marks locked accounts. On a 390-px phone the same: the 角色 select, its
- * confirmation, 设置负责人 and 清除负责人 lie wholly on the screen and take a finger.
+ * confirmation, 设置负责人 and 清除负责人 lie wholly on the screen and take a finger. 通讯录 marks a
+ * locked colleague 锁定 for a member, on a desktop and on a phone (the mark never cut off by the row).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { DepartmentNode, OrgTree, UserListResponse } from '../../common/api/org-types';
 import { shot } from './shots';
-import { addPeople, call, expectOnScreen, PHONE, searchBox, signInAdmin } from './tenant-kit';
+import { addPeople, call, expectOnScreen, expectUncut, PHONE, searchBox, signIn, signInAdmin } from './tenant-kit';
 import { baseUrl, closeBrowserSession, loginAsAdmin, openBrowserSession } from './browser';
 
 const RUN = Date.now().toString(36).slice(-6);
@@ -198,6 +199,26 @@ describe('issue 44 item 5: admin actions are confirmed, never silent', () => {
       expect((await department(phone, deptId)).managerId).toBeNull();
     } finally {
       await context.close();
+    }
+  });
+
+  it('通讯录 marks a locked colleague 锁定 for a member, on a desktop and on a 390-px phone', async () => {
+    for (const options of [{ viewport: { width: 1440, height: 900 } }, PHONE]) {
+      const { context, page: member } = await signIn(browser, MATE, PASSWORD, options);
+      try {
+        await member.goto(baseUrl() + '/main/addressList');
+        await searchBox(member, 'address-search').fill(RUN);
+        await searchBox(member, 'address-search').press('Enter');
+        const list = member.getByTestId('address-people');
+        await list.getByTestId(`person-${BOSS}`).waitFor();
+        await shot(member, 'item5', `address-list-${options === PHONE ? 'phone' : 'desktop'}`);
+        const mark = list.getByTestId(`person-${LOCKED}`).getByTestId('person-locked');
+        await mark.waitFor({ timeout: 5000 }).catch(() => undefined);
+        await expectUncut(member, mark, `锁定 beside ${LOCKED} in 通讯录`);
+        expect(await list.getByTestId(`person-${BOSS}`).getByTestId('person-locked').count()).toBe(0);
+      } finally {
+        await context.close();
+      }
     }
   });
 });
