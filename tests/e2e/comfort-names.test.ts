@@ -13,12 +13,12 @@ import path from 'node:path';
 import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
+import { shot } from './shots';
 import { closeBrowserSession, fileRow, launchBrowser, openTransferPanel, revealFileRow, serverChunkBytes, submitLogin, transferItems, waitForRole } from './browser';
 
 const RUN = Date.now().toString(36).slice(-6);
 const PICKED = '方案[草稿],v1.docx';
 const REPLACED = '方案【草稿】，v1.docx';
-const SHOTS = '/work/wt/shots/names';
 /** Requests that put a file on its way: nothing of the kind may leave before the user chose. */
 const UPLOAD_PATHS = [API.multipleFileCheck, API.batchUpload, API.chunkExist, API.chunkMerge];
 
@@ -82,7 +82,7 @@ async function typeFolderName(page: Page): Promise<void> {
   await page.getByTestId('mkdir-name-input-fix').getByText('一键改为「草稿【1】」').click();
   await expect.poll(() => input.inputValue()).toBe('草稿【1】');
   await expect.poll(() => dialog.getByText('名称不能包含以下字符', { exact: false }).count()).toBe(0);
-  await page.screenshot({ path: `${SHOTS}/item2-after-desktop-mkdir.png` });
+  await shot(page, 'item2', 'desktop-mkdir');
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
   await fileRow(page, '草稿【1】').waitFor();
 }
@@ -95,7 +95,6 @@ describe('names checked when picked, refused names renamed', () => {
     browser = await launchBrowser();
     workDir = path.join('/tmp', `drive-e2e-names-${RUN}`);
     mkdirSync(workDir, { recursive: true });
-    mkdirSync(SHOTS, { recursive: true });
   });
 
   afterAll(async () => {
@@ -123,7 +122,7 @@ describe('names checked when picked, refused names renamed', () => {
       // The reason in Chinese and the name it will become, before anything left for the server.
       await dialog.getByText('名称不能包含以下字符', { exact: false }).first().waitFor();
       await expect(dialog.getByTestId('upload-name-suggested').textContent()).resolves.toBe(REPLACED);
-      await page.screenshot({ path: `${SHOTS}/item2-after-${label}-dialog.png` });
+      await shot(page, 'item2', `${label}-dialog`);
       expect(sent).toEqual([]);
       expect(await transferItems(page, PICKED).count()).toBe(0);
       context.off('request', onRequest);
@@ -132,7 +131,7 @@ describe('names checked when picked, refused names renamed', () => {
       await dialog.waitFor({ state: 'detached' });
       await fileRow(page, REPLACED).waitFor({ timeout: 60_000 });
       expect(await fileRow(page, PICKED).count()).toBe(0);
-      await page.screenshot({ path: `${SHOTS}/item2-after-${label}-uploaded.png` });
+      await shot(page, 'item2', `${label}-uploaded`);
       if (label === 'desktop') {
         await uploadFolderWithBadNames(page, dir);
         await typeFolderName(page);
@@ -173,7 +172,7 @@ describe('names checked when picked, refused names renamed', () => {
     const overall = page.getByTestId('transfer-overall-upload');
     await expect.poll(() => overall.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
     await overall.getByText('1 项失败').waitFor();
-    await page.screenshot({ path: `${SHOTS}/item2-after-refused-panel.png` });
+    await shot(page, 'item2', 'refused-panel');
 
     // The closed panel's rail: nothing under way, one failure marked.
     await page.getByTestId('transfer-toggle').click();
@@ -181,7 +180,15 @@ describe('names checked when picked, refused names renamed', () => {
     await expect.poll(async () => (await page.getByTestId('transfer-panel').boundingBox())?.width).toBeLessThan(60);
     await page.getByTestId('transfer-rail-failed').waitFor();
     expect(await page.getByTestId('transfer-rail-progress').count()).toBe(0);
-    await page.screenshot({ path: `${SHOTS}/item2-after-refused-rail.png` });
+    await shot(page, 'item2', 'refused-rail');
+    // At a phone's width the floating button says it too (red), not a percentage that will not move.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const button = page.getByTestId('transfer-sheet-button');
+    await button.getByText('1 项失败').waitFor();
+    expect(await button.getAttribute('class')).toContain('ant-btn-dangerous');
+    await shot(page, 'item2', 'refused-phone-button');
+    await page.setViewportSize(CONTEXTS[0]!.options.viewport!);
+    await page.locator('[data-testid="transfer-panel"]').waitFor();
     await openTransferPanel(page);
 
     // 重命名: a name checked as it is typed, then the same upload goes on (no byte sent again).
@@ -192,7 +199,7 @@ describe('names checked when picked, refused names renamed', () => {
     await page.getByTestId('transfer-rename-problem').getByText('名称不能包含以下字符', { exact: false }).waitFor();
     // One click to the full-width twins, or a name of one's own.
     await page.getByTestId('transfer-rename-fix').getByText('一键改为「收下【1】.bin」').waitFor();
-    await page.screenshot({ path: `${SHOTS}/item2-after-refused-rename.png` });
+    await shot(page, 'item2', 'refused-rename');
     await input.fill(accepted);
     await page.getByTestId('transfer-rename-ok').click();
     await transferItems(page, accepted, 'done').waitFor({ timeout: 60_000 });
