@@ -16,7 +16,7 @@ import { API } from '../../common/api/paths';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { closeBrowserSession, fileRow, openBrowserSession, submitLogin } from './browser';
 import { shot } from './shots';
-import { expectOnScreen, expectUncut, PHONE, searchBox, signInAdmin } from './tenant-kit';
+import { expectOnScreen, expectUncut, pageOverflowsSideways, PHONE, searchBox, signInAdmin } from './tenant-kit';
 
 const VIEWPORT = { width: 390, height: 844 };
 const RUN = Date.now().toString(36).slice(-6);
@@ -212,6 +212,45 @@ describe('people picker and row menu on a phone', () => {
       await expectOnScreen(admin, admin.getByTestId('notice-submit'), '发布', { tap: true });
     } finally {
       await context.close();
+    }
+  });
+
+  it('keeps the header whole with a long account name: brand, bell and the account menu side by side on the screen', async () => {
+    // Setup the test is not about: a name as long as real ones with a post, given straight in the database.
+    const long = `昵称${ME}（华东区财务共享服务中心主任）`;
+    const setNick = (nick: string) => {
+      const db = new SQLite(path.join(inject('dataDir'), 'drive.sqlite'));
+      db.pragma('busy_timeout = 5000');
+      db.prepare('update users set nick_name = ? where username = ?').run(nick, ME);
+      db.close();
+    };
+    setNick(long);
+    try {
+      await page.reload();
+      const nickname = page.getByTestId('user-nickname');
+      await expect.poll(() => nickname.textContent(), { timeout: 15_000 }).toBe(long);
+      const parts = { 'the brand': page.getByTestId('brand'), 'the bell': page.getByTestId('notice-bell'), 'the account menu': page.getByTestId('user-menu'), 'the menu button': page.getByTestId('open-menu') };
+      const boxes: [string, { x: number; width: number }][] = [];
+      for (const [what, part] of Object.entries(parts)) {
+        // The brand's inline box is the header's line (taller than the bar): only its sides are checked.
+        if (what !== 'the brand') await expectOnScreen(page, part, what);
+        const box = (await part.boundingBox())!;
+        if (box.x < -0.5 || box.x + box.width > VIEWPORT.width + 0.5) throw new Error(`${what} runs off the screen's side (${Math.round(box.x)}+${Math.round(box.width)})`);
+        boxes.push([what, box]);
+      }
+      // Side by side, none over another (the name and the bell had been drawn over the brand).
+      boxes.sort((a, b) => a[1].x - b[1].x);
+      for (let i = 1; i < boxes.length; i++) {
+        const [prev, a] = boxes[i - 1]!;
+        const [next, b] = boxes[i]!;
+        if (a.x + a.width > b.x + 0.5) throw new Error(`${prev} (${Math.round(a.x)}+${Math.round(a.width)}) runs into ${next} (${Math.round(b.x)})`);
+      }
+      // The whole name is one hover or long press away.
+      await expect(page.getByTestId('user-menu').getAttribute('title')).resolves.toBe(long);
+      expect(await pageOverflowsSideways(page)).toBe(false);
+      await shot(page, 'item1', 'phone-long-account-name');
+    } finally {
+      setNick(`昵称${ME}`);
     }
   });
 });

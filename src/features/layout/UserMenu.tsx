@@ -52,10 +52,13 @@ export function UserMenu({ user }: { user: UserDetails | null }) {
         }}
         trigger={['click', 'hover']}
       >
-        <button type="button" data-testid="user-menu" style={{ display: 'inline-flex', alignItems: 'center', gap: 8, cursor: 'pointer', background: 'none', border: 'none', color: 'inherit', padding: 0 }}>
-          <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
-          <span data-testid="user-nickname">{user?.nickName ?? ''}</span>
-          <DownOutlined style={{ fontSize: 10 }} />
+        {/* A long name (one with a post in it) is cut to a third of a phone's width; the whole of it is the title. */}
+        <button type="button" data-testid="user-menu" title={user?.nickName} style={{ display: 'inline-flex', alignItems: 'center', gap: 8, minWidth: 0, cursor: 'pointer', background: 'none', border: 'none', color: 'inherit', padding: 0 }}>
+          <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} style={{ flexShrink: 0 }} />
+          <span data-testid="user-nickname" style={{ maxWidth: 'min(12em, 30vw)', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+            {user?.nickName ?? ''}
+          </span>
+          <DownOutlined style={{ fontSize: 10, flexShrink: 0 }} />
         </button>
       </Dropdown>
       <DesktopClientHelp open={clientHelp} onClose={() => setClientHelp(false)} />
