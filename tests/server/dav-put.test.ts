@@ -2,7 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entries, mkdir } from './file-kit';
 import { randomContent, TEST_CHUNK_SIZE, withDb, type Client, type TestServer } from './helpers';
-import { oneRowOf, rowsOf } from './action-log-kit';
+import { lastSeq, logRows, oneRowOf, rowsOf } from './action-log-kit';
 import { startDav, type DavClient, encodePath, parseMultistatus } from './dav-kit';
 
 let server: TestServer;
@@ -96,18 +96,23 @@ describe('PUT', () => {
     expect(await uploadsLeft()).toBe(0);
   });
 
-  it('a client gone mid-body leaves no file and no upload session', async () => {
+  it('a client gone mid-body leaves no file and no upload session, and is recorded as a refused upload', async () => {
     const url = new URL(server.baseUrl + encodePath('/dav/个人文件/上传/断开.bin'));
     const total = 3 * TEST_CHUNK_SIZE;
+    const before = await lastSeq(server);
+    const refusedRows = async () => (await logRows(server)).filter((r) => r.seq > (before.get(r.tenant_id) ?? 0) && r.action === 'file.upload' && r.outcome === 'refused');
     await new Promise<void>((resolve) => {
       const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'PUT', headers: { ...dav.auth, 'content-length': String(total) } });
       req.on('error', () => resolve());
       req.on('close', () => resolve());
       req.write(randomContent(TEST_CHUNK_SIZE + 1000), () => setTimeout(() => req.destroy(), 200));
     });
-    // The server notices the cut and drops the session.
-    for (let i = 0; i < 50 && (await uploadsLeft()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    // The server notices the cut, drops the session, then records the refusal: wait for both (on S3 the
+    // multipart abort between them takes long enough for the row to land in the next test's window).
+    for (let i = 0; i < 100 && ((await uploadsLeft()) > 0 || (await refusedRows()).length === 0); i++) await new Promise((r) => setTimeout(r, 100));
     expect(await uploadsLeft()).toBe(0);
+    const refused = await refusedRows();
+    expect(refused.map((r) => `${r.action} ${r.outcome} ${r.platform}`)).toEqual(['file.upload refused webdav']);
     expect((await dav.propfind('/dav/个人文件/上传/断开.bin', '0')).status).toBe(404);
   });
 
