@@ -49,19 +49,27 @@ export function enqueueNewVersion(file: File, target: NewVersionTarget): Promise
 type UploadWatch = { onChange?: (item: TransferItemView) => void; resolve: (fileId: string) => void; reject: (error: Error) => void; seen: boolean };
 
 const watches = new Map<string, Set<UploadWatch>>();
-let lastItems = new Map<string, TransferItemView>();
+/** The last snapshot's items, and the same by id, made only when a watch asks (most snapshots have none). */
+let lastList: readonly TransferItemView[] = [];
+let lastById: Map<string, TransferItemView> | null = null;
+
+function lastItem(id: string): TransferItemView | undefined {
+  lastById ??= new Map(lastList.map((i) => [i.id, i]));
+  return lastById.get(id);
+}
 
 export const UPLOAD_CANCELLED = '上传已取消';
 export const UPLOAD_REMOVED = '上传已从传输列表中移除';
 
 /** Called by the transfer feature with every snapshot's items. */
 export function reportTransferItems(items: readonly TransferItemView[]): void {
-  lastItems = new Map(items.map((i) => [i.id, i]));
+  lastList = items;
+  lastById = null;
   for (const [id, set] of watches) for (const watch of set) settle(id, watch);
 }
 
 function settle(id: string, watch: UploadWatch): void {
-  const item = lastItems.get(id);
+  const item = lastItem(id);
   if (!item) {
     // Not in a snapshot yet (just queued) is normal; gone after being seen means it was removed.
     if (watch.seen) finish(id, watch, () => watch.reject(new Error(UPLOAD_REMOVED)));

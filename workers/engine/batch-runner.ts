@@ -7,7 +7,7 @@ import { ERRORS } from '../../common/api/errors';
 import { UPLOADS } from '../../common/api/endpoints/uploads';
 import { ApiCallError, classifyFailure } from '../../common/api/failure';
 import { HEADER_BATCH_MANIFEST_SHA256, type BatchUploadItem } from '../../common/transfer/batch-upload';
-import { chunkDigestWith, SourceReadError, type Sha256Hex } from '../hash/sha256';
+import { smallChunkDigest, type Sha256Hex } from '../hash/sha256';
 import type { UploadPatch } from '../queue/types';
 import type { ApiClient } from './api-client';
 import { decideOnFailure } from './failure-policy';
@@ -36,6 +36,32 @@ interface Prepared {
 }
 
 /**
+ * Files of a batch read at once. Each read is a round trip to the browser process (its blob reader);
+ * one after another, a batch of 200 waited for 200 of them in a row before its request could go.
+ */
+export const BATCH_READS_IN_FLIGHT = 8;
+
+/** Each item's bytes, in order; null where the file could not be read (gone, changed, not kept). */
+async function readFiles(items: readonly LiveItem[], signal: AbortSignal): Promise<Array<Uint8Array<ArrayBuffer> | null>> {
+  const out = new Array<Uint8Array<ArrayBuffer> | null>(items.length).fill(null);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length && !signal.aborted) {
+      const i = next++;
+      const file = items[i]!.file;
+      if (!file) continue;
+      try {
+        out[i] = new Uint8Array(await file.arrayBuffer());
+      } catch {
+        out[i] = null;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_READS_IN_FLIGHT, items.length) }, lane));
+  return out;
+}
+
+/**
  * Reads, hashes and sends the batch. Items whose file cannot be read are answered at once (held,
  * like any upload); the rest go in one request. A failure of the request itself throws (the batch
  * driver retries the whole batch).
@@ -43,15 +69,12 @@ interface Prepared {
 export async function runBatch(ctx: BatchRunContext): Promise<BatchOutcome> {
   const patches = new Map<string, UploadPatch | 'requeue'>();
   const prepared: Prepared[] = [];
-  const chunkDigest = chunkDigestWith(ctx.sha256);
-  for (const live of ctx.items) {
+  const [contents, chunkDigest] = await Promise.all([readFiles(ctx.items, ctx.signal), smallChunkDigest()]);
+  ctx.signal.throwIfAborted();
+  for (const [i, live] of ctx.items.entries()) {
     const r = live.record;
-    let bytes: Uint8Array<ArrayBuffer>;
-    try {
-      if (!live.file) throw new SourceReadError('the file was not kept across the reload');
-      bytes = new Uint8Array(await live.file.arrayBuffer());
-    } catch {
-      if (ctx.signal.aborted) throw ctx.signal.reason;
+    const bytes = contents[i];
+    if (!bytes) {
       patches.set(r.id, { state: 'held', lastError: MESSAGES.fileUnreadable, holdReason: 'fileMissing' });
       continue;
     }
@@ -65,22 +88,28 @@ export async function runBatch(ctx: BatchRunContext): Promise<BatchOutcome> {
       parentId: r.target.parentId,
       category: r.target.category,
       size: r.size,
-      digest: await chunkDigest(bytes),
+      digest: chunkDigest(bytes),
       onConflict: r.onConflict,
     };
     prepared.push({ live, bytes, item });
   }
-  ctx.signal.throwIfAborted();
   if (prepared.length === 0) return { patches };
 
+  // One buffer (the manifest frame, then the files): one part for the browser's blob, not one per file.
   const header = manifestFrame(prepared.map((p) => p.item));
-  const body = new Blob([header, ...prepared.map((p) => p.bytes)]);
-  const ends = prepared.reduce<number[]>((acc, p) => [...acc, (acc.at(-1) ?? header.length) + p.bytes.length], []);
+  const body = new Uint8Array(header.length + prepared.reduce((sum, p) => sum + p.bytes.length, 0));
+  body.set(header, 0);
+  const starts: number[] = [];
+  let offset = header.length;
+  for (const p of prepared) {
+    starts.push(offset);
+    body.set(p.bytes, offset);
+    offset += p.bytes.length;
+  }
   const headers = { [HEADER_BATCH_MANIFEST_SHA256]: await ctx.sha256(header) };
-  const response = await ctx.api.sendBytes(UPLOADS.batchUpload, undefined, body, headers, ctx.signal, (sent) => {
+  const response = await ctx.api.sendBytes(UPLOADS.batchUpload, undefined, new Blob([body]), headers, ctx.signal, (sent) => {
     prepared.forEach((p, i) => {
-      const start = ends[i]! - p.bytes.length;
-      ctx.progress(p.live.record.id, Math.max(0, Math.min(p.bytes.length, sent - start)));
+      ctx.progress(p.live.record.id, Math.max(0, Math.min(p.bytes.length, sent - starts[i]!)));
     });
   });
   const byKey = new Map(response.results.map((r) => [r.clientKey, r]));

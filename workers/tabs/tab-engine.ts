@@ -22,8 +22,9 @@
  *   leader   → all   { type: 'reply', to, reqId, ok, value|error }  its result, addressed to the caller
  *   leader   → all   { type: 'changes', leader, changes }           every engine snapshot as what changed since the
  *                                                                  last one posted (common/transfer/snapshot-changes.ts;
- *                                                                  a full one on hello); a follower that missed
- *                                                                  the one before says hello again
+ *                                                                  a full one on hello; none before any other tab
+ *                                                                  was heard); a follower that missed the one
+ *                                                                  before says hello again
  *   any      → all   { type: 'claim', from }                        fallback election only (no Web Locks)
  *
  * Delivery: a follower keeps every request until its reply arrives, and re-sends all of them whenever
@@ -179,6 +180,14 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
   const changeListeners = new Map<number, ChangeListener>();
   /** Leader: what was last posted to the other tabs. */
   const channelDiffer = new SnapshotDiffer();
+  /**
+   * Whether another tab has ever spoken on the channel (every tab says 'hello' when it starts, and a
+   * tab never hears its own posts). Until one has, nobody listens: the leader posts no changes, each a
+   * structured clone routed through the browser process — with one tab open, a folder of 1,000 small
+   * files cost the engine's thread as much in channel posts as in its page's updates (issue 43). The
+   * first 'hello' is answered with everything.
+   */
+  let otherTabs = false;
   /** Follower: the leader's snapshot rebuilt from its posts. */
   const assembler = new SnapshotAssembler();
   /** Follower: when it last asked for a full update after missing one. */
@@ -231,6 +240,7 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
       if (config) await created.configure(config);
       await created.subscribe((snapshot: TransferSnapshot) => {
         publish(snapshot);
+        if (!otherTabs) return;
         const changes = channelDiffer.next(snapshot);
         if (changes) post({ type: 'changes', leader: tabId, changes });
       });
@@ -280,6 +290,7 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
 
   channel.addEventListener('message', (event) => {
     if (signal.aborted) return;
+    otherTabs = true;
     const message = event.data;
     switch (message.type) {
       case 'hello':
@@ -288,6 +299,8 @@ export function createTabEngine<TFile>(deps: TabEngineDeps<TFile>): TabEngine<TF
         // engine still loading its queue) ping-pongs, and with several such tabs multiplies the
         // messages each round. The ready leader's own announcement reaches those tabs anyway.
         if (ready && lastSnapshot) {
+          // Brought up to date first: while no other tab was heard, nothing was posted (otherTabs).
+          channelDiffer.next(lastSnapshot);
           const full = channelDiffer.fullUpdate();
           if (full) post({ type: 'changes', leader: tabId, changes: full });
           post({ type: 'leader', leader: tabId });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE } from '../../../common/transfer/chunk-policy';
 import { chunkCount, fingerprintInput } from '../../../common/transfer/protocol';
 import { hashChunksInBackground } from '../../../workers/engine/chunk-digests';
-import { createInThreadHashChunk, createSha256Hex, fingerprintOfChunkDigests, SourceReadError, type ByteSource, type Sha256Hex } from '../../../workers/hash/sha256';
+import { createInThreadHashChunk, createSha256Hex, fingerprintOfChunkDigests, smallChunkDigest, SourceReadError, type ByteSource, type Sha256Hex } from '../../../workers/hash/sha256';
 import { chunkDigestHex } from '../../support/chunk-digest';
 
 const nodeSha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
@@ -46,6 +46,14 @@ describe('chunk hashing', () => {
     expect(progress).toHaveLength(expected.length);
     expect([...progress].sort((a, b) => a - b)).toEqual(progress);
     expect(progress.at(-1)).toBe(data.length);
+  });
+
+  it("the small-file batch's in-thread chunk digest matches the server's tree (node:crypto), leaf edges included", async () => {
+    const digest = await smallChunkDigest();
+    for (const size of [0, 1, 4096, 512 * 1024 - 1, 512 * 1024, 512 * 1024 + 1, 1024 * 1024]) {
+      const bytes = new Uint8Array(randomBytes(size));
+      expect(digest(bytes)).toBe(chunkDigestHex(bytes));
+    }
   });
 
   it('an empty file has one empty chunk', async () => {

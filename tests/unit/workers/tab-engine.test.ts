@@ -119,6 +119,25 @@ describe('one engine per origin (Web Locks)', () => {
     expect(c.changes.at(-1)).toMatchObject({ full: false, items: [], removed: ['item-1'] });
   });
 
+  it('posts no changes on the channel while it is the only tab; a tab opened later gets everything, then changes', async () => {
+    const o = origin();
+    const a = await o.open('tab-a');
+    await vi.waitFor(() => expect(a.roles.at(-1)).toBe('leader'), { timeout: 2_000 });
+    const states = (s: { items: Array<{ id: string; state: string }> } | undefined) => s?.items.map((i) => `${i.id}:${i.state}`);
+    await a.api.enqueueUploads([{ name: '1.txt', size: 1 }, { name: '2.txt', size: 2 }], target);
+    await a.api.pause('item-1');
+    await vi.waitFor(() => expect(states(a.assembled.at(-1))).toEqual(['item-1:paused', 'item-2:waiting']));
+    await tick(50);
+    // Nobody listens yet: the page got its updates, the channel none.
+    expect(a.channel.sent.filter((m) => m.type === 'changes')).toEqual([]);
+
+    const b = await o.open('tab-b');
+    await vi.waitFor(() => expect(states(b.assembled.at(-1))).toEqual(['item-1:paused', 'item-2:waiting']));
+    await a.api.pause('item-2');
+    await vi.waitFor(() => expect(states(b.assembled.at(-1))).toEqual(['item-1:paused', 'item-2:paused']));
+    expect(b.snapshots.at(-1)).toEqual(a.snapshots.at(-1));
+  });
+
   it('keeps calls made before any tab leads, and answers them once a leader is elected', async () => {
     const o = origin();
     // The lock is still held by a worker on its way out (a reloading tab): nobody leads yet.
