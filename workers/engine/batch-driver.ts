@@ -21,7 +21,7 @@ import type { LiveItem } from './live-item';
 import { MESSAGES } from './messages';
 import { waitUntilOnline, type OnlineSignal } from './online';
 
-export interface BatchDriverContext extends Pick<ItemWrites, 'writeMany'> {
+export interface BatchDriverContext extends Pick<ItemWrites, 'writeMany' | 'startMany'> {
   api: ApiClient;
   now: () => number;
   random: () => number;
@@ -43,7 +43,6 @@ function manifestDamaged(error: unknown): boolean {
 }
 
 const RUNNING: ReadonlySet<TransferState> = new Set(['uploading', 'retrying']);
-const QUEUED: ReadonlySet<TransferState> = new Set(['waiting']);
 
 export function createBatchDriver(ctx: BatchDriverContext): { driveBatch(lives: LiveItem[]): Promise<void> } {
   const { writeMany, now } = ctx;
@@ -59,7 +58,7 @@ export function createBatchDriver(ctx: BatchDriverContext): { driveBatch(lives: 
     ctx.started();
     let lives = group;
     try {
-      const entered = await writeAll(group, { state: 'uploading', lastError: null }, QUEUED);
+      const entered = await ctx.startMany(group.map((l) => l.record.id));
       lives = group.filter((l) => entered.has(l.record.id));
       for (const live of group) if (!entered.has(live.record.id) && live.run === controller) live.run = null;
       for (const live of lives) live.speed.start(now());

@@ -4,8 +4,10 @@
  * publishes throttled snapshots. Everything it touches from outside comes in through `EngineDeps`, so
  * tests and a Node replay can run it with their own fetch, transport, clock, database and hashers.
  *
- * Consistency rule: every write of an item goes through `write()`, which serializes writes per item
- * and keeps the in-memory mirror equal to the database. A running attempt writes with its abort
+ * Consistency rule: every write of an item goes through `write()` (or item-writes.ts's batched
+ * writes), which serializes writes per item and keeps the in-memory mirror equal to the database —
+ * except a small-file batch's start ('waiting' → 'uploading', nothing else), kept in memory only: a
+ * reload makes any running item 'waiting' again, which the database then still says. A running attempt writes with its abort
  * signal; once aborted (pause, cancel), its state changes are dropped, so a command never races with
  * a late "done" or "retrying" from the attempt it stopped.
  */
@@ -132,7 +134,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
   // ---- persistence: one write at a time per item (item-writes.ts) -------------------------------
 
-  const { write, writeMany, transitionIfAllowed, persistConfirmed, flush } = createItemWrites(db, items, now, (prompt) => notifier.changed(prompt));
+  const { write, writeMany, startMany, transitionIfAllowed, persistConfirmed, flush } = createItemWrites(db, items, now, (prompt) => notifier.changed(prompt));
   const { drive } = createItemDriver({
     api,
     now,
@@ -165,6 +167,7 @@ export function createEngine(deps: EngineDeps): Engine {
     sha256,
     online,
     writeMany,
+    startMany,
     lifetime: lifetime.signal,
     changed: () => notifier.changed(),
     started: () => void running++,

@@ -6,7 +6,7 @@
  */
 import { canTransition, type TransferState } from '../../common/transfer/states';
 import type { TransferDb } from '../queue/db';
-import { markChunksDone, updateUpload, updateUploads } from '../queue/repository';
+import { markChunksDone, putUploads, updateUpload } from '../queue/repository';
 import type { UploadPatch, UploadRecord } from '../queue/types';
 import { OvertakenByCommand, type LiveItem } from './live-item';
 
@@ -31,6 +31,11 @@ export interface ItemWrites {
    * Resolves with the ids written.
    */
   writeMany(patches: ReadonlyMap<string, UploadPatch>, onlyFrom?: ReadonlySet<TransferState>): Promise<Set<string>>;
+  /**
+   * A small-file batch starts: each of `ids` still 'waiting' becomes 'uploading' (error note cleared),
+   * written only where more than the state changes. Resolves with the ids that started.
+   */
+  startMany(ids: readonly string[]): Promise<Set<string>>;
   /** Saves the batches still waiting, then waits for every write in progress (dispose). */
   flush(): Promise<void>;
 }
@@ -57,19 +62,9 @@ function serialize<T>(id: string, fn: () => Promise<T>): Promise<T> {
   return next;
 }
 
-function writeMany(patches: ReadonlyMap<string, UploadPatch>, onlyFrom?: ReadonlySet<TransferState>): Promise<Set<string>> {
-  const ids = [...patches.keys()];
+/** Runs `run` after every earlier write of each of `ids`, and makes their later writes wait for it. */
+function serializeMany<T>(ids: readonly string[], run: () => Promise<T>): Promise<T> {
   const earlier = Promise.all(ids.map((id) => writeChains.get(id)));
-  const run = async () => {
-    const written = await updateUploads(db, patches, now(), onlyFrom);
-    for (const [id, record] of written) {
-      const live = items.get(id);
-      if (live) live.record = record;
-    }
-    // A batch's outcomes (已完成, held, failed) are state changes: shown at once, not with the next progress.
-    notifier.changed([...written.keys()].some((id) => patches.get(id)?.state !== undefined));
-    return new Set(written.keys());
-  };
   const next = earlier.then(run, run);
   const settled = next.catch(() => undefined);
   for (const id of ids) writeChains.set(id, settled);
@@ -77,6 +72,61 @@ function writeMany(patches: ReadonlyMap<string, UploadPatch>, onlyFrom?: Readonl
     for (const id of ids) if (writeChains.get(id) === settled) writeChains.delete(id);
   });
   return next;
+}
+
+/**
+ * The patches applied to the in-memory records (which every write keeps equal to the stored ones, so
+ * nothing is read back), written in one transaction. Checked here, in the chain, as updateUpload checks
+ * inside its transaction: an item gone, in a state outside `onlyFrom`, or whose change is not a legal
+ * transition is left as it is.
+ */
+function writeMany(patches: ReadonlyMap<string, UploadPatch>, onlyFrom?: ReadonlySet<TransferState>): Promise<Set<string>> {
+  return serializeMany([...patches.keys()], async () => {
+    const at = now();
+    const written = new Map<string, UploadRecord>();
+    for (const [id, patch] of patches) {
+      const current = items.get(id)?.record;
+      if (!current || (onlyFrom && !onlyFrom.has(current.state))) continue;
+      if (patch.state !== undefined && patch.state !== current.state && !canTransition(current.state, patch.state)) continue;
+      const { file: _file, ...fields } = patch; // a batch never changes files
+      written.set(id, { ...current, ...fields, file: null, updatedAt: at });
+    }
+    await putUploads(db, [...written.values()]);
+    for (const [id, record] of written) {
+      const live = items.get(id);
+      if (live) live.record = record;
+    }
+    // A batch's outcomes (已完成, held, failed) are state changes: shown at once, not with the next progress.
+    notifier.changed([...written.keys()].some((id) => patches.get(id)?.state !== undefined));
+    return new Set(written.keys());
+  });
+}
+
+/**
+ * A small-file batch starts: each of `ids` still 'waiting' becomes 'uploading' with no error shown.
+ * Only in memory when nothing else changes: a reload (or a crash) makes every running item 'waiting'
+ * again (the engine's load), which its stored record then still says — one transaction of 200 records
+ * less per batch. An item that showed an error is written (the reload must not show it again).
+ */
+function startMany(ids: readonly string[]): Promise<Set<string>> {
+  return serializeMany(ids, async () => {
+    const started = new Map<string, UploadRecord>();
+    const toStore: UploadRecord[] = [];
+    for (const id of ids) {
+      const current = items.get(id)?.record;
+      if (!current || current.state !== 'waiting') continue;
+      const next: UploadRecord = { ...current, state: 'uploading', lastError: null, file: null };
+      started.set(id, next);
+      if (current.lastError !== null) toStore.push({ ...next, updatedAt: now() });
+    }
+    await putUploads(db, toStore);
+    for (const [id, record] of started) {
+      const live = items.get(id);
+      if (live) live.record = record;
+    }
+    if (started.size > 0) notifier.changed(true);
+    return new Set(started.keys());
+  });
 }
 
 /**
@@ -147,5 +197,5 @@ function transitionIfAllowed(id: string, to: TransferState, patch: UploadPatch =
     await Promise.all([...writeChains.values()]);
   }
 
-  return { write, writeMany, transitionIfAllowed, persistConfirmed, flush };
+  return { write, writeMany, startMany, transitionIfAllowed, persistConfirmed, flush };
 }

@@ -3,7 +3,7 @@
  * checks it against the transition table inside the same transaction as the write, so no code path
  * can persist an illegal transition.
  */
-import { assertTransition, canTransition, isFinal, TRANSFER_STATES, type TransferState } from '../../common/transfer/states';
+import { assertTransition, isFinal, TRANSFER_STATES } from '../../common/transfer/states';
 import type { SourceRecord, TransferDb } from './db';
 import type { UploadPatch, UploadRecord } from './types';
 
@@ -73,29 +73,14 @@ export async function updateUpload(db: TransferDb, id: string, patch: UploadPatc
 }
 
 /**
- * Applies many patches in one transaction (a small-file batch: one write for all its items instead of
- * one per item). An item is skipped when it is gone, when `onlyFrom` is given and it is in another
- * state (a command moved it meanwhile), or when its patch's state change is not a legal transition.
- * Returns the records written, by id.
+ * Writes many whole records in one transaction (a small-file batch: one write for all its items instead
+ * of one per item). The engine computes them from its in-memory mirror of the queue, which its writes
+ * keep equal to the stored records (workers/engine/item-writes.ts), so nothing is read back first.
  */
-export async function updateUploads(
-  db: TransferDb,
-  patches: ReadonlyMap<string, UploadPatch>,
-  now: number,
-  onlyFrom?: ReadonlySet<TransferState>,
-): Promise<Map<string, UploadRecord>> {
-  return db.transaction('rw', db.uploads, async () => {
-    const ids = [...patches.keys()];
-    const written = new Map<string, UploadRecord>();
-    for (const [i, current] of (await db.uploads.bulkGet(ids)).entries()) {
-      const patch = patches.get(ids[i]!)!;
-      if (!current || (onlyFrom && !onlyFrom.has(current.state))) continue;
-      if (patch.state !== undefined && patch.state !== current.state && !canTransition(current.state, patch.state)) continue;
-      const { file: _file, ...fields } = patch; // a batch never changes files
-      written.set(current.id, { ...current, ...fields, file: null, updatedAt: now });
-    }
-    await db.uploads.bulkPut([...written.values()]);
-    return written;
+export async function putUploads(db: TransferDb, records: readonly UploadRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await db.transaction('rw', db.uploads, async () => {
+    await db.uploads.bulkPut(records.map(stored));
   });
 }
 

@@ -99,6 +99,30 @@ describe('small files in batches', () => {
     expect(server.requestsTo(API.chunkMerge)).toHaveLength(2);
   });
 
+  it('a batch that starts is not written (the queue keeps saying waiting); a reload while it runs sends it again, none twice', async () => {
+    const server = new FakeUploadServer();
+    let hold = true;
+    const fetch: FetchFn = (input, init) => (input.startsWith(API.batchUpload) && hold ? hangUntilAborted(init.signal!) : server.fetch(input, init));
+    const first = setupEngine(server, { smallFileBatches: true, fetch });
+    const ids = await first.engine.enqueueUploads([small('r1.txt').file, small('r2.txt').file], target);
+    await waitForItem(first.engine, ids[1]!, (i) => i.state === 'uploading');
+    const stored = await first.db.uploads.bulkGet(ids);
+    expect(stored.map((r) => [r?.state, r?.lastError])).toEqual([
+      ['waiting', null],
+      ['waiting', null],
+    ]);
+    // The page goes away mid-request; the next one loads the queue and sends the batch again.
+    await first.engine.dispose();
+    first.db.close();
+    hold = false;
+    const second = setupEngine(server, { smallFileBatches: true, fetch }, first.dbName);
+    await second.engine.start();
+    const views = await allSettled(second.engine, ids);
+    expect(views.map((v) => v.state)).toEqual(['done', 'done']);
+    expect(server.batchFiles.size).toBe(2);
+    expect((await second.db.uploads.bulkGet(ids)).map((r) => r?.state)).toEqual(['done', 'done']);
+  });
+
   it('a file that cannot be read is held; the rest of its batch goes', async () => {
     const server = new FakeUploadServer();
     const { engine } = setupEngine(server, { smallFileBatches: true });
