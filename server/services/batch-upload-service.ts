@@ -252,11 +252,13 @@ export class BatchUploadService {
     if (accepted.length === 0) return;
     const known = await this.deps.batches.tenantBlobs(tenantId, [...new Set(accepted.map((p) => p.fingerprint!))]);
     // One new blob per distinct new content (a batch may carry the same bytes twice).
-    const newKeys = new Map<string, { key: string; data: Uint8Array }>();
+    const newContents = new Map<string, Uint8Array>();
     for (const p of accepted) {
       const content = `${p.fingerprint}/${p.item.size}`;
-      if (!known.has(content) && !newKeys.has(content)) newKeys.set(content, { key: this.deps.blobs.newKey(), data: p.bytes! });
+      if (!known.has(content) && !newContents.has(content)) newContents.set(content, p.bytes!);
     }
+    const fresh = this.deps.blobs.newKeys(newContents.size);
+    const newKeys = new Map([...newContents].map(([content, data], i) => [content, { key: fresh[i]!, data }]));
     const pieces = [...newKeys.values()];
     const keys = pieces.map((piece) => piece.key);
     await this.deps.batches.recordIntents(keys, now);

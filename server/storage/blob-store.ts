@@ -40,6 +40,11 @@ export class LocalDiskBlobStore implements BlobStore {
     return randomBytes(16).toString('base64url');
   }
 
+  newKeys(count: number): string[] {
+    const shard = this.newKey().slice(0, 2);
+    return Array.from({ length: count }, () => shard + randomBytes(15).toString('base64url'));
+  }
+
   async writePieces(pieces: ReadonlyArray<{ key: string; data: Uint8Array }>): Promise<void> {
     const temps: Array<TempFile | undefined> = new Array(pieces.length);
     try {

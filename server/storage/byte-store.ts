@@ -43,6 +43,12 @@ export interface BlobStore {
   /** A fresh storage key (128 random bits) for `writePieces`. */
   newKey(): string;
   /**
+   * `count` fresh keys for one `writePieces` call. On local disk they share their shard directory (the
+   * first two characters; 120 random bits each), so a small-file batch creates and fsyncs one directory
+   * instead of one per file.
+   */
+  newKeys(count: number): string[];
+  /**
    * Stores many small one-piece blobs durably under the given keys (a small-file batch), all at once
    * (disk: grouped fsyncs; object store: parallel PUTs). Resolves once every piece is durable.
    */

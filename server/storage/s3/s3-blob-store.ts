@@ -33,6 +33,10 @@ export class S3BlobStore implements BlobStore {
     return randomBytes(16).toString('base64url');
   }
 
+  newKeys(count: number): string[] {
+    return Array.from({ length: count }, () => this.newKey());
+  }
+
   async createWriter(): Promise<BlobWriter> {
     const key = this.newKey();
     const pipe = new PassThrough({ highWaterMark: 1024 * 1024 });
