@@ -116,10 +116,10 @@ export function nameGramLookup(db: QueryExecutorProvider, keyword: string): RawB
  *    keyword holding a run of three letters or digits by pg_trgm's index (under every locale); else the
  *    GIN index of each text's characters and adjacent pairs (`content_grams`, the names' scheme of
  *    0089: pg_trgm extracts no trigram from CJK under LC_CTYPE=C). The text decides in every case
- *    (`contentTextMatch`). A bitmap of every match, sorted: the repository walks the newest texts
- *    first and asks this only past them (RECENT_TEXTS_FIRST).
+ *    (`contentTextMatch`). A bitmap of every match below `range.below`, sorted: the repository walks the
+ *    newest texts first and asks this only past them (RECENT_TEXTS_FIRST).
  */
-export function contentTextLookup(db: QueryExecutorProvider, keyword: string): RawBuilder<{ doc: number }> | null {
+export function contentTextLookup(db: QueryExecutorProvider, keyword: string, range: DocRange = {}): RawBuilder<{ doc: number }> | null {
   const chars = [...keyword];
   if (engineOf(db) === 'postgres') {
     const junctions = keywordJunctions(keyword);
@@ -140,7 +140,10 @@ export function contentTextLookup(db: QueryExecutorProvider, keyword: string): R
     // `offset 0`: planned on its own, for every match (a bitmap of one GIN index), never as a walk of the
     // texts newest first computing the index's expression for each: the repository asks this only past
     // the newest texts (RECENT_TEXTS_FIRST), where the keyword is known to be rare.
-    return sql<{ doc: number }>`(select t.doc as doc from blob_texts t where ${candidates} offset 0)`;
+    // The bound goes inside (`offset 0` keeps a condition outside from being pushed in), and so does the
+    // order: the page's joins then stop at its rows instead of joining every match before sorting.
+    const bounds = range.below != null ? sql`t.doc < ${range.below} and ${candidates}` : candidates;
+    return sql<{ doc: number }>`(select t.doc as doc from blob_texts t where ${bounds} order by t.doc desc offset 0)`;
   }
   if (chars.length >= 3) {
     const junctions = wordJunctions(keyword);
@@ -164,14 +167,22 @@ export function contentTextLookup(db: QueryExecutorProvider, keyword: string): R
     where blob_text_chars match ${match} and instr(lower(t.body), ${keyword.toLowerCase()}) > 0)`;
 }
 
+/** Docs below `below` (PostgreSQL's content lookup; all when null or absent). */
+export interface DocRange {
+  below?: number | null;
+}
+
 /**
- * PostgreSQL: the texts the content search reads one by one, newest first, before it asks the index
- * (content-search-repository.ts). `strpos` of the stored lowered text (migration 0102) costs ~6 µs a
- * text at 100k (lower() of each was ~60): 2,000 are ~12 ms, and a keyword in ≥ 1% of the texts fills
- * its 21-row page among them — the keywords whose index bitmap is thousands of rows to recheck and
- * sort (年度报告 in 3%, annual report in 2%). A rarer keyword's bitmap is small.
+ * PostgreSQL: the texts the content search reads one by one, newest first (content-search-repository.ts):
+ * `strpos` of the stored lowered text (migration 0102), a few µs a text. RECENT_TEXTS_FIRST always (a
+ * keyword in ≥ 10% of the texts fills its 21-row page among them); on through RECENT_TEXTS_WALKED only
+ * when those held the keyword (≥ 1% fills it there: 年度报告 in 3%, annual report in 2%, whose index
+ * bitmaps are thousands of texts to read and sort). A keyword the first ones do not hold goes to the
+ * index at once: it is rare, its bitmap small. Reading 2,000 for every keyword (0102) cost every rare
+ * or absent keyword ~12 ms (docs/documents.md).
  */
-export const RECENT_TEXTS_FIRST = 2000;
+export const RECENT_TEXTS_FIRST = 200;
+export const RECENT_TEXTS_WALKED = 2000;
 
 /**
  * PostgreSQL: whether the text holds `keyword`, read from its stored lowered copy (`t.body_lower`) alone:

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
-import { contentTextLookup, contentTextMatch, engineOf, RECENT_TEXTS_FIRST } from '../db/dialect';
+import { contentTextLookup, contentTextMatch, engineOf, RECENT_TEXTS_FIRST, RECENT_TEXTS_WALKED } from '../db/dialect';
 import { planEachTime } from '../db/pg-prepared';
 import type { FilesTable } from '../db/schema';
 import { inSearchScope, type SearchScope } from './search-repository';
@@ -15,11 +15,18 @@ export type ContentMatchRow = FilesTable & { doc: number };
  * page's hits cost, not every match. PostgreSQL's indexes give no doc order: see searchRecentFirst.
  */
 export class ContentSearchRepository {
-  /** `recentFirst`: how many newest texts PostgreSQL reads before the index (tests make it small). */
+  /**
+   * PostgreSQL (see searchRecentFirst): `recentFirst` newest texts read one by one first, and up to
+   * `walkedAtMost` when those hold the keyword, before the index (tests make them small).
+   */
+  private readonly walkedAtMost: number;
   constructor(
     private readonly db: Db,
     private readonly recentFirst = RECENT_TEXTS_FIRST,
-  ) {}
+    walkedAtMost = RECENT_TEXTS_WALKED,
+  ) {
+    this.walkedAtMost = Math.max(recentFirst, walkedAtMost);
+  }
 
   /** Up to `limit` matching files with doc < `beforeDoc`; null when no text can hold the keyword. */
   async search(scope: SearchScope, keyword: string, beforeDoc: number | null, limit: number): Promise<ContentMatchRow[] | null> {
@@ -36,30 +43,38 @@ export class ContentSearchRepository {
   }
 
   /**
-   * PostgreSQL: the tenant's RECENT_TEXTS_FIRST newest texts one by one, newest first (`strpos` of the
-   * stored lowered text, ~6 µs a text), stopping at the page; only if the page is not full among them,
-   * the index for the older ones. A bitmap of the index is every match, rechecked and sorted: for a
-   * keyword in more than ~1% of the texts (图, report, 年度报告, annual report) thousands of rows, where
-   * the newest texts fill its page at once; a rarer keyword's bitmap is small (measured in
-   * docs/documents.md).
+   * PostgreSQL, whose indexes give no doc order: the tenant's newest texts one by one, newest first
+   * (`strpos` of the stored lowered text, a few µs a text), each stage stopping at the page, and the
+   * index only past them.
+   *  1. The `recentFirst` newest: a common keyword fills its page here.
+   *  2. Only if those held the keyword, on through the `walkedAtMost` newest: a keyword in ≥ 1% of the
+   *     texts fills its page within them, where its index bitmap is thousands of texts to read and sort
+   *     (年度报告, annual report). A keyword the newest do not hold skips this.
+   *  3. The index for every older text (dialect.ts contentTextLookup): a keyword not filling its page
+   *     among the newest is rare, so its bitmap is small.
+   * Measured in docs/documents.md ("Search inside files" → PostgreSQL).
    */
   private async searchRecentFirst(scope: SearchScope, keyword: string, beforeDoc: number | null, limit: number): Promise<ContentMatchRow[]> {
-    const floor = await this.db
-      .selectFrom('blob_texts')
-      .select('doc')
-      .where('tenant_id', '=', scope.tenantId)
-      .$if(beforeDoc !== null, (qb) => qb.where('doc', '<', beforeDoc!))
-      .orderBy('doc', 'desc')
-      .offset(this.recentFirst - 1)
-      .limit(1)
-      .executeTakeFirst();
-    const floorDoc = floor ? Number(floor.doc) : null;
-    const recent = sql<{ doc: number }>`(select t.doc as doc from blob_texts t
-      where t.tenant_id = ${scope.tenantId} and t.doc >= ${floorDoc ?? 0} and ${contentTextMatch(keyword)})`;
-    const rows = rowsOf(await this.pageQuery(scope, recent, beforeDoc, limit).execute());
-    if (rows.length >= limit || floorDoc === null) return rows;
-    const older = rowsOf(await this.pageQuery(scope, contentTextLookup(this.db, keyword)!, floorDoc, limit - rows.length).execute());
-    return [...rows, ...older];
+    // Where the two walks end: the doc of the tenant's recentFirst-th and walkedAtMost-th newest text (null: fewer texts).
+    const nth = (n: number) => sql<number | null>`(select doc from blob_texts where tenant_id = ${scope.tenantId}${
+      beforeDoc !== null ? sql` and doc < ${beforeDoc}` : sql``
+    } order by doc desc offset ${n - 1} limit 1)`;
+    const ends = await sql<{ near: number | null; far: number | null }>`select ${nth(this.recentFirst)} as near, ${nth(this.walkedAtMost)} as far`.execute(this.db);
+    const near = ends.rows[0]!.near === null ? null : Number(ends.rows[0]!.near);
+    const far = ends.rows[0]!.far === null ? null : Number(ends.rows[0]!.far);
+    const walk = (from: number | null, below: number | null) => sql<{ doc: number }>`(select t.doc as doc from blob_texts t
+      where t.tenant_id = ${scope.tenantId}${from !== null ? sql` and t.doc >= ${from}` : sql``}${below !== null ? sql` and t.doc < ${below}` : sql``}
+      and ${contentTextMatch(keyword)})`;
+    const rows = rowsOf(await this.pageQuery(scope, walk(near, null), beforeDoc, limit).execute());
+    if (rows.length >= limit || near === null) return rows;
+    let below = near;
+    if (rows.length > 0) {
+      rows.push(...rowsOf(await this.pageQuery(scope, walk(far, near), null, limit - rows.length).execute()));
+      if (rows.length >= limit || far === null) return rows;
+      below = far;
+    }
+    rows.push(...rowsOf(await this.pageQuery(scope, contentTextLookup(this.db, keyword, { below })!, null, limit - rows.length).execute()));
+    return rows;
   }
 
   /** The live files in the scope whose text is one of `source`'s docs below `beforeDoc`, newest text first. */

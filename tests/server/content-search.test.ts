@@ -232,6 +232,48 @@ describe('content hits of the unified search', () => {
     }
   });
 
+  it('however the hits lie, the walks of the newest texts and the index find what reading every text finds', async () => {
+    // PostgreSQL reads the newest texts one by one, on through more of them only when the first held the
+    // keyword, then asks the index (content-search-repository.ts searchRecentFirst): hits at both ends and
+    // none between, hits every few texts, a phrase, a keyword only in the oldest texts — each stage's end
+    // inside and outside the hits. The same answer for every length of the walks and page size.
+    const fruit: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const words = [`fruit ${i}`];
+      if (i <= 1 || i === 39) words.push('榴莲');
+      if (i % 3 === 0) words.push('mango');
+      if ([5, 6, 7, 30].includes(i)) words.push('kiwi fruit');
+      if (i === 2 || i === 3) words.push('papaya');
+      const body = words.join(' ');
+      const entry = await text(admin, `fruit-${i}.txt`, `fruit bytes ${i}`);
+      expect((await server.app.contentTexts.putText(await blobOf(entry.id), { text: body, pageStarts: null })).stored).toBe(true);
+      fruit.unshift(body);
+    }
+    const db = await openTestKysely<Database>(server.dataDir);
+    try {
+      const tenantId = await withDb(server, (d) => (d.prepare("select tenant_id from files where name = 'fruit-0.txt'").get() as { tenant_id: string }).tenant_id);
+      const scope = { tenantId, ownerId: await userIdOf(server, 'admin'), category: null, spaceIds: [PUBLIC_SPACE_ID] };
+      for (const keyword of ['榴莲', 'mango', 'kiwi fruit', 'papaya']) {
+        const expected = fruit.filter((body) => body.includes(keyword)).map((body) => `fruit-${/fruit (\d+)/.exec(body)![1]}.txt`);
+        for (const [recentFirst, walkedAtMost] of [[1, 1], [1, 3], [2, 5], [7, 12]] as const) {
+          for (const limit of [2, 5]) {
+            const repo = new ContentSearchRepository(db, recentFirst, walkedAtMost);
+            const found: string[] = [];
+            for (let before: number | null = null, guard = 0; guard < 60; guard++) {
+              const rows: ContentMatchRow[] = (await repo.search(scope, keyword, before, limit)) ?? [];
+              found.push(...rows.map((r) => r.name));
+              if (rows.length < limit) break;
+              before = rows[rows.length - 1]!.doc;
+            }
+            expect(found.filter((name) => name.startsWith('fruit-')), `${keyword}, ${recentFirst}/${walkedAtMost} newest, pages of ${limit}`).toEqual(expected);
+          }
+        }
+      }
+    } finally {
+      await db.destroy();
+    }
+  });
+
   it('a text replaced or removed is found as it is now', async () => {
     const { blobId } = await put(admin, { name: 'changing.txt', text: 'zebra crossing' }, []);
     expect((await contentHits(admin, 'zebra')).map((h) => h.name)).toEqual(['changing.txt']);
