@@ -179,9 +179,10 @@ export function TransferPanel() {
         display: 'flex',
         flexDirection: 'column',
         minHeight: 0,
-        transition: 'width .2s',
       }}
     >
+      {/* It opens and closes at once, without a width transition: a transition would lay out the whole
+          page, file table and all, on each of its frames. */}
       {/* The panel's width is there from the shell's first commit, so the page does not move; what
           it shows, and the engine's connection, come in the commit after (see AfterCommits). */}
       <AfterCommits>
@@ -237,7 +238,7 @@ function TransferPanelContent({ phone, expanded, setOpen }: { phone: boolean; ex
       <RenameItemDialog item={renaming} onRename={renameItem} onClose={closeRename} />
       {expanded && <PanelTitle phone={phone} running={running} finished={finished} setOpen={setOpen} />}
       {expanded && (
-        <div style={{ padding: '8px 12px', flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        <div className="transfer-panel-body" style={{ padding: '8px 12px', flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
           <PanelNotes role={role} roleText={roleText} online={online} count={uploads.length} />
           <BlockedList items={blocked} />
           <TransferList items={uploads} actions={actions} />
@@ -306,7 +307,7 @@ function TransferRail({ running, items, role, roleText, onOpen }: { running: num
   const percent = overallPercent(active, sum);
   const failed = items.filter(isFailed).length;
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 12, padding: '12px 0', cursor: 'pointer', flex: 1 }} onClick={onOpen}>
+    <div className="transfer-panel-body" style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 12, padding: '12px 0', cursor: 'pointer', flex: 1 }} onClick={onOpen}>
       <Button
         type="text"
         size="small"

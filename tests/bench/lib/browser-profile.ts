@@ -15,6 +15,12 @@ import { formatProfileReport, summariseChromiumTrace, summariseCpuProfile } from
 const CATEGORIES = ['-*', 'toplevel', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', '__metadata'];
 
 /**
+ * BENCH_BROWSER_TRACE_CATEGORIES (comma-separated) adds categories to the trace, e.g. `devtools.timeline,blink,cc,v8`
+ * to name what the page's frames, layouts and the compositor's tasks do (trace.json; the summary ignores them).
+ */
+const EXTRA_CATEGORIES = (process.env.BENCH_BROWSER_TRACE_CATEGORIES ?? '').split(',').map((c) => c.trim()).filter(Boolean);
+
+/**
  * Opens a profiled drive, runs `prepare` (untraced), then `work` traced; returns `work`'s header line
  * and the report, also written to <profileDir>/summary.txt (the trace to trace.json, the server profile
  * beside it).
@@ -30,7 +36,7 @@ export async function recordBrowserProfile(profileDir: string, label: string, pr
     await prepare(drive);
     const procs = [...chromiumProcesses(), { pid: drive.serverPid, kind: 'server' }];
     const kindOf = new Map(procs.map((p) => [p.pid, p.kind]));
-    await drive.browser.startTracing(undefined, { path: tracePath, categories: CATEGORIES });
+    await drive.browser.startTracing(undefined, { path: tracePath, categories: [...CATEGORIES, ...EXTRA_CATEGORIES] });
     const before = threadCpuSnapshot(procs.map((p) => p.pid));
     try {
       header = await work(drive);
