@@ -246,7 +246,9 @@ function personalFrameHtml(): Plugin {
       const root = '<div id="root">';
       if (!html.includes(root) || !html.includes('</head>')) throw new Error('personal.html: index.html has no #root or </head>');
       const links = css.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`).join('');
-      const phoneHides = `<style>@media (max-width: 767.98px){#boot-frame{display:none}}</style>`;
+      // Below 768 px the frame is not shown (the loading screen is); above, the loading screen's spinner
+      // lies under it unseen, and turning it would have the compositor draw a frame every 16 ms of the boot.
+      const phoneHides = `<style>@media (max-width: 767.98px){#boot-frame{display:none}}@media (min-width: 768px){#boot-frame~#root *{animation-play-state:paused}}</style>`;
       const drawn = `<div id="boot-frame" inert aria-hidden="true" style="position:fixed;inset:0;z-index:1000;background:#fff;overflow:hidden">${frame}</div>`;
       this.emitFile({ type: 'asset', fileName: 'personal.html', source: html.replace('</head>', `${links}${phoneHides}</head>`).replace(root, drawn + root) });
     },

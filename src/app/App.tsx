@@ -18,6 +18,7 @@ import { AppRoutes } from './AppRoutes';
 import { BeianFooter } from './BeianFooter';
 import { CacheGate } from './CacheGate';
 import { ConfigGate } from './ConfigGate';
+import { RoutePatterns } from './route-patterns';
 
 const store = createStore();
 
@@ -38,8 +39,10 @@ export function App() {
           <PwaNotifier />
           <CacheGate>
             <ConfigGate>
-              <AppRoutes />
-              <BeianFooter />
+              <RoutePatterns>
+                <AppRoutes />
+                <BeianFooter />
+              </RoutePatterns>
             </ConfigGate>
           </CacheGate>
         </JotaiProvider>

@@ -41,6 +41,14 @@ export function isLoginPath(pathname: string): boolean {
   return p === LOGIN_PATH || p.startsWith(LOGIN_PATH + '/');
 }
 
+/** The saved menu's routes, normalised, once per list (the guard asks on every render of the app). */
+const normalizedSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+function normalizedSet(menuRoutes: readonly string[]): ReadonlySet<string> {
+  let set = normalizedSets.get(menuRoutes);
+  if (!set) normalizedSets.set(menuRoutes, (set = new Set(menuRoutes.map(normalize))));
+  return set;
+}
+
 export function isRouteAllowed(pathname: string, menuRoutes: readonly string[] | null): boolean {
   const path = normalize(pathname);
   if (isLoginPath(path) || PUBLIC_PATHS.includes(path)) return true;
@@ -48,6 +56,6 @@ export function isRouteAllowed(pathname: string, menuRoutes: readonly string[] |
   if (segments.includes(ALWAYS_ALLOWED_SEGMENT)) return true;
   if (menuRoutes === null) return true;
   if (path in MAIN_DEFAULTS) return true;
-  const saved = new Set(menuRoutes.map(normalize));
+  const saved = normalizedSet(menuRoutes);
   return [2, 3].some((n) => segments.length >= n && saved.has('/' + segments.slice(0, n).join('/')));
 }

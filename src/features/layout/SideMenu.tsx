@@ -47,6 +47,10 @@ export function SideMenu({ items }: { items: MenuItem[] }) {
           if (key.startsWith('/')) navigate(key);
         }}
         style={{ borderInlineEnd: 'none' }}
+        // The menu is inline and never collapsed, so antd's per-item tooltip (shown only when collapsed)
+        // never opens; without it each item is not wrapped in a Tooltip (a Trigger with its motion and
+        // layout effects): the menu's mount was the longest task after the shell's first commit.
+        tooltip={false}
         data-testid="side-menu"
       />
     ),
