@@ -13,6 +13,11 @@ export async function openAccount(client: QueryClient): Promise<void> {
   const saved = savedAccount();
   if (saved) {
     await cachePersistence.useAccount(saved);
+    // Who is signed in, asked again at every start (one small GET): the saved answer opens the app at
+    // once and offline, but it is as old as the last save — a name or quota changed elsewhere (an admin,
+    // another device), or another account signed in meanwhile (AccountCheck), would otherwise show
+    // only once it turned stale. Offline this fails quietly and the saved answer stays.
+    void client.prefetchQuery({ queryKey: QUERY_KEYS.userDetails, queryFn: ({ signal }) => fetchUserDetailsQuery(signal), staleTime: 0 });
   } else {
     const user = await fetchUserDetailsQuery();
     await confirmAccount({ tenantId: user.tenantId, userId: user.id });
