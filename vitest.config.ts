@@ -115,6 +115,11 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // expect.poll's own limit is 1 s: too short for a page waiting on the server on two busy cores.
+          // gesture-lock read the wrong-pattern count before the server's answer came (each pattern is
+          // judged with scrypt, N = 2^15) in a full e2e stage beside the server suites; 113 of 151 polls
+          // here named no limit. A poll still fails when its condition never holds.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
