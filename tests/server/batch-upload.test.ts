@@ -14,6 +14,7 @@ import { entries, mkdir, names } from './file-kit';
 import { type Answer, type Client, randomContent, startServer, startServerAsAdmin, type TestServer, withDb } from './helpers';
 import { chunkDigestHex } from '../support/chunk-digest';
 import { isStored, withTestByteStore } from '../support/test-byte-store';
+import { testStore } from '../support/test-store';
 import { fingerprintInput } from '../../common/transfer/protocol';
 
 let server: TestServer;
@@ -100,7 +101,9 @@ describe('small-file batch upload', () => {
     expect(await usedSize()).toBe(before + 4096 + 1 + 0 + 1024 * 1024);
   });
 
-  it("stores a batch's new contents under keys of one shard directory (one directory made and fsynced per batch, not one per file)", async () => {
+  // On the disk a key's first two characters name its shard directory; an object store has no directories, so there
+  // only the keys' distinctness and shape hold.
+  it("stores a batch's new contents under keys of one shard directory on the disk (one directory made and fsynced per batch, not one per file)", async () => {
     const folder = await mkdir(admin, `batch-shard-${++serial}`);
     const results = await upload(Array.from({ length: 20 }, (_, i) => ({ name: `s${i}.bin`, bytes: randomContent(100 + i), parentId: folder.id })));
     const ids = results.map((r) => (r.status === 'created' ? r.file.id : ''));
@@ -108,7 +111,7 @@ describe('small-file batch upload', () => {
       ids.map((id) => (db.prepare('select b.storage_key as k from files f join blobs b on b.id = f.blob_id where f.id = ?').get(id) as { k: string }).k),
     );
     expect(new Set(keys).size).toBe(20);
-    expect(new Set(keys.map((k) => k.slice(0, 2))).size).toBe(1);
+    if (testStore() === 'disk') expect(new Set(keys.map((k) => k.slice(0, 2))).size).toBe(1);
     for (const key of keys) expect(key).toMatch(/^[A-Za-z0-9_-]{22}$/);
     for (const [i, id] of ids.entries()) expect((await downloadBytes(id)).length).toBe(100 + i);
   });
