@@ -13,6 +13,7 @@ import { API } from '../../common/api/paths';
 import type { CaptchaImage } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { QUOTA_CHOICES } from '../../common/org/quota';
+import { antdClassesWithoutStyles } from './antd-styles';
 import { baseUrl, captchaAnswer, launchBrowser, loginAsAdmin, smsCodeFor, submitLogin } from './browser';
 
 const USER = { username: `forgot${randomBytes(3).toString('hex')}`, phone: `136${String(Date.now()).slice(-8)}`, newPassword: 'Forgot#2026' };
@@ -208,5 +209,33 @@ describe('login comfort', () => {
     await forced.waitForTimeout(1500);
     expect(await toasts()).toEqual(['密码修改成功，其他设备上的登录已退出']);
     await forced.context().close();
+  });
+
+  it('antd\'s toasts load with the first one shown: the login page comes without their code and styles (issue 43)', async () => {
+    const fresh = await (await browser.newContext({ serviceWorkers: 'block' })).newPage();
+    const scripts: string[] = [];
+    fresh.on('requestfinished', (r) => void (r.resourceType() === 'script' && scripts.push(r.url())));
+    await fresh.goto(baseUrl() + '/login');
+    await fresh.getByTestId('login-submit').waitFor();
+    await fresh.waitForLoadState('networkidle');
+    // antd's stylesheet is cut by component (vite.config.ts): a component's rules come with its code.
+    const noticeRules = () =>
+      fresh.evaluate(() => {
+        const found = (rules: CSSRuleList): boolean => Array.from(rules).some((rule) => /\.ant-(message|notification)\b/.test(rule instanceof CSSStyleRule ? rule.selectorText : '') || ('cssRules' in rule && found((rule as CSSGroupingRule).cssRules)));
+        return Array.from(document.styleSheets).some((sheet) => found(sheet.cssRules));
+      });
+    expect(await noticeRules()).toBe(false);
+    const loaded = scripts.length;
+
+    // A refused login says so in a toast: it shows, styled, once its part has loaded.
+    await submitLogin(fresh, `nobody${randomBytes(3).toString('hex')}`, 'Wrong#2026', async () => undefined);
+    const toast = fresh.locator('.ant-message-notice.ant-message-notice-error');
+    await toast.waitFor();
+    expect(await noticeRules()).toBe(true);
+    expect(await antdClassesWithoutStyles(fresh)).toEqual([]);
+    // antd's holder lies over the page (position: fixed), as its rules say.
+    expect(await toast.evaluate((el) => getComputedStyle(el.closest('.ant-message') ?? el).position)).toBe('fixed');
+    expect(scripts.length).toBeGreaterThan(loaded);
+    await fresh.context().close();
   });
 });

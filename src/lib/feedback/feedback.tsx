@@ -1,17 +1,38 @@
 /**
  * Toasts, notifications and confirmation boxes for every page: what antd's <App> gives through
- * App.useApp(), except that the modal part (Modal, Dialog, Skeleton…) is loaded the first time a box
- * is asked for. The login page never asks, and its first load is lighter by that much; the file pages
- * load Modal for their own dialogs anyway, so a confirmation there opens at once.
+ * App.useApp(), except that antd's parts load the first time they are asked for: the toasts and
+ * notifications (NoticeHost, deferred-notices.ts) with the first notice, the modal part (Modal, Dialog,
+ * Skeleton…) with the first box. The login page asks for neither until something goes wrong, and its
+ * first load is lighter by both; the file pages load Modal for their own dialogs anyway, so a
+ * confirmation there opens at once.
  */
-import { message, notification, theme } from 'antd';
+import { theme } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
 import type { ModalFuncProps } from 'antd';
 import type { HookAPI as ModalApi } from 'antd/es/modal/useModal';
 import type { NotificationInstance } from 'antd/es/notification/interface';
+import { failedModuleUrl, moduleInChunk, reimportFailedModule } from '../module-retry';
+import { deferredNotices } from './deferred-notices';
+import type NoticeHostComponent from './NoticeHost';
 import { timedMessages, timedNotifications } from './timed-notices';
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { PHONE_NOTICE_BOTTOM_PX, usePhone } from '../use-phone';
+
+type NoticeHostModule = { default: typeof NoticeHostComponent };
+/** The notices chunk's URL, once an import of it failed (module-retry.ts: the browser remembers the failure). */
+let noticeHostFailedUrl: string | null = null;
+function loadNoticeHost(): Promise<NoticeHostModule['default']> {
+  const module = noticeHostFailedUrl
+    ? reimportFailedModule(noticeHostFailedUrl).then((chunk) => moduleInChunk<NoticeHostModule>(chunk, (m) => typeof m.default === 'function'))
+    : import('./NoticeHost');
+  return module.then(
+    (m) => m.default,
+    (error: unknown) => {
+      noticeHostFailedUrl = failedModuleUrl(error) ?? noticeHostFailedUrl;
+      throw error;
+    },
+  );
+}
 
 const ModalHost = lazy(() => import('./ModalHost'));
 
@@ -38,11 +59,26 @@ export function useFeedback(): Feedback {
 }
 
 export function FeedbackProvider({ children }: { children: ReactNode }) {
-  const [messageApi, messageHolder] = message.useMessage();
   // On a phone, notices stand above the floating transfer button, never over it (use-phone.ts).
   const phone = usePhone();
-  const [notificationApi, notificationHolder] = notification.useNotification(phone ? { bottom: PHONE_NOTICE_BOTTOM_PX } : undefined);
-  const notifications = useMemo(() => timedNotifications(notificationApi), [notificationApi]);
+  const [NoticeHost, setNoticeHost] = useState<NoticeHostModule['default'] | null>(null);
+  // Loaded when the first notice has to wait for it; a failed load is tried again by the next notice.
+  const [notices] = useState(() => {
+    let loading = false;
+    return deferredNotices(() => {
+      if (loading) return;
+      loading = true;
+      loadNoticeHost().then(
+        (Host) => setNoticeHost(() => Host),
+        (error: unknown) => {
+          loading = false;
+          console.warn('the notices chunk failed to load', error);
+        },
+      );
+    });
+  });
+  const messages = useMemo(() => timedMessages(notices.message), [notices]);
+  const notifications = useMemo(() => timedNotifications(notices.notification), [notices]);
   const api = useRef<ModalApi | null>(null);
   // Boxes asked for before the host has loaded, in order.
   const waiting = useRef<((api: ModalApi) => void)[]>([]);
@@ -61,7 +97,7 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
   const value = useMemo<Feedback>(
     () => ({
       // One timer per notice instead of antd's frame loop (timed-notices.ts).
-      message: timedMessages(messageApi),
+      message: messages,
       notification: notifications,
       modal: {
         confirm: (props) => withModal((m) => void m.confirm(props)),
@@ -70,7 +106,7 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
         error: (props) => withModal((m) => void m.error(props)),
       },
     }),
-    [messageApi, notifications, withModal],
+    [messages, notifications, withModal],
   );
 
   // On a phone a notice that closes by itself also closes at the user's next touch anywhere but its
@@ -91,8 +127,7 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
   return (
     <FeedbackContext.Provider value={value}>
       <div style={{ color: token.colorText, fontSize: token.fontSize, lineHeight: token.lineHeight, fontFamily: token.fontFamily }}>{children}</div>
-      {messageHolder}
-      {notificationHolder}
+      {NoticeHost && <NoticeHost bottom={phone ? PHONE_NOTICE_BOTTOM_PX : undefined} onReady={notices.ready} />}
       {hostWanted && (
         <Suspense fallback={null}>
           <ModalHost onReady={onHostReady} />

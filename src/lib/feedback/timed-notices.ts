@@ -142,7 +142,7 @@ function messageType(close: () => void, closed: Promise<void>): MessageType {
 }
 
 /** antd's reading of `message.success(content, duration?, onClose?)` (a config object, or content). */
-function messageArgs(type: NoticeType, content: JointContent, duration?: number | VoidFunction, onClose?: VoidFunction): MessageArgs {
+export function messageArgs(type: NoticeType, content: JointContent, duration?: number | VoidFunction, onClose?: VoidFunction): MessageArgs {
   const config: MessageArgs = content !== null && typeof content === 'object' && !Array.isArray(content) && 'content' in content ? (content as MessageArgs) : { content };
   const timing = typeof duration === 'function' ? { onClose: duration } : { duration, onClose };
   return { ...timing, ...config, type };
