@@ -1,12 +1,14 @@
 import * as Comlink from 'comlink';
 import { useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
+import { flushSync } from 'react-dom';
 import type { TransferSnapshot } from '../../../common/transfer/engine-api';
 import { SnapshotAssembler, type SnapshotChanges } from '../../../common/transfer/snapshot-changes';
 import { bumpFileListVersionAtom } from '../../lib/file-events';
 import { onGestureUnlocked } from '../../lib/gesture-lock-signal';
 import { provideTransferHandler, reportTransferItems } from '../../lib/upload-queue';
 import { getEngine, type TabRole } from './engine-client';
+import { createFrameGate } from './frame-gate';
 import { createListRefresh, queueIdle } from './list-refresh';
 import { tabRoleAtom, transferSnapshotAtom } from './transfer-atoms';
 
@@ -49,8 +51,12 @@ export function useTransferEngine(onNewItems: () => void): void {
       },
     });
 
+    // What the panel shows renders at most once a frame, and not while the tab is hidden (frame-gate.ts),
+    // committed in the frame's own callback so the frame draws it (not an empty frame, then another);
+    // pages waiting for an upload, and the file list's refresh, hear of every snapshot at once.
+    const shown = createFrameGate((snapshot: TransferSnapshot) => flushSync(() => setSnapshot(snapshot)));
     const onSnapshot = (snapshot: TransferSnapshot): void => {
-      setSnapshot(snapshot);
+      shown.push(snapshot);
       // Pages waiting for an upload's file (lib/upload-queue.ts watchUpload).
       reportTransferItems(snapshot.items);
       const done = snapshot.items.filter((i) => i.state === 'done').map((i) => i.id);
@@ -86,6 +92,7 @@ export function useTransferEngine(onNewItems: () => void): void {
     return () => {
       active = false;
       stopHearingUnlocks();
+      shown.dispose();
       listRefresh.dispose();
       withdraw();
       if (subscription !== null) void engine.unsubscribe(subscription);
