@@ -24,8 +24,9 @@ function removeFormerDownloadPieces(): void {
 }
 
 // Every tab runs this worker, but only the one holding the origin's engine lock creates the engine
-// (and its hash workers); the others relay to it (workers/tabs/tab-engine.ts). The API exposed is the
-// same either way, plus `watchRole(listener)`: whether this tab runs the transfers.
+// (and its hash pool, whose workers start with the first chunk to hash); the others relay to it
+// (workers/tabs/tab-engine.ts). The API exposed is the same either way, plus `watchRole(listener)`:
+// whether this tab runs the transfers.
 const engine = createTabEngine({
   createEngine: () => {
     const hashPool = createHashPool(

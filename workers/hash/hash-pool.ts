@@ -4,7 +4,10 @@
  * Each task sends the worker the Blob handle and a byte range: a Blob crosses postMessage by
  * reference (no bytes are copied), and the worker reads only that slice itself. Tasks go to the least
  * busy worker; an aborted task is dropped here at once (a digest in progress cannot be stopped, its
- * late answer is ignored).
+ * late answer is ignored). A worker starts with the first task given to it: in the browser most uploads
+ * hash nothing (a file the second-upload probe does not find goes unhashed, the server's digests make its
+ * fingerprint), and every tab's engine used to start its workers, each a thread with its own script, at
+ * once (issue 43).
  */
 import { SourceReadError, type HashChunk } from './sha256';
 
@@ -75,7 +78,8 @@ interface PendingTask {
 }
 
 interface Slot {
-  worker: HashWorkerLike;
+  /** Started with the slot's first task: most uploads never hash (a file the probe does not find goes unhashed). */
+  worker: HashWorkerLike | null;
   pending: Map<number, PendingTask>;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -125,7 +129,7 @@ export function createHashPool(size: number, createWorker: () => HashWorkerLike,
     slot.timer = undefined;
     const stalled = [...slot.pending.values()].some((t) => now() - t.postedAt >= timeoutMs);
     if (stalled && !closed) {
-      slot.worker.terminate();
+      slot.worker?.terminate();
       slot.worker = startWorker(slot);
       for (const [taskId, task] of slot.pending) {
         if (task.restarts >= HASH_TASK_MAX_RESTARTS) {
@@ -141,11 +145,7 @@ export function createHashPool(size: number, createWorker: () => HashWorkerLike,
     watch(slot);
   };
 
-  const slots: Slot[] = Array.from({ length: Math.max(1, size) }, () => {
-    const slot = { pending: new Map(), timer: undefined } as unknown as Slot;
-    slot.worker = startWorker(slot);
-    return slot;
-  });
+  const slots: Slot[] = Array.from({ length: Math.max(1, size) }, () => ({ worker: null, pending: new Map(), timer: undefined }));
 
   const hashChunk: HashChunk = (source, start, end, signal) =>
     new Promise<string>((resolve, reject) => {
@@ -167,6 +167,7 @@ export function createHashPool(size: number, createWorker: () => HashWorkerLike,
         reject: (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
       });
       if (!slot.timer) watch(slot);
+      slot.worker ??= startWorker(slot);
       slot.worker.postMessage(message);
     });
 
@@ -177,7 +178,7 @@ export function createHashPool(size: number, createWorker: () => HashWorkerLike,
       closed = true;
       for (const slot of slots) {
         clearTimeout(slot.timer);
-        slot.worker.terminate();
+        slot.worker?.terminate();
       }
     },
   };

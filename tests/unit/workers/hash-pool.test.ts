@@ -47,6 +47,27 @@ describe('hash worker pool', () => {
     for (const task of logs.flat()) expect(task.end - task.start).toBeLessThanOrEqual(MIN_CHUNK_SIZE);
   });
 
+  it('starts no worker before it has a chunk to hash, then one per slot as tasks come (an upload that hashes nothing starts none)', async () => {
+    const logs: HashTaskMessage[][] = [];
+    const pool = createHashPool(2, () => {
+      const log: HashTaskMessage[] = [];
+      logs.push(log);
+      return inThreadWorker(log);
+    });
+    expect(pool.size).toBe(2);
+    expect(logs).toHaveLength(0);
+    const signal = new AbortController().signal;
+    const blob = new Blob(['abcdef']);
+    const first = pool.hashChunk(blob, 0, 3, signal);
+    expect(logs).toHaveLength(1);
+    const second = pool.hashChunk(blob, 3, 6, signal);
+    expect(logs).toHaveLength(2);
+    await expect(Promise.all([first, second])).resolves.toEqual([nodeSha(new TextEncoder().encode('abc')), nodeSha(new TextEncoder().encode('def'))]);
+    await pool.hashChunk(blob, 0, 6, signal);
+    expect(logs).toHaveLength(2);
+    pool.terminate();
+  });
+
   it('an aborted task rejects at once; a worker read failure becomes SourceReadError', async () => {
     const pool = createHashPool(1, () => inThreadWorker([]));
     const controller = new AbortController();
