@@ -240,11 +240,19 @@ describe('file browsing comfort', () => {
     await fileRow(page, 'e-新.txt').waitFor();
     expect(await fileRow(page, '工具.exe').count()).toBe(0);
 
-    // again, as a new version: no third entry
+    // again, as a new version: no third entry. Its toast appears at once, without antd's slide and fade,
+    // even where the rest of the app animates (the toolbar's buttons): every upload pick shows one, and
+    // its motion was ~0.7 s of frames of the whole page while the upload needed the CPU (issue 43).
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await expect.poll(() => page.getByTestId('file-toolbar').locator('.ant-btn').first().evaluate((el) => getComputedStyle(el).transitionDuration)).not.toBe('0s');
     await page.getByTestId('upload-input').setInputFiles([path.join(workDir, 'e-新.txt')]);
     await dialog.getByText('「预览」中已有 1 个同名的文件或文件夹').waitFor();
     await page.getByTestId('upload-clash-new-version').click();
-    await page.locator('.ant-message', { hasText: '已加入传输列表：1 个文件' }).waitFor();
+    const toast = page.locator('.ant-message-notice', { hasText: '已加入传输列表：1 个文件' });
+    await toast.waitFor();
+    expect(await toast.getAttribute('class')).not.toMatch(/fade/);
+    expect(await toast.evaluate((el) => getComputedStyle(el).transitionDuration.split(',').map((d) => d.trim()))).toSatisfy((durations: string[]) => durations.every((d) => d === '0s'));
+    await page.emulateMedia({ reducedMotion: 'reduce' });
     await expect.poll(() => transferItems(page, 'e-新.txt', 'done').count(), { timeout: 60_000 }).toBe(2);
     expect(await fileRow(page, 'e-新 (1).txt').count()).toBe(0);
   });
