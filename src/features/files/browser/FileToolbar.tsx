@@ -1,6 +1,6 @@
 import { AppstoreOutlined, ClearOutlined, CloseOutlined, EllipsisOutlined, FileAddOutlined, FolderAddOutlined, FolderOpenOutlined, SortAscendingOutlined, UnorderedListOutlined, UploadOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Input, Space } from 'antd';
-import { type ReactNode, type RefObject, useEffect, useRef } from 'react';
+import { cloneElement, type ReactElement, type ReactNode, type RefObject, startTransition, useEffect, useRef, useState } from 'react';
 import type { FileSortField } from '../../../../common/api/types';
 import type { FolderEntry } from '../../../../common/transfer/engine-api';
 import { usePermissionCheck } from '../../../lib/button-permissions';
@@ -240,26 +240,15 @@ export function FileSearchTools(p: FileSearchToolsProps) {
         />
       )}
       {p.sort && (
-        // On click, not hover: hovering on the way to the list opened it over the first rows.
-        <Dropdown
-          trigger={['click']}
-          menu={{
-            selectable: true,
-            selectedKeys: [`${p.sort.field}:${p.sort.order}`],
-            items: (Object.keys(SORT_LABELS) as FileSortField[]).flatMap((field) => [
-              { key: `${field}:asc`, label: `${SORT_LABELS[field]} 升序` },
-              { key: `${field}:desc`, label: `${SORT_LABELS[field]} 降序` },
-            ]),
-            onClick: ({ key }) => {
-              const [field, order] = key.split(':') as [FileSortField, 'asc' | 'desc'];
-              p.onSort({ field, order });
-            },
-          }}
-        >
-          <Button icon={<SortAscendingOutlined />} aria-label={`排序：${sortText}`} title={`排序：${sortText}`} data-testid="toolbar-sort" style={{ flex: 'none' }}>
-            {phone ? null : `排序：${sortText}`}
-          </Button>
-        </Dropdown>
+        <SortMenu
+          sort={p.sort}
+          onSort={p.onSort}
+          button={
+            <Button icon={<SortAscendingOutlined />} aria-label={`排序：${sortText}`} title={`排序：${sortText}`} data-testid="toolbar-sort" style={{ flex: 'none' }}>
+              {phone ? null : `排序：${sortText}`}
+            </Button>
+          }
+        />
       )}
       {phone ? (
         <Button
@@ -277,5 +266,42 @@ export function FileSearchTools(p: FileSearchToolsProps) {
         </Space.Compact>
       )}
     </div>
+  );
+}
+
+/**
+ * 排序's menu. Its Dropdown mounts in a render of its own after the page's first commit (or at once when
+ * the button is pressed before that): antd's trigger sets state while it mounts (its target's ref, its
+ * popup's readiness in a layout effect), a synchronous update that made React run the passive effects
+ * of the whole shell's first commit, and the re-render, inside that commit's task — the longest task of
+ * a cold 个人文件 (Lighthouse: total blocking time). Until then the same button stands there alone.
+ */
+function SortMenu({ sort, onSort, button }: { sort: SortState; onSort: (sort: SortState) => void; button: ReactElement<{ onClick?: () => void }> }) {
+  const [mounted, setMounted] = useState(false);
+  const [open, setOpen] = useState(false);
+  useEffect(() => startTransition(() => setMounted(true)), []);
+  if (!mounted) return cloneElement(button, { onClick: () => (setMounted(true), setOpen(true)) });
+  return (
+    // On click, not hover: hovering on the way to the list opened it over the first rows.
+    <Dropdown
+      trigger={['click']}
+      open={open}
+      onOpenChange={setOpen}
+      menu={{
+        selectable: true,
+        selectedKeys: [`${sort.field}:${sort.order}`],
+        items: (Object.keys(SORT_LABELS) as FileSortField[]).flatMap((field) => [
+          { key: `${field}:asc`, label: `${SORT_LABELS[field]} 升序` },
+          { key: `${field}:desc`, label: `${SORT_LABELS[field]} 降序` },
+        ]),
+        onClick: ({ key }) => {
+          const [field, order] = key.split(':') as [FileSortField, 'asc' | 'desc'];
+          setOpen(false);
+          onSort({ field, order });
+        },
+      }}
+    >
+      {button}
+    </Dropdown>
   );
 }
