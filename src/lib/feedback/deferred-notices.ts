@@ -8,9 +8,9 @@
  * provider loads the chunk once). A toast closed before it could be shown is never shown, and its promise
  * resolves as a closed toast's does.
  */
-import type { ArgsProps as MessageArgs, MessageInstance, MessageType, NoticeType } from 'antd/es/message/interface';
+import type { ArgsProps as MessageArgs, MessageInstance, MessageType } from 'antd/es/message/interface';
 import type { NotificationInstance } from 'antd/es/notification/interface';
-import { messageArgs } from './timed-notices';
+import { messageInstance } from './timed-notices';
 
 /** The APIs of antd's two holders, as NoticeHost hands them over. */
 export interface NoticeApis {
@@ -53,17 +53,8 @@ export function deferredNotices(load: () => void): DeferredNotices {
     result.then = (onFulfilled, onRejected) => closed.then(onFulfilled, onRejected);
     return result;
   };
-  const typed = (type: NoticeType): MessageInstance['info'] => (content, duration, onClose) => open(messageArgs(type, content, duration, onClose));
-  const message: MessageInstance = {
-    open,
-    info: typed('info'),
-    success: typed('success'),
-    warning: typed('warning'),
-    error: typed('error'),
-    loading: typed('loading'),
-    // Nothing shown yet and nothing waiting: nothing to close (and no reason to load the host).
-    destroy: (key) => (apis || waiting.length ? whenReady((ready) => ready.message.destroy(key)) : undefined),
-  };
+  // Nothing shown yet and nothing waiting: nothing to close (and no reason to load the host).
+  const message = messageInstance(open, (key) => (apis || waiting.length ? whenReady((ready) => ready.message.destroy(key)) : undefined));
 
   const show =
     (kind: 'open' | 'info' | 'success' | 'warning' | 'error'): NotificationInstance['open'] =>

@@ -148,6 +148,12 @@ export function messageArgs(type: NoticeType, content: JointContent, duration?: 
   return { ...timing, ...config, type };
 }
 
+/** A message API built from its `open` and `destroy`: the typed shorthands are antd's readings of `open`. */
+export function messageInstance(open: MessageInstance['open'], destroy: MessageInstance['destroy']): MessageInstance {
+  const typed = (type: NoticeType): MessageInstance['info'] => (content, duration, onClose) => open(messageArgs(type, content, duration, onClose));
+  return { open, info: typed('info'), success: typed('success'), warning: typed('warning'), error: typed('error'), loading: typed('loading'), destroy };
+}
+
 /** `api` (message.useMessage()'s) with every auto-closing toast on one timer instead of a frame loop. */
 export function timedMessages(api: MessageInstance): MessageInstance {
   const timers = noticeTimers('timed-message');
@@ -162,19 +168,10 @@ export function timedMessages(api: MessageInstance): MessageInstance {
       closeNow();
     }, closed);
   };
-  const typed = (type: NoticeType) => (content: JointContent, duration?: number | VoidFunction, onClose?: VoidFunction) => open(messageArgs(type, content, duration, onClose));
-  return {
-    open,
-    info: typed('info'),
-    success: typed('success'),
-    warning: typed('warning'),
-    error: typed('error'),
-    loading: typed('loading'),
-    destroy(key?: Key) {
-      timers.forget(key);
-      api.destroy(key);
-    },
-  };
+  return messageInstance(open, (key?: Key) => {
+    timers.forget(key);
+    api.destroy(key);
+  });
 }
 
 /** A notification API whose auto-closing notifications can also be closed all at once. */
