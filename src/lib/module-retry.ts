@@ -76,3 +76,19 @@ export function moduleInChunk<M>(chunk: unknown, wanted: (candidate: M) => boole
   if (held === undefined) throw new Error('the re-imported chunk does not hold the module asked for');
   return held as M;
 }
+
+/**
+ * A loader of one lazily imported module that retries the way a page's 重试 needs: the first call imports
+ * it as written; once an import failed, the next call imports the chunk the failure named again
+ * (`reimportFailedModule`) and picks the module out of it (`moduleInChunk`, told by `wanted`).
+ */
+export function retryingImport<M>(importModule: () => Promise<M>, wanted: (candidate: M) => boolean, reimport: ModuleImporter = nativeImport): () => Promise<M> {
+  let failedUrl: string | null = null;
+  return () => {
+    const module = failedUrl ? reimportFailedModule<unknown>(failedUrl, reimport).then((chunk) => moduleInChunk<M>(chunk, wanted)) : importModule();
+    return module.catch((error: unknown) => {
+      failedUrl = failedModuleUrl(error) ?? failedUrl;
+      throw error;
+    });
+  };
+}

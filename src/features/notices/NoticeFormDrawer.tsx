@@ -6,22 +6,15 @@ import { NOTICE_TITLE_MAX, type ManagedNotice } from '../../../common/api/notice
 import { LoadFailure } from '../../components/LoadFailure';
 import { EMPTY_SELECTION, OrgPicker, type OrgSelection } from '../../components/OrgPicker';
 import { useFeedback } from '../../lib/feedback/feedback';
-import { failedModuleUrl, moduleInChunk, reimportFailedModule } from '../../lib/module-retry';
+import { retryingImport } from '../../lib/module-retry';
 import type { NoticeEditor as NoticeEditorComponent } from './NoticeEditor';
 import { saveNotice } from './notice-manage-api';
 
 type EditorModule = { NoticeEditor: typeof NoticeEditorComponent };
-/** The editor chunk's URL, once an import of it failed (lib/module-retry.ts: the browser remembers the failure). */
-let editorFailedUrl: string | null = null;
-const loadEditor = (retry: boolean) =>
-  lazy(async () => {
-    const module: EditorModule =
-      retry && editorFailedUrl
-        ? moduleInChunk<EditorModule>(await reimportFailedModule(editorFailedUrl), (m) => typeof m.NoticeEditor === 'function')
-        : await import('./NoticeEditor');
-    return { default: module.NoticeEditor };
-  });
-let NoticeEditor = loadEditor(false);
+/** The editor's chunk; once its import failed, 重试 imports it again (lib/module-retry.ts). */
+const importEditor = retryingImport<EditorModule>(() => import('./NoticeEditor'), (m) => typeof m.NoticeEditor === 'function');
+const loadEditor = () => lazy(async () => ({ default: (await importEditor()).NoticeEditor }));
+let NoticeEditor = loadEditor();
 
 type PublishMode = NoticeSaveRequest['publish'];
 
@@ -137,10 +130,7 @@ export function NoticeFormDrawer({ open, notice, platformAdmin, onClose }: { ope
               drawer's own (lazyWhenOpen), which closes the whole drawer and loses the draft. */}
           <LoadFailure
             key={editorAttempt}
-            onFailed={(e) => {
-              console.warn('notice editor failed to load', e);
-              editorFailedUrl = failedModuleUrl(e) ?? editorFailedUrl;
-            }}
+            onFailed={(e) => console.warn('notice editor failed to load', e)}
             fallback={
               <Alert
                 type="error"
@@ -152,7 +142,7 @@ export function NoticeFormDrawer({ open, notice, platformAdmin, onClose }: { ope
                     data-testid="notice-editor-retry"
                     onClick={() => {
                       // A failed import() stays failed for that promise: ask for the chunk anew.
-                      NoticeEditor = loadEditor(true);
+                      NoticeEditor = loadEditor();
                       setEditorAttempt((n) => n + 1);
                     }}
                   >

@@ -11,7 +11,7 @@ import type { MessageInstance } from 'antd/es/message/interface';
 import type { ModalFuncProps } from 'antd';
 import type { HookAPI as ModalApi } from 'antd/es/modal/useModal';
 import type { NotificationInstance } from 'antd/es/notification/interface';
-import { failedModuleUrl, moduleInChunk, reimportFailedModule } from '../module-retry';
+import { retryingImport } from '../module-retry';
 import { deferredNotices } from './deferred-notices';
 import type NoticeHostComponent from './NoticeHost';
 import { timedMessages, timedNotifications } from './timed-notices';
@@ -19,20 +19,8 @@ import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useM
 import { PHONE_NOTICE_BOTTOM_PX, usePhone } from '../use-phone';
 
 type NoticeHostModule = { default: typeof NoticeHostComponent };
-/** The notices chunk's URL, once an import of it failed (module-retry.ts: the browser remembers the failure). */
-let noticeHostFailedUrl: string | null = null;
-function loadNoticeHost(): Promise<NoticeHostModule['default']> {
-  const module = noticeHostFailedUrl
-    ? reimportFailedModule(noticeHostFailedUrl).then((chunk) => moduleInChunk<NoticeHostModule>(chunk, (m) => typeof m.default === 'function'))
-    : import('./NoticeHost');
-  return module.then(
-    (m) => m.default,
-    (error: unknown) => {
-      noticeHostFailedUrl = failedModuleUrl(error) ?? noticeHostFailedUrl;
-      throw error;
-    },
-  );
-}
+/** The notices chunk; once its import failed, the next notice imports it again (module-retry.ts). */
+const loadNoticeHost = retryingImport<NoticeHostModule>(() => import('./NoticeHost'), (m) => typeof m.default === 'function');
 
 const ModalHost = lazy(() => import('./ModalHost'));
 
@@ -69,7 +57,7 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
       if (loading) return;
       loading = true;
       loadNoticeHost().then(
-        (Host) => setNoticeHost(() => Host),
+        ({ default: Host }) => setNoticeHost(() => Host),
         (error: unknown) => {
           loading = false;
           console.warn('the notices chunk failed to load', error);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failedModuleUrl, moduleInChunk, reimportFailedModule, retryModuleUrl } from '../../../src/lib/module-retry';
+import { failedModuleUrl, moduleInChunk, reimportFailedModule, retryModuleUrl, retryingImport } from '../../../src/lib/module-retry';
 
 describe('importing a failed page chunk again', () => {
   it('finds the module URL in the failed import messages of Chromium and Firefox, without an earlier retry', () => {
@@ -56,3 +56,19 @@ describe('the module asked for, out of a re-imported chunk', () => {
   });
 });
 
+
+describe('a loader that retries a failed import', () => {
+  it('imports as written first; after a failure, the chunk the failure named again, picking the module out', async () => {
+    const url = 'http://127.0.0.1/assets/host-abc.js';
+    let first = 0;
+    const asked: string[] = [];
+    const load = retryingImport<{ default: string }>(
+      () => (first++ === 0 ? Promise.reject(new TypeError(`Failed to fetch dynamically imported module: ${url}`)) : Promise.resolve({ default: 'never' })),
+      (m) => m.default === 'host',
+      (retryUrl) => (asked.push(retryUrl), Promise.resolve({ other: { x: 1 }, host: { default: 'host' } })),
+    );
+    await expect(load()).rejects.toThrow(url);
+    expect(await load()).toEqual({ default: 'host' });
+    expect(asked).toEqual([retryModuleUrl(url, 1)]);
+  });
+});
