@@ -18,6 +18,12 @@
  * renderer's CPU per GiB for the app ÷ for the bare XHR, same run (goal ≤ 2), `browserUploadServerCpuVsRaw`
  * the server's for the app ÷ for curl into the raw sink.
  *
+ * A fourth, the floor of any page that shows an upload's progress: the same bare XHR with an
+ * `upload.onprogress` listener drawing a minimal bar and percentage (at most once a frame, nothing
+ * animated), right beside the app's phase: `browserUploadVsProgressXhrRatio` and
+ * `browserUploadRendererCpuVsProgressXhr` compare the app with it. Each phase's row names the load and
+ * the CPU other processes took meanwhile (the machine is shared: a slow round is usually a busy one).
+ *
  * BENCH_BROWSER_UPLOAD_MB (default 1024) sets the size, BENCH_BROWSER_UPLOAD_ROUNDS (default 3) the rounds.
  *
  * Profile mode, BENCH_BROWSER_PROFILE=<dir>: no timed rounds and no curl; the app is built unminified
@@ -25,7 +31,7 @@
  * a Chromium trace (every process; V8 sampling profiles of the page and its workers), and the top
  * self-time functions per thread and of the server are printed and written to <dir>/summary.txt.
  */
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeGeneratedFile } from '../../support/drive-server';
@@ -84,8 +90,14 @@ async function newFile(dir: string, label: string, size: number): Promise<string
  * The browser's ceiling: `file` picked into a fresh hidden input of the page and PUT by one bare
  * XMLHttpRequest (cookie and client headers, as the app's requests) into the raw sink; ms from the
  * send to the answer.
+ *
+ * `withProgress`: the floor of any page that shows an upload's progress — the same request with an
+ * `upload.onprogress` listener (Chromium's network service then reports progress ~10 times a second,
+ * see workers/engine/transport.ts) drawing a minimal bar and a percentage (a plain div's width and a
+ * text node, changed at most once an animation frame, nothing animated): what the app's panel is
+ * measured against beside the bare request.
  */
-async function timedBareXhr(drive: BrowserDrive, file: string): Promise<number> {
+async function timedBareXhr(drive: BrowserDrive, file: string, withProgress = false): Promise<number> {
   const input = await drive.page.evaluateHandle(() => {
     const el = document.createElement('input');
     el.type = 'file';
@@ -96,22 +108,57 @@ async function timedBareXhr(drive: BrowserDrive, file: string): Promise<number> 
   try {
     await input.asElement()!.setInputFiles(file);
     return await drive.page.evaluate(
-      async ({ el, url, headers }) =>
+      async ({ el, url, headers, withProgress }) =>
         new Promise<number>((resolve, reject) => {
           const picked = (el as HTMLInputElement).files![0]!;
           const xhr = new XMLHttpRequest();
           xhr.open('PUT', url);
           for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
+          let box: HTMLElement | null = null;
+          if (withProgress) {
+            box = document.createElement('div');
+            box.style.cssText = 'position:fixed;right:16px;bottom:16px;width:240px;padding:8px;background:#fff;border:1px solid #ddd;contain:strict;height:40px;font:12px sans-serif';
+            const track = box.appendChild(document.createElement('div'));
+            track.style.cssText = 'height:6px;background:#eee';
+            const bar = track.appendChild(document.createElement('div'));
+            bar.style.cssText = 'height:6px;width:0;background:#1677ff';
+            const label = box.appendChild(document.createTextNode('0%'));
+            document.body.append(box);
+            // No named function in here: tsx would wrap it in a helper the page does not have (see waitForUploadDone).
+            const drawn = { loaded: 0, frame: 0 };
+            xhr.upload.onprogress = (event) => {
+              drawn.loaded = event.loaded;
+              if (drawn.frame) return;
+              drawn.frame = requestAnimationFrame(() => {
+                drawn.frame = 0;
+                const pct = Math.floor((drawn.loaded / picked.size) * 100);
+                bar.style.width = `${pct}%`;
+                label.data = `${pct}%`;
+              });
+            };
+          }
           const started = performance.now();
-          xhr.onload = () => (xhr.status === 200 ? resolve(performance.now() - started) : reject(new Error(`raw sink answered ${xhr.status}`)));
+          xhr.onload = () => {
+            box?.remove();
+            if (xhr.status === 200) resolve(performance.now() - started);
+            else reject(new Error(`raw sink answered ${xhr.status}`));
+          };
           xhr.onerror = () => reject(new Error('bare XHR failed'));
           xhr.send(picked);
         }),
-      { el: input, url: RAW_SINK_KEEP, headers: { ...clientHeaders('web', 'internal'), 'Content-Type': 'application/octet-stream' } },
+      { el: input, url: RAW_SINK_KEEP, headers: { ...clientHeaders('web', 'internal'), 'Content-Type': 'application/octet-stream' }, withProgress },
     );
   } finally {
     await input.evaluate((el) => (el as HTMLElement).remove());
   }
+}
+
+/** CPU-seconds the whole machine was busy (every core, every process) since boot, from /proc/stat. */
+function machineBusySeconds(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is inside user)
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
+  return (user + nice + system + irq + softirq + steal) / 100;
 }
 
 const perGiB = (seconds: number, bytes: number): number => seconds / (bytes / GiB);
@@ -169,6 +216,9 @@ export const browserUploadBenchmark: BenchModule = {
     const cpus: CpuByKind[] = [];
     /** The bare XHR's CPU: what sending the File costs Chromium and the server with no app at all (the floor). */
     const bareCpus: CpuByKind[] = [];
+    /** The bare XHR with a minimal progress bar (the floor of a page that shows progress): MB/s and CPU. */
+    const floorRates: number[] = [];
+    const floorCpus: CpuByKind[] = [];
     const rawServerCpus: number[] = [];
     /** The app's renderer CPU by thread role, per round. */
     const threadRounds: Map<string, number>[] = [];
@@ -180,34 +230,58 @@ export const browserUploadBenchmark: BenchModule = {
       const rawUpload = (file: string) => (curl ? rawUploadCurl(drive.app.baseUrl, cookie, file) : rawUploadNode(drive.app.baseUrl, cookie, file, SIZE));
       for (let round = 0; round < ROUNDS; round++) {
         const file = await newFile(fileDir, `browser-upload-r${round + 1}`, SIZE);
+        /** The 1-minute load average across each timed phase (the machine is shared): "start → end". */
+        const loads: Record<string, string> = {};
+        /** The machine's busy CPU-seconds across each phase: beside the measured processes' own, what others took. */
+        const busy: Record<string, number> = {};
+        const withLoad = async (phase: string, run: () => Promise<void>) => {
+          await settleBeforeTimedPhase();
+          const before = os.loadavg()[0]!.toFixed(1);
+          const busy0 = machineBusySeconds();
+          await run();
+          busy[phase] = machineBusySeconds() - busy0;
+          loads[phase] = `load ${before} → ${os.loadavg()[0]!.toFixed(1)}`;
+        };
+        const ours = (c: CpuByKind) => Object.values(c).reduce((a, b) => a + b, 0);
         const timed: { browser?: BrowserUploadResult } = {};
         let rawMs = 0;
         let rawCpu = NaN;
         let bareMs = 0;
         let bareCpu: CpuByKind | null = null;
-        const timeBare = async () => {
-          await settleBeforeTimedPhase();
-          const cpu0 = cpuSnapshot(drive.serverPid);
-          bareMs = await timedBareXhr(drive, file);
-          bareCpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid));
-        };
-        const timeBrowser = async () => {
-          await settleBeforeTimedPhase();
-          timed.browser = await timedBrowserUpload(drive, file);
-        };
-        const timeRaw = async () => {
-          await settleBeforeTimedPhase();
-          const cpu0 = cpuSnapshot(drive.serverPid);
-          rawMs = await rawUpload(file);
-          rawCpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid)).server;
-        };
+        let floorMs = 0;
+        let floorCpu: CpuByKind | null = null;
+        const timeBare = () =>
+          withLoad('bare', async () => {
+            const cpu0 = cpuSnapshot(drive.serverPid);
+            bareMs = await timedBareXhr(drive, file);
+            bareCpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid));
+          });
+        const timeFloor = () =>
+          withLoad('floor', async () => {
+            const cpu0 = cpuSnapshot(drive.serverPid);
+            floorMs = await timedBareXhr(drive, file, true);
+            floorCpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid));
+          });
+        const timeBrowser = () =>
+          withLoad('app', async () => {
+            timed.browser = await timedBrowserUpload(drive, file);
+          });
+        const timeRaw = () =>
+          withLoad('raw', async () => {
+            const cpu0 = cpuSnapshot(drive.serverPid);
+            rawMs = await rawUpload(file);
+            rawCpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid)).server;
+          });
+        // The app goes first in even rounds and last in odd ones; the floor always right beside it.
         if (round % 2 === 0) {
           await timeBrowser();
+          await timeFloor();
           await timeRaw();
           await timeBare();
         } else {
           await timeBare();
           await timeRaw();
+          await timeFloor();
           await timeBrowser();
         }
         await fsp.rm(file, { force: true });
@@ -218,6 +292,10 @@ export const browserUploadBenchmark: BenchModule = {
         rawRates.push(rawMBps);
         const bareMBps = megabytesPerSecond(SIZE, bareMs);
         bareRates.push(bareMBps);
+        const floorMBps = megabytesPerSecond(SIZE, floorMs);
+        floorRates.push(floorMBps);
+        const floor = floorCpu as CpuByKind | null;
+        if (floor) floorCpus.push(floor);
         ratios.push(browserMBps / rawMBps);
         cpus.push(b.cpu);
         threadRounds.push(b.rendererThreads);
@@ -227,9 +305,9 @@ export const browserUploadBenchmark: BenchModule = {
         rendererPeak = Math.max(rendererPeak, b.rendererPeakBytes);
         rendererBaseline = Math.min(rendererBaseline, b.baselineRendererBytes);
         const mib = (SIZE / MIB).toFixed(0);
-        rows.push({ label: `round ${round + 1}: raw, ${curl ? 'curl -T' : 'Node http PUT'} → /api/test/raw-sink`, cells: { MiB: mib, seconds: (rawMs / 1000).toFixed(2), 'MB/s': rawMBps.toFixed(0), ratio: '1.00', 'server CPU s': cell(rawCpu) } });
+        rows.push({ label: `round ${round + 1}: raw, ${curl ? 'curl -T' : 'Node http PUT'} → /api/test/raw-sink (${loads.raw})`, cells: { MiB: mib, seconds: (rawMs / 1000).toFixed(2), 'MB/s': rawMBps.toFixed(0), ratio: '1.00', 'server CPU s': cell(rawCpu) } });
         rows.push({
-          label: `round ${round + 1}: Chromium, one bare XHR of the File → raw sink`,
+          label: `round ${round + 1}: Chromium, one bare XHR of the File → raw sink (${loads.bare}${bare ? `; other processes ${cell(busy.bare! - ours(bare), 1)} CPU-s` : ''})`,
           cells: {
             MiB: mib,
             seconds: (bareMs / 1000).toFixed(2),
@@ -238,9 +316,19 @@ export const browserUploadBenchmark: BenchModule = {
             ...(bare ? { 'renderer CPU s': cell(bare.renderer), 'browser CPU s': cell(bare.browser), 'network CPU s': cell(bare.network), 'server CPU s': cell(bare.server) } : {}),
           },
         });
+        rows.push({
+          label: `round ${round + 1}: Chromium, bare XHR with a minimal progress bar → raw sink, the floor (${loads.floor}${floor ? `; other processes ${cell(busy.floor! - ours(floor), 1)} CPU-s` : ''})`,
+          cells: {
+            MiB: mib,
+            seconds: (floorMs / 1000).toFixed(2),
+            'MB/s': floorMBps.toFixed(0),
+            ratio: (floorMBps / rawMBps).toFixed(2),
+            ...(floor ? { 'renderer CPU s': cell(floor.renderer), 'browser CPU s': cell(floor.browser), 'network CPU s': cell(floor.network), 'server CPU s': cell(floor.server) } : {}),
+          },
+        });
         const other = b.cpu.gpu + b.cpu.utility + b.cpu.zygote + b.cpu.other;
         rows.push({
-          label: `round ${round + 1}: Chromium, 上传文件 pick → 已完成`,
+          label: `round ${round + 1}: Chromium, 上传文件 pick → 已完成 (${loads.app}; other processes ${cell(busy.app! - ours(b.cpu), 1)} CPU-s)`,
           cells: {
             MiB: mib,
             seconds: (b.ms / 1000).toFixed(2),
@@ -271,6 +359,8 @@ export const browserUploadBenchmark: BenchModule = {
       rawServer: median(rawServerCpus.map((s) => perGiB(s, SIZE))),
     };
     const bareMed = (pick: (c: CpuByKind) => number) => (bareCpus.length ? median(bareCpus.map((c) => perGiB(pick(c), SIZE))) : NaN);
+    const floorRendererPerGiB = floorCpus.length ? median(floorCpus.map((c) => perGiB(c.renderer, SIZE))) : NaN;
+    const vsFloor = median(browserRates.map((b, i) => b / floorRates[i]!));
     const bareCpuPerGiB = { renderer: bareMed((c) => c.renderer), browser: bareMed((c) => c.browser), network: bareMed((c) => c.network), server: bareMed((c) => c.server) };
     const ratio = median(ratios);
     const bareRatio = median(bareRates.map((b, i) => b / rawRates[i]!));
@@ -293,6 +383,11 @@ export const browserUploadBenchmark: BenchModule = {
       cells: { 'renderer CPU s': cell(bareCpuPerGiB.renderer), 'browser CPU s': cell(bareCpuPerGiB.browser), 'network CPU s': cell(bareCpuPerGiB.network), 'server CPU s': cell(bareCpuPerGiB.server) },
     });
     const rendererVsXhr = perGiBCpu.renderer / bareCpuPerGiB.renderer;
+    const rendererVsFloor = perGiBCpu.renderer / floorRendererPerGiB;
+    rows.push({
+      label: `median: bare XHR with a progress bar (the floor) ${median(floorRates).toFixed(0)} MB/s, renderer ${cell(floorRendererPerGiB)} CPU-s/GiB; app / floor ${vsFloor.toFixed(2)}, renderer app / floor ${rendererVsFloor.toFixed(2)}`,
+      cells: {},
+    });
     // Which of the renderer's threads the app's CPU went to (median per GiB; roles under 0.01 left out).
     const roles = [...new Set(threadRounds.flatMap((m) => [...m.keys()]))];
     const threadsPerGiB = roles
@@ -320,6 +415,11 @@ export const browserUploadBenchmark: BenchModule = {
         browserUploadVsXhrRatio: round3(vsBare),
         browserUploadVsXhrRatioRounds: browserRates.map((b, i) => round3(b / bareRates[i]!)).join(' '),
         browserUploadRendererCpuVsXhr: round3(rendererVsXhr),
+        browserProgressXhrMBps: round1(median(floorRates)),
+        browserProgressXhrRendererCpuSecondsPerGiB: round3(floorRendererPerGiB),
+        browserUploadVsProgressXhrRatio: round3(vsFloor),
+        browserUploadVsProgressXhrRatioRounds: browserRates.map((b, i) => round3(b / floorRates[i]!)).join(' '),
+        browserUploadRendererCpuVsProgressXhr: round3(rendererVsFloor),
         browserUploadRendererThreadsCpuSecondsPerGiB: threadsPerGiB,
         browserUploadServerCpuVsRaw: round3(perGiBCpu.server / perGiBCpu.rawServer),
         browserUploadRendererCpuSecondsPerGiB: round3(perGiBCpu.renderer),
