@@ -1,5 +1,4 @@
 import { Flex, type MenuProps } from 'antd';
-import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import type { FileEntry } from '../../../../common/api/types';
@@ -51,7 +50,6 @@ export function FileBrowser({ source, title, emptyState }: { source: BrowserSour
   const { message } = useFeedback();
   const [, navigate] = useLocation();
   const [dir, openDir] = useCurrentDir();
-  const version = useAtomValue(fileListVersionAtom);
   const user = useCurrentUser();
   // One read of the codes: the checks below, and whether they are known yet (a deep link waits for it).
   const permissionCodes = usePagePermissionCodes();
@@ -71,7 +69,7 @@ export function FileBrowser({ source, title, emptyState }: { source: BrowserSour
   const folderDir = source.mode === 'folder' ? dir : null;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the source is compared by value (sourceKey)
   const listing = useMemo(() => listingFor(source, folderDir, sort, { sharerId }), [sourceKey, folderDir, sort, sharerId]);
-  const pages = useEntryPages<FileEntry>(listing, version);
+  const pages = useEntryPages<FileEntry>(listing, fileListVersionAtom);
   const pickerRoots = usePickerRoots(source, dialog?.kind === 'pick');
   const list = useListSelection(pages.items, (file) => openEntry(file));
   const { selectedIds, setSelectedIds, reset: resetSelection } = list;

@@ -40,6 +40,9 @@ export async function editCachedPages<T extends FileEntry>(client: QueryClient, 
  */
 export async function reloadCachedPages<T extends FileEntry>(client: QueryClient, key: QueryKey): Promise<void> {
   await client.cancelQueries({ queryKey: key, exact: true });
-  client.setQueryData<Pages<T>>(key, (data) => data && { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) });
+  // One page (most folders): nothing to cut, and a new data object would render the list for nothing.
+  if ((client.getQueryData<Pages<T>>(key)?.pages.length ?? 0) > 1) {
+    client.setQueryData<Pages<T>>(key, (data) => data && { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) });
+  }
   await client.refetchQueries({ queryKey: key, exact: true });
 }

@@ -1,5 +1,6 @@
-import { useInfiniteQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useInfiniteQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { useStore, type Atom } from 'jotai';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { FileEntry } from '../../../../common/api/types';
 import { editCachedPages, reloadCachedPages, type EntryPage } from './edit-cached-pages';
 
@@ -31,16 +32,47 @@ export interface EntryPages<T extends FileEntry> {
 const NO_LISTING: QueryKey = ['files', 'none'];
 
 /**
+ * What a listing's observers hear of while it is asked again in the background (`quiet.current`): its
+ * answer (new rows) or its failure, not its start. An upload reaching 已完成 asks the open folder again;
+ * before, the whole file browser rendered once for the signal and once more as the refetch began
+ * (fetchStatus, the footer's 加载中…), both before the answer with the new row came (issue 43).
+ */
+export const QUIET_REFRESH_PROPS = ['data', 'error'] as const;
+
+export interface QuietFlag {
+  current: boolean;
+}
+
+/** notifyOnChangeProps for a listing: the answer only while a quiet refresh runs, else what the render reads. */
+export const quietNotifyProps = (quiet: QuietFlag) => (): Array<(typeof QUIET_REFRESH_PROPS)[number]> | undefined => (quiet.current ? [...QUIET_REFRESH_PROPS] : undefined);
+
+/** Asks a listing again from its first page (reloadCachedPages) with its observers quiet until the answer. */
+export async function quietReload<T extends FileEntry>(client: QueryClient, key: QueryKey, quiet: QuietFlag): Promise<void> {
+  quiet.current = true;
+  try {
+    await reloadCachedPages<T>(client, key);
+  } finally {
+    quiet.current = false;
+  }
+}
+
+/**
  * Keyset-paged entries of one listing, through the data layer: a folder opened before shows its
  * cached rows at once (also offline) while the first page is asked again; pages are appended as
  * `loadMore` is called. A new listing (folder, sort, keyword) is another cache entry, so an answer
- * for an old listing never lands in the new one. `version` (bumped after uploads and other changes)
- * reloads from the first page.
+ * for an old listing never lands in the new one. A change of `changes` (a counter bumped after uploads
+ * and other changes, read from the store, not rendered) asks the listing again from the first page in
+ * the background: the caller renders once, with the answer.
  */
-export function useEntryPages<T extends FileEntry>(listing: Listing<T> | null, version: number): EntryPages<T> {
+export function useEntryPages<T extends FileEntry>(listing: Listing<T> | null, changes: Atom<number>): EntryPages<T> {
   const client = useQueryClient();
+  const store = useStore();
   const key = listing?.key ?? NO_LISTING;
+  // One flag and one notifyOnChangeProps for the hook's life: the function reads the flag when the query calls it.
+  const [quiet] = useState<QuietFlag>(() => ({ current: false }));
+  const notifyOnChangeProps = useMemo(() => quietNotifyProps(quiet), [quiet]);
   const query = useInfiniteQuery({
+    notifyOnChangeProps,
     queryKey: key,
     enabled: listing !== null,
     queryFn: ({ pageParam, signal }) => listing!.load(pageParam, signal),
@@ -64,12 +96,12 @@ export function useEntryPages<T extends FileEntry>(listing: Listing<T> | null, v
     // eslint-disable-next-line react-hooks/exhaustive-deps -- keys are compared by value
   }, [client, JSON.stringify(key)]);
 
-  const seenVersion = useRef(version);
-  useEffect(() => {
-    if (seenVersion.current === version) return;
-    seenVersion.current = version;
-    reload();
-  }, [version, reload]);
+  const refresh = useCallback(() => {
+    void quietReload<T>(client, key, quiet);
+    void client.invalidateQueries({ queryKey: ['files'], refetchType: 'none' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keys are compared by value
+  }, [client, JSON.stringify(key)]);
+  useEffect(() => store.sub(changes, refresh), [store, changes, refresh]);
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const loadMore = useCallback(() => {

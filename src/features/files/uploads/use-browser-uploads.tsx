@@ -1,4 +1,5 @@
 import { useRef, useState, type ReactNode } from 'react';
+import type { MultipleFileCheckResult } from '../../../../common/transfer/checks';
 import type { FolderEntry, UploadTarget } from '../../../../common/transfer/engine-api';
 import type { PickedFiles } from '../../../lib/folder-walk';
 import { enqueueFolder, enqueueUploads } from '../../../lib/upload-queue';
@@ -79,13 +80,21 @@ export function useBrowserUploads(target: UploadTarget | null, folderName: strin
       if (!named) return;
       const files = picked.flatMap((file, i) => (named[i] ? [renamedFile(file, named[i])] : []));
       if (files.length === 0) return;
+      // Each file's answer, handed to the engine with it: it does not ask the same question again.
+      const answers = new Map<File, MultipleFileCheckResult | undefined>();
       const pick = await checkPickedFiles(files, target).then(
-        (results) => sortPick(files, results),
+        (results) => {
+          files.forEach((file, i) => answers.set(file, results.get(String(i))));
+          return sortPick(files, results);
+        },
         // Check unavailable: queue as they are; the engine checks again and holds a clash for a decision.
         (): SortedPick<File> => ({ plain: files, clashes: [], refused: [] }),
       );
       const choice = await ask(pick);
-      for (const group of groupsFor(pick, choice)) await enqueueUploads(group.files, target, group.options);
+      for (const group of groupsFor(pick, choice)) {
+        const checked = answers.size > 0 ? group.files.map((file) => answers.get(file)) : undefined;
+        await enqueueUploads(group.files, target, checked ? { ...group.options, checked } : group.options);
+      }
       const queued = queuedText(acceptedCount(pick, choice));
       if (queued) message.success(queued);
       const refused = refusedText(pick.refused.map((r) => ({ name: r.file.name, reason: r.reason })));
