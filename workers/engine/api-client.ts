@@ -53,19 +53,23 @@ export interface ApiClient {
    * as its JSON body, or for a query-encoded entry (GET) as its query string; the answer typed by it.
    */
   send<E extends AnyEndpoint>(entry: E, input: InputOf<E>, signal: AbortSignal): Promise<DataOf<E>>;
-  /** Sends raw bytes (a chunk, a batch) to a raw-encoded entry, its query fields in the URL. */
+  /**
+   * Sends raw bytes (a chunk, a batch) to a raw-encoded entry, its query fields in the URL. `'quiet'`
+   * instead of a progress callback: no upload progress events, the caller watches the request
+   * (ChunkRequest.quiet).
+   */
   sendBytes<E extends AnyEndpoint>(
     entry: E,
     query: QueryOf<E>,
     body: Blob,
     headers: Record<string, string>,
     signal: AbortSignal,
-    onProgress?: (bytesSent: number) => void,
+    onProgress?: ((bytesSent: number) => void) | 'quiet',
   ): Promise<DataOf<E>>;
   getJson<T>(path: string, signal: AbortSignal): Promise<T>;
   postJson<T>(path: string, body: unknown, signal: AbortSignal): Promise<T>;
   /** POSTs raw bytes (a chunk) with extra headers, reporting bytes sent through `onProgress`. */
-  postBytes<T>(path: string, body: Blob, headers: Record<string, string>, signal: AbortSignal, onProgress?: (bytesSent: number) => void): Promise<T>;
+  postBytes<T>(path: string, body: Blob, headers: Record<string, string>, signal: AbortSignal, onProgress?: ((bytesSent: number) => void) | 'quiet'): Promise<T>;
 }
 
 /** The path with the query's defined fields appended (`?a=1&b=x`). */
@@ -108,7 +112,7 @@ export function createApiClient(fetchFn: FetchFn, getConfig: () => EngineConfig,
     return (body as ApiOk<T>).data;
   }
 
-  async function postBytes<T>(path: string, body: Blob, headers: Record<string, string>, signal: AbortSignal, onProgress?: (bytesSent: number) => void): Promise<T> {
+  async function postBytes<T>(path: string, body: Blob, headers: Record<string, string>, signal: AbortSignal, onProgress?: ((bytesSent: number) => void) | 'quiet'): Promise<T> {
     if (!transport) return call<T>('POST', path, { body, headers: { 'Content-Type': 'application/octet-stream', ...headers } }, signal);
     const config = getConfig();
     let answer;
@@ -118,7 +122,8 @@ export function createApiClient(fetchFn: FetchFn, getConfig: () => EngineConfig,
         body,
         headers: { ...clientHeaders(config.platform, config.networkEnv), 'Content-Type': 'application/octet-stream', ...headers },
         signal,
-        onProgress: onProgress ?? (() => undefined),
+        onProgress: typeof onProgress === 'function' ? onProgress : () => undefined,
+        quiet: onProgress === 'quiet',
       });
     } catch (err) {
       if (signal.aborted) throw signal.reason;

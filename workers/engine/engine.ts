@@ -115,7 +115,8 @@ export function createEngine(deps: EngineDeps): Engine {
   const fileConcurrency = deps.fileConcurrency ?? DEFAULT_FILE_CONCURRENCY;
   const chunkConcurrency = Math.max(1, deps.chunkConcurrency ?? DEFAULT_CHUNK_CONCURRENCY);
   const online = deps.onlineSignal ?? browserOnlineSignal();
-  const transport = withStallDetection(deps.transport ?? defaultChunkTransport(deps.fetch), deps.stallTimeoutMs ?? STALL_TIMEOUT_MS);
+  const stallTimeoutMs = deps.stallTimeoutMs ?? STALL_TIMEOUT_MS;
+  const transport = withStallDetection(deps.transport ?? defaultChunkTransport(deps.fetch), stallTimeoutMs);
   let config: EngineConfig = deps.config ?? DEFAULT_ENGINE_CONFIG;
   const api = createApiClient(deps.fetch, () => config, transport);
   const types = createUploadTypes(api, db, now);
@@ -144,6 +145,7 @@ export function createEngine(deps: EngineDeps): Engine {
     hashChunk,
     hashConcurrency,
     streamingDigests: deps.streamingDigests ?? 'client',
+    stallTimeoutMs,
     chunkConcurrency,
     online,
     write,

@@ -26,6 +26,8 @@ export interface DriverContext extends Pick<ItemWrites, 'write' | 'persistConfir
   hashChunk: HashChunk;
   hashConcurrency: number;
   streamingDigests: 'client' | 'server';
+  /** A chunk request with no progress for this long is aborted (the transport's, and whole-file.ts's own watch). */
+  stallTimeoutMs: number;
   chunkConcurrency: number;
   online: OnlineSignal;
   /** The view changed (progress, state). */
@@ -57,6 +59,8 @@ function runAttempt(live: LiveItem, signal: AbortSignal): Promise<void> {
     hashChunk,
     hashConcurrency,
     streamingDigests: ctx.streamingDigests,
+    stallTimeoutMs: ctx.stallTimeoutMs,
+    now,
     limit,
     sleep,
     random,

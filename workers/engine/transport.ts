@@ -5,7 +5,8 @@
  * dedicated workers, and the only API with upload progress events); where there is no XHR (Node) the
  * fetch transport sends the body in one go and reports progress when it is accepted. Either way
  * `withStallDetection` aborts a request that shows no progress for the stall timeout (or, once its
- * body has gone, no answer for a longer bound).
+ * body has gone, no answer for a longer bound) — except a quiet request (`ChunkRequest.quiet`: no
+ * progress events at all), which its caller watches itself.
  */
 import { ANSWER_TIMEOUT_STALLS } from '../../common/transfer/constants';
 import type { FetchFn } from './api-client';
@@ -17,6 +18,13 @@ export interface ChunkRequest {
   signal: AbortSignal;
   /** Total bytes of the body sent so far (monotonic within one request). */
   onProgress(bytesSent: number): void;
+  /**
+   * No upload progress events: Chromium's network service reports an XHR's upload progress (~10 times
+   * a second, each an event the engine's thread handles) only when `xhr.upload` has a listener at
+   * `send()`. The caller learns how far the request got another way (whole-file.ts: what the server
+   * recorded) and aborts it through `signal` when that stalls; `withStallDetection` leaves it alone.
+   */
+  quiet?: boolean;
 }
 
 export interface ChunkResponse {
@@ -59,7 +67,7 @@ export function createXhrTransport(): ChunkTransport {
       const onAbort = () => xhr.abort();
       signal.addEventListener('abort', onAbort, { once: true });
       const settle = () => signal.removeEventListener('abort', onAbort);
-      xhr.upload.onprogress = (event) => request.onProgress(event.loaded);
+      if (!request.quiet) xhr.upload.onprogress = (event) => request.onProgress(event.loaded);
       xhr.onload = () => {
         settle();
         resolve({ status: xhr.status, body: parseBody(xhr.responseText), header: (name) => xhr.getResponseHeader(name) });
@@ -109,6 +117,8 @@ export function defaultChunkTransport(fetchFn: FetchFn): ChunkTransport {
  */
 export function withStallDetection(transport: ChunkTransport, timeoutMs: number, answerTimeoutMs = ANSWER_TIMEOUT_STALLS * timeoutMs): ChunkTransport {
   return async (request) => {
+    // Its caller watches it (ChunkRequest.quiet): no events to arm a timer with.
+    if (request.quiet) return transport(request);
     const outer = request.signal;
     outer.throwIfAborted();
     const inner = new AbortController();

@@ -72,6 +72,10 @@ export interface UploadRunContext {
    *   The record's `fingerprint` then stays null.
    */
   streamingDigests?: 'client' | 'server';
+  /** A request with no progress for this long is aborted (whole-file.ts watches its own). Default STALL_TIMEOUT_MS. */
+  stallTimeoutMs?: number;
+  /** Wall clock for stall timing. Default Date.now. */
+  now?: () => number;
 }
 
 /** Resolves when the item is done; throws on failure (the caller decides about retrying). */
