@@ -4,7 +4,7 @@
  */
 import type { ClientPlatform, NetworkEnv } from '../api/client-env';
 import type { FileCategory } from '../api/types';
-import type { HoldReason } from './checks';
+import type { HoldReason, MultipleFileCheckResult } from './checks';
 import type { TransferState } from './states';
 
 export interface UploadTarget {
@@ -94,6 +94,12 @@ export interface EnqueueOptions {
    * server lets past the tenant's blocked types only for an admin who may set client releases.
    */
   purpose?: 'clientInstaller';
+  /**
+   * multipleFile/check's answer for each file, in the files' order, asked by the page just before it
+   * queues them (it asks first, to put a clash to the user): the engine takes these instead of asking
+   * the same question again (issue 43: one check per pick). A file without one is asked as usual.
+   */
+  checked?: ReadonlyArray<MultipleFileCheckResult | undefined>;
 }
 
 export interface EngineApi<TFile = unknown> {

@@ -9,10 +9,11 @@
  * enforces the same rules when the bytes come.
  */
 import type { UploadCandidate } from '../../common/api/endpoints/pre-upload';
+import type { MultipleFileCheckResult } from '../../common/transfer/checks';
 import type { UploadRecord } from '../queue/types';
 import { NetworkError, type ApiClient } from './api-client';
 import { MESSAGES } from './messages';
-import { checkBatch, checkNewVersions, PASS, type CheckOutcome, type VersionCandidate } from './pre-upload-checks';
+import { checkBatch, checkNewVersions, outcomeOf, PASS, type CheckOutcome, type VersionCandidate } from './pre-upload-checks';
 import { blockedOutcome, type UploadTypes } from './upload-types';
 import { extensionOf } from '../../common/files/extension';
 
@@ -44,11 +45,16 @@ function passType(outcome: CheckOutcome): CheckOutcome {
   return outcome.holdReason === 'blockedType' ? PASS : outcome;
 }
 
-export async function runCheckRound(ctx: CheckRoundContext, records: UploadRecord[]): Promise<CheckRound> {
+/**
+ * `answered`: multipleFile/check's answers the caller already has (the page asked just before queueing,
+ * EnqueueOptions.checked), by record id: those plain uploads are not asked again.
+ */
+export async function runCheckRound(ctx: CheckRoundContext, records: UploadRecord[], answered: ReadonlyMap<string, MultipleFileCheckResult> = new Map()): Promise<CheckRound> {
   const outcomes = new Map<string, CheckOutcome>();
   if (records.length === 0) return { outcomes, offline: false };
   const versions = records.flatMap((r) => versionCandidate(r) ?? []);
-  const plain = records.filter((r) => !versionCandidate(r)).map(candidateOf);
+  const plainRecords = records.filter((r) => !versionCandidate(r));
+  const plain = plainRecords.filter((r) => !answered.has(r.id)).map(candidateOf);
   await ctx.types.load();
   try {
     const [types, batch, newVersions] = await Promise.all([
@@ -56,7 +62,10 @@ export async function runCheckRound(ctx: CheckRoundContext, records: UploadRecor
         records.map((r) => r.name),
         ctx.signal,
       ),
-      checkBatch(ctx.api, plain, ctx.signal),
+      checkBatch(ctx.api, plain, ctx.signal).then((batch) => {
+        for (const r of plainRecords) if (answered.has(r.id)) batch.set(r.id, outcomeOf(answered.get(r.id)));
+        return batch;
+      }),
       checkNewVersions(ctx.api, versions, ctx.signal),
     ]);
     for (const r of records) {

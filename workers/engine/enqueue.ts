@@ -3,6 +3,7 @@
  * (check-round.ts), each record put in the state its check gives it, all stored at once. Offline, the
  * records wait with their checks pending (the engine asks them before the first byte).
  */
+import type { MultipleFileCheckResult } from '../../common/transfer/checks';
 import type { EnqueueOptions } from '../../common/transfer/engine-api';
 import type { TransferDb } from '../queue/db';
 import type { UploadRecord } from '../queue/types';
@@ -42,7 +43,13 @@ export function createEnqueuer(ctx: EnqueueContext): (records: UploadRecord[], o
     // (and its check refuses a whole batch that holds one). The web app asks before queueing; this
     // catches every other way in (an older tab, the replay).
     const badNames = new Map(records.flatMap((r) => nameOutcome(r)));
-    const { outcomes } = await runCheckRound(ctx, records.filter((r) => !badNames.has(r.id)));
+    // The page's answers to the same question, asked just before (EnqueueOptions.checked): not asked again.
+    const answered = new Map<string, MultipleFileCheckResult>();
+    records.forEach((record, i) => {
+      const given = options?.checked?.[i];
+      if (given) answered.set(record.id, given);
+    });
+    const { outcomes } = await runCheckRound(ctx, records.filter((r) => !badNames.has(r.id)), answered);
     for (const record of records) {
       const outcome = badNames.get(record.id) ?? outcomes.get(record.id);
       Object.assign(record, answeredUpFront(record, outcome) ? {} : (outcome ?? {}));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API } from '../../../common/api/paths';
+import type { MultipleFileCheckResult } from '../../../common/transfer/checks';
 import { FakeUploadServer } from './fake-upload-server';
 import { setupEngine, target, testFile, tick, waitForItem } from './engine-test-kit';
 import { getUpload } from '../../../workers/queue/repository';
@@ -39,6 +40,20 @@ describe('second upload (proof of ownership)', () => {
     const [id] = await engine.enqueueUploads([file], target);
     expect((await waitForItem(engine, id!, (i) => i.state === 'done')).via).toBe('chunks');
   });
+});
+
+/** A multipleFile/check answer with nothing found, but for `found`. */
+const answer = (found: Partial<MultipleFileCheckResult>): MultipleFileCheckResult => ({
+  key: '0',
+  blockedType: false,
+  sensitive: false,
+  locked: false,
+  exists: false,
+  existingFileId: null,
+  replaceable: true,
+  suggestedName: '',
+  overQuota: false,
+  ...found,
 });
 
 describe('pre-upload checks and held items', () => {
@@ -157,6 +172,19 @@ describe('pre-upload checks and held items', () => {
     expect(byId.get(locked!)).toMatchObject({ state: 'held', holdReason: 'locked' });
     expect((await getUpload(db, mine!))!.onConflict).toBe('newVersion');
     expect(server.requestsTo(API.chunkMerge).map((r) => (r.body as { onConflict: string }).onConflict).at(-1)).toBe('newVersion');
+  });
+
+  it("the page's answers given with the files (enqueue option checked) are taken as they are: no second multipleFile/check", async () => {
+    const server = new FakeUploadServer();
+    const { engine } = setupEngine(server);
+    const files = [testFile('锁定.doc', 1).file, testFile('新.bin', 1).file, testFile('未问.bin', 1).file];
+    const ids = await engine.enqueueUploads(files, target, { checked: [answer({ key: '0', locked: true, exists: true, existingFileId: 'f1' }), answer({ key: '1' }), undefined] });
+    // Only the file without an answer is asked about.
+    const asked = server.requestsTo(API.multipleFileCheck).map((r) => (r.body as { items: Array<{ name: string }> }).items.map((i) => i.name));
+    expect(asked).toEqual([['未问.bin']]);
+    await waitForItem(engine, ids[1]!, (i) => i.state === 'done');
+    await waitForItem(engine, ids[2]!, (i) => i.state === 'done');
+    expect((await engine.getSnapshot()).items.find((i) => i.id === ids[0])).toMatchObject({ state: 'held', holdReason: 'locked' });
   });
 
   it('a name conflict at merge holds the item for a decision instead of failing it', async () => {
