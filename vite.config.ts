@@ -13,8 +13,7 @@ import { clientEndpointModule } from './common/api/endpoint-table';
 import { ACCOUNT_PICTURE_CACHE } from './common/api/offline-caches';
 import { reachableFrom } from './common/reachable';
 import { PDFJS_ASSET_FOLDERS, pdfjsAssetBase } from './common/pdfjs-assets';
-import type * as IconHelpers from '@ant-design/icons-svg/lib/helpers';
-import { FILE_KIND_ICON_NAMES, LINK_PAGE_ICONS_FILE } from './common/link-page/served';
+import { LINK_PAGE_TEMPLATE_FILE, type LinkPageTemplates } from './common/link-page/template';
 
 /** A file of this project by its path from here. */
 const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -382,23 +381,22 @@ export function chineseLibraryLabels(): Plugin {
 }
 
 /**
- * The file kinds' icons for a share link's page drawn on the server (server/routes/link-page-html.ts:
- * it paints before any script, issue 44 item 6): each kind's @ant-design/icons SVG, as FileKindIcon
- * draws it, written beside link.html. The server may not use the UI's packages; the build may.
+ * A share link's first screens for the server to fill in (common/link-page/template.ts): drawn by the
+ * link page's own views (src/app/link-page-template.tsx), written beside link.html. The server may not
+ * use the UI's packages; the build may.
  */
-export function linkPageIcons(): Plugin {
+export function linkPageTemplate(): Plugin {
+  let templates: LinkPageTemplates | null = null;
   return {
-    name: 'link-page-icons',
+    name: 'drive-link-page-template',
     apply: 'build',
+    async buildStart() {
+      const { module } = await runnerImport<{ linkPageTemplates: () => LinkPageTemplates }>('./src/app/link-page-template.tsx', { configFile: false, logLevel: 'warn', plugins: [stubStylesheets] });
+      templates = module.linkPageTemplates();
+    },
     generateBundle() {
-      const require = createRequire(import.meta.url);
-      const { renderIconDefinitionToSVGElement } = require('@ant-design/icons-svg/lib/helpers') as typeof IconHelpers;
-      const icons: Record<string, string> = {};
-      for (const [kind, name] of Object.entries(FILE_KIND_ICON_NAMES)) {
-        const definition = (require(`@ant-design/icons-svg/lib/asn/${name}`) as { default: Parameters<typeof renderIconDefinitionToSVGElement>[0] }).default;
-        icons[kind] = renderIconDefinitionToSVGElement(definition, { extraSVGAttrs: { 'data-icon': definition.name, width: '1em', height: '1em', fill: 'currentColor', 'aria-hidden': 'true', focusable: 'false' } });
-      }
-      this.emitFile({ type: 'asset', fileName: LINK_PAGE_ICONS_FILE, source: JSON.stringify(icons) });
+      if (!templates) throw new Error('link page template: not drawn');
+      this.emitFile({ type: 'asset', fileName: LINK_PAGE_TEMPLATE_FILE, source: JSON.stringify(templates) });
     },
   };
 }
@@ -557,7 +555,7 @@ export default defineConfig(({ mode }) => ({
     endpointTablesForClient(),
     directImportsFromAntd(),
     compileFirstScreensEagerly(),
-    linkPageIcons(),
+    linkPageTemplate(),
     pdfjsDataFiles(),
     chineseLibraryLabels(),
     react(),

@@ -4,15 +4,18 @@
  * None of the internal app's boot: no session or menu, no offline data layer, no service worker (a
  * visitor gets no copy of the internal app), no route guard. What the page shows first is asked for
  * here, before React renders: the link's summary and the brand, side by side — unless the server drew
- * the page into link.html already (server/routes/link-page-html.ts), which React then takes over.
+ * the page into link.html already (server/routes/link-page-html.ts), which React then hydrates: its
+ * markup is the page's own views' (drawn by the build, common/link-page/template.ts), so the elements
+ * the visitor sees (and types into) stay; nothing is replaced.
  */
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { getDefaultStore } from 'jotai';
 import { CONFIG } from '../common/api/endpoints/config';
 import { linkEntryOf } from '../common/api/sharing';
 import { LINK_PAGE_DATA_ID, servedLinkPageOf } from '../common/link-page/served';
 import { LinkApp } from './app/LinkApp';
+import { startsFromServedPage } from './features/share-link/ShareLinkPage';
 import { savedAccount } from './lib/data/account';
 import { prefetchLinkSummary } from './lib/data/link-visit';
 import { DEFAULT_HOME_URL, isSafeRelativeUrl } from './lib/home-url';
@@ -50,8 +53,15 @@ if (!served) {
   );
 }
 
-createRoot(container).render(
+const app = (
   <StrictMode>
     <LinkApp served={served} />
-  </StrictMode>,
+  </StrictMode>
 );
+// A tab that has the link open already (a reload) starts on the opened link: the server's drawing is replaced.
+if (served && startsFromServedPage(served.token)) {
+  hydrateRoot(container, app, {
+    // The server's markup and React's differ (React then draws the page anew): say so, tests listen for it.
+    onRecoverableError: (error) => console.error('link page: the server-drawn page did not hydrate', error),
+  });
+} else createRoot(container).render(app);

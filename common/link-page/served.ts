@@ -1,5 +1,5 @@
 import type { LinkSummary } from '../api/sharing';
-import type { FileKind, SystemConfig } from '../api/types';
+import type { SystemConfig } from '../api/types';
 
 /**
  * A share link's page as the server writes it into link.html at request time (issue 44 item 6: it
@@ -26,25 +26,6 @@ export const LINK_PAGE_TAKEOVER_MARK = 'link-page-taken-over';
 /** link.html's #root holds its loading screen between these: the server puts the page there. */
 export const LINK_PAGE_SLOT_START = '<!--link-page:start-->';
 export const LINK_PAGE_SLOT_END = '<!--link-page:end-->';
-
-/** Written by the build beside link.html: each kind's icon as FileKindIcon draws it (its SVG). */
-export const LINK_PAGE_ICONS_FILE = 'link-page-icons.json';
-
-/** @ant-design/icons' icon of each kind (src/components/FileKindIcon.tsx draws the same ones). */
-export const FILE_KIND_ICON_NAMES: Record<FileKind, string> = {
-  word: 'FileWordOutlined',
-  excel: 'FileExcelOutlined',
-  ppt: 'FilePptOutlined',
-  pdf: 'FilePdfOutlined',
-  txt: 'FileTextOutlined',
-  picture: 'FileImageOutlined',
-  video: 'PlayCircleOutlined',
-  music: 'SoundOutlined',
-  package: 'FileZipOutlined',
-  unknown: 'FileOutlined',
-  folder: 'FolderFilled',
-  groupFolder: 'TeamOutlined',
-};
 
 /** The served page's data, or null (none, or not this token's: a page the app navigated to). */
 export function servedLinkPageOf(json: string | null | undefined, token: string): ServedLinkPage | null {

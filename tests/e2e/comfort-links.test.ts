@@ -110,6 +110,9 @@ describe('link visitors (issue 44 item 6)', () => {
     it(`${device}: the code page paints from the HTML alone, and its script takes it over without a move, keeping what was typed`, async () => {
       const l = await link(3);
       const page = await visitor(options, `${device} held`);
+      // A hydration that fails says so (src/link-main.tsx), and React would draw the page anew.
+      const consoleErrors: string[] = [];
+      page.on('console', (m) => void (m.type() === 'error' && consoleErrors.push(m.text())));
       // The page's scripts wait until the painted page has been looked at and typed into.
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
@@ -131,10 +134,21 @@ describe('link visitors (issue 44 item 6)', () => {
       const boxes = () => Promise.all(parts.map(async (id) => page.getByTestId('share-link-page').getByTestId(id).first().boundingBox()));
       const painted = await boxes();
       const text = await page.getByTestId('share-link-page').innerText();
+      const markup = () => page.evaluate(() => ['brand', 'link-summary'].map((id) => document.querySelector(`[data-testid="${id}"]`)!.outerHTML));
+      const drawnMarkup = await markup();
+      await page.evaluate((ids) => Object.assign(window, { drawnNodes: ids.map((id) => document.querySelector(`[data-testid="${id}"]`)) }), parts);
       await page.getByTestId('link-code-entry').pressSequentially(l.code!.slice(0, 2));
       release();
       // Taken over: the form is React's now, where everything was, with the same words and what was typed.
       await page.locator('[data-testid="link-code-form"]:not([data-drawn])').waitFor();
+      // Hydrated, not replaced: the very elements the server sent, unchanged.
+      const same = await page.evaluate(
+        (ids) => ids.map((id, i) => document.querySelector(`[data-testid="${id}"]`) === (window as unknown as { drawnNodes: Element[] }).drawnNodes[i]),
+        parts,
+      );
+      expect(Object.fromEntries(parts.map((id, i) => [id, same[i]]))).toEqual(Object.fromEntries(parts.map((id) => [id, true])));
+      expect(await markup()).toEqual(drawnMarkup);
+      expect(consoleErrors).toEqual([]);
       expect(await boxes()).toEqual(painted);
       expect(await page.getByTestId('share-link-page').innerText()).toBe(text);
       expect(await page.getByTestId('link-code-entry').inputValue()).toBe(l.code!.slice(0, 2));

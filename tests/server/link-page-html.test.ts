@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { LinkSummary } from '../../common/api/sharing';
 import type { SystemConfig } from '../../common/api/types';
-import { LINK_PAGE_DATA_ID, LINK_PAGE_ICONS_FILE, LINK_PAGE_SLOT_END, LINK_PAGE_SLOT_START, type ServedLinkPage } from '../../common/link-page/served';
+import { LINK_PAGE_DATA_ID, LINK_PAGE_SLOT_END, LINK_PAGE_SLOT_START, type ServedLinkPage } from '../../common/link-page/served';
+import { LINK_PAGE_TEMPLATE_FILE, linkPageHole as hole, type LinkPageTemplates } from '../../common/link-page/template';
 import { text } from './file-kit';
 import { ADMIN, Client, loggedInClient, startServer, withDb, type TestServer } from './helpers';
 import { link } from './sharing-kit';
@@ -21,6 +22,17 @@ let admin: Client;
 const LOADING = '<div aria-busy="true">加载中…</div>';
 const HOSTILE_SHARER = `<img src=x onerror="alert(1)">&'张三`;
 const HOSTILE_NAME = `</script><script>alert(2)</script>报告.txt`;
+/** The build's templates in short (tests/unit/src/link-page-template.test.ts checks the real ones are React's markup). */
+function templates(): LinkPageTemplates {
+  const brand = `<span title="${hole('brand')}"><img src="${hole('logo')}">${hole('brand')}</span>`;
+  const summary = `<section data-testid="link-summary">${hole('initial')}<strong>${hole('sharer')}</strong>${hole('shared')}<span class="lp-kind">${hole('icon')}</span><div>${hole('name')}</div>${hole('detail')}<div>${hole('expiry')}</div></section>`;
+  const page = (body: string) => ({ wide: `<main class="lp-main">${brand}${body}</main>`, compact: `<main class="lp-main lp-compact">${brand}${body}</main>` });
+  const icon = (kind: string) => `<span data-kind="${kind}"><svg></svg></span>`;
+  return {
+    pages: { code: page(`${summary}<input data-testid="link-code-entry">`), opening: page(`${summary}<div data-testid="link-opening"></div>`), gone: page('<div data-testid="link-gone">分享链接已失效</div>') },
+    icons: { word: icon('word'), excel: icon('excel'), ppt: icon('ppt'), pdf: icon('pdf'), txt: icon('txt'), picture: icon('picture'), video: icon('video'), music: icon('music'), package: icon('package'), unknown: icon('unknown'), folder: icon('folder'), groupFolder: icon('groupFolder') },
+  };
+}
 
 beforeAll(async () => {
   staticDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'drive-link-page-'));
@@ -29,7 +41,7 @@ beforeAll(async () => {
     path.join(staticDir, 'link.html'),
     `<!doctype html><html><head><title>分享链接</title><script type="module" src="/assets/link-Ab12.js"></script></head><body><div id="root">${LINK_PAGE_SLOT_START}${LOADING}${LINK_PAGE_SLOT_END}</div></body></html>`,
   );
-  await fsp.writeFile(path.join(staticDir, LINK_PAGE_ICONS_FILE), JSON.stringify({ txt: '<svg data-icon="file-text"></svg>', unknown: '<svg data-icon="file"></svg>' }));
+  await fsp.writeFile(path.join(staticDir, LINK_PAGE_TEMPLATE_FILE), JSON.stringify(templates()));
   server = await startServer({ staticDir });
   admin = await loggedInClient(server, ADMIN);
 });
@@ -69,11 +81,13 @@ describe("a link's page drawn by the server", () => {
     expect(html).toContain('data-testid="link-code-entry"');
     expect(html).toContain('data-kind="txt"');
     // Escaped where they are shown, and unable to leave the data block.
-    expect(html).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#39;张三');
+    expect(html).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#x27;张三');
     expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;报告.txt');
     expect(html).not.toContain('<img src=x');
     expect(html).not.toContain('<script>alert(2)');
     expect(html.match(/<script/g)).toHaveLength(2); // the build's module and the data block
+    // The data block is outside #root, which holds only what React renders there.
+    expect(html.indexOf(`id="${LINK_PAGE_DATA_ID}"`)).toBeGreaterThan(html.indexOf('</main></div>'));
     // Exactly the summary and the brand an anonymous visitor gets from the calls.
     const visitor = new Client(server.baseUrl);
     const summary = (await visitor.post<{ data: LinkSummary }>(API.linkSummary, { token: l.token })).body.data;

@@ -1,6 +1,7 @@
+import type { ReactNode } from 'react';
 import type { LinkSummary } from '../../../common/api/sharing';
 import { LINK_PAGE_PAINT_MARK } from '../../../common/link-page/served';
-import { linkSummaryText } from '../../../common/link-page/summary-text';
+import { linkSummaryText, type LinkSummaryText } from '../../../common/link-page/summary-text';
 import { FileKindIcon } from '../../components/FileKindIcon';
 
 /** Chromium's Element Timing names the file's first paint (React's types do not list the attribute). */
@@ -8,11 +9,17 @@ const PAINT_TIMED = { elementtiming: LINK_PAGE_PAINT_MARK } as Record<string, st
 
 /**
  * Who shared what, until when: the link page before the code (what it may say is decided on the
- * server, common/api/sharing.ts LinkSummary: never what a folder holds). The server writes the same
- * markup into link.html (server/routes/link-page-html.ts), which this takes over without a move.
+ * server, common/api/sharing.ts LinkSummary: never what a folder holds).
  */
 export function LinkSummaryCard({ summary }: { summary: LinkSummary }) {
-  const text = linkSummaryText(summary);
+  return <LinkSummaryView text={linkSummaryText(summary)} name={summary.name} icon={<FileKindIcon kind={summary.kind} size={36} />} />;
+}
+
+/**
+ * The card itself, for words given: also drawn at build time with marks for them
+ * (src/app/link-page-template.tsx), which the server fills in and the link pages' entry hydrates.
+ */
+export function LinkSummaryView({ text, name, icon }: { text: LinkSummaryText; name: string; icon: ReactNode }) {
   return (
     <section data-testid="link-summary" aria-label="分享的内容" className="lp-summary">
       <div className="lp-who">
@@ -27,12 +34,10 @@ export function LinkSummaryCard({ summary }: { summary: LinkSummary }) {
         </div>
       </div>
       <div className="lp-file">
-        <span className="lp-kind">
-          <FileKindIcon kind={summary.kind} size={36} />
-        </span>
+        <span className="lp-kind">{icon}</span>
         <div className="lp-file-text">
           <div data-testid="link-file-name" className="lp-file-name" {...PAINT_TIMED}>
-            {summary.name}
+            {name}
           </div>
           <div className="lp-file-meta">{text.detail}</div>
         </div>

@@ -1,19 +1,19 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useAtomValue } from 'jotai';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { ERRORS } from '../../../common/api/errors';
 import type { ApiCallError } from '../../../common/api/failure';
 import type { LinkSummary, LinkVisit } from '../../../common/api/sharing';
 import { LINK_CODE_LENGTH } from '../../../common/api/sharing';
-import { BrandMark } from '../../components/BrandMark';
 import { AntdFrame } from '../../components/antd-frame';
 import { PageLoading } from '../../components/PageLoading';
 import { plainLazy } from '../../components/plain-lazy';
 import { LINK_PAGE_TAKEOVER_MARK, type ServedLinkPage } from '../../../common/link-page/served';
-import { LINK_GONE_TEXT } from '../../../common/link-page/summary-text';
-import { LINK_PAGE_CSS } from '../../../common/link-page/style';
 import { linkSummary, openLink } from '../../lib/data/link-visit';
 import { linkToast } from '../../lib/link-api';
 import { rememberLinkPage } from '../../lib/link-return';
+import { logoUrl, systemConfigAtom } from '../../lib/system-config';
 import { usePhone } from '../../lib/use-phone';
+import { LinkCodeForm, LinkGone, LinkNote, LinkOpening, LinkPageShell } from './link-page-views';
 import { LinkSummaryCard } from './LinkSummaryCard';
 
 // The opened link (list, breadcrumb, preview) loads while the code is typed, not with the code page.
@@ -47,6 +47,12 @@ function savedVisit(token: string): LinkVisit | null {
 
 const errorCode = (e: unknown): string => (e as { errorCode?: string }).errorCode ?? '';
 
+/**
+ * Whether the page's first render is the server's drawing of `served` (src/link-main.tsx hydrates it
+ * then): not when this tab has the link open already (a reload), which starts on the opened link.
+ */
+export const startsFromServedPage = (token: string): boolean => savedVisit(token) === null;
+
 /** Where the page starts: the tab's open visit, else what the server wrote into the page, else nothing yet. */
 function firstState(token: string, served: ServedLinkPage | null): State {
   const visit = savedVisit(token);
@@ -54,12 +60,6 @@ function firstState(token: string, served: ServedLinkPage | null): State {
   if (!served) return { kind: 'loading' };
   if ('gone' in served) return { kind: 'gone' };
   return served.summary.needCode ? { kind: 'code', summary: served.summary, error: null } : { kind: 'opening', summary: served.summary };
-}
-
-/** What the visitor typed into the server's code entry before this page took it over. */
-function typedIntoServedPage(): string {
-  const input = document.getElementById('link-code');
-  return input instanceof HTMLInputElement ? input.value.trim().slice(0, LINK_CODE_LENGTH) : '';
 }
 
 /** While the code is typed, not while the page paints (nor within the bench's look at what the code page loaded). */
@@ -78,11 +78,26 @@ const preloadOpenedLink = () => window.setTimeout(() => (window.requestIdleCallb
 export function ShareLinkPage({ token, compact = false, inApp = false, served = null }: { token: string; compact?: boolean; inApp?: boolean; served?: ServedLinkPage | null }) {
   const phone = usePhone();
   const tight = compact || phone;
+  const config = useAtomValue(systemConfigAtom);
   const [state, setState] = useState<State>(() => firstState(token, served));
-  // Read as late as can be: the server's entry is in the document until this first render commits.
-  const [code, setCode] = useState(() => (served ? typedIntoServedPage() : ''));
+  // The first render is the server's page as it was drawn (hydrated: the same elements, src/link-main.tsx);
+  // what was typed into its entry meanwhile is picked up once it is this page's.
+  const [live, setLive] = useState(!served);
+  const [code, setCode] = useState('');
   const codeInput = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
+
+  useLayoutEffect(() => {
+    if (live) return;
+    setLive(true);
+    // Hydration keeps what the input holds (the code typed before the script came); the caret goes on where it was.
+    const typed = codeInput.current?.value.trim().slice(0, LINK_CODE_LENGTH) ?? '';
+    if (typed) {
+      setCode(typed);
+      codeInput.current?.setSelectionRange(typed.length, typed.length);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at takeover
+  }, []);
 
   useEffect(() => {
     const meta = document.createElement('meta');
@@ -136,8 +151,6 @@ export function ShareLinkPage({ token, compact = false, inApp = false, served = 
     else if (state.kind === 'code') {
       if (served) performance.mark(LINK_PAGE_TAKEOVER_MARK);
       preloadOpenedLink();
-      // Typed into the server's page before this took over: the caret goes on where it was.
-      if (code) codeInput.current?.setSelectionRange(code.length, code.length);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per token
   }, [token]);
@@ -167,42 +180,29 @@ export function ShareLinkPage({ token, compact = false, inApp = false, served = 
   );
 
   const shell = (body: ReactNode) => (
-    <main className={compact ? 'lp-main lp-compact' : 'lp-main'} data-testid="share-link-page">
-      <style>{LINK_PAGE_CSS}</style>
-      <div className="lp-card" style={state.kind === 'open' ? { maxWidth: compact ? 560 : 960 } : undefined}>
-        <BrandMark size={28} style={{ marginBottom: 20 }} />
-        {body}
-      </div>
-    </main>
+    <LinkPageShell compact={compact} open={state.kind === 'open'} logo={logoUrl(config)} brandName={config.brandName}>
+      {body}
+    </LinkPageShell>
   );
 
   // The same screen as link.html's before any script ran: nothing moves until there is something to say.
   if (state.kind === 'loading') return <PageLoading />;
-  if (state.kind === 'gone') {
-    return shell(
-      <Note kind="warning" title={LINK_GONE_TEXT.title} testId="link-gone">
-        {LINK_GONE_TEXT.detail}
-      </Note>,
-    );
-  }
+  if (state.kind === 'gone') return shell(<LinkGone />);
   if (state.kind === 'failed') {
     return shell(
-      <Note kind="error" title="暂时无法打开该链接" testId="link-failed">
+      <LinkNote kind="error" title="暂时无法打开该链接" testId="link-failed">
         请检查网络后
         <button type="button" className="lp-btn lp-btn-link" onClick={() => void start()}>
           重试
         </button>
-      </Note>,
+      </LinkNote>,
     );
   }
   if (state.kind === 'opening') {
     return shell(
       <>
         <LinkSummaryCard summary={state.summary} />
-        <div className="lp-opening" aria-busy="true" data-testid="link-opening">
-          <span className="lp-spin" />
-          正在打开…
-        </div>
+        <LinkOpening />
       </>,
     );
   }
@@ -211,43 +211,7 @@ export function ShareLinkPage({ token, compact = false, inApp = false, served = 
     return shell(
       <>
         {state.summary && <LinkSummaryCard summary={state.summary} />}
-        <form
-          data-testid="link-code-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
-          <label htmlFor="link-code" className="lp-label">
-            请输入提取码
-          </label>
-          <div className="lp-row">
-            <input
-              ref={codeInput}
-              id="link-code"
-              className="lp-input"
-              value={code}
-              maxLength={LINK_CODE_LENGTH}
-              onChange={(e) => setCode(e.target.value.trim())}
-              placeholder={`${LINK_CODE_LENGTH}位提取码`}
-              autoComplete="off"
-              autoCapitalize="off"
-              spellCheck={false}
-              autoFocus
-              aria-invalid={state.error ? true : undefined}
-              aria-describedby={state.error ? 'link-code-error' : undefined}
-              data-testid="link-code-entry"
-            />
-            <button type="submit" className="lp-btn" disabled={code.length !== LINK_CODE_LENGTH || busy} aria-busy={busy || undefined} data-testid="link-code-submit">
-              {busy ? '提取中…' : '提取文件'}
-            </button>
-          </div>
-          {state.error && (
-            <div id="link-code-error" style={{ marginTop: 12 }}>
-              <Note kind="error" title={state.error} testId="link-code-error" />
-            </div>
-          )}
-        </form>
+        <LinkCodeForm code={code} busy={busy} error={state.error} live={live} inputRef={codeInput} onCode={setCode} onSubmit={submit} />
       </>,
     );
   }
@@ -255,20 +219,5 @@ export function ShareLinkPage({ token, compact = false, inApp = false, served = 
     <AntdFrame>
       <OpenedLink visit={state.visit} compact={tight} inApp={inApp} onLost={lost} onLeft={setLeft} onSaved={(n) => linkToast('success', `已保存 ${n} 项到个人文件`)} />
     </AntdFrame>,
-  );
-}
-
-/** A boxed message (antd Alert's look, without antd). */
-function Note({ kind, title, testId, children }: { kind: 'error' | 'warning'; title: string; testId: string; children?: ReactNode }) {
-  return (
-    <div role="alert" className={`lp-note lp-note-${kind}`} data-testid={testId}>
-      <span aria-hidden className="lp-note-icon">
-        {kind === 'error' ? '✕' : '!'}
-      </span>
-      <div>
-        <div style={{ fontWeight: children ? 500 : 400 }}>{title}</div>
-        {children && <div className="lp-note-detail">{children}</div>}
-      </div>
-    </div>
   );
 }
