@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, Frame, Page, Request } from 'playwright-core';
 import { API } from '../../common/api/paths';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,11 +132,20 @@ describe('file browsing comfort', () => {
     const dir = new URL(page.url()).searchParams.get('dir');
     expect(dir).toBeTruthy();
     const sent: string[] = [];
+    // The reloaded document's requests only. Until it commits, the page before it runs on, and the test
+    // before this one leaves as soon as its rows show, while that page's background work is still
+    // starting: its pop-up notices were seen first in a full run (load straight into the next reload).
+    let reloading = false;
+    let committed = false;
+    const onCommit = (frame: Frame) => void (reloading && frame === page.mainFrame() && (committed = true));
     const onRequest = (r: Request) => {
+      if (r.isNavigationRequest() && r.frame() === page.mainFrame()) reloading = true;
+      if (!committed) return;
       const { pathname } = new URL(r.url());
       if (pathname === API.fileList) sent.push(`list ${(JSON.parse(r.postData() ?? '{}') as { parentId: string | null }).parentId}`);
       else if (pathname === API.sysMsgPopup) sent.push('popup notices');
     };
+    page.on('framenavigated', onCommit);
     page.on('request', onRequest);
     await page.reload();
     for (const n of names) await fileRow(page, n).waitFor();
@@ -144,6 +153,7 @@ describe('file browsing comfort', () => {
     // has committed (AfterCommits): it may come after the rows.
     await expect.poll(() => sent.includes('popup notices')).toBe(true);
     page.off('request', onRequest);
+    page.off('framenavigated', onCommit);
     // The page took the answer asked for at boot: one listing, sent before the shell asked for its
     // pop-up notices.
     expect(sent).toEqual([`list ${dir}`, 'popup notices']);
