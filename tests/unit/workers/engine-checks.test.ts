@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API } from '../../../common/api/paths';
-import type { MultipleFileCheckResult } from '../../../common/transfer/checks';
+import { checkAnswer } from './check-answer';
 import { FakeUploadServer } from './fake-upload-server';
 import { setupEngine, target, testFile, tick, waitForItem } from './engine-test-kit';
 import { getUpload } from '../../../workers/queue/repository';
@@ -40,20 +40,6 @@ describe('second upload (proof of ownership)', () => {
     const [id] = await engine.enqueueUploads([file], target);
     expect((await waitForItem(engine, id!, (i) => i.state === 'done')).via).toBe('chunks');
   });
-});
-
-/** A multipleFile/check answer with nothing found, but for `found`. */
-const answer = (found: Partial<MultipleFileCheckResult>): MultipleFileCheckResult => ({
-  key: '0',
-  blockedType: false,
-  sensitive: false,
-  locked: false,
-  exists: false,
-  existingFileId: null,
-  replaceable: true,
-  suggestedName: '',
-  overQuota: false,
-  ...found,
 });
 
 describe('pre-upload checks and held items', () => {
@@ -178,7 +164,7 @@ describe('pre-upload checks and held items', () => {
     const server = new FakeUploadServer();
     const { engine } = setupEngine(server);
     const files = [testFile('锁定.doc', 1).file, testFile('新.bin', 1).file, testFile('未问.bin', 1).file];
-    const ids = await engine.enqueueUploads(files, target, { checked: [answer({ key: '0', locked: true, exists: true, existingFileId: 'f1' }), answer({ key: '1' }), undefined] });
+    const ids = await engine.enqueueUploads(files, target, { checked: [checkAnswer({ key: '0', locked: true, exists: true, existingFileId: 'f1' }), checkAnswer({ key: '1' }), undefined] });
     // Only the file without an answer is asked about.
     const asked = server.requestsTo(API.multipleFileCheck).map((r) => (r.body as { items: Array<{ name: string }> }).items.map((i) => i.name));
     expect(asked).toEqual([['未问.bin']]);

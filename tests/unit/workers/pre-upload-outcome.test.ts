@@ -1,29 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { MultipleFileCheckResult } from '../../../common/transfer/checks';
+import { checkAnswer } from './check-answer';
 import { heldChoices } from '../../../src/features/transfer/state-labels';
 import { outcomeOf } from '../../../workers/engine/pre-upload-checks';
 
-const result = (over: Partial<MultipleFileCheckResult>): MultipleFileCheckResult => ({
-  key: 'k',
-  blockedType: false,
-  sensitive: false,
-  locked: false,
-  exists: false,
-  existingFileId: null,
-  replaceable: true,
-  suggestedName: 'a (1).txt',
-  overQuota: false,
-  ...over,
-});
 
 describe('a same-name clash the caller may not replace', () => {
   it('is held as existsNotYours, and only rename or give up is offered', () => {
-    const outcome = outcomeOf(result({ exists: true, existingFileId: 'f', replaceable: false }));
+    const outcome = outcomeOf(checkAnswer({ suggestedName: 'a (1).txt',  exists: true, existingFileId: 'f', replaceable: false }));
     expect(outcome).toMatchObject({ state: 'held', holdReason: 'existsNotYours' });
     expect(heldChoices('existsNotYours').map((c) => (c.kind === 'decide' ? c.decision : c.kind))).toEqual(['rename', 'giveUp']);
   });
   it('a clash with a replaceable file still offers a new version', () => {
-    expect(outcomeOf(result({ exists: true, existingFileId: 'f' }))).toMatchObject({ holdReason: 'exists' });
+    expect(outcomeOf(checkAnswer({ suggestedName: 'a (1).txt',  exists: true, existingFileId: 'f' }))).toMatchObject({ holdReason: 'exists' });
     expect(heldChoices('exists').map((c) => (c.kind === 'decide' ? c.decision : c.kind))).toEqual(['newVersion', 'rename', 'giveUp']);
   });
 });
