@@ -105,7 +105,10 @@ export async function registerStaticRoutes(app: FastifyInstance, staticDir: stri
 
 /** personal.html with the system config's logo and brand name over the frame's marks. */
 export function withBrand(template: string, config: SystemConfig): string {
-  return template.replaceAll(PERSONAL_FRAME_LOGO, escapeHtml(config.logo || '/favicon.svg') /* the app's DEFAULT_LOGO */).replaceAll(PERSONAL_FRAME_BRAND, escapeHtml(config.brandName));
+  const logo = escapeHtml(config.logo || '/favicon.svg'); // the app's DEFAULT_LOGO
+  const brand = escapeHtml(config.brandName);
+  // Function replacements: a string one would read `$&`, `$'` and `$\`` in an administrator's brand as patterns.
+  return template.replaceAll(PERSONAL_FRAME_LOGO, () => logo).replaceAll(PERSONAL_FRAME_BRAND, () => brand);
 }
 
 async function servedLinkPage(source: LinkPageSource, token: string) {

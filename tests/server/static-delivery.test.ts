@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import { PERSONAL_FRAME_BRAND, PERSONAL_FRAME_LOGO } from '../../common/personal-frame';
 import { CONTENT_SECURITY_POLICY } from '../../server/http/security-headers';
+import { withBrand } from '../../server/routes/static-routes';
+import type { SystemConfig } from '../../common/api/types';
 import { startServer, type TestServer } from './helpers';
 
 /**
@@ -94,6 +96,12 @@ describe('page responses', () => {
     const other = await (await get('/main/file/share')).text();
     expect(other).toContain('/assets/app-Ab12Cd34.js');
     expect(other).not.toContain('boot-frame');
+  });
+
+  it("writes a brand name and logo into the frame as they are, even with a replacement pattern's `$&` or `$'` in them", () => {
+    const frame = `<img src="${PERSONAL_FRAME_LOGO}"><span>${PERSONAL_FRAME_BRAND}</span>`;
+    const config = { brandName: "云$&盘$'<b>", logo: '/l$`o$1.png' } as SystemConfig;
+    expect(withBrand(frame, config)).toBe('<img src="/l$`o$1.png"><span>云$&amp;盘$&#39;&lt;b&gt;</span>');
   });
 
   it('share-link pages send no referrer at all (their address holds the token)', async () => {
