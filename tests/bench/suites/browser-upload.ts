@@ -306,26 +306,19 @@ export const browserUploadBenchmark: BenchModule = {
         rendererBaseline = Math.min(rendererBaseline, b.baselineRendererBytes);
         const mib = (SIZE / MIB).toFixed(0);
         rows.push({ label: `round ${round + 1}: raw, ${curl ? 'curl -T' : 'Node http PUT'} → /api/test/raw-sink (${loads.raw})`, cells: { MiB: mib, seconds: (rawMs / 1000).toFixed(2), 'MB/s': rawMBps.toFixed(0), ratio: '1.00', 'server CPU s': cell(rawCpu) } });
-        rows.push({
-          label: `round ${round + 1}: Chromium, one bare XHR of the File → raw sink (${loads.bare}${bare ? `; other processes ${cell(busy.bare! - ours(bare), 1)} CPU-s` : ''})`,
+        // The two bare phases' rows: the XHR alone, and with a minimal progress bar (the floor).
+        const bareRow = (what: string, load: string | undefined, ms: number, mbps: number, cpu: typeof bare, busyCpu: number | undefined): BenchRow => ({
+          label: `round ${round + 1}: Chromium, ${what} (${load}${cpu ? `; other processes ${cell(busyCpu! - ours(cpu), 1)} CPU-s` : ''})`,
           cells: {
             MiB: mib,
-            seconds: (bareMs / 1000).toFixed(2),
-            'MB/s': bareMBps.toFixed(0),
-            ratio: (bareMBps / rawMBps).toFixed(2),
-            ...(bare ? { 'renderer CPU s': cell(bare.renderer), 'browser CPU s': cell(bare.browser), 'network CPU s': cell(bare.network), 'server CPU s': cell(bare.server) } : {}),
+            seconds: (ms / 1000).toFixed(2),
+            'MB/s': mbps.toFixed(0),
+            ratio: (mbps / rawMBps).toFixed(2),
+            ...(cpu ? { 'renderer CPU s': cell(cpu.renderer), 'browser CPU s': cell(cpu.browser), 'network CPU s': cell(cpu.network), 'server CPU s': cell(cpu.server) } : {}),
           },
         });
-        rows.push({
-          label: `round ${round + 1}: Chromium, bare XHR with a minimal progress bar → raw sink, the floor (${loads.floor}${floor ? `; other processes ${cell(busy.floor! - ours(floor), 1)} CPU-s` : ''})`,
-          cells: {
-            MiB: mib,
-            seconds: (floorMs / 1000).toFixed(2),
-            'MB/s': floorMBps.toFixed(0),
-            ratio: (floorMBps / rawMBps).toFixed(2),
-            ...(floor ? { 'renderer CPU s': cell(floor.renderer), 'browser CPU s': cell(floor.browser), 'network CPU s': cell(floor.network), 'server CPU s': cell(floor.server) } : {}),
-          },
-        });
+        rows.push(bareRow('one bare XHR of the File → raw sink', loads.bare, bareMs, bareMBps, bare, busy.bare));
+        rows.push(bareRow('bare XHR with a minimal progress bar → raw sink, the floor', loads.floor, floorMs, floorMBps, floor, busy.floor));
         const other = b.cpu.gpu + b.cpu.utility + b.cpu.zygote + b.cpu.other;
         rows.push({
           label: `round ${round + 1}: Chromium, 上传文件 pick → 已完成 (${loads.app}; other processes ${cell(busy.app! - ours(b.cpu), 1)} CPU-s)`,
