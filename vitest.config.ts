@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** DRIVE_TEST_DB=pg: the server suite on PostgreSQL (tests/support/test-database.ts reads the same variable). */
@@ -73,6 +74,13 @@ const ON_BOTH_STORES: ReadonlyArray<readonly [suite: string, reason: string]> = 
  */
 export default defineConfig({
   test: {
+    // Two test files at once at least, in the projects that allow it (unit, server; integration and e2e
+    // say fileParallelism: false). Vitest's default, the cores less one, is one worker on CI's 2 cores:
+    // every file after the other. A server file mostly waits (HTTP round trips, child servers starting,
+    // timers, PostgreSQL, radosgw); on this idle 2-core machine two workers took unit + server 962 → 634 s
+    // and the PostgreSQL stage ~1,330 → 717–734 s, green (docs/testing.md, "Workers"). Each file has its
+    // own data directories, ports, PostgreSQL database and bucket. `--maxWorkers=1` on the command line wins.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {

@@ -48,11 +48,16 @@ async function memberOn(run: Running): Promise<Client> {
   return client;
 }
 
-/** The node process holding the periodic jobs' lock (by the leadership connection's application_name). */
+/**
+ * The node process holding the periodic jobs' lock (by the leadership connection's application_name).
+ * pg_locks lists the whole cluster's locks: only this file's database counts, since another server file
+ * running beside this one (two workers) has its own pair of servers, and its own leader, on the same cluster.
+ */
 async function leaderPid(): Promise<number | null> {
   const rows = await query<{ application_name: string }>(
     `select a.application_name from pg_locks l join pg_stat_activity a on a.pid = l.pid
-      where l.locktype = 'advisory' and l.granted and l.classid = $1 and l.objid = $2`,
+      where l.locktype = 'advisory' and l.granted and l.classid = $1 and l.objid = $2
+        and l.database = (select oid from pg_database where datname = current_database())`,
     [...LEADER_LOCK],
   );
   const name = rows[0]?.application_name;
