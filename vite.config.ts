@@ -244,7 +244,12 @@ function personalFrameHtml(): Plugin {
       if (css.length === 0) throw new Error('personal.html: the shell chunk has no stylesheet');
       const root = '<div id="root">';
       if (!html.includes(root) || !html.includes('</head>')) throw new Error('personal.html: index.html has no #root or </head>');
-      const links = css.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`).join('');
+      // The shell's scripts are asked for with the page, not once the boot chunk has run and imported
+      // them: fetched and compiled (off the main thread) while the boot chunk runs, they are ready when
+      // the account opens, and the shell's import no longer finishes their compilation on the main
+      // thread (V8's ScriptCatchup) in the task that evaluates them. Dependencies first.
+      const preloads = [...seen].reverse().filter((file) => !html.includes(`/${file}"`)).map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+      const links = css.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`).join('') + preloads.join('');
       // Below 768 px the frame is not shown (the loading screen is); above, the loading screen's spinner
       // lies under it unseen, and turning it would have the compositor draw a frame every 16 ms of the boot.
       const phoneHides = `<style>@media (max-width: 767.98px){#boot-frame{display:none}}@media (min-width: 768px){#boot-frame~#root *{animation-play-state:paused}}</style>`;

@@ -102,6 +102,9 @@ describe('个人文件 frame before scripts', () => {
     expect(await held.locator('#boot-frame .ft-row, #boot-frame .file-toolbar button').count()).toBe(0);
     expect(await held.locator('#boot-frame [data-testid], #boot-frame [id]').count()).toBe(0);
     for (const [name, rect] of Object.entries(frame)) expect(rect, name).not.toBeNull();
+    // The shell's scripts are asked for by the page itself (no script has run to add these links), so
+    // they are fetched and compiled while the boot chunk runs.
+    for (const chunk of ['shell', 'link-shell']) expect(await held.locator(`head link[rel="modulepreload"][href^="/assets/${chunk}-"]`).count(), chunk).toBe(1);
 
     await held.unroute('**/*.js');
     await held.addInitScript(watchTakeover);
