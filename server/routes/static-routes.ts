@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -44,8 +44,9 @@ export async function registerStaticRoutes(app: FastifyInstance, staticDir: stri
   const hasApp = existsSync(path.join(staticDir, 'index.html'));
   // A build without the link pages' entry (an older one) serves them the app, which has them too.
   const hasLinkPages = existsSync(path.join(staticDir, 'link.html'));
-  const linkTemplate = hasLinkPages && linkPages ? loadLinkPageTemplate(staticDir) : null;
-  const personalFrame = existsSync(path.join(staticDir, 'personal.html')) && linkPages ? readFileSync(path.join(staticDir, 'personal.html'), 'utf8') : null;
+  const linkTemplate = hasLinkPages && linkPages ? readWhenChanged(path.join(staticDir, 'link.html'), () => loadLinkPageTemplate(staticDir)) : () => null;
+  const personalPath = path.join(staticDir, 'personal.html');
+  const personalFrame = linkPages ? readWhenChanged(personalPath, () => readFileSync(personalPath, 'utf8')) : () => null;
   if (hasApp) {
     await app.register(fastifyStatic, {
       root: staticDir,
@@ -68,26 +69,28 @@ export async function registerStaticRoutes(app: FastifyInstance, staticDir: stri
     const url = request.url.split('?')[0] ?? '';
     if (hasApp && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(url)) {
       const entry = hasLinkPages ? linkEntryOf(url) : null;
-      if (entry && entry.page !== 'downloadExceeded' && linkTemplate && linkPages) {
+      const template = entry ? linkTemplate() : null;
+      if (entry && entry.page !== 'downloadExceeded' && template && linkPages) {
         const served = await servedLinkPage(linkPages, entry.token).catch((err: unknown) => {
           request.log.error({ err }, 'link page: drawn by the browser instead');
           return null;
         });
         // Each visit's own (the link may end at any moment): never stored, by the browser or on the way.
         if (served) {
-          const html = renderLinkPage(linkTemplate, { ...served, token: entry.token }, entry.page === 'downLoadM');
+          const html = renderLinkPage(template, { ...served, token: entry.token }, entry.page === 'downLoadM');
           return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(compressed(request, reply, html));
         }
       }
       // 个人文件 gets index.html with the page's frame drawn in (the build's personal.html) and the
       // tenant's brand written in: the same for every visitor, nothing of a user's.
-      if (url === PERSONAL_PAGE && personalFrame && linkPages) {
+      const frame = url === PERSONAL_PAGE ? personalFrame() : null;
+      if (frame && linkPages) {
         const config = await linkPages.config().catch((err: unknown) => {
           request.log.error({ err }, 'personal page: sent without its frame');
           return null;
         });
         if (config) {
-          const html = withBrand(personalFrame, config);
+          const html = withBrand(frame, config);
           // Revalidated like index.html: a deployment or a new brand changes the tag.
           const etag = `"pf-${createHash('sha1').update(html).digest('base64url')}"`;
           reply.header('Cache-Control', 'no-cache').header('ETag', etag);
@@ -101,6 +104,31 @@ export async function registerStaticRoutes(app: FastifyInstance, staticDir: stri
     }
     return sendError(reply, 404, ERRORS.ROUTE_NOT_FOUND.code, ERRORS.ROUTE_NOT_FOUND.message);
   });
+}
+
+/**
+ * What the server draws from a file of the build, read again whenever the file changes (mtime, size):
+ * a deployment writes a new build into the static directory while the server runs, and @fastify/static
+ * reads index.html and the assets from disk on each request, so a page kept from the old build would
+ * name chunks the new one no longer has (personal.html preloads the shell's). Null while the file is
+ * missing or unreadable (mid-deployment): the caller then serves index.html.
+ */
+function readWhenChanged<T>(file: string, load: () => T | null): () => T | null {
+  let seen: string | null = null;
+  let value: T | null = null;
+  return () => {
+    const stat = statSync(file, { throwIfNoEntry: false });
+    const stamp = stat ? `${stat.mtimeMs}:${stat.size}` : '';
+    if (stamp !== seen) {
+      try {
+        value = stat ? load() : null;
+      } catch {
+        value = null;
+      }
+      seen = stamp;
+    }
+    return value;
+  };
 }
 
 /** personal.html with the system config's logo and brand name over the frame's marks. */

@@ -98,6 +98,27 @@ describe('page responses', () => {
     expect(other).not.toContain('boot-frame');
   });
 
+  it('个人文件 after a deployment into the running server: the new build\'s frame, never the old one naming chunks it no longer has', async () => {
+    const framePath = path.join(staticDir, 'personal.html');
+    const before = await fsp.readFile(framePath, 'utf8');
+    const etag = (await rawGet('/main/file/personal', {})).headers.etag;
+    try {
+      // A new build writes its own personal.html (other chunk names) while the server keeps running.
+      await fsp.writeFile(framePath, before.replace('<title>frame</title>', '<title>frame</title><link rel="modulepreload" href="/assets/shell-New12345.js">'));
+      const html = await (await get('/main/file/personal')).text();
+      expect(html).toContain('/assets/shell-New12345.js');
+      expect(await statusOf('/main/file/personal', { 'if-none-match': String(etag) })).toBe(200);
+      // Mid-deployment, without the file: the app's index.html, not an error.
+      await fsp.rm(framePath);
+      const meanwhile = await get('/main/file/personal');
+      expect(meanwhile.status).toBe(200);
+      expect(await meanwhile.text()).toContain('/assets/app-Ab12Cd34.js');
+    } finally {
+      await fsp.writeFile(framePath, before);
+    }
+    expect(await (await get('/main/file/personal')).text()).not.toContain('shell-New12345');
+  });
+
   it("writes a brand name and logo into the frame as they are, even with a replacement pattern's `$&` or `$'` in them", () => {
     const frame = `<img src="${PERSONAL_FRAME_LOGO}"><span>${PERSONAL_FRAME_BRAND}</span>`;
     const config = { brandName: "云$&盘$'<b>", logo: '/l$`o$1.png' } as SystemConfig;
