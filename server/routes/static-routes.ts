@@ -6,6 +6,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS } from '../../common/api/errors';
 import { linkEntryOf, type LinkSummary } from '../../common/api/sharing';
+import { LINK_PAGE_TEMPLATE_FILE } from '../../common/link-page/template';
 import type { SystemConfig } from '../../common/api/types';
 import { sendError } from '../http/error-handler';
 import { PERSONAL_FRAME_BRAND, PERSONAL_FRAME_LOGO } from '../../common/personal-frame';
@@ -44,9 +45,9 @@ export async function registerStaticRoutes(app: FastifyInstance, staticDir: stri
   const hasApp = existsSync(path.join(staticDir, 'index.html'));
   // A build without the link pages' entry (an older one) serves them the app, which has them too.
   const hasLinkPages = existsSync(path.join(staticDir, 'link.html'));
-  const linkTemplate = hasLinkPages && linkPages ? readWhenChanged(path.join(staticDir, 'link.html'), () => loadLinkPageTemplate(staticDir)) : () => null;
+  const linkTemplate = hasLinkPages && linkPages ? readWhenChanged([path.join(staticDir, 'link.html'), path.join(staticDir, LINK_PAGE_TEMPLATE_FILE)], () => loadLinkPageTemplate(staticDir)) : () => null;
   const personalPath = path.join(staticDir, 'personal.html');
-  const personalFrame = linkPages ? readWhenChanged(personalPath, () => readFileSync(personalPath, 'utf8')) : () => null;
+  const personalFrame = linkPages ? readWhenChanged([personalPath], () => readFileSync(personalPath, 'utf8')) : () => null;
   if (hasApp) {
     await app.register(fastifyStatic, {
       root: staticDir,
@@ -107,21 +108,21 @@ export async function registerStaticRoutes(app: FastifyInstance, staticDir: stri
 }
 
 /**
- * What the server draws from a file of the build, read again whenever the file changes (mtime, size):
+ * What the server draws from files of the build, read again whenever one of them changes (mtime, size):
  * a deployment writes a new build into the static directory while the server runs, and @fastify/static
  * reads index.html and the assets from disk on each request, so a page kept from the old build would
- * name chunks the new one no longer has (personal.html preloads the shell's). Null while the file is
+ * name chunks the new one no longer has (personal.html preloads the shell's). Null while a file is
  * missing or unreadable (mid-deployment): the caller then serves index.html.
  */
-function readWhenChanged<T>(file: string, load: () => T | null): () => T | null {
+function readWhenChanged<T>(files: readonly string[], load: () => T | null): () => T | null {
   let seen: string | null = null;
   let value: T | null = null;
   return () => {
-    const stat = statSync(file, { throwIfNoEntry: false });
-    const stamp = stat ? `${stat.mtimeMs}:${stat.size}` : '';
+    const stats = files.map((file) => statSync(file, { throwIfNoEntry: false }));
+    const stamp = stats.map((stat) => (stat ? `${stat.mtimeMs}:${stat.size}` : '-')).join('|');
     if (stamp !== seen) {
       try {
-        value = stat ? load() : null;
+        value = stats.every(Boolean) ? load() : null;
       } catch {
         value = null;
       }
