@@ -98,6 +98,13 @@ export default defineConfig({
           // DRIVE_TEST_DB=pg: one throwaway PostgreSQL for the run (docs/postgresql.md);
           // DRIVE_TEST_STORE=s3: one throwaway Ceph radosgw (docs/object-store.md).
           globalSetup: ['tests/support/postgres-global-setup.ts', 'tests/support/radosgw-global-setup.ts'],
+          // One module graph per worker, not one per file: every server file imports the whole server
+          // (Fastify, Kysely, the routes, Ajv's schemas), ~2.6 s a file, 244–295 s of the stages' worker
+          // time. Each file still starts its own server with its own data directory, database and port;
+          // the server keeps no state per module that a second app in the same process would see
+          // (caches of constants, the hashing threads' pool). A test that patches a module or a global
+          // restores it (docs/testing.md, "Workers"). unit stays isolated: its files share fake-indexeddb.
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
