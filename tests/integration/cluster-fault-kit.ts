@@ -20,11 +20,25 @@ export interface Refusal {
   what: string;
   status: number;
   body: unknown;
+  /**
+   * X-Served-By: the server process that answered (haproxy adds it to the servers' answers only, not to
+   * its own), and the answer's type and length: an uncoded refusal then says who made it. Seen once
+   * (2026-12-01): a chunk answered 500 with an empty body during the PostgreSQL restart.
+   */
+  servedBy?: string | null;
+  contentType?: string | null;
+  contentLength?: string | null;
 }
 
 /** A refusal is coded (§8): an `errorCode` string in a JSON body. */
 export const uncoded = (refusals: readonly Refusal[]): Refusal[] =>
   refusals.filter((r) => !(r.body && typeof r.body === 'object' && typeof (r.body as { errorCode?: unknown }).errorCode === 'string'));
+
+const answerFacts = (header: (name: string) => string | null): Pick<Refusal, 'servedBy' | 'contentType' | 'contentLength'> => ({
+  servedBy: header('x-served-by'),
+  contentType: header('content-type'),
+  contentLength: header('content-length'),
+});
 
 /** The engine's fetch and chunk transport, every non-2xx answer they got recorded. */
 export function recording(jar: Parameters<typeof createNodeChunkTransport>[0], refusals: Refusal[]): { fetch: FetchFn; transport: ChunkTransport } {
@@ -40,13 +54,13 @@ export function recording(jar: Parameters<typeof createNodeChunkTransport>[0], r
         } catch {
           // kept as text: not coded
         }
-        refusals.push({ what: `${init?.method ?? 'GET'} ${String(input)}`, status: res.status, body: parsed });
+        refusals.push({ what: `${init?.method ?? 'GET'} ${String(input)}`, status: res.status, body: parsed, ...answerFacts((name) => res.headers.get(name)) });
       }
       return res;
     },
     transport: async (request) => {
       const answer = await transport(request);
-      if (answer.status >= 300) refusals.push({ what: `chunk ${request.url}`, status: answer.status, body: answer.body });
+      if (answer.status >= 300) refusals.push({ what: `chunk ${request.url}`, status: answer.status, body: answer.body, ...answerFacts(answer.header) });
       return answer;
     },
   };
