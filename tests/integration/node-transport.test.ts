@@ -1,7 +1,8 @@
 /**
  * The engine's chunk transport under Node (workers/node/chunk-transport.ts) against a real HTTP
  * server: a disk range goes byte-exact through its two reused read buffers, progress climbs to the
- * body's size, a server that refuses before reading the body ends the request instead of hanging,
+ * body's size, a server that refuses before reading the body ends the request instead of hanging, an
+ * answer cut before its end fails the request, an abort after a refusal arrived rejects with its reason,
  * stall detection gives the answer after the whole body a bound of its own, and an abort rejects
  * with its reason.
  */
@@ -9,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +32,13 @@ beforeAll(async () => {
   content = randomBytes(9 * MiB + 4321);
   await fsp.writeFile(file, content);
   server = http.createServer((req, res) => {
+    if (req.url?.startsWith('/cut')) {
+      // The answer's headers, then the connection is gone before its body.
+      res.writeHead(500, { 'content-type': 'application/json', 'content-length': '76' });
+      res.flushHeaders();
+      setTimeout(() => req.socket.destroy(), 50).unref();
+      return;
+    }
     if (req.url?.startsWith('/refuse')) {
       // Answers at once without reading the body, like a refusal on headers.
       res.writeHead(413, { 'content-type': 'application/json' });
@@ -97,6 +105,45 @@ describe('Node chunk transport', () => {
     const next = await send(`${base}/chunk`, source.slice(0, 2 * MiB));
     expect(next.status).toBe(200);
     expect(next.body).toMatchObject({ bytes: 2 * MiB, sha256: createHash('sha256').update(content.subarray(0, 2 * MiB)).digest('hex') });
+  });
+
+  it('an answer cut before its end fails the request (as XHR reports it), not an answer with no body', async () => {
+    const transport = createNodeChunkTransport(createCookieFetch());
+    const source = await openFileSource(file);
+    const send = (url: string, body: Blob) => transport({ url, body, headers: {}, signal: new AbortController().signal, onProgress: () => undefined });
+    // The connection gone after the headers: refused mid-body, and after the whole body.
+    await expect(send(`${base}/cut`, source.slice(0, 8 * MiB))).rejects.toThrow();
+    await expect(send(`${base}/cut`, source.slice(0, 1000))).rejects.toThrow();
+    const next = await send(`${base}/chunk`, source.slice(0, 2 * MiB));
+    expect(next.status).toBe(200);
+  });
+
+  it('aborted after a refusal arrived but before its body was read: rejects with the reason, not a 500 without its body', async () => {
+    // The engine aborts a chunk's siblings when one fails. A sibling refused early (its answer in, its
+    // body still being sent) was aborted before the transport read the answer: ClientRequest.destroy
+    // dropped the answer's body, the read ended quietly, and the transport answered a 500 with no body,
+    // which cluster-faults recorded as an uncoded refusal (4 runs in 6 under load, 2026-12-01).
+    const reason = new Error('a sibling chunk failed');
+    const controller = new AbortController();
+    const answer = JSON.stringify({ errorCode: 'SYS-5000', message: 'refused' });
+    const refusing = net.createServer((socket) => {
+      socket.once('data', () => {
+        socket.write(`HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\ncontent-length: ${answer.length}\r\n\r\n${answer}`);
+        socket.pause(); // reads no more of the body
+        setTimeout(() => controller.abort(reason), 20);
+      });
+    });
+    refusing.listen(0, '127.0.0.1');
+    await once(refusing, 'listening');
+    try {
+      // Pieces 50 ms apart: the body is still being sent when the abort comes.
+      const transport = createNodeChunkTransport(createCookieFetch(), { throttle: () => new Promise((resolve) => setTimeout(resolve, 50)) });
+      const source = await openFileSource(file);
+      const sending = transport({ url: `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/chunk`, body: source.slice(0, 8 * MiB), headers: {}, signal: controller.signal, onProgress: () => undefined });
+      await expect(sending).rejects.toBe(reason);
+    } finally {
+      refusing.close();
+    }
   });
 
   it('with stall detection: the answer after the whole body gets a longer bound than the body', async () => {

@@ -146,6 +146,13 @@ export function createNodeChunkTransport(jar: CookieFetch, options: NodeTranspor
       jar.absorbSetCookie(res.headers['set-cookie'] ?? []);
       const parts: Buffer[] = [];
       for await (const part of res as AsyncIterable<Buffer>) parts.push(part);
+      // The read can end quietly with the answer's body missing: aborted after the answer arrived and
+      // before its body was read (the engine cancels a chunk when a sibling fails; this one's refusal was
+      // in while its body still went out), ClientRequest.destroy drops the body and the read just ends.
+      // That was answered as a 500 without its coded body (cluster-faults, during PostgreSQL's restart).
+      // The browser's XHR reports an abort or a cut answer as such, never as an answer; so does this.
+      if (signal.aborted) throw signal.reason;
+      if (!res.complete) throw new Error(`the answer (${res.statusCode ?? 0}) was cut before its end`);
       if (cutShort) req.destroy();
       const answer: ChunkResponse = {
         status: res.statusCode ?? 0,
