@@ -22,8 +22,9 @@ export interface Refusal {
   body: unknown;
   /**
    * X-Served-By: the server process that answered (haproxy adds it to the servers' answers only, not to
-   * its own), and the answer's type and length: an uncoded refusal then says who made it. Seen once
-   * (2026-12-01): a chunk answered 500 with an empty body during the PostgreSQL restart.
+   * its own), and the answer's type and length: an uncoded refusal then says who made it. They showed
+   * a server's coded answer (JSON, 76 bytes) recorded with no body: the Node transport had dropped it
+   * (workers/node/chunk-transport.ts, an abort after the answer arrived).
    */
   servedBy?: string | null;
   contentType?: string | null;
