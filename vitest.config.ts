@@ -115,6 +115,9 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: ['tests/support/radosgw-global-setup.ts'],
+          // As the server project: one module graph for the run (the engine, the server bundle's build,
+          // the test kits), not one per file (docs/testing.md, "One module graph per worker").
+          isolate: false,
           testTimeout: 180_000,
           hookTimeout: 60_000,
           fileParallelism: false,
