@@ -103,7 +103,7 @@ export default defineConfig({
           // time. Each file still starts its own server with its own data directory, database and port;
           // the server keeps no state per module that a second app in the same process would see
           // (caches of constants, the hashing threads' pool). A test that patches a module or a global
-          // restores it (docs/testing.md, "Workers"). unit stays isolated: its files share fake-indexeddb.
+          // restores it (docs/testing.md, "One module graph per worker"). unit stays isolated: its files share fake-indexeddb.
           isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -111,7 +111,8 @@ describe('Node chunk transport', () => {
     const transport = createNodeChunkTransport(createCookieFetch());
     const source = await openFileSource(file);
     const send = (url: string, body: Blob) => transport({ url, body, headers: {}, signal: new AbortController().signal, onProgress: () => undefined });
-    // The connection gone after the headers: refused mid-body, and after the whole body.
+    // The connection gone after the headers: refused mid-body, and after the whole body (Node's read of
+    // the answer fails; the transport passes that on).
     await expect(send(`${base}/cut`, source.slice(0, 8 * MiB))).rejects.toThrow();
     await expect(send(`${base}/cut`, source.slice(0, 1000))).rejects.toThrow();
     const next = await send(`${base}/chunk`, source.slice(0, 2 * MiB));
