@@ -3,18 +3,23 @@
  * Chromium, logged in as admin, one click on 下载 of a 512 MiB file in 个人文件, timed from the click
  * event in the page (wall clock, so Playwright's actionability checks before it are not counted) until
  * the file is complete on disk (Playwright's `download.path()` resolves when Chromium has finished
- * writing it and renamed it into place). The
- * baseline is `curl -o` of the same download URL with the browser's session cookie, in the same run.
- * Rounds are interleaved (the order alternates) and each timed phase starts after `sync` and a settle;
- * the ratio reported is the median of the rounds' ratios. CPU-seconds of the server and of the client
- * (every Chromium process, or curl) are shown per round: on this 2-core machine they share the cores,
- * so a client that needs more CPU per byte leaves less to the server and is slower for it.
+ * writing it and renamed it into place). Two baselines in the same run, every round:
+ *  - the browser's own ceiling: the same Chromium, same page, downloading the same bytes from a plain
+ *    static file server on the same machine (lib/static-file-server.ts: @fastify/static, no session, no
+ *    access decision), started by a click on a link timed the same way;
+ *  - `curl -o` of the app's download URL with the browser's session cookie (what no page can match:
+ *    Chromium's download path hashes and moves every byte through its browser process).
+ * Each round times the three in a rotating order, each phase after `sync` and a settle; ratios are the
+ * medians of the rounds' ratios. CPU-seconds of the serving process and of the client (every Chromium
+ * process, or curl) are shown per phase: on this 2-core machine they share the cores, so a client that
+ * needs more CPU per byte leaves less to the server and is slower for it.
  *
- * Metrics: `browserDownloadRatio` (browser MB/s ÷ curl MB/s, goal ≥ 0.9), `browserDownloadMBps`,
+ * Metrics: `browserDownloadVsStaticRatio` (the app's download MB/s ÷ the static file's in Chromium, goal
+ * ≥ 0.9, issue 43), `browserDownloadRatio` (÷ curl), `browserDownloadMBps`, `staticDownloadMBps`,
  * `curlDownloadMBps` (medians). `BENCH_BROWSER_DOWNLOAD_ROUNDS` (default 3), `BENCH_BROWSER_DOWNLOAD_MIB`
  * (default 512). Temp files live under os.tmpdir() (or BENCH_TMPDIR) and are deleted afterwards.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +32,7 @@ import { loggedInJar, sha256OfFile, writeGeneratedFile } from '../../support/dri
 import { startNpmStart } from '../../support/npm-start';
 import { logIn } from '../lib/browser-login';
 import { median } from '../lib/median';
+import { npmStartServerPid } from '../lib/chromium-procs';
 import { commandLineOf, descendantPids, procCpuSeconds } from '../lib/proc-cpu';
 import { settleBeforeTimedPhase } from '../lib/transfer-context';
 import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
@@ -73,6 +79,30 @@ function chromiumCpuSeconds(): number {
     .reduce((sum, pid) => sum + (procCpuSeconds(pid) || 0), 0);
 }
 
+/** The static file server (lib/static-file-server.ts) serving `dir`, as its own process. */
+async function startStaticFileServer(dir: string): Promise<{ baseUrl: string; child: ChildProcess; stop(): Promise<void> }> {
+  const script = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'lib', 'static-file-server.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const m = /listening (\d+)/.exec(stdout);
+      if (m) resolve(Number(m[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`the static file server exited ${code} before listening: ${stderr}`)));
+  });
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { baseUrl: `http://127.0.0.1:${port}`, child, stop };
+}
+
 const cpuCell = (seconds: number): string => (Number.isFinite(seconds) ? seconds.toFixed(2) : '-');
 
 async function expectFile(file: string, size: number, sha256: string, what: string): Promise<void> {
@@ -93,10 +123,14 @@ export const browserDownloadBenchmark: BenchModule = {
     const downloadsDir = path.join(dir, 'downloads');
     const app = await startNpmStart({ DATA_DIR: dataDir, STATIC_DIR: path.join(dir, 'dist'), DRIVE_TEST_HOOKS: '1', LOG_REQUESTS: '0' }, path.join(dir, 'npm-start.log'));
     let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null;
+    let staticServer: Awaited<ReturnType<typeof startStaticFileServer>> | null = null;
     try {
       // Setup, not timed: the file goes to 个人文件 through the API (the engine under Node).
       const name = `bench-download-${SIZE / MIB}mib.bin`;
-      const source = path.join(dir, name);
+      // The source stays: the static file server serves these very bytes.
+      const staticDir = path.join(dir, 'static');
+      await fsp.mkdir(staticDir);
+      const source = path.join(staticDir, name);
       await writeGeneratedFile(source, SIZE);
       const sourceSha = await sha256OfFile(source);
       const jar = await loggedInJar(app.baseUrl, dataDir);
@@ -111,7 +145,8 @@ export const browserDownloadBenchmark: BenchModule = {
       } finally {
         await uploader.close();
       }
-      await fsp.rm(source, { force: true });
+      staticServer = await startStaticFileServer(staticDir);
+      const staticUrl = `${staticServer.baseUrl}/files/${encodeURIComponent(name)}`;
 
       browser = await chromium.launch({ executablePath: chromePath, args: CHROMIUM_ARGS, downloadsPath: downloadsDir });
       const context = await browser.newContext({ acceptDownloads: true });
@@ -122,101 +157,121 @@ export const browserDownloadBenchmark: BenchModule = {
       const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
       const url = app.baseUrl + downloadUrl(fileId);
       // The server process itself (not npm, nor the shell running the start script).
-      const serverPid = descendantPids(process.pid).find((pid) => /(^|\/)node$/.test(commandLineOf(pid).split(' ')[0] ?? '') && commandLineOf(pid).includes('server/main.ts')) ?? -1;
+      const serverPid = npmStartServerPid(Number(new URL(app.baseUrl).port));
+      const staticPid = staticServer.child.pid ?? -1;
+
+      // The static file's link, on the same page: a click on it is timed as the click on 下载 is.
+      await page.evaluate((href) => {
+        const a = document.createElement('a');
+        a.href = href;
+        a.textContent = 'static';
+        a.dataset.testid = 'bench-static-download';
+        a.style.cssText = 'position:fixed;left:0;bottom:0;z-index:99999;background:#fff';
+        document.body.append(a);
+      }, staticUrl);
+      const staticLink = page.getByTestId('bench-static-download');
+
+      interface Phase {
+        ms: number;
+        /** Click to the download's start (Chromium phases). */
+        startMs?: number;
+        clientCpu: number;
+        serverCpu: number;
+      }
+      /** One download in Chromium started by a click on `target`, timed from the click to the file complete on disk. */
+      const timeChromium = async (target: typeof button, servingPid: number, what: string): Promise<Phase> => {
+        await settleBeforeTimedPhase();
+        // The page notes the wall-clock time of the click itself (same clock as Date.now() here).
+        await page.evaluate(() => {
+          const w = window as unknown as { clickAt?: number };
+          delete w.clickAt;
+          document.addEventListener('click', () => (w.clickAt = Date.now()), { capture: true, once: true });
+        });
+        const cpu0 = chromiumCpuSeconds();
+        const server0 = procCpuSeconds(servingPid);
+        const downloadEvent = page.waitForEvent('download', { timeout: ROUND_TIMEOUT_MS });
+        await target.click();
+        const download = await downloadEvent;
+        const startedAt = Date.now();
+        const file = await download.path(); // resolves once the download has finished
+        const doneAt = Date.now();
+        const clickAt = await page.evaluate(() => (window as unknown as { clickAt?: number }).clickAt);
+        if (typeof clickAt !== 'number') throw new Error(`${what}: the click was not seen by the page`);
+        const phase = { ms: doneAt - clickAt, startMs: startedAt - clickAt, clientCpu: chromiumCpuSeconds() - cpu0, serverCpu: procCpuSeconds(servingPid) - server0 };
+        const failure = await download.failure();
+        if (failure) throw new Error(`${what}: the download failed: ${failure}`);
+        await expectFile(file, SIZE, sourceSha, what);
+        await download.delete();
+        return phase;
+      };
+      const timeCurl = async (round: number): Promise<Phase> => {
+        const out = path.join(dir, `curl-${round}.bin`);
+        await settleBeforeTimedPhase();
+        const server0 = procCpuSeconds(serverPid);
+        const { ms, cpu } = await curlDownload(url, cookie, out);
+        const serverCpu = procCpuSeconds(serverPid) - server0;
+        await expectFile(out, SIZE, sourceSha, `curl round ${round + 1}`);
+        await fsp.rm(out, { force: true });
+        return { ms, clientCpu: cpu, serverCpu };
+      };
 
       const rows: BenchRow[] = [];
-      const ratios: number[] = [];
-      const browserRates: number[] = [];
-      const curlRates: number[] = [];
+      const vsStatic: number[] = [];
+      const vsCurl: number[] = [];
+      const rates = { app: [] as number[], static: [] as number[], curl: [] as number[] };
+      const mib = String(SIZE / MIB);
       for (let round = 0; round < ROUNDS; round++) {
-        let browserMs = 0;
-        let browserStartMs = 0;
-        let browserCpu = NaN;
-        let browserServerCpu = NaN;
-        let curlMs = 0;
-        let curlCpu = NaN;
-        let curlServerCpu = NaN;
-        const timeBrowser = async () => {
-          await settleBeforeTimedPhase();
-          // The page notes the wall-clock time of the click itself (same clock as Date.now() here).
-          await page.evaluate(() => {
-            const w = window as unknown as { clickAt?: number };
-            delete w.clickAt;
-            document.addEventListener('click', () => (w.clickAt = Date.now()), { capture: true, once: true });
-          });
-          const cpu0 = chromiumCpuSeconds();
-          const server0 = procCpuSeconds(serverPid);
-          const downloadEvent = page.waitForEvent('download', { timeout: ROUND_TIMEOUT_MS });
-          await button.click();
-          const download = await downloadEvent;
-          const startedAt = Date.now();
-          const file = await download.path(); // resolves once the download has finished
-          const doneAt = Date.now();
-          const clickAt = await page.evaluate(() => (window as unknown as { clickAt?: number }).clickAt);
-          if (typeof clickAt !== 'number') throw new Error('the click on 下载 was not seen by the page');
-          browserStartMs = startedAt - clickAt;
-          browserMs = doneAt - clickAt;
-          browserCpu = chromiumCpuSeconds() - cpu0;
-          browserServerCpu = procCpuSeconds(serverPid) - server0;
-          const failure = await download.failure();
-          if (failure) throw new Error(`browser download failed: ${failure}`);
-          await expectFile(file, SIZE, sourceSha, `browser round ${round + 1}`);
-          await download.delete();
+        const phases: Record<'app' | 'static' | 'curl', () => Promise<Phase>> = {
+          app: () => timeChromium(button, serverPid, `Chromium, 下载, round ${round + 1}`),
+          static: () => timeChromium(staticLink, staticPid, `Chromium, static file, round ${round + 1}`),
+          curl: () => timeCurl(round),
         };
-        const timeCurl = async () => {
-          const out = path.join(dir, `curl-${round}.bin`);
-          await settleBeforeTimedPhase();
-          const server0 = procCpuSeconds(serverPid);
-          ({ ms: curlMs, cpu: curlCpu } = await curlDownload(url, cookie, out));
-          curlServerCpu = procCpuSeconds(serverPid) - server0;
-          await expectFile(out, SIZE, sourceSha, `curl round ${round + 1}`);
-          await fsp.rm(out, { force: true });
-        };
-        if (round % 2 === 0) {
-          await timeBrowser();
-          await timeCurl();
-        } else {
-          await timeCurl();
-          await timeBrowser();
-        }
-        const browserMBps = megabytesPerSecond(SIZE, browserMs);
-        const curlMBps = megabytesPerSecond(SIZE, curlMs);
-        browserRates.push(browserMBps);
-        curlRates.push(curlMBps);
-        ratios.push(browserMBps / curlMBps);
-        const mib = String(SIZE / MIB);
-        rows.push({
-          label: `round ${round + 1}: curl -o (same URL and cookie)`,
-          cells: { MiB: mib, seconds: (curlMs / 1000).toFixed(2), 'MB/s': curlMBps.toFixed(0), ratio: '1.00', 'client CPU s': cpuCell(curlCpu), 'server CPU s': cpuCell(curlServerCpu) },
-        });
-        rows.push({
-          label: `round ${round + 1}: Chromium, click 下载 → file on disk`,
+        // The order rotates, so no phase always meets the page cache or the machine in the same state.
+        const order = (['app', 'static', 'curl'] as const).map((_, i, all) => all[(i + round) % all.length]!);
+        const done: Partial<Record<keyof typeof phases, Phase>> = {};
+        for (const kind of order) done[kind] = await phases[kind]();
+        const mbps = (kind: keyof typeof phases) => megabytesPerSecond(SIZE, done[kind]!.ms);
+        for (const kind of ['app', 'static', 'curl'] as const) rates[kind].push(mbps(kind));
+        vsStatic.push(mbps('app') / mbps('static'));
+        vsCurl.push(mbps('app') / mbps('curl'));
+        const row = (label: string, kind: keyof typeof phases, ratio: string): BenchRow => ({
+          label: `round ${round + 1}: ${label}`,
           cells: {
             MiB: mib,
-            seconds: (browserMs / 1000).toFixed(2),
-            'MB/s': browserMBps.toFixed(1),
-            ratio: (browserMBps / curlMBps).toFixed(3),
-            'start s': (browserStartMs / 1000).toFixed(2),
-            'client CPU s': cpuCell(browserCpu),
-            'server CPU s': cpuCell(browserServerCpu),
+            seconds: (done[kind]!.ms / 1000).toFixed(2),
+            'MB/s': mbps(kind).toFixed(1),
+            ratio,
+            'start s': done[kind]!.startMs === undefined ? '' : (done[kind]!.startMs! / 1000).toFixed(2),
+            'client CPU s': cpuCell(done[kind]!.clientCpu),
+            'server CPU s': cpuCell(done[kind]!.serverCpu),
           },
         });
+        rows.push(row('curl -o (same URL and cookie)', 'curl', '1.00'));
+        rows.push(row('Chromium, static file (@fastify/static) → file on disk', 'static', (mbps('static') / mbps('curl')).toFixed(3)));
+        rows.push(row(`Chromium, click 下载 → file on disk (÷ static ${(mbps('app') / mbps('static')).toFixed(3)})`, 'app', (mbps('app') / mbps('curl')).toFixed(3)));
       }
-      const browserDownloadRatio = Number(median(ratios).toFixed(3));
-      rows.push({ label: `median of ${ROUNDS} rounds`, cells: { MiB: String(SIZE / MIB), 'MB/s': median(browserRates).toFixed(1), ratio: browserDownloadRatio.toFixed(3) } });
+      const browserDownloadVsStaticRatio = Number(median(vsStatic).toFixed(3));
+      const browserDownloadRatio = Number(median(vsCurl).toFixed(3));
+      rows.push({ label: `median of ${ROUNDS} rounds: static file in Chromium ÷ curl`, cells: { MiB: mib, 'MB/s': median(rates.static).toFixed(1), ratio: (median(rates.static) / median(rates.curl)).toFixed(3) } });
+      rows.push({ label: `median of ${ROUNDS} rounds: app ÷ curl`, cells: { MiB: mib, 'MB/s': median(rates.app).toFixed(1), ratio: browserDownloadRatio.toFixed(3) } });
+      rows.push({ label: `goal (issue 43): app ÷ static file in Chromium ${browserDownloadVsStaticRatio.toFixed(3)} (≥ 0.9); rounds ${vsStatic.map((r) => r.toFixed(3)).join(', ')}`, cells: {} });
       await context.close();
       return {
         rows,
         metrics: {
+          browserDownloadVsStaticRatio,
+          browserDownloadVsStaticRounds: vsStatic.map((r) => r.toFixed(3)).join(' '),
           browserDownloadRatio,
-          browserDownloadMBps: Number(median(browserRates).toFixed(1)),
-          curlDownloadMBps: Number(median(curlRates).toFixed(1)),
+          browserDownloadMBps: Number(median(rates.app).toFixed(1)),
+          staticDownloadMBps: Number(median(rates.static).toFixed(1)),
+          curlDownloadMBps: Number(median(rates.curl).toFixed(1)),
           browserDownloadBytes: SIZE,
           browserDownloadRounds: ROUNDS,
         },
       };
     } finally {
       await browser?.close();
+      await staticServer?.stop();
       await app.stop();
       rmSync(dir, { recursive: true, force: true });
     }
