@@ -87,6 +87,11 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['tests/unit/**/*.test.ts', 'tests/sync/**/*.test.ts', 'common/**/*.test.ts', 'workers/**/*.test.ts', 'src/**/*.test.{ts,tsx}'],
+          // As the server project: a worker imports antd, React, Dexie and the engine once, not once per file.
+          // Each file opens IndexedDB databases of its own names (fake-indexeddb is one per worker), and a file
+          // that stubs a global or sets a library's process-wide setting restores it (docs/testing.md,
+          // "One module graph per worker").
+          isolate: false,
         },
       },
       {
@@ -103,7 +108,7 @@ export default defineConfig({
           // time. Each file still starts its own server with its own data directory, database and port;
           // the server keeps no state per module that a second app in the same process would see
           // (caches of constants, the hashing threads' pool). A test that patches a module or a global
-          // restores it (docs/testing.md, "One module graph per worker"). unit stays isolated: its files share fake-indexeddb.
+          // restores it (docs/testing.md, "One module graph per worker").
           isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -126,12 +126,21 @@ describe('coalesced timers', () => {
 });
 
 describe('TanStack Query on coalesced timers', () => {
+  // TanStack Query's environment and timer provider are process-wide, and the unit project's files share
+  // a worker's modules (vitest.config.ts): both go back to what the next file expects.
+  const wasServer = environmentManager.isServer();
   beforeEach(() => {
     vi.useFakeTimers();
     // Without a window TanStack Query takes Node for a server and sets no timers at all.
     environmentManager.setIsServer(() => false);
   });
-  afterEach(() => vi.useRealTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    environmentManager.setIsServer(() => wasServer);
+    // A table armed on fake timers would wait for a browser timer that never fires: a fresh one, as
+    // src/lib/data/query-client.ts sets at its import.
+    timeoutManager.setTimeoutProvider(createCoalescedTimers());
+  });
 
   it('marks an observed answer stale and collects an unobserved query, as with browser timers', async () => {
     timeoutManager.setTimeoutProvider(createCoalescedTimers());

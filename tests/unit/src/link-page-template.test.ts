@@ -8,7 +8,7 @@
 import { getDefaultStore } from 'jotai';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LinkSummary } from '../../../common/api/sharing';
 import type { ServedLinkPage } from '../../../common/link-page/served';
 import { fillLinkPage, type LinkPageTemplates } from '../../../common/link-page/template';
@@ -30,10 +30,16 @@ const SUMMARY: LinkSummary = {
 const CONFIG = { logo: '/api/logo?"x"&y=1', brandName: `演示<企业>"云盘"` };
 
 let templates: LinkPageTemplates;
+const configBefore = getDefaultStore().get(systemConfigAtom);
 beforeAll(() => {
   // The page reads the tab's open visit (none here).
-  Object.assign(globalThis, { sessionStorage: { getItem: () => null, setItem: () => undefined, removeItem: () => undefined } });
+  vi.stubGlobal('sessionStorage', { getItem: () => null, setItem: () => undefined, removeItem: () => undefined });
   templates = linkPageTemplates();
+});
+// The stub and jotai's default store would outlive the file in a worker's shared modules (vitest.config.ts).
+afterAll(() => {
+  vi.unstubAllGlobals();
+  getDefaultStore().set(systemConfigAtom, configBefore);
 });
 
 /** ShareLinkPage's first render on a page the server drew, as HTML. */

@@ -3,7 +3,7 @@
  * `upload.onprogress` listener — with one, Chromium posts upload progress events to the engine's thread
  * ~10 times a second for the whole request (issue 43) — and the stall detection leaves it to its caller.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createXhrTransport, StallError, withStallDetection, type ChunkRequest, type ChunkTransport } from '../../../workers/engine/transport';
 
 class FakeXhr {
@@ -35,9 +35,9 @@ class FakeXhr {
   }
 }
 
-const realXhr = (globalThis as { XMLHttpRequest?: unknown }).XMLHttpRequest;
+// Node has no XMLHttpRequest: unstubbing removes the fake again rather than leaving the name defined.
 afterEach(() => {
-  (globalThis as { XMLHttpRequest?: unknown }).XMLHttpRequest = realXhr;
+  vi.unstubAllGlobals();
   FakeXhr.last = null;
 });
 
@@ -52,7 +52,7 @@ const request = (extra: Partial<ChunkRequest> = {}): ChunkRequest => ({
 
 describe('quiet chunk requests', () => {
   it('an XHR sent quiet has no upload progress listener; an ordinary one has', async () => {
-    (globalThis as { XMLHttpRequest?: unknown }).XMLHttpRequest = FakeXhr;
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
     const transport = createXhrTransport();
     await transport(request({ quiet: true }));
     expect(FakeXhr.last!.upload.onprogress).toBeNull();
