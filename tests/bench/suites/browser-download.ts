@@ -5,8 +5,8 @@
  * the file is complete on disk (Playwright's `download.path()` resolves when Chromium has finished
  * writing it and renamed it into place). Two baselines in the same run, every round:
  *  - the browser's own ceiling: the same Chromium, same page, downloading the same bytes from a plain
- *    static file server on the same machine (lib/static-file-server.ts: @fastify/static, no session, no
- *    access decision), started by a click on a link timed the same way;
+ *    static file server on the same machine (lib/static-file-server.ts: Node's http server piping
+ *    the file in 1 MiB reads, no session, no access decision), started by a click on a link timed the same way;
  *  - `curl -o` of the app's download URL with the browser's session cookie (what no page can match:
  *    Chromium's download path hashes and moves every byte through its browser process).
  * Each round times the three in a rotating order, each phase after `sync` and a settle; ratios are the
@@ -247,7 +247,7 @@ export const browserDownloadBenchmark: BenchModule = {
           },
         });
         rows.push(row('curl -o (same URL and cookie)', 'curl', '1.00'));
-        rows.push(row('Chromium, static file (@fastify/static) → file on disk', 'static', (mbps('static') / mbps('curl')).toFixed(3)));
+        rows.push(row('Chromium, static file (plain Node http server) → file on disk', 'static', (mbps('static') / mbps('curl')).toFixed(3)));
         rows.push(row(`Chromium, click 下载 → file on disk (÷ static ${(mbps('app') / mbps('static')).toFixed(3)})`, 'app', (mbps('app') / mbps('curl')).toFixed(3)));
       }
       const browserDownloadVsStaticRatio = Number(median(vsStatic).toFixed(3));
