@@ -24,6 +24,7 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { CHROMIUM_ARGS, findChromium } from '../support/chromium';
 import { freePort } from '../support/free-port';
+import { npmStartNodeArgs } from '../support/npm-start-args';
 import { API } from '../../common/api/paths';
 import { loggedInClient, uploadFile, type TestServer } from '../server/helpers';
 
@@ -58,7 +59,8 @@ async function startServer(label: string, staticDir: string): Promise<{ baseUrl:
   const port = await freePort();
   const dataDir = path.join(out, `${label}-data-${Date.now()}`);
   const { NODE_ENV: _runner, ...inherited } = process.env;
-  const child = spawn('node', ['--max-semi-space-size=2', serverBundle], {
+  // `npm start`'s node flags, the bundle by its absolute path.
+  const child = spawn('node', npmStartNodeArgs().map((arg) => (arg.endsWith('dist-server/main.cjs') ? serverBundle : arg)), {
     env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: staticDir, DRIVE_TEST_HOOKS: '1', LOG_REQUESTS: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
