@@ -95,7 +95,7 @@ async function startStaticFileServer(dir: string): Promise<{ baseUrl: string; ch
     child.on('exit', (code) => reject(new Error(`the static file server exited ${code} before listening: ${stderr}`)));
   });
   const stop = async () => {
-    if (child.exitCode !== null) return;
+    if (child.exitCode !== null || child.signalCode !== null) return; // gone already: no exit event to wait for
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
     await exited;
