@@ -53,14 +53,13 @@ const pagePath = option('page', '/main/file/personal');
 const builds = argv.filter((a) => /^[\w-]+=/.test(a)).map((a) => ({ label: a.split('=')[0]!, dir: path.resolve(a.slice(a.indexOf('=') + 1)) }));
 if (builds.length === 0) throw new Error('name builds as LABEL=<static dir>');
 mkdirSync(out, { recursive: true });
-const serverBundle = path.resolve('dist-server/main.cjs');
 
 async function startServer(label: string, staticDir: string): Promise<{ baseUrl: string; dataDir: string; child: ChildProcess }> {
   const port = await freePort();
   const dataDir = path.join(out, `${label}-data-${Date.now()}`);
   const { NODE_ENV: _runner, ...inherited } = process.env;
-  // `npm start`'s node flags, the bundle by its absolute path.
-  const child = spawn('node', npmStartNodeArgs().map((arg) => (arg.endsWith('dist-server/main.cjs') ? serverBundle : arg)), {
+  // `npm start`'s node command (its flags and dist-server/main.cjs, from the repository root this tool runs in).
+  const child = spawn('node', npmStartNodeArgs(), {
     env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: staticDir, DRIVE_TEST_HOOKS: '1', LOG_REQUESTS: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

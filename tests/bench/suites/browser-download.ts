@@ -234,18 +234,21 @@ export const browserDownloadBenchmark: BenchModule = {
         for (const kind of ['app', 'static', 'curl'] as const) rates[kind].push(mbps(kind));
         vsStatic.push(mbps('app') / mbps('static'));
         vsCurl.push(mbps('app') / mbps('curl'));
-        const row = (label: string, kind: keyof typeof phases, ratio: string): BenchRow => ({
-          label: `round ${round + 1}: ${label}`,
-          cells: {
-            MiB: mib,
-            seconds: (done[kind]!.ms / 1000).toFixed(2),
-            'MB/s': mbps(kind).toFixed(1),
-            ratio,
-            'start s': done[kind]!.startMs === undefined ? '' : (done[kind]!.startMs! / 1000).toFixed(2),
-            'client CPU s': cpuCell(done[kind]!.clientCpu),
-            'server CPU s': cpuCell(done[kind]!.serverCpu),
-          },
-        });
+        const row = (label: string, kind: keyof typeof phases, ratio: string): BenchRow => {
+          const phase = done[kind]!;
+          return {
+            label: `round ${round + 1}: ${label}`,
+            cells: {
+              MiB: mib,
+              seconds: (phase.ms / 1000).toFixed(2),
+              'MB/s': mbps(kind).toFixed(1),
+              ratio,
+              'start s': phase.startMs === undefined ? '' : (phase.startMs / 1000).toFixed(2),
+              'client CPU s': cpuCell(phase.clientCpu),
+              'server CPU s': cpuCell(phase.serverCpu),
+            },
+          };
+        };
         rows.push(row('curl -o (same URL and cookie)', 'curl', '1.00'));
         rows.push(row('Chromium, static file (plain Node http server) → file on disk', 'static', (mbps('static') / mbps('curl')).toFixed(3)));
         rows.push(row(`Chromium, click 下载 → file on disk (÷ static ${(mbps('app') / mbps('static')).toFixed(3)})`, 'app', (mbps('app') / mbps('curl')).toFixed(3)));
