@@ -340,6 +340,10 @@ describe('chunk upload hardening and quota', () => {
     expect(keptFiles).toHaveLength(1);
     expect((await fsp.readFile(path.join(keptDir, keptFiles[0]!))).equals(body)).toBe(true);
     await fsp.rm(keptDir, { recursive: true });
+    // ?digest=1 (the benchmark's digesting baseline) also answers the chunk digest of the whole body.
+    const digested = await admin.raw(`${API.testRawSink}?digest=1`, { method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': 'application/octet-stream' } });
+    expect(await digested.json()).toEqual({ data: { bytes: body.length, digest: chunkDigestHex(body) } });
+    expect(await fsp.readdir(path.join(server.dataDir, 'tmp'))).toEqual([]);
     const anonymous = await new Client(server.baseUrl).raw(API.testRawSink, { method: 'PUT', body: 'x' });
     expect(anonymous.status).toBe(401);
   });

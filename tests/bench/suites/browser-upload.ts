@@ -24,6 +24,12 @@
  * `browserUploadRendererCpuVsProgressXhr` compare the app with it. Each phase's row names the load and
  * the CPU other processes took meanwhile (the machine is shared: a slow round is usually a busy one).
  *
+ * A fifth, the same bare XHR into the raw sink that also computes the protocol's chunk digest of what
+ * it stores (`&digest=1`, on hash threads as the upload path does): the server's share of the app's
+ * cost that no client can remove (its streaming sessions record digests the browser never computes;
+ * ~0.7 CPU-s per GiB of SHA-256 on this machine's 2 cores, which Chromium's network service needs too).
+ * `browserUploadVsDigestXhrRatio` compares the app with it.
+ *
  * BENCH_BROWSER_UPLOAD_MB (default 1024) sets the size, BENCH_BROWSER_UPLOAD_ROUNDS (default 3) the rounds.
  *
  * Profile mode, BENCH_BROWSER_PROFILE=<dir>: no timed rounds and no curl; the app is built unminified
@@ -31,7 +37,7 @@
  * a Chromium trace (every process; V8 sampling profiles of the page and its workers), and the top
  * self-time functions per thread and of the server are printed and written to <dir>/summary.txt.
  */
-import { promises as fsp, readFileSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeGeneratedFile } from '../../support/drive-server';
@@ -40,9 +46,9 @@ import { cpuDelta, cpuSnapshot, rendererRss, rendererThreadRoles, sampleChromium
 import { recordBrowserProfile } from '../lib/browser-profile';
 import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib/report';
 import { GiB, round1, round3, settleBeforeTimedPhase } from '../lib/transfer-context';
-import { clientHeaders } from '../../../common/api/client-env';
 import { median } from '../lib/median';
-import { hasCurl, RAW_SINK_KEEP, rawUploadCurl, rawUploadNode } from './upload';
+import { hasCurl, rawUploadCurl, rawUploadNode } from './upload';
+import { machineBusySeconds, timedBareXhr } from '../lib/bare-xhr';
 
 const SIZE = Math.round(Number(process.env.BENCH_BROWSER_UPLOAD_MB ?? 1024) * MIB);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_BROWSER_UPLOAD_ROUNDS ?? 3));
@@ -84,81 +90,6 @@ async function newFile(dir: string, label: string, size: number): Promise<string
   const file = path.join(dir, `${label}-${Date.now()}.bin`);
   await writeGeneratedFile(file, size);
   return file;
-}
-
-/**
- * The browser's ceiling: `file` picked into a fresh hidden input of the page and PUT by one bare
- * XMLHttpRequest (cookie and client headers, as the app's requests) into the raw sink; ms from the
- * send to the answer.
- *
- * `withProgress`: the floor of any page that shows an upload's progress — the same request with an
- * `upload.onprogress` listener (Chromium's network service then reports progress ~10 times a second,
- * see workers/engine/transport.ts) drawing a minimal bar and a percentage (a plain div's width and a
- * text node, changed at most once an animation frame, nothing animated): what the app's panel is
- * measured against beside the bare request.
- */
-async function timedBareXhr(drive: BrowserDrive, file: string, withProgress = false): Promise<number> {
-  const input = await drive.page.evaluateHandle(() => {
-    const el = document.createElement('input');
-    el.type = 'file';
-    el.style.display = 'none';
-    document.body.append(el);
-    return el;
-  });
-  try {
-    await input.asElement()!.setInputFiles(file);
-    return await drive.page.evaluate(
-      async ({ el, url, headers, withProgress }) =>
-        new Promise<number>((resolve, reject) => {
-          const picked = (el as HTMLInputElement).files![0]!;
-          const xhr = new XMLHttpRequest();
-          xhr.open('PUT', url);
-          for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
-          let box: HTMLElement | null = null;
-          if (withProgress) {
-            box = document.createElement('div');
-            box.style.cssText = 'position:fixed;right:16px;bottom:16px;width:240px;padding:8px;background:#fff;border:1px solid #ddd;contain:strict;height:40px;font:12px sans-serif';
-            const track = box.appendChild(document.createElement('div'));
-            track.style.cssText = 'height:6px;background:#eee';
-            const bar = track.appendChild(document.createElement('div'));
-            bar.style.cssText = 'height:6px;width:0;background:#1677ff';
-            const label = box.appendChild(document.createTextNode('0%'));
-            document.body.append(box);
-            // No named function in here: tsx would wrap it in a helper the page does not have (see waitForUploadDone).
-            const drawn = { loaded: 0, frame: 0 };
-            xhr.upload.onprogress = (event) => {
-              drawn.loaded = event.loaded;
-              if (drawn.frame) return;
-              drawn.frame = requestAnimationFrame(() => {
-                drawn.frame = 0;
-                const pct = Math.floor((drawn.loaded / picked.size) * 100);
-                bar.style.width = `${pct}%`;
-                label.data = `${pct}%`;
-              });
-            };
-          }
-          const started = performance.now();
-          xhr.onload = () => {
-            box?.remove();
-            if (xhr.status === 200) resolve(performance.now() - started);
-            else reject(new Error(`raw sink answered ${xhr.status}`));
-          };
-          xhr.onerror = () => reject(new Error('bare XHR failed'));
-          xhr.send(picked);
-        }),
-      { el: input, url: RAW_SINK_KEEP, headers: { ...clientHeaders('web', 'internal'), 'Content-Type': 'application/octet-stream' }, withProgress },
-    );
-  } finally {
-    await input.evaluate((el) => (el as HTMLElement).remove());
-  }
-}
-
-/** CPU-seconds the whole machine was busy (every core, every process) since boot, from /proc/stat. */
-function machineBusySeconds(): number {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  // user nice system idle iowait irq softirq steal (guest time is inside user)
-  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
-  return (user + nice + system + irq + softirq + steal) / 100;
 }
 
 const perGiB = (seconds: number, bytes: number): number => seconds / (bytes / GiB);
@@ -219,6 +150,9 @@ export const browserUploadBenchmark: BenchModule = {
     /** The bare XHR with a minimal progress bar (the floor of a page that shows progress): MB/s and CPU. */
     const floorRates: number[] = [];
     const floorCpus: CpuByKind[] = [];
+    /** The bare XHR into the sink that digests (the ceiling of a server that hashes what it stores). */
+    const digestRates: number[] = [];
+    const digestServerCpus: number[] = [];
     const rawServerCpus: number[] = [];
     /** The app's renderer CPU by thread role, per round. */
     const threadRounds: Map<string, number>[] = [];
@@ -250,6 +184,8 @@ export const browserUploadBenchmark: BenchModule = {
         let bareCpu: CpuByKind | null = null;
         let floorMs = 0;
         let floorCpu: CpuByKind | null = null;
+        let digestMs = 0;
+        let digestCpu: CpuByKind | null = null;
         const timeBare = () =>
           withLoad('bare', async () => {
             const cpu0 = cpuSnapshot(drive.serverPid);
@@ -259,8 +195,14 @@ export const browserUploadBenchmark: BenchModule = {
         const timeFloor = () =>
           withLoad('floor', async () => {
             const cpu0 = cpuSnapshot(drive.serverPid);
-            floorMs = await timedBareXhr(drive, file, true);
+            floorMs = await timedBareXhr(drive, file, { withProgress: true });
             floorCpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid));
+          });
+        const timeDigest = () =>
+          withLoad('digest', async () => {
+            const cpu0 = cpuSnapshot(drive.serverPid);
+            digestMs = await timedBareXhr(drive, file, { digest: true });
+            digestCpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid));
           });
         const timeBrowser = () =>
           withLoad('app', async () => {
@@ -272,15 +214,18 @@ export const browserUploadBenchmark: BenchModule = {
             rawMs = await rawUpload(file);
             rawCpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid)).server;
           });
-        // The app goes first in even rounds and last in odd ones; the floor always right beside it.
+        // The app goes first in even rounds and last in odd ones; the floor always right beside it, the
+        // digesting sink next.
         if (round % 2 === 0) {
           await timeBrowser();
           await timeFloor();
+          await timeDigest();
           await timeRaw();
           await timeBare();
         } else {
           await timeBare();
           await timeRaw();
+          await timeDigest();
           await timeFloor();
           await timeBrowser();
         }
@@ -294,6 +239,10 @@ export const browserUploadBenchmark: BenchModule = {
         bareRates.push(bareMBps);
         const floorMBps = megabytesPerSecond(SIZE, floorMs);
         floorRates.push(floorMBps);
+        const digestMBps = megabytesPerSecond(SIZE, digestMs);
+        digestRates.push(digestMBps);
+        const digested = digestCpu as CpuByKind | null;
+        digestServerCpus.push(digested ? digested.server : NaN);
         const floor = floorCpu as CpuByKind | null;
         if (floor) floorCpus.push(floor);
         ratios.push(browserMBps / rawMBps);
@@ -319,6 +268,7 @@ export const browserUploadBenchmark: BenchModule = {
         });
         rows.push(bareRow('one bare XHR of the File → raw sink', loads.bare, bareMs, bareMBps, bare, busy.bare));
         rows.push(bareRow('bare XHR with a minimal progress bar → raw sink, the floor', loads.floor, floorMs, floorMBps, floor, busy.floor));
+        rows.push(bareRow('one bare XHR of the File → raw sink that digests it (&digest=1)', loads.digest, digestMs, digestMBps, digested, busy.digest));
         const other = b.cpu.gpu + b.cpu.utility + b.cpu.zygote + b.cpu.other;
         rows.push({
           label: `round ${round + 1}: Chromium, 上传文件 pick → 已完成 (${loads.app}; other processes ${cell(busy.app! - ours(b.cpu), 1)} CPU-s)`,
@@ -358,6 +308,8 @@ export const browserUploadBenchmark: BenchModule = {
     const ratio = median(ratios);
     const bareRatio = median(bareRates.map((b, i) => b / rawRates[i]!));
     const vsBare = median(browserRates.map((b, i) => b / bareRates[i]!));
+    const vsDigest = median(browserRates.map((b, i) => b / digestRates[i]!));
+    const digestServerPerGiB = median(digestServerCpus.map((s) => perGiB(s, SIZE)));
     rows.push({ label: `median of ${ROUNDS} rounds: Chromium / raw`, cells: { 'MB/s': `${median(browserRates).toFixed(0)} / ${median(rawRates).toFixed(0)}`, ratio: ratio.toFixed(2) } });
     rows.push({ label: `median: bare XHR / raw (the browser's ceiling); app / bare XHR ${vsBare.toFixed(2)}`, cells: { 'MB/s': `${median(bareRates).toFixed(0)} / ${median(rawRates).toFixed(0)}`, ratio: bareRatio.toFixed(2) } });
     rows.push({
@@ -391,6 +343,10 @@ export const browserUploadBenchmark: BenchModule = {
       .join(' · ');
     rows.push({ label: `renderer CPU-s per GiB by thread, app, median: ${threadsPerGiB}`, cells: {} });
     rows.push({
+      label: `median: bare XHR into the sink that digests ${median(digestRates).toFixed(0)} MB/s, server ${cell(digestServerPerGiB)} CPU-s/GiB; app / digesting sink ${vsDigest.toFixed(2)}`,
+      cells: {},
+    });
+    rows.push({
       label: `goals (issue 43): app / bare XHR ${vsBare.toFixed(2)} (≥ 0.95), renderer CPU app / bare XHR ${rendererVsXhr.toFixed(2)} (≤ 2)`,
       cells: {},
     });
@@ -408,6 +364,10 @@ export const browserUploadBenchmark: BenchModule = {
         browserUploadVsXhrRatio: round3(vsBare),
         browserUploadVsXhrRatioRounds: browserRates.map((b, i) => round3(b / bareRates[i]!)).join(' '),
         browserUploadRendererCpuVsXhr: round3(rendererVsXhr),
+        browserDigestXhrMBps: round1(median(digestRates)),
+        browserDigestXhrServerCpuSecondsPerGiB: round3(digestServerPerGiB),
+        browserUploadVsDigestXhrRatio: round3(vsDigest),
+        browserUploadVsDigestXhrRatioRounds: browserRates.map((b, i) => round3(b / digestRates[i]!)).join(' '),
         browserProgressXhrMBps: round1(median(floorRates)),
         browserProgressXhrRendererCpuSecondsPerGiB: round3(floorRendererPerGiB),
         browserUploadVsProgressXhrRatio: round3(vsFloor),
