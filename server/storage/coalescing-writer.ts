@@ -12,6 +12,14 @@ const ZERO_BLOCK = Buffer.alloc(SPARSE_BLOCK);
  */
 export const COALESCE_BYTES = 1024 * 1024;
 
+/**
+ * Written buffers one writer lets a consumer still be reading before its next flush waits for the
+ * oldest: a hash thread that falls behind (every core busy) slows the body it hashes instead of
+ * holding one more megabyte of memory per megabyte received. Never reached on an idle core: a
+ * thread hashes a buffer in ~0.6 ms.
+ */
+export const MAX_BUFFERS_BEING_READ = 8;
+
 /** The gathering buffers of every writer of this process (shared-buffers.ts). */
 const sharedPool = new SharedBufferPool(COALESCE_BYTES);
 
@@ -30,6 +38,8 @@ export type WrittenConsumer = (data: Buffer) => Promise<void> | void;
 export class CoalescingWriter {
   private buffer: Buffer | null = null;
   private filled = 0;
+  /** Buffers handed to the consumer and not yet back, oldest first (a consumer reads in order). */
+  private readonly beingRead: Promise<void>[] = [];
 
   constructor(
     private readonly handle: fsp.FileHandle,
@@ -70,7 +80,8 @@ export class CoalescingWriter {
     if (inUse) {
       // Read in place by the consumer: the next bytes go to another buffer; this one returns later.
       this.buffer = null;
-      inUse.then(() => this.pool.give(buffer), () => undefined);
+      this.beingRead.push(inUse.then(() => this.pool.give(buffer), () => undefined));
+      if (this.beingRead.length > MAX_BUFFERS_BEING_READ) await this.beingRead.shift();
     }
   }
 

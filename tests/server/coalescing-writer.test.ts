@@ -9,7 +9,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COALESCE_BYTES, CoalescingWriter } from '../../server/storage/coalescing-writer';
+import { COALESCE_BYTES, CoalescingWriter, MAX_BUFFERS_BEING_READ } from '../../server/storage/coalescing-writer';
 import { HashThreads } from '../../server/storage/hash-threads';
 import { SharedBufferPool } from '../../server/storage/shared-buffers';
 
@@ -73,6 +73,32 @@ describe('CoalescingWriter with shared buffers', () => {
     expect(taken.size).toBeLessThanOrEqual(6);
     await new Promise((resolve) => setTimeout(resolve, 50)); // the last acknowledgements
     expect(pool.freeCount).toBe(taken.size);
+  });
+
+  it('waits for a consumer that falls behind instead of taking ever more buffers', async () => {
+    const pool = new SharedBufferPool(COALESCE_BYTES);
+    const handle = await fsp.open(path.join(dir, 'slow-consumer.bin'), 'w');
+    // A consumer that reads nothing until told to: every written buffer stays in use.
+    const reads: Array<() => void> = [];
+    const writer = new CoalescingWriter(handle, 0, () => new Promise<void>((resolve) => reads.push(resolve)), pool);
+    try {
+      const piece = Buffer.alloc(COALESCE_BYTES, 1);
+      for (let i = 0; i < MAX_BUFFERS_BEING_READ; i++) await writer.write(piece);
+      expect(reads).toHaveLength(MAX_BUFFERS_BEING_READ);
+      // One more buffer's worth: written, handed over, and then the writer waits for the oldest read.
+      let returned = false;
+      const next = writer.write(piece).then(() => (returned = true));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(reads).toHaveLength(MAX_BUFFERS_BEING_READ + 1);
+      expect(returned).toBe(false);
+      reads[0]!();
+      await next;
+      expect(returned).toBe(true);
+      for (const read of reads) read();
+    } finally {
+      writer.release();
+      await handle.close();
+    }
   });
 
   it('appends from a position (a resumed partial) and writes nothing twice', async () => {
