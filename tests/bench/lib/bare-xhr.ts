@@ -9,10 +9,7 @@ import { RAW_SINK_KEEP } from '../suites/upload';
 import type { BrowserDrive } from './browser-drive';
 
 export interface BareXhrOptions {
-  /**
-   * The floor of any page that shows an upload's progress: an `upload.onprogress` listener drawing a
-   * minimal bar and a percentage (below).
-   */
+  /** The floor of any page that shows an upload's progress (timedBareXhr). */
   withProgress?: boolean;
   /**
    * Into the sink that also computes the protocol's chunk digest of the body on hash threads
@@ -26,12 +23,11 @@ export interface BareXhrOptions {
  * XMLHttpRequest (cookie and client headers, as the app's requests) into the raw sink; ms from the
  * send to the answer.
  *
- * `digest`: into the digesting sink (BareXhrOptions). `withProgress`: the floor of any page that shows
- * an upload's progress — the same request with an
- * `upload.onprogress` listener (Chromium's network service then reports progress ~10 times a second,
- * see workers/engine/transport.ts) drawing a minimal bar and a percentage (a plain div's width and a
- * text node, changed at most once an animation frame, nothing animated): what the app's panel is
- * measured against beside the bare request.
+ * `digest`: into the digesting sink instead. `withProgress`: the floor of any page that shows an
+ * upload's progress — the same request with an `upload.onprogress` listener (Chromium's network
+ * service then reports progress ~10 times a second, see workers/engine/transport.ts) drawing a minimal
+ * bar and a percentage (a plain div's width and a text node, changed at most once an animation frame,
+ * nothing animated): what the app's panel is measured against beside the bare request.
  */
 export async function timedBareXhr(drive: BrowserDrive, file: string, options: BareXhrOptions = {}): Promise<number> {
   const { withProgress = false, digest = false } = options;
