@@ -13,6 +13,7 @@ import { CHROMIUM_ARGS, CHROMIUM_MISSING_MESSAGE, findChromium } from '../../sup
 import { API } from '../../../common/api/paths';
 import { freePort } from '../../support/free-port';
 import { startNpmStart, type NpmStartInstance } from '../../support/npm-start';
+import { npmStartNodeArgs } from '../../support/npm-start-args';
 import { logIn } from './browser-login';
 import { npmStartServerPid } from './chromium-procs';
 
@@ -33,15 +34,16 @@ export interface BrowserDrive {
 export interface BrowserDriveOptions {
   /**
    * Profile mode: instead of `npm start`, the web app is built unminified (`vite build --minify false`,
-   * so profiles name functions) and the server runs with `node --cpu-prof`, writing its profile into
-   * this directory when it stops.
+   * so profiles name functions) and the server runs from its sources with `npm start`'s node flags and
+   * `--cpu-prof`, writing its profile into this directory when it stops.
    */
   profileDir?: string;
 }
 
 /**
  * `vite build --minify false` into `staticDir`, then the server alone under `--cpu-prof` (a flag Node 20
- * refuses in NODE_OPTIONS, so the server is spawned here), test hooks on.
+ * refuses in NODE_OPTIONS, so the server is spawned here) and `npm start`'s node flags (its young
+ * generation's size moves the garbage collector's share several-fold), test hooks on.
  */
 async function startProfiledServer(dir: string, dataDir: string, profileDir: string): Promise<{ app: NpmStartInstance; serverPid: number }> {
   const staticDir = path.join(dir, 'dist');
@@ -49,7 +51,8 @@ async function startProfiledServer(dir: string, dataDir: string, profileDir: str
   const [code] = (await once(build, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`vite build exited ${code}`);
   const port = await freePort();
-  const child = spawn(process.execPath, [`--cpu-prof`, `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', 'server/main.ts'], {
+  const startFlags = npmStartNodeArgs().filter((arg) => arg.startsWith('--'));
+  const child = spawn(process.execPath, [...startFlags, `--cpu-prof`, `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: staticDir, DRIVE_TEST_HOOKS: '1', LOG_REQUESTS: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
