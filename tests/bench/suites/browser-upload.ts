@@ -48,7 +48,7 @@ import { megabytesPerSecond, MIB, type BenchModule, type BenchRow } from '../lib
 import { GiB, round1, round3, settleBeforeTimedPhase } from '../lib/transfer-context';
 import { median } from '../lib/median';
 import { hasCurl, rawUploadCurl, rawUploadNode } from './upload';
-import { machineBusySeconds, timedBareXhr } from '../lib/bare-xhr';
+import { machineBusySeconds, timedBareXhr, type BareXhrOptions } from '../lib/bare-xhr';
 
 const SIZE = Math.round(Number(process.env.BENCH_BROWSER_UPLOAD_MB ?? 1024) * MIB);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_BROWSER_UPLOAD_ROUNDS ?? 3));
@@ -91,6 +91,9 @@ async function newFile(dir: string, label: string, size: number): Promise<string
   await writeGeneratedFile(file, size);
   return file;
 }
+
+/** The bare-XHR phases of a round (lib/bare-xhr.ts): alone, with the progress floor, into the digesting sink. */
+type XhrPhase = 'bare' | 'floor' | 'digest';
 
 const perGiB = (seconds: number, bytes: number): number => seconds / (bytes / GiB);
 const cell = (n: number, digits = 2): string => (Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -180,30 +183,16 @@ export const browserUploadBenchmark: BenchModule = {
         const timed: { browser?: BrowserUploadResult } = {};
         let rawMs = 0;
         let rawCpu = NaN;
-        let bareMs = 0;
-        let bareCpu: CpuByKind | null = null;
-        let floorMs = 0;
-        let floorCpu: CpuByKind | null = null;
-        let digestMs = 0;
-        let digestCpu: CpuByKind | null = null;
-        const timeBare = () =>
-          withLoad('bare', async () => {
+        const xhr: Partial<Record<XhrPhase, { ms: number; cpu: CpuByKind }>> = {};
+        const timeXhr = (phase: XhrPhase, options: BareXhrOptions = {}) =>
+          withLoad(phase, async () => {
             const cpu0 = cpuSnapshot(drive.serverPid);
-            bareMs = await timedBareXhr(drive, file);
-            bareCpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid));
+            const ms = await timedBareXhr(drive, file, options);
+            xhr[phase] = { ms, cpu: cpuDelta(cpu0, cpuSnapshot(drive.serverPid)) };
           });
-        const timeFloor = () =>
-          withLoad('floor', async () => {
-            const cpu0 = cpuSnapshot(drive.serverPid);
-            floorMs = await timedBareXhr(drive, file, { withProgress: true });
-            floorCpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid));
-          });
-        const timeDigest = () =>
-          withLoad('digest', async () => {
-            const cpu0 = cpuSnapshot(drive.serverPid);
-            digestMs = await timedBareXhr(drive, file, { digest: true });
-            digestCpu = cpuDelta(cpu0, cpuSnapshot(drive.serverPid));
-          });
+        const timeBare = () => timeXhr('bare');
+        const timeFloor = () => timeXhr('floor', { withProgress: true });
+        const timeDigest = () => timeXhr('digest', { digest: true });
         const timeBrowser = () =>
           withLoad('app', async () => {
             timed.browser = await timedBrowserUpload(drive, file);
@@ -231,44 +220,48 @@ export const browserUploadBenchmark: BenchModule = {
         }
         await fsp.rm(file, { force: true });
         const b = timed.browser!;
+        const { bare, floor, digest } = xhr as Required<typeof xhr>;
         const browserMBps = megabytesPerSecond(SIZE, b.ms);
         const rawMBps = megabytesPerSecond(SIZE, rawMs);
         browserRates.push(browserMBps);
         rawRates.push(rawMBps);
-        const bareMBps = megabytesPerSecond(SIZE, bareMs);
+        const bareMBps = megabytesPerSecond(SIZE, bare.ms);
         bareRates.push(bareMBps);
-        const floorMBps = megabytesPerSecond(SIZE, floorMs);
+        const floorMBps = megabytesPerSecond(SIZE, floor.ms);
         floorRates.push(floorMBps);
-        const digestMBps = megabytesPerSecond(SIZE, digestMs);
+        const digestMBps = megabytesPerSecond(SIZE, digest.ms);
         digestRates.push(digestMBps);
-        const digested = digestCpu as CpuByKind | null;
-        digestServerCpus.push(digested ? digested.server : NaN);
-        const floor = floorCpu as CpuByKind | null;
-        if (floor) floorCpus.push(floor);
+        digestServerCpus.push(digest.cpu.server);
+        floorCpus.push(floor.cpu);
         ratios.push(browserMBps / rawMBps);
         cpus.push(b.cpu);
         threadRounds.push(b.rendererThreads);
-        const bare = bareCpu as CpuByKind | null;
-        if (bare) bareCpus.push(bare);
+        bareCpus.push(bare.cpu);
         rawServerCpus.push(rawCpu);
         rendererPeak = Math.max(rendererPeak, b.rendererPeakBytes);
         rendererBaseline = Math.min(rendererBaseline, b.baselineRendererBytes);
         const mib = (SIZE / MIB).toFixed(0);
         rows.push({ label: `round ${round + 1}: raw, ${curl ? 'curl -T' : 'Node http PUT'} → /api/test/raw-sink (${loads.raw})`, cells: { MiB: mib, seconds: (rawMs / 1000).toFixed(2), 'MB/s': rawMBps.toFixed(0), ratio: '1.00', 'server CPU s': cell(rawCpu) } });
-        // The two bare phases' rows: the XHR alone, and with a minimal progress bar (the floor).
-        const bareRow = (what: string, load: string | undefined, ms: number, mbps: number, cpu: typeof bare, busyCpu: number | undefined): BenchRow => ({
-          label: `round ${round + 1}: Chromium, ${what} (${load}${cpu ? `; other processes ${cell(busyCpu! - ours(cpu), 1)} CPU-s` : ''})`,
-          cells: {
-            MiB: mib,
-            seconds: (ms / 1000).toFixed(2),
-            'MB/s': mbps.toFixed(0),
-            ratio: (mbps / rawMBps).toFixed(2),
-            ...(cpu ? { 'renderer CPU s': cell(cpu.renderer), 'browser CPU s': cell(cpu.browser), 'network CPU s': cell(cpu.network), 'server CPU s': cell(cpu.server) } : {}),
-          },
-        });
-        rows.push(bareRow('one bare XHR of the File → raw sink', loads.bare, bareMs, bareMBps, bare, busy.bare));
-        rows.push(bareRow('bare XHR with a minimal progress bar → raw sink, the floor', loads.floor, floorMs, floorMBps, floor, busy.floor));
-        rows.push(bareRow('one bare XHR of the File → raw sink that digests it (&digest=1)', loads.digest, digestMs, digestMBps, digested, busy.digest));
+        // The bare phases' rows: the XHR alone, with a minimal progress bar (the floor), into the digesting sink.
+        const bareRow = (what: string, phase: XhrPhase, mbps: number): BenchRow => {
+          const { ms, cpu } = xhr[phase]!;
+          return {
+            label: `round ${round + 1}: Chromium, ${what} (${loads[phase]}; other processes ${cell(busy[phase]! - ours(cpu), 1)} CPU-s)`,
+            cells: {
+              MiB: mib,
+              seconds: (ms / 1000).toFixed(2),
+              'MB/s': mbps.toFixed(0),
+              ratio: (mbps / rawMBps).toFixed(2),
+              'renderer CPU s': cell(cpu.renderer),
+              'browser CPU s': cell(cpu.browser),
+              'network CPU s': cell(cpu.network),
+              'server CPU s': cell(cpu.server),
+            },
+          };
+        };
+        rows.push(bareRow('one bare XHR of the File → raw sink', 'bare', bareMBps));
+        rows.push(bareRow('bare XHR with a minimal progress bar → raw sink, the floor', 'floor', floorMBps));
+        rows.push(bareRow('one bare XHR of the File → raw sink that digests it (&digest=1)', 'digest', digestMBps));
         const other = b.cpu.gpu + b.cpu.utility + b.cpu.zygote + b.cpu.other;
         rows.push({
           label: `round ${round + 1}: Chromium, 上传文件 pick → 已完成 (${loads.app}; other processes ${cell(busy.app! - ours(b.cpu), 1)} CPU-s)`,
@@ -301,8 +294,8 @@ export const browserUploadBenchmark: BenchModule = {
       server: med((c) => c.server),
       rawServer: median(rawServerCpus.map((s) => perGiB(s, SIZE))),
     };
-    const bareMed = (pick: (c: CpuByKind) => number) => (bareCpus.length ? median(bareCpus.map((c) => perGiB(pick(c), SIZE))) : NaN);
-    const floorRendererPerGiB = floorCpus.length ? median(floorCpus.map((c) => perGiB(c.renderer, SIZE))) : NaN;
+    const bareMed = (pick: (c: CpuByKind) => number) => median(bareCpus.map((c) => perGiB(pick(c), SIZE)));
+    const floorRendererPerGiB = median(floorCpus.map((c) => perGiB(c.renderer, SIZE)));
     const vsFloor = median(browserRates.map((b, i) => b / floorRates[i]!));
     const bareCpuPerGiB = { renderer: bareMed((c) => c.renderer), browser: bareMed((c) => c.browser), network: bareMed((c) => c.network), server: bareMed((c) => c.server) };
     const ratio = median(ratios);
