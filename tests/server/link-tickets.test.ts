@@ -134,10 +134,17 @@ describe('resume and parallel requests', () => {
 
   it('a browser resume (Range from where it stopped, If-Range) completes a cut download byte for byte', async () => {
     const url = await tickets.ticket(bigId);
-    const first = await tickets.partial(url, 1024 * 1024, 'cut');
+    // Each cut client keeps a byte less than it received (as a browser loses what it had not written to
+    // disk yet): bytes are lost in flight whatever the store's pieces and the server's pace. Kept whole,
+    // a cut at the end of what a busy server had handed over would leave nothing lost and nothing to credit.
+    const cut = async (keep: number, headers: Record<string, string> = {}) => {
+      const got = await tickets.partial(url, keep + 1, 'cut', headers);
+      return { ...got, body: got.body.subarray(0, keep) };
+    };
+    const first = await cut(1024 * 1024);
     expect(first.status).toBe(200);
     const etag = String(first.headers.etag);
-    const second = await tickets.partial(url, 4 * 1024 * 1024, 'cut', { range: `bytes=${first.body.length}-`, 'if-range': etag });
+    const second = await cut(4 * 1024 * 1024, { range: `bytes=${first.body.length}-`, 'if-range': etag });
     expect(second.status).toBe(206);
     const have = first.body.length + second.body.length;
     const rest = await tickets.fetch(url, { range: `bytes=${have}-`, 'if-range': etag });
