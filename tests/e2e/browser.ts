@@ -95,16 +95,35 @@ export async function captchaAnswer(captchaId: string, dataDir: string = inject(
   throw new Error(`no captcha answer recorded for ${captchaId}`);
 }
 
-/** The newest 6-digit SMS code the server's test gateway sent to `phone` at or after `since` (ms). */
-export async function smsCodeFor(phone: string, since: number): Promise<string> {
+interface SentSms {
+  phone: string;
+  text: string;
+}
+
+/** The messages the server's test gateway has sent so far, in order (a line still being written is left out). */
+function sentSms(): SentSms[] {
   const file = path.join(inject('dataDir'), 'test-outbox', 'sms.jsonl');
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, 'utf8').split('\n');
+  // The last piece is '' after a whole line, or the part of one not yet written.
+  return lines.slice(0, -1).map((l) => JSON.parse(l) as SentSms);
+}
+
+/** How many messages the test gateway has sent: take it before pressing 发送, then read the code with smsCodeFor. */
+export function smsOutboxMark(): number {
+  return sentSms().length;
+}
+
+/**
+ * The 6-digit code of the newest message the server's test gateway sent to `phone` after `mark`
+ * (smsOutboxMark, taken before the send). By position, not by time: a code sent to the same phone a
+ * moment before (the login code of the test before) is never taken for the one this send brings.
+ */
+export async function smsCodeFor(phone: string, mark: number): Promise<string> {
   for (let i = 0; i < 50; i++) {
-    if (existsSync(file)) {
-      const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { phone: string; text: string; sentAt: number });
-      const hit = lines.reverse().find((l) => l.phone === phone && l.sentAt >= since);
-      const code = hit && /(\d{6})/.exec(hit.text)?.[1];
-      if (code) return code;
-    }
+    const hit = sentSms().slice(mark).reverse().find((m) => m.phone === phone);
+    const code = hit && /(\d{6})/.exec(hit.text)?.[1];
+    if (code) return code;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no SMS code recorded for ${phone}`);

@@ -14,7 +14,7 @@ import type { CaptchaImage } from '../../common/api/types';
 import { encryptPassword } from '../../common/crypto/password-cipher';
 import { QUOTA_CHOICES } from '../../common/org/quota';
 import { antdClassesWithoutStyles } from './antd-styles';
-import { baseUrl, captchaAnswer, launchBrowser, loginAsAdmin, smsCodeFor, submitLogin } from './browser';
+import { baseUrl, captchaAnswer, launchBrowser, loginAsAdmin, smsCodeFor, smsOutboxMark, submitLogin } from './browser';
 
 const USER = { username: `forgot${randomBytes(3).toString('hex')}`, phone: `136${String(Date.now()).slice(-8)}`, newPassword: 'Forgot#2026' };
 /** A second account, left with its initial password: the forced change. */
@@ -117,10 +117,10 @@ describe('login comfort', () => {
     await page.getByTestId('forgot-captcha-image').click();
     await page.getByTestId('forgot-phone').fill(USER.phone);
     await page.getByTestId('forgot-captcha').fill(await captchaAnswer((await captcha).captchaId));
-    const since = Date.now() - 1000;
+    const mark = smsOutboxMark();
     await page.getByTestId('forgot-send').click();
     await expect.poll(() => page.getByTestId('forgot-send').textContent()).toMatch(/^\d+秒后重发$/);
-    const code = await smsCodeFor(USER.phone, since);
+    const code = await smsCodeFor(USER.phone, mark);
 
     // a wrong code: said under the code field, no toast
     await page.getByTestId('forgot-code').fill(code === '000000' ? '111111' : '000000');

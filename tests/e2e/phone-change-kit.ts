@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { API } from '../../common/api/paths';
 import type { CaptchaImage } from '../../common/api/types';
-import { captchaAnswer, smsCodeFor } from './browser';
+import { captchaAnswer, smsCodeFor, smsOutboxMark } from './browser';
 
 /** The next captcha image the page is answered (its id names the answer in the outbox). */
 export function nextCaptcha(page: Page): Promise<CaptchaImage> {
@@ -45,19 +45,19 @@ export async function changePhone(page: Page, change: PhoneChange): Promise<void
   await change.onOpen?.();
   await page.getByTestId('bind-password').fill(change.password);
   await answerCaptcha(page, 'verify', verifyCaptcha);
-  let since = Date.now() - 1000;
+  let mark = smsOutboxMark();
   // Sending uses the captcha up and shows a new one: the next step's comes after that.
   const refreshed = nextCaptcha(page);
   await press('verify-send');
-  await page.getByTestId('verify-code').fill(await smsCodeFor(change.oldPhone, since));
+  await page.getByTestId('verify-code').fill(await smsCodeFor(change.oldPhone, mark));
   await refreshed;
   const bindCaptcha = nextCaptcha(page);
   await press('bind-next');
   await page.getByTestId('bind-phone').fill(change.newPhone);
   await answerCaptcha(page, 'bind', bindCaptcha);
-  since = Date.now() - 1000;
+  mark = smsOutboxMark();
   await press('bind-send');
-  await page.getByTestId('bind-code').fill(await smsCodeFor(change.newPhone, since));
+  await page.getByTestId('bind-code').fill(await smsCodeFor(change.newPhone, mark));
   const validated = page.waitForResponse((r) => r.url().endsWith(API.phoneValidate));
   await press('bind-phone-ok');
   expect((await validated).status()).toBe(200);

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API } from '../../common/api/paths';
 import { withDb } from '../server/helpers';
-import { baseUrl, launchBrowser, smsCodeFor } from './browser';
+import { baseUrl, launchBrowser, smsCodeFor, smsOutboxMark } from './browser';
 import { answerCaptcha, changePhone, nextCaptcha } from './phone-change-kit';
 import { shot } from './shots';
 
@@ -26,10 +26,10 @@ async function smsLogin(page: Page, phone: string): Promise<void> {
   await page.getByTestId('login-tab-sms').click();
   await page.getByTestId('sms-phone').fill(phone);
   await answerCaptcha(page, 'sms', captcha);
-  const since = Date.now() - 1000;
+  const mark = smsOutboxMark();
   await page.getByTestId('sms-send').click();
   await expect.poll(() => page.getByTestId('sms-send').textContent()).toMatch(/^\d+秒后重发$/);
-  await page.getByTestId('sms-code').fill(await smsCodeFor(phone, since));
+  await page.getByTestId('sms-code').fill(await smsCodeFor(phone, mark));
   await page.getByTestId('login-agreement-box').check();
   await page.getByTestId('sms-submit').click();
 }
