@@ -13,6 +13,7 @@ import { serversInRotation } from './balancer-socket';
 import { BACKEND, haproxyConfig, HEALTH_PATH } from './haproxy-config';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster';
 import { ServerSlot } from './server-slot';
+import { startScriptNodeArgs } from './start-script';
 
 /**
  * N server processes on one PostgreSQL behind Debian's haproxy (docs/cluster.md): what
@@ -34,7 +35,10 @@ export interface ClusterOptions {
   tls?: { certFile: string; keyFile: string };
   /** Added to every server's environment (this process's environment is inherited). */
   env?: Record<string, string>;
-  /** How a server is run: node's arguments, from the repository's root. Default: tsx on server/main.ts. */
+  /**
+   * How a server is run: node's arguments, from the repository's root. Default: as `npm start` runs it (its
+   * node flags and the prebuilt dist-server/main.cjs, which `npm run start:cluster` builds first).
+   */
   serverEntry?: readonly string[];
   /** Added to process i's environment at its n-th start (1 = the first): tests arm a crash point with it. */
   processEnv?: (index: number, start: number) => Record<string, string>;
@@ -75,7 +79,6 @@ export interface Cluster {
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
-const DEFAULT_ENTRY = ['--import', 'tsx', 'server/main.ts'] as const;
 /** haproxy connects to the servers from the loopback address: the one proxy they believe. */
 const BALANCER_ADDRESS = '127.0.0.1';
 
@@ -136,13 +139,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       DB_URL: dbUrl,
       TRUST_PROXY: [...new Set(trusted)].join(','),
     };
+    const entry = options.serverEntry ?? startScriptNodeArgs(ROOT);
     const ports = await Promise.all(Array.from({ length: options.processes }, () => freePort()));
     const slots = ports.map(
       (port, i) =>
         new ServerSlot({
           name: `s${i + 1}`,
           port,
-          entry: options.serverEntry ?? DEFAULT_ENTRY,
+          entry,
           cwd: ROOT,
           env,
           envOfStart: options.processEnv && ((start) => options.processEnv!(i, start)),

@@ -5,18 +5,15 @@
  * memory) started as a child they control (tests/support/drive-server.ts), where tests keep
  * `node --import tsx server/main.ts`. (tests/support/npm-start.ts runs `npm start` itself, web build included.)
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildServer } from '../../server/build';
+import { startScriptNodeArgs } from '../../server/cluster/start-script';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
-/** The arguments after `node` in the `start` script's last command, e.g. ['--max-semi-space-size=2', 'dist-server/main.cjs']. */
+/** The arguments after `node` in the `start` script's last command (server/cluster/start-script.ts). */
 export function npmStartNodeArgs(): string[] {
-  const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const last = scripts.start!.split('&&').pop()!.trim().split(/\s+/);
-  if (last[0] !== 'node') throw new Error(`package.json's start script does not end in a node command: ${scripts.start}`);
-  return last.slice(1);
+  return startScriptNodeArgs(ROOT);
 }
 
 let built: Promise<string> | undefined;

@@ -92,7 +92,7 @@ export async function startSqlite1(dir: string): Promise<LoadTopology> {
 }
 
 /**
- * `startCluster` (server/cluster, what `npm run start:cluster` runs) on a PostgreSQL of the bench's own
+ * `startCluster` (server/cluster, what `npm run start:cluster` runs, its servers under tsx here) on a PostgreSQL of the bench's own
  * with PostgreSQL's durable defaults (a kept directory: fsync and synchronous commit on, as SQLite's
  * synchronous=FULL is for the other side), so both topologies pay for durable commits. Its pids give
  * the CPU of the servers (restarted ones included), haproxy's and PostgreSQL's.
@@ -116,6 +116,9 @@ export async function startPg3(dir: string, processes = 3, options: { restart?: 
       dataDir,
       dbUrl,
       restart: options.restart ?? true,
+      // The sources under tsx, as sqlite1's server runs (startServerProcess's default), so the two
+      // topologies differ by their database and process count only; `npm start`'s bundle and flags are the store bench's.
+      serverEntry: ['--import', 'tsx', 'server/main.ts'],
       env: { ...BENCH_SERVER_ENV, STATIC_DIR: path.join(dataDir, 'no-static') },
       log: (name, line) => {
         logTail.push(`[${name}] ${line}`);
