@@ -1,5 +1,5 @@
 /** Shared end-to-end helpers: a Chromium per test file, and logging in through the real captcha. */
-import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Locator, type Page } from 'playwright-core';
@@ -8,6 +8,7 @@ import { clientHeaders } from '../../common/api/client-env';
 import { API } from '../../common/api/paths';
 import type { CaptchaImage, FileEntry } from '../../common/api/types';
 import { CHROMIUM_ARGS } from '../support/chromium';
+import { outboxRecords } from '../support/test-outbox';
 
 export const baseUrl = (): string => inject('baseUrl');
 
@@ -81,37 +82,17 @@ export async function closeBrowserSession(browser: Browser | undefined, workDir:
  * `dataDir`: the DATA_DIR of the server that issued it (default: the one every e2e test shares).
  */
 export async function captchaAnswer(captchaId: string, dataDir: string = inject('dataDir')): Promise<string> {
-  const file = path.join(dataDir, 'test-outbox', 'captcha.jsonl');
   for (let i = 0; i < 50; i++) {
-    if (existsSync(file)) {
-      for (const line of readFileSync(file, 'utf8').split('\n')) {
-        if (!line) continue;
-        const rec = JSON.parse(line) as { captchaId: string; answer: string };
-        if (rec.captchaId === captchaId) return rec.answer;
-      }
-    }
+    const rec = outboxRecords(dataDir, 'captcha').find((r) => r.captchaId === captchaId);
+    if (rec) return rec.answer;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no captcha answer recorded for ${captchaId}`);
 }
 
-interface SentSms {
-  phone: string;
-  text: string;
-}
-
-/** The messages the server's test gateway has sent so far, in order (a line still being written is left out). */
-function sentSms(): SentSms[] {
-  const file = path.join(inject('dataDir'), 'test-outbox', 'sms.jsonl');
-  if (!existsSync(file)) return [];
-  const lines = readFileSync(file, 'utf8').split('\n');
-  // The last piece is '' after a whole line, or the part of one not yet written.
-  return lines.slice(0, -1).map((l) => JSON.parse(l) as SentSms);
-}
-
 /** How many messages the test gateway has sent: take it before pressing 发送, then read the code with smsCodeFor. */
 export function smsOutboxMark(): number {
-  return sentSms().length;
+  return outboxRecords(inject('dataDir'), 'sms').length;
 }
 
 /**
@@ -121,7 +102,7 @@ export function smsOutboxMark(): number {
  */
 export async function smsCodeFor(phone: string, mark: number): Promise<string> {
   for (let i = 0; i < 50; i++) {
-    const hit = sentSms().slice(mark).reverse().find((m) => m.phone === phone);
+    const hit = outboxRecords(inject('dataDir'), 'sms').slice(mark).reverse().find((m) => m.phone === phone);
     const code = hit && /(\d{6})/.exec(hit.text)?.[1];
     if (code) return code;
     await new Promise((r) => setTimeout(r, 100));

@@ -1,20 +1,15 @@
 /** Logging the seeded administrator in through the login page, as the browser benchmarks start. */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { API } from '../../../common/api/paths';
 import type { CaptchaImage } from '../../../common/api/types';
+import { outboxRecords } from '../../support/test-outbox';
 
 const ADMIN = { username: 'admin', password: 'Admin@2024' };
 
 /** The answer to a captcha, from the test outbox the server writes with DRIVE_TEST_HOOKS. */
 export function captchaAnswer(dataDir: string, captchaId: string): string {
-  const file = path.join(dataDir, 'test-outbox', 'captcha.jsonl');
-  for (const line of existsSync(file) ? readFileSync(file, 'utf8').split('\n') : []) {
-    if (!line) continue;
-    const rec = JSON.parse(line) as { captchaId: string; answer: string };
-    if (rec.captchaId === captchaId) return rec.answer;
-  }
+  const rec = outboxRecords(dataDir, 'captcha').find((r) => r.captchaId === captchaId);
+  if (rec) return rec.answer;
   throw new Error(`no captcha answer for ${captchaId}`);
 }
 
