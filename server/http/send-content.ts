@@ -3,6 +3,7 @@ import { ERRORS } from '../../common/api/errors';
 import type { Downloadable } from '../services/download-service';
 import { AppError } from './app-error';
 import { attachmentDisposition, parseRange } from './range';
+import { reclaimAfterWrite } from './reclaim-after-write';
 
 /** How the bytes are presented: an opaque attachment, or inline with a type from the safe list. */
 export type Presentation = { inline: false } | { inline: true; contentType: string; sandbox: boolean; noStore: boolean };
@@ -46,9 +47,16 @@ export function sendContent(request: FastifyRequest, reply: FastifyReply, file: 
       .code(206)
       .header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
       .header('Content-Length', String(range.end - range.start + 1))
-      .send(file.open({ start: range.start, end: range.end }));
+      .send(opened(reply, file, { start: range.start, end: range.end }));
   }
   reply.header('Content-Length', String(file.size));
   // An empty file: no stream to open, the empty body is the content.
-  return reply.send(file.size === 0 ? '' : file.open());
+  return reply.send(file.size === 0 ? '' : opened(reply, file));
+}
+
+/** The content's stream, its read buffers read into again once the response has written them. */
+function opened(reply: FastifyReply, file: Downloadable, range?: { start: number; end: number }): ReturnType<Downloadable['open']> {
+  const stream = file.open(range);
+  reclaimAfterWrite(reply.raw, stream);
+  return stream;
 }

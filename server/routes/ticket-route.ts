@@ -5,6 +5,7 @@ import { LINKS } from '../../common/api/endpoints/links';
 import { AppError } from '../http/app-error';
 import { route, type EndpointHandler } from '../http/endpoint-route';
 import { attachmentDisposition, ticketAsk } from '../http/range';
+import { reclaimAfterWrite } from '../http/reclaim-after-write';
 import { contentHeaders } from '../http/send-content';
 import { zipStream } from '../http/zip-writer';
 import type { ZipPlan } from '../services/archive-service';
@@ -77,7 +78,9 @@ async function sendFile(request: FastifyRequest, reply: FastifyReply, meter: Tic
   }
   headers();
   if (length === 0) return reply.send('');
-  return reply.send(Readable.from(counted(file.open({ start, end: start + length - 1 }), lease), { objectMode: false, highWaterMark: 0 }));
+  const content = file.open({ start, end: start + length - 1 });
+  reclaimAfterWrite(reply.raw, content); // counted() hands the pieces on as they are
+  return reply.send(Readable.from(counted(content, lease), { objectMode: false, highWaterMark: 0 }));
 }
 
 /** Counts each piece as it is handed on (pulled one at a time, so the count runs at most a piece ahead of the response). */

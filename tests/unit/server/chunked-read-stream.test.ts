@@ -89,6 +89,62 @@ describe('SpansReadStream over chunk files', () => {
   });
 });
 
+/**
+ * Each piece as the stream pushed it, in flowing mode as a pipe takes them (an async iterator's read()
+ * may join buffered pieces into a new buffer).
+ */
+function eachPiece(stream: SpansReadStream, take: (piece: Buffer) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.on('data', (piece: Buffer) => {
+      try {
+        take(piece);
+      } catch (error) {
+        stream.destroy(error as Error);
+      }
+    });
+    stream.once('end', resolve);
+    stream.once('error', reject);
+  });
+}
+
+describe('SpansReadStream, pieces handed back (reclaim)', () => {
+  // 32 reads: the whole of chunk 0 (one large read and its remainder), sixteen times.
+  const spans = () => Array.from({ length: 16 }, () => ({ file: path.join(dir, '0'), from: 0, to: CHUNK - 1 }));
+  const expectedBytes = () => Buffer.concat(Array.from({ length: 16 }, () => content.subarray(0, CHUNK)));
+
+  it('reads into a reclaimed piece again, and never into one still held', async () => {
+    const stream = new SpansReadStream(spans());
+    const expected = expectedBytes();
+    const memories = new Set<ArrayBufferLike>();
+    let offset = 0;
+    let held: { piece: Buffer; copy: Buffer } | undefined;
+    await eachPiece(stream, (piece) => {
+      expect(piece.equals(expected.subarray(offset, offset + piece.length)), `bytes at ${offset}`).toBe(true);
+      offset += piece.length;
+      memories.add(piece.buffer);
+      // The first full piece is kept to the end, unreclaimed: nothing may be read into it.
+      if (!held && piece.length === LARGE_READ_BYTES) held = { piece, copy: Buffer.from(piece) };
+      else stream.reclaim(piece);
+    });
+    expect(offset).toBe(expected.length);
+    expect(held!.piece.equals(held!.copy)).toBe(true);
+    // 32 pieces in the read-ahead's few buffers (once spare ones exist, remainders are read into them too).
+    expect(memories.size).toBeLessThanOrEqual(10);
+  });
+
+  it('ignores a part of a piece and what it did not push', async () => {
+    const stream = new SpansReadStream(spans());
+    const kept: Array<{ piece: Buffer; copy: Buffer }> = [];
+    await eachPiece(stream, (piece) => {
+      kept.push({ piece, copy: Buffer.from(piece) });
+      stream.reclaim(piece.subarray(0, 10)); // someone cut it: the rest may not be sent yet
+      stream.reclaim(Buffer.from(piece)); // same bytes, other memory
+    });
+    expect(kept.every(({ piece, copy }) => piece.equals(copy))).toBe(true);
+    expect(new Set(kept.map(({ piece }) => piece.buffer)).size).toBe(kept.length);
+  });
+});
+
 /** How many of this process's descriptors point into `folder` (Linux: /proc/self/fd). */
 async function openFilesUnder(folder: string): Promise<number> {
   let count = 0;
