@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * The arguments after `node` in package.json's `start` script's last command, e.g.
- * ['--max-semi-space-size=8', '--heap-growing-percent=150', 'dist-server/main.cjs']: the one place the
+ * ['--max-semi-space-size=8', '--heap-growing-percent=100', 'dist-server/main.cjs']: the one place the
  * server's node flags are set (docs/object-store.md, "The server's memory"), so the cluster's processes
  * and the benchmarks run the server as `npm start` does.
  */
