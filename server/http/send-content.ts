@@ -47,15 +47,15 @@ export function sendContent(request: FastifyRequest, reply: FastifyReply, file: 
       .code(206)
       .header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
       .header('Content-Length', String(range.end - range.start + 1))
-      .send(opened(reply, file, { start: range.start, end: range.end }));
+      .send(openForReply(reply, file, { start: range.start, end: range.end }));
   }
   reply.header('Content-Length', String(file.size));
   // An empty file: no stream to open, the empty body is the content.
-  return reply.send(file.size === 0 ? '' : opened(reply, file));
+  return reply.send(file.size === 0 ? '' : openForReply(reply, file));
 }
 
-/** The content's stream, its read buffers read into again once the response has written them. */
-function opened(reply: FastifyReply, file: Downloadable, range?: { start: number; end: number }): ReturnType<Downloadable['open']> {
+/** The content's stream for `reply`, its read buffers read into again once the response has written them. */
+export function openForReply(reply: FastifyReply, file: Downloadable, range?: { start: number; end: number }): ReturnType<Downloadable['open']> {
   const stream = file.open(range);
   reclaimAfterWrite(reply.raw, stream);
   return stream;

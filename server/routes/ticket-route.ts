@@ -5,8 +5,7 @@ import { LINKS } from '../../common/api/endpoints/links';
 import { AppError } from '../http/app-error';
 import { route, type EndpointHandler } from '../http/endpoint-route';
 import { attachmentDisposition, ticketAsk } from '../http/range';
-import { reclaimAfterWrite } from '../http/reclaim-after-write';
-import { contentHeaders } from '../http/send-content';
+import { contentHeaders, openForReply } from '../http/send-content';
 import { zipStream } from '../http/zip-writer';
 import type { ZipPlan } from '../services/archive-service';
 import type { Downloadable } from '../services/download-service';
@@ -78,9 +77,8 @@ async function sendFile(request: FastifyRequest, reply: FastifyReply, meter: Tic
   }
   headers();
   if (length === 0) return reply.send('');
-  const content = file.open({ start, end: start + length - 1 });
-  reclaimAfterWrite(reply.raw, content); // counted() hands the pieces on as they are
-  return reply.send(Readable.from(counted(content, lease), { objectMode: false, highWaterMark: 0 }));
+  // counted() hands the pieces on as they are, so the response's writes still give them back.
+  return reply.send(Readable.from(counted(openForReply(reply, file, { start, end: start + length - 1 }), lease), { objectMode: false, highWaterMark: 0 }));
 }
 
 /** Counts each piece as it is handed on (pulled one at a time, so the count runs at most a piece ahead of the response). */
