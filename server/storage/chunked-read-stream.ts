@@ -84,7 +84,14 @@ export class SpansReadStream extends Readable implements ReclaimableReads {
       const span = this.spans[this.index];
       if (!span) return false;
       if (!this.handle) {
-        this.handle = await fsp.open(span.file, 'r');
+        const handle = await fsp.open(span.file, 'r');
+        // Destroyed while the file was opening (a client that left at once, a seek): _destroy found no
+        // handle to close, so this one is closed here, or it would stay open until the collector's turn.
+        if (this.destroyed) {
+          await handle.close();
+          return true;
+        }
+        this.handle = handle;
         this.position = span.from;
       }
       const left = span.to - this.position + 1;

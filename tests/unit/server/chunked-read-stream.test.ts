@@ -1,13 +1,13 @@
 /**
  * The chunked blob reader on real files: every range across chunk boundaries comes back byte for
  * byte in large pieces, a damaged store fails the stream instead of ending it short, and a reader
- * stopped early closes its file.
+ * stopped early closes its file, even one still opening.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chunkSpans, LARGE_READ_BYTES, SpansReadStream } from '../../../server/storage/chunked-read-stream';
 
 const CHUNK = LARGE_READ_BYTES + 12_345; // not a multiple of the read size: reads end at chunk ends
@@ -87,7 +87,30 @@ describe('SpansReadStream over chunk files', () => {
     await new Promise((resolve) => stream.once('close', resolve));
     expect(await openFilesUnder(dir)).toBe(0);
   });
+
+  it.runIf(process.platform === 'linux')('closes a file that was still opening when the reader was destroyed', async () => {
+    // A client that leaves at once (or seeks): the stream is destroyed while its first open is pending.
+    const opening: Array<Promise<unknown>> = [];
+    const open = fsp.open.bind(fsp);
+    vi.spyOn(fsp, 'open').mockImplementation((...args: Parameters<typeof fsp.open>) => {
+      const opened = open(...args);
+      opening.push(opened);
+      return opened;
+    });
+    const stream = new SpansReadStream(chunkSpans(dir, CHUNK, 0, SIZE - 1));
+    stream.read(0); // starts the first read: the open is under way
+    expect(opening).toHaveLength(1);
+    stream.destroy();
+    await new Promise((resolve) => stream.once('close', resolve));
+    await opening[0];
+    // Its close is under way now; a leaked handle stays open (the stream, still referenced here, holds it).
+    const deadline = Date.now() + 2_000;
+    while ((await openFilesUnder(dir)) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await openFilesUnder(dir)).toBe(0);
+  });
 });
+
+afterEach(() => vi.restoreAllMocks());
 
 /**
  * Each piece as the stream pushed it, in flowing mode as a pipe takes them (an async iterator's read()
